@@ -1,0 +1,81 @@
+import { Command, CommanderError } from 'commander';
+import { loadConfig } from '../config.ts';
+import { connectDatabase } from '../db/connect.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { AppError } from '../errors.ts';
+import { startServer } from '../server.ts';
+import { GANTRY_VERSION } from '../version.ts';
+import { CliError, createCliContext } from './cli-context.ts';
+import { registerSecretsCommands } from './secrets-commands.ts';
+import { registerUserCommands } from './user-commands.ts';
+
+/** The `gantry` command line. Returns the exit code instead of exiting, so tests can run it in-process. */
+export interface CliIo {
+  print(line: string): void;
+  printError(line: string): void;
+  env: NodeJS.ProcessEnv;
+}
+
+const processIo: CliIo = { print: console.log, printError: console.error, env: process.env };
+
+export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
+  const { print, printError } = io;
+  const readConfig = () => loadConfig({}, io.env);
+  const program = new Command('gantry')
+    .description('Gantry: run Ansible, Terraform/OpenTofu, Pulumi and script tasks from a web UI')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => print(s.trimEnd()), writeErr: (s) => printError(s.trimEnd()) });
+  const ctx = createCliContext(readConfig, print);
+
+  program
+    .command('server')
+    .alias('service')
+    .description('run the web server, API and task engine')
+    .action(async () => {
+      const app = await startServer(readConfig(), print);
+      await new Promise<void>((resolve) => {
+        const stop = () => void app.close().then(resolve);
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+    });
+
+  program
+    .command('migrate')
+    .description('apply pending database migrations')
+    .action(async () => {
+      const config = readConfig();
+      const { db, dialect } = connectDatabase(config.db_dialect, config.db_url);
+      try {
+        const applied = await migrateToLatest(db, dialect);
+        print(applied.length ? `Applied: ${applied.join(', ')}` : 'The database is up to date.');
+      } finally {
+        await db.destroy();
+      }
+    });
+
+  program
+    .command('version')
+    .description('print the version')
+    .action(() => print(GANTRY_VERSION));
+
+  registerUserCommands(program, ctx);
+  registerSecretsCommands(program, readConfig, print);
+
+  if (argv.length === 0) {
+    program.outputHelp();
+    return 0;
+  }
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode;
+    if (error instanceof CliError || error instanceof AppError) {
+      printError(error.message);
+      return 1;
+    }
+    printError(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    return 1;
+  }
+}

@@ -1,0 +1,65 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
+import { createPool } from 'mysql2';
+import pg from 'pg';
+import type { Database, Db, Dialect } from './database.ts';
+
+export interface DbConnection {
+  db: Db;
+  dialect: Dialect;
+}
+
+/** Opens the store for the configured dialect. The SQLite file lives in WAL mode with foreign keys on. */
+export function connectDatabase(dialect: Dialect, url: string): DbConnection {
+  return { db: new Kysely<Database>({ dialect: createDialect(dialect, url) }), dialect };
+}
+
+function createDialect(dialect: Dialect, url: string) {
+  switch (dialect) {
+    case 'sqlite': {
+      if (url !== ':memory:') mkdirSync(path.dirname(url), { recursive: true });
+      const database = new SQLite(url);
+      database.pragma('journal_mode = WAL');
+      database.pragma('foreign_keys = ON');
+      database.pragma('busy_timeout = 5000');
+      database.pragma('synchronous = NORMAL');
+      return new SqliteDialect({ database: withStatementCache(database) });
+    }
+    case 'postgres':
+      // int8 counts come back as strings by default; ours always fit a JS number.
+      pg.types.setTypeParser(20, (v) => Number(v));
+    {
+      const pool = new pg.Pool({ connectionString: url, max: 10 });
+      // An idle connection the server closed (restart, failover) is dropped and replaced on the next
+      // query; unhandled, its error event would bring the whole process down.
+      pool.on('error', () => undefined);
+      return new PostgresDialect({ pool });
+    }
+    case 'mysql':
+      return new MysqlDialect({
+        pool: createPool({ uri: url, connectionLimit: 10, supportBigNumbers: true, bigNumberStrings: false, timezone: 'Z' }),
+      });
+  }
+}
+
+/**
+ * better-sqlite3 compiles every statement it is given; the same few hundred queries repeat all day,
+ * so compiled statements are kept (up to a bound) and reused.
+ */
+function withStatementCache(database: SQLite.Database, maxStatements = 500) {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(sql: string): SQLite.Statement {
+      let statement = cache.get(sql);
+      if (!statement) {
+        statement = database.prepare(sql);
+        if (cache.size >= maxStatements) cache.delete(cache.keys().next().value ?? '');
+        cache.set(sql, statement);
+      }
+      return statement;
+    },
+  };
+}

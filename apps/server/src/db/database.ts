@@ -1,0 +1,39 @@
+import type { ApiTokenTable, SessionTable } from '../modules/auth/auth.table.ts';
+import type { EventTable } from '../modules/events/events.table.ts';
+import type { ProjectTable, ProjectUserTable } from '../modules/projects/projects.table.ts';
+import type { UserTable } from '../modules/users/users.table.ts';
+import type { AppTable } from '../modules/apps/apps.table.ts';
+import type { EnvironmentSecretTable, EnvironmentTable } from '../modules/environments/environments.table.ts';
+import type { InventoryTable } from '../modules/inventories/inventories.table.ts';
+import type { AccessKeyTable } from '../modules/keys/keys.table.ts';
+import type { RepositoryTable } from '../modules/repositories/repositories.table.ts';
+import type { TemplateTable, TemplateVaultTable } from '../modules/templates/templates.table.ts';
+import type { ViewTable } from '../modules/views/views.table.ts';
+import type { TaskOutputTable, TaskTable } from '../modules/tasks/tasks.table.ts';
+import type { ScheduleTable } from '../modules/schedules/schedules.table.ts';
+import type { Kysely } from 'kysely';
+
+/** Every table of the store, keyed by table name. */
+export interface Database {
+  users: UserTable;
+  session: SessionTable;
+  api_token: ApiTokenTable;
+  project: ProjectTable;
+  project_user: ProjectUserTable;
+  event: EventTable;
+  access_key: AccessKeyTable;
+  repository: RepositoryTable;
+  inventory: InventoryTable;
+  environment: EnvironmentTable;
+  environment_secret: EnvironmentSecretTable;
+  view: ViewTable;
+  template: TemplateTable;
+  template_vault: TemplateVaultTable;
+  app: AppTable;
+  task: TaskTable;
+  task_output: TaskOutputTable;
+  schedule: ScheduleTable;
+}
+
+export type Db = Kysely<Database>;
+export type Dialect = 'sqlite' | 'postgres' | 'mysql';

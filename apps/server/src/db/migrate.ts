@@ -1,0 +1,32 @@
+import { Migrator, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
+import type { Db, Dialect } from './database.ts';
+import { foundation } from './migrations/0001-foundation.ts';
+import { projectResources } from './migrations/0002-project-resources.ts';
+import { tasks } from './migrations/0003-tasks.ts';
+import { schedules } from './migrations/0004-schedules.ts';
+import { createSchemaHelpers, type GantryMigration } from './schema.ts';
+
+/** The one ordered migration set, shared by every dialect. */
+const MIGRATIONS: GantryMigration[] = [foundation, projectResources, tasks, schedules];
+
+function createMigrator(db: Db, dialect: Dialect): Migrator {
+  const helpers = createSchemaHelpers(dialect);
+  const migrations: Record<string, Migration> = {};
+  for (const m of MIGRATIONS) migrations[m.name] = { up: (database: Kysely<unknown>) => m.up(database, helpers) };
+  return new Migrator({
+    db,
+    provider: { getMigrations: () => Promise.resolve(migrations) },
+    migrationTableName: 'gantry_migration',
+    migrationLockTableName: 'gantry_migration_lock',
+  });
+}
+
+/** Applies pending migrations; returns the names applied. Throws on the first failure. */
+export async function migrateToLatest(db: Db, dialect: Dialect): Promise<string[]> {
+  const result: MigrationResultSet = await createMigrator(db, dialect).migrateToLatest();
+  if (result.error) {
+    const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`Migration ${failed} failed: ${String(result.error)}`, { cause: result.error });
+  }
+  return (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

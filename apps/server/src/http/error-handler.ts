@@ -1,0 +1,57 @@
+import { ErrorCode } from '@gantry/contract';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError } from '../errors.ts';
+
+interface ValidationIssue {
+  message: string;
+  instancePath: string;
+  keyword: string;
+}
+
+const ZOD_DEFAULT_MESSAGE = /^(Invalid (input|option|string|key|element|value|union|type|date|format)|Too (small|big)|Unrecognized)\b/;
+
+/**
+ * Turns the first failed rule into one sentence: the seed's own message as it is, a message that
+ * names no subject ("must be ...") after its field, and zod's generic texts after "field:".
+ */
+function describeValidation(issue: ValidationIssue, context: string | undefined): string {
+  const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  if (context === 'body' && field === '' && issue.keyword === 'invalid_type') return 'Request body must be a JSON object';
+  if (!field) return issue.message;
+  if (/^[a-z]/.test(issue.message)) return `${field} ${issue.message}`;
+  if (ZOD_DEFAULT_MESSAGE.test(issue.message)) return `${field}: ${issue.message}`;
+  return issue.message;
+}
+
+const CLIENT_ERROR_MESSAGES: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'Request body is not valid JSON',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'Request body is empty',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'Request body is too large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported content type',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Invalid content length',
+};
+
+/** The single place that formats every error as {"error": "...", "code": "..."}. */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.status === 429) request.log.warn({ ip: request.ip }, error.message);
+      return reply.code(error.status).send({ error: error.message, code: error.code });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const first = error.validation[0] as ValidationIssue;
+      return reply.code(400).send({ error: describeValidation(first, error.validationContext), code: ErrorCode.validationFailed });
+    }
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return reply.code(413).send({ error: 'Request body is too large', code: ErrorCode.payloadTooLarge });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const message = CLIENT_ERROR_MESSAGES[error.code] ?? error.message;
+      return reply.code(status).send({ error: message, code: ErrorCode.badRequest });
+    }
+    request.log.error({ err: error }, 'unexpected error');
+    return reply.code(500).send({ error: 'Internal server error', code: ErrorCode.internal });
+  });
+}

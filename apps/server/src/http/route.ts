@@ -1,0 +1,112 @@
+import type { Endpoint } from '@gantry/contract';
+import { hasPermissions } from '@gantry/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { badRequest, forbidden, notFound, unauthorized } from '../errors.ts';
+import type { AuthService } from '../modules/auth/auth.service.ts';
+import type { ProjectAccess, ProjectsService } from '../modules/projects/projects.service.ts';
+import type { UserRow } from '../modules/users/users.table.ts';
+import { readBearerToken, readSessionCookie } from './session-cookie.ts';
+
+/** Who may call an endpoint. `project` routes need membership (or admin) plus the listed permission bits. */
+export type Access =
+  | { kind: 'public' }
+  | { kind: 'user' }
+  | { kind: 'admin' }
+  | { kind: 'project'; permissions: number };
+
+export const PUBLIC = { kind: 'public' } as const satisfies Access;
+export const SIGNED_IN = { kind: 'user' } as const satisfies Access;
+export const ADMIN = { kind: 'admin' } as const satisfies Access;
+/** Any member of the project (and admins) holding all of the given permission bits. */
+export const projectMember = (permissions = 0) => ({ kind: 'project', permissions }) as const satisfies Access;
+
+export interface RouteDeps {
+  auth: AuthService;
+  projects: ProjectsService;
+}
+
+interface BaseContext<E extends Endpoint> {
+  params: z.output<NonNullable<E['params']>>;
+  query: z.output<NonNullable<E['query']>>;
+  body: z.output<NonNullable<E['body']>>;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+type ContextFor<E extends Endpoint, A extends Access> = BaseContext<E> &
+  (A extends { kind: 'public' }
+    ? { actor: UserRow | undefined }
+    : A extends { kind: 'project' }
+      ? { actor: UserRow; access: ProjectAccess }
+      : { actor: UserRow });
+
+type Handler<E extends Endpoint, A extends Access> = (
+  context: ContextFor<E, A>,
+) => Promise<z.input<E['response']>> | z.input<E['response']>;
+
+export type Routes = ReturnType<typeof createRouter>;
+
+interface Resolved {
+  actor: UserRow | undefined;
+  access?: ProjectAccess;
+}
+
+/** Maps contract endpoints onto Fastify routes, resolving the caller and their project access first. */
+export function createRouter(app: FastifyInstance, deps: RouteDeps) {
+  async function findActor(request: FastifyRequest): Promise<UserRow | undefined> {
+    const bearer = readBearerToken(request);
+    if (bearer) return deps.auth.findTokenUser(bearer);
+    const session = readSessionCookie(request);
+    return session ? deps.auth.findSessionUser(session) : undefined;
+  }
+
+  // Runs before input validation, so that a caller without access learns nothing about the input rules.
+  async function resolve(request: FastifyRequest, access: Access): Promise<Resolved> {
+    const actor = await findActor(request);
+    if (access.kind === 'public') return { actor };
+    if (!actor) throw unauthorized();
+    if (access.kind === 'admin' && actor.admin !== 1) throw forbidden('Only administrators can do this');
+    if (access.kind !== 'project') return { actor };
+    const rawProjectId = (request.params as { projectId?: string }).projectId ?? '';
+    if (!/^[0-9]{1,15}$/.test(rawProjectId)) throw badRequest('Invalid project ID');
+    const projectAccess = await deps.projects.findAccess(actor, Number(rawProjectId));
+    if (!projectAccess) throw notFound('Project');
+    if (!hasPermissions(projectAccess.permissions, access.permissions)) throw forbidden();
+    return { actor, access: projectAccess };
+  }
+
+  const resolvedByRequest = new WeakMap<FastifyRequest, Resolved>();
+
+  return function route<E extends Endpoint, A extends Access>(endpoint: E, access: A, handler: Handler<E, A>): void {
+    app.route({
+      method: endpoint.method,
+      url: endpoint.path,
+      schema: {
+        ...(endpoint.params ? { params: endpoint.params } : {}),
+        ...(endpoint.query ? { querystring: endpoint.query } : {}),
+        ...(endpoint.body ? { body: endpoint.body } : {}),
+        ...(endpoint.status === 204 ? {} : { response: { [endpoint.status]: endpoint.response } }),
+      },
+      preValidation: async (request) => {
+        resolvedByRequest.set(request, await resolve(request, access));
+      },
+      handler: async (request, reply) => {
+        const resolved = resolvedByRequest.get(request);
+        const context = {
+          ...resolved,
+          params: request.params,
+          query: request.query,
+          body: request.body,
+          request,
+          reply,
+        } as ContextFor<E, A>;
+        const result = await handler(context);
+        // A handler that answered by itself (plain text, a stream) is done.
+        if (reply.sent) return reply;
+        reply.code(endpoint.status);
+        return endpoint.status === 204 ? reply.send() : result;
+      },
+    });
+  };
+}

@@ -1,0 +1,36 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import { ErrorCode } from '@gantry/contract';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Serves the built single-page app from the same process. Any non-API GET without a dot in its
+ * last segment gets index.html, so deep links work; unknown API paths get a JSON 404.
+ */
+export async function registerWebApp(app: FastifyInstance, distDir: string): Promise<void> {
+  const hasWeb = existsSync(path.join(distDir, 'index.html'));
+  if (hasWeb) {
+    // Looked up per request, so a rebuilt UI is served without a restart.
+    await app.register(fastifyStatic, {
+      root: distDir,
+      wildcard: true,
+      index: ['index.html'],
+      maxAge: '1d',
+      // The page itself must always be fresh; its hashed assets may be cached.
+      setHeaders: (res, file) => {
+        if (file.endsWith('index.html')) res.setHeader('cache-control', 'no-cache');
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0] ?? '/';
+    const isPage = (request.method === 'GET' || request.method === 'HEAD') && !url.startsWith('/api/') && url !== '/api';
+    const lastSegment = url.split('/').pop() ?? '';
+    if (isPage && !lastSegment.includes('.')) {
+      if (!hasWeb) return reply.code(503).type('text/plain').send('The web UI is not built. Run: npm run build');
+      return reply.header('cache-control', 'no-cache').sendFile('index.html', { maxAge: 0 });
+    }
+    return reply.code(404).send({ error: 'Not found', code: ErrorCode.notFound });
+  });
+}

@@ -1,0 +1,43 @@
+import type { Db, Dialect } from '../../db/database.ts';
+import { insertRow } from '../../db/insert.ts';
+import type { ApiTokenRow, SessionRow } from './auth.table.ts';
+
+export function createAuthRepository(db: Db, dialect: Dialect) {
+  return {
+    insertSession(row: Omit<SessionRow, 'id'>): Promise<number> {
+      return insertRow(db, dialect, 'session', row);
+    },
+    findActiveSession(tokenHash: string): Promise<SessionRow | undefined> {
+      return db.selectFrom('session').selectAll().where('token_hash', '=', tokenHash).where('expired', '=', 0).executeTakeFirst();
+    },
+    async touchSession(id: number, lastActive: string): Promise<void> {
+      await db.updateTable('session').set({ last_active: lastActive }).where('id', '=', id).execute();
+    },
+    async expireSession(tokenHash: string): Promise<void> {
+      await db.updateTable('session').set({ expired: 1 }).where('token_hash', '=', tokenHash).execute();
+    },
+    async expireUserSessions(userId: number, exceptTokenHash = ''): Promise<void> {
+      await db.updateTable('session').set({ expired: 1 }).where('user_id', '=', userId).where('token_hash', '!=', exceptTokenHash).execute();
+    },
+    insertToken(row: Omit<ApiTokenRow, 'id'>): Promise<number> {
+      return insertRow(db, dialect, 'api_token', row);
+    },
+    findToken(tokenHash: string): Promise<ApiTokenRow | undefined> {
+      return db.selectFrom('api_token').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+    },
+    listTokens(userId: number): Promise<ApiTokenRow[]> {
+      return db.selectFrom('api_token').selectAll().where('user_id', '=', userId).orderBy('id').execute();
+    },
+    /** Deletes the caller's token named by its full secret or its listed prefix. */
+    async deleteToken(userId: number, tokenHash: string, prefix: string): Promise<boolean> {
+      const result = await db
+        .deleteFrom('api_token')
+        .where('user_id', '=', userId)
+        .where((eb) => eb.or([eb('token_hash', '=', tokenHash), eb('prefix', '=', prefix)]))
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+  };
+}
+
+export type AuthRepository = ReturnType<typeof createAuthRepository>;

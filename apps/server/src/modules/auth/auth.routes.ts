@@ -1,0 +1,23 @@
+import { authApi, userApi } from '@gantry/contract';
+import type { Routes } from '../../http/route.ts';
+import { PUBLIC, SIGNED_IN } from '../../http/route.ts';
+import { clearSessionCookie, readSessionCookie, setSessionCookie } from '../../http/session-cookie.ts';
+import type { ProjectsService } from '../projects/projects.service.ts';
+import { toUser } from '../users/users.service.ts';
+import type { AuthService } from './auth.service.ts';
+
+export function registerAuthRoutes(route: Routes, { auth, projects }: { auth: AuthService; projects: ProjectsService }) {
+  route(authApi.loginOptions, PUBLIC, () => auth.loginOptions());
+  route(authApi.login, PUBLIC, async ({ body, request, reply }) =>
+    setSessionCookie(request, reply, await auth.login(body, { ip: request.ip, userAgent: request.headers['user-agent'] ?? '' })),
+  );
+  route(authApi.logout, PUBLIC, async ({ request, reply }) => {
+    await auth.logout(readSessionCookie(request));
+    clearSessionCookie(request, reply);
+  });
+
+  route(userApi.current, SIGNED_IN, ({ actor }) => ({ ...toUser(actor), can_create_project: projects.canCreate(actor) }));
+  route(userApi.listTokens, SIGNED_IN, ({ actor }) => auth.listTokens(actor.id));
+  route(userApi.createToken, SIGNED_IN, ({ actor, body }) => auth.createToken(actor.id, body));
+  route(userApi.deleteToken, SIGNED_IN, ({ actor, params }) => auth.deleteToken(actor.id, params.tokenId));
+}

@@ -1,0 +1,25 @@
+import type { Generated, Selectable } from 'kysely';
+
+export interface SessionTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  created: string;
+  last_active: string;
+  expired: number;
+  ip: string;
+  user_agent: string;
+}
+export type SessionRow = Selectable<SessionTable>;
+
+export interface ApiTokenTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  prefix: string;
+  name: string;
+  created: string;
+  expires_at: string | null;
+  expired: number;
+}
+export type ApiTokenRow = Selectable<ApiTokenTable>;

@@ -1,0 +1,122 @@
+import type { Environment, EnvironmentBody, EnvironmentSecretChange, ResourceRefs } from '@gantry/contract';
+import type { z } from 'zod';
+import type { Clock } from '../../clock.ts';
+import { toTimestamp } from '../../clock.ts';
+import { badRequest, notFound } from '../../errors.ts';
+import type { SecretBox } from '../../secrets/secret-box.ts';
+import type { EventsService } from '../events/events.service.ts';
+import { assertUnused } from '../refs/assert-unused.ts';
+import type { RefsRepository } from '../refs/refs.repository.ts';
+import type { UserRow } from '../users/users.table.ts';
+import type { EnvironmentsRepository } from './environments.repository.ts';
+import type { EnvironmentRow, EnvironmentSecretRow } from './environments.table.ts';
+
+type EnvironmentInput = z.output<typeof EnvironmentBody>;
+
+/** Decrypted secret of a variable group, for the task engine only. */
+export interface EnvironmentSecretValue {
+  type: 'var' | 'env';
+  name: string;
+  value: string;
+}
+
+function toEnvironment(row: EnvironmentRow, secrets?: EnvironmentSecretRow[]): Environment {
+  return {
+    id: row.id,
+    project_id: row.project_id,
+    name: row.name,
+    json: row.json,
+    env: row.env,
+    ...(secrets
+      ? { secrets: secrets.map((s) => ({ id: s.id, type: s.type as 'var' | 'env', name: s.name, secret: '' as const, operation: '' as const })) }
+      : {}),
+  };
+}
+
+/** Secret changes the client sends; entries without an operation are untouched secrets and are skipped. */
+function listChanges(body: EnvironmentInput): EnvironmentSecretChange[] {
+  return (body.secrets ?? []).filter((s): s is EnvironmentSecretChange => 'operation' in s && s.operation !== '' && s.operation !== undefined);
+}
+
+interface EnvironmentsDeps {
+  environments: EnvironmentsRepository;
+  refs: RefsRepository;
+  events: EventsService;
+  secrets: SecretBox;
+  clock: Clock;
+}
+
+export function createEnvironmentsService({ environments, refs, events, secrets, clock }: EnvironmentsDeps) {
+  async function getRow(projectId: number, id: number): Promise<EnvironmentRow> {
+    const row = await environments.find(projectId, id);
+    if (!row) throw notFound('Variable group');
+    return row;
+  }
+
+  async function applySecretChanges(projectId: number, environmentId: number, changes: EnvironmentSecretChange[]): Promise<void> {
+    const existing = await environments.listSecrets(projectId, environmentId);
+    const known = new Set(existing.map((s) => s.id));
+    const names = new Set(existing.map((s) => `${s.type}:${s.name}`));
+    for (const change of changes) {
+      if (change.operation === 'create') {
+        const key = `${change.type}:${change.name}`;
+        if (names.has(key)) throw badRequest(`Secret ${change.name} already exists`);
+        names.add(key);
+        await environments.insertSecret({ project_id: projectId, environment_id: environmentId, type: change.type, name: change.name, secret: secrets.seal(change.secret) });
+      } else if (!known.has(change.id)) {
+        throw badRequest(`Secret ${change.id} not found in this variable group`);
+      } else if (change.operation === 'update') {
+        if (change.secret !== '') await environments.updateSecret(projectId, environmentId, change.id, secrets.seal(change.secret));
+      } else {
+        await environments.deleteSecret(projectId, environmentId, change.id);
+      }
+    }
+  }
+
+  const record = (actor: UserRow, projectId: number, id: number, description: string) =>
+    events.record({ userId: actor.id, projectId, objectType: 'environment', objectId: id, description });
+
+  return {
+    async list(projectId: number, order: 'asc' | 'desc'): Promise<Environment[]> {
+      return (await environments.list(projectId, order)).map((row) => toEnvironment(row));
+    },
+    async get(projectId: number, id: number): Promise<Environment> {
+      return toEnvironment(await getRow(projectId, id), await environments.listSecrets(projectId, id));
+    },
+    async assertExists(projectId: number, id: number): Promise<EnvironmentRow> {
+      const row = await environments.find(projectId, id);
+      if (!row) throw badRequest('Variable group not found in this project');
+      return row;
+    },
+    async create(actor: UserRow | undefined, projectId: number, body: EnvironmentInput): Promise<Environment> {
+      if (body.project_id !== undefined && body.project_id !== projectId) throw badRequest('Project ID in body and URL must be the same');
+      const row = { project_id: projectId, name: body.name, json: body.json, env: body.env, created: toTimestamp(clock.now()) };
+      const id = await environments.insert(row);
+      await applySecretChanges(projectId, id, listChanges(body).filter((c) => c.operation === 'create'));
+      if (actor) await record(actor, projectId, id, `Variable group ${row.name} created`);
+      return toEnvironment({ ...row, id }, await environments.listSecrets(projectId, id));
+    },
+    async update(actor: UserRow, projectId: number, id: number, body: EnvironmentInput): Promise<void> {
+      if (body.id !== undefined && body.id !== id) throw badRequest('Variable group ID in body and URL must be the same');
+      await getRow(projectId, id);
+      await environments.update(projectId, id, { name: body.name, json: body.json, env: body.env });
+      await applySecretChanges(projectId, id, listChanges(body));
+      await record(actor, projectId, id, `Variable group ${body.name} updated`);
+    },
+    refs(projectId: number, id: number): Promise<ResourceRefs> {
+      return refs.forEnvironment(projectId, id);
+    },
+    async remove(actor: UserRow, projectId: number, id: number): Promise<void> {
+      const current = await getRow(projectId, id);
+      assertUnused('Variable group', await refs.forEnvironment(projectId, id));
+      await environments.delete(projectId, id);
+      await record(actor, projectId, id, `Variable group ${current.name} deleted`);
+    },
+    /** The decrypted secrets of a variable group, for the task engine only. */
+    async listSecretValues(projectId: number, id: number): Promise<EnvironmentSecretValue[]> {
+      return (await environments.listSecrets(projectId, id)).map((s) => ({ type: s.type as 'var' | 'env', name: s.name, value: secrets.open(s.secret) }));
+    },
+  };
+}
+
+export type EnvironmentsService = ReturnType<typeof createEnvironmentsService>;

@@ -1,0 +1,22 @@
+import type { Generated, Selectable } from 'kysely';
+
+export interface EnvironmentTable {
+  id: Generated<number>;
+  project_id: number;
+  name: string;
+  json: string;
+  env: string;
+  created: string;
+}
+export type EnvironmentRow = Selectable<EnvironmentTable>;
+
+export interface EnvironmentSecretTable {
+  id: Generated<number>;
+  project_id: number;
+  environment_id: number;
+  type: string;
+  name: string;
+  /** Encrypted value. */
+  secret: string;
+}
+export type EnvironmentSecretRow = Selectable<EnvironmentSecretTable>;

@@ -1,0 +1,11 @@
+import { eventsApi } from '@gantry/contract';
+import type { Routes } from '../../http/route.ts';
+import { SIGNED_IN, projectMember } from '../../http/route.ts';
+import { LAST_EVENTS_LIMIT, type EventsService } from './events.service.ts';
+
+export function registerEventsRoutes(route: Routes, { events }: { events: EventsService }) {
+  route(eventsApi.list, SIGNED_IN, ({ actor }) => events.listForUser(actor.id));
+  route(eventsApi.last, SIGNED_IN, ({ actor }) => events.listForUser(actor.id, LAST_EVENTS_LIMIT));
+  route(eventsApi.projectList, projectMember(), ({ access }) => events.listForProject(access.project.id));
+  route(eventsApi.projectLast, projectMember(), ({ access }) => events.listForProject(access.project.id, LAST_EVENTS_LIMIT));
+}

@@ -1,0 +1,116 @@
+import type { Inventory, InventoryBody, InventoryType, ResourceRefs } from '@gantry/contract';
+import type { z } from 'zod';
+import type { Clock } from '../../clock.ts';
+import { toTimestamp } from '../../clock.ts';
+import { badRequest, notFound } from '../../errors.ts';
+import type { EventsService } from '../events/events.service.ts';
+import type { KeysService } from '../keys/keys.service.ts';
+import { assertUnused } from '../refs/assert-unused.ts';
+import type { RefsRepository } from '../refs/refs.repository.ts';
+import type { RepositoriesService } from '../repositories/repositories.service.ts';
+import type { UserRow } from '../users/users.table.ts';
+import type { InventoriesRepository } from './inventories.repository.ts';
+import type { InventoryRow } from './inventories.table.ts';
+
+type InventoryInput = z.output<typeof InventoryBody>;
+
+/** Which inventory types each app can use. */
+const TYPES_BY_APP: Record<string, InventoryType[]> = {
+  ansible: ['static', 'static-yaml', 'file'],
+  terraform: ['terraform-workspace'],
+  tofu: ['tofu-workspace'],
+};
+
+export function toInventory(row: InventoryRow): Inventory {
+  return {
+    id: row.id,
+    project_id: row.project_id,
+    name: row.name,
+    type: row.type as InventoryType,
+    inventory: row.inventory,
+    ssh_key_id: row.ssh_key_id,
+    become_key_id: row.become_key_id,
+    repository_id: row.repository_id,
+    template_id: row.template_id,
+    holder_id: row.template_id,
+  };
+}
+
+interface InventoriesDeps {
+  inventories: InventoriesRepository;
+  keys: KeysService;
+  repositories: RepositoriesService;
+  templateExists(projectId: number, templateId: number): Promise<boolean>;
+  refs: RefsRepository;
+  events: EventsService;
+  clock: Clock;
+}
+
+export function createInventoriesService(deps: InventoriesDeps) {
+  const { inventories, keys, repositories, refs, events, clock } = deps;
+
+  async function getRow(projectId: number, id: number): Promise<InventoryRow> {
+    const row = await inventories.find(projectId, id);
+    if (!row) throw notFound('Inventory');
+    return row;
+  }
+
+  async function toRow(projectId: number, body: InventoryInput) {
+    if (body.project_id !== undefined && body.project_id !== projectId) throw badRequest('Project ID in body and URL must be the same');
+    if (body.ssh_key_id) await keys.assertExists(projectId, body.ssh_key_id, 'User credentials key');
+    if (body.become_key_id) await keys.assertExists(projectId, body.become_key_id, 'Become key');
+    if (body.repository_id) await repositories.assertExists(projectId, body.repository_id);
+    if (body.template_id && !(await deps.templateExists(projectId, body.template_id))) throw badRequest('Template not found in this project');
+    return {
+      name: body.name,
+      type: body.type,
+      inventory: body.type === 'file' ? body.inventory.trim() : body.inventory,
+      ssh_key_id: body.ssh_key_id ?? null,
+      become_key_id: body.become_key_id ?? null,
+      repository_id: body.type === 'file' ? (body.repository_id ?? null) : null,
+      template_id: body.template_id ?? null,
+    };
+  }
+
+  const record = (actor: UserRow, projectId: number, id: number, description: string) =>
+    events.record({ userId: actor.id, projectId, objectType: 'inventory', objectId: id, description });
+
+  return {
+    async list(projectId: number, order: 'asc' | 'desc', filter: { app?: string | undefined; templateId?: number | undefined }): Promise<Inventory[]> {
+      const types = filter.app ? (TYPES_BY_APP[filter.app] ?? []) : undefined;
+      const rows = await inventories.list(projectId, order, { ...(types ? { types } : {}), ...(filter.templateId ? { templateId: filter.templateId } : {}) });
+      return rows.map(toInventory);
+    },
+    async get(projectId: number, id: number): Promise<Inventory> {
+      return toInventory(await getRow(projectId, id));
+    },
+    async assertExists(projectId: number, id: number): Promise<InventoryRow> {
+      const row = await inventories.find(projectId, id);
+      if (!row) throw badRequest('Inventory not found in this project');
+      return row;
+    },
+    async create(actor: UserRow | undefined, projectId: number, body: InventoryInput): Promise<Inventory> {
+      const row = { ...(await toRow(projectId, body)), project_id: projectId, created: toTimestamp(clock.now()) };
+      const id = await inventories.insert(row);
+      if (actor) await record(actor, projectId, id, `Inventory ${row.name} created`);
+      return toInventory({ ...row, id });
+    },
+    async update(actor: UserRow, projectId: number, id: number, body: InventoryInput): Promise<void> {
+      if (body.id !== undefined && body.id !== id) throw badRequest('Inventory ID in body and URL must be the same');
+      await getRow(projectId, id);
+      await inventories.update(projectId, id, await toRow(projectId, body));
+      await record(actor, projectId, id, `Inventory ${body.name} updated`);
+    },
+    refs(projectId: number, id: number): Promise<ResourceRefs> {
+      return refs.forInventory(projectId, id);
+    },
+    async remove(actor: UserRow, projectId: number, id: number): Promise<void> {
+      const current = await getRow(projectId, id);
+      assertUnused('Inventory', await refs.forInventory(projectId, id));
+      await inventories.delete(projectId, id);
+      await record(actor, projectId, id, `Inventory ${current.name} deleted`);
+    },
+  };
+}
+
+export type InventoriesService = ReturnType<typeof createInventoriesService>;

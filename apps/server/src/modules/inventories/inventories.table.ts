@@ -1,0 +1,15 @@
+import type { Generated, Selectable } from 'kysely';
+
+export interface InventoryTable {
+  id: Generated<number>;
+  project_id: number;
+  name: string;
+  type: string;
+  inventory: string;
+  ssh_key_id: number | null;
+  become_key_id: number | null;
+  repository_id: number | null;
+  template_id: number | null;
+  created: string;
+}
+export type InventoryRow = Selectable<InventoryTable>;

@@ -1,0 +1,116 @@
+import type { AccessKey, KeyBody, KeyMaterial, KeyType, ResourceRefs } from '@gantry/contract';
+import type { z } from 'zod';
+import type { Clock } from '../../clock.ts';
+import { toTimestamp } from '../../clock.ts';
+import { badRequest, notFound, validationFailed } from '../../errors.ts';
+import type { SecretBox } from '../../secrets/secret-box.ts';
+import type { EventsService } from '../events/events.service.ts';
+import { assertUnused } from '../refs/assert-unused.ts';
+import type { RefsRepository } from '../refs/refs.repository.ts';
+import type { UserRow } from '../users/users.table.ts';
+import type { KeysRepository } from './keys.repository.ts';
+import type { AccessKeyRow } from './keys.table.ts';
+
+type KeyInput = z.output<typeof KeyBody>;
+
+
+export function toAccessKey(row: AccessKeyRow): AccessKey {
+  return {
+    id: row.id,
+    project_id: row.project_id,
+    name: row.name,
+    type: row.type as KeyType,
+    empty: row.secret === null,
+    ssh: { login: '', passphrase: '', private_key: '' },
+    login_password: { login: '', password: '' },
+    string: '',
+  };
+}
+
+/** Checks and shapes the secret part of a key body; undefined for keys that hold none. */
+function buildMaterial(body: KeyInput): KeyMaterial | undefined {
+  switch (body.type) {
+    case 'none':
+      return undefined;
+    case 'ssh': {
+      const privateKey = body.ssh?.private_key ?? '';
+      if (!privateKey.trim()) throw validationFailed('Private key is required');
+      return { type: 'ssh', login: body.ssh?.login ?? '', passphrase: body.ssh?.passphrase ?? '', private_key: privateKey };
+    }
+    case 'login_password': {
+      const password = body.login_password?.password ?? '';
+      if (!password) throw validationFailed('Password is required');
+      return { type: 'login_password', login: body.login_password?.login ?? '', password };
+    }
+  }
+}
+
+interface KeysDeps {
+  keys: KeysRepository;
+  refs: RefsRepository;
+  events: EventsService;
+  secrets: SecretBox;
+  clock: Clock;
+}
+
+export function createKeysService({ keys, refs, events, secrets, clock }: KeysDeps) {
+  async function getRow(projectId: number, id: number): Promise<AccessKeyRow> {
+    const row = await keys.find(projectId, id);
+    if (!row) throw notFound('Access key');
+    return row;
+  }
+
+  function seal(material: KeyMaterial | undefined): string | null {
+    return material ? secrets.seal(JSON.stringify(material)) : null;
+  }
+
+  const record = (actor: UserRow, projectId: number, id: number, description: string) =>
+    events.record({ userId: actor.id, projectId, objectType: 'key', objectId: id, description });
+
+  return {
+    async list(projectId: number, sort: 'name' | 'type', order: 'asc' | 'desc'): Promise<AccessKey[]> {
+      return (await keys.list(projectId, sort, order)).map(toAccessKey);
+    },
+    async get(projectId: number, id: number): Promise<AccessKey> {
+      return toAccessKey(await getRow(projectId, id));
+    },
+    /** Ensures a key id belongs to the project; used by every resource that points at a key. */
+    async assertExists(projectId: number, id: number, label = 'Access key'): Promise<AccessKeyRow> {
+      const row = await keys.find(projectId, id);
+      if (!row) throw badRequest(`${label} not found in this project`);
+      return row;
+    },
+    async create(actor: UserRow | undefined, projectId: number, body: KeyInput): Promise<AccessKey> {
+      if (body.project_id !== undefined && body.project_id !== projectId) throw badRequest('Project ID in body and URL must be the same');
+      const row = { project_id: projectId, name: body.name, type: body.type, secret: seal(buildMaterial(body)), created: toTimestamp(clock.now()) };
+      const id = await keys.insert(row);
+      if (actor) await record(actor, projectId, id, `Access key ${row.name} created`);
+      return toAccessKey({ ...row, id });
+    },
+    async update(actor: UserRow, projectId: number, id: number, body: KeyInput): Promise<void> {
+      if (body.id !== undefined && body.id !== id) throw badRequest('Access key ID in body and URL must be the same');
+      const current = await getRow(projectId, id);
+      const typeChanged = current.type !== body.type;
+      if (typeChanged && body.type !== 'none' && !body.override_secret) throw validationFailed('A new secret is required when the type changes');
+      const secret = body.override_secret || typeChanged ? { secret: seal(buildMaterial(body)) } : {};
+      await keys.update(projectId, id, { name: body.name, type: body.type, ...secret });
+      await record(actor, projectId, id, `Access key ${body.name} updated`);
+    },
+    refs(projectId: number, id: number): Promise<ResourceRefs> {
+      return refs.forKey(projectId, id);
+    },
+    async remove(actor: UserRow, projectId: number, id: number): Promise<void> {
+      const current = await getRow(projectId, id);
+      assertUnused('Access key', await refs.forKey(projectId, id));
+      await keys.delete(projectId, id);
+      await record(actor, projectId, id, `Access key ${current.name} deleted`);
+    },
+    /** The decrypted material of a key, for building a task's command line and files. */
+    async getMaterial(projectId: number, id: number): Promise<KeyMaterial> {
+      const row = await getRow(projectId, id);
+      return row.secret === null ? { type: 'none' } : (JSON.parse(secrets.open(row.secret)) as KeyMaterial);
+    },
+  };
+}
+
+export type KeysService = ReturnType<typeof createKeysService>;

@@ -1,0 +1,114 @@
+import type { Db, Dialect } from '../../db/database.ts';
+import { insertRow } from '../../db/insert.ts';
+import type { ProjectRow, ProjectTable, ProjectUserRow } from './projects.table.ts';
+import type { Insertable, Updateable } from 'kysely';
+
+export type TeamSortColumn = 'name' | 'username' | 'email' | 'role';
+
+export interface TeamMemberRow {
+  id: number;
+  user_id: number;
+  username: string;
+  name: string;
+  email: string;
+  role: string;
+}
+
+export function createProjectsRepository(db: Db, dialect: Dialect) {
+  return {
+    listAll(): Promise<ProjectRow[]> {
+      return db.selectFrom('project').selectAll().orderBy('name').orderBy('id').execute();
+    },
+    listForUser(userId: number): Promise<ProjectRow[]> {
+      return db
+        .selectFrom('project')
+        .innerJoin('project_user', 'project_user.project_id', 'project.id')
+        .selectAll('project')
+        .where('project_user.user_id', '=', userId)
+        .orderBy('project.name')
+        .orderBy('project.id')
+        .execute();
+    },
+    findById(id: number): Promise<ProjectRow | undefined> {
+      return db.selectFrom('project').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+    insert(row: Insertable<ProjectTable>): Promise<number> {
+      return insertRow(db, dialect, 'project', row);
+    },
+    async update(id: number, changes: Updateable<ProjectTable>): Promise<void> {
+      await db.updateTable('project').set(changes).where('id', '=', id).execute();
+    },
+    /**
+     * Deletes a project with everything in it, children before parents: MySQL checks foreign keys
+     * row by row, so it cannot rely on cascades between sibling tables.
+     */
+    async delete(id: number): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('template').set({ build_template_id: null }).where('project_id', '=', id).execute();
+        for (const table of ['schedule', 'task', 'template_vault', 'inventory', 'template', 'repository', 'environment_secret', 'environment', 'access_key', 'view'] as const) {
+          await trx.deleteFrom(table).where('project_id', '=', id).execute();
+        }
+        await trx.deleteFrom('project').where('id', '=', id).execute();
+      });
+    },
+
+    findMembership(projectId: number, userId: number): Promise<ProjectUserRow | undefined> {
+      return db
+        .selectFrom('project_user')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+    },
+    listMembers(projectId: number, sort: TeamSortColumn, order: 'asc' | 'desc'): Promise<TeamMemberRow[]> {
+      const column = sort === 'role' ? 'project_user.role' : (`users.${sort}` as const);
+      return db
+        .selectFrom('project_user')
+        .innerJoin('users', 'users.id', 'project_user.user_id')
+        .select(['users.id as id', 'users.id as user_id', 'users.username', 'users.name', 'users.email', 'project_user.role'])
+        .where('project_user.project_id', '=', projectId)
+        .orderBy(column, order)
+        .orderBy('users.id', order)
+        .execute();
+    },
+    async insertMember(row: Omit<ProjectUserRow, 'id'>): Promise<void> {
+      await db.insertInto('project_user').values(row).execute();
+    },
+    async updateMemberRole(projectId: number, userId: number, role: string): Promise<void> {
+      await db.updateTable('project_user').set({ role }).where('project_id', '=', projectId).where('user_id', '=', userId).execute();
+    },
+    async deleteMember(projectId: number, userId: number): Promise<void> {
+      await db.deleteFrom('project_user').where('project_id', '=', projectId).where('user_id', '=', userId).execute();
+    },
+    async listMemberIds(projectId: number): Promise<number[]> {
+      const rows = await db.selectFrom('project_user').select('user_id').where('project_id', '=', projectId).execute();
+      return rows.map((r) => r.user_id);
+    },
+    async countOwners(projectId: number): Promise<number> {
+      const row = await db
+        .selectFrom('project_user')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('project_id', '=', projectId)
+        .where('role', '=', 'owner')
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+    /** Projects in which the user is the only owner: removing the user would orphan them. */
+    async listProjectsSolelyOwnedBy(userId: number): Promise<ProjectRow[]> {
+      const owned = await db
+        .selectFrom('project')
+        .innerJoin('project_user', 'project_user.project_id', 'project.id')
+        .selectAll('project')
+        .where('project_user.user_id', '=', userId)
+        .where('project_user.role', '=', 'owner')
+        .execute();
+      const sole: ProjectRow[] = [];
+      for (const project of owned) {
+        if ((await this.countOwners(project.id)) === 1) sole.push(project);
+      }
+      return sole;
+    },
+  };
+}
+
+export type ProjectsRepository = ReturnType<typeof createProjectsRepository>;

@@ -1,0 +1,118 @@
+import type { CreateProjectBody, Project, ProjectRole, UpdateProjectBody } from '@gantry/contract';
+import { Permission, ROLE_PERMISSIONS, type ProjectRoleSlug } from '@gantry/contract';
+import type { z } from 'zod';
+import type { Clock } from '../../clock.ts';
+import { toTimestamp } from '../../clock.ts';
+import type { Config } from '../../config.ts';
+import { badRequest, forbidden } from '../../errors.ts';
+import type { EventsService } from '../events/events.service.ts';
+import type { UserRow } from '../users/users.table.ts';
+import type { ProjectsRepository } from './projects.repository.ts';
+import type { ProjectRow } from './projects.table.ts';
+
+type CreateProjectInput = z.output<typeof CreateProjectBody>;
+type UpdateProjectInput = z.output<typeof UpdateProjectBody>;
+
+export const ALL_PERMISSIONS = Object.values(Permission).reduce((all, bit) => all | bit, 0);
+
+export function toProject(row: ProjectRow): Project {
+  return {
+    id: row.id,
+    name: row.name,
+    created: row.created,
+    alert: row.alert === 1,
+    alert_chat: row.alert_chat,
+    max_parallel_tasks: row.max_parallel_tasks,
+    type: row.type,
+  };
+}
+
+/** What the caller may do in a project: the member's role, or every bit for an admin. */
+export interface ProjectAccess {
+  project: ProjectRow;
+  role: ProjectRoleSlug | '';
+  permissions: number;
+}
+
+interface ProjectsDeps {
+  config: Config;
+  clock: Clock;
+  projects: ProjectsRepository;
+  events: EventsService;
+  seedProject(projectId: number): Promise<void>;
+}
+
+export function createProjectsService({ config, clock, projects, events, seedProject }: ProjectsDeps) {
+  return {
+    async list(actor: UserRow): Promise<Project[]> {
+      const rows = actor.admin === 1 ? await projects.listAll() : await projects.listForUser(actor.id);
+      return rows.map(toProject);
+    },
+
+    canCreate(actor: UserRow): boolean {
+      return actor.admin === 1 || config.non_admin_can_create_project;
+    },
+
+    async create(actor: UserRow, body: CreateProjectInput): Promise<Project> {
+      if (!this.canCreate(actor)) throw forbidden('You are not allowed to create projects');
+      if (body.demo) throw badRequest('Demo projects are not available yet');
+      const row = {
+        name: body.name,
+        created: toTimestamp(clock.now()),
+        alert: body.alert ? 1 : 0,
+        alert_chat: body.alert_chat ?? null,
+        max_parallel_tasks: body.max_parallel_tasks ?? 0,
+        type: body.type ?? '',
+      };
+      const id = await projects.insert(row);
+      await projects.insertMember({ project_id: id, user_id: actor.id, role: 'owner', created: row.created });
+      await seedProject(id);
+      await events.record({ userId: actor.id, projectId: id, objectType: 'project', objectId: id, description: `Project ${row.name} created` });
+      return toProject({ ...row, id });
+    },
+
+    /** Resolves the caller's access to a project; undefined when the project is unknown or hidden from them. */
+    async findAccess(actor: UserRow, projectId: number): Promise<ProjectAccess | undefined> {
+      const project = await projects.findById(projectId);
+      if (!project) return undefined;
+      const membership = await projects.findMembership(projectId, actor.id);
+      if (membership) {
+        const role = membership.role as ProjectRoleSlug;
+        const permissions = actor.admin === 1 ? ALL_PERMISSIONS : ROLE_PERMISSIONS[role];
+        return { project, role, permissions };
+      }
+      if (actor.admin === 1) return { project, role: '', permissions: ALL_PERMISSIONS };
+      return undefined;
+    },
+
+    role(access: ProjectAccess): ProjectRole {
+      return { role: access.role, permissions: access.permissions };
+    },
+
+    async update(actor: UserRow, project: ProjectRow, body: UpdateProjectInput): Promise<void> {
+      if (body.id !== undefined && body.id !== project.id) throw badRequest('Project ID in body and URL must be the same');
+      await projects.update(project.id, {
+        name: body.name,
+        alert: body.alert === undefined ? project.alert : body.alert ? 1 : 0,
+        alert_chat: body.alert_chat === undefined ? project.alert_chat : body.alert_chat,
+        max_parallel_tasks: body.max_parallel_tasks ?? project.max_parallel_tasks,
+        type: body.type ?? project.type,
+      });
+      await events.record({ userId: actor.id, projectId: project.id, objectType: 'project', objectId: project.id, description: `Project ${body.name} updated` });
+    },
+
+    async remove(actor: UserRow, project: ProjectRow): Promise<void> {
+      await projects.delete(project.id);
+      await events.record({ userId: actor.id, objectType: 'project', objectId: project.id, description: `Project ${project.name} deleted` });
+    },
+
+    async leave(actor: UserRow, access: ProjectAccess): Promise<void> {
+      if (access.role === '') throw badRequest('You are not a member of this project');
+      if (access.role === 'owner') throw badRequest('The owner cannot leave the project');
+      await projects.deleteMember(access.project.id, actor.id);
+      await events.record({ userId: actor.id, projectId: access.project.id, objectType: 'user', objectId: actor.id, description: `User ${actor.username} left the project` });
+    },
+  };
+}
+
+export type ProjectsService = ReturnType<typeof createProjectsService>;

@@ -1,0 +1,52 @@
+import type { Db, Dialect } from '../../db/database.ts';
+import { insertRow } from '../../db/insert.ts';
+import type { ScheduleRow } from './schedules.table.ts';
+
+export type ScheduleListRow = ScheduleRow & { tpl_name: string };
+
+export function createSchedulesRepository(db: Db, dialect: Dialect) {
+  const selectWithTemplate = () =>
+    db.selectFrom('schedule').innerJoin('template', 'template.id', 'schedule.template_id').selectAll('schedule').select('template.name as tpl_name');
+
+  return {
+    list(projectId: number, templateId?: number): Promise<ScheduleListRow[]> {
+      let query = selectWithTemplate().where('schedule.project_id', '=', projectId);
+      if (templateId !== undefined) query = query.where('schedule.template_id', '=', templateId);
+      return query.orderBy('schedule.name').orderBy('schedule.id').execute();
+    },
+    find(projectId: number, id: number): Promise<ScheduleListRow | undefined> {
+      return selectWithTemplate().where('schedule.project_id', '=', projectId).where('schedule.id', '=', id).executeTakeFirst();
+    },
+    insert(row: Omit<ScheduleRow, 'id'>): Promise<number> {
+      return insertRow(db, dialect, 'schedule', row);
+    },
+    async update(projectId: number, id: number, changes: Partial<Omit<ScheduleRow, 'id' | 'project_id'>>): Promise<void> {
+      await db.updateTable('schedule').set(changes).where('project_id', '=', projectId).where('id', '=', id).execute();
+    },
+    async delete(projectId: number, id: number): Promise<void> {
+      await db.deleteFrom('schedule').where('project_id', '=', projectId).where('id', '=', id).execute();
+    },
+    /** Active schedules whose due time has come. */
+    listDue(now: string): Promise<ScheduleRow[]> {
+      return db.selectFrom('schedule').selectAll().where('active', '=', 1).where('next_run', '<=', now).orderBy('next_run').execute();
+    },
+    async findEarliestNextRun(): Promise<string | undefined> {
+      const row = await db
+        .selectFrom('schedule')
+        .select((eb) => eb.fn.min('next_run').as('next'))
+        .where('active', '=', 1)
+        .executeTakeFirst();
+      return row?.next ?? undefined;
+    },
+    /**
+     * Moves a schedule from the due time it fired for to the next one; true for exactly one caller,
+     * even with several servers sharing the database.
+     */
+    async claim(id: number, due: string, next: string | null): Promise<boolean> {
+      const result = await db.updateTable('schedule').set({ next_run: next }).where('id', '=', id).where('next_run', '=', due).executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+  };
+}
+
+export type SchedulesRepository = ReturnType<typeof createSchedulesRepository>;

@@ -1,0 +1,133 @@
+import type { Schedule, ScheduleBody } from '@gantry/contract';
+import type { z } from 'zod';
+import type { Clock } from '../../clock.ts';
+import { toTimestamp } from '../../clock.ts';
+import type { Config } from '../../config.ts';
+import { badRequest, notFound, validationFailed } from '../../errors.ts';
+import type { EventsService } from '../events/events.service.ts';
+import type { RepositoriesService } from '../repositories/repositories.service.ts';
+import type { TemplatesService } from '../templates/templates.service.ts';
+import type { UserRow } from '../users/users.table.ts';
+import { explainCron, nextRunAfter } from './cron.ts';
+import type { ScheduleListRow, SchedulesRepository } from './schedules.repository.ts';
+
+type ScheduleInput = z.output<typeof ScheduleBody>;
+
+function toSchedule(row: ScheduleListRow): Schedule {
+  return {
+    id: row.id,
+    project_id: row.project_id,
+    template_id: row.template_id,
+    tpl_name: row.tpl_name,
+    name: row.name,
+    cron_format: row.cron_format,
+    active: row.active === 1,
+    repository_id: row.repository_id,
+    next_run: row.active === 1 ? row.next_run : null,
+    task_params: JSON.parse(row.task_params) as Record<string, unknown>,
+  };
+}
+
+interface SchedulesDeps {
+  config: Config;
+  clock: Clock;
+  schedules: SchedulesRepository;
+  templates: TemplatesService;
+  repositories: RepositoriesService;
+  events: EventsService;
+  /** Tells the scheduler that due times changed. */
+  onChange(): void;
+}
+
+export function createSchedulesService({ config, clock, schedules, templates, repositories, events, onChange }: SchedulesDeps) {
+  const timezone = config.schedule_timezone;
+
+  async function getRow(projectId: number, id: number): Promise<ScheduleListRow> {
+    const row = await schedules.find(projectId, id);
+    if (!row) throw notFound('Schedule');
+    return row;
+  }
+
+  function checkCron(expression: string): void {
+    const problem = explainCron(expression, timezone);
+    if (problem) throw validationFailed(problem);
+  }
+
+  /** The next due time counted from now, so a schedule switched on never replays the past. */
+  function nextFromNow(expression: string): string | null {
+    const next = nextRunAfter(expression, timezone, clock.now());
+    return next ? toTimestamp(next) : null;
+  }
+
+  async function toRow(projectId: number, body: ScheduleInput) {
+    if (body.project_id !== undefined && body.project_id !== projectId) throw badRequest('Project ID in body and URL must be the same');
+    checkCron(body.cron_format);
+    if (!(await templates.exists(projectId, body.template_id))) throw badRequest('Template not found in this project');
+    if (body.repository_id) await repositories.assertExists(projectId, body.repository_id);
+    return {
+      name: body.name,
+      template_id: body.template_id,
+      cron_format: body.cron_format,
+      active: body.active ? 1 : 0,
+      repository_id: body.repository_id ?? null,
+      next_run: nextFromNow(body.cron_format),
+      task_params: JSON.stringify(body.task_params),
+    };
+  }
+
+  const record = (actor: UserRow, projectId: number, id: number, description: string) =>
+    events.record({ userId: actor.id, projectId, objectType: 'schedule', objectId: id, description });
+
+  return {
+    async list(projectId: number, templateId?: number): Promise<Schedule[]> {
+      return (await schedules.list(projectId, templateId)).map(toSchedule);
+    },
+    async get(projectId: number, id: number): Promise<Schedule> {
+      return toSchedule(await getRow(projectId, id));
+    },
+    /** Checks a cron expression and shows when it would fire next. */
+    validate(expression: string): { next_runs: string[] } {
+      checkCron(expression);
+      const runs: string[] = [];
+      let after = clock.now();
+      for (let i = 0; i < 5; i++) {
+        const next = nextRunAfter(expression, timezone, after);
+        if (!next) break;
+        runs.push(toTimestamp(next));
+        after = next;
+      }
+      return { next_runs: runs };
+    },
+    async create(actor: UserRow, projectId: number, body: ScheduleInput): Promise<Schedule> {
+      const row = { ...(await toRow(projectId, body)), project_id: projectId, last_commit_hash: null, created: toTimestamp(clock.now()) };
+      const id = await schedules.insert(row);
+      await record(actor, projectId, id, `Schedule ${row.name} created`);
+      onChange();
+      return this.get(projectId, id);
+    },
+    async update(actor: UserRow, projectId: number, id: number, body: ScheduleInput): Promise<void> {
+      if (body.id !== undefined && body.id !== id) throw badRequest('Schedule ID in URL and in body must be the same');
+      const current = await getRow(projectId, id);
+      const row = await toRow(projectId, body);
+      // The commit a schedule last saw belongs to its repository; another repository starts afresh.
+      const commit = current.repository_id === row.repository_id ? {} : { last_commit_hash: null };
+      await schedules.update(projectId, id, { ...row, ...commit });
+      await record(actor, projectId, id, `Schedule ${body.name} updated`);
+      onChange();
+    },
+    async setActive(actor: UserRow, projectId: number, id: number, active: boolean): Promise<void> {
+      const current = await getRow(projectId, id);
+      await schedules.update(projectId, id, { active: active ? 1 : 0, next_run: nextFromNow(current.cron_format) });
+      await record(actor, projectId, id, `Schedule ${current.name} ${active ? 'activated' : 'deactivated'}`);
+      onChange();
+    },
+    async remove(actor: UserRow, projectId: number, id: number): Promise<void> {
+      const current = await getRow(projectId, id);
+      await schedules.delete(projectId, id);
+      await record(actor, projectId, id, `Schedule ${current.name} deleted`);
+      onChange();
+    },
+  };
+}
+
+export type SchedulesService = ReturnType<typeof createSchedulesService>;

@@ -1,0 +1,257 @@
+import type { TaskStatus, TaskUpdateMessage } from '@gantry/contract';
+import { ACTIVE_TASK_STATUSES, FINISHED_TASK_STATUSES } from '@gantry/contract';
+import { TaskStopped, killOrphanedTaskProcesses, runTask } from '@gantry/runner';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../clock.ts';
+import { toTimestamp } from '../../clock.ts';
+import type { Config } from '../../config.ts';
+import type { Audience, LiveHub } from '../../http/live-hub.ts';
+import type { EventsService } from '../events/events.service.ts';
+import type { TaskSpecBuilder } from './task-spec-builder.ts';
+import type { OpenTaskLog, TaskLog } from './task-log.ts';
+import type { TasksRepository } from './tasks.repository.ts';
+import type { TaskRow } from './tasks.table.ts';
+
+interface RunningTask {
+  controller: AbortController;
+  force: boolean;
+  confirmation?: { resolve(confirmed: boolean): void; reject(error: Error): void };
+  done: Promise<void>;
+}
+
+export interface TaskEngineDeps {
+  config: Config;
+  tasks: TasksRepository;
+  specs: TaskSpecBuilder;
+  openLog: OpenTaskLog;
+  hub: LiveHub;
+  events: EventsService;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+  audienceOf(projectId: number): Promise<Audience>;
+  describeStart(task: TaskRow): Promise<{ username: string | null; incomingVersion: string | null; templateName: string }>;
+  /** Runs after a task reached its final status (autorun of deploys, alerts); its failures are only logged. */
+  onFinished(task: TaskRow): Promise<void>;
+}
+
+const STOPPABLE_WHILE_STARTED: readonly TaskStatus[] = ['starting', 'running', 'waiting_confirmation', 'confirmed'];
+
+/**
+ * Starts waiting tasks as soon as the limits allow (woken by events, never by a polling tick), runs
+ * them through the runner, and owns every status change of a started task.
+ */
+export function createTaskEngine(deps: TaskEngineDeps) {
+  const running = new Map<number, RunningTask>();
+  let dispatching = false;
+  let dispatchAgain = false;
+  let closed = false;
+
+  const now = () => toTimestamp(deps.clock.now());
+
+  type TaskRef = Pick<TaskRow, 'id' | 'template_id' | 'project_id' | 'start' | 'end' | 'version'>;
+
+  /**
+   * Moves a task to a new status if it is still in one of `from`, and tells the clients. The caller
+   * passes the audience when it already knows it (a running task), so hot paths skip the lookup.
+   */
+  async function setStatus(task: TaskRef, from: readonly TaskStatus[], status: TaskStatus, extra: Partial<TaskRow> = {}, audience?: Audience): Promise<boolean> {
+    const changed = await deps.tasks.transition(task.id, from, { status, ...extra });
+    if (!changed) return false;
+    Object.assign(task, extra);
+    const message: TaskUpdateMessage = {
+      type: 'update',
+      task_id: task.id,
+      template_id: task.template_id,
+      project_id: task.project_id,
+      status,
+      start: task.start,
+      end: task.end,
+      version: task.version,
+    };
+    deps.hub.publishUpdate(audience ?? (await deps.audienceOf(task.project_id)), message, FINISHED_TASK_STATUSES.includes(status));
+    return true;
+  }
+
+  /** Work the runner's callbacks start without waiting for it; a failure is logged, never left unhandled. */
+  function background(work: Promise<unknown>, taskId: number): void {
+    work.catch((error: unknown) => deps.logger.error({ err: error, taskId }, 'task bookkeeping failed'));
+  }
+
+  async function dispatch(): Promise<void> {
+    const active = (await deps.tasks.listActive()).filter((t) => t.status !== 'waiting');
+    const perProject = new Map<number, number>();
+    const perTemplate = new Map<number, number>();
+    const count = (map: Map<number, number>, key: number) => map.set(key, (map.get(key) ?? 0) + 1);
+    for (const task of active) {
+      count(perProject, task.project_id);
+      count(perTemplate, task.template_id);
+    }
+    let total = active.length;
+    for (const task of await deps.tasks.listWaiting()) {
+      if (closed) return;
+      if (deps.config.max_parallel_tasks > 0 && total >= deps.config.max_parallel_tasks) return;
+      if (task.max_parallel_tasks > 0 && (perProject.get(task.project_id) ?? 0) >= task.max_parallel_tasks) continue;
+      if (task.allow_parallel_tasks !== 1 && (perTemplate.get(task.template_id) ?? 0) > 0) continue;
+      if (!(await setStatus({ ...task, start: null, end: null, version: null }, ['waiting'], 'starting'))) continue;
+      total += 1;
+      count(perProject, task.project_id);
+      count(perTemplate, task.template_id);
+      start(task.id);
+    }
+  }
+
+  function start(taskId: number): void {
+    const entry: RunningTask = { controller: new AbortController(), force: false, done: Promise.resolve() };
+    running.set(taskId, entry);
+    entry.done = execute(taskId, entry)
+      .catch((error: unknown) => deps.logger.error({ err: error, taskId }, 'task engine failure'))
+      .finally(() => {
+        running.delete(taskId);
+        wake();
+      });
+  }
+
+  async function execute(taskId: number, entry: RunningTask): Promise<void> {
+    const task = await deps.tasks.findById(taskId);
+    if (!task) return;
+    const audience = await deps.audienceOf(task.project_id);
+    const log = deps.openLog(task, task.output_lines, audience);
+    let outcome: 'success' | 'error' | 'stopped' = 'error';
+    try {
+      const about = await deps.describeStart(task);
+      log.write(`Task ${task.id} (${about.templateName}) started${about.username ? ` by ${about.username}` : ''}.`);
+      await deps.events.record({ userId: task.user_id, projectId: task.project_id, objectType: 'task', objectId: task.id, description: `Task ${task.id} (${about.templateName}) started` });
+      if (!(await setStatus(task, ['starting'], 'running', { start: now() }, audience))) {
+        outcome = 'stopped';
+        return;
+      }
+      const spec = await deps.specs.build(task, { username: about.username, incomingVersion: about.incomingVersion });
+      if (task.secret) await deps.tasks.update(task.id, { secret: null });
+      outcome = await runTask(spec, {
+        workRoot: deps.config.data_dir,
+        baseEnv: deps.config.task_base_env,
+        signal: entry.controller.signal,
+        forceKill: () => entry.force,
+        killGraceMs: deps.config.task_kill_grace_seconds * 1000,
+        onLine: (line) => log.write(line),
+        onProcessStart: (pid) => background(deps.tasks.update(task.id, { pid }), task.id),
+        onCommit: (hash, message) => background(deps.tasks.update(task.id, { commit_hash: hash, commit_message: message }), task.id),
+        onStatus: (status) =>
+          background(
+            status === 'waiting_confirmation'
+              ? setStatus(task, ['running'], 'waiting_confirmation', {}, audience)
+              : setStatus(task, ['confirmed'], 'running', {}, audience),
+            task.id,
+          ),
+        waitForConfirmation: () =>
+          new Promise<boolean>((resolve, reject) => {
+            if (entry.controller.signal.aborted) reject(new TaskStopped());
+            entry.confirmation = { resolve, reject };
+          }),
+      });
+    } catch (error) {
+      log.write(`Failed to run task: ${error instanceof Error ? error.message : String(error)}`);
+      outcome = 'error';
+    } finally {
+      await finish(task, outcome, log, audience);
+    }
+  }
+
+  async function finish(task: TaskRow, outcome: 'success' | 'error' | 'stopped', log: TaskLog, audience: Audience): Promise<void> {
+    const status: TaskStatus = outcome;
+    log.write(status === 'success' ? 'Task finished successfully.' : status === 'stopped' ? 'Task stopped.' : 'Task failed.');
+    await log.flush();
+    await setStatus(task, ACTIVE_TASK_STATUSES, status, { end: now(), pid: null }, audience);
+    await deps.events.record({ userId: task.user_id, projectId: task.project_id, objectType: 'task', objectId: task.id, description: `Task ${task.id} finished: ${status}` });
+    await deps.onFinished({ ...task, status }).catch((error: unknown) => deps.logger.error({ err: error, taskId: task.id }, 'after-task hook failed'));
+  }
+
+  function wake(): void {
+    if (closed) return;
+    if (dispatching) {
+      dispatchAgain = true;
+      return;
+    }
+    dispatching = true;
+    void (async () => {
+      try {
+        do {
+          dispatchAgain = false;
+          await dispatch();
+        } while (dispatchAgain && !closed);
+      } catch (error) {
+        deps.logger.error({ err: error }, 'task dispatch failed');
+      } finally {
+        dispatching = false;
+      }
+    })();
+  }
+
+  return {
+    wake,
+
+    /** Stops a task: a queued one at once, a started one by killing its processes (at once when forced). */
+    async stop(task: TaskRow, force: boolean): Promise<void> {
+      const entry = running.get(task.id);
+      if (!entry) {
+        await setStatus(task, ['waiting', ...ACTIVE_TASK_STATUSES], 'stopped', { end: now() });
+        wake();
+        return;
+      }
+      entry.force ||= force;
+      await setStatus(task, STOPPABLE_WHILE_STARTED, 'stopping');
+      entry.controller.abort();
+      entry.confirmation?.reject(new TaskStopped());
+    },
+
+    async confirm(task: TaskRow): Promise<boolean> {
+      const entry = running.get(task.id);
+      if (!entry?.confirmation || !(await setStatus(task, ['waiting_confirmation'], 'confirmed'))) return false;
+      entry.confirmation.resolve(true);
+      return true;
+    },
+
+    async reject(task: TaskRow): Promise<boolean> {
+      const entry = running.get(task.id);
+      if (!entry?.confirmation || !(await setStatus(task, ['waiting_confirmation'], 'rejected'))) return false;
+      entry.confirmation.resolve(false);
+      return true;
+    },
+
+    isRunningHere(taskId: number): boolean {
+      return running.has(taskId);
+    },
+
+    /**
+     * Closes tasks a previous process left started: they cannot be running any more. Waiting tasks
+     * stay queued and are dispatched again.
+     */
+    async recover(): Promise<number> {
+      let closedCount = 0;
+      for (const task of await deps.tasks.listActive()) {
+        if (task.status === 'waiting' || running.has(task.id)) continue;
+        const row = await deps.tasks.findById(task.id);
+        if (!row) continue;
+        const log = deps.openLog(row, row.output_lines, await deps.audienceOf(row.project_id));
+        const status: TaskStatus = task.status === 'stopping' ? 'stopped' : 'error';
+        log.write('Gantry restarted while this task was running; the task can no longer be followed and was closed.');
+        if (row.pid !== null && killOrphanedTaskProcesses(row.pid, row.id)) log.write('Its processes, still running, were stopped.');
+        await log.flush();
+        if (await setStatus(row, ACTIVE_TASK_STATUSES, status, { end: now() })) closedCount += 1;
+      }
+      return closedCount;
+    },
+
+    /** Stops every running task and waits for them to be recorded as stopped. */
+    async shutdown(): Promise<void> {
+      closed = true;
+      for (const entry of running.values()) {
+        entry.controller.abort();
+        entry.confirmation?.reject(new TaskStopped());
+      }
+      await Promise.all([...running.values()].map((e) => e.done));
+    },
+  };
+}
+
+export type TaskEngine = ReturnType<typeof createTaskEngine>;

@@ -1,0 +1,74 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../clock.ts';
+import { toTimestamp } from '../../clock.ts';
+import type { Audience, LiveHub, LogLine } from '../../http/live-hub.ts';
+import type { TasksRepository } from './tasks.repository.ts';
+
+export interface TaskLogOptions {
+  tasks: TasksRepository;
+  hub: LiveHub;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+  /** Lines wait at most this long before they are stored and sent. */
+  flushIntervalMs?: number;
+  /** A batch this large is stored and sent at once. */
+  maxBatch?: number;
+}
+
+/**
+ * The log pipeline of one task: every line gets the next sequence number as it arrives, lines are
+ * stored and broadcast in batches, one batch after the other, so readers always see them in order.
+ */
+export function createTaskLogFactory(options: TaskLogOptions) {
+  const flushIntervalMs = options.flushIntervalMs ?? 25;
+  const maxBatch = options.maxBatch ?? 2000;
+
+  return function openTaskLog(task: { id: number; project_id: number }, firstSeq: number, audience: Audience) {
+    let nextSeq = firstSeq;
+    let buffer: LogLine[] = [];
+    let timer: NodeJS.Timeout | undefined;
+    let chain: Promise<void> = Promise.resolve();
+
+    async function persist(lines: LogLine[], lastSeq: number): Promise<void> {
+      const rows = lines.map((l) => ({ task_id: task.id, seq: l.seq, time: l.time, output: l.output }));
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await options.tasks.insertOutput(rows, task.id, lastSeq);
+          break;
+        } catch (error) {
+          if (attempt >= 3) {
+            options.logger.error({ err: error, taskId: task.id }, 'could not store task output');
+            break;
+          }
+          await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+        }
+      }
+      options.hub.publishLines(audience, task, lines);
+    }
+
+    function flush(): Promise<void> {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      if (buffer.length > 0) {
+        const lines = buffer;
+        buffer = [];
+        const lastSeq = nextSeq;
+        chain = chain.then(() => persist(lines, lastSeq));
+      }
+      return chain;
+    }
+
+    return {
+      write(output: string): void {
+        buffer.push({ seq: nextSeq++, time: toTimestamp(options.clock.now()), output });
+        if (buffer.length >= maxBatch) void flush();
+        else timer ??= setTimeout(() => void flush(), flushIntervalMs);
+      },
+      /** Stores and sends everything written so far. */
+      flush,
+    };
+  };
+}
+
+export type OpenTaskLog = ReturnType<typeof createTaskLogFactory>;
+export type TaskLog = ReturnType<OpenTaskLog>;

@@ -1,0 +1,261 @@
+import type { ActiveTask, CreateTaskBody, StatsEntry, Task, TaskOutput, TaskStatus, TaskWithTemplate, Template } from '@gantry/contract';
+import { ACTIVE_TASK_STATUSES, CLI_ARGS_INVALID, FINISHED_TASK_STATUSES, isJsonStringArray } from '@gantry/contract';
+import type { z } from 'zod';
+import type { Clock } from '../../clock.ts';
+import { toTimestamp } from '../../clock.ts';
+import { badRequest, conflict, forbidden, notFound, validationFailed } from '../../errors.ts';
+import type { SecretBox } from '../../secrets/secret-box.ts';
+import type { EventsService } from '../events/events.service.ts';
+import type { InventoriesService } from '../inventories/inventories.service.ts';
+import type { TemplatesService } from '../templates/templates.service.ts';
+import type { UserRow } from '../users/users.table.ts';
+import { nextBuildVersion } from './build-version.ts';
+import type { TaskEngine } from './task-engine.ts';
+import type { TaskListRow, TasksRepository } from './tasks.repository.ts';
+import type { TaskRow } from './tasks.table.ts';
+
+type CreateTaskInput = z.output<typeof CreateTaskBody>;
+
+/** Who asked for a task: a user, or a schedule or integration acting on its own. */
+export interface TaskOrigin {
+  user?: UserRow;
+  scheduleId?: number;
+  integrationId?: number;
+}
+
+export function toTask(row: TaskRow): Task {
+  return {
+    id: row.id,
+    template_id: row.template_id,
+    project_id: row.project_id,
+    status: row.status as TaskStatus,
+    user_id: row.user_id,
+    integration_id: row.integration_id,
+    schedule_id: row.schedule_id,
+    message: row.message,
+    commit_hash: row.commit_hash,
+    commit_message: row.commit_message,
+    build_task_id: row.build_task_id,
+    version: row.version,
+    created: row.created,
+    start: row.start,
+    end: row.end,
+    environment: row.environment,
+    arguments: row.arguments,
+    git_branch: row.git_branch,
+    inventory_id: row.inventory_id,
+    params: JSON.parse(row.params) as Record<string, unknown>,
+    playbook: row.playbook,
+    runner_id: row.runner_id,
+    location: row.status === 'waiting' ? 'queue' : 'running',
+  };
+}
+
+const HISTORY_LIMIT = 1000;
+// Colour and cursor escape sequences.
+const ANSI_PATTERN = /\u001b\[[0-9;?]*[ -\/]*[@-~]/g;
+const DAY_MS = 86_400_000;
+
+interface TasksDeps {
+  tasks: TasksRepository;
+  templates: TemplatesService;
+  inventories: InventoriesService;
+  engine: TaskEngine;
+  events: EventsService;
+  secrets: SecretBox;
+  clock: Clock;
+}
+
+export function createTasksService({ tasks, templates, inventories, engine, events, secrets, clock }: TasksDeps) {
+  async function getRow(projectId: number, id: number): Promise<TaskListRow> {
+    const row = await tasks.find(projectId, id);
+    if (!row) throw notFound('Task');
+    return row;
+  }
+
+  async function withBuildTasks(projectId: number, rows: TaskListRow[]): Promise<TaskWithTemplate[]> {
+    const result: TaskWithTemplate[] = [];
+    for (const row of rows) {
+      const build = row.build_task_id ? await tasks.find(projectId, row.build_task_id) : undefined;
+      result.push({
+        ...toTask(row),
+        tpl_alias: row.tpl_alias,
+        tpl_playbook: row.tpl_playbook,
+        tpl_type: row.tpl_type,
+        tpl_app: row.tpl_app,
+        user_name: row.user_name,
+        build_task: build ? toTask(build) : null,
+      });
+    }
+    return result;
+  }
+
+  /** The seed's task-form rules, checked again here so API clients get the same answers. */
+  function checkSurvey(template: Template, environment: Record<string, unknown>, secret: Record<string, unknown>): void {
+    for (const variable of template.survey_vars) {
+      const value = (variable.type === 'secret' ? secret : environment)[variable.name];
+      const text = value === undefined || value === null ? '' : String(value);
+      if (variable.required && text.trim() === '') throw validationFailed(`${variable.title} is required`);
+      if (variable.type === 'int' && text !== '' && !/^-?\d+$/.test(text)) throw validationFailed('Must be integer');
+      if (variable.type === 'enum' && text !== '' && !variable.values.some((v) => v.value === text)) {
+        throw validationFailed(`${variable.title} must be one of its values`);
+      }
+    }
+  }
+
+  async function versionOf(template: Template, body: CreateTaskInput, projectId: number): Promise<string | null> {
+    if (template.type === 'build') {
+      const previous = await tasks.findLastOfTemplate(template.id);
+      return nextBuildVersion(template.start_version ?? '', previous?.version ?? null);
+    }
+    if (template.type === 'deploy') {
+      if (!body.build_task_id) throw validationFailed('Build version is required');
+      const build = await tasks.find(projectId, body.build_task_id);
+      if (!build || build.template_id !== template.build_template_id || build.status !== 'success') {
+        throw validationFailed('Build version must be a successful task of the build template');
+      }
+      return build.version;
+    }
+    return null;
+  }
+
+  return {
+    async create(projectId: number, body: CreateTaskInput, origin: TaskOrigin): Promise<Task> {
+      if (body.project_id !== undefined && body.project_id !== projectId) throw badRequest('Project ID in body and URL must be the same');
+      const template = await templates.getDefinition(projectId, body.template_id).catch(() => {
+        throw badRequest('Template not found in this project');
+      });
+      const environment = JSON.parse(body.environment) as Record<string, unknown>;
+      const secret = JSON.parse(body.secret) as Record<string, unknown>;
+      checkSurvey(template, environment, secret);
+      if (body.arguments !== null) {
+        if (!template.allow_override_args_in_task) throw validationFailed('This template does not allow CLI args in tasks');
+        if (!isJsonStringArray(body.arguments)) throw validationFailed(CLI_ARGS_INVALID);
+      }
+      if (body.inventory_id) await inventories.assertExists(projectId, body.inventory_id);
+      const params = { ...body.params };
+      if (body.debug !== undefined) params.debug ??= body.debug;
+      if (body.dry_run !== undefined) params.dry_run ??= body.dry_run;
+      if (body.diff !== undefined) params.diff ??= body.diff;
+      if (body.limit?.trim() && !params.limit) params.limit = body.limit.split(',').map((s) => s.trim()).filter(Boolean);
+
+      const row = {
+        project_id: projectId,
+        template_id: template.id,
+        status: 'waiting',
+        user_id: origin.user?.id ?? null,
+        integration_id: origin.integrationId ?? null,
+        schedule_id: origin.scheduleId ?? null,
+        message: body.message,
+        commit_hash: body.commit_hash ?? null,
+        commit_message: '',
+        build_task_id: template.type === 'deploy' ? (body.build_task_id ?? null) : null,
+        version: await versionOf(template, body, projectId),
+        created: toTimestamp(clock.now()),
+        start: null,
+        end: null,
+        environment: body.environment,
+        secret: Object.keys(secret).length > 0 ? secrets.seal(body.secret) : null,
+        arguments: body.arguments,
+        git_branch: body.git_branch ?? null,
+        inventory_id: body.inventory_id ?? null,
+        params: JSON.stringify(params),
+        playbook: body.playbook ?? '',
+        runner_id: null,
+        pid: null,
+        output_lines: 0,
+      };
+      const id = await tasks.insert(row);
+      await events.record({ userId: row.user_id, projectId, objectType: 'task', objectId: id, description: `Task ${id} (${template.name}) queued` });
+      engine.wake();
+      return toTask({ ...row, id });
+    },
+
+    async list(projectId: number, limit = HISTORY_LIMIT): Promise<TaskWithTemplate[]> {
+      return withBuildTasks(projectId, await tasks.listForProject(projectId, limit));
+    },
+    async listForTemplate(projectId: number, templateId: number, limit = HISTORY_LIMIT, status?: TaskStatus): Promise<TaskWithTemplate[]> {
+      return withBuildTasks(projectId, await tasks.listForTemplate(projectId, templateId, limit, status));
+    },
+    /** The newest task of every template of the project, keyed by template id. */
+    async lastPerTemplate(projectId: number, templateIds: number[]): Promise<Map<number, TaskWithTemplate>> {
+      const rows = await withBuildTasks(projectId, await tasks.listLastPerTemplate(projectId, templateIds));
+      return new Map(rows.map((t) => [t.template_id, t]));
+    },
+    async get(projectId: number, id: number): Promise<TaskWithTemplate> {
+      const [task] = await withBuildTasks(projectId, [await getRow(projectId, id)]);
+      if (!task) throw notFound('Task');
+      return task;
+    },
+    async output(projectId: number, id: number, offset = 0, limit?: number): Promise<TaskOutput[]> {
+      await getRow(projectId, id);
+      return tasks.listOutput(id, offset, limit);
+    },
+    /** The whole log as plain text without ANSI colour codes. */
+    async rawOutput(projectId: number, id: number): Promise<string> {
+      await getRow(projectId, id);
+      const lines = await tasks.listOutput(id, 0, undefined);
+      return lines.map((l) => `${l.output.replace(ANSI_PATTERN, '')}\n`).join('');
+    },
+    async stop(projectId: number, id: number, force: boolean): Promise<void> {
+      const task = await getRow(projectId, id);
+      if ((FINISHED_TASK_STATUSES as readonly string[]).includes(task.status)) return;
+      await engine.stop(task, force);
+    },
+    async confirm(projectId: number, id: number): Promise<void> {
+      const task = await getRow(projectId, id);
+      if (!(await engine.confirm(task))) throw conflict('The task is not waiting for confirmation');
+    },
+    async reject(projectId: number, id: number): Promise<void> {
+      const task = await getRow(projectId, id);
+      if (!(await engine.reject(task))) throw conflict('The task is not waiting for confirmation');
+    },
+    async remove(actor: UserRow, projectId: number, id: number): Promise<void> {
+      if (actor.admin !== 1) throw forbidden('Only administrators can delete tasks');
+      const task = await getRow(projectId, id);
+      if (task.status === 'waiting' || (ACTIVE_TASK_STATUSES as readonly string[]).includes(task.status)) {
+        throw badRequest('A task that is queued or running cannot be deleted; stop it first');
+      }
+      await tasks.delete(projectId, id);
+      await events.record({ userId: actor.id, projectId, objectType: 'task', objectId: id, description: `Task ${id} deleted` });
+    },
+    async listActive(): Promise<ActiveTask[]> {
+      return (await tasks.listActive()).map((t) => ({
+        task_id: t.id,
+        project_id: t.project_id,
+        project_name: t.project_name,
+        username: t.username,
+        runner_id: t.runner_id,
+        runner_name: null,
+        status: t.status as TaskStatus,
+        location: t.status === 'waiting' ? 'queue' : 'running',
+      }));
+    },
+    async stopAnywhere(id: number): Promise<void> {
+      const task = await tasks.findById(id);
+      if (!task) throw notFound('Task');
+      if ((FINISHED_TASK_STATUSES as readonly string[]).includes(task.status)) return;
+      await engine.stop(task, false);
+    },
+    /** Per-day counts by status from `start` (default: 30 days ago) to `end` (default: today), zero days included. */
+    async stats(projectId: number, templateId: number, query: { start?: string | undefined; end?: string | undefined; user_id?: number | undefined }): Promise<StatsEntry[]> {
+      const today = toTimestamp(clock.now()).slice(0, 10);
+      const end = query.end ?? today;
+      const start = query.start ?? toTimestamp(new Date(Date.parse(`${end}T00:00:00Z`) - 30 * DAY_MS)).slice(0, 10);
+      const until = toTimestamp(new Date(Date.parse(`${end}T00:00:00Z`) + DAY_MS));
+      const rows = await tasks.listForStats(projectId, templateId, `${start}T00:00:00.000Z`, until, query.user_id);
+      const days = new Map<string, Record<string, number>>();
+      for (let t = Date.parse(`${start}T00:00:00Z`); t < Date.parse(until); t += DAY_MS) days.set(toTimestamp(new Date(t)).slice(0, 10), {});
+      for (const row of rows) {
+        const bucket = days.get(row.created.slice(0, 10));
+        if (!bucket) continue;
+        const status = row.status === 'error' ? 'failed' : row.status;
+        if (!['success', 'failed', 'stopped'].includes(status)) continue;
+        bucket[status] = (bucket[status] ?? 0) + 1;
+      }
+      return [...days.entries()].map(([date, counts]) => ({ date, count_by_status: { success: 0, failed: 0, stopped: 0, ...counts } }));
+    },
+  };
+}
+
+export type TasksService = ReturnType<typeof createTasksService>;

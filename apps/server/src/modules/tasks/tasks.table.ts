@@ -1,0 +1,44 @@
+import type { Generated, Selectable } from 'kysely';
+
+export interface TaskTable {
+  id: Generated<number>;
+  project_id: number;
+  template_id: number;
+  status: string;
+  user_id: number | null;
+  integration_id: number | null;
+  schedule_id: number | null;
+  message: string;
+  commit_hash: string | null;
+  commit_message: string;
+  build_task_id: number | null;
+  version: string | null;
+  created: string;
+  start: string | null;
+  end: string | null;
+  /** JSON object text of the task's extra variables (survey answers). */
+  environment: string;
+  /** Encrypted secret survey answers; cleared once the task has started. */
+  secret: string | null;
+  arguments: string | null;
+  git_branch: string | null;
+  inventory_id: number | null;
+  /** JSON object text of the app parameters. */
+  params: string;
+  playbook: string;
+  runner_id: number | null;
+  /** Process group of the running process on this server, if any. */
+  pid: number | null;
+  /** Lines stored so far; the next line's sequence number. */
+  output_lines: number;
+}
+export type TaskRow = Selectable<TaskTable>;
+
+export interface TaskOutputTable {
+  id: Generated<number>;
+  task_id: number;
+  seq: number;
+  time: string;
+  output: string;
+}
+export type TaskOutputRow = Selectable<TaskOutputTable>;

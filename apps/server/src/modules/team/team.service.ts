@@ -1,0 +1,82 @@
+import type { ProjectRoleSlug, TeamMember } from '@gantry/contract';
+import type { Clock } from '../../clock.ts';
+import { toTimestamp } from '../../clock.ts';
+import { badRequest, conflict, notFound } from '../../errors.ts';
+import type { EventsService } from '../events/events.service.ts';
+import type { ProjectsRepository, TeamMemberRow, TeamSortColumn } from '../projects/projects.repository.ts';
+import type { ProjectRow } from '../projects/projects.table.ts';
+import type { UsersRepository } from '../users/users.repository.ts';
+import type { UserRow } from '../users/users.table.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+
+const LAST_OWNER = 'A project must keep at least one owner';
+
+function toTeamMember(row: TeamMemberRow): TeamMember {
+  return { ...row, role: row.role as ProjectRoleSlug };
+}
+
+interface TeamDeps {
+  projects: ProjectsRepository;
+  users: UsersRepository;
+  events: EventsService;
+  clock: Clock;
+}
+
+export function createTeamService({ projects, users, events, clock }: TeamDeps) {
+  async function getMembership(projectId: number, userId: number) {
+    const membership = await projects.findMembership(projectId, userId);
+    if (!membership) throw notFound('Team member');
+    return membership;
+  }
+
+  async function assertOwnerRemains(projectId: number, currentRole: string): Promise<void> {
+    if (currentRole === 'owner' && (await projects.countOwners(projectId)) <= 1) throw badRequest(LAST_OWNER);
+  }
+
+  async function describeUser(userId: number): Promise<string> {
+    return (await users.findById(userId))?.username ?? `#${userId}`;
+  }
+
+  return {
+    async list(project: ProjectRow, sort: TeamSortColumn, order: 'asc' | 'desc'): Promise<TeamMember[]> {
+      return (await projects.listMembers(project.id, sort, order)).map(toTeamMember);
+    },
+
+    async get(project: ProjectRow, userId: number): Promise<TeamMember> {
+      await getMembership(project.id, userId);
+      const member = (await projects.listMembers(project.id, 'name', 'asc')).find((m) => m.user_id === userId);
+      if (!member) throw notFound('Team member');
+      return toTeamMember(member);
+    },
+
+    async add(actor: UserRow, project: ProjectRow, userId: number, role: ProjectRoleSlug): Promise<void> {
+      const user = await users.findById(userId);
+      if (!user) throw badRequest('User not found');
+      if (await projects.findMembership(project.id, userId)) throw conflict(`User ${user.username} is already a member of this project`);
+      try {
+        await projects.insertMember({ project_id: project.id, user_id: userId, role, created: toTimestamp(clock.now()) });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw conflict(`User ${user.username} is already a member of this project`);
+        throw error;
+      }
+      await events.record({ userId: actor.id, projectId: project.id, objectType: 'user', objectId: userId, description: `User ${user.username} added to the team as ${role}` });
+    },
+
+    async updateRole(actor: UserRow, project: ProjectRow, userId: number, role: ProjectRoleSlug): Promise<void> {
+      const membership = await getMembership(project.id, userId);
+      if (membership.role === role) return;
+      await assertOwnerRemains(project.id, membership.role);
+      await projects.updateMemberRole(project.id, userId, role);
+      await events.record({ userId: actor.id, projectId: project.id, objectType: 'user', objectId: userId, description: `User ${await describeUser(userId)} is now ${role}` });
+    },
+
+    async remove(actor: UserRow, project: ProjectRow, userId: number): Promise<void> {
+      const membership = await getMembership(project.id, userId);
+      await assertOwnerRemains(project.id, membership.role);
+      await projects.deleteMember(project.id, userId);
+      await events.record({ userId: actor.id, projectId: project.id, objectType: 'user', objectId: userId, description: `User ${await describeUser(userId)} removed from the team` });
+    },
+  };
+}
+
+export type TeamService = ReturnType<typeof createTeamService>;

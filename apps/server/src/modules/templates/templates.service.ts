@@ -1,0 +1,172 @@
+import type { ResourceRefs, SurveyVar, Template, TemplateInput, TemplateType } from '@gantry/contract';
+import type { Clock } from '../../clock.ts';
+import { toTimestamp } from '../../clock.ts';
+import { badRequest, notFound } from '../../errors.ts';
+import type { AppsService } from '../apps/apps.service.ts';
+import type { EnvironmentsService } from '../environments/environments.service.ts';
+import type { EventsService } from '../events/events.service.ts';
+import type { InventoriesService } from '../inventories/inventories.service.ts';
+import type { KeysService } from '../keys/keys.service.ts';
+import { assertUnused } from '../refs/assert-unused.ts';
+import type { RefsRepository } from '../refs/refs.repository.ts';
+import type { RepositoriesService } from '../repositories/repositories.service.ts';
+import type { UserRow } from '../users/users.table.ts';
+import type { ViewsService } from '../views/views.service.ts';
+import type { TemplateFilter, TemplateSort, TemplatesRepository } from './templates.repository.ts';
+import type { TemplateRow, TemplateVaultRow } from './templates.table.ts';
+
+function toTemplate(row: TemplateRow, vaults: TemplateVaultRow[], lastTask: Template['last_task'] = null): Template {
+  return {
+    id: row.id,
+    project_id: row.project_id,
+    name: row.name,
+    description: row.description,
+    app: row.app,
+    type: row.type as TemplateType,
+    playbook: row.playbook,
+    inventory_id: row.inventory_id,
+    repository_id: row.repository_id,
+    environment_id: row.environment_id,
+    view_id: row.view_id,
+    arguments: row.arguments,
+    allow_override_args_in_task: row.allow_override_args_in_task === 1,
+    allow_override_branch_in_task: row.allow_override_branch_in_task === 1,
+    allow_parallel_tasks: row.allow_parallel_tasks === 1,
+    suppress_success_alerts: row.suppress_success_alerts === 1,
+    start_version: row.start_version,
+    build_template_id: row.build_template_id,
+    autorun: row.autorun === 1,
+    git_branch: row.git_branch,
+    survey_vars: JSON.parse(row.survey_vars) as SurveyVar[],
+    vaults: vaults.map((v) => ({ id: v.id, name: v.name, type: v.type as 'password' | 'script', vault_key_id: v.vault_key_id, script: v.script })),
+    task_params: JSON.parse(row.task_params) as Record<string, unknown>,
+    tasks: 0,
+    last_task: lastTask,
+    last_task_id: lastTask ? Number(lastTask.id) : null,
+  };
+}
+
+interface TemplatesDeps {
+  templates: TemplatesRepository;
+  apps: AppsService;
+  keys: KeysService;
+  repositories: RepositoriesService;
+  inventories: InventoriesService;
+  environments: EnvironmentsService;
+  views: ViewsService;
+  refs: RefsRepository;
+  events: EventsService;
+  clock: Clock;
+  /** The newest task of each of the given templates, keyed by template id (from the task engine). */
+  lastTasks(projectId: number, templateIds: number[]): Promise<Map<number, Record<string, unknown>>>;
+}
+
+export function createTemplatesService(deps: TemplatesDeps) {
+  const { templates, refs, events, clock } = deps;
+
+  async function getRow(projectId: number, id: number): Promise<TemplateRow> {
+    const row = await templates.find(projectId, id);
+    if (!row) throw notFound('Template');
+    return row;
+  }
+
+  /** Templates with their vaults; lists also carry each template's newest task. */
+  async function withVaults(projectId: number, rows: TemplateRow[]): Promise<Template[]> {
+    const ids = rows.map((r) => r.id);
+    const vaults = await templates.listVaults(projectId, ids);
+    const lastTasks = await deps.lastTasks(projectId, ids);
+    return rows.map((row) => toTemplate(row, vaults.filter((v) => v.template_id === row.id), lastTasks.get(row.id) ?? null));
+  }
+
+  /** Checks that everything the template points at exists in the same project, then shapes the row. */
+  async function toRow(projectId: number, body: TemplateInput, selfId?: number) {
+    if (body.project_id !== undefined && body.project_id !== projectId) throw badRequest('Project ID in body and URL must be the same');
+    await deps.apps.assertKnown(body.app);
+    if (body.repository_id) await deps.repositories.assertExists(projectId, body.repository_id);
+    if (body.environment_id) await deps.environments.assertExists(projectId, body.environment_id);
+    if (body.inventory_id) await deps.inventories.assertExists(projectId, body.inventory_id);
+    if (body.view_id) await deps.views.assertExists(projectId, body.view_id);
+    if (body.type === 'deploy' && body.build_template_id) {
+      if (body.build_template_id === selfId) throw badRequest('A deploy template cannot build itself');
+      const build = await templates.find(projectId, body.build_template_id);
+      if (!build || build.type !== 'build') throw badRequest('Build template must be a build template of this project');
+    }
+    for (const vault of body.vaults) {
+      if (vault.type !== 'password' || !vault.vault_key_id) continue;
+      const key = await deps.keys.assertExists(projectId, vault.vault_key_id, 'Vault password key');
+      if (key.type !== 'login_password') throw badRequest('Vault password key must be a login with password key');
+    }
+    return {
+      name: body.name,
+      description: body.description ?? '',
+      app: body.app,
+      type: body.type,
+      playbook: body.playbook,
+      inventory_id: body.inventory_id ?? null,
+      repository_id: body.repository_id ?? null,
+      environment_id: body.environment_id ?? null,
+      view_id: body.view_id ?? null,
+      arguments: body.arguments,
+      allow_override_args_in_task: body.allow_override_args_in_task ? 1 : 0,
+      allow_override_branch_in_task: body.allow_override_branch_in_task ? 1 : 0,
+      allow_parallel_tasks: body.allow_parallel_tasks ? 1 : 0,
+      suppress_success_alerts: body.suppress_success_alerts ? 1 : 0,
+      start_version: body.type === 'build' ? (body.start_version ?? null) : null,
+      build_template_id: body.type === 'deploy' ? (body.build_template_id ?? null) : null,
+      autorun: body.type === 'deploy' && body.autorun ? 1 : 0,
+      git_branch: body.git_branch || null,
+      survey_vars: JSON.stringify(body.survey_vars),
+      task_params: JSON.stringify(body.task_params),
+    };
+  }
+
+  const toVaultRows = (body: TemplateInput) =>
+    body.vaults.map((v) => ({ name: v.name, type: v.type, vault_key_id: v.type === 'password' ? (v.vault_key_id ?? null) : null, script: v.type === 'script' ? v.script : '' }));
+
+  const record = (actor: UserRow, projectId: number, id: number, description: string) =>
+    events.record({ userId: actor.id, projectId, objectType: 'template', objectId: id, description });
+
+  return {
+    async list(projectId: number, sort: TemplateSort, order: 'asc' | 'desc', filter: TemplateFilter): Promise<Template[]> {
+      return withVaults(projectId, await templates.list(projectId, sort, order, filter));
+    },
+    async get(projectId: number, id: number): Promise<Template> {
+      const [template] = await withVaults(projectId, [await getRow(projectId, id)]);
+      if (!template) throw notFound('Template');
+      return template;
+    },
+    /** A template as the task engine needs it: without the newest-task lookup of the API. */
+    async getDefinition(projectId: number, id: number): Promise<Template> {
+      const row = await getRow(projectId, id);
+      return toTemplate(row, await templates.listVaults(projectId, [row.id]));
+    },
+    async exists(projectId: number, id: number): Promise<boolean> {
+      return (await templates.find(projectId, id)) !== undefined;
+    },
+    async create(actor: UserRow | undefined, projectId: number, body: TemplateInput): Promise<Template> {
+      const row = { ...(await toRow(projectId, body)), project_id: projectId, created: toTimestamp(clock.now()) };
+      const id = await templates.insert(row);
+      await templates.replaceVaults(projectId, id, toVaultRows(body));
+      if (actor) await record(actor, projectId, id, `Template ${row.name} created`);
+      return this.get(projectId, id);
+    },
+    async update(actor: UserRow, projectId: number, id: number, body: TemplateInput): Promise<void> {
+      if (body.id !== undefined && body.id !== id) throw badRequest('Template ID in URL and in body must be the same');
+      await getRow(projectId, id);
+      await templates.update(projectId, id, await toRow(projectId, body, id));
+      await templates.replaceVaults(projectId, id, toVaultRows(body));
+      await record(actor, projectId, id, `Template ${body.name} updated`);
+    },
+    refs(projectId: number, id: number): Promise<ResourceRefs> {
+      return refs.forTemplate(projectId, id);
+    },
+    async remove(actor: UserRow, projectId: number, id: number): Promise<void> {
+      const current = await getRow(projectId, id);
+      assertUnused('Template', await refs.forTemplate(projectId, id));
+      await templates.delete(projectId, id);
+      await record(actor, projectId, id, `Template ${current.name} deleted`);
+    },
+  };
+}
+
+export type TemplatesService = ReturnType<typeof createTemplatesService>;

@@ -1,0 +1,40 @@
+import type { Db, Dialect } from '../../db/database.ts';
+import type { NewUserRow, UserRow, UserRowUpdate } from './users.table.ts';
+import { insertRow } from '../../db/insert.ts';
+
+export function createUsersRepository(db: Db, dialect: Dialect) {
+  return {
+    list(): Promise<UserRow[]> {
+      return db.selectFrom('users').selectAll().orderBy('name').orderBy('id').execute();
+    },
+    findById(id: number): Promise<UserRow | undefined> {
+      return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+    /** Looks a user up by username or email, both stored lower-cased. */
+    findByLogin(login: string): Promise<UserRow | undefined> {
+      const key = login.toLowerCase();
+      return db
+        .selectFrom('users')
+        .selectAll()
+        .where((eb) => eb.or([eb('username', '=', key), eb('email', '=', key)]))
+        .orderBy('id')
+        .executeTakeFirst();
+    },
+    async count(): Promise<number> {
+      const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+    insert(row: NewUserRow): Promise<number> {
+      return insertRow(db, dialect, 'users', row);
+    },
+    async update(id: number, changes: UserRowUpdate): Promise<void> {
+      await db.updateTable('users').set(changes).where('id', '=', id).execute();
+    },
+    async delete(id: number): Promise<boolean> {
+      const result = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+  };
+}
+
+export type UsersRepository = ReturnType<typeof createUsersRepository>;

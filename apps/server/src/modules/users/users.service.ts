@@ -1,0 +1,155 @@
+import type { User, UserSummary } from '@gantry/contract';
+import type { z } from 'zod';
+import type { Clock } from '../../clock.ts';
+import { toTimestamp } from '../../clock.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import type { EventsService } from '../events/events.service.ts';
+import type { ProjectsRepository } from '../projects/projects.repository.ts';
+import type { UsersRepository } from './users.repository.ts';
+import type { UserRow } from './users.table.ts';
+import type { CreateUserBody as CreateUserSchema, UpdateUserBody as UpdateUserSchema } from '@gantry/contract';
+
+type CreateUserInput = z.output<typeof CreateUserSchema>;
+type UpdateUserInput = z.output<typeof UpdateUserSchema>;
+
+export function toUser(row: UserRow): User {
+  return {
+    id: row.id,
+    created: row.created,
+    username: row.username,
+    name: row.name,
+    email: row.email,
+    admin: row.admin === 1,
+    external: row.external === 1,
+    alert: row.alert === 1,
+    pro: row.pro === 1,
+  };
+}
+
+const DUPLICATE_USER = 'A user with this username or email already exists';
+
+interface UsersDeps {
+  users: UsersRepository;
+  projects: ProjectsRepository;
+  events: EventsService;
+  clock: Clock;
+  /** Ends the user's other sessions; `keepSessionToken` is the session that made the change. */
+  onPasswordChanged(userId: number, keepSessionToken?: string): Promise<void>;
+}
+
+export function createUsersService({ users, projects, events, clock, onPasswordChanged }: UsersDeps) {
+  async function getRow(id: number): Promise<UserRow> {
+    const row = await users.findById(id);
+    if (!row) throw notFound('User');
+    return row;
+  }
+
+  function assertAdminOrSelf(actor: UserRow, userId: number): void {
+    if (actor.admin !== 1 && actor.id !== userId) throw forbidden('Only administrators can manage other users');
+  }
+
+  async function writeUnique<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict(DUPLICATE_USER);
+      throw error;
+    }
+  }
+
+  return {
+    async list(actor: UserRow): Promise<User[] | UserSummary[]> {
+      const rows = await users.list();
+      if (actor.admin === 1) return rows.map(toUser);
+      return rows.map((r) => ({ id: r.id, username: r.username, name: r.name }));
+    },
+
+    async get(actor: UserRow, id: number): Promise<User> {
+      assertAdminOrSelf(actor, id);
+      return toUser(await getRow(id));
+    },
+
+    /** Creates a user; `actor` undefined means the operator's command line, which may do anything. */
+    async create(actor: UserRow | undefined, body: CreateUserInput): Promise<User> {
+      if (actor && actor.admin !== 1) throw forbidden('Only administrators can create users');
+      const external = body.external === true;
+      const row = {
+        created: toTimestamp(clock.now()),
+        username: body.username,
+        name: body.name,
+        email: body.email,
+        password_hash: external ? null : await hashPassword(body.password ?? ''),
+        admin: body.admin ? 1 : 0,
+        external: external ? 1 : 0,
+        alert: body.alert ? 1 : 0,
+        pro: 0,
+      };
+      const id = await writeUnique(() => users.insert(row));
+      await events.record({ userId: actor?.id ?? null, objectType: 'user', objectId: id, description: `User ${row.username} created` });
+      return toUser({ ...row, id });
+    },
+
+    async update(actor: UserRow | undefined, id: number, body: UpdateUserInput, sessionToken?: string): Promise<void> {
+      if (actor) assertAdminOrSelf(actor, id);
+      if (body.id !== undefined && body.id !== id) throw badRequest('User ID in body and URL must be the same');
+      const current = await getRow(id);
+      const actorIsAdmin = !actor || actor.admin === 1;
+      const admin = body.admin ?? current.admin === 1;
+      if (admin !== (current.admin === 1)) {
+        if (!actorIsAdmin) throw forbidden('Only administrators can change the admin flag');
+        if (actor?.id === id) throw badRequest('You cannot change your own admin flag');
+      }
+      if (current.external === 1) {
+        if (body.email !== current.email) throw badRequest('External users cannot change their email');
+        if (body.username !== current.username) throw badRequest('External users cannot change their username');
+      }
+      const changes = {
+        name: body.name,
+        username: body.username,
+        email: body.email,
+        alert: body.alert === undefined ? current.alert : body.alert ? 1 : 0,
+        admin: admin ? 1 : 0,
+        ...(body.password && current.external === 0 ? { password_hash: await hashPassword(body.password) } : {}),
+      };
+      await writeUnique(() => users.update(id, changes));
+      if (changes.password_hash) await onPasswordChanged(id, actor?.id === id ? sessionToken : undefined);
+      await events.record({ userId: actor?.id ?? null, objectType: 'user', objectId: id, description: `User ${changes.username} updated` });
+    },
+
+    async setPassword(actor: UserRow | undefined, id: number, password: string, sessionToken?: string): Promise<void> {
+      if (actor) assertAdminOrSelf(actor, id);
+      const current = await getRow(id);
+      if (current.external === 1) throw badRequest('External users cannot change their password');
+      await users.update(id, { password_hash: await hashPassword(password) });
+      await onPasswordChanged(id, actor?.id === id ? sessionToken : undefined);
+      await events.record({ userId: actor?.id ?? null, objectType: 'user', objectId: id, description: `Password of user ${current.username} changed` });
+    },
+
+    async remove(actor: UserRow | undefined, id: number): Promise<void> {
+      if (actor && actor.admin !== 1) throw forbidden('Only administrators can delete users');
+      if (actor?.id === id) throw badRequest('You cannot delete your own account');
+      const current = await getRow(id);
+      const orphaned = await projects.listProjectsSolelyOwnedBy(id);
+      if (orphaned.length > 0) {
+        const names = orphaned.map((p) => p.name).join(', ');
+        throw badRequest(`User ${current.username} is the only owner of: ${names}. Make someone else owner first.`);
+      }
+      await users.delete(id);
+      await events.record({ userId: actor?.id ?? null, objectType: 'user', objectId: id, description: `User ${current.username} deleted` });
+    },
+
+    findByLogin(login: string): Promise<UserRow | undefined> {
+      return users.findByLogin(login);
+    },
+    listRows(): Promise<UserRow[]> {
+      return users.list();
+    },
+    count(): Promise<number> {
+      return users.count();
+    },
+  };
+}
+
+export type UsersService = ReturnType<typeof createUsersService>;

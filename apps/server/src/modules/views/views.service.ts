@@ -1,0 +1,62 @@
+import type { View, ViewBody, ViewPositionsBody } from '@gantry/contract';
+import type { z } from 'zod';
+import { badRequest, notFound } from '../../errors.ts';
+import type { EventsService } from '../events/events.service.ts';
+import type { UserRow } from '../users/users.table.ts';
+import type { ViewsRepository } from './views.repository.ts';
+import type { ViewRow } from './views.table.ts';
+
+type ViewInput = z.output<typeof ViewBody>;
+
+const toView = (row: ViewRow): View => ({ id: row.id, project_id: row.project_id, title: row.title, position: row.position });
+
+export function createViewsService({ views, events }: { views: ViewsRepository; events: EventsService }) {
+  async function getRow(projectId: number, id: number): Promise<ViewRow> {
+    const row = await views.find(projectId, id);
+    if (!row) throw notFound('View');
+    return row;
+  }
+
+  const record = (actor: UserRow, projectId: number, id: number, description: string) =>
+    events.record({ userId: actor.id, projectId, objectType: 'view', objectId: id, description });
+
+  return {
+    async list(projectId: number): Promise<View[]> {
+      return (await views.list(projectId)).map(toView);
+    },
+    async get(projectId: number, id: number): Promise<View> {
+      return toView(await getRow(projectId, id));
+    },
+    async assertExists(projectId: number, id: number): Promise<void> {
+      if (!(await views.find(projectId, id))) throw badRequest('View not found in this project');
+    },
+    async create(actor: UserRow | undefined, projectId: number, body: ViewInput): Promise<View> {
+      if (body.project_id !== undefined && body.project_id !== projectId) throw badRequest('Project ID in body and URL must be the same');
+      const position = body.position ?? (await views.list(projectId)).length;
+      const row = { project_id: projectId, title: body.title, position };
+      const id = await views.insert(row);
+      if (actor) await record(actor, projectId, id, `View ${row.title} created`);
+      return toView({ ...row, id });
+    },
+    async update(actor: UserRow, projectId: number, id: number, body: ViewInput): Promise<void> {
+      if (body.id !== undefined && body.id !== id) throw badRequest('View ID in URL and in body must be the same');
+      const current = await getRow(projectId, id);
+      await views.update(projectId, id, { title: body.title, position: body.position ?? current.position });
+      await record(actor, projectId, id, `View ${body.title} updated`);
+    },
+    async setPositions(projectId: number, body: z.output<typeof ViewPositionsBody>): Promise<void> {
+      const known = new Set((await views.list(projectId)).map((v) => v.id));
+      const positions = Object.entries(body).map(([id, position]) => [Number(id), position] as [number, number]);
+      const unknown = positions.find(([id]) => !known.has(id));
+      if (unknown) throw badRequest(`View ${unknown[0]} not found in this project`);
+      await views.setPositions(projectId, positions);
+    },
+    async remove(actor: UserRow, projectId: number, id: number): Promise<void> {
+      const current = await getRow(projectId, id);
+      await views.delete(projectId, id);
+      await record(actor, projectId, id, `View ${current.title} deleted`);
+    },
+  };
+}
+
+export type ViewsService = ReturnType<typeof createViewsService>;

@@ -1,0 +1,9 @@
+import type { Generated, Selectable } from 'kysely';
+
+export interface ViewTable {
+  id: Generated<number>;
+  project_id: number;
+  title: string;
+  position: number;
+}
+export type ViewRow = Selectable<ViewTable>;

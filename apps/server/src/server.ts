@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.ts';
+import { ensureFirstAdmin } from './bootstrap-admin.ts';
+import type { Config } from './config.ts';
+import { openRuntime } from './runtime.ts';
+
+/** Starts a whole installation in this process: store, first admin, API and web UI. */
+export async function startServer(config: Config, print: (line: string) => void = console.log): Promise<FastifyInstance> {
+  const runtime = await openRuntime(config);
+  const admin = await ensureFirstAdmin(config, runtime.services.users);
+  const app = await buildApp({ config, services: runtime.services });
+  app.addHook('onClose', () => runtime.close());
+  const address = await app.listen({ port: config.port, host: config.host });
+  const recovered = await runtime.services.engine.recover();
+  if (recovered > 0) print(`Closed ${recovered} task(s) left running by a previous process.`);
+  runtime.services.engine.wake();
+  runtime.services.scheduler.start();
+  const url = `http://localhost:${config.port}`;
+  print(`Gantry is running at ${url} (listening on ${address}, ${config.db_dialect} store).`);
+  if (admin?.generatedPassword) {
+    print('');
+    print('A first administrator was created. Sign in with:');
+    print(`  login:    ${admin.login}`);
+    print(`  password: ${admin.generatedPassword}`);
+    print('This password is shown only once. Change it with:');
+    print(`  npx gantry user change-by-login --login ${admin.login} --password <new password>`);
+    print('');
+  } else if (admin) {
+    print(`A first administrator "${admin.login}" was created with the configured password.`);
+  }
+  return app;
+}

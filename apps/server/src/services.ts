@@ -1,0 +1,141 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from './clock.ts';
+import { createLiveHub } from './http/live-hub.ts';
+import { createTaskEngine } from './modules/tasks/task-engine.ts';
+import { createTaskLogFactory } from './modules/tasks/task-log.ts';
+import { createTaskSpecBuilder } from './modules/tasks/task-spec-builder.ts';
+import { createTasksRepository } from './modules/tasks/tasks.repository.ts';
+import { createTasksService } from './modules/tasks/tasks.service.ts';
+import { createScheduler } from './modules/schedules/scheduler.ts';
+import { createSchedulesRepository } from './modules/schedules/schedules.repository.ts';
+import { createSchedulesService } from './modules/schedules/schedules.service.ts';
+import type { Config } from './config.ts';
+import type { DbConnection } from './db/connect.ts';
+import { createAppsRepository } from './modules/apps/apps.repository.ts';
+import { createAppsService } from './modules/apps/apps.service.ts';
+import { createAuthRepository } from './modules/auth/auth.repository.ts';
+import { createAuthService } from './modules/auth/auth.service.ts';
+import { createLoginThrottle } from './modules/auth/login-throttle.ts';
+import { createEnvironmentsRepository } from './modules/environments/environments.repository.ts';
+import { createEnvironmentsService } from './modules/environments/environments.service.ts';
+import { createEventsRepository } from './modules/events/events.repository.ts';
+import { createEventsService } from './modules/events/events.service.ts';
+import { createInventoriesRepository } from './modules/inventories/inventories.repository.ts';
+import { createInventoriesService } from './modules/inventories/inventories.service.ts';
+import { createKeysRepository } from './modules/keys/keys.repository.ts';
+import { createKeysService } from './modules/keys/keys.service.ts';
+import { createProjectsRepository } from './modules/projects/projects.repository.ts';
+import { createProjectsService } from './modules/projects/projects.service.ts';
+import { createRefsRepository } from './modules/refs/refs.repository.ts';
+import { createRepositoriesRepository } from './modules/repositories/repositories.repository.ts';
+import { createRepositoriesService } from './modules/repositories/repositories.service.ts';
+import { createTeamService } from './modules/team/team.service.ts';
+import { createTemplatesRepository } from './modules/templates/templates.repository.ts';
+import { createTemplatesService } from './modules/templates/templates.service.ts';
+import { createUsersRepository } from './modules/users/users.repository.ts';
+import { createUsersService } from './modules/users/users.service.ts';
+import { createViewsRepository } from './modules/views/views.repository.ts';
+import { createViewsService } from './modules/views/views.service.ts';
+import { loadEncryptionKey } from './secrets/encryption-key.ts';
+import { createSecretBox } from './secrets/secret-box.ts';
+
+/** The one place where every service is built and wired to its dependencies. */
+export function createServices({ config, connection, clock, logger }: { config: Config; connection: DbConnection; clock: Clock; logger: FastifyBaseLogger }) {
+  const { db, dialect } = connection;
+  const secrets = createSecretBox(loadEncryptionKey(config.access_key_encryption, config.data_dir));
+  const refs = createRefsRepository(db);
+  const usersRepository = createUsersRepository(db, dialect);
+  const projectsRepository = createProjectsRepository(db, dialect);
+  const templatesRepository = createTemplatesRepository(db, dialect);
+  const events = createEventsService({ events: createEventsRepository(db), clock });
+  const throttle = createLoginThrottle({
+    maxFailures: config.login_max_failures,
+    windowMs: config.login_failure_window_seconds * 1000,
+    clock,
+  });
+  const auth = createAuthService({ config, clock, auth: createAuthRepository(db, dialect), users: usersRepository, throttle });
+  const users = createUsersService({
+    users: usersRepository,
+    projects: projectsRepository,
+    events,
+    clock,
+    onPasswordChanged: (userId, keepSessionToken) => auth.expireUserSessions(userId, keepSessionToken),
+  });
+  const keys = createKeysService({ keys: createKeysRepository(db, dialect), refs, events, secrets, clock });
+  const repositories = createRepositoriesService({ repositories: createRepositoriesRepository(db, dialect), keys, refs, events, clock });
+  const environments = createEnvironmentsService({ environments: createEnvironmentsRepository(db, dialect), refs, events, secrets, clock });
+  const inventories = createInventoriesService({
+    inventories: createInventoriesRepository(db, dialect),
+    keys,
+    repositories,
+    templateExists: async (projectId, templateId) => (await templatesRepository.find(projectId, templateId)) !== undefined,
+    refs,
+    events,
+    clock,
+  });
+  const views = createViewsService({ views: createViewsRepository(db, dialect), events });
+  const apps = createAppsService({ apps: createAppsRepository(db), events });
+  const tasksRepository = createTasksRepository(db, dialect);
+  const templates = createTemplatesService({
+    templates: templatesRepository,
+    apps,
+    keys,
+    repositories,
+    inventories,
+    environments,
+    views,
+    refs,
+    events,
+    clock,
+    lastTasks: (projectId, templateIds) => tasks.lastPerTemplate(projectId, templateIds),
+  });
+  const hub = createLiveHub({
+    readLines: async (taskId, fromSeq, limit) =>
+      (await tasksRepository.listOutput(taskId, fromSeq, limit)).map((l) => ({ seq: l.seq, time: l.time, output: l.output })),
+  });
+  const audienceOf = async (projectId: number) => ({ memberIds: new Set(await projectsRepository.listMemberIds(projectId)) });
+  const engine = createTaskEngine({
+    config,
+    tasks: tasksRepository,
+    specs: createTaskSpecBuilder({ config, secrets, apps, keys, repositories, inventories, environments, templates }),
+    openLog: createTaskLogFactory({ tasks: tasksRepository, hub, clock, logger }),
+    hub,
+    events,
+    clock,
+    logger,
+    audienceOf,
+    describeStart: async (task) => {
+      const user = task.user_id ? await usersRepository.findById(task.user_id) : undefined;
+      const build = task.build_task_id ? await tasksRepository.findById(task.build_task_id) : undefined;
+      const template = await templatesRepository.find(task.project_id, task.template_id);
+      return { username: user?.username ?? null, incomingVersion: build?.version ?? null, templateName: template?.name ?? `#${task.template_id}` };
+    },
+    onFinished: async (task) => {
+      if (task.status !== 'success' || (await templatesRepository.find(task.project_id, task.template_id))?.type !== 'build') return;
+      // A successful build starts the deploy templates that follow it automatically.
+      const followers = (await templates.list(task.project_id, 'name', 'asc', {})).filter((t) => t.type === 'deploy' && t.autorun && t.build_template_id === task.template_id);
+      for (const follower of followers) {
+        await tasks.create(task.project_id, { template_id: follower.id, build_task_id: task.id, message: '', environment: '{}', secret: '{}', arguments: null, params: {} }, {});
+      }
+    },
+  });
+  const tasks = createTasksService({ tasks: tasksRepository, templates, inventories, engine, events, secrets, clock });
+  const schedulesRepository = createSchedulesRepository(db, dialect);
+  const scheduler = createScheduler({ config, clock, logger, schedules: schedulesRepository, tasks, repositories, keys });
+  const schedules = createSchedulesService({ config, clock, schedules: schedulesRepository, templates, repositories, events, onChange: () => scheduler.wake() });
+  const projects = createProjectsService({
+    config,
+    clock,
+    projects: projectsRepository,
+    events,
+    // Every project starts with a "None" key and an "Empty" variable group, so templates can always name both.
+    seedProject: async (projectId) => {
+      await keys.create(undefined, projectId, { name: 'None', type: 'none' });
+      await environments.create(undefined, projectId, { name: 'Empty', json: '{}', env: '{}' });
+    },
+  });
+  const team = createTeamService({ projects: projectsRepository, users: usersRepository, events, clock });
+  return { auth, users, projects, team, events, keys, repositories, environments, inventories, views, apps, templates, tasks, engine, hub, schedules, scheduler, logger };
+}
+
+export type Services = ReturnType<typeof createServices>;

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './test-app.ts';
+import { listTestDialects } from './test-databases.ts';
+
+const dialects = await listTestDialects();
+
+describe.each(dialects)('bad input on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect, { max_body_bytes: 64 * 1024 });
+  });
+  afterAll(() => t.close());
+
+  it('malformed JSON gets a 400 with an error message', async () => {
+    const response = await t.request('POST', '/api/projects', { as: t.adminCookie, rawBody: '{"name": ' });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: 'Request body is not valid JSON', code: 'bad_request' });
+  });
+
+  it('a body that is not an object, or fields of the wrong type, get a 400 naming the problem', async () => {
+    const array = await t.request('POST', '/api/projects', { as: t.adminCookie, body: [1, 2] });
+    expect(array.status).toBe(400);
+    expect(array.body).toMatchObject({ error: 'Request body must be a JSON object' });
+    const wrongType = await t.request('POST', '/api/users', {
+      as: t.adminCookie,
+      body: { username: 'x', name: 'x', email: 'x@x', password: 'p', admin: 'yes' },
+    });
+    expect(wrongType.status).toBe(400);
+    expect((wrongType.body as { error: string }).error).toMatch(/^admin: /);
+  });
+
+  it('unknown and malformed ids get 404 and 400, never 500', async () => {
+    expect((await t.request('GET', '/api/project/424242', { as: t.adminCookie })).status).toBe(404);
+    expect((await t.request('GET', '/api/users/424242', { as: t.adminCookie })).status).toBe(404);
+    expect((await t.request('PUT', '/api/users/424242', { as: t.adminCookie, body: { name: 'a', username: 'a', email: 'a@a' } })).status).toBe(404);
+    expect((await t.request('GET', '/api/project/abc', { as: t.adminCookie })).body).toMatchObject({ error: 'Invalid project ID' });
+    expect((await t.request('GET', '/api/users/-1', { as: t.adminCookie })).body).toMatchObject({ error: 'userId must be a positive integer' });
+    expect((await t.request('GET', '/api/project/99999999999999999999', { as: t.adminCookie })).status).toBe(400);
+    expect((await t.request('GET', '/api/no/such/route', { as: t.adminCookie })).status).toBe(404);
+  });
+
+  it('an oversize body gets a 413 and changes nothing', async () => {
+    const before = ((await t.request('GET', '/api/projects', { as: t.adminCookie })).body as unknown[]).length;
+    const response = await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: 'x'.repeat(100 * 1024) } });
+    expect(response.status).toBe(413);
+    expect(response.body).toMatchObject({ error: 'Request body is too large' });
+    expect(((await t.request('GET', '/api/projects', { as: t.adminCookie })).body as unknown[]).length).toBe(before);
+  });
+
+  it('over-long strings are refused by validation, not by the database', async () => {
+    const response = await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: 'x'.repeat(300) } });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ error: 'Name must be at most 255 characters' });
+  });
+
+  it('unicode names round-trip intact', async () => {
+    const name = 'Проект 项目 🚀';
+    const created = await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name } });
+    const id = (created.body as { id: number }).id;
+    expect((await t.request('GET', `/api/project/${id}`, { as: t.adminCookie })).body).toMatchObject({ name });
+  });
+
+  it('a wrong content type gets a 415 with an error message', async () => {
+    const response = await t.request('POST', '/api/projects', { as: t.adminCookie, rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(response.status).toBe(415);
+    expect(response.body).toMatchObject({ error: 'Unsupported content type' });
+  });
+});

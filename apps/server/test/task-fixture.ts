@@ -1,0 +1,77 @@
+import { expect } from 'vitest';
+import { createGitRepository } from '../../../packages/runner/test/support/git-fixture.ts';
+import type { TestApp } from './test-app.ts';
+
+export { createGitRepository };
+
+export interface ProjectFixture {
+  projectId: number;
+  base: string;
+  noneKeyId: number;
+  emptyEnvironmentId: number;
+  repositoryId: number;
+  repoDir: string;
+  /** Commits more files to the project's repository; returns the commit hash. */
+  commit(files: Record<string, string>, message: string): string;
+  /** Creates a template in the project and returns its id. */
+  createTemplate(fields: Record<string, unknown>): Promise<number>;
+  /** Starts a task and returns its id. */
+  runTask(templateId: number, fields?: Record<string, unknown>, as?: string): Promise<number>;
+  /** Waits until the task reaches one of the statuses and returns it. */
+  waitForStatus(taskId: number, statuses: string[], timeoutMs?: number): Promise<Record<string, unknown>>;
+  output(taskId: number): Promise<string[]>;
+}
+
+/** A project with a git repository of the given files, ready to run templates from it. */
+export async function createProjectFixture(t: TestApp, files: Record<string, string>): Promise<ProjectFixture> {
+  const repo = createGitRepository(files);
+  const project = await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: `Tasks ${Math.random().toString(36).slice(2, 7)}` } });
+  const projectId = (project.body as { id: number }).id;
+  const base = `/api/project/${projectId}`;
+  const keys = (await t.request('GET', `${base}/keys`, { as: t.adminCookie })).body as { id: number }[];
+  const environments = (await t.request('GET', `${base}/environment`, { as: t.adminCookie })).body as { id: number }[];
+  const noneKeyId = keys[0]?.id ?? 0;
+  const emptyEnvironmentId = environments[0]?.id ?? 0;
+  const repository = await t.request('POST', `${base}/repositories`, {
+    as: t.adminCookie,
+    body: { name: 'scripts', git_url: repo.url, git_branch: 'main', ssh_key_id: noneKeyId },
+  });
+  const repositoryId = (repository.body as { id: number }).id;
+
+  return {
+    projectId,
+    base,
+    noneKeyId,
+    emptyEnvironmentId,
+    repositoryId,
+    repoDir: repo.dir,
+    commit: (files, message) => repo.commit(files, message),
+    async createTemplate(fields) {
+      const response = await t.request('POST', `${base}/templates`, {
+        as: t.adminCookie,
+        body: { name: `T${Math.random().toString(36).slice(2, 7)}`, app: 'bash', repository_id: repositoryId, environment_id: emptyEnvironmentId, ...fields },
+      });
+      expect(response.status, JSON.stringify(response.body)).toBe(201);
+      return (response.body as { id: number }).id;
+    },
+    async runTask(templateId, fields = {}, as = t.adminCookie) {
+      const response = await t.request('POST', `${base}/tasks`, { as, body: { template_id: templateId, ...fields } });
+      expect(response.status, JSON.stringify(response.body)).toBe(201);
+      return (response.body as { id: number }).id;
+    },
+    async waitForStatus(taskId, statuses, timeoutMs = 30_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const task = (await t.request('GET', `${base}/tasks/${taskId}`, { as: t.adminCookie })).body as Record<string, unknown>;
+        if (statuses.includes(String(task.status))) return task;
+        if (Date.now() > deadline) throw new Error(`Task ${taskId} is ${String(task.status)}, expected ${statuses.join('|')}`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
+    async output(taskId) {
+      const records = (await t.request('GET', `${base}/tasks/${taskId}/output`, { as: t.adminCookie })).body as { output: string; seq: number }[];
+      expect(records.map((r) => r.seq)).toEqual(records.map((_, i) => i));
+      return records.map((r) => r.output);
+    },
+  };
+}

@@ -1,0 +1,161 @@
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
+import { createTestApp, type TestApp } from './test-app.ts';
+import { listTestDialects } from './test-databases.ts';
+
+const dialects = await listTestDialects();
+
+/**
+ * A stand-in for terraform that records its argv and behaves like terraform's exit codes:
+ * `plan -detailed-exitcode` says "changes" (2) unless NO_CHANGES is set.
+ */
+function createFakeTerraform(): { path: string; calls: () => string[] } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'fake-tf-'));
+  const log = path.join(dir, 'calls.log');
+  const file = path.join(dir, 'terraform');
+  writeFileSync(
+    file,
+    `#!/bin/bash\necho "$*" >> '${log}'\necho "fake terraform $1"\nif [ "$1" = plan ]; then\n  if [ -n "$NO_CHANGES" ]; then exit 0; fi\n  exit 2\nfi\nexit 0\n`,
+  );
+  chmodSync(file, 0o755);
+  return { path: file, calls: () => readFileSync(log, 'utf8').trim().split('\n') };
+}
+
+describe.each(dialects)('live updates, confirmation and recovery on %s', (dialect) => {
+  let t: TestApp;
+  let p: ProjectFixture;
+  let port = 0;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    p = await createProjectFixture(t, { 'count.sh': 'for i in $(seq 1 300); do echo "n$i"; done\n', 'infra/main.tf': '' });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = t.app.server.address();
+    port = typeof address === 'object' && address ? address.port : 0;
+  });
+  afterAll(() => t.close());
+
+  function connect(query: string): Promise<{ messages: Record<string, unknown>[]; socket: WebSocket }> {
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(`ws://127.0.0.1:${port}/api/ws${query}`, { headers: { cookie: t.adminCookie } });
+      const messages: Record<string, unknown>[] = [];
+      socket.on('message', (data: Buffer) => messages.push(JSON.parse(data.toString()) as Record<string, unknown>));
+      socket.on('open', () => resolve({ messages, socket }));
+      socket.on('error', reject);
+    });
+  }
+
+  it('websocket clients get status updates and every log line in order, per line or in batches', async () => {
+    const perLine = await connect('');
+    const batched = await connect('?batch=1');
+    const templateId = await p.createTemplate({ playbook: 'count.sh' });
+    const taskId = await p.runTask(templateId);
+    await p.waitForStatus(taskId, ['success']);
+    await expect.poll(() => perLine.messages.some((m) => m.type === 'update' && m.status === 'success')).toBe(true);
+    await expect.poll(() => batched.messages.some((m) => m.type === 'update' && m.status === 'success')).toBe(true);
+
+    const updates = perLine.messages.filter((m) => m.type === 'update' && m.task_id === taskId).map((m) => m.status);
+    expect(updates).toEqual(['starting', 'running', 'success']);
+    const lines = perLine.messages.filter((m) => m.type === 'log' && m.task_id === taskId).map((m) => String(m.output));
+    expect(lines.filter((l) => /^n\d+$/.test(l))).toEqual(Array.from({ length: 300 }, (_, i) => `n${i + 1}`));
+    const batches = batched.messages.filter((m) => m.type === 'logs' && m.task_id === taskId) as { lines: { seq: number; output: string }[] }[];
+    const seqs = batches.flatMap((b) => b.lines.map((l) => l.seq));
+    expect(seqs).toEqual(seqs.map((_, i) => i));
+    expect(batches.length).toBeLessThan(seqs.length);
+    perLine.socket.close();
+    batched.socket.close();
+  });
+
+  it('a websocket without a session is refused, and non-members receive nothing', async () => {
+    await expect(
+      new Promise((resolve, reject) => {
+        const socket = new WebSocket(`ws://127.0.0.1:${port}/api/ws`);
+        socket.on('open', resolve);
+        socket.on('unexpected-response', (_req, res) => reject(new Error(String(res.statusCode))));
+        socket.on('error', reject);
+      }),
+    ).rejects.toThrow('401');
+    const outsider = await t.createUser(`outsider${Math.random().toString(36).slice(2, 6)}`);
+    const messages: unknown[] = [];
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/api/ws`, { headers: { cookie: outsider.cookie } });
+    socket.on('message', (data: Buffer) => messages.push(JSON.parse(data.toString())));
+    await new Promise((resolve) => socket.on('open', resolve));
+    const taskId = await p.runTask(await p.createTemplate({ playbook: 'count.sh' }));
+    await p.waitForStatus(taskId, ['success']);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(messages).toEqual([]);
+    socket.close();
+  });
+
+  it('terraform: plan with changes waits for confirmation, then applies the saved plan', async () => {
+    const fake = createFakeTerraform();
+    await t.request('PUT', '/api/apps/terraform', { as: t.adminCookie, body: { path: fake.path } });
+    const templateId = await p.createTemplate({ app: 'terraform', playbook: 'infra', inventory_id: null });
+    const taskId = await p.runTask(templateId, { params: { upgrade: true } });
+    await p.waitForStatus(taskId, ['waiting_confirmation']);
+    expect((await t.request('POST', `${p.base}/tasks/${taskId}/confirm`, { as: t.adminCookie })).status).toBe(204);
+    expect((await p.waitForStatus(taskId, ['success', 'error'])).status).toBe('success');
+    const calls = fake.calls();
+    expect(calls[0]).toBe('init -input=false -upgrade');
+    expect(calls[1]).toBe('workspace select -or-create=true default');
+    expect(calls[2]).toMatch(/^plan -input=false -detailed-exitcode -out=\S+tfplan$/);
+    expect(calls[3]).toMatch(/^apply -input=false \S+tfplan$/);
+    expect(await p.output(taskId)).toContain('Waiting for confirmation to apply the plan.');
+  });
+
+  it('terraform: rejecting the plan ends the task without applying; auto-approve applies at once', async () => {
+    const fake = createFakeTerraform();
+    await t.request('PUT', '/api/apps/terraform', { as: t.adminCookie, body: { path: fake.path } });
+    const templateId = await p.createTemplate({ app: 'terraform', playbook: 'infra' });
+    const rejected = await p.runTask(templateId);
+    await p.waitForStatus(rejected, ['waiting_confirmation']);
+    expect((await t.request('POST', `${p.base}/tasks/${rejected}/reject`, { as: t.adminCookie })).status).toBe(204);
+    expect((await p.waitForStatus(rejected, ['success', 'error'])).status).toBe('error');
+    expect(fake.calls().some((c) => c.startsWith('apply'))).toBe(false);
+    expect((await t.request('POST', `${p.base}/tasks/${rejected}/confirm`, { as: t.adminCookie })).status).toBe(409);
+
+    const approved = await p.runTask(templateId, { params: { auto_approve: true, destroy: true } });
+    expect((await p.waitForStatus(approved, ['success', 'error'])).status).toBe('success');
+    expect(fake.calls().filter((c) => c.startsWith('plan')).at(-1)).toMatch(/ -destroy$/);
+    expect(fake.calls().at(-1)).toMatch(/^apply /);
+  });
+
+  it('terraform: a force stop while waiting for confirmation ends the task as stopped', async () => {
+    const fake = createFakeTerraform();
+    await t.request('PUT', '/api/apps/terraform', { as: t.adminCookie, body: { path: fake.path } });
+    const templateId = await p.createTemplate({ app: 'terraform', playbook: 'infra' });
+    const taskId = await p.runTask(templateId);
+    await p.waitForStatus(taskId, ['waiting_confirmation']);
+    await t.request('POST', `${p.base}/tasks/${taskId}/stop`, { as: t.adminCookie, body: { force: true } });
+    expect((await p.waitForStatus(taskId, ['stopped', 'error', 'success'])).status).toBe('stopped');
+  });
+
+  it('start-up recovery closes tasks a dead process left running, with a log line', async () => {
+    const templateId = await p.createTemplate({ playbook: 'count.sh' });
+    const inserted = await t.runtime.connection.db
+      .insertInto('task')
+      .values({
+        project_id: p.projectId,
+        template_id: templateId,
+        status: 'running',
+        message: '',
+        commit_message: '',
+        created: new Date().toISOString(),
+        start: new Date().toISOString(),
+        environment: '{}',
+        params: '{}',
+        playbook: '',
+        output_lines: 0,
+      })
+      .executeTakeFirst();
+    const orphanId = Number(inserted.insertId ?? (await t.runtime.connection.db.selectFrom('task').select((eb) => eb.fn.max('id').as('id')).executeTakeFirstOrThrow()).id);
+    expect(await t.runtime.services.engine.recover()).toBe(1);
+    const task = await p.waitForStatus(orphanId, ['error']);
+    expect(task.end).toEqual(expect.any(String));
+    expect(await p.output(orphanId)).toEqual(['Gantry restarted while this task was running; the task can no longer be followed and was closed.']);
+  });
+});

@@ -1,0 +1,124 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
+import { createTestApp, type TestApp } from './test-app.ts';
+
+function has(binary: string): boolean {
+  try {
+    execFileSync('which', [binary], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const hasAnsible = has('ansible-playbook');
+const hasTerraform = has('terraform');
+if (!hasAnsible) console.warn('Skipping ansible task tests: ansible-playbook is not installed (apt-get install ansible-core)');
+if (!hasTerraform) console.warn('Skipping real terraform task tests: terraform is not installed');
+
+const VAULT_PASSWORD = 'vault-Pass-4242';
+
+function encryptWithVault(value: string): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'vault-'));
+  const passwordFile = path.join(dir, 'pw');
+  writeFileSync(passwordFile, VAULT_PASSWORD);
+  return execFileSync('ansible-vault', ['encrypt_string', '--vault-password-file', passwordFile, value, '--name', 'vaulted_message'], { encoding: 'utf8' });
+}
+
+describe.skipIf(!hasAnsible)('ansible tasks against localhost', () => {
+  let t: TestApp;
+  let p: ProjectFixture;
+
+  beforeAll(async () => {
+    t = await createTestApp('sqlite');
+    p = await createProjectFixture(t, {
+      'site.yml': [
+        '- hosts: all',
+        '  gather_facts: false',
+        '  vars_files: [vault.yml]',
+        '  tasks:',
+        '    - debug: msg="region={{ region }} answer={{ answer }} token={{ api_token }}"',
+        '    - debug: msg="vault says {{ vaulted_message }}"',
+        '    - command: "true"',
+        '      check_mode: false',
+        '',
+      ].join('\n'),
+      'vault.yml': encryptWithVault('opened the vault'),
+    });
+  });
+  afterAll(() => t.close());
+
+  it('runs a playbook with inventory, extra variables, a var secret, a vault password and --check', async () => {
+    t.secrets.add(VAULT_PASSWORD);
+    t.secrets.add('api-Token-9000');
+    const base = p.base;
+    const vaultKey = await t.request('POST', `${base}/keys`, {
+      as: t.adminCookie,
+      body: { name: 'vault', type: 'login_password', login_password: { login: '', password: VAULT_PASSWORD } },
+    });
+    const inventory = await t.request('POST', `${base}/inventory`, {
+      as: t.adminCookie,
+      body: { name: 'local', type: 'static', inventory: 'localhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3', ssh_key_id: p.noneKeyId },
+    });
+    const group = await t.request('POST', `${base}/environment`, {
+      as: t.adminCookie,
+      body: { name: 'ansible', json: '{"region": "eu-west"}', env: '{}', secrets: [{ operation: 'create', type: 'var', name: 'api_token', secret: 'api-Token-9000' }] },
+    });
+    const templateId = await p.createTemplate({
+      app: 'ansible',
+      playbook: 'site.yml',
+      inventory_id: (inventory.body as { id: number }).id,
+      environment_id: (group.body as { id: number }).id,
+      vaults: [{ name: '', type: 'password', vault_key_id: (vaultKey.body as { id: number }).id }],
+      survey_vars: [{ name: 'answer', title: 'Answer', type: 'int', required: true }],
+    });
+    const taskId = await p.runTask(templateId, { environment: '{"answer": "42"}', params: { dry_run: true, diff: true } });
+    const task = await p.waitForStatus(taskId, ['success', 'error'], 120_000);
+    const lines = await p.output(taskId);
+    expect(task.status, lines.join('\n')).toBe('success');
+    const text = lines.join('\n');
+    expect(text).toContain('region=eu-west answer=42 token=********');
+    expect(text).toContain('vault says opened the vault');
+    expect(text).toMatch(/ansible-playbook .*--diff --check/);
+    expect(text).not.toContain('api-Token-9000');
+    expect(text).not.toContain(VAULT_PASSWORD);
+  });
+});
+
+describe.skipIf(!hasTerraform)('real terraform tasks', () => {
+  let t: TestApp;
+  let p: ProjectFixture;
+
+  beforeAll(async () => {
+    t = await createTestApp('sqlite');
+    p = await createProjectFixture(t, {
+      'tf/main.tf': [
+        'variable "greeting" { type = string }',
+        'resource "terraform_data" "hello" { input = var.greeting }',
+        'output "greeting" { value = terraform_data.hello.output }',
+        '',
+      ].join('\n'),
+    });
+  });
+  afterAll(() => t.close());
+
+  it('plans, waits for confirmation, applies, and finds no changes on the next run', async () => {
+    const group = await t.request('POST', `${p.base}/environment`, { as: t.adminCookie, body: { name: 'tf', json: '{"greeting": "hello gantry"}', env: '{}' } });
+    const templateId = await p.createTemplate({ app: 'terraform', playbook: 'tf', environment_id: (group.body as { id: number }).id });
+    const first = await p.runTask(templateId);
+    await p.waitForStatus(first, ['waiting_confirmation', 'error'], 120_000);
+    await t.request('POST', `${p.base}/tasks/${first}/confirm`, { as: t.adminCookie });
+    const done = await p.waitForStatus(first, ['success', 'error'], 120_000);
+    const lines = await p.output(first);
+    expect(done.status, lines.join('\n')).toBe('success');
+    expect(lines.join('\n')).toContain('greeting = "hello gantry"');
+
+    const second = await p.runTask(templateId);
+    expect((await p.waitForStatus(second, ['success', 'error', 'waiting_confirmation'], 120_000)).status).toBe('success');
+    expect(await p.output(second)).toContain('No changes.');
+  });
+});

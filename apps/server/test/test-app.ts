@@ -1,0 +1,126 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import type { Clock } from '../src/clock.ts';
+import { ensureFirstAdmin } from '../src/bootstrap-admin.ts';
+import { loadConfig, readTestEnvironment, type ConfigInput } from '../src/config.ts';
+import type { Dialect } from '../src/db/database.ts';
+import { openRuntime, type Runtime } from '../src/runtime.ts';
+import { createTestDatabase, type TestDatabase } from './test-databases.ts';
+
+export const ADMIN_LOGIN = 'admin';
+export const ADMIN_PASSWORD = 'admin-Pa55word';
+
+/** Strings that must never appear in any response body the suite sees. */
+const FORBIDDEN_IN_RESPONSES = ['$argon2', 'password_hash', 'token_hash'];
+
+export interface TestResponse {
+  status: number;
+  body: unknown;
+  text: string;
+  headers: LightMyRequestResponse['headers'];
+}
+
+export interface RequestOptions {
+  as?: string;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  runtime: Runtime;
+  dialect: Dialect;
+  /** Secret values a test created; no response may ever contain one. */
+  secrets: Set<string>;
+  request(method: string, url: string, options?: RequestOptions): Promise<TestResponse>;
+  /** Signs in and returns the session cookie header value. */
+  login(login: string, password: string): Promise<string>;
+  adminCookie: string;
+  /** Creates a user through the API and returns its id and session cookie. */
+  createUser(username: string, options?: { admin?: boolean; password?: string }): Promise<{ id: number; cookie: string }>;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(dialect: Dialect, overrides: ConfigInput = {}, options: { clock?: Clock } = {}): Promise<TestApp> {
+  const database: TestDatabase = await createTestDatabase(dialect);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gantry-data-'));
+  const config = loadConfig(
+    {
+      db_dialect: dialect,
+      db_url: database.url,
+      data_dir: dataDir,
+      web_dist_dir: '/nonexistent-web-dist',
+      log_level: 'silent',
+      admin_login: ADMIN_LOGIN,
+      admin_password: ADMIN_PASSWORD,
+      admin_email: 'admin@example.com',
+      access_key_encryption: randomBytes(32).toString('base64'),
+      ...overrides,
+    },
+    { PATH: readTestEnvironment().path },
+  );
+  const runtime = await openRuntime(config, options.clock);
+  await ensureFirstAdmin(config, runtime.services.users);
+  const app = await buildApp({ config, services: runtime.services });
+  const secrets = new Set<string>([ADMIN_PASSWORD]);
+
+  async function request(method: string, url: string, options: RequestOptions = {}): Promise<TestResponse> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.as) headers.cookie = options.as;
+    let payload: string | undefined;
+    if (options.rawBody !== undefined) payload = options.rawBody;
+    else if (options.body !== undefined) payload = JSON.stringify(options.body);
+    if (payload !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
+    const response = await app.inject({ method: method as 'GET', url, headers, ...(payload !== undefined ? { payload } : {}) });
+    const text = response.body;
+    for (const forbidden of [...FORBIDDEN_IN_RESPONSES, ...secrets]) {
+      expect(text, `response of ${method} ${url} leaks a secret`).not.toContain(forbidden);
+    }
+    expect(response.statusCode, `${method} ${url} answered 500: ${text}`).not.toBe(500);
+    let body: unknown = undefined;
+    if (text && String(response.headers['content-type'] ?? '').includes('json')) body = JSON.parse(text);
+    return { status: response.statusCode, body, text, headers: response.headers };
+  }
+
+  async function login(loginName: string, password: string): Promise<string> {
+    const response = await request('POST', '/api/auth/login', { body: { auth: loginName, password } });
+    expect(response.status).toBe(204);
+    const setCookie = response.headers['set-cookie'];
+    const first = Array.isArray(setCookie) ? setCookie[0] : setCookie;
+    return (first ?? '').split(';')[0] ?? '';
+  }
+
+  const adminCookie = await login(ADMIN_LOGIN, ADMIN_PASSWORD);
+
+  return {
+    app,
+    runtime,
+    dialect,
+    secrets,
+    request,
+    login,
+    adminCookie,
+    async createUser(username, options = {}) {
+      const password = options.password ?? `${username}-Secret-1`;
+      secrets.add(password);
+      const created = await request('POST', '/api/users', {
+        as: adminCookie,
+        body: { username, name: `User ${username}`, email: `${username}@example.com`, password, admin: options.admin ?? false },
+      });
+      expect(created.status).toBe(201);
+      return { id: (created.body as { id: number }).id, cookie: await login(username, password) };
+    },
+    async close() {
+      await app.close();
+      await runtime.close();
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

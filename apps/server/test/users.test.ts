@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './test-app.ts';
+import { listTestDialects } from './test-databases.ts';
+
+const dialects = await listTestDialects();
+
+describe.each(dialects)('users on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(() => t.close());
+
+  it('an admin creates, reads, updates and deletes a user, each change recorded as an event', async () => {
+    t.secrets.add('s3cret-Pass');
+    const created = await t.request('POST', '/api/users', {
+      as: t.adminCookie,
+      body: { username: 'Alice', name: 'Alice A', email: 'Alice@Example.com', password: 's3cret-Pass', alert: true },
+    });
+    expect(created.status).toBe(201);
+    const alice = created.body as { id: number };
+    expect(created.body).toMatchObject({ username: 'alice', email: 'alice@example.com', alert: true, admin: false, external: false });
+
+    const updated = await t.request('PUT', `/api/users/${alice.id}`, {
+      as: t.adminCookie,
+      body: { id: alice.id, username: 'alice', name: 'Alice B', email: 'alice@example.com', admin: true },
+    });
+    expect(updated.status).toBe(204);
+    expect((await t.request('GET', `/api/users/${alice.id}`, { as: t.adminCookie })).body).toMatchObject({ name: 'Alice B', admin: true, alert: true });
+    await t.login('alice', 's3cret-Pass');
+
+    expect((await t.request('DELETE', `/api/users/${alice.id}`, { as: t.adminCookie })).status).toBe(204);
+    expect((await t.request('GET', `/api/users/${alice.id}`, { as: t.adminCookie })).status).toBe(404);
+    const events = (await t.request('GET', '/api/events', { as: t.adminCookie })).body as { description: string }[];
+    expect(events.map((e) => e.description)).toEqual(expect.arrayContaining(['User alice created', 'User alice updated', 'User alice deleted']));
+  });
+
+  it('validates users with the seeded messages', async () => {
+    const base = { username: 'bob', name: 'Bob', email: 'bob@example.com', password: 'pw-bob-123' };
+    for (const [field, message] of [
+      ['name', 'Name is required'],
+      ['username', 'Username is required'],
+      ['email', 'Email is required'],
+      ['password', 'Password is required'],
+    ] as const) {
+      const response = await t.request('POST', '/api/users', { as: t.adminCookie, body: { ...base, [field]: '' } });
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ error: message });
+    }
+  });
+
+  it('refuses a second user with the same username or email', async () => {
+    await t.createUser('carol');
+    const sameName = await t.request('POST', '/api/users', {
+      as: t.adminCookie,
+      body: { username: 'CAROL', name: 'C', email: 'other@example.com', password: 'x-pass-1' },
+    });
+    expect(sameName.status).toBe(409);
+    expect(sameName.body).toMatchObject({ error: 'A user with this username or email already exists' });
+    const sameEmail = await t.request('POST', '/api/users', {
+      as: t.adminCookie,
+      body: { username: 'carol2', name: 'C', email: 'carol@example.com', password: 'x-pass-1' },
+    });
+    expect(sameEmail.status).toBe(409);
+  });
+
+  it('a user edits their own account but cannot make themselves admin', async () => {
+    const dave = await t.createUser('dave');
+    const own = { username: 'dave', name: 'Dave D', email: 'dave@example.com' };
+    expect((await t.request('PUT', `/api/users/${dave.id}`, { as: dave.cookie, body: own })).status).toBe(204);
+    expect((await t.request('GET', `/api/users/${dave.id}`, { as: dave.cookie })).body).toMatchObject({ name: 'Dave D' });
+    const escalate = await t.request('PUT', `/api/users/${dave.id}`, { as: dave.cookie, body: { ...own, admin: true } });
+    expect(escalate.status).toBe(403);
+    expect(escalate.body).toMatchObject({ error: 'Only administrators can change the admin flag' });
+  });
+
+  it('non-admins see only id, username and name of other users', async () => {
+    const erin = await t.createUser('erin');
+    const list = (await t.request('GET', '/api/users', { as: erin.cookie })).body as Record<string, unknown>[];
+    expect(list.length).toBeGreaterThan(1);
+    for (const item of list) expect(Object.keys(item).sort()).toEqual(['id', 'name', 'username']);
+  });
+
+  it('external users cannot change their email or password', async () => {
+    const created = await t.request('POST', '/api/users', {
+      as: t.adminCookie,
+      body: { username: 'ext', name: 'External', email: 'ext@example.com', external: true },
+    });
+    expect(created.status).toBe(201);
+    const id = (created.body as { id: number }).id;
+    const email = await t.request('PUT', `/api/users/${id}`, {
+      as: t.adminCookie,
+      body: { username: 'ext', name: 'External', email: 'new@example.com' },
+    });
+    expect(email.body).toMatchObject({ error: 'External users cannot change their email' });
+    const password = await t.request('POST', `/api/users/${id}/password`, { as: t.adminCookie, body: { password: 'whatever-1' } });
+    expect(password.status).toBe(400);
+    expect(password.body).toMatchObject({ error: 'External users cannot change their password' });
+    const login = await t.request('POST', '/api/auth/login', { body: { auth: 'ext', password: '' + 'anything' } });
+    expect(login.status).toBe(401);
+  });
+
+  it('an admin cannot delete themselves, and a sole project owner cannot be deleted', async () => {
+    const me = (await t.request('GET', '/api/user', { as: t.adminCookie })).body as { id: number };
+    expect((await t.request('DELETE', `/api/users/${me.id}`, { as: t.adminCookie })).body).toMatchObject({
+      error: 'You cannot delete your own account',
+    });
+    const frank = await t.createUser('frank');
+    const project = await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: 'Frank owns' } });
+    const projectId = (project.body as { id: number }).id;
+    await t.request('POST', `/api/project/${projectId}/users`, { as: t.adminCookie, body: { user_id: frank.id, role: 'owner' } });
+    await t.request('DELETE', `/api/project/${projectId}/users/${me.id}`, { as: t.adminCookie });
+    const refused = await t.request('DELETE', `/api/users/${frank.id}`, { as: t.adminCookie });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ error: expect.stringContaining('only owner of: Frank owns') });
+  });
+});

@@ -1,0 +1,92 @@
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import AddIcon from '@mui/icons-material/Add';
+import CheckIcon from '@mui/icons-material/Check';
+import RestoreIcon from '@mui/icons-material/Restore';
+import UnfoldMoreIcon from '@mui/icons-material/UnfoldMore';
+import Divider from '@mui/material/Divider';
+import ListItemButton from '@mui/material/ListItemButton';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import type { Project } from '@gantry/contract';
+import { GantryLogo } from '../../components/gantry-logo.tsx';
+import { ProjectAvatar } from './project-avatar.tsx';
+
+interface ProjectSwitcherProps {
+  projects: readonly Project[];
+  currentId: number | null;
+  canCreateProject: boolean;
+  onNavigate: () => void;
+}
+
+export function ProjectSwitcher({ projects, currentId, canCreateProject, onNavigate }: ProjectSwitcherProps) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const currentIndex = projects.findIndex((project) => project.id === currentId);
+  const current = projects[currentIndex];
+
+  const go = (path: string) => {
+    setAnchor(null);
+    onNavigate();
+    void navigate(path);
+  };
+
+  return (
+    <>
+      <ListItemButton
+        onClick={(event) => setAnchor(event.currentTarget)}
+        aria-haspopup="menu"
+        aria-expanded={anchor !== null}
+        aria-label={t('menu.switchProject')}
+        sx={{ borderRadius: 2, py: 1, px: 1.25, border: 1, borderColor: 'divider' }}
+      >
+        <ListItemIcon sx={{ minWidth: 44 }}>
+          {current ? <ProjectAvatar name={current.name} index={currentIndex} /> : <GantryLogo size={32} />}
+        </ListItemIcon>
+        <ListItemText
+          primary={current?.name ?? t('menu.noProject')}
+          secondary={t('menu.project')}
+          slotProps={{ primary: { noWrap: true, sx: { fontWeight: 600 } }, secondary: { noWrap: true, variant: 'caption' } }}
+        />
+        <UnfoldMoreIcon fontSize="small" sx={{ color: 'text.secondary', ml: 0.5 }} />
+      </ListItemButton>
+      <Menu
+        anchorEl={anchor}
+        open={anchor !== null}
+        onClose={() => setAnchor(null)}
+        slotProps={{ paper: { sx: { width: 244, maxHeight: 480 } }, list: { dense: false } }}
+      >
+        {projects.map((project, index) => (
+          <MenuItem key={project.id} selected={project.id === currentId} onClick={() => go(`/project/${project.id}`)}>
+            <ListItemIcon sx={{ minWidth: 40 }}>
+              <ProjectAvatar name={project.name} index={index} size={28} />
+            </ListItemIcon>
+            <ListItemText primary={project.name} slotProps={{ primary: { noWrap: true } }} />
+            {project.id === currentId ? <CheckIcon fontSize="small" color="primary" sx={{ ml: 1 }} /> : null}
+          </MenuItem>
+        ))}
+        {canCreateProject && projects.length > 0 ? <Divider /> : null}
+        {canCreateProject ? (
+          <MenuItem onClick={() => go('/project/new')}>
+            <ListItemIcon>
+              <AddIcon fontSize="small" />
+            </ListItemIcon>
+            <ListItemText primary={t('menu.newProject')} />
+          </MenuItem>
+        ) : null}
+        {canCreateProject ? (
+          <MenuItem onClick={() => go('/project/restore')}>
+            <ListItemIcon>
+              <RestoreIcon fontSize="small" />
+            </ListItemIcon>
+            <ListItemText primary={t('menu.restoreProject')} />
+          </MenuItem>
+        ) : null}
+      </Menu>
+    </>
+  );
+}

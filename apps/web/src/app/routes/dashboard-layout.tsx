@@ -1,0 +1,56 @@
+import { Link as RouterLink, Outlet, useLocation } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import Chip from '@mui/material/Chip';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import { Permission } from '@gantry/contract';
+import { Page } from '../../components/page.tsx';
+import { PageHeader } from '../../components/page-header.tsx';
+import { projectsQuery, useProjectAccess } from '../../lib/shared-queries.ts';
+import { useProjectId } from '../../lib/use-project-id.ts';
+
+/** The project dashboard: history, activity, settings and (for plain projects) runners as tabs. */
+export function DashboardLayout() {
+  const { t } = useTranslation();
+  const projectId = useProjectId();
+  const location = useLocation();
+  const access = useProjectAccess(projectId);
+  const projects = useQuery(projectsQuery);
+  const project = projects.data?.find((candidate) => candidate.id === projectId);
+  const base = `/project/${projectId}`;
+  const current = location.pathname.slice(base.length + 1).split('/')[0] ?? 'history';
+
+  const tabs = [
+    { value: 'history', label: t('dashboard.history') },
+    { value: 'activity', label: t('dashboard.activity') },
+  ];
+  if (access.can(Permission.updateProject)) tabs.push({ value: 'settings', label: t('dashboard.settings') });
+  if (project?.type === '') tabs.push({ value: 'runners', label: t('dashboard.runners') });
+
+  return (
+    <Page>
+      <PageHeader title={t('dashboard.title')}>
+        <Tabs
+          value={tabs.some((tab) => tab.value === current) ? current : false}
+          variant="scrollable"
+          allowScrollButtonsMobile
+          sx={{ mt: 1, borderBottom: 1, borderColor: 'divider' }}
+        >
+          {tabs.map((tab) => (
+            <Tab
+              key={tab.value}
+              value={tab.value}
+              component={RouterLink}
+              to={`${base}/${tab.value}`}
+              label={tab.label}
+              icon={tab.value === 'runners' ? <Chip label={t('common.pro')} size="small" color="warning" sx={{ height: 18, fontSize: 10, fontWeight: 700 }} /> : undefined}
+              iconPosition="end"
+            />
+          ))}
+        </Tabs>
+      </PageHeader>
+      <Outlet />
+    </Page>
+  );
+}

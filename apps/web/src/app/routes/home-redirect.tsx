@@ -1,0 +1,15 @@
+import { Navigate, useLocation } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { projectsQuery } from '../../lib/shared-queries.ts';
+import { storage } from '../../lib/storage.ts';
+
+/** The base page: the last project (or the first) when there is one, the new-project form otherwise. */
+export function HomeRedirect() {
+  const location = useLocation();
+  const projects = useQuery(projectsQuery);
+  if (!projects.data) return null;
+  if (projects.data.length === 0) return <Navigate to={{ pathname: '/project/new', search: location.search }} replace />;
+  const lastId = storage.getLastProjectId();
+  const project = projects.data.find((candidate) => candidate.id === lastId) ?? projects.data[0];
+  return <Navigate to={{ pathname: `/project/${project?.id ?? ''}/history`, search: location.search }} replace />;
+}

@@ -1,0 +1,76 @@
+import { useEffect } from 'react';
+import { Navigate, useLocation, useParams } from 'react-router';
+import type { RouteObject } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { Permission } from '@gantry/contract';
+import { TemplateDetailsTab } from '../../features/templates/components/template-details-tab.tsx';
+import { TemplateFormPage } from '../../features/templates/components/template-form-page.tsx';
+import { toViewId } from '../../features/templates/components/template-helpers.ts';
+import { TemplateLayout } from '../../features/templates/components/template-layout.tsx';
+import { TemplateTasksTab } from '../../features/templates/components/template-tasks-tab.tsx';
+import { TemplatesPage } from '../../features/templates/components/templates-page.tsx';
+import { ViewTabs } from '../../features/views/components/view-tabs.tsx';
+import { viewsQuery } from '../../lib/project-resources.ts';
+import { useProjectAccess } from '../../lib/shared-queries.ts';
+import { storage } from '../../lib/storage.ts';
+import { useProjectId } from '../../lib/use-project-id.ts';
+
+/**
+ * The template list with its view tabs. /templates opens the project's last visited view when it
+ * still exists; choosing "All" forgets it.
+ */
+function TemplatesListRoute() {
+  const projectId = useProjectId();
+  const viewId = toViewId(useParams().viewId);
+  const access = useProjectAccess(projectId);
+  const views = useQuery(viewsQuery(projectId));
+  const remembered = viewId === undefined ? storage.getLastViewId(projectId) : null;
+  const rememberedExists = remembered !== null && (views.data?.some((view) => view.id === remembered) ?? false);
+
+  useEffect(() => {
+    if (viewId !== undefined) storage.setLastViewId(projectId, viewId);
+    else if (remembered !== null && views.isSuccess && !rememberedExists) storage.setLastViewId(projectId, null);
+  }, [projectId, viewId, remembered, views.isSuccess, rememberedExists]);
+
+  if (remembered !== null && views.isPending) return null;
+  if (rememberedExists) return <Navigate to={`/project/${projectId}/views/${remembered}/templates`} replace />;
+  return (
+    <TemplatesPage
+      key={viewId ?? 0}
+      projectId={projectId}
+      viewId={viewId}
+      viewTabs={<ViewTabs projectId={projectId} viewId={viewId} canEdit={access.can(Permission.manageProjectResources)} />}
+    />
+  );
+}
+
+/** /templates/new is the form at /templates/new/edit, with the ?app= choice kept. */
+function NewTemplateRedirect() {
+  const location = useLocation();
+  return <Navigate to={{ pathname: `${location.pathname.replace(/\/$/, '')}/edit`, search: location.search }} replace />;
+}
+
+/** A template's page opens its Tasks tab, keeping the query string (?t=taskId). */
+function TemplateIndexRedirect() {
+  const location = useLocation();
+  return <Navigate to={{ pathname: `${location.pathname.replace(/\/$/, '')}/tasks`, search: location.search }} replace />;
+}
+
+/** The template routes under a prefix: "templates" for all, "views/:viewId/templates" for a view. */
+export function templateRoutes(prefix: string): RouteObject[] {
+  return [
+    { path: prefix, element: <TemplatesListRoute /> },
+    { path: `${prefix}/new`, element: <NewTemplateRedirect /> },
+    { path: `${prefix}/new/edit`, element: <TemplateFormPage /> },
+    { path: `${prefix}/:templateId/edit`, element: <TemplateFormPage /> },
+    {
+      path: `${prefix}/:templateId`,
+      element: <TemplateLayout />,
+      children: [
+        { index: true, element: <TemplateIndexRedirect /> },
+        { path: 'tasks', element: <TemplateTasksTab /> },
+        { path: 'details', element: <TemplateDetailsTab /> },
+      ],
+    },
+  ];
+}

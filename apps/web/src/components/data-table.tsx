@@ -1,0 +1,110 @@
+import { useEffect, useState } from 'react';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import Alert from '@mui/material/Alert';
+import LinearProgress from '@mui/material/LinearProgress';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TablePagination from '@mui/material/TablePagination';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import { getErrorMessage } from '../lib/api-client.ts';
+
+/** Tables show 20 rows per page. */
+export const PAGE_SIZE = 20;
+
+export interface Column<T> {
+  id: string;
+  header: ReactNode;
+  render: (row: T) => ReactNode;
+  align?: 'left' | 'right' | 'center';
+  width?: number | string;
+}
+
+interface DataTableProps<T> {
+  columns: readonly Column<T>[];
+  rows: readonly T[] | undefined;
+  getRowKey: (row: T) => string | number;
+  loading?: boolean;
+  error?: unknown;
+  emptyText: string;
+  /** Tables of project resources show every row; the others 20 per page. */
+  paginated?: boolean;
+  'aria-label'?: string;
+}
+
+export function DataTable<T>({ columns, rows, getRowKey, loading = false, error, emptyText, paginated = true, ...rest }: DataTableProps<T>) {
+  const { t } = useTranslation();
+  const [page, setPage] = useState(0);
+  const count = rows?.length ?? 0;
+  const lastPage = Math.max(0, Math.ceil(count / PAGE_SIZE) - 1);
+
+  // Deleting the last row of the last page must not leave an empty page behind.
+  useEffect(() => {
+    if (page > lastPage) setPage(lastPage);
+  }, [page, lastPage]);
+
+  const visible = (paginated ? rows?.slice(page * PAGE_SIZE, page * PAGE_SIZE + PAGE_SIZE) : rows) ?? [];
+
+  return (
+    <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
+      {loading ? <LinearProgress sx={{ height: 2 }} /> : <div style={{ height: 2 }} />}
+      <TableContainer>
+        <Table size="medium" aria-label={rest['aria-label']}>
+          <TableHead>
+            <TableRow>
+              {columns.map((column) => (
+                <TableCell key={column.id} align={column.align} sx={{ width: column.width, whiteSpace: 'nowrap' }}>
+                  {column.header}
+                </TableCell>
+              ))}
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {visible.map((row) => (
+              <TableRow key={getRowKey(row)} hover>
+                {columns.map((column) => (
+                  <TableCell key={column.id} align={column.align}>
+                    {column.render(row)}
+                  </TableCell>
+                ))}
+              </TableRow>
+            ))}
+            {error !== undefined && error !== null ? (
+              <TableRow>
+                <TableCell colSpan={columns.length} sx={{ borderBottom: 0 }}>
+                  <Alert severity="error">{getErrorMessage(error)}</Alert>
+                </TableCell>
+              </TableRow>
+            ) : null}
+            {!loading && !error && count === 0 ? (
+              <TableRow>
+                <TableCell colSpan={columns.length} sx={{ borderBottom: 0, py: 6 }}>
+                  <Typography color="text.secondary" align="center" variant="body2">
+                    {emptyText}
+                  </Typography>
+                </TableCell>
+              </TableRow>
+            ) : null}
+          </TableBody>
+        </Table>
+      </TableContainer>
+      {paginated && count > 0 ? (
+        <TablePagination
+          component="div"
+          count={count}
+          page={Math.min(page, lastPage)}
+          onPageChange={(_, next) => setPage(next)}
+          rowsPerPage={PAGE_SIZE}
+          rowsPerPageOptions={[]}
+          labelDisplayedRows={({ from, to, count: total }) => t('table.displayedRows', { from, to, count: total })}
+          getItemAriaLabel={(type) => t(`table.${type}Page`)}
+        />
+      ) : null}
+    </Paper>
+  );
+}

@@ -1,0 +1,59 @@
+import type { FormEventHandler, ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import Stack from '@mui/material/Stack';
+
+interface FormDialogProps {
+  open: boolean;
+  title: string;
+  submitLabel: string;
+  onSubmit: FormEventHandler<HTMLFormElement>;
+  onClose: () => void;
+  submitting?: boolean;
+  /** A failed save: shown in red inside the dialog, which stays open. */
+  error?: string | null;
+  /** Defaults to xs; forms with editors or several columns ask for more. */
+  maxWidth?: 'xs' | 'sm' | 'md';
+  children: ReactNode;
+}
+
+export function FormDialog({ open, title, submitLabel, onSubmit, onClose, submitting = false, error, maxWidth = 'xs', children }: FormDialogProps) {
+  const { t } = useTranslation();
+  return (
+    <Dialog open={open} onClose={submitting ? undefined : onClose} maxWidth={maxWidth} fullWidth aria-labelledby="form-dialog-title">
+      <form onSubmit={onSubmit} noValidate>
+        <DialogTitle id="form-dialog-title">{title}</DialogTitle>
+        <DialogContent>
+          <Stack spacing={2} sx={{ pt: 1 }}>
+            {error ? (
+              <Alert severity="error" role="alert">
+                {error}
+              </Alert>
+            ) : null}
+            {children}
+          </Stack>
+        </DialogContent>
+        <DialogActions sx={{ px: 3, pb: 2 }}>
+          <Button onClick={onClose} color="inherit" disabled={submitting}>
+            {t('common.cancel')}
+          </Button>
+          <Button
+            type="submit"
+            variant="contained"
+            disableElevation
+            disabled={submitting}
+            startIcon={submitting ? <CircularProgress size={16} color="inherit" /> : undefined}
+          >
+            {submitLabel}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

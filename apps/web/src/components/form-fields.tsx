@@ -1,0 +1,81 @@
+import { Controller } from 'react-hook-form';
+import type { Control, FieldPath, FieldValues } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import Checkbox from '@mui/material/Checkbox';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import TextField from '@mui/material/TextField';
+import type { TextFieldProps } from '@mui/material/TextField';
+import { translateValidationMessage } from '../lib/i18n.ts';
+
+interface FieldProps<TValues extends FieldValues, TOutput> {
+  control: Control<TValues, unknown, TOutput>;
+  name: FieldPath<TValues>;
+}
+
+type FormTextFieldProps<TValues extends FieldValues, TOutput> = FieldProps<TValues, TOutput> &
+  Omit<TextFieldProps, 'name' | 'value' | 'onChange' | 'onBlur' | 'error'> & {
+    /** Shows a numeric keyboard on phones; the schema converts and checks the typed text. */
+    numeric?: boolean;
+  };
+
+/** A text field bound to react-hook-form, showing the translated validation message. */
+export function FormTextField<TValues extends FieldValues, TOutput>({
+  control,
+  name,
+  numeric = false,
+  helperText,
+  ...props
+}: FormTextFieldProps<TValues, TOutput>) {
+  const { t } = useTranslation();
+  return (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field, fieldState }) => {
+        const value: unknown = field.value;
+        return (
+          <TextField
+            {...props}
+            name={field.name}
+            inputRef={field.ref}
+            value={value === null || value === undefined ? '' : String(value)}
+            onChange={(event) => field.onChange(event.target.value)}
+            onBlur={field.onBlur}
+            error={fieldState.error !== undefined}
+            helperText={fieldState.error?.message ? translateValidationMessage(t, fieldState.error.message) : helperText}
+            slotProps={numeric ? { htmlInput: { inputMode: 'numeric' } } : props.slotProps}
+            fullWidth
+          />
+        );
+      }}
+    />
+  );
+}
+
+type FormCheckboxProps<TValues extends FieldValues, TOutput> = FieldProps<TValues, TOutput> & {
+  label: string;
+  disabled?: boolean;
+};
+
+export function FormCheckbox<TValues extends FieldValues, TOutput>({ control, name, label, disabled }: FormCheckboxProps<TValues, TOutput>) {
+  return (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field }) => (
+        <FormControlLabel
+          label={label}
+          disabled={disabled}
+          control={
+            <Checkbox
+              name={field.name}
+              inputRef={field.ref}
+              checked={field.value === true}
+              onChange={(event) => field.onChange(event.target.checked)}
+            />
+          }
+        />
+      )}
+    />
+  );
+}

@@ -1,0 +1,46 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import Button from '@mui/material/Button';
+import type { ResourceRefs } from '@gantry/contract';
+import { renderWithProviders } from '../testing/render.tsx';
+import { useResourceDelete } from './resource-delete.tsx';
+
+afterEach(() => vi.restoreAllMocks());
+
+const noRefs: ResourceRefs = { templates: [], inventories: [], repositories: [], integrations: [], schedules: [] };
+
+function Harness({ refs, remove }: { refs: () => Promise<ResourceRefs>; remove: () => Promise<unknown> }) {
+  const deletion = useResourceDelete(7);
+  return (
+    <>
+      <Button onClick={() => void deletion.request({ name: 'deploy', title: 'Delete key?', message: 'Key deploy will be deleted.', loadRefs: refs, remove })}>
+        start
+      </Button>
+      {deletion.element}
+    </>
+  );
+}
+
+describe('resource delete flow', () => {
+  it('lists what uses the item, with links, and offers no delete', async () => {
+    const remove = vi.fn(() => Promise.resolve());
+    const refs = () => Promise.resolve({ ...noRefs, templates: [{ id: 3, name: 'Deploy site' }], inventories: [{ id: 5, name: 'production' }] });
+    renderWithProviders(<Harness refs={refs} remove={remove} />);
+    fireEvent.click(screen.getByRole('button', { name: 'start' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cannot delete' });
+    expect(dialog.querySelector('a[href="/project/7/templates/3"]')?.textContent).toBe('Deploy site');
+    expect(dialog.querySelector('a[href="/project/7/inventory"]')?.textContent).toBe('production');
+    expect(screen.queryByRole('button', { name: 'Delete' })).toBeNull();
+    expect(remove).not.toHaveBeenCalled();
+  });
+
+  it('confirms, deletes, and shows a failed delete in a snackbar', async () => {
+    const remove = vi.fn(() => Promise.reject(new Error('Access key is in use and cannot be deleted')));
+    renderWithProviders(<Harness refs={() => Promise.resolve(noRefs)} remove={remove} />);
+    fireEvent.click(screen.getByRole('button', { name: 'start' }));
+    await screen.findByRole('dialog', { name: 'Delete key?' });
+    fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(remove).toHaveBeenCalledOnce());
+    expect(await screen.findByText('Access key is in use and cannot be deleted')).toBeTruthy();
+  });
+});

@@ -1,0 +1,96 @@
+import { useEffect } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useTranslation } from 'react-i18next';
+import Stack from '@mui/material/Stack';
+import type { App } from '@gantry/contract';
+import { AppIcon } from '../../../components/app-icon.tsx';
+import { FormDialog } from '../../../components/form-dialog.tsx';
+import { FormTextField } from '../../../components/form-fields.tsx';
+import { useSnackbar } from '../../../components/snackbar-provider.tsx';
+import { StringListEditor } from '../../../components/string-list-editor.tsx';
+import { getErrorMessage } from '../../../lib/api-client.ts';
+import { useSaveApp } from '../api/apps-queries.ts';
+import { buildAppFormSchema, getAppFormDefaults } from './app-form.ts';
+import type { AppFormInput, AppFormValues } from './app-form.ts';
+
+interface AppDialogProps {
+  open: boolean;
+  /** The app to edit; a new app when absent. */
+  app?: App;
+  onClose: () => void;
+}
+
+export function AppDialog({ open, app, onClose }: AppDialogProps) {
+  const { t } = useTranslation();
+  const snackbar = useSnackbar();
+  const save = useSaveApp();
+  const isNew = app === undefined;
+  const form = useForm<AppFormInput, unknown, AppFormValues>({ resolver: zodResolver(buildAppFormSchema(isNew)), defaultValues: getAppFormDefaults(app) });
+
+  useEffect(() => {
+    if (!open) return;
+    form.reset(getAppFormDefaults(app));
+    save.reset();
+    // Reset when the dialog opens, or reopens for another app.
+  }, [open, app?.id]);
+
+  const [id, title, icon, color, darkColor] = form.watch(['id', 'title', 'icon', 'color', 'dark_color']);
+
+  const submit = form.handleSubmit((values) => {
+    const { id: appId, ...body } = values;
+    save.mutate(
+      { isNew, id: app?.id ?? appId, body },
+      {
+        onSuccess: () => {
+          snackbar.showSuccess(t(isNew ? 'apps.created' : 'apps.saved', { name: values.title || appId }));
+          onClose();
+        },
+      },
+    );
+  });
+
+  return (
+    <FormDialog
+      open={open}
+      maxWidth="sm"
+      title={isNew ? t('apps.newApp') : t('apps.editApp')}
+      submitLabel={isNew ? t('common.create') : t('common.save')}
+      onSubmit={submit}
+      onClose={onClose}
+      submitting={save.isPending}
+      error={save.error ? getErrorMessage(save.error) : null}
+    >
+      <Stack direction="row" spacing={2} sx={{ alignItems: 'flex-start' }}>
+        <FormTextField control={form.control} name="id" label={t('apps.id')} required={isNew} disabled={!isNew} autoFocus={isNew} helperText={t('apps.idHint')} />
+        <FormTextField control={form.control} name="title" label={t('apps.appTitle')} autoFocus={!isNew} />
+      </Stack>
+      <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+        <FormTextField control={form.control} name="icon" label={t('apps.icon')} placeholder="mdi-language-ruby" helperText={t('apps.iconHint')} />
+        <AppIcon app={{ id: String(id ?? ''), title: String(title ?? ''), icon: String(icon ?? ''), color: String(color ?? ''), dark_color: String(darkColor ?? '') }} size={28} />
+      </Stack>
+      <Stack direction="row" spacing={2}>
+        <FormTextField control={form.control} name="color" label={t('apps.color')} placeholder="#cc342d" />
+        <FormTextField control={form.control} name="dark_color" label={t('apps.darkColor')} placeholder="#ff6b6b" />
+      </Stack>
+      <Stack direction="row" spacing={2}>
+        <FormTextField control={form.control} name="path" label={t('apps.path')} placeholder="/usr/bin/ruby" helperText={t('apps.pathHint')} slotProps={{ htmlInput: { spellCheck: false } }} />
+        <FormTextField control={form.control} name="priority" label={t('apps.priority')} numeric helperText={t('apps.priorityHint')} sx={{ maxWidth: 160 }} />
+      </Stack>
+      <Controller
+        control={form.control}
+        name="args"
+        render={({ field }) => (
+          <StringListEditor
+            label={t('apps.args')}
+            values={Array.isArray(field.value) ? field.value : []}
+            onChange={field.onChange}
+            addLabel={t('apps.addArg')}
+            itemLabel={(index) => t('apps.argN', { n: index + 1 })}
+            helperText={t('apps.argsHint')}
+          />
+        )}
+      />
+    </FormDialog>
+  );
+}

@@ -1,0 +1,127 @@
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import AddIcon from '@mui/icons-material/Add';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import Switch from '@mui/material/Switch';
+import { DEFAULT_APP_IDS } from '@gantry/contract';
+import type { App } from '@gantry/contract';
+import { AppIcon } from '../../../components/app-icon.tsx';
+import { DataTable } from '../../../components/data-table.tsx';
+import type { Column } from '../../../components/data-table.tsx';
+import { Page } from '../../../components/page.tsx';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { useResourceDelete } from '../../../components/resource-delete.tsx';
+import { RowActions } from '../../../components/row-actions.tsx';
+import { useSnackbar } from '../../../components/snackbar-provider.tsx';
+import { useDialogState } from '../../../components/use-dialog-state.ts';
+import { getErrorMessage } from '../../../lib/api-client.ts';
+import { appsQuery } from '../../../lib/project-resources.ts';
+import { currentUserQuery } from '../../../lib/shared-queries.ts';
+import { storage } from '../../../lib/storage.ts';
+import { useDeleteApp, useSetAppActive } from '../api/apps-queries.ts';
+import { AppDialog } from './app-dialog.tsx';
+
+const isDefaultApp = (id: string) => (DEFAULT_APP_IDS as readonly string[]).includes(id);
+
+/** The server's applications. Everyone may look; only admins create, switch, edit and delete them. */
+export function AppsPage() {
+  const { t } = useTranslation();
+  const snackbar = useSnackbar();
+  const me = useQuery(currentUserQuery);
+  const apps = useQuery(appsQuery);
+  const setActive = useSetAppActive();
+  const remove = useDeleteApp();
+  const editDialog = useDialogState<App>();
+  const lastProjectId = storage.getLastProjectId();
+  const deletion = useResourceDelete(lastProjectId ?? 0);
+  const isAdmin = me.data?.admin === true;
+
+  const requestDelete = (app: App) =>
+    void deletion.request({
+      name: app.title || app.id,
+      title: t('apps.deleteTitle'),
+      message: t('apps.deleteConfirm', { name: app.title || app.id }),
+      remove: () => remove.mutateAsync(app.id),
+      onDeleted: () => snackbar.showSuccess(t('apps.deleted', { name: app.title || app.id })),
+    });
+
+  const columns: Column<App>[] = [
+    {
+      id: 'active',
+      header: t('apps.active'),
+      width: 88,
+      render: (app) => (
+        <Switch
+          checked={app.active}
+          disabled={!isAdmin || (setActive.isPending && setActive.variables?.id === app.id)}
+          onChange={(event) =>
+            setActive.mutate({ id: app.id, active: event.target.checked }, { onError: (error) => snackbar.showError(getErrorMessage(error)) })
+          }
+          slotProps={{ input: { 'aria-label': t('apps.activeNamed', { name: app.title || app.id }) } }}
+        />
+      ),
+    },
+    {
+      id: 'title',
+      header: t('apps.appTitle'),
+      render: (app) => (
+        <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
+          <AppIcon app={app} />
+          <span>{app.title || app.id}</span>
+        </Stack>
+      ),
+    },
+    {
+      id: 'id',
+      header: t('apps.id'),
+      render: (app) => (
+        <Box component="code" sx={{ fontSize: 13 }}>
+          {app.id}
+        </Box>
+      ),
+    },
+  ];
+  if (isAdmin) {
+    columns.push({
+      id: 'actions',
+      header: '',
+      align: 'right',
+      width: 104,
+      render: (app) => (
+        <RowActions
+          name={app.title || app.id}
+          onEdit={() => editDialog.show(app)}
+          onDelete={isDefaultApp(app.id) ? undefined : () => requestDelete(app)}
+          deleting={remove.isPending && remove.variables === app.id}
+        />
+      ),
+    });
+  }
+
+  return (
+    <Page>
+      <PageHeader
+        title={t('apps.title')}
+        backTo={lastProjectId ? `/project/${lastProjectId}` : '/'}
+        actions={
+          <Button variant="contained" disableElevation startIcon={<AddIcon />} disabled={!isAdmin} onClick={() => editDialog.show(undefined)}>
+            {t('apps.newApp')}
+          </Button>
+        }
+      />
+      <DataTable
+        aria-label={t('apps.title')}
+        columns={columns}
+        rows={apps.data}
+        getRowKey={(app) => app.id}
+        loading={apps.isPending}
+        error={apps.error}
+        emptyText={t('apps.empty')}
+      />
+      <AppDialog open={editDialog.open} app={editDialog.item} onClose={editDialog.close} />
+      {deletion.element}
+    </Page>
+  );
+}

@@ -1,0 +1,112 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen } from '@testing-library/react';
+import { Route, Routes, useLocation } from 'react-router';
+import { fakeFetch, json, renderWithProviders } from '../../../testing/render.tsx';
+import { LoginPage } from './login-page.tsx';
+import { buildHelpCommands, makeExamplePassword } from './login-help-dialog.tsx';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const unauthorized = () => new Response(null, { status: 401, statusText: 'Unauthorized' });
+
+function WhereAmI() {
+  const location = useLocation();
+  return <p>at {location.pathname + location.search}</p>;
+}
+
+function renderLogin(url = '/auth/login') {
+  return renderWithProviders(
+    <Routes>
+      <Route path="/auth/login" element={<LoginPage />} />
+      <Route path="/" element={<WhereAmI />} />
+    </Routes>,
+    { url },
+  );
+}
+
+describe('LoginPage', () => {
+  it('shows one button per single-sign-on provider linking to its login with the query string', async () => {
+    vi.stubGlobal(
+      'fetch',
+      fakeFetch({
+        'GET /api/user': unauthorized,
+        'GET /api/auth/login': () =>
+          json(200, { oidc_providers: [{ id: 'github', name: 'GitHub', color: '#24292e', icon: 'github' }], login_with_password: false }),
+      }).fetchImpl,
+    );
+    renderLogin('/auth/login?t=5');
+    const button = await screen.findByRole('link', { name: 'GitHub' });
+    expect(button.getAttribute('href')).toBe('/api/auth/oidc/github/login?t=5');
+    expect(screen.queryByLabelText(/Password/)).toBeNull();
+  });
+
+  it('requires username and password before sending anything', async () => {
+    const { fetchImpl, calls } = fakeFetch({
+      'GET /api/user': unauthorized,
+      'GET /api/auth/login': () => json(200, { oidc_providers: [], login_with_password: true }),
+    });
+    vi.stubGlobal('fetch', fetchImpl);
+    renderLogin();
+    fireEvent.click(await screen.findByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText('Username is required')).toBeTruthy();
+    expect(screen.getByText('Password is required')).toBeTruthy();
+    expect(calls.some((call) => call.method === 'POST')).toBe(false);
+  });
+
+  it('says "Incorrect login or password" on a 401 and shows other errors as the server wrote them', async () => {
+    let answer = unauthorized;
+    vi.stubGlobal(
+      'fetch',
+      fakeFetch({
+        'GET /api/user': unauthorized,
+        'GET /api/auth/login': () => json(200, { oidc_providers: [], login_with_password: true }),
+        'POST /api/auth/login': () => answer(),
+      }).fetchImpl,
+    );
+    renderLogin();
+    fireEvent.change(await screen.findByLabelText(/Username/), { target: { value: 'admin' } });
+    fireEvent.change(screen.getByLabelText(/Password/), { target: { value: 'wrong' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText('Incorrect login or password')).toBeTruthy();
+
+    answer = () => json(429, { error: 'Too many sign-in attempts, try again in a minute' });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText('Too many sign-in attempts, try again in a minute')).toBeTruthy();
+  });
+
+  it('goes to the base page, keeping the query string, when already signed in', async () => {
+    vi.stubGlobal(
+      'fetch',
+      fakeFetch({
+        'GET /api/user': () =>
+          json(200, {
+            id: 1,
+            created: '2025-01-01T00:00:00Z',
+            username: 'admin',
+            name: 'Admin',
+            email: 'admin@example.com',
+            admin: true,
+            external: false,
+            alert: false,
+            pro: false,
+            can_create_project: true,
+          }),
+      }).fetchImpl,
+    );
+    renderLogin('/auth/login?t=9');
+    expect(await screen.findByText('at /?t=9')).toBeTruthy();
+  });
+});
+
+describe('sign-in help', () => {
+  it('makes 10-character passwords of letters and digits', () => {
+    for (let i = 0; i < 50; i += 1) expect(makeExamplePassword()).toMatch(/^[A-Za-z0-9]{10}$/);
+  });
+
+  it('lists the user, change-password and add-admin commands with the example password', () => {
+    const commands = buildHelpCommands('Abc123xyz0').map(({ command }) => command);
+    expect(commands[0]).toBe('gantry user list');
+    expect(commands[1]).toMatch(/^gantry user change-by-login --login \S+ --password Abc123xyz0$/);
+    expect(commands[2]).toMatch(/^gantry user add --admin --login \S+ --name .+ --email \S+ --password Abc123xyz0$/);
+  });
+});

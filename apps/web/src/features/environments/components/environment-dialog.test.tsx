@@ -1,0 +1,62 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fakeFetch, json, renderWithProviders } from '../../../testing/render.tsx';
+import { EnvironmentDialog } from './environment-dialog.tsx';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const environment = {
+  id: 4,
+  project_id: 1,
+  name: 'prod',
+  json: '{"region": "eu"}',
+  env: '{}',
+  secrets: [
+    { id: 10, name: 'DB_PASSWORD', type: 'env', secret: '', operation: '' },
+    { id: 11, name: 'api_token', type: 'var', secret: '', operation: '' },
+    { id: 12, name: 'UNTOUCHED', type: 'env', secret: '', operation: '' },
+  ],
+};
+
+describe('EnvironmentDialog', () => {
+  it('sends create, update and delete for changed secrets and nothing for untouched ones', async () => {
+    const { fetchImpl, calls } = fakeFetch({
+      'GET /api/project/1/environment/4': () => json(200, environment),
+      'PUT /api/project/1/environment/4': () => new Response(null, { status: 204 }),
+    });
+    vi.stubGlobal('fetch', fetchImpl);
+    const onClose = vi.fn();
+    renderWithProviders(<EnvironmentDialog open projectId={1} environmentId={4} onClose={onClose} />);
+    await waitFor(() => expect(screen.getByLabelText(/^Name\s*\*$/)).toHaveProperty('value', 'prod'));
+
+    fireEvent.click(screen.getByRole('tab', { name: 'Secrets' }));
+    fireEvent.change(screen.getByLabelText('Value of api_token'), { target: { value: 'new-token' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Delete DB_PASSWORD' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Add secret' }));
+    fireEvent.change(screen.getByLabelText('Secret name'), { target: { value: 'SLACK' } });
+    fireEvent.change(screen.getByLabelText('Value of SLACK'), { target: { value: 'hook' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    const put = calls.find((call) => call.method === 'PUT');
+    expect(put?.body).toMatchObject({ id: 4, name: 'prod', json: '{"region": "eu"}' });
+    expect((put?.body as { secrets: unknown[] }).secrets).toEqual([
+      { operation: 'delete', id: 10 },
+      { operation: 'update', id: 11, secret: 'new-token' },
+      { operation: 'create', type: 'var', name: 'SLACK', secret: 'hook' },
+    ]);
+  });
+
+  it('shows invalid JSON on the Variables tab without sending anything', async () => {
+    const { fetchImpl, calls } = fakeFetch({});
+    vi.stubGlobal('fetch', fetchImpl);
+    renderWithProviders(<EnvironmentDialog open projectId={1} onClose={() => {}} />);
+    fireEvent.change(screen.getByLabelText(/^Name\s*\*$/), { target: { value: 'dev' } });
+    const extra = screen.getByRole('region', { name: 'Extra variables' });
+    fireEvent.click(extra.querySelector('button[value="json"]') as HTMLElement);
+    fireEvent.change(screen.getByRole('textbox', { name: 'Extra variables' }), { target: { value: '{"a": ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    expect(await screen.findByText('Extra variables must be valid JSON')).toBeTruthy();
+    expect(calls).toHaveLength(0);
+  });
+});

@@ -1,0 +1,152 @@
+import { useEffect, useRef, useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import type { FieldErrors, Resolver } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import Box from '@mui/material/Box';
+import LinearProgress from '@mui/material/LinearProgress';
+import Stack from '@mui/material/Stack';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import { EnvironmentBody } from '@gantry/contract';
+import { FormDialog } from '../../../components/form-dialog.tsx';
+import { FormTextField } from '../../../components/form-fields.tsx';
+import { useSnackbar } from '../../../components/snackbar-provider.tsx';
+import { getErrorMessage } from '../../../lib/api-client.ts';
+import { translateValidationMessage } from '../../../lib/i18n.ts';
+import { environmentQuery, useSaveEnvironment } from '../api/environments-queries.ts';
+import { buildSecretChanges, toSecretRows } from './environment-form.ts';
+import type { SecretRow } from './environment-form.ts';
+import { SecretsEditor } from './secrets-editor.tsx';
+import { VariablesEditor } from './variables-editor.tsx';
+
+type EnvironmentFormInput = z.input<typeof EnvironmentBody>;
+type EnvironmentFormValues = z.output<typeof EnvironmentBody>;
+type TabName = 'variables' | 'secrets';
+
+const SECRET_NAME_REQUIRED = 'Secret name is required';
+
+interface EnvironmentDialogProps {
+  open: boolean;
+  projectId: number;
+  /** The variable group to edit; a new one when absent. */
+  environmentId?: number;
+  onClose: () => void;
+}
+
+export function EnvironmentDialog({ open, projectId, environmentId, onClose }: EnvironmentDialogProps) {
+  const { t } = useTranslation();
+  const snackbar = useSnackbar();
+  const isNew = environmentId === undefined;
+  const existing = useQuery({ ...environmentQuery(projectId, environmentId ?? 0), enabled: open && !isNew });
+  const save = useSaveEnvironment(projectId);
+  const [tab, setTab] = useState<TabName>('variables');
+  const [secrets, setSecrets] = useState<SecretRow[]>([]);
+  // The resolver reads the secrets of the latest render.
+  const secretsRef = useRef(secrets);
+  secretsRef.current = secrets;
+
+  const resolver: Resolver<EnvironmentFormInput, unknown, EnvironmentFormValues> = async (values, context, options) => {
+    const rows = secretsRef.current;
+    if (rows.some((row) => row.id === undefined && !row.deleted && row.name.trim() === '')) {
+      return { values: {}, errors: { secrets: { type: 'custom', message: SECRET_NAME_REQUIRED } } };
+    }
+    return zodResolver(EnvironmentBody)({ ...values, secrets: buildSecretChanges(rows) }, context, options);
+  };
+  const form = useForm<EnvironmentFormInput, unknown, EnvironmentFormValues>({ resolver, defaultValues: { name: '', json: '{}', env: '{}' } });
+
+  const loaded = isNew ? undefined : existing.data;
+  useEffect(() => {
+    if (!open) return;
+    setTab('variables');
+    save.reset();
+    form.reset({ name: loaded?.name ?? '', json: loaded?.json || '{}', env: loaded?.env || '{}' });
+    setSecrets(toSecretRows(loaded));
+    // Reset when the dialog opens and once the group has loaded.
+  }, [open, environmentId, loaded]);
+
+  const showTabOfFirstError = (errors: FieldErrors<EnvironmentFormInput>) => {
+    if (errors.name || errors.json || errors.env) setTab('variables');
+    else if (errors.secrets) setTab('secrets');
+  };
+
+  const submit = form.handleSubmit(
+    (values) =>
+      save.mutate(
+        {
+          environmentId,
+          body: { ...(environmentId ? { id: environmentId } : {}), name: values.name, json: values.json, env: values.env, secrets: buildSecretChanges(secretsRef.current) },
+        },
+        {
+          onSuccess: () => {
+            snackbar.showSuccess(t(isNew ? 'environments.created' : 'environments.saved', { name: values.name }));
+            onClose();
+          },
+        },
+      ),
+    showTabOfFirstError,
+  );
+
+  const fieldError = (message?: string) => (message ? translateValidationMessage(t, message) : undefined);
+  const secretsError = form.formState.errors.secrets?.message;
+  const failure = save.error ?? existing.error;
+
+  return (
+    <FormDialog
+      open={open}
+      maxWidth="md"
+      title={isNew ? t('environments.newEnvironment') : t('environments.editEnvironment')}
+      submitLabel={isNew ? t('common.create') : t('common.save')}
+      onSubmit={submit}
+      onClose={onClose}
+      submitting={save.isPending}
+      error={failure ? getErrorMessage(failure) : null}
+    >
+      {!isNew && existing.isPending ? <LinearProgress /> : null}
+      <FormTextField control={form.control} name="name" label={t('environments.name')} required autoFocus />
+      <Box sx={{ borderBottom: 1, borderColor: 'divider' }}>
+        <Tabs value={tab} onChange={(_, next: TabName) => setTab(next)}>
+          <Tab value="variables" label={t('environments.variablesTab')} />
+          <Tab value="secrets" label={t('environments.secretsTab')} />
+        </Tabs>
+      </Box>
+      <Box hidden={tab !== 'variables'}>
+        <Stack spacing={3}>
+          <Controller
+            control={form.control}
+            name="json"
+            render={({ field, fieldState }) => (
+              <VariablesEditor
+                id="extra-variables"
+                label={t('environments.extraVariables')}
+                value={field.value ?? ''}
+                onChange={field.onChange}
+                error={fieldError(fieldState.error?.message)}
+                namePlaceholder="variable_name"
+              />
+            )}
+          />
+          <Controller
+            control={form.control}
+            name="env"
+            render={({ field, fieldState }) => (
+              <VariablesEditor
+                id="environment-variables"
+                label={t('environments.environmentVariables')}
+                value={field.value ?? ''}
+                onChange={field.onChange}
+                error={fieldError(fieldState.error?.message)}
+                namePlaceholder="VARIABLE_NAME"
+              />
+            )}
+          />
+        </Stack>
+      </Box>
+      <Box hidden={tab !== 'secrets'}>
+        <SecretsEditor rows={secrets} onChange={setSecrets} error={fieldError(secretsError)} />
+      </Box>
+    </FormDialog>
+  );
+}

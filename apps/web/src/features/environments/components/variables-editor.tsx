@@ -1,0 +1,131 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import AddIcon from '@mui/icons-material/Add';
+import CloseIcon from '@mui/icons-material/Close';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import FormHelperText from '@mui/material/FormHelperText';
+import IconButton from '@mui/material/IconButton';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import ToggleButton from '@mui/material/ToggleButton';
+import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
+import Typography from '@mui/material/Typography';
+import { fromVariableRows, toVariableRows } from './environment-form.ts';
+import type { VariableRow } from './environment-form.ts';
+
+type Mode = 'table' | 'json';
+
+interface VariablesEditorProps {
+  label: string;
+  /** JSON text of an object. */
+  value: string;
+  onChange: (value: string) => void;
+  error?: string;
+  namePlaceholder: string;
+  /** Name for tests and screen readers, e.g. "Extra variables". */
+  id: string;
+}
+
+/** A JSON object of variables, edited as name/value rows or as raw JSON. */
+export function VariablesEditor({ label, value, onChange, error, namePlaceholder, id }: VariablesEditorProps) {
+  const { t } = useTranslation();
+  const [mode, setMode] = useState<Mode>(() => (toVariableRows(value) === null ? 'json' : 'table'));
+  const [rows, setRows] = useState<VariableRow[] | null>(() => toVariableRows(value));
+  // The text this editor produced last: any other value came from outside (a reset) and replaces the rows.
+  const emitted = useRef(value);
+
+  useEffect(() => {
+    if (value !== emitted.current) {
+      emitted.current = value;
+      setRows(toVariableRows(value));
+    }
+  }, [value]);
+
+  const changeRows = (next: VariableRow[]) => {
+    setRows(next);
+    const text = fromVariableRows(next);
+    emitted.current = text;
+    onChange(text);
+  };
+
+  const switchMode = (next: Mode | null) => {
+    if (!next || next === mode) return;
+    if (next === 'table') setRows(toVariableRows(value));
+    setMode(next);
+  };
+
+  return (
+    <Box component="section" aria-labelledby={`${id}-label`}>
+      <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 1 }}>
+        <Typography id={`${id}-label`} variant="subtitle2" color={error ? 'error' : undefined}>
+          {label}
+        </Typography>
+        <ToggleButtonGroup size="small" exclusive value={mode} onChange={(_, next: Mode | null) => switchMode(next)} aria-label={t('environments.viewAs', { name: label })}>
+          <ToggleButton value="table" sx={{ py: 0.25, px: 1.25 }}>
+            {t('environments.table')}
+          </ToggleButton>
+          <ToggleButton value="json" sx={{ py: 0.25, px: 1.25 }}>
+            JSON
+          </ToggleButton>
+        </ToggleButtonGroup>
+      </Stack>
+      {mode === 'json' ? (
+        <TextField
+          value={value}
+          onChange={(event) => {
+            emitted.current = event.target.value;
+            onChange(event.target.value);
+          }}
+          multiline
+          minRows={5}
+          maxRows={16}
+          fullWidth
+          error={Boolean(error)}
+          placeholder="{}"
+          slotProps={{ htmlInput: { 'aria-label': label, spellCheck: false, style: { fontFamily: 'monospace', fontSize: 13 } } }}
+        />
+      ) : rows === null ? (
+        <Alert severity="info">{t('environments.cannotShowTable')}</Alert>
+      ) : (
+        <Stack spacing={1}>
+          {rows.length === 0 ? (
+            <Typography variant="body2" color="text.secondary">
+              {t('environments.noVariables')}
+            </Typography>
+          ) : null}
+          {rows.map((row, index) => (
+            <Stack key={index} direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+              <TextField
+                size="small"
+                value={row.name}
+                placeholder={namePlaceholder}
+                onChange={(event) => changeRows(rows.map((old, i) => (i === index ? { ...old, name: event.target.value } : old)))}
+                slotProps={{ htmlInput: { 'aria-label': t('environments.variableName', { index: index + 1 }), spellCheck: false } }}
+                sx={{ flex: 2, '& input': { fontFamily: 'monospace', fontSize: 13 } }}
+              />
+              <TextField
+                size="small"
+                value={row.value}
+                placeholder={t('environments.value')}
+                onChange={(event) => changeRows(rows.map((old, i) => (i === index ? { ...old, value: event.target.value } : old)))}
+                slotProps={{ htmlInput: { 'aria-label': t('environments.variableValue', { index: index + 1 }), spellCheck: false } }}
+                sx={{ flex: 3, '& input': { fontFamily: 'monospace', fontSize: 13 } }}
+              />
+              <IconButton size="small" onClick={() => changeRows(rows.filter((_, i) => i !== index))} aria-label={t('environments.removeVariable', { index: index + 1 })}>
+                <CloseIcon fontSize="small" />
+              </IconButton>
+            </Stack>
+          ))}
+          <Box>
+            <Button size="small" startIcon={<AddIcon />} onClick={() => changeRows([...rows, { name: '', value: '', raw: false }])}>
+              {t('environments.addVariable')}
+            </Button>
+          </Box>
+        </Stack>
+      )}
+      {error ? <FormHelperText error>{error}</FormHelperText> : null}
+    </Box>
+  );
+}

@@ -1,0 +1,173 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import AddIcon from '@mui/icons-material/Add';
+import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import Typography from '@mui/material/Typography';
+import { Permission } from '@gantry/contract';
+import type { Inventory } from '@gantry/contract';
+import { AppIcon } from '../../../components/app-icon.tsx';
+import { DataTable } from '../../../components/data-table.tsx';
+import type { Column } from '../../../components/data-table.tsx';
+import { Page } from '../../../components/page.tsx';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { useResourceDelete } from '../../../components/resource-delete.tsx';
+import { RowActions } from '../../../components/row-actions.tsx';
+import { useSnackbar } from '../../../components/snackbar-provider.tsx';
+import { useDialogState } from '../../../components/use-dialog-state.ts';
+import { DASH } from '../../../lib/format-date.ts';
+import { appsQuery, inventoriesQuery, repositoriesQuery } from '../../../lib/project-resources.ts';
+import { useProjectAccess } from '../../../lib/shared-queries.ts';
+import { useProjectId } from '../../../lib/use-project-id.ts';
+import { loadInventoryRefs, useDeleteInventory } from '../api/inventories-queries.ts';
+import { InventoryDialog } from './inventory-dialog.tsx';
+
+/** Apps whose inventories this screen creates: workspaces of terraform and tofu come from their templates. */
+const INVENTORY_APPS = ['ansible'] as const;
+
+const isWorkspace = (inventory: Inventory) => inventory.type === 'terraform-workspace' || inventory.type === 'tofu-workspace';
+
+/** One line that says where the hosts come from: the file path, or the start of the inline content. */
+function InventorySource({ inventory, repositoryName }: { inventory: Inventory; repositoryName?: string }) {
+  if (inventory.type === 'file' || isWorkspace(inventory)) {
+    return (
+      <Box component="code" sx={{ fontSize: 13 }}>
+        {inventory.inventory || DASH}
+        {repositoryName ? (
+          <Typography component="span" variant="body2" color="text.secondary" sx={{ fontFamily: 'inherit' }}>
+            {` @ ${repositoryName}`}
+          </Typography>
+        ) : null}
+      </Box>
+    );
+  }
+  const lines = inventory.inventory.split('\n').filter((line) => line.trim() !== '');
+  if (lines.length === 0) return <>{DASH}</>;
+  return (
+    <Typography
+      variant="body2"
+      color="text.secondary"
+      title={inventory.inventory}
+      noWrap
+      sx={{ fontFamily: 'monospace', fontSize: 13, maxWidth: 360 }}
+    >
+      {lines.slice(0, 3).join(' · ')}
+      {lines.length > 3 ? ' …' : ''}
+    </Typography>
+  );
+}
+
+export function InventoriesPage() {
+  const { t } = useTranslation();
+  const projectId = useProjectId();
+  const snackbar = useSnackbar();
+  const access = useProjectAccess(projectId);
+  const inventories = useQuery(inventoriesQuery(projectId));
+  const repositories = useQuery(repositoriesQuery(projectId));
+  const apps = useQuery(appsQuery);
+  const remove = useDeleteInventory(projectId);
+  const editDialog = useDialogState<Inventory>();
+  const deletion = useResourceDelete(projectId);
+  const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
+  const canManage = access.can(Permission.manageProjectResources);
+  const repositoryNames = new Map((repositories.data ?? []).map((repo) => [repo.id, repo.name]));
+
+  const requestDelete = (inventory: Inventory) =>
+    void deletion.request({
+      name: inventory.name,
+      title: t('inventories.deleteTitle'),
+      message: t('inventories.deleteConfirm', { name: inventory.name }),
+      loadRefs: () => loadInventoryRefs(projectId, inventory.id),
+      remove: () => remove.mutateAsync(inventory.id),
+      onDeleted: () => snackbar.showSuccess(t('inventories.deleted', { name: inventory.name })),
+    });
+
+  const columns: Column<Inventory>[] = [
+    { id: 'name', header: t('inventories.name'), render: (inventory) => inventory.name },
+    { id: 'type', header: t('inventories.type'), render: (inventory) => t(`inventories.types.${inventory.type}`) },
+    {
+      id: 'source',
+      header: t('inventories.source'),
+      render: (inventory) => <InventorySource inventory={inventory} repositoryName={inventory.repository_id ? repositoryNames.get(inventory.repository_id) : undefined} />,
+    },
+  ];
+  if (canManage) {
+    columns.push({
+      id: 'actions',
+      header: '',
+      align: 'right',
+      width: 104,
+      render: (inventory) => (
+        <RowActions
+          name={inventory.name}
+          // Workspaces are attached to templates from the template's page, not edited here.
+          onEdit={isWorkspace(inventory) ? undefined : () => editDialog.show(inventory)}
+          onDelete={() => requestDelete(inventory)}
+          deleting={deletion.checking || (remove.isPending && remove.variables === inventory.id)}
+        />
+      ),
+    });
+  }
+
+  return (
+    <Page>
+      <PageHeader
+        title={t('inventories.title')}
+        actions={
+          canManage ? (
+            <>
+              <Button
+                variant="contained"
+                disableElevation
+                startIcon={<AddIcon />}
+                endIcon={<ArrowDropDownIcon />}
+                onClick={(event) => setMenuAnchor(event.currentTarget)}
+                aria-haspopup="menu"
+                aria-expanded={menuAnchor ? 'true' : undefined}
+              >
+                {t('inventories.newInventory')}
+              </Button>
+              <Menu anchorEl={menuAnchor} open={menuAnchor !== null} onClose={() => setMenuAnchor(null)} anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }} transformOrigin={{ vertical: 'top', horizontal: 'right' }}>
+                {INVENTORY_APPS.map((appId) => {
+                  const app = apps.data?.find((candidate) => candidate.id === appId) ?? { id: appId, title: 'Ansible' };
+                  return (
+                    <MenuItem
+                      key={appId}
+                      onClick={() => {
+                        setMenuAnchor(null);
+                        editDialog.show(undefined);
+                      }}
+                    >
+                      <ListItemIcon>
+                        <AppIcon app={app} />
+                      </ListItemIcon>
+                      <ListItemText primary={t('inventories.appInventory', { app: app.title })} />
+                    </MenuItem>
+                  );
+                })}
+              </Menu>
+            </>
+          ) : null
+        }
+      />
+      <DataTable
+        aria-label={t('inventories.title')}
+        columns={columns}
+        rows={inventories.data}
+        getRowKey={(inventory) => inventory.id}
+        loading={inventories.isPending}
+        error={inventories.error}
+        emptyText={t('inventories.empty')}
+        paginated={false}
+      />
+      <InventoryDialog open={editDialog.open} projectId={projectId} inventory={editDialog.item} onClose={editDialog.close} />
+      {deletion.element}
+    </Page>
+  );
+}

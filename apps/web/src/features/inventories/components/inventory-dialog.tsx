@@ -1,0 +1,155 @@
+import { useEffect } from 'react';
+import { useForm } from 'react-hook-form';
+import type { DefaultValues } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import ListItemText from '@mui/material/ListItemText';
+import { InventoryBody } from '@gantry/contract';
+import type { Inventory } from '@gantry/contract';
+import { FormDialog } from '../../../components/form-dialog.tsx';
+import { FormTextField } from '../../../components/form-fields.tsx';
+import { FormSelectField } from '../../../components/form-select-field.tsx';
+import { useSnackbar } from '../../../components/snackbar-provider.tsx';
+import { getErrorMessage } from '../../../lib/api-client.ts';
+import { keysQuery, repositoriesQuery } from '../../../lib/project-resources.ts';
+import { useSaveInventory } from '../api/inventories-queries.ts';
+
+/** The kinds of inventory the form creates; workspaces belong to terraform templates. */
+export const FORM_INVENTORY_TYPES = ['static', 'static-yaml', 'file'] as const;
+
+type InventoryFormInput = z.input<typeof InventoryBody>;
+type InventoryFormValues = z.output<typeof InventoryBody>;
+
+const toDefaults = (inventory?: Inventory): DefaultValues<InventoryFormInput> => ({
+  name: inventory?.name ?? '',
+  type: inventory?.type ?? 'static',
+  inventory: inventory?.inventory ?? '',
+  ssh_key_id: inventory?.ssh_key_id ?? null,
+  become_key_id: inventory?.become_key_id ?? null,
+  repository_id: inventory?.repository_id ?? null,
+});
+
+interface InventoryDialogProps {
+  open: boolean;
+  projectId: number;
+  inventory?: Inventory;
+  onClose: () => void;
+}
+
+export function InventoryDialog({ open, projectId, inventory, onClose }: InventoryDialogProps) {
+  const { t } = useTranslation();
+  const snackbar = useSnackbar();
+  const keys = useQuery({ ...keysQuery(projectId), enabled: open });
+  const repositories = useQuery({ ...repositoriesQuery(projectId), enabled: open });
+  const save = useSaveInventory(projectId);
+  const isNew = inventory === undefined;
+  const form = useForm<InventoryFormInput, unknown, InventoryFormValues>({ resolver: zodResolver(InventoryBody), defaultValues: toDefaults(inventory) });
+
+  useEffect(() => {
+    if (!open) return;
+    form.reset(toDefaults(inventory));
+    save.reset();
+    // Reset when the dialog opens, or reopens for another inventory.
+  }, [open, inventory?.id]);
+
+  const type = form.watch('type');
+
+  const submit = form.handleSubmit((values) =>
+    save.mutate(
+      {
+        inventoryId: inventory?.id,
+        body: {
+          ...(inventory ? { id: inventory.id } : {}),
+          name: values.name,
+          type: values.type,
+          inventory: values.type === 'file' ? values.inventory.trim() : values.inventory,
+          ssh_key_id: values.ssh_key_id ?? null,
+          become_key_id: values.become_key_id ?? null,
+          repository_id: values.type === 'file' ? (values.repository_id ?? null) : null,
+        },
+      },
+      {
+        onSuccess: () => {
+          snackbar.showSuccess(t(isNew ? 'inventories.created' : 'inventories.saved', { name: values.name }));
+          onClose();
+        },
+      },
+    ),
+  );
+
+  const loginPasswordKeys = (keys.data ?? []).filter((key) => key.type === 'login_password');
+  const failure = save.error ?? keys.error ?? repositories.error;
+
+  return (
+    <FormDialog
+      open={open}
+      maxWidth="sm"
+      title={isNew ? t('inventories.newInventory') : t('inventories.editInventory')}
+      submitLabel={isNew ? t('common.create') : t('common.save')}
+      onSubmit={submit}
+      onClose={onClose}
+      submitting={save.isPending}
+      error={failure ? getErrorMessage(failure) : null}
+    >
+      <FormTextField control={form.control} name="name" label={t('inventories.name')} required autoFocus />
+      <FormSelectField
+        control={form.control}
+        name="ssh_key_id"
+        label={t('inventories.userCredentials')}
+        required
+        helperText={t('inventories.userCredentialsHint')}
+        options={(keys.data ?? []).map((key) => ({ value: key.id, label: `${key.name} (${t(`keys.types.${key.type}`)})` }))}
+      />
+      <FormSelectField
+        control={form.control}
+        name="become_key_id"
+        label={t('inventories.becomeKey')}
+        helperText={t('inventories.becomeKeyHint')}
+        options={[{ value: null, label: <em>{t('inventories.none')}</em> }, ...loginPasswordKeys.map((key) => ({ value: key.id, label: key.name }))]}
+      />
+      <FormSelectField
+        control={form.control}
+        name="type"
+        label={t('inventories.type')}
+        required
+        options={FORM_INVENTORY_TYPES.map((value) => ({
+          value,
+          label: <ListItemText primary={t(`inventories.types.${value}`)} secondary={t(`inventories.typeHints.${value}`)} sx={{ my: 0 }} />,
+        }))}
+      />
+      {type === 'file' ? (
+        <>
+          <FormTextField
+            control={form.control}
+            name="inventory"
+            label={t('inventories.path')}
+            required
+            placeholder="inventories/production.ini"
+            helperText={t('inventories.pathHint')}
+            slotProps={{ htmlInput: { spellCheck: false } }}
+          />
+          <FormSelectField
+            control={form.control}
+            name="repository_id"
+            label={t('inventories.repository')}
+            helperText={t('inventories.repositoryHint')}
+            options={[{ value: null, label: <em>{t('inventories.templateRepository')}</em> }, ...(repositories.data ?? []).map((repo) => ({ value: repo.id, label: repo.name }))]}
+          />
+        </>
+      ) : (
+        <FormTextField
+          control={form.control}
+          name="inventory"
+          label={type === 'static-yaml' ? t('inventories.yamlContent') : t('inventories.iniContent')}
+          multiline
+          minRows={8}
+          maxRows={20}
+          placeholder={type === 'static-yaml' ? 'all:\n  hosts:\n    web1.example.com:' : '[web]\nweb1.example.com\nweb2.example.com'}
+          slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: 'monospace', fontSize: 13 } } }}
+        />
+      )}
+    </FormDialog>
+  );
+}

@@ -1,0 +1,113 @@
+import { useEffect } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useTranslation } from 'react-i18next';
+import Alert from '@mui/material/Alert';
+import ListItemText from '@mui/material/ListItemText';
+import type { AccessKey } from '@gantry/contract';
+import { FormDialog } from '../../../components/form-dialog.tsx';
+import { FormCheckbox, FormTextField } from '../../../components/form-fields.tsx';
+import { FormSelectField } from '../../../components/form-select-field.tsx';
+import { useSnackbar } from '../../../components/snackbar-provider.tsx';
+import { getErrorMessage } from '../../../lib/api-client.ts';
+import { useSaveKey } from '../api/keys-queries.ts';
+import { buildKeyFormSchema, getKeyFormDefaults, toKeyBody } from './key-form.ts';
+import type { KeyFormInput, KeyFormValues } from './key-form.ts';
+
+export const KEY_TYPES = ['ssh', 'login_password', 'none'] as const;
+
+interface KeyDialogProps {
+  open: boolean;
+  projectId: number;
+  /** The key to edit; a new key when absent. */
+  accessKey?: AccessKey;
+  onClose: () => void;
+}
+
+export function KeyDialog({ open, projectId, accessKey, onClose }: KeyDialogProps) {
+  const { t } = useTranslation();
+  const snackbar = useSnackbar();
+  const save = useSaveKey(projectId);
+  const isNew = accessKey === undefined;
+  const form = useForm<KeyFormInput, unknown, KeyFormValues>({
+    // The schema depends on whether secrets are editable, which the form itself decides.
+    resolver: (values, context, options) => zodResolver(buildKeyFormSchema(isNew || values.override_secret === true))(values, context, options),
+    defaultValues: getKeyFormDefaults(accessKey),
+  });
+
+  useEffect(() => {
+    if (!open) return;
+    form.reset(getKeyFormDefaults(accessKey));
+    save.reset();
+    // Reset when the dialog opens, or reopens for another key.
+  }, [open, accessKey?.id]);
+
+  const type = form.watch('type');
+  const secretsEditable = isNew || form.watch('override_secret') === true;
+
+  const submit = form.handleSubmit((values) =>
+    save.mutate(
+      { keyId: accessKey?.id, body: toKeyBody(values, accessKey) },
+      {
+        onSuccess: () => {
+          snackbar.showSuccess(t(isNew ? 'keys.created' : 'keys.saved', { name: values.name }));
+          onClose();
+        },
+      },
+    ),
+  );
+
+  return (
+    <FormDialog
+      open={open}
+      title={isNew ? t('keys.newKey') : t('keys.editKey')}
+      submitLabel={isNew ? t('common.create') : t('common.save')}
+      onSubmit={submit}
+      onClose={onClose}
+      submitting={save.isPending}
+      error={save.error ? getErrorMessage(save.error) : null}
+    >
+      <FormTextField control={form.control} name="name" label={t('keys.name')} required autoFocus />
+      <FormSelectField
+        control={form.control}
+        name="type"
+        label={t('keys.type')}
+        required
+        disabled={!secretsEditable}
+        options={KEY_TYPES.map((value) => ({
+          value,
+          label: <ListItemText primary={t(`keys.types.${value}`)} secondary={t(`keys.typeHints.${value}`)} sx={{ my: 0 }} />,
+        }))}
+      />
+      {isNew ? null : (
+        <>
+          <FormCheckbox control={form.control} name="override_secret" label={t('keys.override')} />
+          {accessKey.empty && !secretsEditable && accessKey.type !== 'none' ? <Alert severity="warning">{t('keys.emptyHint')}</Alert> : null}
+        </>
+      )}
+      {type === 'ssh' && secretsEditable ? (
+        <>
+          <FormTextField control={form.control} name="ssh.login" label={t('keys.login')} helperText={t('keys.loginOptional')} autoComplete="off" />
+          <FormTextField control={form.control} name="ssh.passphrase" label={t('keys.passphrase')} type="password" autoComplete="new-password" />
+          <FormTextField
+            control={form.control}
+            name="ssh.private_key"
+            label={t('keys.privateKey')}
+            required
+            multiline
+            minRows={4}
+            maxRows={12}
+            placeholder="-----BEGIN OPENSSH PRIVATE KEY-----"
+            slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: 'monospace', fontSize: 13 } } }}
+          />
+        </>
+      ) : null}
+      {type === 'login_password' && secretsEditable ? (
+        <>
+          <FormTextField control={form.control} name="login_password.login" label={t('keys.login')} autoComplete="off" />
+          <FormTextField control={form.control} name="login_password.password" label={t('keys.password')} type="password" required autoComplete="new-password" />
+        </>
+      ) : null}
+    </FormDialog>
+  );
+}

@@ -1,0 +1,39 @@
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import Paper from '@mui/material/Paper';
+import { Page } from '../../../components/page.tsx';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { useSnackbar } from '../../../components/snackbar-provider.tsx';
+import { getErrorMessage } from '../../../lib/api-client.ts';
+import { storage } from '../../../lib/storage.ts';
+import { useCreateProject } from '../api/projects-queries.ts';
+import { ProjectForm, toProjectBody } from './project-form.tsx';
+
+export function NewProjectPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const snackbar = useSnackbar();
+  const create = useCreateProject();
+
+  return (
+    <Page>
+      <PageHeader title={t('projects.new.title')} />
+      <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
+        <ProjectForm
+          submitLabel={t('projects.new.create')}
+          submitting={create.isPending}
+          error={create.error ? getErrorMessage(create.error) : null}
+          onSubmit={(values) =>
+            create.mutate(toProjectBody(values), {
+              onSuccess: (project) => {
+                snackbar.showSuccess(t('projects.created', { name: project.name }));
+                storage.setLastProjectId(project.id);
+                void navigate(`/project/${project.id}/history`);
+              },
+            })
+          }
+        />
+      </Paper>
+    </Page>
+  );
+}

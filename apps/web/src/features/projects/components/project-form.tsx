@@ -1,0 +1,92 @@
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Stack from '@mui/material/Stack';
+import { CreateProjectBody, MaxParallelTasks } from '@gantry/contract';
+import { FormCheckbox, FormTextField } from '../../../components/form-fields.tsx';
+
+/** The text field holds what was typed; an empty field means "not set" (unlimited). */
+const typedInteger = (value: unknown) => {
+  if (typeof value !== 'string') return value;
+  const trimmed = value.trim();
+  return trimmed === '' ? null : Number(trimmed);
+};
+
+export const ProjectFormSchema = CreateProjectBody.pick({ name: true, alert: true, alert_chat: true }).extend({
+  max_parallel_tasks: z.preprocess(typedInteger, MaxParallelTasks.nullable()),
+});
+export type ProjectFormInput = z.input<typeof ProjectFormSchema>;
+export type ProjectFormValues = z.output<typeof ProjectFormSchema>;
+
+interface ProjectFormProps {
+  defaultValues?: { name: string; alert: boolean; alert_chat: string | null; max_parallel_tasks: number };
+  submitLabel: string;
+  submitting: boolean;
+  error: string | null;
+  onSubmit: (values: ProjectFormValues) => void;
+}
+
+export function ProjectForm({ defaultValues, submitLabel, submitting, error, onSubmit }: ProjectFormProps) {
+  const { t } = useTranslation();
+  const form = useForm<ProjectFormInput, unknown, ProjectFormValues>({
+    resolver: zodResolver(ProjectFormSchema),
+    defaultValues: {
+      name: defaultValues?.name ?? '',
+      alert: defaultValues?.alert ?? false,
+      alert_chat: defaultValues?.alert_chat ?? '',
+      max_parallel_tasks: defaultValues?.max_parallel_tasks ? String(defaultValues.max_parallel_tasks) : '',
+    },
+  });
+
+  return (
+    <form onSubmit={form.handleSubmit(onSubmit)} noValidate aria-label={t('projects.form.label')}>
+      <Stack spacing={2.5} sx={{ maxWidth: 480 }}>
+        {error ? (
+          <Alert severity="error" role="alert">
+            {error}
+          </Alert>
+        ) : null}
+        <FormTextField control={form.control} name="name" label={t('projects.form.name')} required />
+        <FormTextField
+          control={form.control}
+          name="max_parallel_tasks"
+          label={t('projects.form.maxParallelTasks')}
+          helperText={t('projects.form.maxParallelTasksHint')}
+          numeric
+        />
+        <FormCheckbox control={form.control} name="alert" label={t('projects.form.alert')} />
+        <FormTextField
+          control={form.control}
+          name="alert_chat"
+          label={t('projects.form.alertChat')}
+          helperText={t('projects.form.alertChatHint')}
+        />
+        <div>
+          <Button
+            type="submit"
+            variant="contained"
+            disableElevation
+            disabled={submitting}
+            startIcon={submitting ? <CircularProgress size={16} color="inherit" /> : undefined}
+          >
+            {submitLabel}
+          </Button>
+        </div>
+      </Stack>
+    </form>
+  );
+}
+
+/** The wire body of a project form: an empty chat id is no chat id, an empty limit is unlimited. */
+export function toProjectBody(values: ProjectFormValues) {
+  return {
+    name: values.name,
+    alert: values.alert ?? false,
+    alert_chat: values.alert_chat?.trim() ? values.alert_chat.trim() : null,
+    max_parallel_tasks: values.max_parallel_tasks ?? 0,
+  };
+}

@@ -1,0 +1,118 @@
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import AddIcon from '@mui/icons-material/Add';
+import CallSplitIcon from '@mui/icons-material/CallSplit';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Stack from '@mui/material/Stack';
+import { Permission } from '@gantry/contract';
+import type { Repository } from '@gantry/contract';
+import { DataTable } from '../../../components/data-table.tsx';
+import type { Column } from '../../../components/data-table.tsx';
+import { Page } from '../../../components/page.tsx';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { useResourceDelete } from '../../../components/resource-delete.tsx';
+import { RowActions } from '../../../components/row-actions.tsx';
+import { useSnackbar } from '../../../components/snackbar-provider.tsx';
+import { useDialogState } from '../../../components/use-dialog-state.ts';
+import { DASH } from '../../../lib/format-date.ts';
+import { keysQuery, repositoriesQuery } from '../../../lib/project-resources.ts';
+import { useProjectAccess } from '../../../lib/shared-queries.ts';
+import { useProjectId } from '../../../lib/use-project-id.ts';
+import { loadRepositoryRefs, useDeleteRepository } from '../api/repositories-queries.ts';
+import { isLocalUrl } from './git-url.ts';
+import { RepositoryDialog } from './repository-dialog.tsx';
+
+export function RepositoriesPage() {
+  const { t } = useTranslation();
+  const projectId = useProjectId();
+  const snackbar = useSnackbar();
+  const access = useProjectAccess(projectId);
+  const repositories = useQuery(repositoriesQuery(projectId));
+  const keys = useQuery(keysQuery(projectId));
+  const remove = useDeleteRepository(projectId);
+  const editDialog = useDialogState<Repository>();
+  const deletion = useResourceDelete(projectId);
+  const canManage = access.can(Permission.manageProjectResources);
+  const keyNames = new Map((keys.data ?? []).map((key) => [key.id, key.name]));
+
+  const requestDelete = (repository: Repository) =>
+    void deletion.request({
+      name: repository.name,
+      title: t('repositories.deleteTitle'),
+      message: t('repositories.deleteConfirm', { name: repository.name }),
+      loadRefs: () => loadRepositoryRefs(projectId, repository.id),
+      remove: () => remove.mutateAsync(repository.id),
+      onDeleted: () => snackbar.showSuccess(t('repositories.deleted', { name: repository.name })),
+    });
+
+  const columns: Column<Repository>[] = [
+    { id: 'name', header: t('repositories.name'), render: (repository) => repository.name },
+    {
+      id: 'url',
+      header: t('repositories.url'),
+      render: (repository) => (
+        <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+          <Box component="code" sx={{ fontSize: 13, wordBreak: 'break-all' }}>
+            {repository.git_url}
+          </Box>
+          {!isLocalUrl(repository.git_url) && repository.git_branch ? (
+            <Chip
+              size="small"
+              variant="outlined"
+              icon={<CallSplitIcon />}
+              label={repository.git_branch}
+              title={t('repositories.branch')}
+              sx={{ height: 22, fontSize: 12 }}
+            />
+          ) : null}
+        </Stack>
+      ),
+    },
+    { id: 'key', header: t('repositories.accessKey'), render: (repository) => keyNames.get(repository.ssh_key_id) ?? DASH },
+  ];
+  if (canManage) {
+    columns.push({
+      id: 'actions',
+      header: '',
+      align: 'right',
+      width: 104,
+      render: (repository) => (
+        <RowActions
+          name={repository.name}
+          onEdit={() => editDialog.show(repository)}
+          onDelete={() => requestDelete(repository)}
+          deleting={deletion.checking || (remove.isPending && remove.variables === repository.id)}
+        />
+      ),
+    });
+  }
+
+  return (
+    <Page>
+      <PageHeader
+        title={t('repositories.title')}
+        actions={
+          canManage ? (
+            <Button variant="contained" disableElevation startIcon={<AddIcon />} onClick={() => editDialog.show(undefined)}>
+              {t('repositories.newRepository')}
+            </Button>
+          ) : null
+        }
+      />
+      <DataTable
+        aria-label={t('repositories.title')}
+        columns={columns}
+        rows={repositories.data}
+        getRowKey={(repository) => repository.id}
+        loading={repositories.isPending}
+        error={repositories.error}
+        emptyText={t('repositories.empty')}
+        paginated={false}
+      />
+      <RepositoryDialog open={editDialog.open} projectId={projectId} repository={editDialog.item} onClose={editDialog.close} />
+      {deletion.element}
+    </Page>
+  );
+}

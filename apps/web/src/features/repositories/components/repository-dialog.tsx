@@ -1,0 +1,119 @@
+import { useEffect } from 'react';
+import { useForm } from 'react-hook-form';
+import type { DefaultValues } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import MenuItem from '@mui/material/MenuItem';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import { getGitUrlType } from '@gantry/contract';
+import type { Repository } from '@gantry/contract';
+import { FormDialog } from '../../../components/form-dialog.tsx';
+import { FormTextField } from '../../../components/form-fields.tsx';
+import { FormSelectField } from '../../../components/form-select-field.tsx';
+import { useSnackbar } from '../../../components/snackbar-provider.tsx';
+import { getErrorMessage } from '../../../lib/api-client.ts';
+import { keysQuery } from '../../../lib/project-resources.ts';
+import { useSaveRepository } from '../api/repositories-queries.ts';
+import { URL_TYPES, applyUrlType, isLocalUrl } from './git-url.ts';
+import { RepositoryFormSchema } from './repository-form.ts';
+import type { RepositoryFormInput, RepositoryFormValues } from './repository-form.ts';
+
+
+const toDefaults = (repository?: Repository): DefaultValues<RepositoryFormInput> => ({
+  name: repository?.name ?? '',
+  git_url: repository?.git_url ?? '',
+  git_branch: repository?.git_branch ?? '',
+  ssh_key_id: repository?.ssh_key_id,
+});
+
+interface RepositoryDialogProps {
+  open: boolean;
+  projectId: number;
+  repository?: Repository;
+  onClose: () => void;
+}
+
+export function RepositoryDialog({ open, projectId, repository, onClose }: RepositoryDialogProps) {
+  const { t } = useTranslation();
+  const snackbar = useSnackbar();
+  const keys = useQuery({ ...keysQuery(projectId), enabled: open });
+  const save = useSaveRepository(projectId);
+  const isNew = repository === undefined;
+  const form = useForm<RepositoryFormInput, unknown, RepositoryFormValues>({ resolver: zodResolver(RepositoryFormSchema), defaultValues: toDefaults(repository) });
+
+  useEffect(() => {
+    if (!open) return;
+    form.reset(toDefaults(repository));
+    save.reset();
+    // Reset when the dialog opens, or reopens for another repository.
+  }, [open, repository?.id]);
+
+  const url = form.watch('git_url');
+  const urlType = getGitUrlType(url.trim()) ?? '';
+  const local = isLocalUrl(url);
+
+  const submit = form.handleSubmit((values) =>
+    save.mutate(
+      {
+        repositoryId: repository?.id,
+        body: { ...(repository ? { id: repository.id } : {}), name: values.name, git_url: values.git_url.trim(), git_branch: local ? '' : values.git_branch, ssh_key_id: values.ssh_key_id },
+      },
+      {
+        onSuccess: () => {
+          snackbar.showSuccess(t(isNew ? 'repositories.created' : 'repositories.saved', { name: values.name }));
+          onClose();
+        },
+      },
+    ),
+  );
+
+  return (
+    <FormDialog
+      open={open}
+      maxWidth="sm"
+      title={isNew ? t('repositories.newRepository') : t('repositories.editRepository')}
+      submitLabel={isNew ? t('common.create') : t('common.save')}
+      onSubmit={submit}
+      onClose={onClose}
+      submitting={save.isPending}
+      error={save.error ? getErrorMessage(save.error) : keys.error ? getErrorMessage(keys.error) : null}
+    >
+      <FormTextField control={form.control} name="name" label={t('repositories.name')} required autoFocus />
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+        <TextField
+          select
+          label={t('repositories.urlType')}
+          value={urlType}
+          onChange={(event) => form.setValue('git_url', applyUrlType(url, event.target.value as (typeof URL_TYPES)[number]), { shouldValidate: form.formState.isSubmitted })}
+          sx={{ minWidth: { sm: 140 } }}
+        >
+          {URL_TYPES.map((type) => (
+            <MenuItem key={type} value={type}>
+              {t(`repositories.urlTypes.${type}`)}
+            </MenuItem>
+          ))}
+        </TextField>
+        <FormTextField
+          control={form.control}
+          name="git_url"
+          label={t('repositories.url')}
+          required
+          placeholder="git@github.com:org/repo.git"
+          helperText={t('repositories.urlHint')}
+          slotProps={{ htmlInput: { spellCheck: false } }}
+        />
+      </Stack>
+      {local ? null : <FormTextField control={form.control} name="git_branch" label={t('repositories.branch')} required placeholder="main" />}
+      <FormSelectField
+        control={form.control}
+        name="ssh_key_id"
+        label={t('repositories.accessKey')}
+        required
+        helperText={t('repositories.accessKeyHint')}
+        options={(keys.data ?? []).map((key) => ({ value: key.id, label: `${key.name} (${t(`keys.types.${key.type}`)})` }))}
+      />
+    </FormDialog>
+  );
+}

@@ -1,0 +1,21 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { activeTasksApi } from '@gantry/contract';
+import { api } from '../../../lib/api-client.ts';
+import { taskKeys } from '../../../lib/live-events.ts';
+
+/** The admin's active tasks are refreshed every 10 seconds (and patched live in between). */
+export const ACTIVE_TASKS_REFRESH_MS = 10_000;
+
+export const activeTasksQuery = queryOptions({
+  queryKey: taskKeys.active,
+  queryFn: ({ signal }) => api(activeTasksApi.list, { signal }),
+  refetchInterval: ACTIVE_TASKS_REFRESH_MS,
+});
+
+export function useStopActiveTask() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (taskId: number) => api(activeTasksApi.stop, { params: { taskId } }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: activeTasksQuery.queryKey }),
+  });
+}

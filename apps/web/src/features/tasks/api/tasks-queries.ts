@@ -1,0 +1,99 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { rawOutputApi, tasksApi, teamApi, templatesApi } from '@gantry/contract';
+import type { CreateTaskBody, Task } from '@gantry/contract';
+import { api, buildUrl } from '../../../lib/api-client.ts';
+import { taskKeys } from '../../../lib/live-events.ts';
+import type { LogLine } from '../log/log-buffer.ts';
+
+/** Template task lists show the last 200 tasks (the seed's default limit); the row summary the last 5. */
+export const TEMPLATE_TASKS_LIMIT = 200;
+export const LAST_TASKS_ROW_LIMIT = 5;
+/** The build version picker offers the last 20 successful builds. */
+export const BUILD_VERSIONS_LIMIT = 20;
+
+export const taskQuery = (projectId: number, taskId: number) =>
+  queryOptions({
+    queryKey: taskKeys.detail(projectId, taskId),
+    queryFn: ({ signal }) => api(tasksApi.get, { params: { projectId, taskId }, signal }),
+  });
+
+export const lastTasksQuery = (projectId: number) =>
+  queryOptions({
+    queryKey: taskKeys.last(projectId),
+    queryFn: ({ signal }) => api(tasksApi.last, { params: { projectId }, query: { limit: 200 }, signal }),
+  });
+
+export const templateTasksQuery = (projectId: number, templateId: number, limit = TEMPLATE_TASKS_LIMIT) =>
+  queryOptions({
+    queryKey: taskKeys.templateLast(projectId, templateId, limit),
+    queryFn: ({ signal }) => api(tasksApi.templateLast, { params: { projectId, templateId }, query: { limit }, signal }),
+  });
+
+/** Successful tasks of a build template, newest first: the versions a deploy can use. */
+export const buildVersionsQuery = (projectId: number, buildTemplateId: number) =>
+  queryOptions({
+    queryKey: taskKeys.templateSuccessful(projectId, buildTemplateId),
+    queryFn: async ({ signal }) => {
+      const tasks = await api(tasksApi.templateTasks, { params: { projectId, templateId: buildTemplateId }, query: { status: 'success' }, signal });
+      return tasks.filter((task) => task.status === 'success').slice(0, BUILD_VERSIONS_LIMIT);
+    },
+    staleTime: 0,
+  });
+
+export const templateStatsQuery = (projectId: number, templateId: number, start: string, userId: number | null) =>
+  queryOptions({
+    queryKey: taskKeys.templateStats(projectId, templateId, start, userId),
+    queryFn: ({ signal }) =>
+      api(tasksApi.templateStats, { params: { projectId, templateId }, query: { start, ...(userId === null ? {} : { user_id: userId }) }, signal }),
+  });
+
+/** The template a task form is built from; always fresh, since its survey may just have changed. */
+export const taskTemplateQuery = (projectId: number, templateId: number) =>
+  queryOptions({
+    queryKey: [...taskKeys.template(projectId, templateId), 'definition'] as const,
+    queryFn: ({ signal }) => api(templatesApi.get, { params: { projectId, templateId }, signal }),
+    staleTime: 0,
+  });
+
+export const teamMembersQuery = (projectId: number) =>
+  queryOptions({
+    queryKey: ['projects', projectId, 'users'] as const,
+    queryFn: ({ signal }) => api(teamApi.list, { params: { projectId }, query: { sort: 'name', order: 'asc' }, signal }),
+  });
+
+/** Reads log lines [offset, offset + limit) of a task. */
+export async function fetchTaskOutput(projectId: number, taskId: number, offset: number, limit: number, signal: AbortSignal): Promise<LogLine[]> {
+  return api(tasksApi.output, { params: { projectId, taskId }, query: { offset, limit }, signal });
+}
+
+export function rawOutputUrl(projectId: number, taskId: number): string {
+  return buildUrl(rawOutputApi.path, { projectId, taskId });
+}
+
+export function useCreateTask(projectId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: CreateTaskBody) => api(tasksApi.create, { params: { projectId }, body }),
+    onSuccess: (task: Task) => {
+      // The server announces a task on its first status change; lists show it right away.
+      void queryClient.invalidateQueries({ queryKey: taskKeys.last(projectId) });
+      void queryClient.invalidateQueries({ queryKey: taskKeys.template(projectId, task.template_id) });
+      void queryClient.invalidateQueries({ queryKey: taskKeys.active });
+    },
+  });
+}
+
+export type TaskAction = { kind: 'stop'; force: boolean } | { kind: 'confirm' } | { kind: 'reject' };
+
+export function useTaskAction(projectId: number, taskId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (action: TaskAction) => {
+      const params = { projectId, taskId };
+      if (action.kind === 'stop') return api(tasksApi.stop, { params, body: { force: action.force } });
+      if (action.kind === 'confirm') return api(tasksApi.confirm, { params });
+      return api(tasksApi.reject, { params });
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: taskKeys.detail(projectId, taskId) }),
+  });
+}

@@ -1,0 +1,83 @@
+import { Link as RouterLink, Navigate } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import StopCircleOutlinedIcon from '@mui/icons-material/StopCircleOutlined';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import type { ActiveTask } from '@gantry/contract';
+import { DataTable } from '../../../components/data-table.tsx';
+import type { Column } from '../../../components/data-table.tsx';
+import { Page } from '../../../components/page.tsx';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { useSnackbar } from '../../../components/snackbar-provider.tsx';
+import { getErrorMessage } from '../../../lib/api-client.ts';
+import { DASH } from '../../../lib/format-date.ts';
+import { currentUserQuery } from '../../../lib/shared-queries.ts';
+import { storage } from '../../../lib/storage.ts';
+import { activeTasksQuery, useStopActiveTask } from '../api/active-tasks-queries.ts';
+import { TASK_PARAM } from './task-log-host.tsx';
+import { TaskStatusChip } from '../../../components/task-status-chip.tsx';
+
+export function ActiveTasksPage() {
+  const { t } = useTranslation();
+  const snackbar = useSnackbar();
+  const me = useQuery(currentUserQuery);
+  const tasks = useQuery({ ...activeTasksQuery, enabled: me.data?.admin === true });
+  const stop = useStopActiveTask();
+
+  if (me.data && !me.data.admin) return <Navigate to="/" replace />;
+  const lastProjectId = storage.getLastProjectId();
+
+  const columns: Column<ActiveTask>[] = [
+    {
+      id: 'task',
+      header: t('activeTasks.task'),
+      width: 100,
+      render: (task) => (
+        <Link component={RouterLink} to={`/project/${task.project_id}/history?${TASK_PARAM}=${task.task_id}`} underline="hover">
+          #{task.task_id}
+        </Link>
+      ),
+    },
+    { id: 'project', header: t('activeTasks.project'), render: (task) => task.project_name ?? `#${task.project_id}` },
+    { id: 'username', header: t('activeTasks.username'), render: (task) => task.username ?? DASH },
+    { id: 'status', header: t('activeTasks.status'), render: (task) => <TaskStatusChip status={task.status} /> },
+    {
+      id: 'location',
+      header: t('activeTasks.location'),
+      render: (task) => (task.runner_name ? `${t(`activeTasks.locations.${task.location}`)} · ${task.runner_name}` : t(`activeTasks.locations.${task.location}`)),
+    },
+    {
+      id: 'actions',
+      header: '',
+      align: 'right',
+      width: 120,
+      render: (task) => (
+        <Button
+          size="small"
+          color="error"
+          startIcon={<StopCircleOutlinedIcon />}
+          disabled={task.status === 'stopping' || (stop.isPending && stop.variables === task.task_id)}
+          onClick={() => stop.mutate(task.task_id, { onError: (error) => snackbar.showError(getErrorMessage(error)) })}
+        >
+          {t('activeTasks.stop')}
+        </Button>
+      ),
+    },
+  ];
+
+  return (
+    <Page>
+      <PageHeader title={t('activeTasks.title')} backTo={lastProjectId ? `/project/${lastProjectId}` : '/'} />
+      <DataTable
+        aria-label={t('activeTasks.title')}
+        columns={columns}
+        rows={tasks.data}
+        getRowKey={(task) => task.task_id}
+        loading={me.isPending || tasks.isPending}
+        error={tasks.error}
+        emptyText={t('activeTasks.empty')}
+      />
+    </Page>
+  );
+}

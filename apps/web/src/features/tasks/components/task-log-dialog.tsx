@@ -1,0 +1,253 @@
+import { useEffect, useRef, useState } from 'react';
+import type { ReactNode } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import CheckIcon from '@mui/icons-material/Check';
+import CloseIcon from '@mui/icons-material/Close';
+import DoNotDisturbIcon from '@mui/icons-material/DoNotDisturb';
+import DownloadIcon from '@mui/icons-material/Download';
+import FullscreenExitIcon from '@mui/icons-material/FullscreenExit';
+import FullscreenIcon from '@mui/icons-material/Fullscreen';
+import ReplayIcon from '@mui/icons-material/Replay';
+import StopCircleOutlinedIcon from '@mui/icons-material/StopCircleOutlined';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Dialog from '@mui/material/Dialog';
+import IconButton from '@mui/material/IconButton';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useTheme } from '@mui/material/styles';
+import type { TaskWithTemplate } from '@gantry/contract';
+import { useSnackbar } from '../../../components/snackbar-provider.tsx';
+import { getErrorMessage, isApiError } from '../../../lib/api-client.ts';
+import { DASH } from '../../../lib/format-date.ts';
+import { useLiveEvents } from '../../../lib/live-events.ts';
+import { storage } from '../../../lib/storage.ts';
+import { fetchTaskOutput, rawOutputUrl, taskQuery, useTaskAction } from '../api/tasks-queries.ts';
+import type { TaskAction } from '../api/tasks-queries.ts';
+import { TaskLogSession } from '../log/log-session.ts';
+import { getCommitSummary, getRerunLabelKey, getTaskButtons, getTaskVersion, isTaskDone } from '../task-rules.ts';
+import { TaskDate, TaskDuration } from './task-cells.tsx';
+import { TaskLogView } from './task-log-view.tsx';
+import { TaskStatusChip } from '../../../components/task-status-chip.tsx';
+
+/** Name under which the dialog's fullscreen choice is remembered. */
+const FULLSCREEN_KEY = 'task_log';
+
+interface TaskLogDialogProps {
+  projectId: number;
+  taskId: number;
+  onClose: () => void;
+  /** Opens the new task dialog filled from this task. */
+  onRerun: (task: TaskWithTemplate) => void;
+}
+
+function Detail({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Box sx={{ minWidth: 0 }}>
+      <Typography variant="caption" color="text.secondary" component="div" sx={{ lineHeight: 1.4 }}>
+        {label}
+      </Typography>
+      <Typography variant="body2" component="div" sx={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}>
+        {children}
+      </Typography>
+    </Box>
+  );
+}
+
+/** Keeps the log of one task loaded and fed by the websocket while the dialog shows it. */
+function useLogSession(projectId: number, taskId: number, task: TaskWithTemplate | undefined): TaskLogSession | null {
+  const live = useLiveEvents();
+  const [session, setSession] = useState<TaskLogSession | null>(null);
+
+  useEffect(() => {
+    const created = new TaskLogSession({ fetchLines: (offset, limit, signal) => fetchTaskOutput(projectId, taskId, offset, limit, signal) });
+    setSession(created);
+    const unsubscribeLines = live.subscribeTaskLog(projectId, taskId, (lines) => created.appendLive(lines));
+    const unsubscribeReconnect = live.subscribeReconnect(() => void created.syncTail());
+    void created.start();
+    return () => {
+      unsubscribeLines();
+      unsubscribeReconnect();
+      created.dispose();
+    };
+  }, [live, projectId, taskId]);
+
+  // Lines written just before the end may reach the store after the socket; read them once the task is over.
+  const done = task ? isTaskDone(task.status) : undefined;
+  const wasRunning = useRef(false);
+  useEffect(() => {
+    if (done === false) wasRunning.current = true;
+    if (done && wasRunning.current && session) {
+      wasRunning.current = false;
+      void session.syncTail();
+    }
+  }, [done, session]);
+
+  return session;
+}
+
+export function TaskLogDialog({ projectId, taskId, onClose, onRerun }: TaskLogDialogProps) {
+  const { t } = useTranslation();
+  const theme = useTheme();
+  const snackbar = useSnackbar();
+  const isPhone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
+  const [fullscreen, setFullscreen] = useState(() => storage.getDialogFullscreen(FULLSCREEN_KEY));
+  const taskResult = useQuery(taskQuery(projectId, taskId));
+  const task = taskResult.data;
+  const session = useLogSession(projectId, taskId, task);
+  const action = useTaskAction(projectId, taskId);
+
+  const toggleFullscreen = () => {
+    setFullscreen((value) => {
+      storage.setDialogFullscreen(FULLSCREEN_KEY, !value);
+      return !value;
+    });
+  };
+
+  const run = (next: TaskAction) => action.mutate(next, { onError: (error) => snackbar.showError(getErrorMessage(error)) });
+  const buttons = task ? getTaskButtons(task.status) : null;
+  const version = task ? getTaskVersion(task) : null;
+  const commit = task ? getCommitSummary(task.commit_hash, task.commit_message) : null;
+  const busy = action.isPending;
+
+  return (
+    <Dialog
+      open
+      onClose={onClose}
+      fullScreen={fullscreen || isPhone}
+      maxWidth="lg"
+      fullWidth
+      aria-labelledby="task-log-title"
+      slotProps={{ paper: { sx: fullscreen || isPhone ? { borderRadius: 0 } : { height: 'calc(100% - 64px)' } } }}
+    >
+      <Box sx={{ px: { xs: 2, sm: 3 }, pt: 1.5, pb: 1.5, borderBottom: 1, borderColor: 'divider' }}>
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center', minHeight: 40 }}>
+          <Typography id="task-log-title" variant="h6" component="h2" noWrap sx={{ fontWeight: 600, minWidth: 0 }}>
+            {t('taskLog.title', { id: taskId })}
+            {task ? (
+              <>
+                <Box component="span" sx={{ color: 'text.secondary', mx: 1 }}>
+                  ·
+                </Box>
+                <Link component={RouterLink} to={`/project/${projectId}/templates/${task.template_id}`} underline="hover" color="inherit" onClick={onClose}>
+                  {task.tpl_alias}
+                </Link>
+              </>
+            ) : null}
+          </Typography>
+          {task ? <TaskStatusChip status={task.status} /> : null}
+          <Box sx={{ flexGrow: 1 }} />
+          <Tooltip title={t('taskLog.downloadRaw')}>
+            <IconButton component="a" href={rawOutputUrl(projectId, taskId)} download={`task-${taskId}.log`} aria-label={t('taskLog.downloadRaw')}>
+              <DownloadIcon />
+            </IconButton>
+          </Tooltip>
+          {isPhone ? null : (
+            <Tooltip title={fullscreen ? t('taskLog.exitFullscreen') : t('taskLog.fullscreen')}>
+              <IconButton onClick={toggleFullscreen} aria-label={fullscreen ? t('taskLog.exitFullscreen') : t('taskLog.fullscreen')} aria-pressed={fullscreen}>
+                {fullscreen ? <FullscreenExitIcon /> : <FullscreenIcon />}
+              </IconButton>
+            </Tooltip>
+          )}
+          <Tooltip title={t('common.close')}>
+            <IconButton onClick={onClose} aria-label={t('common.close')} edge="end">
+              <CloseIcon />
+            </IconButton>
+          </Tooltip>
+        </Stack>
+
+        {taskResult.error ? (
+          <Alert severity="error" sx={{ mt: 1 }}>
+            {isApiError(taskResult.error, 404) ? t('taskLog.notFound') : getErrorMessage(taskResult.error)}
+          </Alert>
+        ) : null}
+
+        {task && buttons ? (
+          <Stack direction={{ xs: 'column', md: 'row' }} spacing={{ xs: 1.5, md: 2 }} sx={{ mt: 1, alignItems: { md: 'flex-end' } }}>
+            <Box
+              sx={{
+                flexGrow: 1,
+                minWidth: 0,
+                display: 'grid',
+                gap: { xs: 1, sm: 2 },
+                gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', sm: 'repeat(auto-fit, minmax(120px, max-content))' },
+              }}
+            >
+              <Detail label={t('taskLog.author')}>{task.user_name ?? (task.integration_id ? t('taskLog.integration') : task.schedule_id ? t('taskLog.schedule') : DASH)}</Detail>
+              <Detail label={t('taskLog.started')}>
+                <TaskDate value={task.start} />
+              </Detail>
+              <Detail label={t('taskLog.duration')}>
+                <TaskDuration start={task.start} end={task.end} status={task.status} />
+              </Detail>
+              {version ? <Detail label={t('taskLog.version')}>{version.version}</Detail> : null}
+              {commit ? (
+                <Detail label={t('taskLog.commit')}>
+                  <Box component="span" sx={{ fontFamily: 'monospace' }} title={task.commit_hash ?? undefined}>
+                    {commit.hash}
+                  </Box>
+                  {commit.message ? ` ${commit.message}` : ''}
+                </Detail>
+              ) : null}
+            </Box>
+            <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', flex: 'none' }}>
+              {buttons.confirm ? (
+                <Button variant="contained" color="success" disableElevation startIcon={<CheckIcon />} disabled={busy} onClick={() => run({ kind: 'confirm' })}>
+                  {t('taskLog.confirm')}
+                </Button>
+              ) : null}
+              {buttons.reject ? (
+                <Button variant="outlined" color="warning" startIcon={<DoNotDisturbIcon />} disabled={busy} onClick={() => run({ kind: 'reject' })}>
+                  {t('taskLog.reject')}
+                </Button>
+              ) : null}
+              {buttons.stop ? (
+                <Button
+                  variant={buttons.stop.force ? 'contained' : 'outlined'}
+                  color="error"
+                  disableElevation
+                  startIcon={busy && action.variables?.kind === 'stop' ? <CircularProgress size={16} color="inherit" /> : <StopCircleOutlinedIcon />}
+                  disabled={busy}
+                  onClick={() => run({ kind: 'stop', force: buttons.stop?.force ?? false })}
+                >
+                  {buttons.stop.force ? t('taskLog.forceStop') : t('taskLog.stop')}
+                </Button>
+              ) : null}
+              {buttons.rerun ? (
+                <Button variant="outlined" startIcon={<ReplayIcon />} onClick={() => onRerun(task)}>
+                  {t(getRerunLabelKey(task.tpl_type))}
+                </Button>
+              ) : null}
+            </Stack>
+          </Stack>
+        ) : null}
+
+        {task?.message ? (
+          <Typography variant="body2" color="text.secondary" sx={{ mt: 1, overflowWrap: 'anywhere' }}>
+            {task.message}
+          </Typography>
+        ) : null}
+      </Box>
+
+      {session && task ? (
+        <TaskLogView
+          key={`${projectId}-${taskId}`}
+          session={session}
+          initialFollow={!isTaskDone(task.status)}
+          emptyText={task.status === 'waiting' ? t('taskLog.waitingForStart') : isTaskDone(task.status) ? t('taskLog.noOutput') : t('taskLog.waitingForOutput')}
+        />
+      ) : (
+        <Box sx={{ flex: 1, minHeight: 200, display: 'grid', placeItems: 'center', bgcolor: '#0d1117' }}>
+          {taskResult.error ? null : <CircularProgress size={28} aria-label={t('taskLog.loading')} />}
+        </Box>
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,27 @@
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { TaskWithTemplate } from '@gantry/contract';
+import { DataTable } from '../../../components/data-table.tsx';
+import { templateTasksQuery } from '../api/tasks-queries.ts';
+import { useTaskColumns } from './task-columns.tsx';
+
+/**
+ * The tasks of one template, newest first (the last 200, 20 per page): id with message or commit
+ * message, version, status, user, start, duration and re-run. Rows follow the websocket.
+ */
+export function TemplateTaskList({ projectId, templateId }: { projectId: number; templateId: number }) {
+  const { t } = useTranslation();
+  const tasks = useQuery(templateTasksQuery(projectId, templateId));
+  const columns = useTaskColumns({ withTemplate: false, withRerun: true });
+  return (
+    <DataTable<TaskWithTemplate>
+      aria-label={t('taskList.title')}
+      columns={columns}
+      rows={tasks.data}
+      getRowKey={(task) => task.id}
+      loading={tasks.isPending}
+      error={tasks.error}
+      emptyText={t('taskList.empty')}
+    />
+  );
+}

@@ -1,0 +1,166 @@
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
+import LogoutIcon from '@mui/icons-material/Logout';
+import PersonAddAlt1Icon from '@mui/icons-material/PersonAddAlt1';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
+import MenuItem from '@mui/material/MenuItem';
+import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
+import { Permission } from '@gantry/contract';
+import type { ProjectRoleSlug, TeamMember } from '@gantry/contract';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { DataTable } from '../../../components/data-table.tsx';
+import type { Column } from '../../../components/data-table.tsx';
+import { Page } from '../../../components/page.tsx';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { useSnackbar } from '../../../components/snackbar-provider.tsx';
+import { useDialogState } from '../../../components/use-dialog-state.ts';
+import { getErrorMessage } from '../../../lib/api-client.ts';
+import { projectsQuery, useProjectAccess } from '../../../lib/shared-queries.ts';
+import { storage } from '../../../lib/storage.ts';
+import { useProjectId } from '../../../lib/use-project-id.ts';
+import { teamQuery, useLeaveProject, useRemoveTeamMember, useUpdateTeamMemberRole } from '../api/team-queries.ts';
+import { PROJECT_ROLES, getRoleLabel } from './role-labels.ts';
+import { TeamMemberDialog } from './team-member-dialog.tsx';
+
+export function TeamPage() {
+  const { t } = useTranslation();
+  const projectId = useProjectId();
+  const snackbar = useSnackbar();
+  const access = useProjectAccess(projectId);
+  const team = useQuery(teamQuery(projectId));
+  const projects = useQuery(projectsQuery);
+  const updateRole = useUpdateTeamMemberRole(projectId);
+  const removeMember = useRemoveTeamMember(projectId);
+  const leave = useLeaveProject(projectId);
+  const addDialog = useDialogState();
+  const removeDialog = useDialogState<TeamMember>();
+  const leaveDialog = useDialogState();
+
+  const canManage = access.can(Permission.manageProjectUsers);
+  const projectName = projects.data?.find((project) => project.id === projectId)?.name ?? '';
+
+  const changeRole = (member: TeamMember, role: ProjectRoleSlug) =>
+    updateRole.mutate(
+      { userId: member.user_id, role },
+      { onError: (error) => snackbar.showError(getErrorMessage(error)) },
+    );
+
+  const removeMemberConfirmed = () => {
+    const member = removeDialog.item;
+    if (!member) return;
+    removeMember.mutate(member.user_id, {
+      onSuccess: () => snackbar.showSuccess(t('team.removed', { name: member.name })),
+      onError: (error) => snackbar.showError(getErrorMessage(error)),
+    });
+  };
+
+  const leaveConfirmed = () =>
+    leave.mutate(undefined, {
+      onSuccess: () => {
+        storage.setLastProjectId(null);
+        // The seed reloads the page: every cached view of this project is gone with it.
+        window.location.assign('/');
+      },
+      onError: (error) => snackbar.showError(getErrorMessage(error)),
+    });
+
+  const columns: Column<TeamMember>[] = [
+    { id: 'name', header: t('team.name'), render: (member) => member.name },
+    { id: 'username', header: t('team.username'), render: (member) => member.username },
+    {
+      id: 'role',
+      header: t('team.role'),
+      width: 200,
+      render: (member) =>
+        canManage ? (
+          <TextField
+            select
+            size="small"
+            variant="standard"
+            value={member.role}
+            onChange={(event) => changeRole(member, event.target.value as ProjectRoleSlug)}
+            slotProps={{ htmlInput: { 'aria-label': t('team.roleOf', { name: member.name }) } }}
+            sx={{ minWidth: 140 }}
+          >
+            {PROJECT_ROLES.map((role) => (
+              <MenuItem key={role} value={role}>
+                {getRoleLabel(t, role)}
+              </MenuItem>
+            ))}
+          </TextField>
+        ) : (
+          <Chip size="small" label={getRoleLabel(t, member.role)} variant="outlined" />
+        ),
+    },
+  ];
+  if (canManage) {
+    columns.push({
+      id: 'actions',
+      header: '',
+      align: 'right',
+      width: 72,
+      render: (member) => (
+        <Tooltip title={t('team.remove')}>
+          <IconButton onClick={() => removeDialog.show(member)} aria-label={t('team.removeMember', { name: member.name })} size="small">
+            <DeleteOutlineIcon fontSize="small" />
+          </IconButton>
+        </Tooltip>
+      ),
+    });
+  }
+
+  return (
+    <Page>
+      <PageHeader
+        title={t('team.title')}
+        actions={
+          <>
+            <Button
+              variant="outlined"
+              color="inherit"
+              startIcon={<LogoutIcon />}
+              onClick={() => leaveDialog.show()}
+              disabled={!access.isReady || access.role === 'owner' || leave.isPending}
+            >
+              {t('team.leave')}
+            </Button>
+            {canManage ? (
+              <Button variant="contained" disableElevation startIcon={<PersonAddAlt1Icon />} onClick={() => addDialog.show()}>
+                {t('team.newMember')}
+              </Button>
+            ) : null}
+          </>
+        }
+      />
+      <DataTable
+        aria-label={t('team.title')}
+        columns={columns}
+        rows={team.data}
+        getRowKey={(member) => member.user_id}
+        loading={team.isPending}
+        error={team.error}
+        emptyText={t('team.empty')}
+      />
+      <TeamMemberDialog open={addDialog.open} projectId={projectId} members={team.data ?? []} onClose={addDialog.close} />
+      <ConfirmDialog
+        open={removeDialog.open}
+        title={t('team.removeTitle')}
+        message={t('team.removeConfirm', { name: removeDialog.item?.name ?? '' })}
+        onConfirm={removeMemberConfirmed}
+        onClose={removeDialog.close}
+      />
+      <ConfirmDialog
+        open={leaveDialog.open}
+        title={t('team.leaveTitle')}
+        message={t('team.leaveConfirm', { name: projectName })}
+        confirmLabel={t('team.leave')}
+        onConfirm={leaveConfirmed}
+        onClose={leaveDialog.close}
+      />
+    </Page>
+  );
+}

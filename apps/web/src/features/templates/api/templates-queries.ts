@@ -1,0 +1,50 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { tasksApi, templatesApi } from '@gantry/contract';
+import type { Template, TemplateBody } from '@gantry/contract';
+import { api } from '../../../lib/api-client.ts';
+import { resourceKeys } from '../../../lib/project-resources.ts';
+
+/** The newest tasks of a template: 5 inside a list row, up to 200 on its page. */
+export const templateTasksQuery = (projectId: number, templateId: number, limit: number) =>
+  queryOptions({
+    queryKey: [...resourceKeys.templates(projectId), 'one', templateId, 'tasks', limit] as const,
+    queryFn: ({ signal }) => api(tasksApi.templateLast, { params: { projectId, templateId }, query: { limit }, signal }),
+  });
+
+function useInvalidateTemplates(projectId: number) {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: resourceKeys.templates(projectId) });
+}
+
+export function useCreateTemplate(projectId: number) {
+  const invalidate = useInvalidateTemplates(projectId);
+  return useMutation({
+    mutationFn: (body: TemplateBody): Promise<Template> => api(templatesApi.create, { params: { projectId }, body }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useUpdateTemplate(projectId: number) {
+  const invalidate = useInvalidateTemplates(projectId);
+  return useMutation({
+    mutationFn: ({ templateId, body }: { templateId: number; body: TemplateBody }) => api(templatesApi.update, { params: { projectId, templateId }, body }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useDeleteTemplate(projectId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (templateId: number) => api(templatesApi.remove, { params: { projectId, templateId } }),
+    // Only the lists: the deleted template's own page is still open and would refetch into a 404.
+    // The template leaves the cached lists at once, so a list shown before its refetch lands never offers it.
+    onSuccess: (_result, templateId) => {
+      const lists = [...resourceKeys.templates(projectId), 'list'];
+      queryClient.setQueriesData<Template[]>({ queryKey: lists }, (templates) => templates?.filter((template) => template.id !== templateId));
+      return queryClient.invalidateQueries({ queryKey: lists });
+    },
+  });
+}
+
+export const loadTemplate = (projectId: number, templateId: number) => api(templatesApi.get, { params: { projectId, templateId } });
+export const loadTemplateRefs = (projectId: number, templateId: number) => api(templatesApi.refs, { params: { projectId, templateId } });

@@ -1,0 +1,254 @@
+import { Controller, useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Navigate, Link as RouterLink, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import CircularProgress from '@mui/material/CircularProgress';
+import Divider from '@mui/material/Divider';
+import LinearProgress from '@mui/material/LinearProgress';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import { Permission, appNeedsInventory } from '@gantry/contract';
+import type { Template, TemplateInput, TemplateType } from '@gantry/contract';
+import { AppIcon } from '../../../components/app-icon.tsx';
+import { FormCheckbox, FormTextField } from '../../../components/form-fields.tsx';
+import { FormSelectField } from '../../../components/form-select-field.tsx';
+import { Page } from '../../../components/page.tsx';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { useSnackbar } from '../../../components/snackbar-provider.tsx';
+import { StringListEditor } from '../../../components/string-list-editor.tsx';
+import { getErrorMessage } from '../../../lib/api-client.ts';
+import { appsQuery, environmentsQuery, inventoriesQuery, keysQuery, repositoriesQuery, templateQuery, templatesQuery, viewsQuery } from '../../../lib/project-resources.ts';
+import { useProjectAccess } from '../../../lib/shared-queries.ts';
+import { useProjectId } from '../../../lib/use-project-id.ts';
+import { useCreateTemplate, useUpdateTemplate } from '../api/templates-queries.ts';
+import { SurveyVarsEditor } from './survey-vars-editor.tsx';
+import { TEMPLATE_TYPES, TemplateFormSchema, appUsesVaults, getPlaybookKind, getTemplateFormDefaults, toTemplateBody } from './template-form.ts';
+import type { TemplateFormFields } from './template-form.ts';
+import { TYPE_LABEL_KEYS, getTemplatePath, getTemplatesPath, toViewId } from './template-helpers.ts';
+import { VaultsEditor } from './vaults-editor.tsx';
+
+const PLAYBOOK_PLACEHOLDERS = { playbook: 'playbooks/site.yml', script: 'scripts/deploy.sh', subdirectory: 'infra/production' } as const;
+
+/** /templates/new/edit?app=... and /templates/:templateId/edit: the template form as a page. */
+export function TemplateFormPage() {
+  const { t } = useTranslation();
+  const projectId = useProjectId();
+  const params = useParams();
+  const [search] = useSearchParams();
+  const viewId = toViewId(params.viewId);
+  const templateId = params.templateId ? Number(params.templateId) : undefined;
+  const template = useQuery({ ...templateQuery(projectId, templateId ?? 0), enabled: templateId !== undefined });
+  const backTo = templateId ? getTemplatePath(projectId, viewId, templateId) : getTemplatesPath(projectId, viewId);
+  const access = useProjectAccess(projectId);
+
+  // Only those who manage project resources create or edit templates.
+  if (access.isReady && !access.can(Permission.manageProjectResources)) return <Navigate to={backTo} replace />;
+  if (templateId !== undefined && !template.data) {
+    return (
+      <Page>
+        <PageHeader title={t('templates.editTemplate')} backTo={backTo} />
+        {template.error ? <Alert severity="error">{getErrorMessage(template.error)}</Alert> : <LinearProgress />}
+      </Page>
+    );
+  }
+  return <TemplateForm key={templateId ?? 'new'} projectId={projectId} viewId={viewId} template={template.data} app={search.get('app') || 'ansible'} backTo={backTo} />;
+}
+
+interface TemplateFormProps {
+  projectId: number;
+  viewId: number | undefined;
+  template: Template | undefined;
+  app: string;
+  backTo: string;
+}
+
+function TemplateForm({ projectId, viewId, template, app: appFromUrl, backTo }: TemplateFormProps) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const snackbar = useSnackbar();
+  const isNew = template === undefined;
+  const form = useForm<TemplateFormFields, unknown, TemplateInput>({
+    resolver: zodResolver(TemplateFormSchema),
+    defaultValues: getTemplateFormDefaults({ app: appFromUrl, viewId, template }),
+  });
+  const app = form.watch('app');
+  const type = form.watch('type');
+  const apps = useQuery(appsQuery);
+  const inventories = useQuery({ ...inventoriesQuery(projectId, 'ansible'), enabled: appNeedsInventory(app) });
+  const repositories = useQuery(repositoriesQuery(projectId));
+  const environments = useQuery(environmentsQuery(projectId));
+  const views = useQuery(viewsQuery(projectId));
+  const templates = useQuery(templatesQuery(projectId));
+  const keys = useQuery(keysQuery(projectId));
+  const create = useCreateTemplate(projectId);
+  const update = useUpdateTemplate(projectId);
+  const mutation = isNew ? create : update;
+
+  const appInfo = apps.data?.find((candidate) => candidate.id === app) ?? { id: app, title: app };
+  const kind = getPlaybookKind(app);
+  const buildTemplates = (templates.data ?? []).filter((candidate) => candidate.type === 'build' && candidate.id !== template?.id);
+  const loadError = [apps, inventories, repositories, environments, views, templates, keys].find((query) => query.error)?.error;
+
+  // Validation runs the contract's rules on the body; what is sent is the same body, built from the form.
+  const submit = form.handleSubmit(() => {
+    const body = toTemplateBody(form.getValues());
+    if (template) {
+      update.mutate(
+        { templateId: template.id, body: { ...body, id: template.id } },
+        {
+          onSuccess: () => {
+            snackbar.showSuccess(t('templates.saved', { name: body.name }));
+            navigate(getTemplatePath(projectId, viewId, template.id));
+          },
+        },
+      );
+    } else {
+      create.mutate(body, {
+        onSuccess: (created) => {
+          snackbar.showSuccess(t('templates.created', { name: created.name }));
+          navigate(getTemplatePath(projectId, viewId, created.id));
+        },
+      });
+    }
+  });
+
+  return (
+    <Page>
+      <PageHeader title={isNew ? t('templates.newTemplate') : t('templates.editNamed', { name: template.name })} backTo={backTo} />
+      <Paper variant="outlined" component="form" onSubmit={submit} noValidate sx={{ overflow: 'hidden' }}>
+        <Stack direction="row" sx={{ alignItems: 'center', borderBottom: 1, borderColor: 'divider', pr: 2 }}>
+          <Controller
+            control={form.control}
+            name="type"
+            render={({ field }) => (
+              <Tabs value={field.value} onChange={(_, next: TemplateType) => field.onChange(next)} aria-label={t('templates.type')} variant="scrollable" sx={{ flexGrow: 1, minWidth: 0 }}>
+                {TEMPLATE_TYPES.map((value) => (
+                  <Tab key={value || 'task'} value={value} label={t(TYPE_LABEL_KEYS[value])} />
+                ))}
+              </Tabs>
+            )}
+          />
+          <Chip icon={<Box sx={{ display: 'flex', pl: 0.5 }}><AppIcon app={appInfo} size={16} /></Box>} label={appInfo.title || app} variant="outlined" size="small" />
+        </Stack>
+        <Box sx={{ p: { xs: 2, sm: 3 } }}>
+          {mutation.error ? (
+            <Alert severity="error" role="alert" sx={{ mb: 2 }}>
+              {getErrorMessage(mutation.error)}
+            </Alert>
+          ) : null}
+          {loadError ? (
+            <Alert severity="error" sx={{ mb: 2 }}>
+              {getErrorMessage(loadError)}
+            </Alert>
+          ) : null}
+          <Box sx={{ display: 'grid', gap: { xs: 3, md: 4 }, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
+            <Stack spacing={2}>
+              <FormTextField control={form.control} name="name" label={t('templates.name')} required autoFocus={isNew} />
+              <FormTextField control={form.control} name="description" label={t('templates.description')} multiline minRows={2} maxRows={8} />
+              <FormTextField
+                control={form.control}
+                name="playbook"
+                label={t(`templates.form.${kind}`)}
+                required={kind !== 'subdirectory'}
+                placeholder={PLAYBOOK_PLACEHOLDERS[kind]}
+                helperText={t(`templates.form.${kind}Hint`)}
+                slotProps={{ htmlInput: { spellCheck: false } }}
+              />
+              {appNeedsInventory(app) ? (
+                <FormSelectField
+                  control={form.control}
+                  name="inventory_id"
+                  label={t('templates.inventory')}
+                  required
+                  options={(inventories.data ?? []).map((inventory) => ({ value: inventory.id, label: inventory.name }))}
+                />
+              ) : null}
+              <FormSelectField
+                control={form.control}
+                name="repository_id"
+                label={t('templates.repository')}
+                required
+                options={(repositories.data ?? []).map((repository) => ({ value: repository.id, label: repository.name }))}
+              />
+              <FormSelectField
+                control={form.control}
+                name="environment_id"
+                label={t('templates.environment')}
+                required
+                options={(environments.data ?? []).map((environment) => ({ value: environment.id, label: environment.name }))}
+              />
+              <FormSelectField
+                control={form.control}
+                name="view_id"
+                label={t('templates.view')}
+                options={[{ value: null, label: <em>{t('templates.form.noView')}</em> }, ...(views.data ?? []).map((view) => ({ value: view.id, label: view.title }))]}
+              />
+              {type === 'build' ? (
+                <FormTextField control={form.control} name="start_version" label={t('templates.form.startVersion')} required placeholder="0.0.0" helperText={t('templates.form.startVersionHint')} />
+              ) : null}
+              {type === 'deploy' ? (
+                <>
+                  <FormSelectField
+                    control={form.control}
+                    name="build_template_id"
+                    label={t('templates.form.buildTemplate')}
+                    required
+                    helperText={buildTemplates.length ? undefined : t('templates.form.noBuildTemplates')}
+                    options={buildTemplates.map((candidate) => ({ value: candidate.id, label: candidate.name }))}
+                  />
+                  <FormCheckbox control={form.control} name="autorun" label={t('templates.form.autorun')} />
+                </>
+              ) : null}
+            </Stack>
+            <Stack spacing={3}>
+              <Controller control={form.control} name="survey_vars" render={({ field }) => <SurveyVarsEditor value={field.value} onChange={field.onChange} />} />
+              {appUsesVaults(app) ? <VaultsEditor control={form.control} errors={form.formState.errors.vaults} keys={keys.data ?? []} /> : null}
+              <Controller
+                control={form.control}
+                name="arguments"
+                render={({ field }) => (
+                  <StringListEditor
+                    label={t('templates.form.cliArgs')}
+                    values={field.value}
+                    onChange={field.onChange}
+                    addLabel={t('templates.form.addArg')}
+                    itemLabel={(index) => t('templates.form.argN', { n: index + 1 })}
+                    placeholder="--verbose"
+                    helperText={t('templates.form.cliArgsHint')}
+                  />
+                )}
+              />
+              <Stack>
+                <FormCheckbox control={form.control} name="allow_override_args_in_task" label={t('templates.form.allowOverrideArgs')} />
+                <FormCheckbox control={form.control} name="allow_parallel_tasks" label={t('templates.form.allowParallel')} />
+                <FormCheckbox control={form.control} name="suppress_success_alerts" label={t('templates.form.suppressSuccessAlerts')} />
+              </Stack>
+            </Stack>
+          </Box>
+        </Box>
+        <Divider />
+        <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end', px: { xs: 2, sm: 3 }, py: 2 }}>
+          <Button component={RouterLink} to={backTo} color="inherit" disabled={mutation.isPending}>
+            {t('common.cancel')}
+          </Button>
+          <Button
+            type="submit"
+            variant="contained"
+            disableElevation
+            disabled={mutation.isPending}
+            startIcon={mutation.isPending ? <CircularProgress size={16} color="inherit" /> : undefined}
+          >
+            {isNew ? t('common.create') : t('common.save')}
+          </Button>
+        </Stack>
+      </Paper>
+    </Page>
+  );
+}

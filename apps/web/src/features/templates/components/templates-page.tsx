@@ -1,0 +1,275 @@
+import { Fragment, useState } from 'react';
+import type { ReactNode } from 'react';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import KeyboardArrowDownIcon from '@mui/icons-material/KeyboardArrowDown';
+import KeyboardArrowRightIcon from '@mui/icons-material/KeyboardArrowRight';
+import PlayArrowIcon from '@mui/icons-material/PlayArrow';
+import ViewColumnOutlinedIcon from '@mui/icons-material/ViewColumnOutlined';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import LinearProgress from '@mui/material/LinearProgress';
+import Link from '@mui/material/Link';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { Permission } from '@gantry/contract';
+import type { Template } from '@gantry/contract';
+import { AppIcon } from '../../../components/app-icon.tsx';
+import { Page } from '../../../components/page.tsx';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { useDialogState } from '../../../components/use-dialog-state.ts';
+import { getErrorMessage } from '../../../lib/api-client.ts';
+import { DASH } from '../../../lib/format-date.ts';
+import { appsQuery, environmentsQuery, inventoriesQuery, repositoriesQuery, templatesQuery } from '../../../lib/project-resources.ts';
+import { useProjectAccess } from '../../../lib/shared-queries.ts';
+import { storage } from '../../../lib/storage.ts';
+import { ColumnSettingsDialog } from './column-settings-dialog.tsx';
+import { NewTemplateButton } from './new-template-button.tsx';
+import { RUN_LABEL_KEYS, TASK_LOG_PARAM, TYPE_LABEL_KEYS, UNFINISHED_STATUSES, getLastTask, getTemplatePath, useHrefWithParam } from './template-helpers.ts';
+import { TemplateLastTasks } from './template-last-tasks.tsx';
+import { TemplateRowMenu } from './template-row-menu.tsx';
+import { TaskStatusChip } from '../../../components/task-status-chip.tsx';
+import { useTemplateActions } from './use-template-actions.ts';
+
+/** Column visibility of this table is kept in the browser under this name. */
+export const TEMPLATE_TABLE = 'project__template';
+
+const COLUMN_IDS = ['playbook', 'type', 'inventory', 'environment', 'repository', 'lastTask', 'actions'] as const;
+type ColumnId = (typeof COLUMN_IDS)[number];
+
+interface TemplatesPageProps {
+  projectId: number;
+  /** The open view; undefined for all templates. */
+  viewId: number | undefined;
+  /** The view tabs, rendered under the title. */
+  viewTabs: ReactNode;
+}
+
+export function TemplatesPage({ projectId, viewId, viewTabs }: TemplatesPageProps) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const access = useProjectAccess(projectId);
+  const templates = useQuery({
+    ...templatesQuery(projectId, viewId),
+    // Last-task statuses change while tasks run; refresh until they settle.
+    refetchInterval: (query) => (query.state.data?.some((template) => UNFINISHED_STATUSES.includes(getLastTask(template)?.status ?? 'success')) ? 5000 : false),
+  });
+  const inventories = useQuery(inventoriesQuery(projectId));
+  const environments = useQuery(environmentsQuery(projectId));
+  const repositories = useQuery(repositoriesQuery(projectId));
+  const apps = useQuery(appsQuery);
+  const actions = useTemplateActions(projectId, viewId);
+  const hrefWithParam = useHrefWithParam();
+  const settingsDialog = useDialogState();
+  const [hidden, setHidden] = useState<string[]>(() => storage.getHiddenColumns(TEMPLATE_TABLE));
+  const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
+  const canManage = access.can(Permission.manageProjectResources);
+
+  const names = (list: ReadonlyArray<{ id: number; name: string }> | undefined) => new Map((list ?? []).map((item) => [item.id, item.name]));
+  const inventoryNames = names(inventories.data);
+  const environmentNames = names(environments.data);
+  const repositoryNames = names(repositories.data);
+  const nameOf = (map: Map<number, string>, id: number | null) => (id === null ? DASH : (map.get(id) ?? DASH));
+
+  const changeHidden = (next: string[]) => {
+    setHidden(next);
+    storage.setHiddenColumns(TEMPLATE_TABLE, next);
+  };
+  const toggle = (id: number) =>
+    setExpanded((current) => {
+      const next = new Set(current);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+
+  const labels: Record<ColumnId, string> = {
+    playbook: t('templates.playbook'),
+    type: t('templates.type'),
+    inventory: t('templates.inventory'),
+    environment: t('templates.environment'),
+    repository: t('templates.repository'),
+    lastTask: t('templates.lastTask'),
+    actions: t('templates.actions'),
+  };
+  const visible = COLUMN_IDS.filter((id) => !hidden.includes(id));
+
+  const renderCell = (column: ColumnId, template: Template): ReactNode => {
+    switch (column) {
+      case 'playbook':
+        return template.playbook ? (
+          <Box component="code" sx={{ fontSize: 13 }}>
+            {template.playbook}
+          </Box>
+        ) : (
+          DASH
+        );
+      case 'type':
+        return t(TYPE_LABEL_KEYS[template.type]);
+      case 'inventory':
+        return nameOf(inventoryNames, template.inventory_id);
+      case 'environment':
+        return nameOf(environmentNames, template.environment_id);
+      case 'repository':
+        return nameOf(repositoryNames, template.repository_id);
+      case 'lastTask': {
+        const last = getLastTask(template);
+        if (!last) return DASH;
+        return (
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+            <TaskStatusChip status={last.status} />
+            <Link component={RouterLink} to={hrefWithParam(TASK_LOG_PARAM, last.id)} underline="hover" variant="body2">
+              #{last.id}
+            </Link>
+          </Stack>
+        );
+      }
+      case 'actions':
+        return (
+          <Stack direction="row" spacing={0.5} sx={{ justifyContent: 'flex-end', alignItems: 'center' }}>
+            <Button size="small" variant="outlined" startIcon={<PlayArrowIcon />} onClick={() => actions.run(template)} aria-label={`${t(RUN_LABEL_KEYS[template.type])} ${template.name}`}>
+              {t(RUN_LABEL_KEYS[template.type])}
+            </Button>
+            {canManage ? (
+              <TemplateRowMenu
+                name={template.name}
+                editPath={`${getTemplatePath(projectId, viewId, template.id)}/edit`}
+                onCopy={() => void actions.copy(template)}
+                onDelete={() => actions.requestDelete(template)}
+                busy={actions.copying || actions.deleting}
+              />
+            ) : null}
+          </Stack>
+        );
+    }
+  };
+
+  const columnCount = visible.length + 2;
+  const rows = templates.data ?? [];
+
+  return (
+    <Page>
+      <PageHeader
+        title={t('templates.title')}
+        actions={
+          <>
+            <Tooltip title={t('templates.columns.title')}>
+              <IconButton onClick={() => settingsDialog.show()} aria-label={t('templates.columns.title')}>
+                <ViewColumnOutlinedIcon />
+              </IconButton>
+            </Tooltip>
+            {canManage ? <NewTemplateButton projectId={projectId} viewId={viewId} isAdmin={access.isAdmin} /> : null}
+          </>
+        }
+      >
+        {viewTabs}
+      </PageHeader>
+      <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
+        {templates.isFetching ? <LinearProgress sx={{ height: 2 }} /> : <div style={{ height: 2 }} />}
+        <TableContainer>
+          <Table aria-label={t('templates.title')}>
+            <TableHead>
+              <TableRow>
+                <TableCell padding="checkbox" />
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>{t('templates.name')}</TableCell>
+                {visible.map((id) => (
+                  <TableCell key={id} align={id === 'actions' ? 'right' : undefined} sx={{ whiteSpace: 'nowrap' }}>
+                    {id === 'actions' ? '' : labels[id]}
+                  </TableCell>
+                ))}
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {rows.map((template) => {
+                const open = expanded.has(template.id);
+                const app = apps.data?.find((candidate) => candidate.id === template.app) ?? { id: template.app };
+                return (
+                  <Fragment key={template.id}>
+                    <TableRow hover sx={open ? { '& > td': { borderBottom: 0 } } : undefined}>
+                      <TableCell padding="checkbox">
+                        <IconButton
+                          size="small"
+                          onClick={() => toggle(template.id)}
+                          aria-expanded={open}
+                          aria-label={t(open ? 'templates.hideTasks' : 'templates.showTasks', { name: template.name })}
+                        >
+                          {open ? <KeyboardArrowDownIcon fontSize="small" /> : <KeyboardArrowRightIcon fontSize="small" />}
+                        </IconButton>
+                      </TableCell>
+                      <TableCell>
+                        <Stack direction="row" spacing={1.25} sx={{ alignItems: 'center' }}>
+                          <AppIcon app={app} size={18} />
+                          <Link component={RouterLink} to={getTemplatePath(projectId, viewId, template.id)} underline="hover" sx={{ fontWeight: 500, whiteSpace: 'nowrap' }}>
+                            {template.name}
+                          </Link>
+                        </Stack>
+                      </TableCell>
+                      {visible.map((id) => (
+                        <TableCell key={id} align={id === 'actions' ? 'right' : undefined} sx={id === 'actions' ? { whiteSpace: 'nowrap' } : undefined}>
+                          {renderCell(id, template)}
+                        </TableCell>
+                      ))}
+                    </TableRow>
+                    {open ? (
+                      <TableRow>
+                        <TableCell colSpan={columnCount} sx={{ bgcolor: 'action.hover', py: 1, px: { xs: 1, sm: 3 } }}>
+                          <TemplateLastTasks projectId={projectId} templateId={template.id} />
+                        </TableCell>
+                      </TableRow>
+                    ) : null}
+                  </Fragment>
+                );
+              })}
+              {templates.error ? (
+                <TableRow>
+                  <TableCell colSpan={columnCount} sx={{ borderBottom: 0 }}>
+                    <Alert severity="error">{getErrorMessage(templates.error)}</Alert>
+                  </TableCell>
+                </TableRow>
+              ) : null}
+              {templates.isSuccess && rows.length === 0 ? (
+                <TableRow>
+                  <TableCell colSpan={columnCount} sx={{ borderBottom: 0, py: 6 }}>
+                    <Typography color="text.secondary" align="center" variant="body2">
+                      {viewId ? t('templates.emptyView') : t('templates.empty')}
+                    </Typography>
+                    {canManage && !viewId ? (
+                      <Typography color="text.secondary" align="center" variant="body2" sx={{ mt: 0.5 }}>
+                        {t('templates.emptyHint')}
+                      </Typography>
+                    ) : null}
+                  </TableCell>
+                </TableRow>
+              ) : null}
+            </TableBody>
+          </Table>
+        </TableContainer>
+      </Paper>
+      <ColumnSettingsDialog
+        open={settingsDialog.open}
+        columns={COLUMN_IDS.map((id) => ({ id, label: labels[id] }))}
+        hidden={hidden}
+        onChange={changeHidden}
+        onClose={settingsDialog.close}
+      />
+      {actions.element}
+      {/* Navigating from an emptied view back to all templates. */}
+      {templates.error && viewId ? (
+        <Box sx={{ mt: 2 }}>
+          <Button onClick={() => navigate(`/project/${projectId}/templates`)}>{t('templates.backToAll')}</Button>
+        </Box>
+      ) : null}
+    </Page>
+  );
+}

@@ -1,0 +1,50 @@
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import type { Template } from '@gantry/contract';
+import { useResourceDelete } from '../../../components/resource-delete.tsx';
+import { useSnackbar } from '../../../components/snackbar-provider.tsx';
+import { getErrorMessage } from '../../../lib/api-client.ts';
+import { loadTemplate, loadTemplateRefs, useCreateTemplate, useDeleteTemplate } from '../api/templates-queries.ts';
+import { toCopyBody } from './template-form.ts';
+import { NEW_TASK_PARAM, getTemplatePath, useHrefWithParam } from './template-helpers.ts';
+
+/** Run, copy and delete, as the list and the template page both offer them. */
+export function useTemplateActions(projectId: number, viewId: number | undefined) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const snackbar = useSnackbar();
+  const hrefWithParam = useHrefWithParam();
+  const create = useCreateTemplate(projectId);
+  const remove = useDeleteTemplate(projectId);
+  const deletion = useResourceDelete(projectId);
+
+  /** Opens the new task dialog (owned by the tasks screens) over the current page. */
+  const run = (template: Template) => navigate(hrefWithParam(NEW_TASK_PARAM, template.id));
+
+  /** Reads the template fresh, saves it as "<name> (copy)" and opens the copy. */
+  const copy = async (template: Template) => {
+    try {
+      const source = await loadTemplate(projectId, template.id);
+      const created = await create.mutateAsync(toCopyBody(source, `${source.name} (copy)`));
+      snackbar.showSuccess(t('templates.copied', { name: created.name }));
+      navigate(getTemplatePath(projectId, viewId, created.id));
+    } catch (error) {
+      snackbar.showError(getErrorMessage(error));
+    }
+  };
+
+  const requestDelete = (template: Template, onDeleted?: () => void) =>
+    void deletion.request({
+      name: template.name,
+      title: t('templates.deleteTitle'),
+      message: t('templates.deleteConfirm', { name: template.name }),
+      loadRefs: () => loadTemplateRefs(projectId, template.id),
+      remove: () => remove.mutateAsync(template.id),
+      onDeleted: () => {
+        onDeleted?.();
+        snackbar.showSuccess(t('templates.deleted', { name: template.name }));
+      },
+    });
+
+  return { run, copy, copying: create.isPending, requestDelete, deleting: remove.isPending || deletion.checking, element: deletion.element };
+}

@@ -1,0 +1,136 @@
+import { Controller, useFieldArray } from 'react-hook-form';
+import type { Control, FieldErrors } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import AddIcon from '@mui/icons-material/Add';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import FormHelperText from '@mui/material/FormHelperText';
+import IconButton from '@mui/material/IconButton';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import type { AccessKey, TemplateInput } from '@gantry/contract';
+import { translateValidationMessage } from '../../../lib/i18n.ts';
+import type { TemplateFormFields } from './template-form.ts';
+
+interface VaultsEditorProps {
+  control: Control<TemplateFormFields, unknown, TemplateInput>;
+  errors: FieldErrors<TemplateFormFields>['vaults'];
+  /** Keys of the project; password vaults use login_password keys. */
+  keys: readonly AccessKey[];
+}
+
+/** Ansible vaults of a template: each a password (from a key) or a client script; one may go without a name. */
+export function VaultsEditor({ control, errors, keys }: VaultsEditorProps) {
+  const { t } = useTranslation();
+  const vaults = useFieldArray({ control, name: 'vaults' });
+  const passwordKeys = keys.filter((key) => key.type === 'login_password');
+  const translate = (message: string | undefined) => (message ? translateValidationMessage(t, message) : undefined);
+  const listMessage = errors && 'message' in errors && typeof errors.message === 'string' ? errors.message : undefined;
+
+  return (
+    <Box component="section" aria-labelledby="vaults-label">
+      <Typography id="vaults-label" variant="subtitle2" color={listMessage ? 'error' : undefined}>
+        {t('templates.form.vaults')}
+      </Typography>
+      <Typography variant="body2" color="text.secondary">
+        {t('templates.vaults.hint')}
+      </Typography>
+      <Stack spacing={1.5} sx={{ mt: 1 }}>
+        {vaults.fields.map((field, index) => {
+          const rowErrors = errors?.[index];
+          return (
+            <Paper key={field.id} variant="outlined" sx={{ p: 1.5 }} role="group" aria-label={t('templates.vaults.vaultN', { n: index + 1 })}>
+              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: { sm: 'flex-start' } }}>
+                <Controller
+                  control={control}
+                  name={`vaults.${index}.name`}
+                  render={({ field: input }) => (
+                    <TextField
+                      size="small"
+                      label={t('templates.vaults.name')}
+                      value={input.value}
+                      onChange={input.onChange}
+                      placeholder={t('templates.vaults.default')}
+                      helperText={t('templates.vaults.nameHint')}
+                      slotProps={{ inputLabel: { shrink: true }, htmlInput: { spellCheck: false } }}
+                      sx={{ flex: 1 }}
+                    />
+                  )}
+                />
+                <Controller
+                  control={control}
+                  name={`vaults.${index}.type`}
+                  render={({ field: input }) => (
+                    <TextField select size="small" label={t('templates.vaults.type')} value={input.value} onChange={input.onChange} sx={{ width: { sm: 150 } }}>
+                      <MenuItem value="password">{t('templates.vaults.types.password')}</MenuItem>
+                      <MenuItem value="script">{t('templates.vaults.types.script')}</MenuItem>
+                    </TextField>
+                  )}
+                />
+                <Controller
+                  control={control}
+                  name={`vaults.${index}.type`}
+                  render={({ field: typeField }) =>
+                    typeField.value === 'password' ? (
+                      <Controller
+                        control={control}
+                        name={`vaults.${index}.vault_key_id`}
+                        render={({ field: input }) => (
+                          <TextField
+                            select
+                            size="small"
+                            label={t('templates.vaults.password')}
+                            value={input.value === null ? '' : String(input.value)}
+                            onChange={(event) => input.onChange(event.target.value === '' ? null : Number(event.target.value))}
+                            error={rowErrors?.vault_key_id !== undefined}
+                            helperText={translate(rowErrors?.vault_key_id?.message) ?? (passwordKeys.length ? undefined : t('templates.vaults.noPasswordKeys'))}
+                            sx={{ flex: 1.5 }}
+                          >
+                            {passwordKeys.map((key) => (
+                              <MenuItem key={key.id} value={String(key.id)}>
+                                {key.name}
+                              </MenuItem>
+                            ))}
+                          </TextField>
+                        )}
+                      />
+                    ) : (
+                      <Controller
+                        control={control}
+                        name={`vaults.${index}.script`}
+                        render={({ field: input }) => (
+                          <TextField
+                            size="small"
+                            label={t('templates.vaults.script')}
+                            value={input.value}
+                            onChange={input.onChange}
+                            placeholder="scripts/vault-client.py"
+                            error={rowErrors?.script !== undefined}
+                            helperText={translate(rowErrors?.script?.message) ?? t('templates.vaults.scriptHint')}
+                            slotProps={{ htmlInput: { spellCheck: false } }}
+                            sx={{ flex: 1.5 }}
+                          />
+                        )}
+                      />
+                    )
+                  }
+                />
+                <IconButton onClick={() => vaults.remove(index)} aria-label={t('templates.vaults.remove', { n: index + 1 })} sx={{ alignSelf: { xs: 'flex-end', sm: 'flex-start' } }}>
+                  <DeleteOutlineIcon fontSize="small" />
+                </IconButton>
+              </Stack>
+            </Paper>
+          );
+        })}
+      </Stack>
+      {listMessage ? <FormHelperText error>{translate(listMessage)}</FormHelperText> : null}
+      <Button size="small" startIcon={<AddIcon />} onClick={() => vaults.append({ name: '', type: 'password', vault_key_id: null, script: '' })} sx={{ mt: 1 }}>
+        {t('templates.vaults.add')}
+      </Button>
+    </Box>
+  );
+}

@@ -1,0 +1,47 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fakeFetch, json, renderWithProviders } from '../../../testing/render.tsx';
+import { UserDialog } from './user-dialog.tsx';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const existing = {
+  id: 7,
+  created: '2025-01-01T00:00:00Z',
+  username: 'ann',
+  name: 'Ann Lee',
+  email: 'ann@example.com',
+  admin: false,
+  external: false,
+  alert: false,
+  pro: false,
+};
+
+describe('UserDialog', () => {
+  it('requires name, username, email and, for a new user, a password', async () => {
+    renderWithProviders(<UserDialog open viewerIsAdmin isSelf={false} onClose={() => {}} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    for (const message of ['Name is required', 'Username is required', 'Email is required', 'Password is required']) {
+      expect(await screen.findByText(message)).toBeTruthy();
+    }
+  });
+
+  it('saves an existing user without a password and keeps the dialog open with the server error', async () => {
+    const { fetchImpl, calls } = fakeFetch({ 'PUT /api/users/7': () => json(409, { error: 'Username is taken' }) });
+    vi.stubGlobal('fetch', fetchImpl);
+    const onClose = vi.fn();
+    renderWithProviders(<UserDialog open user={existing} viewerIsAdmin isSelf={false} onClose={onClose} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByRole('alert')).toHaveProperty('textContent', 'Username is taken');
+    expect(onClose).not.toHaveBeenCalled();
+    expect(calls[0]?.body).toMatchObject({ id: 7, name: 'Ann Lee', username: 'ann', email: 'ann@example.com' });
+    expect(calls[0]?.body).not.toHaveProperty('password');
+  });
+
+  it('hides the admin flag from non-admins and disables email and password of external users', async () => {
+    renderWithProviders(<UserDialog open user={{ ...existing, external: true }} viewerIsAdmin={false} isSelf onClose={() => {}} />);
+    await waitFor(() => expect(screen.getByLabelText(/Email/)).toHaveProperty('disabled', true));
+    expect(screen.getByLabelText(/^Password/)).toHaveProperty('disabled', true);
+    expect(screen.queryByLabelText('Admin user')).toBeNull();
+  });
+});

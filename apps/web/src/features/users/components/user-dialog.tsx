@@ -1,0 +1,134 @@
+import { useEffect } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import Stack from '@mui/material/Stack';
+import { UpdateUserBody, requiredText } from '@gantry/contract';
+import type { User } from '@gantry/contract';
+import { FormDialog } from '../../../components/form-dialog.tsx';
+import { FormCheckbox, FormTextField } from '../../../components/form-fields.tsx';
+import { useSnackbar } from '../../../components/snackbar-provider.tsx';
+import { getErrorMessage } from '../../../lib/api-client.ts';
+import { useCreateUser, useUpdateUser } from '../api/users-queries.ts';
+
+/**
+ * One form for new and existing users. A new user needs a password unless external (the rule of
+ * CreateUserBody), checked here as well so it is reported together with the other fields.
+ */
+export function buildUserFormSchema(isNew: boolean) {
+  return UpdateUserBody.omit({ id: true }).superRefine(
+    (user, ctx) => {
+      if (user.external !== true && !user.password) {
+        ctx.addIssue({ code: 'custom', path: ['password'], message: requiredText('Password') });
+      }
+    },
+    { when: () => isNew },
+  );
+}
+type UserFormInput = z.input<ReturnType<typeof buildUserFormSchema>>;
+type UserFormValues = z.output<ReturnType<typeof buildUserFormSchema>>;
+
+interface UserDialogProps {
+  open: boolean;
+  /** The user to edit; a new user when absent. */
+  user?: User;
+  /** Whether the person editing is an admin: only admins see the admin flag. */
+  viewerIsAdmin: boolean;
+  /** Editing one's own account: the admin flag cannot be changed. */
+  isSelf: boolean;
+  title?: string;
+  onClose: () => void;
+}
+
+const emptyUser: UserFormInput = { name: '', username: '', email: '', password: '', admin: false, alert: false, external: false };
+
+export function UserDialog({ open, user, viewerIsAdmin, isSelf, title, onClose }: UserDialogProps) {
+  const { t } = useTranslation();
+  const snackbar = useSnackbar();
+  const create = useCreateUser();
+  const update = useUpdateUser();
+  const isNew = user === undefined;
+  const form = useForm<UserFormInput, unknown, UserFormValues>({
+    resolver: zodResolver(buildUserFormSchema(isNew)),
+    defaultValues: emptyUser,
+  });
+
+  useEffect(() => {
+    if (!open) return;
+    form.reset(
+      user
+        ? { name: user.name, username: user.username, email: user.email, password: '', admin: user.admin, alert: user.alert, external: user.external }
+        : emptyUser,
+    );
+    create.reset();
+    update.reset();
+    // Reset when the dialog opens, or reopens for another user.
+  }, [open, user?.id]);
+
+  const external = form.watch('external') === true;
+  const mutation = isNew ? create : update;
+
+  const submit = form.handleSubmit((values) => {
+    const body = {
+      name: values.name,
+      username: values.username,
+      email: values.email,
+      alert: values.alert ?? false,
+      external: values.external ?? false,
+      admin: viewerIsAdmin ? (values.admin ?? false) : undefined,
+    };
+    if (user) {
+      update.mutate(
+        { userId: user.id, body: { ...body, id: user.id, password: values.password ? values.password : undefined } },
+        {
+          onSuccess: () => {
+            snackbar.showSuccess(t('users.saved', { name: values.name }));
+            onClose();
+          },
+        },
+      );
+    } else {
+      create.mutate(
+        { ...body, password: values.external ? undefined : values.password },
+        {
+          onSuccess: (created) => {
+            snackbar.showSuccess(t('users.created', { name: created.name }));
+            onClose();
+          },
+        },
+      );
+    }
+  });
+
+  return (
+    <FormDialog
+      open={open}
+      title={title ?? (isNew ? t('users.newUser') : t('users.editUser'))}
+      submitLabel={isNew ? t('common.create') : t('common.save')}
+      onSubmit={submit}
+      onClose={onClose}
+      submitting={mutation.isPending}
+      error={mutation.error ? getErrorMessage(mutation.error) : null}
+    >
+      <FormTextField control={form.control} name="name" label={t('users.name')} required autoComplete="name" />
+      <FormTextField control={form.control} name="username" label={t('users.username')} required autoComplete="username" />
+      <FormTextField control={form.control} name="email" label={t('users.email')} type="email" required disabled={external && !isNew} autoComplete="email" />
+      <FormTextField
+        control={form.control}
+        name="password"
+        label={t('users.password')}
+        type="password"
+        required={isNew && !external}
+        disabled={external}
+        autoComplete="new-password"
+        helperText={isNew ? undefined : t('users.passwordKeepHint')}
+      />
+      <Stack>
+        {viewerIsAdmin ? <FormCheckbox control={form.control} name="admin" label={t('users.adminLabel')} disabled={isSelf} /> : null}
+        <FormCheckbox control={form.control} name="alert" label={t('users.alertLabel')} />
+        <FormCheckbox control={form.control} name="external" label={t('users.externalLabel')} />
+      </Stack>
+    </FormDialog>
+  );
+}

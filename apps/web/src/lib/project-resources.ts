@@ -1,0 +1,77 @@
+import { queryOptions } from '@tanstack/react-query';
+import { appsApi, environmentsApi, inventoriesApi, keysApi, repositoriesApi, templatesApi, viewsApi } from '@gantry/contract';
+import { api } from './api-client.ts';
+
+/**
+ * The lists of a project's resources. Several screens need the same lists (the template form picks
+ * keys, inventories, repositories...), so they share these queries and their cache entries.
+ */
+export const resourceKeys = {
+  all: (projectId: number) => ['projects', projectId] as const,
+  keys: (projectId: number) => ['projects', projectId, 'keys'] as const,
+  repositories: (projectId: number) => ['projects', projectId, 'repositories'] as const,
+  inventories: (projectId: number) => ['projects', projectId, 'inventories'] as const,
+  environments: (projectId: number) => ['projects', projectId, 'environments'] as const,
+  views: (projectId: number) => ['projects', projectId, 'views'] as const,
+  templates: (projectId: number) => ['projects', projectId, 'templates'] as const,
+};
+
+export const keysQuery = (projectId: number) =>
+  queryOptions({
+    queryKey: resourceKeys.keys(projectId),
+    queryFn: ({ signal }) => api(keysApi.list, { params: { projectId }, signal }),
+  });
+
+export const repositoriesQuery = (projectId: number) =>
+  queryOptions({
+    queryKey: resourceKeys.repositories(projectId),
+    queryFn: ({ signal }) => api(repositoriesApi.list, { params: { projectId }, signal }),
+  });
+
+/** All inventories, or those an app can use (?app=ansible). */
+export const inventoriesQuery = (projectId: number, app?: string) =>
+  queryOptions({
+    queryKey: [...resourceKeys.inventories(projectId), app ?? ''] as const,
+    queryFn: ({ signal }) => api(inventoriesApi.list, { params: { projectId }, query: app ? { app } : {}, signal }),
+  });
+
+export const environmentsQuery = (projectId: number) =>
+  queryOptions({
+    queryKey: resourceKeys.environments(projectId),
+    queryFn: ({ signal }) => api(environmentsApi.list, { params: { projectId }, signal }),
+  });
+
+/** Views in their display order. */
+export const viewsQuery = (projectId: number) =>
+  queryOptions({
+    queryKey: resourceKeys.views(projectId),
+    queryFn: async ({ signal }) => {
+      const views = await api(viewsApi.list, { params: { projectId }, signal });
+      return [...views].sort((a, b) => a.position - b.position || a.id - b.id);
+    },
+  });
+
+/** All templates of the project, or those of one view. */
+export const templatesQuery = (projectId: number, viewId?: number) =>
+  queryOptions({
+    queryKey: [...resourceKeys.templates(projectId), 'list', viewId ?? 0] as const,
+    queryFn: ({ signal }) =>
+      viewId
+        ? api(templatesApi.listByView, { params: { projectId, viewId }, signal })
+        : api(templatesApi.list, { params: { projectId }, signal }),
+  });
+
+export const templateQuery = (projectId: number, templateId: number) =>
+  queryOptions({
+    queryKey: [...resourceKeys.templates(projectId), 'one', templateId] as const,
+    queryFn: ({ signal }) => api(templatesApi.get, { params: { projectId, templateId }, signal }),
+  });
+
+/** The server's apps, highest priority first. */
+export const appsQuery = queryOptions({
+  queryKey: ['apps'],
+  queryFn: async ({ signal }) => {
+    const apps = await api(appsApi.list, { signal });
+    return [...apps].sort((a, b) => b.priority - a.priority || a.title.localeCompare(b.title));
+  },
+});

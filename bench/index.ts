@@ -1,0 +1,111 @@
+import { spawn } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createTasksRepository } from '../apps/server/src/modules/tasks/tasks.repository.ts';
+import { median, ratio, spawnAndWait, spawnTrue, startBenchServer } from './support.ts';
+
+/**
+ * Task engine and log pipeline benchmarks. Each prints the measured value next to a baseline
+ * measured on the same machine, and the ratio against the issue's target.
+ */
+
+async function dispatchLatency(): Promise<boolean> {
+  const server = await startBenchServer();
+  const stampFile = path.join(os.tmpdir(), `gantry-bench-stamp-${process.pid}`);
+  const templateId = await server.createTemplate('stamp', `date +%s%3N > '${stampFile}'\n`, { allow_parallel_tasks: true });
+  const latencies: number[] = [];
+  for (let i = 0; i < 30; i++) {
+    const { id, respondedAt } = await server.postTask(templateId);
+    await server.waitForStatus(id, ['success', 'error']);
+    latencies.push(Number(readFileSync(stampFile, 'utf8').trim()) - respondedAt);
+  }
+  rmSync(stampFile, { force: true });
+  await server.close();
+  const bare: number[] = [];
+  for (let i = 0; i < 30; i++) bare.push(await spawnTrue());
+  const measured = median(latencies);
+  console.log(`      dispatch: median ${measured} ms from the POST response to the script running (target <= 50 ms); bare spawn median ${median(bare).toFixed(1)} ms`);
+  return ratio('dispatch latency vs 50 ms budget', measured, 50, 1);
+}
+
+async function queueThroughput(): Promise<boolean> {
+  const tasks = 200;
+  const limit = 20;
+  const started = performance.now();
+  for (let i = 0; i < tasks; i += limit) await Promise.all(Array.from({ length: Math.min(limit, tasks - i) }, () => spawnAndWait('bash', ['-c', 'echo one line'])));
+  const baseline = performance.now() - started;
+
+  const server = await startBenchServer({ max_parallel_tasks: limit });
+  const templateId = await server.createTemplate('oneline', 'echo one line\n', { allow_parallel_tasks: true });
+  const begin = performance.now();
+  const ids = await Promise.all(Array.from({ length: tasks }, () => server.postTask(templateId)));
+  for (const { id } of ids) await server.waitForStatus(id, ['success', 'error']);
+  const measured = performance.now() - begin;
+  await server.close();
+  return ratio(`${tasks} queued one-line tasks, global limit ${limit}`, measured, baseline, 2);
+}
+
+async function millionLines(): Promise<boolean[]> {
+  const lines = 1_000_000;
+  const server = await startBenchServer();
+  const db = server.runtime.connection.db;
+  const repository = createTasksRepository(db, server.runtime.connection.dialect);
+
+  // Baseline: the same lines inserted in batches into the same database, nothing else.
+  const baselineTask = await server.createTemplate('baseline', 'true\n');
+  const { id: baselineId } = await server.postTask(baselineTask);
+  await server.waitForStatus(baselineId, ['success']);
+  const offset = (await db.selectFrom('task').select('output_lines').where('id', '=', baselineId).executeTakeFirstOrThrow()).output_lines;
+  const now = new Date().toISOString();
+  const bareStart = performance.now();
+  for (let i = 0; i < lines; i += 2000) {
+    const rows = Array.from({ length: Math.min(2000, lines - i) }, (_, j) => ({ task_id: baselineId, seq: offset + i + j, time: now, output: String(i + j + 1) }));
+    await repository.insertOutput(rows, baselineId, offset + i + rows.length);
+  }
+  const baseline = performance.now() - bareStart;
+
+  const templateId = await server.createTemplate('million', `seq 1 ${lines}\n`);
+  const begin = performance.now();
+  const { id } = await server.postTask(templateId);
+  await server.waitForStatus(id, ['success', 'error']);
+  const measured = performance.now() - begin;
+  const stored = await db
+    .selectFrom('task_output')
+    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('seq').as('last')])
+    .where('task_id', '=', id)
+    .executeTakeFirstOrThrow();
+  const allStored = Number(stored.n) === Number(stored.last) + 1 && Number(stored.n) >= lines;
+  console.log(`      1M lines: ${Number(stored.n)} records stored with consecutive sequence numbers: ${allStored}`);
+  const ingestion = ratio('1,000,000-line task ingestion', measured, baseline, 1.5);
+  await server.close();
+  return [ingestion, allStored, await websocketFanOut(lines)];
+}
+
+/** 100 websocket clients in another process watch a 1,000,000-line task; each must get every line in order. */
+async function websocketFanOut(lines: number): Promise<boolean> {
+  const clients = 100;
+  const server = await startBenchServer();
+  const templateId = await server.createTemplate('fanout', `seq 1 ${lines}\n`);
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, '../node_modules/.bin/tsx'), path.join(import.meta.dirname, 'ws-clients.ts'), `ws://127.0.0.1:${server.port}/api/ws?batch=1`, server.cookie, String(clients), String(lines)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  const ready = new Promise<void>((resolve) => child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    if (output.includes('ready')) resolve();
+  }));
+  await ready;
+  const begin = performance.now();
+  await server.postTask(templateId);
+  await new Promise((resolve) => child.on('close', resolve));
+  const result = JSON.parse(output.split('\n').find((l) => l.startsWith('{')) ?? '{}') as { clients?: number; complete?: number };
+  const ok = result.complete === clients;
+  console.log(`${ok ? 'PASS' : 'MISS'}  ${result.complete ?? 0}/${clients} websocket clients received all ${lines} lines in order (${((performance.now() - begin) / 1000).toFixed(1)} s)`);
+  await server.close();
+  return ok;
+}
+
+const results = [await dispatchLatency(), await queueThroughput(), ...(await millionLines())];
+console.log(results.every(Boolean) ? 'All benchmark targets met.' : 'Some benchmark targets were missed.');
+process.exit(0);

@@ -1,0 +1,108 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../apps/server/src/app.ts';
+import { ensureFirstAdmin } from '../apps/server/src/bootstrap-admin.ts';
+import { loadConfig, readTestEnvironment, type ConfigInput } from '../apps/server/src/config.ts';
+import { openRuntime } from '../apps/server/src/runtime.ts';
+
+export const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+};
+
+export function ratio(label: string, measured: number, baseline: number, target: number, unit = 'ms'): boolean {
+  const r = measured / baseline;
+  const ok = r <= target;
+  console.log(`${ok ? 'PASS' : 'MISS'}  ${label}: ${measured.toFixed(1)} ${unit} vs baseline ${baseline.toFixed(1)} ${unit} = ${r.toFixed(2)}x (target <= ${target}x)`);
+  return ok;
+}
+
+/** Spawns `true` the way a bare Node program would, resolving when the process is started. */
+export function spawnTrue(): Promise<number> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn('true', [], { stdio: 'ignore' });
+    child.on('spawn', () => resolve(performance.now() - started));
+  });
+}
+
+export function spawnAndWait(command: string, args: string[]): Promise<void> {
+  return new Promise((resolve) => spawn(command, args, { stdio: 'ignore' }).on('close', () => resolve()));
+}
+
+/** A Gantry installation in this process on a temp SQLite store, with one project and a local scripts directory. */
+export async function startBenchServer(overrides: ConfigInput = {}) {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gantry-bench-'));
+  const config = loadConfig(
+    { data_dir: dataDir, log_level: 'silent', admin_login: 'admin', admin_password: 'bench-Pass-1', web_dist_dir: '/nonexistent', ...overrides },
+    { PATH: readTestEnvironment().path },
+  );
+  const runtime = await openRuntime(config);
+  await ensureFirstAdmin(config, runtime.services.users);
+  const app = await buildApp({ config, services: runtime.services });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const admin = await runtime.services.users.findByLogin('admin');
+  if (!admin) throw new Error('no admin');
+  const scripts = path.join(dataDir, 'scripts');
+  mkdirSync(scripts);
+  const project = await runtime.services.projects.create(admin, { name: 'Bench' });
+  const keys = await runtime.services.keys.list(project.id, 'name', 'asc');
+  const groups = await runtime.services.environments.list(project.id, 'asc');
+  const repository = await runtime.services.repositories.create(admin, project.id, { name: 'local', git_url: scripts, ssh_key_id: keys[0]?.id ?? 0 });
+  const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { auth: 'admin', password: 'bench-Pass-1' } });
+  const cookie = String(login.headers['set-cookie']).split(';')[0] ?? '';
+
+  return {
+    app,
+    runtime,
+    port,
+    cookie,
+    projectId: project.id,
+    async createTemplate(name: string, script: string, fields: Record<string, unknown> = {}) {
+      writeFileSync(path.join(scripts, `${name}.sh`), script);
+      const template = await runtime.services.templates.create(admin, project.id, {
+        name,
+        app: 'bash',
+        type: '',
+        playbook: `${name}.sh`,
+        repository_id: repository.id,
+        environment_id: groups[0]?.id ?? null,
+        arguments: null,
+        allow_override_args_in_task: false,
+        allow_override_branch_in_task: false,
+        allow_parallel_tasks: false,
+        suppress_success_alerts: false,
+        autorun: false,
+        survey_vars: [],
+        vaults: [],
+        task_params: {},
+        ...fields,
+      });
+      return template.id;
+    },
+    async postTask(templateId: number): Promise<{ id: number; respondedAt: number }> {
+      const response = await fetch(`http://127.0.0.1:${port}/api/project/${project.id}/tasks`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ template_id: templateId }),
+      });
+      const respondedAt = Date.now();
+      return { id: ((await response.json()) as { id: number }).id, respondedAt };
+    },
+    async waitForStatus(taskId: number, statuses: string[]) {
+      for (;;) {
+        const task = await runtime.connection.db.selectFrom('task').selectAll().where('id', '=', taskId).executeTakeFirstOrThrow();
+        if (statuses.includes(task.status)) return task;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    },
+    async close() {
+      await app.close();
+      await runtime.close();
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newPage } from '../support/browser.ts';
+import { startGantry, type RunningServer } from '../support/server.ts';
+
+async function signIn(page: Page, login: string, password: string): Promise<void> {
+  if (new URL(page.url()).pathname !== '/auth/login') await page.goto('/auth/login');
+  await page.getByLabel('Username or email').fill(login);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}
+
+async function signOut(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Account and settings' }).click();
+  await page.getByRole('menuitem', { name: 'Sign out' }).click();
+  await page.waitForURL(/\/auth\/login/);
+}
+
+describe('foundation, as a new user would try it', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startGantry();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('a wrong password shows the seeded message and keeps the user on the sign-in page', async () => {
+    const page = await newPage(browser, server.url);
+    await signIn(page, server.adminLogin, 'not-the-password');
+    await expect.poll(() => page.getByText('Incorrect login or password').isVisible()).toBe(true);
+    expect(new URL(page.url()).pathname).toBe('/auth/login');
+    await page.context().close();
+  });
+
+  it('admin creates a project and a user, adds them as task runner; they see no settings, leave, and sign out', async () => {
+    const page = await newPage(browser, server.url);
+    await signIn(page, server.adminLogin, server.adminPassword);
+    await page.waitForURL(/\/project\/new/);
+
+    await page.getByLabel('Project name').fill('Website');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await page.waitForURL(/\/project\/\d+\/history/);
+    await expect.poll(() => page.getByText('Project Website created').isVisible()).toBe(true);
+    const projectPath = new URL(page.url()).pathname.replace(/\/history$/, '');
+
+    await page.goto('/users');
+    await page.getByRole('button', { name: 'New user' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel(/^Name/).fill('Rita Runner');
+    await dialog.getByLabel(/^Username/).fill('rita');
+    await dialog.getByLabel(/^Email/).fill('rita@example.com');
+    await dialog.getByLabel(/^Password/).fill('rita-Pass-123');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expect.poll(() => page.getByText('User Rita Runner created').isVisible()).toBe(true);
+    await page.getByRole('cell', { name: 'rita@example.com' }).waitFor();
+
+    await page.goto(`${projectPath}/team`);
+    await page.getByRole('button', { name: 'New team member' }).click();
+    const member = page.getByRole('dialog');
+    await member.getByLabel('User').click();
+    await page.getByRole('option', { name: /Rita Runner/ }).click();
+    await member.getByLabel('Role').click();
+    await page.getByRole('option', { name: /Task Runner/ }).click();
+    await member.getByRole('button', { name: 'Link' }).click();
+    await page.getByRole('cell', { name: 'rita', exact: true }).waitFor();
+    expect(await page.getByRole('link', { name: 'Settings' }).count()).toBeGreaterThan(0);
+    await signOut(page);
+
+    await signIn(page, 'rita', 'rita-Pass-123');
+    await page.waitForURL(/\/project\/\d+\/history/);
+    await page.getByText('Website').first().waitFor();
+    expect(await page.getByRole('link', { name: 'Settings' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Users' }).count()).toBe(0);
+
+    await page.goto(`${projectPath}/team`);
+    await page.getByRole('button', { name: 'Leave project' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Leave project' }).click();
+    await page.waitForURL(/\/project\/new|\/project\/\d+/);
+    await expect.poll(async () => (await page.getByText('Website').count()) === 0 || new URL(page.url()).pathname === '/project/new').toBe(true);
+    await signOut(page);
+    await page.context().close();
+  });
+
+  it('a deep link while signed out goes to sign-in and comes back after it, keeping the query string', async () => {
+    const page = await newPage(browser, server.url);
+    await page.goto('/users?x=1');
+    await page.waitForURL(/\/auth\/login/);
+    await signIn(page, server.adminLogin, server.adminPassword);
+    await page.waitForURL(/\/project\/\d+\/history/);
+    expect(new URL(page.url()).search).toBe('?x=1');
+    await page.context().close();
+  });
+});

@@ -1,0 +1,252 @@
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newPage } from '../support/browser.ts';
+import { startGantry, type RunningServer } from '../support/server.ts';
+
+async function signIn(page: Page, login: string, password: string): Promise<void> {
+  await page.goto('/auth/login');
+  await page.getByLabel('Username or email').fill(login);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}
+
+/** Picks an option of an MUI select found by its label. */
+async function choose(scope: Page | Locator, page: Page, label: string | RegExp, option: string | RegExp): Promise<void> {
+  await scope.getByRole('combobox', { name: label }).click();
+  await page.getByRole('option', { name: option }).click();
+}
+
+async function seeText(page: Page | Locator, text: string | RegExp): Promise<void> {
+  await page.getByText(text).first().waitFor();
+}
+
+describe('project resources, as a new user would set them up', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  let projectPath = '';
+
+  beforeAll(async () => {
+    server = await startGantry();
+    browser = await launchBrowser();
+    page = await newPage(browser, server.url);
+    await signIn(page, server.adminLogin, server.adminPassword);
+    await page.waitForURL(/\/project\/new/);
+    await page.getByLabel('Project name').fill('Shop');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await page.waitForURL(/\/project\/\d+\/history/);
+    projectPath = new URL(page.url()).pathname.replace(/\/history$/, '');
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('creates keys; secrets of a saved key stay locked until override is ticked', async () => {
+    await page.goto(`${projectPath}/keys`);
+    await page.getByRole('button', { name: 'New key' }).click();
+    let dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await seeText(dialog, 'Name is required');
+    await seeText(dialog, 'Type is required');
+    await dialog.getByLabel(/^Name/).fill('deploy key');
+    await choose(dialog, page, /^Type/, /SSH key/);
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await seeText(dialog, 'Private key is required');
+    await dialog.getByLabel(/^Login/).fill('git');
+    await dialog.getByLabel(/^Private key/).fill('-----BEGIN OPENSSH PRIVATE KEY-----\nabc\n-----END OPENSSH PRIVATE KEY-----');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('cell', { name: 'deploy key', exact: true }).waitFor();
+
+    await page.getByRole('button', { name: 'New key' }).click();
+    dialog = page.getByRole('dialog');
+    await dialog.getByLabel(/^Name/).fill('vault password');
+    await choose(dialog, page, /^Type/, /Login with password/);
+    await dialog.getByLabel(/^Password/).fill('s3cret');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('cell', { name: 'vault password', exact: true }).waitFor();
+
+    await page.getByRole('button', { name: 'Edit deploy key' }).click();
+    dialog = page.getByRole('dialog');
+    expect(await dialog.getByLabel(/^Private key/).count()).toBe(0);
+    await dialog.getByLabel('Override secret').check();
+    await dialog.getByLabel(/^Private key/).waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it('creates a repository after the URL is corrected', async () => {
+    await page.goto(`${projectPath}/repositories`);
+    await page.getByRole('button', { name: 'New repository' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel(/^Name/).fill('shop app');
+    await dialog.getByLabel(/^URL or path/).fill('ftp://example.com/shop.git');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await seeText(dialog, 'Incorrect URL');
+    await seeText(dialog, 'Access key is required');
+    await dialog.getByLabel(/^URL or path/).fill('git@github.com:acme/shop.git');
+    await choose(dialog, page, 'Protocol', 'HTTPS');
+    expect(await dialog.getByLabel(/^URL or path/).inputValue()).toBe('https://github.com/acme/shop.git');
+    await dialog.getByLabel(/^Branch/).fill('main');
+    await choose(dialog, page, /^Access key/, /deploy key/);
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('cell', { name: /https:\/\/github.com\/acme\/shop.git/ }).waitFor();
+    await seeText(page, 'main');
+  });
+
+  it('creates an ansible inventory from the new-inventory menu', async () => {
+    await page.goto(`${projectPath}/inventory`);
+    await page.getByRole('button', { name: 'New inventory' }).click();
+    await page.getByRole('menuitem', { name: 'Ansible inventory' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel(/^Name/).fill('production');
+    await choose(dialog, page, /^User credentials/, /deploy key/);
+    await dialog.getByLabel('Inventory (INI)').fill('[web]\nweb1.example.com');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('cell', { name: 'production', exact: true }).waitFor();
+  });
+
+  it('creates a variable group with variables from the table and a secret', async () => {
+    await page.goto(`${projectPath}/environment`);
+    await page.getByRole('button', { name: 'New variable group' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel(/^Name/).fill('prod vars');
+    const extra = dialog.getByRole('region', { name: 'Extra variables' });
+    await extra.getByRole('button', { name: 'Add variable' }).click();
+    await extra.getByLabel('Name of variable 1').fill('region');
+    await extra.getByLabel('Value of variable 1').fill('eu-west-1');
+    await extra.getByRole('button', { name: 'JSON' }).click();
+    expect(JSON.parse(await extra.getByRole('textbox', { name: 'Extra variables' }).inputValue())).toEqual({ region: 'eu-west-1' });
+    await extra.getByRole('textbox', { name: 'Extra variables' }).fill('{"users": {"admin": true}}');
+    await extra.getByRole('button', { name: 'Table' }).click();
+    await seeText(extra, "Can't be displayed as table.");
+    await extra.getByRole('button', { name: 'JSON' }).click();
+    await extra.getByRole('textbox', { name: 'Extra variables' }).fill('{"region": "eu-west-1"}');
+
+    await dialog.getByRole('tab', { name: 'Secrets' }).click();
+    await dialog.getByRole('button', { name: 'Add secret' }).click();
+    await dialog.getByLabel('Secret name').fill('DB_PASSWORD');
+    await choose(dialog, page, 'Secret type', 'Environment variable');
+    await dialog.getByLabel('Value of DB_PASSWORD').fill('hunter2');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('cell', { name: 'prod vars', exact: true }).waitFor();
+
+    await page.getByRole('button', { name: 'Edit prod vars' }).click();
+    const edit = page.getByRole('dialog');
+    await edit.getByRole('tab', { name: 'Secrets' }).click();
+    await seeText(edit, 'DB_PASSWORD');
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it('builds an ansible template with survey variables and a vault, then sees it in its details', async () => {
+    await page.goto(`${projectPath}/templates`);
+    await page.getByRole('button', { name: 'New template' }).click();
+    await page.getByRole('menuitem', { name: 'Ansible' }).click();
+    await page.waitForURL(/\/templates\/new\/edit\?app=ansible/);
+
+    await page.getByRole('button', { name: 'Create' }).click();
+    for (const message of ['Name is required', 'Playbook filename is required', 'Inventory is required', 'Repository is required', 'Variable group is required']) {
+      await seeText(page, message);
+    }
+    await page.getByLabel(/^Name/).fill('Deploy shop');
+    await page.getByLabel(/^Playbook filename/).fill('deploy.yml');
+    await choose(page, page, /^Inventory/, 'production');
+    await choose(page, page, /^Repository/, 'shop app');
+    await choose(page, page, /^Variable group/, 'prod vars');
+
+    await page.getByRole('button', { name: 'Add variable' }).click();
+    let survey = page.getByRole('dialog');
+    await survey.getByLabel(/^Title/).fill('Region');
+    await survey.getByLabel(/^Name/).fill('region');
+    await choose(survey, page, 'Type', 'Enum');
+    await survey.getByRole('button', { name: 'Save' }).click();
+    await seeText(survey, 'Enumeration must have values.');
+    await survey.getByRole('button', { name: 'Add value' }).click();
+    await survey.getByLabel('Name of value 1').fill('Europe');
+    await survey.getByLabel('Value 1', { exact: true }).fill('eu');
+    await survey.getByRole('button', { name: 'Save' }).click();
+    await survey.waitFor({ state: 'detached' });
+
+    await page.getByRole('button', { name: 'Add variable' }).click();
+    survey = page.getByRole('dialog');
+    await survey.getByLabel(/^Title/).fill('Replicas');
+    await survey.getByLabel(/^Name/).fill('replicas');
+    await choose(survey, page, 'Type', 'Integer');
+    await survey.getByLabel('Default value').fill('two');
+    await survey.getByRole('button', { name: 'Save' }).click();
+    await seeText(survey, 'Must be integer');
+    await survey.getByLabel('Default value').fill('2');
+    await survey.getByRole('button', { name: 'Save' }).click();
+    await survey.waitFor({ state: 'detached' });
+
+    await page.getByRole('button', { name: 'Add vault' }).click();
+    const vault = page.getByRole('group', { name: 'Vault 1' });
+    await page.getByRole('button', { name: 'Create' }).click();
+    await seeText(vault, 'Vault password is required');
+    await choose(vault, page, 'Password key', 'vault password');
+
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.waitForURL(/\/templates\/\d+\/tasks$/);
+    await page.getByRole('heading', { name: 'Deploy shop' }).waitFor();
+    await page.getByRole('tab', { name: 'Details' }).click();
+    await seeText(page, 'Region, Replicas');
+    await seeText(page, 'deploy.yml');
+  });
+
+  it('refuses to delete a key that an inventory uses and names the users', async () => {
+    await page.goto(`${projectPath}/keys`);
+    await page.getByRole('button', { name: 'Delete deploy key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Cannot delete' });
+    await dialog.waitFor();
+    await dialog.getByRole('link', { name: 'production' }).waitFor();
+    await dialog.getByRole('link', { name: 'shop app' }).waitFor();
+    expect(await dialog.getByRole('button', { name: 'Delete' }).count()).toBe(0);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('cell', { name: 'deploy key', exact: true }).waitFor();
+  });
+
+  it('adds views, reorders them and keeps the order after a reload', async () => {
+    await page.goto(`${projectPath}/templates`);
+    await page.getByRole('button', { name: 'Edit views' }).click();
+    const dialog = page.getByRole('dialog');
+    for (const title of ['Production', 'Staging']) {
+      await dialog.getByRole('button', { name: 'Add view' }).click();
+      await dialog.getByLabel('View title').fill(title);
+      await dialog.getByRole('button', { name: 'Save view' }).click();
+      await dialog.getByText(title, { exact: true }).waitFor();
+    }
+    await dialog.getByRole('button', { name: 'Move Staging up' }).click();
+    await expect.poll(async () => (await dialog.getByRole('listitem').allTextContents()).join(',')).toBe('Staging,Production');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(async () => (await page.getByRole('tab').allTextContents()).join(',')).toBe('All,Staging,Production');
+    await page.reload();
+    await expect.poll(async () => (await page.getByRole('tab').allTextContents()).join(',')).toBe('All,Staging,Production');
+  });
+
+  it('hides a template column and finds it still hidden after a reload', async () => {
+    await page.goto(`${projectPath}/templates`);
+    await page.getByRole('tab', { name: 'All' }).click();
+    await page.getByRole('link', { name: 'Deploy shop' }).waitFor();
+    expect(await page.getByRole('columnheader', { name: 'Playbook' }).count()).toBe(1);
+    await page.getByRole('button', { name: 'Columns' }).click();
+    await page.getByRole('dialog').getByLabel('Playbook').uncheck();
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+    expect(await page.getByRole('columnheader', { name: 'Playbook' }).count()).toBe(0);
+    await page.reload();
+    await page.getByRole('link', { name: 'Deploy shop' }).waitFor();
+    expect(await page.getByRole('columnheader', { name: 'Playbook' }).count()).toBe(0);
+    expect(await page.getByRole('columnheader', { name: 'Repository' }).count()).toBe(1);
+  });
+
+  it('copies a template, opens the copy, and deletes it back to the list', async () => {
+    await page.goto(`${projectPath}/templates`);
+    await page.getByRole('button', { name: 'More actions for Deploy shop' }).click();
+    await page.getByRole('menuitem', { name: 'Copy' }).click();
+    await page.getByRole('heading', { name: 'Deploy shop (copy)' }).waitFor();
+    await page.getByRole('button', { name: 'Delete template' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await seeText(page, 'Template "Deploy shop (copy)" deleted');
+    await page.getByRole('heading', { name: 'Task Templates' }).waitFor();
+    await page.getByRole('link', { name: 'Deploy shop', exact: true }).waitFor();
+    expect(await page.getByRole('link', { name: 'Deploy shop (copy)' }).count()).toBe(0);
+  });
+});

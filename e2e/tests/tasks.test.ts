@@ -1,0 +1,195 @@
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newPage } from '../support/browser.ts';
+import { startGantry, type RunningServer } from '../support/server.ts';
+
+/** Calls the API as the admin, with the session cookie of an API sign-in. */
+function apiClient(baseUrl: string) {
+  let cookie = '';
+  const call = async <T>(method: string, url: string, body?: unknown): Promise<T> => {
+    const response = await fetch(`${baseUrl}${url}`, {
+      method,
+      headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const setCookie = response.headers.get('set-cookie');
+    if (setCookie) cookie = setCookie.split(';')[0] ?? '';
+    if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${await response.text()}`);
+    const text = await response.text();
+    return (text ? JSON.parse(text) : undefined) as T;
+  };
+  return call;
+}
+
+async function signIn(page: Page, login: string, password: string): Promise<void> {
+  await page.goto('/auth/login');
+  await page.getByLabel('Username or email').fill(login);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL(/\/project\/\d+\/history/);
+}
+
+/** The texts of the log lines on screen. */
+const logLines = (page: Page) => page.locator('[role=log] .log-text').allTextContents();
+
+describe('tasks, as a user runs and watches them', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  let scripts: string;
+  let projectId: number;
+  let api: ReturnType<typeof apiClient>;
+  const templates: Record<string, number> = {};
+
+  beforeAll(async () => {
+    scripts = mkdtempSync(path.join(os.tmpdir(), 'gantry-e2e-scripts-'));
+    writeFileSync(path.join(scripts, 'ticker.sh'), 'for i in $(seq 1 25); do echo "tick $i"; sleep 0.2; done\n');
+    writeFileSync(path.join(scripts, 'chatty.sh'), 'for i in $(seq 1 600); do echo "line $i"; sleep 0.01; done\n');
+    writeFileSync(path.join(scripts, 'sleeper.sh'), 'echo "going to sleep"\nsleep 120\necho "woke up"\n');
+    writeFileSync(path.join(scripts, 'colours.sh'), 'printf "\\033[31mred\\033[0m \\033[1;92mbright green\\033[0m plain\\n"\n');
+    const fakeTerraform = path.join(scripts, 'fake-terraform');
+    writeFileSync(fakeTerraform, '#!/bin/sh\necho "terraform $1"\nif [ "$1" = plan ]; then echo "Plan: 1 to add."; exit 2; fi\nif [ "$1" = apply ]; then echo "Apply complete!"; fi\nexit 0\n');
+    chmodSync(fakeTerraform, 0o755);
+
+    server = await startGantry();
+    browser = await launchBrowser();
+    api = apiClient(server.url);
+    await api('POST', '/api/auth/login', { auth: server.adminLogin, password: server.adminPassword });
+    projectId = (await api<{ id: number }>('POST', '/api/projects', { name: 'Tasks' })).id;
+    const [key] = await api<Array<{ id: number }>>('GET', `/api/project/${projectId}/keys`);
+    const [group] = await api<Array<{ id: number }>>('GET', `/api/project/${projectId}/environment`);
+    const repository = await api<{ id: number }>('POST', `/api/project/${projectId}/repositories`, { name: 'scripts', git_url: scripts, ssh_key_id: key?.id });
+    const template = async (name: string, fields: Record<string, unknown>) => {
+      const created = await api<{ id: number }>('POST', `/api/project/${projectId}/templates`, { name, repository_id: repository.id, environment_id: group?.id, ...fields });
+      templates[name] = created.id;
+    };
+    await template('Ticker', { app: 'bash', playbook: 'ticker.sh' });
+    await template('Chatty', { app: 'bash', playbook: 'chatty.sh' });
+    await template('Sleeper', { app: 'bash', playbook: 'sleeper.sh', allow_parallel_tasks: true });
+    await template('Colours', { app: 'bash', playbook: 'colours.sh' });
+    await template('Infra', { app: 'terraform', playbook: '' });
+    await api('PUT', '/api/apps/terraform', { path: fakeTerraform });
+
+    page = await newPage(browser, server.url);
+    await signIn(page, server.adminLogin, server.adminPassword);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (scripts) rmSync(scripts, { recursive: true, force: true });
+  });
+
+  it('runs a template from ?new_task and watches its log arrive live, then the history row turns to Success by itself', async () => {
+    await page.goto(`/project/${projectId}/history?new_task=${templates.Ticker}`);
+    const form = page.getByRole('dialog');
+    await form.getByLabel('Message (optional)').fill('first run');
+    await form.getByRole('button', { name: 'Run' }).click();
+    await page.waitForURL(/[?&]t=\d+/);
+    const taskId = new URL(page.url()).searchParams.get('t');
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText(`Task #${taskId}`).waitFor();
+
+    // Lines show up while the task still runs.
+    await page.locator('[role=log] .log-text', { hasText: 'tick 3' }).waitFor();
+    expect(await dialog.getByText('Running', { exact: true }).isVisible()).toBe(true);
+    await dialog.getByText('Success', { exact: true }).waitFor({ timeout: 20_000 });
+    await expect.poll(async () => (await logLines(page)).at(-1)).toBe('Task finished successfully.');
+    const ticks = (await logLines(page)).filter((line) => line.startsWith('tick '));
+    expect(ticks).toEqual(Array.from({ length: 25 }, (_, i) => `tick ${i + 1}`));
+
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.has('t')).toBe(false);
+    const row = page.getByRole('row').filter({ hasText: `#${taskId}` });
+    await expect.poll(() => row.getByText('Success').isVisible()).toBe(true);
+    expect(await row.getByText('first run').isVisible()).toBe(true);
+  });
+
+  it('shows a task started elsewhere in the history without a reload', async () => {
+    await page.goto(`/project/${projectId}/history`);
+    await page.getByRole('table').waitFor();
+    const task = await api<{ id: number }>('POST', `/api/project/${projectId}/tasks`, { template_id: templates.Colours, message: 'from the API' });
+    const row = page.getByRole('row').filter({ hasText: `#${task.id}` });
+    await expect.poll(() => row.getByText('Success').isVisible(), { timeout: 20_000 }).toBe(true);
+    expect(await row.getByText('from the API').isVisible()).toBe(true);
+  });
+
+  it('renders ANSI colours in the log', async () => {
+    const row = page.getByRole('row').filter({ hasText: 'from the API' });
+    await row.getByRole('link', { name: /^#\d+$/ }).click();
+    const red = page.locator('[role=log] .ansi-fg-1', { hasText: 'red' });
+    await red.waitFor();
+    expect(await page.locator('[role=log] .ansi-fg-10.ansi-bold').textContent()).toBe('bright green');
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('follows the tail until the user scrolls up, and jumps back to it on request', async () => {
+    await page.goto(`/project/${projectId}/history?new_task=${templates.Chatty}`);
+    await page.getByRole('dialog').getByRole('button', { name: 'Run' }).click();
+    await page.waitForURL(/[?&]t=\d+/);
+    const log = page.locator('[role=log]');
+    await expect.poll(async () => Number(await log.getAttribute('data-line-count')), { timeout: 20_000 }).toBeGreaterThan(100);
+    const distanceToBottom = () => log.evaluate((el) => el.scrollHeight - el.clientHeight - el.scrollTop);
+    expect(await distanceToBottom()).toBeLessThan(20);
+
+    await log.hover();
+    await page.mouse.wheel(0, -400);
+    const jump = page.getByRole('button', { name: 'Jump to bottom' });
+    await jump.waitFor();
+    const top = await log.evaluate((el) => el.scrollTop);
+    await page.waitForTimeout(500);
+    // New lines keep coming; the view stays where the user put it.
+    expect(Math.abs((await log.evaluate((el) => el.scrollTop)) - top)).toBeLessThan(2);
+    await jump.click();
+    await page.getByRole('dialog').getByText('Success', { exact: true }).waitFor({ timeout: 20_000 });
+    await expect.poll(async () => (await logLines(page)).at(-1)).toBe('Task finished successfully.');
+    expect(await distanceToBottom()).toBeLessThan(20);
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('stops a running task', async () => {
+    await page.goto(`/project/${projectId}/history?new_task=${templates.Sleeper}`);
+    await page.getByRole('dialog').getByRole('button', { name: 'Run' }).click();
+    await page.waitForURL(/[?&]t=\d+/);
+    const dialog = page.getByRole('dialog');
+    await page.locator('[role=log] .log-text', { hasText: 'going to sleep' }).waitFor({ timeout: 20_000 });
+    await dialog.getByRole('button', { name: 'Stop', exact: true }).click();
+    await dialog.getByText('Stopped', { exact: true }).waitFor({ timeout: 20_000 });
+    await expect.poll(async () => (await logLines(page)).at(-1)).toBe('Task stopped.');
+    expect(await dialog.getByRole('button', { name: 'Stop', exact: true }).count()).toBe(0);
+    expect(await dialog.getByRole('button', { name: 'Re-run' }).isVisible()).toBe(true);
+  });
+
+  it('re-runs a finished task from its log, with the form filled from it', async () => {
+    await page.goto(`/project/${projectId}/history`);
+    const row = page.getByRole('row').filter({ hasText: 'first run' });
+    await row.getByRole('link', { name: /^#\d+$/ }).click();
+    const sourceId = new URL(page.url()).searchParams.get('t');
+    await page.getByRole('dialog').getByRole('button', { name: 'Re-run' }).click();
+    await page.waitForURL(/new_task=\d+/);
+    const form = page.getByRole('dialog');
+    expect(await form.getByLabel('Message (optional)').inputValue()).toBe('first run');
+    await form.getByRole('button', { name: 'Re-run' }).click();
+    await page.waitForURL(/[?&]t=\d+/);
+    const newId = new URL(page.url()).searchParams.get('t');
+    expect(Number(newId)).toBeGreaterThan(Number(sourceId));
+    await page.getByRole('dialog').getByText('Success', { exact: true }).waitFor({ timeout: 20_000 });
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('confirms a terraform plan waiting for confirmation', async () => {
+    await page.goto(`/project/${projectId}/history?new_task=${templates.Infra}`);
+    await page.getByRole('dialog').getByRole('button', { name: 'Run' }).click();
+    await page.waitForURL(/[?&]t=\d+/);
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Waiting confirmation', { exact: true }).waitFor({ timeout: 20_000 });
+    expect(await dialog.getByRole('button', { name: 'Reject' }).isVisible()).toBe(true);
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await dialog.getByText('Success', { exact: true }).waitFor({ timeout: 20_000 });
+    await expect.poll(async () => (await logLines(page)).some((line) => line.includes('Apply complete!'))).toBe(true);
+    expect(await dialog.getByRole('button', { name: 'Confirm' }).count()).toBe(0);
+  });
+});

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { endpoint } from './endpoint.ts';
+import { NoContent } from './common.ts';
+
+export const DEFAULT_APP_IDS = ['ansible', 'terraform', 'tofu', 'pulumi', 'bash', 'python', 'powershell'] as const;
+
+export const App = z.object({
+  id: z.string(),
+  active: z.boolean(),
+  priority: z.number().int(),
+  title: z.string(),
+  icon: z.string(),
+  color: z.string(),
+  dark_color: z.string(),
+  path: z.string(),
+  args: z.array(z.string()),
+});
+export type App = z.infer<typeof App>;
+
+export const AppId = z
+  .string({ error: 'ID is required' })
+  .trim()
+  .min(1, 'ID is required')
+  .max(64)
+  .regex(/^[a-z0-9][a-z0-9_-]*$/, 'ID may hold only lower-case letters, digits, - and _');
+
+export const AppBody = z.object({
+  id: AppId.optional(),
+  active: z.boolean().optional(),
+  priority: z.number({ error: 'Priority must be a number' }).int('Priority must be an integer').min(0).max(1_000_000).optional(),
+  title: z.string().trim().max(255).optional(),
+  icon: z.string().trim().max(255).optional(),
+  color: z.string().trim().max(64).optional(),
+  dark_color: z.string().trim().max(64).optional(),
+  path: z.string().trim().max(1024).optional(),
+  args: z.array(z.string().max(1024)).max(100).nullable().optional(),
+});
+export type AppBody = z.input<typeof AppBody>;
+
+const AppParams = z.object({ appId: AppId });
+
+export const appsApi = {
+  list: endpoint({ method: 'GET', path: '/api/apps', response: z.array(App) }),
+  create: endpoint({ method: 'POST', path: '/api/apps', body: AppBody.extend({ id: AppId }), response: App, status: 201 }),
+  get: endpoint({ method: 'GET', path: '/api/apps/:appId', params: AppParams, response: App }),
+  update: endpoint({ method: 'PUT', path: '/api/apps/:appId', params: AppParams, body: AppBody, response: NoContent, status: 204 }),
+  setActive: endpoint({
+    method: 'POST',
+    path: '/api/apps/:appId/active',
+    params: AppParams,
+    body: z.object({ active: z.boolean({ error: 'active must be true or false' }) }),
+    response: NoContent,
+    status: 204,
+  }),
+  remove: endpoint({ method: 'DELETE', path: '/api/apps/:appId', params: AppParams, response: NoContent, status: 204 }),
+};

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { endpoint } from './endpoint.ts';
+import { NoContent } from './common.ts';
+
+export const OidcProviderSummary = z.object({
+  id: z.string(),
+  name: z.string(),
+  color: z.string(),
+  icon: z.string(),
+});
+
+export const LoginOptions = z.object({
+  oidc_providers: z.array(OidcProviderSummary),
+  login_with_password: z.boolean(),
+});
+export type LoginOptions = z.infer<typeof LoginOptions>;
+
+export const LoginBody = z.object({
+  auth: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required').max(255),
+  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(1024),
+});
+export type LoginBody = z.infer<typeof LoginBody>;
+
+export const INCORRECT_LOGIN_MESSAGE = 'Incorrect login or password';
+
+export const authApi = {
+  loginOptions: endpoint({ method: 'GET', path: '/api/auth/login', response: LoginOptions }),
+  login: endpoint({ method: 'POST', path: '/api/auth/login', body: LoginBody, response: NoContent, status: 204 }),
+  logout: endpoint({ method: 'POST', path: '/api/auth/logout', response: NoContent, status: 204 }),
+};

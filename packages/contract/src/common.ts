@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+export const Id = z.number().int().positive();
+/** RFC 3339 UTC timestamp as written by the server. */
+export const DateTime = z.string();
+
+/** Path ids arrive as strings; anything but a positive decimal integer is refused. */
+export const PathId = z
+  .string()
+  .regex(/^[0-9]{1,15}$/, 'must be a positive integer')
+  .transform(Number);
+
+export const ProjectParams = z.object({ projectId: PathId });
+
+export const ErrorBody = z.object({ error: z.string(), code: z.string().optional() });
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** Responses without a body (204). */
+export const NoContent = z.void();
+
+export const SortOrder = z.enum(['asc', 'desc']).catch('asc');
+
+/** Machine-readable error codes the UI may react to. */
+export const ErrorCode = {
+  validationFailed: 'validation_failed',
+  notFound: 'not_found',
+  unauthorized: 'unauthorized',
+  forbidden: 'forbidden',
+  conflict: 'conflict',
+  inUse: 'in_use',
+  tooManyRequests: 'too_many_requests',
+  badRequest: 'bad_request',
+  payloadTooLarge: 'payload_too_large',
+  internal: 'internal',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+export const requiredText = (label: string) => `${label} is required`;
+
+/** A required, trimmed, non-empty string with the seed's "<Label> is required" message. */
+export const requiredString = (label: string, max = 255) =>
+  z
+    .string({ error: requiredText(label) })
+    .trim()
+    .min(1, requiredText(label))
+    .max(max, `${label} must be at most ${max} characters`);

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { endpoint } from './endpoint.ts';
+import { Id, NoContent, PathId, ProjectParams, SortOrder, requiredString } from './common.ts';
+import { ResourceRefs } from './refs.ts';
+
+export const InventoryType = z.enum(['static', 'static-yaml', 'file', 'terraform-workspace', 'tofu-workspace'], { error: 'Type is required' });
+export type InventoryType = z.infer<typeof InventoryType>;
+
+export const INVALID_INVENTORY_PATH_MESSAGE = 'Invalid inventory file pathname. Must be: path/to/inventory.';
+
+/** A file inventory names a path inside the repository; it may not be absolute or climb out of it. */
+export function isSafeRepositoryPath(value: string): boolean {
+  if (value.startsWith('/') || value.includes('\\') || value.includes('\0')) return false;
+  return value.split('/').every((part) => part !== '..') && value.trim() !== '';
+}
+
+export const Inventory = z.object({
+  id: Id,
+  project_id: Id,
+  name: z.string(),
+  type: InventoryType,
+  inventory: z.string(),
+  ssh_key_id: Id.nullable(),
+  become_key_id: Id.nullable(),
+  repository_id: Id.nullable(),
+  template_id: Id.nullable(),
+  holder_id: Id.nullable(),
+});
+export type Inventory = z.infer<typeof Inventory>;
+
+const optionalId = z.number().int().positive().nullable().optional();
+
+export const InventoryBody = z
+  .object({
+    id: Id.optional(),
+    project_id: Id.optional(),
+    name: requiredString('Name'),
+    type: InventoryType,
+    inventory: z.string().max(1024 * 1024).optional().default(''),
+    ssh_key_id: optionalId,
+    become_key_id: optionalId,
+    repository_id: optionalId,
+    template_id: optionalId,
+  })
+  .superRefine((inv, ctx) => {
+    const isWorkspace = inv.type === 'terraform-workspace' || inv.type === 'tofu-workspace';
+    if (!isWorkspace && !inv.ssh_key_id) ctx.addIssue({ code: 'custom', path: ['ssh_key_id'], message: 'User credentials are required' });
+    if (inv.type === 'file') {
+      if (!inv.inventory.trim()) ctx.addIssue({ code: 'custom', path: ['inventory'], message: 'Path is required' });
+      else if (!isSafeRepositoryPath(inv.inventory.trim())) ctx.addIssue({ code: 'custom', path: ['inventory'], message: INVALID_INVENTORY_PATH_MESSAGE });
+    }
+    if (isWorkspace && !inv.inventory.trim()) ctx.addIssue({ code: 'custom', path: ['inventory'], message: 'Workspace name is required' });
+  });
+export type InventoryBody = z.input<typeof InventoryBody>;
+
+export const InventoryParams = z.object({ projectId: PathId, inventoryId: PathId });
+const ListQuery = z.object({
+  sort: z.enum(['name']).catch('name').optional(),
+  order: SortOrder.optional(),
+  app: z.string().max(64).optional(),
+  template_id: z.coerce.number().int().positive().optional(),
+});
+
+export const inventoriesApi = {
+  list: endpoint({ method: 'GET', path: '/api/project/:projectId/inventory', params: ProjectParams, query: ListQuery, response: z.array(Inventory) }),
+  create: endpoint({ method: 'POST', path: '/api/project/:projectId/inventory', params: ProjectParams, body: InventoryBody, response: Inventory, status: 201 }),
+  get: endpoint({ method: 'GET', path: '/api/project/:projectId/inventory/:inventoryId', params: InventoryParams, response: Inventory }),
+  refs: endpoint({ method: 'GET', path: '/api/project/:projectId/inventory/:inventoryId/refs', params: InventoryParams, response: ResourceRefs }),
+  update: endpoint({ method: 'PUT', path: '/api/project/:projectId/inventory/:inventoryId', params: InventoryParams, body: InventoryBody, response: NoContent, status: 204 }),
+  remove: endpoint({ method: 'DELETE', path: '/api/project/:projectId/inventory/:inventoryId', params: InventoryParams, response: NoContent, status: 204 }),
+};

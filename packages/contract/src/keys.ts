@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { endpoint } from './endpoint.ts';
+import { Id, NoContent, PathId, ProjectParams, SortOrder, requiredString } from './common.ts';
+import { ResourceRefs } from './refs.ts';
+
+export const KeyType = z.enum(['ssh', 'login_password', 'none'], { error: 'Type is required' });
+export type KeyType = z.infer<typeof KeyType>;
+
+/** What a key looks like on the wire: the secret parts are always empty strings. */
+export const AccessKey = z.object({
+  id: Id,
+  project_id: Id,
+  name: z.string(),
+  type: KeyType,
+  empty: z.boolean(),
+  ssh: z.object({ login: z.literal(''), passphrase: z.literal(''), private_key: z.literal('') }),
+  login_password: z.object({ login: z.literal(''), password: z.literal('') }),
+  string: z.literal(''),
+});
+export type AccessKey = z.infer<typeof AccessKey>;
+
+const SshSecret = z.object({
+  login: z.string().max(255).optional(),
+  passphrase: z.string().max(1024).optional(),
+  private_key: z.string().max(64 * 1024).optional(),
+});
+const LoginPasswordSecret = z.object({
+  login: z.string().max(255).optional(),
+  password: z.string().max(64 * 1024).optional(),
+});
+
+export const KeyBody = z.object({
+  id: Id.optional(),
+  project_id: Id.optional(),
+  name: requiredString('Name'),
+  type: KeyType,
+  ssh: SshSecret.nullable().optional(),
+  login_password: LoginPasswordSecret.nullable().optional(),
+  override_secret: z.boolean().optional(),
+});
+export type KeyBody = z.input<typeof KeyBody>;
+
+export const KeyParams = z.object({ projectId: PathId, keyId: PathId });
+const SortQuery = z.object({ sort: z.enum(['name', 'type']).catch('name').optional(), order: SortOrder.optional() });
+
+export const keysApi = {
+  list: endpoint({ method: 'GET', path: '/api/project/:projectId/keys', params: ProjectParams, query: SortQuery, response: z.array(AccessKey) }),
+  create: endpoint({ method: 'POST', path: '/api/project/:projectId/keys', params: ProjectParams, body: KeyBody, response: AccessKey, status: 201 }),
+  get: endpoint({ method: 'GET', path: '/api/project/:projectId/keys/:keyId', params: KeyParams, response: AccessKey }),
+  refs: endpoint({ method: 'GET', path: '/api/project/:projectId/keys/:keyId/refs', params: KeyParams, response: ResourceRefs }),
+  update: endpoint({ method: 'PUT', path: '/api/project/:projectId/keys/:keyId', params: KeyParams, body: KeyBody, response: NoContent, status: 204 }),
+  remove: endpoint({ method: 'DELETE', path: '/api/project/:projectId/keys/:keyId', params: KeyParams, response: NoContent, status: 204 }),
+};

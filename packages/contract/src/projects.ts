@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { endpoint } from './endpoint.ts';
+import { DateTime, Id, NoContent, PathId, ProjectParams, SortOrder, requiredString } from './common.ts';
+import { ProjectRoleSlug } from './permissions.ts';
+
+export const Project = z.object({
+  id: Id,
+  name: z.string(),
+  created: DateTime,
+  alert: z.boolean(),
+  alert_chat: z.string().nullable(),
+  max_parallel_tasks: z.number().int(),
+  type: z.string(),
+});
+export type Project = z.infer<typeof Project>;
+
+export const MaxParallelTasks = z
+  .number({ error: 'Must be integer' })
+  .int('Must be integer')
+  .min(0, 'Must be 0 or greater')
+  .max(100000, 'Must be 100000 or less');
+
+const projectFields = {
+  name: requiredString('Name'),
+  alert: z.boolean().optional(),
+  alert_chat: z.string().max(255).nullable().optional(),
+  max_parallel_tasks: MaxParallelTasks.nullable().optional(),
+  type: z.string().max(32).nullable().optional(),
+};
+
+export const CreateProjectBody = z.object({ ...projectFields, demo: z.boolean().optional() });
+export type CreateProjectBody = z.input<typeof CreateProjectBody>;
+
+export const UpdateProjectBody = z.object({ ...projectFields, id: Id.optional() });
+export type UpdateProjectBody = z.input<typeof UpdateProjectBody>;
+
+export const ProjectRole = z.object({ role: z.string(), permissions: z.number().int() });
+export type ProjectRole = z.infer<typeof ProjectRole>;
+
+export const TeamMember = z.object({
+  id: Id,
+  user_id: Id,
+  username: z.string(),
+  name: z.string(),
+  email: z.string(),
+  role: ProjectRoleSlug,
+});
+export type TeamMember = z.infer<typeof TeamMember>;
+
+export const TeamSort = z.enum(['name', 'username', 'email', 'role']).catch('name');
+
+export const AddTeamMemberBody = z.object({
+  user_id: z.number({ error: 'User is required' }).int().positive('User is required'),
+  role: ProjectRoleSlug,
+});
+export type AddTeamMemberBody = z.input<typeof AddTeamMemberBody>;
+
+export const UpdateTeamMemberBody = z.object({ role: ProjectRoleSlug });
+export type UpdateTeamMemberBody = z.input<typeof UpdateTeamMemberBody>;
+
+const MemberParams = z.object({ projectId: PathId, userId: PathId });
+
+export const projectsApi = {
+  list: endpoint({ method: 'GET', path: '/api/projects', response: z.array(Project) }),
+  create: endpoint({ method: 'POST', path: '/api/projects', body: CreateProjectBody, response: Project, status: 201 }),
+  get: endpoint({ method: 'GET', path: '/api/project/:projectId', params: ProjectParams, response: Project }),
+  update: endpoint({
+    method: 'PUT',
+    path: '/api/project/:projectId',
+    params: ProjectParams,
+    body: UpdateProjectBody,
+    response: NoContent,
+    status: 204,
+  }),
+  remove: endpoint({ method: 'DELETE', path: '/api/project/:projectId', params: ProjectParams, response: NoContent, status: 204 }),
+  role: endpoint({ method: 'GET', path: '/api/project/:projectId/role', params: ProjectParams, response: ProjectRole }),
+  leave: endpoint({ method: 'DELETE', path: '/api/project/:projectId/me', params: ProjectParams, response: NoContent, status: 204 }),
+};
+
+export const teamApi = {
+  list: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/users',
+    params: ProjectParams,
+    query: z.object({ sort: TeamSort.optional(), order: SortOrder.optional() }),
+    response: z.array(TeamMember),
+  }),
+  add: endpoint({
+    method: 'POST',
+    path: '/api/project/:projectId/users',
+    params: ProjectParams,
+    body: AddTeamMemberBody,
+    response: NoContent,
+    status: 204,
+  }),
+  get: endpoint({ method: 'GET', path: '/api/project/:projectId/users/:userId', params: MemberParams, response: TeamMember }),
+  update: endpoint({
+    method: 'PUT',
+    path: '/api/project/:projectId/users/:userId',
+    params: MemberParams,
+    body: UpdateTeamMemberBody,
+    response: NoContent,
+    status: 204,
+  }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/api/project/:projectId/users/:userId',
+    params: MemberParams,
+    response: NoContent,
+    status: 204,
+  }),
+};

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+
+const RefItem = z.object({ id: z.number().int(), name: z.string() });
+
+/** What uses a resource; a resource with any reference cannot be deleted. */
+export const ResourceRefs = z.object({
+  templates: z.array(RefItem),
+  inventories: z.array(RefItem),
+  repositories: z.array(RefItem),
+  integrations: z.array(RefItem),
+  schedules: z.array(RefItem),
+});
+export type ResourceRefs = z.infer<typeof ResourceRefs>;
+
+export const IN_USE_MESSAGE = (what: string) => `${what} is in use and cannot be deleted`;

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { endpoint } from './endpoint.ts';
+import { Id, NoContent, PathId, ProjectParams, SortOrder, requiredString } from './common.ts';
+import { ResourceRefs } from './refs.ts';
+
+export type GitUrlType = 'local' | 'ssh' | 'git' | 'file' | 'http' | 'https';
+
+export const INCORRECT_URL_MESSAGE = 'Incorrect URL';
+
+/**
+ * The kind of a repository URL: a local path starts with "/", a URL without a scheme is scp-like
+ * ssh (git@host:path), otherwise the scheme must be one git understands here.
+ */
+export function getGitUrlType(url: string): GitUrlType | undefined {
+  if (url.startsWith('/')) return 'local';
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase();
+  if (scheme === undefined) return /^[^\s:/]+@?[^\s:/]*:[^\s]+$/.test(url) ? 'ssh' : undefined;
+  return (['git', 'file', 'ssh', 'http', 'https'] as const).find((s) => s === scheme);
+}
+
+export const Repository = z.object({
+  id: Id,
+  project_id: Id,
+  name: z.string(),
+  git_url: z.string(),
+  git_branch: z.string(),
+  ssh_key_id: Id,
+});
+export type Repository = z.infer<typeof Repository>;
+
+export const RepositoryBody = z
+  .object({
+    id: Id.optional(),
+    project_id: Id.optional(),
+    name: requiredString('Name'),
+    git_url: requiredString('URL', 2048),
+    git_branch: z.string().trim().max(255).nullable().optional(),
+    ssh_key_id: z.number({ error: 'Access key is required' }).int().positive('Access key is required'),
+  })
+  .superRefine((repo, ctx) => {
+    const type = getGitUrlType(repo.git_url);
+    if (!type) ctx.addIssue({ code: 'custom', path: ['git_url'], message: INCORRECT_URL_MESSAGE });
+    if (type !== 'local' && !repo.git_branch) ctx.addIssue({ code: 'custom', path: ['git_branch'], message: 'Branch is required' });
+  });
+export type RepositoryBody = z.input<typeof RepositoryBody>;
+
+export const RepositoryParams = z.object({ projectId: PathId, repositoryId: PathId });
+const SortQuery = z.object({ sort: z.enum(['name', 'git_url', 'ssh_key']).catch('name').optional(), order: SortOrder.optional() });
+
+export const repositoriesApi = {
+  list: endpoint({ method: 'GET', path: '/api/project/:projectId/repositories', params: ProjectParams, query: SortQuery, response: z.array(Repository) }),
+  create: endpoint({ method: 'POST', path: '/api/project/:projectId/repositories', params: ProjectParams, body: RepositoryBody, response: Repository, status: 201 }),
+  get: endpoint({ method: 'GET', path: '/api/project/:projectId/repositories/:repositoryId', params: RepositoryParams, response: Repository }),
+  refs: endpoint({ method: 'GET', path: '/api/project/:projectId/repositories/:repositoryId/refs', params: RepositoryParams, response: ResourceRefs }),
+  update: endpoint({ method: 'PUT', path: '/api/project/:projectId/repositories/:repositoryId', params: RepositoryParams, body: RepositoryBody, response: NoContent, status: 204 }),
+  remove: endpoint({ method: 'DELETE', path: '/api/project/:projectId/repositories/:repositoryId', params: RepositoryParams, response: NoContent, status: 204 }),
+};

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { endpoint } from './endpoint.ts';
+import { DateTime, Id, NoContent, PathId, ProjectParams, requiredString } from './common.ts';
+import { TaskParams } from './task-spec.ts';
+
+/** What a schedule (or integration) passes to the task it starts. */
+export const ScheduleTaskParams = z
+  .object({
+    environment: z.string().max(1024 * 1024).nullable().optional(),
+    arguments: z.string().max(64 * 1024).nullable().optional(),
+    git_branch: z.string().max(255).nullable().optional(),
+    message: z.string().max(1024).nullable().optional(),
+    inventory_id: Id.nullable().optional(),
+    params: TaskParams.nullable().optional(),
+  })
+  .catchall(z.unknown());
+export type ScheduleTaskParams = z.infer<typeof ScheduleTaskParams>;
+
+export const Schedule = z.object({
+  id: Id,
+  project_id: Id,
+  template_id: Id,
+  tpl_name: z.string(),
+  name: z.string(),
+  cron_format: z.string(),
+  active: z.boolean(),
+  repository_id: Id.nullable(),
+  next_run: DateTime.nullable(),
+  task_params: z.record(z.string(), z.unknown()),
+});
+export type Schedule = z.infer<typeof Schedule>;
+
+export const CRON_REQUIRED = 'Cron required';
+
+export const ScheduleBody = z.object({
+  id: Id.optional(),
+  project_id: Id.optional(),
+  name: requiredString('Name'),
+  template_id: z.number({ error: 'Template is required' }).int().positive('Template is required'),
+  cron_format: z.string({ error: CRON_REQUIRED }).trim().min(1, CRON_REQUIRED).max(255),
+  active: z.boolean().optional().default(true),
+  repository_id: Id.nullable().optional(),
+  task_params: ScheduleTaskParams.nullable().optional().transform((v) => v ?? {}),
+});
+export type ScheduleBody = z.input<typeof ScheduleBody>;
+
+const ScheduleParams = z.object({ projectId: PathId, scheduleId: PathId });
+
+export const schedulesApi = {
+  list: endpoint({ method: 'GET', path: '/api/project/:projectId/schedules', params: ProjectParams, response: z.array(Schedule) }),
+  create: endpoint({ method: 'POST', path: '/api/project/:projectId/schedules', params: ProjectParams, body: ScheduleBody, response: Schedule, status: 201 }),
+  validate: endpoint({
+    method: 'POST',
+    path: '/api/project/:projectId/schedules/validate',
+    params: ProjectParams,
+    body: z.object({ cron_format: z.string({ error: CRON_REQUIRED }).trim().min(1, CRON_REQUIRED).max(255) }),
+    response: z.object({ next_runs: z.array(DateTime) }),
+  }),
+  get: endpoint({ method: 'GET', path: '/api/project/:projectId/schedules/:scheduleId', params: ScheduleParams, response: Schedule }),
+  update: endpoint({ method: 'PUT', path: '/api/project/:projectId/schedules/:scheduleId', params: ScheduleParams, body: ScheduleBody, response: NoContent, status: 204 }),
+  setActive: endpoint({
+    method: 'PUT',
+    path: '/api/project/:projectId/schedules/:scheduleId/active',
+    params: ScheduleParams,
+    body: z.object({ active: z.boolean({ error: 'active must be true or false' }) }),
+    response: NoContent,
+    status: 204,
+  }),
+  remove: endpoint({ method: 'DELETE', path: '/api/project/:projectId/schedules/:scheduleId', params: ScheduleParams, response: NoContent, status: 204 }),
+  ofTemplate: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/templates/:templateId/schedules',
+    params: z.object({ projectId: PathId, templateId: PathId }),
+    response: z.array(Schedule),
+  }),
+};

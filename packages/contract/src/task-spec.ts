@@ -1,0 +1,72 @@
+import { z } from 'zod';
+
+/** Decrypted key material as the runner receives it. */
+export const KeyMaterial = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('none') }),
+  z.object({ type: z.literal('ssh'), login: z.string(), passphrase: z.string(), private_key: z.string() }),
+  z.object({ type: z.literal('login_password'), login: z.string(), password: z.string() }),
+]);
+export type KeyMaterial = z.infer<typeof KeyMaterial>;
+
+export const TaskParams = z
+  .object({
+    debug: z.boolean().optional(),
+    dry_run: z.boolean().optional(),
+    diff: z.boolean().optional(),
+    limit: z.array(z.string().max(1024)).max(1000).optional(),
+    tags: z.array(z.string().max(1024)).max(1000).optional(),
+    skip_tags: z.array(z.string().max(1024)).max(1000).optional(),
+    plan: z.boolean().optional(),
+    destroy: z.boolean().optional(),
+    auto_approve: z.boolean().optional(),
+    upgrade: z.boolean().optional(),
+    reconfigure: z.boolean().optional(),
+  })
+  .catchall(z.unknown());
+export type TaskParams = z.infer<typeof TaskParams>;
+
+/** Everything a runner needs to run one task, with secrets decrypted; it never touches the database. */
+export const TaskSpec = z.object({
+  task_id: z.number().int(),
+  project_id: z.number().int(),
+  template_id: z.number().int(),
+  app: z.string(),
+  /** Executable and leading arguments of the app when the admin configured them. */
+  app_path: z.string(),
+  app_args: z.array(z.string()),
+  playbook: z.string(),
+  repository: z.object({
+    id: z.number().int(),
+    url: z.string(),
+    branch: z.string(),
+    key: KeyMaterial,
+    /** A task re-run pins the commit of the run it repeats. */
+    commit_hash: z.string().nullable(),
+  }),
+  /** Use a checkout of its own instead of the template's shared one (parallel runs of one template). */
+  private_checkout: z.boolean(),
+  inventory: z
+    .object({
+      id: z.number().int(),
+      type: z.string(),
+      content: z.string(),
+      user_key: KeyMaterial,
+      become_key: KeyMaterial,
+    })
+    .nullable(),
+  /** Extra variables: the variable group's JSON, survey answers and task details. */
+  extra_vars: z.record(z.string(), z.unknown()),
+  /** Secret variables (var secrets, secret survey answers); reach the process only through 0600 files. */
+  secret_vars: z.record(z.string(), z.string()),
+  /** Process environment from the variable group (env JSON and env secrets). */
+  env: z.record(z.string(), z.string()),
+  vaults: z.array(z.object({ name: z.string(), type: z.enum(['password', 'script']), password: z.string(), script: z.string() })),
+  template_args: z.array(z.string()),
+  task_args: z.array(z.string()),
+  params: TaskParams,
+  workspace: z.string(),
+  timeout_ms: z.number().int().min(0),
+  /** Every secret value that must be masked in output. */
+  secrets: z.array(z.string()),
+});
+export type TaskSpec = z.infer<typeof TaskSpec>;

@@ -1,0 +1,210 @@
+import { z } from 'zod';
+import { endpoint } from './endpoint.ts';
+import { DateTime, Id, NoContent, PathId, ProjectParams } from './common.ts';
+import { TaskParams } from './task-spec.ts';
+
+export const TaskStatus = z.enum([
+  'waiting',
+  'starting',
+  'waiting_confirmation',
+  'confirmed',
+  'rejected',
+  'running',
+  'stopping',
+  'stopped',
+  'success',
+  'error',
+]);
+export type TaskStatus = z.infer<typeof TaskStatus>;
+
+export const FINISHED_TASK_STATUSES: readonly TaskStatus[] = ['success', 'error', 'stopped', 'rejected'];
+
+/** Where an active task is: queued for dispatch or running (on the server or a runner). */
+export const ActiveTaskLocation = z.enum(['queue', 'running']);
+export type ActiveTaskLocation = z.infer<typeof ActiveTaskLocation>;
+
+/** One entry of the admin's list of active tasks across all projects. */
+export const ActiveTask = z.object({
+  task_id: Id,
+  project_id: Id,
+  project_name: z.string().nullable().optional(),
+  username: z.string().nullable().optional(),
+  runner_id: Id.nullable().optional(),
+  runner_name: z.string().nullable().optional(),
+  status: TaskStatus,
+  location: ActiveTaskLocation,
+});
+export type ActiveTask = z.infer<typeof ActiveTask>;
+
+export const activeTasksApi = {
+  list: endpoint({ method: 'GET', path: '/api/tasks', response: z.array(ActiveTask) }),
+  /** Stops a queued or running task (not forced). */
+  stop: endpoint({
+    method: 'DELETE',
+    path: '/api/tasks/:taskId',
+    params: z.object({ taskId: PathId }),
+    response: NoContent,
+    status: 204,
+  }),
+};
+
+
+/** Statuses in which a task holds a slot: started and not yet finished. */
+export const ACTIVE_TASK_STATUSES: readonly TaskStatus[] = ['starting', 'running', 'waiting_confirmation', 'confirmed', 'rejected', 'stopping'];
+
+export const Task = z.object({
+  id: Id,
+  template_id: Id,
+  project_id: Id,
+  status: TaskStatus,
+  user_id: Id.nullable(),
+  integration_id: Id.nullable(),
+  schedule_id: Id.nullable(),
+  message: z.string(),
+  commit_hash: z.string().nullable(),
+  commit_message: z.string(),
+  build_task_id: Id.nullable(),
+  version: z.string().nullable(),
+  created: DateTime,
+  start: DateTime.nullable(),
+  end: DateTime.nullable(),
+  environment: z.string(),
+  arguments: z.string().nullable(),
+  git_branch: z.string().nullable(),
+  inventory_id: Id.nullable(),
+  params: z.record(z.string(), z.unknown()),
+  playbook: z.string(),
+  runner_id: Id.nullable(),
+  location: z.string(),
+});
+export type Task = z.infer<typeof Task>;
+
+export const TaskWithTemplate = Task.extend({
+  tpl_alias: z.string(),
+  tpl_playbook: z.string(),
+  tpl_type: z.string(),
+  tpl_app: z.string(),
+  user_name: z.string().nullable(),
+  build_task: Task.nullable(),
+});
+export type TaskWithTemplate = z.infer<typeof TaskWithTemplate>;
+
+export const TaskOutput = z.object({ id: z.number().int(), task_id: Id, seq: z.number().int(), time: DateTime, output: z.string() });
+export type TaskOutput = z.infer<typeof TaskOutput>;
+
+
+export const JSON_OBJECT_TEXT = (label: string) =>
+  z
+    .string()
+    .max(1024 * 1024)
+    .nullable()
+    .optional()
+    .transform((v) => (v?.trim() ? v : '{}'))
+    .refine((v) => {
+      try {
+        const parsed: unknown = JSON.parse(v);
+        return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+      } catch {
+        return false;
+      }
+    }, `${label} must be a JSON object`);
+
+export const CreateTaskBody = z.object({
+  template_id: z.number({ error: 'Template is required' }).int().positive('Template is required'),
+  project_id: Id.optional(),
+  message: z.string().max(1024).nullable().optional().transform((v) => v ?? ''),
+  build_task_id: Id.nullable().optional(),
+  environment: JSON_OBJECT_TEXT('Environment'),
+  secret: JSON_OBJECT_TEXT('Secret'),
+  arguments: z.string().max(64 * 1024).nullable().optional().transform((v) => (v?.trim() ? v : null)),
+  inventory_id: Id.nullable().optional(),
+  git_branch: z.string().trim().max(255).nullable().optional(),
+  playbook: z.string().trim().max(1024).nullable().optional(),
+  params: TaskParams.nullable().optional().transform((v) => v ?? {}),
+  commit_hash: z.string().trim().regex(/^[0-9a-f]{7,40}$/i, 'Commit hash must be hexadecimal').nullable().optional(),
+  debug: z.boolean().optional(),
+  dry_run: z.boolean().optional(),
+  diff: z.boolean().optional(),
+  limit: z.string().max(64 * 1024).optional(),
+});
+export type CreateTaskBody = z.input<typeof CreateTaskBody>;
+
+export const StopTaskBody = z.object({ force: z.boolean().optional().default(false) }).nullable().optional();
+
+export const TaskParamsPath = z.object({ projectId: PathId, taskId: PathId });
+const TemplateTaskParams = z.object({ projectId: PathId, templateId: PathId });
+const LimitQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).optional().catch(200) });
+const OutputQuery = z.object({
+  offset: z.coerce.number().int().min(0).optional(),
+  limit: z.coerce.number().int().min(1).max(1_000_000).optional(),
+});
+
+export const StatsEntry = z.object({ date: z.string(), count_by_status: z.record(z.string(), z.number().int()) });
+export type StatsEntry = z.infer<typeof StatsEntry>;
+
+export const tasksApi = {
+  create: endpoint({ method: 'POST', path: '/api/project/:projectId/tasks', params: ProjectParams, body: CreateTaskBody, response: Task, status: 201 }),
+  list: endpoint({ method: 'GET', path: '/api/project/:projectId/tasks', params: ProjectParams, response: z.array(TaskWithTemplate) }),
+  last: endpoint({ method: 'GET', path: '/api/project/:projectId/tasks/last', params: ProjectParams, query: LimitQuery, response: z.array(TaskWithTemplate) }),
+  get: endpoint({ method: 'GET', path: '/api/project/:projectId/tasks/:taskId', params: TaskParamsPath, response: TaskWithTemplate }),
+  output: endpoint({ method: 'GET', path: '/api/project/:projectId/tasks/:taskId/output', params: TaskParamsPath, query: OutputQuery, response: z.array(TaskOutput) }),
+  stop: endpoint({ method: 'POST', path: '/api/project/:projectId/tasks/:taskId/stop', params: TaskParamsPath, body: StopTaskBody, response: NoContent, status: 204 }),
+  confirm: endpoint({ method: 'POST', path: '/api/project/:projectId/tasks/:taskId/confirm', params: TaskParamsPath, response: NoContent, status: 204 }),
+  reject: endpoint({ method: 'POST', path: '/api/project/:projectId/tasks/:taskId/reject', params: TaskParamsPath, response: NoContent, status: 204 }),
+  remove: endpoint({ method: 'DELETE', path: '/api/project/:projectId/tasks/:taskId', params: TaskParamsPath, response: NoContent, status: 204 }),
+  templateTasks: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/templates/:templateId/tasks',
+    params: TemplateTaskParams,
+    query: z.object({ status: TaskStatus.optional() }),
+    response: z.array(TaskWithTemplate),
+  }),
+  templateLast: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/templates/:templateId/tasks/last',
+    params: TemplateTaskParams,
+    query: LimitQuery,
+    response: z.array(TaskWithTemplate),
+  }),
+  templateStats: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/templates/:templateId/stats',
+    params: TemplateTaskParams,
+    query: z.object({
+      start: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Invalid start date').optional(),
+      end: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Invalid end date').optional(),
+      user_id: z.coerce.number({ error: 'Invalid user_id' }).int('Invalid user_id').positive('Invalid user_id').optional(),
+    }),
+    response: z.array(StatsEntry),
+  }),
+};
+
+/** Messages pushed over /api/ws. */
+export const TaskUpdateMessage = z.object({
+  type: z.literal('update'),
+  task_id: Id,
+  template_id: Id,
+  project_id: Id,
+  status: TaskStatus,
+  start: DateTime.nullable(),
+  end: DateTime.nullable(),
+  version: z.string().nullable(),
+});
+export const TaskLogMessage = z.object({ type: z.literal('log'), task_id: Id, project_id: Id, time: DateTime, output: z.string() });
+/** Gantry's batched form of log messages, sent to sockets opened with ?batch=1. */
+export const TaskLogBatchMessage = z.object({
+  type: z.literal('logs'),
+  task_id: Id,
+  project_id: Id,
+  lines: z.array(z.object({ seq: z.number().int(), time: DateTime, output: z.string() })),
+});
+export type TaskUpdateMessage = z.infer<typeof TaskUpdateMessage>;
+export type TaskLogMessage = z.infer<typeof TaskLogMessage>;
+export type TaskLogBatchMessage = z.infer<typeof TaskLogBatchMessage>;
+
+export const rawOutputApi = endpoint({
+  method: 'GET',
+  path: '/api/project/:projectId/tasks/:taskId/raw_output',
+  params: TaskParamsPath,
+  response: z.string(),
+});

@@ -1,0 +1,186 @@
+import { z } from 'zod';
+import { endpoint } from './endpoint.ts';
+import { Id, NoContent, PathId, ProjectParams, SortOrder, requiredString } from './common.ts';
+import { ResourceRefs } from './refs.ts';
+
+export const TemplateType = z.enum(['', 'build', 'deploy']);
+export type TemplateType = z.infer<typeof TemplateType>;
+
+/** Apps whose templates name a file to run (a playbook or a script); infrastructure apps name a directory, if anything. */
+export const APPS_WITHOUT_PLAYBOOK = ['terraform', 'tofu', 'pulumi'] as const;
+export const appNeedsPlaybook = (app: string) => !(APPS_WITHOUT_PLAYBOOK as readonly string[]).includes(app);
+export const appNeedsInventory = (app: string) => app === 'ansible';
+
+export const SurveyVarType = z.enum(['', 'int', 'secret', 'enum']);
+export type SurveyVarType = z.infer<typeof SurveyVarType>;
+
+export const SurveyVarValue = z.object({ name: z.string().max(255), value: z.string().max(4096) });
+
+export const SurveyVar = z
+  .object({
+    name: z.string({ error: 'Name is required' }).trim().min(1, 'Name is required').max(255),
+    title: z.string({ error: 'Title is required' }).trim().min(1, 'Title is required').max(255),
+    description: z.string().max(4096).optional().default(''),
+    type: SurveyVarType.optional().default(''),
+    required: z.boolean().optional().default(false),
+    values: z.array(SurveyVarValue).max(500).nullable().optional().transform((v) => v ?? []),
+    default_value: z.string().max(4096).optional().default(''),
+  })
+  .superRefine((v, ctx) => {
+    if (v.type === 'enum') {
+      if (v.values.length === 0) ctx.addIssue({ code: 'custom', path: ['values'], message: 'Enumeration must have values.' });
+      if (v.values.some((x) => !x.name.trim())) ctx.addIssue({ code: 'custom', path: ['values'], message: 'Value name cannot be empty.' });
+      const names = v.values.map((x) => x.name.trim());
+      if (new Set(names).size !== names.length) ctx.addIssue({ code: 'custom', path: ['values'], message: 'Enumeration values must have unique names.' });
+    }
+    if (v.type === 'int' && v.default_value !== '' && !/^-?[0-9]+$/.test(v.default_value)) {
+      ctx.addIssue({ code: 'custom', path: ['default_value'], message: 'Must be integer' });
+    }
+  });
+export type SurveyVar = z.output<typeof SurveyVar>;
+
+export const VaultType = z.enum(['password', 'script'], { error: 'Type is required' });
+
+/** Vault client scripts follow Ansible's naming rule: the file name ends in -client, extension optional. */
+export const VAULT_SCRIPT_PATTERN = /-client(\.[A-Za-z0-9]+)?$/;
+
+export const TemplateVault = z
+  .object({
+    id: z.number().int().optional(),
+    name: z.string().trim().toLowerCase().max(255).nullable().optional().transform((v) => v ?? ''),
+    type: VaultType,
+    vault_key_id: z.number().int().positive().nullable().optional(),
+    script: z.string().trim().max(1024).nullable().optional().transform((v) => v ?? ''),
+  })
+  .superRefine((v, ctx) => {
+    if (v.type === 'password' && !v.vault_key_id) ctx.addIssue({ code: 'custom', path: ['vault_key_id'], message: 'Vault password is required' });
+    if (v.type === 'script' && !VAULT_SCRIPT_PATTERN.test(v.script)) {
+      ctx.addIssue({ code: 'custom', path: ['script'], message: 'Script name must end with -client (an extension is allowed)' });
+    }
+  });
+export type TemplateVault = z.output<typeof TemplateVault>;
+
+export const VaultOut = z.object({
+  id: Id,
+  name: z.string(),
+  type: VaultType,
+  vault_key_id: Id.nullable(),
+  script: z.string(),
+});
+
+export const CLI_ARGS_INVALID = 'CLI args must be a JSON array of strings';
+
+export function isJsonStringArray(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) && value.every((item) => typeof item === 'string');
+  } catch {
+    return false;
+  }
+}
+
+const optionalId = z.number().int().positive().nullable().optional();
+
+export const TemplateBody = z
+  .object({
+    id: Id.optional(),
+    project_id: Id.optional(),
+    name: requiredString('Name'),
+    description: z.string().max(4096).nullable().optional(),
+    app: z.string({ error: 'App is required' }).trim().min(1, 'App is required').max(64).optional().default('ansible'),
+    type: TemplateType.nullable().optional().transform((v) => v ?? ''),
+    playbook: z.string().trim().max(1024).nullable().optional().transform((v) => v ?? ''),
+    inventory_id: optionalId,
+    repository_id: optionalId,
+    environment_id: optionalId,
+    view_id: optionalId,
+    arguments: z.string().max(64 * 1024).nullable().optional().transform((v) => (v?.trim() ? v : null)),
+    allow_override_args_in_task: z.boolean().optional().default(false),
+    allow_override_branch_in_task: z.boolean().optional().default(false),
+    allow_parallel_tasks: z.boolean().optional().default(false),
+    suppress_success_alerts: z.boolean().optional().default(false),
+    start_version: z.string().trim().max(255).nullable().optional(),
+    build_template_id: optionalId,
+    autorun: z.boolean().optional().default(false),
+    git_branch: z.string().trim().max(255).nullable().optional(),
+    survey_vars: z.array(SurveyVar).max(200).nullable().optional().transform((v) => v ?? []),
+    vaults: z.array(TemplateVault).max(50).nullable().optional().transform((v) => v ?? []),
+    task_params: z.record(z.string(), z.unknown()).nullable().optional().transform((v) => v ?? {}),
+  })
+  .superRefine((t, ctx) => {
+    const need = (ok: unknown, path: string, message: string) => {
+      if (!ok) ctx.addIssue({ code: 'custom', path: [path], message });
+    };
+    need(t.repository_id, 'repository_id', 'Repository is required');
+    need(t.environment_id, 'environment_id', 'Variable group is required');
+    if (appNeedsPlaybook(t.app)) need(t.playbook, 'playbook', t.app === 'ansible' ? 'Playbook filename is required' : 'Script filename is required');
+    if (appNeedsInventory(t.app)) need(t.inventory_id, 'inventory_id', 'Inventory is required');
+    if (t.type === 'build') need(t.start_version, 'start_version', 'Start version is required');
+    if (t.type === 'deploy') need(t.build_template_id, 'build_template_id', 'Build template is required');
+    if (t.arguments !== null && !isJsonStringArray(t.arguments)) need(false, 'arguments', CLI_ARGS_INVALID);
+    const vaultNames = t.vaults.map((v) => v.name);
+    if (new Set(vaultNames).size !== vaultNames.length) need(false, 'vaults', 'Vault names must be unique; only one vault may have no name');
+  });
+export type TemplateBody = z.input<typeof TemplateBody>;
+export type TemplateInput = z.output<typeof TemplateBody>;
+
+export const Template = z.object({
+  id: Id,
+  project_id: Id,
+  name: z.string(),
+  description: z.string(),
+  app: z.string(),
+  type: TemplateType,
+  playbook: z.string(),
+  inventory_id: Id.nullable(),
+  repository_id: Id.nullable(),
+  environment_id: Id.nullable(),
+  view_id: Id.nullable(),
+  arguments: z.string().nullable(),
+  allow_override_args_in_task: z.boolean(),
+  allow_override_branch_in_task: z.boolean(),
+  allow_parallel_tasks: z.boolean(),
+  suppress_success_alerts: z.boolean(),
+  start_version: z.string().nullable(),
+  build_template_id: Id.nullable(),
+  autorun: z.boolean(),
+  git_branch: z.string().nullable(),
+  survey_vars: z.array(
+    z.object({
+      name: z.string(),
+      title: z.string(),
+      description: z.string(),
+      type: SurveyVarType,
+      required: z.boolean(),
+      values: z.array(SurveyVarValue),
+      default_value: z.string(),
+    }),
+  ),
+  vaults: z.array(VaultOut),
+  task_params: z.record(z.string(), z.unknown()),
+  tasks: z.number().int(),
+  /** Filled in by the task engine; null while the template has never run. */
+  last_task: z.record(z.string(), z.unknown()).nullable(),
+  last_task_id: Id.nullable(),
+});
+export type Template = z.infer<typeof Template>;
+
+export const TemplateParams = z.object({ projectId: PathId, templateId: PathId });
+const TemplateSort = z.enum(['name', 'playbook', 'inventory', 'environment', 'repository']).catch('name');
+const ListQuery = z.object({ sort: TemplateSort.optional(), order: SortOrder.optional(), app: z.string().max(64).optional() });
+
+export const templatesApi = {
+  list: endpoint({ method: 'GET', path: '/api/project/:projectId/templates', params: ProjectParams, query: ListQuery, response: z.array(Template) }),
+  listByView: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/views/:viewId/templates',
+    params: z.object({ projectId: PathId, viewId: PathId }),
+    query: ListQuery,
+    response: z.array(Template),
+  }),
+  create: endpoint({ method: 'POST', path: '/api/project/:projectId/templates', params: ProjectParams, body: TemplateBody, response: Template, status: 201 }),
+  get: endpoint({ method: 'GET', path: '/api/project/:projectId/templates/:templateId', params: TemplateParams, response: Template }),
+  refs: endpoint({ method: 'GET', path: '/api/project/:projectId/templates/:templateId/refs', params: TemplateParams, response: ResourceRefs }),
+  update: endpoint({ method: 'PUT', path: '/api/project/:projectId/templates/:templateId', params: TemplateParams, body: TemplateBody, response: NoContent, status: 204 }),
+  remove: endpoint({ method: 'DELETE', path: '/api/project/:projectId/templates/:templateId', params: TemplateParams, response: NoContent, status: 204 }),
+};

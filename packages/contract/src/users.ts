@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { endpoint } from './endpoint.ts';
+import { DateTime, Id, NoContent, PathId, requiredString } from './common.ts';
+
+export const User = z.object({
+  id: Id,
+  created: DateTime,
+  username: z.string(),
+  name: z.string(),
+  email: z.string(),
+  admin: z.boolean(),
+  external: z.boolean(),
+  alert: z.boolean(),
+  pro: z.boolean(),
+});
+export type User = z.infer<typeof User>;
+
+export const CurrentUser = User.extend({ can_create_project: z.boolean() });
+export type CurrentUser = z.infer<typeof CurrentUser>;
+
+/** What a non-admin may learn about other users. */
+export const UserSummary = z.object({ id: Id, username: z.string(), name: z.string() });
+export type UserSummary = z.infer<typeof UserSummary>;
+
+const userFields = {
+  name: requiredString('Name'),
+  username: requiredString('Username').transform((s) => s.toLowerCase()),
+  email: requiredString('Email').transform((s) => s.toLowerCase()),
+  admin: z.boolean().optional(),
+  alert: z.boolean().optional(),
+  external: z.boolean().optional(),
+};
+
+export const CreateUserBody = z
+  .object({ ...userFields, password: z.string().max(1024).optional() })
+  .refine((u) => u.external === true || (u.password ?? '').length > 0, { message: 'Password is required', path: ['password'] });
+export type CreateUserBody = z.input<typeof CreateUserBody>;
+
+export const UpdateUserBody = z.object({
+  ...userFields,
+  id: Id.optional(),
+  password: z.string().max(1024).optional(),
+});
+export type UpdateUserBody = z.input<typeof UpdateUserBody>;
+
+export const PasswordBody = z.object({
+  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(1024),
+});
+export type PasswordBody = z.input<typeof PasswordBody>;
+
+export const UserParams = z.object({ userId: PathId });
+
+export const ApiToken = z.object({
+  id: z.string(),
+  name: z.string(),
+  created: DateTime,
+  expired: z.boolean(),
+  expires_at: DateTime.nullable(),
+  user_id: Id,
+});
+export type ApiToken = z.infer<typeof ApiToken>;
+
+export const CreateApiTokenBody = z
+  .object({
+    name: z.string().trim().max(255).optional(),
+    expires_at: z.iso.datetime({ offset: true, error: 'Expiry must be an RFC 3339 date and time' }).nullable().optional(),
+  })
+  .nullable()
+  .optional();
+
+export const userApi = {
+  current: endpoint({ method: 'GET', path: '/api/user', response: CurrentUser }),
+  listTokens: endpoint({ method: 'GET', path: '/api/user/tokens', response: z.array(ApiToken) }),
+  createToken: endpoint({ method: 'POST', path: '/api/user/tokens', body: CreateApiTokenBody, response: ApiToken, status: 201 }),
+  deleteToken: endpoint({
+    method: 'DELETE',
+    path: '/api/user/tokens/:tokenId',
+    params: z.object({ tokenId: z.string().min(1).max(128) }),
+    response: NoContent,
+    status: 204,
+  }),
+};
+
+export const usersApi = {
+  list: endpoint({ method: 'GET', path: '/api/users', response: z.union([z.array(User), z.array(UserSummary)]) }),
+  get: endpoint({ method: 'GET', path: '/api/users/:userId', params: UserParams, response: User }),
+  create: endpoint({ method: 'POST', path: '/api/users', body: CreateUserBody, response: User, status: 201 }),
+  update: endpoint({ method: 'PUT', path: '/api/users/:userId', params: UserParams, body: UpdateUserBody, response: NoContent, status: 204 }),
+  setPassword: endpoint({
+    method: 'POST',
+    path: '/api/users/:userId/password',
+    params: UserParams,
+    body: PasswordBody,
+    response: NoContent,
+    status: 204,
+  }),
+  remove: endpoint({ method: 'DELETE', path: '/api/users/:userId', params: UserParams, response: NoContent, status: 204 }),
+};

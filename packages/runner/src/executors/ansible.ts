@@ -1,0 +1,53 @@
+import path from 'node:path';
+import { createSshEnvironment } from '../credentials.ts';
+import type { ExecutionPlan, ExecutorContext } from './types.ts';
+
+/** ansible-playbook with every secret in a 0600 file: key, passwords and variables never reach argv. */
+export function planAnsible(ctx: ExecutorContext): ExecutionPlan {
+  const { spec, workspace } = ctx;
+  const env = { PYTHONUNBUFFERED: '1', ANSIBLE_FORCE_COLOR: 'True', ANSIBLE_HOST_KEY_CHECKING: 'False', ...spec.env };
+  const args: string[] = [];
+  const secretVars: Record<string, string> = { ...spec.secret_vars };
+
+  if (ctx.inventoryPath) args.push('-i', ctx.inventoryPath);
+  const user = spec.inventory?.user_key ?? { type: 'none' as const };
+  if (user.type === 'ssh') {
+    const ssh = createSshEnvironment(workspace, user);
+    Object.assign(env, ssh.env);
+    if (ssh.keyFile) args.push('--private-key', ssh.keyFile);
+  }
+  if ((user.type === 'ssh' || user.type === 'login_password') && user.login) args.push('--user', user.login);
+  if (user.type === 'login_password' && user.password) secretVars.ansible_password = user.password;
+  const become = spec.inventory?.become_key ?? { type: 'none' as const };
+  if (become.type === 'login_password') {
+    if (become.login) args.push('--become-user', become.login);
+    if (become.password) secretVars.ansible_become_password = become.password;
+  }
+  if (spec.params.debug) args.push('-vvvv');
+  if (spec.params.diff) args.push('--diff');
+  if (spec.params.dry_run) args.push('--check');
+  for (const vault of spec.vaults) {
+    const id = vault.name || 'default';
+    const source = vault.type === 'password' ? workspace.writePrivateFile(`vault-${id}`, vault.password) : path.resolve(ctx.checkoutDir, vault.script);
+    args.push('--vault-id', `${id}@${source}`);
+  }
+  args.push('--extra-vars', `@${workspace.writePrivateFile('extra-vars.json', JSON.stringify(spec.extra_vars))}`);
+  if (Object.keys(secretVars).length > 0) args.push('--extra-vars', `@${workspace.writePrivateFile('secret-vars.json', JSON.stringify(secretVars))}`);
+  args.push(...spec.template_args);
+  if (spec.params.limit?.length) args.push(`--limit=${spec.params.limit.join(',')}`);
+  if (spec.params.tags?.length) args.push(`--tags=${spec.params.tags.join(',')}`);
+  if (spec.params.skip_tags?.length) args.push(`--skip-tags=${spec.params.skip_tags.join(',')}`);
+  args.push(...spec.task_args, spec.playbook);
+
+  const galaxy = (kind: 'role' | 'collection', file: string) => ({
+    command: 'ansible-galaxy',
+    args: [kind, 'install', '-r', file, '--force'],
+    cwd: ctx.checkoutDir,
+    env: { PYTHONUNBUFFERED: '1', ANSIBLE_FORCE_COLOR: 'True' },
+  });
+  return {
+    kind: 'single',
+    before: [...ctx.requirements.collections.map((f) => galaxy('collection', f)), ...ctx.requirements.roles.map((f) => galaxy('role', f))],
+    run: { command: spec.app_path || 'ansible-playbook', args: [...spec.app_args, ...args], cwd: ctx.checkoutDir, env },
+  };
+}

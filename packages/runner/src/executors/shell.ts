@@ -1,0 +1,32 @@
+import type { ExecutionPlan, ExecutorContext } from './types.ts';
+import { formatValue } from './types.ts';
+
+const INTERPRETERS: Record<string, { command: string; args: string[] }> = {
+  bash: { command: 'bash', args: [] },
+  python: { command: 'python3', args: [] },
+  powershell: { command: 'pwsh', args: ['-NoLogo', '-NonInteractive', '-File'] },
+};
+
+/**
+ * A script from the repository run by its interpreter: template and task arguments, then the extra
+ * variables as KEY=VALUE. Secrets go to the environment only, never to argv where `ps` shows them.
+ */
+export function planShell(ctx: ExecutorContext): ExecutionPlan {
+  const { spec } = ctx;
+  const interpreter = INTERPRETERS[spec.app] ?? { command: spec.app, args: [] };
+  const command = spec.app_path || interpreter.command;
+  const leading = spec.app_path ? spec.app_args : [...interpreter.args, ...spec.app_args];
+  const variables = Object.entries(spec.extra_vars)
+    .filter(([key]) => key !== 'semaphore_vars' && key !== 'gantry')
+    .map(([key, value]) => `${key}=${formatValue(value)}`);
+  return {
+    kind: 'single',
+    before: [],
+    run: {
+      command,
+      args: [...leading, spec.playbook, ...spec.template_args, ...variables, ...spec.task_args],
+      cwd: ctx.checkoutDir,
+      env: { PYTHONUNBUFFERED: '1', ...spec.env, ...spec.secret_vars },
+    },
+  };
+}

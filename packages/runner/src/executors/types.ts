@@ -1,0 +1,38 @@
+import type { TaskSpec } from '@gantry/contract';
+import type { TaskWorkspace } from '../workspace.ts';
+
+export interface PlannedCommand {
+  command: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+}
+
+/** How to run a task: one command, or a plan that may wait for confirmation before it applies. */
+export type ExecutionPlan =
+  | { kind: 'single'; before: PlannedCommand[]; run: PlannedCommand }
+  | {
+      kind: 'plan-apply';
+      before: PlannedCommand[];
+      plan: PlannedCommand;
+      /** Exit code of the plan that means "there are changes"; with null every successful plan has changes. */
+      changesExitCode: number | null;
+      apply: PlannedCommand;
+      planOnly: boolean;
+      autoApprove: boolean;
+    };
+
+export interface ExecutorContext {
+  spec: TaskSpec;
+  checkoutDir: string;
+  workspace: Pick<TaskWorkspace, 'writePrivateFile'>;
+  /** Absolute path of the materialised inventory, for apps that use one. */
+  inventoryPath: string | null;
+  /** Requirement files found in the checkout (ansible-galaxy). */
+  requirements: { roles: string[]; collections: string[] };
+}
+
+/** String form of a variable value for KEY=VALUE and TF_VAR_ use: strings as they are, the rest as JSON. */
+export function formatValue(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}

@@ -1,0 +1,140 @@
+import { existsSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import type { TaskSpec } from '@gantry/contract';
+import { planExecution, type ExecutionPlan, type PlannedCommand } from './executors/index.ts';
+import { TaskFailure, checkoutDirectory, prepareRepository } from './git.ts';
+import { createRedactor } from './redact.ts';
+import { TaskStopped, TaskTimedOut, createStepRunner, type StepRunner } from './step-runner.ts';
+import { createTaskWorkspace, type TaskWorkspace } from './workspace.ts';
+
+export type TaskOutcome = 'success' | 'error' | 'stopped';
+
+export interface RunTaskHooks {
+  /** Where checkouts and per-task private files live. */
+  workRoot: string;
+  /** The allowlisted environment every process starts from (PATH, HOME, locale). */
+  baseEnv: Record<string, string>;
+  signal: AbortSignal;
+  /** True once the user asked for a force stop: kill at once instead of SIGTERM first. */
+  forceKill(): boolean;
+  killGraceMs?: number;
+  /** One redacted output line. */
+  onLine(line: string): void;
+  onCommit(hash: string, message: string): void;
+  onStatus(status: 'running' | 'waiting_confirmation'): void;
+  /** Resolves true when the plan is confirmed, false when rejected. */
+  waitForConfirmation(): Promise<boolean>;
+  /** Each process of the task as it starts, so a later server can find it if this one dies. */
+  onProcessStart?(pid: number): void;
+}
+
+function materializeInventory(spec: TaskSpec, checkoutDir: string, workspace: TaskWorkspace): string | null {
+  const inventory = spec.inventory;
+  if (!inventory) return null;
+  switch (inventory.type) {
+    case 'static':
+      return workspace.writePrivateFile('inventory.ini', inventory.content);
+    case 'static-yaml':
+      return workspace.writePrivateFile('inventory.yml', inventory.content);
+    case 'file': {
+      const file = path.resolve(checkoutDir, inventory.content);
+      if (!file.startsWith(path.resolve(checkoutDir) + path.sep)) throw new TaskFailure('The inventory path leaves the repository');
+      return file;
+    }
+    default:
+      return null;
+  }
+}
+
+/** ansible-galaxy requirement files, looked up next to the playbook first, then at the repository root. */
+function findRequirements(spec: TaskSpec, checkoutDir: string) {
+  if (spec.app !== 'ansible') return { roles: [], collections: [] };
+  const playbookDir = path.dirname(path.resolve(checkoutDir, spec.playbook));
+  const find = (kind: string) =>
+    [...new Set([playbookDir, checkoutDir].flatMap((dir) => [path.join(dir, kind, 'requirements.yml'), path.join(dir, 'requirements.yml')]))].filter((f) =>
+      existsSync(f),
+    );
+  return { collections: find('collections'), roles: find('roles') };
+}
+
+async function runCommand(steps: StepRunner, command: PlannedCommand): Promise<number> {
+  return steps.exec({ command: command.command, args: command.args, cwd: command.cwd, env: command.env });
+}
+
+async function execute(plan: ExecutionPlan, steps: StepRunner, hooks: RunTaskHooks): Promise<TaskOutcome> {
+  for (const command of plan.before) {
+    const code = await runCommand(steps, command);
+    if (code !== 0) {
+      steps.log(`${command.command} ${command.args[0] ?? ''} failed with exit code ${code}`);
+      return 'error';
+    }
+  }
+  if (plan.kind === 'single') {
+    const code = await runCommand(steps, plan.run);
+    if (code !== 0) steps.log(`Process exited with code ${code}`);
+    return code === 0 ? 'success' : 'error';
+  }
+  const planCode = await runCommand(steps, plan.plan);
+  const hasChanges = plan.changesExitCode === null ? planCode === 0 : planCode === plan.changesExitCode;
+  if (!hasChanges && planCode !== 0) {
+    steps.log(`Plan failed with exit code ${planCode}`);
+    return 'error';
+  }
+  if (!hasChanges) {
+    steps.log('No changes.');
+    return 'success';
+  }
+  if (plan.planOnly) return 'success';
+  if (!plan.autoApprove) {
+    hooks.onStatus('waiting_confirmation');
+    steps.log('Waiting for confirmation to apply the plan.');
+    if (!(await hooks.waitForConfirmation())) {
+      steps.log('The plan was rejected.');
+      return 'error';
+    }
+    hooks.onStatus('running');
+  }
+  const applyCode = await runCommand(steps, plan.apply);
+  if (applyCode !== 0) steps.log(`Apply failed with exit code ${applyCode}`);
+  return applyCode === 0 ? 'success' : 'error';
+}
+
+/** Runs one task to its end: repository, inventory, the app's commands; never throws. */
+export async function runTask(spec: TaskSpec, hooks: RunTaskHooks): Promise<TaskOutcome> {
+  const redact = createRedactor(spec.secrets);
+  const workspace = createTaskWorkspace(hooks.workRoot, spec.task_id);
+  const steps = createStepRunner({
+    // Every process of the task carries its id: scripts may use it, and recovery recognises orphans by it.
+    baseEnv: { ...hooks.baseEnv, GANTRY_TASK_ID: String(spec.task_id) },
+    ...(hooks.onProcessStart ? { onProcessStart: hooks.onProcessStart } : {}),
+    signal: hooks.signal,
+    forceKill: hooks.forceKill,
+    ...(spec.timeout_ms > 0 ? { deadline: Date.now() + spec.timeout_ms } : {}),
+    ...(hooks.killGraceMs !== undefined ? { killGraceMs: hooks.killGraceMs } : {}),
+    redact,
+    emit: hooks.onLine,
+  });
+  try {
+    const checkout = await prepareRepository(spec, workspace, hooks.workRoot, steps);
+    if (checkout.commitHash) hooks.onCommit(checkout.commitHash, checkout.commitMessage);
+    const plan = planExecution({
+      spec,
+      checkoutDir: checkout.dir,
+      workspace,
+      inventoryPath: materializeInventory(spec, checkout.dir, workspace),
+      requirements: findRequirements(spec, checkout.dir),
+    });
+    return await execute(plan, steps, hooks);
+  } catch (error) {
+    if (error instanceof TaskStopped) return 'stopped';
+    if (error instanceof TaskTimedOut) {
+      steps.log(`Task timed out after ${Math.round(spec.timeout_ms / 1000)} s and was stopped.`);
+      return 'error';
+    }
+    steps.log(error instanceof TaskFailure ? error.message : `Failed to run task: ${error instanceof Error ? error.message : String(error)}`);
+    return 'error';
+  } finally {
+    workspace.cleanup();
+    if (spec.private_checkout) rmSync(checkoutDirectory(hooks.workRoot, spec), { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,72 @@
+import { runProcess } from './run-process.ts';
+
+export class TaskStopped extends Error {}
+export class TaskTimedOut extends Error {}
+
+export interface StepOptions {
+  command: string;
+  args: string[];
+  cwd: string;
+  env?: Record<string, string>;
+  /** Keep the step's output out of the task log (it is still redacted if captured). */
+  quiet?: boolean;
+  /** Receives the redacted output lines. */
+  capture?: string[];
+}
+
+export interface StepRunnerOptions {
+  /** The allowlisted environment every process starts from. */
+  baseEnv: Record<string, string>;
+  signal: AbortSignal;
+  forceKill(): boolean;
+  /** Epoch milliseconds after which the task is out of time, if it has a timeout. */
+  deadline?: number;
+  killGraceMs?: number;
+  redact(line: string): string;
+  emit(line: string): void;
+  onProcessStart?(pid: number): void;
+}
+
+/** Runs the processes of one task: shared environment, redaction, stop and timeout for every step. */
+export function createStepRunner(options: StepRunnerOptions) {
+  async function exec(step: StepOptions): Promise<number> {
+    if (!step.quiet) options.emit(options.redact(`$ ${[step.command, ...step.args].join(' ')}`));
+    const remaining = options.deadline === undefined ? undefined : options.deadline - Date.now();
+    if (remaining !== undefined && remaining <= 0) throw new TaskTimedOut();
+    const result = await runProcess({
+      command: step.command,
+      args: step.args,
+      cwd: step.cwd,
+      env: { ...options.baseEnv, ...step.env },
+      signal: options.signal,
+      forceKill: options.forceKill,
+      ...(remaining !== undefined ? { timeoutMs: remaining } : {}),
+      ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
+      ...(options.onProcessStart ? { onStart: options.onProcessStart } : {}),
+      onLine: (line) => {
+        const clean = options.redact(line);
+        step.capture?.push(clean);
+        if (!step.quiet) options.emit(clean);
+      },
+    });
+    if (result.outcome === 'cancelled') throw new TaskStopped();
+    if (result.outcome === 'timed_out') throw new TaskTimedOut();
+    if (result.outcome === 'spawn_failed') {
+      options.emit(options.redact(`Could not start ${step.command}: ${result.error ?? 'unknown error'}`));
+      return 127;
+    }
+    return result.exitCode ?? 1;
+  }
+
+  return {
+    log(line: string): void {
+      options.emit(options.redact(line));
+    },
+    exec,
+    async run(step: StepOptions): Promise<boolean> {
+      return (await exec(step)) === 0;
+    },
+  };
+}
+
+export type StepRunner = ReturnType<typeof createStepRunner>;

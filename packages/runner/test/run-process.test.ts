@@ -1,0 +1,103 @@
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { runProcess } from '../src/run-process.ts';
+import { isRunning } from './support/process-state.ts';
+
+const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
+
+
+describe('runProcess', () => {
+  it('delivers stdout and stderr lines in order and reports the exit code', async () => {
+    const lines: string[] = [];
+    const result = await runProcess({
+      command: 'bash',
+      args: ['-c', 'for i in $(seq 1 2000); do echo "line $i"; done; echo oops >&2; exit 3'],
+      cwd: '/tmp',
+      env,
+      onLine: (line) => lines.push(line),
+    });
+    expect(result).toMatchObject({ outcome: 'exited', exitCode: 3 });
+    expect(lines.slice(0, 2000)).toEqual(Array.from({ length: 2000 }, (_, i) => `line ${i + 1}`));
+    expect(lines).toContain('oops');
+  });
+
+  it('stopping kills the whole process tree, grandchildren of bash included', async () => {
+    const controller = new AbortController();
+    const lines: string[] = [];
+    const running = runProcess({
+      command: 'bash',
+      args: ['-c', 'sleep 300 & echo "child $!"; bash -c "sleep 300" & wait'],
+      cwd: '/tmp',
+      env,
+      signal: controller.signal,
+      killGraceMs: 2000,
+      onLine: (line) => lines.push(line),
+    });
+    await expect.poll(() => lines.length).toBeGreaterThan(0);
+    const grandchild = Number(lines[0]?.split(' ')[1]);
+    expect(isRunning(grandchild)).toBe(true);
+    controller.abort();
+    const result = await running;
+    expect(result.outcome).toBe('cancelled');
+    await expect.poll(() => isRunning(grandchild)).toBe(false);
+  });
+
+  it('escalates to SIGKILL when a process ignores SIGTERM', async () => {
+    const controller = new AbortController();
+    const lines: string[] = [];
+    const running = runProcess({
+      command: 'bash',
+      args: ['-c', "trap '' TERM; echo ready; while true; do sleep 0.1; done"],
+      cwd: '/tmp',
+      env,
+      signal: controller.signal,
+      killGraceMs: 300,
+      onLine: (line) => lines.push(line),
+    });
+    await expect.poll(() => lines).toContain('ready');
+    const started = Date.now();
+    controller.abort();
+    expect((await running).outcome).toBe('cancelled');
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('a timeout stops the process and says so', async () => {
+    const result = await runProcess({ command: 'sleep', args: ['30'], cwd: '/tmp', env, timeoutMs: 200, killGraceMs: 200, onLine: () => undefined });
+    expect(result.outcome).toBe('timed_out');
+  });
+
+  it('does not wait for background processes the script left behind', async () => {
+    const started = Date.now();
+    const result = await runProcess({ command: 'bash', args: ['-c', 'sleep 300 & echo done'], cwd: '/tmp', env, onLine: () => undefined });
+    expect(result).toMatchObject({ outcome: 'exited', exitCode: 0 });
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('reports a missing executable as spawn_failed', async () => {
+    const result = await runProcess({ command: 'no-such-binary-gantry', args: [], cwd: '/tmp', env, onLine: () => undefined });
+    expect(result.outcome).toBe('spawn_failed');
+  });
+
+  it('passes only the given environment to the child', async () => {
+    const lines: string[] = [];
+    await runProcess({ command: 'env', args: [], cwd: '/tmp', env: { ...env, ONLY_THIS: '1' }, onLine: (l) => lines.push(l) });
+    expect(lines.map((l) => l.split('=')[0]).sort()).toEqual(['ONLY_THIS', 'PATH']);
+  });
+
+  it('cuts an endless line into pieces instead of holding it in memory', async () => {
+    const lines: string[] = [];
+    await runProcess({ command: 'bash', args: ['-c', 'head -c 200000 /dev/zero | tr "\\0" "x"; echo'], cwd: '/tmp', env, onLine: (l) => lines.push(l) });
+    expect(lines.join('')).toHaveLength(200000);
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(64 * 1024);
+  });
+
+  it('leaves nothing running (sanity: pgrep finds no stray sleep 300)', () => {
+    let out = '';
+    try {
+      out = execFileSync('pgrep', ['-f', 'sleep 300'], { encoding: 'utf8' });
+    } catch {
+      out = '';
+    }
+    expect(out.trim()).toBe('');
+  });
+});

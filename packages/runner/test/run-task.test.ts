@@ -1,0 +1,133 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runTask, type RunTaskHooks } from '../src/run-task.ts';
+import { createGitRepository } from './support/git-fixture.ts';
+import { buildSpec } from './support/spec.ts';
+
+const baseEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: os.tmpdir(), LANG: 'C.UTF-8' };
+
+function createHooks(overrides: Partial<RunTaskHooks> = {}) {
+  const lines: string[] = [];
+  const commits: [string, string][] = [];
+  const statuses: string[] = [];
+  const controller = new AbortController();
+  const hooks: RunTaskHooks = {
+    workRoot: mkdtempSync(path.join(os.tmpdir(), 'gantry-work-')),
+    baseEnv,
+    signal: controller.signal,
+    forceKill: () => false,
+    killGraceMs: 500,
+    onLine: (line) => lines.push(line),
+    onCommit: (hash, message) => commits.push([hash, message]),
+    onStatus: (status) => statuses.push(status),
+    waitForConfirmation: () => Promise.resolve(true),
+    ...overrides,
+  };
+  return { hooks, lines, commits, statuses, controller };
+}
+
+describe('runTask with script apps', () => {
+  it('runs a bash script from a git repository with arguments, variables and the commit recorded', async () => {
+    const repo = createGitRepository({ 'scripts/run.sh': 'echo "args: $*"\necho "env: $APP_ENV"\n' }, 'Add run script');
+    const { hooks, lines, commits } = createHooks();
+    const spec = buildSpec({
+      playbook: 'scripts/run.sh',
+      repository: { id: 1, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: null },
+      template_args: ['--flag'],
+      task_args: ['extra'],
+      extra_vars: { region: 'eu', replicas: 2 },
+      env: { APP_ENV: 'production' },
+    });
+    expect(await runTask(spec, hooks)).toBe('success');
+    expect(lines).toContain('args: --flag region=eu replicas=2 extra');
+    expect(lines).toContain('env: production');
+    expect(commits).toEqual([[execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repo.dir, encoding: 'utf8' }).trim(), 'Add run script']]);
+  });
+
+  it('a second run fetches new commits into the same working copy', async () => {
+    const repo = createGitRepository({ 'run.sh': 'echo v1\n' });
+    const { hooks, lines } = createHooks();
+    const spec = buildSpec({ repository: { id: 2, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: null } });
+    expect(await runTask(spec, hooks)).toBe('success');
+    repo.commit({ 'run.sh': 'echo v2\n' }, 'v2');
+    expect(await runTask({ ...spec, task_id: spec.task_id + 500 }, hooks)).toBe('success');
+    expect(lines.filter((l) => /^v\d$/.test(l))).toEqual(['v1', 'v2']);
+  });
+
+  it('a pinned commit runs exactly that commit', async () => {
+    const repo = createGitRepository({ 'run.sh': 'echo first\n' });
+    const first = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repo.dir, encoding: 'utf8' }).trim();
+    repo.commit({ 'run.sh': 'echo second\n' }, 'second');
+    const { hooks, lines } = createHooks();
+    const spec = buildSpec({ repository: { id: 3, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: first } });
+    expect(await runTask(spec, hooks)).toBe('success');
+    expect(lines).toContain('first');
+  });
+
+  it('runs python scripts and local-path repositories in place', async () => {
+    const repo = createGitRepository({ 'hello.py': 'import sys\nprint("python", sys.argv[1:])\n' });
+    const { hooks, lines } = createHooks();
+    const spec = buildSpec({ app: 'python', playbook: 'hello.py', repository: { id: 4, url: repo.dir, branch: '', key: { type: 'none' }, commit_hash: null }, task_args: ['x'] });
+    expect(await runTask(spec, hooks)).toBe('success');
+    expect(lines).toContain("python ['x']");
+  });
+
+  it('a failing script ends in error with its exit code logged', async () => {
+    const repo = createGitRepository({ 'run.sh': 'echo about to fail\nexit 7\n' });
+    const { hooks, lines } = createHooks();
+    expect(await runTask(buildSpec({ repository: { id: 5, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: null } }), hooks)).toBe('error');
+    expect(lines).toContain('Process exited with code 7');
+  });
+
+  it('an unknown branch fails with a clear message', async () => {
+    const repo = createGitRepository({ 'run.sh': 'true\n' });
+    const { hooks, lines } = createHooks();
+    expect(await runTask(buildSpec({ repository: { id: 6, url: repo.url, branch: 'nope', key: { type: 'none' }, commit_hash: null } }), hooks)).toBe('error');
+    expect(lines.at(-1)).toBe(`Failed to clone repository ${repo.url}`);
+  });
+
+  it('secrets reach the script through the environment only and are masked in the output', async () => {
+    const repo = createGitRepository({ 'run.sh': 'echo "token is $API_TOKEN"\nps -eo args | grep -c "[s]3cr3t-T0ken" || true\n' });
+    const { hooks, lines } = createHooks();
+    const spec = buildSpec({
+      repository: { id: 7, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: null },
+      secret_vars: { API_TOKEN: 's3cr3t-T0ken' },
+      secrets: ['s3cr3t-T0ken'],
+    });
+    expect(await runTask(spec, hooks)).toBe('success');
+    expect(lines).toContain('token is ********');
+    expect(lines.join('\n')).not.toContain('s3cr3t-T0ken');
+    // No process carries the secret in its arguments (the [s] keeps grep from matching itself).
+    expect(lines).toContain('0');
+  });
+
+  it('stopping a running task ends it as stopped', async () => {
+    const repo = createGitRepository({ 'run.sh': 'echo started\nsleep 60\n' });
+    const { hooks, lines, controller } = createHooks();
+    const running = runTask(buildSpec({ repository: { id: 8, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: null } }), hooks);
+    await expect.poll(() => lines).toContain('started');
+    controller.abort();
+    expect(await running).toBe('stopped');
+  });
+
+  it('a task over its timeout is stopped and fails', async () => {
+    const repo = createGitRepository({ 'run.sh': 'sleep 60\n' });
+    const { hooks, lines } = createHooks();
+    const spec = buildSpec({ timeout_ms: 1500, repository: { id: 9, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: null } });
+    expect(await runTask(spec, hooks)).toBe('error');
+    expect(lines.at(-1)).toMatch(/^Task timed out after 2 s/);
+  });
+
+  it('parallel runs of one template get private working copies that are removed afterwards', async () => {
+    const repo = createGitRepository({ 'run.sh': 'pwd\n' });
+    const { hooks, lines } = createHooks();
+    const spec = buildSpec({ private_checkout: true, repository: { id: 10, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: null } });
+    expect(await runTask(spec, hooks)).toBe('success');
+    const dir = lines.find((l) => l.includes(`_task_${spec.task_id}`));
+    expect(dir).toBeDefined();
+    expect(() => execFileSync('test', ['-d', dir ?? ''])).toThrow();
+  });
+});
