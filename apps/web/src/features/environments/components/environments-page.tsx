@@ -1,15 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import AddIcon from '@mui/icons-material/Add';
-import Button from '@mui/material/Button';
 import { Permission } from '@gantry/contract';
 import type { Environment } from '@gantry/contract';
-import { DataTable } from '../../../components/data-table.tsx';
 import type { Column } from '../../../components/data-table.tsx';
-import { Page } from '../../../components/page.tsx';
-import { PageHeader } from '../../../components/page-header.tsx';
 import { useResourceDelete } from '../../../components/resource-delete.tsx';
-import { RowActions } from '../../../components/row-actions.tsx';
+import { ResourceListPage, createActionsColumn } from '../../../components/resource-list-page.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
 import { environmentsQuery } from '../../../lib/project-resources.ts';
@@ -41,46 +36,28 @@ export function EnvironmentsPage() {
 
   const columns: Column<Environment>[] = [{ id: 'name', header: t('environments.name'), render: (environment) => environment.name }];
   if (canManage) {
-    columns.push({
-      id: 'actions',
-      header: '',
-      align: 'right',
-      width: 104,
-      render: (environment) => (
-        <RowActions
-          name={environment.name}
-          onEdit={() => editDialog.show(environment.id)}
-          onDelete={() => requestDelete(environment)}
-          deleting={deletion.checking || (remove.isPending && remove.variables === environment.id)}
-        />
-      ),
-    });
+    columns.push(
+      createActionsColumn<Environment>({
+        nameOf: (environment) => environment.name,
+        onEdit: (environment) => editDialog.show(environment.id),
+        onDelete: requestDelete,
+        isDeleting: (environment) => deletion.checking || (remove.isPending && remove.variables === environment.id),
+      }),
+    );
   }
 
   return (
-    <Page>
-      <PageHeader
-        title={t('environments.title')}
-        actions={
-          canManage ? (
-            <Button variant="contained" disableElevation startIcon={<AddIcon />} onClick={() => editDialog.show(undefined)}>
-              {t('environments.newEnvironment')}
-            </Button>
-          ) : null
-        }
-      />
-      <DataTable
-        aria-label={t('environments.title')}
-        columns={columns}
-        rows={environments.data}
-        getRowKey={(environment) => environment.id}
-        loading={environments.isPending}
-        error={environments.error}
-        emptyText={t('environments.empty')}
-        paginated={false}
-      />
+    <ResourceListPage
+      title={t('environments.title')}
+      canManage={canManage}
+      create={{ label: t('environments.newEnvironment'), onClick: () => editDialog.show(undefined) }}
+      query={environments}
+      columns={columns}
+      getRowKey={(environment) => environment.id}
+      emptyText={t('environments.empty')}
+    >
       <EnvironmentDialog open={editDialog.open} projectId={projectId} environmentId={editDialog.item} onClose={editDialog.close} />
       {deletion.element}
-    </Page>
+    </ResourceListPage>
   );
 }

@@ -13,12 +13,9 @@ import Typography from '@mui/material/Typography';
 import { Permission } from '@gantry/contract';
 import type { Inventory } from '@gantry/contract';
 import { AppIcon } from '../../../components/app-icon.tsx';
-import { DataTable } from '../../../components/data-table.tsx';
 import type { Column } from '../../../components/data-table.tsx';
-import { Page } from '../../../components/page.tsx';
-import { PageHeader } from '../../../components/page-header.tsx';
 import { useResourceDelete } from '../../../components/resource-delete.tsx';
-import { RowActions } from '../../../components/row-actions.tsx';
+import { ResourceListPage, createActionsColumn } from '../../../components/resource-list-page.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
 import { DASH } from '../../../lib/format-date.ts';
@@ -98,76 +95,65 @@ export function InventoriesPage() {
     },
   ];
   if (canManage) {
-    columns.push({
-      id: 'actions',
-      header: '',
-      align: 'right',
-      width: 104,
-      render: (inventory) => (
-        <RowActions
-          name={inventory.name}
-          // Workspaces are attached to templates from the template's page, not edited here.
-          onEdit={isWorkspace(inventory) ? undefined : () => editDialog.show(inventory)}
-          onDelete={() => requestDelete(inventory)}
-          deleting={deletion.checking || (remove.isPending && remove.variables === inventory.id)}
-        />
-      ),
-    });
+    columns.push(
+      createActionsColumn<Inventory>({
+        nameOf: (inventory) => inventory.name,
+        onEdit: (inventory) => editDialog.show(inventory),
+        // Workspaces are attached to templates from the template's page, not edited here.
+        canEdit: (inventory) => !isWorkspace(inventory),
+        onDelete: requestDelete,
+        isDeleting: (inventory) => deletion.checking || (remove.isPending && remove.variables === inventory.id),
+      }),
+    );
   }
 
+  const newInventoryMenu = (
+    <>
+      <Button
+        variant="contained"
+        disableElevation
+        startIcon={<AddIcon />}
+        endIcon={<ArrowDropDownIcon />}
+        onClick={(event) => setMenuAnchor(event.currentTarget)}
+        aria-haspopup="menu"
+        aria-expanded={menuAnchor ? 'true' : undefined}
+      >
+        {t('inventories.newInventory')}
+      </Button>
+      <Menu anchorEl={menuAnchor} open={menuAnchor !== null} onClose={() => setMenuAnchor(null)} anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }} transformOrigin={{ vertical: 'top', horizontal: 'right' }}>
+        {INVENTORY_APPS.map((appId) => {
+          const app = apps.data?.find((candidate) => candidate.id === appId) ?? { id: appId, title: 'Ansible' };
+          return (
+            <MenuItem
+              key={appId}
+              onClick={() => {
+                setMenuAnchor(null);
+                editDialog.show(undefined);
+              }}
+            >
+              <ListItemIcon>
+                <AppIcon app={app} />
+              </ListItemIcon>
+              <ListItemText primary={t('inventories.appInventory', { app: app.title })} />
+            </MenuItem>
+          );
+        })}
+      </Menu>
+    </>
+  );
+
   return (
-    <Page>
-      <PageHeader
-        title={t('inventories.title')}
-        actions={
-          canManage ? (
-            <>
-              <Button
-                variant="contained"
-                disableElevation
-                startIcon={<AddIcon />}
-                endIcon={<ArrowDropDownIcon />}
-                onClick={(event) => setMenuAnchor(event.currentTarget)}
-                aria-haspopup="menu"
-                aria-expanded={menuAnchor ? 'true' : undefined}
-              >
-                {t('inventories.newInventory')}
-              </Button>
-              <Menu anchorEl={menuAnchor} open={menuAnchor !== null} onClose={() => setMenuAnchor(null)} anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }} transformOrigin={{ vertical: 'top', horizontal: 'right' }}>
-                {INVENTORY_APPS.map((appId) => {
-                  const app = apps.data?.find((candidate) => candidate.id === appId) ?? { id: appId, title: 'Ansible' };
-                  return (
-                    <MenuItem
-                      key={appId}
-                      onClick={() => {
-                        setMenuAnchor(null);
-                        editDialog.show(undefined);
-                      }}
-                    >
-                      <ListItemIcon>
-                        <AppIcon app={app} />
-                      </ListItemIcon>
-                      <ListItemText primary={t('inventories.appInventory', { app: app.title })} />
-                    </MenuItem>
-                  );
-                })}
-              </Menu>
-            </>
-          ) : null
-        }
-      />
-      <DataTable
-        aria-label={t('inventories.title')}
-        columns={columns}
-        rows={inventories.data}
-        getRowKey={(inventory) => inventory.id}
-        loading={inventories.isPending}
-        error={inventories.error}
-        emptyText={t('inventories.empty')}
-        paginated={false}
-      />
+    <ResourceListPage
+      title={t('inventories.title')}
+      canManage={canManage}
+      create={newInventoryMenu}
+      query={inventories}
+      columns={columns}
+      getRowKey={(inventory) => inventory.id}
+      emptyText={t('inventories.empty')}
+    >
       <InventoryDialog open={editDialog.open} projectId={projectId} inventory={editDialog.item} onClose={editDialog.close} />
       {deletion.element}
-    </Page>
+    </ResourceListPage>
   );
 }

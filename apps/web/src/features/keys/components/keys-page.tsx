@@ -1,17 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import AddIcon from '@mui/icons-material/Add';
-import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import { Permission } from '@gantry/contract';
 import type { AccessKey } from '@gantry/contract';
-import { DataTable } from '../../../components/data-table.tsx';
 import type { Column } from '../../../components/data-table.tsx';
-import { Page } from '../../../components/page.tsx';
-import { PageHeader } from '../../../components/page-header.tsx';
 import { useResourceDelete } from '../../../components/resource-delete.tsx';
-import { RowActions } from '../../../components/row-actions.tsx';
+import { ResourceListPage, createActionsColumn } from '../../../components/resource-list-page.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
 import { keysQuery } from '../../../lib/project-resources.ts';
@@ -57,46 +52,28 @@ export function KeysPage() {
     { id: 'type', header: t('keys.type'), render: (key) => t(`keys.types.${key.type}`) },
   ];
   if (canManage) {
-    columns.push({
-      id: 'actions',
-      header: '',
-      align: 'right',
-      width: 104,
-      render: (key) => (
-        <RowActions
-          name={key.name}
-          onEdit={() => editDialog.show(key)}
-          onDelete={() => requestDelete(key)}
-          deleting={deletion.checking || (remove.isPending && remove.variables === key.id)}
-        />
-      ),
-    });
+    columns.push(
+      createActionsColumn<AccessKey>({
+        nameOf: (key) => key.name,
+        onEdit: (key) => editDialog.show(key),
+        onDelete: requestDelete,
+        isDeleting: (key) => deletion.checking || (remove.isPending && remove.variables === key.id),
+      }),
+    );
   }
 
   return (
-    <Page>
-      <PageHeader
-        title={t('keys.title')}
-        actions={
-          canManage ? (
-            <Button variant="contained" disableElevation startIcon={<AddIcon />} onClick={() => editDialog.show(undefined)}>
-              {t('keys.newKey')}
-            </Button>
-          ) : null
-        }
-      />
-      <DataTable
-        aria-label={t('keys.title')}
-        columns={columns}
-        rows={keys.data}
-        getRowKey={(key) => key.id}
-        loading={keys.isPending}
-        error={keys.error}
-        emptyText={t('keys.empty')}
-        paginated={false}
-      />
+    <ResourceListPage
+      title={t('keys.title')}
+      canManage={canManage}
+      create={{ label: t('keys.newKey'), onClick: () => editDialog.show(undefined) }}
+      query={keys}
+      columns={columns}
+      getRowKey={(key) => key.id}
+      emptyText={t('keys.empty')}
+    >
       <KeyDialog open={editDialog.open} projectId={projectId} accessKey={editDialog.item} onClose={editDialog.close} />
       {deletion.element}
-    </Page>
+    </ResourceListPage>
   );
 }

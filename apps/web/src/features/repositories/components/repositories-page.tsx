@@ -1,19 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import AddIcon from '@mui/icons-material/Add';
 import CallSplitIcon from '@mui/icons-material/CallSplit';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import { Permission } from '@gantry/contract';
 import type { Repository } from '@gantry/contract';
-import { DataTable } from '../../../components/data-table.tsx';
 import type { Column } from '../../../components/data-table.tsx';
-import { Page } from '../../../components/page.tsx';
-import { PageHeader } from '../../../components/page-header.tsx';
 import { useResourceDelete } from '../../../components/resource-delete.tsx';
-import { RowActions } from '../../../components/row-actions.tsx';
+import { ResourceListPage, createActionsColumn } from '../../../components/resource-list-page.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
 import { DASH } from '../../../lib/format-date.ts';
@@ -73,46 +68,28 @@ export function RepositoriesPage() {
     { id: 'key', header: t('repositories.accessKey'), render: (repository) => keyNames.get(repository.ssh_key_id) ?? DASH },
   ];
   if (canManage) {
-    columns.push({
-      id: 'actions',
-      header: '',
-      align: 'right',
-      width: 104,
-      render: (repository) => (
-        <RowActions
-          name={repository.name}
-          onEdit={() => editDialog.show(repository)}
-          onDelete={() => requestDelete(repository)}
-          deleting={deletion.checking || (remove.isPending && remove.variables === repository.id)}
-        />
-      ),
-    });
+    columns.push(
+      createActionsColumn<Repository>({
+        nameOf: (repository) => repository.name,
+        onEdit: (repository) => editDialog.show(repository),
+        onDelete: requestDelete,
+        isDeleting: (repository) => deletion.checking || (remove.isPending && remove.variables === repository.id),
+      }),
+    );
   }
 
   return (
-    <Page>
-      <PageHeader
-        title={t('repositories.title')}
-        actions={
-          canManage ? (
-            <Button variant="contained" disableElevation startIcon={<AddIcon />} onClick={() => editDialog.show(undefined)}>
-              {t('repositories.newRepository')}
-            </Button>
-          ) : null
-        }
-      />
-      <DataTable
-        aria-label={t('repositories.title')}
-        columns={columns}
-        rows={repositories.data}
-        getRowKey={(repository) => repository.id}
-        loading={repositories.isPending}
-        error={repositories.error}
-        emptyText={t('repositories.empty')}
-        paginated={false}
-      />
+    <ResourceListPage
+      title={t('repositories.title')}
+      canManage={canManage}
+      create={{ label: t('repositories.newRepository'), onClick: () => editDialog.show(undefined) }}
+      query={repositories}
+      columns={columns}
+      getRowKey={(repository) => repository.id}
+      emptyText={t('repositories.empty')}
+    >
       <RepositoryDialog open={editDialog.open} projectId={projectId} repository={editDialog.item} onClose={editDialog.close} />
       {deletion.element}
-    </Page>
+    </ResourceListPage>
   );
 }
