@@ -14,8 +14,9 @@ const INTERPRETERS: Record<string, { command: string; args: string[] }> = {
 export function planShell(ctx: ExecutorContext): ExecutionPlan {
   const { spec } = ctx;
   const interpreter = INTERPRETERS[spec.app] ?? { command: spec.app, args: [] };
+  // A custom path moves the interpreter, it does not change how a script is handed to it.
   const command = spec.app_path || interpreter.command;
-  const leading = spec.app_path ? spec.app_args : [...interpreter.args, ...spec.app_args];
+  const leading = [...interpreter.args, ...spec.app_args];
   const variables = Object.entries(spec.extra_vars)
     .filter(([key]) => key !== 'semaphore_vars' && key !== 'gantry')
     .map(([key, value]) => `${key}=${formatValue(value)}`);
