@@ -2,13 +2,15 @@ import { useEffect } from 'react';
 import { Navigate, useLocation, useParams } from 'react-router';
 import type { RouteObject } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
+import Box from '@mui/material/Box';
 import { Permission } from '@gantry/contract';
 import { TemplateDetailsTab } from '../../features/templates/components/template-details-tab.tsx';
 import { TemplateFormPage } from '../../features/templates/components/template-form-page.tsx';
 import { toViewId } from '../../features/templates/components/template-helpers.ts';
-import { TemplateLayout } from '../../features/templates/components/template-layout.tsx';
-import { TemplateTasksTab } from '../../features/templates/components/template-tasks-tab.tsx';
+import { TemplateLayout, useTemplateRoute } from '../../features/templates/components/template-layout.tsx';
 import { TemplatesPage } from '../../features/templates/components/templates-page.tsx';
+import { TemplateWorkspacesTab } from '../../features/terraform/components/template-workspaces-tab.tsx';
+import { LastTasksRow, TemplateStatsChart, TemplateTaskList } from '../../features/tasks/index.ts';
 import { ViewTabs } from '../../features/views/components/view-tabs.tsx';
 import { viewsQuery } from '../../lib/project-resources.ts';
 import { useProjectAccess } from '../../lib/shared-queries.ts';
@@ -40,6 +42,7 @@ function TemplatesListRoute() {
       projectId={projectId}
       viewId={viewId}
       viewTabs={<ViewTabs projectId={projectId} viewId={viewId} canEdit={access.can(Permission.manageProjectResources)} />}
+      renderLastTasks={(templateId) => <LastTasksRow projectId={projectId} templateId={templateId} />}
     />
   );
 }
@@ -56,6 +59,25 @@ function TemplateIndexRedirect() {
   return <Navigate to={{ pathname: `${location.pathname.replace(/\/$/, '')}/tasks`, search: location.search }} replace />;
 }
 
+/** The Tasks tab: the template's newest tasks, following the websocket, each with re-run. */
+function TemplateTasksRoute() {
+  const { projectId, templateId } = useTemplateRoute();
+  return <TemplateTaskList projectId={projectId} templateId={templateId} />;
+}
+
+/** The Details tab: the template's overview, then its task-status chart. */
+function TemplateOverviewRoute() {
+  const { projectId, templateId } = useTemplateRoute();
+  return (
+    <>
+      <TemplateDetailsTab />
+      <Box sx={{ mt: 3 }}>
+        <TemplateStatsChart projectId={projectId} templateId={templateId} />
+      </Box>
+    </>
+  );
+}
+
 /** The template routes under a prefix: "templates" for all, "views/:viewId/templates" for a view. */
 export function templateRoutes(prefix: string): RouteObject[] {
   return [
@@ -68,8 +90,9 @@ export function templateRoutes(prefix: string): RouteObject[] {
       element: <TemplateLayout />,
       children: [
         { index: true, element: <TemplateIndexRedirect /> },
-        { path: 'tasks', element: <TemplateTasksTab /> },
-        { path: 'details', element: <TemplateDetailsTab /> },
+        { path: 'tasks', element: <TemplateTasksRoute /> },
+        { path: 'details', element: <TemplateOverviewRoute /> },
+        { path: 'state', element: <TemplateWorkspacesTab /> },
       ],
     },
   ];

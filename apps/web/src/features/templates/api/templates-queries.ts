@@ -1,15 +1,8 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { tasksApi, templatesApi } from '@gantry/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { templatesApi } from '@gantry/contract';
 import type { Template, TemplateBody } from '@gantry/contract';
 import { api } from '../../../lib/api-client.ts';
 import { resourceKeys } from '../../../lib/project-resources.ts';
-
-/** The newest tasks of a template: 5 inside a list row, up to 200 on its page. */
-export const templateTasksQuery = (projectId: number, templateId: number, limit: number) =>
-  queryOptions({
-    queryKey: [...resourceKeys.templates(projectId), 'one', templateId, 'tasks', limit] as const,
-    queryFn: ({ signal }) => api(tasksApi.templateLast, { params: { projectId, templateId }, query: { limit }, signal }),
-  });
 
 function useInvalidateTemplates(projectId: number) {
   const queryClient = useQueryClient();

@@ -37,7 +37,6 @@ import { storage } from '../../../lib/storage.ts';
 import { ColumnSettingsDialog } from './column-settings-dialog.tsx';
 import { NewTemplateButton } from './new-template-button.tsx';
 import { RUN_LABEL_KEYS, TASK_LOG_PARAM, TYPE_LABEL_KEYS, UNFINISHED_STATUSES, getLastTask, getTemplatePath, useHrefWithParam } from './template-helpers.ts';
-import { TemplateLastTasks } from './template-last-tasks.tsx';
 import { TemplateRowMenu } from './template-row-menu.tsx';
 import { TaskStatusChip } from '../../../components/task-status-chip.tsx';
 import { useTemplateActions } from './use-template-actions.ts';
@@ -54,9 +53,11 @@ interface TemplatesPageProps {
   viewId: number | undefined;
   /** The view tabs, rendered under the title. */
   viewTabs: ReactNode;
+  /** What an expanded row shows: the template's newest tasks. */
+  renderLastTasks: (templateId: number) => ReactNode;
 }
 
-export function TemplatesPage({ projectId, viewId, viewTabs }: TemplatesPageProps) {
+export function TemplatesPage({ projectId, viewId, viewTabs, renderLastTasks }: TemplatesPageProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const access = useProjectAccess(projectId);
@@ -224,7 +225,7 @@ export function TemplatesPage({ projectId, viewId, viewTabs }: TemplatesPageProp
                     {open ? (
                       <TableRow>
                         <TableCell colSpan={columnCount} sx={{ bgcolor: 'action.hover', py: 1, px: { xs: 1, sm: 3 } }}>
-                          <TemplateLastTasks projectId={projectId} templateId={template.id} />
+                          {renderLastTasks(template.id)}
                         </TableCell>
                       </TableRow>
                     ) : null}
