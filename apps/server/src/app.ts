@@ -4,19 +4,29 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
+import { registerNulTextGuard } from './http/reject-nul-text.ts';
 import { createRouter } from './http/route.ts';
 import { registerWebApp } from './http/static-web.ts';
 import { registerWebsocket } from './http/websocket.ts';
 import { registerSchedulesRoutes } from './modules/schedules/schedules.routes.ts';
+import { registerAlertsRoutes } from './modules/alerts/alerts.routes.ts';
+import { registerIntegrationsRoutes } from './modules/integrations/integrations.routes.ts';
+import { registerWebhookRoutes } from './modules/integrations/webhook.routes.ts';
 import { registerTasksRoutes } from './modules/tasks/tasks.routes.ts';
+import { registerRunnersRoutes } from './modules/runners/runners.routes.ts';
 import { registerAppsRoutes } from './modules/apps/apps.routes.ts';
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
+import { registerOidcRoutes } from './modules/auth/oidc/oidc.routes.ts';
+import { registerBackupRoutes } from './modules/backup/backup.routes.ts';
+import { registerTotpRoutes } from './modules/auth/totp.routes.ts';
 import { registerEnvironmentsRoutes } from './modules/environments/environments.routes.ts';
 import { registerInventoriesRoutes } from './modules/inventories/inventories.routes.ts';
 import { registerKeysRoutes } from './modules/keys/keys.routes.ts';
 import { registerRepositoriesRoutes } from './modules/repositories/repositories.routes.ts';
 import { registerTemplatesRoutes } from './modules/templates/templates.routes.ts';
 import { registerViewsRoutes } from './modules/views/views.routes.ts';
+import { registerTerraformBackend } from './modules/terraform/terraform-backend.routes.ts';
+import { registerTerraformRoutes } from './modules/terraform/terraform.routes.ts';
 import { registerEventsRoutes } from './modules/events/events.routes.ts';
 import { registerProjectsRoutes } from './modules/projects/projects.routes.ts';
 import { registerSystemRoutes } from './modules/system/system.routes.ts';
@@ -35,6 +45,7 @@ export async function buildApp({ config, services }: { config: Config; services:
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerNulTextGuard(app);
   await app.register(fastifyCookie);
   await app.register(fastifySwagger, {
     openapi: { info: { title: 'Gantry API', version: GANTRY_VERSION } },
@@ -46,8 +57,11 @@ export async function buildApp({ config, services }: { config: Config; services:
 
   const route = createRouter(app, services);
   registerAuthRoutes(route, services);
+  registerOidcRoutes(route, services);
+  registerTotpRoutes(route, services);
   registerUsersRoutes(route, services);
   registerProjectsRoutes(route, services);
+  registerBackupRoutes(route, services);
   registerTeamRoutes(route, services);
   registerEventsRoutes(route, services);
   registerSystemRoutes(route, { config });
@@ -57,10 +71,18 @@ export async function buildApp({ config, services }: { config: Config; services:
   registerEnvironmentsRoutes(route, services);
   registerViewsRoutes(route, services);
   registerTemplatesRoutes(route, services);
+  registerTerraformRoutes(route, services);
   registerAppsRoutes(route, services);
   registerTasksRoutes(route, services);
+  registerRunnersRoutes(route, services);
+  // Runners hold long polls open; let them go so closing does not wait for them.
+  app.addHook('preClose', () => services.runnerJobs.close());
   registerSchedulesRoutes(route, services);
+  registerAlertsRoutes(route, services);
+  registerIntegrationsRoutes(route, services);
+  await registerWebhookRoutes(app, services);
   await registerWebsocket(app, services);
+  await registerTerraformBackend(app, services);
 
   await registerWebApp(app, config.web_dist_dir);
   return app;

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { ProjectRoleSlug } from '@gantry/contract';
 
 /**
  * The only module that reads process.env. A JSON file named by GANTRY_CONFIG may set the same keys
@@ -11,6 +12,10 @@ const bool = z
   .union([z.boolean(), z.string()])
   .transform((v) => (typeof v === 'boolean' ? v : ['1', 'true', 'yes', 'on'].includes(v.trim().toLowerCase())));
 const int = z.coerce.number().int().min(0);
+
+/** Grants a project role to members of an identity-provider group (a Gantry extension). */
+const ProjectRoleGrant = z.object({ project_id: z.number().int().positive(), role: ProjectRoleSlug });
+const ProjectRoleGrants = z.union([ProjectRoleGrant, z.array(ProjectRoleGrant)]).transform((g) => (Array.isArray(g) ? g : [g]));
 
 const OidcProviderConfig = z.object({
   display_name: z.string().optional(),
@@ -25,6 +30,28 @@ const OidcProviderConfig = z.object({
   name_claim: z.string().optional(),
   email_claim: z.string().optional(),
   order: z.number().optional(),
+  // Semaphore's explicit endpoints, for providers without discovery.
+  endpoint: z
+    .object({
+      issuer_url: z.string().optional(),
+      auth_url: z.string().optional(),
+      token_url: z.string().optional(),
+      userinfo_url: z.string().optional(),
+      jwks_url: z.string().optional(),
+      algorithms: z.array(z.string()).optional(),
+    })
+    .optional(),
+  groups_claim: z.string().optional(),
+  admin_groups: z.array(z.string()).optional(),
+  project_roles: z.record(z.string(), ProjectRoleGrants).optional(),
+});
+export type OidcProviderConfig = z.infer<typeof OidcProviderConfig>;
+
+const LdapMappings = z.object({
+  dn: z.string().default('dn'),
+  mail: z.string().default('mail'),
+  uid: z.string().default('uid'),
+  cn: z.string().default('cn'),
 });
 
 const ConfigSchema = z.object({
@@ -42,6 +69,22 @@ const ConfigSchema = z.object({
   use_remote_runner: bool.default(false),
   non_admin_can_create_project: bool.default(false),
   password_login_disabled: bool.default(false),
+  /** Semaphore's spelling of password_login_disabled, so existing config files carry over. */
+  password_login_disable: bool.default(false),
+  ldap_enable: bool.default(false),
+  ldap_server: z.string().default(''),
+  ldap_needtls: bool.default(false),
+  ldap_starttls: bool.default(false),
+  ldap_tls_ca_file: z.string().optional(),
+  ldap_tls_skip_verify: bool.default(false),
+  ldap_binddn: z.string().default(''),
+  ldap_bindpassword: z.string().default(''),
+  ldap_searchdn: z.string().default(''),
+  ldap_searchfilter: z.string().default('(uid=%s)'),
+  ldap_mappings: LdapMappings.default({ dn: 'dn', mail: 'mail', uid: 'uid', cn: 'cn' }),
+  ldap_groups_attribute: z.string().default('memberOf'),
+  ldap_admin_groups: z.array(z.string()).optional(),
+  ldap_project_roles: z.record(z.string(), ProjectRoleGrants).optional(),
   demo_mode: bool.default(false),
   access_key_encryption: z.string().optional(),
   session_idle_minutes: int.default(7 * 24 * 60),
@@ -53,8 +96,45 @@ const ConfigSchema = z.object({
   log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   oidc_providers: z.record(z.string(), OidcProviderConfig).default({}),
   max_parallel_tasks: int.default(0),
+  /** Redis for nodes that share one PostgreSQL or MySQL store: live events reach every node's clients. */
+  redis_url: z.string().default(''),
+  /** Lets `gantry runner register` create runners; registration is off while empty. */
+  runner_registration_token: z.string().default(''),
+  /** A runner silent this long is lost: its queued tasks go to others, its started tasks fail. */
+  runner_offline_seconds: z.coerce.number().int().min(2).default(60),
   task_timeout_minutes: int.default(0),
   task_kill_grace_seconds: int.default(10),
+  // Task alerts (docs/alerts.md); key names follow Semaphore's where it has them.
+  alert_timeout_seconds: int.default(10),
+  email_alert: bool.default(false),
+  email_sender: z.string().default(''),
+  email_host: z.string().default(''),
+  email_port: int.default(25),
+  email_username: z.string().default(''),
+  email_password: z.string().default(''),
+  email_secure: bool.default(false),
+  email_tls: bool.default(false),
+  email_tls_min_version: z.enum(['1.0', '1.1', '1.2', '1.3']).default('1.2'),
+  telegram_alert: bool.default(false),
+  telegram_chat: z.string().default(''),
+  telegram_token: z.string().default(''),
+  telegram_api_url: z.string().default('https://api.telegram.org'),
+  slack_alert: bool.default(false),
+  slack_url: z.string().default(''),
+  rocketchat_alert: bool.default(false),
+  rocketchat_url: z.string().default(''),
+  microsoft_teams_alert: bool.default(false),
+  microsoft_teams_url: z.string().default(''),
+  dingtalk_alert: bool.default(false),
+  dingtalk_url: z.string().default(''),
+  gotify_alert: bool.default(false),
+  gotify_url: z.string().default(''),
+  gotify_token: z.string().default(''),
+  alert_webhook_url: z.string().default(''),
+  /** TOTP second factor: offered when enabled; `totp_required` makes every user enrol at sign-in. */
+  totp_enabled: bool.default(false),
+  totp_allow_recovery: bool.default(true),
+  totp_required: bool.default(false),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & {
@@ -70,13 +150,15 @@ const TASK_ENV_ALLOWLIST = ['PATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'SSL_CER
 export type ConfigInput = z.input<typeof ConfigSchema>;
 
 const ENV_PREFIX = 'GANTRY_';
+/** Keys whose environment variable holds JSON (maps and lists). */
+const JSON_KEYS = new Set(['oidc_providers', 'ldap_mappings', 'ldap_admin_groups', 'ldap_project_roles']);
 
 function readEnvironment(env: NodeJS.ProcessEnv): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const key of Object.keys(ConfigSchema.shape)) {
     const value = env[ENV_PREFIX + key.toUpperCase()];
     if (value === undefined || value === '') continue;
-    values[key] = key === 'oidc_providers' ? JSON.parse(value) : value;
+    values[key] = JSON_KEYS.has(key) ? JSON.parse(value) : value;
   }
   return values;
 }
@@ -112,10 +194,12 @@ export function loadConfig(overrides: ConfigInput = {}, env: NodeJS.ProcessEnv =
     throw new Error(`Invalid configuration: ${problems}`);
   }
   const config = result.data;
+  if (config.ldap_enable && !config.ldap_server) throw new Error('Invalid configuration: ldap_server is required when ldap_enable is on');
   const dataDir = path.resolve(config.data_dir);
   return {
     ...config,
     data_dir: dataDir,
+    password_login_disabled: config.password_login_disabled || config.password_login_disable,
     db_url: config.db_url ?? (config.db_dialect === 'sqlite' ? path.join(dataDir, 'gantry.sqlite') : ''),
     web_dist_dir: config.web_dist_dir ? path.resolve(config.web_dist_dir) : defaultWebDist,
     task_base_env: buildTaskBaseEnv(env, dataDir),
@@ -132,4 +216,29 @@ export function readTestEnvironment(env: NodeJS.ProcessEnv = process.env) {
     /** Comma-separated subset of sqlite,postgres,mysql to run; all by default. */
     dialects: env.GANTRY_TEST_DIALECTS?.split(',').map((d) => d.trim()),
   };
+}
+
+const RunnerConfigSchema = z.object({
+  server: z.string().optional(),
+  token: z.string().optional(),
+  token_file: z.string().optional(),
+  registration_token: z.string().optional(),
+  work_dir: z.string().default('./runner-data'),
+});
+type RunnerOptions = Partial<Record<keyof z.input<typeof RunnerConfigSchema>, string | undefined>>;
+export type RunnerConfig = z.infer<typeof RunnerConfigSchema> & { task_base_env: Record<string, string> };
+
+/**
+ * Settings of `gantry runner`, which needs no database: command-line options win over
+ * GANTRY_RUNNER_* variables (GANTRY_RUNNER_SERVER, _TOKEN, _TOKEN_FILE, _REGISTRATION_TOKEN, _WORK_DIR).
+ */
+export function loadRunnerConfig(options: RunnerOptions, env: NodeJS.ProcessEnv = process.env): RunnerConfig {
+  const values: Record<string, unknown> = {};
+  for (const key of Object.keys(RunnerConfigSchema.shape) as (keyof RunnerOptions)[]) {
+    const value = options[key] ?? env[`${ENV_PREFIX}RUNNER_${key.toUpperCase()}`];
+    if (value !== undefined && value !== '') values[key] = value;
+  }
+  const config = RunnerConfigSchema.parse(values);
+  const workDir = path.resolve(config.work_dir);
+  return { ...config, work_dir: workDir, task_base_env: buildTaskBaseEnv(env, workDir) };
 }

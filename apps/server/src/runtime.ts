@@ -29,8 +29,11 @@ export async function openRuntime(config: Config, clock: Clock = systemClock): P
     services,
     async close() {
       services.scheduler.stop();
+      services.runnerJobs.close();
       await services.engine.shutdown();
+      await services.alerts.drain();
       services.hub.closeAll();
+      await services.clusterBus?.close();
       await connection.db.destroy();
     },
   };

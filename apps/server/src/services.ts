@@ -1,7 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from './clock.ts';
+import { createClusterBus } from './cluster/cluster-bus.ts';
+import { createClusteredHub } from './cluster/clustered-hub.ts';
 import { createLiveHub } from './http/live-hub.ts';
 import { createTaskEngine } from './modules/tasks/task-engine.ts';
+import { createAlertChannels } from './modules/alerts/alert-channels.ts';
+import { createAlertDispatcher } from './modules/alerts/alert-dispatcher.ts';
+import { createAlertsRepository } from './modules/alerts/alerts.repository.ts';
 import { createTaskLogFactory } from './modules/tasks/task-log.ts';
 import { createTaskSpecBuilder } from './modules/tasks/task-spec-builder.ts';
 import { createTasksRepository } from './modules/tasks/tasks.repository.ts';
@@ -9,13 +14,25 @@ import { createTasksService } from './modules/tasks/tasks.service.ts';
 import { createScheduler } from './modules/schedules/scheduler.ts';
 import { createSchedulesRepository } from './modules/schedules/schedules.repository.ts';
 import { createSchedulesService } from './modules/schedules/schedules.service.ts';
+import { createIntegrationsRepository } from './modules/integrations/integrations.repository.ts';
+import { createIntegrationsService } from './modules/integrations/integrations.service.ts';
+import { createWebhookService } from './modules/integrations/webhook.service.ts';
 import type { Config } from './config.ts';
 import type { DbConnection } from './db/connect.ts';
 import { createAppsRepository } from './modules/apps/apps.repository.ts';
 import { createAppsService } from './modules/apps/apps.service.ts';
 import { createAuthRepository } from './modules/auth/auth.repository.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
+import { createBackupService } from './modules/backup/backup.service.ts';
 import { createLoginThrottle } from './modules/auth/login-throttle.ts';
+import { createExternalUsers } from './modules/auth/external/external-users.ts';
+import { createGroupMapper } from './modules/auth/external/group-mapping.ts';
+import { createLdapDirectory } from './modules/auth/ldap/ldap-directory.ts';
+import { createLdapLogin } from './modules/auth/ldap/ldap-login.ts';
+import { createOidcClients } from './modules/auth/oidc/oidc-clients.ts';
+import { createOidcService } from './modules/auth/oidc/oidc.service.ts';
+import { createTotpRepository } from './modules/auth/totp.repository.ts';
+import { createTotpService } from './modules/auth/totp.service.ts';
 import { createEnvironmentsRepository } from './modules/environments/environments.repository.ts';
 import { createEnvironmentsService } from './modules/environments/environments.service.ts';
 import { createEventsRepository } from './modules/events/events.repository.ts';
@@ -36,6 +53,14 @@ import { createUsersRepository } from './modules/users/users.repository.ts';
 import { createUsersService } from './modules/users/users.service.ts';
 import { createViewsRepository } from './modules/views/views.repository.ts';
 import { createViewsService } from './modules/views/views.service.ts';
+import { createTerraformBackendService, localServerUrl } from './modules/terraform/terraform-backend.service.ts';
+import { createTerraformRepository } from './modules/terraform/terraform.repository.ts';
+import { createTerraformService } from './modules/terraform/terraform.service.ts';
+import { createWorkspacesService } from './modules/terraform/workspaces.service.ts';
+import { createRunnerJobs } from './modules/runners/runner-jobs.ts';
+import type { TaskRow } from './modules/tasks/tasks.table.ts';
+import { createRunnersRepository } from './modules/runners/runners.repository.ts';
+import { createRunnersService } from './modules/runners/runners.service.ts';
 import { loadEncryptionKey } from './secrets/encryption-key.ts';
 import { createSecretBox } from './secrets/secret-box.ts';
 
@@ -53,7 +78,25 @@ export function createServices({ config, connection, clock, logger }: { config: 
     windowMs: config.login_failure_window_seconds * 1000,
     clock,
   });
-  const auth = createAuthService({ config, clock, auth: createAuthRepository(db, dialect), users: usersRepository, throttle });
+  const externalUsers = createExternalUsers({ users: usersRepository, groupMapper: createGroupMapper({ users: usersRepository, projects: projectsRepository, clock }), clock });
+  const auth = createAuthService({
+    config,
+    clock,
+    auth: createAuthRepository(db, dialect),
+    users: usersRepository,
+    throttle,
+    ldap: createLdapLogin({ config, directory: createLdapDirectory(config), externalUsers, logger }),
+    pendingFactorFor: (userId) => totp.pendingFactorFor(userId),
+  });
+  const totp = createTotpService({
+    config,
+    clock,
+    secrets,
+    totp: createTotpRepository(db, dialect),
+    events,
+    throttle: createLoginThrottle({ maxFailures: config.login_max_failures, windowMs: config.login_failure_window_seconds * 1000, clock }),
+    findSession: (token) => auth.findSession(token),
+  });
   const users = createUsersService({
     users: usersRepository,
     projects: projectsRepository,
@@ -73,6 +116,10 @@ export function createServices({ config, connection, clock, logger }: { config: 
     events,
     clock,
   });
+  const terraformRepository = createTerraformRepository(db, dialect);
+  const terraform = createTerraformService({ terraform: terraformRepository, inventories, keys, events, clock, publicUrl: config.web_host });
+  const terraformBackend = createTerraformBackendService({ terraform: terraformRepository, keys, clock, internalUrl: config.web_host || localServerUrl(config.host, config.port) });
+  const workspaces = createWorkspacesService({ templates: templatesRepository, inventories: createInventoriesRepository(db, dialect), events, clock });
   const views = createViewsService({ views: createViewsRepository(db, dialect), events });
   const apps = createAppsService({ apps: createAppsRepository(db), events });
   const tasksRepository = createTasksRepository(db, dialect);
@@ -88,29 +135,46 @@ export function createServices({ config, connection, clock, logger }: { config: 
     events,
     clock,
     lastTasks: (projectId, templateIds) => tasks.lastPerTemplate(projectId, templateIds),
+    onCreated: (projectId, templateId) => workspaces.ensureDefault(projectId, templateId),
   });
-  const hub = createLiveHub({
+  const localHub = createLiveHub({
     readLines: async (taskId, fromSeq, limit) =>
       (await tasksRepository.listOutput(taskId, fromSeq, limit)).map((l) => ({ seq: l.seq, time: l.time, output: l.output })),
   });
+  // Nodes sharing one store share their live events through Redis when it is configured.
+  const clusterBus = config.redis_url ? createClusterBus({ url: config.redis_url, logger }) : undefined;
+  const hub = clusterBus ? createClusteredHub(localHub, clusterBus) : localHub;
   const audienceOf = async (projectId: number) => ({ memberIds: new Set(await projectsRepository.listMemberIds(projectId)) });
+  const alertsRepository = createAlertsRepository(db);
+  const alerts = createAlertDispatcher({
+    channels: createAlertChannels(config, (projectId) => alertsRepository.listRecipients(projectId)),
+    alerts: alertsRepository,
+    webHost: config.web_host,
+    timeoutMs: config.alert_timeout_seconds * 1000,
+    clock,
+    logger,
+  });
+  const describeStart = async (task: TaskRow) => {
+    const user = task.user_id ? await usersRepository.findById(task.user_id) : undefined;
+    const build = task.build_task_id ? await tasksRepository.findById(task.build_task_id) : undefined;
+    const template = await templatesRepository.find(task.project_id, task.template_id);
+    return { username: user?.username ?? null, incomingVersion: build?.version ?? null, templateName: template?.name ?? `#${task.template_id}` };
+  };
   const engine = createTaskEngine({
     config,
+    placement: () => runnerJobs.placement,
     tasks: tasksRepository,
-    specs: createTaskSpecBuilder({ config, secrets, apps, keys, repositories, inventories, environments, templates }),
+    specs: createTaskSpecBuilder({ config, secrets, apps, keys, repositories, inventories, environments, templates, terraformBackend }),
     openLog: createTaskLogFactory({ tasks: tasksRepository, hub, clock, logger }),
     hub,
     events,
     clock,
     logger,
     audienceOf,
-    describeStart: async (task) => {
-      const user = task.user_id ? await usersRepository.findById(task.user_id) : undefined;
-      const build = task.build_task_id ? await tasksRepository.findById(task.build_task_id) : undefined;
-      const template = await templatesRepository.find(task.project_id, task.template_id);
-      return { username: user?.username ?? null, incomingVersion: build?.version ?? null, templateName: template?.name ?? `#${task.template_id}` };
-    },
+    describeStart,
+    onWaitingConfirmation: (taskId) => alerts.notifyWaiting(taskId),
     onFinished: async (task) => {
+      alerts.notify(task);
       if (task.status !== 'success' || (await templatesRepository.find(task.project_id, task.template_id))?.type !== 'build') return;
       // A successful build starts the deploy templates that follow it automatically.
       const followers = (await templates.list(task.project_id, 'name', 'asc', {})).filter((t) => t.type === 'deploy' && t.autorun && t.build_template_id === task.template_id);
@@ -120,9 +184,35 @@ export function createServices({ config, connection, clock, logger }: { config: 
     },
   });
   const tasks = createTasksService({ tasks: tasksRepository, templates, inventories, engine, events, secrets, clock });
+  const runnersRepository = createRunnersRepository(db, dialect);
+  const runners = createRunnersService({
+    runners: runnersRepository,
+    events,
+    clock,
+    onRemoved: (runnerId) => runnerJobs.releaseRunner(runnerId),
+    onChanged: () => engine.wake(),
+  });
+  const runnerJobs = createRunnerJobs({
+    config,
+    clock,
+    logger,
+    runners: runnersRepository,
+    runnersService: runners,
+    tasks: tasksRepository,
+    specs: createTaskSpecBuilder({ config, secrets, apps, keys, repositories, inventories, environments, templates, terraformBackend }),
+    engine: () => engine,
+    hub,
+    events,
+    audienceOf,
+    describeStart,
+    projectExists: async (projectId) => (await projectsRepository.findById(projectId)) !== undefined,
+  });
   const schedulesRepository = createSchedulesRepository(db, dialect);
   const scheduler = createScheduler({ config, clock, logger, schedules: schedulesRepository, tasks, repositories, keys });
   const schedules = createSchedulesService({ config, clock, schedules: schedulesRepository, templates, repositories, events, onChange: () => scheduler.wake() });
+  const integrationsRepository = createIntegrationsRepository(db, dialect);
+  const integrations = createIntegrationsService({ config, clock, integrations: integrationsRepository, templates, keys, events });
+  const webhooks = createWebhookService({ integrations: integrationsRepository, keys, tasks, events, logger });
   const projects = createProjectsService({
     config,
     clock,
@@ -133,9 +223,29 @@ export function createServices({ config, connection, clock, logger }: { config: 
       await keys.create(undefined, projectId, { name: 'None', type: 'none' });
       await environments.create(undefined, projectId, { name: 'Empty', json: '{}', env: '{}' });
     },
+    createDemo: (actor, body) => backup.createDemo(actor, body),
+  });
+  const backup = createBackupService({
+    config,
+    clock,
+    db,
+    dialect,
+    apps,
+    events,
+    canCreateProject: (actor) => projects.canCreate(actor),
+    onSchedulesChanged: () => scheduler.wake(),
   });
   const team = createTeamService({ projects: projectsRepository, users: usersRepository, events, clock });
-  return { auth, users, projects, team, events, keys, repositories, environments, inventories, views, apps, templates, tasks, engine, hub, schedules, scheduler, logger };
+  const oidc = createOidcService({
+    config,
+    clock,
+    secrets,
+    clients: createOidcClients(config.oidc_providers),
+    externalUsers,
+    createSession: (userId, client) => auth.createSession(userId, client),
+    logger,
+  });
+  return { auth, oidc, totp, users, projects, backup, team, events, keys, repositories, environments, inventories, terraform, terraformBackend, workspaces, views, apps, templates, tasks, engine, runners, runnerJobs, hub, clusterBus, schedules, scheduler, integrations, webhooks, alerts, logger };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -148,6 +148,8 @@ CASES.push(
   { name: 'get app', method: 'GET', url: () => '/api/apps/python', expected: adminOnly(200) },
   { name: 'update app', method: 'PUT', url: () => '/api/apps/python', body: () => ({ title: 'Python' }), expected: adminOnly(204) },
   { name: 'toggle app', method: 'POST', url: () => '/api/apps/python/active', body: () => ({ active: true }), expected: adminOnly(204) },
+  // This server has no alert channel: those allowed get past the permission check to the 400 saying so.
+  { name: 'send test alert', method: 'POST', url: (f) => `/api/project/${f.projectId}/notifications/test`, expected: manager(400) },
 );
 
 let outsiderId = 0;

@@ -60,6 +60,19 @@ describe.each(dialects)('bad input on %s', (dialect) => {
     expect((await t.request('GET', `/api/project/${id}`, { as: t.adminCookie })).body).toMatchObject({ name });
   });
 
+  it('a NUL character in any text is refused with a 400 and stores nothing, on every database', async () => {
+    const before = ((await t.request('GET', '/api/projects', { as: t.adminCookie })).body as unknown[]).length;
+    const project = await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: 'bad\u0000name' } });
+    expect(project.status).toBe(400);
+    expect(project.body).toMatchObject({ error: 'Text must not contain NUL characters' });
+    expect(((await t.request('GET', '/api/projects', { as: t.adminCookie })).body as unknown[]).length).toBe(before);
+    const created = await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: 'nul guard' } });
+    const base = `/api/project/${(created.body as { id: number }).id}`;
+    const nested = await t.request('POST', `${base}/environment`, { as: t.adminCookie, body: { name: 'vars', json: '{}', env: '{}', secrets: [{ name: 'S', secret: 'a\u0000b', type: 'env', operation: 'create' }] } });
+    expect(nested.status).toBe(400);
+    expect((await t.request('GET', '/api/projects?sort=name%00', { as: t.adminCookie })).status).toBe(400);
+  });
+
   it('a wrong content type gets a 415 with an error message', async () => {
     const response = await t.request('POST', '/api/projects', { as: t.adminCookie, rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     expect(response.status).toBe(415);

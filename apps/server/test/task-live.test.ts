@@ -101,9 +101,10 @@ describe.each(dialects)('live updates, confirmation and recovery on %s', (dialec
     expect((await p.waitForStatus(taskId, ['success', 'error'])).status).toBe('success');
     const calls = fake.calls();
     expect(calls[0]).toBe('init -input=false -upgrade');
-    expect(calls[1]).toBe('workspace select -or-create=true default');
-    expect(calls[2]).toMatch(/^plan -input=false -detailed-exitcode -out=\S+tfplan$/);
-    expect(calls[3]).toMatch(/^apply -input=false \S+tfplan$/);
+    expect(calls[1]).toBe('workspace list');
+    expect(calls[2]).toBe('workspace select -or-create=true default');
+    expect(calls[3]).toMatch(/^plan -input=false -detailed-exitcode -out=\S+tfplan$/);
+    expect(calls[4]).toMatch(/^apply -input=false \S+tfplan$/);
     expect(await p.output(taskId)).toContain('Waiting for confirmation to apply the plan.');
   });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
 import { NoContent } from './common.ts';
+import { AuthMethods } from './totp.ts';
 
 export const OidcProviderSummary = z.object({
   id: z.string(),
@@ -12,6 +13,7 @@ export const OidcProviderSummary = z.object({
 export const LoginOptions = z.object({
   oidc_providers: z.array(OidcProviderSummary),
   login_with_password: z.boolean(),
+  auth_methods: AuthMethods.default({}),
 });
 export type LoginOptions = z.infer<typeof LoginOptions>;
 

@@ -31,6 +31,10 @@ export const ErrorCode = {
   tooManyRequests: 'too_many_requests',
   badRequest: 'bad_request',
   payloadTooLarge: 'payload_too_large',
+  /** The session awaits its second factor (or the TOTP enrolment the server requires). */
+  totpRequired: 'totp_required',
+  totpEnrollRequired: 'totp_enroll_required',
+  totpDisabled: 'totp_disabled',
   internal: 'internal',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -32,6 +32,9 @@ export type Schedule = z.infer<typeof Schedule>;
 
 export const CRON_REQUIRED = 'Cron required';
 
+/** How often a "run on new commit" schedule looks for a new commit; the first is the default. */
+export const COMMIT_CHECK_INTERVALS = ['* * * * *', '*/5 * * * *', '*/10 * * * *', '@hourly', '@daily'] as const;
+
 export const ScheduleBody = z.object({
   id: Id.optional(),
   project_id: Id.optional(),

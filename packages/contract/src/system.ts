@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
 import { DateTime, Id, ProjectParams } from './common.ts';
+import { AuthMethods } from './totp.ts';
 
 export const SystemInfo = z.object({
   version: z.string(),
@@ -10,6 +11,7 @@ export const SystemInfo = z.object({
   premium_features: z.record(z.string(), z.boolean()),
   schedule_timezone: z.string(),
   demo_mode: z.boolean(),
+  auth_methods: AuthMethods.default({}),
 });
 export type SystemInfo = z.infer<typeof SystemInfo>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
 import { DateTime, Id, NoContent, PathId, requiredString } from './common.ts';
+import { UserTotpStatus } from './totp.ts';
 
 export const User = z.object({
   id: Id,
@@ -12,6 +13,8 @@ export const User = z.object({
   external: z.boolean(),
   alert: z.boolean(),
   pro: z.boolean(),
+  /** The active second factor; absent when the user has none. */
+  totp: UserTotpStatus.optional(),
 });
 export type User = z.infer<typeof User>;
 

@@ -63,6 +63,10 @@ async function runCommand(steps: StepRunner, command: PlannedCommand): Promise<n
 
 async function execute(plan: ExecutionPlan, steps: StepRunner, hooks: RunTaskHooks): Promise<TaskOutcome> {
   for (const command of plan.before) {
+    if (command.onlyIf && (await steps.exec({ ...command.onlyIf.probe, quiet: true })) !== 0) {
+      steps.log(command.onlyIf.skipMessage);
+      continue;
+    }
     const code = await runCommand(steps, command);
     if (code !== 0) {
       steps.log(`${command.command} ${command.args[0] ?? ''} failed with exit code ${code}`);

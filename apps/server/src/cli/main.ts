@@ -8,6 +8,7 @@ import { GANTRY_VERSION } from '../version.ts';
 import { CliError, createCliContext } from './cli-context.ts';
 import { registerSecretsCommands } from './secrets-commands.ts';
 import { registerUserCommands } from './user-commands.ts';
+import { registerRunnerCommands } from './runner-commands.ts';
 
 /** The `gantry` command line. Returns the exit code instead of exiting, so tests can run it in-process. */
 export interface CliIo {
@@ -60,6 +61,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     .action(() => print(GANTRY_VERSION));
 
   registerUserCommands(program, ctx);
+  registerRunnerCommands(program, io.env, print);
   registerSecretsCommands(program, readConfig, print);
 
   if (argv.length === 0) {

@@ -128,6 +128,20 @@ export function registerUserCommands(program: Command, ctx: CliContext): void {
     );
 
   user
+    .command('totp-remove')
+    .description('remove the TOTP second factor of a user found by login or email (a lost phone and recovery code)')
+    .option('--login <login>', 'login')
+    .option('--email <email>', 'email')
+    .action((flags: UserFlags) =>
+      ctx.withRuntime(async (runtime) => {
+        if (!flags.login && !flags.email) throw new CliError('Argument --login or --email required');
+        const found = await findUser(runtime, flags);
+        const removed = await runtime.services.totp.removeForUser(found.id);
+        ctx.print(removed ? `Two-factor authentication of ${found.username} removed!` : `User ${found.username} has no two-factor authentication.`);
+      }),
+    );
+
+  user
     .command('delete')
     .description('delete a user found by login or email')
     .option('--login <login>', 'login')

@@ -1,4 +1,5 @@
 import type { ApiTokenTable, SessionTable } from '../modules/auth/auth.table.ts';
+import type { UserTotpTable } from '../modules/auth/totp.table.ts';
 import type { EventTable } from '../modules/events/events.table.ts';
 import type { ProjectTable, ProjectUserTable } from '../modules/projects/projects.table.ts';
 import type { UserTable } from '../modules/users/users.table.ts';
@@ -11,6 +12,9 @@ import type { TemplateTable, TemplateVaultTable } from '../modules/templates/tem
 import type { ViewTable } from '../modules/views/views.table.ts';
 import type { TaskOutputTable, TaskTable } from '../modules/tasks/tasks.table.ts';
 import type { ScheduleTable } from '../modules/schedules/schedules.table.ts';
+import type { IntegrationAliasTable, IntegrationExtractValueTable, IntegrationMatcherTable, IntegrationTable } from '../modules/integrations/integrations.table.ts';
+import type { RunnerTable } from '../modules/runners/runners.table.ts';
+import type { TerraformAliasTable, TerraformLockTable, TerraformStateTable } from '../modules/terraform/terraform.table.ts';
 import type { Kysely } from 'kysely';
 
 /** Every table of the store, keyed by table name. */
@@ -18,6 +22,7 @@ export interface Database {
   users: UserTable;
   session: SessionTable;
   api_token: ApiTokenTable;
+  user_totp: UserTotpTable;
   project: ProjectTable;
   project_user: ProjectUserTable;
   event: EventTable;
@@ -33,6 +38,14 @@ export interface Database {
   task: TaskTable;
   task_output: TaskOutputTable;
   schedule: ScheduleTable;
+  integration: IntegrationTable;
+  integration_alias: IntegrationAliasTable;
+  integration_extract_value: IntegrationExtractValueTable;
+  integration_matcher: IntegrationMatcherTable;
+  terraform_alias: TerraformAliasTable;
+  terraform_state: TerraformStateTable;
+  terraform_lock: TerraformLockTable;
+  runner: RunnerTable;
 }
 
 export type Db = Kysely<Database>;

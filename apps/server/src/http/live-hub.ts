@@ -20,6 +20,8 @@ interface TaskStream {
   lagging: boolean;
   /** Status updates held back while lagging, so they never overtake the lines before them. */
   held: string[];
+  /** The task ended: the stream is dropped once its last lines and update went out. */
+  finished: boolean;
 }
 
 interface Connection {
@@ -87,6 +89,7 @@ export function createLiveHub(options: LiveHubOptions) {
         if (lines.length < CATCH_UP_CHUNK) {
           stream.lagging = false;
           for (const frame of stream.held.splice(0)) connection.socket.send(frame);
+          if (stream.finished) connection.streams.delete(taskId);
         }
       }
     } finally {
@@ -103,15 +106,28 @@ export function createLiveHub(options: LiveHubOptions) {
       socket.on('message', () => undefined);
     },
 
-    /** Sends a status update, after any lines of the same task the client is still catching up on. */
+    /**
+     * Sends a status update, after any lines of the same task the client is still catching up on.
+     * The final update of a watched task first checks the store for lines the live feed never
+     * brought (a batch lost between cluster nodes), so it never announces an end before them.
+     */
     publishUpdate(audience: Audience, message: { task_id: number; status: string }, finished: boolean): void {
       const frame = JSON.stringify(message);
       for (const connection of connections) {
         if (!allowed(connection, audience)) continue;
         const stream = connection.streams.get(message.task_id);
-        if (stream?.lagging) stream.held.push(frame);
-        else connection.socket.send(frame);
-        if (finished && stream && !stream.lagging) connection.streams.delete(message.task_id);
+        if (!stream) {
+          connection.socket.send(frame);
+          continue;
+        }
+        if (finished) {
+          stream.finished = true;
+          stream.lagging = true;
+        }
+        if (stream.lagging) {
+          stream.held.push(frame);
+          void catchUp(connection);
+        } else connection.socket.send(frame);
       }
     },
 
@@ -122,7 +138,7 @@ export function createLiveHub(options: LiveHubOptions) {
         let stream = connection.streams.get(task.id);
         if (!stream) {
           // A client that joins mid-task reads what came before from the output API.
-          stream = { projectId: task.project_id, next: lines[0]?.seq ?? 0, lagging: false, held: [] };
+          stream = { projectId: task.project_id, next: lines[0]?.seq ?? 0, lagging: false, held: [], finished: false };
           connection.streams.set(task.id, stream);
         }
         const fresh = lines.filter((l) => l.seq >= (stream?.next ?? 0));

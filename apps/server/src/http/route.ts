@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { badRequest, forbidden, notFound, unauthorized } from '../errors.ts';
 import type { AuthService } from '../modules/auth/auth.service.ts';
+import { secondFactorRequired } from '../modules/auth/totp.service.ts';
 import type { ProjectAccess, ProjectsService } from '../modules/projects/projects.service.ts';
 import type { UserRow } from '../modules/users/users.table.ts';
 import { readBearerToken, readSessionCookie } from './session-cookie.ts';
@@ -54,16 +55,22 @@ interface Resolved {
 
 /** Maps contract endpoints onto Fastify routes, resolving the caller and their project access first. */
 export function createRouter(app: FastifyInstance, deps: RouteDeps) {
-  async function findActor(request: FastifyRequest): Promise<UserRow | undefined> {
+  async function findActor(request: FastifyRequest, access: Access): Promise<UserRow | undefined> {
     const bearer = readBearerToken(request);
     if (bearer) return deps.auth.findTokenUser(bearer);
-    const session = readSessionCookie(request);
-    return session ? deps.auth.findSessionUser(session) : undefined;
+    const token = readSessionCookie(request);
+    const session = token ? await deps.auth.findSession(token) : undefined;
+    if (session?.pendingFactor) {
+      // Public routes (sign-in, the second-factor steps) see such a session as no session at all.
+      if (access.kind === 'public') return undefined;
+      throw secondFactorRequired(session.pendingFactor);
+    }
+    return session?.user;
   }
 
   // Runs before input validation, so that a caller without access learns nothing about the input rules.
   async function resolve(request: FastifyRequest, access: Access): Promise<Resolved> {
-    const actor = await findActor(request);
+    const actor = await findActor(request, access);
     if (access.kind === 'public') return { actor };
     if (!actor) throw unauthorized();
     if (access.kind === 'admin' && actor.admin !== 1) throw forbidden('Only administrators can do this');

@@ -20,13 +20,15 @@ interface FormDialogProps {
   error?: string | null;
   /** Defaults to xs; forms with editors or several columns ask for more. */
   maxWidth?: 'xs' | 'sm' | 'md';
+  /** A fixed maximum width in pixels where the seed names one (integration dialogs: 450). */
+  width?: number;
   children: ReactNode;
 }
 
-export function FormDialog({ open, title, submitLabel, onSubmit, onClose, submitting = false, error, maxWidth = 'xs', children }: FormDialogProps) {
+export function FormDialog({ open, title, submitLabel, onSubmit, onClose, submitting = false, error, maxWidth = 'xs', width, children }: FormDialogProps) {
   const { t } = useTranslation();
   return (
-    <Dialog open={open} onClose={submitting ? undefined : onClose} maxWidth={maxWidth} fullWidth aria-labelledby="form-dialog-title">
+    <Dialog open={open} onClose={submitting ? undefined : onClose} maxWidth={maxWidth} fullWidth aria-labelledby="form-dialog-title" slotProps={width ? { paper: { sx: { maxWidth: width } } } : undefined}>
       <form onSubmit={onSubmit} noValidate>
         <DialogTitle id="form-dialog-title">{title}</DialogTitle>
         <DialogContent>

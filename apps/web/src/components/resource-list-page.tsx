@@ -60,18 +60,25 @@ export function createActionsColumn<T>({
   canEdit = () => true,
   onDelete,
   isDeleting,
+  extraActions,
 }: {
   nameOf: (row: T) => string;
   onEdit: (row: T) => void;
   canEdit?: (row: T) => boolean;
   onDelete: (row: T) => void;
   isDeleting: (row: T) => boolean;
+  /** Buttons of the row shown before edit and delete. */
+  extraActions?: (row: T) => ReactNode;
 }): Column<T> {
   return {
     id: 'actions',
     header: '',
     align: 'right',
     width: 104,
-    render: (row) => <RowActions name={nameOf(row)} onEdit={canEdit(row) ? () => onEdit(row) : undefined} onDelete={() => onDelete(row)} deleting={isDeleting(row)} />,
+    render: (row) => (
+      <RowActions name={nameOf(row)} onEdit={canEdit(row) ? () => onEdit(row) : undefined} onDelete={() => onDelete(row)} deleting={isDeleting(row)}>
+        {extraActions?.(row)}
+      </RowActions>
+    ),
   };
 }

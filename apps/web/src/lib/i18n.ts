@@ -155,6 +155,21 @@ const VALIDATION_KEYS: Record<string, string> = {
   'Enumeration must have values.': 'resourceValidation.enumNeedsValues',
   'Value name cannot be empty.': 'resourceValidation.enumValueNameEmpty',
   'Enumeration values must have unique names.': 'resourceValidation.enumValuesUnique',
+  // Schedules (catalogue area "schedules").
+  'Template is required': 'schedules.validation.templateRequired',
+  'Cron required': 'schedules.validation.cronRequired',
+  'Timing is required': 'schedules.validation.timingRequired',
+  // Integrations (catalogue area "integrations").
+  'Value Source is required': 'integrations.validation.valueSourceRequired',
+  'Match source is required': 'integrations.validation.matchSourceRequired',
+  'Body data type is required': 'integrations.validation.bodyDataTypeRequired',
+  'Body data format is required': 'integrations.validation.bodyDataFormatRequired',
+  'Key is required': 'integrations.validation.keyRequired',
+  'Variable is required': 'integrations.validation.variableRequired',
+  'Comparison method is required': 'integrations.validation.methodRequired',
+  'Value is required': 'integrations.validation.valueRequired',
+  'Auth header is required': 'integrations.validation.authHeaderRequired',
+  'Auth secret is required': 'integrations.validation.authSecretRequired',
 };
 
 /** Translates a contract validation message; unknown messages are shown as they are. */

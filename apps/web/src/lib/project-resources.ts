@@ -14,6 +14,7 @@ export const resourceKeys = {
   environments: (projectId: number) => ['projects', projectId, 'environments'] as const,
   views: (projectId: number) => ['projects', projectId, 'views'] as const,
   templates: (projectId: number) => ['projects', projectId, 'templates'] as const,
+  schedules: (projectId: number) => ['projects', projectId, 'schedules'] as const,
 };
 
 export const keysQuery = (projectId: number) =>

@@ -33,7 +33,14 @@ export function planTerraform(ctx: ExecutorContext): ExecutionPlan {
 
   return {
     kind: 'plan-apply',
-    before: [run(...init), run('workspace', 'select', '-or-create=true', spec.workspace || 'default')],
+    before: [
+      run(...init),
+      {
+        ...run('workspace', 'select', '-or-create=true', spec.workspace || 'default'),
+        // Some backends (the http one among them) have no workspaces: their state is told apart by address instead.
+        onlyIf: { probe: run('workspace', 'list'), skipMessage: 'The backend does not support workspaces; staying in the default workspace.' },
+      },
+    ],
     plan: run(...plan),
     changesExitCode: 2,
     apply: run('apply', '-input=false', planFile),

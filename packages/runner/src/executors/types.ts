@@ -6,6 +6,8 @@ export interface PlannedCommand {
   args: string[];
   cwd: string;
   env: Record<string, string>;
+  /** A probe run quietly first; when it fails, this command is skipped with `skipMessage` in the log. */
+  onlyIf?: { probe: Omit<PlannedCommand, 'onlyIf'>; skipMessage: string };
 }
 
 /** How to run a task: one command, or a plan that may wait for confirmation before it applies. */

@@ -5,8 +5,9 @@ import { clearSessionCookie, readSessionCookie, setSessionCookie } from '../../h
 import type { ProjectsService } from '../projects/projects.service.ts';
 import { toUser } from '../users/users.service.ts';
 import type { AuthService } from './auth.service.ts';
+import type { TotpService } from './totp.service.ts';
 
-export function registerAuthRoutes(route: Routes, { auth, projects }: { auth: AuthService; projects: ProjectsService }) {
+export function registerAuthRoutes(route: Routes, { auth, projects, totp }: { auth: AuthService; projects: ProjectsService; totp: TotpService }) {
   route(authApi.loginOptions, PUBLIC, () => auth.loginOptions());
   route(authApi.login, PUBLIC, async ({ body, request, reply }) =>
     setSessionCookie(request, reply, await auth.login(body, { ip: request.ip, userAgent: request.headers['user-agent'] ?? '' })),
@@ -16,7 +17,10 @@ export function registerAuthRoutes(route: Routes, { auth, projects }: { auth: Au
     clearSessionCookie(request, reply);
   });
 
-  route(userApi.current, SIGNED_IN, ({ actor }) => ({ ...toUser(actor), can_create_project: projects.canCreate(actor) }));
+  route(userApi.current, SIGNED_IN, async ({ actor }) => {
+    const factor = await totp.statusOf(actor.id);
+    return { ...toUser(actor), can_create_project: projects.canCreate(actor), ...(factor ? { totp: factor } : {}) };
+  });
   route(userApi.listTokens, SIGNED_IN, ({ actor }) => auth.listTokens(actor.id));
   route(userApi.createToken, SIGNED_IN, ({ actor, body }) => auth.createToken(actor.id, body));
   route(userApi.deleteToken, SIGNED_IN, ({ actor, params }) => auth.deleteToken(actor.id, params.tokenId));

@@ -8,9 +8,11 @@ import type { UsersRepository } from '../users/users.repository.ts';
 import type { UserRow } from '../users/users.table.ts';
 import type { AuthRepository } from './auth.repository.ts';
 import type { ApiTokenRow } from './auth.table.ts';
+import type { LdapLogin } from './ldap/ldap-login.ts';
 import type { LoginThrottle } from './login-throttle.ts';
 import { verifyPassword } from './passwords.ts';
 import { generateToken, hashToken } from './secret-tokens.ts';
+import { describeAuthMethods } from './totp.service.ts';
 
 interface AuthDeps {
   config: Config;
@@ -18,6 +20,16 @@ interface AuthDeps {
   auth: AuthRepository;
   users: UsersRepository;
   throttle: LoginThrottle;
+  ldap: Pick<LdapLogin, 'enabled' | 'signIn'>;
+  /** The second factor a new session of the user must pass first ('' for none). */
+  pendingFactorFor(userId: number): Promise<string>;
+}
+
+/** A live session and its user; `pendingFactor` is '' once the session is verified. */
+export interface SessionInfo {
+  id: number;
+  user: UserRow;
+  pendingFactor: string;
 }
 
 export interface ClientInfo {
@@ -28,8 +40,10 @@ export interface ClientInfo {
 /** Sessions are touched at most this often, so reads do not turn into a write per request. */
 const TOUCH_INTERVAL_MS = 60_000;
 const TOKEN_PREFIX_LENGTH = 8;
+/** A session that still awaits its second factor lapses after this long. */
+const PENDING_SESSION_MS = 10 * 60_000;
 
-export function createAuthService({ config, clock, auth, users, throttle }: AuthDeps) {
+export function createAuthService({ config, clock, auth, users, throttle, ldap, pendingFactorFor }: AuthDeps) {
   const idleMs = config.session_idle_minutes * 60_000;
 
   function toApiToken(row: ApiTokenRow, secret?: string): ApiToken {
@@ -49,15 +63,18 @@ export function createAuthService({ config, clock, auth, users, throttle }: Auth
       const providers = Object.entries(config.oidc_providers)
         .sort(([, a], [, b]) => (a.order ?? 0) - (b.order ?? 0))
         .map(([id, p]) => ({ id, name: p.display_name ?? id, color: p.color ?? '', icon: p.icon ?? '' }));
-      return { oidc_providers: providers, login_with_password: !config.password_login_disabled };
+      return { oidc_providers: providers, login_with_password: !config.password_login_disabled || ldap.enabled, auth_methods: describeAuthMethods(config) };
     },
 
     /** Checks a username-or-email and password; returns a new session token. */
     async login(body: LoginBody, client: ClientInfo): Promise<string> {
-      if (config.password_login_disabled) throw forbidden('Signing in with a password is disabled');
+      if (config.password_login_disabled && !ldap.enabled) throw forbidden('Signing in with a password is disabled');
       const wait = throttle.retryAfterSeconds(client.ip);
       if (wait > 0) throw tooManyRequests(`Too many failed sign-in attempts. Try again in ${wait} seconds.`);
-      const user = await users.findByLogin(body.auth);
+      // The directory is asked first, as Semaphore does; a miss falls back to local passwords unless they are switched off.
+      const directoryUser = await ldap.signIn(body.auth, body.password);
+      if (directoryUser) return this.createSession(directoryUser.id, client);
+      const user = config.password_login_disabled ? undefined : await users.findByLogin(body.auth);
       const usable = user !== undefined && user.external === 0;
       const ok = await verifyPassword(usable ? user.password_hash : null, body.password);
       if (!ok || !user) {
@@ -78,6 +95,7 @@ export function createAuthService({ config, clock, auth, users, throttle }: Auth
         expired: 0,
         ip: client.ip.slice(0, 64),
         user_agent: client.userAgent.slice(0, 255),
+        pending_factor: await pendingFactorFor(userId),
       });
       return token;
     },
@@ -86,18 +104,27 @@ export function createAuthService({ config, clock, auth, users, throttle }: Auth
       if (sessionToken) await auth.expireSession(hashToken(sessionToken));
     },
 
-    /** The user behind a session cookie, or undefined when the session is unknown, expired or idle too long. */
-    async findSessionUser(sessionToken: string): Promise<UserRow | undefined> {
+    /** The session behind a cookie in any state, or undefined when it is unknown, expired or idle too long. */
+    async findSession(sessionToken: string): Promise<SessionInfo | undefined> {
       const session = await auth.findActiveSession(hashToken(sessionToken));
       if (!session) return undefined;
       const now = clock.now();
       const idleFor = now.getTime() - Date.parse(session.last_active);
-      if (idleFor > idleMs) {
+      const pendingTooLong = session.pending_factor !== '' && now.getTime() - Date.parse(session.created) > PENDING_SESSION_MS;
+      if (idleFor > idleMs || pendingTooLong) {
         await auth.expireSession(session.token_hash);
         return undefined;
       }
       if (idleFor > TOUCH_INTERVAL_MS) await auth.touchSession(session.id, toTimestamp(now));
-      return users.findById(session.user_id);
+      const user = await users.findById(session.user_id);
+      // A factor awaited while TOTP was switched off in the configuration is no longer asked for.
+      return user ? { id: session.id, user, pendingFactor: config.totp_enabled ? session.pending_factor : '' } : undefined;
+    },
+
+    /** The user behind a verified session cookie; undefined too while the session awaits its second factor. */
+    async findSessionUser(sessionToken: string): Promise<UserRow | undefined> {
+      const session = await this.findSession(sessionToken);
+      return session?.pendingFactor === '' ? session.user : undefined;
     },
 
     /** The user behind an API token, or undefined when the token is unknown, revoked or past its expiry. */

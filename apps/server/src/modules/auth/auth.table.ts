@@ -9,6 +9,8 @@ export interface SessionTable {
   expired: number;
   ip: string;
   user_agent: string;
+  /** '' once verified; else the second factor the session still awaits ('totp' or 'totp_enroll'). */
+  pending_factor: string;
 }
 export type SessionRow = Selectable<SessionTable>;
 

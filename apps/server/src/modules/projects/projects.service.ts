@@ -40,9 +40,11 @@ interface ProjectsDeps {
   projects: ProjectsRepository;
   events: EventsService;
   seedProject(projectId: number): Promise<void>;
+  /** Builds a demo project (templates that run out of the box) for a creation with the demo flag. */
+  createDemo(actor: UserRow, body: CreateProjectInput): Promise<Project>;
 }
 
-export function createProjectsService({ config, clock, projects, events, seedProject }: ProjectsDeps) {
+export function createProjectsService({ config, clock, projects, events, seedProject, createDemo }: ProjectsDeps) {
   return {
     async list(actor: UserRow): Promise<Project[]> {
       const rows = actor.admin === 1 ? await projects.listAll() : await projects.listForUser(actor.id);
@@ -55,7 +57,7 @@ export function createProjectsService({ config, clock, projects, events, seedPro
 
     async create(actor: UserRow, body: CreateProjectInput): Promise<Project> {
       if (!this.canCreate(actor)) throw forbidden('You are not allowed to create projects');
-      if (body.demo) throw badRequest('Demo projects are not available yet');
+      if (body.demo) return createDemo(actor, body);
       const row = {
         name: body.name,
         created: toTimestamp(clock.now()),

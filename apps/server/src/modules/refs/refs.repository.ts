@@ -15,6 +15,7 @@ function unique(items: Named[]): Named[] {
 export function createRefsRepository(db: Db) {
   const templates = (projectId: number) => db.selectFrom('template').select(['id', 'name']).where('project_id', '=', projectId);
   const inventories = (projectId: number) => db.selectFrom('inventory').select(['id', 'name']).where('project_id', '=', projectId);
+  const integrations = (projectId: number) => db.selectFrom('integration').select(['id', 'name']).where('project_id', '=', projectId);
 
   return {
     async forKey(projectId: number, keyId: number): Promise<ResourceRefs> {
@@ -28,12 +29,21 @@ export function createRefsRepository(db: Db) {
       return {
         ...emptyRefs(),
         templates: unique(viaVaults),
-        inventories: unique(
-          await inventories(projectId)
+        inventories: unique([
+          ...(await inventories(projectId)
             .where((eb) => eb.or([eb('ssh_key_id', '=', keyId), eb('become_key_id', '=', keyId)]))
-            .execute(),
-        ),
+            .execute()),
+          // Workspaces whose state backend aliases sign in with this key.
+          ...(await db
+            .selectFrom('terraform_alias')
+            .innerJoin('inventory', 'inventory.id', 'terraform_alias.inventory_id')
+            .select(['inventory.id', 'inventory.name'])
+            .where('terraform_alias.project_id', '=', projectId)
+            .where('terraform_alias.auth_key_id', '=', keyId)
+            .execute()),
+        ]),
         repositories: await db.selectFrom('repository').select(['id', 'name']).where('project_id', '=', projectId).where('ssh_key_id', '=', keyId).orderBy('name').execute(),
+        integrations: unique(await integrations(projectId).where('auth_secret_id', '=', keyId).execute()),
       };
     },
     async forRepository(projectId: number, repositoryId: number): Promise<ResourceRefs> {
@@ -51,7 +61,11 @@ export function createRefsRepository(db: Db) {
       return { ...emptyRefs(), templates: unique(await templates(projectId).where('environment_id', '=', environmentId).execute()) };
     },
     async forTemplate(projectId: number, templateId: number): Promise<ResourceRefs> {
-      return { ...emptyRefs(), templates: unique(await templates(projectId).where('build_template_id', '=', templateId).execute()) };
+      return {
+        ...emptyRefs(),
+        templates: unique(await templates(projectId).where('build_template_id', '=', templateId).execute()),
+        integrations: unique(await integrations(projectId).where('template_id', '=', templateId).execute()),
+      };
     },
   };
 }

@@ -3,6 +3,7 @@ import type { Config } from '../../config.ts';
 import type { Routes } from '../../http/route.ts';
 import { SIGNED_IN } from '../../http/route.ts';
 import { GANTRY_VERSION } from '../../version.ts';
+import { describeAuthMethods } from '../auth/totp.service.ts';
 
 export function registerSystemRoutes(route: Routes, { config }: { config: Config }) {
   route(systemApi.info, SIGNED_IN, () => ({
@@ -14,5 +15,6 @@ export function registerSystemRoutes(route: Routes, { config }: { config: Config
     premium_features: { project_runners: true, terraform_backend: true, task_summary: true },
     schedule_timezone: config.schedule_timezone,
     demo_mode: config.demo_mode,
+    auth_methods: describeAuthMethods(config),
   }));
 }

@@ -9,7 +9,7 @@ import type { Audience, LiveHub } from '../../http/live-hub.ts';
 import type { EventsService } from '../events/events.service.ts';
 import type { TaskSpecBuilder } from './task-spec-builder.ts';
 import type { OpenTaskLog, TaskLog } from './task-log.ts';
-import type { TasksRepository } from './tasks.repository.ts';
+import type { ActiveTaskRow, QueuedTaskRow, TasksRepository } from './tasks.repository.ts';
 import type { TaskRow } from './tasks.table.ts';
 
 interface RunningTask {
@@ -19,7 +19,18 @@ interface RunningTask {
   done: Promise<void>;
 }
 
+/**
+ * Where tasks run: in this process or on a remote runner. `plan` is asked once per dispatch round and
+ * returns the placement of each queued task: 'local', a runner id, or null to keep it queued.
+ */
+export interface TaskPlacement {
+  plan(active: readonly ActiveTaskRow[]): Promise<(task: QueuedTaskRow) => number | 'local' | null>;
+  /** A task was handed to a runner, or a runner's task changed status (stop, confirm): tell that runner. */
+  notify(runnerId: number, taskId: number, change: 'assigned' | 'changed' | 'force_stop'): void;
+}
+
 export interface TaskEngineDeps {
+  placement(): TaskPlacement;
   config: Config;
   tasks: TasksRepository;
   specs: TaskSpecBuilder;
@@ -32,6 +43,13 @@ export interface TaskEngineDeps {
   describeStart(task: TaskRow): Promise<{ username: string | null; incomingVersion: string | null; templateName: string }>;
   /** Runs after a task reached its final status (autorun of deploys, alerts); its failures are only logged. */
   onFinished(task: TaskRow): Promise<void>;
+  /** Told each time a task (local or on a runner) starts waiting for confirmation (alerts); must not block. */
+  onWaitingConfirmation?(taskId: number): void;
+}
+
+/** The engine's closing line of a task, the same wherever it ran. */
+export function finalLine(outcome: 'success' | 'error' | 'stopped'): string {
+  return outcome === 'success' ? 'Task finished successfully.' : outcome === 'stopped' ? 'Task stopped.' : 'Task failed.';
 }
 
 const STOPPABLE_WHILE_STARTED: readonly TaskStatus[] = ['starting', 'running', 'waiting_confirmation', 'confirmed'];
@@ -69,6 +87,7 @@ export function createTaskEngine(deps: TaskEngineDeps) {
       version: task.version,
     };
     deps.hub.publishUpdate(audience ?? (await deps.audienceOf(task.project_id)), message, FINISHED_TASK_STATUSES.includes(status));
+    if (status === 'waiting_confirmation') deps.onWaitingConfirmation?.(task.id);
     return true;
   }
 
@@ -87,16 +106,22 @@ export function createTaskEngine(deps: TaskEngineDeps) {
       count(perTemplate, task.template_id);
     }
     let total = active.length;
+    const placement = deps.placement();
+    const place = await placement.plan(active);
     for (const task of await deps.tasks.listWaiting()) {
       if (closed) return;
       if (deps.config.max_parallel_tasks > 0 && total >= deps.config.max_parallel_tasks) return;
       if (task.max_parallel_tasks > 0 && (perProject.get(task.project_id) ?? 0) >= task.max_parallel_tasks) continue;
       if (task.allow_parallel_tasks !== 1 && (perTemplate.get(task.template_id) ?? 0) > 0) continue;
-      if (!(await setStatus({ ...task, start: null, end: null, version: null }, ['waiting'], 'starting'))) continue;
+      const where = place(task);
+      if (where === null) continue;
+      const runner = where === 'local' ? {} : { runner_id: where };
+      if (!(await setStatus({ ...task, start: null, end: null, version: null }, ['waiting'], 'starting', runner))) continue;
       total += 1;
       count(perProject, task.project_id);
       count(perTemplate, task.template_id);
-      start(task.id);
+      if (where === 'local') start(task.id);
+      else placement.notify(where, task.id, 'assigned');
     }
   }
 
@@ -158,12 +183,25 @@ export function createTaskEngine(deps: TaskEngineDeps) {
   }
 
   async function finish(task: TaskRow, outcome: 'success' | 'error' | 'stopped', log: TaskLog, audience: Audience): Promise<void> {
-    const status: TaskStatus = outcome;
-    log.write(status === 'success' ? 'Task finished successfully.' : status === 'stopped' ? 'Task stopped.' : 'Task failed.');
+    log.write(finalLine(outcome));
     await log.flush();
-    await setStatus(task, ACTIVE_TASK_STATUSES, status, { end: now(), pid: null }, audience);
+    await settle(task, outcome, audience);
+  }
+
+  /** Records a started task's final status (wherever it ran) and runs the after-task work once. */
+  async function settle(task: TaskRow, outcome: 'success' | 'error' | 'stopped', audience?: Audience): Promise<boolean> {
+    const status: TaskStatus = outcome;
+    if (!(await setStatus(task, ACTIVE_TASK_STATUSES, status, { end: now(), pid: null }, audience))) return false;
     await deps.events.record({ userId: task.user_id, projectId: task.project_id, objectType: 'task', objectId: task.id, description: `Task ${task.id} finished: ${status}` });
     await deps.onFinished({ ...task, status }).catch((error: unknown) => deps.logger.error({ err: error, taskId: task.id }, 'after-task hook failed'));
+    return true;
+  }
+
+  /** The runner running the task learns the answer from the server's status at its next poll. */
+  async function answerRemotely(task: TaskRow, answer: 'confirmed' | 'rejected'): Promise<boolean> {
+    if (task.runner_id === null || !(await setStatus(task, ['waiting_confirmation'], answer))) return false;
+    deps.placement().notify(task.runner_id, task.id, 'changed');
+    return true;
   }
 
   function wake(): void {
@@ -189,12 +227,26 @@ export function createTaskEngine(deps: TaskEngineDeps) {
 
   return {
     wake,
+    /** Status changes of tasks that run on runners go through the same guard and live updates. */
+    transition: setStatus,
+    settle: async (task: TaskRow, outcome: 'success' | 'error' | 'stopped') => {
+      const settled = await settle(task, outcome);
+      wake();
+      return settled;
+    },
 
     /** Stops a task: a queued one at once, a started one by killing its processes (at once when forced). */
     async stop(task: TaskRow, force: boolean): Promise<void> {
       const entry = running.get(task.id);
+      if (!entry && task.runner_id !== null && task.status !== 'starting') {
+        // The runner kills the processes and reports the final status; if it is gone, the sweep closes the task.
+        const change = force ? 'force_stop' : 'changed';
+        if ((await setStatus(task, STOPPABLE_WHILE_STARTED, 'stopping')) || force) deps.placement().notify(task.runner_id, task.id, change);
+        return;
+      }
       if (!entry) {
         await setStatus(task, ['waiting', ...ACTIVE_TASK_STATUSES], 'stopped', { end: now() });
+        if (task.runner_id !== null) deps.placement().notify(task.runner_id, task.id, 'changed');
         wake();
         return;
       }
@@ -205,6 +257,7 @@ export function createTaskEngine(deps: TaskEngineDeps) {
     },
 
     async confirm(task: TaskRow): Promise<boolean> {
+      if (task.runner_id !== null) return answerRemotely(task, 'confirmed');
       const entry = running.get(task.id);
       if (!entry?.confirmation || !(await setStatus(task, ['waiting_confirmation'], 'confirmed'))) return false;
       entry.confirmation.resolve(true);
@@ -212,6 +265,7 @@ export function createTaskEngine(deps: TaskEngineDeps) {
     },
 
     async reject(task: TaskRow): Promise<boolean> {
+      if (task.runner_id !== null) return answerRemotely(task, 'rejected');
       const entry = running.get(task.id);
       if (!entry?.confirmation || !(await setStatus(task, ['waiting_confirmation'], 'rejected'))) return false;
       entry.confirmation.resolve(false);
@@ -229,7 +283,8 @@ export function createTaskEngine(deps: TaskEngineDeps) {
     async recover(): Promise<number> {
       let closedCount = 0;
       for (const task of await deps.tasks.listActive()) {
-        if (task.status === 'waiting' || running.has(task.id)) continue;
+        // Runners outlive a server restart; the lost-runner sweep judges their tasks.
+        if (task.status === 'waiting' || running.has(task.id) || task.runner_id !== null) continue;
         const row = await deps.tasks.findById(task.id);
         if (!row) continue;
         const log = deps.openLog(row, row.output_lines, await deps.audienceOf(row.project_id));

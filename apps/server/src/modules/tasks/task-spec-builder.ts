@@ -20,6 +20,8 @@ interface SpecDeps {
   inventories: InventoriesService;
   environments: EnvironmentsService;
   templates: TemplatesService;
+  /** Gives terraform/tofu tasks the built-in state backend of their workspace (TF_HTTP_* variables). */
+  terraformBackend?: { issueTaskBackend(task: TaskRow, inventoryId: number): Promise<{ env: Record<string, string>; password: string }> };
 }
 
 export interface SpecContext {
@@ -83,6 +85,11 @@ export function createTaskSpecBuilder(deps: SpecDeps) {
       if (context.incomingVersion) env.SEMAPHORE_TASK_INCOMING_VERSION = context.incomingVersion;
       if (template.type) env.SEMAPHORE_TASK_TYPE = template.type;
 
+      // A `backend "http" {}` block picks these up; any other backend ignores them.
+      const isWorkspace = inventoryRow !== undefined && inventoryRow.type === `${template.app}-workspace`;
+      const backend = isWorkspace && deps.terraformBackend ? await deps.terraformBackend.issueTaskBackend(task, inventoryRow.id) : undefined;
+      if (backend) Object.assign(env, backend.env);
+
       const taskUrl = deps.config.web_host ? `${deps.config.web_host.replace(/\/$/, '')}/project/${task.project_id}/history?t=${task.id}` : null;
       const details = {
         id: task.id,
@@ -113,6 +120,7 @@ export function createTaskSpecBuilder(deps: SpecDeps) {
         ...groupSecrets.map((s) => s.value),
         ...Object.values(surveySecrets).map(String),
         ...vaults.map((v) => v.password),
+        ...(backend ? [backend.password] : []),
       ].filter((s) => s.length > 0);
 
       return {

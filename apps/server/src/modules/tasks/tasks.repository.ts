@@ -26,6 +26,7 @@ export interface ActiveTaskRow {
   template_id: number;
   status: string;
   runner_id: number | null;
+  runner_name: string | null;
   project_name: string;
   username: string | null;
 }
@@ -93,7 +94,8 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
         .selectFrom('task')
         .innerJoin('project', 'project.id', 'task.project_id')
         .leftJoin('users', 'users.id', 'task.user_id')
-        .select(['task.id', 'task.project_id', 'task.template_id', 'task.status', 'task.runner_id', 'project.name as project_name', 'users.username as username'])
+        .leftJoin('runner', 'runner.id', 'task.runner_id')
+        .select(['task.id', 'task.project_id', 'task.template_id', 'task.status', 'task.runner_id', 'runner.name as runner_name', 'project.name as project_name', 'users.username as username'])
         .where('task.status', 'in', ['waiting', ...ACTIVE_TASK_STATUSES])
         .orderBy('task.id')
         .execute();

@@ -164,6 +164,7 @@ export function createTasksService({ tasks, templates, inventories, engine, even
         runner_id: null,
         pid: null,
         output_lines: 0,
+        runner_log_offset: 0,
       };
       const id = await tasks.insert(row);
       await events.record({ userId: row.user_id, projectId, objectType: 'task', objectId: id, description: `Task ${id} (${template.name}) queued` });
@@ -226,7 +227,7 @@ export function createTasksService({ tasks, templates, inventories, engine, even
         project_name: t.project_name,
         username: t.username,
         runner_id: t.runner_id,
-        runner_name: null,
+        runner_name: t.runner_name,
         status: t.status as TaskStatus,
         location: t.status === 'waiting' ? 'queue' : 'running',
       }));

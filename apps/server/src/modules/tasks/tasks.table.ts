@@ -1,4 +1,4 @@
-import type { Generated, Selectable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 
 export interface TaskTable {
   id: Generated<number>;
@@ -31,6 +31,8 @@ export interface TaskTable {
   pid: number | null;
   /** Lines stored so far; the next line's sequence number. */
   output_lines: number;
+  /** Lines of a runner's own log already stored, so a resent batch is not stored twice. */
+  runner_log_offset: ColumnType<number, number | undefined, number>;
 }
 export type TaskRow = Selectable<TaskTable>;
 

@@ -59,6 +59,8 @@ interface TemplatesDeps {
   clock: Clock;
   /** The newest task of each of the given templates, keyed by template id (from the task engine). */
   lastTasks(projectId: number, templateIds: number[]): Promise<Map<number, Record<string, unknown>>>;
+  /** Runs after a template is stored (terraform/tofu templates get their default workspace here). */
+  onCreated?(projectId: number, templateId: number): Promise<void>;
 }
 
 export function createTemplatesService(deps: TemplatesDeps) {
@@ -147,6 +149,7 @@ export function createTemplatesService(deps: TemplatesDeps) {
       const row = { ...(await toRow(projectId, body)), project_id: projectId, created: toTimestamp(clock.now()) };
       const id = await templates.insert(row);
       await templates.replaceVaults(projectId, id, toVaultRows(body));
+      await deps.onCreated?.(projectId, id);
       if (actor) await record(actor, projectId, id, `Template ${row.name} created`);
       return this.get(projectId, id);
     },

@@ -17,6 +17,7 @@ import { getErrorMessage, isApiError } from '../../lib/api-client.ts';
 import { useOpenLiveEvents } from '../../lib/live-events.ts';
 import { currentUserQuery, projectsQuery, systemInfoQuery } from '../../lib/shared-queries.ts';
 import { storage } from '../../lib/storage.ts';
+import { DemoModeBanner } from './demo-mode-banner.tsx';
 import { ErrorScreen } from './error-screen.tsx';
 import { SideMenu } from './side-menu.tsx';
 
@@ -93,6 +94,7 @@ export function AppShell() {
       </Box>
       <Box component="main" sx={{ flexGrow: 1, minWidth: 0, bgcolor: 'background.default' }}>
         {isDesktop ? null : <Toolbar />}
+        {info.data.demo_mode ? <DemoModeBanner /> : null}
         <Outlet />
       </Box>
       <TaskLogHost />

@@ -11,6 +11,7 @@ import ManageAccountsOutlinedIcon from '@mui/icons-material/ManageAccountsOutlin
 import MemoryIcon from '@mui/icons-material/Memory';
 import PeopleOutlineIcon from '@mui/icons-material/PeopleOutline';
 import PendingActionsIcon from '@mui/icons-material/PendingActions';
+import SecurityIcon from '@mui/icons-material/Security';
 import TranslateIcon from '@mui/icons-material/Translate';
 import Avatar from '@mui/material/Avatar';
 import Divider from '@mui/material/Divider';
@@ -178,6 +179,12 @@ export function UserMenu({ user, info, onNavigate }: UserMenuProps) {
             <ManageAccountsOutlinedIcon fontSize="small" />
           </ListItemIcon>
           <ListItemText primary={t('menu.editAccount')} />
+        </MenuItem>
+        <MenuItem onClick={() => go('/account')}>
+          <ListItemIcon>
+            <SecurityIcon fontSize="small" />
+          </ListItemIcon>
+          <ListItemText primary={t('account.menuEntry')} />
         </MenuItem>
         {user.external ? null : (
           <MenuItem

@@ -1,7 +1,6 @@
 import { Link as RouterLink, Outlet, useLocation } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import Chip from '@mui/material/Chip';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import { Permission } from '@gantry/contract';
@@ -26,7 +25,7 @@ export function DashboardLayout() {
     { value: 'activity', label: t('dashboard.activity') },
   ];
   if (access.can(Permission.updateProject)) tabs.push({ value: 'settings', label: t('dashboard.settings') });
-  if (project?.type === '') tabs.push({ value: 'runners', label: t('dashboard.runners') });
+  if (project?.type === '' && access.can(Permission.manageProjectResources)) tabs.push({ value: 'runners', label: t('dashboard.runners') });
 
   return (
     <Page>
@@ -44,8 +43,6 @@ export function DashboardLayout() {
               component={RouterLink}
               to={`${base}/${tab.value}`}
               label={tab.label}
-              icon={tab.value === 'runners' ? <Chip label={t('common.pro')} size="small" color="warning" sx={{ height: 18, fontSize: 10, fontWeight: 700 }} /> : undefined}
-              iconPosition="end"
             />
           ))}
         </Tabs>

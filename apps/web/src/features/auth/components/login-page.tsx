@@ -19,6 +19,9 @@ import { currentUserQuery } from '../../../lib/shared-queries.ts';
 import { loginOptionsQuery, useLogin } from '../api/auth-queries.ts';
 import { LoginHelpDialog } from './login-help-dialog.tsx';
 import { OidcProviderButton } from './oidc-provider-button.tsx';
+import { SsoErrorAlert } from './sso-error-alert.tsx';
+import { secondFactorOf } from '../api/second-factor-queries.ts';
+import { SecondFactorStep } from './second-factor-step.tsx';
 import { GantryLogo } from '../../../components/gantry-logo.tsx';
 
 function FullPageSpinner() {
@@ -41,6 +44,8 @@ export function LoginPage() {
   if (user.isSuccess) return <Navigate to={{ pathname: '/', search: location.search }} replace />;
   if (user.isError && !isApiError(user.error, 401)) throw user.error;
   if (user.isPending || options.isPending) return <FullPageSpinner />;
+  const pendingFactor = secondFactorOf(user.error);
+  if (pendingFactor) return <SecondFactorStep factor={pendingFactor} allowRecovery={options.data?.auth_methods.totp?.allow_recovery ?? false} />;
 
   const submit = form.handleSubmit((body) => login.mutate(body));
   const loginError = login.error
@@ -60,6 +65,8 @@ export function LoginPage() {
             {t('auth.title')}
           </Typography>
         </Stack>
+
+        <SsoErrorAlert />
 
         {options.isError ? (
           <Alert severity="error" sx={{ mb: 2 }}>

@@ -45,9 +45,13 @@ export function OidcProviderButton({ provider }: { provider: OidcProvider }) {
       textColor = '#fff';
     }
   }
+  // The page's query (where to return to) goes along; an error from an earlier attempt does not.
+  const query = new URLSearchParams(location.search);
+  query.delete('error');
+  const search = query.size > 0 ? `?${query.toString()}` : '';
   return (
     <Button
-      href={`/api/auth/oidc/${encodeURIComponent(provider.id)}/login${location.search}`}
+      href={`/api/auth/oidc/${encodeURIComponent(provider.id)}/login${search}`}
       variant="contained"
       color={provider.color ? undefined : 'secondary'}
       size="large"

@@ -3,12 +3,15 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import AddIcon from '@mui/icons-material/Add';
 import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
+import LinkIcon from '@mui/icons-material/Link';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
+import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { Permission } from '@gantry/contract';
 import type { Inventory } from '@gantry/contract';
@@ -23,6 +26,7 @@ import { appsQuery, inventoriesQuery, repositoriesQuery } from '../../../lib/pro
 import { useProjectAccess } from '../../../lib/shared-queries.ts';
 import { useProjectId } from '../../../lib/use-project-id.ts';
 import { loadInventoryRefs, useDeleteInventory } from '../api/inventories-queries.ts';
+import { AttachToTemplateDialog } from './attach-to-template-dialog.tsx';
 import { InventoryDialog } from './inventory-dialog.tsx';
 
 /** Apps whose inventories this screen creates: workspaces of terraform and tofu come from their templates. */
@@ -70,6 +74,7 @@ export function InventoriesPage() {
   const apps = useQuery(appsQuery);
   const remove = useDeleteInventory(projectId);
   const editDialog = useDialogState<Inventory>();
+  const attachDialog = useDialogState<Inventory>();
   const deletion = useResourceDelete(projectId);
   const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
   const canManage = access.can(Permission.manageProjectResources);
@@ -103,6 +108,15 @@ export function InventoriesPage() {
         canEdit: (inventory) => !isWorkspace(inventory),
         onDelete: requestDelete,
         isDeleting: (inventory) => deletion.checking || (remove.isPending && remove.variables === inventory.id),
+        // A workspace no template holds gets an attach action instead of edit.
+        extraActions: (inventory) =>
+          isWorkspace(inventory) && inventory.template_id === null ? (
+            <Tooltip title={t('terraform.attach')}>
+              <IconButton size="small" onClick={() => attachDialog.show(inventory)} aria-label={t('terraform.attachNamed', { name: inventory.name })}>
+                <LinkIcon fontSize="small" />
+              </IconButton>
+            </Tooltip>
+          ) : null,
       }),
     );
   }
@@ -153,6 +167,7 @@ export function InventoriesPage() {
       emptyText={t('inventories.empty')}
     >
       <InventoryDialog open={editDialog.open} projectId={projectId} inventory={editDialog.item} onClose={editDialog.close} />
+      <AttachToTemplateDialog open={attachDialog.open} projectId={projectId} workspace={attachDialog.item} onClose={attachDialog.close} />
       {deletion.element}
     </ResourceListPage>
   );

@@ -6,6 +6,7 @@ import { PageHeader } from '../../../components/page-header.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { storage } from '../../../lib/storage.ts';
+import { useCreateDemoProject } from '../api/backup-queries.ts';
 import { useCreateProject } from '../api/projects-queries.ts';
 import { ProjectForm, toProjectBody } from './project-form.tsx';
 
@@ -14,6 +15,8 @@ export function NewProjectPage() {
   const navigate = useNavigate();
   const snackbar = useSnackbar();
   const create = useCreateProject();
+  const createDemo = useCreateDemoProject();
+  const failure = create.error ?? createDemo.error;
 
   return (
     <Page>
@@ -21,17 +24,31 @@ export function NewProjectPage() {
       <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
         <ProjectForm
           submitLabel={t('projects.new.create')}
-          submitting={create.isPending}
-          error={create.error ? getErrorMessage(create.error) : null}
-          onSubmit={(values) =>
+          submitting={create.isPending || createDemo.isPending}
+          error={failure ? getErrorMessage(failure) : null}
+          onSubmit={(values) => {
+            createDemo.reset();
             create.mutate(toProjectBody(values), {
               onSuccess: (project) => {
                 snackbar.showSuccess(t('projects.created', { name: project.name }));
                 storage.setLastProjectId(project.id);
                 void navigate(`/project/${project.id}/history`);
               },
-            })
-          }
+            });
+          }}
+          secondaryAction={{
+            label: t('backup.demo.create'),
+            onSubmit: (values) => {
+              create.reset();
+              createDemo.mutate(toProjectBody(values), {
+                onSuccess: (project) => {
+                  snackbar.showSuccess(t('backup.demo.created', { name: project.name }));
+                  storage.setLastProjectId(project.id);
+                  void navigate(`/project/${project.id}/templates`);
+                },
+              });
+            },
+          }}
         />
       </Paper>
     </Page>

@@ -28,9 +28,11 @@ interface ProjectFormProps {
   submitting: boolean;
   error: string | null;
   onSubmit: (values: ProjectFormValues) => void;
+  /** A second way to submit the same fields, e.g. "Create demo project". */
+  secondaryAction?: { label: string; onSubmit: (values: ProjectFormValues) => void };
 }
 
-export function ProjectForm({ defaultValues, submitLabel, submitting, error, onSubmit }: ProjectFormProps) {
+export function ProjectForm({ defaultValues, submitLabel, submitting, error, onSubmit, secondaryAction }: ProjectFormProps) {
   const { t } = useTranslation();
   const form = useForm<ProjectFormInput, unknown, ProjectFormValues>({
     resolver: zodResolver(ProjectFormSchema),
@@ -65,7 +67,7 @@ export function ProjectForm({ defaultValues, submitLabel, submitting, error, onS
           label={t('projects.form.alertChat')}
           helperText={t('projects.form.alertChatHint')}
         />
-        <div>
+        <Stack direction="row" spacing={1.5} useFlexGap sx={{ flexWrap: 'wrap' }}>
           <Button
             type="submit"
             variant="contained"
@@ -75,7 +77,12 @@ export function ProjectForm({ defaultValues, submitLabel, submitting, error, onS
           >
             {submitLabel}
           </Button>
-        </div>
+          {secondaryAction ? (
+            <Button variant="outlined" disabled={submitting} onClick={form.handleSubmit(secondaryAction.onSubmit)}>
+              {secondaryAction.label}
+            </Button>
+          ) : null}
+        </Stack>
       </Stack>
     </form>
   );

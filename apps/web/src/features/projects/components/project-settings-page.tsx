@@ -17,6 +17,7 @@ import { getErrorMessage } from '../../../lib/api-client.ts';
 import { storage } from '../../../lib/storage.ts';
 import { useProjectId } from '../../../lib/use-project-id.ts';
 import { projectQuery, useDeleteProject, useUpdateProject } from '../api/projects-queries.ts';
+import { BackupProjectRow } from './backup-project-row.tsx';
 import { ProjectForm, toProjectBody } from './project-form.tsx';
 
 function Section({ title, children, danger = false }: { title: string; children: ReactNode; danger?: boolean }) {
@@ -72,6 +73,11 @@ export function ProjectSettingsPage() {
         />
       </Section>
       <Section title={t('projects.settings.dangerZone')} danger>
+        {current.type === '' ? (
+          <Box sx={{ mb: 3 }}>
+            <BackupProjectRow projectId={current.id} />
+          </Box>
+        ) : null}
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
           <Box sx={{ flexGrow: 1 }}>
             <Typography sx={{ fontWeight: 500 }}>{t('projects.settings.deleteTitle')}</Typography>

@@ -1,7 +1,8 @@
+import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Navigate, Link as RouterLink, useNavigate, useParams, useSearchParams } from 'react-router';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -24,10 +25,14 @@ import { PageHeader } from '../../../components/page-header.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { StringListEditor } from '../../../components/string-list-editor.tsx';
 import { getErrorMessage } from '../../../lib/api-client.ts';
-import { appsQuery, environmentsQuery, inventoriesQuery, keysQuery, repositoriesQuery, templateQuery, templatesQuery, viewsQuery } from '../../../lib/project-resources.ts';
+import { appsQuery, environmentsQuery, inventoriesQuery, keysQuery, repositoriesQuery, resourceKeys, templateQuery, templatesQuery, viewsQuery } from '../../../lib/project-resources.ts';
 import { useProjectAccess } from '../../../lib/shared-queries.ts';
 import { useProjectId } from '../../../lib/use-project-id.ts';
 import { useCreateTemplate, useUpdateTemplate } from '../api/templates-queries.ts';
+import { applyCronCheckChange, checkCron, templateSchedulesQuery } from '../api/template-schedules.ts';
+import { getCronCheckDefaults, getCronCheckTarget, planCronCheck, validateCronCheck } from './template-cron-check.ts';
+import type { CronCheckFields } from './template-cron-check.ts';
+import { TemplateCronCheckSection } from './template-cron-check-section.tsx';
 import { SurveyVarsEditor } from './survey-vars-editor.tsx';
 import { TEMPLATE_TYPES, TemplateFormSchema, appUsesVaults, getPlaybookKind, getTemplateFormDefaults, toTemplateBody } from './template-form.ts';
 import type { TemplateFormFields } from './template-form.ts';
@@ -90,20 +95,56 @@ function TemplateForm({ projectId, viewId, template, app: appFromUrl, backTo }: 
   const create = useCreateTemplate(projectId);
   const update = useUpdateTemplate(projectId);
   const mutation = isNew ? create : update;
+  const queryClient = useQueryClient();
+  const schedules = useQuery({ ...templateSchedulesQuery(projectId, template?.id ?? 0), enabled: template !== undefined });
+  const cronTarget = getCronCheckTarget(schedules.data ?? []);
+  const managedSchedule = cronTarget.kind === 'managed' ? cronTarget.schedule : undefined;
+  const [cronCheckEdit, setCronCheck] = useState<CronCheckFields | null>(null);
+  const cronCheck = cronCheckEdit ?? getCronCheckDefaults(managedSchedule, template?.repository_id ?? null);
+  const [cronCheckErrors, setCronCheckErrors] = useState<{ repository?: string; cron?: string }>({});
+  const [cronChecking, setCronChecking] = useState(false);
+  const busy = mutation.isPending || cronChecking;
 
   const appInfo = apps.data?.find((candidate) => candidate.id === app) ?? { id: app, title: app };
   const kind = getPlaybookKind(app);
   const buildTemplates = (templates.data ?? []).filter((candidate) => candidate.type === 'build' && candidate.id !== template?.id);
-  const loadError = [apps, inventories, repositories, environments, views, templates, keys].find((query) => query.error)?.error;
+  const loadError = [apps, inventories, repositories, environments, views, templates, keys, schedules].find((query) => query.error)?.error;
+
+  /** Saves the commit-check schedule after the template; a failure there is reported, the template stays saved. */
+  const saveCronCheck = async (saved: { id: number; name: string }) => {
+    // Without the template's current schedules the form cannot tell what to change.
+    if (cronTarget.kind !== 'managed' || (template && !schedules.isSuccess)) return;
+    try {
+      await applyCronCheckChange(projectId, planCronCheck(cronCheck, managedSchedule, saved, projectId));
+    } catch (error) {
+      snackbar.showError(getErrorMessage(error));
+    }
+    await queryClient.invalidateQueries({ queryKey: resourceKeys.schedules(projectId) });
+  };
 
   // Validation runs the contract's rules on the body; what is sent is the same body, built from the form.
-  const submit = form.handleSubmit(() => {
+  const submit = form.handleSubmit(async () => {
+    const repositoryError = cronTarget.kind === 'managed' ? validateCronCheck(cronCheck) : undefined;
+    setCronCheckErrors({ repository: repositoryError });
+    if (repositoryError) return;
+    if (cronTarget.kind === 'managed' && cronCheck.enabled) {
+      setCronChecking(true);
+      try {
+        await checkCron(projectId, cronCheck.cron_format);
+      } catch (error) {
+        setCronCheckErrors({ cron: getErrorMessage(error) });
+        return;
+      } finally {
+        setCronChecking(false);
+      }
+    }
     const body = toTemplateBody(form.getValues());
     if (template) {
       update.mutate(
         { templateId: template.id, body: { ...body, id: template.id } },
         {
-          onSuccess: () => {
+          onSuccess: async () => {
+            await saveCronCheck({ id: template.id, name: body.name });
             snackbar.showSuccess(t('templates.saved', { name: body.name }));
             navigate(getTemplatePath(projectId, viewId, template.id));
           },
@@ -111,7 +152,8 @@ function TemplateForm({ projectId, viewId, template, app: appFromUrl, backTo }: 
       );
     } else {
       create.mutate(body, {
-        onSuccess: (created) => {
+        onSuccess: async (created) => {
+          await saveCronCheck(created);
           snackbar.showSuccess(t('templates.created', { name: created.name }));
           navigate(getTemplatePath(projectId, viewId, created.id));
         },
@@ -206,6 +248,16 @@ function TemplateForm({ projectId, viewId, template, app: appFromUrl, backTo }: 
                   <FormCheckbox control={form.control} name="autorun" label={t('templates.form.autorun')} />
                 </>
               ) : null}
+              {template && !schedules.isSuccess ? null : (
+                <TemplateCronCheckSection
+                  target={cronTarget}
+                  fields={cronCheck}
+                  onChange={setCronCheck}
+                  repositories={repositories.data ?? []}
+                  repositoryError={cronCheckErrors.repository}
+                  cronError={cronCheckErrors.cron}
+                />
+              )}
             </Stack>
             <Stack spacing={3}>
               <Controller control={form.control} name="survey_vars" render={({ field }) => <SurveyVarsEditor value={field.value} onChange={field.onChange} />} />
@@ -235,15 +287,15 @@ function TemplateForm({ projectId, viewId, template, app: appFromUrl, backTo }: 
         </Box>
         <Divider />
         <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end', px: { xs: 2, sm: 3 }, py: 2 }}>
-          <Button component={RouterLink} to={backTo} color="inherit" disabled={mutation.isPending}>
+          <Button component={RouterLink} to={backTo} color="inherit" disabled={busy}>
             {t('common.cancel')}
           </Button>
           <Button
             type="submit"
             variant="contained"
             disableElevation
-            disabled={mutation.isPending}
-            startIcon={mutation.isPending ? <CircularProgress size={16} color="inherit" /> : undefined}
+            disabled={busy}
+            startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}
           >
             {isNew ? t('common.create') : t('common.save')}
           </Button>

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TemplateBody, appNeedsInventory, appNeedsPlaybook } from '@gantry/contract';
+import { TemplateBody, appNeedsInventory, appNeedsPlaybook, isTerraformApp } from '@gantry/contract';
 import type { SurveyVar, Template, TemplateType } from '@gantry/contract';
 import { cleanStringList } from '../../../components/string-list-editor.tsx';
 
@@ -123,7 +123,8 @@ export function toTemplateBody(fields: TemplateFormFields): TemplateBody {
     app: fields.app,
     type: fields.type,
     playbook: fields.playbook,
-    inventory_id: appNeedsInventory(fields.app) ? fields.inventory_id : null,
+    // Terraform and tofu keep their default workspace, chosen on the Workspaces tab.
+    inventory_id: appNeedsInventory(fields.app) || isTerraformApp(fields.app) ? fields.inventory_id : null,
     repository_id: fields.repository_id,
     environment_id: fields.environment_id,
     view_id: fields.view_id,

@@ -13,7 +13,7 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Tooltip from '@mui/material/Tooltip';
-import { Permission } from '@gantry/contract';
+import { Permission, isTerraformApp } from '@gantry/contract';
 import type { Template } from '@gantry/contract';
 import { AppIcon } from '../../../components/app-icon.tsx';
 import { Page } from '../../../components/page.tsx';
@@ -25,8 +25,10 @@ import { useProjectId } from '../../../lib/use-project-id.ts';
 import { RUN_LABEL_KEYS, getTemplatePath, getTemplatesPath, toViewId } from './template-helpers.ts';
 import { useTemplateActions } from './use-template-actions.ts';
 
-/** The tabs of a template page; each is a child route. Workspaces (terraform, tofu) come later. */
+/** The tabs of a template page; each is a child route. */
 const TABS = ['tasks', 'details'] as const;
+/** Terraform and tofu templates add their Workspaces tab (path /state). */
+const TERRAFORM_TABS = [...TABS, 'state'] as const;
 
 /** The numeric ids of a /templates/:templateId route. */
 export function useTemplateRoute(): { projectId: number; viewId: number | undefined; templateId: number } {
@@ -56,6 +58,7 @@ export function TemplateLayout() {
   const listPath = getTemplatesPath(projectId, viewId);
 
   const data = template.data;
+  const tabs = data && isTerraformApp(data.app) ? TERRAFORM_TABS : TABS;
   const app = data ? (apps.data?.find((candidate) => candidate.id === data.app) ?? { id: data.app }) : undefined;
 
   return (
@@ -101,9 +104,9 @@ export function TemplateLayout() {
           ) : null
         }
       >
-        <Tabs value={(TABS as readonly string[]).includes(current) ? current : false} sx={{ mt: 1, borderBottom: 1, borderColor: 'divider' }}>
-          {TABS.map((tab) => (
-            <Tab key={tab} value={tab} label={t(`templates.tabs.${tab}`)} component={RouterLink} to={`${base}/${tab}`} />
+        <Tabs value={(tabs as readonly string[]).includes(current) ? current : false} sx={{ mt: 1, borderBottom: 1, borderColor: 'divider' }}>
+          {tabs.map((tab) => (
+            <Tab key={tab} value={tab} label={tab === 'state' ? t('terraform.tab') : t(`templates.tabs.${tab}`)} component={RouterLink} to={`${base}/${tab}`} />
           ))}
         </Tabs>
       </PageHeader>

@@ -1,0 +1,260 @@
+import type { RunnerJob, RunnerJobProgress, RunnerReportedStatus, RunnerState } from '@gantry/contract';
+import { TaskStopped, runTask } from '@gantry/runner';
+import { ServerUnavailable, type RunnerClient } from './runner-client.ts';
+
+interface Job {
+  id: number;
+  controller: AbortController;
+  force: boolean;
+  /** Lines not yet confirmed by the server; `offset` is the runner's number of the first one. */
+  lines: { time: string; message: string }[];
+  offset: number;
+  /** Latest status the server has not confirmed yet. */
+  status: RunnerReportedStatus | undefined;
+  commit: { hash: string; message: string } | undefined;
+  finished: boolean;
+  confirmation?: { resolve(confirmed: boolean): void; reject(error: Error): void };
+}
+
+export interface RunnerAgentOptions {
+  client: RunnerClient;
+  workDir: string;
+  baseEnv: Record<string, string>;
+  print(line: string): void;
+  /** Seconds the server may hold a poll open. */
+  pollWaitSeconds?: number;
+  killGraceMs?: number;
+}
+
+const MAX_LINES_PER_REPORT = 5000;
+const REPORT_DELAY_MS = 50;
+const MAX_BACKOFF_MS = 5000;
+const SHUTDOWN_REPORT_MS = 15_000;
+/** Jobs finished recently, so a late answer listing them as new does not run them twice. */
+const FINISHED_MEMORY = 1000;
+
+function createBackoff() {
+  let delay = 0;
+  return {
+    next(): number {
+      delay = delay === 0 ? 250 : Math.min(delay * 2, MAX_BACKOFF_MS);
+      return delay;
+    },
+    reset(): boolean {
+      const wasFailing = delay !== 0;
+      delay = 0;
+      return wasFailing;
+    },
+  };
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
+
+/**
+ * `gantry runner start`: pulls jobs from the server, runs each with the same runner package the server
+ * uses, and reports lines and statuses back. Server outages are waited out; nothing is lost because
+ * reports are kept until the server confirms them and resending is harmless.
+ */
+export function createRunnerAgent(options: RunnerAgentOptions) {
+  const { client, print } = options;
+  const jobs = new Map<number, Job>();
+  const finishedIds: number[] = [];
+  const stopping = new AbortController();
+  let wakeReporter: (() => void) | undefined;
+  let reportScheduled = false;
+  let fatal: Error | undefined;
+
+  function kick(): void {
+    if (reportScheduled) return;
+    reportScheduled = true;
+    setTimeout(() => {
+      reportScheduled = false;
+      wakeReporter?.();
+    }, REPORT_DELAY_MS);
+  }
+
+  function abortJob(job: Job, force: boolean): void {
+    job.force ||= force;
+    job.controller.abort();
+    job.confirmation?.reject(new TaskStopped());
+  }
+
+  function startJob({ id, spec }: RunnerJob): void {
+    const job: Job = { id, controller: new AbortController(), force: false, lines: [], offset: 0, status: 'running', commit: undefined, finished: false };
+    jobs.set(id, job);
+    print(`Task ${id} started.`);
+    kick();
+    void runTask(spec, {
+      workRoot: options.workDir,
+      baseEnv: options.baseEnv,
+      signal: job.controller.signal,
+      forceKill: () => job.force,
+      ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
+      onLine: (line) => {
+        job.lines.push({ time: new Date().toISOString(), message: line });
+        kick();
+      },
+      onCommit: (hash, message) => {
+        job.commit = { hash, message };
+        kick();
+      },
+      onStatus: (status) => {
+        job.status = status;
+        kick();
+      },
+      waitForConfirmation: () =>
+        new Promise<boolean>((resolve, reject) => {
+          if (job.controller.signal.aborted) reject(new TaskStopped());
+          job.confirmation = { resolve, reject };
+        }),
+    })
+      .catch((error: unknown) => {
+        job.lines.push({ time: new Date().toISOString(), message: `Failed to run task: ${error instanceof Error ? error.message : String(error)}` });
+        return 'error' as const;
+      })
+      .then((outcome) => {
+        job.status = outcome;
+        job.finished = true;
+        print(`Task ${id} finished: ${outcome}.`);
+        kick();
+      });
+  }
+
+  function forget(job: Job): void {
+    jobs.delete(job.id);
+    finishedIds.push(job.id);
+    if (finishedIds.length > FINISHED_MEMORY) finishedIds.shift();
+  }
+
+  function applyState(state: RunnerState): void {
+    const listed = new Set<number>();
+    for (const job of state.new_jobs) {
+      listed.add(job.id);
+      if (!jobs.has(job.id) && !finishedIds.includes(job.id) && !stopping.signal.aborted) startJob(job);
+    }
+    for (const current of state.CurrentJobs) {
+      listed.add(current.id);
+      const job = jobs.get(current.id);
+      if (!job || job.finished) continue;
+      if (current.status === 'stopping' || current.status === 'stopped') abortJob(job, current.force);
+      else if (current.status === 'confirmed') job.confirmation?.resolve(true);
+      else if (current.status === 'rejected') job.confirmation?.resolve(false);
+    }
+    // A job the server no longer lists was finished, stopped or given to another runner there.
+    for (const job of jobs.values()) if (!listed.has(job.id) && !job.finished) abortJob(job, false);
+  }
+
+  async function pollLoop(): Promise<void> {
+    const backoff = createBackoff();
+    while (!stopping.signal.aborted) {
+      try {
+        const state = await options.client.poll(options.pollWaitSeconds ?? 20);
+        if (backoff.reset()) print('Reconnected to the server.');
+        applyState(state);
+      } catch (error) {
+        if (!(error instanceof ServerUnavailable)) throw error;
+        const delay = backoff.next();
+        print(`Cannot reach the server (${error.message}); retrying in ${delay} ms.`);
+        await sleep(delay, stopping.signal);
+      }
+    }
+  }
+
+  function buildReport(): { report: RunnerJobProgress[]; sent: Map<number, { lines: number; status: RunnerReportedStatus | undefined }> } {
+    const report: RunnerJobProgress[] = [];
+    const sent = new Map<number, { lines: number; status: RunnerReportedStatus | undefined }>();
+    for (const job of jobs.values()) {
+      if (job.lines.length === 0 && job.status === undefined && !job.commit) continue;
+      const records = job.lines.slice(0, MAX_LINES_PER_REPORT);
+      report.push({ ID: job.id, LogOffset: job.offset, LogRecords: records, ...(job.status ? { Status: job.status } : {}), ...(job.commit ? { Commit: job.commit } : {}) });
+      sent.set(job.id, { lines: records.length, status: job.status });
+    }
+    return { report, sent };
+  }
+
+  async function reportLoop(): Promise<void> {
+    const backoff = createBackoff();
+    for (;;) {
+      const { report, sent } = buildReport();
+      if (report.length === 0) {
+        if (stopping.signal.aborted && jobs.size === 0) return;
+        await new Promise<void>((resolve) => {
+          wakeReporter = resolve;
+        });
+        continue;
+      }
+      let result;
+      try {
+        result = await options.client.progress(report);
+        backoff.reset();
+      } catch (error) {
+        if (!(error instanceof ServerUnavailable)) throw error;
+        await sleep(backoff.next());
+        continue;
+      }
+      for (const id of result.terminated_jobs) {
+        const job = jobs.get(id);
+        if (!job) continue;
+        if (job.finished) forget(job);
+        else {
+          abortJob(job, true);
+          job.lines = [];
+          job.status = undefined;
+        }
+      }
+      for (const [id, what] of sent) {
+        const job = jobs.get(id);
+        const held = result.log_offsets[String(id)];
+        if (!job || held === undefined) continue;
+        job.commit = undefined;
+        if (held > job.offset) {
+          job.lines.splice(0, held - job.offset);
+          job.offset = held;
+        }
+        // The status counts as delivered once every line before it is stored and nothing newer replaced it.
+        if (what.status !== undefined && job.status === what.status && job.lines.length === 0) {
+          job.status = undefined;
+          if (job.finished) forget(job);
+        }
+      }
+    }
+  }
+
+  return {
+    /** Runs until `stop()` (or a fatal answer such as a deleted runner), then waits for running jobs to report. */
+    async run(): Promise<void> {
+      print('Runner started; waiting for tasks.');
+      const reporter = reportLoop().catch((error: unknown) => {
+        fatal = error instanceof Error ? error : new Error(String(error));
+        stopping.abort();
+      });
+      try {
+        await pollLoop();
+      } catch (error) {
+        fatal = error instanceof Error ? error : new Error(String(error));
+        stopping.abort();
+      }
+      for (const job of jobs.values()) if (!job.finished) abortJob(job, false);
+      wakeReporter?.();
+      // Final reports get a while to reach the server; a server that stays away does not keep the runner alive.
+      await Promise.race([reporter, sleep(SHUTDOWN_REPORT_MS)]);
+      if (fatal) throw fatal;
+    },
+    stop(): void {
+      stopping.abort();
+      for (const job of jobs.values()) {
+        if (job.finished) continue;
+        job.lines.push({ time: new Date().toISOString(), message: 'The runner is shutting down; the task is stopped.' });
+        abortJob(job, false);
+      }
+      kick();
+    },
+  };
+}

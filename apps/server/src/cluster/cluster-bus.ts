@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { Redis } from 'ioredis';
+import { z } from 'zod';
+
+const CHANNEL = 'gantry:live';
+
+const LogLineMessage = z.object({ seq: z.number().int(), time: z.string(), output: z.string() });
+
+/** What one Gantry node tells the others: the live events its tasks produce. */
+const ClusterMessage = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('update'),
+    member_ids: z.array(z.number().int()),
+    message: z.object({ task_id: z.number().int(), status: z.string() }).passthrough(),
+    finished: z.boolean(),
+  }),
+  z.object({
+    kind: z.literal('lines'),
+    member_ids: z.array(z.number().int()),
+    task: z.object({ id: z.number().int(), project_id: z.number().int() }),
+    lines: z.array(LogLineMessage),
+  }),
+]);
+export type ClusterMessage = z.infer<typeof ClusterMessage>;
+
+const Envelope = z.object({ node: z.string(), payload: ClusterMessage });
+
+export interface ClusterBus {
+  readonly nodeId: string;
+  /** Settles once this node listens to the others. */
+  readonly ready: Promise<void>;
+  publish(message: ClusterMessage): void;
+  /** Messages from the other nodes; a node never hears its own. */
+  onMessage(handler: (message: ClusterMessage) => void): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Redis pub/sub between the Gantry nodes that share one PostgreSQL or MySQL store. Delivery is at
+ * most once: a listener that misses lines notices the gap in sequence numbers and reads them from
+ * the shared store, so Redis being slow or away never loses or reorders a line.
+ */
+export function createClusterBus({ url, logger }: { url: string; logger: FastifyBaseLogger }): ClusterBus {
+  const nodeId = randomUUID();
+  // Events published while Redis is away are dropped after one retry, never queued without bound.
+  const publisher = new Redis(url, { maxRetriesPerRequest: 1 });
+  const subscriber = new Redis(url);
+  for (const connection of [publisher, subscriber]) {
+    connection.on('error', (error: Error) => logger.warn({ err: error }, 'Redis connection error'));
+  }
+  const ready = subscriber.subscribe(CHANNEL).then(() => undefined);
+  ready.catch((error: unknown) => logger.error({ err: error }, 'Could not subscribe to the other nodes\' live events'));
+
+  const handlers: ((message: ClusterMessage) => void)[] = [];
+  subscriber.on('message', (_channel: string, raw: string) => {
+    let envelope: z.infer<typeof Envelope>;
+    try {
+      envelope = Envelope.parse(JSON.parse(raw));
+    } catch (error) {
+      logger.warn({ err: error }, 'Ignoring a malformed cluster message');
+      return;
+    }
+    if (envelope.node === nodeId) return;
+    for (const handler of handlers) handler(envelope.payload);
+  });
+
+  return {
+    nodeId,
+    ready,
+    publish(message) {
+      publisher.publish(CHANNEL, JSON.stringify({ node: nodeId, payload: message })).catch((error: unknown) => {
+        logger.warn({ err: error }, 'Could not publish a live event to the other nodes');
+      });
+    },
+    onMessage(handler) {
+      handlers.push(handler);
+    },
+    async close() {
+      subscriber.disconnect();
+      publisher.disconnect();
+    },
+  };
+}

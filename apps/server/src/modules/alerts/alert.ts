@@ -1,0 +1,106 @@
+/** What one alert says, whichever channel carries it. */
+
+export const ALERT_STATUSES = ['success', 'error', 'waiting_confirmation'] as const;
+export type AlertStatus = (typeof ALERT_STATUSES)[number];
+
+export function isAlertStatus(status: string): status is AlertStatus {
+  return (ALERT_STATUSES as readonly string[]).includes(status);
+}
+
+export interface Alert {
+  status: AlertStatus;
+  /** A test sent from project settings: says so, and stands for no real task. */
+  test?: boolean;
+  project: { id: number; name: string; alertChat: string | null };
+  template: { id: number; name: string };
+  task: {
+    id: number;
+    message: string;
+    version: string | null;
+    /** Display name of the user who started the task, or "—" (schedules, integrations). */
+    author: string;
+    start: string | null;
+    end: string | null;
+    /** Seconds from start to end, or to now while the task waits for confirmation. */
+    durationSeconds: number | null;
+    url: string;
+  };
+}
+
+export interface AlertChannel {
+  /** Short channel name for logs; never the URL, which often carries a token. */
+  name: string;
+  send(alert: Alert, signal: AbortSignal): Promise<void>;
+}
+
+const STATUS_LABELS: Record<AlertStatus, string> = {
+  success: 'Success',
+  error: 'Failed',
+  waiting_confirmation: 'Waiting for confirmation',
+};
+
+const STATUS_VERBS: Record<AlertStatus, string> = {
+  success: 'succeeded',
+  error: 'failed',
+  waiting_confirmation: 'is waiting for confirmation',
+};
+
+/** Colour per status, shared by the channels that draw a side bar (Slack, Rocket.Chat, Teams). */
+export const STATUS_COLORS: Record<AlertStatus, string> = {
+  success: '#2eb886',
+  error: '#d40e0d',
+  waiting_confirmation: '#daa038',
+};
+
+export function formatStatus(status: AlertStatus): string {
+  return STATUS_LABELS[status];
+}
+
+/** "1h 2m 3s", "4m 0s", "7s"; "—" when the task never started. */
+export function formatDuration(seconds: number | null): string {
+  if (seconds === null) return '—';
+  const total = Math.max(0, Math.round(seconds));
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const rest = total % 60;
+  if (hours > 0) return `${hours}h ${minutes}m ${rest}s`;
+  if (minutes > 0) return `${minutes}m ${rest}s`;
+  return `${rest}s`;
+}
+
+/** One-line headline, e.g. `Task #12 of "Deploy" failed`. */
+export function describeTitle(alert: Alert): string {
+  if (alert.test) return `Test alert from Gantry for project "${alert.project.name}"`;
+  return `Task #${alert.task.id} of "${alert.template.name}" ${STATUS_VERBS[alert.status]}`;
+}
+
+export interface AlertFact {
+  label: string;
+  value: string;
+}
+
+/** The labelled facts every channel lists, in order; empty optional facts are left out. */
+export function describeFacts(alert: Alert): AlertFact[] {
+  if (alert.test) {
+    return [
+      { label: 'Project', value: alert.project.name },
+      { label: 'Sent by', value: alert.task.author },
+    ];
+  }
+  const facts: AlertFact[] = [
+    { label: 'Project', value: alert.project.name },
+    { label: 'Template', value: alert.template.name },
+    { label: 'Task', value: `#${alert.task.id}` },
+    { label: 'Status', value: formatStatus(alert.status) },
+    { label: 'Author', value: alert.task.author },
+    { label: 'Duration', value: formatDuration(alert.task.durationSeconds) },
+  ];
+  if (alert.task.version) facts.push({ label: 'Version', value: alert.task.version });
+  if (alert.task.message) facts.push({ label: 'Message', value: alert.task.message });
+  return facts;
+}
+
+/** Plain text rendering: the e-mail text part and the Gotify/webhook text. */
+export function describePlainText(alert: Alert): string {
+  return [describeTitle(alert), '', ...describeFacts(alert).map((f) => `${f.label}: ${f.value}`), '', alert.task.url].join('\n');
+}

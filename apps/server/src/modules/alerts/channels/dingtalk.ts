@@ -1,0 +1,23 @@
+import { describeFacts, describeTitle, type Alert, type AlertChannel } from '../alert.ts';
+import { postJson } from '../http-post.ts';
+
+/** DingTalk robot markdown message. */
+export function buildDingTalkPayload(alert: Alert) {
+  const title = describeTitle(alert);
+  const text = [`### ${title}`, '', ...describeFacts(alert).map((f) => `- **${f.label}:** ${f.value}`), '', `[Open task](${alert.task.url})`].join('\n');
+  return { msgtype: 'markdown', markdown: { title, text } };
+}
+
+export function createDingTalkChannel(url: string): AlertChannel {
+  return {
+    name: 'dingtalk',
+    async send(alert, signal) {
+      const response = await postJson('dingtalk', url, buildDingTalkPayload(alert), signal);
+      // DingTalk reports refusals (bad keyword, bad signature, rate limit) as HTTP 200 with a non-zero errcode.
+      const result = (await response.json().catch(() => ({}))) as { errcode?: unknown; errmsg?: unknown };
+      if (typeof result.errcode === 'number' && result.errcode !== 0) {
+        throw new Error(`dingtalk: errcode ${result.errcode} (${String(result.errmsg ?? '')})`);
+      }
+    },
+  };
+}

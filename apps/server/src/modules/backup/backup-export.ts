@@ -1,0 +1,170 @@
+import type { ProjectBackup, SurveyVar } from '@gantry/contract';
+import type { ProjectRow } from '../projects/projects.table.ts';
+import type { BackupStores } from './backup.repository.ts';
+
+/**
+ * Names are the references of a backup, so each must be unique within its section. Duplicates
+ * (Gantry allows them) get a numbered suffix: deterministic, so backing up twice gives one document.
+ */
+function assignUniqueNames<T extends { id: number }>(rows: T[], nameOf: (row: T) => string): Map<number, string> {
+  const taken = new Set(rows.map(nameOf));
+  const seen = new Set<string>();
+  const names = new Map<number, string>();
+  for (const row of rows) {
+    let name = nameOf(row);
+    if (seen.has(name)) {
+      let n = 2;
+      while (taken.has(`${name} (${n})`)) n++;
+      name = `${name} (${n})`;
+      taken.add(name);
+    }
+    seen.add(name);
+    names.set(row.id, name);
+  }
+  return names;
+}
+
+const nameOf = (names: Map<number, string>, id: number | null) => (id === null ? undefined : names.get(id));
+const byId = <T extends { id: number }>(rows: T[]) => [...rows].sort((a, b) => a.id - b.id);
+const compareNames = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/** Named sections are written in name order, so a restored project (whose ids differ) backs up to the same document. */
+function sortSections(backup: ProjectBackup): ProjectBackup {
+  for (const section of [backup.templates, backup.repositories, backup.keys, backup.inventories, backup.environments, backup.integrations] as { name: string }[][]) {
+    section.sort(compareNames);
+  }
+  return backup;
+}
+
+/** The project as a backup document: every resource except secrets and task history, linked by name. */
+export async function buildBackup(stores: BackupStores, project: ProjectRow): Promise<ProjectBackup> {
+  const projectId = project.id;
+  const keys = byId(await stores.keys.list(projectId, 'name', 'asc'));
+  const repositories = byId(await stores.repositories.list(projectId, 'name', 'asc'));
+  const inventories = byId(await stores.inventories.list(projectId, 'asc'));
+  const environments = byId(await stores.environments.list(projectId, 'asc'));
+  const views = byId(await stores.views.list(projectId));
+  const templates = byId(await stores.templates.list(projectId, 'name', 'asc'));
+  const vaults = await stores.templates.listVaults(
+    projectId,
+    templates.map((t) => t.id),
+  );
+  const schedules = byId(await stores.schedules.list(projectId));
+  const integrations = byId(await stores.integrations.list(projectId, 'asc'));
+
+  const keyNames = assignUniqueNames(keys, (k) => k.name);
+  const repositoryNames = assignUniqueNames(repositories, (r) => r.name);
+  const inventoryNames = assignUniqueNames(inventories, (i) => i.name);
+  const environmentNames = assignUniqueNames(environments, (e) => e.name);
+  const viewNames = assignUniqueNames(views, (v) => v.title);
+  const templateNames = assignUniqueNames(templates, (t) => t.name);
+  const integrationNames = assignUniqueNames(integrations, (i) => i.name);
+
+  /** Task parameters point at an inventory by id; a backup names it instead. */
+  const toBackupParams = (json: string) => {
+    const { inventory_id: inventoryId, ...params } = JSON.parse(json) as Record<string, unknown>;
+    const inventoryName = typeof inventoryId === 'number' ? inventoryNames.get(inventoryId) : undefined;
+    return { ...params, ...(inventoryName ? { inventory_name: inventoryName } : {}) };
+  };
+
+  const exportedIntegrations = [];
+  for (const integration of integrations) {
+    const aliases = await stores.integrations.listAliases(projectId, integration.id);
+    const matchers = await stores.integrations.listMatchers(projectId, integration.id);
+    const values = await stores.integrations.listValues(projectId, integration.id);
+    exportedIntegrations.push({
+      name: integrationNames.get(integration.id) ?? integration.name,
+      auth_method: integration.auth_method as ProjectBackup['integrations'][number]['auth_method'],
+      auth_header: integration.auth_header,
+      searchable: integration.searchable === 1,
+      task_params: toBackupParams(integration.task_params),
+      template: templateNames.get(integration.template_id) ?? '',
+      auth_secret: nameOf(keyNames, integration.auth_secret_id),
+      aliases: aliases.map((a) => a.alias),
+      matchers: matchers.map((m) => ({
+        name: m.name,
+        match_type: m.match_type as 'body' | 'header',
+        method: m.method as 'equals' | 'unequals' | 'contains',
+        body_data_type: m.body_data_type as 'json' | 'string' | '',
+        key: m.key,
+        value: m.value,
+      })),
+      extract_values: values.map((v) => ({
+        name: v.name,
+        value_source: v.value_source as 'body' | 'header',
+        body_data_type: v.body_data_type as 'json' | 'string' | '',
+        key: v.key,
+        variable: v.variable,
+        variable_type: v.variable_type as 'environment' | 'task',
+      })),
+    });
+  }
+  const projectAliases = await stores.integrations.listAliases(projectId, null);
+
+  return sortSections({
+    meta: {
+      name: project.name,
+      alert: project.alert === 1,
+      alert_chat: project.alert_chat ?? undefined,
+      max_parallel_tasks: project.max_parallel_tasks,
+      type: project.type,
+    },
+    templates: templates.map((t) => ({
+      name: templateNames.get(t.id) ?? t.name,
+      app: t.app,
+      type: t.type as ProjectBackup['templates'][number]['type'],
+      playbook: t.playbook,
+      description: t.description,
+      arguments: t.arguments ?? undefined,
+      allow_override_args_in_task: t.allow_override_args_in_task === 1,
+      allow_override_branch_in_task: t.allow_override_branch_in_task === 1,
+      allow_parallel_tasks: t.allow_parallel_tasks === 1,
+      suppress_success_alerts: t.suppress_success_alerts === 1,
+      autorun: t.autorun === 1,
+      start_version: t.start_version ?? undefined,
+      git_branch: t.git_branch ?? undefined,
+      survey_vars: JSON.parse(t.survey_vars) as SurveyVar[],
+      task_params: JSON.parse(t.task_params) as Record<string, unknown>,
+      repository: nameOf(repositoryNames, t.repository_id) ?? '',
+      inventory: nameOf(inventoryNames, t.inventory_id),
+      environment: nameOf(environmentNames, t.environment_id),
+      build_template: nameOf(templateNames, t.build_template_id),
+      view: nameOf(viewNames, t.view_id),
+      vaults: vaults
+        .filter((v) => v.template_id === t.id)
+        .map((v) => ({
+          name: v.name,
+          type: v.type as 'password' | 'script',
+          vault_key: nameOf(keyNames, v.vault_key_id),
+          script: v.type === 'script' ? v.script : undefined,
+        })),
+    })),
+    repositories: repositories.map((r) => ({
+      name: repositoryNames.get(r.id) ?? r.name,
+      git_url: r.git_url,
+      git_branch: r.git_branch,
+      ssh_key: keyNames.get(r.ssh_key_id) ?? '',
+    })),
+    keys: keys.map((k) => ({ name: keyNames.get(k.id) ?? k.name, type: k.type as 'none' | 'ssh' | 'login_password', owner: '' })),
+    views: views.map((v) => ({ title: viewNames.get(v.id) ?? v.title, position: v.position })),
+    inventories: inventories.map((i) => ({
+      name: inventoryNames.get(i.id) ?? i.name,
+      type: i.type as ProjectBackup['inventories'][number]['type'],
+      inventory: i.inventory,
+      ssh_key: nameOf(keyNames, i.ssh_key_id),
+      become_key: nameOf(keyNames, i.become_key_id),
+      repository: nameOf(repositoryNames, i.repository_id),
+    })),
+    environments: environments.map((e) => ({ name: environmentNames.get(e.id) ?? e.name, json: e.json, env: e.env })),
+    integrations: exportedIntegrations,
+    integration_aliases: projectAliases.map((a) => a.alias),
+    schedules: schedules.map((s) => ({
+      name: s.name,
+      cron_format: s.cron_format,
+      active: s.active === 1,
+      template: templateNames.get(s.template_id) ?? s.tpl_name,
+      checkable_repository: nameOf(repositoryNames, s.repository_id),
+      task_params: toBackupParams(s.task_params),
+    })),
+  });
+}

@@ -1,0 +1,324 @@
+import { randomBytes } from 'node:crypto';
+import type { ProjectBackup } from '@gantry/contract';
+import { VAULT_SCRIPT_PATTERN } from '@gantry/contract';
+import { validationFailed } from '../../errors.ts';
+import type { ProjectRow } from '../projects/projects.table.ts';
+import { explainCron, nextRunAfter } from '../schedules/cron.ts';
+import type { BackupStores } from './backup.repository.ts';
+
+type BackupTemplate = ProjectBackup['templates'][number];
+type BackupKey = ProjectBackup['keys'][number];
+
+/** Semaphore keeps variable-group secrets as keys of these owners; their values are never in a backup. */
+const VARIABLE_GROUP_KEY_OWNERS = new Set(['environment', 'variable']);
+
+const fail = (where: string, problem: string) => validationFailed(`${where}: ${problem}`);
+
+/** Indexes a section by name, refusing duplicates: a name is what the other sections point at. */
+function indexByName<T>(section: string, items: readonly T[], nameOf: (item: T) => string): Map<string, T> {
+  const index = new Map<string, T>();
+  items.forEach((item, i) => {
+    const name = nameOf(item);
+    if (index.has(name)) throw fail(`${section}[${i}]`, `duplicate name "${name}"`);
+    index.set(name, item);
+  });
+  return index;
+}
+
+/** Semaphore's `string` keys hold one secret value, like the password of a login_password key. */
+const storedKeyType = (key: BackupKey) => (key.type === 'string' ? 'login_password' : key.type);
+
+/** The vaults of a template, with Semaphore's legacy single `vault_key` turned into the unnamed vault. */
+function vaultsOf(template: BackupTemplate) {
+  const vaults = template.vaults.map((v) => ({ name: (v.name ?? '').trim().toLowerCase(), type: v.type, vault_key: v.vault_key ?? null, script: (v.script ?? '').trim() }));
+  if (template.vault_key && !vaults.some((v) => v.name === '')) vaults.push({ name: '', type: 'password', vault_key: template.vault_key, script: '' });
+  return vaults;
+}
+
+const inventoryNameOf = (params: Record<string, unknown>) => (typeof params.inventory_name === 'string' ? params.inventory_name : null);
+
+const environmentOf = (template: BackupTemplate) => template.environment ?? template.environments?.[0] ?? null;
+
+/** Old Semaphore backups carry a template's schedule as its `cron`; newer ones list it in schedules[] too. */
+function legacySchedulesOf(backup: ProjectBackup) {
+  return backup.templates.filter(
+    (t) => t.cron?.trim() && !backup.schedules.some((s) => s.template === t.name && s.cron_format === t.cron?.trim()),
+  );
+}
+
+/**
+ * Checks that the document is whole before anything is written: unique names per section, every
+ * reference naming an object of the backup, valid cron expressions. Throws a 400 naming the entity.
+ */
+export function verifyBackup(backup: ProjectBackup, timezone: string): void {
+  const keys = indexByName(
+    'keys',
+    backup.keys.filter((k) => !VARIABLE_GROUP_KEY_OWNERS.has(k.owner ?? '')),
+    (k) => k.name,
+  );
+  const repositories = indexByName('repositories', backup.repositories, (r) => r.name);
+  const inventories = indexByName('inventories', backup.inventories, (i) => i.name);
+  const environments = indexByName('environments', backup.environments, (e) => e.name);
+  const views = indexByName('views', backup.views, (v) => v.title);
+  const templates = indexByName('templates', backup.templates, (t) => t.name);
+
+  const sections = { key: ['keys', keys], repository: ['repositories', repositories], inventory: ['inventories', inventories], environment: ['environments', environments], view: ['views', views], template: ['templates', templates] } as const;
+  const need = (where: string, kind: keyof typeof sections, name: string | null | undefined) => {
+    const [section, index] = sections[kind];
+    if (name && !index.has(name)) throw fail(where, `${kind} "${name}" does not exist in ${section}`);
+  };
+
+  backup.repositories.forEach((r, i) => need(`repositories[${i}] "${r.name}"`, 'key', r.ssh_key));
+  backup.inventories.forEach((inv, i) => {
+    const where = `inventories[${i}] "${inv.name}"`;
+    need(where, 'key', inv.ssh_key);
+    need(where, 'key', inv.become_key);
+    need(where, 'repository', inv.repository);
+  });
+  backup.templates.forEach((t, i) => {
+    const where = `templates[${i}] "${t.name}"`;
+    need(where, 'repository', t.repository);
+    need(where, 'inventory', t.inventory);
+    need(where, 'environment', environmentOf(t));
+    need(where, 'view', t.view);
+    if (t.type === 'deploy') {
+      if (!t.build_template) throw fail(where, 'a deploy template needs its build_template');
+      const build = templates.get(t.build_template);
+      if (!build) throw fail(where, `template "${t.build_template}" does not exist in templates`);
+      if (build.type !== 'build') throw fail(where, `build_template "${t.build_template}" is not a build template`);
+    }
+    const vaultNames = new Set<string>();
+    for (const vault of vaultsOf(t)) {
+      if (vaultNames.has(vault.name)) throw fail(where, 'vault names must be unique; only one vault may have no name');
+      vaultNames.add(vault.name);
+      if (vault.type === 'script') {
+        if (!VAULT_SCRIPT_PATTERN.test(vault.script)) throw fail(where, 'a vault script name must end with -client');
+        continue;
+      }
+      if (!vault.vault_key) throw fail(where, 'a password vault needs its vault_key');
+      need(where, 'key', vault.vault_key);
+      const key = keys.get(vault.vault_key);
+      if (key && storedKeyType(key) !== 'login_password') throw fail(where, `vault key "${vault.vault_key}" must be a login_password key`);
+    }
+    if (t.cron?.trim()) {
+      const problem = explainCron(t.cron, timezone);
+      if (problem) throw fail(where, problem);
+    }
+  });
+  indexByName('integrations', backup.integrations, (integration) => integration.name);
+  const aliases = new Set<string>();
+  const claimAlias = (where: string, alias: string) => {
+    if (aliases.has(alias)) throw fail(where, `duplicate alias "${alias}"`);
+    aliases.add(alias);
+  };
+  backup.integrations.forEach((integration, i) => {
+    const where = `integrations[${i}] "${integration.name}"`;
+    need(where, 'template', integration.template);
+    need(where, 'key', integration.auth_secret);
+    const secret = integration.auth_secret ? keys.get(integration.auth_secret) : undefined;
+    if (secret && storedKeyType(secret) !== 'login_password') throw fail(where, `auth_secret "${integration.auth_secret}" must be a login_password key`);
+    need(where, 'inventory', inventoryNameOf(integration.task_params));
+    integration.aliases.forEach((alias) => claimAlias(where, alias));
+  });
+  backup.integration_aliases.forEach((alias, i) => claimAlias(`integration_aliases[${i}]`, alias));
+  backup.schedules.forEach((s, i) => {
+    const where = `schedules[${i}]${s.name ? ` "${s.name}"` : ''}`;
+    if (s.type && s.type !== 'cron') throw fail(where, `schedules of type "${s.type}" are not supported`);
+    need(where, 'template', s.template);
+    need(where, 'repository', s.checkable_repository);
+    need(where, 'inventory', s.task_params?.inventory_name);
+    const problem = explainCron(s.cron_format, timezone);
+    if (problem) throw fail(where, problem);
+  });
+}
+
+interface RestoreContext {
+  ownerId: number;
+  now: Date;
+  timezone: string;
+}
+
+/** Writes a verified backup as a new project owned by the caller; run inside one transaction. */
+export async function writeBackup(stores: BackupStores, backup: ProjectBackup, { ownerId, now, timezone }: RestoreContext): Promise<ProjectRow> {
+  const created = now.toISOString();
+  const project = {
+    name: backup.meta.name,
+    created,
+    alert: backup.meta.alert ? 1 : 0,
+    alert_chat: backup.meta.alert_chat || null,
+    max_parallel_tasks: backup.meta.max_parallel_tasks ?? 0,
+    type: backup.meta.type ?? '',
+  };
+  const projectId = await stores.projects.insert(project);
+  await stores.projects.insertMember({ project_id: projectId, user_id: ownerId, role: 'owner', created });
+
+  const idOf = (ids: Map<string, number>, name: string | null | undefined) => (name ? (ids.get(name) ?? null) : null);
+
+  // Keys come back without their secrets: the backup never held them.
+  const keyIds = new Map<string, number>();
+  for (const key of backup.keys) {
+    if (VARIABLE_GROUP_KEY_OWNERS.has(key.owner ?? '')) continue;
+    keyIds.set(key.name, await stores.keys.insert({ project_id: projectId, name: key.name, type: storedKeyType(key), secret: null, created }));
+  }
+  const environmentIds = new Map<string, number>();
+  for (const environment of backup.environments) {
+    environmentIds.set(environment.name, await stores.environments.insert({ project_id: projectId, name: environment.name, json: environment.json, env: environment.env, created }));
+  }
+  const viewIds = new Map<string, number>();
+  for (const view of backup.views) {
+    viewIds.set(view.title, await stores.views.insert({ project_id: projectId, title: view.title, position: view.position }));
+  }
+  const repositoryIds = new Map<string, number>();
+  for (const repository of backup.repositories) {
+    const id = await stores.repositories.insert({
+      project_id: projectId,
+      name: repository.name,
+      git_url: repository.git_url,
+      git_branch: repository.git_branch?.trim() ?? '',
+      ssh_key_id: idOf(keyIds, repository.ssh_key) ?? 0,
+      created,
+    });
+    repositoryIds.set(repository.name, id);
+  }
+  const inventoryIds = new Map<string, number>();
+  for (const inventory of backup.inventories) {
+    const id = await stores.inventories.insert({
+      project_id: projectId,
+      name: inventory.name,
+      type: inventory.type,
+      inventory: inventory.type === 'file' ? inventory.inventory.trim() : inventory.inventory,
+      ssh_key_id: idOf(keyIds, inventory.ssh_key),
+      become_key_id: idOf(keyIds, inventory.become_key),
+      repository_id: idOf(repositoryIds, inventory.repository),
+      template_id: null,
+      created,
+    });
+    inventoryIds.set(inventory.name, id);
+  }
+
+  // Deploy templates point at their build template, so every other template is written first.
+  const templateIds = new Map<string, number>();
+  const ordered = [...backup.templates.filter((t) => t.type !== 'deploy'), ...backup.templates.filter((t) => t.type === 'deploy')];
+  for (const t of ordered) {
+    const id = await stores.templates.insert({
+      project_id: projectId,
+      name: t.name,
+      description: t.description ?? '',
+      app: t.app,
+      type: t.type,
+      playbook: t.playbook.trim(),
+      inventory_id: idOf(inventoryIds, t.inventory),
+      repository_id: idOf(repositoryIds, t.repository),
+      environment_id: idOf(environmentIds, environmentOf(t)),
+      view_id: idOf(viewIds, t.view),
+      arguments: t.arguments?.trim() ? t.arguments : null,
+      allow_override_args_in_task: t.allow_override_args_in_task ? 1 : 0,
+      allow_override_branch_in_task: t.allow_override_branch_in_task ? 1 : 0,
+      allow_parallel_tasks: t.allow_parallel_tasks ? 1 : 0,
+      suppress_success_alerts: t.suppress_success_alerts ? 1 : 0,
+      start_version: t.type === 'build' ? (t.start_version ?? null) : null,
+      build_template_id: t.type === 'deploy' ? idOf(templateIds, t.build_template) : null,
+      autorun: t.type === 'deploy' && t.autorun ? 1 : 0,
+      git_branch: t.git_branch?.trim() || null,
+      survey_vars: JSON.stringify(t.survey_vars),
+      task_params: JSON.stringify(t.task_params),
+      created,
+    });
+    templateIds.set(t.name, id);
+    await stores.insertVaults(
+      vaultsOf(t).map((v) => ({
+        project_id: projectId,
+        template_id: id,
+        name: v.name,
+        type: v.type,
+        vault_key_id: v.type === 'password' ? idOf(keyIds, v.vault_key) : null,
+        script: v.type === 'script' ? v.script : '',
+      })),
+    );
+  }
+
+  /**
+   * Task parameters name their inventory; ids written by another installation mean nothing here.
+   * Integrations keep free-form parameters, so their inventory_name is read the same way.
+   */
+  const toTaskParams = (params: Record<string, unknown>) => {
+    const { inventory_name: inventoryName, inventory_id: _foreignId, ...rest } = params;
+    const inventoryId = idOf(inventoryIds, typeof inventoryName === 'string' ? inventoryName : null);
+    return { ...rest, ...(inventoryId ? { inventory_id: inventoryId } : {}) };
+  };
+
+  // An alias still in use on this server (the project was restored beside its original) gets a fresh one.
+  const insertAlias = async (integrationId: number | null, alias: string) => {
+    const free = (await stores.integrations.findAlias(alias)) === undefined;
+    await stores.integrations.insertAlias({ project_id: projectId, integration_id: integrationId, alias: free ? alias : randomBytes(24).toString('base64url'), created });
+  };
+  for (const integration of backup.integrations) {
+    const id = await stores.integrations.insert({
+      project_id: projectId,
+      template_id: idOf(templateIds, integration.template) ?? 0,
+      name: integration.name,
+      auth_method: integration.auth_method,
+      auth_header: integration.auth_method === 'token' || integration.auth_method === 'hmac' ? (integration.auth_header ?? '') : '',
+      auth_secret_id: integration.auth_method === '' ? null : idOf(keyIds, integration.auth_secret),
+      searchable: integration.searchable ? 1 : 0,
+      task_params: JSON.stringify(toTaskParams(integration.task_params)),
+      created,
+    });
+    for (const alias of integration.aliases) await insertAlias(id, alias);
+    for (const m of integration.matchers) {
+      await stores.integrations.insertMatcher({
+        project_id: projectId,
+        integration_id: id,
+        name: m.name,
+        match_type: m.match_type,
+        method: m.method,
+        body_data_type: m.match_type === 'header' ? '' : m.body_data_type,
+        key: m.key,
+        value: m.value,
+      });
+    }
+    for (const v of integration.extract_values) {
+      await stores.integrations.insertValue({
+        project_id: projectId,
+        integration_id: id,
+        name: v.name,
+        value_source: v.value_source,
+        body_data_type: v.value_source === 'header' ? '' : v.body_data_type,
+        key: v.key,
+        variable: v.variable,
+        variable_type: v.variable_type,
+      });
+    }
+  }
+  for (const alias of backup.integration_aliases) await insertAlias(null, alias);
+
+  const insertSchedule = async (fields: { name: string; template: string; cron: string; active: boolean; repository: string | null | undefined; taskParams: Record<string, unknown> }) => {
+    await stores.schedules.insert({
+      project_id: projectId,
+      template_id: idOf(templateIds, fields.template) ?? 0,
+      name: fields.name,
+      cron_format: fields.cron,
+      active: fields.active ? 1 : 0,
+      repository_id: idOf(repositoryIds, fields.repository),
+      last_commit_hash: null,
+      next_run: nextRunAfter(fields.cron, timezone, now)?.toISOString() ?? null,
+      task_params: JSON.stringify(fields.taskParams),
+      created,
+    });
+  };
+  for (const s of backup.schedules) {
+    await insertSchedule({
+      name: s.name?.trim() || s.template,
+      template: s.template,
+      cron: s.cron_format,
+      active: s.active,
+      repository: s.checkable_repository,
+      taskParams: toTaskParams(s.task_params ?? {}),
+    });
+  }
+  for (const t of legacySchedulesOf(backup)) {
+    await insertSchedule({ name: t.name, template: t.name, cron: t.cron?.trim() ?? '', active: true, repository: t.repository, taskParams: {} });
+  }
+
+  return { id: projectId, ...project };
+}

@@ -1,0 +1,69 @@
+import { rmSync } from 'node:fs';
+import type { CreateProjectBody, Project } from '@gantry/contract';
+import { ProjectBackup } from '@gantry/contract';
+import type { z } from 'zod';
+import type { Clock } from '../../clock.ts';
+import type { Config } from '../../config.ts';
+import type { Db, Dialect } from '../../db/database.ts';
+import { forbidden } from '../../errors.ts';
+import type { AppsService } from '../apps/apps.service.ts';
+import type { EventsService } from '../events/events.service.ts';
+import { toProject } from '../projects/projects.service.ts';
+import type { ProjectRow } from '../projects/projects.table.ts';
+import type { UserRow } from '../users/users.table.ts';
+import { buildBackup } from './backup-export.ts';
+import { createBackupStores } from './backup.repository.ts';
+import { verifyBackup, writeBackup } from './backup-restore.ts';
+import { buildDemoBackup, createDemoRepository } from './demo-project.ts';
+
+interface BackupDeps {
+  config: Config;
+  clock: Clock;
+  db: Db;
+  dialect: Dialect;
+  apps: AppsService;
+  events: EventsService;
+  canCreateProject(actor: UserRow): boolean;
+  /** Tells the scheduler that restored schedules may be due. */
+  onSchedulesChanged(): void;
+}
+
+export function createBackupService({ config, clock, db, dialect, apps, events, canCreateProject, onSchedulesChanged }: BackupDeps) {
+  const stores = createBackupStores(db, dialect);
+
+  return {
+    backup(project: ProjectRow): Promise<ProjectBackup> {
+      return buildBackup(stores, project);
+    },
+
+    /** Creates a new project from a backup, all of it or nothing; the caller becomes its owner. */
+    async restore(actor: UserRow, backup: ProjectBackup, description = `Project ${backup.meta.name} restored`): Promise<Project> {
+      if (!canCreateProject(actor)) throw forbidden('You are not allowed to create projects');
+      verifyBackup(backup, config.schedule_timezone);
+      // Checked before the transaction opens: SQLite has one connection, a read beside it would wait forever.
+      for (const app of new Set(backup.templates.map((t) => t.app))) await apps.assertKnown(app);
+      const row = await db.transaction().execute((trx) =>
+        writeBackup(createBackupStores(trx, dialect), backup, { ownerId: actor.id, now: clock.now(), timezone: config.schedule_timezone }),
+      );
+      await events.record({ userId: actor.id, projectId: row.id, objectType: 'project', objectId: row.id, description });
+      if (backup.schedules.length > 0 || backup.templates.some((t) => t.cron)) onSchedulesChanged();
+      return toProject(row);
+    },
+
+    /** A project whose templates run out of the box, from a local repository of scripts shipped with Gantry. */
+    async createDemo(actor: UserRow, body: z.output<typeof CreateProjectBody>): Promise<Project> {
+      if (!canCreateProject(actor)) throw forbidden('You are not allowed to create projects');
+      const repositoryDir = await createDemoRepository(config.data_dir, config.task_base_env);
+      const backup = ProjectBackup.parse(buildDemoBackup(body.name, repositoryDir));
+      backup.meta = { ...backup.meta, alert: body.alert ?? false, alert_chat: body.alert_chat ?? null, max_parallel_tasks: body.max_parallel_tasks ?? 0 };
+      try {
+        return await this.restore(actor, backup, `Demo project ${body.name} created`);
+      } catch (error) {
+        rmSync(repositoryDir, { recursive: true, force: true });
+        throw error;
+      }
+    },
+  };
+}
+
+export type BackupService = ReturnType<typeof createBackupService>;

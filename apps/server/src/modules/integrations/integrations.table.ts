@@ -1,0 +1,55 @@
+import type { Generated, Selectable } from 'kysely';
+
+export interface IntegrationTable {
+  id: Generated<number>;
+  project_id: number;
+  template_id: number;
+  name: string;
+  /** '' (no check), github, bitbucket, token, hmac or basic. */
+  auth_method: string;
+  auth_header: string;
+  /** A login_password key whose password is the shared secret. */
+  auth_secret_id: number | null;
+  /** Served by the project-wide aliases. */
+  searchable: number;
+  /** JSON object: the parameters of the tasks the integration starts. */
+  task_params: string;
+  created: string;
+}
+export type IntegrationRow = Selectable<IntegrationTable>;
+
+export interface IntegrationAliasTable {
+  id: Generated<number>;
+  project_id: number;
+  /** Null for a project-wide alias. */
+  integration_id: number | null;
+  alias: string;
+  created: string;
+}
+export type IntegrationAliasRow = Selectable<IntegrationAliasTable>;
+
+export interface IntegrationExtractValueTable {
+  id: Generated<number>;
+  project_id: number;
+  integration_id: number;
+  name: string;
+  value_source: string;
+  body_data_type: string;
+  key: string;
+  variable: string;
+  variable_type: string;
+}
+export type IntegrationExtractValueRow = Selectable<IntegrationExtractValueTable>;
+
+export interface IntegrationMatcherTable {
+  id: Generated<number>;
+  project_id: number;
+  integration_id: number;
+  name: string;
+  match_type: string;
+  body_data_type: string;
+  key: string;
+  method: string;
+  value: string;
+}
+export type IntegrationMatcherRow = Selectable<IntegrationMatcherTable>;

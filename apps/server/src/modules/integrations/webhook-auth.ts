@@ -1,0 +1,61 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { IntegrationAuthMethod } from '@gantry/contract';
+import { readHeader, type WebhookPayload } from './webhook-payload.ts';
+
+export interface WebhookSecret {
+  login: string;
+  password: string;
+}
+
+/** Constant-time comparison of texts of any length: both sides are hashed to equal-length digests first. */
+export function safeEqual(actual: string, expected: string): boolean {
+  const a = createHash('sha256').update(actual).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+const hmacHex = (secret: string, body: Buffer) => createHmac('sha256', secret).update(body).digest('hex');
+
+function readBasicCredentials(header: string | undefined): WebhookSecret | undefined {
+  const match = /^basic\s+(\S+)$/i.exec(header?.trim() ?? '');
+  if (!match?.[1]) return undefined;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon < 0 ? undefined : { login: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+/**
+ * Checks that a call comes from whoever holds the integration's secret. Returns why it does not,
+ * or undefined when it does. The reasons go to the project's event log, never to the caller.
+ */
+export function explainAuthFailure(method: IntegrationAuthMethod, authHeader: string, secret: WebhookSecret | undefined, payload: WebhookPayload): string | undefined {
+  if (method === '') return undefined;
+  if (!secret?.password) return 'its auth secret key holds no password';
+  switch (method) {
+    case 'github':
+    case 'bitbucket': {
+      const header = method === 'github' ? 'x-hub-signature-256' : 'x-hub-signature';
+      const signature = readHeader(payload.headers, header);
+      if (!signature) return `the ${header} header is missing`;
+      return safeEqual(signature.trim().toLowerCase(), `sha256=${hmacHex(secret.password, payload.raw)}`) ? undefined : `the ${header} signature does not match`;
+    }
+    case 'hmac': {
+      const signature = readHeader(payload.headers, authHeader);
+      if (!signature) return `the ${authHeader} header is missing`;
+      return safeEqual(signature.trim().toLowerCase(), hmacHex(secret.password, payload.raw)) ? undefined : `the ${authHeader} signature does not match`;
+    }
+    case 'token': {
+      const token = readHeader(payload.headers, authHeader);
+      if (token === undefined) return `the ${authHeader} header is missing`;
+      return safeEqual(token, secret.password) ? undefined : `the ${authHeader} token is wrong`;
+    }
+    case 'basic': {
+      const credentials = readBasicCredentials(readHeader(payload.headers, 'authorization'));
+      if (!credentials) return 'basic credentials are missing';
+      // Both parts are always compared, so the time taken does not reveal which one was wrong.
+      const loginOk = safeEqual(credentials.login, secret.login);
+      const passwordOk = safeEqual(credentials.password, secret.password);
+      return loginOk && passwordOk ? undefined : 'the basic credentials are wrong';
+    }
+  }
+}

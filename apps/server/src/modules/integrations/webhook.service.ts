@@ -1,0 +1,143 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { IntegrationAuthMethod, ScheduleTaskParams, Task } from '@gantry/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import { AppError, notFound } from '../../errors.ts';
+import type { EventsService } from '../events/events.service.ts';
+import type { KeysService } from '../keys/keys.service.ts';
+import type { TasksService } from '../tasks/tasks.service.ts';
+import type { IntegrationsRepository } from './integrations.repository.ts';
+import { toExtractValue, toMatcher } from './integrations.service.ts';
+import type { IntegrationRow } from './integrations.table.ts';
+import { explainAuthFailure, type WebhookSecret } from './webhook-auth.ts';
+import { compareValue, readPayload, readValue, type WebhookPayload } from './webhook-payload.ts';
+
+interface WebhookDeps {
+  integrations: IntegrationsRepository;
+  keys: KeysService;
+  tasks: TasksService;
+  events: EventsService;
+  logger: FastifyBaseLogger;
+}
+
+export interface WebhookResult {
+  started: { task: Task; integrationId: number }[];
+}
+
+/** Why an integration did not start a task. Only "unmatched" is routine for a project-wide alias. */
+type Skip = { integration: IntegrationRow; kind: 'unauthorized' | 'unmatched' | 'failed'; reason: string };
+
+function parseObject(text: string | null | undefined): Record<string, unknown> {
+  if (!text?.trim()) return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Turns calls of the public integration URL into tasks. */
+export function createWebhookService({ integrations, keys, tasks, events, logger }: WebhookDeps) {
+  async function readSecret(integration: IntegrationRow): Promise<WebhookSecret | undefined> {
+    if (integration.auth_secret_id === null) return undefined;
+    const material = await keys.getMaterial(integration.project_id, integration.auth_secret_id).catch(() => undefined);
+    return material?.type === 'login_password' ? { login: material.login, password: material.password } : undefined;
+  }
+
+  /** Undefined when every matcher matches; a project-wide alias also needs at least one matcher. */
+  async function explainMismatch(integration: IntegrationRow, payload: WebhookPayload, projectWide: boolean): Promise<string | undefined> {
+    const matchers = (await integrations.listMatchers(integration.project_id, integration.id)).map(toMatcher);
+    // Without this rule a project-wide alias would start every searchable integration on any call.
+    if (projectWide && matchers.length === 0) return 'it has no matchers, which a project-wide alias needs';
+    for (const matcher of matchers) {
+      const actual = readValue(payload, { source: matcher.match_type, bodyDataType: matcher.body_data_type, key: matcher.key });
+      if (!compareValue(actual, matcher.method, matcher.value)) return `matcher "${matcher.name}" did not match`;
+    }
+    return undefined;
+  }
+
+  async function startTask(integration: IntegrationRow, payload: WebhookPayload): Promise<Task> {
+    const taskParams = JSON.parse(integration.task_params) as ScheduleTaskParams;
+    const environment = parseObject(taskParams.environment);
+    const params: Record<string, unknown> = { ...(taskParams.params ?? {}) };
+    for (const value of (await integrations.listValues(integration.project_id, integration.id)).map(toExtractValue)) {
+      const extracted = readValue(payload, { source: value.value_source, bodyDataType: value.body_data_type, key: value.key });
+      if (extracted === undefined) continue;
+      // What the caller sent is the point of the integration, so it overrides the stored defaults.
+      if (value.variable_type === 'task') params[value.variable] = extracted;
+      else environment[value.variable] = extracted;
+    }
+    return tasks.create(
+      integration.project_id,
+      {
+        template_id: integration.template_id,
+        message: taskParams.message ?? '',
+        environment: JSON.stringify(environment),
+        secret: '{}',
+        arguments: taskParams.arguments?.trim() ? taskParams.arguments : null,
+        git_branch: taskParams.git_branch ?? null,
+        inventory_id: taskParams.inventory_id ?? null,
+        params,
+      },
+      { integrationId: integration.id },
+    );
+  }
+
+  async function consider(integration: IntegrationRow, payload: WebhookPayload, projectWide: boolean): Promise<Task | Skip> {
+    const authFailure = explainAuthFailure(integration.auth_method as IntegrationAuthMethod, integration.auth_header, await readSecret(integration), payload);
+    if (authFailure) return { integration, kind: 'unauthorized', reason: `authentication failed: ${authFailure}` };
+    const mismatch = await explainMismatch(integration, payload, projectWide);
+    if (mismatch) return { integration, kind: 'unmatched', reason: mismatch };
+    try {
+      return await startTask(integration, payload);
+    } catch (error) {
+      if (!(error instanceof AppError)) logger.error({ err: error, integrationId: integration.id }, 'integration could not start its task');
+      return { integration, kind: 'failed', reason: `the task could not start: ${error instanceof AppError ? error.message : 'internal error'}` };
+    }
+  }
+
+  function logSkip(skip: Skip, projectWide: boolean) {
+    const via = projectWide ? ' (project-wide alias)' : '';
+    return events.record({
+      userId: null,
+      projectId: skip.integration.project_id,
+      objectType: 'integration',
+      objectId: skip.integration.id,
+      description: `Webhook call for integration ${skip.integration.name}${via} started nothing: ${skip.reason}`,
+    });
+  }
+
+  return {
+    async handle(alias: string, headers: IncomingHttpHeaders, body: Buffer): Promise<WebhookResult> {
+      const aliasRow = await integrations.findAlias(alias);
+      if (!aliasRow) throw notFound('Integration');
+      const projectWide = aliasRow.integration_id === null;
+      const candidates =
+        aliasRow.integration_id === null
+          ? await integrations.listSearchable(aliasRow.project_id)
+          : [await integrations.find(aliasRow.project_id, aliasRow.integration_id)].filter((row) => row !== undefined);
+      const payload = readPayload(headers, body);
+      const started: WebhookResult['started'] = [];
+      const skipped: Skip[] = [];
+      for (const integration of candidates) {
+        const outcome = await consider(integration, payload, projectWide);
+        if ('kind' in outcome) skipped.push(outcome);
+        else started.push({ task: outcome, integrationId: integration.id });
+      }
+      for (const { task, integrationId } of started) {
+        await events.record({ userId: null, projectId: task.project_id, objectType: 'integration', objectId: integrationId, description: `Webhook call started task ${task.id}` });
+      }
+      // Through a project-wide alias, integrations that do not match are routine routing, not news,
+      // unless the call started nothing at all; failed authentication is always worth knowing.
+      for (const skip of skipped) {
+        if (!projectWide || skip.kind !== 'unmatched' || started.length === 0) await logSkip(skip, projectWide);
+      }
+      if (projectWide && candidates.length === 0) {
+        await events.record({ userId: null, projectId: aliasRow.project_id, objectType: 'integration', description: 'Webhook call on a project-wide alias started nothing: no integration is searchable' });
+      }
+      return { started };
+    },
+  };
+}
+
+export type WebhookService = ReturnType<typeof createWebhookService>;

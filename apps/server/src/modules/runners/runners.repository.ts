@@ -1,0 +1,104 @@
+import { ACTIVE_TASK_STATUSES } from '@gantry/contract';
+import type { Db, Dialect } from '../../db/database.ts';
+import { insertRow } from '../../db/insert.ts';
+import type { LogLine } from '../../http/live-hub.ts';
+import type { RunnerRow } from './runners.table.ts';
+
+/** A started or assigned task of some runner, with what the lost-runner sweep needs to judge it. */
+export interface RunnerTaskRow {
+  id: number;
+  project_id: number;
+  template_id: number;
+  status: string;
+  runner_id: number;
+  /** Null when the runner no longer exists. */
+  runner_name: string | null;
+  runner_touched: string | null;
+}
+
+/** Null project id means the global runners. */
+type Scope = number | null;
+
+export function createRunnersRepository(db: Db, dialect: Dialect) {
+  function inScope(scope: Scope) {
+    const query = db.selectFrom('runner').selectAll();
+    return scope === null ? query.where('project_id', 'is', null) : query.where('project_id', '=', scope);
+  }
+
+  return {
+    list(scope: Scope): Promise<RunnerRow[]> {
+      return inScope(scope).orderBy('id').execute();
+    },
+    find(scope: Scope, id: number): Promise<RunnerRow | undefined> {
+      return inScope(scope).where('id', '=', id).executeTakeFirst();
+    },
+    findById(id: number): Promise<RunnerRow | undefined> {
+      return db.selectFrom('runner').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+    findByTokenHash(tokenHash: string): Promise<RunnerRow | undefined> {
+      return db.selectFrom('runner').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+    },
+    listActive(): Promise<RunnerRow[]> {
+      return db.selectFrom('runner').selectAll().where('active', '=', 1).orderBy('id').execute();
+    },
+    insert(row: Omit<RunnerRow, 'id'>): Promise<number> {
+      return insertRow(db, dialect, 'runner', row);
+    },
+    async update(id: number, changes: Partial<Omit<RunnerRow, 'id'>>): Promise<void> {
+      await db.updateTable('runner').set(changes).where('id', '=', id).execute();
+    },
+    async delete(id: number): Promise<void> {
+      await db.deleteFrom('runner').where('id', '=', id).execute();
+    },
+
+    /** Unfinished tasks handed to runners (or to one runner), oldest first. */
+    listRunnerTasks(runnerId?: number): Promise<RunnerTaskRow[]> {
+      let query = db
+        .selectFrom('task')
+        .leftJoin('runner', 'runner.id', 'task.runner_id')
+        .select(['task.id', 'task.project_id', 'task.template_id', 'task.status', 'runner.name as runner_name', 'runner.touched as runner_touched'])
+        .select((eb) => eb.ref('task.runner_id').$notNull().as('runner_id'))
+        .where('task.runner_id', 'is not', null)
+        .where('task.status', 'in', [...ACTIVE_TASK_STATUSES]);
+      if (runnerId !== undefined) query = query.where('task.runner_id', '=', runnerId);
+      return query.orderBy('task.id').execute();
+    },
+
+    /**
+     * Appends lines to a task's log with the next sequence numbers. With `runnerIndex` (the runner's own
+     * number of the first record) records the server already holds are skipped, so a resent batch is
+     * stored once; a batch that starts past what the server holds stores nothing (the runner resends).
+     * Guarded by the line count, so two writers can never give out the same sequence number.
+     */
+    async appendOutput(taskId: number, records: { time: string; output: string }[], runnerIndex: number | null): Promise<{ stored: LogLine[]; runnerLogOffset: number } | undefined> {
+      for (let attempt = 0; attempt < 20; attempt++) {
+        const result = await db.transaction().execute(async (trx) => {
+          const task = await trx.selectFrom('task').select(['output_lines', 'runner_log_offset']).where('id', '=', taskId).executeTakeFirst();
+          if (!task) return undefined;
+          let fresh = records;
+          if (runnerIndex !== null) {
+            const skip = task.runner_log_offset - runnerIndex;
+            fresh = skip < 0 ? [] : records.slice(skip);
+          }
+          if (fresh.length === 0) return { stored: [], runnerLogOffset: task.runner_log_offset };
+          const stored = fresh.map((r, i) => ({ seq: task.output_lines + i, time: r.time, output: r.output }));
+          const runnerLogOffset = task.runner_log_offset + (runnerIndex !== null ? stored.length : 0);
+          const updated = await trx
+            .updateTable('task')
+            .set({ output_lines: task.output_lines + stored.length, runner_log_offset: runnerLogOffset })
+            .where('id', '=', taskId)
+            .where('output_lines', '=', task.output_lines)
+            .executeTakeFirst();
+          if (Number(updated.numUpdatedRows) === 0) return 'retry' as const;
+          const rows = stored.map((l) => ({ task_id: taskId, ...l }));
+          for (let i = 0; i < rows.length; i += 1000) await trx.insertInto('task_output').values(rows.slice(i, i + 1000)).execute();
+          return { stored, runnerLogOffset };
+        });
+        if (result !== 'retry') return result;
+      }
+      throw new Error(`Could not append to the log of task ${taskId}: too many concurrent writers`);
+    },
+  };
+}
+
+export type RunnersRepository = ReturnType<typeof createRunnersRepository>;

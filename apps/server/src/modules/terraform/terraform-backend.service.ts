@@ -1,0 +1,203 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { ACTIVE_TASK_STATUSES, ErrorCode } from '@gantry/contract';
+import type { Clock } from '../../clock.ts';
+import { toTimestamp } from '../../clock.ts';
+import { AppError, badRequest, notFound, unauthorized } from '../../errors.ts';
+import type { KeysService } from '../keys/keys.service.ts';
+import type { TerraformRepository } from './terraform.repository.ts';
+import type { TerraformAliasRow } from './terraform.table.ts';
+import { backendAddress, generateAlias } from './terraform.service.ts';
+
+/** What the backend answers: a status and, for states and lock conflicts, a raw JSON body. */
+export interface BackendReply {
+  status: number;
+  body?: string;
+}
+
+interface Target {
+  projectId: number;
+  inventoryId: number;
+  /** The task whose alias was used, so the states it writes name it. */
+  taskId: number | null;
+}
+
+/** How a process on this machine reaches the server when no public URL is configured. */
+export function localServerUrl(host: string, port: number): string {
+  const wildcard = host === '0.0.0.0' || host === '::' || host === '';
+  const name = wildcard ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+function sameText(a: string, b: string): boolean {
+  const left = Buffer.from(sha256(a));
+  const right = Buffer.from(sha256(b));
+  return timingSafeEqual(left, right);
+}
+
+function parseBasic(header: string | undefined): { username: string; password: string } | undefined {
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header ?? '');
+  if (!match?.[1]) return undefined;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return undefined;
+  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+function isJsonObject(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
+/** Terraform's lock info carries the lock's ID; nothing else of it matters to the server. */
+function readLockId(text: string): string | undefined {
+  try {
+    const value = JSON.parse(text) as { ID?: unknown };
+    return typeof value.ID === 'string' && value.ID !== '' ? value.ID : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const INVALID_CREDENTIALS = 'Invalid backend credentials';
+
+interface BackendDeps {
+  terraform: TerraformRepository;
+  keys: KeysService;
+  clock: Clock;
+  /** Where processes this server starts reach it. */
+  internalUrl: string;
+}
+
+/**
+ * The HTTP state backend terraform and OpenTofu talk to (backend "http"): state per workspace
+ * inventory with history, and a real lock, shared by every alias of the workspace.
+ */
+export function createTerraformBackendService(deps: BackendDeps) {
+  const { terraform, clock } = deps;
+
+  async function checkCredentials(row: TerraformAliasRow, username: string, password: string): Promise<boolean> {
+    if (row.task_id !== null) {
+      // A task's alias works only while that task is still going.
+      const status = await terraform.findTaskStatus(row.task_id);
+      const active = status !== undefined && (ACTIVE_TASK_STATUSES as readonly string[]).includes(status);
+      return active && row.task_secret_hash !== null && sameText(username, `task-${row.task_id}`) && sameText(sha256(password), row.task_secret_hash);
+    }
+    if (row.auth_key_id === null) return false;
+    const key = await deps.keys.getMaterial(row.project_id, row.auth_key_id);
+    if (key.type !== 'login_password') return false;
+    // Both compared, always, so the time taken does not tell which one was wrong.
+    const loginOk = sameText(username, key.login);
+    const passwordOk = sameText(password, key.password);
+    return loginOk && passwordOk;
+  }
+
+  async function locked(target: Target, lockId: string | undefined, status: number): Promise<BackendReply | undefined> {
+    const lock = await terraform.findLock(target.projectId, target.inventoryId);
+    if (!lock || lock.lock_id === lockId) return undefined;
+    return { status, body: lock.info };
+  }
+
+  return {
+    /** Finds the alias and checks HTTP Basic credentials: unknown alias 404, anything wrong 401. */
+    async authenticate(alias: string, authorization: string | undefined): Promise<Target> {
+      const row = alias.length <= 64 ? await terraform.findByAlias(alias) : undefined;
+      if (!row) throw notFound('Alias');
+      const credentials = parseBasic(authorization);
+      if (!credentials) throw unauthorized('Backend credentials are required');
+      if (!(await checkCredentials(row, credentials.username, credentials.password))) throw unauthorized(INVALID_CREDENTIALS);
+      return { projectId: row.project_id, inventoryId: row.inventory_id, taskId: row.task_id };
+    },
+
+    async getState(target: Target): Promise<BackendReply> {
+      const latest = await terraform.findState(target.projectId, target.inventoryId, 'latest');
+      // Terraform reads 404 (like 204) as "no state yet".
+      return latest ? { status: 200, body: latest.state } : { status: 404 };
+    },
+
+    async putState(target: Target, body: string, lockId: string | undefined): Promise<BackendReply> {
+      if (!isJsonObject(body)) throw badRequest('The state must be a JSON object');
+      const conflict = await locked(target, lockId, 423);
+      if (conflict) return conflict;
+      await terraform.insertState({
+        project_id: target.projectId,
+        inventory_id: target.inventoryId,
+        task_id: target.taskId,
+        state: body,
+        created: toTimestamp(clock.now()),
+      });
+      return { status: 200 };
+    },
+
+    async lock(target: Target, body: string): Promise<BackendReply> {
+      const lockId = readLockId(body);
+      if (!lockId || lockId.length > 255) throw badRequest('The lock info must be a JSON object with an ID');
+      const row = { inventory_id: target.inventoryId, project_id: target.projectId, lock_id: lockId, info: body, created: toTimestamp(clock.now()) };
+      if (await terraform.tryLock(row)) return { status: 200 };
+      const current = await terraform.findLock(target.projectId, target.inventoryId);
+      if (!current) throw new AppError(409, ErrorCode.conflict, 'The lock changed hands; try again');
+      // Terraform shows the holder's lock info (who, what operation, since when) from this body.
+      return { status: 423, body: current.info };
+    },
+
+    /** Releases the lock held under the ID in the body; an empty body is terraform's force-unlock. */
+    async unlock(target: Target, body: string): Promise<BackendReply> {
+      if (body.trim() === '') {
+        await terraform.unlock(target.projectId, target.inventoryId, undefined);
+        return { status: 200 };
+      }
+      const lockId = readLockId(body);
+      if (!lockId) throw badRequest('The lock info must be a JSON object with an ID');
+      const conflict = await locked(target, lockId, 409);
+      if (conflict) return conflict;
+      await terraform.unlock(target.projectId, target.inventoryId, lockId);
+      return { status: 200 };
+    },
+
+    /** Terraform deletes a state when its workspace goes away: the whole history of the workspace goes. */
+    async deleteState(target: Target, lockId: string | undefined): Promise<BackendReply> {
+      const conflict = await locked(target, lockId, 423);
+      if (conflict) return conflict;
+      await terraform.deleteAllStates(target.projectId, target.inventoryId);
+      return { status: 200 };
+    },
+
+    /**
+     * Gives a starting task its own alias of the workspace, valid while the task runs, and the
+     * TF_HTTP_* variables that point a `backend "http" {}` block at it.
+     */
+    async issueTaskBackend(task: { id: number; project_id: number }, inventoryId: number): Promise<{ env: Record<string, string>; password: string }> {
+      const password = generateAlias();
+      const alias = generateAlias();
+      await terraform.insertAlias({
+        project_id: task.project_id,
+        inventory_id: inventoryId,
+        alias,
+        auth_key_id: null,
+        task_id: task.id,
+        task_secret_hash: sha256(password),
+        created: toTimestamp(clock.now()),
+      });
+      const address = backendAddress(deps.internalUrl, alias);
+      return {
+        password,
+        env: {
+          TF_HTTP_ADDRESS: address,
+          TF_HTTP_LOCK_ADDRESS: address,
+          TF_HTTP_UNLOCK_ADDRESS: address,
+          TF_HTTP_LOCK_METHOD: 'LOCK',
+          TF_HTTP_UNLOCK_METHOD: 'UNLOCK',
+          TF_HTTP_USERNAME: `task-${task.id}`,
+          TF_HTTP_PASSWORD: password,
+        },
+      };
+    },
+  };
+}
+
+export type TerraformBackendService = ReturnType<typeof createTerraformBackendService>;

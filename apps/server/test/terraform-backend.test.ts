@@ -1,0 +1,408 @@
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
+import { createTestApp, type TestApp } from './test-app.ts';
+import { listTestDialects } from './test-databases.ts';
+
+const dialects = await listTestDialects();
+const execFileAsync = promisify(execFile);
+
+const BACKEND_LOGIN = 'tf-state';
+const BACKEND_PASSWORD = 'tf-State-Pa55';
+
+const basic = (login: string, password: string) => `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`;
+
+/** Lock info as terraform's http backend sends it with LOCK. */
+function lockInfo(id: string, operation = 'OperationTypeApply') {
+  return JSON.stringify({ ID: id, Operation: operation, Info: '', Who: `someone@${id}`, Version: '1.11.4', Created: '2026-06-01T10:00:00Z', Path: '' });
+}
+
+/** A state document shaped like terraform's (version 4). */
+function stateDocument(serial: number) {
+  return JSON.stringify({ version: 4, terraform_version: '1.11.4', serial, lineage: 'b6f0c1d2-lineage', outputs: { serial: { value: serial, type: 'number' } }, resources: [], check_results: null });
+}
+
+describe.each(dialects)('terraform workspaces and the HTTP state backend on %s', (dialect) => {
+  let t: TestApp;
+  let p: ProjectFixture;
+  let templateId = 0;
+  let defaultWorkspaceId = 0;
+  let keyId = 0;
+  let guestCookie = '';
+
+  const get = (url: string, as = t.adminCookie) => t.request('GET', url, { as });
+  const post = (url: string, body?: unknown, as = t.adminCookie) => t.request('POST', url, { as, ...(body !== undefined ? { body } : {}) });
+  const workspaceUrl = (inventoryId: number, action: string) => `${p.base}/templates/${templateId}/inventory/${inventoryId}/${action}`;
+
+  /** One call to the backend the way terraform makes it. */
+  function backend(method: string, alias: string, options: { body?: string; id?: string; auth?: string | null } = {}) {
+    const headers: Record<string, string> = {};
+    if (options.auth !== null) headers.authorization = options.auth ?? basic(BACKEND_LOGIN, BACKEND_PASSWORD);
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    const query = options.id !== undefined ? `?ID=${encodeURIComponent(options.id)}` : '';
+    return t.request(method, `/api/terraform/${alias}${query}`, { headers, ...(options.body !== undefined ? { rawBody: options.body } : {}) });
+  }
+
+  async function createWorkspace(name: string, forTemplate: number | null = templateId): Promise<number> {
+    const response = await post(`${p.base}/inventory`, { name, type: 'terraform-workspace', inventory: name, ssh_key_id: p.noneKeyId, template_id: forTemplate });
+    expect(response.status, JSON.stringify(response.body)).toBe(201);
+    return (response.body as { id: number }).id;
+  }
+
+  async function createAlias(inventoryId: number): Promise<string> {
+    const response = await post(`${p.base}/inventory/${inventoryId}/terraform/aliases`, { auth_key_id: keyId });
+    expect(response.status, JSON.stringify(response.body)).toBe(201);
+    return (response.body as { alias: string }).alias;
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    t.secrets.add(BACKEND_PASSWORD);
+    p = await createProjectFixture(t, { 'tf/main.tf': 'output "hello" { value = "world" }\n' });
+    templateId = await p.createTemplate({ name: 'Infra', app: 'terraform', playbook: 'tf' });
+    const template = (await get(`${p.base}/templates/${templateId}`)).body as { inventory_id: number };
+    defaultWorkspaceId = template.inventory_id;
+    const key = await post(`${p.base}/keys`, { name: 'state backend', type: 'login_password', login_password: { login: BACKEND_LOGIN, password: BACKEND_PASSWORD } });
+    keyId = (key.body as { id: number }).id;
+    const guest = await t.createUser(`guest${Math.random().toString(36).slice(2, 7)}`);
+    expect((await post(`${p.base}/users`, { user_id: guest.id, role: 'task_runner' })).status).toBe(204);
+    guestCookie = guest.cookie;
+  });
+  afterAll(() => t.close());
+
+  it('gives a new terraform template its default workspace', async () => {
+    expect(defaultWorkspaceId).toBeGreaterThan(0);
+    const workspaces = (await get(`${p.base}/inventory?app=terraform&template_id=${templateId}`)).body as Record<string, unknown>[];
+    expect(workspaces).toEqual([expect.objectContaining({ id: defaultWorkspaceId, name: 'Infra - default', type: 'terraform-workspace', inventory: 'default', template_id: templateId, holder_id: templateId })]);
+  });
+
+  it('attaches, detaches and re-defaults workspaces, and never lets the default go', async () => {
+    const staging = await createWorkspace('staging');
+    expect((await post(workspaceUrl(defaultWorkspaceId, 'detach'))).body).toMatchObject({ error: 'The default workspace cannot be detached' });
+    expect((await post(workspaceUrl(defaultWorkspaceId, 'set_default'))).body).toMatchObject({ error: 'The workspace is already the default' });
+    const deleteDefault = await t.request('DELETE', `${p.base}/inventory/${defaultWorkspaceId}`, { as: t.adminCookie });
+    expect(deleteDefault.status).toBe(400);
+    await expect(post(workspaceUrl(staging, 'set_default'), undefined, guestCookie)).resolves.toMatchObject({ status: 403 });
+
+    expect((await post(workspaceUrl(staging, 'set_default'))).status).toBe(204);
+    expect(((await get(`${p.base}/templates/${templateId}`)).body as { inventory_id: number }).inventory_id).toBe(staging);
+    expect((await post(workspaceUrl(defaultWorkspaceId, 'detach'))).status).toBe(204);
+    expect(((await get(`${p.base}/inventory/${defaultWorkspaceId}`)).body as { template_id: number | null }).template_id).toBeNull();
+    expect((await get(`${p.base}/inventory?app=terraform&template_id=${templateId}`)).body).toEqual([expect.objectContaining({ id: staging })]);
+    expect((await post(workspaceUrl(defaultWorkspaceId, 'attach'))).status).toBe(204);
+    expect((await post(workspaceUrl(defaultWorkspaceId, 'set_default'))).status).toBe(204);
+    expect((await post(workspaceUrl(staging, 'detach'))).status).toBe(204);
+    expect((await t.request('DELETE', `${p.base}/inventory/${staging}`, { as: t.adminCookie })).status).toBe(204);
+
+    const other = await p.createTemplate({ name: 'Other', app: 'terraform', playbook: 'tf' });
+    const othersDefault = ((await get(`${p.base}/templates/${other}`)).body as { inventory_id: number }).inventory_id;
+    expect((await post(workspaceUrl(othersDefault, 'attach'))).body).toMatchObject({ error: 'The workspace belongs to another template' });
+    const ansibleInventory = await post(`${p.base}/inventory`, { name: 'hosts', type: 'static', inventory: 'localhost', ssh_key_id: p.noneKeyId });
+    expect((await post(workspaceUrl((ansibleInventory.body as { id: number }).id, 'attach'))).body).toMatchObject({ error: 'The inventory is not a terraform-workspace' });
+    expect((await post(`${p.base}/templates/${templateId}/inventory/999999/attach`)).status).toBe(404);
+  });
+
+  it('manages aliases with login_password keys only, and only for managers', async () => {
+    const url = `${p.base}/inventory/${defaultWorkspaceId}/terraform/aliases`;
+    expect(await get(url)).toMatchObject({ status: 200, body: [] });
+    const created = await post(url, { auth_key_id: keyId });
+    expect(created.status).toBe(201);
+    const alias = created.body as { id: number; alias: string; url: string; auth_key_id: number; inventory_id: number };
+    expect(alias).toMatchObject({ auth_key_id: keyId, inventory_id: defaultWorkspaceId });
+    expect(alias.alias).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(alias.url).toBe(`/api/terraform/${alias.alias}`);
+    expect((await get(url)).body).toEqual([alias]);
+    expect((await get(url, guestCookie)).status).toBe(200);
+    expect((await post(url, { auth_key_id: keyId }, guestCookie)).status).toBe(403);
+    expect((await post(url, { auth_key_id: p.noneKeyId })).body).toMatchObject({ error: 'The backend credentials must be a login with password key' });
+    expect((await post(url, { auth_key_id: 'x' })).status).toBe(400);
+    const ansibleInventory = await post(`${p.base}/inventory`, { name: 'hosts2', type: 'static', inventory: 'localhost', ssh_key_id: p.noneKeyId });
+    expect((await get(`${p.base}/inventory/${(ansibleInventory.body as { id: number }).id}/terraform/aliases`)).status).toBe(400);
+
+    // The key is now in use by the workspace's alias, so it cannot be deleted from under it.
+    expect((await t.request('DELETE', `${p.base}/keys/${keyId}`, { as: t.adminCookie })).status).toBe(400);
+    expect((await t.request('PUT', `${url}/${alias.id}`, { as: t.adminCookie, body: { auth_key_id: null } })).status).toBe(204);
+    expect((await backend('GET', alias.alias)).status).toBe(401);
+    expect((await t.request('DELETE', `${url}/${alias.id}`, { as: t.adminCookie })).status).toBe(204);
+    expect((await get(`${url}/${alias.id}`)).status).toBe(404);
+    expect((await backend('GET', alias.alias)).status).toBe(404);
+  });
+
+  it('speaks terraform\'s http backend: credentials, state versions and a real lock shared by every alias', async () => {
+    const workspace = await createWorkspace(`ws-${dialect}`);
+    const alias = await createAlias(workspace);
+    const second = await createAlias(workspace);
+
+    expect((await backend('GET', 'no-such-alias')).status).toBe(404);
+    const anonymous = await backend('GET', alias, { auth: null });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers['www-authenticate']).toBe('Basic realm="terraform-state"');
+    expect((await backend('GET', alias, { auth: basic(BACKEND_LOGIN, 'wrong') })).status).toBe(401);
+    expect((await backend('GET', alias, { auth: basic('someone', BACKEND_PASSWORD) })).status).toBe(401);
+    expect((await backend('GET', alias, { auth: 'Bearer abc' })).status).toBe(401);
+    expect((await backend('GET', alias)).status).toBe(404);
+
+    expect((await backend('LOCK', alias, { body: lockInfo('lock-1') })).status).toBe(200);
+    const held = await backend('LOCK', second, { body: lockInfo('lock-2') });
+    expect(held.status).toBe(423);
+    expect(JSON.parse(held.text)).toMatchObject({ ID: 'lock-1', Who: 'someone@lock-1', Operation: 'OperationTypeApply' });
+    expect((await backend('POST', alias, { body: stateDocument(1) })).status).toBe(423);
+    expect((await backend('POST', second, { body: stateDocument(1), id: 'lock-2' })).status).toBe(423);
+    expect((await backend('POST', alias, { body: stateDocument(1), id: 'lock-1' })).status).toBe(200);
+    const wrongUnlock = await backend('UNLOCK', second, { body: lockInfo('lock-2') });
+    expect(wrongUnlock.status).toBe(409);
+    expect(JSON.parse(wrongUnlock.text)).toMatchObject({ ID: 'lock-1' });
+    expect((await backend('UNLOCK', alias, { body: lockInfo('lock-1') })).status).toBe(200);
+
+    expect((await backend('LOCK', second, { body: lockInfo('lock-2') })).status).toBe(200);
+    // terraform force-unlock sends UNLOCK without a body.
+    expect((await backend('UNLOCK', alias)).status).toBe(200);
+    expect((await backend('LOCK', alias, { body: lockInfo('lock-3') })).status).toBe(200);
+    expect((await backend('POST', alias, { body: stateDocument(2), id: 'lock-3' })).status).toBe(200);
+    expect((await backend('UNLOCK', alias, { body: lockInfo('lock-3') })).status).toBe(200);
+
+    const latest = await backend('GET', second);
+    expect(latest.status).toBe(200);
+    expect(latest.text).toBe(stateDocument(2));
+    expect(latest.headers['content-type']).toContain('application/json');
+
+    expect((await backend('POST', alias, { body: 'not json' })).status).toBe(400);
+    expect((await backend('LOCK', alias, { body: '{"Who":"x"}' })).status).toBe(400);
+    expect((await backend('PUT', alias, { body: stateDocument(3) })).status).toBe(404);
+
+    const states = (await get(`${p.base}/inventory/${workspace}/terraform/states`)).body as Record<string, unknown>[];
+    expect(states).toHaveLength(2);
+    expect(states[0]).toMatchObject({ inventory_id: workspace, task_id: null, status: null });
+    expect(states[0]).not.toHaveProperty('state');
+    expect(Number(states[0]?.id)).toBeGreaterThan(Number(states[1]?.id));
+
+    // The project API shows who holds the lock and lets a manager release one left behind.
+    const lockUrl = `${p.base}/inventory/${workspace}/terraform/lock`;
+    expect((await get(lockUrl)).body).toBeNull();
+    expect((await backend('LOCK', alias, { body: lockInfo('stuck') })).status).toBe(200);
+    expect((await get(lockUrl, guestCookie)).body).toMatchObject({ id: 'stuck', who: 'someone@stuck', operation: 'OperationTypeApply' });
+    expect((await t.request('DELETE', lockUrl, { as: guestCookie })).status).toBe(403);
+    expect((await t.request('DELETE', lockUrl, { as: t.adminCookie })).status).toBe(204);
+    expect((await get(lockUrl)).body).toBeNull();
+    expect((await backend('LOCK', second, { body: lockInfo('fresh') })).status).toBe(200);
+    expect((await backend('UNLOCK', second, { body: lockInfo('fresh') })).status).toBe(200);
+
+    // Deleting the state (terraform's DELETE) removes the workspace's history.
+    expect((await backend('DELETE', alias)).status).toBe(200);
+    expect((await backend('GET', alias)).status).toBe(404);
+  });
+
+  it('lists the state history newest first, 20 per page, and guards the state text', async () => {
+    const workspace = await createWorkspace(`history-${dialect}`);
+    const alias = await createAlias(workspace);
+    for (let serial = 1; serial <= 25; serial += 1) expect((await backend('POST', alias, { body: stateDocument(serial) })).status).toBe(200);
+    const url = `${p.base}/inventory/${workspace}/terraform/states`;
+    const first = (await get(`${url}?limit=20`)).body as { id: number }[];
+    const rest = (await get(`${url}?limit=20&offset=20`)).body as { id: number }[];
+    expect(first).toHaveLength(20);
+    expect(rest).toHaveLength(5);
+    const ids = [...first, ...rest].map((s) => s.id);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    expect((await get(url)).body).toHaveLength(25);
+    expect((await get(`${url}?limit=0`)).status).toBe(400);
+
+    const newest = await get(`${url}/${ids[0]}`);
+    expect(newest.body).toMatchObject({ id: ids[0], state: stateDocument(25) });
+    expect((await get(`${url}/latest`)).body).toMatchObject({ id: ids[0], state: stateDocument(25) });
+    expect((await get(`${url}/${ids[24]}`)).body).toMatchObject({ state: stateDocument(1) });
+    expect((await get(url, guestCookie)).status).toBe(200);
+    expect((await get(`${url}/${ids[0]}`, guestCookie)).status).toBe(403);
+    expect((await t.request('DELETE', `${url}/${ids[0]}`, { as: guestCookie })).status).toBe(403);
+
+    expect((await t.request('DELETE', `${url}/${ids[0]}`, { as: t.adminCookie })).status).toBe(204);
+    expect(await get(`${url}/${ids[0]}`)).toMatchObject({ status: 404, body: { error: 'No state available.' } });
+    expect((await backend('GET', alias)).text).toBe(stateDocument(24));
+
+    const empty = await createWorkspace(`empty-${dialect}`);
+    expect(await get(`${p.base}/inventory/${empty}/terraform/states/latest`)).toMatchObject({ status: 404, body: { error: 'No state available.' } });
+    // A state of another workspace is not reachable through this one.
+    expect((await get(`${p.base}/inventory/${empty}/terraform/states/${ids[1]}`)).status).toBe(404);
+  });
+
+  it('removes aliases, states and locks with their project', async () => {
+    const workspace = await createWorkspace(`gone-${dialect}`);
+    const alias = await createAlias(workspace);
+    expect((await backend('POST', alias, { body: stateDocument(1) })).status).toBe(200);
+    expect((await backend('LOCK', alias, { body: lockInfo('held') })).status).toBe(200);
+    expect((await t.request('DELETE', p.base, { as: t.adminCookie })).status).toBe(204);
+    expect((await backend('GET', alias)).status).toBe(404);
+  });
+});
+
+function hasBinary(binary: string): boolean {
+  try {
+    execFileSync('which', [binary], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const terraformBinary = ['terraform', 'tofu'].find(hasBinary);
+if (!terraformBinary) console.warn('Skipping the real terraform backend tests: neither terraform nor tofu is installed');
+
+async function findFreePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const MAIN_TF = [
+  'terraform {',
+  '  backend "http" {}',
+  '}',
+  'variable "pause" { default = "0" }',
+  'variable "name" { default = "first" }',
+  'resource "terraform_data" "thing" {',
+  '  input = var.name',
+  '  provisioner "local-exec" { command = "sleep ${var.pause}" }',
+  '}',
+  'output "name" { value = terraform_data.thing.output }',
+  '',
+].join('\n');
+
+describe.skipIf(!terraformBinary)(`${terraformBinary ?? 'terraform'} against the built-in backend`, () => {
+  const binary = terraformBinary ?? 'terraform';
+  let t: TestApp;
+  let p: ProjectFixture;
+  let baseUrl = '';
+  let keyId = 0;
+
+  beforeAll(async () => {
+    const port = await findFreePort();
+    baseUrl = `http://127.0.0.1:${port}`;
+    t = await createTestApp('sqlite', { web_host: baseUrl });
+    await t.app.listen({ port, host: '127.0.0.1' });
+    t.secrets.add(BACKEND_PASSWORD);
+    p = await createProjectFixture(t, { 'tf/main.tf': MAIN_TF });
+    const key = await t.request('POST', `${p.base}/keys`, {
+      as: t.adminCookie,
+      body: { name: 'state backend', type: 'login_password', login_password: { login: BACKEND_LOGIN, password: BACKEND_PASSWORD } },
+    });
+    keyId = (key.body as { id: number }).id;
+  });
+  afterAll(() => t.close());
+
+  async function createWorkspaceWithAlias(name: string, templateId: number | null = null) {
+    const inventory = await t.request('POST', `${p.base}/inventory`, {
+      as: t.adminCookie,
+      body: { name, type: 'terraform-workspace', inventory: name, ssh_key_id: p.noneKeyId, template_id: templateId },
+    });
+    const inventoryId = (inventory.body as { id: number }).id;
+    const alias = await t.request('POST', `${p.base}/inventory/${inventoryId}/terraform/aliases`, { as: t.adminCookie, body: { auth_key_id: keyId } });
+    return { inventoryId, alias: alias.body as { alias: string; url: string } };
+  }
+
+  const listStates = async (inventoryId: number) =>
+    (await t.request('GET', `${p.base}/inventory/${inventoryId}/terraform/states`, { as: t.adminCookie })).body as { id: number; task_id: number | null; status: string | null }[];
+  const latestState = async (inventoryId: number) =>
+    JSON.parse(((await t.request('GET', `${p.base}/inventory/${inventoryId}/terraform/states/latest`, { as: t.adminCookie })).body as { state: string }).state) as {
+      outputs: { name?: { value: string } };
+    };
+  const auth = { authorization: basic(BACKEND_LOGIN, BACKEND_PASSWORD), 'content-type': 'application/json' };
+  /** Asks who holds the lock without taking or releasing it: UNLOCK under an ID nobody holds. */
+  const probeLock = (alias: string) => t.request('UNLOCK', `/api/terraform/${alias}`, { headers: auth, rawBody: lockInfo('probe') });
+
+  it('stores states, holds the lock during apply, and refuses a second apply meanwhile', async () => {
+    const { inventoryId, alias } = await createWorkspaceWithAlias('cli');
+    expect(alias.url).toBe(`${baseUrl}/api/terraform/${alias.alias}`);
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'gantry-tf-'));
+    writeFileSync(path.join(dir, 'main.tf'), MAIN_TF);
+    const env = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: dir,
+      CHECKPOINT_DISABLE: '1',
+      TF_IN_AUTOMATION: '1',
+      TF_INPUT: '0',
+      TF_HTTP_ADDRESS: alias.url,
+      TF_HTTP_LOCK_ADDRESS: alias.url,
+      TF_HTTP_UNLOCK_ADDRESS: alias.url,
+      TF_HTTP_LOCK_METHOD: 'LOCK',
+      TF_HTTP_UNLOCK_METHOD: 'UNLOCK',
+      TF_HTTP_USERNAME: BACKEND_LOGIN,
+      TF_HTTP_PASSWORD: BACKEND_PASSWORD,
+    };
+    const tf = (args: string[]) => execFileAsync(binary, args, { cwd: dir, env, timeout: 120_000 });
+    await tf(['init', '-input=false']);
+
+    const first = spawn(binary, ['apply', '-auto-approve', '-input=false', '-var', 'pause=5'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let firstOutput = '';
+    first.stdout.on('data', (chunk: Buffer) => (firstOutput += chunk.toString()));
+    first.stderr.on('data', (chunk: Buffer) => (firstOutput += chunk.toString()));
+    const firstDone = new Promise<number | null>((resolve) => first.on('close', resolve));
+
+    const deadline = Date.now() + 60_000;
+    let holder: { ID?: string; Operation?: string } = {};
+    for (;;) {
+      const probe = await probeLock(alias.alias);
+      if (probe.status === 409) {
+        holder = JSON.parse(probe.text) as typeof holder;
+        break;
+      }
+      if (Date.now() > deadline) throw new Error(`terraform never took the lock: ${firstOutput}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(holder.Operation).toBe('OperationTypeApply');
+
+    const second = await tf(['apply', '-auto-approve', '-input=false', '-lock-timeout=0s', '-var', 'name=second']).then(
+      () => ({ ok: true, stderr: '' }),
+      (error: { stderr?: string }) => ({ ok: false, stderr: error.stderr ?? '' }),
+    );
+    expect(second.ok).toBe(false);
+    expect(second.stderr).toContain('Error acquiring the state lock');
+    expect(second.stderr).toContain(String(holder.ID));
+
+    expect(await firstDone, firstOutput).toBe(0);
+    expect((await probeLock(alias.alias)).status).toBe(200);
+    expect((await latestState(inventoryId)).outputs.name?.value).toBe('first');
+    const afterFirst = (await listStates(inventoryId)).length;
+    expect(afterFirst).toBeGreaterThanOrEqual(1);
+
+    await tf(['apply', '-auto-approve', '-input=false', '-var', 'name=second']);
+    expect((await latestState(inventoryId)).outputs.name?.value).toBe('second');
+    expect((await listStates(inventoryId)).length).toBeGreaterThan(afterFirst);
+  });
+
+  it('gives a task its workspace\'s backend, names the task on the states it writes, and fails while someone holds the lock', async () => {
+    const templateId = await p.createTemplate({ app: binary, playbook: 'tf' });
+    const workspaceId = ((await t.request('GET', `${p.base}/templates/${templateId}`, { as: t.adminCookie })).body as { inventory_id: number }).inventory_id;
+    const alias = await t.request('POST', `${p.base}/inventory/${workspaceId}/terraform/aliases`, { as: t.adminCookie, body: { auth_key_id: keyId } });
+    const aliasName = (alias.body as { alias: string }).alias;
+
+    expect((await t.request('LOCK', `/api/terraform/${aliasName}`, { headers: auth, rawBody: lockInfo('held-by-a-person') })).status).toBe(200);
+    const blocked = await p.runTask(templateId, { params: { auto_approve: true } });
+    expect((await p.waitForStatus(blocked, ['success', 'error'], 120_000)).status).toBe('error');
+    expect((await p.output(blocked)).join('\n')).toContain('Error acquiring the state lock');
+    expect((await t.request('UNLOCK', `/api/terraform/${aliasName}`, { headers: auth, rawBody: lockInfo('held-by-a-person') })).status).toBe(200);
+
+    const taskId = await p.runTask(templateId, { params: { auto_approve: true } });
+    const done = await p.waitForStatus(taskId, ['success', 'error'], 120_000);
+    const lines = await p.output(taskId);
+    expect(done.status, lines.join('\n')).toBe('success');
+    expect(lines).toContain('The backend does not support workspaces; staying in the default workspace.');
+    const states = await listStates(workspaceId);
+    expect(states.length).toBeGreaterThanOrEqual(1);
+    expect(states[0]).toMatchObject({ task_id: taskId, status: 'success' });
+    expect((await latestState(workspaceId)).outputs.name?.value).toBe('first');
+    expect((await probeLock(aliasName)).status).toBe(200);
+
+    // Backend credentials of a task work only while the task runs.
+    const late = await t.runtime.services.terraformBackend.issueTaskBackend({ id: taskId, project_id: p.projectId }, workspaceId);
+    t.secrets.add(late.password);
+    const lateAlias = late.env.TF_HTTP_ADDRESS?.split('/').pop() ?? '';
+    const lateAuth = { authorization: basic(late.env.TF_HTTP_USERNAME ?? '', late.password) };
+    expect((await t.request('GET', `/api/terraform/${lateAlias}`, { headers: lateAuth })).status).toBe(401);
+  });
+});

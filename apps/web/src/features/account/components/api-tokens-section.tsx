@@ -1,0 +1,112 @@
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import AddIcon from '@mui/icons-material/Add';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
+import Stack from '@mui/material/Stack';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import type { ApiToken } from '@gantry/contract';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { DataTable } from '../../../components/data-table.tsx';
+import type { Column } from '../../../components/data-table.tsx';
+import { useSnackbar } from '../../../components/snackbar-provider.tsx';
+import { useDialogState } from '../../../components/use-dialog-state.ts';
+import { getErrorMessage } from '../../../lib/api-client.ts';
+import { DASH, formatDate } from '../../../lib/format-date.ts';
+import { apiTokensQuery, useRevokeApiToken } from '../api/account-queries.ts';
+import { NewTokenDialog } from './new-token-dialog.tsx';
+
+const mono = { fontFamily: 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace', fontSize: 13 };
+
+export function ApiTokensSection() {
+  const { t, i18n } = useTranslation();
+  const snackbar = useSnackbar();
+  const tokens = useQuery(apiTokensQuery);
+  const revoke = useRevokeApiToken();
+  const newDialog = useDialogState();
+  const revokeDialog = useDialogState<ApiToken>();
+  const locale = i18n.language;
+
+  const revokeConfirmed = () => {
+    const token = revokeDialog.item;
+    if (!token) return;
+    revoke.mutate(token.id, {
+      onSuccess: () => snackbar.showSuccess(t('account.tokens.revoked')),
+      onError: (error) => snackbar.showError(getErrorMessage(error)),
+    });
+  };
+
+  const columns: Column<ApiToken>[] = [
+    { id: 'name', header: t('account.tokens.name'), render: (token) => token.name || DASH },
+    { id: 'token', header: t('account.tokens.token'), render: (token) => <Box component="code" sx={mono}>{`${token.id}…`}</Box> },
+    { id: 'created', header: t('account.tokens.created'), render: (token) => formatDate(token.created, { locale }) },
+    {
+      id: 'expires',
+      header: t('account.tokens.expires'),
+      render: (token) => (token.expires_at ? formatDate(token.expires_at, { locale }) : t('account.tokens.never')),
+    },
+    {
+      id: 'status',
+      header: t('account.tokens.status'),
+      render: (token) => (
+        <Chip
+          size="small"
+          variant="outlined"
+          color={token.expired ? 'default' : 'success'}
+          label={token.expired ? t('account.tokens.expired') : t('account.tokens.active')}
+        />
+      ),
+    },
+    {
+      id: 'actions',
+      header: '',
+      align: 'right',
+      width: 64,
+      render: (token) => (
+        <Tooltip title={t('account.tokens.revoke')}>
+          <IconButton size="small" onClick={() => revokeDialog.show(token)} aria-label={t('account.tokens.revokeNamed', { name: token.name || token.id })}>
+            <DeleteOutlineIcon fontSize="small" />
+          </IconButton>
+        </Tooltip>
+      ),
+    },
+  ];
+
+  return (
+    <Box component="section" aria-labelledby="api-tokens-title">
+      <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 1 }}>
+        <Typography id="api-tokens-title" variant="h6" component="h2" sx={{ flexGrow: 1 }}>
+          {t('account.tokens.title')}
+        </Typography>
+        <Button variant="contained" disableElevation startIcon={<AddIcon />} onClick={() => newDialog.show()}>
+          {t('account.tokens.new')}
+        </Button>
+      </Stack>
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+        {t('account.tokens.intro')}
+      </Typography>
+      <DataTable
+        aria-label={t('account.tokens.title')}
+        columns={columns}
+        rows={tokens.data}
+        getRowKey={(token) => token.id}
+        loading={tokens.isPending}
+        error={tokens.error}
+        emptyText={t('account.tokens.empty')}
+      />
+      <NewTokenDialog open={newDialog.open} onClose={newDialog.close} />
+      <ConfirmDialog
+        open={revokeDialog.open}
+        title={t('account.tokens.revokeTitle')}
+        message={t('account.tokens.revokeMessage', { name: revokeDialog.item?.name || revokeDialog.item?.id || '' })}
+        confirmLabel={t('account.tokens.revoke')}
+        onConfirm={revokeConfirmed}
+        onClose={revokeDialog.close}
+      />
+    </Box>
+  );
+}

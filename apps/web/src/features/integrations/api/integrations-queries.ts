@@ -1,0 +1,147 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { integrationsApi } from '@gantry/contract';
+import type { Integration, IntegrationBody, IntegrationExtractValueBody, IntegrationMatcherBody } from '@gantry/contract';
+import { api } from '../../../lib/api-client.ts';
+import { resourceKeys } from '../../../lib/project-resources.ts';
+
+export const integrationKeys = {
+  all: (projectId: number) => [...resourceKeys.all(projectId), 'integrations'] as const,
+  list: (projectId: number) => [...integrationKeys.all(projectId), 'list'] as const,
+  one: (projectId: number, integrationId: number) => [...integrationKeys.all(projectId), 'one', integrationId] as const,
+  aliases: (projectId: number, integrationId: number | null) => [...integrationKeys.all(projectId), 'aliases', integrationId ?? 'project'] as const,
+  values: (projectId: number, integrationId: number) => [...integrationKeys.one(projectId, integrationId), 'values'] as const,
+  matchers: (projectId: number, integrationId: number) => [...integrationKeys.one(projectId, integrationId), 'matchers'] as const,
+};
+
+export const integrationsQuery = (projectId: number) =>
+  queryOptions({
+    queryKey: integrationKeys.list(projectId),
+    queryFn: ({ signal }) => api(integrationsApi.list, { params: { projectId }, signal }),
+  });
+
+export const integrationQuery = (projectId: number, integrationId: number) =>
+  queryOptions({
+    queryKey: integrationKeys.one(projectId, integrationId),
+    queryFn: ({ signal }) => api(integrationsApi.get, { params: { projectId, integrationId }, signal }),
+  });
+
+/** An integration's aliases, or with null the project-wide ones that reach every searchable integration. */
+export const aliasesQuery = (projectId: number, integrationId: number | null) =>
+  queryOptions({
+    queryKey: integrationKeys.aliases(projectId, integrationId),
+    queryFn: ({ signal }) =>
+      integrationId === null
+        ? api(integrationsApi.listProjectAliases, { params: { projectId }, signal })
+        : api(integrationsApi.listAliases, { params: { projectId, integrationId }, signal }),
+  });
+
+export const extractValuesQuery = (projectId: number, integrationId: number) =>
+  queryOptions({
+    queryKey: integrationKeys.values(projectId, integrationId),
+    queryFn: ({ signal }) => api(integrationsApi.listValues, { params: { projectId, integrationId }, signal }),
+  });
+
+export const matchersQuery = (projectId: number, integrationId: number) =>
+  queryOptions({
+    queryKey: integrationKeys.matchers(projectId, integrationId),
+    queryFn: ({ signal }) => api(integrationsApi.listMatchers, { params: { projectId, integrationId }, signal }),
+  });
+
+function useInvalidate(projectId: number) {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: integrationKeys.all(projectId) });
+}
+
+export function useSaveIntegration(projectId: number) {
+  const invalidate = useInvalidate(projectId);
+  return useMutation({
+    mutationFn: async ({ integrationId, body }: { integrationId?: number; body: IntegrationBody }): Promise<void> => {
+      if (integrationId) await api(integrationsApi.update, { params: { projectId, integrationId }, body });
+      else await api(integrationsApi.create, { params: { projectId }, body });
+    },
+    onSuccess: invalidate,
+  });
+}
+
+/** The "global alias" switch: whether project-wide aliases reach this integration. Saves at once. */
+export function useSetSearchable(projectId: number) {
+  const queryClient = useQueryClient();
+  const invalidate = useInvalidate(projectId);
+  return useMutation({
+    mutationFn: ({ integration, searchable }: { integration: Integration; searchable: boolean }) =>
+      api(integrationsApi.update, { params: { projectId, integrationId: integration.id }, body: { ...integration, searchable } }),
+    onMutate: ({ integration, searchable }) => {
+      queryClient.setQueryData<Integration>(integrationKeys.one(projectId, integration.id), (current) => (current ? { ...current, searchable } : current));
+    },
+    onSettled: invalidate,
+  });
+}
+
+export function useDeleteIntegration(projectId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (integrationId: number) => api(integrationsApi.remove, { params: { projectId, integrationId } }),
+    // Only the list: a deleted integration's own page must not refetch into a 404 while it closes.
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: integrationKeys.list(projectId) }),
+  });
+}
+
+export function useAddAlias(projectId: number, integrationId: number | null) {
+  const invalidate = useInvalidate(projectId);
+  return useMutation({
+    mutationFn: () =>
+      integrationId === null
+        ? api(integrationsApi.createProjectAlias, { params: { projectId } })
+        : api(integrationsApi.createAlias, { params: { projectId, integrationId } }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useDeleteAlias(projectId: number, integrationId: number | null) {
+  const invalidate = useInvalidate(projectId);
+  return useMutation({
+    mutationFn: (aliasId: number) =>
+      integrationId === null
+        ? api(integrationsApi.removeProjectAlias, { params: { projectId, aliasId } })
+        : api(integrationsApi.removeAlias, { params: { projectId, integrationId, aliasId } }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useSaveExtractValue(projectId: number, integrationId: number) {
+  const invalidate = useInvalidate(projectId);
+  return useMutation({
+    mutationFn: async ({ valueId, body }: { valueId?: number; body: IntegrationExtractValueBody }): Promise<void> => {
+      if (valueId) await api(integrationsApi.updateValue, { params: { projectId, integrationId, valueId }, body });
+      else await api(integrationsApi.createValue, { params: { projectId, integrationId }, body });
+    },
+    onSuccess: invalidate,
+  });
+}
+
+export function useDeleteExtractValue(projectId: number, integrationId: number) {
+  const invalidate = useInvalidate(projectId);
+  return useMutation({
+    mutationFn: (valueId: number) => api(integrationsApi.removeValue, { params: { projectId, integrationId, valueId } }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useSaveMatcher(projectId: number, integrationId: number) {
+  const invalidate = useInvalidate(projectId);
+  return useMutation({
+    mutationFn: async ({ matcherId, body }: { matcherId?: number; body: IntegrationMatcherBody }): Promise<void> => {
+      if (matcherId) await api(integrationsApi.updateMatcher, { params: { projectId, integrationId, matcherId }, body });
+      else await api(integrationsApi.createMatcher, { params: { projectId, integrationId }, body });
+    },
+    onSuccess: invalidate,
+  });
+}
+
+export function useDeleteMatcher(projectId: number, integrationId: number) {
+  const invalidate = useInvalidate(projectId);
+  return useMutation({
+    mutationFn: (matcherId: number) => api(integrationsApi.removeMatcher, { params: { projectId, integrationId, matcherId } }),
+    onSuccess: invalidate,
+  });
+}

@@ -1,0 +1,109 @@
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import AddIcon from '@mui/icons-material/Add';
+import ContentCopyIcon from '@mui/icons-material/ContentCopy';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { useSnackbar } from '../../../components/snackbar-provider.tsx';
+import { getErrorMessage } from '../../../lib/api-client.ts';
+import { copyText } from '../../../lib/clipboard.ts';
+import { aliasesQuery, useAddAlias, useDeleteAlias } from '../api/integrations-queries.ts';
+
+interface AliasListProps {
+  projectId: number;
+  /** null: the project-wide aliases, which reach every integration with the global alias switch on. */
+  integrationId: number | null;
+  canManage: boolean;
+  title: string;
+  description: string;
+}
+
+/** The public URLs that start an integration, each with copy and delete, and an Add alias button. */
+export function AliasList({ projectId, integrationId, canManage, title, description }: AliasListProps) {
+  const { t } = useTranslation();
+  const snackbar = useSnackbar();
+  const aliases = useQuery(aliasesQuery(projectId, integrationId));
+  const add = useAddAlias(projectId, integrationId);
+  const remove = useDeleteAlias(projectId, integrationId);
+
+  const copy = (url: string) =>
+    copyText(url).then(
+      () => snackbar.showSuccess(t('integrations.aliasCopied')),
+      (error: unknown) => snackbar.showError(t('integrations.cantCopy', { reason: getErrorMessage(error) })),
+    );
+
+  const addAlias = () => add.mutate(undefined, { onError: (error) => snackbar.showError(getErrorMessage(error)) });
+  const removeAlias = (aliasId: number) => remove.mutate(aliasId, { onError: (error) => snackbar.showError(getErrorMessage(error)) });
+
+  return (
+    <Paper variant="outlined" component="section" aria-label={title} sx={{ p: 2 }}>
+      <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap', mb: 1 }}>
+        <Box sx={{ flexGrow: 1, minWidth: 200 }}>
+          <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
+            {title}
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            {description}
+          </Typography>
+        </Box>
+        {canManage && !aliases.isError ? (
+          <Button size="small" variant="outlined" startIcon={<AddIcon />} onClick={addAlias} disabled={add.isPending}>
+            {t('integrations.addAlias')}
+          </Button>
+        ) : null}
+      </Stack>
+      {aliases.isPending ? (
+        <Skeleton variant="text" width="60%" />
+      ) : aliases.isError ? (
+        // A failed load leaves the list unset and offers to load it again.
+        <Button size="small" onClick={() => void aliases.refetch()}>
+          {t('integrations.loadAliases')}
+        </Button>
+      ) : aliases.data.length === 0 ? (
+        <Typography variant="body2" color="text.secondary" sx={{ py: 1 }}>
+          {t('integrations.noAliases')}
+        </Typography>
+      ) : (
+        <Stack component="ul" spacing={0.5} sx={{ listStyle: 'none', m: 0, p: 0 }} aria-label={t('integrations.aliasUrls')}>
+          {aliases.data.map((alias) => (
+            <Stack component="li" key={alias.id} direction="row" spacing={0.5} sx={{ alignItems: 'center', minWidth: 0 }}>
+              <Box
+                component="code"
+                sx={{ flexGrow: 1, minWidth: 0, fontSize: 13, px: 1, py: 0.75, borderRadius: 1, bgcolor: 'action.hover', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+                title={alias.url}
+              >
+                {alias.url}
+              </Box>
+              <Tooltip title={t('integrations.copyAlias')}>
+                <IconButton size="small" onClick={() => void copy(alias.url)} aria-label={t('integrations.copyNamed', { url: alias.url })}>
+                  <ContentCopyIcon fontSize="small" />
+                </IconButton>
+              </Tooltip>
+              {canManage ? (
+                <Tooltip title={t('integrations.deleteAlias')}>
+                  <span>
+                    <IconButton
+                      size="small"
+                      onClick={() => removeAlias(alias.id)}
+                      disabled={remove.isPending && remove.variables === alias.id}
+                      aria-label={t('integrations.deleteAliasNamed', { url: alias.url })}
+                    >
+                      <DeleteOutlineIcon fontSize="small" />
+                    </IconButton>
+                  </span>
+                </Tooltip>
+              ) : null}
+            </Stack>
+          ))}
+        </Stack>
+      )}
+    </Paper>
+  );
+}

@@ -1,0 +1,321 @@
+import type { ReactNode } from 'react';
+import { Link as RouterLink, useNavigate, useParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import AddIcon from '@mui/icons-material/Add';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
+import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Breadcrumbs from '@mui/material/Breadcrumbs';
+import Button from '@mui/material/Button';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import LinearProgress from '@mui/material/LinearProgress';
+import Link from '@mui/material/Link';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Switch from '@mui/material/Switch';
+import Typography from '@mui/material/Typography';
+import type { IntegrationExtractValue, IntegrationMatcher } from '@gantry/contract';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { DataTable } from '../../../components/data-table.tsx';
+import type { Column } from '../../../components/data-table.tsx';
+import { Page } from '../../../components/page.tsx';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { useResourceDelete } from '../../../components/resource-delete.tsx';
+import { RowActions } from '../../../components/row-actions.tsx';
+import { useSnackbar } from '../../../components/snackbar-provider.tsx';
+import { useDialogState } from '../../../components/use-dialog-state.ts';
+import { getErrorMessage } from '../../../lib/api-client.ts';
+import { DASH } from '../../../lib/format-date.ts';
+import { keysQuery, templatesQuery } from '../../../lib/project-resources.ts';
+import { useProjectAccess } from '../../../lib/shared-queries.ts';
+import { useProjectId } from '../../../lib/use-project-id.ts';
+import {
+  extractValuesQuery,
+  integrationQuery,
+  matchersQuery,
+  useDeleteExtractValue,
+  useDeleteIntegration,
+  useDeleteMatcher,
+  useSetSearchable,
+} from '../api/integrations-queries.ts';
+import { AliasList } from './alias-list.tsx';
+import { INTEGRATION_ACTIONS } from './integration-access.ts';
+import { IntegrationDialog } from './integration-dialog.tsx';
+import { ExtractValueDialog } from './extract-value-dialog.tsx';
+import { MatcherDialog } from './matcher-dialog.tsx';
+import { getIntegrationsPath } from './integrations-page.tsx';
+
+function Section({ title, description, action, children }: { title: string; description: string; action: ReactNode; children: ReactNode }) {
+  return (
+    <Box component="section" aria-label={title}>
+      <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'flex-end', flexWrap: 'wrap', mb: 1 }}>
+        <Box sx={{ flexGrow: 1, minWidth: 200 }}>
+          <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
+            {title}
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            {description}
+          </Typography>
+        </Box>
+        {action}
+      </Stack>
+      {children}
+    </Box>
+  );
+}
+
+const Code = ({ children }: { children: ReactNode }) => (
+  <Box component="code" sx={{ fontSize: 13, whiteSpace: 'nowrap' }}>
+    {children}
+  </Box>
+);
+
+/** /integrations/:integrationId: aliases, the global alias switch, extracted values and matchers. */
+export function IntegrationDetailPage() {
+  const { t } = useTranslation();
+  const projectId = useProjectId();
+  const integrationId = Number(useParams().integrationId);
+  const navigate = useNavigate();
+  const snackbar = useSnackbar();
+  const access = useProjectAccess(projectId);
+  const canManage = access.can(INTEGRATION_ACTIONS);
+  const integration = useQuery(integrationQuery(projectId, integrationId));
+  const templates = useQuery(templatesQuery(projectId));
+  const keys = useQuery(keysQuery(projectId));
+  const values = useQuery(extractValuesQuery(projectId, integrationId));
+  const matchers = useQuery(matchersQuery(projectId, integrationId));
+  const setSearchable = useSetSearchable(projectId);
+  const removeIntegration = useDeleteIntegration(projectId);
+  const removeValue = useDeleteExtractValue(projectId, integrationId);
+  const removeMatcher = useDeleteMatcher(projectId, integrationId);
+  const editDialog = useDialogState();
+  const deleteDialog = useDialogState();
+  const valueDialog = useDialogState<IntegrationExtractValue>();
+  const matcherDialog = useDialogState<IntegrationMatcher>();
+  const deletion = useResourceDelete(projectId);
+  const listPath = getIntegrationsPath(projectId);
+
+  const sourceLabel = (source: 'body' | 'header', bodyDataType: string) =>
+    source === 'header' ? t('integrations.sources.header') : `${t('integrations.sources.body')} (${t(`integrations.bodyDataTypes.${bodyDataType || 'json'}`)})`;
+
+  const valueColumns: Column<IntegrationExtractValue>[] = [
+    { id: 'name', header: t('integrations.name'), render: (value) => value.name },
+    { id: 'source', header: t('integrations.valueSource'), render: (value) => sourceLabel(value.value_source, value.body_data_type) },
+    { id: 'key', header: t('integrations.key'), render: (value) => (value.key ? <Code>{value.key}</Code> : DASH) },
+    {
+      id: 'variable',
+      header: t('integrations.variable'),
+      render: (value) => (
+        <>
+          <Code>{value.variable}</Code>
+          <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
+            {t(`integrations.variableTypes.${value.variable_type}`)}
+          </Typography>
+        </>
+      ),
+    },
+  ];
+  const matcherColumns: Column<IntegrationMatcher>[] = [
+    { id: 'name', header: t('integrations.name'), render: (matcher) => matcher.name },
+    { id: 'source', header: t('integrations.matchSource'), render: (matcher) => sourceLabel(matcher.match_type, matcher.body_data_type) },
+    { id: 'key', header: t('integrations.key'), render: (matcher) => (matcher.key ? <Code>{matcher.key}</Code> : DASH) },
+    { id: 'method', header: t('integrations.method'), render: (matcher) => t(`integrations.methods.${matcher.method}`) },
+    { id: 'value', header: t('integrations.value'), render: (matcher) => <Code>{matcher.value}</Code> },
+  ];
+  if (canManage) {
+    valueColumns.push({
+      id: 'actions',
+      header: '',
+      align: 'right',
+      width: 104,
+      render: (value) => (
+        <RowActions
+          name={value.name}
+          onEdit={() => valueDialog.show(value)}
+          onDelete={() =>
+            void deletion.request({
+              name: value.name,
+              title: t('integrations.deleteValueTitle'),
+              message: t('integrations.deleteValueConfirm', { name: value.name }),
+              remove: () => removeValue.mutateAsync(value.id),
+              onDeleted: () => snackbar.showSuccess(t('integrations.valueDeleted', { name: value.name })),
+            })
+          }
+        />
+      ),
+    });
+    matcherColumns.push({
+      id: 'actions',
+      header: '',
+      align: 'right',
+      width: 104,
+      render: (matcher) => (
+        <RowActions
+          name={matcher.name}
+          onEdit={() => matcherDialog.show(matcher)}
+          onDelete={() =>
+            void deletion.request({
+              name: matcher.name,
+              title: t('integrations.deleteMatcherTitle'),
+              message: t('integrations.deleteMatcherConfirm', { name: matcher.name }),
+              remove: () => removeMatcher.mutateAsync(matcher.id),
+              onDeleted: () => snackbar.showSuccess(t('integrations.matcherDeleted', { name: matcher.name })),
+            })
+          }
+        />
+      ),
+    });
+  }
+
+  const breadcrumbs = (name: string) => (
+    <Breadcrumbs aria-label={t('integrations.breadcrumb')} sx={{ mb: 1 }}>
+      <Link component={RouterLink} to={listPath} underline="hover" color="inherit">
+        {t('integrations.title')}
+      </Link>
+      <Typography color="text.primary">{name}</Typography>
+    </Breadcrumbs>
+  );
+
+  if (!integration.data) {
+    return (
+      <Page>
+        {breadcrumbs(DASH)}
+        {integration.error ? <Alert severity="error">{getErrorMessage(integration.error)}</Alert> : <LinearProgress />}
+      </Page>
+    );
+  }
+  const current = integration.data;
+  const template = templates.data?.find((candidate) => candidate.id === current.template_id);
+  const secretName = keys.data?.find((key) => key.id === current.auth_secret_id)?.name;
+
+  const deleteIntegration = () =>
+    removeIntegration.mutate(current.id, {
+      onSuccess: () => {
+        snackbar.showSuccess(t('integrations.deleted', { name: current.name }));
+        navigate(listPath);
+      },
+      onError: (error) => snackbar.showError(getErrorMessage(error)),
+    });
+
+  return (
+    <Page>
+      {breadcrumbs(current.name)}
+      <PageHeader
+        title={current.name}
+        actions={
+          canManage ? (
+            <>
+              <Button variant="outlined" startIcon={<EditOutlinedIcon />} onClick={() => editDialog.show()}>
+                {t('common.edit')}
+              </Button>
+              <Button variant="outlined" color="error" startIcon={<DeleteOutlineIcon />} onClick={() => deleteDialog.show()} disabled={removeIntegration.isPending}>
+                {t('common.delete')}
+              </Button>
+            </>
+          ) : null
+        }
+      />
+      <Stack spacing={3}>
+        <Paper variant="outlined" sx={{ p: 2 }}>
+          <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'max-content 1fr' }, columnGap: 3, rowGap: 1, '& dt': { color: 'text.secondary' }, '& dd': { m: 0 } }}>
+            <dt>{t('integrations.template')}</dt>
+            <dd>
+              <Link component={RouterLink} to={`/project/${projectId}/templates/${current.template_id}`} underline="hover">
+                {template?.name ?? `#${current.template_id}`}
+              </Link>
+            </dd>
+            <dt>{t('integrations.authMethod')}</dt>
+            <dd>
+              {t(`integrations.authMethods.${current.auth_method || 'none'}`)}
+              {current.auth_header ? (
+                <>
+                  {' · '}
+                  <Code>{current.auth_header}</Code>
+                </>
+              ) : null}
+              {secretName ? ` · ${secretName}` : ''}
+            </dd>
+          </Box>
+          <FormControlLabel
+            sx={{ mt: 1.5, alignItems: 'flex-start' }}
+            control={
+              <Switch
+                checked={current.searchable}
+                disabled={!canManage || setSearchable.isPending}
+                onChange={(event) =>
+                  setSearchable.mutate({ integration: current, searchable: event.target.checked }, { onError: (error) => snackbar.showError(getErrorMessage(error)) })
+                }
+              />
+            }
+            label={
+              <Box sx={{ pt: 0.75 }}>
+                <Typography variant="body2">{t('integrations.globalAlias')}</Typography>
+                <Typography variant="caption" color="text.secondary">
+                  {t('integrations.globalAliasHint')}
+                </Typography>
+              </Box>
+            }
+          />
+        </Paper>
+        <AliasList projectId={projectId} integrationId={current.id} canManage={canManage} title={t('integrations.aliases')} description={t('integrations.aliasesHint')} />
+        <Section
+          title={t('integrations.values')}
+          description={t('integrations.valuesHint')}
+          action={
+            canManage ? (
+              <Button size="small" variant="outlined" startIcon={<AddIcon />} onClick={() => valueDialog.show(undefined)}>
+                {t('integrations.newValue')}
+              </Button>
+            ) : null
+          }
+        >
+          <DataTable
+            aria-label={t('integrations.values')}
+            columns={valueColumns}
+            rows={values.data}
+            getRowKey={(value) => value.id}
+            loading={values.isPending}
+            error={values.error}
+            emptyText={t('integrations.noValues')}
+            paginated={false}
+          />
+        </Section>
+        <Section
+          title={t('integrations.matchers')}
+          description={t('integrations.matchersHint')}
+          action={
+            canManage ? (
+              <Button size="small" variant="outlined" startIcon={<AddIcon />} onClick={() => matcherDialog.show(undefined)}>
+                {t('integrations.newMatcher')}
+              </Button>
+            ) : null
+          }
+        >
+          <DataTable
+            aria-label={t('integrations.matchers')}
+            columns={matcherColumns}
+            rows={matchers.data}
+            getRowKey={(matcher) => matcher.id}
+            loading={matchers.isPending}
+            error={matchers.error}
+            emptyText={t('integrations.noMatchers')}
+            paginated={false}
+          />
+        </Section>
+      </Stack>
+      <IntegrationDialog open={editDialog.open} projectId={projectId} integration={current} onClose={editDialog.close} />
+      <ExtractValueDialog open={valueDialog.open} projectId={projectId} integrationId={current.id} value={valueDialog.item} onClose={valueDialog.close} />
+      <MatcherDialog open={matcherDialog.open} projectId={projectId} integrationId={current.id} matcher={matcherDialog.item} onClose={matcherDialog.close} />
+      <ConfirmDialog
+        open={deleteDialog.open}
+        title={t('integrations.deleteTitle')}
+        message={t('integrations.deleteConfirm', { name: current.name })}
+        onConfirm={deleteIntegration}
+        onClose={deleteDialog.close}
+      />
+      {deletion.element}
+    </Page>
+  );
+}

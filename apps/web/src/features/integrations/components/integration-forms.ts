@@ -1,0 +1,149 @@
+import { z } from 'zod';
+import { AUTH_HEADER_REQUIRED, AUTH_SECRET_REQUIRED, BODY_DATA_FORMAT_REQUIRED, BODY_DATA_TYPE_REQUIRED, KEY_REQUIRED, authMethodNeedsHeader, authMethodNeedsSecret, requiredText } from '@gantry/contract';
+import type {
+  BodyDataType,
+  ExtractVariableType,
+  Integration,
+  IntegrationAuthMethod,
+  IntegrationBody,
+  IntegrationExtractValue,
+  IntegrationExtractValueBody,
+  IntegrationMatcher,
+  IntegrationMatcherBody,
+  MatchMethod,
+} from '@gantry/contract';
+
+/*
+ * The forms check the same rules as the contract, but every field in one pass (zod skips an object's
+ * refinements while any field fails), with the seed's "... is required" messages.
+ */
+
+type Fail = (path: string, message: string) => void;
+const collect = <T>(check: (fields: T, fail: Fail) => void) =>
+  z.custom<T>().superRefine((fields, ctx) => check(fields, (path, message) => ctx.addIssue({ code: 'custom', path: [path], message })));
+
+export const MATCH_SOURCE_REQUIRED = 'Match source is required';
+export const VALUE_SOURCE_REQUIRED = 'Value Source is required';
+export const METHOD_REQUIRED = 'Comparison method is required';
+
+/** The whole body is one string: no key to look up. */
+const needsKey = (source: string, bodyDataType: string) => !(source === 'body' && bodyDataType === 'string');
+
+export interface IntegrationFields {
+  name: string;
+  template_id: number | null;
+  auth_method: IntegrationAuthMethod;
+  auth_header: string;
+  auth_secret_id: number | null;
+}
+
+export const getIntegrationDefaults = (integration?: Integration): IntegrationFields => ({
+  name: integration?.name ?? '',
+  template_id: integration?.template_id ?? null,
+  auth_method: integration?.auth_method ?? '',
+  auth_header: integration?.auth_header ?? '',
+  auth_secret_id: integration?.auth_secret_id ?? null,
+});
+
+export const IntegrationFormSchema = collect<IntegrationFields>((fields, fail) => {
+  if (!fields.name.trim()) fail('name', requiredText('Name'));
+  if (fields.template_id === null) fail('template_id', requiredText('Template'));
+  if (authMethodNeedsHeader(fields.auth_method) && !fields.auth_header.trim()) fail('auth_header', AUTH_HEADER_REQUIRED);
+  if (authMethodNeedsSecret(fields.auth_method) && fields.auth_secret_id === null) fail('auth_secret_id', AUTH_SECRET_REQUIRED);
+});
+
+/** An existing integration keeps what the dialog does not edit (the alias switch, task parameters). */
+export function toIntegrationBody(fields: IntegrationFields, projectId: number, integration?: Integration): IntegrationBody {
+  return {
+    ...(integration ? { id: integration.id, project_id: projectId, searchable: integration.searchable, task_params: integration.task_params } : { project_id: projectId }),
+    name: fields.name.trim(),
+    template_id: fields.template_id ?? 0,
+    auth_method: fields.auth_method,
+    auth_header: authMethodNeedsHeader(fields.auth_method) ? fields.auth_header.trim() : '',
+    auth_secret_id: authMethodNeedsSecret(fields.auth_method) ? fields.auth_secret_id : null,
+  };
+}
+
+export interface ExtractValueFields {
+  name: string;
+  value_source: 'body' | 'header' | '';
+  body_data_type: BodyDataType | '';
+  key: string;
+  variable: string;
+  variable_type: ExtractVariableType;
+}
+
+export const getExtractValueDefaults = (value?: IntegrationExtractValue): ExtractValueFields => ({
+  name: value?.name ?? '',
+  value_source: value?.value_source ?? '',
+  body_data_type: value?.body_data_type ?? '',
+  key: value?.key ?? '',
+  variable: value?.variable ?? '',
+  variable_type: value?.variable_type ?? 'environment',
+});
+
+export const ExtractValueFormSchema = collect<ExtractValueFields>((fields, fail) => {
+  if (!fields.name.trim()) fail('name', requiredText('Name'));
+  if (!fields.value_source) fail('value_source', VALUE_SOURCE_REQUIRED);
+  if (fields.value_source === 'body' && !fields.body_data_type) fail('body_data_type', BODY_DATA_TYPE_REQUIRED);
+  if (fields.value_source && needsKey(fields.value_source, fields.body_data_type) && !fields.key.trim()) fail('key', KEY_REQUIRED);
+  if (!fields.variable.trim()) fail('variable', requiredText('Variable'));
+});
+
+export function toExtractValueBody(fields: ExtractValueFields, integrationId: number, value?: IntegrationExtractValue): IntegrationExtractValueBody {
+  const source = fields.value_source || 'body';
+  return {
+    ...(value ? { id: value.id } : {}),
+    integration_id: integrationId,
+    name: fields.name.trim(),
+    value_source: source,
+    body_data_type: source === 'body' ? fields.body_data_type : '',
+    key: needsKey(source, fields.body_data_type) ? fields.key.trim() : '',
+    variable: fields.variable.trim(),
+    variable_type: fields.variable_type,
+  };
+}
+
+export interface MatcherFields {
+  name: string;
+  match_type: 'body' | 'header' | '';
+  body_data_type: BodyDataType | '';
+  key: string;
+  method: MatchMethod | '';
+  value: string;
+}
+
+export const getMatcherDefaults = (matcher?: IntegrationMatcher): MatcherFields => ({
+  name: matcher?.name ?? '',
+  match_type: matcher?.match_type ?? '',
+  body_data_type: matcher?.body_data_type ?? '',
+  key: matcher?.key ?? '',
+  method: matcher?.method ?? '',
+  value: matcher?.value ?? '',
+});
+
+export const MatcherFormSchema = collect<MatcherFields>((fields, fail) => {
+  if (!fields.name.trim()) fail('name', requiredText('Name'));
+  if (!fields.match_type) fail('match_type', MATCH_SOURCE_REQUIRED);
+  if (fields.match_type === 'body' && !fields.body_data_type) fail('body_data_type', BODY_DATA_FORMAT_REQUIRED);
+  if (fields.match_type && needsKey(fields.match_type, fields.body_data_type) && !fields.key.trim()) fail('key', KEY_REQUIRED);
+  if (!fields.method) fail('method', METHOD_REQUIRED);
+  if (!fields.value.trim()) fail('value', requiredText('Value'));
+});
+
+export function toMatcherBody(fields: MatcherFields, integrationId: number, matcher?: IntegrationMatcher): IntegrationMatcherBody {
+  const source = fields.match_type || 'body';
+  return {
+    ...(matcher ? { id: matcher.id } : {}),
+    integration_id: integrationId,
+    name: fields.name.trim(),
+    match_type: source,
+    body_data_type: source === 'body' ? fields.body_data_type : '',
+    key: needsKey(source, fields.body_data_type) ? fields.key.trim() : '',
+    method: fields.method || 'equals',
+    value: fields.value,
+  };
+}
+
+/** Whether the key field applies: not for a body taken whole as a string. */
+export const showsKey = (source: string, bodyDataType: string) => source !== '' && needsKey(source, bodyDataType);

@@ -1,0 +1,125 @@
+import { Link as RouterLink } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import AddIcon from '@mui/icons-material/Add';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import type { Integration } from '@gantry/contract';
+import { DataTable } from '../../../components/data-table.tsx';
+import type { Column } from '../../../components/data-table.tsx';
+import { Page } from '../../../components/page.tsx';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { useResourceDelete } from '../../../components/resource-delete.tsx';
+import { RowActions } from '../../../components/row-actions.tsx';
+import { useSnackbar } from '../../../components/snackbar-provider.tsx';
+import { useDialogState } from '../../../components/use-dialog-state.ts';
+import { DASH } from '../../../lib/format-date.ts';
+import { templatesQuery } from '../../../lib/project-resources.ts';
+import { useProjectAccess } from '../../../lib/shared-queries.ts';
+import { useProjectId } from '../../../lib/use-project-id.ts';
+import { integrationsQuery, useDeleteIntegration } from '../api/integrations-queries.ts';
+import { AliasList } from './alias-list.tsx';
+import { IntegrationDialog } from './integration-dialog.tsx';
+import { INTEGRATION_ACTIONS } from './integration-access.ts';
+
+export const getIntegrationsPath = (projectId: number) => `/project/${projectId}/integrations`;
+
+/** /integrations: the project's incoming webhooks and its project-wide alias URLs. */
+export function IntegrationsPage() {
+  const { t } = useTranslation();
+  const projectId = useProjectId();
+  const snackbar = useSnackbar();
+  const access = useProjectAccess(projectId);
+  const integrations = useQuery(integrationsQuery(projectId));
+  const templates = useQuery(templatesQuery(projectId));
+  const remove = useDeleteIntegration(projectId);
+  const editDialog = useDialogState<Integration>();
+  const deletion = useResourceDelete(projectId);
+  const canManage = access.can(INTEGRATION_ACTIONS);
+  const templateNames = new Map((templates.data ?? []).map((template) => [template.id, template.name]));
+
+  const requestDelete = (integration: Integration) =>
+    void deletion.request({
+      name: integration.name,
+      title: t('integrations.deleteTitle'),
+      message: t('integrations.deleteConfirm', { name: integration.name }),
+      remove: () => remove.mutateAsync(integration.id),
+      onDeleted: () => snackbar.showSuccess(t('integrations.deleted', { name: integration.name })),
+    });
+
+  const columns: Column<Integration>[] = [
+    {
+      id: 'name',
+      header: t('integrations.name'),
+      render: (integration) => (
+        <Link component={RouterLink} to={`${getIntegrationsPath(projectId)}/${integration.id}`} underline="hover" sx={{ fontWeight: 500 }}>
+          {integration.name}
+        </Link>
+      ),
+    },
+    {
+      id: 'template',
+      header: t('integrations.template'),
+      render: (integration) => (
+        <Link component={RouterLink} to={`/project/${projectId}/templates/${integration.template_id}`} underline="hover">
+          {templateNames.get(integration.template_id) ?? `#${integration.template_id}`}
+        </Link>
+      ),
+    },
+    { id: 'auth', header: t('integrations.authMethod'), render: (integration) => t(`integrations.authMethods.${integration.auth_method || 'none'}`) },
+    { id: 'searchable', header: t('integrations.globalAliasColumn'), render: (integration) => (integration.searchable ? t('integrations.yes') : DASH) },
+  ];
+  if (canManage) {
+    columns.push({
+      id: 'actions',
+      header: '',
+      align: 'right',
+      width: 104,
+      render: (integration) => (
+        <RowActions
+          name={integration.name}
+          onEdit={() => editDialog.show(integration)}
+          onDelete={() => requestDelete(integration)}
+          deleting={remove.isPending && remove.variables === integration.id}
+        />
+      ),
+    });
+  }
+
+  return (
+    <Page>
+      <PageHeader
+        title={t('integrations.title')}
+        actions={
+          canManage ? (
+            <Button variant="contained" disableElevation startIcon={<AddIcon />} onClick={() => editDialog.show(undefined)}>
+              {t('integrations.newIntegration')}
+            </Button>
+          ) : null
+        }
+      />
+      <Stack spacing={3}>
+        <DataTable
+          aria-label={t('integrations.title')}
+          columns={columns}
+          rows={integrations.data}
+          getRowKey={(integration) => integration.id}
+          loading={integrations.isPending}
+          error={integrations.error}
+          emptyText={t('integrations.empty')}
+          paginated={false}
+        />
+        <AliasList
+          projectId={projectId}
+          integrationId={null}
+          canManage={canManage}
+          title={t('integrations.projectAliases')}
+          description={t('integrations.projectAliasesHint')}
+        />
+      </Stack>
+      <IntegrationDialog open={editDialog.open} projectId={projectId} integration={editDialog.item} onClose={editDialog.close} />
+      {deletion.element}
+    </Page>
+  );
+}

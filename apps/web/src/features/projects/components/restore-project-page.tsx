@@ -1,0 +1,131 @@
+import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import UploadFileIcon from '@mui/icons-material/UploadFile';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import FormHelperText from '@mui/material/FormHelperText';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { requiredString } from '@gantry/contract';
+import { FormTextField } from '../../../components/form-fields.tsx';
+import { Page } from '../../../components/page.tsx';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { getErrorMessage } from '../../../lib/api-client.ts';
+import { storage } from '../../../lib/storage.ts';
+import { readBackupFile, useRestoreProject, type RestoreOutcome } from '../api/backup-queries.ts';
+import { RestoreResultDialog } from './restore-result-dialog.tsx';
+
+const FILE_REQUIRED = 'backup.restore.fileRequired';
+
+const RestoreFormSchema = z.object({
+  name: requiredString('Name'),
+  file: z.instanceof(File, { message: FILE_REQUIRED }).nullable().refine((file) => file !== null, FILE_REQUIRED),
+});
+type RestoreFormInput = z.input<typeof RestoreFormSchema>;
+type RestoreFormValues = z.output<typeof RestoreFormSchema>;
+
+/** Restores a project from a Gantry or Semaphore backup file under the name typed here. */
+export function RestoreProjectPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const restore = useRestoreProject();
+  const [fileError, setFileError] = useState<string | null>(null);
+  const [outcome, setOutcome] = useState<RestoreOutcome | null>(null);
+  const form = useForm<RestoreFormInput, unknown, RestoreFormValues>({
+    resolver: zodResolver(RestoreFormSchema),
+    defaultValues: { name: '', file: null },
+  });
+
+  const submit = async ({ name, file }: RestoreFormValues) => {
+    setFileError(null);
+    const backup = file ? await readBackupFile(file) : undefined;
+    if (!backup) {
+      setFileError(t('backup.restore.invalidFile'));
+      return;
+    }
+    restore.mutate(
+      { backup, name },
+      {
+        onSuccess: (result) => {
+          storage.setLastProjectId(result.projectId);
+          setOutcome(result);
+        },
+      },
+    );
+  };
+
+  const error = fileError ?? (restore.error ? getErrorMessage(restore.error) : null);
+
+  return (
+    <Page>
+      <PageHeader title={t('projects.restore.title')} />
+      <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
+        <form onSubmit={form.handleSubmit(submit)} noValidate aria-label={t('projects.restore.title')}>
+          <Stack spacing={2.5} sx={{ maxWidth: 480 }}>
+            <Typography variant="body2" color="text.secondary">
+              {t('backup.restore.hint')}
+            </Typography>
+            {error ? (
+              <Alert severity="error" role="alert">
+                {error}
+              </Alert>
+            ) : null}
+            <FormTextField control={form.control} name="name" label={t('backup.restore.name')} required />
+            <Controller
+              control={form.control}
+              name="file"
+              render={({ field, fieldState }) => (
+                <div>
+                  <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+                    <Button component="label" variant="outlined" startIcon={<UploadFileIcon />} sx={{ flexShrink: 0 }}>
+                      {t('backup.restore.chooseFile')}
+                      <input
+                        hidden
+                        type="file"
+                        accept="application/json,.json"
+                        aria-label={t('backup.restore.file')}
+                        onChange={(event) => {
+                          setFileError(null);
+                          field.onChange(event.target.files?.[0] ?? null);
+                        }}
+                      />
+                    </Button>
+                    <Typography variant="body2" color={field.value ? 'text.primary' : 'text.secondary'} noWrap>
+                      {field.value instanceof File ? field.value.name : t('backup.restore.noFile')}
+                    </Typography>
+                  </Stack>
+                  {fieldState.error ? <FormHelperText error>{t(FILE_REQUIRED)}</FormHelperText> : null}
+                </div>
+              )}
+            />
+            <div>
+              <Button
+                type="submit"
+                variant="contained"
+                disableElevation
+                disabled={restore.isPending}
+                startIcon={restore.isPending ? <CircularProgress size={16} color="inherit" /> : undefined}
+              >
+                {t('backup.restore.submit')}
+              </Button>
+            </div>
+          </Stack>
+        </form>
+      </Paper>
+      <RestoreResultDialog
+        outcome={outcome}
+        onClose={(target) => {
+          const projectId = outcome?.projectId;
+          setOutcome(null);
+          if (projectId) void navigate(`/project/${projectId}/${target}`);
+        }}
+      />
+    </Page>
+  );
+}

@@ -1,0 +1,141 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import AddIcon from '@mui/icons-material/Add';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import Switch from '@mui/material/Switch';
+import Typography from '@mui/material/Typography';
+import type { Runner, RunnerWithToken } from '@gantry/contract';
+import { DataTable } from '../../../components/data-table.tsx';
+import type { Column } from '../../../components/data-table.tsx';
+import { Page } from '../../../components/page.tsx';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { useResourceDelete } from '../../../components/resource-delete.tsx';
+import { RowActions } from '../../../components/row-actions.tsx';
+import { useSnackbar } from '../../../components/snackbar-provider.tsx';
+import { useDialogState } from '../../../components/use-dialog-state.ts';
+import { getErrorMessage } from '../../../lib/api-client.ts';
+import { formatDate } from '../../../lib/format-date.ts';
+import { systemInfoQuery } from '../../../lib/shared-queries.ts';
+import { storage } from '../../../lib/storage.ts';
+import { useProjectId } from '../../../lib/use-project-id.ts';
+import { runnersQuery, useDeleteRunner, useSetRunnerActive, type RunnerScope } from '../api/runners-queries.ts';
+import { RunnerDialog } from './runner-dialog.tsx';
+import { RunnerTokenDialog } from './runner-token-dialog.tsx';
+
+/** The runners table with its dialogs; the same for global runners (scope null) and a project's runners. */
+function RunnersList({ scope }: { scope: RunnerScope }) {
+  const { t, i18n } = useTranslation();
+  const snackbar = useSnackbar();
+  const info = useQuery(systemInfoQuery);
+  const runners = useQuery(runnersQuery(scope));
+  const setActive = useSetRunnerActive(scope);
+  const remove = useDeleteRunner(scope);
+  const editDialog = useDialogState<Runner>();
+  const [created, setCreated] = useState<RunnerWithToken | undefined>(undefined);
+  const deletion = useResourceDelete(scope ?? storage.getLastProjectId() ?? 0);
+  const serverUrl = info.data?.web_host || window.location.origin;
+
+  const requestDelete = (runner: Runner) =>
+    void deletion.request({
+      name: runner.name,
+      title: t('runners.deleteTitle'),
+      message: t('runners.deleteConfirm', { name: runner.name }),
+      remove: () => remove.mutateAsync(runner.id),
+      onDeleted: () => snackbar.showSuccess(t('runners.deleted', { name: runner.name })),
+    });
+
+  const columns: Column<Runner>[] = [
+    {
+      id: 'active',
+      header: t('runners.active'),
+      width: 88,
+      render: (runner) => (
+        <Switch
+          checked={runner.active}
+          disabled={setActive.isPending && setActive.variables?.id === runner.id}
+          onChange={(event) => setActive.mutate({ id: runner.id, active: event.target.checked }, { onError: (error) => snackbar.showError(getErrorMessage(error)) })}
+          slotProps={{ input: { 'aria-label': t('runners.activeNamed', { name: runner.name }) } }}
+        />
+      ),
+    },
+    { id: 'name', header: t('runners.name'), render: (runner) => runner.name },
+    {
+      id: 'webhook',
+      header: t('runners.webhook'),
+      render: (runner) => (
+        <Box component="span" sx={{ wordBreak: 'break-all' }}>
+          {runner.webhook || '—'}
+        </Box>
+      ),
+    },
+    {
+      id: 'max_parallel_tasks',
+      header: t('runners.maxParallelTasks'),
+      render: (runner) => (runner.max_parallel_tasks > 0 ? runner.max_parallel_tasks : <span aria-label={t('runners.unlimited')}>∞</span>),
+    },
+    {
+      id: 'touched',
+      header: t('runners.lastSeen'),
+      render: (runner) => (runner.touched ? formatDate(runner.touched, { locale: i18n.language }) : t('runners.neverConnected')),
+    },
+    {
+      id: 'actions',
+      header: '',
+      align: 'right',
+      width: 104,
+      render: (runner) => (
+        <RowActions name={runner.name} onEdit={() => editDialog.show(runner)} onDelete={() => requestDelete(runner)} deleting={remove.isPending && remove.variables === runner.id} />
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 2 }}>
+        <Typography variant="body2" color="text.secondary" sx={{ flexGrow: 1 }}>
+          {scope === null ? t('runners.globalIntro') : t('runners.projectIntro')}
+        </Typography>
+        <Button variant="contained" disableElevation startIcon={<AddIcon />} onClick={() => editDialog.show(undefined)}>
+          {t('runners.newRunner')}
+        </Button>
+      </Stack>
+      <DataTable
+        aria-label={t('runners.title')}
+        columns={columns}
+        rows={runners.data}
+        getRowKey={(runner) => String(runner.id)}
+        loading={runners.isPending}
+        error={runners.error}
+        emptyText={t('runners.empty')}
+      />
+      <RunnerDialog open={editDialog.open} scope={scope} runner={editDialog.item} onClose={editDialog.close} onCreated={setCreated} />
+      <RunnerTokenDialog runner={created} serverUrl={serverUrl} onClose={() => setCreated(undefined)} />
+      {deletion.element}
+    </>
+  );
+}
+
+/** /runners: the global runners, for admins. */
+export function GlobalRunnersPage() {
+  const { t } = useTranslation();
+  const lastProjectId = storage.getLastProjectId();
+  return (
+    <Page>
+      <PageHeader title={t('runners.title')} backTo={lastProjectId ? `/project/${lastProjectId}` : '/'} />
+      <RunnersList scope={null} />
+    </Page>
+  );
+}
+
+/** The runners tab of a project's dashboard. */
+export function ProjectRunnersTab() {
+  const projectId = useProjectId();
+  return (
+    <Box sx={{ pt: 2 }}>
+      <RunnersList scope={projectId} />
+    </Box>
+  );
+}

@@ -1,0 +1,132 @@
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { COMMIT_CHECK_INTERVALS } from '@gantry/contract';
+import type { Schedule } from '@gantry/contract';
+import { FormCheckbox, FormTextField } from '../../../components/form-fields.tsx';
+import { FormDialog } from '../../../components/form-dialog.tsx';
+import { FormSelectField } from '../../../components/form-select-field.tsx';
+import { useSnackbar } from '../../../components/snackbar-provider.tsx';
+import { getErrorMessage, isApiError } from '../../../lib/api-client.ts';
+import { repositoriesQuery, templatesQuery } from '../../../lib/project-resources.ts';
+import { systemInfoQuery } from '../../../lib/shared-queries.ts';
+import { CHECK_INTERVAL_LABEL_KEYS } from '../cron-picker.ts';
+import { useSaveSchedule, validateCron } from '../api/schedules-queries.ts';
+import { CronBuilder } from './cron-builder.tsx';
+import { NextRuns } from './next-runs.tsx';
+import { ScheduleFormSchema, getFormCron, getScheduleFormDefaults, toScheduleBody } from './schedule-form.ts';
+import type { ScheduleFormFields } from './schedule-form.ts';
+
+interface ScheduleDialogProps {
+  open: boolean;
+  projectId: number;
+  /** Absent for a new schedule. */
+  schedule?: Schedule;
+  onClose: () => void;
+}
+
+export function ScheduleDialog({ open, projectId, schedule, onClose }: ScheduleDialogProps) {
+  const { t } = useTranslation();
+  const snackbar = useSnackbar();
+  const templates = useQuery({ ...templatesQuery(projectId), enabled: open });
+  const repositories = useQuery({ ...repositoriesQuery(projectId), enabled: open });
+  const info = useQuery({ ...systemInfoQuery, enabled: open });
+  const save = useSaveSchedule(projectId);
+  const [checkError, setCheckError] = useState<string | null>(null);
+  const [checking, setChecking] = useState(false);
+  const isNew = schedule === undefined;
+  const form = useForm<ScheduleFormFields>({ resolver: zodResolver(ScheduleFormSchema), defaultValues: getScheduleFormDefaults(schedule) });
+  const fields = form.watch();
+  const cron = getFormCron(fields);
+
+  useEffect(() => {
+    if (!open) return;
+    form.reset(getScheduleFormDefaults(schedule));
+    save.reset();
+    setCheckError(null);
+    // Reset when the dialog opens, or reopens for another schedule.
+  }, [open, schedule?.id]);
+
+  // The server has the last word on the expression: it is checked again right before saving.
+  const submit = form.handleSubmit(async (values) => {
+    setCheckError(null);
+    setChecking(true);
+    try {
+      await validateCron(projectId, getFormCron(values));
+    } catch (error) {
+      const message = getErrorMessage(error);
+      if (isApiError(error, 400) && values.mode === 'raw' && !values.run_on_commit) form.setError('cron_format', { message });
+      else setCheckError(message);
+      return;
+    } finally {
+      setChecking(false);
+    }
+    const body = toScheduleBody(values, projectId, schedule);
+    save.mutate(
+      { scheduleId: schedule?.id, body },
+      {
+        onSuccess: () => {
+          snackbar.showSuccess(t(isNew ? 'schedules.created' : 'schedules.saved', { name: body.name }));
+          onClose();
+        },
+      },
+    );
+  });
+
+  const intervals: string[] = [...COMMIT_CHECK_INTERVALS];
+  if (!intervals.includes(fields.check_interval)) intervals.push(fields.check_interval);
+  const loadError = templates.error ?? repositories.error;
+
+  return (
+    <FormDialog
+      open={open}
+      maxWidth="sm"
+      title={isNew ? t('schedules.newSchedule') : t('schedules.editSchedule')}
+      submitLabel={isNew ? t('common.create') : t('common.save')}
+      onSubmit={submit}
+      onClose={onClose}
+      submitting={checking || save.isPending}
+      error={save.error ? getErrorMessage(save.error) : (checkError ?? (loadError ? getErrorMessage(loadError) : null))}
+    >
+      <FormTextField control={form.control} name="name" label={t('schedules.name')} required autoFocus />
+      <FormSelectField
+        control={form.control}
+        name="template_id"
+        label={t('schedules.template')}
+        required
+        options={(templates.data ?? []).map((template) => ({ value: template.id, label: template.name }))}
+      />
+      <FormCheckbox control={form.control} name="run_on_commit" label={t('schedules.runOnCommit')} />
+      {fields.run_on_commit ? (
+        <>
+          <FormSelectField
+            control={form.control}
+            name="repository_id"
+            label={t('schedules.repository')}
+            required
+            helperText={t('schedules.repositoryHint')}
+            options={(repositories.data ?? []).map((repository) => ({
+              value: repository.id,
+              label: repository.git_branch ? `${repository.name} (${repository.git_branch})` : repository.name,
+            }))}
+          />
+          <FormSelectField
+            control={form.control}
+            name="check_interval"
+            label={t('schedules.checkInterval')}
+            required
+            options={intervals.map((interval) => ({
+              value: interval,
+              label: interval in CHECK_INTERVAL_LABEL_KEYS ? t(CHECK_INTERVAL_LABEL_KEYS[interval as keyof typeof CHECK_INTERVAL_LABEL_KEYS]) : interval,
+            }))}
+          />
+        </>
+      ) : (
+        <CronBuilder control={form.control} setValue={form.setValue} fields={fields} />
+      )}
+      <NextRuns projectId={projectId} cron={cron} timeZone={info.data?.schedule_timezone} checksOnly={fields.run_on_commit} />
+    </FormDialog>
+  );
+}

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { COMMIT_CHECK_INTERVALS, CRON_REQUIRED, requiredText } from '@gantry/contract';
+import type { Schedule, ScheduleBody } from '@gantry/contract';
+import { DEFAULT_CRON, EMPTY_PICKER, parseCron, toCron } from '../cron-picker.ts';
+import type { CronPicker, Timing } from '../cron-picker.ts';
+
+export const TIMING_REQUIRED = 'Timing is required';
+
+export type CronMode = 'picker' | 'raw';
+
+/** The picker as the form holds it: no timing yet when a raw expression could not be shown. */
+export type PickerFields = Omit<CronPicker, 'timing'> & { timing: Timing | '' };
+
+/** What the schedule dialog edits; the cron text is built from one of three sources on save. */
+export interface ScheduleFormFields {
+  name: string;
+  template_id: number | null;
+  /** Fire only when the repository's branch has a new commit, checked at check_interval. */
+  run_on_commit: boolean;
+  repository_id: number | null;
+  check_interval: string;
+  mode: CronMode;
+  cron_format: string;
+  picker: PickerFields;
+}
+
+export function getScheduleFormDefaults(schedule?: Schedule): ScheduleFormFields {
+  const cron = schedule?.cron_format ?? DEFAULT_CRON;
+  const onCommit = schedule?.repository_id != null;
+  const picker = onCommit ? undefined : parseCron(cron);
+  return {
+    name: schedule?.name ?? '',
+    template_id: schedule?.template_id ?? null,
+    run_on_commit: onCommit,
+    repository_id: schedule?.repository_id ?? null,
+    check_interval: onCommit ? cron : COMMIT_CHECK_INTERVALS[0],
+    mode: picker || onCommit ? 'picker' : 'raw',
+    cron_format: cron,
+    picker: picker ?? { ...EMPTY_PICKER },
+  };
+}
+
+/** The cron text the form stands for at this moment (empty when the picker has no timing). */
+export function getFormCron(fields: ScheduleFormFields): string {
+  if (fields.run_on_commit) return fields.check_interval;
+  if (fields.mode === 'raw') return fields.cron_format.trim();
+  const { timing } = fields.picker;
+  return timing ? toCron({ ...fields.picker, timing }) : '';
+}
+
+/** Switching to the picker shows what the raw text says; text it cannot show leaves the timing to choose. */
+export function toPickerFields(cron: string): PickerFields {
+  return parseCron(cron) ?? { ...EMPTY_PICKER, timing: '' };
+}
+
+/** The body to send; an existing schedule keeps its active state and task parameters. */
+export function toScheduleBody(fields: ScheduleFormFields, projectId: number, schedule?: Schedule): ScheduleBody {
+  return {
+    ...(schedule ? { id: schedule.id, project_id: projectId, active: schedule.active, task_params: schedule.task_params } : { active: true }),
+    name: fields.name.trim(),
+    template_id: fields.template_id ?? 0,
+    cron_format: getFormCron(fields),
+    repository_id: fields.run_on_commit ? fields.repository_id : null,
+  };
+}
+
+/** Lazy validation with the seed's messages; every failing field is reported in one pass. */
+export const ScheduleFormSchema = z.custom<ScheduleFormFields>().superRefine((fields, ctx) => {
+  const fail = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message });
+  if (!fields.name.trim()) fail(['name'], requiredText('Name'));
+  if (fields.template_id === null) fail(['template_id'], requiredText('Template'));
+  if (fields.run_on_commit) {
+    if (fields.repository_id === null) fail(['repository_id'], requiredText('Repository'));
+  } else if (fields.mode === 'raw') {
+    if (!fields.cron_format.trim()) fail(['cron_format'], CRON_REQUIRED);
+  } else if (!fields.picker.timing) {
+    fail(['picker', 'timing'], TIMING_REQUIRED);
+  }
+});

@@ -1,0 +1,202 @@
+import { useState } from 'react';
+import { useParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import AddIcon from '@mui/icons-material/Add';
+import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
+import CheckIcon from '@mui/icons-material/Check';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import LinearProgress from '@mui/material/LinearProgress';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import ToggleButton from '@mui/material/ToggleButton';
+import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { Permission } from '@gantry/contract';
+import type { Inventory, Template } from '@gantry/contract';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { useSnackbar } from '../../../components/snackbar-provider.tsx';
+import { useDialogState } from '../../../components/use-dialog-state.ts';
+import { getErrorMessage } from '../../../lib/api-client.ts';
+import { templateQuery } from '../../../lib/project-resources.ts';
+import { useProjectAccess } from '../../../lib/shared-queries.ts';
+import { useProjectId } from '../../../lib/use-project-id.ts';
+import { templateWorkspacesQuery, useDeleteWorkspace, useWorkspaceAction } from '../api/terraform-queries.ts';
+import type { WorkspaceAction } from '../api/terraform-queries.ts';
+import { WorkspaceAliases } from './workspace-aliases.tsx';
+import { WorkspaceLock } from './workspace-lock.tsx';
+import { AttachWorkspaceDialog, NewWorkspaceDialog } from './workspace-dialogs.tsx';
+import { WorkspaceStates } from './workspace-states.tsx';
+
+/** A button that explains itself when it is off (the default workspace stays attached and in place). */
+function GuardedButton({ reason, disabled, children, onClick }: { reason: string; disabled: boolean; children: string; onClick: () => void }) {
+  return (
+    <Tooltip title={disabled ? reason : ''}>
+      <span>
+        <Button size="small" disabled={disabled} onClick={onClick}>
+          {children}
+        </Button>
+      </span>
+    </Tooltip>
+  );
+}
+
+function WorkspacesPanel({ template }: { template: Template }) {
+  const { t } = useTranslation();
+  const snackbar = useSnackbar();
+  const projectId = template.project_id;
+  const access = useProjectAccess(projectId);
+  const canManage = access.can(Permission.manageProjectResources);
+  const workspaces = useQuery(templateWorkspacesQuery(projectId, template.id, template.app));
+  const action = useWorkspaceAction(projectId, template.id);
+  const remove = useDeleteWorkspace(projectId);
+  const [chosen, setChosen] = useState<number | null>(null);
+  const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
+  const newDialog = useDialogState();
+  const attachDialog = useDialogState();
+  const confirmDelete = useDialogState<Inventory>();
+
+  const list = workspaces.data ?? [];
+  const selected = list.find((w) => w.id === chosen) ?? list.find((w) => w.id === template.inventory_id) ?? list[0];
+  const isDefault = selected !== undefined && selected.id === template.inventory_id;
+
+  const run = (kind: WorkspaceAction, workspace: Inventory, done: string) =>
+    action.mutate(
+      { action: kind, inventoryId: workspace.id },
+      {
+        onSuccess: () => {
+          if (kind === 'detach') setChosen(null);
+          snackbar.showSuccess(t(done, { name: workspace.name }));
+        },
+        onError: (error) => snackbar.showError(getErrorMessage(error)),
+      },
+    );
+
+  return (
+    <Stack spacing={2}>
+      <Paper variant="outlined" sx={{ p: 2 }}>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' }, justifyContent: 'space-between' }}>
+          <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
+            {t('terraform.workspaces')}
+          </Typography>
+          {canManage ? (
+            <>
+              <Button size="small" variant="outlined" startIcon={<AddIcon />} endIcon={<ArrowDropDownIcon />} onClick={(event) => setMenuAnchor(event.currentTarget)} aria-haspopup="menu">
+                {t('terraform.workspace')}
+              </Button>
+              <Menu anchorEl={menuAnchor} open={menuAnchor !== null} onClose={() => setMenuAnchor(null)}>
+                <MenuItem
+                  onClick={() => {
+                    setMenuAnchor(null);
+                    newDialog.show();
+                  }}
+                >
+                  {t('terraform.newWorkspace')}
+                </MenuItem>
+                <MenuItem
+                  onClick={() => {
+                    setMenuAnchor(null);
+                    attachDialog.show();
+                  }}
+                >
+                  {t('terraform.attachWorkspace')}
+                </MenuItem>
+              </Menu>
+            </>
+          ) : null}
+        </Stack>
+        {workspaces.isPending ? <LinearProgress sx={{ mt: 2 }} /> : null}
+        {workspaces.error ? <Alert severity="error" sx={{ mt: 2 }}>{getErrorMessage(workspaces.error)}</Alert> : null}
+        {workspaces.isSuccess && list.length === 0 ? (
+          <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>
+            {t('terraform.noWorkspaces')}
+          </Typography>
+        ) : null}
+        {list.length > 0 ? (
+          <ToggleButtonGroup
+            exclusive
+            size="small"
+            value={selected?.id ?? null}
+            onChange={(_event, value: number | null) => value !== null && setChosen(value)}
+            aria-label={t('terraform.workspaces')}
+            sx={{ mt: 2, flexWrap: 'wrap' }}
+          >
+            {list.map((workspace) => (
+              <ToggleButton key={workspace.id} value={workspace.id} sx={{ textTransform: 'none', gap: 0.5 }}>
+                {workspace.id === template.inventory_id ? <CheckIcon fontSize="small" titleAccess={t('terraform.default')} /> : null}
+                {workspace.name}
+              </ToggleButton>
+            ))}
+          </ToggleButtonGroup>
+        ) : null}
+        {selected ? (
+          <Stack direction="row" spacing={1} useFlexGap sx={{ mt: 1.5, alignItems: 'center', flexWrap: 'wrap' }}>
+            <Typography variant="body2" color="text.secondary">
+              {t('terraform.selects', { workspace: selected.inventory })}
+            </Typography>
+            <Box sx={{ flexGrow: 1 }} />
+            {canManage ? (
+              <>
+                <GuardedButton reason={t('terraform.alreadyDefault')} disabled={isDefault || action.isPending} onClick={() => run('setDefault', selected, 'terraform.madeDefault')}>
+                  {t('terraform.makeDefault')}
+                </GuardedButton>
+                <GuardedButton reason={t('terraform.defaultCannotDetach')} disabled={isDefault || action.isPending} onClick={() => run('detach', selected, 'terraform.detached')}>
+                  {t('terraform.detach')}
+                </GuardedButton>
+                <GuardedButton reason={t('terraform.defaultCannotDelete')} disabled={isDefault || remove.isPending} onClick={() => confirmDelete.show(selected)}>
+                  {t('common.delete')}
+                </GuardedButton>
+              </>
+            ) : null}
+          </Stack>
+        ) : null}
+      </Paper>
+
+      {selected ? (
+        <>
+          <WorkspaceLock key={`lock-${selected.id}`} projectId={projectId} inventoryId={selected.id} canManage={canManage} />
+          <Box>
+            <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600, mb: 1 }}>
+              {t('terraform.states')}
+            </Typography>
+            <WorkspaceStates key={selected.id} projectId={projectId} inventoryId={selected.id} canManage={canManage} />
+          </Box>
+          <WorkspaceAliases key={`aliases-${selected.id}`} projectId={projectId} inventoryId={selected.id} canManage={canManage} />
+        </>
+      ) : null}
+
+      <NewWorkspaceDialog open={newDialog.open} onClose={newDialog.close} template={template} onCreated={setChosen} />
+      <AttachWorkspaceDialog open={attachDialog.open} onClose={attachDialog.close} template={template} onAttached={setChosen} />
+      <ConfirmDialog
+        open={confirmDelete.open}
+        title={t('terraform.deleteWorkspaceTitle')}
+        message={t('terraform.deleteWorkspaceConfirm', { name: confirmDelete.item?.name ?? '' })}
+        onClose={confirmDelete.close}
+        onConfirm={() => {
+          const workspace = confirmDelete.item;
+          if (!workspace) return;
+          remove.mutate(workspace.id, {
+            onSuccess: () => {
+              setChosen(null);
+              snackbar.showSuccess(t('terraform.deleted', { name: workspace.name }));
+            },
+            onError: (error) => snackbar.showError(getErrorMessage(error)),
+          });
+        }}
+      />
+    </Stack>
+  );
+}
+
+/** The template page's Workspaces tab (terraform and tofu): workspaces, their state history and backend aliases. */
+export function TemplateWorkspacesTab() {
+  const projectId = useProjectId();
+  const templateId = Number(useParams().templateId);
+  const template = useQuery(templateQuery(projectId, templateId));
+  return template.data ? <WorkspacesPanel template={template.data} /> : null;
+}

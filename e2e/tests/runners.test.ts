@@ -1,0 +1,110 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newPage } from '../support/browser.ts';
+import { startGantry, type RunningServer } from '../support/server.ts';
+
+const gantryBin = path.resolve(import.meta.dirname, '../../apps/server/bin/gantry.mjs');
+
+async function signIn(page: Page, login: string, password: string): Promise<void> {
+  await page.goto('/auth/login');
+  await page.getByLabel('Username or email').fill(login);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}
+
+describe('runners, as an administrator sets them up', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  let runner: ChildProcess | undefined;
+  const workDir = mkdtempSync(path.join(os.tmpdir(), 'gantry-e2e-runner-'));
+
+  beforeAll(async () => {
+    server = await startGantry({ GANTRY_USE_REMOTE_RUNNER: 'true' });
+    browser = await launchBrowser();
+    page = await newPage(browser, server.url);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    await signIn(page, server.adminLogin, server.adminPassword);
+    await page.waitForURL(/\/project\/new/);
+  });
+  afterAll(async () => {
+    runner?.kill('SIGKILL');
+    await browser?.close();
+    await server?.stop();
+    rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it('creates a global runner, copies its command line, and the copied command connects the runner', async () => {
+    await page.goto('/runners');
+    await page.getByRole('button', { name: 'New runner' }).click();
+    const form = page.getByRole('dialog');
+    await form.getByLabel(/^Max parallel tasks/).fill('-1');
+    await form.getByRole('button', { name: 'Create' }).click();
+    await form.getByText('Name is required').waitFor();
+    await form.getByText('Must be 0 or greater').waitFor();
+    await form.getByLabel(/^Name/).fill('build-box');
+    await form.getByLabel(/^Max parallel tasks/).fill('');
+    await form.getByRole('button', { name: 'Create' }).click();
+
+    const tokenDialog = page.getByRole('dialog', { name: 'Runner build-box created' });
+    await tokenDialog.waitFor();
+    expect((await tokenDialog.boundingBox())?.width).toBeLessThanOrEqual(600);
+    await tokenDialog.getByText('Copy the token now: it is shown only once.').waitFor();
+    await tokenDialog.getByText(/docker run .*GANTRY_RUNNER_TOKEN=/).waitFor();
+    await tokenDialog.getByRole('button', { name: 'Copy the command', exact: true }).click();
+    await page.getByText('The command has been copied to the clipboard.').waitFor();
+    const command = await page.evaluate(() => navigator.clipboard.readText());
+    expect(command).toMatch(new RegExp(`^gantry runner start --server ${server.url.replace(/[.]/g, '\\.')} --token [A-Za-z0-9_-]{40,}$`));
+    await tokenDialog.getByRole('button', { name: 'Close' }).click();
+
+    // The table: unlimited shows as infinity, the runner has never connected yet.
+    const row = page.getByRole('row').filter({ hasText: 'build-box' });
+    await row.getByText('∞').waitFor();
+    await row.getByText('Never connected').waitFor();
+
+    // Run exactly what was copied (with this checkout's gantry), and the runner shows up as seen.
+    const [, ...args] = command.split(' ');
+    runner = spawn(process.execPath, [gantryBin, ...args, '--work-dir', workDir], { env: { PATH: process.env.PATH ?? '' }, stdio: 'ignore' });
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          await page.getByRole('row').filter({ hasText: 'build-box' }).waitFor();
+          return page.getByRole('row').filter({ hasText: 'build-box' }).getByText('Never connected').count();
+        },
+        { timeout: 30_000, interval: 1000 },
+      )
+      .toBe(0);
+
+    await page.getByLabel('build-box active').click();
+    await expect.poll(() => page.getByLabel('build-box active').isChecked()).toBe(false);
+  });
+
+  it('offers project runners as a free tab of a plain project', async () => {
+    await page.goto('/project/new');
+    await page.getByLabel('Project name').fill('Runners project');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await page.waitForURL(/\/project\/\d+\/history/);
+    const tab = page.getByRole('tab', { name: 'Runners' });
+    await tab.waitFor();
+    expect(await tab.textContent()).toBe('Runners');
+    await tab.click();
+    await page.waitForURL(/\/project\/\d+\/runners/);
+    await page.getByRole('button', { name: 'New runner' }).click();
+    const form = page.getByRole('dialog');
+    await form.getByLabel(/^Name/).fill('project-box');
+    await form.getByLabel(/^Max parallel tasks/).fill('2');
+    await form.getByRole('button', { name: 'Create' }).click();
+    const tokenDialog = page.getByRole('dialog', { name: 'Runner project-box created' });
+    await tokenDialog.getByRole('button', { name: 'Copy the container command' }).click();
+    await page.getByText('The command has been copied to the clipboard.').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/^docker run .* -e GANTRY_RUNNER_SERVER=http:\/\/127\.0\.0\.1:\d+ -e GANTRY_RUNNER_TOKEN=\S+ gantry\/gantry runner start$/);
+    await tokenDialog.getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('row').filter({ hasText: 'project-box' }).getByText('2', { exact: true }).waitFor();
+    expect(await page.getByText('Pro', { exact: true }).count()).toBe(0);
+  });
+});

@@ -1,0 +1,270 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newPage } from '../support/browser.ts';
+import { startGantry, type RunningServer } from '../support/server.ts';
+
+/** Calls the API as the admin, with the session cookie of an API sign-in. */
+function apiClient(baseUrl: string) {
+  let cookie = '';
+  return async <T>(method: string, url: string, body?: unknown): Promise<T> => {
+    const response = await fetch(`${baseUrl}${url}`, {
+      method,
+      headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const setCookie = response.headers.get('set-cookie');
+    if (setCookie) cookie = setCookie.split(';')[0] ?? '';
+    if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${await response.text()}`);
+    const text = await response.text();
+    return (text ? JSON.parse(text) : undefined) as T;
+  };
+}
+
+async function signIn(page: Page, login: string, password: string): Promise<void> {
+  await page.goto('/auth/login');
+  await page.getByLabel('Username or email').fill(login);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL(/\/project\/\d+\/history/);
+}
+
+/** Picks an option of an MUI select found by its label. */
+async function choose(scope: Page | Locator, page: Page, label: string | RegExp, option: string | RegExp): Promise<void> {
+  await scope.getByRole('combobox', { name: label }).click();
+  await page.getByRole('option', { name: option, exact: typeof option === 'string' }).click();
+}
+
+/** Picks several options of a multiple select, then closes its list. */
+async function chooseMany(scope: Locator, page: Page, label: string, options: string[]): Promise<void> {
+  await scope.getByRole('combobox', { name: label }).click();
+  for (const option of options) await page.getByRole('option', { name: option, exact: true }).click();
+  await page.keyboard.press('Escape');
+  await page.getByRole('listbox').waitFor({ state: 'detached' });
+}
+
+async function seeText(scope: Page | Locator, text: string | RegExp): Promise<void> {
+  await scope.getByText(text).first().waitFor();
+}
+
+interface ScheduleRow {
+  id: number;
+  name: string;
+  cron_format: string;
+  active: boolean;
+  repository_id: number | null;
+}
+
+describe('schedules and integrations, the ways a template starts by itself', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  let scripts: string;
+  let projectId: number;
+  let templateId: number;
+  let api: ReturnType<typeof apiClient>;
+
+  beforeAll(async () => {
+    scripts = mkdtempSync(path.join(os.tmpdir(), 'gantry-e2e-triggers-'));
+    writeFileSync(path.join(scripts, 'deploy.sh'), 'echo "deploying $EVENT"\n');
+    server = await startGantry();
+    browser = await launchBrowser();
+    api = apiClient(server.url);
+    await api('POST', '/api/auth/login', { auth: server.adminLogin, password: server.adminPassword });
+    projectId = (await api<{ id: number }>('POST', '/api/projects', { name: 'Triggers' })).id;
+    const [key] = await api<Array<{ id: number }>>('GET', `/api/project/${projectId}/keys`);
+    const [group] = await api<Array<{ id: number }>>('GET', `/api/project/${projectId}/environment`);
+    const repository = await api<{ id: number }>('POST', `/api/project/${projectId}/repositories`, { name: 'scripts', git_url: scripts, ssh_key_id: key?.id });
+    templateId = (
+      await api<{ id: number }>('POST', `/api/project/${projectId}/templates`, {
+        name: 'Deploy',
+        app: 'bash',
+        playbook: 'deploy.sh',
+        repository_id: repository.id,
+        environment_id: group?.id,
+      })
+    ).id;
+    page = await newPage(browser, server.url);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    await signIn(page, server.adminLogin, server.adminPassword);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (scripts) rmSync(scripts, { recursive: true, force: true });
+  });
+
+  it('creates a schedule with the timing picker and shows its cron in the table', async () => {
+    await page.goto(`/project/${projectId}/schedule`);
+    await seeText(page, 'No schedules yet.');
+    await page.getByRole('button', { name: 'New schedule' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await seeText(dialog, 'Name is required');
+    await seeText(dialog, 'Template is required');
+
+    await dialog.getByLabel(/^Name/).fill('Nightly');
+    await choose(dialog, page, /^Template/, 'Deploy');
+    await seeText(dialog, 'Server time zone: UTC');
+    await choose(dialog, page, /^Timing/, 'Daily');
+    await chooseMany(dialog, page, 'Hours', ['03h']);
+    await chooseMany(dialog, page, 'Minutes', [':30']);
+    // The server computes the next runs of "30 3 * * *": every one at 03:30.
+    const runs = dialog.getByRole('list', { name: 'Next runs' });
+    await expect.poll(async () => (await runs.getByRole('listitem').allTextContents()).length).toBe(5);
+    for (const run of await runs.getByRole('listitem').allTextContents()) expect(run).toMatch(/03:30/);
+
+    await dialog.getByRole('button', { name: 'Cron expression' }).click();
+    expect(await dialog.getByLabel(/^Cron/).inputValue()).toBe('30 3 * * *');
+    await dialog.getByRole('button', { name: 'Timing' }).click();
+    expect(await dialog.getByRole('combobox', { name: /^Timing/ }).textContent()).toBe('Daily');
+
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const row = page.getByRole('row').filter({ hasText: 'Nightly' });
+    await row.getByText('30 3 * * *', { exact: true }).waitFor();
+    await row.getByRole('link', { name: 'Deploy' }).waitFor();
+    const [saved] = await api<ScheduleRow[]>('GET', `/api/project/${projectId}/schedules`);
+    expect(saved).toMatchObject({ name: 'Nightly', cron_format: '30 3 * * *', active: true, repository_id: null });
+  });
+
+  it('shows the server refusing a raw cron expression and keeps the dialog open', async () => {
+    await page.getByRole('button', { name: 'Edit Nightly' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Cron expression' }).click();
+    const cron = dialog.getByLabel(/^Cron/);
+    await cron.fill('');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await seeText(dialog, 'Cron required');
+    await cron.fill('0 25 * * *');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await seeText(dialog, /^Cron: /);
+    expect(await dialog.isVisible()).toBe(true);
+    await cron.fill('0 */6 * * 1-5');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('row').filter({ hasText: 'Nightly' }).getByText('0 */6 * * 1-5').waitFor();
+  });
+
+  it('saves the active switch at once', async () => {
+    const toggle = page.getByRole('switch', { name: 'Active: Nightly' });
+    expect(await toggle.isChecked()).toBe(true);
+    await toggle.click();
+    await expect.poll(async () => (await api<ScheduleRow[]>('GET', `/api/project/${projectId}/schedules`))[0]?.active).toBe(false);
+    await page.reload();
+    expect(await page.getByRole('switch', { name: 'Active: Nightly' }).isChecked()).toBe(false);
+  });
+
+  it('expands a row to the template\'s last tasks', async () => {
+    await page.getByRole('button', { name: 'Show the last tasks of Nightly' }).click();
+    await seeText(page, '—');
+    expect(await page.getByRole('button', { name: 'Hide the last tasks of Nightly' }).getAttribute('aria-expanded')).toBe('true');
+  });
+
+  it('adds a run-on-new-commit schedule from the template form', async () => {
+    await page.goto(`/project/${projectId}/templates/${templateId}/edit`);
+    await seeText(page, 'This template has a time-based schedule');
+    await api('DELETE', `/api/project/${projectId}/schedules/${(await api<ScheduleRow[]>('GET', `/api/project/${projectId}/schedules`))[0]?.id}`);
+    await page.reload();
+    await page.getByLabel('Run this template when the repository has a new commit').check();
+    await choose(page, page, /^Check interval/, 'every 10 minutes');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/\/templates\/\d+\/tasks$/);
+    const schedules = await api<ScheduleRow[]>('GET', `/api/project/${projectId}/schedules`);
+    expect(schedules).toHaveLength(1);
+    expect(schedules[0]).toMatchObject({ name: 'Deploy', cron_format: '*/10 * * * *', active: true });
+    expect(schedules[0]?.repository_id).not.toBeNull();
+    await page.goto(`/project/${projectId}/schedule`);
+    await page.getByRole('row').filter({ hasText: 'on new commit in scripts' }).getByText('*/10 * * * *').waitFor();
+  });
+
+  it('creates an integration with a matcher and copies its alias URL', async () => {
+    await page.goto(`/project/${projectId}/integrations`);
+    await seeText(page, 'No integrations yet.');
+    await page.getByRole('button', { name: 'New integration' }).click();
+    let dialog = page.getByRole('dialog');
+    expect((await dialog.boundingBox())?.width).toBe(450);
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await seeText(dialog, 'Name is required');
+    await seeText(dialog, 'Template is required');
+    await dialog.getByLabel(/^Name/).fill('Push hook');
+    await choose(dialog, page, /^Template/, 'Deploy');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    await page.getByRole('link', { name: 'Push hook' }).click();
+    await page.waitForURL(/\/integrations\/\d+$/);
+    await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Integrations' }).waitFor();
+    await seeText(page, 'There is no aliases.');
+
+    await page.getByRole('button', { name: 'New matcher' }).click();
+    dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    for (const message of ['Name is required', 'Match source is required', 'Comparison method is required', 'Value is required']) await seeText(dialog, message);
+    await dialog.getByLabel(/^Name/).fill('push events');
+    await choose(dialog, page, /^Match source/, 'Body');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await seeText(dialog, 'Body data format is required');
+    await choose(dialog, page, /^Match source/, 'Header');
+    await dialog.getByLabel(/^Header name/).fill('X-Event');
+    await choose(dialog, page, /^Comparison method/, 'Equals');
+    await dialog.getByLabel(/^Value/).fill('push');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('region', { name: 'Matchers' }).getByRole('cell', { name: 'push events', exact: true }).waitFor();
+
+    await page.getByRole('region', { name: 'Alias URLs' }).getByRole('button', { name: 'Add alias' }).click();
+    const aliasUrl = page.getByRole('list', { name: 'Alias URLs' }).locator('code');
+    await aliasUrl.waitFor();
+    const url = await aliasUrl.textContent();
+    expect(url).toMatch(/\/api\/integrations\/[A-Za-z0-9_-]+$/);
+    await page.getByRole('button', { name: `Copy ${url}` }).click();
+    await seeText(page, 'The alias URL has been copied to the clipboard.');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
+
+    // The copied URL is the live webhook: a matching request starts the template.
+    const hook = await fetch(new URL(new URL(url ?? '').pathname, server.url), { method: 'POST', headers: { 'X-Event': 'push' }, body: '{}' });
+    expect(hook.status).toBe(204);
+    await expect.poll(async () => (await api<unknown[]>('GET', `/api/project/${projectId}/templates/${templateId}/tasks/last?limit=5`)).length).toBe(1);
+  });
+
+  it('turns the global alias switch on and lists project alias URLs', async () => {
+    const globalSwitch = page.getByRole('switch', { name: /Reachable through the project alias URLs/ });
+    await globalSwitch.check();
+    await expect
+      .poll(async () => (await api<Array<{ searchable: boolean }>>('GET', `/api/project/${projectId}/integrations`))[0]?.searchable)
+      .toBe(true);
+    await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Integrations' }).click();
+    await page.getByRole('row').filter({ hasText: 'Push hook' }).getByText('Yes').waitFor();
+    const projectAliases = page.getByRole('region', { name: 'Project alias URLs' });
+    await projectAliases.getByRole('button', { name: 'Add alias' }).click();
+    await projectAliases.locator('code').waitFor();
+    await projectAliases.getByRole('button', { name: /^Delete alias / }).click();
+    await seeText(projectAliases, 'There is no aliases.');
+  });
+  it('lets a manager run the schedules but shows integrations to them without actions', async () => {
+    const manager = await api<{ id: number }>('POST', '/api/users', { name: 'Max Manager', username: 'max', email: 'max@example.com', password: 'max-Pass-123' });
+    await api('POST', `/api/project/${projectId}/users`, { user_id: manager.id, role: 'manager' });
+    const managerPage = await newPage(browser, server.url);
+    try {
+      await signIn(managerPage, 'max', 'max-Pass-123');
+      await managerPage.goto(`/project/${projectId}/schedule`);
+      await managerPage.getByRole('button', { name: 'New schedule' }).waitFor();
+      expect(await managerPage.getByRole('switch').first().isEnabled()).toBe(true);
+
+      await managerPage.goto(`/project/${projectId}/integrations`);
+      await managerPage.getByRole('link', { name: 'Push hook' }).click();
+      await managerPage.getByRole('region', { name: 'Matchers' }).getByRole('cell', { name: 'push events', exact: true }).waitFor();
+      await managerPage.getByRole('button', { name: /^Copy http/ }).waitFor();
+      for (const name of ['New matcher', 'New value', 'Add alias', 'Edit', 'Delete']) {
+        expect(await managerPage.getByRole('button', { name, exact: true }).count(), name).toBe(0);
+      }
+      expect(await managerPage.getByRole('switch', { name: /Reachable through the project alias URLs/ }).isDisabled()).toBe(true);
+    } finally {
+      await managerPage.context().close();
+    }
+  });
+});

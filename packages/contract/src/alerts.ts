@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { endpoint } from './endpoint.ts';
+import { ProjectParams } from './common.ts';
+
+/** How one alert channel took the test alert; `error` says why it did not (never the channel's URL). */
+export const AlertChannelDelivery = z.object({
+  name: z.string(),
+  delivered: z.boolean(),
+  error: z.string().nullable(),
+});
+export type AlertChannelDelivery = z.infer<typeof AlertChannelDelivery>;
+
+export const AlertTestResult = z.object({ channels: z.array(AlertChannelDelivery) });
+export type AlertTestResult = z.infer<typeof AlertTestResult>;
+
+export const alertsApi = {
+  /** Sends a test alert through every channel the server is configured for (Semaphore: notifications/test). */
+  test: endpoint({ method: 'POST', path: '/api/project/:projectId/notifications/test', params: ProjectParams, response: AlertTestResult }),
+};

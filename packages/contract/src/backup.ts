@@ -1,0 +1,319 @@
+import { z } from 'zod';
+import { endpoint } from './endpoint.ts';
+import { ProjectParams } from './common.ts';
+import { BodyDataType, ExtractVariableType, IntegrationAuthMethod, MatchMethod, MatchType, ValueSource } from './integrations.ts';
+import { InventoryType, isSafeRepositoryPath } from './inventories.ts';
+import { Project } from './projects.ts';
+import { getGitUrlType, INCORRECT_URL_MESSAGE } from './repositories.ts';
+import { TaskParams } from './task-spec.ts';
+import { CLI_ARGS_INVALID, isJsonStringArray, SurveyVar, TemplateType } from './templates.ts';
+
+/**
+ * A project backup as Semaphore writes and reads it: objects refer to each other by name, never by
+ * id; secrets are never part of it. Every section is optional on input (older Semaphore versions
+ * lack some) and the limits below keep a hostile file from filling the database.
+ */
+
+/** Items per section; far above real projects, low enough that a file cannot ask for millions of rows. */
+export const BACKUP_MAX_ITEMS = 5000;
+
+const NAME_MAX = 255;
+const BIG_TEXT_MAX = 1024 * 1024;
+
+/** PostgreSQL cannot store NUL in text; a file carrying one is refused instead of failing in the database. */
+const noNul = (value: string) => !value.includes('\0');
+const NUL_MESSAGE = 'must not contain NUL characters';
+
+const name = () =>
+  z
+    .string({ error: 'must be a string' })
+    .refine(noNul, NUL_MESSAGE)
+    .trim()
+    .min(1, 'is required')
+    .max(NAME_MAX, `must be at most ${NAME_MAX} characters`);
+/** A reference to another object of the backup, by its name. */
+const reference = () => name().nullish();
+const text = (max: number) =>
+  z
+    .string({ error: 'must be a string' })
+    .max(max, `must be at most ${max} characters`)
+    .refine(noNul, NUL_MESSAGE);
+const flag = () =>
+  z
+    .boolean({ error: 'must be true or false' })
+    .nullish()
+    .transform((v) => v ?? false);
+const section = <T extends z.ZodType>(item: T) =>
+  z
+    .array(item, { error: 'must be an array' })
+    .max(BACKUP_MAX_ITEMS, `must hold at most ${BACKUP_MAX_ITEMS} items`)
+    .nullish()
+    .transform((v) => v ?? []);
+
+function isJsonObjectText(value: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+  } catch {
+    return false;
+  }
+}
+
+const jsonObjectText = () =>
+  text(BIG_TEXT_MAX)
+    .nullish()
+    .transform((v) => (v?.trim() ? v : '{}'))
+    .refine(isJsonObjectText, 'must be a JSON object');
+
+const freeObject = () =>
+  z
+    .record(z.string(), z.unknown(), { error: 'must be an object' })
+    .nullish()
+    .transform((v) => v ?? {});
+
+export const BackupMeta = z.object({
+  name: name(),
+  alert: flag(),
+  alert_chat: text(NAME_MAX).nullish(),
+  max_parallel_tasks: z.number({ error: 'must be a number' }).int('must be an integer').min(0, 'must be 0 or greater').max(100000).nullish(),
+  type: text(32).nullish(),
+});
+
+/** `string` keys come from Semaphore; `owner` marks keys Semaphore keeps for variable groups and vaults. */
+export const BackupKeyType = z.enum(['none', 'ssh', 'login_password', 'string'], { error: 'must be one of none, ssh, login_password, string' });
+
+export const BackupKey = z.object({
+  name: name(),
+  type: BackupKeyType,
+  owner: text(32).nullish(),
+});
+
+export const BackupRepository = z.object({
+  name: name(),
+  git_url: z
+    .string({ error: 'must be a string' })
+    .refine(noNul, NUL_MESSAGE)
+    .trim()
+    .min(1, 'is required')
+    .max(2048, 'must be at most 2048 characters')
+    .refine((url) => getGitUrlType(url) !== undefined, INCORRECT_URL_MESSAGE),
+  git_branch: text(NAME_MAX).nullish(),
+  ssh_key: name(),
+});
+
+export const BackupInventory = z
+  .object({
+    name: name(),
+    type: InventoryType,
+    inventory: text(BIG_TEXT_MAX)
+      .nullish()
+      .transform((v) => v ?? ''),
+    ssh_key: reference(),
+    become_key: reference(),
+    /** Gantry keeps the repository of a file inventory; Semaphore leaves it out. */
+    repository: reference(),
+  })
+  .superRefine((inventory, ctx) => {
+    if (inventory.type === 'file' && !isSafeRepositoryPath(inventory.inventory.trim())) {
+      ctx.addIssue({ code: 'custom', path: ['inventory'], message: 'must be a relative path inside the repository' });
+    }
+  });
+
+export const BackupEnvironment = z.object({
+  name: name(),
+  json: jsonObjectText(),
+  env: jsonObjectText(),
+});
+
+export const BackupView = z.object({
+  title: name(),
+  position: z
+    .number({ error: 'must be a number' })
+    .int('must be an integer')
+    .min(0)
+    .max(1_000_000)
+    .nullish()
+    .transform((v) => v ?? 0),
+});
+
+export const BackupVault = z.object({
+  name: text(NAME_MAX).nullish(),
+  type: z
+    .enum(['password', 'script'], { error: 'must be password or script' })
+    .nullish()
+    .transform((v) => v ?? 'password'),
+  vault_key: reference(),
+  script: text(1024).nullish(),
+});
+
+export const BackupTemplate = z.object({
+  name: name(),
+  app: z
+    .string({ error: 'must be a string' })
+    .refine(noNul, NUL_MESSAGE)
+    .trim()
+    .max(64, 'must be at most 64 characters')
+    .nullish()
+    .transform((v) => v || 'ansible'),
+  type: TemplateType.nullish().transform((v) => v ?? ''),
+  playbook: text(1024)
+    .nullish()
+    .transform((v) => v ?? ''),
+  description: text(4096).nullish(),
+  arguments: text(64 * 1024)
+    .nullish()
+    .refine((v) => !v?.trim() || isJsonStringArray(v), CLI_ARGS_INVALID),
+  allow_override_args_in_task: flag(),
+  allow_override_branch_in_task: flag(),
+  allow_parallel_tasks: flag(),
+  suppress_success_alerts: flag(),
+  autorun: flag(),
+  start_version: text(NAME_MAX).nullish(),
+  git_branch: text(NAME_MAX).nullish(),
+  survey_vars: z
+    .array(SurveyVar)
+    .max(200)
+    .nullish()
+    .transform((v) => v ?? []),
+  task_params: freeObject(),
+  repository: name(),
+  inventory: reference(),
+  environment: reference(),
+  /** The newest Semaphore lists variable groups; a Gantry template has one, the first. */
+  environments: z.array(name()).max(50).nullish(),
+  build_template: reference(),
+  view: reference(),
+  vaults: z
+    .array(BackupVault)
+    .max(50)
+    .nullish()
+    .transform((v) => v ?? []),
+  /** Semaphore before 2.10: the single vault password key. */
+  vault_key: reference(),
+  /** Semaphore before schedules[] existed: the cron of the template's "run on new commit" schedule. */
+  cron: text(NAME_MAX).nullish(),
+});
+
+export const BackupScheduleTaskParams = z
+  .object({
+    environment: text(BIG_TEXT_MAX).nullish(),
+    arguments: text(64 * 1024).nullish(),
+    git_branch: text(NAME_MAX).nullish(),
+    message: text(1024).nullish(),
+    version: text(NAME_MAX).nullish(),
+    inventory_name: reference(),
+    params: TaskParams.nullish(),
+  })
+  .catchall(z.unknown());
+
+export const BackupSchedule = z.object({
+  name: text(NAME_MAX).nullish(),
+  cron_format: z.string({ error: 'must be a string' }).refine(noNul, NUL_MESSAGE).trim().min(1, 'is required').max(NAME_MAX),
+  active: z
+    .boolean({ error: 'must be true or false' })
+    .nullish()
+    .transform((v) => v ?? true),
+  type: text(32).nullish(),
+  template: name(),
+  /** Set for "run on new commit" schedules. */
+  checkable_repository: reference(),
+  task_params: BackupScheduleTaskParams.nullish(),
+});
+
+/** The integration enums with messages that name the allowed values: the error path says which field. */
+const oneOf = <T extends string>(values: readonly T[]) => z.enum(values as [T, ...T[]], { error: `must be one of ${values.filter(Boolean).join(', ')}` });
+
+const bodyDataType = () =>
+  z
+    .union([BodyDataType, z.literal('')], { error: 'must be json or string' })
+    .nullish()
+    .transform((v) => v ?? '');
+
+export const BackupIntegrationMatcher = z.object({
+  name: name(),
+  match_type: oneOf(MatchType.options),
+  method: oneOf(MatchMethod.options),
+  body_data_type: bodyDataType(),
+  key: text(1024)
+    .nullish()
+    .transform((v) => v ?? ''),
+  value: text(4096)
+    .nullish()
+    .transform((v) => v ?? ''),
+});
+
+export const BackupIntegrationExtractValue = z.object({
+  name: name(),
+  value_source: oneOf(ValueSource.options),
+  body_data_type: bodyDataType(),
+  key: text(1024)
+    .nullish()
+    .transform((v) => v ?? ''),
+  variable: name(),
+  variable_type: z
+    .union([ExtractVariableType, z.literal('')], { error: 'must be environment or task' })
+    .nullish()
+    .transform((v) => v || 'environment'),
+});
+
+/** Aliases are the secret part of a webhook URL: URL-safe characters only, as Gantry and Semaphore make them. */
+const alias = () =>
+  z
+    .string({ error: 'must be a string' })
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, - or _');
+
+export const BackupIntegration = z.object({
+  name: name(),
+  auth_method: z
+    .preprocess((v) => (v === 'none' || v === null || v === undefined ? '' : v), oneOf(IntegrationAuthMethod.options))
+    .optional()
+    .transform((v) => v ?? ''),
+  auth_header: text(NAME_MAX).nullish(),
+  searchable: flag(),
+  task_params: freeObject(),
+  template: name(),
+  auth_secret: reference(),
+  aliases: z
+    .array(alias())
+    .max(100)
+    .nullish()
+    .transform((v) => v ?? []),
+  matchers: z
+    .array(BackupIntegrationMatcher)
+    .max(100)
+    .nullish()
+    .transform((v) => v ?? []),
+  extract_values: z
+    .array(BackupIntegrationExtractValue)
+    .max(100)
+    .nullish()
+    .transform((v) => v ?? []),
+});
+
+/** The whole document; sections in the order Semaphore writes them. */
+export const ProjectBackup = z.object(
+  {
+    meta: BackupMeta,
+    templates: section(BackupTemplate),
+    repositories: section(BackupRepository),
+    keys: section(BackupKey),
+    views: section(BackupView),
+    inventories: section(BackupInventory),
+    environments: section(BackupEnvironment),
+    integrations: section(BackupIntegration),
+    integration_aliases: z
+      .array(alias())
+      .max(100)
+      .nullish()
+      .transform((v) => v ?? []),
+    schedules: section(BackupSchedule),
+  },
+  { error: 'Backup must be a JSON object' },
+);
+export type ProjectBackup = z.output<typeof ProjectBackup>;
+export type ProjectBackupInput = z.input<typeof ProjectBackup>;
+
+export const backupApi = {
+  backup: endpoint({ method: 'GET', path: '/api/project/:projectId/backup', params: ProjectParams, response: ProjectBackup }),
+  restore: endpoint({ method: 'POST', path: '/api/projects/restore', body: ProjectBackup, response: Project }),
+};

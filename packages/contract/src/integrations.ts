@@ -1,0 +1,214 @@
+import { z } from 'zod';
+import { endpoint } from './endpoint.ts';
+import { Id, NoContent, PathId, ProjectParams, SortOrder, requiredString, requiredText } from './common.ts';
+import { ScheduleTaskParams } from './schedules.ts';
+
+/**
+ * How an incoming webhook proves where it comes from. The empty string means "no check" (Semaphore's
+ * wire value); "none" is accepted on input as a readable synonym.
+ */
+export const INTEGRATION_AUTH_METHODS = ['', 'github', 'bitbucket', 'token', 'hmac', 'basic'] as const;
+export const IntegrationAuthMethod = z.enum(INTEGRATION_AUTH_METHODS, { error: 'Unknown authentication method' });
+export type IntegrationAuthMethod = z.infer<typeof IntegrationAuthMethod>;
+/** Methods that read the signature or token from a header the user names. */
+export const authMethodNeedsHeader = (method: IntegrationAuthMethod) => method === 'token' || method === 'hmac';
+/** Methods that need a login_password key holding the shared secret. */
+export const authMethodNeedsSecret = (method: IntegrationAuthMethod) => method !== '';
+
+export const Integration = z.object({
+  id: Id,
+  project_id: Id,
+  name: z.string(),
+  template_id: Id,
+  auth_method: IntegrationAuthMethod,
+  auth_header: z.string(),
+  auth_secret_id: Id.nullable(),
+  searchable: z.boolean(),
+  task_params: z.record(z.string(), z.unknown()),
+});
+export type Integration = z.infer<typeof Integration>;
+
+export const AUTH_HEADER_REQUIRED = requiredText('Auth header');
+export const AUTH_SECRET_REQUIRED = requiredText('Auth secret');
+
+export const IntegrationBody = z
+  .object({
+    id: Id.optional(),
+    project_id: Id.optional(),
+    name: requiredString('Name'),
+    template_id: z.number({ error: 'Template is required' }).int().positive('Template is required'),
+    auth_method: z
+      .preprocess((v) => (v === 'none' || v === null || v === undefined ? '' : v), IntegrationAuthMethod)
+      .optional()
+      .transform((v) => v ?? ''),
+    auth_header: z.string().trim().max(255).nullable().optional().transform((v) => v ?? ''),
+    // Go clients send 0 for "no key".
+    auth_secret_id: z.preprocess((v) => (v === 0 ? null : v), Id.nullable().optional()).transform((v) => v ?? null),
+    searchable: z.boolean().optional().default(false),
+    task_params: ScheduleTaskParams.nullable().optional().transform((v) => v ?? {}),
+  })
+  .superRefine((v, ctx) => {
+    if (authMethodNeedsHeader(v.auth_method) && !v.auth_header) ctx.addIssue({ code: 'custom', path: ['auth_header'], message: AUTH_HEADER_REQUIRED });
+    if (authMethodNeedsSecret(v.auth_method) && !v.auth_secret_id) ctx.addIssue({ code: 'custom', path: ['auth_secret_id'], message: AUTH_SECRET_REQUIRED });
+  });
+export type IntegrationBody = z.input<typeof IntegrationBody>;
+
+/** A public URL that starts the integration (or, without integration, every searchable one of the project). */
+export const IntegrationAlias = z.object({ id: Id, url: z.string() });
+export type IntegrationAlias = z.infer<typeof IntegrationAlias>;
+
+export const ValueSource = z.enum(['body', 'header'], { error: 'Value Source is required' });
+export const MatchType = z.enum(['body', 'header'], { error: 'Match source is required' });
+/** How a body is read: parsed as JSON and addressed by a dotted path, or taken whole as text. */
+export const BodyDataType = z.enum(['json', 'string']);
+export type BodyDataType = z.infer<typeof BodyDataType>;
+export const MatchMethod = z.enum(['equals', 'unequals', 'contains'], { error: 'Comparison method is required' });
+export type MatchMethod = z.infer<typeof MatchMethod>;
+/** Where an extracted value goes: the task's extra variables (environment JSON) or its params. */
+export const ExtractVariableType = z.enum(['environment', 'task']);
+export type ExtractVariableType = z.infer<typeof ExtractVariableType>;
+
+/** A key is needed unless the whole body is taken as a string. */
+const needsKey = (source: 'body' | 'header', bodyDataType: BodyDataType | '') => !(source === 'body' && bodyDataType === 'string');
+
+export const IntegrationExtractValue = z.object({
+  id: Id,
+  integration_id: Id,
+  name: z.string(),
+  value_source: ValueSource,
+  body_data_type: z.union([BodyDataType, z.literal('')]),
+  key: z.string(),
+  variable: z.string(),
+  variable_type: ExtractVariableType,
+});
+export type IntegrationExtractValue = z.infer<typeof IntegrationExtractValue>;
+
+export const BODY_DATA_TYPE_REQUIRED = requiredText('Body data type');
+export const BODY_DATA_FORMAT_REQUIRED = requiredText('Body data format');
+export const KEY_REQUIRED = requiredText('Key');
+
+const optionalBodyDataType = z
+  .union([BodyDataType, z.literal('')], { error: 'Unknown body data type' })
+  .nullable()
+  .optional()
+  .transform((v) => v ?? '');
+
+export const IntegrationExtractValueBody = z
+  .object({
+    id: Id.optional(),
+    integration_id: Id.optional(),
+    name: requiredString('Name'),
+    value_source: ValueSource,
+    body_data_type: optionalBodyDataType,
+    key: z.string().trim().max(1024).nullable().optional().transform((v) => v ?? ''),
+    variable: requiredString('Variable'),
+    variable_type: z
+      .union([ExtractVariableType, z.literal('')])
+      .nullable()
+      .optional()
+      .transform((v) => (v ? v : 'environment')),
+  })
+  .superRefine((v, ctx) => {
+    if (v.value_source === 'body' && !v.body_data_type) ctx.addIssue({ code: 'custom', path: ['body_data_type'], message: BODY_DATA_TYPE_REQUIRED });
+    if (needsKey(v.value_source, v.body_data_type) && !v.key) ctx.addIssue({ code: 'custom', path: ['key'], message: KEY_REQUIRED });
+  })
+  // A header value has no body data type; storing one would only confuse the next edit.
+  .transform((v) => ({ ...v, body_data_type: v.value_source === 'header' ? ('' as const) : v.body_data_type }));
+export type IntegrationExtractValueBody = z.input<typeof IntegrationExtractValueBody>;
+
+export const IntegrationMatcher = z.object({
+  id: Id,
+  integration_id: Id,
+  name: z.string(),
+  match_type: MatchType,
+  body_data_type: z.union([BodyDataType, z.literal('')]),
+  key: z.string(),
+  method: MatchMethod,
+  value: z.string(),
+});
+export type IntegrationMatcher = z.infer<typeof IntegrationMatcher>;
+
+export const IntegrationMatcherBody = z
+  .object({
+    id: Id.optional(),
+    integration_id: Id.optional(),
+    name: requiredString('Name'),
+    match_type: MatchType,
+    body_data_type: optionalBodyDataType,
+    key: z.string().trim().max(1024).nullable().optional().transform((v) => v ?? ''),
+    method: MatchMethod,
+    value: requiredString('Value', 4096),
+  })
+  .superRefine((v, ctx) => {
+    if (v.match_type === 'body' && !v.body_data_type) ctx.addIssue({ code: 'custom', path: ['body_data_type'], message: BODY_DATA_FORMAT_REQUIRED });
+    if (needsKey(v.match_type, v.body_data_type) && !v.key) ctx.addIssue({ code: 'custom', path: ['key'], message: KEY_REQUIRED });
+  })
+  .transform((v) => ({ ...v, body_data_type: v.match_type === 'header' ? ('' as const) : v.body_data_type }));
+export type IntegrationMatcherBody = z.input<typeof IntegrationMatcherBody>;
+
+const RefItem = z.object({ id: Id, name: z.string() });
+/** What an integration holds; returned before deleting it. */
+export const IntegrationRefs = z.object({ matchers: z.array(RefItem), values: z.array(RefItem) });
+export type IntegrationRefs = z.infer<typeof IntegrationRefs>;
+/** The integration a matcher or extracted value belongs to. */
+export const IntegrationChildRefs = z.object({ integrations: z.array(RefItem) });
+
+export const IntegrationParams = z.object({ projectId: PathId, integrationId: PathId });
+const AliasParams = z.object({ projectId: PathId, integrationId: PathId, aliasId: PathId });
+const ProjectAliasParams = z.object({ projectId: PathId, aliasId: PathId });
+const ValueParams = z.object({ projectId: PathId, integrationId: PathId, valueId: PathId });
+const MatcherParams = z.object({ projectId: PathId, integrationId: PathId, matcherId: PathId });
+const SortQuery = z.object({ sort: z.enum(['name']).catch('name').optional(), order: SortOrder.optional() });
+
+const base = '/api/project/:projectId/integrations';
+const one = `${base}/:integrationId`;
+
+export const integrationsApi = {
+  list: endpoint({ method: 'GET', path: base, params: ProjectParams, query: SortQuery, response: z.array(Integration) }),
+  create: endpoint({ method: 'POST', path: base, params: ProjectParams, body: IntegrationBody, response: Integration, status: 201 }),
+  get: endpoint({ method: 'GET', path: one, params: IntegrationParams, response: Integration }),
+  update: endpoint({ method: 'PUT', path: one, params: IntegrationParams, body: IntegrationBody, response: NoContent, status: 204 }),
+  remove: endpoint({ method: 'DELETE', path: one, params: IntegrationParams, response: NoContent, status: 204 }),
+  refs: endpoint({ method: 'GET', path: `${one}/refs`, params: IntegrationParams, response: IntegrationRefs }),
+
+  listAliases: endpoint({ method: 'GET', path: `${one}/aliases`, params: IntegrationParams, response: z.array(IntegrationAlias) }),
+  createAlias: endpoint({ method: 'POST', path: `${one}/aliases`, params: IntegrationParams, response: IntegrationAlias }),
+  removeAlias: endpoint({ method: 'DELETE', path: `${one}/aliases/:aliasId`, params: AliasParams, response: NoContent, status: 204 }),
+
+  listProjectAliases: endpoint({ method: 'GET', path: `${base}/aliases`, params: ProjectParams, response: z.array(IntegrationAlias) }),
+  createProjectAlias: endpoint({ method: 'POST', path: `${base}/aliases`, params: ProjectParams, response: IntegrationAlias }),
+  removeProjectAlias: endpoint({ method: 'DELETE', path: `${base}/aliases/:aliasId`, params: ProjectAliasParams, response: NoContent, status: 204 }),
+
+  listValues: endpoint({ method: 'GET', path: `${one}/values`, params: IntegrationParams, query: SortQuery, response: z.array(IntegrationExtractValue) }),
+  createValue: endpoint({ method: 'POST', path: `${one}/values`, params: IntegrationParams, body: IntegrationExtractValueBody, response: IntegrationExtractValue, status: 201 }),
+  getValue: endpoint({ method: 'GET', path: `${one}/values/:valueId`, params: ValueParams, response: IntegrationExtractValue }),
+  updateValue: endpoint({ method: 'PUT', path: `${one}/values/:valueId`, params: ValueParams, body: IntegrationExtractValueBody, response: NoContent, status: 204 }),
+  removeValue: endpoint({ method: 'DELETE', path: `${one}/values/:valueId`, params: ValueParams, response: NoContent, status: 204 }),
+  valueRefs: endpoint({ method: 'GET', path: `${one}/values/:valueId/refs`, params: ValueParams, response: IntegrationChildRefs }),
+
+  listMatchers: endpoint({ method: 'GET', path: `${one}/matchers`, params: IntegrationParams, query: SortQuery, response: z.array(IntegrationMatcher) }),
+  // Semaphore answers 200 (not 201) when a matcher is created; kept for wire compatibility.
+  createMatcher: endpoint({ method: 'POST', path: `${one}/matchers`, params: IntegrationParams, body: IntegrationMatcherBody, response: IntegrationMatcher }),
+  getMatcher: endpoint({ method: 'GET', path: `${one}/matchers/:matcherId`, params: MatcherParams, response: IntegrationMatcher }),
+  updateMatcher: endpoint({ method: 'PUT', path: `${one}/matchers/:matcherId`, params: MatcherParams, body: IntegrationMatcherBody, response: NoContent, status: 204 }),
+  removeMatcher: endpoint({ method: 'DELETE', path: `${one}/matchers/:matcherId`, params: MatcherParams, response: NoContent, status: 204 }),
+  matcherRefs: endpoint({ method: 'GET', path: `${one}/matchers/:matcherId/refs`, params: MatcherParams, response: IntegrationChildRefs }),
+};
+
+/** Largest webhook payload accepted by the public endpoint; larger ones get 413. */
+export const WEBHOOK_MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * The public webhook URL. It accepts POST, GET and OPTIONS alike, answers 204 whether or not a task started
+ * (a caller learns nothing about secrets or matchers), 404 for an unknown alias and 413 for an oversize
+ * payload. Response headers name the last task started.
+ */
+export const webhookApi = {
+  path: '/api/integrations/:alias',
+  methods: ['POST', 'GET', 'OPTIONS'] as const,
+  params: z.object({ alias: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) }),
+  taskIdHeader: 'x-gantry-task-id',
+  templateIdHeader: 'x-gantry-template-id',
+  projectIdHeader: 'x-gantry-project-id',
+  integrationIdHeader: 'x-gantry-integration-id',
+};
