@@ -106,6 +106,11 @@ async function websocketFanOut(lines: number): Promise<boolean> {
   return ok;
 }
 
-const results = [await dispatchLatency(), await queueThroughput(), ...(await millionLines())];
+// `npm run bench -- queue` (or dispatch, lines) runs one benchmark; no argument runs them all.
+const only = process.argv[2];
+const benchmarks: Record<string, () => Promise<boolean | boolean[]>> = { dispatch: dispatchLatency, queue: queueThroughput, lines: millionLines };
+if (only !== undefined && !(only in benchmarks)) throw new Error(`Unknown benchmark ${only}; one of ${Object.keys(benchmarks).join(', ')}`);
+const results: boolean[] = [];
+for (const [name, run] of Object.entries(benchmarks)) if (only === undefined || only === name) results.push(...[await run()].flat());
 console.log(results.every(Boolean) ? 'All benchmark targets met.' : 'Some benchmark targets were missed.');
 process.exit(0);

@@ -33,6 +33,7 @@ export async function openRuntime(config: Config, clock: Clock = systemClock): P
       await services.engine.shutdown();
       await services.alerts.drain();
       services.hub.closeAll();
+      await services.presence?.stop();
       await services.clusterBus?.close();
       await connection.db.destroy();
     },

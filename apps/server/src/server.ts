@@ -11,7 +11,9 @@ export async function startServer(config: Config, print: (line: string) => void 
   const app = await buildApp({ config, services: runtime.services });
   app.addHook('onClose', () => runtime.close());
   const address = await app.listen({ port: config.port, host: config.host });
-  const recovered = await runtime.services.engine.recover();
+  // Alone, this process closes every in-process task a previous one left; in a cluster, only those of silent nodes.
+  const presence = runtime.services.presence;
+  const recovered = presence ? await presence.start() : await runtime.services.engine.recover();
   if (recovered > 0) print(`Closed ${recovered} task(s) left running by a previous process.`);
   runtime.services.engine.wake();
   runtime.services.scheduler.start();

@@ -1,6 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from './clock.ts';
+import { randomUUID } from 'node:crypto';
 import { createClusterBus } from './cluster/cluster-bus.ts';
+import { createNodePresence } from './cluster/node-presence.ts';
+import { createNodesRepository } from './cluster/nodes.repository.ts';
 import { createClusteredHub } from './cluster/clustered-hub.ts';
 import { createLiveHub } from './http/live-hub.ts';
 import { createTaskEngine } from './modules/tasks/task-engine.ts';
@@ -141,8 +144,10 @@ export function createServices({ config, connection, clock, logger }: { config: 
     readLines: async (taskId, fromSeq, limit) =>
       (await tasksRepository.listOutput(taskId, fromSeq, limit)).map((l) => ({ seq: l.seq, time: l.time, output: l.output })),
   });
-  // Nodes sharing one store share their live events through Redis when it is configured.
-  const clusterBus = config.redis_url ? createClusterBus({ url: config.redis_url, logger }) : undefined;
+  // Nodes sharing one store share their live events and task requests through Redis when it is configured.
+  const nodeId = randomUUID();
+  const nodes = createNodesRepository(db);
+  const clusterBus = config.redis_url ? createClusterBus({ url: config.redis_url, nodeId, readClusterId: () => nodes.getClusterId(), logger }) : undefined;
   const hub = clusterBus ? createClusteredHub(localHub, clusterBus) : localHub;
   const audienceOf = async (projectId: number) => ({ memberIds: new Set(await projectsRepository.listMemberIds(projectId)) });
   const alertsRepository = createAlertsRepository(db);
@@ -161,6 +166,8 @@ export function createServices({ config, connection, clock, logger }: { config: 
     return { username: user?.username ?? null, incomingVersion: build?.version ?? null, templateName: template?.name ?? `#${task.template_id}` };
   };
   const engine = createTaskEngine({
+    nodeId,
+    ...(clusterBus ? { control: { send: (taskId, action) => clusterBus.publish({ kind: 'control', task_id: taskId, action }) } } : {}),
     config,
     placement: () => runnerJobs.placement,
     tasks: tasksRepository,
@@ -183,6 +190,12 @@ export function createServices({ config, connection, clock, logger }: { config: 
       }
     },
   });
+  clusterBus?.onMessage((message) => {
+    if (message.kind === 'control') engine.applyControl(message.task_id, message.action);
+  });
+  const presence = clusterBus
+    ? createNodePresence({ nodeId, nodes, clock, logger, closeOrphanedTasks: (aliveNodes) => engine.recover({ aliveNodes }) })
+    : undefined;
   const tasks = createTasksService({ tasks: tasksRepository, templates, inventories, engine, events, secrets, clock });
   const runnersRepository = createRunnersRepository(db, dialect);
   const runners = createRunnersService({
@@ -245,7 +258,7 @@ export function createServices({ config, connection, clock, logger }: { config: 
     createSession: (userId, client) => auth.createSession(userId, client),
     logger,
   });
-  return { auth, oidc, totp, users, projects, backup, team, events, keys, repositories, environments, inventories, terraform, terraformBackend, workspaces, views, apps, templates, tasks, engine, runners, runnerJobs, hub, clusterBus, schedules, scheduler, integrations, webhooks, alerts, logger };
+  return { auth, oidc, totp, users, projects, backup, team, events, keys, repositories, environments, inventories, terraform, terraformBackend, workspaces, views, apps, templates, tasks, engine, runners, runnerJobs, hub, clusterBus, presence, schedules, scheduler, integrations, webhooks, alerts, logger };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -1,7 +1,11 @@
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { readTestEnvironment } from '../src/config.ts';
+import { insertRow } from '../src/db/insert.ts';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
@@ -37,7 +41,11 @@ describe.each(dialects)('two Gantry nodes sharing one %s store and Redis', (dial
     a = await createTestApp(dialect, { redis_url: REDIS_URL });
     b = await createTestApp(dialect, { redis_url: REDIS_URL, db_url: a.runtime.config.db_url, access_key_encryption: a.runtime.config.access_key_encryption });
     await Promise.all([a.runtime.services.clusterBus?.ready, b.runtime.services.clusterBus?.ready]);
-    p = await createProjectFixture(a, { 'count.sh': 'for i in $(seq 1 500); do echo "n$i"; done\n' });
+    p = await createProjectFixture(a, {
+      'count.sh': 'for i in $(seq 1 500); do echo "n$i"; done\n',
+      'sleeper.sh': 'echo "going to sleep"; sleep 60 & wait\n',
+      'infra/main.tf': '',
+    });
     await b.app.listen({ port: 0, host: '127.0.0.1' });
     const address = b.app.server.address();
     portB = typeof address === 'object' && address ? address.port : 0;
@@ -99,5 +107,61 @@ describe.each(dialects)('two Gantry nodes sharing one %s store and Redis', (dial
       bus.publish = publish;
       socket.close();
     }
+  });
+
+  it('a stop sent to one node reaches the task running on the other, which kills its processes', async () => {
+    const templateId = await p.createTemplate({ playbook: 'sleeper.sh' });
+    const taskId = await p.runTask(templateId);
+    await expect.poll(async () => (await p.output(taskId)).includes('going to sleep'), { timeout: 20_000 }).toBe(true);
+    expect(a.runtime.services.engine.isRunningHere(taskId)).toBe(true);
+    expect((await b.request('POST', `${p.base}/tasks/${taskId}/stop`, { as: a.adminCookie, body: {} })).status).toBe(204);
+    expect((await p.waitForStatus(taskId, ['stopped', 'error', 'success'], 20_000)).status).toBe('stopped');
+    expect((await p.output(taskId)).at(-1)).toBe('Task stopped.');
+    expect(a.runtime.services.engine.isRunningHere(taskId)).toBe(false);
+  });
+
+  it('a plan waiting on one node is confirmed through the other', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cluster-tf-'));
+    const terraform = path.join(dir, 'terraform');
+    writeFileSync(terraform, '#!/bin/bash\necho "terraform $1"\nif [ "$1" = plan ]; then exit 2; fi\nexit 0\n');
+    chmodSync(terraform, 0o755);
+    await a.request('PUT', '/api/apps/terraform', { as: a.adminCookie, body: { path: terraform } });
+    const templateId = await p.createTemplate({ app: 'terraform', playbook: 'infra' });
+    const taskId = await p.runTask(templateId);
+    await p.waitForStatus(taskId, ['waiting_confirmation'], 20_000);
+    expect((await b.request('POST', `${p.base}/tasks/${taskId}/confirm`, { as: a.adminCookie })).status).toBe(204);
+    expect((await p.waitForStatus(taskId, ['success', 'error'], 20_000)).status).toBe('success');
+    expect(await p.output(taskId)).toContain('terraform apply');
+  });
+
+  it('tasks of a server process that went silent are closed by the others; those of live ones stay', async () => {
+    const presenceA = a.runtime.services.presence;
+    const presenceB = b.runtime.services.presence;
+    if (!presenceA || !presenceB) throw new Error('cluster nodes need their presence');
+    await presenceA.beatAndSweep();
+    const templateId = await p.createTemplate({ playbook: 'count.sh' });
+    const db = a.runtime.connection.db;
+    const insert = (nodeId: string) =>
+      insertRow(db, dialect, 'task', {
+        project_id: p.projectId,
+        template_id: templateId,
+        status: 'running',
+        message: '',
+        commit_message: '',
+        created: new Date().toISOString(),
+        start: new Date().toISOString(),
+        environment: '{}',
+        params: '{}',
+        playbook: '',
+        output_lines: 0,
+        node_id: nodeId,
+      });
+    const orphan = await insert('a-node-that-died');
+    const owned = await insert(a.runtime.services.clusterBus?.nodeId ?? '');
+    expect(await presenceB.beatAndSweep()).toBe(1);
+    expect((await p.waitForStatus(orphan, ['error'])).status).toBe('error');
+    expect(await p.output(orphan)).toContain('The Gantry server running this task stopped answering; the task can no longer be followed and was closed.');
+    expect((await a.request('GET', `${p.base}/tasks/${owned}`, { as: a.adminCookie })).body).toMatchObject({ status: 'running' });
+    await db.updateTable('task').set({ status: 'error' }).where('id', '=', owned).execute();
   });
 });

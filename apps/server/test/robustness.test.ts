@@ -64,7 +64,7 @@ describe.each(dialects)('bad input on %s', (dialect) => {
     const before = ((await t.request('GET', '/api/projects', { as: t.adminCookie })).body as unknown[]).length;
     const project = await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: 'bad\u0000name' } });
     expect(project.status).toBe(400);
-    expect(project.body).toMatchObject({ error: 'Text must not contain NUL characters' });
+    expect(project.body).toMatchObject({ error: 'name must not contain NUL characters' });
     expect(((await t.request('GET', '/api/projects', { as: t.adminCookie })).body as unknown[]).length).toBe(before);
     const created = await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: 'nul guard' } });
     const base = `/api/project/${(created.body as { id: number }).id}`;

@@ -20,14 +20,9 @@ export const BACKUP_MAX_ITEMS = 5000;
 const NAME_MAX = 255;
 const BIG_TEXT_MAX = 1024 * 1024;
 
-/** PostgreSQL cannot store NUL in text; a file carrying one is refused instead of failing in the database. */
-const noNul = (value: string) => !value.includes('\0');
-const NUL_MESSAGE = 'must not contain NUL characters';
-
 const name = () =>
   z
     .string({ error: 'must be a string' })
-    .refine(noNul, NUL_MESSAGE)
     .trim()
     .min(1, 'is required')
     .max(NAME_MAX, `must be at most ${NAME_MAX} characters`);
@@ -36,8 +31,7 @@ const reference = () => name().nullish();
 const text = (max: number) =>
   z
     .string({ error: 'must be a string' })
-    .max(max, `must be at most ${max} characters`)
-    .refine(noNul, NUL_MESSAGE);
+    .max(max, `must be at most ${max} characters`);
 const flag = () =>
   z
     .boolean({ error: 'must be true or false' })
@@ -92,7 +86,6 @@ export const BackupRepository = z.object({
   name: name(),
   git_url: z
     .string({ error: 'must be a string' })
-    .refine(noNul, NUL_MESSAGE)
     .trim()
     .min(1, 'is required')
     .max(2048, 'must be at most 2048 characters')
@@ -150,7 +143,6 @@ export const BackupTemplate = z.object({
   name: name(),
   app: z
     .string({ error: 'must be a string' })
-    .refine(noNul, NUL_MESSAGE)
     .trim()
     .max(64, 'must be at most 64 characters')
     .nullish()
@@ -208,7 +200,7 @@ export const BackupScheduleTaskParams = z
 
 export const BackupSchedule = z.object({
   name: text(NAME_MAX).nullish(),
-  cron_format: z.string({ error: 'must be a string' }).refine(noNul, NUL_MESSAGE).trim().min(1, 'is required').max(NAME_MAX),
+  cron_format: z.string({ error: 'must be a string' }).trim().min(1, 'is required').max(NAME_MAX),
   active: z
     .boolean({ error: 'must be true or false' })
     .nullish()

@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 
 export type ProcessOutcome = 'exited' | 'timed_out' | 'cancelled' | 'spawn_failed';
 
@@ -67,6 +67,122 @@ function createLineSplitter(emit: (line: string) => void) {
 }
 
 /**
+ * Node's spawn blocks its thread until the child has called exec (a fork of the whole process and a
+ * wait on the child), several milliseconds in a busy server. So the processes are started by a small
+ * worker thread and the server's event loop keeps serving meanwhile. The worker starts each child as
+ * the leader of its own process group, forwards its events and decoded output in order, and pauses
+ * the output pipes while too much of it waits to be processed here, as the pipe itself would.
+ * Plain JavaScript evaluated in the worker: it must run the same under tsx, vitest and a build.
+ */
+const SPAWNER_SOURCE = `
+const { spawn } = require('node:child_process');
+const { parentPort } = require('node:worker_threads');
+const PAUSE_ABOVE = ${4 * 1024 * 1024};
+const RESUME_BELOW = ${1024 * 1024};
+const children = new Map();
+parentPort.on('message', (request) => {
+  const id = request.id;
+  if (request.type === 'ack') {
+    const state = children.get(id);
+    if (!state) return;
+    state.pending -= request.chars;
+    if (state.paused && state.pending < RESUME_BELOW) {
+      state.paused = false;
+      state.child.stdout.resume();
+      state.child.stderr.resume();
+    }
+    return;
+  }
+  let child;
+  try {
+    child = spawn(request.command, request.args, { cwd: request.cwd, env: request.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (error) {
+    parentPort.postMessage({ type: 'failed', id, message: String(error) });
+    return;
+  }
+  const state = { child, pending: 0, paused: false };
+  children.set(id, state);
+  const forward = (stream) => (chunk) => {
+    state.pending += chunk.length;
+    parentPort.postMessage({ type: 'data', id, stream, chunk });
+    if (!state.paused && state.pending > PAUSE_ABOVE) {
+      state.paused = true;
+      child.stdout.pause();
+      child.stderr.pause();
+    }
+  };
+  child.stdout.setEncoding('utf8').on('data', forward('stdout'));
+  child.stderr.setEncoding('utf8').on('data', forward('stderr'));
+  child.on('error', (error) => parentPort.postMessage({ type: 'error', id, message: error.message }));
+  child.on('spawn', () => parentPort.postMessage({ type: 'spawn', id, pid: child.pid }));
+  child.on('exit', (code, signal) => {
+    // Whatever the leader left running in its group goes with it; otherwise a stray background
+    // process would hold the output pipes open and the task would never end.
+    try { process.kill(-child.pid, 'SIGKILL'); } catch {}
+    parentPort.postMessage({ type: 'exit', id, code, signal });
+  });
+  child.on('close', (code, signal) => {
+    children.delete(id);
+    parentPort.postMessage({ type: 'close', id, code, signal });
+  });
+});
+`;
+
+type SpawnerEvent =
+  | { type: 'spawn'; id: number; pid: number }
+  | { type: 'failed' | 'error'; id: number; message: string }
+  | { type: 'data'; id: number; stream: 'stdout' | 'stderr'; chunk: string }
+  | { type: 'exit' | 'close'; id: number; code: number | null; signal: NodeJS.Signals | null };
+
+/** Output characters processed here before the worker hears of it (each ack is one message). */
+const ACK_EVERY_CHARS = 256 * 1024;
+
+interface Spawner {
+  start(request: { command: string; args: readonly string[]; cwd: string; env: Record<string, string> }, listener: (event: SpawnerEvent) => void): number;
+  ack(id: number, chars: number): void;
+  release(id: number): void;
+}
+
+let spawner: Spawner | undefined;
+
+function connectSpawner(): Spawner {
+  if (spawner) return spawner;
+  // execArgv: [] keeps loaders such as tsx out of the worker; it needs none.
+  const worker = new Worker(SPAWNER_SOURCE, { eval: true, execArgv: [], name: 'gantry-process-spawner' });
+  const listeners = new Map<number, (event: SpawnerEvent) => void>();
+  let nextId = 1;
+  // The worker keeps the process alive only while it has processes running, like the children would.
+  worker.unref();
+  worker.on('message', (event: SpawnerEvent) => listeners.get(event.id)?.(event));
+  worker.on('exit', () => {
+    if (spawner === connected) spawner = undefined;
+    for (const [id, listener] of listeners) {
+      listener({ type: 'error', id, message: 'the process spawner stopped' });
+      listener({ type: 'close', id, code: null, signal: null });
+    }
+    listeners.clear();
+  });
+  const connected: Spawner = {
+    start(request, listener) {
+      const id = nextId++;
+      if (listeners.size === 0) worker.ref();
+      listeners.set(id, listener);
+      worker.postMessage({ type: 'spawn', id, command: request.command, args: [...request.args], cwd: request.cwd, env: request.env });
+      return id;
+    },
+    ack(id, chars) {
+      worker.postMessage({ type: 'ack', id, chars });
+    },
+    release(id) {
+      listeners.delete(id);
+      if (listeners.size === 0) worker.unref();
+    },
+  };
+  spawner = connected;
+  return connected;
+}
+
+/**
  * The only place that starts processes. The child leads its own process group, so a stop or a
  * timeout reaches every process it started (children of bash included), never only the top one.
  */
@@ -77,28 +193,16 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
       resolve({ outcome: 'cancelled', exitCode: null, signal: null });
       return;
     }
-    let child;
-    try {
-      child = spawn(options.command, options.args, {
-        cwd: options.cwd,
-        env: options.env,
-        detached: true,
-        // stdin is /dev/null: tasks never wait for input, and bash would read ~/.bashrc if stdin were a socket.
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-    } catch (error) {
-      resolve({ outcome: 'spawn_failed', exitCode: null, signal: null, error: String(error) });
-      return;
-    }
-
+    let pid: number | undefined;
     let stopReason: 'timed_out' | 'cancelled' | undefined;
     let killTimer: NodeJS.Timeout | undefined;
     let spawnError: string | undefined;
+    let unacknowledged = 0;
 
     const killGroup = (signal: NodeJS.Signals) => {
-      if (child.pid === undefined) return;
+      if (pid === undefined) return;
       try {
-        process.kill(-child.pid, signal);
+        process.kill(-pid, signal);
       } catch {
         // The group is already gone.
       }
@@ -123,37 +227,57 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
 
     const stdout = createLineSplitter((line) => options.onLine(line, 'stdout'));
     const stderr = createLineSplitter((line) => options.onLine(line, 'stderr'));
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => stdout.push(chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
-
-    child.on('error', (error) => {
-      spawnError = error.message;
-    });
-    child.on('spawn', () => {
-      if (child.pid !== undefined) options.onStart?.(child.pid);
-    });
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-    child.on('exit', (code, signal) => {
-      exit = { code, signal };
-      // Whatever the leader left running in its group goes with it; otherwise a stray background
-      // process would hold the output pipes open and the task would never end.
-      killGroup('SIGKILL');
+    const processes = connectSpawner();
+
+    const id = processes.start(options, (event) => {
+      switch (event.type) {
+        case 'spawn':
+          pid = event.pid;
+          options.onStart?.(event.pid);
+          // A stop asked for before the process existed reaches it now.
+          if (stopReason) killGroup(options.forceKill?.() ? 'SIGKILL' : 'SIGTERM');
+          return;
+        case 'data':
+          (event.stream === 'stdout' ? stdout : stderr).push(event.chunk);
+          unacknowledged += event.chunk.length;
+          if (unacknowledged >= ACK_EVERY_CHARS) {
+            processes.ack(id, unacknowledged);
+            unacknowledged = 0;
+          }
+          return;
+        case 'error':
+          spawnError = event.message;
+          return;
+        case 'exit':
+          exit = { code: event.code, signal: event.signal };
+          return;
+        case 'failed':
+          processes.release(id);
+          finish({ outcome: 'spawn_failed', exitCode: null, signal: null, error: event.message });
+          return;
+        case 'close': {
+          processes.release(id);
+          stdout.flush();
+          stderr.flush();
+          const final = exit ?? { code: event.code, signal: event.signal };
+          if (spawnError !== undefined && exit === undefined) {
+            finish({ outcome: 'spawn_failed', exitCode: null, signal: null, error: spawnError });
+          } else if (stopReason) {
+            finish({ outcome: stopReason, exitCode: null, signal: final.signal });
+          } else {
+            finish({ outcome: 'exited', exitCode: final.code, signal: final.signal });
+          }
+        }
+      }
     });
-    child.on('close', (code, signal) => {
-      stdout.flush();
-      stderr.flush();
+
+    function finish(result: ProcessResult): void {
       if (timeout) clearTimeout(timeout);
       if (killTimer) clearTimeout(killTimer);
       options.signal?.removeEventListener('abort', onAbort);
-      const final = exit ?? { code, signal };
-      if (spawnError !== undefined && exit === undefined) {
-        resolve({ outcome: 'spawn_failed', exitCode: null, signal: null, error: spawnError });
-      } else if (stopReason) {
-        resolve({ outcome: stopReason, exitCode: null, signal: final.signal });
-      } else {
-        resolve({ outcome: 'exited', exitCode: final.code, signal: final.signal });
-      }
-    });
+      resolve(result);
+    }
   });
 }
 

@@ -1,19 +1,21 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
 
-const CHANNEL = 'gantry:live';
-
 const LogLineMessage = z.object({ seq: z.number().int(), time: z.string(), output: z.string() });
 
-/** What one Gantry node tells the others: the live events its tasks produce. */
+/** What one Gantry node tells the others: the live events of its tasks, and requests for tasks another node runs. */
 const ClusterMessage = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('update'),
     member_ids: z.array(z.number().int()),
     message: z.object({ task_id: z.number().int(), status: z.string() }).passthrough(),
     finished: z.boolean(),
+  }),
+  z.object({
+    kind: z.literal('control'),
+    task_id: z.number().int(),
+    action: z.enum(['stop', 'force_stop', 'confirm', 'reject']),
   }),
   z.object({
     kind: z.literal('lines'),
@@ -41,15 +43,23 @@ export interface ClusterBus {
  * most once: a listener that misses lines notices the gap in sequence numbers and reads them from
  * the shared store, so Redis being slow or away never loses or reorders a line.
  */
-export function createClusterBus({ url, logger }: { url: string; logger: FastifyBaseLogger }): ClusterBus {
-  const nodeId = randomUUID();
+export interface ClusterBusOptions {
+  url: string;
+  nodeId: string;
+  /** The store's cluster identity: the nodes of one store share a channel named after it. */
+  readClusterId(): Promise<string>;
+  logger: FastifyBaseLogger;
+}
+
+export function createClusterBus({ url, nodeId, readClusterId, logger }: ClusterBusOptions): ClusterBus {
   // Events published while Redis is away are dropped after one retry, never queued without bound.
   const publisher = new Redis(url, { maxRetriesPerRequest: 1 });
   const subscriber = new Redis(url);
   for (const connection of [publisher, subscriber]) {
     connection.on('error', (error: Error) => logger.warn({ err: error }, 'Redis connection error'));
   }
-  const ready = subscriber.subscribe(CHANNEL).then(() => undefined);
+  const channel = readClusterId().then((clusterId) => `gantry:${clusterId}`);
+  const ready = channel.then((name) => subscriber.subscribe(name)).then(() => undefined);
   ready.catch((error: unknown) => logger.error({ err: error }, 'Could not subscribe to the other nodes\' live events'));
 
   const handlers: ((message: ClusterMessage) => void)[] = [];
@@ -69,9 +79,10 @@ export function createClusterBus({ url, logger }: { url: string; logger: Fastify
     nodeId,
     ready,
     publish(message) {
-      publisher.publish(CHANNEL, JSON.stringify({ node: nodeId, payload: message })).catch((error: unknown) => {
-        logger.warn({ err: error }, 'Could not publish a live event to the other nodes');
-      });
+      // Chained on one promise, messages leave in the order they were published.
+      void channel
+        .then((name) => publisher.publish(name, JSON.stringify({ node: nodeId, payload: message })))
+        .catch((error: unknown) => logger.warn({ err: error }, 'Could not publish to the other nodes'));
     },
     onMessage(handler) {
       handlers.push(handler);

@@ -15,6 +15,7 @@ import type { ScheduleTable } from '../modules/schedules/schedules.table.ts';
 import type { IntegrationAliasTable, IntegrationExtractValueTable, IntegrationMatcherTable, IntegrationTable } from '../modules/integrations/integrations.table.ts';
 import type { RunnerTable } from '../modules/runners/runners.table.ts';
 import type { TerraformAliasTable, TerraformLockTable, TerraformStateTable } from '../modules/terraform/terraform.table.ts';
+import type { ClusterTable, ServerNodeTable } from '../cluster/nodes.table.ts';
 import type { Kysely } from 'kysely';
 
 /** Every table of the store, keyed by table name. */
@@ -46,6 +47,8 @@ export interface Database {
   terraform_state: TerraformStateTable;
   terraform_lock: TerraformLockTable;
   runner: RunnerTable;
+  server_node: ServerNodeTable;
+  cluster: ClusterTable;
 }
 
 export type Db = Kysely<Database>;

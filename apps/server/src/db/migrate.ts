@@ -8,10 +8,11 @@ import { authFactors } from './migrations/0006-auth-factors.ts';
 import { integrations } from './migrations/0005-integrations.ts';
 import { terraform } from './migrations/0008-terraform.ts';
 import { runners } from './migrations/0007-runners.ts';
+import { clusterNodes } from './migrations/0009-cluster-nodes.ts';
 import { createSchemaHelpers, type GantryMigration } from './schema.ts';
 
 /** The one ordered migration set, shared by every dialect. */
-const MIGRATIONS: GantryMigration[] = [foundation, projectResources, tasks, schedules, authFactors, integrations, runners, terraform];
+const MIGRATIONS: GantryMigration[] = [foundation, projectResources, tasks, schedules, authFactors, integrations, runners, terraform, clusterNodes];
 
 function createMigrator(db: Db, dialect: Dialect): Migrator {
   const helpers = createSchemaHelpers(dialect);

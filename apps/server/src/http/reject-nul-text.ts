@@ -1,11 +1,16 @@
 import { ErrorCode } from '@gantry/contract';
 import type { FastifyInstance } from 'fastify';
 
-function containsNul(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (depth > 64 || typeof value !== 'object' || value === null || Buffer.isBuffer(value)) return false;
-  if (Array.isArray(value)) return value.some((item) => containsNul(item, depth + 1));
-  return Object.entries(value).some(([key, item]) => key.includes('\u0000') || containsNul(item, depth + 1));
+/** The dotted path of the first string (or key) holding a NUL character, if any. */
+function findNul(value: unknown, path: string[] = []): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path.join('.') || 'text' : undefined;
+  if (path.length > 64 || typeof value !== 'object' || value === null || Buffer.isBuffer(value)) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    if (key.includes('\u0000')) return [...path, 'key'].join('.');
+    const found = findNul(item, [...path, key]);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /**
@@ -14,8 +19,7 @@ function containsNul(value: unknown, depth = 0): boolean {
  */
 export function registerNulTextGuard(app: FastifyInstance): void {
   app.addHook('preValidation', async (request, reply) => {
-    if (containsNul(request.body) || containsNul(request.query) || containsNul(request.params)) {
-      return reply.code(400).send({ error: 'Text must not contain NUL characters', code: ErrorCode.validationFailed });
-    }
+    const field = findNul(request.body) ?? findNul(request.query) ?? findNul(request.params);
+    if (field !== undefined) return reply.code(400).send({ error: `${field} must not contain NUL characters`, code: ErrorCode.validationFailed });
   });
 }

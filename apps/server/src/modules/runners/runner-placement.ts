@@ -1,9 +1,9 @@
-import type { ActiveTaskRow, QueuedTaskRow } from '../tasks/tasks.repository.ts';
+import type { QueuedTaskRow, StartedTaskRow } from '../tasks/tasks.repository.ts';
 import type { RunnerRow } from './runners.table.ts';
 
 export interface PlacementInput {
   runners: readonly RunnerRow[];
-  active: readonly ActiveTaskRow[];
+  active: readonly StartedTaskRow[];
   useRemoteRunner: boolean;
   /** Whether the runner has called the server recently enough to be handed work. */
   isAlive(runner: RunnerRow): boolean;

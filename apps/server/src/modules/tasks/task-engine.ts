@@ -9,7 +9,7 @@ import type { Audience, LiveHub } from '../../http/live-hub.ts';
 import type { EventsService } from '../events/events.service.ts';
 import type { TaskSpecBuilder } from './task-spec-builder.ts';
 import type { OpenTaskLog, TaskLog } from './task-log.ts';
-import type { ActiveTaskRow, QueuedTaskRow, TasksRepository } from './tasks.repository.ts';
+import type { QueuedTaskRow, StartedTaskRow, TasksRepository } from './tasks.repository.ts';
 import type { TaskRow } from './tasks.table.ts';
 
 interface RunningTask {
@@ -24,12 +24,24 @@ interface RunningTask {
  * returns the placement of each queued task: 'local', a runner id, or null to keep it queued.
  */
 export interface TaskPlacement {
-  plan(active: readonly ActiveTaskRow[]): Promise<(task: QueuedTaskRow) => number | 'local' | null>;
+  plan(active: readonly StartedTaskRow[]): Promise<(task: QueuedTaskRow) => number | 'local' | null>;
   /** A task was handed to a runner, or a runner's task changed status (stop, confirm): tell that runner. */
   notify(runnerId: number, taskId: number, change: 'assigned' | 'changed' | 'force_stop'): void;
 }
 
+/** What one server process asks of the one that runs a task in-process. */
+export type TaskControlAction = 'stop' | 'force_stop' | 'confirm' | 'reject';
+
+/** Reaches the other server processes of a cluster (through Redis). */
+export interface TaskControl {
+  send(taskId: number, action: TaskControlAction): void;
+}
+
 export interface TaskEngineDeps {
+  /** This server process; recorded on the tasks it runs in-process. */
+  nodeId: string;
+  /** Set when several server processes share the store. */
+  control?: TaskControl;
   placement(): TaskPlacement;
   config: Config;
   tasks: TasksRepository;
@@ -53,6 +65,10 @@ export function finalLine(outcome: 'success' | 'error' | 'stopped'): string {
 }
 
 const STOPPABLE_WHILE_STARTED: readonly TaskStatus[] = ['starting', 'running', 'waiting_confirmation', 'confirmed'];
+
+/** Queue rows read per page in a dispatch round: about twice the free slots (tasks held back by their limits are skipped). */
+const WAITING_PAGE_MIN = 16;
+const WAITING_PAGE_MAX = 200;
 
 /**
  * Starts waiting tasks as soon as the limits allow (woken by events, never by a polling tick), runs
@@ -96,8 +112,13 @@ export function createTaskEngine(deps: TaskEngineDeps) {
     work.catch((error: unknown) => deps.logger.error({ err: error, taskId }, 'task bookkeeping failed'));
   }
 
+  /**
+   * One dispatch round: counts the started tasks, then walks the queue in order, a page at a time and
+   * only while there is room, claiming each task that the limits allow (the claim is a conditional
+   * update, so a task starts once even when several rounds or servers race for it).
+   */
   async function dispatch(): Promise<void> {
-    const active = (await deps.tasks.listActive()).filter((t) => t.status !== 'waiting');
+    const active = await deps.tasks.listStarted();
     const perProject = new Map<number, number>();
     const perTemplate = new Map<number, number>();
     const count = (map: Map<number, number>, key: number) => map.set(key, (map.get(key) ?? 0) + 1);
@@ -106,40 +127,59 @@ export function createTaskEngine(deps: TaskEngineDeps) {
       count(perTemplate, task.template_id);
     }
     let total = active.length;
+    const limit = deps.config.max_parallel_tasks > 0 ? deps.config.max_parallel_tasks : Infinity;
+    // Most wakes of a busy queue come while it is full: then the queue itself need not be read.
+    if (total >= limit) return;
     const placement = deps.placement();
-    const place = await placement.plan(active);
-    for (const task of await deps.tasks.listWaiting()) {
-      if (closed) return;
-      if (deps.config.max_parallel_tasks > 0 && total >= deps.config.max_parallel_tasks) return;
-      if (task.max_parallel_tasks > 0 && (perProject.get(task.project_id) ?? 0) >= task.max_parallel_tasks) continue;
-      if (task.allow_parallel_tasks !== 1 && (perTemplate.get(task.template_id) ?? 0) > 0) continue;
-      const where = place(task);
-      if (where === null) continue;
-      const runner = where === 'local' ? {} : { runner_id: where };
-      if (!(await setStatus({ ...task, start: null, end: null, version: null }, ['waiting'], 'starting', runner))) continue;
-      total += 1;
-      count(perProject, task.project_id);
-      count(perTemplate, task.template_id);
-      if (where === 'local') start(task.id);
-      else placement.notify(where, task.id, 'assigned');
+    let place: ((task: QueuedTaskRow) => number | 'local' | null) | undefined;
+    // Tasks of one project started in the same round share one membership lookup.
+    const audiences = new Map<number, Promise<Audience>>();
+    const audienceFor = (projectId: number) => {
+      let audience = audiences.get(projectId);
+      if (!audience) audiences.set(projectId, (audience = deps.audienceOf(projectId)));
+      return audience;
+    };
+    let afterId = 0;
+    for (;;) {
+      const pageSize = Math.min(WAITING_PAGE_MAX, Math.max(WAITING_PAGE_MIN, (limit - total) * 2));
+      const page = await deps.tasks.listWaiting(afterId, pageSize);
+      for (const queued of page) {
+        if (closed || total >= limit) return;
+        if (queued.max_parallel_tasks > 0 && (perProject.get(queued.project_id) ?? 0) >= queued.max_parallel_tasks) continue;
+        if (queued.allow_parallel_tasks !== 1 && (perTemplate.get(queued.template_id) ?? 0) > 0) continue;
+        place ??= await placement.plan(active);
+        const where = place(queued);
+        if (where === null) continue;
+        const { allow_parallel_tasks: _parallel, max_parallel_tasks: _projectLimit, ...task } = queued;
+        const runner = where === 'local' ? { node_id: deps.nodeId } : { runner_id: where };
+        const audience = await audienceFor(task.project_id);
+        if (!(await setStatus(task, ['waiting'], 'starting', runner, audience))) continue;
+        task.status = 'starting';
+        total += 1;
+        count(perProject, task.project_id);
+        count(perTemplate, task.template_id);
+        if (where === 'local') start(task, audience);
+        else placement.notify(where, task.id, 'assigned');
+      }
+      const last = page.at(-1);
+      if (page.length < pageSize || !last) return;
+      afterId = last.id;
     }
   }
 
-  function start(taskId: number): void {
+  function start(task: TaskRow, audience: Audience): void {
     const entry: RunningTask = { controller: new AbortController(), force: false, done: Promise.resolve() };
-    running.set(taskId, entry);
-    entry.done = execute(taskId, entry)
-      .catch((error: unknown) => deps.logger.error({ err: error, taskId }, 'task engine failure'))
+    running.set(task.id, entry);
+    entry.done = execute(task, audience, entry)
+      .catch((error: unknown) => deps.logger.error({ err: error, taskId: task.id }, 'task engine failure'))
       .finally(() => {
-        running.delete(taskId);
+        running.delete(task.id);
         wake();
       });
   }
 
-  async function execute(taskId: number, entry: RunningTask): Promise<void> {
-    const task = await deps.tasks.findById(taskId);
-    if (!task) return;
-    const audience = await deps.audienceOf(task.project_id);
+  /** Runs a task this round claimed; `task` is its row as claimed, kept up to date by setStatus. */
+  async function execute(task: TaskRow, audience: Audience, entry: RunningTask): Promise<void> {
     const log = deps.openLog(task, task.output_lines, audience);
     let outcome: 'success' | 'error' | 'stopped' = 'error';
     try {
@@ -197,6 +237,17 @@ export function createTaskEngine(deps: TaskEngineDeps) {
     return true;
   }
 
+  /** A task another server process of the cluster runs in-process: only that one can act on it. */
+  function runsOnOtherNode(task: TaskRow): boolean {
+    return deps.control !== undefined && task.runner_id === null && task.node_id !== null && task.node_id !== deps.nodeId && !running.has(task.id);
+  }
+
+  async function answerOnOtherNode(task: TaskRow, answer: 'confirmed' | 'rejected'): Promise<boolean> {
+    if (!(await setStatus(task, ['waiting_confirmation'], answer))) return false;
+    deps.control?.send(task.id, answer === 'confirmed' ? 'confirm' : 'reject');
+    return true;
+  }
+
   /** The runner running the task learns the answer from the server's status at its next poll. */
   async function answerRemotely(task: TaskRow, answer: 'confirmed' | 'rejected'): Promise<boolean> {
     if (task.runner_id === null || !(await setStatus(task, ['waiting_confirmation'], answer))) return false;
@@ -238,6 +289,11 @@ export function createTaskEngine(deps: TaskEngineDeps) {
     /** Stops a task: a queued one at once, a started one by killing its processes (at once when forced). */
     async stop(task: TaskRow, force: boolean): Promise<void> {
       const entry = running.get(task.id);
+      if (runsOnOtherNode(task) && task.status !== 'waiting') {
+        // If that process is gone, the node sweep closes the task.
+        if ((await setStatus(task, STOPPABLE_WHILE_STARTED, 'stopping')) || force) deps.control?.send(task.id, force ? 'force_stop' : 'stop');
+        return;
+      }
       if (!entry && task.runner_id !== null && task.status !== 'starting') {
         // The runner kills the processes and reports the final status; if it is gone, the sweep closes the task.
         const change = force ? 'force_stop' : 'changed';
@@ -258,6 +314,7 @@ export function createTaskEngine(deps: TaskEngineDeps) {
 
     async confirm(task: TaskRow): Promise<boolean> {
       if (task.runner_id !== null) return answerRemotely(task, 'confirmed');
+      if (runsOnOtherNode(task)) return answerOnOtherNode(task, 'confirmed');
       const entry = running.get(task.id);
       if (!entry?.confirmation || !(await setStatus(task, ['waiting_confirmation'], 'confirmed'))) return false;
       entry.confirmation.resolve(true);
@@ -266,10 +323,24 @@ export function createTaskEngine(deps: TaskEngineDeps) {
 
     async reject(task: TaskRow): Promise<boolean> {
       if (task.runner_id !== null) return answerRemotely(task, 'rejected');
+      if (runsOnOtherNode(task)) return answerOnOtherNode(task, 'rejected');
       const entry = running.get(task.id);
       if (!entry?.confirmation || !(await setStatus(task, ['waiting_confirmation'], 'rejected'))) return false;
       entry.confirmation.resolve(false);
       return true;
+    },
+
+    /** Carries out what another server process asked of a task running here; the status is already set. */
+    applyControl(taskId: number, action: TaskControlAction): void {
+      const entry = running.get(taskId);
+      if (!entry) return;
+      if (action === 'confirm' || action === 'reject') {
+        entry.confirmation?.resolve(action === 'confirm');
+        return;
+      }
+      entry.force ||= action === 'force_stop';
+      entry.controller.abort();
+      entry.confirmation?.reject(new TaskStopped());
     },
 
     isRunningHere(taskId: number): boolean {
@@ -278,18 +349,24 @@ export function createTaskEngine(deps: TaskEngineDeps) {
 
     /**
      * Closes tasks a previous process left started: they cannot be running any more. Waiting tasks
-     * stay queued and are dispatched again.
+     * stay queued and are dispatched again. In a cluster, tasks of the server processes still alive
+     * are theirs and stay.
      */
-    async recover(): Promise<number> {
+    async recover(options: { aliveNodes?: ReadonlySet<string> } = {}): Promise<number> {
       let closedCount = 0;
       for (const task of await deps.tasks.listActive()) {
         // Runners outlive a server restart; the lost-runner sweep judges their tasks.
         if (task.status === 'waiting' || running.has(task.id) || task.runner_id !== null) continue;
+        if (task.node_id !== null && options.aliveNodes?.has(task.node_id)) continue;
         const row = await deps.tasks.findById(task.id);
         if (!row) continue;
         const log = deps.openLog(row, row.output_lines, await deps.audienceOf(row.project_id));
         const status: TaskStatus = task.status === 'stopping' ? 'stopped' : 'error';
-        log.write('Gantry restarted while this task was running; the task can no longer be followed and was closed.');
+        log.write(
+          options.aliveNodes
+            ? 'The Gantry server running this task stopped answering; the task can no longer be followed and was closed.'
+            : 'Gantry restarted while this task was running; the task can no longer be followed and was closed.',
+        );
         if (row.pid !== null && killOrphanedTaskProcesses(row.pid, row.id)) log.write('Its processes, still running, were stopped.');
         await log.flush();
         if (await setStatus(row, ACTIVE_TASK_STATUSES, status, { end: now() })) closedCount += 1;

@@ -11,13 +11,19 @@ export interface TaskListRow extends TaskRow {
   user_name: string | null;
 }
 
-/** A waiting task with what the dispatcher needs to decide whether it may start. */
-export interface QueuedTaskRow {
+/** A waiting task with what the dispatcher needs to decide whether it may start, and to start it. */
+export interface QueuedTaskRow extends TaskRow {
+  allow_parallel_tasks: number;
+  max_parallel_tasks: number;
+}
+
+/** A started task, as the dispatcher counts it against the limits. */
+export interface StartedTaskRow {
   id: number;
   project_id: number;
   template_id: number;
-  allow_parallel_tasks: number;
-  max_parallel_tasks: number;
+  status: string;
+  runner_id: number | null;
 }
 
 export interface ActiveTaskRow {
@@ -26,6 +32,7 @@ export interface ActiveTaskRow {
   template_id: number;
   status: string;
   runner_id: number | null;
+  node_id: string | null;
   runner_name: string | null;
   project_name: string;
   username: string | null;
@@ -79,14 +86,25 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
     findLastOfTemplate(templateId: number): Promise<TaskRow | undefined> {
       return db.selectFrom('task').selectAll().where('template_id', '=', templateId).orderBy('id', 'desc').limit(1).executeTakeFirst();
     },
-    listWaiting(): Promise<QueuedTaskRow[]> {
+    /** The queue in order, one page at a time: the dispatcher reads only as far as it can start tasks. */
+    listWaiting(afterId: number, limit: number): Promise<QueuedTaskRow[]> {
       return db
         .selectFrom('task')
         .innerJoin('template', 'template.id', 'task.template_id')
         .innerJoin('project', 'project.id', 'task.project_id')
-        .select(['task.id', 'task.project_id', 'task.template_id', 'template.allow_parallel_tasks', 'project.max_parallel_tasks'])
+        .selectAll('task')
+        .select(['template.allow_parallel_tasks', 'project.max_parallel_tasks'])
         .where('task.status', '=', 'waiting')
+        .where('task.id', '>', afterId)
         .orderBy('task.id')
+        .limit(limit)
+        .execute();
+    },
+    listStarted(): Promise<StartedTaskRow[]> {
+      return db
+        .selectFrom('task')
+        .select(['id', 'project_id', 'template_id', 'status', 'runner_id'])
+        .where('status', 'in', [...ACTIVE_TASK_STATUSES])
         .execute();
     },
     listActive(): Promise<ActiveTaskRow[]> {
@@ -95,7 +113,7 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
         .innerJoin('project', 'project.id', 'task.project_id')
         .leftJoin('users', 'users.id', 'task.user_id')
         .leftJoin('runner', 'runner.id', 'task.runner_id')
-        .select(['task.id', 'task.project_id', 'task.template_id', 'task.status', 'task.runner_id', 'runner.name as runner_name', 'project.name as project_name', 'users.username as username'])
+        .select(['task.id', 'task.project_id', 'task.template_id', 'task.status', 'task.runner_id', 'task.node_id', 'runner.name as runner_name', 'project.name as project_name', 'users.username as username'])
         .where('task.status', 'in', ['waiting', ...ACTIVE_TASK_STATUSES])
         .orderBy('task.id')
         .execute();

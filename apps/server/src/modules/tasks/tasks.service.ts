@@ -162,6 +162,7 @@ export function createTasksService({ tasks, templates, inventories, engine, even
         params: JSON.stringify(params),
         playbook: body.playbook ?? '',
         runner_id: null,
+        node_id: null,
         pid: null,
         output_lines: 0,
         runner_log_offset: 0,

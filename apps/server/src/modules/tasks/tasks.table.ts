@@ -27,6 +27,8 @@ export interface TaskTable {
   params: string;
   playbook: string;
   runner_id: number | null;
+  /** The server process running the task in-process (not on a runner). */
+  node_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** Process group of the running process on this server, if any. */
   pid: number | null;
   /** Lines stored so far; the next line's sequence number. */

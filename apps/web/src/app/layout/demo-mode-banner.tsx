@@ -5,7 +5,14 @@ import Alert from '@mui/material/Alert';
 export function DemoModeBanner() {
   const { t } = useTranslation();
   return (
-    <Alert severity="info" variant="filled" square role="status" sx={{ borderRadius: 0 }}>
+    <Alert
+      severity="info"
+      variant="filled"
+      square
+      role="status"
+      // The light theme's filled info blue is too pale under white text; its dark shade reads at AA contrast.
+      sx={(theme) => ({ borderRadius: 0, ...(theme.palette.mode === 'light' ? { bgcolor: 'info.dark' } : {}) })}
+    >
       {t('backup.demo.banner')}
     </Alert>
   );

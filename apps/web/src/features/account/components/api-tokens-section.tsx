@@ -20,7 +20,9 @@ import { DASH, formatDate } from '../../../lib/format-date.ts';
 import { apiTokensQuery, useRevokeApiToken } from '../api/account-queries.ts';
 import { NewTokenDialog } from './new-token-dialog.tsx';
 
-const mono = { fontFamily: 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace', fontSize: 13 };
+const mono = { fontFamily: 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace', fontSize: 13, whiteSpace: 'nowrap' };
+// Dates broken over three lines on a phone read badly; the table scrolls sideways instead.
+const noWrap = { whiteSpace: 'nowrap' };
 
 export function ApiTokensSection() {
   const { t, i18n } = useTranslation();
@@ -43,11 +45,11 @@ export function ApiTokensSection() {
   const columns: Column<ApiToken>[] = [
     { id: 'name', header: t('account.tokens.name'), render: (token) => token.name || DASH },
     { id: 'token', header: t('account.tokens.token'), render: (token) => <Box component="code" sx={mono}>{`${token.id}…`}</Box> },
-    { id: 'created', header: t('account.tokens.created'), render: (token) => formatDate(token.created, { locale }) },
+    { id: 'created', header: t('account.tokens.created'), render: (token) => <Box sx={noWrap}>{formatDate(token.created, { locale })}</Box> },
     {
       id: 'expires',
       header: t('account.tokens.expires'),
-      render: (token) => (token.expires_at ? formatDate(token.expires_at, { locale }) : t('account.tokens.never')),
+      render: (token) => <Box sx={noWrap}>{token.expires_at ? formatDate(token.expires_at, { locale }) : t('account.tokens.never')}</Box>,
     },
     {
       id: 'status',

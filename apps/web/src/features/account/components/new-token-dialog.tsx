@@ -44,7 +44,17 @@ export function NewTokenDialog({ open, onClose }: { open: boolean; onClose: () =
   const created = create.data;
 
   return (
-    <Dialog open={open} onClose={create.isPending ? undefined : onClose} maxWidth="xs" fullWidth aria-labelledby="new-token-title">
+    <Dialog
+      open={open}
+      // Once the token is shown (this one time only), a stray click beside the dialog must not lose it.
+      onClose={(_event, reason) => {
+        if (create.isPending || (created && reason === 'backdropClick')) return;
+        onClose();
+      }}
+      maxWidth="xs"
+      fullWidth
+      aria-labelledby="new-token-title"
+    >
       <DialogTitle id="new-token-title">{created ? t('account.tokens.createdTitle') : t('account.tokens.new')}</DialogTitle>
       {created ? (
         <>

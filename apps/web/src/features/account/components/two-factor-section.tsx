@@ -5,6 +5,7 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Paper from '@mui/material/Paper';
@@ -34,8 +35,10 @@ function EnrolDialog({ open, userId, onClose }: { open: boolean; userId: number;
   }, [open, userId]);
 
   const enrolment = start.data;
+  // Once confirmed the dialog shows the recovery code: only its Done button closes it, so a stray click cannot lose the code.
+  const confirmed = confirm.isSuccess;
   return (
-    <Dialog open={open} onClose={onClose} maxWidth="xs" fullWidth aria-labelledby="totp-enrol-title">
+    <Dialog open={open} onClose={confirmed ? undefined : onClose} maxWidth="xs" fullWidth aria-labelledby="totp-enrol-title">
       <DialogTitle id="totp-enrol-title">{t('account.totp.setUp')}</DialogTitle>
       <DialogContent>
         {start.isError ? <Alert severity="error">{getErrorMessage(start.error)}</Alert> : null}
@@ -51,6 +54,13 @@ function EnrolDialog({ open, userId, onClose }: { open: boolean; userId: number;
           />
         ) : null}
       </DialogContent>
+      {confirmed ? null : (
+        <DialogActions sx={{ px: 3, pb: 2 }}>
+          <Button onClick={onClose} color="inherit" disabled={confirm.isPending}>
+            {t('common.cancel')}
+          </Button>
+        </DialogActions>
+      )}
     </Dialog>
   );
 }

@@ -68,7 +68,7 @@ function CommandLine({ command }: { command: string }) {
     >
       <Typography
         component="code"
-        sx={{ fontFamily: 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace', fontSize: 13, py: 0.75, flexGrow: 1, wordBreak: 'break-all' }}
+        sx={{ fontFamily: 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace', fontSize: 13, py: 0.75, flexGrow: 1, minWidth: 0, overflowWrap: 'anywhere' }}
       >
         {command}
       </Typography>

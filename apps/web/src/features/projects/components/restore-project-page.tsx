@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useNavigate } from 'react-router';
@@ -37,6 +37,7 @@ export function RestoreProjectPage() {
   const restore = useRestoreProject();
   const [fileError, setFileError] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<RestoreOutcome | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
   const form = useForm<RestoreFormInput, unknown, RestoreFormValues>({
     resolver: zodResolver(RestoreFormSchema),
     defaultValues: { name: '', file: null },
@@ -83,19 +84,21 @@ export function RestoreProjectPage() {
               render={({ field, fieldState }) => (
                 <div>
                   <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
-                    <Button component="label" variant="outlined" startIcon={<UploadFileIcon />} sx={{ flexShrink: 0 }}>
+                    {/* A real button opens the picker, so the keyboard reaches it (a label around a hidden input is not focusable). */}
+                    <Button variant="outlined" startIcon={<UploadFileIcon />} sx={{ flexShrink: 0 }} onClick={() => fileInput.current?.click()}>
                       {t('backup.restore.chooseFile')}
-                      <input
-                        hidden
-                        type="file"
-                        accept="application/json,.json"
-                        aria-label={t('backup.restore.file')}
-                        onChange={(event) => {
-                          setFileError(null);
-                          field.onChange(event.target.files?.[0] ?? null);
-                        }}
-                      />
                     </Button>
+                    <input
+                      ref={fileInput}
+                      hidden
+                      type="file"
+                      accept="application/json,.json"
+                      aria-label={t('backup.restore.file')}
+                      onChange={(event) => {
+                        setFileError(null);
+                        field.onChange(event.target.files?.[0] ?? null);
+                      }}
+                    />
                     <Typography variant="body2" color={field.value ? 'text.primary' : 'text.secondary'} noWrap>
                       {field.value instanceof File ? field.value.name : t('backup.restore.noFile')}
                     </Typography>

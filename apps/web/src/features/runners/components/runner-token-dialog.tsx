@@ -49,7 +49,7 @@ function CopyableLine({ label, text, copyLabel }: { label: string; text: string;
       >
         <Typography
           component="code"
-          sx={{ fontFamily: 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace', fontSize: 13, py: 0.75, flexGrow: 1, wordBreak: 'break-all' }}
+          sx={{ fontFamily: 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace', fontSize: 13, py: 0.75, flexGrow: 1, minWidth: 0, overflowWrap: 'anywhere' }}
         >
           {text}
         </Typography>
@@ -68,7 +68,13 @@ export function RunnerTokenDialog({ runner, serverUrl, onClose }: { runner: Runn
   const { t } = useTranslation();
   const commands = runner ? buildRunnerCommands(serverUrl, runner.token) : undefined;
   return (
-    <Dialog open={runner !== undefined} onClose={onClose} fullWidth aria-labelledby="runner-token-title" slotProps={{ paper: { sx: { maxWidth: 600 } } }}>
+    <Dialog
+      open={runner !== undefined}
+      // The token is shown only here: a stray click beside the dialog must not lose it.
+      onClose={(_event, reason) => {
+        if (reason !== 'backdropClick') onClose();
+      }}
+      fullWidth aria-labelledby="runner-token-title" slotProps={{ paper: { sx: { maxWidth: 600 } } }}>
       <DialogTitle id="runner-token-title">{t('runners.tokenTitle', { name: runner?.name ?? '' })}</DialogTitle>
       <DialogContent>
         {runner && commands ? (

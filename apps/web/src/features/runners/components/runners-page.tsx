@@ -2,10 +2,12 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import AddIcon from '@mui/icons-material/Add';
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
+import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { Runner, RunnerWithToken } from '@gantry/contract';
 import { DataTable } from '../../../components/data-table.tsx';
@@ -26,7 +28,7 @@ import { RunnerDialog } from './runner-dialog.tsx';
 import { RunnerTokenDialog } from './runner-token-dialog.tsx';
 
 /** The runners table with its dialogs; the same for global runners (scope null) and a project's runners. */
-function RunnersList({ scope }: { scope: RunnerScope }) {
+function RunnersList({ scope, title }: { scope: RunnerScope; title?: string }) {
   const { t, i18n } = useTranslation();
   const snackbar = useSnackbar();
   const info = useQuery(systemInfoQuery);
@@ -37,6 +39,8 @@ function RunnersList({ scope }: { scope: RunnerScope }) {
   const [created, setCreated] = useState<RunnerWithToken | undefined>(undefined);
   const deletion = useResourceDelete(scope ?? storage.getLastProjectId() ?? 0);
   const serverUrl = info.data?.web_host || window.location.origin;
+  const lastProjectId = storage.getLastProjectId();
+  const backTo = lastProjectId ? `/project/${lastProjectId}` : '/';
 
   const requestDelete = (runner: Runner) =>
     void deletion.request({
@@ -61,15 +65,21 @@ function RunnersList({ scope }: { scope: RunnerScope }) {
         />
       ),
     },
-    { id: 'name', header: t('runners.name'), render: (runner) => runner.name },
+    { id: 'name', header: t('runners.name'), render: (runner) => <Box sx={{ whiteSpace: 'nowrap' }}>{runner.name}</Box> },
     {
       id: 'webhook',
       header: t('runners.webhook'),
-      render: (runner) => (
-        <Box component="span" sx={{ wordBreak: 'break-all' }}>
-          {runner.webhook || '—'}
-        </Box>
-      ),
+      // A long URL would squeeze the other columns: one line, cut, whole in the tooltip.
+      render: (runner) =>
+        runner.webhook ? (
+          <Tooltip title={runner.webhook}>
+            <Typography variant="body2" noWrap sx={{ maxWidth: 320 }}>
+              {runner.webhook}
+            </Typography>
+          </Tooltip>
+        ) : (
+          '—'
+        ),
     },
     {
       id: 'max_parallel_tasks',
@@ -79,7 +89,9 @@ function RunnersList({ scope }: { scope: RunnerScope }) {
     {
       id: 'touched',
       header: t('runners.lastSeen'),
-      render: (runner) => (runner.touched ? formatDate(runner.touched, { locale: i18n.language }) : t('runners.neverConnected')),
+      render: (runner) => (
+        <Box sx={{ whiteSpace: 'nowrap' }}>{runner.touched ? formatDate(runner.touched, { locale: i18n.language }) : t('runners.neverConnected')}</Box>
+      ),
     },
     {
       id: 'actions',
@@ -92,16 +104,36 @@ function RunnersList({ scope }: { scope: RunnerScope }) {
     },
   ];
 
+  const newButton = (
+    <Button variant="contained" disableElevation startIcon={<AddIcon />} onClick={() => editDialog.show(undefined)}>
+      {t('runners.newRunner')}
+    </Button>
+  );
+  const intro = (
+    <Typography variant="body2" color="text.secondary" sx={{ flexGrow: 1 }}>
+      {scope === null ? t('runners.globalIntro') : t('runners.projectIntro')}
+    </Typography>
+  );
+
   return (
     <>
-      <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 2 }}>
-        <Typography variant="body2" color="text.secondary" sx={{ flexGrow: 1 }}>
-          {scope === null ? t('runners.globalIntro') : t('runners.projectIntro')}
-        </Typography>
-        <Button variant="contained" disableElevation startIcon={<AddIcon />} onClick={() => editDialog.show(undefined)}>
-          {t('runners.newRunner')}
-        </Button>
-      </Stack>
+      {/* A page of its own carries the button in its header, like the other list pages; a dashboard tab beside its intro. */}
+      {title ? (
+        <>
+          <PageHeader title={title} backTo={backTo} actions={newButton} />
+          <Box sx={{ mt: -1, mb: 2 }}>{intro}</Box>
+          {info.data && !info.data.use_remote_runner ? (
+            <Alert severity="warning" sx={{ mb: 2 }}>
+              {t('runners.remoteRunningOff')}
+            </Alert>
+          ) : null}
+        </>
+      ) : (
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { xs: 'flex-start', sm: 'center' }, mb: 2 }}>
+          {intro}
+          {newButton}
+        </Stack>
+      )}
       <DataTable
         aria-label={t('runners.title')}
         columns={columns}
@@ -121,11 +153,9 @@ function RunnersList({ scope }: { scope: RunnerScope }) {
 /** /runners: the global runners, for admins. */
 export function GlobalRunnersPage() {
   const { t } = useTranslation();
-  const lastProjectId = storage.getLastProjectId();
   return (
     <Page>
-      <PageHeader title={t('runners.title')} backTo={lastProjectId ? `/project/${lastProjectId}` : '/'} />
-      <RunnersList scope={null} />
+      <RunnersList scope={null} title={t('runners.title')} />
     </Page>
   );
 }
@@ -133,9 +163,5 @@ export function GlobalRunnersPage() {
 /** The runners tab of a project's dashboard. */
 export function ProjectRunnersTab() {
   const projectId = useProjectId();
-  return (
-    <Box sx={{ pt: 2 }}>
-      <RunnersList scope={projectId} />
-    </Box>
-  );
+  return <RunnersList scope={projectId} />;
 }

@@ -1,0 +1,55 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { toTimestamp, type Clock } from '../clock.ts';
+import type { NodesRepository } from './nodes.repository.ts';
+
+export interface NodePresenceOptions {
+  nodeId: string;
+  nodes: NodesRepository;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+  /** Closes the in-process tasks of server processes that are not among the alive ones. */
+  closeOrphanedTasks(aliveNodes: ReadonlySet<string>): Promise<number>;
+  heartbeatMs?: number;
+  /** A node silent this long is gone. */
+  silentMs?: number;
+}
+
+/**
+ * Each server process of a cluster beats in the shared store; every beat also looks for processes
+ * that went silent and closes the tasks they were running, so no task stays "running" forever
+ * because the machine under it died.
+ */
+export function createNodePresence(options: NodePresenceOptions) {
+  const heartbeatMs = options.heartbeatMs ?? 10_000;
+  const silentMs = options.silentMs ?? 45_000;
+  let timer: NodeJS.Timeout | undefined;
+
+  async function beatAndSweep(): Promise<number> {
+    const now = options.clock.now();
+    await options.nodes.beat(options.nodeId, toTimestamp(now));
+    const aliveSince = toTimestamp(new Date(now.getTime() - silentMs));
+    const alive = await options.nodes.listAliveIds(aliveSince);
+    const closed = await options.closeOrphanedTasks(alive);
+    await options.nodes.removeSilent(aliveSince);
+    return closed;
+  }
+
+  return {
+    beatAndSweep,
+    /** Beats at once (closing what silent nodes left) and then every heartbeat interval. */
+    async start(): Promise<number> {
+      const closed = await beatAndSweep();
+      timer = setInterval(() => {
+        beatAndSweep().catch((error: unknown) => options.logger.error({ err: error }, 'node heartbeat failed'));
+      }, heartbeatMs);
+      timer.unref();
+      return closed;
+    },
+    async stop(): Promise<void> {
+      clearInterval(timer);
+      await options.nodes.remove(options.nodeId);
+    },
+  };
+}
+
+export type NodePresence = ReturnType<typeof createNodePresence>;

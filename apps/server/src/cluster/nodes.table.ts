@@ -1,0 +1,9 @@
+export interface ServerNodeTable {
+  id: string;
+  started: string;
+  heartbeat: string;
+}
+
+export interface ClusterTable {
+  id: string;
+}
