@@ -159,11 +159,11 @@ export function createServices({ config, connection, clock, logger }: { config: 
     clock,
     logger,
   });
-  const describeStart = async (task: TaskRow) => {
+  const describeStart = async (task: TaskRow, knownTemplateName?: string) => {
     const user = task.user_id ? await usersRepository.findById(task.user_id) : undefined;
     const build = task.build_task_id ? await tasksRepository.findById(task.build_task_id) : undefined;
-    const template = await templatesRepository.find(task.project_id, task.template_id);
-    return { username: user?.username ?? null, incomingVersion: build?.version ?? null, templateName: template?.name ?? `#${task.template_id}` };
+    const templateName = knownTemplateName ?? (await templatesRepository.find(task.project_id, task.template_id))?.name;
+    return { username: user?.username ?? null, incomingVersion: build?.version ?? null, templateName: templateName ?? `#${task.template_id}` };
   };
   const engine = createTaskEngine({
     nodeId,
@@ -182,7 +182,8 @@ export function createServices({ config, connection, clock, logger }: { config: 
     onWaitingConfirmation: (taskId) => alerts.notifyWaiting(taskId),
     onFinished: async (task) => {
       alerts.notify(task);
-      if (task.status !== 'success' || (await templatesRepository.find(task.project_id, task.template_id))?.type !== 'build') return;
+      // Only builds carry a version: most tasks are done here without another read of their template.
+      if (task.status !== 'success' || task.version === null || (await templatesRepository.find(task.project_id, task.template_id))?.type !== 'build') return;
       // A successful build starts the deploy templates that follow it automatically.
       const followers = (await templates.list(task.project_id, 'name', 'asc', {})).filter((t) => t.type === 'deploy' && t.autorun && t.build_template_id === task.template_id);
       for (const follower of followers) {
@@ -192,6 +193,7 @@ export function createServices({ config, connection, clock, logger }: { config: 
   });
   clusterBus?.onMessage((message) => {
     if (message.kind === 'control') engine.applyControl(message.task_id, message.action);
+    else if (message.kind === 'runner') runnerJobs.hear(message.runner_id, message.task_id, message.change);
   });
   const presence = clusterBus
     ? createNodePresence({ nodeId, nodes, clock, logger, closeOrphanedTasks: (aliveNodes) => engine.recover({ aliveNodes }) })
@@ -219,6 +221,7 @@ export function createServices({ config, connection, clock, logger }: { config: 
     audienceOf,
     describeStart,
     projectExists: async (projectId) => (await projectsRepository.findById(projectId)) !== undefined,
+    ...(clusterBus ? { broadcast: (runnerId, taskId, change) => clusterBus.publish({ kind: 'runner', runner_id: runnerId, task_id: taskId, change }) } : {}),
   });
   const schedulesRepository = createSchedulesRepository(db, dialect);
   const scheduler = createScheduler({ config, clock, logger, schedules: schedulesRepository, tasks, repositories, keys });

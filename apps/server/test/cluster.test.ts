@@ -164,4 +164,31 @@ describe.each(dialects)('two Gantry nodes sharing one %s store and Redis', (dial
     expect((await a.request('GET', `${p.base}/tasks/${owned}`, { as: a.adminCookie })).body).toMatchObject({ status: 'running' });
     await db.updateTable('task').set({ status: 'error' }).where('id', '=', owned).execute();
   });
+
+  it('a runner whose long poll waits on one node hears at once of the stop given on the other', async () => {
+    const created = await a.request('POST', `${p.base}/runners`, { as: a.adminCookie, body: { name: 'cluster runner' } });
+    const runner = created.body as { id: number; token: string };
+    a.secrets.add(runner.token);
+    b.secrets.add(runner.token);
+    const headers = { 'x-runner-token': runner.token, 'x-runner-started-at': '2026-01-01T00:00:00.000Z' };
+    const taskId = await p.runTask(await p.createTemplate({ playbook: 'count.sh' }));
+    let job: { id: number } | undefined;
+    for (let i = 0; i < 200 && !job; i++) {
+      job = ((await b.request('GET', '/api/internal/runners', { headers })).body as { new_jobs: { id: number }[] }).new_jobs[0];
+      if (!job) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(job?.id).toBe(taskId);
+    await b.request('PUT', '/api/internal/runners', { headers, body: { Jobs: [{ ID: taskId, Status: 'running', LogOffset: 0, LogRecords: [] }] } });
+    const longPoll = () => b.request('GET', '/api/internal/runners?wait=15', { headers });
+    expect(((await longPoll()).body as { CurrentJobs: unknown[] }).CurrentJobs).toEqual([{ id: taskId, status: 'running', force: false }]);
+    const pending = longPoll();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await a.request('POST', `${p.base}/tasks/${taskId}/stop`, { as: a.adminCookie, body: { force: true } })).status).toBe(204);
+    const stoppedAt = Date.now();
+    expect(((await pending).body as { CurrentJobs: unknown[] }).CurrentJobs).toEqual([{ id: taskId, status: 'stopping', force: true }]);
+    expect(Date.now() - stoppedAt).toBeLessThan(5000);
+    await b.request('PUT', '/api/internal/runners', { headers, body: { Jobs: [{ ID: taskId, Status: 'stopped', LogOffset: 0, LogRecords: [] }] } });
+    expect((await p.waitForStatus(taskId, ['stopped'])).status).toBe('stopped');
+    await a.request('DELETE', `${p.base}/runners/${runner.id}`, { as: a.adminCookie });
+  });
 });

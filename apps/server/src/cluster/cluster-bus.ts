@@ -18,6 +18,12 @@ const ClusterMessage = z.discriminatedUnion('kind', [
     action: z.enum(['stop', 'force_stop', 'confirm', 'reject']),
   }),
   z.object({
+    kind: z.literal('runner'),
+    runner_id: z.number().int(),
+    task_id: z.number().int(),
+    change: z.enum(['assigned', 'changed', 'force_stop']),
+  }),
+  z.object({
     kind: z.literal('lines'),
     member_ids: z.array(z.number().int()),
     task: z.object({ id: z.number().int(), project_id: z.number().int() }),
@@ -54,12 +60,14 @@ export interface ClusterBusOptions {
 export function createClusterBus({ url, nodeId, readClusterId, logger }: ClusterBusOptions): ClusterBus {
   // Events published while Redis is away are dropped after one retry, never queued without bound.
   const publisher = new Redis(url, { maxRetriesPerRequest: 1 });
-  const subscriber = new Redis(url);
+  // Connected before it subscribes: a SUBSCRIBE queued ahead of the connection's ready check
+  // breaks that check, and the reconnection that follows can lose the subscription.
+  const subscriber = new Redis(url, { lazyConnect: true });
   for (const connection of [publisher, subscriber]) {
     connection.on('error', (error: Error) => logger.warn({ err: error }, 'Redis connection error'));
   }
   const channel = readClusterId().then((clusterId) => `gantry:${clusterId}`);
-  const ready = channel.then((name) => subscriber.subscribe(name)).then(() => undefined);
+  const ready = Promise.all([channel, subscriber.connect()]).then(([name]) => subscriber.subscribe(name)).then(() => undefined);
   ready.catch((error: unknown) => logger.error({ err: error }, 'Could not subscribe to the other nodes\' live events'));
 
   const handlers: ((message: ClusterMessage) => void)[] = [];

@@ -7,10 +7,10 @@ import type { ClusterBus } from './cluster-bus.ts';
  */
 export function createClusteredHub(hub: LiveHub, bus: ClusterBus): LiveHub {
   bus.onMessage((message) => {
-    if (message.kind === 'control') return;
+    if (message.kind !== 'update' && message.kind !== 'lines') return;
     const audience = { memberIds: new Set(message.member_ids) };
     if (message.kind === 'update') hub.publishUpdate(audience, message.message, message.finished);
-    else if (message.kind === 'lines') hub.publishLines(audience, message.task, message.lines);
+    else hub.publishLines(audience, message.task, message.lines);
   });
   return {
     ...hub,

@@ -35,7 +35,11 @@ export interface RunnerJobsDeps {
   audienceOf(projectId: number): Promise<Audience>;
   describeStart(task: TaskRow): Promise<{ username: string | null; incomingVersion: string | null; templateName: string }>;
   projectExists(projectId: number): Promise<boolean>;
+  /** Tells the other server processes of a cluster, whose long polls may hold the runner. */
+  broadcast?(runnerId: number, taskId: number, change: RunnerChange): void;
 }
+
+type RunnerChange = Parameters<TaskPlacement['notify']>[2];
 
 const STARTED_STATUSES = ['running', 'waiting_confirmation', 'confirmed', 'rejected', 'stopping'];
 const MAX_POLL_WAIT_SECONDS = 20;
@@ -238,6 +242,7 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
     notify(runnerId, taskId, change) {
       if (change === 'force_stop') forceStops.add(taskId);
       bump(runnerId);
+      deps.broadcast?.(runnerId, taskId, change);
       if (change === 'assigned') {
         void deps.tasks.findById(taskId).then((task) => task && callWebhook(runnerId, task, 'start'));
       }
@@ -246,6 +251,12 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
 
   return {
     placement,
+
+    /** Another server process changed a runner's work: answer its long poll here if it waits on this one. */
+    hear(runnerId: number, taskId: number, change: RunnerChange): void {
+      if (change === 'force_stop') forceStops.add(taskId);
+      bump(runnerId);
+    },
 
     async register(body: z.output<typeof RunnerRegisterBody>): Promise<{ token: string }> {
       if (!deps.config.runner_registration_token || body.registration_token !== deps.config.runner_registration_token) {

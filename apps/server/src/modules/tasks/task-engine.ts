@@ -52,7 +52,8 @@ export interface TaskEngineDeps {
   clock: Clock;
   logger: FastifyBaseLogger;
   audienceOf(projectId: number): Promise<Audience>;
-  describeStart(task: TaskRow): Promise<{ username: string | null; incomingVersion: string | null; templateName: string }>;
+  /** What the log's first line says; the dispatcher passes the template name it already read with the queue. */
+  describeStart(task: TaskRow, knownTemplateName?: string): Promise<{ username: string | null; incomingVersion: string | null; templateName: string }>;
   /** Runs after a task reached its final status (autorun of deploys, alerts); its failures are only logged. */
   onFinished(task: TaskRow): Promise<void>;
   /** Told each time a task (local or on a runner) starts waiting for confirmation (alerts); must not block. */
@@ -150,7 +151,9 @@ export function createTaskEngine(deps: TaskEngineDeps) {
         place ??= await placement.plan(active);
         const where = place(queued);
         if (where === null) continue;
-        const { allow_parallel_tasks: _parallel, max_parallel_tasks: _projectLimit, ...task } = queued;
+        // The whole row is read only for a task about to start; it is what the task runs with.
+        const task = await deps.tasks.findById(queued.id);
+        if (task?.status !== 'waiting') continue;
         const runner = where === 'local' ? { node_id: deps.nodeId } : { runner_id: where };
         const audience = await audienceFor(task.project_id);
         if (!(await setStatus(task, ['waiting'], 'starting', runner, audience))) continue;
@@ -158,7 +161,7 @@ export function createTaskEngine(deps: TaskEngineDeps) {
         total += 1;
         count(perProject, task.project_id);
         count(perTemplate, task.template_id);
-        if (where === 'local') start(task, audience);
+        if (where === 'local') start(task, audience, queued.template_name);
         else placement.notify(where, task.id, 'assigned');
       }
       const last = page.at(-1);
@@ -167,10 +170,10 @@ export function createTaskEngine(deps: TaskEngineDeps) {
     }
   }
 
-  function start(task: TaskRow, audience: Audience): void {
+  function start(task: TaskRow, audience: Audience, templateName: string): void {
     const entry: RunningTask = { controller: new AbortController(), force: false, done: Promise.resolve() };
     running.set(task.id, entry);
-    entry.done = execute(task, audience, entry)
+    entry.done = execute(task, audience, templateName, entry)
       .catch((error: unknown) => deps.logger.error({ err: error, taskId: task.id }, 'task engine failure'))
       .finally(() => {
         running.delete(task.id);
@@ -179,11 +182,11 @@ export function createTaskEngine(deps: TaskEngineDeps) {
   }
 
   /** Runs a task this round claimed; `task` is its row as claimed, kept up to date by setStatus. */
-  async function execute(task: TaskRow, audience: Audience, entry: RunningTask): Promise<void> {
+  async function execute(task: TaskRow, audience: Audience, templateName: string, entry: RunningTask): Promise<void> {
     const log = deps.openLog(task, task.output_lines, audience);
     let outcome: 'success' | 'error' | 'stopped' = 'error';
     try {
-      const about = await deps.describeStart(task);
+      const about = await deps.describeStart(task, templateName);
       log.write(`Task ${task.id} (${about.templateName}) started${about.username ? ` by ${about.username}` : ''}.`);
       await deps.events.record({ userId: task.user_id, projectId: task.project_id, objectType: 'task', objectId: task.id, description: `Task ${task.id} (${about.templateName}) started` });
       if (!(await setStatus(task, ['starting'], 'running', { start: now() }, audience))) {

@@ -72,7 +72,8 @@ export function createTaskSpecBuilder(deps: SpecDeps) {
       const userKey = inventoryRow?.ssh_key_id ? await deps.keys.getMaterial(task.project_id, inventoryRow.ssh_key_id) : none;
       const becomeKey = inventoryRow?.become_key_id ? await deps.keys.getMaterial(task.project_id, inventoryRow.become_key_id) : none;
 
-      const group = template.environment_id ? await deps.environments.get(task.project_id, template.environment_id) : undefined;
+      // The row alone: its secrets are read once, opened, just below.
+      const group = template.environment_id ? await deps.environments.assertExists(task.project_id, template.environment_id) : undefined;
       const groupSecrets = group ? await deps.environments.listSecretValues(task.project_id, group.id) : [];
       const surveySecrets = task.secret ? (parseObject(deps.secrets.open(task.secret), 'Secret') as Record<string, unknown>) : {};
 

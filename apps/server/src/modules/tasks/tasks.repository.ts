@@ -11,8 +11,12 @@ export interface TaskListRow extends TaskRow {
   user_name: string | null;
 }
 
-/** A waiting task with what the dispatcher needs to decide whether it may start, and to start it. */
-export interface QueuedTaskRow extends TaskRow {
+/** A waiting task with what the dispatcher needs to decide whether it may start. */
+export interface QueuedTaskRow {
+  id: number;
+  project_id: number;
+  template_id: number;
+  template_name: string;
   allow_parallel_tasks: number;
   max_parallel_tasks: number;
 }
@@ -92,8 +96,7 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
         .selectFrom('task')
         .innerJoin('template', 'template.id', 'task.template_id')
         .innerJoin('project', 'project.id', 'task.project_id')
-        .selectAll('task')
-        .select(['template.allow_parallel_tasks', 'project.max_parallel_tasks'])
+        .select(['task.id', 'task.project_id', 'task.template_id', 'template.name as template_name', 'template.allow_parallel_tasks', 'project.max_parallel_tasks'])
         .where('task.status', '=', 'waiting')
         .where('task.id', '>', afterId)
         .orderBy('task.id')
