@@ -9,5 +9,7 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/testing/setup.ts'],
+    // Dialog tests type through user-event in jsdom: seconds on a busy 2-core CI machine.
+    testTimeout: 20_000,
   },
 });

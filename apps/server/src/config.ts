@@ -213,6 +213,7 @@ export function readTestEnvironment(env: NodeJS.ProcessEnv = process.env) {
     path: env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
     postgresUrl: env.GANTRY_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
     mysqlUrl: env.GANTRY_TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test',
+    redisUrl: env.GANTRY_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
     /** Comma-separated subset of sqlite,postgres,mysql to run; all by default. */
     dialects: env.GANTRY_TEST_DIALECTS?.split(',').map((d) => d.trim()),
   };

@@ -10,7 +10,7 @@ import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
-const REDIS_URL = process.env.GANTRY_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = readTestEnvironment().redisUrl;
 
 function isRedisReachable(): Promise<boolean> {
   const { hostname, port } = new URL(REDIS_URL);

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readTestEnvironment } from '../src/config.ts';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
@@ -321,7 +322,7 @@ describe.skipIf(!terraformBinary)(`${terraformBinary ?? 'terraform'} against the
     const dir = mkdtempSync(path.join(os.tmpdir(), 'gantry-tf-'));
     writeFileSync(path.join(dir, 'main.tf'), MAIN_TF);
     const env = {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      PATH: readTestEnvironment().path,
       HOME: dir,
       CHECKPOINT_DISABLE: '1',
       TF_IN_AUTOMATION: '1',
