@@ -152,6 +152,12 @@ describe.each(dialects)('API tokens on %s', (dialect) => {
     expect((await t.request('GET', '/api/user', { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
   });
 
+  it('refuses a token name over 255 characters with a plain message', async () => {
+    const long = await t.request('POST', '/api/user/tokens', { as: t.adminCookie, body: { name: 'x'.repeat(256) } });
+    expect(long.status).toBe(400);
+    expect(long.body).toMatchObject({ error: 'Name must be at most 255 characters' });
+  });
+
   it("cannot delete another user's token", async () => {
     const other = await t.createUser('tokenowner');
     const created = await t.request('POST', '/api/user/tokens', { as: other.cookie });

@@ -65,7 +65,7 @@ export type ApiToken = z.infer<typeof ApiToken>;
 
 export const CreateApiTokenBody = z
   .object({
-    name: z.string().trim().max(255).optional(),
+    name: z.string().trim().max(255, 'Name must be at most 255 characters').optional(),
     expires_at: z.iso.datetime({ offset: true, error: 'Expiry must be an RFC 3339 date and time' }).nullable().optional(),
   })
   .nullable()

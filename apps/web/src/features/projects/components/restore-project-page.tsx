@@ -99,7 +99,7 @@ export function RestoreProjectPage() {
                         field.onChange(event.target.files?.[0] ?? null);
                       }}
                     />
-                    <Typography variant="body2" color={field.value ? 'text.primary' : 'text.secondary'} noWrap>
+                    <Typography variant="body2" color={field.value ? 'text.primary' : 'text.secondary'} noWrap sx={{ minWidth: 0 }}>
                       {field.value instanceof File ? field.value.name : t('backup.restore.noFile')}
                     </Typography>
                   </Stack>

@@ -73,7 +73,7 @@ function RunnersList({ scope, title }: { scope: RunnerScope; title?: string }) {
       render: (runner) =>
         runner.webhook ? (
           <Tooltip title={runner.webhook}>
-            <Typography variant="body2" noWrap sx={{ maxWidth: 320 }}>
+            <Typography variant="body2" noWrap sx={{ maxWidth: { xs: 160, md: 220 } }}>
               {runner.webhook}
             </Typography>
           </Tooltip>

@@ -23,6 +23,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import { Permission } from '@gantry/contract';
 import type { Template } from '@gantry/contract';
 import { AppIcon } from '../../../components/app-icon.tsx';
@@ -106,6 +107,9 @@ export function TemplatesPage({ projectId, viewId, viewTabs, renderLastTasks }: 
   };
   const visible = COLUMN_IDS.filter((id) => !hidden.includes(id));
 
+  // Beside the side menu, a labelled button would push the row past the edge of a 1280 px screen.
+  const wideRunButtons = useMediaQuery('(min-width: 1440px)', { noSsr: true });
+
   const renderCell = (column: ColumnId, template: Template): ReactNode => {
     switch (column) {
       case 'playbook':
@@ -139,9 +143,17 @@ export function TemplatesPage({ projectId, viewId, viewTabs, renderLastTasks }: 
       case 'actions':
         return (
           <Stack direction="row" spacing={0.5} sx={{ justifyContent: 'flex-end', alignItems: 'center' }}>
-            <Button size="small" variant="outlined" startIcon={<PlayArrowIcon />} onClick={() => actions.run(template)} aria-label={`${t(RUN_LABEL_KEYS[template.type])} ${template.name}`}>
-              {t(RUN_LABEL_KEYS[template.type])}
-            </Button>
+            {wideRunButtons ? (
+              <Button size="small" variant="outlined" startIcon={<PlayArrowIcon />} onClick={() => actions.run(template)} aria-label={`${t(RUN_LABEL_KEYS[template.type])} ${template.name}`}>
+                {t(RUN_LABEL_KEYS[template.type])}
+              </Button>
+            ) : (
+              <Tooltip title={t(RUN_LABEL_KEYS[template.type])}>
+                <IconButton size="small" color="primary" onClick={() => actions.run(template)} aria-label={`${t(RUN_LABEL_KEYS[template.type])} ${template.name}`}>
+                  <PlayArrowIcon fontSize="small" />
+                </IconButton>
+              </Tooltip>
+            )}
             {canManage ? (
               <TemplateRowMenu
                 name={template.name}
@@ -211,7 +223,7 @@ export function TemplatesPage({ projectId, viewId, viewTabs, renderLastTasks }: 
                       <TableCell>
                         <Stack direction="row" spacing={1.25} sx={{ alignItems: 'center' }}>
                           <AppIcon app={app} size={18} />
-                          <Link component={RouterLink} to={getTemplatePath(projectId, viewId, template.id)} underline="hover" sx={{ fontWeight: 500, whiteSpace: 'nowrap' }}>
+                          <Link component={RouterLink} to={getTemplatePath(projectId, viewId, template.id)} underline="hover" sx={{ fontWeight: 500 }}>
                             {template.name}
                           </Link>
                         </Stack>
