@@ -13,7 +13,8 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-function findFreePort(): Promise<number> {
+/** A port nothing listens on now, for a server started next. */
+export function findFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.listen(0, '127.0.0.1', () => {

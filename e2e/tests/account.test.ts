@@ -3,19 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage } from '../support/browser.ts';
 import { startGantry, type RunningServer } from '../support/server.ts';
-
-async function signIn(page: Page, login: string, password: string): Promise<void> {
-  if (new URL(page.url()).pathname !== '/auth/login') await page.goto('/auth/login');
-  await page.getByLabel('Username or email').fill(login);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-}
-
-async function signOut(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Account and settings' }).click();
-  await page.getByRole('menuitem', { name: 'Sign out' }).click();
-  await page.waitForURL(/\/auth\/login/);
-}
+import { signIn, signOut } from '../support/ui.ts';
 
 async function openAccountPage(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Account and settings' }).click();
@@ -52,8 +40,7 @@ describe('account security in the browser', () => {
 
   it('sets up TOTP with the QR dialog, then signs in with a code and once with the recovery code', async () => {
     const page = await newPage(browser, server.url);
-    await signIn(page, server.adminLogin, server.adminPassword);
-    await page.waitForURL(/\/project\/new/);
+    await signIn(page, server.adminLogin, server.adminPassword, { waitForUrl: /\/project\/new/ });
     await openAccountPage(page);
 
     await page.getByRole('button', { name: 'Set up two-factor authentication' }).click();
@@ -100,8 +87,7 @@ describe('account security in the browser', () => {
 
   it('creates an API token shown once, uses it as a Bearer token, revokes it and sees it refused', async () => {
     const page = await newPage(browser, server.url);
-    await signIn(page, server.adminLogin, server.adminPassword);
-    await page.waitForURL(/\/project\/new/);
+    await signIn(page, server.adminLogin, server.adminPassword, { waitForUrl: /\/project\/new/ });
     await openAccountPage(page);
 
     await page.getByRole('button', { name: 'New token' }).click();

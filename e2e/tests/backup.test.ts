@@ -1,48 +1,28 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminApiClient, type ApiClient } from '../support/api-client.ts';
 import { launchBrowser, newPage } from '../support/browser.ts';
 import { startGantry, type RunningServer } from '../support/server.ts';
-
-/** Calls the API as the admin, with the session cookie of an API sign-in. */
-function apiClient(baseUrl: string) {
-  let cookie = '';
-  return async <T>(method: string, url: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${baseUrl}${url}`, {
-      method,
-      headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const setCookie = response.headers.get('set-cookie');
-    if (setCookie) cookie = setCookie.split(';')[0] ?? '';
-    if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${await response.text()}`);
-    const text = await response.text();
-    return (text ? JSON.parse(text) : undefined) as T;
-  };
-}
+import { signIn } from '../support/ui.ts';
 
 describe('project backup, restore and the demo project', () => {
   let server: RunningServer;
   let browser: Browser;
   let page: Page;
   let projectId: number;
-  let api: ReturnType<typeof apiClient>;
+  let api: ApiClient;
 
   beforeAll(async () => {
     server = await startGantry({ GANTRY_DEMO_MODE: 'true' });
     browser = await launchBrowser();
-    api = apiClient(server.url);
-    await api('POST', '/api/auth/login', { auth: server.adminLogin, password: server.adminPassword });
+    api = await adminApiClient(server);
     projectId = (await api<{ id: number }>('POST', '/api/projects', { name: 'Backed up' })).id;
     await api('POST', `/api/project/${projectId}/keys`, { name: 'deploy', type: 'login_password', login_password: { login: 'ci', password: 'e2e-Secret-42' } });
     await api('POST', `/api/project/${projectId}/views`, { title: 'Release' });
 
     page = await newPage(browser, server.url);
-    await page.goto('/auth/login');
-    await page.getByLabel('Username or email').fill(server.adminLogin);
-    await page.getByLabel('Password', { exact: true }).fill(server.adminPassword);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.waitForURL(/\/project\/\d+\/history/);
+    await signIn(page, server.adminLogin, server.adminPassword, { waitForUrl: /\/project\/\d+\/history/ });
   });
 
   afterAll(async () => {
@@ -104,6 +84,22 @@ describe('project backup, restore and the demo project', () => {
     await page.getByRole('button', { name: 'Restore', exact: true }).click();
     await page.getByRole('alert').filter({ hasText: 'The file is not a JSON project backup' }).waitFor();
     expect((await api<unknown[]>('GET', '/api/projects')).length).toBe(before);
+  });
+
+  it('lets the keyboard choose the backup file: Tab reaches the button and Enter opens the file picker', async () => {
+    await page.goto('/project/restore');
+    await page.getByLabel('Project name').fill('Chosen by keyboard');
+    // Record the click that opens the browser's file picker, and keep the picker itself closed.
+    await page.getByLabel('Backup file').evaluate((input) =>
+      input.addEventListener('click', (event) => {
+        event.preventDefault();
+        input.setAttribute('data-picker-opened', 'true');
+      }),
+    );
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Choose backup file');
+    await page.keyboard.press('Enter');
+    expect(await page.getByLabel('Backup file').getAttribute('data-picker-opened')).toBe('true');
   });
 
   it('creates the demo project and runs its Bash template to success', async () => {

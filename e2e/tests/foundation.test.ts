@@ -1,20 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage } from '../support/browser.ts';
 import { startGantry, type RunningServer } from '../support/server.ts';
-
-async function signIn(page: Page, login: string, password: string): Promise<void> {
-  if (new URL(page.url()).pathname !== '/auth/login') await page.goto('/auth/login');
-  await page.getByLabel('Username or email').fill(login);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-}
-
-async function signOut(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Account and settings' }).click();
-  await page.getByRole('menuitem', { name: 'Sign out' }).click();
-  await page.waitForURL(/\/auth\/login/);
-}
+import { signIn, signOut } from '../support/ui.ts';
 
 describe('foundation, as a new user would try it', () => {
   let server: RunningServer;
@@ -39,8 +27,7 @@ describe('foundation, as a new user would try it', () => {
 
   it('admin creates a project and a user, adds them as task runner; they see no settings, leave, and sign out', async () => {
     const page = await newPage(browser, server.url);
-    await signIn(page, server.adminLogin, server.adminPassword);
-    await page.waitForURL(/\/project\/new/);
+    await signIn(page, server.adminLogin, server.adminPassword, { waitForUrl: /\/project\/new/ });
 
     await page.getByLabel('Project name').fill('Website');
     await page.getByRole('button', { name: 'Create', exact: true }).click();
@@ -71,8 +58,7 @@ describe('foundation, as a new user would try it', () => {
     expect(await page.getByRole('link', { name: 'Settings' }).count()).toBeGreaterThan(0);
     await signOut(page);
 
-    await signIn(page, 'rita', 'rita-Pass-123');
-    await page.waitForURL(/\/project\/\d+\/history/);
+    await signIn(page, 'rita', 'rita-Pass-123', { waitForUrl: /\/project\/\d+\/history/ });
     await page.getByText('Website').first().waitFor();
     expect(await page.getByRole('link', { name: 'Settings' }).count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Users' }).count()).toBe(0);
@@ -90,8 +76,7 @@ describe('foundation, as a new user would try it', () => {
     const page = await newPage(browser, server.url);
     await page.goto('/users?x=1');
     await page.waitForURL(/\/auth\/login/);
-    await signIn(page, server.adminLogin, server.adminPassword);
-    await page.waitForURL(/\/project\/\d+\/history/);
+    await signIn(page, server.adminLogin, server.adminPassword, { waitForUrl: /\/project\/\d+\/history/ });
     expect(new URL(page.url()).search).toBe('?x=1');
     await page.context().close();
   });

@@ -1,24 +1,8 @@
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage } from '../support/browser.ts';
 import { startGantry, type RunningServer } from '../support/server.ts';
-
-async function signIn(page: Page, login: string, password: string): Promise<void> {
-  await page.goto('/auth/login');
-  await page.getByLabel('Username or email').fill(login);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-}
-
-/** Picks an option of an MUI select found by its label. */
-async function choose(scope: Page | Locator, page: Page, label: string | RegExp, option: string | RegExp): Promise<void> {
-  await scope.getByRole('combobox', { name: label }).click();
-  await page.getByRole('option', { name: option }).click();
-}
-
-async function seeText(page: Page | Locator, text: string | RegExp): Promise<void> {
-  await page.getByText(text).first().waitFor();
-}
+import { choose, seeText, signIn } from '../support/ui.ts';
 
 describe('project resources, as a new user would set them up', () => {
   let server: RunningServer;
@@ -30,8 +14,7 @@ describe('project resources, as a new user would set them up', () => {
     server = await startGantry();
     browser = await launchBrowser();
     page = await newPage(browser, server.url);
-    await signIn(page, server.adminLogin, server.adminPassword);
-    await page.waitForURL(/\/project\/new/);
+    await signIn(page, server.adminLogin, server.adminPassword, { waitForUrl: /\/project\/new/ });
     await page.getByLabel('Project name').fill('Shop');
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     await page.waitForURL(/\/project\/\d+\/history/);

@@ -6,15 +6,9 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage } from '../support/browser.ts';
 import { startGantry, type RunningServer } from '../support/server.ts';
+import { signIn } from '../support/ui.ts';
 
 const gantryBin = path.resolve(import.meta.dirname, '../../apps/server/bin/gantry.mjs');
-
-async function signIn(page: Page, login: string, password: string): Promise<void> {
-  await page.goto('/auth/login');
-  await page.getByLabel('Username or email').fill(login);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-}
 
 describe('runners, as an administrator sets them up', () => {
   let server: RunningServer;
@@ -28,8 +22,7 @@ describe('runners, as an administrator sets them up', () => {
     browser = await launchBrowser();
     page = await newPage(browser, server.url);
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-    await signIn(page, server.adminLogin, server.adminPassword);
-    await page.waitForURL(/\/project\/new/);
+    await signIn(page, server.adminLogin, server.adminPassword, { waitForUrl: /\/project\/new/ });
   });
   afterAll(async () => {
     runner?.kill('SIGKILL');

@@ -1,19 +1,8 @@
-import net from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOidcTestProvider, type OidcTestProvider } from '../../apps/server/test/oidc-test-provider.ts';
 import { launchBrowser, newPage } from '../support/browser.ts';
-import { startGantry, type RunningServer } from '../support/server.ts';
-
-function findFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
+import { findFreePort, startGantry, type RunningServer } from '../support/server.ts';
 
 describe('single sign-on through an OpenID provider', () => {
   let server: RunningServer;

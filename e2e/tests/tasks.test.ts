@@ -3,34 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminApiClient, type ApiClient } from '../support/api-client.ts';
 import { launchBrowser, newPage } from '../support/browser.ts';
 import { startGantry, type RunningServer } from '../support/server.ts';
-
-/** Calls the API as the admin, with the session cookie of an API sign-in. */
-function apiClient(baseUrl: string) {
-  let cookie = '';
-  const call = async <T>(method: string, url: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${baseUrl}${url}`, {
-      method,
-      headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const setCookie = response.headers.get('set-cookie');
-    if (setCookie) cookie = setCookie.split(';')[0] ?? '';
-    if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${await response.text()}`);
-    const text = await response.text();
-    return (text ? JSON.parse(text) : undefined) as T;
-  };
-  return call;
-}
-
-async function signIn(page: Page, login: string, password: string): Promise<void> {
-  await page.goto('/auth/login');
-  await page.getByLabel('Username or email').fill(login);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.waitForURL(/\/project\/\d+\/history/);
-}
+import { signIn } from '../support/ui.ts';
 
 /** The texts of the log lines on screen. */
 const logLines = (page: Page) => page.locator('[role=log] .log-text').allTextContents();
@@ -41,7 +17,7 @@ describe('tasks, as a user runs and watches them', () => {
   let page: Page;
   let scripts: string;
   let projectId: number;
-  let api: ReturnType<typeof apiClient>;
+  let api: ApiClient;
   const templates: Record<string, number> = {};
 
   beforeAll(async () => {
@@ -56,8 +32,7 @@ describe('tasks, as a user runs and watches them', () => {
 
     server = await startGantry();
     browser = await launchBrowser();
-    api = apiClient(server.url);
-    await api('POST', '/api/auth/login', { auth: server.adminLogin, password: server.adminPassword });
+    api = await adminApiClient(server);
     projectId = (await api<{ id: number }>('POST', '/api/projects', { name: 'Tasks' })).id;
     const [key] = await api<Array<{ id: number }>>('GET', `/api/project/${projectId}/keys`);
     const [group] = await api<Array<{ id: number }>>('GET', `/api/project/${projectId}/environment`);
@@ -74,7 +49,7 @@ describe('tasks, as a user runs and watches them', () => {
     await api('PUT', '/api/apps/terraform', { path: fakeTerraform });
 
     page = await newPage(browser, server.url);
-    await signIn(page, server.adminLogin, server.adminPassword);
+    await signIn(page, server.adminLogin, server.adminPassword, { waitForUrl: /\/project\/\d+\/history/ });
   });
 
   afterAll(async () => {

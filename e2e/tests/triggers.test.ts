@@ -1,53 +1,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminApiClient, type ApiClient } from '../support/api-client.ts';
 import { launchBrowser, newPage } from '../support/browser.ts';
 import { startGantry, type RunningServer } from '../support/server.ts';
-
-/** Calls the API as the admin, with the session cookie of an API sign-in. */
-function apiClient(baseUrl: string) {
-  let cookie = '';
-  return async <T>(method: string, url: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${baseUrl}${url}`, {
-      method,
-      headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const setCookie = response.headers.get('set-cookie');
-    if (setCookie) cookie = setCookie.split(';')[0] ?? '';
-    if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${await response.text()}`);
-    const text = await response.text();
-    return (text ? JSON.parse(text) : undefined) as T;
-  };
-}
-
-async function signIn(page: Page, login: string, password: string): Promise<void> {
-  await page.goto('/auth/login');
-  await page.getByLabel('Username or email').fill(login);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.waitForURL(/\/project\/\d+\/history/);
-}
-
-/** Picks an option of an MUI select found by its label. */
-async function choose(scope: Page | Locator, page: Page, label: string | RegExp, option: string | RegExp): Promise<void> {
-  await scope.getByRole('combobox', { name: label }).click();
-  await page.getByRole('option', { name: option, exact: typeof option === 'string' }).click();
-}
-
-/** Picks several options of a multiple select, then closes its list. */
-async function chooseMany(scope: Locator, page: Page, label: string, options: string[]): Promise<void> {
-  await scope.getByRole('combobox', { name: label }).click();
-  for (const option of options) await page.getByRole('option', { name: option, exact: true }).click();
-  await page.keyboard.press('Escape');
-  await page.getByRole('listbox').waitFor({ state: 'detached' });
-}
-
-async function seeText(scope: Page | Locator, text: string | RegExp): Promise<void> {
-  await scope.getByText(text).first().waitFor();
-}
+import { choose, chooseMany, seeText, signIn } from '../support/ui.ts';
 
 interface ScheduleRow {
   id: number;
@@ -64,15 +23,14 @@ describe('schedules and integrations, the ways a template starts by itself', () 
   let scripts: string;
   let projectId: number;
   let templateId: number;
-  let api: ReturnType<typeof apiClient>;
+  let api: ApiClient;
 
   beforeAll(async () => {
     scripts = mkdtempSync(path.join(os.tmpdir(), 'gantry-e2e-triggers-'));
     writeFileSync(path.join(scripts, 'deploy.sh'), 'echo "deploying $EVENT"\n');
     server = await startGantry();
     browser = await launchBrowser();
-    api = apiClient(server.url);
-    await api('POST', '/api/auth/login', { auth: server.adminLogin, password: server.adminPassword });
+    api = await adminApiClient(server);
     projectId = (await api<{ id: number }>('POST', '/api/projects', { name: 'Triggers' })).id;
     const [key] = await api<Array<{ id: number }>>('GET', `/api/project/${projectId}/keys`);
     const [group] = await api<Array<{ id: number }>>('GET', `/api/project/${projectId}/environment`);
@@ -88,7 +46,7 @@ describe('schedules and integrations, the ways a template starts by itself', () 
     ).id;
     page = await newPage(browser, server.url);
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-    await signIn(page, server.adminLogin, server.adminPassword);
+    await signIn(page, server.adminLogin, server.adminPassword, { waitForUrl: /\/project\/\d+\/history/ });
   });
 
   afterAll(async () => {
@@ -250,7 +208,7 @@ describe('schedules and integrations, the ways a template starts by itself', () 
     await api('POST', `/api/project/${projectId}/users`, { user_id: manager.id, role: 'manager' });
     const managerPage = await newPage(browser, server.url);
     try {
-      await signIn(managerPage, 'max', 'max-Pass-123');
+      await signIn(managerPage, 'max', 'max-Pass-123', { waitForUrl: /\/project\/\d+\/history/ });
       await managerPage.goto(`/project/${projectId}/schedule`);
       await managerPage.getByRole('button', { name: 'New schedule' }).waitFor();
       expect(await managerPage.getByRole('switch').first().isEnabled()).toBe(true);

@@ -1,43 +1,15 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminApiClient, type ApiClient } from '../support/api-client.ts';
 import { launchBrowser, newPage } from '../support/browser.ts';
 import { startGantry, type RunningServer } from '../support/server.ts';
+import { choose, signIn } from '../support/ui.ts';
 
 const BACKEND_LOGIN = 'tf-state';
 const BACKEND_PASSWORD = 'tf-State-Pa55';
-
-/** Calls the API as the admin, with the session cookie of an API sign-in. */
-function apiClient(baseUrl: string) {
-  let cookie = '';
-  return async <T>(method: string, url: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${baseUrl}${url}`, {
-      method,
-      headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const setCookie = response.headers.get('set-cookie');
-    if (setCookie) cookie = setCookie.split(';')[0] ?? '';
-    if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${await response.text()}`);
-    const text = await response.text();
-    return (text ? JSON.parse(text) : undefined) as T;
-  };
-}
-
-async function signIn(page: Page, login: string, password: string): Promise<void> {
-  await page.goto('/auth/login');
-  await page.getByLabel('Username or email').fill(login);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.waitForURL(/\/project\/\d+\/history/);
-}
-
-async function choose(scope: Page | Locator, page: Page, label: string | RegExp, option: string | RegExp): Promise<void> {
-  await scope.getByRole('combobox', { name: label }).click();
-  await page.getByRole('option', { name: option }).click();
-}
 
 describe('terraform workspaces, as a user manages them on the template page', () => {
   let server: RunningServer;
@@ -46,7 +18,7 @@ describe('terraform workspaces, as a user manages them on the template page', ()
   let repoDir: string;
   let projectId = 0;
   let templateId = 0;
-  let api: ReturnType<typeof apiClient>;
+  let api: ApiClient;
   let aliasName = '';
 
   /** Calls the state backend the way terraform does: HTTP Basic credentials, JSON bodies. */
@@ -66,8 +38,7 @@ describe('terraform workspaces, as a user manages them on the template page', ()
     writeFileSync(path.join(repoDir, 'main.tf'), 'terraform {\n  backend "http" {}\n}\n');
     server = await startGantry();
     browser = await launchBrowser();
-    api = apiClient(server.url);
-    await api('POST', '/api/auth/login', { auth: server.adminLogin, password: server.adminPassword });
+    api = await adminApiClient(server);
     projectId = (await api<{ id: number }>('POST', '/api/projects', { name: 'Infrastructure' })).id;
     const base = `/api/project/${projectId}`;
     const [noneKey] = await api<Array<{ id: number }>>('GET', `${base}/keys`);
@@ -91,7 +62,7 @@ describe('terraform workspaces, as a user manages them on the template page', ()
     await pushState(alias.alias, 2);
 
     page = await newPage(browser, server.url);
-    await signIn(page, server.adminLogin, server.adminPassword);
+    await signIn(page, server.adminLogin, server.adminPassword, { waitForUrl: /\/project\/\d+\/history/ });
   });
 
   afterAll(async () => {

@@ -51,6 +51,21 @@ async function changeUser(runtime: Runtime, user: UserRow, flags: UserFlags): Pr
 export function registerUserCommands(program: Command, ctx: CliContext): void {
   const user = program.command('user').alias('users').description('manage users');
 
+  /** A `gantry user <name>` command that acts on the one user its --login or --email names. */
+  function addOneUserCommand(name: string, description: string, act: (runtime: Runtime, found: UserRow) => Promise<void>): void {
+    user
+      .command(name)
+      .description(description)
+      .option('--login <login>', 'login')
+      .option('--email <email>', 'email')
+      .action((flags: UserFlags) =>
+        ctx.withRuntime(async (runtime) => {
+          if (!flags.login && !flags.email) throw new CliError('Argument --login or --email required');
+          await act(runtime, await findUser(runtime, flags));
+        }),
+      );
+  }
+
   user
     .command('list')
     .description('print the login of every user')
@@ -108,50 +123,23 @@ export function registerUserCommands(program: Command, ctx: CliContext): void {
       );
   }
 
-  user
-    .command('get')
-    .description('print a user found by login or email')
-    .option('--login <login>', 'login')
-    .option('--email <email>', 'email')
-    .action((flags: UserFlags) =>
-      ctx.withRuntime(async (runtime) => {
-        if (!flags.login && !flags.email) throw new CliError('Argument --login or --email required');
-        const found = await findUser(runtime, flags);
-        ctx.print(`ID: ${found.id}`);
-        ctx.print(`Created: ${found.created}`);
-        ctx.print(`Login: ${found.username}`);
-        ctx.print(`Name: ${found.name}`);
-        ctx.print(`Email: ${found.email}`);
-        ctx.print(`Admin: ${found.admin === 1}`);
-        ctx.print(`External: ${found.external === 1}`);
-      }),
-    );
+  addOneUserCommand('get', 'print a user found by login or email', async (_runtime, found) => {
+    ctx.print(`ID: ${found.id}`);
+    ctx.print(`Created: ${found.created}`);
+    ctx.print(`Login: ${found.username}`);
+    ctx.print(`Name: ${found.name}`);
+    ctx.print(`Email: ${found.email}`);
+    ctx.print(`Admin: ${found.admin === 1}`);
+    ctx.print(`External: ${found.external === 1}`);
+  });
 
-  user
-    .command('totp-remove')
-    .description('remove the TOTP second factor of a user found by login or email (a lost phone and recovery code)')
-    .option('--login <login>', 'login')
-    .option('--email <email>', 'email')
-    .action((flags: UserFlags) =>
-      ctx.withRuntime(async (runtime) => {
-        if (!flags.login && !flags.email) throw new CliError('Argument --login or --email required');
-        const found = await findUser(runtime, flags);
-        const removed = await runtime.services.totp.removeForUser(found.id);
-        ctx.print(removed ? `Two-factor authentication of ${found.username} removed!` : `User ${found.username} has no two-factor authentication.`);
-      }),
-    );
+  addOneUserCommand('totp-remove', 'remove the TOTP second factor of a user found by login or email (a lost phone and recovery code)', async (runtime, found) => {
+    const removed = await runtime.services.totp.removeForUser(found.id);
+    ctx.print(removed ? `Two-factor authentication of ${found.username} removed!` : `User ${found.username} has no two-factor authentication.`);
+  });
 
-  user
-    .command('delete')
-    .description('delete a user found by login or email')
-    .option('--login <login>', 'login')
-    .option('--email <email>', 'email')
-    .action((flags: UserFlags) =>
-      ctx.withRuntime(async (runtime) => {
-        if (!flags.login && !flags.email) throw new CliError('Argument --login or --email required');
-        const found = await findUser(runtime, flags);
-        await runtime.services.users.remove(undefined, found.id);
-        ctx.print(`User ${found.username} <${found.email}> deleted!`);
-      }),
-    );
+  addOneUserCommand('delete', 'delete a user found by login or email', async (runtime, found) => {
+    await runtime.services.users.remove(undefined, found.id);
+    ctx.print(`User ${found.username} <${found.email}> deleted!`);
+  });
 }

@@ -2,12 +2,12 @@ import type { FormEventHandler, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
+import { SubmitButton } from './submit-button.tsx';
 
 interface FormDialogProps {
   open: boolean;
@@ -45,15 +45,9 @@ export function FormDialog({ open, title, submitLabel, onSubmit, onClose, submit
           <Button onClick={onClose} color="inherit" disabled={submitting}>
             {t('common.cancel')}
           </Button>
-          <Button
-            type="submit"
-            variant="contained"
-            disableElevation
-            disabled={submitting}
-            startIcon={submitting ? <CircularProgress size={16} color="inherit" /> : undefined}
-          >
+          <SubmitButton pending={submitting}>
             {submitLabel}
-          </Button>
+          </SubmitButton>
         </DialogActions>
       </form>
     </Dialog>

@@ -4,12 +4,12 @@ import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { UserTotp } from '@gantry/contract';
 import { PasscodeField } from './passcode-field.tsx';
 import { SecretValue } from './secret-value.tsx';
+import { SubmitButton } from './submit-button.tsx';
 
 /** The base32 secret inside an otpauth URL, for people who type it into their app instead of scanning. */
 export function secretOfOtpauthUrl(url: string): string {
@@ -80,15 +80,9 @@ export function TotpEnrolment({ enrolment, qrSrc, confirming, error, onConfirm, 
         </Typography>
         <SecretValue value={secretOfOtpauthUrl(enrolment.url)} label={t('account.totp.secret')} />
         <PasscodeField value={passcode} onChange={setPasscode} label={t('account.totp.code')} error={error} />
-        <Button
-          type="submit"
-          variant="contained"
-          disableElevation
-          disabled={confirming || passcode.length !== 6}
-          startIcon={confirming ? <CircularProgress size={16} color="inherit" /> : undefined}
-        >
+        <SubmitButton pending={confirming} disabled={passcode.length !== 6}>
           {t('account.totp.confirm')}
-        </Button>
+        </SubmitButton>
       </Stack>
     </form>
   );

@@ -70,8 +70,8 @@ export async function buildBackup(stores: BackupStores, project: ProjectRow): Pr
   const exportedIntegrations = [];
   for (const integration of integrations) {
     const aliases = await stores.integrations.listAliases(projectId, integration.id);
-    const matchers = await stores.integrations.listMatchers(projectId, integration.id);
-    const values = await stores.integrations.listValues(projectId, integration.id);
+    const matchers = await stores.integrations.matchers.list(projectId, integration.id);
+    const values = await stores.integrations.values.list(projectId, integration.id);
     exportedIntegrations.push({
       name: integrationNames.get(integration.id) ?? integration.name,
       auth_method: integration.auth_method as ProjectBackup['integrations'][number]['auth_method'],

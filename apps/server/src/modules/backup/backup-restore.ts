@@ -266,7 +266,7 @@ export async function writeBackup(stores: BackupStores, backup: ProjectBackup, {
     });
     for (const alias of integration.aliases) await insertAlias(id, alias);
     for (const m of integration.matchers) {
-      await stores.integrations.insertMatcher({
+      await stores.integrations.matchers.insert({
         project_id: projectId,
         integration_id: id,
         name: m.name,
@@ -278,7 +278,7 @@ export async function writeBackup(stores: BackupStores, backup: ProjectBackup, {
       });
     }
     for (const v of integration.extract_values) {
-      await stores.integrations.insertValue({
+      await stores.integrations.values.insert({
         project_id: projectId,
         integration_id: id,
         name: v.name,

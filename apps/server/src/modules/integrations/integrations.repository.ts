@@ -1,8 +1,58 @@
-import type { Db, Dialect } from '../../db/database.ts';
+import type { Insertable, Selectable } from 'kysely';
+import type { Database, Db, Dialect } from '../../db/database.ts';
 import { insertRow } from '../../db/insert.ts';
-import type { IntegrationAliasRow, IntegrationExtractValueRow, IntegrationMatcherRow, IntegrationRow } from './integrations.table.ts';
+import type { IntegrationAliasRow, IntegrationRow } from './integrations.table.ts';
 
 type Order = 'asc' | 'desc';
+
+/** The two kinds of rule an integration has: values it extracts and matchers it checks. */
+type RuleTable = 'integration_extract_value' | 'integration_matcher';
+
+/** Which integration of which project a rule belongs to. */
+export interface RuleOwner {
+  project_id: number;
+  integration_id: number;
+}
+/** A stored rule: its own fields, its owner and its id. */
+export type RuleRow<TFields> = TFields & RuleOwner & { id: number };
+type RuleFields<T extends RuleTable> = Omit<Selectable<Database[T]>, 'id' | keyof RuleOwner>;
+
+/** The queries both kinds of rule share, on the rows of one integration scoped by project. */
+export interface RuleQueries<TFields> {
+  list(projectId: number, integrationId: number, order?: Order): Promise<RuleRow<TFields>[]>;
+  find(projectId: number, integrationId: number, id: number): Promise<RuleRow<TFields> | undefined>;
+  insert(row: TFields & RuleOwner): Promise<number>;
+  update(projectId: number, integrationId: number, id: number, changes: Partial<TFields>): Promise<void>;
+  delete(projectId: number, integrationId: number, id: number): Promise<void>;
+}
+
+/**
+ * Kysely cannot relate a generic table name to its columns, so each query names the table through
+ * the union (both have the owner and id columns) and the return type keeps callers typed to the one table.
+ */
+function createRuleQueries<T extends RuleTable>(db: Db, dialect: Dialect, table: T): RuleQueries<RuleFields<T>> {
+  type Row = RuleRow<RuleFields<T>>;
+  const rules: RuleTable = table;
+  const rowsOf = (projectId: number, integrationId: number) =>
+    db.selectFrom(rules).selectAll().where('project_id', '=', projectId).where('integration_id', '=', integrationId);
+  return {
+    list(projectId, integrationId, order = 'asc') {
+      return rowsOf(projectId, integrationId).orderBy('name', order).orderBy('id').execute() as Promise<Row[]>;
+    },
+    find(projectId, integrationId, id) {
+      return rowsOf(projectId, integrationId).where('id', '=', id).executeTakeFirst() as Promise<Row | undefined>;
+    },
+    insert(row) {
+      return insertRow(db, dialect, table, row as Insertable<Database[T]>);
+    },
+    async update(projectId, integrationId, id, changes) {
+      await db.updateTable(rules).set(changes).where('project_id', '=', projectId).where('integration_id', '=', integrationId).where('id', '=', id).execute();
+    },
+    async delete(projectId, integrationId, id) {
+      await db.deleteFrom(rules).where('project_id', '=', projectId).where('integration_id', '=', integrationId).where('id', '=', id).execute();
+    },
+  };
+}
 
 /** Integrations, their aliases, extracted values and matchers. Every query is scoped by project. */
 export function createIntegrationsRepository(db: Db, dialect: Dialect) {
@@ -53,63 +103,10 @@ export function createIntegrationsRepository(db: Db, dialect: Dialect) {
       return db.selectFrom('integration_alias').selectAll().where('alias', '=', alias).executeTakeFirst();
     },
 
-    listValues(projectId: number, integrationId: number, order: Order = 'asc'): Promise<IntegrationExtractValueRow[]> {
-      return db
-        .selectFrom('integration_extract_value')
-        .selectAll()
-        .where('project_id', '=', projectId)
-        .where('integration_id', '=', integrationId)
-        .orderBy('name', order)
-        .orderBy('id')
-        .execute();
-    },
-    findValue(projectId: number, integrationId: number, id: number): Promise<IntegrationExtractValueRow | undefined> {
-      return db
-        .selectFrom('integration_extract_value')
-        .selectAll()
-        .where('project_id', '=', projectId)
-        .where('integration_id', '=', integrationId)
-        .where('id', '=', id)
-        .executeTakeFirst();
-    },
-    insertValue(row: Omit<IntegrationExtractValueRow, 'id'>): Promise<number> {
-      return insertRow(db, dialect, 'integration_extract_value', row);
-    },
-    async updateValue(projectId: number, integrationId: number, id: number, changes: Partial<Omit<IntegrationExtractValueRow, 'id' | 'project_id' | 'integration_id'>>): Promise<void> {
-      await db.updateTable('integration_extract_value').set(changes).where('project_id', '=', projectId).where('integration_id', '=', integrationId).where('id', '=', id).execute();
-    },
-    async deleteValue(projectId: number, integrationId: number, id: number): Promise<void> {
-      await db.deleteFrom('integration_extract_value').where('project_id', '=', projectId).where('integration_id', '=', integrationId).where('id', '=', id).execute();
-    },
-
-    listMatchers(projectId: number, integrationId: number, order: Order = 'asc'): Promise<IntegrationMatcherRow[]> {
-      return db
-        .selectFrom('integration_matcher')
-        .selectAll()
-        .where('project_id', '=', projectId)
-        .where('integration_id', '=', integrationId)
-        .orderBy('name', order)
-        .orderBy('id')
-        .execute();
-    },
-    findMatcher(projectId: number, integrationId: number, id: number): Promise<IntegrationMatcherRow | undefined> {
-      return db
-        .selectFrom('integration_matcher')
-        .selectAll()
-        .where('project_id', '=', projectId)
-        .where('integration_id', '=', integrationId)
-        .where('id', '=', id)
-        .executeTakeFirst();
-    },
-    insertMatcher(row: Omit<IntegrationMatcherRow, 'id'>): Promise<number> {
-      return insertRow(db, dialect, 'integration_matcher', row);
-    },
-    async updateMatcher(projectId: number, integrationId: number, id: number, changes: Partial<Omit<IntegrationMatcherRow, 'id' | 'project_id' | 'integration_id'>>): Promise<void> {
-      await db.updateTable('integration_matcher').set(changes).where('project_id', '=', projectId).where('integration_id', '=', integrationId).where('id', '=', id).execute();
-    },
-    async deleteMatcher(projectId: number, integrationId: number, id: number): Promise<void> {
-      await db.deleteFrom('integration_matcher').where('project_id', '=', projectId).where('integration_id', '=', integrationId).where('id', '=', id).execute();
-    },
+    /** The values each request hands to the task. */
+    values: createRuleQueries(db, dialect, 'integration_extract_value'),
+    /** The conditions a request must meet. */
+    matchers: createRuleQueries(db, dialect, 'integration_matcher'),
   };
 }
 

@@ -19,13 +19,31 @@ import type { EventsService } from '../events/events.service.ts';
 import type { KeysService } from '../keys/keys.service.ts';
 import type { TemplatesService } from '../templates/templates.service.ts';
 import type { UserRow } from '../users/users.table.ts';
-import type { IntegrationsRepository } from './integrations.repository.ts';
+import type { IntegrationsRepository, RuleQueries, RuleRow } from './integrations.repository.ts';
 import type { IntegrationAliasRow, IntegrationExtractValueRow, IntegrationMatcherRow, IntegrationRow } from './integrations.table.ts';
 
 type IntegrationInput = z.output<typeof IntegrationBody>;
 type ValueInput = z.output<typeof IntegrationExtractValueBody>;
 type MatcherInput = z.output<typeof IntegrationMatcherBody>;
 type Order = 'asc' | 'desc';
+
+/** What every rule body may carry besides its fields: its own id and its integration's, checked against the URL. */
+interface RuleInput {
+  id?: number;
+  integration_id?: number;
+  name: string;
+}
+
+/** One kind of integration rule, as the service handles it. */
+interface RuleKind<TFields, TWire, TInput extends RuleInput> {
+  /** Names the rule in messages and events: "Matcher", "Extracted value". */
+  label: string;
+  /** The object type of the events it records. */
+  objectType: string;
+  store: RuleQueries<TFields>;
+  toFields: (body: TInput) => TFields;
+  toWire: (row: RuleRow<TFields>) => TWire;
+}
 
 export function toIntegration(row: IntegrationRow): Integration {
   return {
@@ -135,6 +153,50 @@ export function createIntegrationsService({ config, clock, integrations, templat
     value: body.value,
   });
 
+  /** The API of one kind of rule (extracted values, matchers): they differ only in their fields and names. */
+  function ruleOperations<TFields, TWire extends { name: string }, TInput extends RuleInput>(kind: RuleKind<TFields, TWire, TInput>) {
+    const { label, objectType, store } = kind;
+    async function get(projectId: number, integrationId: number, id: number): Promise<TWire> {
+      const row = await store.find(projectId, integrationId, id);
+      if (!row) throw notFound(label);
+      return kind.toWire(row);
+    }
+    return {
+      async list(projectId: number, integrationId: number, order: Order = 'asc'): Promise<TWire[]> {
+        await getRow(projectId, integrationId);
+        return (await store.list(projectId, integrationId, order)).map(kind.toWire);
+      },
+      get,
+      async create(actor: UserRow, projectId: number, integrationId: number, body: TInput): Promise<TWire> {
+        checkParent(integrationId, body.integration_id);
+        await getRow(projectId, integrationId);
+        const row = { ...kind.toFields(body), project_id: projectId, integration_id: integrationId };
+        const id = await store.insert(row);
+        await record(actor, projectId, objectType, id, `${label} ${body.name} created`);
+        return kind.toWire({ ...row, id });
+      },
+      async update(actor: UserRow, projectId: number, integrationId: number, id: number, body: TInput): Promise<void> {
+        if (body.id !== undefined && body.id !== id) throw badRequest(`${label} ID in body and URL must be the same`);
+        checkParent(integrationId, body.integration_id);
+        await get(projectId, integrationId, id);
+        await store.update(projectId, integrationId, id, kind.toFields(body));
+        await record(actor, projectId, objectType, id, `${label} ${body.name} updated`);
+      },
+      async remove(actor: UserRow, projectId: number, integrationId: number, id: number): Promise<void> {
+        const current = await get(projectId, integrationId, id);
+        await store.delete(projectId, integrationId, id);
+        await record(actor, projectId, objectType, id, `${label} ${current.name} deleted`);
+      },
+      async refs(projectId: number, integrationId: number, id: number) {
+        await get(projectId, integrationId, id);
+        const owner = await getRow(projectId, integrationId);
+        return { integrations: [{ id: owner.id, name: owner.name }] };
+      },
+    };
+  }
+  const values = ruleOperations({ label: 'Extracted value', objectType: 'integrationextractvalue', store: integrations.values, toFields: valueRow, toWire: toExtractValue });
+  const matchers = ruleOperations({ label: 'Matcher', objectType: 'integrationmatcher', store: integrations.matchers, toFields: matcherRow, toWire: toMatcher });
+
   return {
     async list(projectId: number, order: Order = 'asc'): Promise<Integration[]> {
       return (await integrations.list(projectId, order)).map(toIntegration);
@@ -162,7 +224,7 @@ export function createIntegrationsService({ config, clock, integrations, templat
     async refs(projectId: number, id: number): Promise<IntegrationRefs> {
       await getRow(projectId, id);
       const named = (rows: { id: number; name: string }[]) => rows.map((r) => ({ id: r.id, name: r.name }));
-      return { matchers: named(await integrations.listMatchers(projectId, id)), values: named(await integrations.listValues(projectId, id)) };
+      return { matchers: named(await integrations.matchers.list(projectId, id)), values: named(await integrations.values.list(projectId, id)) };
     },
 
     /** Aliases of an integration, or the project-wide ones when integrationId is null. */
@@ -183,75 +245,19 @@ export function createIntegrationsService({ config, clock, integrations, templat
       await record(actor, projectId, 'integration', integrationId ?? aliasId, integrationId === null ? 'Project-wide integration alias removed' : 'Integration alias removed');
     },
 
-    async listValues(projectId: number, integrationId: number, order: Order = 'asc'): Promise<IntegrationExtractValue[]> {
-      await getRow(projectId, integrationId);
-      return (await integrations.listValues(projectId, integrationId, order)).map(toExtractValue);
-    },
-    async getValue(projectId: number, integrationId: number, id: number): Promise<IntegrationExtractValue> {
-      const row = await integrations.findValue(projectId, integrationId, id);
-      if (!row) throw notFound('Extracted value');
-      return toExtractValue(row);
-    },
-    async createValue(actor: UserRow, projectId: number, integrationId: number, body: ValueInput): Promise<IntegrationExtractValue> {
-      checkParent(integrationId, body.integration_id);
-      await getRow(projectId, integrationId);
-      const row = { ...valueRow(body), project_id: projectId, integration_id: integrationId };
-      const id = await integrations.insertValue(row);
-      await record(actor, projectId, 'integrationextractvalue', id, `Extracted value ${row.name} created`);
-      return toExtractValue({ ...row, id });
-    },
-    async updateValue(actor: UserRow, projectId: number, integrationId: number, id: number, body: ValueInput): Promise<void> {
-      if (body.id !== undefined && body.id !== id) throw badRequest('Extracted value ID in body and URL must be the same');
-      checkParent(integrationId, body.integration_id);
-      await this.getValue(projectId, integrationId, id);
-      await integrations.updateValue(projectId, integrationId, id, valueRow(body));
-      await record(actor, projectId, 'integrationextractvalue', id, `Extracted value ${body.name} updated`);
-    },
-    async removeValue(actor: UserRow, projectId: number, integrationId: number, id: number): Promise<void> {
-      const current = await this.getValue(projectId, integrationId, id);
-      await integrations.deleteValue(projectId, integrationId, id);
-      await record(actor, projectId, 'integrationextractvalue', id, `Extracted value ${current.name} deleted`);
-    },
-    async valueRefs(projectId: number, integrationId: number, id: number) {
-      await this.getValue(projectId, integrationId, id);
-      const owner = await getRow(projectId, integrationId);
-      return { integrations: [{ id: owner.id, name: owner.name }] };
-    },
+    listValues: values.list,
+    getValue: values.get,
+    createValue: values.create,
+    updateValue: values.update,
+    removeValue: values.remove,
+    valueRefs: values.refs,
 
-    async listMatchers(projectId: number, integrationId: number, order: Order = 'asc'): Promise<IntegrationMatcher[]> {
-      await getRow(projectId, integrationId);
-      return (await integrations.listMatchers(projectId, integrationId, order)).map(toMatcher);
-    },
-    async getMatcher(projectId: number, integrationId: number, id: number): Promise<IntegrationMatcher> {
-      const row = await integrations.findMatcher(projectId, integrationId, id);
-      if (!row) throw notFound('Matcher');
-      return toMatcher(row);
-    },
-    async createMatcher(actor: UserRow, projectId: number, integrationId: number, body: MatcherInput): Promise<IntegrationMatcher> {
-      checkParent(integrationId, body.integration_id);
-      await getRow(projectId, integrationId);
-      const row = { ...matcherRow(body), project_id: projectId, integration_id: integrationId };
-      const id = await integrations.insertMatcher(row);
-      await record(actor, projectId, 'integrationmatcher', id, `Matcher ${row.name} created`);
-      return toMatcher({ ...row, id });
-    },
-    async updateMatcher(actor: UserRow, projectId: number, integrationId: number, id: number, body: MatcherInput): Promise<void> {
-      if (body.id !== undefined && body.id !== id) throw badRequest('Matcher ID in body and URL must be the same');
-      checkParent(integrationId, body.integration_id);
-      await this.getMatcher(projectId, integrationId, id);
-      await integrations.updateMatcher(projectId, integrationId, id, matcherRow(body));
-      await record(actor, projectId, 'integrationmatcher', id, `Matcher ${body.name} updated`);
-    },
-    async removeMatcher(actor: UserRow, projectId: number, integrationId: number, id: number): Promise<void> {
-      const current = await this.getMatcher(projectId, integrationId, id);
-      await integrations.deleteMatcher(projectId, integrationId, id);
-      await record(actor, projectId, 'integrationmatcher', id, `Matcher ${current.name} deleted`);
-    },
-    async matcherRefs(projectId: number, integrationId: number, id: number) {
-      await this.getMatcher(projectId, integrationId, id);
-      const owner = await getRow(projectId, integrationId);
-      return { integrations: [{ id: owner.id, name: owner.name }] };
-    },
+    listMatchers: matchers.list,
+    getMatcher: matchers.get,
+    createMatcher: matchers.create,
+    updateMatcher: matchers.update,
+    removeMatcher: matchers.remove,
+    matcherRefs: matchers.refs,
   };
 }
 

@@ -46,7 +46,7 @@ export function createWebhookService({ integrations, keys, tasks, events, logger
 
   /** Undefined when every matcher matches; a project-wide alias also needs at least one matcher. */
   async function explainMismatch(integration: IntegrationRow, payload: WebhookPayload, projectWide: boolean): Promise<string | undefined> {
-    const matchers = (await integrations.listMatchers(integration.project_id, integration.id)).map(toMatcher);
+    const matchers = (await integrations.matchers.list(integration.project_id, integration.id)).map(toMatcher);
     // Without this rule a project-wide alias would start every searchable integration on any call.
     if (projectWide && matchers.length === 0) return 'it has no matchers, which a project-wide alias needs';
     for (const matcher of matchers) {
@@ -60,7 +60,7 @@ export function createWebhookService({ integrations, keys, tasks, events, logger
     const taskParams = JSON.parse(integration.task_params) as ScheduleTaskParams;
     const environment = parseObject(taskParams.environment);
     const params: Record<string, unknown> = { ...(taskParams.params ?? {}) };
-    for (const value of (await integrations.listValues(integration.project_id, integration.id)).map(toExtractValue)) {
+    for (const value of (await integrations.values.list(integration.project_id, integration.id)).map(toExtractValue)) {
       const extracted = readValue(payload, { source: value.value_source, bodyDataType: value.body_data_type, key: value.key });
       if (extracted === undefined) continue;
       // What the caller sent is the point of the integration, so it overrides the stored defaults.

@@ -1,5 +1,6 @@
 import { ACTIVE_TASK_STATUSES, type TaskStatus } from '@gantry/contract';
 import type { Db, Dialect } from '../../db/database.ts';
+import { retryOnConflict } from '../../db/errors.ts';
 import { insertRow } from '../../db/insert.ts';
 import type { TaskOutputRow, TaskRow } from './tasks.table.ts';
 
@@ -123,11 +124,11 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
     },
     /** Moves a task from one status to another only if it is still in the first; true when it was. */
     async transition(id: number, from: readonly string[], changes: Partial<Omit<TaskRow, 'id'>>): Promise<boolean> {
-      const result = await db.updateTable('task').set(changes).where('id', '=', id).where('status', 'in', [...from]).executeTakeFirst();
+      const result = await retryOnConflict(() => db.updateTable('task').set(changes).where('id', '=', id).where('status', 'in', [...from]).executeTakeFirst());
       return Number(result.numUpdatedRows) > 0;
     },
     async update(id: number, changes: Partial<Omit<TaskRow, 'id'>>): Promise<void> {
-      await db.updateTable('task').set(changes).where('id', '=', id).execute();
+      await retryOnConflict(() => db.updateTable('task').set(changes).where('id', '=', id).execute());
     },
     async delete(projectId: number, id: number): Promise<void> {
       await db.deleteFrom('task').where('project_id', '=', projectId).where('id', '=', id).execute();
@@ -147,8 +148,10 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
 
     async insertOutput(rows: Omit<TaskOutputRow, 'id'>[], taskId: number, nextSeq: number): Promise<void> {
       await db.transaction().execute(async (trx) => {
-        for (let i = 0; i < rows.length; i += 1000) await trx.insertInto('task_output').values(rows.slice(i, i + 1000)).execute();
+        // The task row first: on MySQL, inserting lines share-locks it (foreign key) and a later update
+        // would have to upgrade that lock, deadlocking with a concurrent status change.
         await trx.updateTable('task').set({ output_lines: nextSeq }).where('id', '=', taskId).execute();
+        for (let i = 0; i < rows.length; i += 1000) await trx.insertInto('task_output').values(rows.slice(i, i + 1000)).execute();
       });
     },
     listOutput(taskId: number, offset: number, limit: number | undefined): Promise<TaskOutputRow[]> {

@@ -3,7 +3,6 @@ import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
@@ -15,6 +14,7 @@ import Typography from '@mui/material/Typography';
 import { SecretValue } from '../../../components/secret-value.tsx';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { useCreateApiToken } from '../api/account-queries.ts';
+import { SubmitButton } from '../../../components/submit-button.tsx';
 
 /** Lifetimes offered for a new token, in days; 0 = never expires. */
 export const TOKEN_LIFETIMES = [0, 7, 30, 90, 365] as const;
@@ -104,15 +104,9 @@ export function NewTokenDialog({ open, onClose }: { open: boolean; onClose: () =
             <Button onClick={onClose} color="inherit" disabled={create.isPending}>
               {t('common.cancel')}
             </Button>
-            <Button
-              type="submit"
-              variant="contained"
-              disableElevation
-              disabled={create.isPending}
-              startIcon={create.isPending ? <CircularProgress size={16} color="inherit" /> : undefined}
-            >
+            <SubmitButton pending={create.isPending}>
               {t('common.create')}
-            </Button>
+            </SubmitButton>
           </DialogActions>
         </form>
       )}

@@ -6,7 +6,6 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Divider from '@mui/material/Divider';
 import Link from '@mui/material/Link';
@@ -23,6 +22,7 @@ import { SsoErrorAlert } from './sso-error-alert.tsx';
 import { secondFactorOf } from '../api/second-factor-queries.ts';
 import { SecondFactorStep } from './second-factor-step.tsx';
 import { GantryLogo } from '../../../components/gantry-logo.tsx';
+import { SubmitButton } from '../../../components/submit-button.tsx';
 
 function FullPageSpinner() {
   return (
@@ -84,16 +84,9 @@ export function LoginPage() {
               ) : null}
               <FormTextField control={form.control} name="auth" label={t('auth.username')} autoComplete="username" autoFocus />
               <FormTextField control={form.control} name="password" label={t('auth.password')} type="password" autoComplete="current-password" />
-              <Button
-                type="submit"
-                variant="contained"
-                size="large"
-                disableElevation
-                disabled={login.isPending}
-                startIcon={login.isPending ? <CircularProgress size={18} color="inherit" /> : undefined}
-              >
+              <SubmitButton pending={login.isPending} size="large">
                 {t('auth.signIn')}
-              </Button>
+              </SubmitButton>
             </Stack>
           </form>
         ) : null}

@@ -108,10 +108,16 @@ export function useDeleteAlias(projectId: number, integrationId: number | null) 
   });
 }
 
+/** What saving a rule of an integration (a matcher, an extracted value) takes: no id creates it. */
+export interface SaveRuleVariables<TBody> {
+  id?: number;
+  body: TBody;
+}
+
 export function useSaveExtractValue(projectId: number, integrationId: number) {
   const invalidate = useInvalidate(projectId);
   return useMutation({
-    mutationFn: async ({ valueId, body }: { valueId?: number; body: IntegrationExtractValueBody }): Promise<void> => {
+    mutationFn: async ({ id: valueId, body }: SaveRuleVariables<IntegrationExtractValueBody>): Promise<void> => {
       if (valueId) await api(integrationsApi.updateValue, { params: { projectId, integrationId, valueId }, body });
       else await api(integrationsApi.createValue, { params: { projectId, integrationId }, body });
     },
@@ -130,7 +136,7 @@ export function useDeleteExtractValue(projectId: number, integrationId: number) 
 export function useSaveMatcher(projectId: number, integrationId: number) {
   const invalidate = useInvalidate(projectId);
   return useMutation({
-    mutationFn: async ({ matcherId, body }: { matcherId?: number; body: IntegrationMatcherBody }): Promise<void> => {
+    mutationFn: async ({ id: matcherId, body }: SaveRuleVariables<IntegrationMatcherBody>): Promise<void> => {
       if (matcherId) await api(integrationsApi.updateMatcher, { params: { projectId, integrationId, matcherId }, body });
       else await api(integrationsApi.createMatcher, { params: { projectId, integrationId }, body });
     },

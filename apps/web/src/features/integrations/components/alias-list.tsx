@@ -15,6 +15,7 @@ import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { copyText } from '../../../lib/clipboard.ts';
 import { aliasesQuery, useAddAlias, useDeleteAlias } from '../api/integrations-queries.ts';
+import { SectionHeading } from './section-heading.tsx';
 
 interface AliasListProps {
   projectId: number;
@@ -44,21 +45,18 @@ export function AliasList({ projectId, integrationId, canManage, title, descript
 
   return (
     <Paper variant="outlined" component="section" aria-label={title} sx={{ p: 2 }}>
-      <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap', mb: 1 }}>
-        <Box sx={{ flexGrow: 1, minWidth: 200 }}>
-          <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
-            {title}
-          </Typography>
-          <Typography variant="body2" color="text.secondary">
-            {description}
-          </Typography>
-        </Box>
-        {canManage && !aliases.isError ? (
-          <Button size="small" variant="outlined" startIcon={<AddIcon />} onClick={addAlias} disabled={add.isPending}>
-            {t('integrations.addAlias')}
-          </Button>
-        ) : null}
-      </Stack>
+      <SectionHeading
+        title={title}
+        description={description}
+        alignAction="center"
+        action={
+          canManage && !aliases.isError ? (
+            <Button size="small" variant="outlined" startIcon={<AddIcon />} onClick={addAlias} disabled={add.isPending}>
+              {t('integrations.addAlias')}
+            </Button>
+          ) : null
+        }
+      />
       {aliases.isPending ? (
         <Skeleton variant="text" width="60%" />
       ) : aliases.isError ? (

@@ -45,22 +45,13 @@ import { INTEGRATION_ACTIONS } from './integration-access.ts';
 import { IntegrationDialog } from './integration-dialog.tsx';
 import { ExtractValueDialog } from './extract-value-dialog.tsx';
 import { MatcherDialog } from './matcher-dialog.tsx';
+import { SectionHeading } from './section-heading.tsx';
 import { getIntegrationsPath } from './integrations-page.tsx';
 
 function Section({ title, description, action, children }: { title: string; description: string; action: ReactNode; children: ReactNode }) {
   return (
     <Box component="section" aria-label={title}>
-      <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'flex-end', flexWrap: 'wrap', mb: 1 }}>
-        <Box sx={{ flexGrow: 1, minWidth: 200 }}>
-          <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
-            {title}
-          </Typography>
-          <Typography variant="body2" color="text.secondary">
-            {description}
-          </Typography>
-        </Box>
-        {action}
-      </Stack>
+      <SectionHeading title={title} description={description} action={action} alignAction="flex-end" />
       {children}
     </Box>
   );

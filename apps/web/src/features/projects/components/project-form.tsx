@@ -4,10 +4,10 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import { CreateProjectBody, MaxParallelTasks } from '@gantry/contract';
 import { FormCheckbox, FormTextField } from '../../../components/form-fields.tsx';
+import { SubmitButton } from '../../../components/submit-button.tsx';
 
 /** The text field holds what was typed; an empty field means "not set" (unlimited). */
 const typedInteger = (value: unknown) => {
@@ -68,15 +68,9 @@ export function ProjectForm({ defaultValues, submitLabel, submitting, error, onS
           helperText={t('projects.form.alertChatHint')}
         />
         <Stack direction="row" spacing={1.5} useFlexGap sx={{ flexWrap: 'wrap' }}>
-          <Button
-            type="submit"
-            variant="contained"
-            disableElevation
-            disabled={submitting}
-            startIcon={submitting ? <CircularProgress size={16} color="inherit" /> : undefined}
-          >
+          <SubmitButton pending={submitting}>
             {submitLabel}
-          </Button>
+          </SubmitButton>
           {secondaryAction ? (
             <Button variant="outlined" disabled={submitting} onClick={form.handleSubmit(secondaryAction.onSubmit)}>
               {secondaryAction.label}

@@ -8,7 +8,6 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import CircularProgress from '@mui/material/CircularProgress';
 import Divider from '@mui/material/Divider';
 import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
@@ -38,6 +37,7 @@ import { TEMPLATE_TYPES, TemplateFormSchema, appUsesVaults, getPlaybookKind, get
 import type { TemplateFormFields } from './template-form.ts';
 import { TYPE_LABEL_KEYS, getTemplatePath, getTemplatesPath, toViewId } from './template-helpers.ts';
 import { VaultsEditor } from './vaults-editor.tsx';
+import { SubmitButton } from '../../../components/submit-button.tsx';
 
 const PLAYBOOK_PLACEHOLDERS = { playbook: 'playbooks/site.yml', script: 'scripts/deploy.sh', subdirectory: 'infra/production' } as const;
 
@@ -290,15 +290,9 @@ function TemplateForm({ projectId, viewId, template, app: appFromUrl, backTo }: 
           <Button component={RouterLink} to={backTo} color="inherit" disabled={busy}>
             {t('common.cancel')}
           </Button>
-          <Button
-            type="submit"
-            variant="contained"
-            disableElevation
-            disabled={busy}
-            startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}
-          >
+          <SubmitButton pending={busy}>
             {isNew ? t('common.create') : t('common.save')}
-          </Button>
+          </SubmitButton>
         </Stack>
       </Paper>
     </Page>

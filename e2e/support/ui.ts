@@ -1,0 +1,42 @@
+import type { Locator, Page } from 'playwright-core';
+
+/**
+ * Signs in through the sign-in form. It stays on the sign-in page when already there, so a
+ * redirect the page carries (a deep link opened while signed out) is kept.
+ */
+export async function signIn(page: Page, login: string, password: string, options: { waitForUrl?: RegExp } = {}): Promise<void> {
+  if (new URL(page.url()).pathname !== '/auth/login') await page.goto('/auth/login');
+  await page.getByLabel('Username or email').fill(login);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  if (options.waitForUrl) await page.waitForURL(options.waitForUrl);
+}
+
+/** Signs out through the account menu and waits for the sign-in page. */
+export async function signOut(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Account and settings' }).click();
+  await page.getByRole('menuitem', { name: 'Sign out' }).click();
+  await page.waitForURL(/\/auth\/login/);
+}
+
+/**
+ * Picks an option of an MUI select found by its label. A string names the option exactly, a
+ * pattern matches part of it. The list opens in a popover outside `scope`, hence `page`.
+ */
+export async function choose(scope: Page | Locator, page: Page, label: string | RegExp, option: string | RegExp): Promise<void> {
+  await scope.getByRole('combobox', { name: label }).click();
+  await page.getByRole('option', { name: option, exact: typeof option === 'string' }).click();
+}
+
+/** Picks several options of a multiple select, then closes its list. */
+export async function chooseMany(scope: Page | Locator, page: Page, label: string, options: string[]): Promise<void> {
+  await scope.getByRole('combobox', { name: label }).click();
+  for (const option of options) await page.getByRole('option', { name: option, exact: true }).click();
+  await page.keyboard.press('Escape');
+  await page.getByRole('listbox').waitFor({ state: 'detached' });
+}
+
+/** Waits until the text shows somewhere in `scope`. */
+export async function seeText(scope: Page | Locator, text: string | RegExp): Promise<void> {
+  await scope.getByText(text).first().waitFor();
+}
