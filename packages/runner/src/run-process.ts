@@ -1,5 +1,5 @@
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { Worker } from 'node:worker_threads';
 
 export type ProcessOutcome = 'exited' | 'timed_out' | 'cancelled' | 'spawn_failed';
 
@@ -67,115 +67,112 @@ function createLineSplitter(emit: (line: string) => void) {
 }
 
 /**
- * Node's spawn blocks its thread until the child has called exec (a fork of the whole process and a
- * wait on the child), several milliseconds in a busy server. So the processes are started by a small
- * worker thread and the server's event loop keeps serving meanwhile. The worker starts each child as
- * the leader of its own process group, forwards its events and decoded output in order, and pauses
- * the output pipes while too much of it waits to be processed here, as the pipe itself would.
- * Plain JavaScript evaluated in the worker: it must run the same under tsx, vitest and a build.
+ * Node's spawn forks the whole calling process and waits until the child has called exec: in a
+ * server of a few hundred megabytes that is milliseconds of its event loop per process, plus
+ * copy-on-write faults afterwards. So processes are started by a small helper Node process (a
+ * fraction of the cost to fork) that leads nothing but the children: it starts each one as the
+ * leader of its own process group and forwards its events and decoded output in order over the IPC
+ * channel. While this side has not read the channel, the helper stops reading the child's pipes, so
+ * a flood of output waits in the child as it would with a direct pipe. The helper leaves when its
+ * server does (the channel closes); the children, like directly spawned detached ones, remain for
+ * the next server's recovery. Plain JavaScript given to `node -e`: it runs the same under tsx,
+ * vitest and a build.
  */
 const SPAWNER_SOURCE = `
+process.title = 'gantry-process-spawner';
 const { spawn } = require('node:child_process');
-const { parentPort } = require('node:worker_threads');
-const PAUSE_ABOVE = ${4 * 1024 * 1024};
-const RESUME_BELOW = ${1024 * 1024};
-const children = new Map();
-parentPort.on('message', (request) => {
+const PAUSE_ABOVE = 64;
+const RESUME_BELOW = 16;
+let unsent = 0;
+const paused = new Set();
+function send(message) {
+  unsent += 1;
+  process.send(message, () => {
+    unsent -= 1;
+    if (unsent < RESUME_BELOW) for (const child of paused) { paused.delete(child); child.stdout.resume(); child.stderr.resume(); }
+  });
+}
+process.on('disconnect', () => process.exit(0));
+process.on('message', (request) => {
   const id = request.id;
-  if (request.type === 'ack') {
-    const state = children.get(id);
-    if (!state) return;
-    state.pending -= request.chars;
-    if (state.paused && state.pending < RESUME_BELOW) {
-      state.paused = false;
-      state.child.stdout.resume();
-      state.child.stderr.resume();
-    }
-    return;
-  }
   let child;
   try {
     child = spawn(request.command, request.args, { cwd: request.cwd, env: request.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (error) {
-    parentPort.postMessage({ type: 'failed', id, message: String(error) });
+    send({ type: 'failed', id, message: String(error) });
     return;
   }
-  const state = { child, pending: 0, paused: false };
-  children.set(id, state);
   const forward = (stream) => (chunk) => {
-    state.pending += chunk.length;
-    parentPort.postMessage({ type: 'data', id, stream, chunk });
-    if (!state.paused && state.pending > PAUSE_ABOVE) {
-      state.paused = true;
+    send({ type: 'data', id, stream, chunk });
+    if (unsent > PAUSE_ABOVE && !paused.has(child)) {
+      paused.add(child);
       child.stdout.pause();
       child.stderr.pause();
     }
   };
   child.stdout.setEncoding('utf8').on('data', forward('stdout'));
   child.stderr.setEncoding('utf8').on('data', forward('stderr'));
-  child.on('error', (error) => parentPort.postMessage({ type: 'error', id, message: error.message }));
-  child.on('spawn', () => parentPort.postMessage({ type: 'spawn', id, pid: child.pid }));
+  child.on('error', (error) => send({ type: 'error', id, message: error.message }));
+  child.on('spawn', () => send({ type: 'spawn', id, pid: child.pid }));
   child.on('exit', (code, signal) => {
     // Whatever the leader left running in its group goes with it; otherwise a stray background
     // process would hold the output pipes open and the task would never end.
     try { process.kill(-child.pid, 'SIGKILL'); } catch {}
-    parentPort.postMessage({ type: 'exit', id, code, signal });
+    send({ type: 'exit', id, code, signal });
   });
   child.on('close', (code, signal) => {
-    children.delete(id);
-    parentPort.postMessage({ type: 'close', id, code, signal });
+    paused.delete(child);
+    send({ type: 'close', id, code, signal });
   });
 });
 `;
 
 type SpawnerEvent =
   | { type: 'spawn'; id: number; pid: number }
-  | { type: 'failed' | 'error'; id: number; message: string }
+  | { type: 'failed' | 'error' | 'lost'; id: number; message: string }
   | { type: 'data'; id: number; stream: 'stdout' | 'stderr'; chunk: string }
   | { type: 'exit' | 'close'; id: number; code: number | null; signal: NodeJS.Signals | null };
 
-/** Output characters processed here before the worker hears of it (each ack is one message). */
-const ACK_EVERY_CHARS = 256 * 1024;
-
 interface Spawner {
   start(request: { command: string; args: readonly string[]; cwd: string; env: Record<string, string> }, listener: (event: SpawnerEvent) => void): number;
-  ack(id: number, chars: number): void;
   release(id: number): void;
 }
 
+// One helper per process, started with its first task process: it is a resource of the process, like its pid.
 let spawner: Spawner | undefined;
 
 function connectSpawner(): Spawner {
   if (spawner) return spawner;
-  // execArgv: [] keeps loaders such as tsx out of the worker; it needs none.
-  const worker = new Worker(SPAWNER_SOURCE, { eval: true, execArgv: [], name: 'gantry-process-spawner' });
+  // An empty environment: the helper needs none, and NODE_OPTIONS (loaders such as tsx) must stay out.
+  const helper = spawn(process.execPath, ['-e', SPAWNER_SOURCE], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], serialization: 'advanced', env: {} });
   const listeners = new Map<number, (event: SpawnerEvent) => void>();
   let nextId = 1;
-  // The worker keeps the process alive only while it has processes running, like the children would.
-  worker.unref();
-  worker.on('message', (event: SpawnerEvent) => listeners.get(event.id)?.(event));
-  worker.on('exit', () => {
+  // The helper keeps this process alive only while it runs processes, as the children themselves would.
+  const hold = (held: boolean) => {
+    if (held) helper.ref();
+    else helper.unref();
+    if (held) helper.channel?.ref();
+    else helper.channel?.unref();
+  };
+  hold(false);
+  helper.on('message', (event: SpawnerEvent) => listeners.get(event.id)?.(event));
+  helper.on('error', () => undefined);
+  helper.on('exit', () => {
     if (spawner === connected) spawner = undefined;
-    for (const [id, listener] of listeners) {
-      listener({ type: 'error', id, message: 'the process spawner stopped' });
-      listener({ type: 'close', id, code: null, signal: null });
-    }
+    for (const [id, listener] of listeners) listener({ type: 'lost', id, message: 'the process spawner stopped' });
     listeners.clear();
   });
   const connected: Spawner = {
     start(request, listener) {
       const id = nextId++;
-      if (listeners.size === 0) worker.ref();
+      if (listeners.size === 0) hold(true);
       listeners.set(id, listener);
-      worker.postMessage({ type: 'spawn', id, command: request.command, args: [...request.args], cwd: request.cwd, env: request.env });
+      helper.send({ id, command: request.command, args: [...request.args], cwd: request.cwd, env: request.env });
       return id;
-    },
-    ack(id, chars) {
-      worker.postMessage({ type: 'ack', id, chars });
     },
     release(id) {
       listeners.delete(id);
-      if (listeners.size === 0) worker.unref();
+      if (listeners.size === 0) hold(false);
     },
   };
   spawner = connected;
@@ -197,7 +194,6 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
     let stopReason: 'timed_out' | 'cancelled' | undefined;
     let killTimer: NodeJS.Timeout | undefined;
     let spawnError: string | undefined;
-    let unacknowledged = 0;
 
     const killGroup = (signal: NodeJS.Signals) => {
       if (pid === undefined) return;
@@ -240,11 +236,6 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
           return;
         case 'data':
           (event.stream === 'stdout' ? stdout : stderr).push(event.chunk);
-          unacknowledged += event.chunk.length;
-          if (unacknowledged >= ACK_EVERY_CHARS) {
-            processes.ack(id, unacknowledged);
-            unacknowledged = 0;
-          }
           return;
         case 'error':
           spawnError = event.message;
@@ -254,6 +245,13 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
           return;
         case 'failed':
           processes.release(id);
+          finish({ outcome: 'spawn_failed', exitCode: null, signal: null, error: event.message });
+          return;
+        case 'lost':
+          // Without the helper the output is gone: the process must not run on unseen.
+          killGroup('SIGKILL');
+          stdout.flush();
+          stderr.flush();
           finish({ outcome: 'spawn_failed', exitCode: null, signal: null, error: event.message });
           return;
         case 'close': {

@@ -28,6 +28,18 @@ export function createTaskLogFactory(options: TaskLogOptions) {
     let buffer: LogLine[] = [];
     let timer: NodeJS.Timeout | undefined;
     let chain: Promise<void> = Promise.resolve();
+    // Formatting a timestamp costs more than the rest of a line's handling; a flood of output
+    // shares each millisecond's text.
+    let stampedAt = Number.NaN;
+    let stamp = '';
+    const timestamp = () => {
+      const now = options.clock.now();
+      if (now.getTime() !== stampedAt) {
+        stampedAt = now.getTime();
+        stamp = toTimestamp(now);
+      }
+      return stamp;
+    };
 
     async function persist(lines: LogLine[], lastSeq: number): Promise<void> {
       const rows = lines.map((l) => ({ task_id: task.id, seq: l.seq, time: l.time, output: l.output }));
@@ -60,7 +72,7 @@ export function createTaskLogFactory(options: TaskLogOptions) {
 
     return {
       write(output: string): void {
-        buffer.push({ seq: nextSeq++, time: toTimestamp(options.clock.now()), output });
+        buffer.push({ seq: nextSeq++, time: timestamp(), output });
         if (buffer.length >= maxBatch) void flush();
         else timer ??= setTimeout(() => void flush(), flushIntervalMs);
       },
