@@ -104,6 +104,10 @@ const ConfigSchema = z.object({
   runner_offline_seconds: z.coerce.number().int().min(2).default(60),
   task_timeout_minutes: int.default(0),
   task_kill_grace_seconds: int.default(10),
+  /** History retention (task-retention.ts): finished tasks older than this many days go; 0 keeps them. */
+  task_retention_days: int.default(0),
+  /** Semaphore's name: finished tasks kept per template, the newest first; 0 keeps all. */
+  max_tasks_per_template: int.default(0),
   // Task alerts (docs/alerts.md); key names follow Semaphore's where it has them.
   alert_timeout_seconds: int.default(10),
   email_alert: bool.default(false),

@@ -17,6 +17,7 @@ export async function startServer(config: Config, print: (line: string) => void 
   if (recovered > 0) print(`Closed ${recovered} task(s) left running by a previous process.`);
   runtime.services.engine.wake();
   runtime.services.scheduler.start();
+  runtime.services.taskRetention.start();
   runtime.services.runnerJobs.start();
   const url = `http://localhost:${config.port}`;
   print(`Gantry is running at ${url} (listening on ${address}, ${config.db_dialect} store).`);

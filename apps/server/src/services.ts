@@ -1,6 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from './clock.ts';
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { projectCheckoutsDirectory } from '@gantry/runner';
+import { DEMO_REPOSITORIES_DIR } from './modules/backup/demo-project.ts';
 import { createClusterBus } from './cluster/cluster-bus.ts';
 import { createNodePresence } from './cluster/node-presence.ts';
 import { createNodesRepository } from './cluster/nodes.repository.ts';
@@ -15,6 +18,7 @@ import { createTaskSpecBuilder } from './modules/tasks/task-spec-builder.ts';
 import { createTasksRepository } from './modules/tasks/tasks.repository.ts';
 import { createTasksService } from './modules/tasks/tasks.service.ts';
 import { createScheduler } from './modules/schedules/scheduler.ts';
+import { createTaskRetention } from './modules/tasks/task-retention.ts';
 import { createSchedulesRepository } from './modules/schedules/schedules.repository.ts';
 import { createSchedulesService } from './modules/schedules/schedules.service.ts';
 import { createIntegrationsRepository } from './modules/integrations/integrations.repository.ts';
@@ -225,6 +229,7 @@ export function createServices({ config, connection, clock, logger }: { config: 
   });
   const schedulesRepository = createSchedulesRepository(db, dialect);
   const scheduler = createScheduler({ config, clock, logger, schedules: schedulesRepository, tasks, repositories, keys });
+  const taskRetention = createTaskRetention({ config, clock, logger, tasks: tasksRepository });
   const schedules = createSchedulesService({ config, clock, schedules: schedulesRepository, templates, repositories, events, onChange: () => scheduler.wake() });
   const integrationsRepository = createIntegrationsRepository(db, dialect);
   const integrations = createIntegrationsService({ config, clock, integrations: integrationsRepository, templates, keys, events });
@@ -240,6 +245,11 @@ export function createServices({ config, connection, clock, logger }: { config: 
       await environments.create(undefined, projectId, { name: 'Empty', json: '{}', env: '{}' });
     },
     createDemo: (actor, body) => backup.createDemo(actor, body),
+    listProjectFiles: async (projectId) => {
+      const demoRoot = path.join(path.resolve(config.data_dir), DEMO_REPOSITORIES_DIR) + path.sep;
+      const demoRepositories = (await repositories.list(projectId, 'name', 'asc')).map((r) => r.git_url).filter((url) => path.resolve(url).startsWith(demoRoot));
+      return [projectCheckoutsDirectory(config.data_dir, projectId), ...demoRepositories];
+    },
   });
   const backup = createBackupService({
     config,
@@ -261,7 +271,7 @@ export function createServices({ config, connection, clock, logger }: { config: 
     createSession: (userId, client) => auth.createSession(userId, client),
     logger,
   });
-  return { auth, oidc, totp, users, projects, backup, team, events, keys, repositories, environments, inventories, terraform, terraformBackend, workspaces, views, apps, templates, tasks, engine, runners, runnerJobs, hub, clusterBus, presence, schedules, scheduler, integrations, webhooks, alerts, logger };
+  return { auth, oidc, totp, users, projects, backup, team, events, keys, repositories, environments, inventories, terraform, terraformBackend, workspaces, views, apps, templates, tasks, engine, runners, runnerJobs, hub, clusterBus, presence, schedules, scheduler, taskRetention, integrations, webhooks, alerts, logger };
 }
 
 export type Services = ReturnType<typeof createServices>;

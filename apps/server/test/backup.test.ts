@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
@@ -467,6 +469,16 @@ describe.each(dialects)('demo project on %s', (dialect) => {
       expect(status, `${String(template.name)}:\n${output}`).toBe('success');
       expect(output).toMatch(expected[String(template.name)] ?? /never/);
     }
+
+    // Deleting the project takes its files along: the demo repository and the templates' working
+    // copies (the demo runs its local repository in place, so a working copy is laid down by hand).
+    const projectId = Number(base.split('/').at(-1));
+    const checkouts = path.join(t.runtime.config.data_dir, 'repositories', `project_${projectId}`);
+    mkdirSync(path.join(checkouts, 'repository_1_template_1'), { recursive: true });
+    expect(existsSync(String(repository?.git_url))).toBe(true);
+    expect((await t.request('DELETE', base, { as: t.adminCookie })).status).toBe(204);
+    expect(existsSync(String(repository?.git_url))).toBe(false);
+    expect(existsSync(checkouts)).toBe(false);
   });
 
   it('refuses the demo project to users who may not create projects', async () => {

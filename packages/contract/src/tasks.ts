@@ -132,6 +132,15 @@ export type CreateTaskBody = z.input<typeof CreateTaskBody>;
 export const StopTaskBody = z.object({ force: z.boolean().optional().default(false) }).nullable().optional();
 
 export const TaskParamsPath = z.object({ projectId: PathId, taskId: PathId });
+
+/** Stops the queued tasks of a project, or of one of its templates, in one call (webhook floods queue hundreds). */
+export const StopWaitingTasksBody = z
+  .object({ template_id: z.number({ error: 'template_id must be a positive integer' }).int('template_id must be a positive integer').positive('template_id must be a positive integer').optional() })
+  .nullable()
+  .optional();
+export type StopWaitingTasksBody = z.input<typeof StopWaitingTasksBody>;
+export const StopWaitingTasksResult = z.object({ stopped: z.number().int() });
+export type StopWaitingTasksResult = z.infer<typeof StopWaitingTasksResult>;
 const TemplateTaskParams = z.object({ projectId: PathId, templateId: PathId });
 const LimitQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).optional().catch(200) });
 const OutputQuery = z.object({
@@ -149,6 +158,7 @@ export const tasksApi = {
   get: endpoint({ method: 'GET', path: '/api/project/:projectId/tasks/:taskId', params: TaskParamsPath, response: TaskWithTemplate }),
   output: endpoint({ method: 'GET', path: '/api/project/:projectId/tasks/:taskId/output', params: TaskParamsPath, query: OutputQuery, response: z.array(TaskOutput) }),
   stop: endpoint({ method: 'POST', path: '/api/project/:projectId/tasks/:taskId/stop', params: TaskParamsPath, body: StopTaskBody, response: NoContent, status: 204 }),
+  stopWaiting: endpoint({ method: 'POST', path: '/api/project/:projectId/tasks/stop_waiting', params: ProjectParams, body: StopWaitingTasksBody, response: StopWaitingTasksResult }),
   confirm: endpoint({ method: 'POST', path: '/api/project/:projectId/tasks/:taskId/confirm', params: TaskParamsPath, response: NoContent, status: 204 }),
   reject: endpoint({ method: 'POST', path: '/api/project/:projectId/tasks/:taskId/reject', params: TaskParamsPath, response: NoContent, status: 204 }),
   remove: endpoint({ method: 'DELETE', path: '/api/project/:projectId/tasks/:taskId', params: TaskParamsPath, response: NoContent, status: 204 }),

@@ -31,8 +31,13 @@ function createGitEnvironment(spec: Pick<TaskSpec, 'repository'>, workspace: Tas
   };
 }
 
+/** Where the working copies of one project's templates live. */
+export function projectCheckoutsDirectory(workRoot: string, projectId: number): string {
+  return path.join(workRoot, 'repositories', `project_${projectId}`);
+}
+
 export function checkoutDirectory(workRoot: string, spec: TaskSpec): string {
-  const base = path.join(workRoot, 'repositories', `project_${spec.project_id}`);
+  const base = projectCheckoutsDirectory(workRoot, spec.project_id);
   const name = `repository_${spec.repository.id}_template_${spec.template_id}`;
   return path.join(base, spec.private_checkout ? `${name}_task_${spec.task_id}` : name);
 }

@@ -2,4 +2,4 @@ export { runTask, type RunTaskHooks, type TaskOutcome } from './run-task.ts';
 export { killOrphanedTaskProcesses, runProcess, type ProcessResult, type RunProcessOptions } from './run-process.ts';
 export { createRedactor, REDACTED } from './redact.ts';
 export { TaskStopped } from './step-runner.ts';
-export { readRemoteHead } from './git.ts';
+export { projectCheckoutsDirectory, readRemoteHead } from './git.ts';

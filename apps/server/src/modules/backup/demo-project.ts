@@ -9,12 +9,15 @@ const DEMO_SOURCE_DIR = path.resolve(import.meta.dirname, '../../../demo/reposit
 
 const GIT_TIMEOUT_MS = 30_000;
 
+/** Under the data directory: the demo projects' repositories, removed with their project. */
+export const DEMO_REPOSITORIES_DIR = 'demo-repositories';
+
 /**
  * Copies the demo scripts into the data directory and commits them to a new local git repository,
  * so the demo templates run with the ordinary git code and without network access.
  */
 export async function createDemoRepository(dataDir: string, baseEnv: Record<string, string>): Promise<string> {
-  const dir = path.join(dataDir, 'demo-repositories', `demo-${Date.now()}-${randomBytes(4).toString('hex')}`);
+  const dir = path.join(dataDir, DEMO_REPOSITORIES_DIR, `demo-${Date.now()}-${randomBytes(4).toString('hex')}`);
   mkdirSync(path.dirname(dir), { recursive: true });
   cpSync(DEMO_SOURCE_DIR, dir, { recursive: true });
   const env = {

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import type { CreateProjectBody, Project, ProjectRole, UpdateProjectBody } from '@gantry/contract';
 import { Permission, ROLE_PERMISSIONS, type ProjectRoleSlug } from '@gantry/contract';
 import type { z } from 'zod';
@@ -42,9 +43,11 @@ interface ProjectsDeps {
   seedProject(projectId: number): Promise<void>;
   /** Builds a demo project (templates that run out of the box) for a creation with the demo flag. */
   createDemo(actor: UserRow, body: CreateProjectInput): Promise<Project>;
+  /** Files on disk that belong to the project alone (working copies, its demo repository). */
+  listProjectFiles(projectId: number): Promise<string[]>;
 }
 
-export function createProjectsService({ config, clock, projects, events, seedProject, createDemo }: ProjectsDeps) {
+export function createProjectsService({ config, clock, projects, events, seedProject, createDemo, listProjectFiles }: ProjectsDeps) {
   return {
     async list(actor: UserRow): Promise<Project[]> {
       const rows = actor.admin === 1 ? await projects.listAll() : await projects.listForUser(actor.id);
@@ -104,7 +107,9 @@ export function createProjectsService({ config, clock, projects, events, seedPro
     },
 
     async remove(actor: UserRow, project: ProjectRow): Promise<void> {
+      const files = await listProjectFiles(project.id);
       await projects.delete(project.id);
+      for (const file of files) rmSync(file, { recursive: true, force: true });
       await events.record({ userId: actor.id, objectType: 'project', objectId: project.id, description: `Project ${project.name} deleted` });
     },
 

@@ -315,6 +315,17 @@ export function createTaskEngine(deps: TaskEngineDeps) {
       entry.confirmation?.reject(new TaskStopped());
     },
 
+    /**
+     * Stops queued tasks only: each moves from waiting to stopped with the same live update as `stop`,
+     * and one the dispatcher started meanwhile is left alone. Returns how many were stopped.
+     */
+    async stopQueued(queued: TaskRow[]): Promise<number> {
+      let stopped = 0;
+      for (const task of queued) if (await setStatus(task, ['waiting'], 'stopped', { end: now() })) stopped++;
+      if (stopped > 0) wake();
+      return stopped;
+    },
+
     async confirm(task: TaskRow): Promise<boolean> {
       if (task.runner_id !== null) return answerRemotely(task, 'confirmed');
       if (runsOnOtherNode(task)) return answerOnOtherNode(task, 'confirmed');

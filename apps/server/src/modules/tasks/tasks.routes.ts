@@ -14,6 +14,7 @@ export function registerTasksRoutes(route: Routes, { tasks }: { tasks: TasksServ
     reply.type('text/plain; charset=utf-8').send(await tasks.rawOutput(access.project.id, params.taskId)),
   );
   route(tasksApi.stop, run, ({ access, params, body }) => tasks.stop(access.project.id, params.taskId, body?.force ?? false));
+  route(tasksApi.stopWaiting, run, ({ access, body }) => tasks.stopWaiting(access.project.id, body?.template_id));
   route(tasksApi.confirm, run, ({ access, params }) => tasks.confirm(access.project.id, params.taskId));
   route(tasksApi.reject, run, ({ access, params }) => tasks.reject(access.project.id, params.taskId));
   route(tasksApi.remove, projectMember(Permission.manageProjectResources), ({ actor, access, params }) => tasks.remove(actor, access.project.id, params.taskId));

@@ -1,4 +1,4 @@
-import type { ActiveTask, CreateTaskBody, StatsEntry, Task, TaskOutput, TaskStatus, TaskWithTemplate, Template } from '@gantry/contract';
+import type { ActiveTask, CreateTaskBody, StatsEntry, StopWaitingTasksResult, Task, TaskOutput, TaskStatus, TaskWithTemplate, Template } from '@gantry/contract';
 import { ACTIVE_TASK_STATUSES, CLI_ARGS_INVALID, FINISHED_TASK_STATUSES, isJsonStringArray } from '@gantry/contract';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.ts';
@@ -203,6 +203,11 @@ export function createTasksService({ tasks, templates, inventories, engine, even
       const task = await getRow(projectId, id);
       if ((FINISHED_TASK_STATUSES as readonly string[]).includes(task.status)) return;
       await engine.stop(task, force);
+    },
+    /** Stops every task of the project (or of one template) still in the queue; started tasks are never touched. */
+    async stopWaiting(projectId: number, templateId?: number): Promise<StopWaitingTasksResult> {
+      if (templateId !== undefined && !(await templates.exists(projectId, templateId))) throw badRequest('Template not found in this project');
+      return { stopped: await engine.stopQueued(await tasks.listWaitingInProject(projectId, templateId)) };
     },
     async confirm(projectId: number, id: number): Promise<void> {
       const task = await getRow(projectId, id);

@@ -1,9 +1,10 @@
 /**
  * What other areas use of tasks. Template pages: TemplateTaskList, TemplateStatsChart and
- * LastTasksRow; links that open a template's new task dialog (?new_task=) or a task's log (?t=)
+ * LastTasksRow; the project history: StopWaitingButton; links that open a template's new task dialog (?new_task=) or a task's log (?t=)
  * over the current page: useTaskLinks, or NEW_TASK_PARAM / TASK_PARAM by hand.
  */
 export { TemplateTaskList } from './components/template-task-list.tsx';
+export { StopWaitingButton } from './components/stop-waiting-button.tsx';
 export { TemplateStatsChart } from './components/template-stats-chart.tsx';
 export { LastTasksRow } from './components/last-tasks-row.tsx';
 export { TaskStatusChip } from '../../components/task-status-chip.tsx';

@@ -97,3 +97,13 @@ export function useTaskAction(projectId: number, taskId: number) {
     onSettled: () => queryClient.invalidateQueries({ queryKey: taskKeys.detail(projectId, taskId) }),
   });
 }
+
+/** Stops every waiting task of the project, or of one template; resolves with how many were stopped. */
+export function useStopWaitingTasks(projectId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (templateId?: number) => api(tasksApi.stopWaiting, { params: { projectId }, body: templateId === undefined ? {} : { template_id: templateId } }),
+    // The websocket updates each row; this also refreshes lists whose socket missed some.
+    onSettled: () => queryClient.invalidateQueries({ queryKey: taskKeys.project(projectId) }),
+  });
+}

@@ -1,8 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import Stack from '@mui/material/Stack';
 import type { TaskWithTemplate } from '@gantry/contract';
 import { DataTable } from '../../../components/data-table.tsx';
 import { templateTasksQuery } from '../api/tasks-queries.ts';
+import { StopWaitingButton } from './stop-waiting-button.tsx';
 import { useTaskColumns } from './task-columns.tsx';
 
 /**
@@ -14,14 +16,19 @@ export function TemplateTaskList({ projectId, templateId }: { projectId: number;
   const tasks = useQuery(templateTasksQuery(projectId, templateId));
   const columns = useTaskColumns({ withTemplate: false, withRerun: true });
   return (
-    <DataTable<TaskWithTemplate>
-      aria-label={t('taskList.title')}
-      columns={columns}
-      rows={tasks.data}
-      getRowKey={(task) => task.id}
-      loading={tasks.isPending}
-      error={tasks.error}
-      emptyText={t('taskList.empty')}
-    />
+    <Stack spacing={1}>
+      <Stack direction="row" justifyContent="flex-end" sx={{ '&:empty': { display: 'none' } }}>
+        <StopWaitingButton projectId={projectId} tasks={tasks.data} templateId={templateId} />
+      </Stack>
+      <DataTable<TaskWithTemplate>
+        aria-label={t('taskList.title')}
+        columns={columns}
+        rows={tasks.data}
+        getRowKey={(task) => task.id}
+        loading={tasks.isPending}
+        error={tasks.error}
+        emptyText={t('taskList.empty')}
+      />
+    </Stack>
   );
 }

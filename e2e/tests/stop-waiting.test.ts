@@ -1,0 +1,86 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminApiClient, type ApiClient } from '../support/api-client.ts';
+import { launchBrowser, newPage } from '../support/browser.ts';
+import { startGantry, type RunningServer } from '../support/server.ts';
+import { signIn } from '../support/ui.ts';
+
+describe('stopping every waiting task of a flooded queue', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  let scripts: string;
+  let projectId: number;
+  let templateId: number;
+  let api: ApiClient;
+
+  const rowsWithStatus = (on: Page, status: string) => on.getByRole('row').filter({ has: on.getByText(status, { exact: true }) });
+
+  beforeAll(async () => {
+    scripts = mkdtempSync(path.join(os.tmpdir(), 'gantry-e2e-stop-waiting-'));
+    writeFileSync(path.join(scripts, 'hold.sh'), 'echo holding\nsleep 120\n');
+    server = await startGantry();
+    browser = await launchBrowser();
+    api = await adminApiClient(server);
+    projectId = (await api<{ id: number }>('POST', '/api/projects', { name: 'Flooded' })).id;
+    const [key] = await api<Array<{ id: number }>>('GET', `/api/project/${projectId}/keys`);
+    const [group] = await api<Array<{ id: number }>>('GET', `/api/project/${projectId}/environment`);
+    const repository = await api<{ id: number }>('POST', `/api/project/${projectId}/repositories`, { name: 'scripts', git_url: scripts, ssh_key_id: key?.id });
+    // One at a time: the first task holds the template, the others queue behind it.
+    templateId = (await api<{ id: number }>('POST', `/api/project/${projectId}/templates`, { name: 'Holder', app: 'bash', playbook: 'hold.sh', repository_id: repository.id, environment_id: group?.id })).id;
+    page = await newPage(browser, server.url);
+    await signIn(page, server.adminLogin, server.adminPassword, { waitForUrl: /\/project\/\d+\/history/ });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (scripts) rmSync(scripts, { recursive: true, force: true });
+  });
+
+  it('stops the waiting tasks from the history after a confirmation and leaves the running one alone', async () => {
+    const running = await api<{ id: number }>('POST', `/api/project/${projectId}/tasks`, { template_id: templateId });
+    await expect.poll(async () => (await api<{ status: string }>('GET', `/api/project/${projectId}/tasks/${running.id}`)).status, { timeout: 20_000 }).toBe('running');
+    for (let i = 0; i < 3; i++) await api('POST', `/api/project/${projectId}/tasks`, { template_id: templateId });
+
+    await page.goto(`/project/${projectId}/history`);
+    await expect.poll(() => rowsWithStatus(page, 'Waiting').count()).toBe(3);
+    await page.getByRole('button', { name: 'Stop waiting tasks' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('3 waiting tasks will be stopped before they start.', { exact: false }).waitFor();
+    await dialog.getByRole('button', { name: 'Stop tasks' }).click();
+
+    await page.getByText('3 waiting tasks stopped').waitFor();
+    await expect.poll(() => rowsWithStatus(page, 'Stopped').count()).toBe(3);
+    expect(await rowsWithStatus(page, 'Running').count()).toBe(1);
+    // Nothing waits any more, so the button goes away.
+    await page.getByRole('button', { name: 'Stop waiting tasks' }).waitFor({ state: 'detached' });
+    expect((await api<{ status: string }>('GET', `/api/project/${projectId}/tasks/${running.id}`)).status).toBe('running');
+    await api('POST', `/api/project/${projectId}/tasks/${running.id}/stop`, { force: true });
+  });
+
+  it('does not offer the button to a guest, while the template Tasks tab offers it to the admin', async () => {
+    const guest = await api<{ id: number }>('POST', '/api/users', { username: 'watcher', name: 'Watcher', email: 'watcher@example.com', password: 'watcher-Pw-1' });
+    await api('POST', `/api/project/${projectId}/users`, { user_id: guest.id, role: 'guest' });
+    const running = await api<{ id: number }>('POST', `/api/project/${projectId}/tasks`, { template_id: templateId });
+    await expect.poll(async () => (await api<{ status: string }>('GET', `/api/project/${projectId}/tasks/${running.id}`)).status, { timeout: 20_000 }).toBe('running');
+    await api('POST', `/api/project/${projectId}/tasks`, { template_id: templateId });
+
+    const guestPage = await newPage(browser, server.url);
+    await signIn(guestPage, 'watcher', 'watcher-Pw-1', { waitForUrl: /\/project\/\d+\/history/ });
+    await guestPage.goto(`/project/${projectId}/history`);
+    await expect.poll(() => rowsWithStatus(guestPage, 'Waiting').count()).toBe(1);
+    expect(await guestPage.getByRole('button', { name: 'Stop waiting tasks' }).count()).toBe(0);
+    // The admin, who may run tasks, is offered it for the same queue on the template's Tasks tab too.
+    await page.goto(`/project/${projectId}/templates/${templateId}/tasks`);
+    await page.getByRole('button', { name: 'Stop waiting tasks' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Stop tasks' }).click();
+    await page.getByText('1 waiting tasks stopped').waitFor();
+    await expect.poll(() => rowsWithStatus(guestPage, 'Waiting').count()).toBe(0);
+    await guestPage.context().close();
+    await api('POST', `/api/project/${projectId}/tasks/${running.id}/stop`, { force: true });
+  });
+});
