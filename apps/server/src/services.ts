@@ -233,7 +233,7 @@ export function createServices({ config, connection, clock, logger }: { config: 
   const schedules = createSchedulesService({ config, clock, schedules: schedulesRepository, templates, repositories, events, onChange: () => scheduler.wake() });
   const integrationsRepository = createIntegrationsRepository(db, dialect);
   const integrations = createIntegrationsService({ config, clock, integrations: integrationsRepository, templates, keys, events });
-  const webhooks = createWebhookService({ integrations: integrationsRepository, keys, tasks, events, logger });
+  const webhooks = createWebhookService({ integrations: integrationsRepository, keys, tasks, events, logger, clock });
   const projects = createProjectsService({
     config,
     clock,
@@ -250,6 +250,13 @@ export function createServices({ config, connection, clock, logger }: { config: 
       const demoRepositories = (await repositories.list(projectId, 'name', 'asc')).map((r) => r.git_url).filter((url) => path.resolve(url).startsWith(demoRoot));
       return [projectCheckoutsDirectory(config.data_dir, projectId), ...demoRepositories];
     },
+    stopProjectTasks: async (projectId) => {
+      for (const active of await tasksRepository.listActive()) {
+        const row = active.project_id === projectId ? await tasksRepository.findById(active.id) : undefined;
+        if (row) await engine.stop(row, true);
+      }
+    },
+    logger,
   });
   const backup = createBackupService({
     config,

@@ -432,6 +432,14 @@ describe.each(dialects)('integrations on %s', (dialect) => {
     expect((await hook(alias, { body: '{"broken', headers: { 'content-type': 'application/json' } })).status).toBe(204);
   });
 
+  it('a flood of failed calls logs only the first few of each minute', async () => {
+    const integration = await createIntegration({ name: 'Flooded', auth_method: 'token', auth_header: 'X-Token', auth_secret_id: secretKeyId });
+    const alias = await addAlias(integration.id);
+    for (let i = 0; i < 12; i++) expect(startedTaskId(await hook(alias, { body: '{}', headers: { 'x-token': `wrong-${i}` } }))).toBeUndefined();
+    const logged = (await lastEvents()).filter((e) => e.startsWith('Webhook call for integration Flooded started nothing: authentication failed'));
+    expect(logged).toHaveLength(5);
+  });
+
   it('logs why a call started nothing when the task cannot start', async () => {
     const surveyed = await p.createTemplate({ name: 'Needs input', playbook: 'hook.sh', survey_vars: [{ name: 'target', title: 'Target', required: true }] });
     const integration = await createIntegration({ name: 'Missing input', template_id: surveyed });

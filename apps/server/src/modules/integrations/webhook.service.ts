@@ -2,12 +2,14 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { IntegrationAuthMethod, ScheduleTaskParams, Task } from '@gantry/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError, notFound } from '../../errors.ts';
+import type { Clock } from '../../clock.ts';
 import type { EventsService } from '../events/events.service.ts';
 import type { KeysService } from '../keys/keys.service.ts';
 import type { TasksService } from '../tasks/tasks.service.ts';
 import type { IntegrationsRepository } from './integrations.repository.ts';
 import { toExtractValue, toMatcher } from './integrations.service.ts';
 import type { IntegrationRow } from './integrations.table.ts';
+import { createFailureLogLimiter } from './failure-log-limiter.ts';
 import { explainAuthFailure, type WebhookSecret } from './webhook-auth.ts';
 import { compareValue, readPayload, readValue, type WebhookPayload } from './webhook-payload.ts';
 
@@ -17,6 +19,7 @@ interface WebhookDeps {
   tasks: TasksService;
   events: EventsService;
   logger: FastifyBaseLogger;
+  clock: Clock;
 }
 
 export interface WebhookResult {
@@ -37,7 +40,9 @@ function parseObject(text: string | null | undefined): Record<string, unknown> {
 }
 
 /** Turns calls of the public integration URL into tasks. */
-export function createWebhookService({ integrations, keys, tasks, events, logger }: WebhookDeps) {
+export function createWebhookService({ integrations, keys, tasks, events, logger, clock }: WebhookDeps) {
+  const failureLog = createFailureLogLimiter({ clock });
+
   async function readSecret(integration: IntegrationRow): Promise<WebhookSecret | undefined> {
     if (integration.auth_secret_id === null) return undefined;
     const material = await keys.getMaterial(integration.project_id, integration.auth_secret_id).catch(() => undefined);
@@ -96,14 +101,17 @@ export function createWebhookService({ integrations, keys, tasks, events, logger
     }
   }
 
-  function logSkip(skip: Skip, projectWide: boolean) {
+  async function logSkip(skip: Skip, projectWide: boolean): Promise<void> {
+    const decision = failureLog.admit(skip.integration.id);
+    if (!decision.log) return;
     const via = projectWide ? ' (project-wide alias)' : '';
-    return events.record({
+    const earlier = decision.suppressed > 0 ? ` (${decision.suppressed} more failed calls in the minute before were not logged)` : '';
+    await events.record({
       userId: null,
       projectId: skip.integration.project_id,
       objectType: 'integration',
       objectId: skip.integration.id,
-      description: `Webhook call for integration ${skip.integration.name}${via} started nothing: ${skip.reason}`,
+      description: `Webhook call for integration ${skip.integration.name}${via} started nothing: ${skip.reason}${earlier}`,
     });
   }
 

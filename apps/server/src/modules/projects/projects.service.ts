@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import type { FastifyBaseLogger } from 'fastify';
 import type { CreateProjectBody, Project, ProjectRole, UpdateProjectBody } from '@gantry/contract';
 import { Permission, ROLE_PERMISSIONS, type ProjectRoleSlug } from '@gantry/contract';
 import type { z } from 'zod';
@@ -45,9 +46,12 @@ interface ProjectsDeps {
   createDemo(actor: UserRow, body: CreateProjectInput): Promise<Project>;
   /** Files on disk that belong to the project alone (working copies, its demo repository). */
   listProjectFiles(projectId: number): Promise<string[]>;
+  /** Force-stops the project's queued and running tasks: nothing may keep running for a deleted project. */
+  stopProjectTasks(projectId: number): Promise<void>;
+  logger: Pick<FastifyBaseLogger, 'warn'>;
 }
 
-export function createProjectsService({ config, clock, projects, events, seedProject, createDemo, listProjectFiles }: ProjectsDeps) {
+export function createProjectsService({ config, clock, projects, events, seedProject, createDemo, listProjectFiles, stopProjectTasks, logger }: ProjectsDeps) {
   return {
     async list(actor: UserRow): Promise<Project[]> {
       const rows = actor.admin === 1 ? await projects.listAll() : await projects.listForUser(actor.id);
@@ -108,8 +112,16 @@ export function createProjectsService({ config, clock, projects, events, seedPro
 
     async remove(actor: UserRow, project: ProjectRow): Promise<void> {
       const files = await listProjectFiles(project.id);
+      await stopProjectTasks(project.id);
       await projects.delete(project.id);
-      for (const file of files) rmSync(file, { recursive: true, force: true });
+      for (const file of files) {
+        try {
+          rmSync(file, { recursive: true, force: true, maxRetries: 3 });
+        } catch (error) {
+          // A task still running there may keep writing; the project itself is gone either way.
+          logger.warn({ err: error, file }, 'could not remove a deleted project\'s files');
+        }
+      }
       await events.record({ userId: actor.id, objectType: 'project', objectId: project.id, description: `Project ${project.name} deleted` });
     },
 
