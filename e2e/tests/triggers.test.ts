@@ -191,7 +191,10 @@ describe('schedules and integrations, the ways a template starts by itself', () 
 
   it('turns the global alias switch on and lists project alias URLs', async () => {
     const globalSwitch = page.getByRole('switch', { name: /Reachable through the project alias URLs/ });
-    await globalSwitch.check();
+    // The switch saves at once; it is briefly disabled while a save is under way.
+    await expect.poll(() => globalSwitch.isEnabled()).toBe(true);
+    await globalSwitch.click();
+    await expect.poll(() => globalSwitch.isChecked()).toBe(true);
     await expect
       .poll(async () => (await api<Array<{ searchable: boolean }>>('GET', `/api/project/${projectId}/integrations`))[0]?.searchable)
       .toBe(true);
