@@ -1,10 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminApiClient, type ApiClient } from '../support/api-client.ts';
 import { launchBrowser, newPage } from '../support/browser.ts';
+import { createScriptsProject, type ScriptsProject } from '../support/scripts-project.ts';
 import { startGantry, type RunningServer } from '../support/server.ts';
 import { signIn } from '../support/ui.ts';
 
@@ -12,7 +10,7 @@ describe('stopping every waiting task of a flooded queue', () => {
   let server: RunningServer;
   let browser: Browser;
   let page: Page;
-  let scripts: string;
+  let scripts: ScriptsProject | undefined;
   let projectId: number;
   let templateId: number;
   let api: ApiClient;
@@ -20,17 +18,13 @@ describe('stopping every waiting task of a flooded queue', () => {
   const rowsWithStatus = (on: Page, status: string) => on.getByRole('row').filter({ has: on.getByText(status, { exact: true }) });
 
   beforeAll(async () => {
-    scripts = mkdtempSync(path.join(os.tmpdir(), 'gantry-e2e-stop-waiting-'));
-    writeFileSync(path.join(scripts, 'hold.sh'), 'echo holding\nsleep 120\n');
     server = await startGantry();
     browser = await launchBrowser();
     api = await adminApiClient(server);
-    projectId = (await api<{ id: number }>('POST', '/api/projects', { name: 'Flooded' })).id;
-    const [key] = await api<Array<{ id: number }>>('GET', `/api/project/${projectId}/keys`);
-    const [group] = await api<Array<{ id: number }>>('GET', `/api/project/${projectId}/environment`);
-    const repository = await api<{ id: number }>('POST', `/api/project/${projectId}/repositories`, { name: 'scripts', git_url: scripts, ssh_key_id: key?.id });
+    scripts = await createScriptsProject(api, 'Flooded', { 'hold.sh': 'echo holding\nsleep 120\n' });
+    projectId = scripts.projectId;
     // One at a time: the first task holds the template, the others queue behind it.
-    templateId = (await api<{ id: number }>('POST', `/api/project/${projectId}/templates`, { name: 'Holder', app: 'bash', playbook: 'hold.sh', repository_id: repository.id, environment_id: group?.id })).id;
+    templateId = await scripts.createTemplate('Holder', { app: 'bash', playbook: 'hold.sh' });
     page = await newPage(browser, server.url);
     await signIn(page, server.adminLogin, server.adminPassword, { waitForUrl: /\/project\/\d+\/history/ });
   });
@@ -38,7 +32,7 @@ describe('stopping every waiting task of a flooded queue', () => {
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
-    if (scripts) rmSync(scripts, { recursive: true, force: true });
+    scripts?.remove();
   });
 
   it('stops the waiting tasks from the history after a confirmation and leaves the running one alone', async () => {

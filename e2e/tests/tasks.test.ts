@@ -1,10 +1,9 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminApiClient, type ApiClient } from '../support/api-client.ts';
 import { launchBrowser, newPage } from '../support/browser.ts';
+import { createScriptsProject, type ScriptsProject } from '../support/scripts-project.ts';
 import { startGantry, type RunningServer } from '../support/server.ts';
 import { signIn } from '../support/ui.ts';
 
@@ -15,38 +14,36 @@ describe('tasks, as a user runs and watches them', () => {
   let server: RunningServer;
   let browser: Browser;
   let page: Page;
-  let scripts: string;
+  let scripts: ScriptsProject | undefined;
   let projectId: number;
   let api: ApiClient;
   const templates: Record<string, number> = {};
 
   beforeAll(async () => {
-    scripts = mkdtempSync(path.join(os.tmpdir(), 'gantry-e2e-scripts-'));
-    writeFileSync(path.join(scripts, 'ticker.sh'), 'for i in $(seq 1 25); do echo "tick $i"; sleep 0.2; done\n');
-    writeFileSync(path.join(scripts, 'chatty.sh'), 'for i in $(seq 1 600); do echo "line $i"; sleep 0.01; done\n');
-    writeFileSync(path.join(scripts, 'sleeper.sh'), 'echo "going to sleep"\nsleep 120\necho "woke up"\n');
-    writeFileSync(path.join(scripts, 'colours.sh'), 'printf "\\033[31mred\\033[0m \\033[1;92mbright green\\033[0m plain\\n"\n');
-    const fakeTerraform = path.join(scripts, 'fake-terraform');
-    writeFileSync(fakeTerraform, '#!/bin/sh\necho "terraform $1"\nif [ "$1" = plan ]; then echo "Plan: 1 to add."; exit 2; fi\nif [ "$1" = apply ]; then echo "Apply complete!"; fi\nexit 0\n');
-    chmodSync(fakeTerraform, 0o755);
-
     server = await startGantry();
     browser = await launchBrowser();
     api = await adminApiClient(server);
-    projectId = (await api<{ id: number }>('POST', '/api/projects', { name: 'Tasks' })).id;
-    const [key] = await api<Array<{ id: number }>>('GET', `/api/project/${projectId}/keys`);
-    const [group] = await api<Array<{ id: number }>>('GET', `/api/project/${projectId}/environment`);
-    const repository = await api<{ id: number }>('POST', `/api/project/${projectId}/repositories`, { name: 'scripts', git_url: scripts, ssh_key_id: key?.id });
+    scripts = await createScriptsProject(api, 'Tasks', {
+      'ticker.sh': 'for i in $(seq 1 25); do echo "tick $i"; sleep 0.2; done\n',
+      'chatty.sh': 'for i in $(seq 1 600); do echo "line $i"; sleep 0.01; done\n',
+      'sleeper.sh': 'echo "going to sleep"\nsleep 120\necho "woke up"\n',
+      'colours.sh': 'printf "\\033[31mred\\033[0m \\033[1;92mbright green\\033[0m plain\\n"\n',
+      'fake-terraform': {
+        executable: true,
+        content: '#!/bin/sh\necho "terraform $1"\nif [ "$1" = plan ]; then echo "Plan: 1 to add."; exit 2; fi\nif [ "$1" = apply ]; then echo "Apply complete!"; fi\nexit 0\n',
+      },
+    });
+    projectId = scripts.projectId;
+    const project = scripts;
     const template = async (name: string, fields: Record<string, unknown>) => {
-      const created = await api<{ id: number }>('POST', `/api/project/${projectId}/templates`, { name, repository_id: repository.id, environment_id: group?.id, ...fields });
-      templates[name] = created.id;
+      templates[name] = await project.createTemplate(name, fields);
     };
     await template('Ticker', { app: 'bash', playbook: 'ticker.sh' });
     await template('Chatty', { app: 'bash', playbook: 'chatty.sh' });
     await template('Sleeper', { app: 'bash', playbook: 'sleeper.sh', allow_parallel_tasks: true });
     await template('Colours', { app: 'bash', playbook: 'colours.sh' });
     await template('Infra', { app: 'terraform', playbook: '' });
-    await api('PUT', '/api/apps/terraform', { path: fakeTerraform });
+    await api('PUT', '/api/apps/terraform', { path: path.join(scripts.dir, 'fake-terraform') });
 
     page = await newPage(browser, server.url);
     await signIn(page, server.adminLogin, server.adminPassword, { waitForUrl: /\/project\/\d+\/history/ });
@@ -55,7 +52,7 @@ describe('tasks, as a user runs and watches them', () => {
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
-    if (scripts) rmSync(scripts, { recursive: true, force: true });
+    scripts?.remove();
   });
 
   it('runs a template from ?new_task and watches its log arrive live, then the history row turns to Success by itself', async () => {

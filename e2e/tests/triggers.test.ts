@@ -1,10 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminApiClient, type ApiClient } from '../support/api-client.ts';
 import { launchBrowser, newPage } from '../support/browser.ts';
+import { createScriptsProject, type ScriptsProject } from '../support/scripts-project.ts';
 import { startGantry, type RunningServer } from '../support/server.ts';
 import { choose, chooseMany, seeText, signIn } from '../support/ui.ts';
 
@@ -20,30 +18,18 @@ describe('schedules and integrations, the ways a template starts by itself', () 
   let server: RunningServer;
   let browser: Browser;
   let page: Page;
-  let scripts: string;
+  let scripts: ScriptsProject | undefined;
   let projectId: number;
   let templateId: number;
   let api: ApiClient;
 
   beforeAll(async () => {
-    scripts = mkdtempSync(path.join(os.tmpdir(), 'gantry-e2e-triggers-'));
-    writeFileSync(path.join(scripts, 'deploy.sh'), 'echo "deploying $EVENT"\n');
     server = await startGantry();
     browser = await launchBrowser();
     api = await adminApiClient(server);
-    projectId = (await api<{ id: number }>('POST', '/api/projects', { name: 'Triggers' })).id;
-    const [key] = await api<Array<{ id: number }>>('GET', `/api/project/${projectId}/keys`);
-    const [group] = await api<Array<{ id: number }>>('GET', `/api/project/${projectId}/environment`);
-    const repository = await api<{ id: number }>('POST', `/api/project/${projectId}/repositories`, { name: 'scripts', git_url: scripts, ssh_key_id: key?.id });
-    templateId = (
-      await api<{ id: number }>('POST', `/api/project/${projectId}/templates`, {
-        name: 'Deploy',
-        app: 'bash',
-        playbook: 'deploy.sh',
-        repository_id: repository.id,
-        environment_id: group?.id,
-      })
-    ).id;
+    scripts = await createScriptsProject(api, 'Triggers', { 'deploy.sh': 'echo "deploying $EVENT"\n' });
+    projectId = scripts.projectId;
+    templateId = await scripts.createTemplate('Deploy', { app: 'bash', playbook: 'deploy.sh' });
     page = await newPage(browser, server.url);
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
     await signIn(page, server.adminLogin, server.adminPassword, { waitForUrl: /\/project\/\d+\/history/ });
@@ -52,7 +38,7 @@ describe('schedules and integrations, the ways a template starts by itself', () 
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
-    if (scripts) rmSync(scripts, { recursive: true, force: true });
+    scripts?.remove();
   });
 
   it('creates a schedule with the timing picker and shows its cron in the table', async () => {

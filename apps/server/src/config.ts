@@ -157,12 +157,21 @@ const ENV_PREFIX = 'GANTRY_';
 /** Keys whose environment variable holds JSON (maps and lists). */
 const JSON_KEYS = new Set(['oidc_providers', 'ldap_mappings', 'ldap_admin_groups', 'ldap_project_roles']);
 
+/** Names the variable whose JSON does not parse, so the operator knows which one to fix. */
+function parseJsonVariable(name: string, value: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw new Error(`Invalid configuration: ${name} must hold JSON`);
+  }
+}
+
 function readEnvironment(env: NodeJS.ProcessEnv): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const key of Object.keys(ConfigSchema.shape)) {
     const value = env[ENV_PREFIX + key.toUpperCase()];
     if (value === undefined || value === '') continue;
-    values[key] = JSON_KEYS.has(key) ? JSON.parse(value) : value;
+    values[key] = JSON_KEYS.has(key) ? parseJsonVariable(ENV_PREFIX + key.toUpperCase(), value) : value;
   }
   return values;
 }

@@ -1,9 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from './clock.ts';
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { projectCheckoutsDirectory } from '@gantry/runner';
-import { DEMO_REPOSITORIES_DIR } from './modules/backup/demo-project.ts';
 import { createClusterBus } from './cluster/cluster-bus.ts';
 import { createNodePresence } from './cluster/node-presence.ts';
 import { createNodesRepository } from './cluster/nodes.repository.ts';
@@ -169,13 +167,15 @@ export function createServices({ config, connection, clock, logger }: { config: 
     const templateName = knownTemplateName ?? (await templatesRepository.find(task.project_id, task.template_id))?.name;
     return { username: user?.username ?? null, incomingVersion: build?.version ?? null, templateName: templateName ?? `#${task.template_id}` };
   };
+  // One builder for the tasks run here and those handed to runners: a task's spec is the same wherever it runs.
+  const specs = createTaskSpecBuilder({ config, secrets, apps, keys, repositories, inventories, environments, templates, terraformBackend });
   const engine = createTaskEngine({
     nodeId,
     ...(clusterBus ? { control: { send: (taskId, action) => clusterBus.publish({ kind: 'control', task_id: taskId, action }) } } : {}),
     config,
     placement: () => runnerJobs.placement,
     tasks: tasksRepository,
-    specs: createTaskSpecBuilder({ config, secrets, apps, keys, repositories, inventories, environments, templates, terraformBackend }),
+    specs,
     openLog: createTaskLogFactory({ tasks: tasksRepository, hub, clock, logger }),
     hub,
     events,
@@ -218,7 +218,7 @@ export function createServices({ config, connection, clock, logger }: { config: 
     runners: runnersRepository,
     runnersService: runners,
     tasks: tasksRepository,
-    specs: createTaskSpecBuilder({ config, secrets, apps, keys, repositories, inventories, environments, templates, terraformBackend }),
+    specs,
     engine: () => engine,
     hub,
     events,
@@ -245,11 +245,7 @@ export function createServices({ config, connection, clock, logger }: { config: 
       await environments.create(undefined, projectId, { name: 'Empty', json: '{}', env: '{}' });
     },
     createDemo: (actor, body) => backup.createDemo(actor, body),
-    listProjectFiles: async (projectId) => {
-      const demoRoot = path.join(path.resolve(config.data_dir), DEMO_REPOSITORIES_DIR) + path.sep;
-      const demoRepositories = (await repositories.list(projectId, 'name', 'asc')).map((r) => r.git_url).filter((url) => path.resolve(url).startsWith(demoRoot));
-      return [projectCheckoutsDirectory(config.data_dir, projectId), ...demoRepositories];
-    },
+    listProjectFiles: async (projectId) => [projectCheckoutsDirectory(config.data_dir, projectId), ...(await backup.listOwnDemoRepositories(projectId))],
     stopProjectTasks: async (projectId) => {
       for (const active of await tasksRepository.listActive()) {
         const row = active.project_id === projectId ? await tasksRepository.findById(active.id) : undefined;

@@ -142,6 +142,15 @@ describe('alert formatting and configuration', () => {
     expect(() => createAlertChannels(loadConfig({ gotify_alert: true, gotify_url: 'http://g.test' }, {}), async () => [])).toThrow('gotify_token');
     expect(() => createAlertChannels(loadConfig({ email_alert: true }, {}), async () => [])).toThrow('email_host, email_sender are not set');
   });
+
+  it('refuses to start with a channel address no request can go to, without printing the address', () => {
+    const start = (input: ConfigInput) => () => createAlertChannels(loadConfig(input, {}), async () => []);
+    expect(start({ slack_alert: true, slack_url: 'hooks.slack.test/services/T0/B0/Secret-path' })).toThrow('slack_url must be an http:// or https:// URL');
+    expect(start({ alert_webhook_url: 'ftp://hooks.test/Secret-path' })).toThrow('alert_webhook_url must be an http:// or https:// URL');
+    expect(start({ telegram_alert: true, telegram_token: TELEGRAM_TOKEN, telegram_api_url: 'not a url' })).toThrow('telegram_api_url must be');
+    expect(start({ slack_alert: true, slack_url: 'hooks.slack.test/services/T0/B0/Secret-path' })).not.toThrow(/Secret-path/);
+    expect(createAlertChannels(loadConfig({ slack_alert: true, slack_url: 'https://hooks.slack.test/services/T0' }, {}), async () => []).map((c) => c.name)).toEqual(['slack']);
+  });
 });
 
 describe.each(dialects)('task alerts on %s', (dialect) => {

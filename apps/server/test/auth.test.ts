@@ -57,6 +57,19 @@ describe.each(dialects)('sign-in and sessions on %s', (dialect) => {
     expect((await t.request('POST', '/api/auth/login', { body: { auth: 'x' } })).body).toMatchObject({ error: 'Password is required' });
   });
 
+  it('refuses an over-long username or password with a length message, not "is required"', async () => {
+    const longLogin = await t.request('POST', '/api/auth/login', { body: { auth: 'x'.repeat(256), password: 'x' } });
+    expect(longLogin.status).toBe(400);
+    expect(longLogin.body).toMatchObject({ error: 'Username must be at most 255 characters' });
+    const longPassword = await t.request('POST', '/api/auth/login', { body: { auth: 'x', password: 'x'.repeat(1025) } });
+    expect(longPassword.status).toBe(400);
+    expect(longPassword.body).toMatchObject({ error: 'Password must be at most 1024 characters' });
+    const me = (await t.request('GET', '/api/user', { as: t.adminCookie })).body as { id: number };
+    const longNew = await t.request('POST', `/api/users/${me.id}/password`, { as: t.adminCookie, body: { password: 'x'.repeat(1025) } });
+    expect(longNew.status).toBe(400);
+    expect(longNew.body).toMatchObject({ error: 'Password must be at most 1024 characters' });
+  });
+
   it('throttles an address after repeated failures without locking the account for others', async () => {
     const throttled = await createTestApp(dialect, { login_max_failures: 3, login_failure_window_seconds: 60, trust_proxy: true });
     try {

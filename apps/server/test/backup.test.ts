@@ -346,6 +346,30 @@ describe.each(dialects)('project backup and restore on %s', (dialect) => {
     expect((await list(`${base}/integrations/aliases`)).map((a) => a.url)).toEqual([expect.stringMatching(/\/api\/integrations\/semaphoreProjectAlias01$/)]);
   });
 
+  it('gives restored terraform and tofu templates their default workspace, as templates made by hand get', async () => {
+    const response = await restore({
+      meta: { name: 'Infra' },
+      keys: [{ name: 'None', type: 'none' }],
+      repositories: [{ name: 'infra', git_url: '/srv/infra', ssh_key: 'None' }],
+      inventories: [{ name: 'Prod workspace', type: 'terraform-workspace', inventory: 'prod' }],
+      templates: [
+        { name: 'Net', app: 'terraform', playbook: 'net', repository: 'infra', inventory: 'Prod workspace' },
+        { name: 'Dns', app: 'tofu', playbook: 'dns', repository: 'infra' },
+      ],
+    });
+    expect(response.status, response.text).toBe(200);
+    const base = `/api/project/${String((response.body as Json).id)}`;
+    const templates = await list(`${base}/templates`);
+    const net = templates.find((x) => x.name === 'Net');
+    const dns = templates.find((x) => x.name === 'Dns');
+    expect(await list(`${base}/inventory?app=terraform&template_id=${String(net?.id)}`)).toEqual([
+      expect.objectContaining({ id: net?.inventory_id, name: 'Prod workspace', type: 'terraform-workspace', template_id: net?.id }),
+    ]);
+    expect(await list(`${base}/inventory?app=tofu&template_id=${String(dns?.id)}`)).toEqual([
+      expect.objectContaining({ id: dns?.inventory_id, name: 'Dns - default', type: 'tofu-workspace', inventory: 'default', template_id: dns?.id }),
+    ]);
+  });
+
   it('rejects malformed, truncated and hostile files with a 400 naming the problem, creating nothing', async () => {
     const before = await projectCount();
     const valid = semaphoreBackup('Hostile');
@@ -381,6 +405,9 @@ describe.each(dialects)('project backup and restore on %s', (dialect) => {
       ['a NUL character', { body: withTemplate(2, { description: 'a\u0000b' }) }, /templates\.2\.description must not contain NUL characters/],
       ['a NUL character in a name', { body: { ...valid, views: [{ title: 'x\u0000' }] } }, /views\.0\.title must not contain NUL characters/],
       ['an unknown key type', { body: { ...valid, keys: [{ name: 'None', type: 'rsa' }] } }, /keys\.0\.type must be one of/],
+      ['mistyped integration task parameters', { body: { ...valid, integrations: [{ name: 'i', template: 'Cleanup', task_params: { message: { text: 'hi' } } }] } }, /integrations\.0\.task_params\.message must be a string/],
+      ['an unknown integration inventory', { body: { ...valid, integrations: [{ name: 'i', template: 'Cleanup', task_params: { inventory_name: 'Ghost' } }] } }, /integrations\[0\] "i": inventory "Ghost" does not exist in inventories/],
+      ['deeply nested task parameters', { raw: JSON.stringify(withTemplate(2, { task_params: { deep: 0 } })).replace('{"deep":0}', `{"deep":${'['.repeat(100_000)}${']'.repeat(100_000)}}`) }, /nested/],
     ];
     for (const [label, input, message] of cases) {
       const response = await t.request('POST', '/api/projects/restore', {
@@ -473,6 +500,12 @@ describe.each(dialects)('demo project on %s', (dialect) => {
     // Deleting the project takes its files along: the demo repository and the templates' working
     // copies (the demo runs its local repository in place, so a working copy is laid down by hand).
     const projectId = Number(base.split('/').at(-1));
+    // A copy restored from the demo's backup shares its repository: deleting the copy leaves it in place.
+    const demoBackup = (await t.request('GET', `${base}/backup`, { as: t.adminCookie })).body as Json;
+    const copy = await t.request('POST', '/api/projects/restore', { as: t.adminCookie, body: { ...demoBackup, meta: { ...(demoBackup.meta as Json), name: 'Demo copy' } } });
+    expect(copy.status, copy.text).toBe(200);
+    expect((await t.request('DELETE', `/api/project/${String((copy.body as Json).id)}`, { as: t.adminCookie })).status).toBe(204);
+    expect(existsSync(String(repository?.git_url))).toBe(true);
     const checkouts = path.join(t.runtime.config.data_dir, 'repositories', `project_${projectId}`);
     mkdirSync(path.join(checkouts, 'repository_1_template_1'), { recursive: true });
     expect(existsSync(String(repository?.git_url))).toBe(true);

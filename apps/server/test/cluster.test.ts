@@ -5,8 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { readTestEnvironment } from '../src/config.ts';
-import { insertRow } from '../src/db/insert.ts';
-import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
+import { createProjectFixture, insertTaskRow, type ProjectFixture } from './task-fixture.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
@@ -141,21 +140,7 @@ describe.each(dialects)('two Gantry nodes sharing one %s store and Redis', (dial
     await presenceA.beatAndSweep();
     const templateId = await p.createTemplate({ playbook: 'count.sh' });
     const db = a.runtime.connection.db;
-    const insert = (nodeId: string) =>
-      insertRow(db, dialect, 'task', {
-        project_id: p.projectId,
-        template_id: templateId,
-        status: 'running',
-        message: '',
-        commit_message: '',
-        created: new Date().toISOString(),
-        start: new Date().toISOString(),
-        environment: '{}',
-        params: '{}',
-        playbook: '',
-        output_lines: 0,
-        node_id: nodeId,
-      });
+    const insert = (nodeId: string) => insertTaskRow(a, { project_id: p.projectId, template_id: templateId, status: 'running', node_id: nodeId });
     const orphan = await insert('a-node-that-died');
     const owned = await insert(a.runtime.services.clusterBus?.nodeId ?? '');
     expect(await presenceB.beatAndSweep()).toBe(1);

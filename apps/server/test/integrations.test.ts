@@ -1,6 +1,10 @@
 import { createHmac } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerErrorHandler } from '../src/http/error-handler.ts';
+import { registerWebhookRoutes } from '../src/modules/integrations/webhook.routes.ts';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
 import { createTestApp, type TestApp, type TestResponse } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
@@ -344,6 +348,13 @@ describe.each(dialects)('integrations on %s', (dialect) => {
     }
     expect(await lastEvents()).toContainEqual(expect.stringContaining('started nothing: matcher "header" did not match'));
 
+    // A value nested deeper than JSON.stringify can recurse counts as missing: no 500 for anyone who can post.
+    const nested = await createIntegration({ name: 'Deeply nested' });
+    await addMatcher(nested.id, { name: 'deep', match_type: 'body', body_data_type: 'json', key: 'ref', method: 'contains', value: '[' });
+    const depth = 400_000;
+    const deep = `{"ref":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+    expect(startedTaskId(await hook(await addAlias(nested.id), { body: deep }))).toBeUndefined();
+
     const both = await createIntegration({ name: 'Two matchers' });
     await addMatcher(both.id, { name: 'branch', match_type: 'body', body_data_type: 'json', key: 'ref', value: 'refs/heads/main' });
     await addMatcher(both.id, { name: 'repo', match_type: 'body', body_data_type: 'json', key: 'repository.name', value: 'other' });
@@ -438,6 +449,42 @@ describe.each(dialects)('integrations on %s', (dialect) => {
     for (let i = 0; i < 12; i++) expect(startedTaskId(await hook(alias, { body: '{}', headers: { 'x-token': `wrong-${i}` } }))).toBeUndefined();
     const logged = (await lastEvents()).filter((e) => e.startsWith('Webhook call for integration Flooded started nothing: authentication failed'));
     expect(logged).toHaveLength(5);
+  });
+
+  it('a flood of calls on a project-wide alias that finds no searchable integration logs only the first few of each minute', async () => {
+    const project = (await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: 'Nothing searchable' } })).body as { id: number };
+    const created = await t.request('POST', `/api/project/${project.id}/integrations/aliases`, { as: t.adminCookie });
+    const url = (created.body as { url: string }).url;
+    const alias = url.slice(url.lastIndexOf('/') + 1);
+    for (let i = 0; i < 12; i++) expect(startedTaskId(await hook(alias, { body: '{}' }))).toBeUndefined();
+    const events = (await t.request('GET', `/api/project/${project.id}/events/last`, { as: t.adminCookie })).body as { description: string; object_id: number | null }[];
+    const logged = events.filter((e) => e.description.startsWith('Webhook call on a project-wide alias started nothing'));
+    expect(logged).toHaveLength(5);
+    // A project-wide alias belongs to no integration: no event of it may point at one.
+    const aliasEvents = events.filter((e) => e.description.startsWith('Project-wide integration alias'));
+    expect(aliasEvents).toHaveLength(1);
+    expect([...logged, ...aliasEvents].map((e) => e.object_id)).toEqual(Array(6).fill(null));
+  });
+
+  it('keeps the alias out of the request log', async () => {
+    const integration = await createIntegration({ name: 'Logged' });
+    const alias = await addAlias(integration.id);
+    const lines: string[] = [];
+    const logger: FastifyBaseLogger = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
+    const logged = Fastify({ loggerInstance: logger });
+    registerErrorHandler(logged);
+    await registerWebhookRoutes(logged, { webhooks: t.runtime.services.webhooks });
+    try {
+      const answered = await logged.inject({ method: 'POST', url: `/api/integrations/${alias}?from=ci`, payload: '{}', headers: { 'content-type': 'application/json' } });
+      expect(answered.statusCode).toBe(204);
+      expect(answered.headers['x-gantry-task-id']).toBeDefined();
+      expect((await logged.inject({ method: 'POST', url: `/api/integrations/${alias}`, payload: 'x'.repeat(1024 * 1024 + 1) })).statusCode).toBe(413);
+    } finally {
+      await logged.close();
+    }
+    const incoming = lines.map((line) => JSON.parse(line) as { msg: string; req?: { url: string } }).filter((l) => l.msg === 'incoming request');
+    expect(incoming.map((l) => l.req?.url)).toEqual(['/api/integrations/:alias', '/api/integrations/:alias']);
+    expect(lines.join('\n')).not.toContain(alias);
   });
 
   it('logs why a call started nothing when the task cannot start', async () => {

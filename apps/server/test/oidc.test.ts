@@ -1,3 +1,4 @@
+import * as OTPAuth from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BARE_ADMIN_PASSWORD, openBareApp } from './bare-app.ts';
 import { startOidcTestProvider, type OidcTestProvider } from './oidc-test-provider.ts';
@@ -18,6 +19,8 @@ beforeAll(async () => {
       admin: { email: 'admin@example.com', name: 'Impostor', preferred_username: 'admin2' },
       noemail: { name: 'No Mail', preferred_username: 'nomail' },
       unverified: { email: 'unverified@example.org', email_verified: false, preferred_username: 'unverified' },
+      namesake: { email: 'namesake@example.org', name: 'Namesake', preferred_username: 'admin' },
+      tess: { email: 'tess@example.org', name: 'Tess', preferred_username: 'tess' },
     },
   });
 });
@@ -35,6 +38,7 @@ describe.each(dialects)('OpenID Connect sign-in on %s', (dialect) => {
   beforeAll(async () => {
     t = await createTestApp(dialect, {
       web_host: SITE,
+      totp_enabled: true,
       oidc_providers: {
         corp: {
           display_name: 'Corp SSO',
@@ -207,6 +211,37 @@ describe.each(dialects)('OpenID Connect sign-in on %s', (dialect) => {
     const { finish, session } = await signInAs('admin');
     expect(finish.headers.location).toBe(`${SITE}/auth/login?error=sso_local_user_conflict`);
     expect(session).toBe('');
+  });
+
+  it('refuses a new identity whose username another account already has', async () => {
+    const { finish, session } = await signInAs('namesake');
+    expect(finish.headers.location).toBe(`${SITE}/auth/login?error=sso_username_taken`);
+    expect(session).toBe('');
+  });
+
+  it('accepts the older redirect= spelling of the return path', async () => {
+    const start = await t.request('GET', `/api/auth/oidc/corp/login?redirect=${encodeURIComponent('/project/1/history')}`);
+    const callback = await idp.authorizeAs(String(start.headers.location), 'alice');
+    const finish = await t.request('GET', `${callback.pathname}${callback.search}`, { headers: { cookie: cookieFrom(start, 'gantry_oidc') } });
+    expect(finish.headers.location).toBe(`${SITE}/project/1/history`);
+  });
+
+  it('asks a user with a second factor for it after single sign-on too', async () => {
+    const first = await signInAs('tess');
+    const me = (await t.request('GET', '/api/user', { as: first.session })).body as { id: number };
+    const enrolled = await t.request('POST', `/api/users/${me.id}/2fas/totp`, { as: first.session });
+    const factor = enrolled.body as { id: number; url: string; recovery_code: string };
+    const totp = OTPAuth.URI.parse(factor.url);
+    t.secrets.add(totp.secret.base32);
+    t.secrets.add(factor.recovery_code);
+    const confirmUrl = `/api/users/${me.id}/2fas/totp/${factor.id}/confirm`;
+    expect((await t.request('POST', confirmUrl, { as: first.session, body: { passcode: totp.generate() } })).status).toBe(204);
+
+    const second = await signInAs('tess');
+    expect(second.finish.headers.location).toBe(`${SITE}/`);
+    const refused = await t.request('GET', '/api/user', { as: second.session });
+    expect(refused.status).toBe(401);
+    expect(refused.body).toMatchObject({ error: 'TOTP_REQUIRED' });
   });
 
   it('refuses an identity without an e-mail address', async () => {

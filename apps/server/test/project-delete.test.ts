@@ -19,6 +19,8 @@ describe.each(dialects)('deleting a project on %s', (dialect) => {
     const queued = await p.runTask(templateId);
     await expect.poll(async () => (await p.output(running)).includes('going to sleep'), { timeout: 20_000 }).toBe(true);
     expect(t.runtime.services.engine.isRunningHere(running)).toBe(true);
+    // The second task queues behind the first: the template runs one task at a time.
+    expect((await p.waitForStatus(queued, ['waiting'])).status).toBe('waiting');
     expect((await t.request('DELETE', p.base, { as: t.adminCookie })).status).toBe(204);
     await expect.poll(() => t.runtime.services.engine.isRunningHere(running), { timeout: 20_000 }).toBe(false);
     expect(t.runtime.services.engine.isRunningHere(queued)).toBe(false);

@@ -73,6 +73,15 @@ describe.each(dialects)('bad input on %s', (dialect) => {
     expect((await t.request('GET', '/api/projects?sort=name%00', { as: t.adminCookie })).status).toBe(400);
   });
 
+  it('a body nested thousands of levels deep is refused with a 400 instead of overflowing the stack', async () => {
+    const deep = `{"name":"deep","task_params":{"x":${'['.repeat(20_000)}${']'.repeat(20_000)}}}`;
+    const project = await t.request('POST', '/api/projects', { as: t.adminCookie, rawBody: deep, headers: { 'content-type': 'application/json' } });
+    expect(project.status).toBe(400);
+    expect(project.body).toMatchObject({ error: 'task_params.x.0 is nested more than 64 levels deep' });
+    const shallow = `{"name":"nested but fine","extra":${'['.repeat(60)}${']'.repeat(60)}}`;
+    expect((await t.request('POST', '/api/projects', { as: t.adminCookie, rawBody: shallow, headers: { 'content-type': 'application/json' } })).status).toBe(201);
+  });
+
   it('a wrong content type gets a 415 with an error message', async () => {
     const response = await t.request('POST', '/api/projects', { as: t.adminCookie, rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     expect(response.status).toBe(415);

@@ -166,6 +166,37 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
     expect((await t.request('DELETE', '/api/internal/runners', { headers: { 'x-runner-token': 'nope' } })).status).toBe(404);
   });
 
+  it('refuses a malformed runner report or poll with 400, never a server error', async () => {
+    const runner = await createRunner(t, `${p.base}/runners`);
+    const r = protocol(t, runner.token);
+    const taskId = await p.runTask(await p.createTemplate({ playbook: 'hello.sh' }));
+    await r.nextJob();
+    const bad: unknown[][] = [
+      [{ ID: 2 ** 31, LogOffset: 0, LogRecords: [] }],
+      [{ ID: taskId, LogOffset: 0, LogRecords: [{ time: 'x'.repeat(41), message: 'a line' }] }],
+      [{ ID: taskId, LogOffset: 0, LogRecords: [{ time: 'yesterday', message: 'a line' }] }],
+      [{ ID: taskId, LogOffset: -1, LogRecords: [] }],
+      [{ ID: taskId, LogOffset: 2 ** 31, LogRecords: [] }],
+      [{ ID: taskId, Status: 'waiting', LogOffset: 0, LogRecords: [] }],
+      [{ ID: taskId, LogOffset: 0, LogRecords: [], Commit: { hash: 'h'.repeat(65), message: '' } }],
+      [{ ID: 'one' }],
+    ];
+    for (const jobs of bad) expect((await r.report(jobs)).status, JSON.stringify(jobs).slice(0, 200)).toBe(400);
+    expect((await t.request('PUT', '/api/internal/runners', { headers: { 'x-runner-token': runner.token }, body: { Jobs: 'all' } })).status).toBe(400);
+    expect(await r.report([{ ID: taskId, LogOffset: 0, LogRecords: [{ time: 'yesterday', message: 'a line' }] }])).toMatchObject({
+      status: 400,
+      body: { error: 'Jobs.0.LogRecords.0.time must be an RFC 3339 time' },
+    });
+    expect((await t.request('GET', '/api/internal/runners?wait=soon', { headers: { 'x-runner-token': runner.token } })).status).toBe(400);
+    // Ids past the integer columns' range are refused at the edge, in a path as in a body.
+    expect((await t.request('GET', `${p.base}/runners/99999999999`, { as: t.adminCookie })).status).toBe(400);
+    expect((await t.request('POST', '/api/internal/runners', { body: { registration_token: 'register-Me-123', project_id: 2 ** 31 } })).status).toBe(400);
+    // Nothing of the refused reports reached the task.
+    expect(await p.waitForStatus(taskId, ['starting'])).toMatchObject({ runner_id: runner.id });
+    expect(await p.output(taskId)).toEqual([]);
+    await t.request('DELETE', `${p.base}/runners/${runner.id}`, { as: t.adminCookie });
+  });
+
   it('registers runners only with the configured registration token, and unregisters them', async () => {
     expect(await t.request('POST', '/api/internal/runners', { body: { registration_token: 'wrong' } })).toMatchObject({ status: 400, body: { error: 'Invalid registration token' } });
     expect((await t.request('POST', '/api/internal/runners', { rawBody: '{oops' })).status).toBe(400);
@@ -232,6 +263,11 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
     expect((await p.waitForStatus(taskId, ['waiting'])).status).toBe('waiting');
     expect((await t.request('POST', `${p.base}/runners/${runner.id}/active`, { as: t.adminCookie, body: { active: true } })).status).toBe(204);
     expect((await r.nextJob()).id).toBe(taskId);
+    // A long poll does not answer at once again with the job it already handed out; after the wait it still lists it.
+    const beforeRepeat = Date.now();
+    const repeated = await t.request('GET', '/api/internal/runners?wait=1', { headers: { 'x-runner-token': runner.token, 'x-runner-started-at': '2026-01-01T00:00:00.000Z' } });
+    expect(Date.now() - beforeRepeat).toBeGreaterThanOrEqual(900);
+    expect((repeated.body as { new_jobs: { id: number }[] }).new_jobs.map((job) => job.id)).toEqual([taskId]);
     await r.report([{ ID: taskId, Status: 'running', LogOffset: 0, LogRecords: records(0, 1) }]);
     // A long poll answers at once when what the runner knows changed, and waits when nothing did.
     const longPoll = () => t.request('GET', '/api/internal/runners?wait=10', { headers: { 'x-runner-token': runner.token, 'x-runner-started-at': '2026-01-01T00:00:00.000Z' } });
@@ -296,6 +332,19 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
     for (const id of [silent.id, healthy.id]) await t.request('DELETE', `${p.base}/runners/${id}`, { as: t.adminCookie });
   });
 
+  it('keeps the task of a runner whose process start header is longer than the server stores', async () => {
+    const runner = await createRunner(t, `${p.base}/runners`);
+    const r = protocol(t, runner.token, `2026-01-01T00:00:00.000Z ${'x'.repeat(40)}`);
+    const taskId = await p.runTask(await p.createTemplate({ playbook: 'hello.sh' }));
+    await r.nextJob();
+    await r.report([{ ID: taskId, Status: 'running', LogOffset: 0, LogRecords: [] }]);
+    await p.waitForStatus(taskId, ['running']);
+    expect(((await r.poll()).body as { CurrentJobs: unknown[] }).CurrentJobs).toEqual([{ id: taskId, status: 'running', force: false }]);
+    await r.report([{ ID: taskId, Status: 'success', LogOffset: 0, LogRecords: [] }]);
+    expect((await p.waitForStatus(taskId, ['success', 'error'])).status).toBe('success');
+    await t.request('DELETE', `${p.base}/runners/${runner.id}`, { as: t.adminCookie });
+  });
+
   it('fails the started tasks of a runner that restarted, and of a runner that was deleted', async () => {
     const runner = await createRunner(t, `${p.base}/runners`);
     const templateId = await p.createTemplate({ playbook: 'hello.sh' });
@@ -334,6 +383,8 @@ describe('gantry runner processes against a listening server (sqlite)', () => {
       'count.sh': 'echo "token=$API_TOKEN"\nfor i in $(seq 1 500); do echo "n$i"; done\n',
       'slow.sh': 'for i in $(seq 1 30); do echo "s$i"; sleep 0.1; done\n',
       'hang.sh': 'echo "pid $$"\nsleep 30\necho never\n',
+      // Printed at once: more than one report may carry, in bytes (20 MB) and in lines (30000).
+      'flood.sh': 'line=$(printf "%08000d" 0)\nfor i in $(seq 1 2500); do echo "f$i $line"; done\nseq -f "g%.0f" 1 30000\n',
       'site.yml': ['- hosts: all', '  gather_facts: false', '  tasks:', '    - debug: msg="hello from the runner"', ''].join('\n'),
     });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -475,6 +526,22 @@ describe('gantry runner processes against a listening server (sqlite)', () => {
     expect(unregister.status, unregister.stderr).toBe(0);
     expect(((await t.request('GET', '/api/runners', { as: t.adminCookie })).body as { name: string }[]).map((r) => r.name)).not.toContain('cli-made');
   }, 60_000);
+
+  it('a task that prints more than one report holds and ends at once keeps every line before its final status', async () => {
+    const runner = await createRunner(t, `${p.base}/runners`);
+    const process1 = startRunner(runner.token);
+    await waitUntilConnected(runner.id, `${p.base}/runners`);
+    const taskId = await p.runTask(await p.createTemplate({ playbook: 'flood.sh' }));
+    const task = await p.waitForStatus(taskId, ['success', 'error'], 60_000);
+    expect(task.status, process1.output()).toBe('success');
+    const lines = await p.output(taskId);
+    const numbers = lines.filter((l) => /^f\d+ 0{8000}$/.test(l)).map((l) => Number(l.slice(1, l.indexOf(' '))));
+    expect(numbers).toEqual(Array.from({ length: 2500 }, (_, i) => i + 1));
+    expect(lines.filter((l) => /^g\d+$/.test(l))).toEqual(Array.from({ length: 30000 }, (_, i) => `g${i + 1}`));
+    expect(lines.at(-1)).toBe('Task finished successfully.');
+    process1.child.kill('SIGTERM');
+    await t.request('DELETE', `${p.base}/runners/${runner.id}`, { as: t.adminCookie });
+  }, 90_000);
 
   // Last: it replaces the listening server.
   it('a runner keeps its running task through a server restart and finishes it with every line', async () => {

@@ -89,6 +89,7 @@ describe('single sign-on configuration', () => {
 
   it('refuses LDAP switched on without a server, and project roles that are not roles', () => {
     expect(() => loadConfig({ ldap_enable: true }, {})).toThrow('ldap_server is required');
+    expect(() => loadConfig({}, { GANTRY_LDAP_ADMIN_GROUPS: 'cn=admins,dc=corp' })).toThrow('GANTRY_LDAP_ADMIN_GROUPS must hold JSON');
     expect(() => loadConfig({ oidc_providers: { x: { project_roles: { g: { project_id: 1, role: 'king' } } } } } as never, {})).toThrow(/Invalid configuration/);
   });
 

@@ -1,5 +1,8 @@
+import type { Insertable } from 'kysely';
 import { expect } from 'vitest';
 import { createGitRepository } from '../../../packages/runner/test/support/git-fixture.ts';
+import { insertRow } from '../src/db/insert.ts';
+import type { TaskTable } from '../src/modules/tasks/tasks.table.ts';
 import type { TestApp } from './test-app.ts';
 
 export { createGitRepository };
@@ -74,4 +77,27 @@ export async function createProjectFixture(t: TestApp, files: Record<string, str
       return records.map((r) => r.output);
     },
   };
+}
+
+/**
+ * Inserts a task row straight into the store, as another (perhaps dead) process left it, without the
+ * engine knowing; `fields` override the defaults of a task started now. Returns its id.
+ */
+export async function insertTaskRow(
+  t: TestApp,
+  fields: Pick<Insertable<TaskTable>, 'project_id' | 'template_id' | 'status'> & Partial<Insertable<TaskTable>>,
+): Promise<number> {
+  const { db, dialect } = t.runtime.connection;
+  const now = new Date().toISOString();
+  return insertRow(db, dialect, 'task', {
+    message: '',
+    commit_message: '',
+    created: now,
+    start: now,
+    environment: '{}',
+    params: '{}',
+    playbook: '',
+    output_lines: 0,
+    ...fields,
+  });
 }

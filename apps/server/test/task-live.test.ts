@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
+import { createProjectFixture, insertTaskRow, type ProjectFixture } from './task-fixture.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
@@ -137,23 +137,7 @@ describe.each(dialects)('live updates, confirmation and recovery on %s', (dialec
 
   it('start-up recovery closes tasks a dead process left running, with a log line', async () => {
     const templateId = await p.createTemplate({ playbook: 'count.sh' });
-    const inserted = await t.runtime.connection.db
-      .insertInto('task')
-      .values({
-        project_id: p.projectId,
-        template_id: templateId,
-        status: 'running',
-        message: '',
-        commit_message: '',
-        created: new Date().toISOString(),
-        start: new Date().toISOString(),
-        environment: '{}',
-        params: '{}',
-        playbook: '',
-        output_lines: 0,
-      })
-      .executeTakeFirst();
-    const orphanId = Number(inserted.insertId ?? (await t.runtime.connection.db.selectFrom('task').select((eb) => eb.fn.max('id').as('id')).executeTakeFirstOrThrow()).id);
+    const orphanId = await insertTaskRow(t, { project_id: p.projectId, template_id: templateId, status: 'running' });
     expect(await t.runtime.services.engine.recover()).toBe(1);
     const task = await p.waitForStatus(orphanId, ['error']);
     expect(task.end).toEqual(expect.any(String));

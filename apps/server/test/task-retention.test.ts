@@ -3,7 +3,7 @@ import type { TaskStatus } from '@gantry/contract';
 import type { Clock } from '../src/clock.ts';
 import type { ConfigInput } from '../src/config.ts';
 import { insertRow } from '../src/db/insert.ts';
-import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
+import { createProjectFixture, insertTaskRow, type ProjectFixture } from './task-fixture.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
@@ -30,21 +30,16 @@ async function insertTask(
   templateId: number,
   fields: { status: TaskStatus; created: string; end?: string | null; lines?: number; build_task_id?: number | null },
 ): Promise<number> {
-  const { db, dialect } = t.runtime.connection;
+  const { db } = t.runtime.connection;
   const lines = fields.lines ?? 2;
-  const id = await insertRow(db, dialect, 'task', {
+  const id = await insertTaskRow(t, {
     project_id: p.projectId,
     template_id: templateId,
     status: fields.status,
-    message: '',
-    commit_message: '',
     created: fields.created,
     start: fields.end ? fields.created : null,
     end: fields.end ?? null,
     build_task_id: fields.build_task_id ?? null,
-    environment: '{}',
-    params: '{}',
-    playbook: '',
     output_lines: lines,
   });
   const rows = Array.from({ length: lines }, (_, seq) => ({ task_id: id, seq, time: fields.created, output: `line ${seq}` }));

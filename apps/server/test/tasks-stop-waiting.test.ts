@@ -90,6 +90,11 @@ describe.each(dialects)('stopping all waiting tasks on %s', (dialect) => {
     const unknown = await t.request('POST', `${p.base}/tasks/stop_waiting`, { as: t.adminCookie, body: { template_id: 999_999 } });
     expect(unknown.status).toBe(400);
     expect(unknown.body).toMatchObject({ error: 'Template not found in this project' });
+    // An id past the integer columns' range names no template either (PostgreSQL would refuse it in the query).
+    expect(await t.request('POST', `${p.base}/tasks/stop_waiting`, { as: t.adminCookie, body: { template_id: 2 ** 31 } })).toMatchObject({
+      status: 400,
+      body: { error: 'Template not found in this project' },
+    });
     const invalid = await t.request('POST', `${p.base}/tasks/stop_waiting`, { as: t.adminCookie, body: { template_id: 'all' } });
     expect(invalid.status).toBe(400);
     expect((invalid.body as { error: string }).error).toContain('template_id must be a positive integer');

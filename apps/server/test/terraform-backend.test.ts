@@ -198,6 +198,28 @@ describe.each(dialects)('terraform workspaces and the HTTP state backend on %s',
     expect((await backend('GET', alias)).status).toBe(404);
   });
 
+  it('opens nothing through an alias whose key has no secret yet (a restored project\'s keys come back empty)', async () => {
+    const restored = await t.request('POST', '/api/projects/restore', {
+      as: t.adminCookie,
+      body: {
+        meta: { name: `restored-${dialect}` },
+        keys: [{ name: 'None', type: 'none' }, { name: 'state backend', type: 'login_password' }],
+        repositories: [{ name: 'infra', git_url: '/srv/infra', ssh_key: 'None' }],
+        templates: [{ name: 'Infra', app: 'terraform', playbook: 'tf', repository: 'infra' }],
+      },
+    });
+    expect(restored.status, restored.text).toBe(200);
+    const base = `/api/project/${(restored.body as { id: number }).id}`;
+    const [template] = (await get(`${base}/templates`)).body as { inventory_id: number }[];
+    const emptyKey = ((await get(`${base}/keys`)).body as { id: number; name: string; empty: boolean }[]).find((k) => k.name === 'state backend');
+    expect(emptyKey?.empty).toBe(true);
+    const created = await post(`${base}/inventory/${template?.inventory_id}/terraform/aliases`, { auth_key_id: emptyKey?.id });
+    expect(created.status, created.text).toBe(201);
+    const alias = (created.body as { alias: string }).alias;
+    expect((await backend('GET', alias, { auth: basic('', '') })).status).toBe(401);
+    expect((await backend('LOCK', alias, { auth: basic('', ''), body: lockInfo('blank') })).status).toBe(401);
+  });
+
   it('lists the state history newest first, 20 per page, and guards the state text', async () => {
     const workspace = await createWorkspace(`history-${dialect}`);
     const alias = await createAlias(workspace);
@@ -268,7 +290,8 @@ const MAIN_TF = [
   'variable "name" { default = "first" }',
   'resource "terraform_data" "thing" {',
   '  input = var.name',
-  '  provisioner "local-exec" { command = "sleep ${var.pause}" }',
+  // Prints the backend password terraform was given: a task's log must show it masked.
+  '  provisioner "local-exec" { command = "sleep ${var.pause}; echo backend-password=$TF_HTTP_PASSWORD" }',
   '}',
   'output "name" { value = terraform_data.thing.output }',
   '',
@@ -393,6 +416,9 @@ describe.skipIf(!terraformBinary)(`${terraformBinary ?? 'terraform'} against the
     const lines = await p.output(taskId);
     expect(done.status, lines.join('\n')).toBe('success');
     expect(lines).toContain('The backend does not support workspaces; staying in the default workspace.');
+    // The task's backend password reaches terraform through its environment and never the log.
+    expect(lines.join('\n')).toContain('backend-password=********');
+    expect(lines.join('\n')).not.toMatch(/backend-password=[A-Za-z0-9_-]{32}/);
     const states = await listStates(workspaceId);
     expect(states.length).toBeGreaterThanOrEqual(1);
     expect(states[0]).toMatchObject({ task_id: taskId, status: 'success' });

@@ -146,6 +146,15 @@ describe.each(dialects)('TOTP second factor on %s', (dialect) => {
     expect((await t.request('POST', '/api/auth/verify', { as: cookie, body: { passcode: '000000' } })).status).toBe(204);
   });
 
+  it('keeps a session awaiting its factor off the live-updates websocket until verified', async () => {
+    clock.advance(30);
+    const cookie = await signIn();
+    await expect(t.app.injectWS('/api/ws', { headers: { cookie } })).rejects.toThrow('401');
+    expect((await t.request('POST', '/api/auth/verify', { as: cookie, body: { passcode: codeAt(enrolment, clock) } })).status).toBe(204);
+    const socket = await t.app.injectWS('/api/ws', { headers: { cookie } });
+    socket.terminate();
+  });
+
   it('refuses a passcode replayed within its time step, and an older one after it', async () => {
     clock.advance(30);
     const code = codeAt(enrolment, clock);

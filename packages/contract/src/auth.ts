@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { NoContent } from './common.ts';
+import { NoContent, requiredString } from './common.ts';
 import { AuthMethods } from './totp.ts';
 
 export const OidcProviderSummary = z.object({
@@ -18,8 +18,9 @@ export const LoginOptions = z.object({
 export type LoginOptions = z.infer<typeof LoginOptions>;
 
 export const LoginBody = z.object({
-  auth: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required').max(255),
-  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(1024),
+  auth: requiredString('Username'),
+  // Not trimmed: spaces may be part of a password.
+  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(1024, 'Password must be at most 1024 characters'),
 });
 export type LoginBody = z.infer<typeof LoginBody>;
 

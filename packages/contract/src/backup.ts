@@ -262,7 +262,8 @@ export const BackupIntegration = z.object({
     .transform((v) => v ?? ''),
   auth_header: text(NAME_MAX).nullish(),
   searchable: flag(),
-  task_params: freeObject(),
+  /** Checked like the integration API checks it: the webhook reads these fields as typed values. */
+  task_params: BackupScheduleTaskParams.nullish().transform((v) => v ?? {}),
   template: name(),
   auth_secret: reference(),
   aliases: z

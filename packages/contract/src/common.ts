@@ -1,14 +1,19 @@
 import { z } from 'zod';
 
-export const Id = z.number().int().positive();
+/** The largest value of an integer column on every supported database: ids and counters stay at or below it. */
+export const MAX_INTEGER = 2_147_483_647;
+
+/** A larger id names nothing, and PostgreSQL would refuse it in a query instead of finding no row. */
+export const Id = z.number().int().positive().max(MAX_INTEGER);
 /** RFC 3339 UTC timestamp as written by the server. */
 export const DateTime = z.string();
 
 /** Path ids arrive as strings; anything but a positive decimal integer is refused. */
 export const PathId = z
   .string()
-  .regex(/^[0-9]{1,15}$/, 'must be a positive integer')
-  .transform(Number);
+  .regex(/^[0-9]{1,10}$/, 'must be a positive integer')
+  .transform(Number)
+  .refine((id) => id <= MAX_INTEGER, 'must be a positive integer');
 
 export const ProjectParams = z.object({ projectId: PathId });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { DateTime, Id, NoContent, PathId, ProjectParams, requiredString } from './common.ts';
+import { DateTime, Id, MAX_INTEGER, NoContent, PathId, ProjectParams, requiredString } from './common.ts';
 import { TaskSpec } from './task-spec.ts';
 import { TaskStatus } from './tasks.ts';
 
@@ -122,8 +122,9 @@ export const RunnerJobProgress = z.object({
   ID: Id,
   Status: RunnerReportedStatus.optional(),
   /** Index of the first record in the runner's own numbering of this job's lines; resending is harmless. */
-  LogOffset: z.number().int().min(0).default(0),
-  LogRecords: z.array(z.object({ time: DateTime, message: z.string().max(1024 * 1024) })).max(10000).default([]),
+  LogOffset: z.number().int().min(0).max(MAX_INTEGER).default(0),
+  // Stored as given, in a varchar(40) column: a time must be one.
+  LogRecords: z.array(z.object({ time: z.iso.datetime({ offset: true, error: 'must be an RFC 3339 time' }).max(40), message: z.string().max(1024 * 1024) })).max(10000).default([]),
   Commit: z.object({ hash: z.string().max(64), message: z.string().max(1024) }).nullable().optional(),
 });
 export type RunnerJobProgress = z.input<typeof RunnerJobProgress>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { DateTime, Id, NoContent, PathId, ProjectParams } from './common.ts';
+import { DateTime, Id, MAX_INTEGER, NoContent, PathId, ProjectParams } from './common.ts';
 import { TaskParams } from './task-spec.ts';
 
 export const TaskStatus = z.enum([
@@ -135,7 +135,14 @@ export const TaskParamsPath = z.object({ projectId: PathId, taskId: PathId });
 
 /** Stops the queued tasks of a project, or of one of its templates, in one call (webhook floods queue hundreds). */
 export const StopWaitingTasksBody = z
-  .object({ template_id: z.number({ error: 'template_id must be a positive integer' }).int('template_id must be a positive integer').positive('template_id must be a positive integer').optional() })
+  .object({
+    template_id: z
+      .number({ error: 'template_id must be a positive integer' })
+      .int('template_id must be a positive integer')
+      .positive('template_id must be a positive integer')
+      .max(MAX_INTEGER, 'Template not found in this project')
+      .optional(),
+  })
   .nullable()
   .optional();
 export type StopWaitingTasksBody = z.input<typeof StopWaitingTasksBody>;

@@ -47,7 +47,7 @@ export const UpdateUserBody = z.object({
 export type UpdateUserBody = z.input<typeof UpdateUserBody>;
 
 export const PasswordBody = z.object({
-  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(1024),
+  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(1024, 'Password must be at most 1024 characters'),
 });
 export type PasswordBody = z.input<typeof PasswordBody>;
 

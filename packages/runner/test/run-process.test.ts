@@ -91,6 +91,32 @@ describe('runProcess', () => {
     expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(64 * 1024);
   });
 
+  it('a stop asked for before the process has started still reaches it', async () => {
+    const controller = new AbortController();
+    const started = Date.now();
+    const running = runProcess({ command: 'sleep', args: ['300'], cwd: '/tmp', env, signal: controller.signal, killGraceMs: 200, onLine: () => undefined });
+    controller.abort();
+    expect((await running).outcome).toBe('cancelled');
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('when the spawner helper dies, its processes are killed and the run ends instead of going on unseen', async () => {
+    const lines: string[] = [];
+    const running = runProcess({ command: 'bash', args: ['-c', 'echo "pid $$"; sleep 300'], cwd: '/tmp', env, onLine: (line) => lines.push(line) });
+    await expect.poll(() => lines.length).toBeGreaterThan(0);
+    const pid = Number(lines[0]?.split(' ')[1]);
+    // Only this test process's own helper: other test processes on the machine have theirs.
+    const helpers = execFileSync('pgrep', ['-P', String(process.pid), '-f', 'gantry-process-spawner'], { encoding: 'utf8' }).trim().split('\n');
+    expect(helpers).toHaveLength(1);
+    process.kill(Number(helpers[0]), 'SIGKILL');
+    expect(await running).toMatchObject({ outcome: 'spawn_failed', error: 'the process spawner stopped' });
+    await expect.poll(() => isRunning(pid)).toBe(false);
+    // The next process gets a new helper.
+    const next: string[] = [];
+    expect(await runProcess({ command: 'echo', args: ['again'], cwd: '/tmp', env, onLine: (line) => next.push(line) })).toMatchObject({ outcome: 'exited', exitCode: 0 });
+    expect(next).toEqual(['again']);
+  });
+
   it('leaves nothing running (sanity: pgrep finds no stray sleep 300)', () => {
     let out = '';
     try {

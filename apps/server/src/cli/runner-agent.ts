@@ -27,6 +27,8 @@ export interface RunnerAgentOptions {
 }
 
 const MAX_LINES_PER_REPORT = 5000;
+/** Raw text per report: even escaped as JSON it stays well under the server's default body limit (10 MiB). */
+const MAX_REPORT_BYTES = 1024 * 1024;
 const REPORT_DELAY_MS = 50;
 const MAX_BACKOFF_MS = 5000;
 const SHUTDOWN_REPORT_MS = 15_000;
@@ -170,11 +172,23 @@ export function createRunnerAgent(options: RunnerAgentOptions) {
   function buildReport(): { report: RunnerJobProgress[]; sent: Map<number, { lines: number; status: RunnerReportedStatus | undefined }> } {
     const report: RunnerJobProgress[] = [];
     const sent = new Map<number, { lines: number; status: RunnerReportedStatus | undefined }>();
+    let budget = MAX_REPORT_BYTES;
     for (const job of jobs.values()) {
       if (job.lines.length === 0 && job.status === undefined && !job.commit) continue;
-      const records = job.lines.slice(0, MAX_LINES_PER_REPORT);
-      report.push({ ID: job.id, LogOffset: job.offset, LogRecords: records, ...(job.status ? { Status: job.status } : {}), ...(job.commit ? { Commit: job.commit } : {}) });
-      sent.set(job.id, { lines: records.length, status: job.status });
+      let count = 0;
+      for (const line of job.lines) {
+        if (count === MAX_LINES_PER_REPORT) break;
+        const bytes = Buffer.byteLength(line.message) + 64;
+        // The first line of a report always goes, so one line larger than the budget cannot block the job.
+        if (bytes > budget && (count > 0 || report.length > 0)) break;
+        budget -= bytes;
+        count++;
+      }
+      const records = job.lines.slice(0, count);
+      // The server applies a status after the lines it reports; sent ahead of some of them, it would close the task without them.
+      const status = count === job.lines.length ? job.status : undefined;
+      report.push({ ID: job.id, LogOffset: job.offset, LogRecords: records, ...(status ? { Status: status } : {}), ...(job.commit ? { Commit: job.commit } : {}) });
+      sent.set(job.id, { lines: records.length, status });
     }
     return { report, sent };
   }

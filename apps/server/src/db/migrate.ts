@@ -4,15 +4,15 @@ import { foundation } from './migrations/0001-foundation.ts';
 import { projectResources } from './migrations/0002-project-resources.ts';
 import { tasks } from './migrations/0003-tasks.ts';
 import { schedules } from './migrations/0004-schedules.ts';
-import { authFactors } from './migrations/0006-auth-factors.ts';
 import { integrations } from './migrations/0005-integrations.ts';
-import { terraform } from './migrations/0008-terraform.ts';
+import { authFactors } from './migrations/0006-auth-factors.ts';
 import { runners } from './migrations/0007-runners.ts';
+import { terraform } from './migrations/0008-terraform.ts';
 import { clusterNodes } from './migrations/0009-cluster-nodes.ts';
 import { createSchemaHelpers, type GantryMigration } from './schema.ts';
 
 /** The one ordered migration set, shared by every dialect. */
-const MIGRATIONS: GantryMigration[] = [foundation, projectResources, tasks, schedules, authFactors, integrations, runners, terraform, clusterNodes];
+const MIGRATIONS: GantryMigration[] = [foundation, projectResources, tasks, schedules, integrations, authFactors, runners, terraform, clusterNodes];
 
 function createMigrator(db: Db, dialect: Dialect): Migrator {
   const helpers = createSchemaHelpers(dialect);

@@ -1,7 +1,10 @@
-import { useEffect, useState } from 'react';
+import { Fragment, useEffect, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import KeyboardArrowDownIcon from '@mui/icons-material/KeyboardArrowDown';
+import KeyboardArrowRightIcon from '@mui/icons-material/KeyboardArrowRight';
 import Alert from '@mui/material/Alert';
+import IconButton from '@mui/material/IconButton';
 import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import Table from '@mui/material/Table';
@@ -25,6 +28,13 @@ export interface Column<T> {
   width?: number | string;
 }
 
+/** Rows that open a detail row beneath them (a template's or a schedule's last tasks). */
+export interface RowExpansion<T> {
+  render: (row: T) => ReactNode;
+  /** The toggle's accessible name, closed and open ("Show tasks of deploy"). */
+  toggleLabel: (row: T, open: boolean) => string;
+}
+
 interface DataTableProps<T> {
   columns: readonly Column<T>[];
   rows: readonly T[] | undefined;
@@ -32,14 +42,19 @@ interface DataTableProps<T> {
   loading?: boolean;
   error?: unknown;
   emptyText: string;
+  /** A second, quieter line under the empty text. */
+  emptyHint?: string;
+  expansion?: RowExpansion<T>;
   /** Tables of project resources show every row; the others 20 per page. */
   paginated?: boolean;
   'aria-label'?: string;
 }
 
-export function DataTable<T>({ columns, rows, getRowKey, loading = false, error, emptyText, paginated = true, ...rest }: DataTableProps<T>) {
+export function DataTable<T>({ columns, rows, getRowKey, loading = false, error, emptyText, emptyHint, expansion, paginated = true, ...rest }: DataTableProps<T>) {
   const { t } = useTranslation();
   const [page, setPage] = useState(0);
+  const [expanded, setExpanded] = useState<ReadonlySet<string | number>>(new Set());
+  const columnCount = columns.length + (expansion ? 1 : 0);
   const count = rows?.length ?? 0;
   const lastPage = Math.max(0, Math.ceil(count / PAGE_SIZE) - 1);
 
@@ -49,6 +64,12 @@ export function DataTable<T>({ columns, rows, getRowKey, loading = false, error,
   }, [page, lastPage]);
 
   const visible = (paginated ? rows?.slice(page * PAGE_SIZE, page * PAGE_SIZE + PAGE_SIZE) : rows) ?? [];
+  const toggle = (key: string | number) =>
+    setExpanded((current) => {
+      const next = new Set(current);
+      if (!next.delete(key)) next.add(key);
+      return next;
+    });
 
   return (
     <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
@@ -57,6 +78,7 @@ export function DataTable<T>({ columns, rows, getRowKey, loading = false, error,
         <Table size="medium" aria-label={rest['aria-label']}>
           <TableHead>
             <TableRow>
+              {expansion ? <TableCell padding="checkbox" /> : null}
               {columns.map((column) => (
                 <TableCell key={column.id} align={column.align} sx={{ width: column.width, whiteSpace: 'nowrap' }}>
                   {column.header}
@@ -65,28 +87,53 @@ export function DataTable<T>({ columns, rows, getRowKey, loading = false, error,
             </TableRow>
           </TableHead>
           <TableBody>
-            {visible.map((row) => (
-              <TableRow key={getRowKey(row)} hover>
-                {columns.map((column) => (
-                  <TableCell key={column.id} align={column.align}>
-                    {column.render(row)}
-                  </TableCell>
-                ))}
-              </TableRow>
-            ))}
+            {visible.map((row) => {
+              const key = getRowKey(row);
+              const open = expanded.has(key);
+              return (
+                <Fragment key={key}>
+                  <TableRow hover sx={open ? { '& > td': { borderBottom: 0 } } : undefined}>
+                    {expansion ? (
+                      <TableCell padding="checkbox">
+                        <IconButton size="small" onClick={() => toggle(key)} aria-expanded={open} aria-label={expansion.toggleLabel(row, open)}>
+                          {open ? <KeyboardArrowDownIcon fontSize="small" /> : <KeyboardArrowRightIcon fontSize="small" />}
+                        </IconButton>
+                      </TableCell>
+                    ) : null}
+                    {columns.map((column) => (
+                      <TableCell key={column.id} align={column.align}>
+                        {column.render(row)}
+                      </TableCell>
+                    ))}
+                  </TableRow>
+                  {expansion && open ? (
+                    <TableRow>
+                      <TableCell colSpan={columnCount} sx={{ bgcolor: 'action.hover', py: 1, px: { xs: 1, sm: 3 } }}>
+                        {expansion.render(row)}
+                      </TableCell>
+                    </TableRow>
+                  ) : null}
+                </Fragment>
+              );
+            })}
             {error !== undefined && error !== null ? (
               <TableRow>
-                <TableCell colSpan={columns.length} sx={{ borderBottom: 0 }}>
+                <TableCell colSpan={columnCount} sx={{ borderBottom: 0 }}>
                   <Alert severity="error">{getErrorMessage(error)}</Alert>
                 </TableCell>
               </TableRow>
             ) : null}
             {!loading && !error && count === 0 ? (
               <TableRow>
-                <TableCell colSpan={columns.length} sx={{ borderBottom: 0, py: 6 }}>
+                <TableCell colSpan={columnCount} sx={{ borderBottom: 0, py: 6 }}>
                   <Typography color="text.secondary" align="center" variant="body2">
                     {emptyText}
                   </Typography>
+                  {emptyHint ? (
+                    <Typography color="text.secondary" align="center" variant="body2" sx={{ mt: 0.5 }}>
+                      {emptyHint}
+                    </Typography>
+                  ) : null}
                 </TableCell>
               </TableRow>
             ) : null}

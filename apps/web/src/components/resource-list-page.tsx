@@ -3,7 +3,7 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import AddIcon from '@mui/icons-material/Add';
 import Button from '@mui/material/Button';
 import { DataTable } from './data-table.tsx';
-import type { Column } from './data-table.tsx';
+import type { Column, RowExpansion } from './data-table.tsx';
 import { Page } from './page.tsx';
 import { PageHeader } from './page-header.tsx';
 import { RowActions } from './row-actions.tsx';
@@ -18,6 +18,7 @@ interface ResourceListPageProps<T> {
   columns: readonly Column<T>[];
   getRowKey: (row: T) => number;
   emptyText: string;
+  expansion?: RowExpansion<T>;
   /** The page's dialogs. */
   children?: ReactNode;
 }
@@ -27,7 +28,7 @@ function isButtonSpec(create: ResourceListPageProps<unknown>['create']): create 
 }
 
 /** A project resource's page: its title with the create control, and every row in one table. */
-export function ResourceListPage<T>({ title, canManage, create, query, columns, getRowKey, emptyText, children }: ResourceListPageProps<T>) {
+export function ResourceListPage<T>({ title, canManage, create, query, columns, getRowKey, emptyText, expansion, children }: ResourceListPageProps<T>) {
   const createControl = isButtonSpec(create) ? (
     <Button variant="contained" disableElevation startIcon={<AddIcon />} onClick={create.onClick}>
       {create.label}
@@ -47,6 +48,7 @@ export function ResourceListPage<T>({ title, canManage, create, query, columns, 
         error={query.error}
         emptyText={emptyText}
         paginated={false}
+        expansion={expansion}
       />
       {children}
     </Page>
@@ -66,7 +68,8 @@ export function createActionsColumn<T>({
   onEdit: (row: T) => void;
   canEdit?: (row: T) => boolean;
   onDelete: (row: T) => void;
-  isDeleting: (row: T) => boolean;
+  /** The row's delete is under way (its button waits); rows whose delete runs in a dialog leave it out. */
+  isDeleting?: (row: T) => boolean;
   /** Buttons of the row shown before edit and delete. */
   extraActions?: (row: T) => ReactNode;
 }): Column<T> {
@@ -76,7 +79,7 @@ export function createActionsColumn<T>({
     align: 'right',
     width: 104,
     render: (row) => (
-      <RowActions name={nameOf(row)} onEdit={canEdit(row) ? () => onEdit(row) : undefined} onDelete={() => onDelete(row)} deleting={isDeleting(row)}>
+      <RowActions name={nameOf(row)} onEdit={canEdit(row) ? () => onEdit(row) : undefined} onDelete={() => onDelete(row)} deleting={isDeleting?.(row) ?? false}>
         {extraActions?.(row)}
       </RowActions>
     ),

@@ -12,25 +12,36 @@ interface SecretValueProps {
   value: string;
   /** Names the value for screen readers and the copy button ("API token", "Recovery code"). */
   label: string;
+  /** The copy button's name where "Copy <label>" does not read well ("Copy the command"). */
+  copyLabel?: string;
+  /** The confirmation after copying; "Copied to the clipboard." unless the screen says what was copied. */
+  copiedMessage?: string;
+  /** The failure text where the screen names what could not be copied. */
+  copyFailedMessage?: (reason: string) => string;
 }
 
-/** A value shown once (a new API token, a recovery code): monospace, selectable, with a copy button. */
-export function SecretValue({ value, label }: SecretValueProps) {
+/**
+ * A value to copy (a new API token, a recovery code, a command line): monospace, selectable,
+ * wrapping anywhere, with a copy button.
+ */
+export function SecretValue({ value, label, copyLabel, copiedMessage, copyFailedMessage }: SecretValueProps) {
   const { t } = useTranslation();
   const snackbar = useSnackbar();
+  const buttonLabel = copyLabel ?? t('account.copyNamed', { name: label });
   const copy = async () => {
     try {
       await copyText(value);
-      snackbar.showSuccess(t('account.copied'));
+      snackbar.showSuccess(copiedMessage ?? t('account.copied'));
     } catch (error) {
-      snackbar.showError(t('account.copyFailed', { reason: getErrorMessage(error) }));
+      const reason = getErrorMessage(error);
+      snackbar.showError(copyFailedMessage ? copyFailedMessage(reason) : t('account.copyFailed', { reason }));
     }
   };
   return (
     <Box
       sx={(theme) => ({
         display: 'flex',
-        alignItems: 'center',
+        alignItems: 'flex-start',
         gap: 1,
         pl: 1.5,
         pr: 0.5,
@@ -44,13 +55,12 @@ export function SecretValue({ value, label }: SecretValueProps) {
       <Typography
         component="code"
         aria-label={label}
-        data-testid="secret-value"
-        sx={{ fontFamily: 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace', fontSize: 13, py: 0.75, flexGrow: 1, wordBreak: 'break-all', userSelect: 'all' }}
+        sx={{ fontFamily: 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace', fontSize: 13, py: 0.75, flexGrow: 1, minWidth: 0, overflowWrap: 'anywhere', userSelect: 'all' }}
       >
         {value}
       </Typography>
-      <Tooltip title={t('account.copy')}>
-        <IconButton size="small" onClick={() => void copy()} aria-label={t('account.copyNamed', { name: label })}>
+      <Tooltip title={copyLabel ?? t('account.copy')}>
+        <IconButton size="small" onClick={() => void copy()} aria-label={buttonLabel}>
           <ContentCopyIcon fontSize="small" />
         </IconButton>
       </Tooltip>

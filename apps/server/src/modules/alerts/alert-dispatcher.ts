@@ -1,15 +1,10 @@
+import type { AlertChannelDelivery, AlertTestResult } from '@gantry/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.ts';
 import { badRequest } from '../../errors.ts';
 import type { TaskRow } from '../tasks/tasks.table.ts';
 import { isAlertStatus, type Alert, type AlertChannel, type AlertStatus } from './alert.ts';
 import type { AlertsRepository } from './alerts.repository.ts';
-
-export interface AlertDelivery {
-  name: string;
-  delivered: boolean;
-  error: string | null;
-}
 
 export interface AlertDispatcherDeps {
   channels: AlertChannel[];
@@ -21,8 +16,8 @@ export interface AlertDispatcherDeps {
 }
 
 /** Semaphore's task link, so links in old alerts and new ones open the same screen. */
-function buildTaskUrl(webHost: string, task: TaskRow): string {
-  return `${webHost.replace(/\/+$/, '')}/project/${task.project_id}/templates/${task.template_id}?t=${task.id}`;
+function buildTaskUrl(origin: string, task: TaskRow): string {
+  return `${origin}/project/${task.project_id}/templates/${task.template_id}?t=${task.id}`;
 }
 
 function measureSeconds(start: string | null, end: string | null, now: Date): number | null {
@@ -38,6 +33,9 @@ function measureSeconds(start: string | null, end: string | null, now: Date): nu
  */
 export function createAlertDispatcher(deps: AlertDispatcherDeps) {
   const pending = new Set<Promise<void>>();
+  const origin = deps.webHost.replace(/\/+$/, '');
+  /** Without channels there is nothing to read or send: a finished task costs no query then. */
+  const hasChannels = deps.channels.length > 0;
 
   async function buildAlert(task: TaskRow, status: AlertStatus): Promise<Alert | undefined> {
     const subject = await deps.alerts.findSubject(task.project_id, task.template_id);
@@ -56,13 +54,13 @@ export function createAlertDispatcher(deps: AlertDispatcherDeps) {
         start: task.start,
         end: task.end,
         durationSeconds: measureSeconds(task.start, task.end, deps.clock.now()),
-        url: buildTaskUrl(deps.webHost, task),
+        url: buildTaskUrl(origin, task),
       },
     };
   }
 
   /** Sends to every channel at once under one deadline; failures are logged and reported, never thrown. */
-  async function sendToAll(alert: Alert, taskId: number | null): Promise<AlertDelivery[]> {
+  async function sendToAll(alert: Alert, taskId: number | null): Promise<AlertChannelDelivery[]> {
     const signal = AbortSignal.timeout(deps.timeoutMs);
     const results = await Promise.allSettled(deps.channels.map((channel) => channel.send(alert, signal)));
     return results.map((result, index) => {
@@ -76,7 +74,7 @@ export function createAlertDispatcher(deps: AlertDispatcherDeps) {
   }
 
   async function deliver(task: TaskRow): Promise<void> {
-    if (deps.channels.length === 0 || !isAlertStatus(task.status)) return;
+    if (!isAlertStatus(task.status)) return;
     const alert = await buildAlert(task, task.status);
     if (alert) await sendToAll(alert, task.id);
   }
@@ -90,7 +88,7 @@ export function createAlertDispatcher(deps: AlertDispatcherDeps) {
   return {
     /** Starts alerting about a finished task; never throws, never waits. */
     notify(task: TaskRow): void {
-      inBackground(task.id, () => deliver(task));
+      if (hasChannels && isAlertStatus(task.status)) inBackground(task.id, () => deliver(task));
     },
 
     /**
@@ -98,6 +96,7 @@ export function createAlertDispatcher(deps: AlertDispatcherDeps) {
      * part of it), but the alert keeps saying "waiting" should someone confirm in the meantime.
      */
     notifyWaiting(taskId: number): void {
+      if (!hasChannels) return;
       inBackground(taskId, async () => {
         const task = await deps.alerts.findTask(taskId);
         if (task) await deliver({ ...task, status: 'waiting_confirmation' });
@@ -108,7 +107,7 @@ export function createAlertDispatcher(deps: AlertDispatcherDeps) {
      * Sends a test alert for the project to every channel and reports each one's outcome. It goes
      * out even while the project's alerts are off, so the settings can be checked before switching on.
      */
-    async sendTest(project: { id: number; name: string; alert_chat: string | null }, senderName: string): Promise<{ channels: AlertDelivery[] }> {
+    async sendTest(project: { id: number; name: string; alert_chat: string | null }, senderName: string): Promise<AlertTestResult> {
       if (deps.channels.length === 0) throw badRequest('No alert channel is configured on this server');
       const alert: Alert = {
         status: 'success',
@@ -123,7 +122,7 @@ export function createAlertDispatcher(deps: AlertDispatcherDeps) {
           start: null,
           end: null,
           durationSeconds: null,
-          url: `${deps.webHost.replace(/\/+$/, '')}/project/${project.id}/settings`,
+          url: `${origin}/project/${project.id}/settings`,
         },
       };
       return { channels: await sendToAll(alert, null) };

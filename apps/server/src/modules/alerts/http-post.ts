@@ -1,11 +1,14 @@
-/** Posts a JSON body and fails on anything but the accepted statuses; the error never names the URL (tokens live in it). */
+/**
+ * Posts a JSON body and fails on anything but the accepted statuses; the error never names the URL
+ * (tokens live in it). Resolves to the parsed answer, undefined when it is not JSON.
+ */
 export async function postJson(
   channel: string,
   url: string,
   body: unknown,
   signal: AbortSignal,
   options: { headers?: Record<string, string>; accept?: (status: number) => boolean } = {},
-): Promise<Response> {
+): Promise<unknown> {
   let response: Response;
   try {
     response = await fetch(url, {
@@ -23,7 +26,8 @@ export async function postJson(
     await response.body?.cancel();
     throw new Error(`${channel}: HTTP ${response.status}`);
   }
-  return response;
+  // Reading the answer also hands the connection back to the pool; an unread body holds it until collected.
+  return response.json().catch(() => undefined);
 }
 
 function describeFetchError(error: unknown): string {

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import type { ProjectBackup } from '@gantry/contract';
 import { VAULT_SCRIPT_PATTERN } from '@gantry/contract';
 import { validationFailed } from '../../errors.ts';
+import { generateAlias } from '../../http/public-credentials.ts';
 import type { ProjectRow } from '../projects/projects.table.ts';
 import { explainCron, nextRunAfter } from '../schedules/cron.ts';
 import type { BackupStores } from './backup.repository.ts';
@@ -34,8 +34,6 @@ function vaultsOf(template: BackupTemplate) {
   if (template.vault_key && !vaults.some((v) => v.name === '')) vaults.push({ name: '', type: 'password', vault_key: template.vault_key, script: '' });
   return vaults;
 }
-
-const inventoryNameOf = (params: Record<string, unknown>) => (typeof params.inventory_name === 'string' ? params.inventory_name : null);
 
 const environmentOf = (template: BackupTemplate) => template.environment ?? template.environments?.[0] ?? null;
 
@@ -117,7 +115,7 @@ export function verifyBackup(backup: ProjectBackup, timezone: string): void {
     need(where, 'key', integration.auth_secret);
     const secret = integration.auth_secret ? keys.get(integration.auth_secret) : undefined;
     if (secret && storedKeyType(secret) !== 'login_password') throw fail(where, `auth_secret "${integration.auth_secret}" must be a login_password key`);
-    need(where, 'inventory', inventoryNameOf(integration.task_params));
+    need(where, 'inventory', integration.task_params.inventory_name);
     integration.aliases.forEach((alias) => claimAlias(where, alias));
   });
   backup.integration_aliases.forEach((alias, i) => claimAlias(`integration_aliases[${i}]`, alias));
@@ -237,20 +235,17 @@ export async function writeBackup(stores: BackupStores, backup: ProjectBackup, {
     );
   }
 
-  /**
-   * Task parameters name their inventory; ids written by another installation mean nothing here.
-   * Integrations keep free-form parameters, so their inventory_name is read the same way.
-   */
-  const toTaskParams = (params: Record<string, unknown>) => {
+  /** Task parameters (of schedules and integrations) name their inventory; ids written by another installation mean nothing here. */
+  const toTaskParams = (params: ProjectBackup['schedules'][number]['task_params'] & object) => {
     const { inventory_name: inventoryName, inventory_id: _foreignId, ...rest } = params;
-    const inventoryId = idOf(inventoryIds, typeof inventoryName === 'string' ? inventoryName : null);
+    const inventoryId = idOf(inventoryIds, inventoryName);
     return { ...rest, ...(inventoryId ? { inventory_id: inventoryId } : {}) };
   };
 
   // An alias still in use on this server (the project was restored beside its original) gets a fresh one.
   const insertAlias = async (integrationId: number | null, alias: string) => {
     const free = (await stores.integrations.findAlias(alias)) === undefined;
-    await stores.integrations.insertAlias({ project_id: projectId, integration_id: integrationId, alias: free ? alias : randomBytes(24).toString('base64url'), created });
+    await stores.integrations.insertAlias({ project_id: projectId, integration_id: integrationId, alias: free ? alias : generateAlias(), created });
   };
   for (const integration of backup.integrations) {
     const id = await stores.integrations.insert({

@@ -25,6 +25,12 @@ export function createBackupStores(db: Db, dialect: Dialect) {
     templates: createTemplatesRepository(db, dialect),
     schedules: createSchedulesRepository(db, dialect),
     integrations: createIntegrationsRepository(db, dialect),
+    /** Which of these git URLs repositories of other projects use too. */
+    async listGitUrlsUsedElsewhere(projectId: number, urls: string[]): Promise<Set<string>> {
+      if (urls.length === 0) return new Set();
+      const rows = await db.selectFrom('repository').select('git_url').where('project_id', '<>', projectId).where('git_url', 'in', urls).execute();
+      return new Set(rows.map((r) => r.git_url));
+    },
     /** Adds vaults to a new template; the templates repository's replaceVaults opens a transaction of its own. */
     async insertVaults(rows: Omit<TemplateVaultRow, 'id'>[]): Promise<void> {
       if (rows.length > 0) await db.insertInto('template_vault').values(rows).execute();

@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
+import path from 'node:path';
 import type { CreateProjectBody, Project } from '@gantry/contract';
-import { ProjectBackup } from '@gantry/contract';
+import { ProjectBackup, isTerraformApp } from '@gantry/contract';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
@@ -10,11 +11,12 @@ import type { AppsService } from '../apps/apps.service.ts';
 import type { EventsService } from '../events/events.service.ts';
 import { toProject } from '../projects/projects.service.ts';
 import type { ProjectRow } from '../projects/projects.table.ts';
+import { createWorkspacesService } from '../terraform/workspaces.service.ts';
 import type { UserRow } from '../users/users.table.ts';
 import { buildBackup } from './backup-export.ts';
 import { createBackupStores } from './backup.repository.ts';
 import { verifyBackup, writeBackup } from './backup-restore.ts';
-import { buildDemoBackup, createDemoRepository } from './demo-project.ts';
+import { DEMO_REPOSITORIES_DIR, buildDemoBackup, createDemoRepository } from './demo-project.ts';
 
 interface BackupDeps {
   config: Config;
@@ -42,12 +44,30 @@ export function createBackupService({ config, clock, db, dialect, apps, events, 
       verifyBackup(backup, config.schedule_timezone);
       // Checked before the transaction opens: SQLite has one connection, a read beside it would wait forever.
       for (const app of new Set(backup.templates.map((t) => t.app))) await apps.assertKnown(app);
-      const row = await db.transaction().execute((trx) =>
-        writeBackup(createBackupStores(trx, dialect), backup, { ownerId: actor.id, now: clock.now(), timezone: config.schedule_timezone }),
-      );
+      const row = await db.transaction().execute(async (trx) => {
+        const trxStores = createBackupStores(trx, dialect);
+        const project = await writeBackup(trxStores, backup, { ownerId: actor.id, now: clock.now(), timezone: config.schedule_timezone });
+        // Terraform/tofu templates get their workspace the way a template created by hand does.
+        const workspaces = createWorkspacesService({ templates: trxStores.templates, inventories: trxStores.inventories, events, clock });
+        for (const template of await trxStores.templates.list(project.id, 'name', 'asc')) {
+          if (isTerraformApp(template.app)) await workspaces.ensureDefault(project.id, template.id);
+        }
+        return project;
+      });
       await events.record({ userId: actor.id, projectId: row.id, objectType: 'project', objectId: row.id, description });
       if (backup.schedules.length > 0 || backup.templates.some((t) => t.cron)) onSchedulesChanged();
       return toProject(row);
+    },
+
+    /**
+     * The demo repositories that go with the project when it is deleted: those in the demo directory
+     * that no other project uses (a project restored from a demo's backup shares the demo's).
+     */
+    async listOwnDemoRepositories(projectId: number): Promise<string[]> {
+      const demoRoot = path.join(path.resolve(config.data_dir), DEMO_REPOSITORIES_DIR) + path.sep;
+      const urls = (await stores.repositories.list(projectId, 'name', 'asc')).map((r) => r.git_url).filter((url) => path.resolve(url).startsWith(demoRoot));
+      const shared = await stores.listGitUrlsUsedElsewhere(projectId, urls);
+      return urls.filter((url) => !shared.has(url));
     },
 
     /** A project whose templates run out of the box, from a local repository of scripts shipped with Gantry. */

@@ -8,17 +8,18 @@ export interface FailureLogDecision {
 
 /**
  * Anyone who knows an alias can call it: a flood of bad calls must not flood the project's event
- * log. Per integration, the first `limit` failures of each window are logged; the rest are only
- * counted and reported with the first failure logged after the window.
+ * log. Per source (an integration, or a project-wide alias that found no integration), the first
+ * `limit` failures of each window are logged; the rest are only counted and reported with the first
+ * failure logged after the window.
  */
 export function createFailureLogLimiter({ clock, windowMs = 60_000, limit = 5 }: { clock: Clock; windowMs?: number; limit?: number }) {
-  const windows = new Map<number, { start: number; logged: number; suppressed: number }>();
+  const windows = new Map<number | string, { start: number; logged: number; suppressed: number }>();
   return {
-    admit(integrationId: number): FailureLogDecision {
+    admit(source: number | string): FailureLogDecision {
       const now = clock.now().getTime();
-      const current = windows.get(integrationId);
+      const current = windows.get(source);
       if (!current || now - current.start >= windowMs) {
-        windows.set(integrationId, { start: now, logged: 1, suppressed: 0 });
+        windows.set(source, { start: now, logged: 1, suppressed: 0 });
         return { log: true, suppressed: current?.suppressed ?? 0 };
       }
       if (current.logged < limit) {

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type {
   Integration,
   IntegrationAlias,
@@ -10,11 +9,13 @@ import type {
   IntegrationMatcherBody,
   IntegrationRefs,
 } from '@gantry/contract';
+import { authMethodNeedsHeader, authMethodNeedsSecret } from '@gantry/contract';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import { badRequest, notFound, validationFailed } from '../../errors.ts';
+import { generateAlias } from '../../http/public-credentials.ts';
 import type { EventsService } from '../events/events.service.ts';
 import type { KeysService } from '../keys/keys.service.ts';
 import type { TemplatesService } from '../templates/templates.service.ts';
@@ -85,9 +86,6 @@ export function toMatcher(row: IntegrationMatcherRow): IntegrationMatcher {
   };
 }
 
-/** 32 URL-safe characters (192 random bits): the alias is the only thing guarding an unauthenticated integration. */
-const generateAlias = () => randomBytes(24).toString('base64url');
-
 interface IntegrationsDeps {
   config: Config;
   clock: Clock;
@@ -122,8 +120,8 @@ export function createIntegrationsService({ config, clock, integrations, templat
       name: body.name,
       template_id: body.template_id,
       auth_method: body.auth_method,
-      auth_header: body.auth_method === 'token' || body.auth_method === 'hmac' ? body.auth_header : '',
-      auth_secret_id: body.auth_method === '' ? null : body.auth_secret_id,
+      auth_header: authMethodNeedsHeader(body.auth_method) ? body.auth_header : '',
+      auth_secret_id: authMethodNeedsSecret(body.auth_method) ? body.auth_secret_id : null,
       searchable: body.searchable ? 1 : 0,
       task_params: JSON.stringify(body.task_params),
     };
@@ -236,13 +234,14 @@ export function createIntegrationsService({ config, clock, integrations, templat
       const owner = integrationId === null ? undefined : await getRow(projectId, integrationId);
       const row = { project_id: projectId, integration_id: integrationId, alias: generateAlias(), created: toTimestamp(clock.now()) };
       const id = await integrations.insertAlias(row);
-      await record(actor, projectId, 'integration', integrationId ?? id, owner ? `Alias added to integration ${owner.name}` : 'Project-wide integration alias added');
+      // A project-wide alias belongs to no integration: its events name none (an alias id is no integration id).
+      await events.record({ userId: actor.id, projectId, objectType: 'integration', objectId: integrationId, description: owner ? `Alias added to integration ${owner.name}` : 'Project-wide integration alias added' });
       return toAlias({ ...row, id }, origin);
     },
     async removeAlias(actor: UserRow, projectId: number, integrationId: number | null, aliasId: number): Promise<void> {
       if (integrationId !== null) await getRow(projectId, integrationId);
       if (!(await integrations.deleteAlias(projectId, integrationId, aliasId))) throw notFound('Alias');
-      await record(actor, projectId, 'integration', integrationId ?? aliasId, integrationId === null ? 'Project-wide integration alias removed' : 'Integration alias removed');
+      await events.record({ userId: actor.id, projectId, objectType: 'integration', objectId: integrationId, description: integrationId === null ? 'Project-wide integration alias removed' : 'Integration alias removed' });
     },
 
     listValues: values.list,

@@ -1,5 +1,6 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { IntegrationAuthMethod } from '@gantry/contract';
+import { readBasicCredentials, safeEqual } from '../../http/public-credentials.ts';
 import { readHeader, type WebhookPayload } from './webhook-payload.ts';
 
 export interface WebhookSecret {
@@ -7,22 +8,7 @@ export interface WebhookSecret {
   password: string;
 }
 
-/** Constant-time comparison of texts of any length: both sides are hashed to equal-length digests first. */
-export function safeEqual(actual: string, expected: string): boolean {
-  const a = createHash('sha256').update(actual).digest();
-  const b = createHash('sha256').update(expected).digest();
-  return timingSafeEqual(a, b);
-}
-
 const hmacHex = (secret: string, body: Buffer) => createHmac('sha256', secret).update(body).digest('hex');
-
-function readBasicCredentials(header: string | undefined): WebhookSecret | undefined {
-  const match = /^basic\s+(\S+)$/i.exec(header?.trim() ?? '');
-  if (!match?.[1]) return undefined;
-  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  return colon < 0 ? undefined : { login: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
-}
 
 /**
  * Checks that a call comes from whoever holds the integration's secret. Returns why it does not,

@@ -46,11 +46,19 @@ export function readJsonPath(document: unknown, path: string): unknown {
   return current;
 }
 
-/** The text a JSON value is compared as: strings as they are, whole numbers without a fraction, objects as JSON. */
-export function stringifyJsonValue(value: unknown): string {
+/**
+ * The text a JSON value is compared as: strings as they are, whole numbers without a fraction, objects
+ * as JSON. Undefined for a value nested too deep to print (JSON.stringify recurses; a 1 MiB body of
+ * brackets exhausts the stack), which then counts as missing.
+ */
+export function stringifyJsonValue(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return JSON.stringify(value);
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
 }
 
 export interface ValueLocation {

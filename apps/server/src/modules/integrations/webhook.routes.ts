@@ -1,5 +1,5 @@
 import { WEBHOOK_MAX_BODY_BYTES, webhookApi } from '@gantry/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { notFound } from '../../errors.ts';
 import type { WebhookService } from './webhook.service.ts';
 
@@ -17,6 +17,8 @@ export async function registerWebhookRoutes(app: FastifyInstance, { webhooks }: 
       bodyLimit: WEBHOOK_MAX_BODY_BYTES,
       // Link checkers and monitors send HEAD freely; it must never start a task.
       exposeHeadRoute: false,
+      // The alias is the only guard of an integration without authentication: request logs name the route, never the alias.
+      logSerializers: { req: (request: FastifyRequest) => ({ method: request.method, url: webhookApi.path, remoteAddress: request.ip }) },
       schema: { hide: true },
       handler: async (request, reply) => {
         const parsed = webhookApi.params.safeParse(request.params);

@@ -101,17 +101,20 @@ export function createWebhookService({ integrations, keys, tasks, events, logger
     }
   }
 
-  async function logSkip(skip: Skip, projectWide: boolean): Promise<void> {
-    const decision = failureLog.admit(skip.integration.id);
+  /** Records why a call started nothing, unless this source already filled its share of the log. */
+  async function logFailure(source: number | string, event: { projectId: number; objectId?: number; description: string }): Promise<void> {
+    const decision = failureLog.admit(source);
     if (!decision.log) return;
-    const via = projectWide ? ' (project-wide alias)' : '';
     const earlier = decision.suppressed > 0 ? ` (${decision.suppressed} more failed calls in the minute before were not logged)` : '';
-    await events.record({
-      userId: null,
+    await events.record({ userId: null, projectId: event.projectId, objectType: 'integration', objectId: event.objectId ?? null, description: `${event.description}${earlier}` });
+  }
+
+  async function logSkip(skip: Skip, projectWide: boolean): Promise<void> {
+    const via = projectWide ? ' (project-wide alias)' : '';
+    await logFailure(skip.integration.id, {
       projectId: skip.integration.project_id,
-      objectType: 'integration',
       objectId: skip.integration.id,
-      description: `Webhook call for integration ${skip.integration.name}${via} started nothing: ${skip.reason}${earlier}`,
+      description: `Webhook call for integration ${skip.integration.name}${via} started nothing: ${skip.reason}`,
     });
   }
 
@@ -141,7 +144,7 @@ export function createWebhookService({ integrations, keys, tasks, events, logger
         if (!projectWide || skip.kind !== 'unmatched' || started.length === 0) await logSkip(skip, projectWide);
       }
       if (projectWide && candidates.length === 0) {
-        await events.record({ userId: null, projectId: aliasRow.project_id, objectType: 'integration', description: 'Webhook call on a project-wide alias started nothing: no integration is searchable' });
+        await logFailure(`alias ${aliasRow.id}`, { projectId: aliasRow.project_id, description: 'Webhook call on a project-wide alias started nothing: no integration is searchable' });
       }
       return { started };
     },

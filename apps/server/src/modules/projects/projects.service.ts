@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { CreateProjectBody, Project, ProjectRole, UpdateProjectBody } from '@gantry/contract';
 import { Permission, ROLE_PERMISSIONS, type ProjectRoleSlug } from '@gantry/contract';
@@ -116,7 +116,7 @@ export function createProjectsService({ config, clock, projects, events, seedPro
       await projects.delete(project.id);
       for (const file of files) {
         try {
-          rmSync(file, { recursive: true, force: true, maxRetries: 3 });
+          await rm(file, { recursive: true, force: true, maxRetries: 3 });
         } catch (error) {
           // A task still running there may keep writing; the project itself is gone either way.
           logger.warn({ err: error, file }, 'could not remove a deleted project\'s files');

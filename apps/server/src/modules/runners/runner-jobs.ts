@@ -13,7 +13,7 @@ import type { TaskSpecBuilder } from '../tasks/task-spec-builder.ts';
 import type { TasksRepository } from '../tasks/tasks.repository.ts';
 import type { TaskRow } from '../tasks/tasks.table.ts';
 import { createPlacer } from './runner-placement.ts';
-import { hashRunnerToken } from './runner-token.ts';
+import { hashRunnerToken, isSameSecret } from './runner-token.ts';
 import type { RunnersRepository, RunnerTaskRow } from './runners.repository.ts';
 import type { RunnersService } from './runners.service.ts';
 import type { RunnerRow } from './runners.table.ts';
@@ -157,14 +157,18 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
   }
 
   /** The heartbeat. A runner process that started anew has lost the jobs it was running. */
-  async function touch(runner: RunnerRow, processStartedAt: string | undefined): Promise<void> {
+  async function touch(runner: RunnerRow, startedAtHeader: string | undefined): Promise<void> {
+    // Cut to what the column holds before comparing, or a longer value would look like a restart at every call.
+    const processStartedAt = startedAtHeader?.slice(0, 40);
     const wasAlive = isAlive(runner);
     const restarted = processStartedAt !== undefined && runner.started_at !== null && runner.started_at !== processStartedAt;
     const fresh = runner.touched !== null && deps.clock.now().getTime() - Date.parse(runner.touched) < TOUCH_EVERY_MS;
     // Reports arrive many times a second while a task streams; the heartbeat needs only one write a second.
     if (fresh && !restarted && (processStartedAt === undefined || runner.started_at === processStartedAt)) return;
-    await deps.runners.update(runner.id, { touched: now(), ...(processStartedAt !== undefined ? { started_at: processStartedAt.slice(0, 40) } : {}) });
+    await deps.runners.update(runner.id, { touched: now(), ...(processStartedAt !== undefined ? { started_at: processStartedAt } : {}) });
     if (restarted) {
+      // The new process knows nothing yet: its first poll answers at once.
+      lastReported.delete(runner.id);
       for (const row of await deps.runners.listRunnerTasks(runner.id)) {
         if (STARTED_STATUSES.includes(row.status)) await releaseTask(row, `Runner #${runner.id} (${runner.name}) restarted`);
       }
@@ -259,7 +263,8 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
     },
 
     async register(body: z.output<typeof RunnerRegisterBody>): Promise<{ token: string }> {
-      if (!deps.config.runner_registration_token || body.registration_token !== deps.config.runner_registration_token) {
+      // The registration token opens every task's secrets to the runner it creates: no timing hints about it.
+      if (!deps.config.runner_registration_token || !isSameSecret(body.registration_token, deps.config.runner_registration_token)) {
         throw badRequest('Invalid registration token');
       }
       const projectId = body.project_id ?? null;
@@ -283,12 +288,15 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
       const runner = await authenticate(token);
       await touch(runner, processStartedAt);
       const since = versions.get(runner.id) ?? 0;
+      // A job stays listed until the runner's first report starts it: one already handed out does not end
+      // the next wait again, or the runner would poll in a tight loop, its spec rebuilt every time.
+      const summary = (state: RunnerState) => JSON.stringify([state.CurrentJobs, state.new_jobs.map((job) => job.id)]);
       const answer = (state: RunnerState) => {
-        lastReported.set(runner.id, JSON.stringify(state.CurrentJobs));
+        lastReported.set(runner.id, summary(state));
         return state;
       };
       const state = await buildState(runner);
-      if (state.new_jobs.length > 0 || wait <= 0 || lastReported.get(runner.id) !== JSON.stringify(state.CurrentJobs)) return answer(state);
+      if (wait <= 0 || lastReported.get(runner.id) !== summary(state)) return answer(state);
       const waitSeconds = Math.min(wait, MAX_POLL_WAIT_SECONDS, Math.floor(deps.config.runner_offline_seconds / 3));
       await waitForChange(runner.id, since, waitSeconds * 1000);
       return answer((versions.get(runner.id) ?? 0) === since ? state : await buildState(runner));

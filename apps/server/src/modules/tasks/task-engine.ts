@@ -321,7 +321,13 @@ export function createTaskEngine(deps: TaskEngineDeps) {
      */
     async stopQueued(queued: TaskRow[]): Promise<number> {
       let stopped = 0;
-      for (const task of queued) if (await setStatus(task, ['waiting'], 'stopped', { end: now() })) stopped++;
+      // A flood of hundreds queued tasks belongs to one or a few projects: one membership read each.
+      const audiences = new Map<number, Audience>();
+      for (const task of queued) {
+        let audience = audiences.get(task.project_id);
+        if (!audience) audiences.set(task.project_id, (audience = await deps.audienceOf(task.project_id)));
+        if (await setStatus(task, ['waiting'], 'stopped', { end: now() }, audience)) stopped++;
+      }
       if (stopped > 0) wake();
       return stopped;
     },

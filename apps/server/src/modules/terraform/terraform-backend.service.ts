@@ -1,12 +1,13 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { ACTIVE_TASK_STATUSES, ErrorCode } from '@gantry/contract';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
 import { AppError, badRequest, notFound, unauthorized } from '../../errors.ts';
+import { generateAlias, readBasicCredentials, safeEqual } from '../../http/public-credentials.ts';
 import type { KeysService } from '../keys/keys.service.ts';
 import type { TerraformRepository } from './terraform.repository.ts';
 import type { TerraformAliasRow } from './terraform.table.ts';
-import { backendAddress, generateAlias } from './terraform.service.ts';
+import { backendAddress } from './terraform.service.ts';
 
 /** What the backend answers: a status and, for states and lock conflicts, a raw JSON body. */
 export interface BackendReply {
@@ -29,21 +30,6 @@ export function localServerUrl(host: string, port: number): string {
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-
-function sameText(a: string, b: string): boolean {
-  const left = Buffer.from(sha256(a));
-  const right = Buffer.from(sha256(b));
-  return timingSafeEqual(left, right);
-}
-
-function parseBasic(header: string | undefined): { username: string; password: string } | undefined {
-  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header ?? '');
-  if (!match?.[1]) return undefined;
-  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon < 0) return undefined;
-  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
-}
 
 function isJsonObject(text: string): boolean {
   try {
@@ -86,14 +72,14 @@ export function createTerraformBackendService(deps: BackendDeps) {
       // A task's alias works only while that task is still going.
       const status = await terraform.findTaskStatus(row.task_id);
       const active = status !== undefined && (ACTIVE_TASK_STATUSES as readonly string[]).includes(status);
-      return active && row.task_secret_hash !== null && sameText(username, `task-${row.task_id}`) && sameText(sha256(password), row.task_secret_hash);
+      return active && row.task_secret_hash !== null && safeEqual(username, `task-${row.task_id}`) && safeEqual(sha256(password), row.task_secret_hash);
     }
     if (row.auth_key_id === null) return false;
     const key = await deps.keys.getMaterial(row.project_id, row.auth_key_id);
     if (key.type !== 'login_password') return false;
     // Both compared, always, so the time taken does not tell which one was wrong.
-    const loginOk = sameText(username, key.login);
-    const passwordOk = sameText(password, key.password);
+    const loginOk = safeEqual(username, key.login);
+    const passwordOk = safeEqual(password, key.password);
     return loginOk && passwordOk;
   }
 
@@ -108,9 +94,9 @@ export function createTerraformBackendService(deps: BackendDeps) {
     async authenticate(alias: string, authorization: string | undefined): Promise<Target> {
       const row = alias.length <= 64 ? await terraform.findByAlias(alias) : undefined;
       if (!row) throw notFound('Alias');
-      const credentials = parseBasic(authorization);
+      const credentials = readBasicCredentials(authorization);
       if (!credentials) throw unauthorized('Backend credentials are required');
-      if (!(await checkCredentials(row, credentials.username, credentials.password))) throw unauthorized(INVALID_CREDENTIALS);
+      if (!(await checkCredentials(row, credentials.login, credentials.password))) throw unauthorized(INVALID_CREDENTIALS);
       return { projectId: row.project_id, inventoryId: row.inventory_id, taskId: row.task_id };
     },
 

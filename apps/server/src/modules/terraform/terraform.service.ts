@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import type { TaskStatus, TerraformAlias, TerraformAliasBody, TerraformLock, TerraformState } from '@gantry/contract';
 import { ErrorCode, NO_STATE_MESSAGE, TERRAFORM_BACKEND_PATH, isWorkspaceType } from '@gantry/contract';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
 import { AppError, badRequest, notFound } from '../../errors.ts';
+import { generateAlias } from '../../http/public-credentials.ts';
 import type { EventsService } from '../events/events.service.ts';
 import type { InventoriesService } from '../inventories/inventories.service.ts';
 import type { KeysService } from '../keys/keys.service.ts';
@@ -13,9 +13,6 @@ import type { StateSummaryRow, TerraformRepository } from './terraform.repositor
 import type { TerraformAliasRow, TerraformLockRow } from './terraform.table.ts';
 
 type AliasInput = z.output<typeof TerraformAliasBody>;
-
-/** 32 URL-safe random characters: the alias is the only thing naming a workspace in the backend URL. */
-export const generateAlias = () => randomBytes(24).toString('base64url');
 
 /** Where terraform reaches this server: the configured public URL, else a path for the caller to resolve. */
 export const backendAddress = (publicUrl: string, alias: string) => `${publicUrl.replace(/\/$/, '')}${TERRAFORM_BACKEND_PATH}/${alias}`;

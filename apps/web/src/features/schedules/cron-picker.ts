@@ -1,5 +1,3 @@
-import type { COMMIT_CHECK_INTERVALS } from '@gantry/contract';
-
 /** How often a picker-built schedule fires; each timing shows the fields it uses. */
 export const TIMINGS = ['yearly', 'monthly', 'weekly', 'daily', 'hourly'] as const;
 export type Timing = (typeof TIMINGS)[number];
@@ -91,12 +89,3 @@ export function toCron(picker: CronPicker): string {
     return values.length > 0 ? values.join(',') : '*';
   }).join(' ');
 }
-
-/** The translation key of each "run on new commit" check interval (COMMIT_CHECK_INTERVALS). */
-export const CHECK_INTERVAL_LABEL_KEYS: Record<(typeof COMMIT_CHECK_INTERVALS)[number], string> = {
-  '* * * * *': 'schedules.checkIntervals.everyMinute',
-  '*/5 * * * *': 'schedules.checkIntervals.every5Minutes',
-  '*/10 * * * *': 'schedules.checkIntervals.every10Minutes',
-  '@hourly': 'schedules.checkIntervals.everyHour',
-  '@daily': 'schedules.checkIntervals.every24Hours',
-};

@@ -12,9 +12,8 @@ export function createDingTalkChannel(url: string): AlertChannel {
   return {
     name: 'dingtalk',
     async send(alert, signal) {
-      const response = await postJson('dingtalk', url, buildDingTalkPayload(alert), signal);
       // DingTalk reports refusals (bad keyword, bad signature, rate limit) as HTTP 200 with a non-zero errcode.
-      const result = (await response.json().catch(() => ({}))) as { errcode?: unknown; errmsg?: unknown };
+      const result = ((await postJson('dingtalk', url, buildDingTalkPayload(alert), signal)) ?? {}) as { errcode?: unknown; errmsg?: unknown };
       if (typeof result.errcode === 'number' && result.errcode !== 0) {
         throw new Error(`dingtalk: errcode ${result.errcode} (${String(result.errmsg ?? '')})`);
       }

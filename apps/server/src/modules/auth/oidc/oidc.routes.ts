@@ -30,10 +30,9 @@ export function registerOidcRoutes(route: Routes, { oidc }: { oidc: OidcService 
   route(oidcApi.login, PUBLIC, login);
   route(oidcApi.loginPost, PUBLIC, login);
 
-  route(oidcApi.callback, PUBLIC, async ({ params, query, request, reply }) => {
-    follow(request, reply, await oidc.finishLogin(params.provider, query, request.cookies[OIDC_FLOW_COOKIE], originOf(request), clientOf(request)));
-  });
-  route(oidcApi.callbackWithPath, PUBLIC, async ({ params, query, request, reply }) => {
-    follow(request, reply, await oidc.finishLogin(params.provider, query, request.cookies[OIDC_FLOW_COOKIE], originOf(request), clientOf(request)));
-  });
+  // The path after the callback (older Semaphore releases) is ignored: the sealed flow holds the return path.
+  const callback = async ({ params, query, request, reply }: { params: { provider: string }; query: Record<string, unknown>; request: FastifyRequest; reply: FastifyReply }) =>
+    void follow(request, reply, await oidc.finishLogin(params.provider, query, request.cookies[OIDC_FLOW_COOKIE], originOf(request), clientOf(request)));
+  route(oidcApi.callback, PUBLIC, callback);
+  route(oidcApi.callbackWithPath, PUBLIC, callback);
 }

@@ -1,19 +1,14 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
-import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { useSnackbar } from '../../../components/snackbar-provider.tsx';
-import { copyText } from '../../../lib/clipboard.ts';
-import { getErrorMessage } from '../../../lib/api-client.ts';
+import { SecretValue } from '../../../components/secret-value.tsx';
 
 const PASSWORD_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -40,47 +35,6 @@ export function buildHelpCommands(password: string) {
   ] as const;
 }
 
-function CommandLine({ command }: { command: string }) {
-  const { t } = useTranslation();
-  const snackbar = useSnackbar();
-  const copy = async () => {
-    try {
-      await copyText(command);
-      snackbar.showSuccess(t('auth.help.copied'));
-    } catch (error) {
-      snackbar.showError(t('auth.help.copyFailed', { reason: getErrorMessage(error) }));
-    }
-  };
-  return (
-    <Box
-      sx={(theme) => ({
-        display: 'flex',
-        alignItems: 'flex-start',
-        gap: 1,
-        pl: 1.5,
-        pr: 0.5,
-        py: 0.5,
-        borderRadius: 1,
-        bgcolor: theme.palette.mode === 'dark' ? 'grey.900' : 'grey.100',
-        border: 1,
-        borderColor: 'divider',
-      })}
-    >
-      <Typography
-        component="code"
-        sx={{ fontFamily: 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace', fontSize: 13, py: 0.75, flexGrow: 1, minWidth: 0, overflowWrap: 'anywhere' }}
-      >
-        {command}
-      </Typography>
-      <Tooltip title={t('auth.help.copy')}>
-        <IconButton size="small" onClick={() => void copy()} aria-label={t('auth.help.copy')}>
-          <ContentCopyIcon fontSize="small" />
-        </IconButton>
-      </Tooltip>
-    </Box>
-  );
-}
-
 export function LoginHelpDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   const [password] = useState(makeExamplePassword);
@@ -97,7 +51,13 @@ export function LoginHelpDialog({ open, onClose }: { open: boolean; onClose: () 
               <Typography variant="subtitle2" sx={{ mb: 0.75 }}>
                 {t(`auth.help.${key}`)}
               </Typography>
-              <CommandLine command={command} />
+              <SecretValue
+                value={command}
+                label={t(`auth.help.${key}`)}
+                copyLabel={t('auth.help.copy')}
+                copiedMessage={t('auth.help.copied')}
+                copyFailedMessage={(reason) => t('auth.help.copyFailed', { reason })}
+              />
             </Box>
           ))}
         </Stack>

@@ -3,7 +3,6 @@ import type { FormEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
@@ -11,6 +10,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { GantryLogo } from '../../../components/gantry-logo.tsx';
 import { PasscodeField } from '../../../components/passcode-field.tsx';
+import { SubmitButton } from '../../../components/submit-button.tsx';
 import { TotpEnrolment } from '../../../components/totp-enrolment.tsx';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { useLogout } from '../api/auth-queries.ts';
@@ -81,16 +81,9 @@ function PasscodeForm({ allowRecovery }: { allowRecovery: boolean }) {
         ) : (
           <PasscodeField value={passcode} onChange={setPasscode} label={t('account.totp.code')} autoFocus />
         )}
-        <Button
-          type="submit"
-          variant="contained"
-          size="large"
-          disableElevation
-          disabled={mutation.isPending || (useRecovery ? !recoveryCode.trim() : passcode.length !== 6)}
-          startIcon={mutation.isPending ? <CircularProgress size={18} color="inherit" /> : undefined}
-        >
+        <SubmitButton size="large" pending={mutation.isPending} disabled={useRecovery ? !recoveryCode.trim() : passcode.length !== 6}>
           {t('account.signIn.verify')}
-        </Button>
+        </SubmitButton>
         {allowRecovery ? (
           <Box sx={{ textAlign: 'center' }}>
             <Link

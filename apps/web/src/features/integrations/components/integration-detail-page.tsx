@@ -23,7 +23,7 @@ import type { Column } from '../../../components/data-table.tsx';
 import { Page } from '../../../components/page.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { useResourceDelete } from '../../../components/resource-delete.tsx';
-import { RowActions } from '../../../components/row-actions.tsx';
+import { createActionsColumn } from '../../../components/resource-list-page.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
 import { getErrorMessage } from '../../../lib/api-client.ts';
@@ -116,48 +116,34 @@ export function IntegrationDetailPage() {
     { id: 'value', header: t('integrations.value'), render: (matcher) => <Code>{matcher.value}</Code> },
   ];
   if (canManage) {
-    valueColumns.push({
-      id: 'actions',
-      header: '',
-      align: 'right',
-      width: 104,
-      render: (value) => (
-        <RowActions
-          name={value.name}
-          onEdit={() => valueDialog.show(value)}
-          onDelete={() =>
-            void deletion.request({
-              name: value.name,
-              title: t('integrations.deleteValueTitle'),
-              message: t('integrations.deleteValueConfirm', { name: value.name }),
-              remove: () => removeValue.mutateAsync(value.id),
-              onDeleted: () => snackbar.showSuccess(t('integrations.valueDeleted', { name: value.name })),
-            })
-          }
-        />
-      ),
-    });
-    matcherColumns.push({
-      id: 'actions',
-      header: '',
-      align: 'right',
-      width: 104,
-      render: (matcher) => (
-        <RowActions
-          name={matcher.name}
-          onEdit={() => matcherDialog.show(matcher)}
-          onDelete={() =>
-            void deletion.request({
-              name: matcher.name,
-              title: t('integrations.deleteMatcherTitle'),
-              message: t('integrations.deleteMatcherConfirm', { name: matcher.name }),
-              remove: () => removeMatcher.mutateAsync(matcher.id),
-              onDeleted: () => snackbar.showSuccess(t('integrations.matcherDeleted', { name: matcher.name })),
-            })
-          }
-        />
-      ),
-    });
+    valueColumns.push(
+      createActionsColumn<IntegrationExtractValue>({
+        nameOf: (value) => value.name,
+        onEdit: valueDialog.show,
+        onDelete: (value) =>
+          void deletion.request({
+            name: value.name,
+            title: t('integrations.deleteValueTitle'),
+            message: t('integrations.deleteValueConfirm', { name: value.name }),
+            remove: () => removeValue.mutateAsync(value.id),
+            onDeleted: () => snackbar.showSuccess(t('integrations.valueDeleted', { name: value.name })),
+          }),
+      }),
+    );
+    matcherColumns.push(
+      createActionsColumn<IntegrationMatcher>({
+        nameOf: (matcher) => matcher.name,
+        onEdit: matcherDialog.show,
+        onDelete: (matcher) =>
+          void deletion.request({
+            name: matcher.name,
+            title: t('integrations.deleteMatcherTitle'),
+            message: t('integrations.deleteMatcherConfirm', { name: matcher.name }),
+            remove: () => removeMatcher.mutateAsync(matcher.id),
+            onDeleted: () => snackbar.showSuccess(t('integrations.matcherDeleted', { name: matcher.name })),
+          }),
+      }),
+    );
   }
 
   const breadcrumbs = (name: string) => (

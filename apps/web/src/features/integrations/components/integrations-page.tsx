@@ -11,7 +11,7 @@ import type { Column } from '../../../components/data-table.tsx';
 import { Page } from '../../../components/page.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { useResourceDelete } from '../../../components/resource-delete.tsx';
-import { RowActions } from '../../../components/row-actions.tsx';
+import { createActionsColumn } from '../../../components/resource-list-page.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
 import { DASH } from '../../../lib/format-date.ts';
@@ -71,20 +71,14 @@ export function IntegrationsPage() {
     { id: 'searchable', header: t('integrations.globalAliasColumn'), render: (integration) => (integration.searchable ? t('integrations.yes') : DASH) },
   ];
   if (canManage) {
-    columns.push({
-      id: 'actions',
-      header: '',
-      align: 'right',
-      width: 104,
-      render: (integration) => (
-        <RowActions
-          name={integration.name}
-          onEdit={() => editDialog.show(integration)}
-          onDelete={() => requestDelete(integration)}
-          deleting={remove.isPending && remove.variables === integration.id}
-        />
-      ),
-    });
+    columns.push(
+      createActionsColumn({
+        nameOf: (integration) => integration.name,
+        onEdit: editDialog.show,
+        onDelete: requestDelete,
+        isDeleting: (integration) => remove.isPending && remove.variables === integration.id,
+      }),
+    );
   }
 
   return (

@@ -7,7 +7,6 @@ import { z } from 'zod';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import FormHelperText from '@mui/material/FormHelperText';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
@@ -16,6 +15,7 @@ import { requiredString } from '@gantry/contract';
 import { FormTextField } from '../../../components/form-fields.tsx';
 import { Page } from '../../../components/page.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { SubmitButton } from '../../../components/submit-button.tsx';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { storage } from '../../../lib/storage.ts';
 import { readBackupFile, useRestoreProject, type RestoreOutcome } from '../api/backup-queries.ts';
@@ -108,15 +108,7 @@ export function RestoreProjectPage() {
               )}
             />
             <div>
-              <Button
-                type="submit"
-                variant="contained"
-                disableElevation
-                disabled={restore.isPending}
-                startIcon={restore.isPending ? <CircularProgress size={16} color="inherit" /> : undefined}
-              >
-                {t('backup.restore.submit')}
-              </Button>
+              <SubmitButton pending={restore.isPending}>{t('backup.restore.submit')}</SubmitButton>
             </div>
           </Stack>
         </form>

@@ -15,7 +15,7 @@ import type { Column } from '../../../components/data-table.tsx';
 import { Page } from '../../../components/page.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { useResourceDelete } from '../../../components/resource-delete.tsx';
-import { RowActions } from '../../../components/row-actions.tsx';
+import { createActionsColumn } from '../../../components/resource-list-page.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
 import { getErrorMessage } from '../../../lib/api-client.ts';
@@ -37,7 +37,8 @@ function RunnersList({ scope, title }: { scope: RunnerScope; title?: string }) {
   const remove = useDeleteRunner(scope);
   const editDialog = useDialogState<Runner>();
   const [created, setCreated] = useState<RunnerWithToken | undefined>(undefined);
-  const deletion = useResourceDelete(scope ?? storage.getLastProjectId() ?? 0);
+  // Nothing refers to a runner, so the project only matters for reference links that never show.
+  const deletion = useResourceDelete(scope ?? 0);
   const serverUrl = info.data?.web_host || window.location.origin;
   const lastProjectId = storage.getLastProjectId();
   const backTo = lastProjectId ? `/project/${lastProjectId}` : '/';
@@ -93,15 +94,12 @@ function RunnersList({ scope, title }: { scope: RunnerScope; title?: string }) {
         <Box sx={{ whiteSpace: 'nowrap' }}>{runner.touched ? formatDate(runner.touched, { locale: i18n.language }) : t('runners.neverConnected')}</Box>
       ),
     },
-    {
-      id: 'actions',
-      header: '',
-      align: 'right',
-      width: 104,
-      render: (runner) => (
-        <RowActions name={runner.name} onEdit={() => editDialog.show(runner)} onDelete={() => requestDelete(runner)} deleting={remove.isPending && remove.variables === runner.id} />
-      ),
-    },
+    createActionsColumn({
+      nameOf: (runner) => runner.name,
+      onEdit: editDialog.show,
+      onDelete: requestDelete,
+      isDeleting: (runner) => remove.isPending && remove.variables === runner.id,
+    }),
   ];
 
   const newButton = (

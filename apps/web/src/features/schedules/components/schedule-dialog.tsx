@@ -3,16 +3,15 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { COMMIT_CHECK_INTERVALS } from '@gantry/contract';
 import type { Schedule } from '@gantry/contract';
 import { FormCheckbox, FormTextField } from '../../../components/form-fields.tsx';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormSelectField } from '../../../components/form-select-field.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { getErrorMessage, isApiError } from '../../../lib/api-client.ts';
+import { getCheckIntervalLabel, listCheckIntervals } from '../../../lib/check-intervals.ts';
 import { repositoriesQuery, templatesQuery } from '../../../lib/project-resources.ts';
 import { systemInfoQuery } from '../../../lib/shared-queries.ts';
-import { CHECK_INTERVAL_LABEL_KEYS } from '../cron-picker.ts';
 import { useSaveSchedule, validateCron } from '../api/schedules-queries.ts';
 import { CronBuilder } from './cron-builder.tsx';
 import { NextRuns } from './next-runs.tsx';
@@ -75,8 +74,6 @@ export function ScheduleDialog({ open, projectId, schedule, onClose }: ScheduleD
     );
   });
 
-  const intervals: string[] = [...COMMIT_CHECK_INTERVALS];
-  if (!intervals.includes(fields.check_interval)) intervals.push(fields.check_interval);
   const loadError = templates.error ?? repositories.error;
 
   return (
@@ -117,10 +114,7 @@ export function ScheduleDialog({ open, projectId, schedule, onClose }: ScheduleD
             name="check_interval"
             label={t('schedules.checkInterval')}
             required
-            options={intervals.map((interval) => ({
-              value: interval,
-              label: interval in CHECK_INTERVAL_LABEL_KEYS ? t(CHECK_INTERVAL_LABEL_KEYS[interval as keyof typeof CHECK_INTERVAL_LABEL_KEYS]) : interval,
-            }))}
+            options={listCheckIntervals(fields.check_interval).map((interval) => ({ value: interval, label: getCheckIntervalLabel(t, interval) }))}
           />
         </>
       ) : (

@@ -6,19 +6,10 @@ import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { COMMIT_CHECK_INTERVALS } from '@gantry/contract';
 import type { Repository } from '@gantry/contract';
+import { getCheckIntervalLabel, listCheckIntervals } from '../../../lib/check-intervals.ts';
 import { translateValidationMessage } from '../../../lib/i18n.ts';
 import type { CronCheckFields, CronCheckTarget } from './template-cron-check.ts';
-
-/** Labels live with the schedules catalogue, which owns the check intervals. */
-const INTERVAL_LABEL_KEYS: Record<string, string> = {
-  '* * * * *': 'schedules.checkIntervals.everyMinute',
-  '*/5 * * * *': 'schedules.checkIntervals.every5Minutes',
-  '*/10 * * * *': 'schedules.checkIntervals.every10Minutes',
-  '@hourly': 'schedules.checkIntervals.everyHour',
-  '@daily': 'schedules.checkIntervals.every24Hours',
-};
 
 interface TemplateCronCheckSectionProps {
   target: CronCheckTarget;
@@ -40,8 +31,6 @@ export function TemplateCronCheckSection({ target, fields, onChange, repositorie
       </Alert>
     );
   }
-  const intervals: string[] = [...COMMIT_CHECK_INTERVALS];
-  if (!intervals.includes(fields.cron_format)) intervals.push(fields.cron_format);
   return (
     <Stack spacing={1.5}>
       <Typography variant="subtitle2">{t('schedules.cronCheck.title')}</Typography>
@@ -77,9 +66,9 @@ export function TemplateCronCheckSection({ target, fields, onChange, repositorie
             error={cronError !== undefined}
             helperText={cronError}
           >
-            {intervals.map((interval) => (
+            {listCheckIntervals(fields.cron_format).map((interval) => (
               <MenuItem key={interval} value={interval}>
-                {INTERVAL_LABEL_KEYS[interval] ? t(INTERVAL_LABEL_KEYS[interval]) : interval}
+                {getCheckIntervalLabel(t, interval)}
               </MenuItem>
             ))}
           </TextField>

@@ -1,36 +1,25 @@
-import { Fragment, useState } from 'react';
+import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import KeyboardArrowDownIcon from '@mui/icons-material/KeyboardArrowDown';
-import KeyboardArrowRightIcon from '@mui/icons-material/KeyboardArrowRight';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import ViewColumnOutlinedIcon from '@mui/icons-material/ViewColumnOutlined';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
-import LinearProgress from '@mui/material/LinearProgress';
 import Link from '@mui/material/Link';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
-import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { Permission } from '@gantry/contract';
 import type { Template } from '@gantry/contract';
 import { AppIcon } from '../../../components/app-icon.tsx';
+import { DataTable } from '../../../components/data-table.tsx';
+import type { Column } from '../../../components/data-table.tsx';
 import { Page } from '../../../components/page.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
-import { getErrorMessage } from '../../../lib/api-client.ts';
 import { DASH } from '../../../lib/format-date.ts';
 import { appsQuery, environmentsQuery, inventoriesQuery, repositoriesQuery, templatesQuery } from '../../../lib/project-resources.ts';
 import { useProjectAccess } from '../../../lib/shared-queries.ts';
@@ -75,7 +64,6 @@ export function TemplatesPage({ projectId, viewId, viewTabs, renderLastTasks }: 
   const hrefWithParam = useHrefWithParam();
   const settingsDialog = useDialogState();
   const [hidden, setHidden] = useState<string[]>(() => storage.getHiddenColumns(TEMPLATE_TABLE));
-  const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
   const canManage = access.can(Permission.manageProjectResources);
 
   const names = (list: ReadonlyArray<{ id: number; name: string }> | undefined) => new Map((list ?? []).map((item) => [item.id, item.name]));
@@ -88,13 +76,6 @@ export function TemplatesPage({ projectId, viewId, viewTabs, renderLastTasks }: 
     setHidden(next);
     storage.setHiddenColumns(TEMPLATE_TABLE, next);
   };
-  const toggle = (id: number) =>
-    setExpanded((current) => {
-      const next = new Set(current);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
 
   const labels: Record<ColumnId, string> = {
     playbook: t('templates.playbook'),
@@ -142,7 +123,7 @@ export function TemplatesPage({ projectId, viewId, viewTabs, renderLastTasks }: 
       }
       case 'actions':
         return (
-          <Stack direction="row" spacing={0.5} sx={{ justifyContent: 'flex-end', alignItems: 'center' }}>
+          <Stack direction="row" spacing={0.5} sx={{ justifyContent: 'flex-end', alignItems: 'center', whiteSpace: 'nowrap' }}>
             {wideRunButtons ? (
               <Button size="small" variant="outlined" startIcon={<PlayArrowIcon />} onClick={() => actions.run(template)} aria-label={`${t(RUN_LABEL_KEYS[template.type])} ${template.name}`}>
                 {t(RUN_LABEL_KEYS[template.type])}
@@ -168,8 +149,29 @@ export function TemplatesPage({ projectId, viewId, viewTabs, renderLastTasks }: 
     }
   };
 
-  const columnCount = visible.length + 2;
-  const rows = templates.data ?? [];
+  const columns: Column<Template>[] = [
+    {
+      id: 'name',
+      header: t('templates.name'),
+      render: (template) => {
+        const app = apps.data?.find((candidate) => candidate.id === template.app) ?? { id: template.app };
+        return (
+          <Stack direction="row" spacing={1.25} sx={{ alignItems: 'center' }}>
+            <AppIcon app={app} size={18} />
+            <Link component={RouterLink} to={getTemplatePath(projectId, viewId, template.id)} underline="hover" sx={{ fontWeight: 500 }}>
+              {template.name}
+            </Link>
+          </Stack>
+        );
+      },
+    },
+    ...visible.map((id) => ({
+      id,
+      header: id === 'actions' ? '' : labels[id],
+      align: id === 'actions' ? ('right' as const) : undefined,
+      render: (template: Template) => renderCell(id, template),
+    })),
+  ];
 
   return (
     <Page>
@@ -188,87 +190,21 @@ export function TemplatesPage({ projectId, viewId, viewTabs, renderLastTasks }: 
       >
         {viewTabs}
       </PageHeader>
-      <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
-        {templates.isFetching ? <LinearProgress sx={{ height: 2 }} /> : <div style={{ height: 2 }} />}
-        <TableContainer>
-          <Table aria-label={t('templates.title')}>
-            <TableHead>
-              <TableRow>
-                <TableCell padding="checkbox" />
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>{t('templates.name')}</TableCell>
-                {visible.map((id) => (
-                  <TableCell key={id} align={id === 'actions' ? 'right' : undefined} sx={{ whiteSpace: 'nowrap' }}>
-                    {id === 'actions' ? '' : labels[id]}
-                  </TableCell>
-                ))}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {rows.map((template) => {
-                const open = expanded.has(template.id);
-                const app = apps.data?.find((candidate) => candidate.id === template.app) ?? { id: template.app };
-                return (
-                  <Fragment key={template.id}>
-                    <TableRow hover sx={open ? { '& > td': { borderBottom: 0 } } : undefined}>
-                      <TableCell padding="checkbox">
-                        <IconButton
-                          size="small"
-                          onClick={() => toggle(template.id)}
-                          aria-expanded={open}
-                          aria-label={t(open ? 'templates.hideTasks' : 'templates.showTasks', { name: template.name })}
-                        >
-                          {open ? <KeyboardArrowDownIcon fontSize="small" /> : <KeyboardArrowRightIcon fontSize="small" />}
-                        </IconButton>
-                      </TableCell>
-                      <TableCell>
-                        <Stack direction="row" spacing={1.25} sx={{ alignItems: 'center' }}>
-                          <AppIcon app={app} size={18} />
-                          <Link component={RouterLink} to={getTemplatePath(projectId, viewId, template.id)} underline="hover" sx={{ fontWeight: 500 }}>
-                            {template.name}
-                          </Link>
-                        </Stack>
-                      </TableCell>
-                      {visible.map((id) => (
-                        <TableCell key={id} align={id === 'actions' ? 'right' : undefined} sx={id === 'actions' ? { whiteSpace: 'nowrap' } : undefined}>
-                          {renderCell(id, template)}
-                        </TableCell>
-                      ))}
-                    </TableRow>
-                    {open ? (
-                      <TableRow>
-                        <TableCell colSpan={columnCount} sx={{ bgcolor: 'action.hover', py: 1, px: { xs: 1, sm: 3 } }}>
-                          {renderLastTasks(template.id)}
-                        </TableCell>
-                      </TableRow>
-                    ) : null}
-                  </Fragment>
-                );
-              })}
-              {templates.error ? (
-                <TableRow>
-                  <TableCell colSpan={columnCount} sx={{ borderBottom: 0 }}>
-                    <Alert severity="error">{getErrorMessage(templates.error)}</Alert>
-                  </TableCell>
-                </TableRow>
-              ) : null}
-              {templates.isSuccess && rows.length === 0 ? (
-                <TableRow>
-                  <TableCell colSpan={columnCount} sx={{ borderBottom: 0, py: 6 }}>
-                    <Typography color="text.secondary" align="center" variant="body2">
-                      {viewId ? t('templates.emptyView') : t('templates.empty')}
-                    </Typography>
-                    {canManage && !viewId ? (
-                      <Typography color="text.secondary" align="center" variant="body2" sx={{ mt: 0.5 }}>
-                        {t('templates.emptyHint')}
-                      </Typography>
-                    ) : null}
-                  </TableCell>
-                </TableRow>
-              ) : null}
-            </TableBody>
-          </Table>
-        </TableContainer>
-      </Paper>
+      <DataTable
+        aria-label={t('templates.title')}
+        columns={columns}
+        rows={templates.data}
+        getRowKey={(template) => template.id}
+        loading={templates.isPending}
+        error={templates.error}
+        emptyText={viewId ? t('templates.emptyView') : t('templates.empty')}
+        emptyHint={canManage && !viewId ? t('templates.emptyHint') : undefined}
+        paginated={false}
+        expansion={{
+          render: (template) => renderLastTasks(template.id),
+          toggleLabel: (template, open) => t(open ? 'templates.hideTasks' : 'templates.showTasks', { name: template.name }),
+        }}
+      />
       <ColumnSettingsDialog
         open={settingsDialog.open}
         columns={COLUMN_IDS.map((id) => ({ id, label: labels[id] }))}
