@@ -64,7 +64,7 @@ export async function buildApp({ config, services }: { config: Config; services:
   registerBackupRoutes(route, services);
   registerTeamRoutes(route, services);
   registerEventsRoutes(route, services);
-  registerSystemRoutes(route, { config });
+  registerSystemRoutes(route, { config, readiness: services.readiness });
   registerKeysRoutes(route, services);
   registerRepositoriesRoutes(route, services);
   registerInventoriesRoutes(route, services);

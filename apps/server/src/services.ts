@@ -16,6 +16,8 @@ import { createTaskSpecBuilder } from './modules/tasks/task-spec-builder.ts';
 import { createTasksRepository } from './modules/tasks/tasks.repository.ts';
 import { createTasksService } from './modules/tasks/tasks.service.ts';
 import { createScheduler } from './modules/schedules/scheduler.ts';
+import { createReadiness } from './modules/system/readiness.ts';
+import { createSystemRepository } from './modules/system/system.repository.ts';
 import { createTaskRetention } from './modules/tasks/task-retention.ts';
 import { createSchedulesRepository } from './modules/schedules/schedules.repository.ts';
 import { createSchedulesService } from './modules/schedules/schedules.service.ts';
@@ -230,6 +232,7 @@ export function createServices({ config, connection, clock, logger }: { config: 
   const schedulesRepository = createSchedulesRepository(db, dialect);
   const scheduler = createScheduler({ config, clock, logger, schedules: schedulesRepository, tasks, repositories, keys });
   const taskRetention = createTaskRetention({ config, clock, logger, tasks: tasksRepository });
+  const readiness = createReadiness({ system: createSystemRepository(db, dialect), schedulerRunning: () => scheduler.isRunning(), logger });
   const schedules = createSchedulesService({ config, clock, schedules: schedulesRepository, templates, repositories, events, onChange: () => scheduler.wake() });
   const integrationsRepository = createIntegrationsRepository(db, dialect);
   const integrations = createIntegrationsService({ config, clock, integrations: integrationsRepository, templates, keys, events });
@@ -274,7 +277,7 @@ export function createServices({ config, connection, clock, logger }: { config: 
     createSession: (userId, client) => auth.createSession(userId, client),
     logger,
   });
-  return { auth, oidc, totp, users, projects, backup, team, events, keys, repositories, environments, inventories, terraform, terraformBackend, workspaces, views, apps, templates, tasks, engine, runners, runnerJobs, hub, clusterBus, presence, schedules, scheduler, taskRetention, integrations, webhooks, alerts, logger };
+  return { auth, oidc, totp, users, projects, backup, team, events, keys, repositories, environments, inventories, terraform, terraformBackend, workspaces, views, apps, templates, tasks, engine, runners, runnerJobs, hub, clusterBus, presence, schedules, scheduler, readiness, taskRetention, integrations, webhooks, alerts, logger };
 }
 
 export type Services = ReturnType<typeof createServices>;

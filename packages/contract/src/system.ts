@@ -29,8 +29,19 @@ export const Event = z.object({
 });
 export type Event = z.infer<typeof Event>;
 
+/** Readiness of one server process: each check passes or names what is wrong. */
+export const Readiness = z.object({
+  status: z.enum(['ready', 'not_ready']),
+  checks: z.object({ store: z.string(), migrations: z.string(), scheduler: z.string() }),
+});
+export type Readiness = z.infer<typeof Readiness>;
+
 export const systemApi = {
   ping: endpoint({ method: 'GET', path: '/api/ping', response: z.string() }),
+  /** The process is alive and answers; touches nothing else (liveness probe). */
+  health: endpoint({ method: 'GET', path: '/api/health', response: z.object({ status: z.literal('ok') }) }),
+  /** The process can serve: store reachable, migrations applied, scheduler running (readiness probe; 503 otherwise). */
+  ready: endpoint({ method: 'GET', path: '/api/ready', response: Readiness }),
   info: endpoint({ method: 'GET', path: '/api/info', response: SystemInfo }),
 };
 

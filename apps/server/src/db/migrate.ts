@@ -35,3 +35,9 @@ export async function migrateToLatest(db: Db, dialect: Dialect): Promise<string[
   }
   return (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
+
+/** Names of the migrations this build knows that the store has not applied yet. */
+export async function listPendingMigrations(db: Db, dialect: Dialect): Promise<string[]> {
+  const migrations = await createMigrator(db, dialect).getMigrations();
+  return migrations.filter((m) => m.executedAt === undefined).map((m) => m.name);
+}

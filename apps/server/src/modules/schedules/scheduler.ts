@@ -126,6 +126,9 @@ export function createScheduler(deps: SchedulerDeps) {
       stopped = true;
       if (timer) clearTimeout(timer);
     },
+    isRunning(): boolean {
+      return !stopped;
+    },
   };
 }
 

@@ -1,11 +1,22 @@
 import { systemApi } from '@gantry/contract';
 import type { Config } from '../../config.ts';
 import type { Routes } from '../../http/route.ts';
-import { SIGNED_IN } from '../../http/route.ts';
+import { PUBLIC, SIGNED_IN } from '../../http/route.ts';
 import { GANTRY_VERSION } from '../../version.ts';
 import { describeAuthMethods } from '../auth/totp.service.ts';
+import type { ReadinessService } from './readiness.ts';
 
-export function registerSystemRoutes(route: Routes, { config }: { config: Config }) {
+export function registerSystemRoutes(route: Routes, { config, readiness }: { config: Config; readiness: ReadinessService }) {
+  route(systemApi.health, PUBLIC, ({ reply }) => {
+    reply.header('cache-control', 'no-store');
+    return { status: 'ok' as const };
+  });
+  route(systemApi.ready, PUBLIC, async ({ reply }) => {
+    const result = await readiness.check();
+    reply.header('cache-control', 'no-store');
+    if (result.status !== 'ready') return reply.code(503).send(result);
+    return result;
+  });
   route(systemApi.info, SIGNED_IN, () => ({
     version: GANTRY_VERSION,
     ansible: '',
