@@ -157,12 +157,49 @@ const ENV_PREFIX = 'GANTRY_';
 /** Keys whose environment variable holds JSON (maps and lists). */
 const JSON_KEYS = new Set(['oidc_providers', 'ldap_mappings', 'ldap_admin_groups', 'ldap_project_roles']);
 
+/** A configuration the server cannot start with; its message says what to fix, in one line. */
+export class ConfigError extends Error {}
+
 /** Names the variable whose JSON does not parse, so the operator knows which one to fix. */
 function parseJsonVariable(name: string, value: string): unknown {
   try {
     return JSON.parse(value);
   } catch {
-    throw new Error(`Invalid configuration: ${name} must hold JSON`);
+    throw new ConfigError(`Invalid configuration: ${name} must hold JSON`);
+  }
+}
+
+/** GANTRY_ variables that are not server settings: the config file's name, the runner's and the tests' own, and what tasks carry. */
+const OTHER_GANTRY_VARIABLES = /^GANTRY_(CONFIG|CHROMIUM|TASK_ID|TASK_MARK|TEST_[A-Z0-9_]+|RUNNER_(SERVER|TOKEN|TOKEN_FILE|WORK_DIR))$/;
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_v, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}
+
+function nearest(name: string, candidates: string[]): string {
+  let best = candidates[0] ?? '';
+  for (const candidate of candidates) if (editDistance(name, candidate) < editDistance(name, best)) best = candidate;
+  return best;
+}
+
+/** A typo must stop the start: silently ignored, `db_dialet` would put production data in a SQLite file. */
+function refuseUnknownSettings(fileKeys: string[], env: NodeJS.ProcessEnv, file: string | undefined): void {
+  const keys = Object.keys(ConfigSchema.shape);
+  for (const key of fileKeys) {
+    if (!keys.includes(key)) throw new ConfigError(`Unknown setting "${key}" in ${file ?? 'the configuration file'}; did you mean "${nearest(key, keys)}"?`);
+  }
+  const variables = keys.map((key) => ENV_PREFIX + key.toUpperCase());
+  for (const name of Object.keys(env)) {
+    if (!name.startsWith(ENV_PREFIX) || variables.includes(name) || OTHER_GANTRY_VARIABLES.test(name)) continue;
+    throw new ConfigError(`Unknown environment variable ${name}; did you mean ${nearest(name, variables)}?`);
   }
 }
 
@@ -178,9 +215,21 @@ function readEnvironment(env: NodeJS.ProcessEnv): Record<string, unknown> {
 
 function readConfigFile(file: string | undefined): Record<string, unknown> {
   if (!file) return {};
-  const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`Cannot read the configuration file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // The parser's message quotes the text around the fault, which may be a password.
+    throw new ConfigError(`The configuration file ${file} is not valid JSON`);
+  }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new Error(`Configuration file ${file} must hold a JSON object`);
+    throw new ConfigError(`Configuration file ${file} must hold a JSON object`);
   }
   return parsed as Record<string, unknown>;
 }
@@ -200,14 +249,16 @@ const defaultWebDist = path.resolve(import.meta.dirname, '../../web/dist');
 
 /** Builds a validated configuration from file, environment and explicit overrides (tests use the last). */
 export function loadConfig(overrides: ConfigInput = {}, env: NodeJS.ProcessEnv = process.env): Config {
-  const merged = { ...readConfigFile(env.GANTRY_CONFIG), ...readEnvironment(env), ...overrides };
+  const fromFile = readConfigFile(env.GANTRY_CONFIG);
+  refuseUnknownSettings(Object.keys(fromFile), env, env.GANTRY_CONFIG);
+  const merged = { ...fromFile, ...readEnvironment(env), ...overrides };
   const result = ConfigSchema.safeParse(merged);
   if (!result.success) {
     const problems = result.error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`).join('; ');
-    throw new Error(`Invalid configuration: ${problems}`);
+    throw new ConfigError(`Invalid configuration: ${problems}`);
   }
   const config = result.data;
-  if (config.ldap_enable && !config.ldap_server) throw new Error('Invalid configuration: ldap_server is required when ldap_enable is on');
+  if (config.ldap_enable && !config.ldap_server) throw new ConfigError('Invalid configuration: ldap_server is required when ldap_enable is on');
   const dataDir = path.resolve(config.data_dir);
   return {
     ...config,

@@ -2,7 +2,8 @@ import { pino } from 'pino';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { connectDatabase, type DbConnection } from './db/connect.ts';
-import { migrateToLatest } from './db/migrate.ts';
+import { isMigrationFailure, migrateToLatest } from './db/migrate.ts';
+import { storeUnavailable } from './db/store-unavailable.ts';
 import { createServices, type Services } from './services.ts';
 
 export interface Runtime {
@@ -12,15 +13,25 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
+/** Connects the store and applies pending migrations; a store that cannot be reached is a StoreUnavailableError. */
+export async function openMigratedStore(config: Config): Promise<{ connection: DbConnection; applied: string[] }> {
+  let connection: DbConnection;
+  try {
+    connection = connectDatabase(config.db_dialect, config.db_url);
+  } catch (error) {
+    throw storeUnavailable(config.db_dialect, config.db_url, error);
+  }
+  try {
+    return { connection, applied: await migrateToLatest(connection.db, connection.dialect) };
+  } catch (error) {
+    await connection.db.destroy().catch(() => undefined);
+    throw isMigrationFailure(error) ? error : storeUnavailable(config.db_dialect, config.db_url, error);
+  }
+}
+
 /** Connects the store, applies pending migrations and builds the services. */
 export async function openRuntime(config: Config, clock: Clock = systemClock): Promise<Runtime> {
-  const connection = connectDatabase(config.db_dialect, config.db_url);
-  try {
-    await migrateToLatest(connection.db, connection.dialect);
-  } catch (error) {
-    await connection.db.destroy();
-    throw error;
-  }
+  const { connection } = await openMigratedStore(config);
   const logger = pino({ level: config.log_level });
   const services = createServices({ config, connection, clock, logger });
   return {

@@ -1,8 +1,8 @@
 import { Command, CommanderError } from 'commander';
-import { loadConfig } from '../config.ts';
-import { connectDatabase } from '../db/connect.ts';
-import { migrateToLatest } from '../db/migrate.ts';
+import { ConfigError, loadConfig } from '../config.ts';
+import { StoreUnavailableError } from '../db/store-unavailable.ts';
 import { AppError } from '../errors.ts';
+import { openMigratedStore } from '../runtime.ts';
 import { startServer } from '../server.ts';
 import { GANTRY_VERSION } from '../version.ts';
 import { CliError, createCliContext } from './cli-context.ts';
@@ -21,11 +21,16 @@ const processIo: CliIo = { print: console.log, printError: console.error, env: p
 
 export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
   const { print, printError } = io;
-  const readConfig = () => loadConfig({}, io.env);
   const program = new Command('gantry')
     .description('Gantry: run Ansible, Terraform/OpenTofu, Pulumi and script tasks from a web UI')
+    .version(GANTRY_VERSION, '-v, --version', 'print the version')
+    .option('-c, --config <file>', 'JSON configuration file (instead of GANTRY_CONFIG)')
     .exitOverride()
     .configureOutput({ writeOut: (s) => print(s.trimEnd()), writeErr: (s) => printError(s.trimEnd()) });
+  const readConfig = () => {
+    const file = program.opts<{ config?: string }>().config;
+    return loadConfig({}, file ? { ...io.env, GANTRY_CONFIG: file } : io.env);
+  };
   const ctx = createCliContext(readConfig, print);
 
   program
@@ -45,14 +50,9 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     .command('migrate')
     .description('apply pending database migrations')
     .action(async () => {
-      const config = readConfig();
-      const { db, dialect } = connectDatabase(config.db_dialect, config.db_url);
-      try {
-        const applied = await migrateToLatest(db, dialect);
-        print(applied.length ? `Applied: ${applied.join(', ')}` : 'The database is up to date.');
-      } finally {
-        await db.destroy();
-      }
+      const { connection, applied } = await openMigratedStore(readConfig());
+      await connection.db.destroy();
+      print(applied.length ? `Applied: ${applied.join(', ')}` : 'The database is up to date.');
     });
 
   program
@@ -73,7 +73,8 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
-    if (error instanceof CliError || error instanceof AppError) {
+    // Expected failures are the operator's to fix: one line, no stack trace.
+    if (error instanceof CliError || error instanceof AppError || error instanceof ConfigError || error instanceof StoreUnavailableError) {
       printError(error.message);
       return 1;
     }

@@ -9,10 +9,11 @@ import { authFactors } from './migrations/0006-auth-factors.ts';
 import { runners } from './migrations/0007-runners.ts';
 import { terraform } from './migrations/0008-terraform.ts';
 import { clusterNodes } from './migrations/0009-cluster-nodes.ts';
+import { loginAttempts } from './migrations/0010-login-attempts.ts';
 import { createSchemaHelpers, type GantryMigration } from './schema.ts';
 
 /** The one ordered migration set, shared by every dialect. */
-const MIGRATIONS: GantryMigration[] = [foundation, projectResources, tasks, schedules, integrations, authFactors, runners, terraform, clusterNodes];
+const MIGRATIONS: GantryMigration[] = [foundation, projectResources, tasks, schedules, integrations, authFactors, runners, terraform, clusterNodes, loginAttempts];
 
 function createMigrator(db: Db, dialect: Dialect): Migrator {
   const helpers = createSchemaHelpers(dialect);
@@ -26,12 +27,21 @@ function createMigrator(db: Db, dialect: Dialect): Migrator {
   });
 }
 
+/** A migration ran and failed: the store answered, so its message is the useful part. */
+class MigrationFailure extends Error {}
+
+export function isMigrationFailure(error: unknown): boolean {
+  return error instanceof MigrationFailure;
+}
+
 /** Applies pending migrations; returns the names applied. Throws on the first failure. */
 export async function migrateToLatest(db: Db, dialect: Dialect): Promise<string[]> {
   const result: MigrationResultSet = await createMigrator(db, dialect).migrateToLatest();
   if (result.error) {
-    const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new Error(`Migration ${failed} failed: ${String(result.error)}`, { cause: result.error });
+    const failed = result.results?.find((r) => r.status === 'Error')?.migrationName;
+    // No failed migration: the store itself did not answer (connection, lock table).
+    if (!failed) throw result.error;
+    throw new MigrationFailure(`Migration ${failed} failed: ${String(result.error)}`, { cause: result.error });
   }
   return (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
