@@ -6,6 +6,8 @@ export class AppError extends Error {
     readonly status: number,
     readonly code: ErrorCode,
     message: string,
+    /** Sent as Retry-After: when the client may try again. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'AppError';
@@ -18,4 +20,4 @@ export const unauthorized = (message = 'Not signed in') => new AppError(401, Err
 export const forbidden = (message = 'You are not allowed to do this') => new AppError(403, ErrorCode.forbidden, message);
 export const notFound = (what = 'Object') => new AppError(404, ErrorCode.notFound, `${what} not found`);
 export const conflict = (message: string) => new AppError(409, ErrorCode.conflict, message);
-export const tooManyRequests = (message: string) => new AppError(429, ErrorCode.tooManyRequests, message);
+export const tooManyRequests = (message: string, retryAfterSeconds?: number) => new AppError(429, ErrorCode.tooManyRequests, message, retryAfterSeconds);

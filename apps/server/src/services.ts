@@ -7,6 +7,7 @@ import { createNodePresence } from './cluster/node-presence.ts';
 import { createNodesRepository } from './cluster/nodes.repository.ts';
 import { createClusteredHub } from './cluster/clustered-hub.ts';
 import { createLiveHub } from './http/live-hub.ts';
+import { createSessionCookies } from './http/session-cookie.ts';
 import { createTaskEngine } from './modules/tasks/task-engine.ts';
 import { createAlertChannels } from './modules/alerts/alert-channels.ts';
 import { createAlertDispatcher } from './modules/alerts/alert-dispatcher.ts';
@@ -80,16 +81,14 @@ export function createServices({ config, connection, clock, logger }: { config: 
   const projectsRepository = createProjectsRepository(db, dialect);
   const templatesRepository = createTemplatesRepository(db, dialect);
   const events = createEventsService({ events: createEventsRepository(db), clock });
-  const throttle = createLoginThrottle({
-    maxFailures: config.login_max_failures,
-    windowMs: config.login_failure_window_seconds * 1000,
-    clock,
-  });
+  const authRepository = createAuthRepository(db, dialect);
+  const throttleLimits = { attempts: authRepository, clock, maxFailures: config.login_max_failures, windowMs: config.login_failure_window_seconds * 1000 };
+  const throttle = createLoginThrottle({ ...throttleLimits, describeRefusal: (seconds) => `Too many failed sign-in attempts. Try again in ${seconds} seconds.` });
   const externalUsers = createExternalUsers({ users: usersRepository, groupMapper: createGroupMapper({ users: usersRepository, projects: projectsRepository, clock }), clock });
   const auth = createAuthService({
     config,
     clock,
-    auth: createAuthRepository(db, dialect),
+    auth: authRepository,
     users: usersRepository,
     throttle,
     ldap: createLdapLogin({ config, directory: createLdapDirectory(config), externalUsers, logger }),
@@ -101,7 +100,7 @@ export function createServices({ config, connection, clock, logger }: { config: 
     secrets,
     totp: createTotpRepository(db, dialect),
     events,
-    throttle: createLoginThrottle({ maxFailures: config.login_max_failures, windowMs: config.login_failure_window_seconds * 1000, clock }),
+    throttle: createLoginThrottle({ ...throttleLimits, describeRefusal: (seconds) => `Too many wrong codes. Try again in ${seconds} seconds.` }),
     findSession: (token) => auth.findSession(token),
   });
   const users = createUsersService({
@@ -277,7 +276,8 @@ export function createServices({ config, connection, clock, logger }: { config: 
     createSession: (userId, client) => auth.createSession(userId, client),
     logger,
   });
-  return { auth, oidc, totp, users, projects, backup, team, events, keys, repositories, environments, inventories, terraform, terraformBackend, workspaces, views, apps, templates, tasks, engine, runners, runnerJobs, hub, clusterBus, presence, schedules, scheduler, readiness, taskRetention, integrations, webhooks, alerts, logger };
+  const sessionCookies = createSessionCookies({ webHost: config.web_host });
+  return { auth, sessionCookies, oidc, totp, users, projects, backup, team, events, keys, repositories, environments, inventories, terraform, terraformBackend, workspaces, views, apps, templates, tasks, engine, runners, runnerJobs, hub, clusterBus, presence, schedules, scheduler, readiness, taskRetention, integrations, webhooks, alerts, logger };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -1,4 +1,4 @@
-import type { ApiTokenTable, SessionTable } from '../modules/auth/auth.table.ts';
+import type { ApiTokenTable, LoginAttemptTable, SessionTable } from '../modules/auth/auth.table.ts';
 import type { UserTotpTable } from '../modules/auth/totp.table.ts';
 import type { EventTable } from '../modules/events/events.table.ts';
 import type { ProjectTable, ProjectUserTable } from '../modules/projects/projects.table.ts';
@@ -23,6 +23,7 @@ export interface Database {
   users: UserTable;
   session: SessionTable;
   api_token: ApiTokenTable;
+  login_attempt: LoginAttemptTable;
   user_totp: UserTotpTable;
   project: ProjectTable;
   project_user: ProjectUserTable;

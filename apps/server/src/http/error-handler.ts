@@ -37,6 +37,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
       if (error.status === 429) request.log.warn({ ip: request.ip }, error.message);
+      if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
       return reply.code(error.status).send({ error: error.message, code: error.code });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

@@ -2,18 +2,28 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export const SESSION_COOKIE = 'gantry_session';
 
-export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string): void {
-  reply.setCookie(SESSION_COOKIE, token, {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: request.protocol === 'https',
-  });
+/**
+ * Sets and clears the session cookie. It is marked Secure when the request came over https (behind
+ * a trusted proxy, as the proxy says) or when the configured public address is https: a proxy that
+ * terminates TLS without being trusted still serves the site over https, and the cookie must never
+ * travel in clear text there.
+ */
+export function createSessionCookies({ webHost }: { webHost: string }) {
+  const publicHttps = /^https:/i.test(webHost.trim());
+  const isSecure = (request: FastifyRequest) => publicHttps || request.protocol === 'https';
+  const options = (request: FastifyRequest) => ({ path: '/', httpOnly: true, sameSite: 'lax', secure: isSecure(request) }) as const;
+  return {
+    isSecure,
+    set(request: FastifyRequest, reply: FastifyReply, token: string): void {
+      reply.setCookie(SESSION_COOKIE, token, options(request));
+    },
+    clear(request: FastifyRequest, reply: FastifyReply): void {
+      reply.clearCookie(SESSION_COOKIE, options(request));
+    },
+  };
 }
 
-export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
-  reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: request.protocol === 'https' });
-}
+export type SessionCookies = ReturnType<typeof createSessionCookies>;
 
 export function readSessionCookie(request: FastifyRequest): string | undefined {
   return request.cookies[SESSION_COOKIE] || undefined;

@@ -1,6 +1,6 @@
 import type { Db, Dialect } from '../../db/database.ts';
 import { insertRow } from '../../db/insert.ts';
-import type { ApiTokenRow, SessionRow } from './auth.table.ts';
+import type { ApiTokenRow, LoginAttemptTable, SessionRow } from './auth.table.ts';
 
 export function createAuthRepository(db: Db, dialect: Dialect) {
   return {
@@ -36,6 +36,30 @@ export function createAuthRepository(db: Db, dialect: Dialect) {
         .where((eb) => eb.or([eb('token_hash', '=', tokenHash), eb('prefix', '=', prefix)]))
         .executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
+    },
+    insertLoginAttempt(row: Omit<LoginAttemptTable, 'id'>): Promise<number> {
+      return insertRow(db, dialect, 'login_attempt', row);
+    },
+    async deleteLoginAttempt(id: number): Promise<void> {
+      await db.deleteFrom('login_attempt').where('id', '=', id).execute();
+    },
+    /**
+     * Times of the newest attempts since a moment, newest first, other than the one named: from one
+     * address, and for one account from it when an account is given.
+     */
+    async listRecentAttempts(filter: { address: string; account?: string; since: string; exceptId: number; limit: number }): Promise<string[]> {
+      let query = db
+        .selectFrom('login_attempt')
+        .select('attempted')
+        .where('address', '=', filter.address)
+        .where('attempted', '>', filter.since)
+        .where('id', '!=', filter.exceptId);
+      if (filter.account !== undefined) query = query.where('account', '=', filter.account);
+      const rows = await query.orderBy('attempted', 'desc').limit(filter.limit).execute();
+      return rows.map((r) => r.attempted);
+    },
+    async deleteLoginAttemptsBefore(cutoff: string): Promise<void> {
+      await db.deleteFrom('login_attempt').where('attempted', '<=', cutoff).execute();
     },
   };
 }

@@ -1,20 +1,24 @@
 import { authApi, userApi } from '@gantry/contract';
 import type { Routes } from '../../http/route.ts';
 import { PUBLIC, SIGNED_IN } from '../../http/route.ts';
-import { clearSessionCookie, readSessionCookie, setSessionCookie } from '../../http/session-cookie.ts';
+import type { SessionCookies } from '../../http/session-cookie.ts';
+import { readSessionCookie } from '../../http/session-cookie.ts';
 import type { ProjectsService } from '../projects/projects.service.ts';
 import { toUser } from '../users/users.service.ts';
 import type { AuthService } from './auth.service.ts';
 import type { TotpService } from './totp.service.ts';
 
-export function registerAuthRoutes(route: Routes, { auth, projects, totp }: { auth: AuthService; projects: ProjectsService; totp: TotpService }) {
+export function registerAuthRoutes(
+  route: Routes,
+  { auth, projects, totp, sessionCookies }: { auth: AuthService; projects: ProjectsService; totp: TotpService; sessionCookies: SessionCookies },
+) {
   route(authApi.loginOptions, PUBLIC, () => auth.loginOptions());
   route(authApi.login, PUBLIC, async ({ body, request, reply }) =>
-    setSessionCookie(request, reply, await auth.login(body, { ip: request.ip, userAgent: request.headers['user-agent'] ?? '' })),
+    sessionCookies.set(request, reply, await auth.login(body, { ip: request.ip, userAgent: request.headers['user-agent'] ?? '' })),
   );
   route(authApi.logout, PUBLIC, async ({ request, reply }) => {
     await auth.logout(readSessionCookie(request));
-    clearSessionCookie(request, reply);
+    sessionCookies.clear(request, reply);
   });
 
   route(userApi.current, SIGNED_IN, async ({ actor }) => {

@@ -3,7 +3,7 @@ import { INCORRECT_LOGIN_MESSAGE } from '@gantry/contract';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
 import type { Config } from '../../config.ts';
-import { badRequest, forbidden, notFound, tooManyRequests, unauthorized } from '../../errors.ts';
+import { badRequest, forbidden, notFound, unauthorized } from '../../errors.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
 import type { UserRow } from '../users/users.table.ts';
 import type { AuthRepository } from './auth.repository.ts';
@@ -69,18 +69,18 @@ export function createAuthService({ config, clock, auth, users, throttle, ldap, 
     /** Checks a username-or-email and password; returns a new session token. */
     async login(body: LoginBody, client: ClientInfo): Promise<string> {
       if (config.password_login_disabled && !ldap.enabled) throw forbidden('Signing in with a password is disabled');
-      const wait = throttle.retryAfterSeconds(client.ip);
-      if (wait > 0) throw tooManyRequests(`Too many failed sign-in attempts. Try again in ${wait} seconds.`);
+      const attempt = await throttle.reserve({ account: body.auth.toLowerCase(), address: client.ip.slice(0, 64) });
       // The directory is asked first, as Semaphore does; a miss falls back to local passwords unless they are switched off.
       const directoryUser = await ldap.signIn(body.auth, body.password);
-      if (directoryUser) return this.createSession(directoryUser.id, client);
+      if (directoryUser) {
+        await attempt.release();
+        return this.createSession(directoryUser.id, client);
+      }
       const user = config.password_login_disabled ? undefined : await users.findByLogin(body.auth);
       const usable = user !== undefined && user.external === 0;
       const ok = await verifyPassword(usable ? user.password_hash : null, body.password);
-      if (!ok || !user) {
-        throttle.recordFailure(client.ip);
-        throw unauthorized(INCORRECT_LOGIN_MESSAGE);
-      }
+      if (!ok || !user) throw unauthorized(INCORRECT_LOGIN_MESSAGE);
+      await attempt.release();
       return this.createSession(user.id, client);
     },
 

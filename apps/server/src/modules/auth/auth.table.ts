@@ -25,3 +25,12 @@ export interface ApiTokenTable {
   expired: number;
 }
 export type ApiTokenRow = Selectable<ApiTokenTable>;
+
+export interface LoginAttemptTable {
+  id: Generated<number>;
+  /** The client address the attempt came from. */
+  address: string;
+  /** The login name tried, lower-cased (or another counted subject, such as a user's second factor). */
+  account: string;
+  attempted: string;
+}

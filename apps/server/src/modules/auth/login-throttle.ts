@@ -1,32 +1,80 @@
 import type { Clock } from '../../clock.ts';
+import { toTimestamp } from '../../clock.ts';
+import { tooManyRequests } from '../../errors.ts';
+import type { AuthRepository } from './auth.repository.ts';
+
+/** Who is trying: the account (login name, or another subject such as a user's second factor) and the client address when known. */
+export interface AttemptSubject {
+  account: string;
+  address?: string;
+}
+
+export interface AttemptReservation {
+  /** The attempt succeeded: it stops counting against the limits. */
+  release(): Promise<void>;
+}
+
+export interface LoginThrottleOptions {
+  attempts: Pick<AuthRepository, 'insertLoginAttempt' | 'deleteLoginAttempt' | 'listRecentAttempts' | 'deleteLoginAttemptsBefore'>;
+  clock: Clock;
+  /** Failed attempts allowed per account from one address within the window. */
+  maxFailures: number;
+  windowMs: number;
+  /** The refusal text, given the seconds until the next attempt is allowed. */
+  describeRefusal(retryAfterSeconds: number): string;
+}
 
 /**
- * Counts failed sign-ins per client address in a sliding window. Only the address that keeps
- * failing is refused, so one attacker cannot lock everyone else out of an account.
+ * An address may fail this many times the per-account limit in all, whatever accounts it tries: one
+ * address cannot sweep many accounts, while a shared address (an office behind one NAT) still gets
+ * room for its people's typos.
  */
-export function createLoginThrottle(options: { maxFailures: number; windowMs: number; clock: Clock }) {
-  const failures = new Map<string, number[]>();
+const ADDRESS_LIMIT_FACTOR = 5;
+const SWEEP_INTERVAL_MS = 60_000;
 
-  function recent(address: string): number[] {
-    const cutoff = options.clock.now().getTime() - options.windowMs;
-    const kept = (failures.get(address) ?? []).filter((t) => t > cutoff);
-    if (kept.length === 0) failures.delete(address);
-    else failures.set(address, kept);
-    return kept;
+/**
+ * Counts sign-in attempts in the store, so that every server node on it shares the counts. An
+ * attempt is written down before its password is checked and only then counted, so concurrent
+ * attempts each see the ones written before them: of many parallel tries, no more than the limit
+ * get their password checked. A successful attempt is taken back; failed ones count until they
+ * leave the window. The per-account limit is keyed by account and address, so nobody elsewhere is
+ * locked out of an account by someone else's failures.
+ */
+export function createLoginThrottle(options: LoginThrottleOptions) {
+  const addressLimit = options.maxFailures * ADDRESS_LIMIT_FACTOR;
+  let lastSweep = 0;
+
+  /** Seconds until fewer than `limit` of the newest attempts (newest first) remain in the window; 0 when already fewer. */
+  function waitSeconds(times: string[], limit: number, now: number): number {
+    const blocking = times[limit - 1];
+    if (blocking === undefined) return 0;
+    return Math.max(1, Math.ceil((Date.parse(blocking) + options.windowMs - now) / 1000));
   }
 
   return {
-    /** Seconds until the address may try again, or 0 when it may try now. */
-    retryAfterSeconds(address: string): number {
-      const times = recent(address);
-      if (times.length < options.maxFailures) return 0;
-      const oldest = times[times.length - options.maxFailures] ?? 0;
-      return Math.max(1, Math.ceil((oldest + options.windowMs - options.clock.now().getTime()) / 1000));
-    },
-    recordFailure(address: string): void {
-      const times = recent(address);
-      times.push(options.clock.now().getTime());
-      failures.set(address, times.slice(-options.maxFailures));
+    /** Counts an attempt before it is checked; refuses it with 429 and Retry-After when a limit is reached. */
+    async reserve(subject: AttemptSubject): Promise<AttemptReservation> {
+      const now = options.clock.now().getTime();
+      const since = toTimestamp(new Date(now - options.windowMs));
+      if (now - lastSweep > SWEEP_INTERVAL_MS) {
+        lastSweep = now;
+        await options.attempts.deleteLoginAttemptsBefore(since);
+      }
+      const address = subject.address ?? '';
+      const id = await options.attempts.insertLoginAttempt({ address, account: subject.account, attempted: toTimestamp(new Date(now)) });
+      const release = () => options.attempts.deleteLoginAttempt(id);
+      const accountTimes = await options.attempts.listRecentAttempts({ address, account: subject.account, since, exceptId: id, limit: options.maxFailures });
+      let wait = waitSeconds(accountTimes, options.maxFailures, now);
+      if (subject.address !== undefined) {
+        const addressTimes = await options.attempts.listRecentAttempts({ address, since, exceptId: id, limit: addressLimit });
+        wait = Math.max(wait, waitSeconds(addressTimes, addressLimit, now));
+      }
+      if (wait > 0) {
+        // A refused attempt was never checked: it does not extend the lock.
+        await release();
+        throw tooManyRequests(options.describeRefusal(wait), wait);
+      }
+      return { release };
     },
   };
 }

@@ -6,7 +6,7 @@ import QRCode from 'qrcode';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
 import type { Config } from '../../config.ts';
-import { AppError, badRequest, forbidden, tooManyRequests, unauthorized } from '../../errors.ts';
+import { AppError, badRequest, forbidden, unauthorized } from '../../errors.ts';
 import type { SecretBox } from '../../secrets/secret-box.ts';
 import type { EventsService } from '../events/events.service.ts';
 import type { UserRow } from '../users/users.table.ts';
@@ -80,9 +80,9 @@ export function createTotpService({ config, clock, secrets, totp, events, thrott
     if (!config.totp_enabled) throw badRequest(TOTP_NOT_ENABLED);
   }
 
-  function assertNotThrottled(userId: number): void {
-    const wait = throttle.retryAfterSeconds(`user:${userId}`);
-    if (wait > 0) throw tooManyRequests(`Too many wrong codes. Try again in ${wait} seconds.`);
+  /** Counts a code attempt before it is checked; every node on the store shares the count. */
+  function reserveAttempt(userId: number) {
+    return throttle.reserve({ account: `totp:${userId}` });
   }
 
   /**
@@ -90,15 +90,13 @@ export function createTotpService({ config, clock, secrets, totp, events, thrott
    * code (or an older one) presented again is refused even within its 30 seconds.
    */
   async function spendPasscode(row: UserTotpRow, user: UserRow, passcode: string, options: { confirming: boolean }): Promise<number> {
-    assertNotThrottled(user.id);
+    const attempt = await reserveAttempt(user.id);
     const now = clock.now().getTime();
     const delta = buildTotp(row, user.username).validate({ token: passcode, timestamp: now, window: WINDOW_STEPS });
     const step = Math.floor(now / 1000 / PERIOD_SECONDS) + (delta ?? 0);
     const fresh = delta !== null && (options.confirming || (await totp.claimStep(row.id, step)));
-    if (!fresh) {
-      throttle.recordFailure(`user:${user.id}`);
-      throw badRequest(delta === null ? 'Invalid passcode' : 'This passcode has already been used. Wait for the next one.');
-    }
+    if (!fresh) throw badRequest(delta === null ? 'Invalid passcode' : 'This passcode has already been used. Wait for the next one.');
+    await attempt.release();
     return step;
   }
 
@@ -237,11 +235,9 @@ export function createTotpService({ config, clock, secrets, totp, events, thrott
       const session = await requireSession(sessionToken);
       const row = await totp.findByUser(session.user.id);
       if (row?.confirmed !== 1) throw badRequest(TOTP_NOT_ENABLED);
-      assertNotThrottled(session.user.id);
-      if (!(await verifyPassword(row.recovery_hash, normalizeRecoveryCode(recoveryCode)))) {
-        throttle.recordFailure(`user:${session.user.id}`);
-        throw badRequest('Invalid recovery code');
-      }
+      const attempt = await reserveAttempt(session.user.id);
+      if (!(await verifyPassword(row.recovery_hash, normalizeRecoveryCode(recoveryCode)))) throw badRequest('Invalid recovery code');
+      await attempt.release();
       await totp.deleteByUser(session.user.id);
       await totp.setSessionPendingFactor(session.id, config.totp_required ? 'totp_enroll' : '');
       await events.record({
