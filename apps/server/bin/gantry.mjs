@@ -1,8 +1,7 @@
 #!/usr/bin/env node
-// Loads the TypeScript sources through tsx, so the command runs straight from a checkout after `npm ci`.
-import { register } from 'tsx/esm/api';
+// The `gantry` command: the compiled build (`npm run build`), which needs no TypeScript tooling.
+// A development checkout that has not been built yet runs its sources instead.
+import { existsSync } from 'node:fs';
 
-register();
-const { runCli } = await import('../src/cli/main.ts');
-const code = await runCli(process.argv.slice(2));
-process.exitCode = code;
+const build = new URL('../dist/gantry.mjs', import.meta.url);
+await import(existsSync(build) ? build.href : './gantry-source.mjs');

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ProjectRoleSlug } from '@gantry/contract';
+import { SERVER_PACKAGE_ROOT } from './package-root.ts';
 
 /**
  * The only module that reads process.env. A JSON file named by GANTRY_CONFIG may set the same keys
@@ -245,7 +246,7 @@ function buildTaskBaseEnv(env: NodeJS.ProcessEnv, dataDir: string): Record<strin
   return base;
 }
 
-const defaultWebDist = path.resolve(import.meta.dirname, '../../web/dist');
+const defaultWebDist = path.resolve(SERVER_PACKAGE_ROOT, '../web/dist');
 
 /** Builds a validated configuration from file, environment and explicit overrides (tests use the last). */
 export function loadConfig(overrides: ConfigInput = {}, env: NodeJS.ProcessEnv = process.env): Config {

@@ -366,7 +366,7 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
 });
 
 describe('gantry runner processes against a listening server (sqlite)', () => {
-  const bin = path.resolve(import.meta.dirname, '../bin/gantry.mjs');
+  const bin = path.resolve(import.meta.dirname, '../bin/gantry-source.mjs');
   const hasAnsible = spawnSync('ansible-playbook', ['--version']).status === 0;
   let t: TestApp;
   let p: ProjectFixture;

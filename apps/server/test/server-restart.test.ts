@@ -7,7 +7,7 @@ import { isRunning } from '../../../packages/runner/test/support/process-state.t
 import { afterAll, describe, expect, it } from 'vitest';
 import { readTestEnvironment } from '../src/config.ts';
 
-const bin = path.resolve(import.meta.dirname, '../bin/gantry.mjs');
+const bin = path.resolve(import.meta.dirname, '../bin/gantry-source.mjs');
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {

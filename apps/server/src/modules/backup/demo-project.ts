@@ -3,9 +3,10 @@ import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { ProjectBackupInput } from '@gantry/contract';
 import { runProcess } from '@gantry/runner';
+import { SERVER_PACKAGE_ROOT } from '../../package-root.ts';
 
 /** The demo scripts shipped with Gantry; every demo project gets its own git copy of them. */
-const DEMO_SOURCE_DIR = path.resolve(import.meta.dirname, '../../../demo/repository');
+const DEMO_SOURCE_DIR = path.join(SERVER_PACKAGE_ROOT, 'demo/repository');
 
 const GIT_TIMEOUT_MS = 30_000;
 
