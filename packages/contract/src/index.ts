@@ -23,3 +23,4 @@ export * from './integrations.ts';
 export * from './runners.ts';
 export * from './terraform.ts';
 export * from './alerts.ts';
+export * from './survey-answers.ts';

@@ -97,6 +97,11 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
     findLastOfTemplate(templateId: number): Promise<TaskRow | undefined> {
       return db.selectFrom('task').selectAll().where('template_id', '=', templateId).orderBy('id', 'desc').limit(1).executeTakeFirst();
     },
+    /** Whether a task of the template already ran this commit: a re-run may pin it without choosing code of its own. */
+    async hasRunCommit(projectId: number, templateId: number, commitHash: string): Promise<boolean> {
+      const query = db.selectFrom('task').select('id').where('project_id', '=', projectId).where('template_id', '=', templateId);
+      return (await query.where('commit_hash', '=', commitHash).limit(1).executeTakeFirst()) !== undefined;
+    },
     /** The queue in order, one page at a time: the dispatcher reads only as far as it can start tasks. */
     listWaiting(afterId: number, limit: number): Promise<QueuedTaskRow[]> {
       return db

@@ -5,7 +5,7 @@ import type { TasksService } from './tasks.service.ts';
 
 export function registerTasksRoutes(route: Routes, { tasks }: { tasks: TasksService }) {
   const run = projectMember(Permission.runProjectTasks);
-  route(tasksApi.create, run, ({ actor, access, body }) => tasks.create(access.project.id, body, { user: actor }));
+  route(tasksApi.create, run, ({ actor, access, body }) => tasks.create(access.project.id, body, { user: actor, permissions: access.permissions }));
   route(tasksApi.list, projectMember(), ({ access }) => tasks.list(access.project.id));
   route(tasksApi.last, projectMember(), ({ access, query }) => tasks.list(access.project.id, query.limit ?? 200));
   route(tasksApi.get, projectMember(), ({ access, params }) => tasks.get(access.project.id, params.taskId));

@@ -1,5 +1,5 @@
 import type { ActiveTask, CreateTaskBody, StatsEntry, StopWaitingTasksResult, Task, TaskOutput, TaskStatus, TaskWithTemplate, Template } from '@gantry/contract';
-import { ACTIVE_TASK_STATUSES, CLI_ARGS_INVALID, FINISHED_TASK_STATUSES, isJsonStringArray } from '@gantry/contract';
+import { ACTIVE_TASK_STATUSES, FINISHED_TASK_STATUSES, Permission, hasPermissions } from '@gantry/contract';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
@@ -10,6 +10,7 @@ import type { InventoriesService } from '../inventories/inventories.service.ts';
 import type { TemplatesService } from '../templates/templates.service.ts';
 import type { UserRow } from '../users/users.table.ts';
 import { nextBuildVersion } from './build-version.ts';
+import { createTaskRequestRules } from './task-request-rules.ts';
 import type { TaskEngine } from './task-engine.ts';
 import type { TaskListRow, TasksRepository } from './tasks.repository.ts';
 import type { TaskRow } from './tasks.table.ts';
@@ -19,6 +20,8 @@ type CreateTaskInput = z.output<typeof CreateTaskBody>;
 /** Who asked for a task: a user, or a schedule or integration acting on its own. */
 export interface TaskOrigin {
   user?: UserRow;
+  /** The user's permission bits in the project; without manageProjectResources a user may set only what the template offers. */
+  permissions?: number;
   scheduleId?: number;
   integrationId?: number;
 }
@@ -55,6 +58,12 @@ const HISTORY_LIMIT = 1000;
 // Colour and cursor escape sequences.
 const ANSI_PATTERN = /\u001b\[[0-9;?]*[ -\/]*[@-~]/g;
 const DAY_MS = 86_400_000;
+const ARGUMENTS_IGNORED_LINE = 'CLI arguments sent with this task were ignored: the template does not allow overriding them.';
+
+/** Schedules, integrations and autorun were set up by managers; a user holds what their role gives. */
+function canManage(origin: TaskOrigin): boolean {
+  return origin.user === undefined || hasPermissions(origin.permissions ?? 0, Permission.manageProjectResources);
+}
 
 interface TasksDeps {
   tasks: TasksRepository;
@@ -67,6 +76,8 @@ interface TasksDeps {
 }
 
 export function createTasksService({ tasks, templates, inventories, engine, events, secrets, clock }: TasksDeps) {
+  const requestRules = createTaskRequestRules({ hasRunCommit: (projectId, templateId, commitHash) => tasks.hasRunCommit(projectId, templateId, commitHash) });
+
   async function getRow(projectId: number, id: number): Promise<TaskListRow> {
     const row = await tasks.find(projectId, id);
     if (!row) throw notFound('Task');
@@ -88,19 +99,6 @@ export function createTasksService({ tasks, templates, inventories, engine, even
       });
     }
     return result;
-  }
-
-  /** The seed's task-form rules, checked again here so API clients get the same answers. */
-  function checkSurvey(template: Template, environment: Record<string, unknown>, secret: Record<string, unknown>): void {
-    for (const variable of template.survey_vars) {
-      const value = (variable.type === 'secret' ? secret : environment)[variable.name];
-      const text = value === undefined || value === null ? '' : String(value);
-      if (variable.required && text.trim() === '') throw validationFailed(`${variable.title} is required`);
-      if (variable.type === 'int' && text !== '' && !/^-?\d+$/.test(text)) throw validationFailed('Must be integer');
-      if (variable.type === 'enum' && text !== '' && !variable.values.some((v) => v.value === text)) {
-        throw validationFailed(`${variable.title} must be one of its values`);
-      }
-    }
   }
 
   async function versionOf(template: Template, body: CreateTaskInput, projectId: number): Promise<string | null> {
@@ -127,11 +125,7 @@ export function createTasksService({ tasks, templates, inventories, engine, even
       });
       const environment = JSON.parse(body.environment) as Record<string, unknown>;
       const secret = JSON.parse(body.secret) as Record<string, unknown>;
-      checkSurvey(template, environment, secret);
-      if (body.arguments !== null) {
-        if (!template.allow_override_args_in_task) throw validationFailed('This template does not allow CLI args in tasks');
-        if (!isJsonStringArray(body.arguments)) throw validationFailed(CLI_ARGS_INVALID);
-      }
+      const checked = await requestRules.check(projectId, template, body, { environment, secret }, { canManage: canManage(origin) });
       if (body.inventory_id) await inventories.assertExists(projectId, body.inventory_id);
       const params = { ...body.params };
       if (body.debug !== undefined) params.debug ??= body.debug;
@@ -156,7 +150,7 @@ export function createTasksService({ tasks, templates, inventories, engine, even
         end: null,
         environment: body.environment,
         secret: Object.keys(secret).length > 0 ? secrets.seal(body.secret) : null,
-        arguments: body.arguments,
+        arguments: checked.arguments,
         git_branch: body.git_branch ?? null,
         inventory_id: body.inventory_id ?? null,
         params: JSON.stringify(params),
@@ -164,10 +158,11 @@ export function createTasksService({ tasks, templates, inventories, engine, even
         runner_id: null,
         node_id: null,
         pid: null,
-        output_lines: 0,
+        output_lines: checked.argumentsIgnored ? 1 : 0,
         runner_log_offset: 0,
       };
       const id = await tasks.insert(row);
+      if (checked.argumentsIgnored) await tasks.insertOutput([{ task_id: id, seq: 0, time: row.created, output: ARGUMENTS_IGNORED_LINE }], id, 1);
       await events.record({ userId: row.user_id, projectId, objectType: 'task', objectId: id, description: `Task ${id} (${template.name}) queued` });
       engine.wake();
       return toTask({ ...row, id });

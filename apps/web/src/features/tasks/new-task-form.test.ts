@@ -132,6 +132,14 @@ describe('re-run', () => {
     expect(toCreateTaskBody(tpl, initial, source).commit_hash).toBe('abcdef1234567890');
   });
 
+  it('sends again only the params the app offers, so a task runner may re-run any task', () => {
+    const rerun = { ...source, params: { dry_run: true, become: true, tags: ['web'], extra: 'x' } } as unknown as TaskWithTemplate;
+    const ansible = template({ app: 'ansible', task_params: { tags: ['db'], limit: ['all'] } });
+    expect(toCreateTaskBody(ansible, getInitialTaskValues(ansible, rerun), rerun).params).toEqual({ debug: false, dry_run: true, diff: false, tags: ['web'], limit: ['all'] });
+    const bash = template({ app: 'bash' });
+    expect(toCreateTaskBody(bash, getInitialTaskValues(bash, rerun), rerun).params).toEqual({});
+  });
+
   it('starts a new task from survey defaults', () => {
     const tpl = template({ survey_vars: [variable({ name: 'region', title: 'Region', default_value: 'us' })] });
     expect(getInitialTaskValues(tpl).survey).toEqual([{ value: 'us' }]);

@@ -4,6 +4,8 @@ import type { CreateTaskBody, Template, TaskWithTemplate } from '@gantry/contrac
 /** Ansible and terraform/tofu options of a task, in the order the form shows them. */
 export const ANSIBLE_PARAMS = ['debug', 'dry_run', 'diff'] as const;
 export const TERRAFORM_PARAMS = ['plan', 'destroy', 'auto_approve', 'upgrade', 'reconfigure'] as const;
+/** Ansible's host patterns and tags: sent from the template or the task being re-run, not edited in the form. */
+const ANSIBLE_HOST_PARAMS = ['limit', 'tags', 'skip_tags'] as const;
 export type TaskParamName = (typeof ANSIBLE_PARAMS)[number] | (typeof TERRAFORM_PARAMS)[number];
 
 export function getParamNames(app: string): readonly TaskParamName[] {
@@ -123,13 +125,15 @@ export function toCreateTaskBody(template: TaskFormTemplate, values: TaskFormVal
     else environment[variable.name] = variable.type === 'int' ? Number(value) : value;
   });
 
-  const params: Record<string, unknown> = { ...(source?.params ?? {}) };
+  const params: Record<string, unknown> = {};
   for (const name of getParamNames(template.app)) params[name] = values.params[name] === true;
   if (template.app === 'ansible') {
-    // The template's host limit and tags travel with every task, as they always have.
-    for (const name of ['limit', 'tags', 'skip_tags']) {
-      const value = template.task_params[name];
-      if (params[name] === undefined && Array.isArray(value)) params[name] = value;
+    // A re-run keeps the host limit and tags of its task (the only other params a task runner may send);
+    // otherwise the template's travel with every task, as they always have.
+    for (const name of ANSIBLE_HOST_PARAMS) {
+      const previous = source?.params[name];
+      const value = Array.isArray(previous) ? previous : template.task_params[name];
+      if (Array.isArray(value)) params[name] = value;
     }
   }
 

@@ -1,0 +1,192 @@
+import type { CreateTaskBody, Template } from '@gantry/contract';
+import { CLI_ARGS_INVALID, findSurveyAnswerProblem, isJsonStringArray } from '@gantry/contract';
+import type { z } from 'zod';
+import { validationFailed } from '../../errors.ts';
+
+type CreateTaskInput = z.output<typeof CreateTaskBody>;
+
+/**
+ * Variables that choose how or with what a task reaches its hosts, or what the controller executes:
+ * an interpreter, a shell, a transport's own arguments (ProxyCommand...), a become program. Set
+ * from a task they run any command on the Gantry host, so no task request may carry them, whoever
+ * sends it; the inventory and the template are where they belong. The names that follow the
+ * ansible ones hijack a process through its environment (secret answers of shell and pulumi
+ * tasks become environment variables).
+ */
+const DENIED_VARIABLES: readonly RegExp[] = [
+  /^ansible_.*interpreter$/,
+  /^ansible_.*_exe(cutable)?$/,
+  /^ansible_(connection|host|port|user|remote_user|password|pass|private_key_file|pipelining|shell_type|remote_tmp|module_compression|async_dir|timeout|network_os)$/,
+  /^ansible_become/,
+  /^ansible_(ssh|scp|sftp|paramiko|libssh|psrp|winrm|netconf|httpapi|docker|podman|kubectl|buildah|chroot|jail|zone|lxc|lxd|local|persistent)_/,
+  /^ansible_(su|sudo|pbrun|pfexec|doas|dzdo|ksu|runas|machinectl|sesu)_/,
+  /^(ld|dyld)_/,
+  /^bash_(env|func_)/,
+  /^(env|path|ifs|ps4|shellopts|bashopts|prompt_command|node_options|rubyopt|perl5opt|perl5lib|perllib|git_ssh|git_ssh_command|git_exec_path)$/,
+  /^python[a-z]+$/,
+];
+
+/** How a variable name is compared: every spelling of one name (case, spaces, invisible characters) is the same name. */
+function normalizeVariableName(name: string): string {
+  return name.normalize('NFKC').replace(/[\s\p{Cf}]/gu, '').toLowerCase();
+}
+
+export function isDeniedVariable(name: string): boolean {
+  const normalized = normalizeVariableName(name);
+  return DENIED_VARIABLES.some((pattern) => pattern.test(normalized));
+}
+
+const deniedVariable = (name: string) =>
+  validationFailed(`Variable "${name}" cannot be set from a task: connection and interpreter settings belong to the inventory or the template`);
+
+/** ansible-playbook options that pick the transport, the inventory or code the controller runs; argparse also takes their prefixes. */
+const DENIED_ANSIBLE_LONG_OPTIONS = [
+  '--connection',
+  '--ssh-common-args',
+  '--ssh-extra-args',
+  '--scp-extra-args',
+  '--sftp-extra-args',
+  '--become-method',
+  '--module-path',
+  '--vault-password-file',
+  '--vault-id',
+  '--inventory',
+  '--inventory-file',
+];
+/** Options of their own that are also prefixes of a denied one. */
+const ALLOWED_ANSIBLE_LONG_OPTIONS = new Set(['--become']);
+const DENIED_ANSIBLE_SHORT_OPTIONS = new Set(['c', 'i', 'M']);
+const ANSIBLE_SHORT_OPTIONS_WITH_VALUE = new Set(['c', 'e', 'f', 'i', 'l', 'M', 't', 'T', 'u']);
+
+/** Names in an --extra-vars value (key=value pairs, JSON or YAML): every word that could be a key is checked. */
+function checkExtraVarsText(text: string): void {
+  for (const word of text.match(/[\p{L}\p{N}_]+/gu) ?? []) if (isDeniedVariable(word)) throw deniedVariable(word);
+}
+
+/** Task CLI arguments of an ansible template must not carry, under another spelling, what variables may not. */
+function checkAnsibleArguments(args: readonly string[]): void {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    const next = args[i + 1] ?? '';
+    if (arg.startsWith('--')) {
+      const [name = '', ...rest] = arg.split('=');
+      if (name.length < 3 || ALLOWED_ANSIBLE_LONG_OPTIONS.has(name)) continue;
+      const denied = DENIED_ANSIBLE_LONG_OPTIONS.find((option) => option.startsWith(name));
+      if (denied) throw validationFailed(`CLI argument ${denied} cannot be passed to a task: the template and its inventory set it`);
+      if ('--extra-vars'.startsWith(name)) checkExtraVarsText(rest.length > 0 ? rest.join('=') : next);
+    } else if (arg.startsWith('-')) {
+      // Short flags combine (-vvc local) and a value may follow its letter directly (-clocal).
+      for (let j = 1; j < arg.length; j++) {
+        const letter = arg[j] ?? '';
+        if (DENIED_ANSIBLE_SHORT_OPTIONS.has(letter)) throw validationFailed(`CLI argument -${letter} cannot be passed to a task: the template and its inventory set it`);
+        if (letter === 'e') checkExtraVarsText(j + 1 < arg.length ? arg.slice(j + 1) : next);
+        if (ANSIBLE_SHORT_OPTIONS_WITH_VALUE.has(letter)) break;
+      }
+    }
+  }
+}
+
+/** Params a task may set, by app: switches are harmless anywhere, host patterns only mean something to ansible. */
+const SWITCH_PARAMS = ['debug', 'dry_run', 'diff', 'plan', 'destroy', 'auto_approve', 'upgrade', 'reconfigure'];
+const ANSIBLE_LIST_PARAMS = ['limit', 'tags', 'skip_tags'];
+
+function offersParam(app: string, name: string): boolean {
+  return SWITCH_PARAMS.includes(name) || (app === 'ansible' && ANSIBLE_LIST_PARAMS.includes(name));
+}
+
+/** Ansible renders `{{ }}` in extra variables, and a lookup in there runs commands on the controller. */
+const TEMPLATE_EXPRESSION = /\{\{|\{%|\{#/;
+
+const onlyManagers = 'only members who manage the project resources can set it';
+
+export interface TaskRequester {
+  /** Holds manageProjectResources: may edit the template anyway, so may pass what it does not offer. */
+  canManage: boolean;
+}
+
+export interface TaskRequestRulesDeps {
+  /** Whether a task of the template already ran the commit. */
+  hasRunCommit(projectId: number, templateId: number, commitHash: string): Promise<boolean>;
+}
+
+export interface CheckedTaskRequest {
+  /** The CLI arguments to store: null when none came or the template ignores them. */
+  arguments: string | null;
+  /** Arguments came but the template does not allow overriding them, so they were dropped. */
+  argumentsIgnored: boolean;
+}
+
+/**
+ * What a task request may set. Everyone: answers that fit the survey, secrets only in `secret`,
+ * no connection or interpreter variables. Without manageProjectResources: only what the template
+ * offers (its survey variables, its params, a branch or inventory when it lets one be chosen).
+ */
+export function createTaskRequestRules(deps: TaskRequestRulesDeps) {
+  function checkVariables(template: Template, environment: Record<string, unknown>, secret: Record<string, unknown>, requester: TaskRequester): void {
+    for (const name of [...Object.keys(environment), ...Object.keys(secret)]) if (isDeniedVariable(name)) throw deniedVariable(name);
+    const problem = findSurveyAnswerProblem(template.survey_vars, { environment, secret });
+    if (problem) throw validationFailed(problem.message);
+    if (requester.canManage) return;
+    const plain = new Set(template.survey_vars.filter((v) => v.type !== 'secret').map((v) => v.name));
+    const secrets = new Set(template.survey_vars.filter((v) => v.type === 'secret').map((v) => v.name));
+    for (const name of Object.keys(environment)) {
+      if (!plain.has(name)) throw validationFailed(`Variable "${name}" in environment is not a survey variable of this template; ${onlyManagers}`);
+    }
+    for (const name of Object.keys(secret)) {
+      if (!secrets.has(name)) throw validationFailed(`Secret "${name}" is not a secret survey variable of this template; ${onlyManagers}`);
+    }
+    if (template.app === 'ansible') {
+      for (const [name, value] of [...Object.entries(environment), ...Object.entries(secret)]) {
+        if (typeof value === 'string' && TEMPLATE_EXPRESSION.test(value)) {
+          throw validationFailed(`Survey variable "${name}" cannot hold a template expression ({{ }}, {% %} or {# #})`);
+        }
+      }
+    }
+  }
+
+  async function checkChoices(projectId: number, template: Template, body: CreateTaskInput): Promise<void> {
+    for (const name of Object.keys(body.params)) {
+      if (!offersParam(template.app, name)) throw validationFailed(`Task parameter "${name}" is not offered by this template; ${onlyManagers}`);
+    }
+    if (body.limit?.trim() && !offersParam(template.app, 'limit')) throw validationFailed(`Task parameter "limit" is not offered by this template; ${onlyManagers}`);
+    const branch = body.git_branch?.trim();
+    if (branch && !template.allow_override_branch_in_task && branch !== template.git_branch) {
+      throw validationFailed('git_branch: this template does not allow choosing the branch');
+    }
+    const allowsInventory = template.task_params.allow_override_inventory === true;
+    if (body.inventory_id && !allowsInventory && body.inventory_id !== template.inventory_id) {
+      throw validationFailed('inventory_id: this template does not allow choosing the inventory');
+    }
+    const playbook = body.playbook?.trim();
+    if (playbook && playbook !== template.playbook) throw validationFailed(`playbook: the task cannot replace the template's playbook; ${onlyManagers}`);
+    if (body.commit_hash && !template.allow_override_branch_in_task && !(await deps.hasRunCommit(projectId, template.id, body.commit_hash.toLowerCase()))) {
+      throw validationFailed('commit_hash: a task may only pin a commit this template has already run, unless the template allows choosing the branch');
+    }
+  }
+
+  function checkArguments(template: Template, body: CreateTaskInput): CheckedTaskRequest {
+    if (body.arguments === null) return { arguments: null, argumentsIgnored: false };
+    // Semaphore drops them silently; the task's log says so here.
+    if (!template.allow_override_args_in_task) return { arguments: null, argumentsIgnored: true };
+    if (!isJsonStringArray(body.arguments)) throw validationFailed(CLI_ARGS_INVALID);
+    if (template.app === 'ansible') checkAnsibleArguments(JSON.parse(body.arguments) as string[]);
+    return { arguments: body.arguments, argumentsIgnored: false };
+  }
+
+  return {
+    /** Throws a 400 naming the first field the requester may not set; returns what to store. */
+    async check(
+      projectId: number,
+      template: Template,
+      body: CreateTaskInput,
+      answers: { environment: Record<string, unknown>; secret: Record<string, unknown> },
+      requester: TaskRequester,
+    ): Promise<CheckedTaskRequest> {
+      checkVariables(template, answers.environment, answers.secret, requester);
+      if (!requester.canManage) await checkChoices(projectId, template, body);
+      return checkArguments(template, body);
+    },
+  };
+}
+
+export type TaskRequestRules = ReturnType<typeof createTaskRequestRules>;

@@ -1,0 +1,169 @@
+import { execFileSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
+import { createTestApp, type TestApp } from './test-app.ts';
+import { listTestDialects } from './test-databases.ts';
+
+const dialects = await listTestDialects();
+
+const SCRIPTS = {
+  'args.sh': 'echo "args: $*"\n',
+  'site.yml': '- hosts: all\n  gather_facts: false\n  tasks: []\n',
+};
+
+const IGNORED_LINE = 'CLI arguments sent with this task were ignored: the template does not allow overriding them.';
+
+describe.each(dialects)('task request rights on %s', (dialect) => {
+  let t: TestApp;
+  let p: ProjectFixture;
+  const cookies: Record<'owner' | 'manager' | 'runner', string> = { owner: '', manager: '', runner: '' };
+  let bashTemplate: number;
+  let ansibleTemplate: number;
+  let inventoryId: number;
+  let otherInventoryId: number;
+
+  const post = (as: string, templateId: number, body: Record<string, unknown>) =>
+    t.request('POST', `${p.base}/tasks`, { as, body: { template_id: templateId, ...body } });
+
+  /** The request is refused with 400 and an error naming `field`. */
+  async function expectRefused(as: string, templateId: number, body: Record<string, unknown>, field: string | RegExp) {
+    const response = await post(as, templateId, body);
+    expect(response.status, JSON.stringify(body)).toBe(400);
+    expect((response.body as { error: string }).error).toMatch(field);
+  }
+
+  async function expectAccepted(as: string, templateId: number, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const response = await post(as, templateId, body);
+    expect(response.status, `${JSON.stringify(body)} -> ${response.text}`).toBe(201);
+    return response.body as Record<string, unknown>;
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    p = await createProjectFixture(t, SCRIPTS);
+    t.secrets.add('runner-Token-1');
+    for (const [role, slug] of [['owner', 'owner'], ['manager', 'manager'], ['runner', 'task_runner']] as const) {
+      const user = await t.createUser(`rights-${role}`);
+      const added = await t.request('POST', `${p.base}/users`, { as: t.adminCookie, body: { user_id: user.id, role: slug } });
+      expect(added.status).toBe(204);
+      cookies[role] = user.cookie;
+    }
+    const inventory = async (name: string) =>
+      ((await t.request('POST', `${p.base}/inventory`, { as: t.adminCookie, body: { name, type: 'static', inventory: 'localhost\n', ssh_key_id: p.noneKeyId } })).body as { id: number }).id;
+    inventoryId = await inventory('main hosts');
+    otherInventoryId = await inventory('other hosts');
+    const survey = [
+      { name: 'region', title: 'Region', type: 'enum', values: [{ name: 'Europe', value: 'eu' }, { name: 'Asia', value: 'ap' }] },
+      { name: 'count', title: 'Count', type: 'int' },
+      { name: 'note', title: 'Note' },
+      { name: 'token', title: 'Token', type: 'secret' },
+    ];
+    bashTemplate = await p.createTemplate({ playbook: 'args.sh', survey_vars: survey, inventory_id: inventoryId });
+    ansibleTemplate = await p.createTemplate({ app: 'ansible', playbook: 'site.yml', inventory_id: inventoryId, survey_vars: survey, allow_override_args_in_task: true });
+  });
+  afterAll(() => t.close());
+
+  it('refuses a task runner every field the template does not offer, naming it', async () => {
+    const runner = cookies.runner;
+    await expectRefused(runner, bashTemplate, { environment: JSON.stringify({ region: 'eu', extra_thing: 'x' }) }, /"extra_thing"/);
+    await expectRefused(runner, bashTemplate, { secret: JSON.stringify({ api_key: 'x' }) }, /"api_key"/);
+    await expectRefused(runner, bashTemplate, { params: { become: true } }, /"become"/);
+    await expectRefused(runner, bashTemplate, { params: { tags: ['web'] } }, /"tags"/);
+    await expectRefused(runner, bashTemplate, { limit: 'web1' }, /"limit"/);
+    await expectRefused(runner, bashTemplate, { git_branch: 'feature' }, /git_branch/);
+    await expectRefused(runner, bashTemplate, { inventory_id: otherInventoryId }, /inventory_id/);
+    await expectRefused(runner, bashTemplate, { playbook: 'site.yml' }, /playbook/);
+    await expectRefused(runner, bashTemplate, { commit_hash: 'abcdef1234567' }, /commit_hash/);
+    await expectRefused(runner, ansibleTemplate, { environment: JSON.stringify({ note: "{{ lookup('pipe', 'id') }}" }) }, /"note"/);
+  });
+
+  it('lets managers and owners pass what they could put in the template anyway', async () => {
+    for (const as of [cookies.manager, cookies.owner]) {
+      await expectAccepted(as, bashTemplate, { environment: JSON.stringify({ region: 'eu', extra_thing: 'x' }), secret: JSON.stringify({ api_key: 'x' }), params: { become: true } });
+      await expectAccepted(as, ansibleTemplate, { environment: JSON.stringify({ note: '{{ inventory_hostname }}' }), params: { tags: ['web'] } });
+    }
+  });
+
+  it('lets a task runner set what the template offers', async () => {
+    const runner = cookies.runner;
+    const task = await expectAccepted(runner, bashTemplate, {
+      environment: JSON.stringify({ region: 'ap', count: 3, note: 'hello' }),
+      secret: JSON.stringify({ token: 'runner-Token-1' }),
+      params: { debug: true, dry_run: false, plan: true },
+      inventory_id: inventoryId,
+    });
+    expect(task).toMatchObject({ inventory_id: inventoryId, params: { debug: true, dry_run: false, plan: true } });
+    await expectAccepted(runner, ansibleTemplate, { params: { limit: ['web1'], tags: ['a'], skip_tags: ['b'], diff: true }, limit: 'web2' });
+
+    const flexible = await p.createTemplate({ playbook: 'args.sh', allow_override_branch_in_task: true, task_params: { allow_override_inventory: true } });
+    expect(await expectAccepted(runner, flexible, { git_branch: 'main', inventory_id: otherInventoryId })).toMatchObject({ git_branch: 'main', inventory_id: otherInventoryId });
+
+    // A re-run pins the commit its task ran; that commit is the template's own code, not one the runner picked.
+    const finished = await p.waitForStatus(Number(task.id), ['success', 'error']);
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: p.repoDir, encoding: 'utf8' }).trim();
+    expect(finished.commit_hash).toBe(head);
+    await expectAccepted(runner, bashTemplate, { commit_hash: head });
+    await expectAccepted(runner, flexible, { commit_hash: 'abcdef1234567' });
+  });
+
+  it('refuses connection and interpreter variables from everyone, in every spelling', async () => {
+    for (const as of [t.adminCookie, cookies.owner, cookies.manager, cookies.runner]) {
+      for (const name of ['ansible_python_interpreter', ' Ansible_SSH_Common_Args ', 'ANSIBLE_BECOME_EXE', 'ansible_shell_executable', 'ansible_connection', 'ansible_winrm_transport', 'ansible_psrp_proxy', 'ansible_\u200bconnection']) {
+        await expectRefused(as, bashTemplate, { environment: JSON.stringify({ [name]: '/tmp/x' }) }, name);
+        await expectRefused(as, ansibleTemplate, { secret: JSON.stringify({ [name]: '/tmp/x' }) }, name);
+      }
+      await expectRefused(as, bashTemplate, { secret: JSON.stringify({ LD_PRELOAD: '/tmp/x.so' }) }, /LD_PRELOAD/);
+      await expectRefused(as, ansibleTemplate, { arguments: JSON.stringify(['-e', 'ansible_python_interpreter=/tmp/x']) }, /ansible_python_interpreter/);
+      await expectRefused(as, ansibleTemplate, { arguments: JSON.stringify(['--extra-vars={"ansible_ssh_common_args": "-oProxyCommand=id"}']) }, /ansible_ssh_common_args/);
+      await expectRefused(as, ansibleTemplate, { arguments: JSON.stringify(['--ssh-common-args=-oProxyCommand=id']) }, /--ssh-common-args/);
+      await expectRefused(as, ansibleTemplate, { arguments: JSON.stringify(['-vclocal']) }, /-c/);
+    }
+    await expectAccepted(cookies.runner, ansibleTemplate, { arguments: JSON.stringify(['--become', '-v', '--check']) });
+  });
+
+  it('refuses a secret survey answer sent in environment, even from an admin', async () => {
+    for (const as of [t.adminCookie, cookies.runner]) {
+      const response = await post(as, bashTemplate, { environment: JSON.stringify({ token: 'in-the-clear' }) });
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({ error: 'Survey variable "token" is a secret: send it in "secret", not in "environment"', code: expect.any(String) });
+    }
+  });
+
+  it('ignores CLI arguments the template does not allow, saying so in the log, and passes allowed ones', async () => {
+    const task = await expectAccepted(cookies.runner, bashTemplate, { arguments: JSON.stringify(['--dangerous', '$(id)']) });
+    expect(task.arguments).toBeNull();
+    await p.waitForStatus(Number(task.id), ['success', 'error']);
+    const lines = await p.output(Number(task.id));
+    expect(lines[0]).toBe(IGNORED_LINE);
+    expect(lines.filter((l) => l === IGNORED_LINE)).toHaveLength(1);
+    expect(lines).toContain('args: ');
+
+    const allowing = await p.createTemplate({ playbook: 'args.sh', allow_override_args_in_task: true });
+    const allowed = await expectAccepted(cookies.runner, allowing, { arguments: JSON.stringify(['--from-task']) });
+    await p.waitForStatus(Number(allowed.id), ['success']);
+    const allowedLines = await p.output(Number(allowed.id));
+    expect(allowedLines).toContain('args: --from-task');
+    expect(allowedLines).not.toContain(IGNORED_LINE);
+  });
+
+  it('checks survey answers by type', async () => {
+    const typed = await p.createTemplate({
+      playbook: 'args.sh',
+      survey_vars: [
+        { name: 'version', title: 'Version', required: true },
+        { name: 'count', title: 'Count', type: 'int' },
+        { name: 'region', title: 'Region', type: 'enum', values: [{ name: 'Europe', value: 'eu' }] },
+      ],
+    });
+    const as = cookies.runner;
+    await expectRefused(as, typed, {}, 'Version is required');
+    await expectRefused(as, typed, { environment: JSON.stringify({ version: '  ' }) }, 'Version is required');
+    await expectRefused(as, typed, { environment: JSON.stringify({ version: '1', count: 'x1' }) }, 'Count: Must be integer');
+    await expectRefused(as, typed, { environment: JSON.stringify({ version: '1', count: 3.5 }) }, 'Count: Must be integer');
+    await expectRefused(as, typed, { environment: JSON.stringify({ version: '1', count: true }) }, 'Count: Must be integer');
+    await expectRefused(as, typed, { environment: JSON.stringify({ version: '1', region: 'us' }) }, 'Region must be one of its values');
+    await expectRefused(as, typed, { environment: JSON.stringify({ version: { nested: 1 } }) }, 'Version must be a single value');
+    await expectAccepted(as, typed, { environment: JSON.stringify({ version: '1', count: '-4', region: 'eu' }) });
+    await expectAccepted(as, typed, { environment: JSON.stringify({ version: '1', count: 7 }) });
+  });
+});
