@@ -133,14 +133,31 @@ describe.each(dialects)('projects and team on %s', (dialect) => {
     expect((await t.request('DELETE', `/api/project/${id}/users/${amy.id}`, { as: zed.cookie })).status).toBe(404);
   });
 
-  it('members leave a project; the owner cannot', async () => {
+  it('members leave a project; the last owner cannot', async () => {
     const id = await createProject('Leaving');
     const kim = await t.createUser('kim');
     await t.request('POST', `/api/project/${id}/users`, { as: t.adminCookie, body: { user_id: kim.id, role: 'task_runner' } });
     expect((await t.request('DELETE', `/api/project/${id}/me`, { as: kim.cookie })).status).toBe(204);
     expect((await t.request('GET', `/api/project/${id}`, { as: kim.cookie })).status).toBe(404);
     const owner = await t.request('DELETE', `/api/project/${id}/me`, { as: t.adminCookie });
-    expect(owner.body).toMatchObject({ error: 'The owner cannot leave the project' });
+    expect(owner.body).toMatchObject({ error: 'A project must keep at least one owner' });
+  });
+
+  it('an owner steps down by leaving, removal or demotion of themselves under one rule: never the last owner', async () => {
+    const id = await createProject('Stepping down');
+    const ann = await t.createUser('ann');
+    const bob = await t.createUser('bob');
+    const me = (await t.request('GET', '/api/user', { as: t.adminCookie })).body as { id: number };
+    await t.request('POST', `/api/project/${id}/users`, { as: t.adminCookie, body: { user_id: ann.id, role: 'owner' } });
+    await t.request('POST', `/api/project/${id}/users`, { as: t.adminCookie, body: { user_id: bob.id, role: 'owner' } });
+    expect((await t.request('DELETE', `/api/project/${id}/users/${me.id}`, { as: t.adminCookie })).status).toBe(204);
+    // Two owners left: one of them may leave through /me as through the team list.
+    expect((await t.request('DELETE', `/api/project/${id}/me`, { as: bob.cookie })).status).toBe(204);
+    const last = 'A project must keep at least one owner';
+    expect((await t.request('DELETE', `/api/project/${id}/me`, { as: ann.cookie })).body).toMatchObject({ error: last });
+    expect((await t.request('DELETE', `/api/project/${id}/users/${ann.id}`, { as: ann.cookie })).body).toMatchObject({ error: last });
+    expect((await t.request('PUT', `/api/project/${id}/users/${ann.id}`, { as: ann.cookie, body: { role: 'manager' } })).body).toMatchObject({ error: last });
+    expect((await t.request('GET', `/api/project/${id}/role`, { as: ann.cookie })).body).toMatchObject({ role: 'owner' });
   });
 
   it('records project and team changes as project events, newest first', async () => {

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { NoContent } from './common.ts';
+import { NoContent, wireInteger } from './common.ts';
 
 export const DEFAULT_APP_IDS = ['ansible', 'terraform', 'tofu', 'pulumi', 'bash', 'python', 'powershell'] as const;
 
 export const App = z.object({
   id: z.string(),
   active: z.boolean(),
-  priority: z.number().int(),
+  priority: wireInteger(),
   title: z.string(),
   icon: z.string(),
   color: z.string(),
@@ -27,7 +27,7 @@ export const AppId = z
 export const AppBody = z.object({
   id: AppId.optional(),
   active: z.boolean().optional(),
-  priority: z.number({ error: 'Priority must be a number' }).int('Priority must be an integer').min(0).max(1_000_000).optional(),
+  priority: wireInteger({ max: 1_000_000, message: { type: 'Priority must be an integer', min: 'Priority must be 0 or greater', max: 'Priority must be at most 1000000' } }).optional(),
   title: z.string().trim().max(255).optional(),
   icon: z.string().trim().max(255).optional(),
   color: z.string().trim().max(64).optional(),

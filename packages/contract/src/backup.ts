@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { ProjectParams } from './common.ts';
+import { ProjectParams, wireInteger } from './common.ts';
 import { BodyDataType, ExtractVariableType, IntegrationAuthMethod, MatchMethod, MatchType, ValueSource } from './integrations.ts';
 import { InventoryType, isSafeRepositoryPath } from './inventories.ts';
 import { Project } from './projects.ts';
@@ -69,7 +69,7 @@ export const BackupMeta = z.object({
   name: name(),
   alert: flag(),
   alert_chat: text(NAME_MAX).nullish(),
-  max_parallel_tasks: z.number({ error: 'must be a number' }).int('must be an integer').min(0, 'must be 0 or greater').max(100000).nullish(),
+  max_parallel_tasks: wireInteger({ max: 100000 }).nullish(),
   type: text(32).nullish(),
 });
 
@@ -120,11 +120,7 @@ export const BackupEnvironment = z.object({
 
 export const BackupView = z.object({
   title: name(),
-  position: z
-    .number({ error: 'must be a number' })
-    .int('must be an integer')
-    .min(0)
-    .max(1_000_000)
+  position: wireInteger({ max: 1_000_000 })
     .nullish()
     .transform((v) => v ?? 0),
 });

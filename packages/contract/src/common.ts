@@ -3,17 +3,63 @@ import { z } from 'zod';
 /** The largest value of an integer column on every supported database: ids and counters stay at or below it. */
 export const MAX_INTEGER = 2_147_483_647;
 
+interface IntegerRange {
+  min?: number;
+  max?: number;
+  /** One message for every way the value can be wrong, or one per rule; the default names the range. */
+  message?: string | { type: string; min: string; max: string };
+}
+
+function rangeMessages({ min = 0, max = MAX_INTEGER, message }: IntegerRange) {
+  const upper = Math.min(max, MAX_INTEGER);
+  const text = message ?? `must be an integer from ${min} to ${upper}`;
+  return { min, max: upper, ...(typeof text === 'string' ? { type: text, below: text, above: text } : { type: text.type, below: text.min, above: text.max }) };
+}
+
+/**
+ * Every integer of a body is built here, so none can leave the range of the databases' integer
+ * columns: a larger value would make PostgreSQL refuse the query (a 500) instead of finding no row.
+ */
+export function wireInteger(range: IntegerRange = {}) {
+  const m = rangeMessages(range);
+  return z.number({ error: m.type }).int(m.type).min(m.min, m.below).max(m.max, m.above);
+}
+
+/** The same range for integers of a query string, which arrive as text. */
+export function queryInteger(range: IntegerRange = {}) {
+  const m = rangeMessages(range);
+  return z.coerce.number({ error: m.type }).int(m.type).min(m.min, m.below).max(m.max, m.above);
+}
+
+/** The seeds' messages for counters such as max parallel tasks. */
+export const COUNTER_MESSAGES = { type: 'Must be integer', min: 'Must be 0 or greater', max: 'Must be 100000 or less' };
+
 /** A larger id names nothing, and PostgreSQL would refuse it in a query instead of finding no row. */
-export const Id = z.number().int().positive().max(MAX_INTEGER);
+export const Id = wireInteger({ min: 1, message: 'must be a positive integer' });
+
+/** An id naming another resource of the project: one past the range cannot be in it. */
+export const projectRefId = (label: string) =>
+  wireInteger({ min: 1, message: { type: 'must be a positive integer', min: 'must be a positive integer', max: `${label} not found in this project` } });
+
+/** An id a form must fill in ("Template is required" when it is missing or not an id at all). */
+export const requiredId = (label: string) => wireInteger({ min: 1, message: requiredText(label) });
+
+/** An optional reference to another resource; null or absent means none. */
+export const OptionalId = Id.nullable().optional();
+
+/** An id in a query string. */
+export const QueryId = queryInteger({ min: 1, message: 'must be a positive integer' });
 /** RFC 3339 UTC timestamp as written by the server. */
 export const DateTime = z.string();
 
-/** Path ids arrive as strings; anything but a positive decimal integer is refused. */
-export const PathId = z
+/** An id written as text (path segments, keys of a JSON map): decimal digits within the integer range. */
+export const IdText = z
   .string()
   .regex(/^[0-9]{1,10}$/, 'must be a positive integer')
-  .transform(Number)
-  .refine((id) => id <= MAX_INTEGER, 'must be a positive integer');
+  .refine((id) => Number(id) <= MAX_INTEGER, 'must be a positive integer');
+
+/** Path ids arrive as strings; anything but a positive decimal integer is refused. */
+export const PathId = IdText.transform(Number);
 
 export const ProjectParams = z.object({ projectId: PathId });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { Id, NoContent, PathId, ProjectParams, SortOrder, requiredString, requiredText } from './common.ts';
+import { Id, NoContent, PathId, ProjectParams, SortOrder, requiredId, requiredString, requiredText } from './common.ts';
 import { ScheduleTaskParams } from './schedules.ts';
 
 /**
@@ -36,7 +36,7 @@ export const IntegrationBody = z
     id: Id.optional(),
     project_id: Id.optional(),
     name: requiredString('Name'),
-    template_id: z.number({ error: 'Template is required' }).int().positive('Template is required'),
+    template_id: requiredId('Template'),
     auth_method: z
       .preprocess((v) => (v === 'none' || v === null || v === undefined ? '' : v), IntegrationAuthMethod)
       .optional()

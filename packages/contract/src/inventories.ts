@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { Id, NoContent, PathId, ProjectParams, SortOrder, requiredString } from './common.ts';
+import { Id, NoContent, OptionalId, PathId, ProjectParams, QueryId, SortOrder, requiredString } from './common.ts';
 import { ResourceRefs } from './refs.ts';
 
 export const InventoryType = z.enum(['static', 'static-yaml', 'file', 'terraform-workspace', 'tofu-workspace'], { error: 'Type is required' });
@@ -28,7 +28,6 @@ export const Inventory = z.object({
 });
 export type Inventory = z.infer<typeof Inventory>;
 
-const optionalId = z.number().int().positive().nullable().optional();
 
 export const InventoryBody = z
   .object({
@@ -37,10 +36,10 @@ export const InventoryBody = z
     name: requiredString('Name'),
     type: InventoryType,
     inventory: z.string().max(1024 * 1024).optional().default(''),
-    ssh_key_id: optionalId,
-    become_key_id: optionalId,
-    repository_id: optionalId,
-    template_id: optionalId,
+    ssh_key_id: OptionalId,
+    become_key_id: OptionalId,
+    repository_id: OptionalId,
+    template_id: OptionalId,
   })
   .superRefine((inv, ctx) => {
     const isWorkspace = inv.type === 'terraform-workspace' || inv.type === 'tofu-workspace';
@@ -58,7 +57,7 @@ const ListQuery = z.object({
   sort: z.enum(['name']).catch('name').optional(),
   order: SortOrder.optional(),
   app: z.string().max(64).optional(),
-  template_id: z.coerce.number().int().positive().optional(),
+  template_id: QueryId.optional(),
 });
 
 export const inventoriesApi = {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { DateTime, Id, NoContent, PathId, ProjectParams, SortOrder, requiredString } from './common.ts';
+import { COUNTER_MESSAGES, DateTime, Id, NoContent, PathId, ProjectParams, SortOrder, requiredId, requiredString, wireInteger } from './common.ts';
 import { ProjectRoleSlug } from './permissions.ts';
 
 export const Project = z.object({
@@ -9,16 +9,12 @@ export const Project = z.object({
   created: DateTime,
   alert: z.boolean(),
   alert_chat: z.string().nullable(),
-  max_parallel_tasks: z.number().int(),
+  max_parallel_tasks: wireInteger(),
   type: z.string(),
 });
 export type Project = z.infer<typeof Project>;
 
-export const MaxParallelTasks = z
-  .number({ error: 'Must be integer' })
-  .int('Must be integer')
-  .min(0, 'Must be 0 or greater')
-  .max(100000, 'Must be 100000 or less');
+export const MaxParallelTasks = wireInteger({ max: 100000, message: COUNTER_MESSAGES });
 
 const projectFields = {
   name: requiredString('Name'),
@@ -34,7 +30,7 @@ export type CreateProjectBody = z.input<typeof CreateProjectBody>;
 export const UpdateProjectBody = z.object({ ...projectFields, id: Id.optional() });
 export type UpdateProjectBody = z.input<typeof UpdateProjectBody>;
 
-export const ProjectRole = z.object({ role: z.string(), permissions: z.number().int() });
+export const ProjectRole = z.object({ role: z.string(), permissions: wireInteger() });
 export type ProjectRole = z.infer<typeof ProjectRole>;
 
 export const TeamMember = z.object({
@@ -50,7 +46,7 @@ export type TeamMember = z.infer<typeof TeamMember>;
 export const TeamSort = z.enum(['name', 'username', 'email', 'role']).catch('name');
 
 export const AddTeamMemberBody = z.object({
-  user_id: z.number({ error: 'User is required' }).int().positive('User is required'),
+  user_id: requiredId('User'),
   role: ProjectRoleSlug,
 });
 export type AddTeamMemberBody = z.input<typeof AddTeamMemberBody>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { Id } from './common.ts';
 
-const RefItem = z.object({ id: z.number().int(), name: z.string() });
+const RefItem = z.object({ id: Id, name: z.string() });
 
 /** What uses a resource; a resource with any reference cannot be deleted. */
 export const ResourceRefs = z.object({

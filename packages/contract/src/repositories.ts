@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { Id, NoContent, PathId, ProjectParams, SortOrder, requiredString } from './common.ts';
+import { Id, NoContent, PathId, ProjectParams, SortOrder, requiredId, requiredString } from './common.ts';
 import { ResourceRefs } from './refs.ts';
 
 export type GitUrlType = 'local' | 'ssh' | 'git' | 'file' | 'http' | 'https';
@@ -35,7 +35,7 @@ export const RepositoryBody = z
     name: requiredString('Name'),
     git_url: requiredString('URL', 2048),
     git_branch: z.string().trim().max(255).nullable().optional(),
-    ssh_key_id: z.number({ error: 'Access key is required' }).int().positive('Access key is required'),
+    ssh_key_id: requiredId('Access key'),
   })
   .superRefine((repo, ctx) => {
     const type = getGitUrlType(repo.git_url);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { DateTime, Id, MAX_INTEGER, NoContent, PathId, ProjectParams, requiredString } from './common.ts';
+import { COUNTER_MESSAGES, DateTime, Id, NoContent, PathId, ProjectParams, queryInteger, requiredString, wireInteger } from './common.ts';
 import { TaskSpec } from './task-spec.ts';
 import { TaskStatus } from './tasks.ts';
 
@@ -10,7 +10,7 @@ export const Runner = z.object({
   name: z.string(),
   webhook: z.string(),
   /** 0 means unlimited. */
-  max_parallel_tasks: z.number().int(),
+  max_parallel_tasks: wireInteger(),
   active: z.boolean(),
   /** Last heartbeat of the runner process, null until it first connects. */
   touched: DateTime.nullable(),
@@ -27,11 +27,7 @@ const Webhook = z
   .max(1024, 'Webhook must be at most 1024 characters')
   .refine((v) => v === '' || /^https?:\/\/\S+$/i.test(v), 'Webhook must be an http or https URL');
 
-export const RunnerMaxParallelTasks = z
-  .number({ error: 'Must be integer' })
-  .int('Must be integer')
-  .min(0, 'Must be 0 or greater')
-  .max(100000, 'Must be 100000 or less');
+export const RunnerMaxParallelTasks = wireInteger({ max: 100000, message: COUNTER_MESSAGES });
 
 export const RunnerBody = z.object({
   id: Id.optional(),
@@ -112,7 +108,7 @@ export type RunnerState = z.infer<typeof RunnerState>;
 
 export const RunnerPollQuery = z.object({
   /** Seconds the server may hold the request open until there is news for the runner. */
-  wait: z.coerce.number().int().min(0).max(60).optional(),
+  wait: queryInteger({ max: 60 }).optional(),
 });
 
 export const RunnerReportedStatus = z.enum(['running', 'waiting_confirmation', 'success', 'error', 'stopped']);
@@ -122,7 +118,7 @@ export const RunnerJobProgress = z.object({
   ID: Id,
   Status: RunnerReportedStatus.optional(),
   /** Index of the first record in the runner's own numbering of this job's lines; resending is harmless. */
-  LogOffset: z.number().int().min(0).max(MAX_INTEGER).default(0),
+  LogOffset: wireInteger().default(0),
   // Stored as given, in a varchar(40) column: a time must be one.
   LogRecords: z.array(z.object({ time: z.iso.datetime({ offset: true, error: 'must be an RFC 3339 time' }).max(40), message: z.string().max(1024 * 1024) })).max(10000).default([]),
   Commit: z.object({ hash: z.string().max(64), message: z.string().max(1024) }).nullable().optional(),
@@ -136,7 +132,7 @@ export const RunnerProgressResult = z.object({
   /** Jobs the runner must kill and forget: unknown, finished, stopped or handed to someone else. */
   terminated_jobs: z.array(Id),
   /** Per job, how many of its lines the server holds; the runner drops those and resends the rest. */
-  log_offsets: z.record(z.string(), z.number().int()),
+  log_offsets: z.record(z.string(), wireInteger()),
 });
 export type RunnerProgressResult = z.infer<typeof RunnerProgressResult>;
 

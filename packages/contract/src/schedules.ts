@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { DateTime, Id, NoContent, PathId, ProjectParams, requiredString } from './common.ts';
+import { DateTime, Id, NoContent, PathId, ProjectParams, requiredId, requiredString } from './common.ts';
 import { TaskParams } from './task-spec.ts';
 
 /** What a schedule (or integration) passes to the task it starts. */
@@ -39,7 +39,7 @@ export const ScheduleBody = z.object({
   id: Id.optional(),
   project_id: Id.optional(),
   name: requiredString('Name'),
-  template_id: z.number({ error: 'Template is required' }).int().positive('Template is required'),
+  template_id: requiredId('Template'),
   cron_format: z.string({ error: CRON_REQUIRED }).trim().min(1, CRON_REQUIRED).max(255),
   active: z.boolean().optional().default(true),
   repository_id: Id.nullable().optional(),

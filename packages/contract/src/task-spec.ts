@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Id } from './common.ts';
 
 /** Decrypted key material as the runner receives it. */
 export const KeyMaterial = z.discriminatedUnion('type', [
@@ -27,16 +28,16 @@ export type TaskParams = z.infer<typeof TaskParams>;
 
 /** Everything a runner needs to run one task, with secrets decrypted; it never touches the database. */
 export const TaskSpec = z.object({
-  task_id: z.number().int(),
-  project_id: z.number().int(),
-  template_id: z.number().int(),
+  task_id: Id,
+  project_id: Id,
+  template_id: Id,
   app: z.string(),
   /** Executable and leading arguments of the app when the admin configured them. */
   app_path: z.string(),
   app_args: z.array(z.string()),
   playbook: z.string(),
   repository: z.object({
-    id: z.number().int(),
+    id: Id,
     url: z.string(),
     branch: z.string(),
     key: KeyMaterial,
@@ -47,7 +48,7 @@ export const TaskSpec = z.object({
   private_checkout: z.boolean(),
   inventory: z
     .object({
-      id: z.number().int(),
+      id: Id,
       type: z.string(),
       content: z.string(),
       user_key: KeyMaterial,
@@ -65,6 +66,7 @@ export const TaskSpec = z.object({
   task_args: z.array(z.string()),
   params: TaskParams,
   workspace: z.string(),
+  // Milliseconds held in memory only, never in an integer column: a long timeout may pass 2^31.
   timeout_ms: z.number().int().min(0),
   /** Every secret value that must be masked in output. */
   secrets: z.array(z.string()),

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { DateTime, Id, MAX_INTEGER, NoContent, PathId, ProjectParams } from './common.ts';
+import { DateTime, Id, NoContent, PathId, ProjectParams, projectRefId, queryInteger, requiredId, wireInteger } from './common.ts';
 import { TaskParams } from './task-spec.ts';
+import { repositoryPath } from './templates.ts';
 
 export const TaskStatus = z.enum([
   'waiting',
@@ -89,7 +90,7 @@ export const TaskWithTemplate = Task.extend({
 });
 export type TaskWithTemplate = z.infer<typeof TaskWithTemplate>;
 
-export const TaskOutput = z.object({ id: z.number().int(), task_id: Id, seq: z.number().int(), time: DateTime, output: z.string() });
+export const TaskOutput = z.object({ id: Id, task_id: Id, seq: wireInteger(), time: DateTime, output: z.string() });
 export type TaskOutput = z.infer<typeof TaskOutput>;
 
 
@@ -110,7 +111,7 @@ export const JSON_OBJECT_TEXT = (label: string) =>
     }, `${label} must be a JSON object`);
 
 export const CreateTaskBody = z.object({
-  template_id: z.number({ error: 'Template is required' }).int().positive('Template is required'),
+  template_id: requiredId('Template'),
   project_id: Id.optional(),
   message: z.string().max(1024).nullable().optional().transform((v) => v ?? ''),
   build_task_id: Id.nullable().optional(),
@@ -119,7 +120,7 @@ export const CreateTaskBody = z.object({
   arguments: z.string().max(64 * 1024).nullable().optional().transform((v) => (v?.trim() ? v : null)),
   inventory_id: Id.nullable().optional(),
   git_branch: z.string().trim().max(255).nullable().optional(),
-  playbook: z.string().trim().max(1024).nullable().optional(),
+  playbook: repositoryPath('Playbook').nullable().optional(),
   params: TaskParams.nullable().optional().transform((v) => v ?? {}),
   commit_hash: z.string().trim().regex(/^[0-9a-f]{7,40}$/i, 'Commit hash must be hexadecimal').nullable().optional(),
   debug: z.boolean().optional(),
@@ -136,26 +137,21 @@ export const TaskParamsPath = z.object({ projectId: PathId, taskId: PathId });
 /** Stops the queued tasks of a project, or of one of its templates, in one call (webhook floods queue hundreds). */
 export const StopWaitingTasksBody = z
   .object({
-    template_id: z
-      .number({ error: 'template_id must be a positive integer' })
-      .int('template_id must be a positive integer')
-      .positive('template_id must be a positive integer')
-      .max(MAX_INTEGER, 'Template not found in this project')
-      .optional(),
+    template_id: projectRefId('Template').optional(),
   })
   .nullable()
   .optional();
 export type StopWaitingTasksBody = z.input<typeof StopWaitingTasksBody>;
-export const StopWaitingTasksResult = z.object({ stopped: z.number().int() });
+export const StopWaitingTasksResult = z.object({ stopped: wireInteger() });
 export type StopWaitingTasksResult = z.infer<typeof StopWaitingTasksResult>;
 const TemplateTaskParams = z.object({ projectId: PathId, templateId: PathId });
-const LimitQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).optional().catch(200) });
+const LimitQuery = z.object({ limit: queryInteger({ min: 1, max: 200 }).optional().catch(200) });
 const OutputQuery = z.object({
-  offset: z.coerce.number().int().min(0).optional(),
-  limit: z.coerce.number().int().min(1).max(1_000_000).optional(),
+  offset: queryInteger().optional(),
+  limit: queryInteger({ min: 1, max: 1_000_000 }).optional(),
 });
 
-export const StatsEntry = z.object({ date: z.string(), count_by_status: z.record(z.string(), z.number().int()) });
+export const StatsEntry = z.object({ date: z.string(), count_by_status: z.record(z.string(), wireInteger()) });
 export type StatsEntry = z.infer<typeof StatsEntry>;
 
 export const tasksApi = {
@@ -190,7 +186,7 @@ export const tasksApi = {
     query: z.object({
       start: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Invalid start date').optional(),
       end: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Invalid end date').optional(),
-      user_id: z.coerce.number({ error: 'Invalid user_id' }).int('Invalid user_id').positive('Invalid user_id').optional(),
+      user_id: queryInteger({ min: 1, message: 'Invalid user_id' }).optional(),
     }),
     response: z.array(StatsEntry),
   }),
@@ -213,7 +209,7 @@ export const TaskLogBatchMessage = z.object({
   type: z.literal('logs'),
   task_id: Id,
   project_id: Id,
-  lines: z.array(z.object({ seq: z.number().int(), time: DateTime, output: z.string() })),
+  lines: z.array(z.object({ seq: wireInteger(), time: DateTime, output: z.string() })),
 });
 export type TaskUpdateMessage = z.infer<typeof TaskUpdateMessage>;
 export type TaskLogMessage = z.infer<typeof TaskLogMessage>;

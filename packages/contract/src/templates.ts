@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { Id, NoContent, PathId, ProjectParams, SortOrder, requiredString } from './common.ts';
+import { Id, NoContent, OptionalId, PathId, ProjectParams, SortOrder, requiredString, wireInteger } from './common.ts';
 import { ResourceRefs } from './refs.ts';
 
 export const TemplateType = z.enum(['', 'build', 'deploy']);
@@ -46,10 +46,10 @@ export const VAULT_SCRIPT_PATTERN = /-client(\.[A-Za-z0-9]+)?$/;
 
 export const TemplateVault = z
   .object({
-    id: z.number().int().optional(),
+    id: Id.optional(),
     name: z.string().trim().toLowerCase().max(255).nullable().optional().transform((v) => v ?? ''),
     type: VaultType,
-    vault_key_id: z.number().int().positive().nullable().optional(),
+    vault_key_id: OptionalId,
     script: z.string().trim().max(1024).nullable().optional().transform((v) => v ?? ''),
   })
   .superRefine((v, ctx) => {
@@ -79,7 +79,6 @@ export function isJsonStringArray(text: string): boolean {
   }
 }
 
-const optionalId = z.number().int().positive().nullable().optional();
 
 export const TemplateBody = z
   .object({
@@ -90,17 +89,17 @@ export const TemplateBody = z
     app: z.string({ error: 'App is required' }).trim().min(1, 'App is required').max(64).optional().default('ansible'),
     type: TemplateType.nullable().optional().transform((v) => v ?? ''),
     playbook: z.string().trim().max(1024).nullable().optional().transform((v) => v ?? ''),
-    inventory_id: optionalId,
-    repository_id: optionalId,
-    environment_id: optionalId,
-    view_id: optionalId,
+    inventory_id: OptionalId,
+    repository_id: OptionalId,
+    environment_id: OptionalId,
+    view_id: OptionalId,
     arguments: z.string().max(64 * 1024).nullable().optional().transform((v) => (v?.trim() ? v : null)),
     allow_override_args_in_task: z.boolean().optional().default(false),
     allow_override_branch_in_task: z.boolean().optional().default(false),
     allow_parallel_tasks: z.boolean().optional().default(false),
     suppress_success_alerts: z.boolean().optional().default(false),
     start_version: z.string().trim().max(255).nullable().optional(),
-    build_template_id: optionalId,
+    build_template_id: OptionalId,
     autorun: z.boolean().optional().default(false),
     git_branch: z.string().trim().max(255).nullable().optional(),
     survey_vars: z.array(SurveyVar).max(200).nullable().optional().transform((v) => v ?? []),
@@ -158,7 +157,7 @@ export const Template = z.object({
   ),
   vaults: z.array(VaultOut),
   task_params: z.record(z.string(), z.unknown()),
-  tasks: z.number().int(),
+  tasks: wireInteger(),
   /** Filled in by the task engine; null while the template has never run. */
   last_task: z.record(z.string(), z.unknown()).nullable(),
   last_task_id: Id.nullable(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { DateTime, Id, NoContent, PathId } from './common.ts';
+import { DateTime, Id, NoContent, PathId, queryInteger, wireInteger } from './common.ts';
 import { TaskStatus } from './tasks.ts';
 
 /** Apps whose templates keep their state in workspace inventories. */
@@ -28,7 +28,7 @@ export const TerraformAlias = z.object({
 export type TerraformAlias = z.infer<typeof TerraformAlias>;
 
 export const TerraformAliasBody = z.object({
-  auth_key_id: z.number({ error: 'Key is required' }).int().positive().nullable().optional(),
+  auth_key_id: wireInteger({ min: 1, message: 'Key is required' }).nullable().optional(),
 });
 export type TerraformAliasBody = z.input<typeof TerraformAliasBody>;
 
@@ -58,8 +58,8 @@ const InventoryParams = z.object({ projectId: PathId, inventoryId: PathId });
 const AliasParams = InventoryParams.extend({ aliasId: PathId });
 const StateParams = InventoryParams.extend({ stateId: PathId });
 const StatesQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(1000).optional(),
-  offset: z.coerce.number().int().min(0).optional(),
+  limit: queryInteger({ min: 1, max: 1000 }).optional(),
+  offset: queryInteger().optional(),
 });
 const WorkspaceParams = z.object({ projectId: PathId, templateId: PathId, inventoryId: PathId });
 

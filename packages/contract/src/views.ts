@@ -1,20 +1,20 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { Id, NoContent, PathId, ProjectParams, requiredString } from './common.ts';
+import { Id, IdText, NoContent, PathId, ProjectParams, requiredString, wireInteger } from './common.ts';
 
-export const View = z.object({ id: Id, project_id: Id, title: z.string(), position: z.number().int() });
+export const View = z.object({ id: Id, project_id: Id, title: z.string(), position: wireInteger() });
 export type View = z.infer<typeof View>;
 
 export const ViewBody = z.object({
-  id: z.number().int().optional(),
+  id: Id.optional(),
   project_id: Id.optional(),
   title: requiredString('Title'),
-  position: z.number({ error: 'Position must be an integer' }).int('Position must be an integer').min(0).max(1_000_000).optional(),
+  position: wireInteger({ max: 1_000_000, message: { type: 'Position must be an integer', min: 'Position must be 0 or greater', max: 'Position must be at most 1000000' } }).optional(),
 });
 export type ViewBody = z.input<typeof ViewBody>;
 
 /** Map of view id to its new position. */
-export const ViewPositionsBody = z.record(z.string().regex(/^[0-9]{1,15}$/, 'View ids must be integers'), z.number().int().min(0).max(1_000_000));
+export const ViewPositionsBody = z.record(IdText, wireInteger({ max: 1_000_000 }));
 export type ViewPositionsBody = z.input<typeof ViewPositionsBody>;
 
 export const ViewParams = z.object({ projectId: PathId, viewId: PathId });

@@ -1,6 +1,6 @@
 import type { Endpoint } from '@gantry/contract';
-import { hasPermissions } from '@gantry/contract';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { PathId, hasPermissions } from '@gantry/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import type { z } from 'zod';
 import { badRequest, forbidden, notFound, unauthorized } from '../errors.ts';
 import type { AuthService } from '../modules/auth/auth.service.ts';
@@ -21,6 +21,9 @@ export const SIGNED_IN = { kind: 'user' } as const satisfies Access;
 export const ADMIN = { kind: 'admin' } as const satisfies Access;
 /** Any member of the project (and admins) holding all of the given permission bits. */
 export const projectMember = (permissions = 0) => ({ kind: 'project', permissions }) as const satisfies Access;
+
+/** OpenAPI operation extension holding the route's Access. */
+export const ACCESS_EXTENSION = 'x-gantry-access';
 
 export interface RouteDeps {
   auth: AuthService;
@@ -76,8 +79,10 @@ export function createRouter(app: FastifyInstance, deps: RouteDeps) {
     if (access.kind === 'admin' && actor.admin !== 1) throw forbidden('Only administrators can do this');
     if (access.kind !== 'project') return { actor };
     const rawProjectId = (request.params as { projectId?: string }).projectId ?? '';
-    if (!/^[0-9]{1,15}$/.test(rawProjectId)) throw badRequest('Invalid project ID');
-    const projectAccess = await deps.projects.findAccess(actor, Number(rawProjectId));
+    // The contract's range check: PostgreSQL refuses a larger number in the query instead of finding no row.
+    const projectId = PathId.safeParse(rawProjectId);
+    if (!projectId.success) throw badRequest('Invalid project ID');
+    const projectAccess = await deps.projects.findAccess(actor, projectId.data);
     if (!projectAccess) throw notFound('Project');
     if (!hasPermissions(projectAccess.permissions, access.permissions)) throw forbidden();
     return { actor, access: projectAccess };
@@ -86,15 +91,19 @@ export function createRouter(app: FastifyInstance, deps: RouteDeps) {
   const resolvedByRequest = new WeakMap<FastifyRequest, Resolved>();
 
   return function route<E extends Endpoint, A extends Access>(endpoint: E, access: A, handler: Handler<E, A>): void {
+    // Published in the OpenAPI document so that clients and the role-matrix tests know who may call it.
+    const extensions = { [ACCESS_EXTENSION]: access };
+    const schema: FastifySchema = {
+      ...extensions,
+      ...(endpoint.params ? { params: endpoint.params } : {}),
+      ...(endpoint.query ? { querystring: endpoint.query } : {}),
+      ...(endpoint.body ? { body: endpoint.body } : {}),
+      ...(endpoint.status === 204 ? {} : { response: { [endpoint.status]: endpoint.response } }),
+    };
     app.route({
       method: endpoint.method,
       url: endpoint.path,
-      schema: {
-        ...(endpoint.params ? { params: endpoint.params } : {}),
-        ...(endpoint.query ? { querystring: endpoint.query } : {}),
-        ...(endpoint.body ? { body: endpoint.body } : {}),
-        ...(endpoint.status === 204 ? {} : { response: { [endpoint.status]: endpoint.response } }),
-      },
+      schema,
       preValidation: async (request) => {
         resolvedByRequest.set(request, await resolve(request, access));
       },

@@ -103,7 +103,9 @@ export function createEnvironmentsService({ environments, refs, events, secrets,
       await applySecretChanges(projectId, id, listChanges(body));
       await record(actor, projectId, id, `Variable group ${body.name} updated`);
     },
-    refs(projectId: number, id: number): Promise<ResourceRefs> {
+    async refs(projectId: number, id: number): Promise<ResourceRefs> {
+      // Another project's id must not read as "used nowhere".
+      await getRow(projectId, id);
       return refs.forEnvironment(projectId, id);
     },
     async remove(actor: UserRow, projectId: number, id: number): Promise<void> {

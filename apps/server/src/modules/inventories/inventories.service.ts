@@ -101,7 +101,9 @@ export function createInventoriesService(deps: InventoriesDeps) {
       await inventories.update(projectId, id, await toRow(projectId, body));
       await record(actor, projectId, id, `Inventory ${body.name} updated`);
     },
-    refs(projectId: number, id: number): Promise<ResourceRefs> {
+    async refs(projectId: number, id: number): Promise<ResourceRefs> {
+      // Another project's id must not read as "used nowhere".
+      await getRow(projectId, id);
       return refs.forInventory(projectId, id);
     },
     async remove(actor: UserRow, projectId: number, id: number): Promise<void> {

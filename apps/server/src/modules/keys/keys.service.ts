@@ -96,7 +96,9 @@ export function createKeysService({ keys, refs, events, secrets, clock }: KeysDe
       await keys.update(projectId, id, { name: body.name, type: body.type, ...secret });
       await record(actor, projectId, id, `Access key ${body.name} updated`);
     },
-    refs(projectId: number, id: number): Promise<ResourceRefs> {
+    async refs(projectId: number, id: number): Promise<ResourceRefs> {
+      // Another project's id must not read as "used nowhere".
+      await getRow(projectId, id);
       return refs.forKey(projectId, id);
     },
     async remove(actor: UserRow, projectId: number, id: number): Promise<void> {

@@ -11,5 +11,4 @@ export function registerProjectsRoutes(route: Routes, { projects }: { projects: 
   route(projectsApi.update, projectMember(Permission.updateProject), ({ actor, access, body }) => projects.update(actor, access.project, body));
   route(projectsApi.remove, projectMember(Permission.updateProject), ({ actor, access }) => projects.remove(actor, access.project));
   route(projectsApi.role, projectMember(), ({ access }) => projects.role(access));
-  route(projectsApi.leave, projectMember(), ({ actor, access }) => projects.leave(actor, access));
 }

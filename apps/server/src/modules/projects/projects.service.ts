@@ -124,13 +124,6 @@ export function createProjectsService({ config, clock, projects, events, seedPro
       }
       await events.record({ userId: actor.id, objectType: 'project', objectId: project.id, description: `Project ${project.name} deleted` });
     },
-
-    async leave(actor: UserRow, access: ProjectAccess): Promise<void> {
-      if (access.role === '') throw badRequest('You are not a member of this project');
-      if (access.role === 'owner') throw badRequest('The owner cannot leave the project');
-      await projects.deleteMember(access.project.id, actor.id);
-      await events.record({ userId: actor.id, projectId: access.project.id, objectType: 'user', objectId: actor.id, description: `User ${actor.username} left the project` });
-    },
   };
 }
 

@@ -67,7 +67,9 @@ export function createRepositoriesService({ repositories, keys, refs, events, cl
       await repositories.update(projectId, id, await toRow(projectId, body));
       await record(actor, projectId, id, `Repository ${body.name} updated`);
     },
-    refs(projectId: number, id: number): Promise<ResourceRefs> {
+    async refs(projectId: number, id: number): Promise<ResourceRefs> {
+      // Another project's id must not read as "used nowhere".
+      await getRow(projectId, id);
       return refs.forRepository(projectId, id);
     },
     async remove(actor: UserRow, projectId: number, id: number): Promise<void> {

@@ -80,6 +80,7 @@ export function createSchedulesService({ config, clock, schedules, templates, re
 
   return {
     async list(projectId: number, templateId?: number): Promise<Schedule[]> {
+      if (templateId !== undefined && !(await templates.exists(projectId, templateId))) throw notFound('Template');
       return (await schedules.list(projectId, templateId)).map(toSchedule);
     },
     async get(projectId: number, id: number): Promise<Schedule> {

@@ -84,6 +84,11 @@ export function createTasksService({ tasks, templates, inventories, engine, even
     return row;
   }
 
+  // Lists under a template id of another project must answer "not found", not an empty list.
+  async function assertTemplateExists(projectId: number, templateId: number): Promise<void> {
+    if (!(await templates.exists(projectId, templateId))) throw notFound('Template');
+  }
+
   async function withBuildTasks(projectId: number, rows: TaskListRow[]): Promise<TaskWithTemplate[]> {
     const result: TaskWithTemplate[] = [];
     for (const row of rows) {
@@ -172,6 +177,7 @@ export function createTasksService({ tasks, templates, inventories, engine, even
       return withBuildTasks(projectId, await tasks.listForProject(projectId, limit));
     },
     async listForTemplate(projectId: number, templateId: number, limit = HISTORY_LIMIT, status?: TaskStatus): Promise<TaskWithTemplate[]> {
+      await assertTemplateExists(projectId, templateId);
       return withBuildTasks(projectId, await tasks.listForTemplate(projectId, templateId, limit, status));
     },
     /** The newest task of every template of the project, keyed by template id. */
@@ -241,6 +247,7 @@ export function createTasksService({ tasks, templates, inventories, engine, even
     },
     /** Per-day counts by status from `start` (default: 30 days ago) to `end` (default: today), zero days included. */
     async stats(projectId: number, templateId: number, query: { start?: string | undefined; end?: string | undefined; user_id?: number | undefined }): Promise<StatsEntry[]> {
+      await assertTemplateExists(projectId, templateId);
       const today = toTimestamp(clock.now()).slice(0, 10);
       const end = query.end ?? today;
       const start = query.start ?? toTimestamp(new Date(Date.parse(`${end}T00:00:00Z`) - 30 * DAY_MS)).slice(0, 10);

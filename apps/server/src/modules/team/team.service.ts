@@ -29,6 +29,10 @@ export function createTeamService({ projects, users, events, clock }: TeamDeps) 
     return membership;
   }
 
+  /**
+   * The one rule for every way out of ownership (leaving, being removed, being demoted, by oneself
+   * or by another): the last owner stays, so that someone can still manage the project.
+   */
   async function assertOwnerRemains(projectId: number, currentRole: string): Promise<void> {
     if (currentRole === 'owner' && (await projects.countOwners(projectId)) <= 1) throw badRequest(LAST_OWNER);
   }
@@ -68,6 +72,14 @@ export function createTeamService({ projects, users, events, clock }: TeamDeps) 
       await assertOwnerRemains(project.id, membership.role);
       await projects.updateMemberRole(project.id, userId, role);
       await events.record({ userId: actor.id, projectId: project.id, objectType: 'user', objectId: userId, description: `User ${await describeUser(userId)} is now ${role}` });
+    },
+
+    async leave(actor: UserRow, project: ProjectRow): Promise<void> {
+      const membership = await projects.findMembership(project.id, actor.id);
+      if (!membership) throw badRequest('You are not a member of this project');
+      await assertOwnerRemains(project.id, membership.role);
+      await projects.deleteMember(project.id, actor.id);
+      await events.record({ userId: actor.id, projectId: project.id, objectType: 'user', objectId: actor.id, description: `User ${actor.username} left the project` });
     },
 
     async remove(actor: UserRow, project: ProjectRow, userId: number): Promise<void> {

@@ -130,6 +130,8 @@ export function createTemplatesService(deps: TemplatesDeps) {
 
   return {
     async list(projectId: number, sort: TemplateSort, order: 'asc' | 'desc', filter: TemplateFilter): Promise<Template[]> {
+      // A view of another project is not found, rather than a view without templates.
+      if (filter.viewId !== undefined) await deps.views.get(projectId, filter.viewId);
       return withVaults(projectId, await templates.list(projectId, sort, order, filter));
     },
     async get(projectId: number, id: number): Promise<Template> {
@@ -160,7 +162,9 @@ export function createTemplatesService(deps: TemplatesDeps) {
       await templates.replaceVaults(projectId, id, toVaultRows(body));
       await record(actor, projectId, id, `Template ${body.name} updated`);
     },
-    refs(projectId: number, id: number): Promise<ResourceRefs> {
+    async refs(projectId: number, id: number): Promise<ResourceRefs> {
+      // Another project's id must not read as "used nowhere".
+      await getRow(projectId, id);
       return refs.forTemplate(projectId, id);
     },
     async remove(actor: UserRow, projectId: number, id: number): Promise<void> {

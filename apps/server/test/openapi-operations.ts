@@ -1,0 +1,154 @@
+import { expect } from 'vitest';
+import { insertTaskRow } from './task-fixture.ts';
+import type { TestApp, TestResponse } from './test-app.ts';
+
+/** Who may call an operation, as the router publishes it in the OpenAPI document (x-gantry-access). */
+export type OperationAccess = { kind: 'public' } | { kind: 'user' } | { kind: 'admin' } | { kind: 'project'; permissions: number };
+
+export interface Operation {
+  method: string;
+  /** Fastify-style path of the OpenAPI document: /api/project/{projectId}/keys/{keyId}. */
+  path: string;
+  access: OperationAccess;
+  pathParams: string[];
+  queryParams: string[];
+  hasBody: boolean;
+}
+
+interface OpenApiOperation {
+  'x-gantry-access'?: OperationAccess;
+  parameters?: { name: string; in: string }[];
+  requestBody?: unknown;
+}
+
+/** Every operation the served OpenAPI document lists, in its order. */
+export async function listOperations(t: TestApp): Promise<Operation[]> {
+  const document = (await t.request('GET', '/api/openapi.json')).body as { paths: Record<string, Record<string, OpenApiOperation>> };
+  const operations: Operation[] = [];
+  for (const [path, methods] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(methods)) {
+      const access = operation['x-gantry-access'];
+      expect(access, `${method.toUpperCase()} ${path} publishes its access`).toBeDefined();
+      if (!access) continue;
+      const parameters = operation.parameters ?? [];
+      operations.push({
+        method: method.toUpperCase(),
+        path,
+        access,
+        pathParams: parameters.filter((p) => p.in === 'path').map((p) => p.name),
+        queryParams: parameters.filter((p) => p.in === 'query').map((p) => p.name),
+        hasBody: operation.requestBody !== undefined,
+      });
+    }
+  }
+  return operations;
+}
+
+/** Fills the path's parameters from `values`; a parameter without a value gets `fallback`. */
+export function fillPath(operation: Operation, values: Record<string, string | number>, fallback = 'x'): string {
+  return operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(values[name] ?? fallback)));
+}
+
+/** Ids of one seeded resource of each kind in a project, keyed by the path parameter that names it. */
+export interface ProjectIds {
+  projectId: number;
+  keyId: number;
+  repositoryId: number;
+  inventoryId: number;
+  environmentId: number;
+  viewId: number;
+  templateId: number;
+  scheduleId: number;
+  integrationId: number;
+  valueId: number;
+  matcherId: number;
+  aliasId: number;
+  runnerId: number;
+  taskId: number;
+  /** A member of the project (a guest) for the team routes. */
+  userId: number;
+}
+
+const unique = () => Math.random().toString(36).slice(2, 8);
+
+/**
+ * A project holding one resource of every kind a path parameter can name, created by the admin
+ * (who becomes its owner). Terraform aliases and states need a terraform run and are left out.
+ */
+export async function seedProject(t: TestApp, name: string, memberId: number): Promise<ProjectIds> {
+  const project = await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name } });
+  expect(project.status).toBe(201);
+  const projectId = (project.body as { id: number }).id;
+  const base = `/api/project/${projectId}`;
+  const create = async (path: string, body?: unknown): Promise<number> => {
+    const created = await t.request('POST', `${base}/${path}`, { as: t.adminCookie, ...(body === undefined ? {} : { body }) });
+    expect([200, 201], `${path}: ${created.text}`).toContain(created.status);
+    return (created.body as { id: number }).id;
+  };
+  const keyId = await create('keys', { name: `k${unique()}`, type: 'none' });
+  const repositoryId = await create('repositories', { name: `r${unique()}`, git_url: '/srv/repo', git_branch: 'main', ssh_key_id: keyId });
+  const inventoryId = await create('inventory', { name: `i${unique()}`, type: 'static', inventory: 'localhost', ssh_key_id: keyId });
+  const environmentId = await create('environment', { name: `e${unique()}`, json: '{}' });
+  const viewId = await create('views', { title: `v${unique()}` });
+  const templateId = await create('templates', {
+    name: `t${unique()}`,
+    app: 'bash',
+    playbook: 'run.sh',
+    repository_id: repositoryId,
+    environment_id: environmentId,
+    inventory_id: inventoryId,
+    view_id: viewId,
+  });
+  const scheduleId = await create('schedules', { name: `s${unique()}`, template_id: templateId, cron_format: '0 0 1 1 *', active: false });
+  const integrationId = await create('integrations', { name: `n${unique()}`, template_id: templateId });
+  const valueId = await create(`integrations/${integrationId}/values`, { name: 'v', value_source: 'body', body_data_type: 'json', key: 'a', variable: 'V' });
+  const matcherId = await create(`integrations/${integrationId}/matchers`, { name: 'm', match_type: 'body', body_data_type: 'json', key: 'a', method: 'equals', value: 'x' });
+  const aliasId = await create(`integrations/${integrationId}/aliases`);
+  const runnerId = await create('runners', { name: `runner${unique()}` });
+  const taskId = await insertTaskRow(t, { project_id: projectId, template_id: templateId, status: 'success' });
+  const added = await t.request('POST', `${base}/users`, { as: t.adminCookie, body: { user_id: memberId, role: 'guest' } });
+  expect(added.status).toBe(204);
+  return {
+    projectId,
+    keyId,
+    repositoryId,
+    inventoryId,
+    environmentId,
+    viewId,
+    templateId,
+    scheduleId,
+    integrationId,
+    valueId,
+    matcherId,
+    aliasId,
+    runnerId,
+    taskId,
+    userId: memberId,
+  };
+}
+
+/** Path parameters the seed can fill for an operation (terraform aliases share the name aliasId with integrations'). */
+export function seededParams(operation: Operation, ids: ProjectIds): Record<string, number> {
+  const params: Record<string, number> = { ...ids };
+  if (operation.path.includes('/terraform/')) delete params.aliasId;
+  return params;
+}
+
+/** What a project holds, as its members see it: the fuzz and matrix suites compare it before and after. */
+export async function snapshotProject(t: TestApp, projectId: number): Promise<Record<string, unknown>> {
+  const base = `/api/project/${projectId}`;
+  const paths = ['', '/users', '/keys', '/repositories', '/inventory', '/environment', '/views', '/templates', '/schedules', '/integrations', '/runners', '/tasks'];
+  const snapshot: Record<string, unknown> = {};
+  for (const path of paths) {
+    const response: TestResponse = await t.request('GET', `${base}${path}`, { as: t.adminCookie });
+    expect(response.status, `snapshot ${path}`).toBe(200);
+    snapshot[path || '/'] = response.body;
+  }
+  const integrations = snapshot['/integrations'] as { id: number }[];
+  for (const integration of integrations) {
+    for (const child of ['values', 'matchers', 'aliases']) {
+      snapshot[`/integrations/${integration.id}/${child}`] = (await t.request('GET', `${base}/integrations/${integration.id}/${child}`, { as: t.adminCookie })).body;
+    }
+  }
+  return snapshot;
+}

@@ -1,0 +1,188 @@
+import { ROLE_PERMISSIONS, hasPermissions, type ProjectRoleSlug } from '@gantry/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fillPath, listOperations, seedProject, seededParams, snapshotProject, type Operation, type ProjectIds } from './openapi-operations.ts';
+import { createTestApp, type RequestOptions, type TestApp } from './test-app.ts';
+import { listTestDialects } from './test-databases.ts';
+
+type Caller = 'admin' | ProjectRoleSlug | 'non_member' | 'anonymous' | 'guest_token';
+const CALLERS: Caller[] = ['anonymous', 'non_member', 'guest', 'guest_token', 'task_runner', 'manager', 'owner', 'admin'];
+const MEMBER_ROLES: ProjectRoleSlug[] = ['owner', 'manager', 'task_runner', 'guest'];
+
+/** The status class a caller must get from an operation, derived from the route's published access. */
+type Expectation = 'unauthorized' | 'forbidden' | 'hidden' | 'allowed' | 'signed_in' | 'admin_allowed';
+
+function expectationFor(operation: Operation, caller: Caller): Expectation | undefined {
+  const { access } = operation;
+  if (access.kind === 'public') return undefined;
+  if (caller === 'anonymous') return 'unauthorized';
+  if (access.kind === 'user') return 'signed_in';
+  // Ids of admin routes (apps, global runners, any task) are not seeded: "not found" still passed the check.
+  if (access.kind === 'admin') return caller === 'admin' ? 'admin_allowed' : 'forbidden';
+  if (caller === 'admin') return 'allowed';
+  if (caller === 'non_member') return 'hidden';
+  const role = caller === 'guest_token' ? 'guest' : caller;
+  return hasPermissions(ROLE_PERMISSIONS[role], access.permissions) ? 'allowed' : 'forbidden';
+}
+
+function meets(expectation: Expectation, status: number): boolean {
+  switch (expectation) {
+    case 'unauthorized':
+      return status === 401;
+    case 'forbidden':
+      return status === 403;
+    case 'hidden':
+      return status === 404;
+    case 'signed_in':
+      return status !== 401 && status < 500;
+    case 'allowed':
+      return ![401, 403, 404].includes(status) && status < 500;
+    case 'admin_allowed':
+      return status !== 401 && status !== 403 && status < 500;
+  }
+}
+
+const isProjectRoute = (operation: Operation) => operation.access.kind === 'project';
+const resourceParams = (operation: Operation) => operation.pathParams.filter((name) => name !== 'projectId');
+
+/**
+ * Operations that change something and have no input to get wrong (deleting or leaving a project,
+ * a test alert, a project-wide webhook alias): they run against a throwaway project per caller.
+ */
+const isUnguarded = (operation: Operation) => operation.method !== 'GET' && !operation.hasBody && resourceParams(operation).length === 0;
+
+const dialects = await listTestDialects();
+
+describe.each(dialects)('role matrix on %s', (dialect) => {
+  let t: TestApp;
+  let operations: Operation[];
+  const auth = {} as Record<Caller, RequestOptions>;
+  const userIds = {} as Record<Caller, number>;
+  let mine: ProjectIds;
+  let other: ProjectIds;
+
+  async function addMembers(projectId: number): Promise<void> {
+    for (const role of MEMBER_ROLES) {
+      const added = await t.request('POST', `/api/project/${projectId}/users`, { as: t.adminCookie, body: { user_id: userIds[role], role } });
+      expect(added.status).toBe(204);
+    }
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    auth.anonymous = {};
+    const admin = await t.createUser('matrix-admin', { admin: true });
+    auth.admin = { as: admin.cookie };
+    for (const caller of [...MEMBER_ROLES, 'non_member'] as const) {
+      const user = await t.createUser(`matrix-${caller.replace('_', '-')}`);
+      auth[caller] = { as: user.cookie };
+      userIds[caller] = user.id;
+    }
+    const token = await t.request('POST', '/api/user/tokens', { ...auth.guest, body: { name: 'matrix' } });
+    expect(token.status).toBe(201);
+    const tokenValue = (token.body as { id: string }).id;
+    t.secrets.add(tokenValue);
+    auth.guest_token = { headers: { authorization: `Bearer ${tokenValue}` } };
+
+    const target = await t.createUser('matrix-target');
+    mine = await seedProject(t, 'Matrix mine', target.id);
+    await addMembers(mine.projectId);
+    const otherTarget = await t.createUser('matrix-other-target');
+    other = await seedProject(t, 'Matrix other', otherTarget.id);
+    operations = await listOperations(t);
+  });
+  afterAll(() => t.close());
+
+  /** A request that passes the access check and then fails validation, so that an allowed caller changes nothing. */
+  function harmlessRequest(operation: Operation, projectId: number): { url: string; options: RequestOptions } {
+    const values: Record<string, string | number> = { ...seededParams(operation, mine), projectId };
+    if (operation.method === 'GET') return { url: fillPath(operation, values), options: {} };
+    if (operation.hasBody) return { url: fillPath(operation, values), options: { rawBody: '[]', headers: { 'content-type': 'application/json' } } };
+    const last = resourceParams(operation).at(-1);
+    if (last) values[last] = 'x';
+    return { url: fillPath(operation, values), options: {} };
+  }
+
+  async function throwawayProject(): Promise<number> {
+    const created = await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: `Throwaway ${Math.random().toString(36).slice(2, 8)}` } });
+    const projectId = (created.body as { id: number }).id;
+    await addMembers(projectId);
+    return projectId;
+  }
+
+  it('publishes the access rule of every operation', () => {
+    expect(operations.length).toBeGreaterThan(150);
+    const projectOperations = operations.filter((o) => o.path.startsWith('/api/project/{projectId}'));
+    expect(projectOperations.every(isProjectRoute)).toBe(true);
+  });
+
+  it('answers every operation as its access allows: anonymous 401, non-member 404, missing bit 403, holding it passes', async () => {
+    const mismatches: string[] = [];
+    for (const operation of operations) {
+      for (const caller of CALLERS) {
+        const expectation = expectationFor(operation, caller);
+        if (!expectation) continue;
+        const projectId = isUnguarded(operation) && isProjectRoute(operation) ? await throwawayProject() : mine.projectId;
+        const { url, options } = harmlessRequest(operation, projectId);
+        const headers = { ...options.headers, ...auth[caller].headers };
+        const response = await t.request(operation.method, url, { ...options, ...auth[caller], headers });
+        if (!meets(expectation, response.status)) {
+          mismatches.push(`${operation.method} ${operation.path} as ${caller}: ${response.status} (expected ${expectation}) ${response.text.slice(0, 120)}`);
+        }
+      }
+    }
+    expect(mismatches).toEqual([]);
+  });
+
+  /** Bodies that pass validation, so that only the foreign id can stop the call. */
+  function validBody(operation: Operation): unknown {
+    const suffix = operation.path.replace(/^\/api\/project\/\{projectId\}/, '');
+    const bodies: Record<string, unknown> = {
+      'PUT /keys/{keyId}': { name: 'kx', type: 'none' },
+      'PUT /repositories/{repositoryId}': { name: 'rx', git_url: '/srv/repo', git_branch: 'main', ssh_key_id: mine.keyId },
+      'PUT /inventory/{inventoryId}': { name: 'ix', type: 'static', inventory: 'localhost', ssh_key_id: mine.keyId },
+      'PUT /environment/{environmentId}': { name: 'ex', json: '{}' },
+      'PUT /views/{viewId}': { title: 'vx' },
+      'PUT /templates/{templateId}': { name: 'tx', app: 'bash', playbook: 'run.sh', repository_id: mine.repositoryId, environment_id: mine.environmentId },
+      'PUT /schedules/{scheduleId}': { name: 'sx', template_id: mine.templateId, cron_format: '0 0 1 1 *' },
+      'PUT /schedules/{scheduleId}/active': { active: true },
+      'PUT /integrations/{integrationId}': { name: 'nx', template_id: mine.templateId },
+      'POST /integrations/{integrationId}/values': { name: 'v', value_source: 'body', body_data_type: 'json', key: 'a', variable: 'V' },
+      'PUT /integrations/{integrationId}/values/{valueId}': { name: 'v', value_source: 'body', body_data_type: 'json', key: 'a', variable: 'V' },
+      'POST /integrations/{integrationId}/matchers': { name: 'm', match_type: 'body', body_data_type: 'json', key: 'a', method: 'equals', value: 'x' },
+      'PUT /integrations/{integrationId}/matchers/{matcherId}': { name: 'm', match_type: 'body', body_data_type: 'json', key: 'a', method: 'equals', value: 'x' },
+      'PUT /users/{userId}': { role: 'manager' },
+      'POST /tasks/{taskId}/stop': {},
+      'PUT /runners/{runnerId}': { name: 'runnerx' },
+      'POST /runners/{runnerId}/active': { active: false },
+      'POST /inventory/{inventoryId}/terraform/aliases': {},
+    };
+    return bodies[`${operation.method} ${suffix}`];
+  }
+
+  it("answers 404 for ids of another project's resources, on every route with one, and changes nothing there", async () => {
+    const before = await snapshotProject(t, other.projectId);
+    const mismatches: string[] = [];
+    let checked = 0;
+    for (const operation of operations.filter(isProjectRoute)) {
+      const params = resourceParams(operation);
+      // Terraform aliases and states are not seeded; everything else names a resource of the other project.
+      if (params.length === 0 || params.some((name) => seededParams(operation, other)[name] === undefined)) continue;
+      const values: Record<string, string | number> = { ...seededParams(operation, other), projectId: mine.projectId };
+      const body = validBody(operation);
+      // Without a valid body the validation may answer first; the snapshot below still shows nothing changed.
+      const allowed = operation.hasBody && body === undefined ? [400, 404] : [404];
+      for (const caller of ['owner', 'admin'] as const) {
+        const request = (ids: Record<string, string | number>) =>
+          t.request(operation.method, fillPath(operation, ids), { ...auth[caller], ...(body === undefined ? {} : { body }) });
+        const response = await request(values);
+        checked += 1;
+        // A caller refused the operation whatever the id (only admins delete tasks) learns nothing from the 403.
+        if (response.status === 403 && (await request({ ...seededParams(operation, mine), projectId: mine.projectId })).status === 403) continue;
+        if (!allowed.includes(response.status)) mismatches.push(`${operation.method} ${operation.path} as ${caller}: ${response.status} ${response.text.slice(0, 120)}`);
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
+    expect(mismatches).toEqual([]);
+    expect(await snapshotProject(t, other.projectId)).toEqual(before);
+  });
+});
