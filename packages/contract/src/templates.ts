@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
 import { Id, NoContent, OptionalId, PathId, ProjectParams, SortOrder, requiredString, wireInteger } from './common.ts';
+import { isSafeRepositoryPath } from './inventories.ts';
 import { ResourceRefs } from './refs.ts';
 
 export const TemplateType = z.enum(['', 'build', 'deploy']);
@@ -44,13 +45,36 @@ export const VaultType = z.enum(['password', 'script'], { error: 'Type is requir
 /** Vault client scripts follow Ansible's naming rule: the file name ends in -client, extension optional. */
 export const VAULT_SCRIPT_PATTERN = /-client(\.[A-Za-z0-9]+)?$/;
 
+/**
+ * A file or directory of the template's repository. Relative and without `..` segments, so that it
+ * cannot name anything outside the repository; the runner also follows links before it uses one.
+ */
+export const repositoryPath = (label: string) =>
+  z
+    .string()
+    .trim()
+    .max(1024, `${label} must be at most 1024 characters`)
+    .refine((v) => v === '' || isSafeRepositoryPath(v), `${label} must be a path inside the repository: relative, without .. segments`);
+
+/** Vault names become Ansible vault ids (`name@source`): a plain word, never a path. */
+export const VAULT_NAME_PATTERN = /^[a-z0-9_.-]*$/;
+export const VAULT_NAME_INVALID = 'Vault name may only hold letters, digits, _, - and . (and not ..)';
+
 export const TemplateVault = z
   .object({
     id: Id.optional(),
-    name: z.string().trim().toLowerCase().max(255).nullable().optional().transform((v) => v ?? ''),
+    name: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .max(100, 'Vault name must be at most 100 characters')
+      .refine((v) => VAULT_NAME_PATTERN.test(v) && !v.includes('..'), VAULT_NAME_INVALID)
+      .nullable()
+      .optional()
+      .transform((v) => v ?? ''),
     type: VaultType,
     vault_key_id: OptionalId,
-    script: z.string().trim().max(1024).nullable().optional().transform((v) => v ?? ''),
+    script: repositoryPath('Vault script').nullable().optional().transform((v) => v ?? ''),
   })
   .superRefine((v, ctx) => {
     if (v.type === 'password' && !v.vault_key_id) ctx.addIssue({ code: 'custom', path: ['vault_key_id'], message: 'Vault password is required' });
@@ -88,7 +112,7 @@ export const TemplateBody = z
     description: z.string().max(4096).nullable().optional(),
     app: z.string({ error: 'App is required' }).trim().min(1, 'App is required').max(64).optional().default('ansible'),
     type: TemplateType.nullable().optional().transform((v) => v ?? ''),
-    playbook: z.string().trim().max(1024).nullable().optional().transform((v) => v ?? ''),
+    playbook: repositoryPath('Playbook').nullable().optional().transform((v) => v ?? ''),
     inventory_id: OptionalId,
     repository_id: OptionalId,
     environment_id: OptionalId,

@@ -1,8 +1,10 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { TaskSpec } from '@gantry/contract';
+import { resolveInside } from './contained-path.ts';
 import { createGitAskpassEnvironment, createSshEnvironment } from './credentials.ts';
 import { createStepRunner, type StepRunner } from './step-runner.ts';
+import { TaskFailure } from './task-failure.ts';
 import { createTaskWorkspace, type TaskWorkspace } from './workspace.ts';
 
 export interface Checkout {
@@ -10,8 +12,6 @@ export interface Checkout {
   commitHash: string | null;
   commitMessage: string;
 }
-
-export class TaskFailure extends Error {}
 
 function quote(value: string): string {
   return `'${value.replaceAll("'", "'\\''")}'`;
@@ -53,7 +53,10 @@ export async function prepareRepository(spec: TaskSpec, workspace: TaskWorkspace
     return { dir: url, ...(await readCommit(url, steps, {})) };
   }
   const env = createGitEnvironment(spec, workspace, workRoot);
-  const dir = checkoutDirectory(workRoot, spec);
+  const base = projectCheckoutsDirectory(workRoot, spec.project_id);
+  mkdirSync(base, { recursive: true });
+  // The working copy is removed and cloned again below: a link planted in its place must not redirect that.
+  const dir = resolveInside(base, path.basename(checkoutDirectory(workRoot, spec)), 'The checkout directory');
   const branch = spec.repository.branch;
   const git = (args: string[], cwd: string, quiet = false) => steps.run({ command: 'git', args, cwd, env, quiet });
 
@@ -70,7 +73,6 @@ export async function prepareRepository(spec: TaskSpec, workspace: TaskWorkspace
   }
   if (!updated) {
     rmSync(dir, { recursive: true, force: true });
-    mkdirSync(path.dirname(dir), { recursive: true });
     steps.log(`Cloning repository ${url} (${branch})`);
     const cloned = await git(['clone', '--recurse-submodules', '--branch', branch, '--', url, dir], path.dirname(dir));
     if (!cloned) throw new TaskFailure(`Failed to clone repository ${url}`);
@@ -99,7 +101,7 @@ export async function readRemoteHead(
   repository: TaskSpec['repository'],
   options: { workRoot: string; baseEnv: Record<string, string>; checkId: number; timeoutMs?: number },
 ): Promise<string | null> {
-  const workspace = createTaskWorkspace(path.join(options.workRoot, 'checks'), options.checkId);
+  const workspace = createTaskWorkspace(options.workRoot, options.checkId, 'checks');
   const output: string[] = [];
   const local = repository.url.startsWith('/');
   const steps = createStepRunner({

@@ -3,3 +3,4 @@ export { killOrphanedTaskProcesses, runProcess, type ProcessResult, type RunProc
 export { createRedactor, REDACTED } from './redact.ts';
 export { TaskStopped } from './step-runner.ts';
 export { projectCheckoutsDirectory, readRemoteHead } from './git.ts';
+export { privateFilesRoot, removeLeftoverWorkspaces } from './workspace.ts';

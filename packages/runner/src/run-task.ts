@@ -1,10 +1,12 @@
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { TaskSpec } from '@gantry/contract';
+import { resolveInside } from './contained-path.ts';
 import { planExecution, type ExecutionPlan, type PlannedCommand } from './executors/index.ts';
-import { TaskFailure, checkoutDirectory, prepareRepository } from './git.ts';
+import { checkoutDirectory, prepareRepository } from './git.ts';
 import { createRedactor } from './redact.ts';
 import { TaskStopped, TaskTimedOut, createStepRunner, type StepRunner } from './step-runner.ts';
+import { TaskFailure } from './task-failure.ts';
 import { createTaskWorkspace, type TaskWorkspace } from './workspace.ts';
 
 export type TaskOutcome = 'success' | 'error' | 'stopped';
@@ -36,24 +38,25 @@ function materializeInventory(spec: TaskSpec, checkoutDir: string, workspace: Ta
       return workspace.writePrivateFile('inventory.ini', inventory.content);
     case 'static-yaml':
       return workspace.writePrivateFile('inventory.yml', inventory.content);
-    case 'file': {
-      const file = path.resolve(checkoutDir, inventory.content);
-      if (!file.startsWith(path.resolve(checkoutDir) + path.sep)) throw new TaskFailure('The inventory path leaves the repository');
-      return file;
-    }
+    case 'file':
+      return resolveInside(checkoutDir, inventory.content, 'The inventory file');
     default:
       return null;
   }
 }
 
-/** ansible-galaxy requirement files, looked up next to the playbook first, then at the repository root. */
+/**
+ * ansible-galaxy requirement files, looked up next to the playbook first, then at the repository
+ * root; each must stay inside the repository once links are followed.
+ */
 function findRequirements(spec: TaskSpec, checkoutDir: string) {
   if (spec.app !== 'ansible') return { roles: [], collections: [] };
-  const playbookDir = path.dirname(path.resolve(checkoutDir, spec.playbook));
+  resolveInside(checkoutDir, spec.playbook, 'The playbook');
+  const playbookDir = path.dirname(path.join(spec.playbook));
   const find = (kind: string) =>
-    [...new Set([playbookDir, checkoutDir].flatMap((dir) => [path.join(dir, kind, 'requirements.yml'), path.join(dir, 'requirements.yml')]))].filter((f) =>
-      existsSync(f),
-    );
+    [...new Set([playbookDir, '.'].flatMap((dir) => [path.join(dir, kind, 'requirements.yml'), path.join(dir, 'requirements.yml')]))]
+      .map((relative) => resolveInside(checkoutDir, relative, 'The requirements file'))
+      .filter((file) => existsSync(file));
   return { collections: find('collections'), roles: find('roles') };
 }
 
@@ -106,7 +109,6 @@ async function execute(plan: ExecutionPlan, steps: StepRunner, hooks: RunTaskHoo
 /** Runs one task to its end: repository, inventory, the app's commands; never throws. */
 export async function runTask(spec: TaskSpec, hooks: RunTaskHooks): Promise<TaskOutcome> {
   const redact = createRedactor(spec.secrets);
-  const workspace = createTaskWorkspace(hooks.workRoot, spec.task_id);
   const steps = createStepRunner({
     // Every process of the task carries its id: scripts may use it, and recovery recognises orphans by it.
     baseEnv: { ...hooks.baseEnv, GANTRY_TASK_ID: String(spec.task_id) },
@@ -118,7 +120,9 @@ export async function runTask(spec: TaskSpec, hooks: RunTaskHooks): Promise<Task
     redact,
     emit: hooks.onLine,
   });
+  let workspace: TaskWorkspace | undefined;
   try {
+    workspace = createTaskWorkspace(hooks.workRoot, spec.task_id);
     const checkout = await prepareRepository(spec, workspace, hooks.workRoot, steps);
     if (checkout.commitHash) hooks.onCommit(checkout.commitHash, checkout.commitMessage);
     const plan = planExecution({
@@ -138,7 +142,7 @@ export async function runTask(spec: TaskSpec, hooks: RunTaskHooks): Promise<Task
     steps.log(error instanceof TaskFailure ? error.message : `Failed to run task: ${error instanceof Error ? error.message : String(error)}`);
     return 'error';
   } finally {
-    workspace.cleanup();
+    workspace?.cleanup();
     if (spec.private_checkout) rmSync(checkoutDirectory(hooks.workRoot, spec), { recursive: true, force: true });
   }
 }

@@ -1,27 +1,103 @@
-import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, lstatSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { resolveInside } from './contained-path.ts';
+
+/**
+ * Decrypted keys, passphrases, askpass scripts and saved plans live only while their task runs. A
+ * server killed with SIGKILL cannot remove them, so they go to a memory file system when there is
+ * one: gone at the next reboot at the latest, never on a disk that is backed up or reused. /dev/shm
+ * is a tmpfs on every Linux and in containers; $XDG_RUNTIME_DIR is not set for most service
+ * accounts, so it is not relied on. Each installation (work root) gets its own 0700 directory
+ * there, named after the work root so that the next start finds what a killed one left; one that
+ * is not ours (another user made it first, a symlink) is not used: the work root serves instead.
+ */
+const MEMORY_FILE_SYSTEM = '/dev/shm';
+const WORKSPACE_KINDS = ['tasks', 'checks'] as const;
+type WorkspaceKind = (typeof WORKSPACE_KINDS)[number];
+
+const chosenRoots = new Map<string, string>();
+
+function memoryDirectoryName(workRoot: string): string {
+  const uid = process.getuid?.() ?? 0;
+  return `gantry-${uid}-${createHash('sha256').update(path.resolve(workRoot)).digest('hex').slice(0, 20)}`;
+}
+
+/** A 0700 directory owned by this user, not a link: then nobody else can read or swap what goes in it. */
+function isPrivateDirectory(dir: string): boolean {
+  try {
+    const stat = lstatSync(dir);
+    return stat.isDirectory() && stat.uid === (process.getuid?.() ?? stat.uid) && (stat.mode & 0o077) === 0;
+  } catch {
+    return false;
+  }
+}
+
+function prepareMemoryRoot(workRoot: string, memoryBase: string): string | null {
+  try {
+    if (!statSync(memoryBase).isDirectory()) return null;
+    const dir = path.join(memoryBase, memoryDirectoryName(workRoot));
+    try {
+      mkdirSync(dir, { mode: 0o700 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return null;
+    }
+    if (!lstatSync(dir).isSymbolicLink() && lstatSync(dir).uid === process.getuid?.()) chmodSync(dir, 0o700);
+    return isPrivateDirectory(dir) ? dir : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Where the private files of tasks run under `workRoot` go: the memory directory when usable, else the work root. */
+export function privateFilesRoot(workRoot: string, memoryBase = MEMORY_FILE_SYSTEM): string {
+  const key = `${path.resolve(workRoot)}\0${memoryBase}`;
+  const known = chosenRoots.get(key);
+  if (known && (known === path.resolve(workRoot) || isPrivateDirectory(known))) return known;
+  const chosen = prepareMemoryRoot(workRoot, memoryBase) ?? path.resolve(workRoot);
+  chosenRoots.set(key, chosen);
+  return chosen;
+}
+
+/**
+ * Removes every task and check workspace a previous process left under `workRoot`, in both places
+ * they may be. Only for start-up, before any task runs: the files of running tasks would go too.
+ */
+export function removeLeftoverWorkspaces(workRoot: string, memoryBase = MEMORY_FILE_SYSTEM): void {
+  const roots = new Set([path.resolve(workRoot)]);
+  const memoryRoot = path.join(memoryBase, memoryDirectoryName(workRoot));
+  if (isPrivateDirectory(memoryRoot)) roots.add(memoryRoot);
+  for (const root of roots) for (const kind of WORKSPACE_KINDS) rmSync(path.join(root, kind), { recursive: true, force: true });
+}
 
 /** A private directory for one task's files (keys, passwords, variables); removed when the task ends. */
-export function createTaskWorkspace(root: string, taskId: number) {
-  const dir = path.join(root, 'tasks', `task_${taskId}`);
+export function createTaskWorkspace(workRoot: string, id: number, kind: WorkspaceKind = 'tasks', memoryBase = MEMORY_FILE_SYSTEM) {
+  const root = privateFilesRoot(workRoot, memoryBase);
+  const dir = resolveInside(root, path.join(kind, `${kind.slice(0, -1)}_${id}`), 'The task workspace');
   let created = false;
   let counter = 0;
   // Made on first use: most script tasks need no private files at all.
   const ensureDir = () => {
     if (created) return;
     rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    mkdirSync(path.dirname(dir), { recursive: true, mode: 0o700 });
+    mkdirSync(dir, { mode: 0o700 });
     chmodSync(dir, 0o700);
     created = true;
   };
   return {
     dir,
-    /** Writes a file only the server's user can read; returns its path. */
+    /**
+     * Writes a file only the server's user can read; returns its path. The name is a label: it is
+     * reduced to safe characters behind a counter, so no input can pick or overwrite a path.
+     */
     writePrivateFile(name: string, content: string, mode = 0o600): string {
       ensureDir();
       counter += 1;
-      const file = path.join(dir, `${counter}-${name}`);
-      writeFileSync(file, content, { mode });
+      const label = name.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^\.+/, '').slice(0, 40) || 'file';
+      const file = path.join(dir, `${counter}-${label}`);
+      // wx: a fresh file or a failure, never a write through something already there.
+      writeFileSync(file, content, { mode, flag: 'wx' });
       chmodSync(file, mode);
       return file;
     },

@@ -1,11 +1,18 @@
-import path from 'node:path';
+import { resolveInside } from '../contained-path.ts';
 import { createSshEnvironment } from '../credentials.ts';
 import type { ExecutionPlan, ExecutorContext } from './types.ts';
 
-/** ansible-playbook with every secret in a 0600 file: key, passwords and variables never reach argv. */
+/**
+ * ansible-playbook with every secret in a 0600 file: key, passwords and variables never reach argv.
+ * Key logins go through the environment too: argv is in `ps`, the task log and live frames, and
+ * ANSIBLE_REMOTE_USER / ANSIBLE_BECOME_USER rank where --user / --become-user do (below inventory variables).
+ */
 export function planAnsible(ctx: ExecutorContext): ExecutionPlan {
   const { spec, workspace } = ctx;
-  const env = { PYTHONUNBUFFERED: '1', ANSIBLE_FORCE_COLOR: 'True', ANSIBLE_HOST_KEY_CHECKING: 'False', ...spec.env };
+  const env: Record<string, string> = { PYTHONUNBUFFERED: '1', ANSIBLE_FORCE_COLOR: 'True', ANSIBLE_HOST_KEY_CHECKING: 'False', ...spec.env };
+  resolveInside(ctx.checkoutDir, spec.playbook, 'The playbook');
+  // A name starting with - would be read as an option of ansible-playbook.
+  const playbook = spec.playbook.startsWith('-') ? `./${spec.playbook}` : spec.playbook;
   const args: string[] = [];
   const secretVars: Record<string, string> = { ...spec.secret_vars };
 
@@ -16,11 +23,11 @@ export function planAnsible(ctx: ExecutorContext): ExecutionPlan {
     Object.assign(env, ssh.env);
     if (ssh.keyFile) args.push('--private-key', ssh.keyFile);
   }
-  if ((user.type === 'ssh' || user.type === 'login_password') && user.login) args.push('--user', user.login);
+  if ((user.type === 'ssh' || user.type === 'login_password') && user.login) env.ANSIBLE_REMOTE_USER = user.login;
   if (user.type === 'login_password' && user.password) secretVars.ansible_password = user.password;
   const become = spec.inventory?.become_key ?? { type: 'none' as const };
   if (become.type === 'login_password') {
-    if (become.login) args.push('--become-user', become.login);
+    if (become.login) env.ANSIBLE_BECOME_USER = become.login;
     if (become.password) secretVars.ansible_become_password = become.password;
   }
   if (spec.params.debug) args.push('-vvvv');
@@ -28,7 +35,7 @@ export function planAnsible(ctx: ExecutorContext): ExecutionPlan {
   if (spec.params.dry_run) args.push('--check');
   for (const vault of spec.vaults) {
     const id = vault.name || 'default';
-    const source = vault.type === 'password' ? workspace.writePrivateFile(`vault-${id}`, vault.password) : path.resolve(ctx.checkoutDir, vault.script);
+    const source = vault.type === 'password' ? workspace.writePrivateFile('vault-password', vault.password) : resolveInside(ctx.checkoutDir, vault.script, 'The vault script');
     args.push('--vault-id', `${id}@${source}`);
   }
   args.push('--extra-vars', `@${workspace.writePrivateFile('extra-vars.json', JSON.stringify(spec.extra_vars))}`);
@@ -37,7 +44,7 @@ export function planAnsible(ctx: ExecutorContext): ExecutionPlan {
   if (spec.params.limit?.length) args.push(`--limit=${spec.params.limit.join(',')}`);
   if (spec.params.tags?.length) args.push(`--tags=${spec.params.tags.join(',')}`);
   if (spec.params.skip_tags?.length) args.push(`--skip-tags=${spec.params.skip_tags.join(',')}`);
-  args.push(...spec.task_args, spec.playbook);
+  args.push(...spec.task_args, playbook);
 
   const galaxy = (kind: 'role' | 'collection', file: string) => ({
     command: 'ansible-galaxy',

@@ -1,10 +1,10 @@
-import path from 'node:path';
+import { resolveInside } from '../contained-path.ts';
 import type { ExecutionPlan, ExecutorContext } from './types.ts';
 
 /** pulumi: preview, then `up` once confirmed or auto-approved, with the variable group as environment. */
 export function planPulumi(ctx: ExecutorContext): ExecutionPlan {
   const { spec } = ctx;
-  const cwd = path.resolve(ctx.checkoutDir, spec.playbook || '.');
+  const cwd = resolveInside(ctx.checkoutDir, spec.playbook, 'The working directory');
   const env = { PULUMI_SKIP_UPDATE_CHECK: 'true', ...spec.env, ...spec.secret_vars };
   const stack = spec.workspace && spec.workspace !== 'default' ? ['--stack', spec.workspace] : [];
   const run = (...args: string[]) => ({ command: spec.app_path || 'pulumi', args: [...spec.app_args, ...args, ...stack], cwd, env });

@@ -1,3 +1,4 @@
+import { resolveInside } from '../contained-path.ts';
 import type { ExecutionPlan, ExecutorContext } from './types.ts';
 import { formatValue } from './types.ts';
 
@@ -13,6 +14,9 @@ const INTERPRETERS: Record<string, { command: string; args: string[] }> = {
  */
 export function planShell(ctx: ExecutorContext): ExecutionPlan {
   const { spec } = ctx;
+  resolveInside(ctx.checkoutDir, spec.playbook, 'The script');
+  // A name starting with - would be read as an option of the interpreter.
+  const script = spec.playbook.startsWith('-') ? `./${spec.playbook}` : spec.playbook;
   const interpreter = INTERPRETERS[spec.app] ?? { command: spec.app, args: [] };
   // A custom path moves the interpreter, it does not change how a script is handed to it.
   const command = spec.app_path || interpreter.command;
@@ -25,7 +29,7 @@ export function planShell(ctx: ExecutorContext): ExecutionPlan {
     before: [],
     run: {
       command,
-      args: [...leading, spec.playbook, ...spec.template_args, ...variables, ...spec.task_args],
+      args: [...leading, script, ...spec.template_args, ...variables, ...spec.task_args],
       cwd: ctx.checkoutDir,
       env: { PYTHONUNBUFFERED: '1', ...spec.env, ...spec.secret_vars },
     },

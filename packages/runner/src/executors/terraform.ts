@@ -1,4 +1,4 @@
-import path from 'node:path';
+import { resolveInside } from '../contained-path.ts';
 import { createSshEnvironment } from '../credentials.ts';
 import type { ExecutionPlan, ExecutorContext } from './types.ts';
 import { formatValue } from './types.ts';
@@ -11,7 +11,7 @@ import { formatValue } from './types.ts';
 export function planTerraform(ctx: ExecutorContext): ExecutionPlan {
   const { spec, workspace } = ctx;
   const binary = spec.app_path || spec.app;
-  const cwd = path.resolve(ctx.checkoutDir, spec.playbook || '.');
+  const cwd = resolveInside(ctx.checkoutDir, spec.playbook, 'The working directory');
   const tfVars: Record<string, string> = {};
   for (const [key, value] of Object.entries(spec.extra_vars)) tfVars[`TF_VAR_${key}`] = formatValue(value);
   for (const [key, value] of Object.entries(spec.secret_vars)) tfVars[`TF_VAR_${key}`] = value;
