@@ -97,6 +97,8 @@ const ConfigSchema = z.object({
   log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   oidc_providers: z.record(z.string(), OidcProviderConfig).default({}),
   max_parallel_tasks: int.default(0),
+  /** Bearer token a Prometheus scraper sends to GET /api/metrics; administrators may read it without. */
+  metrics_token: z.string().default(''),
   /** Redis for nodes that share one PostgreSQL or MySQL store: live events reach every node's clients. */
   redis_url: z.string().default(''),
   /** Lets `gantry runner register` create runners; registration is off while empty. */

@@ -24,6 +24,8 @@ interface SchedulerDeps {
   tasks: TasksService;
   repositories: RepositoriesService;
   keys: KeysService;
+  /** Told of each claimed due time: a task started, could not start, or the time was missed while no server ran. */
+  onRun?(result: 'started' | 'failed' | 'missed'): void;
 }
 
 /**
@@ -58,6 +60,11 @@ export function createScheduler(deps: SchedulerDeps) {
 
   async function fire(schedule: ScheduleRow): Promise<void> {
     if (!(await hasNewCommit(schedule))) return;
+    await start(schedule);
+    deps.onRun?.('started');
+  }
+
+  async function start(schedule: ScheduleRow): Promise<void> {
     const params = JSON.parse(schedule.task_params) as ScheduleTaskParams;
     await deps.tasks.create(
       schedule.project_id,
@@ -88,9 +95,13 @@ export function createScheduler(deps: SchedulerDeps) {
       claimed += 1;
       if (missed) {
         deps.logger.info({ scheduleId: schedule.id, due }, 'schedule run missed while the server was down; skipped');
+        deps.onRun?.('missed');
         continue;
       }
-      await fire(schedule).catch((error: unknown) => deps.logger.error({ err: error, scheduleId: schedule.id }, 'scheduled task could not start'));
+      await fire(schedule).catch((error: unknown) => {
+        deps.logger.error({ err: error, scheduleId: schedule.id }, 'scheduled task could not start');
+        deps.onRun?.('failed');
+      });
     }
     return claimed;
   }

@@ -13,6 +13,8 @@ export interface TaskLogOptions {
   flushIntervalMs?: number;
   /** A batch this large is stored and sent at once. */
   maxBatch?: number;
+  /** Told how many lines each stored batch held. */
+  onStored?(count: number): void;
 }
 
 /**
@@ -46,6 +48,7 @@ export function createTaskLogFactory(options: TaskLogOptions) {
       for (let attempt = 1; ; attempt++) {
         try {
           await options.tasks.insertOutput(rows, task.id, lastSeq);
+          options.onStored?.(rows.length);
           break;
         } catch (error) {
           if (attempt >= 3) {

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProjectFixture, insertTaskRow, type ProjectFixture } from './task-fixture.ts';
+import { createTestApp, type TestApp } from './test-app.ts';
+import { listTestDialects } from './test-databases.ts';
+
+const dialects = await listTestDialects();
+const METRICS_TOKEN = 'scrape-Token-0123456789';
+
+/** The value of one sample line, e.g. `gantry_tasks{status="running",app="bash"}`; undefined when absent. */
+function sample(text: string, series: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+describe.each(dialects)('Prometheus metrics (%s)', (dialect) => {
+  let t: TestApp;
+  let project: ProjectFixture;
+  let guestCookie: string;
+  beforeAll(async () => {
+    t = await createTestApp(dialect, { metrics_token: METRICS_TOKEN });
+    t.secrets.add(METRICS_TOKEN);
+    project = await createProjectFixture(t, { 'hello.sh': 'echo one\necho two\necho three\n' });
+    guestCookie = (await t.createUser('metrics-guest')).cookie;
+  });
+  afterAll(() => t.close());
+
+  const scrape = async (headers: Record<string, string>) => t.request('GET', '/api/metrics', { headers });
+
+  it('is read by administrators and the metrics token, and by nobody else', async () => {
+    expect((await scrape({})).status).toBe(401);
+    expect((await scrape({ authorization: 'Bearer wrong-token' })).status).toBe(401);
+    expect((await scrape({ cookie: guestCookie })).status).toBe(403);
+    const byAdmin = await scrape({ cookie: t.adminCookie });
+    expect(byAdmin.status).toBe(200);
+    expect(byAdmin.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+    const byToken = await scrape({ authorization: `Bearer ${METRICS_TOKEN}` });
+    expect(byToken.status).toBe(200);
+    for (const name of ['process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds', 'gantry_http_request_duration_seconds_bucket', 'gantry_websocket_clients']) {
+      expect(byToken.text).toContain(name);
+    }
+  });
+
+  it('counts finished tasks by status and app, their queue wait and run time, and their stored lines', async () => {
+    const templateId = await project.createTemplate({ playbook: 'hello.sh' });
+    const before = (await scrape({ cookie: t.adminCookie })).text;
+    const linesBefore = sample(before, 'gantry_log_lines_ingested_total') ?? 0;
+    const taskId = await project.runTask(templateId);
+    await project.waitForStatus(taskId, ['success']);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const after = (await scrape({ cookie: t.adminCookie })).text;
+    expect(sample(after, 'gantry_tasks_finished_total{status="success",app="bash"}')).toBe(1);
+    const labels = `project_id="${project.projectId}",template_id="${templateId}"`;
+    expect(sample(after, `gantry_task_queue_wait_seconds_count{${labels}}`)).toBe(1);
+    expect(sample(after, `gantry_task_run_duration_seconds_count{${labels},status="success"}`)).toBe(1);
+    expect(sample(after, 'gantry_log_lines_ingested_total')).toBeGreaterThanOrEqual(linesBefore + 3);
+  });
+
+  it('reports unfinished tasks and runners from the store at each scrape', async () => {
+    const templateId = await project.createTemplate({ playbook: 'hello.sh', name: 'Python stuck' , app: 'python' });
+    await insertTaskRow(t, { project_id: project.projectId, template_id: templateId, status: 'running' });
+    await insertTaskRow(t, { project_id: project.projectId, template_id: templateId, status: 'running' });
+    const runner = await t.request('POST', '/api/runners', { as: t.adminCookie, body: { name: 'idle runner', webhook: '', max_parallel_tasks: 1, active: true } });
+    expect(runner.status, runner.text).toBeLessThan(300);
+    const text = (await scrape({ cookie: t.adminCookie })).text;
+    expect(sample(text, 'gantry_tasks{status="running",app="python"}')).toBe(2);
+    expect(sample(text, 'gantry_runners{state="offline"}')).toBe(1);
+    expect(sample(text, 'gantry_runners{state="alive"}')).toBe(0);
+  });
+
+  it('labels request durations by route pattern, never by the raw path', async () => {
+    await t.request('GET', `/api/project/${project.projectId}/templates`, { as: t.adminCookie });
+    await t.request('GET', '/api/no-such-path-1234');
+    const text = (await scrape({ cookie: t.adminCookie })).text;
+    expect(text).toContain('route="/api/project/:projectId/templates",status="200"');
+    expect(text).toContain('route="unmatched",status="404"');
+    expect(text).not.toContain('no-such-path-1234');
+  });
+});
