@@ -2,9 +2,15 @@ import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { TERRAFORM_BACKEND_PATH, backupApi, runnerProtocolApi, webhookApi } from '@gantry/contract';
 import type { Config } from './config.ts';
+import { stripApiTrailingSlash } from './http/api-trailing-slash.ts';
+import { registerCrossSiteGuard } from './http/cross-site-guard.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
+import { registerMetrics } from './metrics/metrics.routes.ts';
+import { registerResponsePolicy } from './http/response-policy.ts';
 import { registerNulTextGuard } from './http/reject-nul-text.ts';
+import { createKnownCallerCheck, registerBodyLimits, registerJsonBodyParser } from './http/request-body.ts';
 import { createRouter } from './http/route.ts';
 import { registerWebApp } from './http/static-web.ts';
 import { registerWebsocket } from './http/websocket.ts';
@@ -35,18 +41,32 @@ import { registerUsersRoutes } from './modules/users/users.routes.ts';
 import type { Services } from './services.ts';
 import { GANTRY_VERSION } from './version.ts';
 
+/** Public endpoints that machines call without a session, each guarding itself and reading bodies its own way. */
+const OWN_BODY_ROUTES = [webhookApi.path, `${TERRAFORM_BACKEND_PATH}/:alias`];
+const MACHINE_ROUTES = [...OWN_BODY_ROUTES, runnerProtocolApi.register.path];
+
 /** Builds the HTTP application around ready services. It never listens; main.ts and tests decide that. */
 export async function buildApp({ config, services }: { config: Config; services: Services }): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: services.logger,
     bodyLimit: config.max_body_bytes,
     trustProxy: config.trust_proxy,
+    rewriteUrl: (request) => stripApiTrailingSlash(request.url ?? '/'),
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   registerNulTextGuard(app);
+  await registerResponsePolicy(app);
   await app.register(fastifyCookie);
+  registerCrossSiteGuard(app, { webHost: config.web_host, machineRoutes: (url) => MACHINE_ROUTES.includes(url) });
+  registerJsonBodyParser(app);
+  registerBodyLimits(app, {
+    maxBodyBytes: config.max_body_bytes,
+    largeBodyRoutes: [backupApi.restore.path, runnerProtocolApi.progress.path],
+    ownLimitRoutes: (url) => OWN_BODY_ROUTES.includes(url),
+    isKnownCaller: createKnownCallerCheck(services),
+  });
   await app.register(fastifySwagger, {
     openapi: { info: { title: 'Gantry API', version: GANTRY_VERSION } },
     transform: jsonSchemaTransform,
@@ -65,6 +85,7 @@ export async function buildApp({ config, services }: { config: Config; services:
   registerTeamRoutes(route, services);
   registerEventsRoutes(route, services);
   registerSystemRoutes(route, { config, readiness: services.readiness });
+  registerMetrics(app, { metrics: services.metrics, auth: services.auth, metricsToken: config.metrics_token });
   registerKeysRoutes(route, services);
   registerRepositoriesRoutes(route, services);
   registerInventoriesRoutes(route, services);
@@ -81,7 +102,7 @@ export async function buildApp({ config, services }: { config: Config; services:
   registerAlertsRoutes(route, services);
   registerIntegrationsRoutes(route, services);
   await registerWebhookRoutes(app, services);
-  await registerWebsocket(app, services);
+  await registerWebsocket(app, { ...services, webHost: config.web_host });
   await registerTerraformBackend(app, services);
 
   await registerWebApp(app, config.web_dist_dir);

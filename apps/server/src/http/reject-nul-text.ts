@@ -1,5 +1,6 @@
 import { ErrorCode } from '@gantry/contract';
 import type { FastifyInstance } from 'fastify';
+import { isKnownNulFree } from './request-body.ts';
 
 /** Far deeper than any body of ours; JSON.stringify of a much deeper value overflows the stack. */
 const MAX_DEPTH = 64;
@@ -24,7 +25,8 @@ function findProblem(value: unknown, path: string[] = []): string | undefined {
  */
 export function registerNulTextGuard(app: FastifyInstance): void {
   app.addHook('preValidation', async (request, reply) => {
-    const problem = findProblem(request.body) ?? findProblem(request.query) ?? findProblem(request.params);
+    const body = isKnownNulFree(request.body) ? undefined : request.body;
+    const problem = findProblem(body) ?? findProblem(request.query) ?? findProblem(request.params);
     if (problem !== undefined) return reply.code(400).send({ error: problem, code: ErrorCode.validationFailed });
   });
 }

@@ -278,6 +278,11 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
       return { token: created.token };
     },
 
+    /** Whether a runner token is known, so that its task output may be larger than an anonymous body. */
+    async isKnownToken(token: string): Promise<boolean> {
+      return (await deps.runners.findByTokenHash(hashRunnerToken(token))) !== undefined;
+    },
+
     async unregister(token: string | undefined): Promise<void> {
       const runner = await authenticate(token);
       await deps.runnersService.remove(undefined, runner.project_id, runner.id);
