@@ -7,6 +7,7 @@ import { startServer } from '../server.ts';
 import { GANTRY_VERSION } from '../version.ts';
 import { CliError, createCliContext } from './cli-context.ts';
 import { registerSecretsCommands } from './secrets-commands.ts';
+import { registerStoreCommands } from './store-commands.ts';
 import { registerUserCommands } from './user-commands.ts';
 import { registerRunnerCommands } from './runner-commands.ts';
 
@@ -63,6 +64,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
   registerUserCommands(program, ctx);
   registerRunnerCommands(program, io.env, print);
   registerSecretsCommands(program, readConfig, print);
+  registerStoreCommands(program, print);
 
   if (argv.length === 0) {
     program.outputHelp();

@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
 import type { Db, Dialect } from './database.ts';
 import { foundation } from './migrations/0001-foundation.ts';
 import { projectResources } from './migrations/0002-project-resources.ts';
@@ -50,4 +50,15 @@ export async function migrateToLatest(db: Db, dialect: Dialect): Promise<string[
 export async function listPendingMigrations(db: Db, dialect: Dialect): Promise<string[]> {
   const migrations = await createMigrator(db, dialect).getMigrations();
   return migrations.filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
+
+/** The migrations this build knows, in order. */
+export function listKnownMigrations(): string[] {
+  return MIGRATIONS.map((m) => m.name);
+}
+
+/** The migrations recorded in a store, including any from a newer build. */
+export async function listExecutedMigrations(db: Db): Promise<string[]> {
+  const result = await sql<{ name: string }>`select name from gantry_migration`.execute(db);
+  return result.rows.map((row) => row.name);
 }
