@@ -77,7 +77,9 @@ export function createInventoriesService(deps: InventoriesDeps) {
 
   return {
     async list(projectId: number, order: 'asc' | 'desc', filter: { app?: string | undefined; templateId?: number | undefined }): Promise<Inventory[]> {
-      const types = filter.app ? (TYPES_BY_APP[filter.app] ?? []) : undefined;
+      const types = filter.app ? (Object.hasOwn(TYPES_BY_APP, filter.app) ? TYPES_BY_APP[filter.app] : undefined) ?? [] : undefined;
+      // An app without inventories (bash, python...) lists none; an empty IN list is an SQL error on PostgreSQL and MySQL.
+      if (types?.length === 0) return [];
       const rows = await inventories.list(projectId, order, { ...(types ? { types } : {}), ...(filter.templateId ? { templateId: filter.templateId } : {}) });
       return rows.map(toInventory);
     },
