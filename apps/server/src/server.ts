@@ -3,9 +3,11 @@ import { buildApp } from './app.ts';
 import { ensureFirstAdmin } from './bootstrap-admin.ts';
 import type { Config } from './config.ts';
 import { openRuntime } from './runtime.ts';
+import { prepareWorkRoot } from './secrets/private-data.ts';
 
 /** Starts a whole installation in this process: store, first admin, API and web UI. */
 export async function startServer(config: Config, print: (line: string) => void = console.log): Promise<FastifyInstance> {
+  prepareWorkRoot(config.data_dir);
   const runtime = await openRuntime(config);
   const admin = await ensureFirstAdmin(config, runtime.services.users);
   const app = await buildApp({ config, services: runtime.services });

@@ -1,5 +1,6 @@
 import type { RunnerJob, RunnerJobProgress, RunnerReportedStatus, RunnerState } from '@gantry/contract';
 import { TaskStopped, runTask } from '@gantry/runner';
+import { prepareWorkRoot } from '../secrets/private-data.ts';
 import { ServerUnavailable, type RunnerClient } from './runner-client.ts';
 
 interface Job {
@@ -244,6 +245,7 @@ export function createRunnerAgent(options: RunnerAgentOptions) {
   return {
     /** Runs until `stop()` (or a fatal answer such as a deleted runner), then waits for running jobs to report. */
     async run(): Promise<void> {
+      prepareWorkRoot(options.workDir);
       print('Runner started; waiting for tasks.');
       const reporter = reportLoop().catch((error: unknown) => {
         fatal = error instanceof Error ? error : new Error(String(error));

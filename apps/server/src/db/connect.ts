@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
@@ -19,9 +19,11 @@ export function connectDatabase(dialect: Dialect, url: string): DbConnection {
 function createDialect(dialect: Dialect, url: string) {
   switch (dialect) {
     case 'sqlite': {
-      if (url !== ':memory:') mkdirSync(path.dirname(url), { recursive: true });
+      if (url !== ':memory:') mkdirSync(path.dirname(url), { recursive: true, mode: 0o700 });
+      makeSqliteFilesPrivate(url);
       const database = new SQLite(url);
       database.pragma('journal_mode = WAL');
+      makeSqliteFilesPrivate(url);
       database.pragma('foreign_keys = ON');
       database.pragma('busy_timeout = 5000');
       database.pragma('synchronous = NORMAL');
@@ -42,6 +44,16 @@ function createDialect(dialect: Dialect, url: string) {
         pool: createPool({ uri: url, connectionLimit: 10, supportBigNumbers: true, bigNumberStrings: false, timezone: 'Z' }),
       });
   }
+}
+
+/**
+ * The store holds password hashes, sessions and encrypted secrets: only the server's user may read
+ * it. SQLite gives its -wal and -shm files the database file's mode, so closing that one first
+ * keeps the others closed too; files of an older installation are fixed on the way.
+ */
+function makeSqliteFilesPrivate(url: string): void {
+  if (url === ':memory:' || url.startsWith('file:')) return;
+  for (const file of [url, `${url}-wal`, `${url}-shm`, `${url}-journal`]) if (existsSync(file)) chmodSync(file, 0o600);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export const KEY_FILE_NAME = 'gantry.key';
@@ -17,11 +17,13 @@ function decodeKey(text: string, source: string): Buffer {
 export function loadEncryptionKey(configured: string | undefined, dataDir: string): Buffer {
   if (configured) return decodeKey(configured, 'GANTRY_ACCESS_KEY_ENCRYPTION');
   const file = path.join(dataDir, KEY_FILE_NAME);
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   try {
     writeFileSync(file, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
+  // A key file from an older installation may have been created readable by others.
+  chmodSync(file, 0o600);
   return decodeKey(readFileSync(file, 'utf8'), file);
 }
