@@ -77,6 +77,16 @@ const HOSTILE_VALUES: unknown[] = [
   '2147483648',
 ];
 
+/** Values aimed at a field of the given type: past its range for numbers, oversized or poisoned for text. */
+function targetedValues(schema: JsonSchema): unknown[] {
+  const type = schema.type ?? schema.anyOf?.find((s) => s.type !== 'null')?.type;
+  if (type === 'integer' || type === 'number') return [2147483648, -2147483649, rawToken('1e309'), rawToken('9007199254740993'), '1', 1.5];
+  if (type === 'string') return ['x'.repeat(70_000), 'nul\u0000byte', '../../../../etc/passwd', 7, { text: 'x' }];
+  if (type === 'array') return [[2147483648], ['\u0000'], 'not an array', Array.from({ length: 2000 }, () => 'x')];
+  if (type === 'object') return [[], 'text', { nested: { deeper: { deepest: [2147483648] } } }];
+  return [2147483648, 'x'.repeat(10_000), null, []];
+}
+
 interface JsonSchema {
   type?: string;
   nullable?: boolean;
@@ -159,13 +169,14 @@ function generateRequests(operation: Operation, bodySchema: JsonSchema | undefin
     requests.push(withBody(`query ${param} twice`, `${base}?${param}=1&${param}=2`));
   }
   if (operation.hasBody) {
-    const properties = Object.keys(bodySchema?.properties ?? {});
-    for (const property of random.sample(properties, 8)) {
-      for (const value of random.sample(HOSTILE_VALUES, 2)) {
-        const body = { ...(plausible as Record<string, unknown>), [property]: value };
-        requests.push({ method: operation.method, url: base, payload: bodyText(body), contentType: 'application/json', label: `body ${property}=${JSON.stringify(value)?.slice(0, 40)}` });
-      }
-    }
+    const properties = Object.entries(bodySchema?.properties ?? {});
+    const mutate = (property: string, value: unknown) => {
+      const body = { ...(plausible as Record<string, unknown>), [property]: value };
+      requests.push({ method: operation.method, url: base, payload: bodyText(body), contentType: 'application/json', label: `body ${property}=${JSON.stringify(value)?.slice(0, 40)}` });
+    };
+    // Every field gets the value most likely to break its own type, and a few fields anything at all.
+    for (const [property, schema] of properties) mutate(property, random.pick(targetedValues(schema)));
+    for (const [property] of random.sample(properties, 8)) mutate(property, random.pick(HOSTILE_VALUES));
     const wholeBodies: [string, string, string][] = [
       ['array body', '[1,2,3]', 'application/json'],
       ['string body', '"text"', 'application/json'],
