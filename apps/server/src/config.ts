@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ProjectRoleSlug } from '@gantry/contract';
@@ -248,7 +248,8 @@ function buildTaskBaseEnv(env: NodeJS.ProcessEnv, dataDir: string): Record<strin
   return base;
 }
 
-const defaultWebDist = path.resolve(SERVER_PACKAGE_ROOT, '../web/dist');
+/** The web UI: beside the server in a release package, in the web workspace's build in a checkout. */
+const defaultWebDist = existsSync(path.join(SERVER_PACKAGE_ROOT, 'web', 'index.html')) ? path.join(SERVER_PACKAGE_ROOT, 'web') : path.resolve(SERVER_PACKAGE_ROOT, '../web/dist');
 
 /** Builds a validated configuration from file, environment and explicit overrides (tests use the last). */
 export function loadConfig(overrides: ConfigInput = {}, env: NodeJS.ProcessEnv = process.env): Config {
