@@ -144,6 +144,18 @@ const ConfigSchema = z.object({
   totp_required: bool.default(false),
 });
 
+export type ConfigKey = keyof typeof ConfigSchema.shape;
+/** Every setting's name, in the schema's order. */
+export const CONFIG_KEYS = Object.keys(ConfigSchema.shape) as ConfigKey[];
+
+/** A setting's default as the configuration reference shows it. */
+export function describeDefault(key: ConfigKey): string {
+  const value: unknown = ConfigSchema.shape[key].safeParse(undefined).data;
+  if (value === undefined) return '—';
+  if (value === '') return 'empty';
+  return `\`${typeof value === 'string' ? value : JSON.stringify(value)}\``;
+}
+
 export type Config = z.infer<typeof ConfigSchema> & {
   db_url: string;
   data_dir: string;
