@@ -1,4 +1,5 @@
-import { runProcess } from './run-process.ts';
+import type { Redactor } from './redact.ts';
+import { MAX_LINE_LENGTH, runProcess } from './run-process.ts';
 
 export class TaskStopped extends Error {}
 export class TaskTimedOut extends Error {}
@@ -22,15 +23,46 @@ export interface StepRunnerOptions {
   /** Epoch milliseconds after which the task is out of time, if it has a timeout. */
   deadline?: number;
   killGraceMs?: number;
-  redact(line: string): string;
+  /** A plain function for steps that know no secrets (git probes); a Redactor also sees across cut lines. */
+  redact: Redactor | ((line: string) => string);
   emit(line: string): void;
   onProcessStart?(pid: number): void;
+}
+
+/**
+ * Redacts one output stream whose long lines arrive cut in MAX_LINE_LENGTH pieces. A secret may
+ * straddle a cut, so the tail of a cut piece that could begin one waits for the next piece.
+ */
+function createCutLineRedactor(redact: StepRunnerOptions['redact']) {
+  let pending = '';
+  return {
+    take(line: string): string | undefined {
+      const text = pending + line;
+      pending = '';
+      // A full-length piece is (almost always) a cut: the same line goes on in the next one.
+      if (line.length !== MAX_LINE_LENGTH || !('settle' in redact)) return redact(text);
+      const { settled, rest } = redact.settle(text);
+      pending = rest;
+      return settled || undefined;
+    },
+    flush(): string | undefined {
+      const text = pending;
+      pending = '';
+      return text ? redact(text) : undefined;
+    },
+  };
 }
 
 /** Runs the processes of one task: shared environment, redaction, stop and timeout for every step. */
 export function createStepRunner(options: StepRunnerOptions) {
   async function exec(step: StepOptions): Promise<number> {
     if (!step.quiet) options.emit(options.redact(`$ ${[step.command, ...step.args].join(' ')}`));
+    const deliver = (clean: string | undefined) => {
+      if (clean === undefined) return;
+      step.capture?.push(clean);
+      if (!step.quiet) options.emit(clean);
+    };
+    const cuts = { stdout: createCutLineRedactor(options.redact), stderr: createCutLineRedactor(options.redact) };
     const remaining = options.deadline === undefined ? undefined : options.deadline - Date.now();
     if (remaining !== undefined && remaining <= 0) throw new TaskTimedOut();
     const result = await runProcess({
@@ -43,12 +75,10 @@ export function createStepRunner(options: StepRunnerOptions) {
       ...(remaining !== undefined ? { timeoutMs: remaining } : {}),
       ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
       ...(options.onProcessStart ? { onStart: options.onProcessStart } : {}),
-      onLine: (line) => {
-        const clean = options.redact(line);
-        step.capture?.push(clean);
-        if (!step.quiet) options.emit(clean);
-      },
+      onLine: (line, stream) => deliver(cuts[stream].take(line)),
     });
+    deliver(cuts.stdout.flush());
+    deliver(cuts.stderr.flush());
     if (result.outcome === 'cancelled') throw new TaskStopped();
     if (result.outcome === 'timed_out') throw new TaskTimedOut();
     if (result.outcome === 'spawn_failed') {
