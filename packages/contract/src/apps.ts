@@ -27,7 +27,7 @@ export const AppId = z
 export const AppBody = z.object({
   id: AppId.optional(),
   active: z.boolean().optional(),
-  priority: wireInteger({ max: 1_000_000, message: { type: 'Priority must be an integer', min: 'Priority must be 0 or greater', max: 'Priority must be at most 1000000' } }).optional(),
+  priority: wireInteger({ max: 1_000_000, message: { type: 'Priority must be a number', integer: 'Priority must be an integer', min: 'Priority must be 0 or greater', max: 'Priority must be at most 1000000' } }).optional(),
   title: z.string().trim().max(255).optional(),
   icon: z.string().trim().max(255).optional(),
   color: z.string().trim().max(64).optional(),

@@ -7,13 +7,14 @@ interface IntegerRange {
   min?: number;
   max?: number;
   /** One message for every way the value can be wrong, or one per rule; the default names the range. */
-  message?: string | { type: string; min: string; max: string };
+  message?: string | { type: string; integer?: string; min: string; max: string };
 }
 
 function rangeMessages({ min = 0, max = MAX_INTEGER, message }: IntegerRange) {
   const upper = Math.min(max, MAX_INTEGER);
   const text = message ?? `must be an integer from ${min} to ${upper}`;
-  return { min, max: upper, ...(typeof text === 'string' ? { type: text, below: text, above: text } : { type: text.type, below: text.min, above: text.max }) };
+  if (typeof text === 'string') return { min, max: upper, type: text, integer: text, below: text, above: text };
+  return { min, max: upper, type: text.type, integer: text.integer ?? text.type, below: text.min, above: text.max };
 }
 
 /**
@@ -22,13 +23,13 @@ function rangeMessages({ min = 0, max = MAX_INTEGER, message }: IntegerRange) {
  */
 export function wireInteger(range: IntegerRange = {}) {
   const m = rangeMessages(range);
-  return z.number({ error: m.type }).int(m.type).min(m.min, m.below).max(m.max, m.above);
+  return z.number({ error: m.type }).int(m.integer).min(m.min, m.below).max(m.max, m.above);
 }
 
 /** The same range for integers of a query string, which arrive as text. */
 export function queryInteger(range: IntegerRange = {}) {
   const m = rangeMessages(range);
-  return z.coerce.number({ error: m.type }).int(m.type).min(m.min, m.below).max(m.max, m.above);
+  return z.coerce.number({ error: m.type }).int(m.integer).min(m.min, m.below).max(m.max, m.above);
 }
 
 /** The seeds' messages for counters such as max parallel tasks. */
