@@ -7,6 +7,7 @@ import { createNodePresence } from './cluster/node-presence.ts';
 import { createNodesRepository } from './cluster/nodes.repository.ts';
 import { createClusteredHub } from './cluster/clustered-hub.ts';
 import { createLiveHub } from './http/live-hub.ts';
+import { createLiveMembership } from './http/live-membership.ts';
 import { createSessionCookies } from './http/session-cookie.ts';
 import { createTaskEngine } from './modules/tasks/task-engine.ts';
 import { createAlertChannels } from './modules/alerts/alert-channels.ts';
@@ -78,7 +79,19 @@ export function createServices({ config, connection, clock, logger }: { config: 
   const secrets = createSecretBox(loadEncryptionKey(config.access_key_encryption, config.data_dir));
   const refs = createRefsRepository(db);
   const usersRepository = createUsersRepository(db, dialect);
-  const projectsRepository = createProjectsRepository(db, dialect);
+  const storedProjects = createProjectsRepository(db, dialect);
+  // Every change of a team goes through here, so the live hub learns of it at once.
+  const projectsRepository: typeof storedProjects = {
+    ...storedProjects,
+    async insertMember(row) {
+      await storedProjects.insertMember(row);
+      hub.membershipChanged(row.project_id);
+    },
+    async deleteMember(projectId, userId) {
+      await storedProjects.deleteMember(projectId, userId);
+      hub.membershipChanged(projectId, userId);
+    },
+  };
   const templatesRepository = createTemplatesRepository(db, dialect);
   const events = createEventsService({ events: createEventsRepository(db), clock });
   const authRepository = createAuthRepository(db, dialect);
@@ -93,6 +106,7 @@ export function createServices({ config, connection, clock, logger }: { config: 
     throttle,
     ldap: createLdapLogin({ config, directory: createLdapDirectory(config), externalUsers, logger }),
     pendingFactorFor: (userId) => totp.pendingFactorFor(userId),
+    onCredentialsEnded: (ended) => hub.endCredentials(ended),
   });
   const totp = createTotpService({
     config,
@@ -108,7 +122,9 @@ export function createServices({ config, connection, clock, logger }: { config: 
     projects: projectsRepository,
     events,
     clock,
-    onPasswordChanged: (userId, keepSessionToken) => auth.expireUserSessions(userId, keepSessionToken),
+    onPasswordChanged: (userId, keepSessionToken) => auth.endCredentialsAfterPasswordChange(userId, keepSessionToken),
+    onRemoved: (userId) => hub.endCredentials({ userId }),
+    verifyCurrentPassword: (user, password) => auth.verifyCurrentPassword(user, password),
   });
   const keys = createKeysService({ keys: createKeysRepository(db, dialect), refs, events, secrets, clock });
   const repositories = createRepositoriesService({ repositories: createRepositoriesRepository(db, dialect), keys, refs, events, clock });
@@ -146,6 +162,7 @@ export function createServices({ config, connection, clock, logger }: { config: 
   const localHub = createLiveHub({
     readLines: async (taskId, fromSeq, limit) =>
       (await tasksRepository.listOutput(taskId, fromSeq, limit)).map((l) => ({ seq: l.seq, time: l.time, output: l.output })),
+    membership: createLiveMembership({ listMemberIds: (projectId) => storedProjects.listMemberIds(projectId), clock }),
   });
   // Nodes sharing one store share their live events and task requests through Redis when it is configured.
   const nodeId = randomUUID();

@@ -113,7 +113,7 @@ describe.each(dialects)('sign-in and sessions on %s', (dialect) => {
   it('changing a password ends every other session of the user, keeping the one that changed it', async () => {
     const user = await t.createUser('pwchange');
     const otherDevice = await t.login('pwchange', 'pwchange-Secret-1');
-    const changed = await t.request('POST', `/api/users/${user.id}/password`, { as: user.cookie, body: { password: 'brand-New-pw1' } });
+    const changed = await t.request('POST', `/api/users/${user.id}/password`, { as: user.cookie, body: { password: 'brand-New-pw1', current_password: 'pwchange-Secret-1' } });
     expect(changed.status).toBe(204);
     expect((await t.request('GET', '/api/user', { as: user.cookie })).status).toBe(200);
     expect((await t.request('GET', '/api/user', { as: otherDevice })).status).toBe(401);

@@ -39,15 +39,20 @@ export const CreateUserBody = z
   .refine((u) => u.external === true || (u.password ?? '').length > 0, { message: 'Password is required', path: ['password'] });
 export type CreateUserBody = z.input<typeof CreateUserBody>;
 
+/** Your own password, asked when you change your own password or email. */
+const currentPassword = z.string().max(1024, 'Password must be at most 1024 characters').optional();
+
 export const UpdateUserBody = z.object({
   ...userFields,
   id: Id.optional(),
   password: z.string().max(1024).optional(),
+  current_password: currentPassword,
 });
 export type UpdateUserBody = z.input<typeof UpdateUserBody>;
 
 export const PasswordBody = z.object({
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(1024, 'Password must be at most 1024 characters'),
+  current_password: currentPassword,
 });
 export type PasswordBody = z.input<typeof PasswordBody>;
 

@@ -9,7 +9,7 @@ const ClusterMessage = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('update'),
     member_ids: z.array(z.number().int()),
-    message: z.object({ task_id: z.number().int(), status: z.string() }).passthrough(),
+    message: z.object({ task_id: z.number().int(), project_id: z.number().int(), status: z.string() }).passthrough(),
     finished: z.boolean(),
   }),
   z.object({
@@ -22,6 +22,19 @@ const ClusterMessage = z.discriminatedUnion('kind', [
     runner_id: z.number().int(),
     task_id: z.number().int(),
     change: z.enum(['assigned', 'changed', 'force_stop']),
+  }),
+  // A session or token ended, or all of a user's but one: their websockets close on every node.
+  z.object({
+    kind: z.literal('credentials'),
+    key: z.string().optional(),
+    user_id: z.number().int().optional(),
+    except: z.string().optional(),
+  }),
+  // A project's team changed: every node updates who receives its live events.
+  z.object({
+    kind: z.literal('members'),
+    project_id: z.number().int(),
+    removed_user_id: z.number().int().optional(),
   }),
   z.object({
     kind: z.literal('lines'),

@@ -1,5 +1,10 @@
 import type { LiveHub } from '../http/live-hub.ts';
+import type { CredentialKey } from '../modules/auth/auth.service.ts';
 import type { ClusterBus } from './cluster-bus.ts';
+
+function isCredentialKey(value: string): value is CredentialKey {
+  return value.startsWith('session:') || value.startsWith('token:');
+}
 
 /**
  * The live hub of one node in a cluster: what its tasks publish also goes to the other nodes, and
@@ -7,6 +12,17 @@ import type { ClusterBus } from './cluster-bus.ts';
  */
 export function createClusteredHub(hub: LiveHub, bus: ClusterBus): LiveHub {
   bus.onMessage((message) => {
+    if (message.kind === 'credentials') {
+      if (message.key !== undefined && isCredentialKey(message.key)) hub.endCredentials({ key: message.key });
+      else if (message.user_id !== undefined) {
+        hub.endCredentials({ userId: message.user_id, ...(message.except !== undefined && isCredentialKey(message.except) ? { except: message.except } : {}) });
+      }
+      return;
+    }
+    if (message.kind === 'members') {
+      hub.membershipChanged(message.project_id, message.removed_user_id);
+      return;
+    }
     if (message.kind !== 'update' && message.kind !== 'lines') return;
     const audience = { memberIds: new Set(message.member_ids) };
     if (message.kind === 'update') hub.publishUpdate(audience, message.message, message.finished);
@@ -14,6 +30,14 @@ export function createClusteredHub(hub: LiveHub, bus: ClusterBus): LiveHub {
   });
   return {
     ...hub,
+    endCredentials(ended) {
+      hub.endCredentials(ended);
+      bus.publish('key' in ended ? { kind: 'credentials', key: ended.key } : { kind: 'credentials', user_id: ended.userId, ...(ended.except ? { except: ended.except } : {}) });
+    },
+    membershipChanged(projectId, removedUserId) {
+      hub.membershipChanged(projectId, removedUserId);
+      bus.publish({ kind: 'members', project_id: projectId, ...(removedUserId !== undefined ? { removed_user_id: removedUserId } : {}) });
+    },
     publishUpdate(audience, message, finished) {
       hub.publishUpdate(audience, message, finished);
       bus.publish({ kind: 'update', member_ids: [...audience.memberIds], message, finished });

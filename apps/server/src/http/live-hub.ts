@@ -1,5 +1,7 @@
 import type { TaskLogBatchMessage, TaskLogMessage } from '@gantry/contract';
 import type { WebSocket } from 'ws';
+import type { CredentialKey, EndedCredentials } from '../modules/auth/auth.service.ts';
+import type { LiveMembership } from './live-membership.ts';
 
 export interface LogLine {
   seq: number;
@@ -7,13 +9,26 @@ export interface LogLine {
   output: string;
 }
 
-/** Who may see a project's live events: its members, and every administrator. */
+/**
+ * Who may see a project's live events: its members, and every administrator. The member ids are
+ * what the publisher knew when the task started; the hub checks each event against the current
+ * membership, so a member removed mid-task stops receiving at once.
+ */
 export interface Audience {
   memberIds: ReadonlySet<number>;
 }
 
+/** Who opened a websocket, and with which session or API token. */
+export interface LiveCaller {
+  userId: number;
+  admin: boolean;
+  key: CredentialKey;
+}
+
 interface TaskStream {
   projectId: number;
+  /** The publisher's members of the project, for the checks made while catching up. */
+  known: ReadonlySet<number>;
   /** Sequence number of the next line this client should get. */
   next: number;
   /** The client fell behind: lines come from the store instead of the live feed until it caught up. */
@@ -27,7 +42,10 @@ interface TaskStream {
 interface Connection {
   socket: WebSocket;
   userId: number;
+  /** Refreshed when the credential is checked again: a demoted administrator stops seeing every project. */
   admin: boolean;
+  /** The socket lives as long as this session or token. */
+  key: CredentialKey;
   /** Receives log lines as one `logs` message per batch instead of one `log` message per line. */
   batch: boolean;
   streams: Map<number, TaskStream>;
@@ -39,7 +57,11 @@ export interface LiveHubOptions {
   readLines(taskId: number, fromSeq: number, limit: number): Promise<LogLine[]>;
   /** A client with more unsent data than this stops getting live lines and catches up from the store. */
   lagBytes?: number;
+  membership: LiveMembership;
 }
+
+/** Close code and reason of a socket whose session or token ended (4000-4999: for applications). */
+const CREDENTIAL_ENDED = { code: 4001, reason: 'Session ended' } as const;
 
 const CATCH_UP_CHUNK = 2000;
 const RESUME_BYTES = 1024 * 1024;
@@ -53,7 +75,13 @@ export function createLiveHub(options: LiveHubOptions) {
   const connections = new Set<Connection>();
   const lagBytes = options.lagBytes ?? 8 * 1024 * 1024;
 
-  const allowed = (connection: Connection, audience: Audience) => connection.admin || audience.memberIds.has(connection.userId);
+  const allowed = (connection: Connection, projectId: number, known: ReadonlySet<number>) =>
+    connection.admin || options.membership.isMember(projectId, connection.userId, known);
+
+  function close(connection: Connection): void {
+    connections.delete(connection);
+    connection.socket.close(CREDENTIAL_ENDED.code, CREDENTIAL_ENDED.reason);
+  }
 
   function frames(connection: Connection, taskId: number, projectId: number, lines: LogLine[]): string[] {
     if (connection.batch) {
@@ -83,6 +111,10 @@ export function createLiveHub(options: LiveHubOptions) {
           continue;
         }
         const [taskId, stream] = entry;
+        if (!allowed(connection, stream.projectId, stream.known)) {
+          connection.streams.delete(taskId);
+          continue;
+        }
         const lines = await options.readLines(taskId, stream.next, CATCH_UP_CHUNK);
         for (const frame of frames(connection, taskId, stream.projectId, lines)) connection.socket.send(frame);
         if (lines.length > 0) stream.next = (lines.at(-1)?.seq ?? stream.next) + 1;
@@ -98,8 +130,8 @@ export function createLiveHub(options: LiveHubOptions) {
   }
 
   return {
-    add(socket: WebSocket, user: { id: number; admin: boolean }, batch: boolean): void {
-      const connection: Connection = { socket, userId: user.id, admin: user.admin, batch, streams: new Map(), catchingUp: false };
+    add(socket: WebSocket, caller: LiveCaller, batch: boolean): void {
+      const connection: Connection = { socket, userId: caller.userId, admin: caller.admin, key: caller.key, batch, streams: new Map(), catchingUp: false };
       connections.add(connection);
       socket.on('close', () => connections.delete(connection));
       // Clients have nothing to say; anything they send is read and dropped.
@@ -111,10 +143,13 @@ export function createLiveHub(options: LiveHubOptions) {
      * The final update of a watched task first checks the store for lines the live feed never
      * brought (a batch lost between cluster nodes), so it never announces an end before them.
      */
-    publishUpdate(audience: Audience, message: { task_id: number; status: string }, finished: boolean): void {
+    publishUpdate(audience: Audience, message: { task_id: number; project_id: number; status: string }, finished: boolean): void {
       const frame = JSON.stringify(message);
       for (const connection of connections) {
-        if (!allowed(connection, audience)) continue;
+        if (!allowed(connection, message.project_id, audience.memberIds)) {
+          connection.streams.delete(message.task_id);
+          continue;
+        }
         const stream = connection.streams.get(message.task_id);
         if (!stream) {
           connection.socket.send(frame);
@@ -134,11 +169,15 @@ export function createLiveHub(options: LiveHubOptions) {
     /** Sends stored lines of a task to every allowed connection, in sequence order. */
     publishLines(audience: Audience, task: { id: number; project_id: number }, lines: LogLine[]): void {
       for (const connection of connections) {
-        if (!allowed(connection, audience) || lines.length === 0) continue;
+        if (lines.length === 0) continue;
+        if (!allowed(connection, task.project_id, audience.memberIds)) {
+          connection.streams.delete(task.id);
+          continue;
+        }
         let stream = connection.streams.get(task.id);
         if (!stream) {
           // A client that joins mid-task reads what came before from the output API.
-          stream = { projectId: task.project_id, next: lines[0]?.seq ?? 0, lagging: false, held: [], finished: false };
+          stream = { projectId: task.project_id, known: audience.memberIds, next: lines[0]?.seq ?? 0, lagging: false, held: [], finished: false };
           connection.streams.set(task.id, stream);
         }
         const fresh = lines.filter((l) => l.seq >= (stream?.next ?? 0));
@@ -151,6 +190,31 @@ export function createLiveHub(options: LiveHubOptions) {
         for (const frame of frames(connection, task.id, task.project_id, fresh)) connection.socket.send(frame);
         stream.next = (fresh.at(-1)?.seq ?? stream.next) + 1;
       }
+    },
+
+    /** Closes the sockets opened with credentials that just ended (sign-out, revoked token, password change, user deleted). */
+    endCredentials(ended: EndedCredentials): void {
+      for (const connection of connections) {
+        const matches = 'key' in ended ? connection.key === ended.key : connection.userId === ended.userId && connection.key !== ended.except;
+        if (matches) close(connection);
+      }
+    },
+
+    /**
+     * Checks every socket's credential again (it may have expired, or ended on another node) and
+     * refreshes the administrator flag; sockets whose credential is gone are closed.
+     */
+    async revalidate(check: (key: CredentialKey) => Promise<{ admin: boolean } | undefined>): Promise<void> {
+      for (const connection of [...connections]) {
+        const current = await check(connection.key);
+        if (!current) close(connection);
+        else connection.admin = current.admin;
+      }
+    },
+
+    /** A project's team changed; a removed member stops receiving its events at once. */
+    membershipChanged(projectId: number, removedUserId?: number): void {
+      options.membership.changed(projectId, removedUserId);
     },
 
     get size(): number {

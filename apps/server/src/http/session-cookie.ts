@@ -36,3 +36,10 @@ export function readBearerToken(request: FastifyRequest): string | undefined {
   const match = /^\s*bearer\s+(\S+)\s*$/i.exec(header);
   return match?.[1];
 }
+
+/** How the caller signed in: the router prefers a bearer token over the cookie, and so does this. */
+export type Credential = 'token' | 'session';
+
+export function credentialOf(request: FastifyRequest): Credential {
+  return readBearerToken(request) ? 'token' : 'session';
+}

@@ -1,30 +1,74 @@
+import { ErrorCode } from '@gantry/contract';
 import fastifyWebsocket from '@fastify/websocket';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthService } from '../modules/auth/auth.service.ts';
-import type { LiveHub } from './live-hub.ts';
+import type { LiveCaller, LiveHub } from './live-hub.ts';
 import { readBearerToken, readSessionCookie } from './session-cookie.ts';
+
+/** How often open sockets have their session or token checked again (idle expiry, changes on other nodes). */
+const REVALIDATE_MS = 30_000;
+
+/** The host (with port) of an http(s) URL, lower-cased; undefined for "null" and anything else. */
+function hostOf(value: string): string | undefined {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.host.toLowerCase() : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * GET /api/ws: live task updates and log lines for the signed-in user. `?batch=1` asks for log
  * lines in batches (one `logs` message per batch) instead of one `log` message per line.
+ *
+ * A browser sends the session cookie with a websocket handshake that any site opens, and the
+ * handshake is a GET no CORS rule guards: a handshake naming a foreign Origin is refused, so no
+ * other site can read task output with the user's cookie. Clients that send no Origin (scripts,
+ * CLIs) are no browser and carry their own credentials. A socket lives as long as the session or
+ * token it was opened with.
  */
-export async function registerWebsocket(app: FastifyInstance, { auth, hub }: { auth: AuthService; hub: LiveHub }): Promise<void> {
-  const users = new WeakMap<object, { id: number; admin: boolean }>();
+export async function registerWebsocket(app: FastifyInstance, { auth, hub, webHost }: { auth: AuthService; hub: LiveHub; webHost: string }): Promise<void> {
+  const callers = new WeakMap<FastifyRequest, LiveCaller>();
+  const publicHost = webHost ? hostOf(webHost) : undefined;
+
+  function isOwnOrigin(origin: string, request: FastifyRequest): boolean {
+    const host = hostOf(origin);
+    return host !== undefined && (host === request.host.toLowerCase() || host === publicHost);
+  }
+
+  let revalidating = false;
+  const timer = setInterval(() => {
+    if (revalidating) return;
+    revalidating = true;
+    hub
+      .revalidate(async (key) => {
+        const user = await auth.findLiveCredentialUser(key);
+        return user ? { admin: user.admin === 1 } : undefined;
+      })
+      .catch((error: unknown) => app.log.warn({ err: error }, 'Could not check the sessions of open websockets'))
+      .finally(() => (revalidating = false));
+  }, REVALIDATE_MS);
+  timer.unref();
+  app.addHook('onClose', async () => clearInterval(timer));
+
   await app.register(fastifyWebsocket, { options: { maxPayload: 4096 } });
   app.get('/api/ws', {
     websocket: true,
     schema: { hide: true },
     preValidation: async (request, reply) => {
-      const bearer = readBearerToken(request);
-      const session = readSessionCookie(request);
-      const user = bearer ? await auth.findTokenUser(bearer) : session ? await auth.findSessionUser(session) : undefined;
-      if (!user) return reply.code(401).send({ error: 'Not signed in', code: 'unauthorized' });
-      users.set(request, { id: user.id, admin: user.admin === 1 });
+      const origin = request.headers.origin;
+      if (origin !== undefined && !isOwnOrigin(origin, request)) {
+        return reply.code(403).send({ error: 'Cross-origin websocket refused: Origin is not this server', code: ErrorCode.forbidden });
+      }
+      const caller = await auth.findCaller(readBearerToken(request), readSessionCookie(request));
+      if (!caller) return reply.code(401).send({ error: 'Not signed in', code: ErrorCode.unauthorized });
+      callers.set(request, { userId: caller.user.id, admin: caller.user.admin === 1, key: caller.key });
     },
   }, (socket, request) => {
     const query = request.query as { batch?: string };
-    const user = users.get(request);
-    if (user) hub.add(socket, user, query.batch === '1' || query.batch === 'true');
+    const caller = callers.get(request);
+    if (caller) hub.add(socket, caller, query.batch === '1' || query.batch === 'true');
     else socket.close(1008, 'Not signed in');
   });
 }

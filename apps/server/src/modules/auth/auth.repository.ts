@@ -28,14 +28,21 @@ export function createAuthRepository(db: Db, dialect: Dialect) {
     listTokens(userId: number): Promise<ApiTokenRow[]> {
       return db.selectFrom('api_token').selectAll().where('user_id', '=', userId).orderBy('id').execute();
     },
-    /** Deletes the caller's token named by its full secret or its listed prefix. */
-    async deleteToken(userId: number, tokenHash: string, prefix: string): Promise<boolean> {
-      const result = await db
-        .deleteFrom('api_token')
+    /** The caller's token named by its full secret or its listed prefix. */
+    findUserToken(userId: number, tokenHash: string, prefix: string): Promise<ApiTokenRow | undefined> {
+      return db
+        .selectFrom('api_token')
+        .selectAll()
         .where('user_id', '=', userId)
         .where((eb) => eb.or([eb('token_hash', '=', tokenHash), eb('prefix', '=', prefix)]))
+        .orderBy('id')
         .executeTakeFirst();
-      return Number(result.numDeletedRows) > 0;
+    },
+    async deleteToken(id: number): Promise<void> {
+      await db.deleteFrom('api_token').where('id', '=', id).execute();
+    },
+    async expireUserTokens(userId: number): Promise<void> {
+      await db.updateTable('api_token').set({ expired: 1 }).where('user_id', '=', userId).execute();
     },
     insertLoginAttempt(row: Omit<LoginAttemptTable, 'id'>): Promise<number> {
       return insertRow(db, dialect, 'login_attempt', row);

@@ -2,7 +2,7 @@ import { authApi, userApi } from '@gantry/contract';
 import type { Routes } from '../../http/route.ts';
 import { PUBLIC, SIGNED_IN } from '../../http/route.ts';
 import type { SessionCookies } from '../../http/session-cookie.ts';
-import { readSessionCookie } from '../../http/session-cookie.ts';
+import { credentialOf, readSessionCookie } from '../../http/session-cookie.ts';
 import type { ProjectsService } from '../projects/projects.service.ts';
 import { toUser } from '../users/users.service.ts';
 import type { AuthService } from './auth.service.ts';
@@ -25,7 +25,7 @@ export function registerAuthRoutes(
     const factor = await totp.statusOf(actor.id);
     return { ...toUser(actor), can_create_project: projects.canCreate(actor), ...(factor ? { totp: factor } : {}) };
   });
-  route(userApi.listTokens, SIGNED_IN, ({ actor }) => auth.listTokens(actor.id));
-  route(userApi.createToken, SIGNED_IN, ({ actor, body }) => auth.createToken(actor.id, body));
-  route(userApi.deleteToken, SIGNED_IN, ({ actor, params }) => auth.deleteToken(actor.id, params.tokenId));
+  route(userApi.listTokens, SIGNED_IN, ({ actor, request }) => auth.listTokens(actor.id, credentialOf(request)));
+  route(userApi.createToken, SIGNED_IN, ({ actor, body, request }) => auth.createToken(actor.id, body, credentialOf(request)));
+  route(userApi.deleteToken, SIGNED_IN, ({ actor, params, request }) => auth.deleteToken(actor.id, params.tokenId, credentialOf(request)));
 }

@@ -9,7 +9,9 @@ import type { UserRow } from '../users/users.table.ts';
 import type { AuthRepository } from './auth.repository.ts';
 import type { ApiTokenRow } from './auth.table.ts';
 import type { LdapLogin } from './ldap/ldap-login.ts';
+import type { Credential } from '../../http/session-cookie.ts';
 import type { LoginThrottle } from './login-throttle.ts';
+import { assertSessionCredential } from './session-only.ts';
 import { verifyPassword } from './passwords.ts';
 import { generateToken, hashToken } from './secret-tokens.ts';
 import { describeAuthMethods } from './totp.service.ts';
@@ -23,6 +25,23 @@ interface AuthDeps {
   ldap: Pick<LdapLogin, 'enabled' | 'signIn'>;
   /** The second factor a new session of the user must pass first ('' for none). */
   pendingFactorFor(userId: number): Promise<string>;
+  /** Sessions or tokens ended: whatever still rides on them (open websockets) must stop. */
+  onCredentialsEnded(ended: EndedCredentials): void;
+}
+
+/**
+ * A session or API token, named by the hash of its secret: `session:<hash>` or `token:<hash>`. Open
+ * websockets remember the one they were opened with, so that they end with it.
+ */
+export type CredentialKey = `${Credential}:${string}`;
+
+/** One credential ended, or every credential of a user except possibly one. */
+export type EndedCredentials = { key: CredentialKey } | { userId: number; except?: CredentialKey };
+
+/** The user behind a credential, and its key. */
+export interface Caller {
+  user: UserRow;
+  key: CredentialKey;
 }
 
 /** A live session and its user; `pendingFactor` is '' once the session is verified. */
@@ -43,7 +62,7 @@ const TOKEN_PREFIX_LENGTH = 8;
 /** A session that still awaits its second factor lapses after this long. */
 const PENDING_SESSION_MS = 10 * 60_000;
 
-export function createAuthService({ config, clock, auth, users, throttle, ldap, pendingFactorFor }: AuthDeps) {
+export function createAuthService({ config, clock, auth, users, throttle, ldap, pendingFactorFor, onCredentialsEnded }: AuthDeps) {
   const idleMs = config.session_idle_minutes * 60_000;
 
   function toApiToken(row: ApiTokenRow, secret?: string): ApiToken {
@@ -101,7 +120,10 @@ export function createAuthService({ config, clock, auth, users, throttle, ldap, 
     },
 
     async logout(sessionToken: string | undefined): Promise<void> {
-      if (sessionToken) await auth.expireSession(hashToken(sessionToken));
+      if (!sessionToken) return;
+      const hash = hashToken(sessionToken);
+      await auth.expireSession(hash);
+      onCredentialsEnded({ key: `session:${hash}` });
     },
 
     /** The session behind a cookie in any state, or undefined when it is unknown, expired or idle too long. */
@@ -134,11 +156,13 @@ export function createAuthService({ config, clock, auth, users, throttle, ldap, 
       return users.findById(row.user_id);
     },
 
-    async listTokens(userId: number): Promise<ApiToken[]> {
+    async listTokens(userId: number, credential: Credential): Promise<ApiToken[]> {
+      assertSessionCredential(credential, 'API tokens');
       return (await auth.listTokens(userId)).map((row) => toApiToken(row));
     },
 
-    async createToken(userId: number, body: { name?: string | undefined; expires_at?: string | null | undefined } | null | undefined) {
+    async createToken(userId: number, body: { name?: string | undefined; expires_at?: string | null | undefined } | null | undefined, credential: Credential) {
+      assertSessionCredential(credential, 'API tokens');
       const expiresAt = body?.expires_at ? new Date(body.expires_at) : null;
       if (expiresAt && expiresAt.getTime() <= clock.now().getTime()) throw badRequest('Expiry must be in the future');
       const token = generateToken();
@@ -155,15 +179,64 @@ export function createAuthService({ config, clock, auth, users, throttle, ldap, 
       return toApiToken({ ...row, id }, token);
     },
 
-    async deleteToken(userId: number, tokenOrPrefix: string): Promise<void> {
+    async deleteToken(userId: number, tokenOrPrefix: string, credential: Credential): Promise<void> {
+      assertSessionCredential(credential, 'API tokens');
       const value = tokenOrPrefix.toLowerCase();
-      const deleted = await auth.deleteToken(userId, hashToken(value), value.slice(0, TOKEN_PREFIX_LENGTH) === value ? value : '');
-      if (!deleted) throw notFound('Token');
+      const row = await auth.findUserToken(userId, hashToken(value), value.slice(0, TOKEN_PREFIX_LENGTH) === value ? value : '');
+      if (!row) throw notFound('Token');
+      await auth.deleteToken(row.id);
+      onCredentialsEnded({ key: `token:${row.token_hash}` });
     },
 
-    /** Ends every session of a user but the one named (the caller's own, after changing their password). */
-    expireUserSessions(userId: number, keepSessionToken?: string): Promise<void> {
-      return auth.expireUserSessions(userId, keepSessionToken ? hashToken(keepSessionToken) : '');
+    /**
+     * Checks a signed-in user's own password before a change to their password or email. Wrong
+     * guesses count against the same limits as sign-ins, so a stolen session or token cannot be used
+     * to try passwords faster than the sign-in form allows.
+     */
+    async verifyCurrentPassword(user: UserRow, password: string): Promise<boolean> {
+      const attempt = await throttle.reserve({ account: `current-password:${user.id}` });
+      if (!(await verifyPassword(user.password_hash, password))) return false;
+      await attempt.release();
+      return true;
+    },
+
+    /**
+     * After a password change: ends every API token of the user and every session but the one named
+     * (the caller's own, when they changed their own password), since any of them may be what leaked.
+     */
+    async endCredentialsAfterPasswordChange(userId: number, keepSessionToken?: string): Promise<void> {
+      const keep = keepSessionToken ? hashToken(keepSessionToken) : '';
+      await auth.expireUserSessions(userId, keep);
+      await auth.expireUserTokens(userId);
+      onCredentialsEnded({ userId, ...(keep ? { except: `session:${keep}` as const } : {}) });
+    },
+
+    /** The caller behind a bearer token or else a session cookie, as the router resolves them. */
+    async findCaller(bearer: string | undefined, sessionToken: string | undefined): Promise<Caller | undefined> {
+      if (bearer) {
+        const user = await this.findTokenUser(bearer);
+        return user ? { user, key: `token:${hashToken(bearer.trim().toLowerCase())}` } : undefined;
+      }
+      if (!sessionToken) return undefined;
+      const user = await this.findSessionUser(sessionToken);
+      return user ? { user, key: `session:${hashToken(sessionToken)}` } : undefined;
+    },
+
+    /**
+     * The current user row behind a credential key while it is still valid, without touching the
+     * session: a watching websocket must not keep an idle session alive.
+     */
+    async findLiveCredentialUser(key: CredentialKey): Promise<UserRow | undefined> {
+      const separator = key.indexOf(':');
+      const kind = key.slice(0, separator);
+      const hash = key.slice(separator + 1);
+      if (kind === 'token') {
+        const row = await auth.findToken(hash);
+        return row && !toApiToken(row).expired ? users.findById(row.user_id) : undefined;
+      }
+      const session = await auth.findActiveSession(hash);
+      if (!session || (config.totp_enabled && session.pending_factor !== '') || clock.now().getTime() - Date.parse(session.last_active) > idleMs) return undefined;
+      return users.findById(session.user_id);
     },
   };
 }

@@ -10,7 +10,9 @@ import { AppError, badRequest, forbidden, unauthorized } from '../../errors.ts';
 import type { SecretBox } from '../../secrets/secret-box.ts';
 import type { EventsService } from '../events/events.service.ts';
 import type { UserRow } from '../users/users.table.ts';
+import type { Credential } from '../../http/session-cookie.ts';
 import type { SessionInfo } from './auth.service.ts';
+import { assertSessionCredential } from './session-only.ts';
 import type { LoginThrottle } from './login-throttle.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import type { TotpRepository } from './totp.repository.ts';
@@ -179,23 +181,27 @@ export function createTotpService({ config, clock, secrets, totp, events, thrott
       return row?.confirmed === 1 ? { id: row.id, created: row.created, user_id: row.user_id } : undefined;
     },
 
-    enrol(actor: UserRow, userId: number): Promise<UserTotp> {
+    enrol(actor: UserRow, userId: number, credential: Credential): Promise<UserTotp> {
+      assertSessionCredential(credential, 'two-factor authentication');
       assertSelf(actor, userId);
       return startEnrolment(actor);
     },
 
-    qr(actor: UserRow, userId: number, totpId: number): Promise<Buffer> {
+    qr(actor: UserRow, userId: number, totpId: number, credential: Credential): Promise<Buffer> {
+      assertSessionCredential(credential, 'two-factor authentication');
       assertSelf(actor, userId);
       return renderQr(actor, totpId);
     },
 
-    confirm(actor: UserRow, userId: number, totpId: number, passcode: string): Promise<void> {
+    confirm(actor: UserRow, userId: number, totpId: number, passcode: string, credential: Credential): Promise<void> {
+      assertSessionCredential(credential, 'two-factor authentication');
       assertSelf(actor, userId);
       return confirmEnrolment(actor, totpId, passcode);
     },
 
     /** Removes a user's factor: their own, or anyone's for an admin (a lost phone). */
-    async remove(actor: UserRow, userId: number, totpId: number): Promise<void> {
+    async remove(actor: UserRow, userId: number, totpId: number, credential: Credential): Promise<void> {
+      assertSessionCredential(credential, 'two-factor authentication');
       if (actor.admin !== 1 && actor.id !== userId) throw forbidden('Only administrators can manage other users');
       const row = await totp.findByUser(userId);
       if (!row || row.id !== totpId) throw badRequest(TOTP_NOT_ENABLED);

@@ -11,7 +11,7 @@ export function registerUsersRoutes(route: Routes, { users }: { users: UsersServ
   route(usersApi.create, SIGNED_IN, ({ actor, body }) => users.create(actor, body));
   route(usersApi.update, SIGNED_IN, ({ actor, params, body, request }) => users.update(actor, params.userId, body, readSessionCookie(request)));
   route(usersApi.setPassword, SIGNED_IN, ({ actor, params, body, request }) =>
-    users.setPassword(actor, params.userId, body.password, readSessionCookie(request)),
+    users.setPassword(actor, params.userId, body, readSessionCookie(request)),
   );
   route(usersApi.remove, SIGNED_IN, ({ actor, params }) => users.remove(actor, params.userId));
 }

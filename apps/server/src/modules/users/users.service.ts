@@ -35,11 +35,15 @@ interface UsersDeps {
   projects: ProjectsRepository;
   events: EventsService;
   clock: Clock;
-  /** Ends the user's other sessions; `keepSessionToken` is the session that made the change. */
+  /** Ends the user's API tokens and other sessions; `keepSessionToken` is the session that made the change. */
   onPasswordChanged(userId: number, keepSessionToken?: string): Promise<void>;
+  /** The user is gone: whatever still runs on their behalf (open websockets) stops. */
+  onRemoved(userId: number): void;
+  /** Checks a user's own password, counting wrong ones like failed sign-ins. */
+  verifyCurrentPassword(user: UserRow, password: string): Promise<boolean>;
 }
 
-export function createUsersService({ users, projects, events, clock, onPasswordChanged }: UsersDeps) {
+export function createUsersService({ users, projects, events, clock, onPasswordChanged, onRemoved, verifyCurrentPassword }: UsersDeps) {
   async function getRow(id: number): Promise<UserRow> {
     const row = await users.findById(id);
     if (!row) throw notFound('User');
@@ -48,6 +52,16 @@ export function createUsersService({ users, projects, events, clock, onPasswordC
 
   function assertAdminOrSelf(actor: UserRow, userId: number): void {
     if (actor.admin !== 1 && actor.id !== userId) throw forbidden('Only administrators can manage other users');
+  }
+
+  /**
+   * Changing your own password or email takes your current password: a stolen session or API token
+   * alone must not be enough to take the account over. Administrators changing others' need not.
+   */
+  async function assertCurrentPassword(actor: UserRow | undefined, target: UserRow, currentPassword: string | undefined): Promise<void> {
+    if (actor?.id !== target.id) return;
+    if (!currentPassword) throw badRequest('Enter your current password to change your password or email');
+    if (!(await verifyCurrentPassword(target, currentPassword))) throw forbidden('Current password is incorrect');
   }
 
   async function writeUnique<T>(write: () => Promise<T>): Promise<T> {
@@ -105,24 +119,27 @@ export function createUsersService({ users, projects, events, clock, onPasswordC
         if (body.email !== current.email) throw badRequest('External users cannot change their email');
         if (body.username !== current.username) throw badRequest('External users cannot change their username');
       }
+      const changingPassword = Boolean(body.password) && current.external === 0;
+      if (changingPassword || body.email !== current.email) await assertCurrentPassword(actor, current, body.current_password);
       const changes = {
         name: body.name,
         username: body.username,
         email: body.email,
         alert: body.alert === undefined ? current.alert : body.alert ? 1 : 0,
         admin: admin ? 1 : 0,
-        ...(body.password && current.external === 0 ? { password_hash: await hashPassword(body.password) } : {}),
+        ...(changingPassword && body.password ? { password_hash: await hashPassword(body.password) } : {}),
       };
       await writeUnique(() => users.update(id, changes));
       if (changes.password_hash) await onPasswordChanged(id, actor?.id === id ? sessionToken : undefined);
       await events.record({ userId: actor?.id ?? null, objectType: 'user', objectId: id, description: `User ${changes.username} updated` });
     },
 
-    async setPassword(actor: UserRow | undefined, id: number, password: string, sessionToken?: string): Promise<void> {
+    async setPassword(actor: UserRow | undefined, id: number, body: { password: string; current_password?: string | undefined }, sessionToken?: string): Promise<void> {
       if (actor) assertAdminOrSelf(actor, id);
       const current = await getRow(id);
       if (current.external === 1) throw badRequest('External users cannot change their password');
-      await users.update(id, { password_hash: await hashPassword(password) });
+      await assertCurrentPassword(actor, current, body.current_password);
+      await users.update(id, { password_hash: await hashPassword(body.password) });
       await onPasswordChanged(id, actor?.id === id ? sessionToken : undefined);
       await events.record({ userId: actor?.id ?? null, objectType: 'user', objectId: id, description: `Password of user ${current.username} changed` });
     },
@@ -137,6 +154,7 @@ export function createUsersService({ users, projects, events, clock, onPasswordC
         throw badRequest(`User ${current.username} is the only owner of: ${names}. Make someone else owner first.`);
       }
       await users.delete(id);
+      onRemoved(id);
       await events.record({ userId: actor?.id ?? null, objectType: 'user', objectId: id, description: `User ${current.username} deleted` });
     },
 

@@ -41,7 +41,7 @@ interface UserDialogProps {
   onClose: () => void;
 }
 
-const emptyUser: UserFormInput = { name: '', username: '', email: '', password: '', admin: false, alert: false, external: false };
+const emptyUser: UserFormInput = { name: '', username: '', email: '', password: '', current_password: '', admin: false, alert: false, external: false };
 
 export function UserDialog({ open, user, viewerIsAdmin, isSelf, title, onClose }: UserDialogProps) {
   const { t } = useTranslation();
@@ -58,7 +58,7 @@ export function UserDialog({ open, user, viewerIsAdmin, isSelf, title, onClose }
     if (!open) return;
     form.reset(
       user
-        ? { name: user.name, username: user.username, email: user.email, password: '', admin: user.admin, alert: user.alert, external: user.external }
+        ? { name: user.name, username: user.username, email: user.email, password: '', current_password: '', admin: user.admin, alert: user.alert, external: user.external }
         : emptyUser,
     );
     create.reset();
@@ -80,7 +80,15 @@ export function UserDialog({ open, user, viewerIsAdmin, isSelf, title, onClose }
     };
     if (user) {
       update.mutate(
-        { userId: user.id, body: { ...body, id: user.id, password: values.password ? values.password : undefined } },
+        {
+          userId: user.id,
+          body: {
+            ...body,
+            id: user.id,
+            password: values.password ? values.password : undefined,
+            current_password: isSelf && values.current_password ? values.current_password : undefined,
+          },
+        },
         {
           onSuccess: () => {
             snackbar.showSuccess(t('users.saved', { name: values.name }));
@@ -124,6 +132,16 @@ export function UserDialog({ open, user, viewerIsAdmin, isSelf, title, onClose }
         autoComplete="new-password"
         helperText={isNew ? undefined : t('users.passwordKeepHint')}
       />
+      {isSelf && !isNew && !external ? (
+        <FormTextField
+          control={form.control}
+          name="current_password"
+          label={t('users.currentPassword')}
+          type="password"
+          autoComplete="current-password"
+          helperText={t('users.currentPasswordHint')}
+        />
+      ) : null}
       <Stack>
         {viewerIsAdmin ? <FormCheckbox control={form.control} name="admin" label={t('users.adminLabel')} disabled={isSelf} /> : null}
         <FormCheckbox control={form.control} name="alert" label={t('users.alertLabel')} />

@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
+import { createTestApp, type TestApp } from './test-app.ts';
+import { listTestDialects } from './test-databases.ts';
+
+const dialects = await listTestDialects();
+
+interface LiveClient {
+  socket: WebSocket;
+  messages: Record<string, unknown>[];
+  /** Settles with the close code once the server closes the socket. */
+  closed: Promise<number>;
+}
+
+/** Resolves with 'open' or the close code, whichever comes first, or 'still open' after the wait. */
+function stateAfter(client: LiveClient, ms: number): Promise<number | 'still open'> {
+  return Promise.race([client.closed, new Promise<'still open'>((resolve) => setTimeout(() => resolve('still open'), ms))]);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.each(dialects)('websocket sessions on %s', (dialect) => {
+  let t: TestApp;
+  let p: ProjectFixture;
+  let port = 0;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    p = await createProjectFixture(t, { 'slow.sh': 'for i in $(seq 1 40); do echo "n$i"; sleep 0.1; done\n' });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = t.app.server.address();
+    port = typeof address === 'object' && address ? address.port : 0;
+  });
+  afterAll(() => t.close());
+
+  function connect(headers: Record<string, string>): Promise<LiveClient> {
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(`ws://127.0.0.1:${port}/api/ws`, { headers });
+      const messages: Record<string, unknown>[] = [];
+      const closed = new Promise<number>((done) => socket.on('close', (code: number) => done(code)));
+      socket.on('message', (data: Buffer) => messages.push(JSON.parse(data.toString()) as Record<string, unknown>));
+      socket.on('open', () => resolve({ socket, messages, closed }));
+      socket.on('unexpected-response', (_request, response) => reject(new Error(`handshake answered ${String(response.statusCode)}`)));
+      socket.on('error', reject);
+    });
+  }
+
+  async function createUser(name: string): Promise<{ id: number; cookie: string; password: string }> {
+    const password = `${name}-Secret-1`;
+    const user = await t.createUser(name, { password });
+    return { ...user, password };
+  }
+
+  it('closes the socket when its session signs out, and leaves other sessions of the user open', async () => {
+    const user = await createUser('ws-signout');
+    const otherCookie = await t.login('ws-signout', user.password);
+    const signedOut = await connect({ cookie: user.cookie });
+    const other = await connect({ cookie: otherCookie });
+    expect((await t.request('POST', '/api/auth/logout', { as: user.cookie })).status).toBe(204);
+    expect(await stateAfter(signedOut, 3000)).toBe(4001);
+    expect(await stateAfter(other, 300)).toBe('still open');
+    other.socket.close();
+  });
+
+  it('closes the sockets of a deleted user', async () => {
+    const user = await createUser('ws-deleted');
+    const client = await connect({ cookie: user.cookie });
+    expect((await t.request('DELETE', `/api/users/${user.id}`, { as: t.adminCookie })).status).toBe(204);
+    expect(await stateAfter(client, 3000)).toBe(4001);
+  });
+
+  it('closes the socket of a revoked API token', async () => {
+    const user = await createUser('ws-token');
+    const token = (await t.request('POST', '/api/user/tokens', { as: user.cookie, body: { name: 'live' } })).body as { id: string };
+    t.secrets.add(token.id);
+    const client = await connect({ authorization: `Bearer ${token.id}` });
+    expect((await t.request('DELETE', `/api/user/tokens/${token.id}`, { as: user.cookie })).status).toBe(204);
+    expect(await stateAfter(client, 3000)).toBe(4001);
+  });
+
+  it('a password change closes the sockets of the other sessions and tokens, not of the session that made it', async () => {
+    const user = await createUser('ws-password');
+    const otherCookie = await t.login('ws-password', user.password);
+    const token = (await t.request('POST', '/api/user/tokens', { as: user.cookie, body: { name: 'live' } })).body as { id: string };
+    t.secrets.add(token.id);
+    const own = await connect({ cookie: user.cookie });
+    const other = await connect({ cookie: otherCookie });
+    const viaToken = await connect({ authorization: `Bearer ${token.id}` });
+    const changed = await t.request('POST', `/api/users/${user.id}/password`, {
+      as: user.cookie,
+      body: { password: 'ws-password-New-2', current_password: user.password },
+    });
+    expect(changed.status).toBe(204);
+    t.secrets.add('ws-password-New-2');
+    expect(await stateAfter(other, 3000)).toBe(4001);
+    expect(await stateAfter(viaToken, 3000)).toBe(4001);
+    expect(await stateAfter(own, 300)).toBe('still open');
+    own.socket.close();
+  });
+
+  it('a member removed from the project mid-task stops receiving its events at once; an admin keeps receiving', async () => {
+    const member = await createUser('ws-member');
+    const added = await t.request('POST', `${p.base}/users`, { as: t.adminCookie, body: { user_id: member.id, role: 'task_runner' } });
+    expect(added.status).toBe(204);
+    const memberClient = await connect({ cookie: member.cookie });
+    const adminClient = await connect({ cookie: t.adminCookie });
+    const templateId = await p.createTemplate({ playbook: 'slow.sh' });
+    const taskId = await p.runTask(templateId);
+    const ofTask = (client: LiveClient) => client.messages.filter((m) => m.task_id === taskId);
+    await expect.poll(() => ofTask(memberClient).some((m) => m.output === 'n3'), { timeout: 15_000 }).toBe(true);
+
+    expect((await t.request('DELETE', `${p.base}/users/${member.id}`, { as: t.adminCookie })).status).toBe(204);
+    // Frames already on the wire when the member was removed may still arrive.
+    await sleep(150);
+    const seenAtRemoval = ofTask(memberClient).length;
+    const adminAtRemoval = ofTask(adminClient).length;
+    await p.waitForStatus(taskId, ['success']);
+    await expect.poll(() => ofTask(adminClient).some((m) => m.type === 'update' && m.status === 'success')).toBe(true);
+
+    expect(ofTask(adminClient).length).toBeGreaterThan(adminAtRemoval + 10);
+    expect(ofTask(memberClient).length).toBe(seenAtRemoval);
+    expect(ofTask(memberClient).some((m) => m.output === 'n40' || m.status === 'success')).toBe(false);
+    memberClient.socket.close();
+    adminClient.socket.close();
+  });
+
+  it('refuses a handshake from a foreign Origin and accepts its own Origin and clients without one', async () => {
+    await expect(connect({ cookie: t.adminCookie, origin: 'http://evil.example' })).rejects.toThrow('handshake answered 403');
+    await expect(connect({ cookie: t.adminCookie, origin: 'null' })).rejects.toThrow('handshake answered 403');
+    const own = await connect({ cookie: t.adminCookie, origin: `http://127.0.0.1:${port}` });
+    const script = await connect({ cookie: t.adminCookie });
+    own.socket.close();
+    script.socket.close();
+  });
+});
