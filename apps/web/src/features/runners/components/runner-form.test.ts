@@ -18,5 +18,7 @@ describe('runner form', () => {
     const commands = buildRunnerCommands('https://gantry.example.com/', 'tok-1');
     expect(commands.cli).toBe('gantry runner start --server https://gantry.example.com --token tok-1');
     expect(commands.container).toContain('-e GANTRY_RUNNER_SERVER=https://gantry.example.com -e GANTRY_RUNNER_TOKEN=tok-1');
+    // The image deploy/container/build.sh builds: its entry point is `gantry`, its checkouts live in the volume.
+    expect(commands.container).toBe('docker run -d --name gantry-runner --restart unless-stopped -v gantry-runner:/var/lib/gantry -e GANTRY_RUNNER_SERVER=https://gantry.example.com -e GANTRY_RUNNER_TOKEN=tok-1 gantry/gantry runner start');
   });
 });

@@ -33,6 +33,6 @@ export function buildRunnerCommands(serverUrl: string, token: string): { cli: st
   const server = serverUrl.replace(/\/+$/, '');
   return {
     cli: `gantry runner start --server ${server} --token ${token}`,
-    container: `docker run -d --name gantry-runner --restart unless-stopped -e GANTRY_RUNNER_SERVER=${server} -e GANTRY_RUNNER_TOKEN=${token} gantry/gantry runner start`,
+    container: `docker run -d --name gantry-runner --restart unless-stopped -v gantry-runner:/var/lib/gantry -e GANTRY_RUNNER_SERVER=${server} -e GANTRY_RUNNER_TOKEN=${token} gantry/gantry runner start`,
   };
 }
