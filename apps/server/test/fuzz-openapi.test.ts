@@ -247,6 +247,29 @@ describe.each(dialects)('OpenAPI fuzzing on %s', (dialect) => {
     expect(unbounded).toEqual([]);
   });
 
+  it('refuses integers past the integer columns in paths, bodies and queries with a 4xx naming the problem', async () => {
+    const big = 2147483648;
+    const base = `/api/project/${target.projectId}`;
+    const cases: [string, string, unknown, number, string][] = [
+      ['GET', `/api/project/${big}`, undefined, 400, 'Invalid project ID'],
+      ['GET', `/api/project/${big}/templates/${target.templateId}/stats`, undefined, 400, 'Invalid project ID'],
+      ['GET', `${base}/keys/${big}`, undefined, 400, 'keyId must be a positive integer'],
+      ['GET', `${base}/templates/${big}/tasks/last`, undefined, 400, 'templateId must be a positive integer'],
+      ['POST', `${base}/schedules`, { name: 's', template_id: big, cron_format: '* * * * *' }, 400, 'Template not found'],
+      ['POST', `${base}/users`, { user_id: big, role: 'guest' }, 400, 'User not found'],
+      ['POST', `${base}/templates`, { name: 't', app: 'bash', inventory_id: big }, 400, 'inventory_id must be a positive integer'],
+      ['POST', `${base}/views/positions`, { [big]: 1 }, 400, '2147483648: Invalid key'],
+      ['GET', `${base}/inventory?template_id=${big}`, undefined, 400, 'template_id must be a positive integer'],
+      ['GET', `${base}/templates/${target.templateId}/stats?user_id=${big}`, undefined, 400, 'Invalid user_id'],
+      ['GET', `${base}/tasks/${target.taskId}/output?offset=${big}`, undefined, 400, 'offset must be an integer from 0 to 2147483647'],
+      ['GET', `${base}/inventory/${target.inventoryId}/terraform/states?offset=9007199254740993`, undefined, 400, 'offset must be an integer'],
+    ];
+    for (const [method, url, body, status, error] of cases) {
+      const response = await t.request(method, url, { as: t.adminCookie, ...(body === undefined ? {} : { body }) });
+      expect({ url, status: response.status, error: (response.body as { error?: string }).error }).toMatchObject({ url, status, error: expect.stringContaining(error) });
+    }
+  });
+
   it('answers hostile input to every operation without a 5xx, as admin, guest and anonymous, and leaves other projects alone', async () => {
     const before = await snapshotProject(t, other.projectId);
     const random = createRandom(0x6a6e7472);

@@ -35,7 +35,7 @@ export function queryInteger(range: IntegerRange = {}) {
 /** The seeds' messages for counters such as max parallel tasks. */
 export const COUNTER_MESSAGES = { type: 'Must be integer', min: 'Must be 0 or greater', max: 'Must be 100000 or less' };
 
-/** A larger id names nothing, and PostgreSQL would refuse it in a query instead of finding no row. */
+/** Ids of bodies and responses. */
 export const Id = wireInteger({ min: 1, message: 'must be a positive integer' });
 
 /** An id naming another resource of the project: one past the range cannot be in it. */
@@ -43,13 +43,15 @@ export const projectRefId = (label: string) =>
   wireInteger({ min: 1, message: { type: 'must be a positive integer', min: 'must be a positive integer', max: `${label} not found in this project` } });
 
 /** An id a form must fill in ("Template is required" when it is missing or not an id at all). */
-export const requiredId = (label: string) => wireInteger({ min: 1, message: requiredText(label) });
+export const requiredId = (label: string) =>
+  wireInteger({ min: 1, message: { type: requiredText(label), min: requiredText(label), max: `${label} not found` } });
 
 /** An optional reference to another resource; null or absent means none. */
 export const OptionalId = Id.nullable().optional();
 
 /** An id in a query string. */
 export const QueryId = queryInteger({ min: 1, message: 'must be a positive integer' });
+
 /** RFC 3339 UTC timestamp as written by the server. */
 export const DateTime = z.string();
 
@@ -59,7 +61,7 @@ export const IdText = z
   .regex(/^[0-9]{1,10}$/, 'must be a positive integer')
   .refine((id) => Number(id) <= MAX_INTEGER, 'must be a positive integer');
 
-/** Path ids arrive as strings; anything but a positive decimal integer is refused. */
+/** Path ids arrive as strings; anything but a decimal integer within the range is refused. */
 export const PathId = IdText.transform(Number);
 
 export const ProjectParams = z.object({ projectId: PathId });
