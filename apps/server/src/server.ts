@@ -5,8 +5,12 @@ import type { Config } from './config.ts';
 import { openRuntime } from './runtime.ts';
 import { prepareWorkRoot } from './secrets/private-data.ts';
 
-/** Starts a whole installation in this process: store, first admin, API and web UI. */
-export async function startServer(config: Config, print: (line: string) => void = console.log): Promise<FastifyInstance> {
+/**
+ * Starts a whole installation in this process: store, first admin, API and web UI. What it has to
+ * say goes to `print` as plain lines for a person at a terminal, or otherwise into the JSON log, so a
+ * service manager or container runtime only ever sees structured lines.
+ */
+export async function startServer(config: Config, print?: (line: string) => void): Promise<FastifyInstance> {
   prepareWorkRoot(config.data_dir);
   const runtime = await openRuntime(config);
   const admin = await ensureFirstAdmin(config, runtime.services.users);
@@ -16,23 +20,35 @@ export async function startServer(config: Config, print: (line: string) => void 
   // Alone, this process closes every in-process task a previous one left; in a cluster, only those of silent nodes.
   const presence = runtime.services.presence;
   const recovered = presence ? await presence.start() : await runtime.services.engine.recover();
-  if (recovered > 0) print(`Closed ${recovered} task(s) left running by a previous process.`);
+  const logger = runtime.services.logger;
+  if (recovered > 0) {
+    if (print) print(`Closed ${recovered} task(s) left running by a previous process.`);
+    else logger.warn({ tasks: recovered }, 'closed tasks left running by a previous process');
+  }
   runtime.services.engine.wake();
   runtime.services.scheduler.start();
   runtime.services.taskRetention.start();
   runtime.services.runnerJobs.start();
   const url = `http://localhost:${config.port}`;
-  print(`Gantry is running at ${url} (listening on ${address}, ${config.db_dialect} store).`);
+  if (print) print(`Gantry is running at ${url} (listening on ${address}, ${config.db_dialect} store).`);
+  else logger.info({ url, address, store: config.db_dialect }, 'Gantry is running');
   if (admin?.generatedPassword) {
-    print('');
-    print('A first administrator was created. Sign in with:');
-    print(`  login:    ${admin.login}`);
-    print(`  password: ${admin.generatedPassword}`);
-    print('This password is shown only once. Change it with:');
-    print(`  npx gantry user change-by-login --login ${admin.login} --password <new password>`);
-    print('');
+    const change = `npx gantry user change-by-login --login ${admin.login} --password <new password>`;
+    if (print) {
+      print('');
+      print('A first administrator was created. Sign in with:');
+      print(`  login:    ${admin.login}`);
+      print(`  password: ${admin.generatedPassword}`);
+      print('This password is shown only once. Change it with:');
+      print(`  ${change}`);
+      print('');
+    } else {
+      // Logged at warn so that it shows at every usual level: it is the only way in, and said once.
+      logger.warn({ login: admin.login, password: admin.generatedPassword, change }, 'A first administrator was created; this password is shown only once');
+    }
   } else if (admin) {
-    print(`A first administrator "${admin.login}" was created with the configured password.`);
+    if (print) print(`A first administrator "${admin.login}" was created with the configured password.`);
+    else logger.info({ login: admin.login }, 'a first administrator was created with the configured password');
   }
   return app;
 }

@@ -16,9 +16,11 @@ export interface CliIo {
   print(line: string): void;
   printError(line: string): void;
   env: NodeJS.ProcessEnv;
+  /** Output goes to a terminal. */
+  interactive?: boolean;
 }
 
-const processIo: CliIo = { print: console.log, printError: console.error, env: process.env };
+const processIo: CliIo = { print: console.log, printError: console.error, env: process.env, interactive: process.stdout.isTTY === true };
 
 export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
   const { print, printError } = io;
@@ -39,7 +41,8 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     .alias('service')
     .description('run the web server, API and task engine')
     .action(async () => {
-      const app = await startServer(readConfig(), print);
+      // A person at a terminal reads plain lines; a service manager or container gets JSON lines only.
+      const app = await startServer(readConfig(), io.interactive ? print : undefined);
       await new Promise<void>((resolve) => {
         const stop = () => void app.close().then(resolve);
         process.once('SIGINT', stop);
