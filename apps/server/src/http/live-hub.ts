@@ -111,11 +111,12 @@ export function createLiveHub(options: LiveHubOptions) {
           continue;
         }
         const [taskId, stream] = entry;
+        const lines = await options.readLines(taskId, stream.next, CATCH_UP_CHUNK);
+        // Checked after the read: the member may have been removed while it ran.
         if (!allowed(connection, stream.projectId, stream.known)) {
           connection.streams.delete(taskId);
           continue;
         }
-        const lines = await options.readLines(taskId, stream.next, CATCH_UP_CHUNK);
         for (const frame of frames(connection, taskId, stream.projectId, lines)) connection.socket.send(frame);
         if (lines.length > 0) stream.next = (lines.at(-1)?.seq ?? stream.next) + 1;
         if (lines.length < CATCH_UP_CHUNK) {

@@ -1,0 +1,90 @@
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { readTestEnvironment } from '../src/config.ts';
+import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
+import { createTestApp, type TestApp } from './test-app.ts';
+import { listTestDialects } from './test-databases.ts';
+
+const REDIS_URL = readTestEnvironment().redisUrl;
+
+function isRedisReachable(): Promise<boolean> {
+  const { hostname, port } = new URL(REDIS_URL);
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(port || 6379), hostname, () => {
+      socket.end();
+      resolve(true);
+    });
+    socket.setTimeout(3000, () => resolve(false));
+    socket.on('error', () => resolve(false));
+  });
+}
+
+const redisReachable = await isRedisReachable();
+if (!redisReachable) {
+  if (readTestEnvironment().ci) throw new Error(`Redis is not reachable at ${REDIS_URL}: CI must run the cluster tests`);
+  console.warn(`Skipping websocket cluster session tests: Redis is not reachable at ${REDIS_URL}`);
+}
+const dialects = redisReachable ? await listTestDialects() : [];
+
+describe.each(dialects)('websocket sessions across two nodes on %s', (dialect) => {
+  let a: TestApp;
+  let b: TestApp;
+  let p: ProjectFixture;
+  let portB = 0;
+
+  beforeAll(async () => {
+    a = await createTestApp(dialect, { redis_url: REDIS_URL });
+    b = await createTestApp(dialect, { redis_url: REDIS_URL, db_url: a.runtime.config.db_url, access_key_encryption: a.runtime.config.access_key_encryption });
+    await Promise.all([a.runtime.services.clusterBus?.ready, b.runtime.services.clusterBus?.ready]);
+    p = await createProjectFixture(a, { 'slow.sh': 'for i in $(seq 1 40); do echo "n$i"; sleep 0.1; done\n' });
+    await b.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = b.app.server.address();
+    portB = typeof address === 'object' && address ? address.port : 0;
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  function connectToB(cookie: string): Promise<{ socket: WebSocket; messages: Record<string, unknown>[]; closed: Promise<number> }> {
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(`ws://127.0.0.1:${portB}/api/ws`, { headers: { cookie } });
+      const messages: Record<string, unknown>[] = [];
+      const closed = new Promise<number>((done) => socket.on('close', (code: number) => done(code)));
+      socket.on('message', (data: Buffer) => messages.push(JSON.parse(data.toString()) as Record<string, unknown>));
+      socket.on('open', () => resolve({ socket, messages, closed }));
+      socket.on('error', reject);
+    });
+  }
+
+  it('signing out on one node closes the socket of that session on the other', async () => {
+    const user = await a.createUser('cluster-signout');
+    const client = await connectToB(user.cookie);
+    expect((await a.request('POST', '/api/auth/logout', { as: user.cookie })).status).toBe(204);
+    const outcome = await Promise.race([client.closed, new Promise((resolve) => setTimeout(() => resolve('still open'), 3000))]);
+    expect(outcome).toBe(4001);
+  });
+
+  it('a member removed on one node stops receiving the project\'s events on the other', async () => {
+    const member = await a.createUser('cluster-member');
+    expect((await a.request('POST', `${p.base}/users`, { as: a.adminCookie, body: { user_id: member.id, role: 'task_runner' } })).status).toBe(204);
+    const memberClient = await connectToB(member.cookie);
+    const adminClient = await connectToB(a.adminCookie);
+    const taskId = await p.runTask(await p.createTemplate({ playbook: 'slow.sh' }));
+    const ofTask = (messages: Record<string, unknown>[]) => messages.filter((m) => m.task_id === taskId);
+    await expect.poll(() => ofTask(memberClient.messages).some((m) => m.output === 'n3'), { timeout: 15_000 }).toBe(true);
+
+    expect((await a.request('DELETE', `${p.base}/users/${member.id}`, { as: a.adminCookie })).status).toBe(204);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const seenAtRemoval = ofTask(memberClient.messages).length;
+    const adminAtRemoval = ofTask(adminClient.messages).length;
+    await p.waitForStatus(taskId, ['success']);
+    await expect.poll(() => ofTask(adminClient.messages).some((m) => m.type === 'update' && m.status === 'success')).toBe(true);
+
+    expect(ofTask(adminClient.messages).length).toBeGreaterThan(adminAtRemoval + 10);
+    expect(ofTask(memberClient.messages).length).toBe(seenAtRemoval);
+    memberClient.socket.close();
+    adminClient.socket.close();
+  });
+});
