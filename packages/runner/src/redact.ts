@@ -75,6 +75,13 @@ function jsonForm(char: string, code: number): Form {
   return literal(char);
 }
 
+/** JSON of a JSON string, as when a to_json result is printed in JSON again (ansible's debug of "{{ x | to_json }}"). */
+function jsonTwiceForm(char: string, code: number): Form {
+  const once = JSON.stringify(char).slice(1, -1);
+  const asciiOnce = code >= 0x7f ? utf16Units(char).map((unit) => `\\u${unit.toString(16).padStart(4, '0')}`).join('') : once;
+  return oneOf(...[once, asciiOnce].map((text) => literal(JSON.stringify(text).slice(1, -1))));
+}
+
 const C_SHORT_ESCAPES: Record<number, string> = { 7: 'a', 8: 'b', 9: 't', 10: 'n', 11: 'v', 12: 'f', 13: 'r', 27: 'E' };
 
 /**
@@ -119,6 +126,7 @@ function urlForm(char: string, code: number): Form {
 const CHARACTER_ENCODINGS: ((char: string, code: number) => Form)[] = [
   (char) => literal(char),
   jsonForm,
+  jsonTwiceForm,
   backslashForm,
   shellBackslashForm,
   shellSingleQuoteForm,

@@ -49,7 +49,7 @@ s = os.environ['S']
 b = s.encode()
 for name, value in [
     ('repr', repr(s)), ('ascii', ascii(s)), ('bytes repr', repr(b)),
-    ('json.dumps', json.dumps(s)), ('json.dumps non-ascii', json.dumps(s, ensure_ascii=False)),
+    ('json.dumps', json.dumps(s)), ('json.dumps non-ascii', json.dumps(s, ensure_ascii=False)), ('json.dumps twice', json.dumps(json.dumps(s))[3:-3]),
     ('quote', urllib.parse.quote(s)), ('quote safe=""', urllib.parse.quote(s, safe='')), ('quote_plus', urllib.parse.quote_plus(s)),
     ('urlencode', urllib.parse.urlencode({'p': s})), ('shlex.quote', shlex.quote(s)),
     ('b64encode', base64.b64encode(b).decode()), ('urlsafe_b64encode', base64.urlsafe_b64encode(b).decode()),
@@ -69,6 +69,7 @@ printf '%s\\n' "$S" | sed 's/^/echo\\t/'
   const js = [
     ['JSON.stringify', JSON.stringify(secret)],
     ['JSON with \\/', JSON.stringify(secret).replace(/\//g, '\\/')],
+    ['JSON of JSON', JSON.stringify(JSON.stringify(secret)).slice(3, -3)],
     ['encodeURIComponent', encodeURIComponent(secret)],
     ['encodeURIComponent lower-case hex', encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase())],
     ['URLSearchParams', new URLSearchParams({ p: secret }).toString()],

@@ -53,6 +53,15 @@ function secretValuesOf(key: KeyMaterial): string[] {
   return [];
 }
 
+/** A password written into a repository URL (https://user:token@host/...) is printed wherever the URL is. */
+function urlPasswordOf(url: string): string[] {
+  try {
+    return [decodeURIComponent(new URL(url).password)];
+  } catch {
+    return [];
+  }
+}
+
 /** Gathers everything one task needs (decrypting its secrets) into the runner's TaskSpec. */
 export function createTaskSpecBuilder(deps: SpecDeps) {
   const none: KeyMaterial = { type: 'none' };
@@ -116,6 +125,7 @@ export function createTaskSpecBuilder(deps: SpecDeps) {
       const branch = (template.allow_override_branch_in_task && task.git_branch) || template.git_branch || repository.git_branch;
       const secrets = [
         ...secretValuesOf(repositoryKey),
+        ...urlPasswordOf(repository.git_url),
         ...secretValuesOf(userKey),
         ...secretValuesOf(becomeKey),
         ...groupSecrets.map((s) => s.value),
