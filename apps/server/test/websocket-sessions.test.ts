@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import type { Clock } from '../src/clock.ts';
+import { revalidateSockets } from '../src/http/websocket.ts';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
@@ -123,6 +125,37 @@ describe.each(dialects)('websocket sessions on %s', (dialect) => {
     expect(ofTask(memberClient).some((m) => m.output === 'n40' || m.status === 'success')).toBe(false);
     memberClient.socket.close();
     adminClient.socket.close();
+  });
+
+  it('closes a socket whose session idled out at the next check, and keeps one whose session is alive', async () => {
+    let now = Date.now();
+    const clock: Clock = { now: () => new Date(now) };
+    const idle = await createTestApp(dialect, { session_idle_minutes: 5 }, { clock });
+    try {
+      await idle.app.listen({ port: 0, host: '127.0.0.1' });
+      const address = idle.app.server.address();
+      const idlePort = typeof address === 'object' && address ? address.port : 0;
+      const open = (cookie: string) =>
+        new Promise<LiveClient>((resolve, reject) => {
+          const socket = new WebSocket(`ws://127.0.0.1:${idlePort}/api/ws`, { headers: { cookie } });
+          const closed = new Promise<number>((done) => socket.on('close', (code: number) => done(code)));
+          socket.on('open', () => resolve({ socket, messages: [], closed }));
+          socket.on('error', reject);
+        });
+      const user = await idle.createUser('ws-idle');
+      const idleClient = await open(user.cookie);
+      now += 4 * 60_000;
+      // The admin's session is used meanwhile; the user's is not.
+      expect((await idle.request('GET', '/api/user', { as: idle.adminCookie })).status).toBe(200);
+      const activeClient = await open(idle.adminCookie);
+      now += 2 * 60_000;
+      await revalidateSockets(idle.runtime.services.auth, idle.runtime.services.hub);
+      expect(await stateAfter(idleClient, 3000)).toBe(4001);
+      expect(await stateAfter(activeClient, 300)).toBe('still open');
+      activeClient.socket.close();
+    } finally {
+      await idle.close();
+    }
   });
 
   it('refuses a handshake from a foreign Origin and accepts its own Origin and clients without one', async () => {

@@ -18,6 +18,14 @@ function hostOf(value: string): string | undefined {
   }
 }
 
+/** Closes the sockets whose session or token has ended since (expired, or ended on a node that could not tell this one). */
+export function revalidateSockets(auth: Pick<AuthService, 'findLiveCredentialUser'>, hub: Pick<LiveHub, 'revalidate'>): Promise<void> {
+  return hub.revalidate(async (key) => {
+    const user = await auth.findLiveCredentialUser(key);
+    return user ? { admin: user.admin === 1 } : undefined;
+  });
+}
+
 /**
  * GET /api/ws: live task updates and log lines for the signed-in user. `?batch=1` asks for log
  * lines in batches (one `logs` message per batch) instead of one `log` message per line.
@@ -41,11 +49,7 @@ export async function registerWebsocket(app: FastifyInstance, { auth, hub, webHo
   const timer = setInterval(() => {
     if (revalidating) return;
     revalidating = true;
-    hub
-      .revalidate(async (key) => {
-        const user = await auth.findLiveCredentialUser(key);
-        return user ? { admin: user.admin === 1 } : undefined;
-      })
+    revalidateSockets(auth, hub)
       .catch((error: unknown) => app.log.warn({ err: error }, 'Could not check the sessions of open websockets'))
       .finally(() => (revalidating = false));
   }, REVALIDATE_MS);
