@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { insertRow } from '../src/db/insert.ts';
 import { insertTaskRow } from './task-fixture.ts';
 import type { TestApp, TestResponse } from './test-app.ts';
 
@@ -67,13 +68,17 @@ export interface ProjectIds {
   taskId: number;
   /** A member of the project (a guest) for the team routes. */
   userId: number;
+  /** A terraform workspace with a backend alias and a state, for the terraform routes. */
+  workspaceId: number;
+  workspaceAliasId: number;
+  workspaceStateId: number;
 }
 
 const unique = () => Math.random().toString(36).slice(2, 8);
 
 /**
  * A project holding one resource of every kind a path parameter can name, created by the admin
- * (who becomes its owner). Terraform aliases and states need a terraform run and are left out.
+ * (who becomes its owner).
  */
 export async function seedProject(t: TestApp, name: string, memberId: number): Promise<ProjectIds> {
   const project = await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name } });
@@ -105,6 +110,17 @@ export async function seedProject(t: TestApp, name: string, memberId: number): P
   const matcherId = await create(`integrations/${integrationId}/matchers`, { name: 'm', match_type: 'body', body_data_type: 'json', key: 'a', method: 'equals', value: 'x' });
   const aliasId = await create(`integrations/${integrationId}/aliases`);
   const runnerId = await create('runners', { name: `runner${unique()}` });
+  const workspaceId = await create('inventory', { name: `w${unique()}`, type: 'terraform-workspace', inventory: 'default', ssh_key_id: keyId });
+  const workspaceAliasId = await create(`inventory/${workspaceId}/terraform/aliases`, {});
+  // A state as a terraform run through the backend leaves it.
+  const { db, dialect } = t.runtime.connection;
+  const workspaceStateId = await insertRow(db, dialect, 'terraform_state', {
+    project_id: projectId,
+    inventory_id: workspaceId,
+    task_id: null,
+    state: '{"version":4,"serial":1}',
+    created: new Date().toISOString(),
+  });
   const taskId = await insertTaskRow(t, { project_id: projectId, template_id: templateId, status: 'success' });
   const added = await t.request('POST', `${base}/users`, { as: t.adminCookie, body: { user_id: memberId, role: 'guest' } });
   expect(added.status).toBe(204);
@@ -124,14 +140,20 @@ export async function seedProject(t: TestApp, name: string, memberId: number): P
     runnerId,
     taskId,
     userId: memberId,
+    workspaceId,
+    workspaceAliasId,
+    workspaceStateId,
   };
 }
 
-/** Path parameters the seed can fill for an operation (terraform aliases share the name aliasId with integrations'). */
+/**
+ * Path parameters the seed can fill for an operation: terraform routes take the workspace as their
+ * inventory, its backend alias (the name aliasId is shared with integrations) and its state.
+ */
 export function seededParams(operation: Operation, ids: ProjectIds): Record<string, number> {
-  const params: Record<string, number> = { ...ids };
-  if (operation.path.includes('/terraform/')) delete params.aliasId;
-  return params;
+  const { workspaceId, workspaceAliasId, workspaceStateId, ...params } = ids;
+  if (!operation.path.includes('/terraform/')) return params;
+  return { ...params, inventoryId: workspaceId, aliasId: workspaceAliasId, stateId: workspaceStateId };
 }
 
 /** What a project holds, as its members see it: the fuzz and matrix suites compare it before and after. */
@@ -148,6 +170,12 @@ export async function snapshotProject(t: TestApp, projectId: number): Promise<Re
   for (const integration of integrations) {
     for (const child of ['values', 'matchers', 'aliases']) {
       snapshot[`/integrations/${integration.id}/${child}`] = (await t.request('GET', `${base}/integrations/${integration.id}/${child}`, { as: t.adminCookie })).body;
+    }
+  }
+  for (const inventory of snapshot['/inventory'] as { id: number; type: string }[]) {
+    if (inventory.type !== 'terraform-workspace') continue;
+    for (const child of ['aliases', 'states']) {
+      snapshot[`/inventory/${inventory.id}/terraform/${child}`] = (await t.request('GET', `${base}/inventory/${inventory.id}/terraform/${child}`, { as: t.adminCookie })).body;
     }
   }
   return snapshot;

@@ -165,7 +165,7 @@ describe.each(dialects)('role matrix on %s', (dialect) => {
     let checked = 0;
     for (const operation of operations.filter(isProjectRoute)) {
       const params = resourceParams(operation);
-      // Terraform aliases and states are not seeded; everything else names a resource of the other project.
+      // Every seeded parameter names a resource of the other project.
       if (params.length === 0 || params.some((name) => seededParams(operation, other)[name] === undefined)) continue;
       const values: Record<string, string | number> = { ...seededParams(operation, other), projectId: mine.projectId };
       const body = validBody(operation);
