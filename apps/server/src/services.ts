@@ -19,6 +19,9 @@ import { createTasksRepository } from './modules/tasks/tasks.repository.ts';
 import { createTasksService } from './modules/tasks/tasks.service.ts';
 import { createScheduler } from './modules/schedules/scheduler.ts';
 import { createReadiness } from './modules/system/readiness.ts';
+import { countWebhookCalls } from './metrics/instrumented-webhooks.ts';
+import { createMetrics } from './metrics/metrics.ts';
+import { createMetricsRepository } from './metrics/metrics.repository.ts';
 import { createSystemRepository } from './modules/system/system.repository.ts';
 import { createTaskRetention } from './modules/tasks/task-retention.ts';
 import { createSchedulesRepository } from './modules/schedules/schedules.repository.ts';
@@ -169,6 +172,7 @@ export function createServices({ config, connection, clock, logger }: { config: 
   const nodes = createNodesRepository(db);
   const clusterBus = config.redis_url ? createClusterBus({ url: config.redis_url, nodeId, readClusterId: () => nodes.getClusterId(), logger }) : undefined;
   const hub = clusterBus ? createClusteredHub(localHub, clusterBus) : localHub;
+  const metrics = createMetrics({ repository: createMetricsRepository(db), clock, runnerOfflineMs: config.runner_offline_seconds * 1000, websocketClients: () => hub.size });
   const audienceOf = async (projectId: number) => ({ memberIds: new Set(await projectsRepository.listMemberIds(projectId)) });
   const alertsRepository = createAlertsRepository(db);
   const alerts = createAlertDispatcher({
@@ -194,7 +198,7 @@ export function createServices({ config, connection, clock, logger }: { config: 
     placement: () => runnerJobs.placement,
     tasks: tasksRepository,
     specs,
-    openLog: createTaskLogFactory({ tasks: tasksRepository, hub, clock, logger }),
+    openLog: createTaskLogFactory({ tasks: tasksRepository, hub, clock, logger, onStored: (count) => metrics.logLinesStored(count) }),
     hub,
     events,
     clock,
@@ -204,6 +208,7 @@ export function createServices({ config, connection, clock, logger }: { config: 
     onWaitingConfirmation: (taskId) => alerts.notifyWaiting(taskId),
     onFinished: async (task) => {
       alerts.notify(task);
+      metrics.taskFinished(task).catch((error: unknown) => logger.warn({ err: error, taskId: task.id }, 'task metrics not recorded'));
       // Only builds carry a version: most tasks are done here without another read of their template.
       if (task.status !== 'success' || task.version === null || (await templatesRepository.find(task.project_id, task.template_id))?.type !== 'build') return;
       // A successful build starts the deploy templates that follow it automatically.
@@ -246,13 +251,13 @@ export function createServices({ config, connection, clock, logger }: { config: 
     ...(clusterBus ? { broadcast: (runnerId, taskId, change) => clusterBus.publish({ kind: 'runner', runner_id: runnerId, task_id: taskId, change }) } : {}),
   });
   const schedulesRepository = createSchedulesRepository(db, dialect);
-  const scheduler = createScheduler({ config, clock, logger, schedules: schedulesRepository, tasks, repositories, keys });
+  const scheduler = createScheduler({ config, clock, logger, schedules: schedulesRepository, tasks, repositories, keys, onRun: (result) => metrics.scheduleRun(result) });
   const taskRetention = createTaskRetention({ config, clock, logger, tasks: tasksRepository });
   const readiness = createReadiness({ system: createSystemRepository(db, dialect), schedulerRunning: () => scheduler.isRunning(), logger });
   const schedules = createSchedulesService({ config, clock, schedules: schedulesRepository, templates, repositories, events, onChange: () => scheduler.wake() });
   const integrationsRepository = createIntegrationsRepository(db, dialect);
   const integrations = createIntegrationsService({ config, clock, integrations: integrationsRepository, templates, keys, events });
-  const webhooks = createWebhookService({ integrations: integrationsRepository, keys, tasks, events, logger, clock });
+  const webhooks = countWebhookCalls(createWebhookService({ integrations: integrationsRepository, keys, tasks, events, logger, clock }), metrics);
   const projects = createProjectsService({
     config,
     clock,
@@ -294,7 +299,7 @@ export function createServices({ config, connection, clock, logger }: { config: 
     logger,
   });
   const sessionCookies = createSessionCookies({ webHost: config.web_host });
-  return { auth, sessionCookies, oidc, totp, users, projects, backup, team, events, keys, repositories, environments, inventories, terraform, terraformBackend, workspaces, views, apps, templates, tasks, engine, runners, runnerJobs, hub, clusterBus, presence, schedules, scheduler, readiness, taskRetention, integrations, webhooks, alerts, logger };
+  return { auth, sessionCookies, oidc, totp, users, projects, backup, team, events, keys, repositories, environments, inventories, terraform, terraformBackend, workspaces, views, apps, templates, tasks, engine, runners, runnerJobs, hub, clusterBus, presence, schedules, scheduler, readiness, metrics, taskRetention, integrations, webhooks, alerts, logger };
 }
 
 export type Services = ReturnType<typeof createServices>;
