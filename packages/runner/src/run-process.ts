@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { TASK_MARK_VARIABLE, createProcessMark, killMarkedProcesses, signalMarkedProcesses } from './process-sweep.ts';
 
 export type ProcessOutcome = 'exited' | 'timed_out' | 'cancelled' | 'spawn_failed';
 
@@ -16,11 +16,11 @@ export interface RunProcessOptions {
   command: string;
   args: readonly string[];
   cwd: string;
-  /** The complete environment of the child; nothing is inherited. */
+  /** The complete environment of the child; nothing is inherited. A missing TASK_MARK_VARIABLE is added. */
   env: Record<string, string>;
-  /** Aborting stops the whole process group: SIGTERM, then SIGKILL after killGraceMs. */
+  /** Aborting stops the process group and every marked process: SIGTERM, then SIGKILL after killGraceMs. */
   signal?: AbortSignal;
-  /** Ask for an immediate SIGKILL instead of the graceful stop. */
+  /** Ask for an immediate SIGKILL instead of the graceful stop; asked again while a graceful stop runs. */
   forceKill?: () => boolean;
   timeoutMs?: number;
   killGraceMs?: number;
@@ -93,8 +93,16 @@ function send(message) {
   });
 }
 process.on('disconnect', () => process.exit(0));
+const children = new Map();
 process.on('message', (request) => {
   const id = request.id;
+  if (request.type === 'abandon') {
+    // The leader is gone but something that escaped its group still holds the pipes: stop reading them.
+    const child = children.get(id);
+    children.delete(id);
+    if (child) { paused.delete(child); child.stdout.destroy(); child.stderr.destroy(); }
+    return;
+  }
   let child;
   try {
     child = spawn(request.command, request.args, { cwd: request.cwd, env: request.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -102,6 +110,7 @@ process.on('message', (request) => {
     send({ type: 'failed', id, message: String(error) });
     return;
   }
+  children.set(id, child);
   const forward = (stream) => (chunk) => {
     send({ type: 'data', id, stream, chunk });
     if (unsent > PAUSE_ABOVE && !paused.has(child)) {
@@ -121,6 +130,7 @@ process.on('message', (request) => {
     send({ type: 'exit', id, code, signal });
   });
   child.on('close', (code, signal) => {
+    children.delete(id);
     paused.delete(child);
     send({ type: 'close', id, code, signal });
   });
@@ -136,6 +146,8 @@ type SpawnerEvent =
 interface Spawner {
   start(request: { command: string; args: readonly string[]; cwd: string; env: Record<string, string> }, listener: (event: SpawnerEvent) => void): number;
   release(id: number): void;
+  /** Releases a process whose output pipes outlived it: the helper stops reading them. */
+  abandon(id: number): void;
 }
 
 // One helper per process, started with its first task process: it is a resource of the process, like its pid.
@@ -174,14 +186,29 @@ function connectSpawner(): Spawner {
       listeners.delete(id);
       if (listeners.size === 0) hold(false);
     },
+    abandon(id) {
+      connected.release(id);
+      helper.send({ type: 'abandon', id });
+    },
   };
   spawner = connected;
   return connected;
 }
 
 /**
- * The only place that starts processes. The child leads its own process group, so a stop or a
- * timeout reaches every process it started (children of bash included), never only the top one.
+ * After its leader exited, how long a process's output may take to end before whatever still holds
+ * the pipes (a daemon that left the group and the mark) is abandoned and the process counts as done.
+ */
+const OUTPUT_DRAIN_MS = 1500;
+/** While a graceful stop runs, how often to ask whether it has become a force stop. */
+const FORCE_CHECK_MS = 100;
+
+/**
+ * The only place that starts processes. The child leads its own process group, and it and all it
+ * starts carry a mark in their environment (see process-sweep.ts): a stop, a timeout or the end of
+ * the leader reaches every process it started (children of bash, `setsid` and double-forked daemons
+ * included), never only the top one. A caller that must find the processes again after a crash (a
+ * task) sets the mark in `env`; otherwise each process gets a fresh one.
  */
 export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
   const graceMs = options.killGraceMs ?? 10_000;
@@ -190,10 +217,17 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
       resolve({ outcome: 'cancelled', exitCode: null, signal: null });
       return;
     }
+    const mark = options.env[TASK_MARK_VARIABLE] || createProcessMark();
     let pid: number | undefined;
     let stopReason: 'timed_out' | 'cancelled' | undefined;
-    let killTimer: NodeJS.Timeout | undefined;
+    let killed = false;
+    let graceTimer: NodeJS.Timeout | undefined;
+    let forceCheck: NodeJS.Timeout | undefined;
+    let drainTimer: NodeJS.Timeout | undefined;
     let spawnError: string | undefined;
+    let settled = false;
+    // Sweeps under way; the result waits for them, so nothing the process started outlives it.
+    const sweeps: Promise<unknown>[] = [];
 
     const killGroup = (signal: NodeJS.Signals) => {
       if (pid === undefined) return;
@@ -203,18 +237,32 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
         // The group is already gone.
       }
     };
+    const terminate = () => {
+      killGroup('SIGTERM');
+      sweeps.push(signalMarkedProcesses({ mark }, 'SIGTERM'));
+    };
+    const killAll = () => {
+      killed = true;
+      clearTimeout(graceTimer);
+      clearInterval(forceCheck);
+      killGroup('SIGKILL');
+      sweeps.push(killMarkedProcesses({ mark }));
+    };
     const stop = (reason: 'timed_out' | 'cancelled') => {
       if (stopReason) {
-        if (options.forceKill?.()) killGroup('SIGKILL');
+        if (!killed && options.forceKill?.()) killAll();
         return;
       }
       stopReason = reason;
       if (options.forceKill?.()) {
-        killGroup('SIGKILL');
+        killAll();
         return;
       }
-      killGroup('SIGTERM');
-      killTimer = setTimeout(() => killGroup('SIGKILL'), graceMs);
+      terminate();
+      graceTimer = setTimeout(killAll, graceMs);
+      // forceKill is a question, not an event: a force stop asked for while this graceful one runs
+      // (the abort signal has already fired) is only noticed by asking again.
+      if (options.forceKill) forceCheck = setInterval(() => options.forceKill?.() && killAll(), FORCE_CHECK_MS);
     };
 
     const onAbort = () => stop('cancelled');
@@ -226,13 +274,16 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     const processes = connectSpawner();
 
-    const id = processes.start(options, (event) => {
+    const id = processes.start({ ...options, env: { ...options.env, [TASK_MARK_VARIABLE]: mark } }, (event) => {
       switch (event.type) {
         case 'spawn':
           pid = event.pid;
           options.onStart?.(event.pid);
           // A stop asked for before the process existed reaches it now.
-          if (stopReason) killGroup(options.forceKill?.() ? 'SIGKILL' : 'SIGTERM');
+          if (stopReason) {
+            if (killed) killAll();
+            else terminate();
+          }
           return;
         case 'data':
           (event.stream === 'stdout' ? stdout : stderr).push(event.chunk);
@@ -242,6 +293,13 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
           return;
         case 'exit':
           exit = { code: event.code, signal: event.signal };
+          // The helper took the leader's group with it; what left the group goes now, and a pipe that
+          // something unmarked still holds does not keep the process from ending.
+          sweeps.push(killMarkedProcesses({ mark }));
+          drainTimer = setTimeout(() => {
+            processes.abandon(id);
+            end();
+          }, OUTPUT_DRAIN_MS);
           return;
         case 'failed':
           processes.release(id);
@@ -249,47 +307,39 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
           return;
         case 'lost':
           // Without the helper the output is gone: the process must not run on unseen.
-          killGroup('SIGKILL');
+          killAll();
           stdout.flush();
           stderr.flush();
           finish({ outcome: 'spawn_failed', exitCode: null, signal: null, error: event.message });
           return;
-        case 'close': {
+        case 'close':
           processes.release(id);
-          stdout.flush();
-          stderr.flush();
-          const final = exit ?? { code: event.code, signal: event.signal };
           if (spawnError !== undefined && exit === undefined) {
             finish({ outcome: 'spawn_failed', exitCode: null, signal: null, error: spawnError });
-          } else if (stopReason) {
-            finish({ outcome: stopReason, exitCode: null, signal: final.signal });
-          } else {
-            finish({ outcome: 'exited', exitCode: final.code, signal: final.signal });
+            return;
           }
-        }
+          exit ??= { code: event.code, signal: event.signal };
+          end();
       }
     });
 
+    function end(): void {
+      stdout.flush();
+      stderr.flush();
+      const final = exit ?? { code: null, signal: null };
+      if (stopReason) finish({ outcome: stopReason, exitCode: null, signal: final.signal });
+      else finish({ outcome: 'exited', exitCode: final.code, signal: final.signal });
+    }
+
     function finish(result: ProcessResult): void {
-      if (timeout) clearTimeout(timeout);
-      if (killTimer) clearTimeout(killTimer);
+      if (settled) return;
+      settled = true;
+      clearTimeout(timeout);
+      clearTimeout(graceTimer);
+      clearInterval(forceCheck);
+      clearTimeout(drainTimer);
       options.signal?.removeEventListener('abort', onAbort);
-      resolve(result);
+      void Promise.allSettled(sweeps).then(() => resolve(result));
     }
   });
-}
-
-/**
- * Kills the process group a dead server left behind for a task, but only if its leader still
- * carries that task's GANTRY_TASK_ID: a recycled process id must never hit an innocent process.
- */
-export function killOrphanedTaskProcesses(pid: number, taskId: number): boolean {
-  try {
-    const environ = readFileSync(`/proc/${pid}/environ`, 'utf8');
-    if (!environ.split('\0').includes(`GANTRY_TASK_ID=${taskId}`)) return false;
-    process.kill(-pid, 'SIGKILL');
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -81,7 +81,7 @@ describe('runProcess', () => {
   it('passes only the given environment to the child', async () => {
     const lines: string[] = [];
     await runProcess({ command: 'env', args: [], cwd: '/tmp', env: { ...env, ONLY_THIS: '1' }, onLine: (l) => lines.push(l) });
-    expect(lines.map((l) => l.split('=')[0]).sort()).toEqual(['ONLY_THIS', 'PATH']);
+    expect(lines.map((l) => l.split('=')[0]).sort()).toEqual(['GANTRY_TASK_MARK', 'ONLY_THIS', 'PATH']);
   });
 
   it('cuts an endless line into pieces instead of holding it in memory', async () => {

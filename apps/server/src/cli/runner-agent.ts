@@ -1,5 +1,5 @@
 import type { RunnerJob, RunnerJobProgress, RunnerReportedStatus, RunnerState } from '@gantry/contract';
-import { TaskStopped, runTask } from '@gantry/runner';
+import { TASK_MARK_VARIABLE, TaskStopped, createTaskMark, createTaskMarkScope, killMarkedProcesses, runTask } from '@gantry/runner';
 import { prepareWorkRoot } from '../secrets/private-data.ts';
 import { ServerUnavailable, type RunnerClient } from './runner-client.ts';
 
@@ -73,6 +73,8 @@ export function createRunnerAgent(options: RunnerAgentOptions) {
   let wakeReporter: (() => void) | undefined;
   let reportScheduled = false;
   let fatal: Error | undefined;
+  // The processes of this runner's tasks carry its mark, so a restart after a crash finds those it left.
+  const markScope = createTaskMarkScope('runner', options.workDir);
 
   function kick(): void {
     if (reportScheduled) return;
@@ -96,7 +98,7 @@ export function createRunnerAgent(options: RunnerAgentOptions) {
     kick();
     void runTask(spec, {
       workRoot: options.workDir,
-      baseEnv: options.baseEnv,
+      baseEnv: { ...options.baseEnv, [TASK_MARK_VARIABLE]: createTaskMark(markScope, id) },
       signal: job.controller.signal,
       forceKill: () => job.force,
       ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
@@ -246,6 +248,8 @@ export function createRunnerAgent(options: RunnerAgentOptions) {
     /** Runs until `stop()` (or a fatal answer such as a deleted runner), then waits for running jobs to report. */
     async run(): Promise<void> {
       prepareWorkRoot(options.workDir);
+      const left = await killMarkedProcesses({ scope: markScope });
+      if (left > 0) print(`Stopped ${left} processes that tasks of an earlier run of this runner left running.`);
       print('Runner started; waiting for tasks.');
       const reporter = reportLoop().catch((error: unknown) => {
         fatal = error instanceof Error ? error : new Error(String(error));
@@ -261,6 +265,8 @@ export function createRunnerAgent(options: RunnerAgentOptions) {
       wakeReporter?.();
       // Final reports get a while to reach the server; a server that stays away does not keep the runner alive.
       await Promise.race([reporter, sleep(SHUTDOWN_REPORT_MS)]);
+      // Tasks still within their stop's grace period do not outlive the runner.
+      await killMarkedProcesses({ scope: markScope });
       if (fatal) throw fatal;
     },
     stop(): void {

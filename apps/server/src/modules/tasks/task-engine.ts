@@ -1,6 +1,6 @@
 import type { TaskStatus, TaskUpdateMessage } from '@gantry/contract';
 import { ACTIVE_TASK_STATUSES, FINISHED_TASK_STATUSES } from '@gantry/contract';
-import { TaskStopped, killOrphanedTaskProcesses, runTask } from '@gantry/runner';
+import { TASK_MARK_VARIABLE, TaskStopped, createTaskMark, createTaskMarkScope, killMarkedProcesses, runTask } from '@gantry/runner';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
@@ -80,6 +80,9 @@ export function createTaskEngine(deps: TaskEngineDeps) {
   let dispatching = false;
   let dispatchAgain = false;
   let closed = false;
+  // Every process of a task carries this installation's mark of it, so a stop, and the recovery after a crash, find them all.
+  const markScope = createTaskMarkScope('server', deps.config.data_dir);
+  const markOf = (taskId: number) => createTaskMark(markScope, taskId);
 
   const now = () => toTimestamp(deps.clock.now());
 
@@ -197,7 +200,7 @@ export function createTaskEngine(deps: TaskEngineDeps) {
       if (task.secret) await deps.tasks.update(task.id, { secret: null });
       outcome = await runTask(spec, {
         workRoot: deps.config.data_dir,
-        baseEnv: deps.config.task_base_env,
+        baseEnv: { ...deps.config.task_base_env, [TASK_MARK_VARIABLE]: markOf(task.id) },
         signal: entry.controller.signal,
         forceKill: () => entry.force,
         killGraceMs: deps.config.task_kill_grace_seconds * 1000,
@@ -387,7 +390,8 @@ export function createTaskEngine(deps: TaskEngineDeps) {
             ? 'The Gantry server running this task stopped answering; the task can no longer be followed and was closed.'
             : 'Gantry restarted while this task was running; the task can no longer be followed and was closed.',
         );
-        if (row.pid !== null && killOrphanedTaskProcesses(row.pid, row.id)) log.write('Its processes, still running, were stopped.');
+        // By mark, not by the recorded pid: the leader may be gone while what it started (setsid, double forks) runs on.
+        if ((await killMarkedProcesses({ mark: markOf(row.id) })) > 0) log.write('Its processes, still running, were stopped.');
         await log.flush();
         if (await setStatus(row, ACTIVE_TASK_STATUSES, status, { end: now() })) closedCount += 1;
       }

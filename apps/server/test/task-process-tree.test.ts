@@ -1,0 +1,181 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isRunning } from '../../../packages/runner/test/support/process-state.ts';
+import { readTestEnvironment } from '../src/config.ts';
+import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
+import { createTestApp, type TestApp } from './test-app.ts';
+import { listTestDialects } from './test-databases.ts';
+
+// The sources, not the last build: this tests the code as it is now.
+const bin = path.resolve(import.meta.dirname, '../bin/gantry-source.mjs');
+const KINDS = ['group', 'setsid', 'double-fork', 'double-fork-setsid'] as const;
+const pidDirs: string[] = [];
+
+/** Process ids get reused: only a process still running this file's sleeper is killed in the clean-up. */
+function isOurSleeper(pid: number): boolean {
+  try {
+    return /^([^\x00]*\/)?sleep\x00327\x00/.test(readFileSync(`/proc/${pid}/cmdline`, 'latin1'));
+  } catch {
+    return false;
+  }
+}
+
+afterAll(() => {
+  for (const dir of pidDirs) {
+    for (const file of existsSync(dir) ? readdirSync(dir) : []) {
+      const pid = Number(readFileSync(path.join(dir, file), 'utf8'));
+      if (isOurSleeper(pid)) process.kill(pid, 'SIGKILL');
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/**
+ * A task script that leaves a sleeper of every kind a process-group kill misses (plus one in the
+ * group), each writing its own pid to `dir`, says "planted" and runs `rest`.
+ */
+function plantingScript(rest: string): { dir: string; script: string } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'gantry-task-tree-'));
+  pidDirs.push(dir);
+  const sleeper = (kind: string) => `bash -c 'echo $$ > ${dir}/${kind}.pid; exec sleep 327'`;
+  const script = [
+    `${sleeper('group')} &`,
+    `setsid ${sleeper('setsid')} &`,
+    `( ${sleeper('double-fork')} & ) &`,
+    `( setsid ${sleeper('double-fork-setsid')} & ) &`,
+    `while [ "$(ls ${dir} | wc -l)" -lt ${KINDS.length} ]; do sleep 0.05; done`,
+    'echo planted',
+    rest,
+    '',
+  ].join('\n');
+  return { dir, script };
+}
+
+function plantedPids(dir: string): number[] {
+  return KINDS.map((kind) => Number(readFileSync(path.join(dir, `${kind}.pid`), 'utf8').trim()));
+}
+
+const dialects = await listTestDialects();
+
+describe.each(dialects)('the process tree of a task on %s', (dialect) => {
+  let t: TestApp;
+  let p: ProjectFixture;
+  const stubborn = plantingScript(`trap 'echo got TERM' TERM\nwhile true; do sleep 0.1; done`);
+  const plain = plantingScript('sleep 327');
+
+  beforeAll(async () => {
+    // A grace period far longer than any assertion below waits: only a real force stop can end the task in time.
+    t = await createTestApp(dialect, { task_kill_grace_seconds: 120 });
+    p = await createProjectFixture(t, { 'stubborn.sh': stubborn.script, 'plain.sh': plain.script });
+  });
+  afterAll(() => t.close());
+
+  async function waitForLine(taskId: number, line: string): Promise<void> {
+    await expect.poll(() => p.output(taskId), { timeout: 20_000, interval: 50 }).toContain(line);
+  }
+
+  it('a stop leaves none of the processes the task started running, setsid and double-forked ones included', async () => {
+    const taskId = await p.runTask(await p.createTemplate({ playbook: 'plain.sh' }));
+    await waitForLine(taskId, 'planted');
+    const pids = plantedPids(plain.dir);
+    expect(pids.every(isRunning)).toBe(true);
+    expect((await t.request('POST', `${p.base}/tasks/${taskId}/stop`, { as: t.adminCookie, body: { force: false } })).status).toBe(204);
+    expect((await p.waitForStatus(taskId, ['stopped', 'error', 'success'])).status).toBe('stopped');
+    expect(pids.filter(isRunning)).toEqual([]);
+  });
+
+  it('a force stop of a task already stopping kills it at once instead of waiting for the grace period', async () => {
+    const taskId = await p.runTask(await p.createTemplate({ playbook: 'stubborn.sh' }));
+    await waitForLine(taskId, 'planted');
+    const pids = plantedPids(stubborn.dir);
+    expect((await t.request('POST', `${p.base}/tasks/${taskId}/stop`, { as: t.adminCookie, body: { force: false } })).status).toBe(204);
+    await waitForLine(taskId, 'got TERM');
+    expect((await t.request('GET', `${p.base}/tasks/${taskId}`, { as: t.adminCookie })).body).toMatchObject({ status: 'stopping' });
+    const forced = Date.now();
+    expect((await t.request('POST', `${p.base}/tasks/${taskId}/stop`, { as: t.adminCookie, body: { force: true } })).status).toBe(204);
+    expect((await p.waitForStatus(taskId, ['stopped', 'error', 'success'], 10_000)).status).toBe('stopped');
+    expect(Date.now() - forced).toBeLessThan(5000);
+    expect(pids.filter(isRunning)).toEqual([]);
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+describe('a server killed while a task runs a process tree', () => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gantry-tree-restart-'));
+  const scripts = mkdtempSync(path.join(os.tmpdir(), 'gantry-tree-restart-scripts-'));
+  const children: ChildProcess[] = [];
+  afterAll(() => {
+    for (const child of children) child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(scripts, { recursive: true, force: true });
+  });
+
+  async function start(port: number): Promise<ChildProcess> {
+    const child = spawn(process.execPath, [bin, 'server'], {
+      env: { PATH: readTestEnvironment().path, GANTRY_DATA_DIR: dataDir, GANTRY_PORT: String(port), GANTRY_HOST: '127.0.0.1', GANTRY_ADMIN_LOGIN: 'admin', GANTRY_ADMIN_PASSWORD: 'tree-Pass-1', GANTRY_LOG_LEVEL: 'warn', GANTRY_WEB_DIST_DIR: '/nonexistent' },
+      stdio: 'ignore',
+    });
+    children.push(child);
+    for (let i = 0; i < 300; i++) {
+      try {
+        if ((await fetch(`http://127.0.0.1:${port}/api/ping`)).ok) return child;
+      } catch {
+        // still starting
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error('the server did not start');
+  }
+
+  it('the restarted server kills every process the task left, though the script that started them is dead too', async () => {
+    const { dir, script } = plantingScript('echo "leader $$"\nexec sleep 327');
+    writeFileSync(path.join(scripts, 'tree.sh'), script);
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const first = await start(port);
+    const login = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ auth: 'admin', password: 'tree-Pass-1' }) });
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const call = async (method: string, route: string, body?: unknown) => {
+      const response = await fetch(`${url}${route}`, { method, headers: { cookie, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+      return (await response.json()) as Record<string, unknown> & { id: number };
+    };
+    const project = await call('POST', '/api/projects', { name: 'Tree' });
+    const base = `/api/project/${project.id}`;
+    const [key] = (await call('GET', `${base}/keys`)) as unknown as { id: number }[];
+    const [group] = (await call('GET', `${base}/environment`)) as unknown as { id: number }[];
+    const repository = await call('POST', `${base}/repositories`, { name: 'local', git_url: scripts, ssh_key_id: key?.id });
+    const template = await call('POST', `${base}/templates`, { name: 'Tree', app: 'bash', playbook: 'tree.sh', repository_id: repository.id, environment_id: group?.id });
+    const task = await call('POST', `${base}/tasks`, { template_id: template.id });
+
+    const output = async () => ((await call('GET', `${base}/tasks/${task.id}/output`)) as unknown as { output: string }[]).map((l) => l.output);
+    await expect.poll(output, { timeout: 20_000, interval: 50 }).toContain('planted');
+    const pids = plantedPids(dir);
+    const leader = Number((await output()).find((line) => line.startsWith('leader '))?.slice(7));
+
+    first.kill('SIGKILL');
+    await new Promise((resolve) => first.once('exit', resolve));
+    // Nothing of the task died with the server. Its leader dies now: recovery cannot rely on it.
+    expect(pids.filter(isRunning)).toEqual(pids);
+    expect(isOurSleeper(leader)).toBe(true);
+    process.kill(leader, 'SIGKILL');
+    await expect.poll(() => isRunning(leader)).toBe(false);
+
+    await start(port);
+    // Recovery runs once the server listens.
+    await expect.poll(async () => (await call('GET', `${base}/tasks/${task.id}`)).status, { timeout: 20_000 }).toBe('error');
+    expect(await output()).toContain('Its processes, still running, were stopped.');
+    expect(pids.filter(isRunning)).toEqual([]);
+  });
+});

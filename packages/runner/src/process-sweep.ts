@@ -1,0 +1,107 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * Every process Gantry starts carries a mark in this environment variable, and everything it starts
+ * inherits it. A process group is left by `setsid` and by a daemon's double fork, and the parent link
+ * is lost when the parent dies, but the environment stays with a process whatever it does to its
+ * session: after a stop, a timeout or a crashed server, reading /proc/<pid>/environ finds every
+ * process a task started, even when the one that started them is long gone.
+ *
+ * Limits: this needs /proc (Linux); elsewhere (macOS) only the process group of a running task is
+ * reached, and a crashed server leaves its tasks' processes running. A process hides from the sweep
+ * if it starts its children with a cleaned environment (`env -i`, sudo, systemd-run), writes over its
+ * own environment (some daemons do so to change their title), or runs as another user.
+ */
+export const TASK_MARK_VARIABLE = 'GANTRY_TASK_MARK';
+
+/** SIGKILL rounds before giving up on processes that keep forking faster than they are killed. */
+const MAX_KILL_ROUNDS = 50;
+const KILL_ROUND_PAUSE_MS = 10;
+
+/**
+ * The part of its task marks that names an installation: a server by its data directory, a runner by
+ * its work directory. It stays the same after a restart, so recovery finds what the dead process
+ * left, and differs between installations on one machine (the test suite runs dozens, all with a
+ * task 1), so one never kills another's processes.
+ */
+export function createTaskMarkScope(kind: 'server' | 'runner', directory: string): string {
+  return createHash('sha256').update(`gantry ${kind}\0${path.resolve(directory)}`).digest('hex').slice(0, 24);
+}
+
+/** The mark of one task of an installation. */
+export function createTaskMark(scope: string, taskId: number): string {
+  return `${scope}-${taskId}`;
+}
+
+/** The mark of a process that belongs to no task, so what it leaves behind can still be found. */
+export function createProcessMark(): string {
+  return randomBytes(12).toString('hex');
+}
+
+/** Either the processes of one mark, or those of every task of an installation. */
+export type MarkedProcesses = { mark: string } | { scope: string };
+
+function needleOf(target: MarkedProcesses): string {
+  // Marks are fixed-length hex, a dash and a task id: the closing NUL (or the dash) keeps task 1 from matching task 12.
+  return 'mark' in target ? `\0${TASK_MARK_VARIABLE}=${target.mark}\0` : `\0${TASK_MARK_VARIABLE}=${target.scope}-`;
+}
+
+/** Live processes carrying the mark; zombies have no environment left and are not listed. */
+async function listMarkedProcesses(target: MarkedProcesses): Promise<number[]> {
+  let entries: string[];
+  try {
+    entries = await readdir('/proc');
+  } catch {
+    return [];
+  }
+  const needle = needleOf(target);
+  const found: number[] = [];
+  await Promise.all(
+    entries.map(async (entry) => {
+      const pid = Number(entry);
+      if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid) return;
+      try {
+        // The environment is NUL-separated with a final NUL: a leading one makes the first variable match too.
+        if (`\0${await readFile(`/proc/${pid}/environ`, 'latin1')}`.includes(needle)) found.push(pid);
+      } catch {
+        // Gone meanwhile, or another user's process (unreadable, and not ours to kill).
+      }
+    }),
+  );
+  return found;
+}
+
+function signalProcess(pid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Sends one signal to every process carrying the mark (a graceful stop: they get their grace period). */
+export async function signalMarkedProcesses(target: MarkedProcesses, signal: NodeJS.Signals): Promise<number> {
+  let signalled = 0;
+  for (const pid of await listMarkedProcesses(target)) if (signalProcess(pid, signal)) signalled += 1;
+  return signalled;
+}
+
+/**
+ * SIGKILLs every process carrying the mark, again and again until none is left: a process can fork
+ * between the scan and its kill, and its child, marked too, is caught by the next round. Returns how
+ * many distinct processes were killed.
+ */
+export async function killMarkedProcesses(target: MarkedProcesses): Promise<number> {
+  const killed = new Set<number>();
+  for (let round = 0; round < MAX_KILL_ROUNDS; round++) {
+    const pids = await listMarkedProcesses(target);
+    if (pids.length === 0) break;
+    for (const pid of pids) if (signalProcess(pid, 'SIGKILL')) killed.add(pid);
+    // A killed process keeps its environment until the kernel has torn it down: give it a moment.
+    await new Promise((resolve) => setTimeout(resolve, KILL_ROUND_PAUSE_MS));
+  }
+  return killed.size;
+}

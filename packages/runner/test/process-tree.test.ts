@@ -1,0 +1,189 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { TASK_MARK_VARIABLE, createTaskMark, createTaskMarkScope, killMarkedProcesses } from '../src/process-sweep.ts';
+import { runProcess, type RunProcessOptions } from '../src/run-process.ts';
+import { isRunning } from './support/process-state.ts';
+
+const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
+const dirs: string[] = [];
+const strays: number[] = [];
+
+afterAll(() => {
+  // A failing run must not leave its sleepers behind for the rest of the suite.
+  for (const dir of dirs) for (const file of readdirSync(dir)) strays.push(Number(readFileSync(path.join(dir, file), 'utf8')));
+  for (const pid of strays.filter(isOurs)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Process ids get reused: only a process still running one of this file's commands is killed. */
+function isOurs(pid: number): boolean {
+  try {
+    return pid > 0 && /^([^\x00]*\/)?(sleep\x0031\d\x00|bash\x00-c\x00.*gantry-tree-)/.test(readFileSync(`/proc/${pid}/cmdline`, 'latin1'));
+  } catch {
+    return false;
+  }
+}
+
+const KINDS = ['group', 'setsid', 'double-fork', 'double-fork-setsid'] as const;
+
+/**
+ * A script that leaves a descendant of every kind that escapes a plain process-group kill, each
+ * writing its own pid (exec keeps it) to a file of `dir`, then runs `rest`.
+ */
+function plantingScript(dir: string, rest: string): string {
+  const sleeper = (kind: string) => `bash -c 'echo $$ > ${dir}/${kind}.pid; exec sleep 317'`;
+  return [
+    `${sleeper('group')} &`,
+    `setsid ${sleeper('setsid')} &`,
+    `( ${sleeper('double-fork')} & ) &`,
+    `( setsid ${sleeper('double-fork-setsid')} & ) &`,
+    `while [ "$(ls ${dir} | wc -l)" -lt ${KINDS.length} ]; do sleep 0.05; done`,
+    'echo planted',
+    rest,
+  ].join('\n');
+}
+
+function plantedPids(dir: string): number[] {
+  return KINDS.map((kind) => Number(readFileSync(path.join(dir, `${kind}.pid`), 'utf8').trim()));
+}
+
+function start(script: string, extra: Partial<RunProcessOptions> = {}) {
+  const lines: string[] = [];
+  const running = runProcess({ command: 'bash', args: ['-c', script], cwd: '/tmp', env, onLine: (line) => lines.push(line), onStart: (pid) => strays.push(pid), ...extra });
+  return { lines, running };
+}
+
+function newDir(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'gantry-tree-'));
+  dirs.push(dir);
+  return dir;
+}
+
+describe('process trees', () => {
+  it('a stop leaves no descendant running: same group, setsid and double-forked ones alike', async () => {
+    const dir = newDir();
+    const controller = new AbortController();
+    const { lines, running } = start(plantingScript(dir, 'sleep 317'), { signal: controller.signal, killGraceMs: 2000 });
+    await expect.poll(() => lines, { timeout: 10_000 }).toContain('planted');
+    const pids = plantedPids(dir);
+    expect(pids.every(isRunning)).toBe(true);
+    controller.abort();
+    expect((await running).outcome).toBe('cancelled');
+    expect(pids.filter(isRunning)).toEqual([]);
+  });
+
+  it('descendants that ignore SIGTERM are killed when the grace period ends', async () => {
+    const dir = newDir();
+    const controller = new AbortController();
+    const script = plantingScript(dir, 'sleep 317').replaceAll("bash -c '", "bash -c 'trap \"\" TERM; ");
+    const { lines, running } = start(`trap '' TERM\n${script}`, { signal: controller.signal, killGraceMs: 500 });
+    await expect.poll(() => lines, { timeout: 10_000 }).toContain('planted');
+    const pids = plantedPids(dir);
+    const stopped = Date.now();
+    controller.abort();
+    expect((await running).outcome).toBe('cancelled');
+    expect(Date.now() - stopped).toBeLessThan(4000);
+    expect(pids.filter(isRunning)).toEqual([]);
+  });
+
+  it('a force stop kills every descendant at once', async () => {
+    const dir = newDir();
+    const controller = new AbortController();
+    const { lines, running } = start(`trap '' TERM\n${plantingScript(dir, 'sleep 317')}`, { signal: controller.signal, forceKill: () => true, killGraceMs: 60_000 });
+    await expect.poll(() => lines, { timeout: 10_000 }).toContain('planted');
+    const pids = plantedPids(dir);
+    const stopped = Date.now();
+    controller.abort();
+    expect((await running).outcome).toBe('cancelled');
+    expect(Date.now() - stopped).toBeLessThan(3000);
+    expect(pids.filter(isRunning)).toEqual([]);
+  });
+
+  it('a force stop asked for during a graceful stop kills at once instead of waiting for the grace period', async () => {
+    const dir = newDir();
+    const controller = new AbortController();
+    let force = false;
+    const { lines, running } = start(`trap 'echo got TERM' TERM\n${plantingScript(dir, 'while true; do sleep 0.1; done')}`, {
+      signal: controller.signal,
+      forceKill: () => force,
+      killGraceMs: 60_000,
+    });
+    await expect.poll(() => lines, { timeout: 10_000 }).toContain('planted');
+    const pids = plantedPids(dir);
+    controller.abort();
+    await expect.poll(() => lines).toContain('got TERM');
+    const forced = Date.now();
+    force = true;
+    expect((await running).outcome).toBe('cancelled');
+    expect(Date.now() - forced).toBeLessThan(3000);
+    expect(pids.filter(isRunning)).toEqual([]);
+  });
+
+  it('a timeout leaves no descendant running', async () => {
+    const dir = newDir();
+    const { running } = start(plantingScript(dir, 'sleep 317'), { timeoutMs: 1500, killGraceMs: 1000 });
+    expect((await running).outcome).toBe('timed_out');
+    expect(plantedPids(dir).filter(isRunning)).toEqual([]);
+  });
+
+  it('a script that exits ends its run at once and takes the daemons holding its output with it', async () => {
+    const dir = newDir();
+    const started = Date.now();
+    const { running } = start(plantingScript(dir, 'exit 4'));
+    expect(await running).toMatchObject({ outcome: 'exited', exitCode: 4 });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(plantedPids(dir).filter(isRunning)).toEqual([]);
+  });
+
+  it('a process holding the output that shed the mark and left the group does not keep the run from ending', async () => {
+    const started = Date.now();
+    // env -i drops the mark and setsid leaves the group: nothing can find this one, but the run still ends.
+    const { lines, running } = start(`env -i "$(command -v setsid)" "$(command -v bash)" -c 'echo $$; exec "$0" 318' "$(command -v sleep)" &\nsleep 0.3\necho done`);
+    await expect.poll(() => lines.length).toBeGreaterThan(0);
+    strays.push(Number(lines[0]));
+    expect(await running).toMatchObject({ outcome: 'exited', exitCode: 0 });
+    expect(Date.now() - started).toBeLessThan(3500);
+    expect(lines).toContain('done');
+  });
+
+  it('a sweep by mark kills exactly that task, and a sweep by scope every task of that installation only', () => {
+    const dir = newDir();
+    const scope = createTaskMarkScope('server', dir);
+    const other = createTaskMarkScope('server', `${dir}-other`);
+    expect(createTaskMarkScope('runner', dir)).not.toBe(scope);
+    const plant = (mark: string) => {
+      const child = spawn('sleep', ['319'], { env: { ...env, [TASK_MARK_VARIABLE]: mark }, detached: true, stdio: 'ignore' });
+      child.unref();
+      strays.push(child.pid ?? 0);
+      return child.pid ?? 0;
+    };
+    const task1 = plant(createTaskMark(scope, 1));
+    const task12 = plant(createTaskMark(scope, 12));
+    const otherTask1 = plant(createTaskMark(other, 1));
+    return (async () => {
+      await expect.poll(() => [task1, task12, otherTask1].every(isMarked)).toBe(true);
+      expect(await killMarkedProcesses({ mark: createTaskMark(scope, 1) })).toBe(1);
+      expect([task1, task12, otherTask1].map(isRunning)).toEqual([false, true, true]);
+      expect(await killMarkedProcesses({ scope })).toBe(1);
+      expect([task12, otherTask1].map(isRunning)).toEqual([false, true]);
+    })();
+  });
+});
+
+/** Once exec'd, the process's environment (with the mark) is what /proc shows. */
+function isMarked(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/environ`, 'latin1').includes(`${TASK_MARK_VARIABLE}=`);
+  } catch {
+    return false;
+  }
+}
