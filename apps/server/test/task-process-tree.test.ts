@@ -179,3 +179,59 @@ describe('a server killed while a task runs a process tree', () => {
     expect(pids.filter(isRunning)).toEqual([]);
   });
 });
+
+describe('a runner killed while a task runs a process tree (sqlite)', () => {
+  const bin = path.resolve(import.meta.dirname, '../bin/gantry-source.mjs');
+  const workDir = mkdtempSync(path.join(os.tmpdir(), 'gantry-tree-runner-'));
+  const planted = plantingScript('sleep 327');
+  const children: ChildProcess[] = [];
+  let t: TestApp;
+  let p: ProjectFixture;
+  let url = '';
+
+  beforeAll(async () => {
+    t = await createTestApp('sqlite', { use_remote_runner: true });
+    t.runtime.services.runnerJobs.start();
+    p = await createProjectFixture(t, { 'tree.sh': planted.script });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = t.app.server.address();
+    url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  });
+  afterAll(async () => {
+    for (const child of children) child.kill('SIGKILL');
+    await t.close();
+    rmSync(workDir, { recursive: true, force: true });
+  });
+
+  function startRunner(token: string): { child: ChildProcess; output: () => string } {
+    const child = spawn(process.execPath, [bin, 'runner', 'start', '--server', url, '--token', token, '--work-dir', workDir], {
+      env: { PATH: readTestEnvironment().path },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    return { child, output: () => output };
+  }
+
+  it('the restarted runner kills every process its earlier run left', async () => {
+    const created = await t.request('POST', `${p.base}/runners`, { as: t.adminCookie, body: { name: 'tree-runner' } });
+    expect(created.status, created.text).toBe(201);
+    const { token } = created.body as { token: string };
+    t.secrets.add(token);
+    const first = startRunner(token);
+    const taskId = await p.runTask(await p.createTemplate({ playbook: 'tree.sh' }));
+    await expect.poll(() => p.output(taskId), { timeout: 30_000, interval: 100 }).toContain('planted');
+    const pids = plantedPids(planted.dir);
+
+    first.child.kill('SIGKILL');
+    await new Promise((resolve) => first.child.once('exit', resolve));
+    expect(pids.filter(isRunning)).toEqual(pids);
+
+    const second = startRunner(token);
+    await expect.poll(second.output, { timeout: 30_000 }).toContain('Runner started');
+    expect(second.output()).toMatch(/Stopped \d+ processes that tasks of an earlier run of this runner left running\./);
+    expect(pids.filter(isRunning)).toEqual([]);
+  }, 90_000);
+});
