@@ -6,12 +6,14 @@
 # wait is bounded. Needs podman (or CONTAINER_ENGINE=docker), curl and jq.
 #   deploy/container/smoke-test.sh [image]        (default gantry/gantry:latest)
 #   CONTAINER_ENGINE_OPTS="--runtime /usr/sbin/runc" deploy/container/smoke-test.sh
+#   SMOKE_DB_URL=postgres://user:pw@127.0.0.1:5432/empty_db deploy/container/smoke-test.sh   (or mysql://...)
 set -euo pipefail
 
 image="${1:-gantry/gantry:latest}"
 read -r -a engine <<<"${CONTAINER_ENGINE:-podman} ${CONTAINER_ENGINE_OPTS:-}"
 name="gantry-smoke-$$"
 password="smoke-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+registration_token="reg-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 work="$(mktemp -d)"
 jar="$work/cookies"
 
@@ -62,12 +64,22 @@ run_task() { # PROJECT TEMPLATE_ID -> the finished task as JSON; fails unless it
   fail "task $task of template $template did not finish within 120 s (status $status)"
 }
 
+# SQLite in the volume unless SMOKE_DB_URL names an empty PostgreSQL or MySQL database.
+store=()
+case "${SMOKE_DB_URL:-}" in
+  "") ;;
+  postgres://* | postgresql://*) store=(-e GANTRY_DB_DIALECT=postgres -e GANTRY_DB_URL="$SMOKE_DB_URL") ;;
+  mysql://*) store=(-e GANTRY_DB_DIALECT=mysql -e GANTRY_DB_URL="$SMOKE_DB_URL") ;;
+  *) echo "SMOKE_DB_URL must be a postgres:// or mysql:// URL" >&2; exit 2 ;;
+esac
+
 started=$SECONDS
 echo "== server: $image on $base"
 "${engine[@]}" volume create "$name-data" >/dev/null
 "${engine[@]}" run -d --name "$name" --network=host -v "$name-data:/var/lib/gantry" \
   -e GANTRY_HOST=127.0.0.1 -e GANTRY_PORT="$port" -e GANTRY_ADMIN_PASSWORD="$password" -e GANTRY_LOG_LEVEL=warn \
-  "$image" >/dev/null
+  -e GANTRY_RUNNER_REGISTRATION_TOKEN="$registration_token" \
+  "${store[@]}" "$image" >/dev/null
 
 for i in $(seq 1 90); do
   [ "$(curl -s --max-time 2 -o /dev/null -w '%{http_code}' "$base/api/ready")" = 200 ] && break
@@ -119,5 +131,12 @@ template="$(jq -r 'map(select(.app == "bash")) | first | .id' <<<"$templates")"
 ran_on="$(run_task "$project" "$template" | jq -r .runner_id)"
 [ "$ran_on" = "$runner_id" ] || fail "the task ran on runner $ran_on, not on the container runner $runner_id"
 echo "bash task on the container runner: success"
+
+# Self-registration as docs/container.md shows it: the token lands in a file in the runner's volume.
+"${engine[@]}" run --rm --network=host -v "$name-runner:/var/lib/gantry-runner" "$image" runner register \
+  --server "$base" --registration-token "$registration_token" --name smoke-registered --token-file /var/lib/gantry-runner/runner.token >/dev/null \
+  || fail "gantry runner register failed in the image"
+api GET /api/runners | jq -e 'any(.[]; .name == "smoke-registered")' >/dev/null || fail "the registered runner is not listed"
+echo "runner registration from the image: success"
 
 echo "OK: smoke test passed in $((SECONDS - started)) s"
