@@ -2,7 +2,6 @@ import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { SnackbarProvider } from '../components/snackbar-provider.tsx';
-import { LiveEventsProvider } from '../lib/live-events.ts';
 import { createQueryClient } from '../lib/query-client.ts';
 import { ColorModeProvider } from './color-mode.tsx';
 
@@ -10,11 +9,9 @@ export function AppProviders({ children }: { children: ReactNode }) {
   const [queryClient] = useState(createQueryClient);
   return (
     <QueryClientProvider client={queryClient}>
-      <LiveEventsProvider>
-        <ColorModeProvider>
-          <SnackbarProvider>{children}</SnackbarProvider>
-        </ColorModeProvider>
-      </LiveEventsProvider>
+      <ColorModeProvider>
+        <SnackbarProvider>{children}</SnackbarProvider>
+      </ColorModeProvider>
     </QueryClientProvider>
   );
 }

@@ -33,12 +33,18 @@ export type LanguageChoice = Catalogue | 'system';
 
 /**
  * Catalogues are split by area: locales/<lang>.json for the shell, locales/<area>/<lang>.json for
- * each part of the product; a language is the merge of its files. English is bundled, the rest load on demand.
+ * each part of the product; a language is the merge of its files. Only the active language is
+ * fetched, and at first only what the sign-in page shows; the rest comes with the signed-in app.
  */
-const englishParts = import.meta.glob<Record<string, unknown>>('../locales/**/en.json', { eager: true, import: 'default' });
-const loaders = import.meta.glob<{ default: Record<string, unknown> }>(['../locales/**/*.json', '!../locales/**/en.json']);
+const loaders = import.meta.glob<{ default: Record<string, unknown> }>('../locales/**/*.json');
 
+/** Areas the sign-in page shows besides the shell: the second factor step and single sign-on errors. */
+const SIGN_IN_AREAS: readonly string[] = ['account', 'sso'];
+
+/** '' for the shell's files in locales/ itself, else the area folder. */
+const areaOf = (path: string) => path.replace('../locales/', '').split('/').slice(0, -1).join('/');
 const isCatalogueFile = (path: string, catalogue: Catalogue) => path.endsWith(`/${catalogue}.json`);
+const isSignInFile = (path: string) => areaOf(path) === '' || SIGN_IN_AREAS.includes(areaOf(path));
 
 function isCatalogue(value: string): value is Catalogue {
   return (CATALOGUES as readonly string[]).includes(value);
@@ -73,25 +79,28 @@ export function resolveLanguage(choice: LanguageChoice): Catalogue {
   return choice === 'system' ? detectBrowserLanguage(navigator.languages ?? [navigator.language]) : choice;
 }
 
-async function loadCatalogue(i18n: I18n, catalogue: Catalogue): Promise<void> {
-  const locale = toLocale(catalogue);
-  if (catalogue === 'en' || i18n.hasResourceBundle(locale, 'translation')) return;
-  const parts = await Promise.all(Object.entries(loaders).filter(([path]) => isCatalogueFile(path, catalogue)).map(([, load]) => load()));
-  for (const part of parts) i18n.addResourceBundle(locale, 'translation', part.default, true, true);
+/** Adds a language's files that pass `include`; a file fetched before comes from the module cache. */
+async function loadCatalogue(i18n: I18n, catalogue: Catalogue, include: (path: string) => boolean): Promise<void> {
+  const files = Object.entries(loaders).filter(([path]) => isCatalogueFile(path, catalogue) && include(path));
+  try {
+    const parts = await Promise.all(files.map(([, load]) => load()));
+    for (const part of parts) i18n.addResourceBundle(toLocale(catalogue), 'translation', part.default, true, true);
+  } catch {
+    // A catalogue that fails to load leaves the keys showing rather than no page at all.
+  }
 }
 
-async function applyLanguage(i18n: I18n, catalogue: Catalogue): Promise<void> {
-  try {
-    await loadCatalogue(i18n, catalogue);
-  } catch {
-    // A catalogue that fails to load leaves the English fallback in place.
-  }
+async function applyLanguage(i18n: I18n, catalogue: Catalogue, include: (path: string) => boolean): Promise<void> {
+  await loadCatalogue(i18n, catalogue, include);
   await i18n.changeLanguage(toLocale(catalogue));
   document.documentElement.lang = toLocale(catalogue);
 }
 
-/** Initialises i18next with English bundled and the remembered (or browser) language loaded. */
-export async function initI18n(choice: LanguageChoice = getLanguageChoice()): Promise<I18n> {
+/**
+ * Initialises i18next with the remembered (or browser) language: what the sign-in page shows, or
+ * every area (tests, which render any screen at once).
+ */
+export async function initI18n(choice: LanguageChoice = getLanguageChoice(), areas: 'sign-in' | 'all' = 'sign-in'): Promise<I18n> {
   await i18next.use(initReactI18next).init({
     resources: {},
     lng: 'en',
@@ -99,15 +108,19 @@ export async function initI18n(choice: LanguageChoice = getLanguageChoice()): Pr
     interpolation: { escapeValue: false },
     showSupportNotice: false,
   });
-  for (const part of Object.values(englishParts)) i18next.addResourceBundle('en', 'translation', part, true, true);
-  await applyLanguage(i18next, resolveLanguage(choice));
+  await applyLanguage(i18next, resolveLanguage(choice), areas === 'all' ? () => true : isSignInFile);
   return i18next;
+}
+
+/** Every area of the active language, for the signed-in app. */
+export async function loadAppCatalogues(): Promise<void> {
+  await loadCatalogue(i18next, resolveLanguage(getLanguageChoice()), () => true);
 }
 
 /** Switches the language and remembers the choice ("system" forgets it and follows the browser). */
 export async function changeLanguage(choice: LanguageChoice): Promise<void> {
   storage.setLanguage(choice === 'system' ? null : choice);
-  await applyLanguage(i18next, resolveLanguage(choice));
+  await applyLanguage(i18next, resolveLanguage(choice), () => true);
 }
 
 const VALIDATION_KEYS: Record<string, string> = {

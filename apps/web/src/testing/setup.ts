@@ -2,7 +2,7 @@ import { afterEach } from 'vitest';
 import { cleanup } from '@testing-library/react';
 import { initI18n } from '../lib/i18n.ts';
 
-await initI18n('en');
+await initI18n('en', 'all');
 
 afterEach(() => {
   cleanup();

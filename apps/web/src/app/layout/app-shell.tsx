@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { Navigate, Outlet, useLocation, useMatch } from 'react-router';
+import { lazy, Suspense, useState } from 'react';
+import { Outlet, useMatch } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import MenuIcon from '@mui/icons-material/Menu';
@@ -12,14 +12,17 @@ import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
-import { TaskLogHost } from '../../features/tasks/components/task-log-host.tsx';
-import { getErrorMessage, isApiError } from '../../lib/api-client.ts';
-import { useOpenLiveEvents } from '../../lib/live-events.ts';
+import { getErrorMessage } from '../../lib/api-client.ts';
+import { LiveEventsProvider, useOpenLiveEvents } from '../../lib/live-events.ts';
 import { currentUserQuery, projectsQuery, systemInfoQuery } from '../../lib/shared-queries.ts';
 import { storage } from '../../lib/storage.ts';
 import { DemoModeBanner } from './demo-mode-banner.tsx';
 import { ErrorScreen } from './error-screen.tsx';
+import { DelayedProgress } from './delayed-progress.tsx';
 import { SideMenu } from './side-menu.tsx';
+
+// The task log and new-task dialogs (log view, survey forms) are fetched alongside the first page, not before it.
+const TaskLogHost = lazy(async () => ({ default: (await import('../../features/tasks/components/task-log-host.tsx')).TaskLogHost }));
 
 /** Sidebar width in px. */
 export const DRAWER_WIDTH = 260;
@@ -32,13 +35,24 @@ export function FullPageSpinner() {
   );
 }
 
-/** Everything behind sign-in: loads the user, the system info and the projects, then frames the pages. */
+/**
+ * The signed-in app (behind SignedInGate). The live-events connection lives here rather than in the
+ * app providers: the sign-in page needs neither it nor the task message schemas it parses.
+ */
 export function AppShell() {
+  return (
+    <LiveEventsProvider>
+      <ShellFrame />
+    </LiveEventsProvider>
+  );
+}
+
+/** Loads the system info and the projects, then frames the pages. */
+function ShellFrame() {
   const { t } = useTranslation();
   const theme = useTheme();
   const isDesktop = useMediaQuery(theme.breakpoints.up('md'), { noSsr: true });
   const [mobileOpen, setMobileOpen] = useState(false);
-  const location = useLocation();
   const projectMatch = useMatch('/project/:projectId/*');
   const user = useQuery(currentUserQuery);
   const info = useQuery({ ...systemInfoQuery, enabled: user.isSuccess });
@@ -46,8 +60,6 @@ export function AppShell() {
   // One websocket for the whole app, open while someone is signed in.
   useOpenLiveEvents(user.isSuccess);
 
-  // The query string travels through sign-in (the sign-in page hands it back to the base page).
-  if (user.isError && isApiError(user.error, 401)) return <Navigate to={{ pathname: '/auth/login', search: location.search }} replace />;
   const failure = (!user.data && user.error) || (!info.data && info.error) || (!projects.data && projects.error);
   if (failure) return <ErrorScreen message={getErrorMessage(failure)} />;
   if (!user.data || !info.data || !projects.data) return <FullPageSpinner />;
@@ -95,9 +107,13 @@ export function AppShell() {
       <Box component="main" sx={{ flexGrow: 1, minWidth: 0, bgcolor: 'background.default' }}>
         {isDesktop ? null : <Toolbar />}
         {info.data.demo_mode ? <DemoModeBanner /> : null}
-        <Outlet />
+        <Suspense fallback={<DelayedProgress />}>
+          <Outlet />
+        </Suspense>
       </Box>
-      <TaskLogHost />
+      <Suspense fallback={null}>
+        <TaskLogHost />
+      </Suspense>
     </Box>
   );
 }

@@ -1,4 +1,6 @@
-import { useRouteError } from 'react-router';
+import { Component } from 'react';
+import type { ReactNode } from 'react';
+import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import ErrorOutlineIcon from '@mui/icons-material/ErrorOutline';
 import LoginIcon from '@mui/icons-material/Login';
@@ -43,8 +45,30 @@ export function ErrorScreen({ message }: { message: string }) {
   );
 }
 
-/** Router error element: an error thrown while rendering a route. */
-export function RouteErrorScreen() {
-  const error = useRouteError();
-  return <ErrorScreen message={getErrorMessage(error)} />;
+interface BoundaryProps {
+  /** The error is forgotten when this changes: a navigation away from the failed screen. */
+  resetKey: string;
+  children: ReactNode;
+}
+
+class ErrorBoundary extends Component<BoundaryProps, { failure: { error: unknown } | null }> {
+  override state: { failure: { error: unknown } | null } = { failure: null };
+
+  static getDerivedStateFromError(error: unknown) {
+    return { failure: { error } };
+  }
+
+  override componentDidUpdate(previous: BoundaryProps) {
+    if (previous.resetKey !== this.props.resetKey && this.state.failure) this.setState({ failure: null });
+  }
+
+  override render() {
+    return this.state.failure ? <ErrorScreen message={getErrorMessage(this.state.failure.error)} /> : this.props.children;
+  }
+}
+
+/** An error thrown while rendering a screen (or a screen's code that failed to load) shows the error screen until the next navigation. */
+export function RouteErrorBoundary({ children }: { children: ReactNode }) {
+  const { pathname } = useLocation();
+  return <ErrorBoundary resetKey={pathname}>{children}</ErrorBoundary>;
 }

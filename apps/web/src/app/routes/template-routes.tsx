@@ -1,15 +1,12 @@
 import { useEffect } from 'react';
 import { Navigate, useLocation, useParams } from 'react-router';
-import type { RouteObject } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
 import { Permission } from '@gantry/contract';
 import { TemplateDetailsTab } from '../../features/templates/components/template-details-tab.tsx';
-import { TemplateFormPage } from '../../features/templates/components/template-form-page.tsx';
 import { toViewId } from '../../features/templates/components/template-helpers.ts';
-import { TemplateLayout, useTemplateRoute } from '../../features/templates/components/template-layout.tsx';
+import { useTemplateRoute } from '../../features/templates/components/template-layout.tsx';
 import { TemplatesPage } from '../../features/templates/components/templates-page.tsx';
-import { TemplateWorkspacesTab } from '../../features/terraform/components/template-workspaces-tab.tsx';
 import { LastTasksRow, TemplateStatsChart, TemplateTaskList } from '../../features/tasks/index.ts';
 import { ViewTabs } from '../../features/views/components/view-tabs.tsx';
 import { viewsQuery } from '../../lib/project-resources.ts';
@@ -21,7 +18,7 @@ import { useProjectId } from '../../lib/use-project-id.ts';
  * The template list with its view tabs. /templates opens the project's last visited view when it
  * still exists; choosing "All" forgets it.
  */
-function TemplatesListRoute() {
+export function TemplatesListRoute() {
   const projectId = useProjectId();
   const viewId = toViewId(useParams().viewId);
   const access = useProjectAccess(projectId);
@@ -48,25 +45,25 @@ function TemplatesListRoute() {
 }
 
 /** /templates/new is the form at /templates/new/edit, with the ?app= choice kept. */
-function NewTemplateRedirect() {
+export function NewTemplateRedirect() {
   const location = useLocation();
   return <Navigate to={{ pathname: `${location.pathname.replace(/\/$/, '')}/edit`, search: location.search }} replace />;
 }
 
 /** A template's page opens its Tasks tab, keeping the query string (?t=taskId). */
-function TemplateIndexRedirect() {
+export function TemplateIndexRedirect() {
   const location = useLocation();
   return <Navigate to={{ pathname: `${location.pathname.replace(/\/$/, '')}/tasks`, search: location.search }} replace />;
 }
 
 /** The Tasks tab: the template's newest tasks, following the websocket, each with re-run. */
-function TemplateTasksRoute() {
+export function TemplateTasksRoute() {
   const { projectId, templateId } = useTemplateRoute();
   return <TemplateTaskList projectId={projectId} templateId={templateId} />;
 }
 
 /** The Details tab: the template's overview, then its task-status chart. */
-function TemplateOverviewRoute() {
+export function TemplateOverviewRoute() {
   const { projectId, templateId } = useTemplateRoute();
   return (
     <>
@@ -76,24 +73,4 @@ function TemplateOverviewRoute() {
       </Box>
     </>
   );
-}
-
-/** The template routes under a prefix: "templates" for all, "views/:viewId/templates" for a view. */
-export function templateRoutes(prefix: string): RouteObject[] {
-  return [
-    { path: prefix, element: <TemplatesListRoute /> },
-    { path: `${prefix}/new`, element: <NewTemplateRedirect /> },
-    { path: `${prefix}/new/edit`, element: <TemplateFormPage /> },
-    { path: `${prefix}/:templateId/edit`, element: <TemplateFormPage /> },
-    {
-      path: `${prefix}/:templateId`,
-      element: <TemplateLayout />,
-      children: [
-        { index: true, element: <TemplateIndexRedirect /> },
-        { path: 'tasks', element: <TemplateTasksRoute /> },
-        { path: 'details', element: <TemplateOverviewRoute /> },
-        { path: 'state', element: <TemplateWorkspacesTab /> },
-      ],
-    },
-  ];
 }

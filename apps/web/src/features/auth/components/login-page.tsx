@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Navigate, useLocation } from 'react-router';
@@ -20,9 +20,11 @@ import { LoginHelpDialog } from './login-help-dialog.tsx';
 import { OidcProviderButton } from './oidc-provider-button.tsx';
 import { SsoErrorAlert } from './sso-error-alert.tsx';
 import { secondFactorOf } from '../api/second-factor-queries.ts';
-import { SecondFactorStep } from './second-factor-step.tsx';
 import { GantryLogo } from '../../../components/gantry-logo.tsx';
 import { SubmitButton } from '../../../components/submit-button.tsx';
+
+// Only accounts with a second factor reach this step: its code (enrolment, copy buttons) is fetched when needed.
+const SecondFactorStep = lazy(async () => ({ default: (await import('./second-factor-step.tsx')).SecondFactorStep }));
 
 function FullPageSpinner() {
   return (

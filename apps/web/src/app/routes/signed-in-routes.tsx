@@ -1,0 +1,104 @@
+import { lazy } from 'react';
+import type { ComponentType } from 'react';
+import { Route, Routes } from 'react-router';
+import { AppShell } from '../layout/app-shell.tsx';
+import { DashboardLayout } from './dashboard-layout.tsx';
+import { HomeRedirect } from './home-redirect.tsx';
+import { NotFoundPage } from './not-found-page.tsx';
+import { ProjectIndexRedirect } from './project-index-redirect.tsx';
+import { ProjectLayout } from './project-layout.tsx';
+
+/**
+ * A screen fetched the first time it is shown. The layouts above stay in this chunk so a deep link
+ * costs one round of fetching, not one per nesting level; the app shell shows a delayed spinner
+ * meanwhile, and on a navigation the current screen stays up until the next one has arrived.
+ */
+function onDemand(load: () => Promise<ComponentType>): ComponentType {
+  return lazy(async () => ({ default: await load() }));
+}
+
+const templateRoutesModule = () => import('./template-routes.tsx');
+const runnersModule = () => import('../../features/runners/components/runners-page.tsx');
+
+const NewProjectPage = onDemand(async () => (await import('../../features/projects/components/new-project-page.tsx')).NewProjectPage);
+const RestoreProjectPage = onDemand(async () => (await import('../../features/projects/components/restore-project-page.tsx')).RestoreProjectPage);
+const HistoryPage = onDemand(async () => (await import('../../features/dashboard/components/history-page.tsx')).HistoryPage);
+const ActivityPage = onDemand(async () => (await import('../../features/dashboard/components/activity-page.tsx')).ActivityPage);
+const SettingsRoute = onDemand(async () => (await import('./settings-route.tsx')).SettingsRoute);
+const ProjectRunnersTab = onDemand(async () => (await runnersModule()).ProjectRunnersTab);
+const GlobalRunnersPage = onDemand(async () => (await runnersModule()).GlobalRunnersPage);
+const TeamPage = onDemand(async () => (await import('../../features/team/components/team-page.tsx')).TeamPage);
+const InventoriesPage = onDemand(async () => (await import('../../features/inventories/components/inventories-page.tsx')).InventoriesPage);
+const EnvironmentsPage = onDemand(async () => (await import('../../features/environments/components/environments-page.tsx')).EnvironmentsPage);
+const KeysPage = onDemand(async () => (await import('../../features/keys/components/keys-page.tsx')).KeysPage);
+const RepositoriesPage = onDemand(async () => (await import('../../features/repositories/components/repositories-page.tsx')).RepositoriesPage);
+const ScheduleRoute = onDemand(async () => (await import('./schedule-route.tsx')).ScheduleRoute);
+const IntegrationsPage = onDemand(async () => (await import('../../features/integrations/components/integrations-page.tsx')).IntegrationsPage);
+const IntegrationDetailPage = onDemand(async () => (await import('../../features/integrations/components/integration-detail-page.tsx')).IntegrationDetailPage);
+const UsersPage = onDemand(async () => (await import('../../features/users/components/users-page.tsx')).UsersPage);
+const AccountPage = onDemand(async () => (await import('../../features/account/components/account-page.tsx')).AccountPage);
+const ActiveTasksPage = onDemand(async () => (await import('../../features/tasks/components/active-tasks-page.tsx')).ActiveTasksPage);
+const AppsPage = onDemand(async () => (await import('../../features/apps/components/apps-page.tsx')).AppsPage);
+const TemplatesListRoute = onDemand(async () => (await templateRoutesModule()).TemplatesListRoute);
+const NewTemplateRedirect = onDemand(async () => (await templateRoutesModule()).NewTemplateRedirect);
+const TemplateIndexRedirect = onDemand(async () => (await templateRoutesModule()).TemplateIndexRedirect);
+const TemplateTasksRoute = onDemand(async () => (await templateRoutesModule()).TemplateTasksRoute);
+const TemplateOverviewRoute = onDemand(async () => (await templateRoutesModule()).TemplateOverviewRoute);
+const TemplateFormPage = onDemand(async () => (await import('../../features/templates/components/template-form-page.tsx')).TemplateFormPage);
+const TemplateLayout = onDemand(async () => (await import('../../features/templates/components/template-layout.tsx')).TemplateLayout);
+const TemplateWorkspacesTab = onDemand(async () => (await import('../../features/terraform/components/template-workspaces-tab.tsx')).TemplateWorkspacesTab);
+
+/** The template routes under a prefix: "templates" for all, "views/:viewId/templates" for a view. */
+function templateRoutes(prefix: string) {
+  return [
+    <Route key={prefix} path={prefix} element={<TemplatesListRoute />} />,
+    <Route key={`${prefix}/new`} path={`${prefix}/new`} element={<NewTemplateRedirect />} />,
+    <Route key={`${prefix}/new/edit`} path={`${prefix}/new/edit`} element={<TemplateFormPage />} />,
+    <Route key={`${prefix}/:templateId/edit`} path={`${prefix}/:templateId/edit`} element={<TemplateFormPage />} />,
+    <Route key={`${prefix}/:templateId`} path={`${prefix}/:templateId`} element={<TemplateLayout />}>
+      <Route index element={<TemplateIndexRedirect />} />
+      <Route path="tasks" element={<TemplateTasksRoute />} />
+      <Route path="details" element={<TemplateOverviewRoute />} />
+      <Route path="state" element={<TemplateWorkspacesTab />} />
+    </Route>,
+  ];
+}
+
+/** Everything behind sign-in, framed by the app shell. */
+export function SignedInRoutes() {
+  return (
+    <Routes>
+      <Route element={<AppShell />}>
+        <Route index element={<HomeRedirect />} />
+        <Route path="project/new" element={<NewProjectPage />} />
+        <Route path="project/restore" element={<RestoreProjectPage />} />
+        <Route path="project/:projectId" element={<ProjectLayout />}>
+          <Route index element={<ProjectIndexRedirect />} />
+          <Route element={<DashboardLayout />}>
+            <Route path="history" element={<HistoryPage />} />
+            <Route path="activity" element={<ActivityPage />} />
+            <Route path="settings" element={<SettingsRoute />} />
+            <Route path="runners" element={<ProjectRunnersTab />} />
+          </Route>
+          <Route path="team" element={<TeamPage />} />
+          {templateRoutes('templates')}
+          {templateRoutes('views/:viewId/templates')}
+          <Route path="inventory" element={<InventoriesPage />} />
+          <Route path="environment" element={<EnvironmentsPage />} />
+          <Route path="keys" element={<KeysPage />} />
+          <Route path="repositories" element={<RepositoriesPage />} />
+          <Route path="schedule" element={<ScheduleRoute />} />
+          <Route path="integrations" element={<IntegrationsPage />} />
+          <Route path="integrations/:integrationId" element={<IntegrationDetailPage />} />
+          <Route path="*" element={<NotFoundPage />} />
+        </Route>
+        <Route path="users" element={<UsersPage />} />
+        <Route path="account" element={<AccountPage />} />
+        <Route path="tasks" element={<ActiveTasksPage />} />
+        <Route path="runners" element={<GlobalRunnersPage />} />
+        <Route path="apps" element={<AppsPage />} />
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+    </Routes>
+  );
+}

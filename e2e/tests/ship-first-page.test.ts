@@ -1,0 +1,75 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../support/browser.ts';
+import { startGantry, type RunningServer } from '../support/server.ts';
+import { signIn } from '../support/ui.ts';
+
+/** Before the split the sign-in page fetched 1,269 KB of script (all of the app); now about 810 KB. */
+const SIGN_IN_SCRIPT_BUDGET_KB = 900;
+
+/** The scripts a page fetches, by path, uncompressed. */
+function recordScripts(page: Page): Map<string, Buffer> {
+  const scripts = new Map<string, Buffer>();
+  page.on('response', (response) => {
+    if (response.request().resourceType() !== 'script') return;
+    void response.body().then(
+      (body) => scripts.set(new URL(response.url()).pathname, body),
+      () => undefined,
+    );
+  });
+  return scripts;
+}
+
+async function openSignIn(browser: Browser, url: string, locale: string) {
+  const context = await browser.newContext({ baseURL: url, viewport: { width: 1280, height: 800 }, locale });
+  const page = await context.newPage();
+  const scripts = recordScripts(page);
+  await page.goto('/');
+  await page.waitForURL(/\/auth\/login/);
+  await page.locator('input[type="password"]').waitFor();
+  await page.waitForLoadState('networkidle');
+  return { page, scripts };
+}
+
+describe('the first page ships only what it needs', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startGantry();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('the sign-in page fetches none of the signed-in app; signing in fetches it and the app works', async () => {
+    const { page, scripts } = await openSignIn(browser, server.url, 'en-US');
+    const paths = [...scripts.keys()];
+    expect(paths.filter((path) => /\/(signed-in-routes|app-shell|task-log-host|history-page)-/.test(path))).toEqual([]);
+    const totalKb = [...scripts.values()].reduce((sum, body) => sum + body.length, 0) / 1024;
+    expect(totalKb).toBeLessThan(SIGN_IN_SCRIPT_BUDGET_KB);
+
+    await signIn(page, server.adminLogin, server.adminPassword, { waitForUrl: /\/project\/new/ });
+    await page.getByLabel('Project name').fill('Shipping');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await page.waitForURL(/\/project\/\d+\/history/);
+    expect([...scripts.keys()].some((path) => /\/signed-in-routes-/.test(path))).toBe(true);
+    // The texts of the areas left out of the sign-in page (here "resources") arrive with the signed-in app.
+    await page.getByRole('link', { name: 'Key Store' }).click();
+    await page.getByRole('heading', { name: 'Key Store' }).waitFor();
+    await page.context().close();
+  });
+
+  it('only the active language is fetched: a German browser gets German texts and no English catalogue', async () => {
+    const { page, scripts } = await openSignIn(browser, server.url, 'de-DE');
+    await page.getByRole('heading', { name: 'Bei Gantry anmelden' }).waitFor();
+    const paths = [...scripts.keys()];
+    expect(paths.some((path) => /\/assets\/de-/.test(path))).toBe(true);
+    expect(paths.filter((path) => /\/assets\/en-/.test(path))).toEqual([]);
+    const english = 'Ask your Gantry administrator to create an account';
+    expect(paths.filter((path) => scripts.get(path)?.toString('utf8').includes(english))).toEqual([]);
+    await page.context().close();
+  });
+});
