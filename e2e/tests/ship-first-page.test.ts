@@ -44,7 +44,7 @@ describe('the first page ships only what it needs', () => {
     await server?.stop();
   });
 
-  it('the sign-in page fetches none of the signed-in app; signing in fetches it and the app works', async () => {
+  it('the sign-in page fetches none of the signed-in app; signing in fetches it, its texts and those of a language picked later', async () => {
     const { page, scripts } = await openSignIn(browser, server.url, 'en-US');
     const paths = [...scripts.keys()];
     expect(paths.filter((path) => /\/(signed-in-routes|app-shell|task-log-host|history-page)-/.test(path))).toEqual([]);
@@ -59,6 +59,12 @@ describe('the first page ships only what it needs', () => {
     // The texts of the areas left out of the sign-in page (here "resources") arrive with the signed-in app.
     await page.getByRole('link', { name: 'Key Store' }).click();
     await page.getByRole('heading', { name: 'Key Store' }).waitFor();
+
+    // Switching language fetches every area of the new one, not just its sign-in texts.
+    await page.getByRole('button', { name: 'Account and settings' }).click();
+    await page.getByRole('menuitem', { name: /Language/ }).click();
+    await page.getByRole('menuitem', { name: 'Deutsch' }).click();
+    await page.getByRole('heading', { name: 'Schlüsselspeicher' }).waitFor();
     await page.context().close();
   });
 
