@@ -19,19 +19,31 @@ describe.each(dialects)('what an API token may do to its account on %s', (dialec
     return { ...user, password, bearer: { authorization: `Bearer ${token.id}` } };
   }
 
-  it('an API token cannot list, create or delete API tokens', async () => {
+  it('an API token cannot list, create or delete API tokens other than itself', async () => {
     const user = await createUser('tok-tokens');
-    const tokens = (await t.request('GET', '/api/user/tokens', { as: user.cookie })).body as { id: string }[];
+    const other = (await t.request('POST', '/api/user/tokens', { as: user.cookie, body: { name: 'other' } })).body as { id: string };
+    t.secrets.add(other.id);
+    const listed = (await t.request('GET', '/api/user/tokens', { as: user.cookie })).body as { id: string }[];
+    const otherListId = listed.find((token) => other.id.startsWith(token.id))?.id ?? 'x';
     for (const [method, url, body] of [
       ['GET', '/api/user/tokens', undefined],
       ['POST', '/api/user/tokens', { name: 'more' }],
-      ['DELETE', `/api/user/tokens/${tokens[0]?.id ?? 'x'}`, undefined],
+      ['DELETE', `/api/user/tokens/${otherListId}`, undefined],
+      ['DELETE', `/api/user/tokens/${other.id}`, undefined],
     ] as const) {
       const response = await t.request(method, url, { headers: user.bearer, ...(body ? { body } : {}) });
       expect(response.status, `${method} ${url}`).toBe(403);
       expect(response.body).toMatchObject({ error: 'Managing API tokens needs a signed-in session; an API token cannot do this' });
     }
-    expect(((await t.request('GET', '/api/user/tokens', { as: user.cookie })).body as unknown[]).length).toBe(1);
+    expect(((await t.request('GET', '/api/user/tokens', { as: user.cookie })).body as unknown[]).length).toBe(2);
+  });
+
+  it('an API token may expire itself, named by its value as Semaphore documents it', async () => {
+    const user = await createUser('tok-self');
+    const own = user.bearer.authorization.slice('Bearer '.length);
+    const expired = await t.request('DELETE', `/api/user/tokens/${own}`, { headers: { ...user.bearer, 'content-type': 'application/json', accept: 'application/json' }, rawBody: '' });
+    expect(expired.status).toBe(204);
+    expect((await t.request('GET', '/api/projects', { headers: user.bearer })).status).toBe(401);
   });
 
   it('an API token cannot set up or remove a second factor', async () => {

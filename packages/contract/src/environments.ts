@@ -31,8 +31,9 @@ export const Environment = z.object({
   name: z.string(),
   json: z.string(),
   env: z.string(),
-  password: z.literal('').optional(),
-  secrets: z.array(EnvironmentSecret).optional(),
+  /** Semaphore's legacy vault password of a variable group: the field is there, its value never leaves the server. */
+  password: z.null(),
+  secrets: z.array(EnvironmentSecret),
 });
 export type Environment = z.infer<typeof Environment>;
 

@@ -16,6 +16,8 @@ export const AccessKey = z.object({
   ssh: z.object({ login: z.literal(''), passphrase: z.literal(''), private_key: z.literal('') }),
   login_password: z.object({ login: z.literal(''), password: z.literal('') }),
   string: z.literal(''),
+  /** Semaphore's flag of a key update that replaces the secret; a stored key always answers false. */
+  override_secret: z.literal(false),
 });
 export type AccessKey = z.infer<typeof AccessKey>;
 

@@ -26,6 +26,7 @@ export const Event = z.object({
   description: z.string(),
   username: z.string().nullable(),
   project_name: z.string().nullable(),
+  integration_id: Id.nullable(),
 });
 export type Event = z.infer<typeof Event>;
 

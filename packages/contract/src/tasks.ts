@@ -77,6 +77,14 @@ export const Task = z.object({
   playbook: z.string(),
   runner_id: Id.nullable(),
   location: z.string(),
+  // Older Semaphore clients read the Ansible switches at the top level, beside `params`.
+  debug: z.boolean(),
+  dry_run: z.boolean(),
+  diff: z.boolean(),
+  /** The hosts limit as one comma-separated string (Semaphore's deprecated field). */
+  limit: z.string(),
+  /** Semaphore's field for secret survey answers: always empty in a response, they never leave the server. */
+  secret: z.string(),
 });
 export type Task = z.infer<typeof Task>;
 
@@ -90,7 +98,8 @@ export const TaskWithTemplate = Task.extend({
 });
 export type TaskWithTemplate = z.infer<typeof TaskWithTemplate>;
 
-export const TaskOutput = z.object({ id: Id, task_id: Id, seq: wireInteger(), time: DateTime, output: z.string() });
+/** `task` is the Ansible task a line belongs to in Semaphore's records; Gantry sends it empty. */
+export const TaskOutput = z.object({ id: Id, task_id: Id, task: z.string(), seq: wireInteger(), time: DateTime, output: z.string() });
 export type TaskOutput = z.infer<typeof TaskOutput>;
 
 

@@ -15,15 +15,15 @@ export interface AppLook {
   dark_color?: string;
 }
 
-/** Apps name Material Design Icons (mdi-...); the common ones have a close match here. */
+/** Apps name Material Design Icons (without their `mdi-` prefix); the common ones have a close match here. */
 const ICONS: Record<string, ElementType> = {
-  'mdi-bash': TerminalIcon,
-  'mdi-powershell': TerminalIcon,
-  'mdi-console': TerminalIcon,
-  'mdi-language-python': CodeIcon,
-  'mdi-code-braces': CodeIcon,
-  'mdi-cloud': CloudOutlinedIcon,
-  'mdi-pine-tree': ParkOutlinedIcon,
+  bash: TerminalIcon,
+  powershell: TerminalIcon,
+  console: TerminalIcon,
+  'language-python': CodeIcon,
+  'code-braces': CodeIcon,
+  cloud: CloudOutlinedIcon,
+  'pine-tree': ParkOutlinedIcon,
 };
 
 /** An app's icon in its colour; apps without a matching icon get their initial in a circle. */
@@ -33,7 +33,7 @@ export function AppIcon({ app, size = 20 }: { app: AppLook; size?: number }) {
   const color = (dark ? app.dark_color || app.color : app.color) || theme.palette.text.secondary;
   // "black" and "white" are the defaults of monochrome logos: follow the text colour instead.
   const resolved = ['black', '#000', '#000000', 'white', '#fff', '#ffffff'].includes(color.toLowerCase()) ? theme.palette.text.primary : color;
-  const Icon = app.icon ? ICONS[app.icon] : undefined;
+  const Icon = app.icon ? ICONS[app.icon.replace(/^mdi-/, '')] : undefined;
   if (Icon) return <Box component={Icon} aria-hidden sx={{ fontSize: size, color: resolved, display: 'block', flexShrink: 0 }} />;
   const initial = (app.title || app.id).charAt(0).toUpperCase();
   return (

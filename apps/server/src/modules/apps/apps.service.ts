@@ -10,8 +10,15 @@ import type { AppRow } from './apps.table.ts';
 
 type AppInput = z.output<typeof AppBody>;
 
+/**
+ * Icons are Material Design Icon names without the `mdi-` prefix, as Semaphore's web UI adds it
+ * itself (a prefixed name renders blank there); a prefixed name from an older store or client is
+ * stripped on the way out and on the way in.
+ */
+const bareIconName = (icon: string) => icon.replace(/^mdi-/, '');
+
 function toApp(row: AppRow): App {
-  return { ...row, active: row.active === 1, args: JSON.parse(row.args) as string[] };
+  return { ...row, icon: bareIconName(row.icon), active: row.active === 1, args: JSON.parse(row.args) as string[] };
 }
 
 const isDefaultApp = (id: string) => (DEFAULT_APP_IDS as readonly string[]).includes(id);
@@ -28,7 +35,7 @@ export function createAppsService({ apps, events }: { apps: AppsRepository; even
       ...(body.active !== undefined ? { active: body.active ? 1 : 0 } : {}),
       ...(body.priority !== undefined ? { priority: body.priority } : {}),
       ...(body.title !== undefined ? { title: body.title } : {}),
-      ...(body.icon !== undefined ? { icon: body.icon } : {}),
+      ...(body.icon !== undefined ? { icon: bareIconName(body.icon) } : {}),
       ...(body.color !== undefined ? { color: body.color } : {}),
       ...(body.dark_color !== undefined ? { dark_color: body.dark_color } : {}),
       ...(body.path !== undefined ? { path: body.path } : {}),

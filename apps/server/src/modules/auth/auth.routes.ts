@@ -2,7 +2,7 @@ import { authApi, userApi } from '@gantry/contract';
 import type { Routes } from '../../http/route.ts';
 import { PUBLIC, SIGNED_IN } from '../../http/route.ts';
 import type { SessionCookies } from '../../http/session-cookie.ts';
-import { credentialOf, readSessionCookie } from '../../http/session-cookie.ts';
+import { credentialOf, readBearerToken, readSessionCookie } from '../../http/session-cookie.ts';
 import type { ProjectsService } from '../projects/projects.service.ts';
 import { toUser } from '../users/users.service.ts';
 import type { AuthService } from './auth.service.ts';
@@ -27,5 +27,5 @@ export function registerAuthRoutes(
   });
   route(userApi.listTokens, SIGNED_IN, ({ actor, request }) => auth.listTokens(actor.id, credentialOf(request)));
   route(userApi.createToken, SIGNED_IN, ({ actor, body, request }) => auth.createToken(actor.id, body, credentialOf(request)));
-  route(userApi.deleteToken, SIGNED_IN, ({ actor, params, request }) => auth.deleteToken(actor.id, params.tokenId, credentialOf(request)));
+  route(userApi.deleteToken, SIGNED_IN, ({ actor, params, request }) => auth.deleteToken(actor.id, params.tokenId, readBearerToken(request)));
 }

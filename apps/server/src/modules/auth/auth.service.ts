@@ -179,10 +179,16 @@ export function createAuthService({ config, clock, auth, users, throttle, ldap, 
       return toApiToken({ ...row, id }, token);
     },
 
-    async deleteToken(userId: number, tokenOrPrefix: string, credential: Credential): Promise<void> {
-      assertSessionCredential(credential, 'API tokens');
+    /**
+     * Expires one of the user's tokens, named by the id the list shows or by its whole value. A token
+     * may expire itself (Semaphore's API documentation ends a token that way, and giving up one's own
+     * access is harmless); any other token needs a signed-in session.
+     */
+    async deleteToken(userId: number, tokenOrPrefix: string, callerToken: string | undefined): Promise<void> {
       const value = tokenOrPrefix.toLowerCase();
       const row = await auth.findUserToken(userId, hashToken(value), value.slice(0, TOKEN_PREFIX_LENGTH) === value ? value : '');
+      const expiresItself = callerToken !== undefined && row !== undefined && hashToken(callerToken.trim().toLowerCase()) === row.token_hash;
+      if (!expiresItself) assertSessionCredential(callerToken === undefined ? 'session' : 'token', 'API tokens');
       if (!row) throw notFound('Token');
       await auth.deleteToken(row.id);
       onCredentialsEnded({ key: `token:${row.token_hash}` });

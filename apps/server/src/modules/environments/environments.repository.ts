@@ -19,6 +19,10 @@ export function createEnvironmentsRepository(db: Db, dialect: Dialect) {
     async delete(projectId: number, id: number): Promise<void> {
       await db.deleteFrom('environment').where('project_id', '=', projectId).where('id', '=', id).execute();
     },
+    /** Every variable group's secrets (names and types; values stay sealed), for the list in one query. */
+    listProjectSecrets(projectId: number): Promise<EnvironmentSecretRow[]> {
+      return db.selectFrom('environment_secret').selectAll().where('project_id', '=', projectId).orderBy('type').orderBy('name').execute();
+    },
     listSecrets(projectId: number, environmentId: number): Promise<EnvironmentSecretRow[]> {
       return db
         .selectFrom('environment_secret')

@@ -20,16 +20,15 @@ export interface EnvironmentSecretValue {
   value: string;
 }
 
-function toEnvironment(row: EnvironmentRow, secrets?: EnvironmentSecretRow[]): Environment {
+function toEnvironment(row: EnvironmentRow, secrets: EnvironmentSecretRow[]): Environment {
   return {
     id: row.id,
     project_id: row.project_id,
     name: row.name,
     json: row.json,
     env: row.env,
-    ...(secrets
-      ? { secrets: secrets.map((s) => ({ id: s.id, type: s.type as 'var' | 'env', name: s.name, secret: '' as const, operation: '' as const })) }
-      : {}),
+    password: null,
+    secrets: secrets.map((s) => ({ id: s.id, type: s.type as 'var' | 'env', name: s.name, secret: '' as const, operation: '' as const })),
   };
 }
 
@@ -78,7 +77,9 @@ export function createEnvironmentsService({ environments, refs, events, secrets,
 
   return {
     async list(projectId: number, order: 'asc' | 'desc'): Promise<Environment[]> {
-      return (await environments.list(projectId, order)).map((row) => toEnvironment(row));
+      const secretsOf = new Map<number, EnvironmentSecretRow[]>();
+      for (const secret of await environments.listProjectSecrets(projectId)) secretsOf.set(secret.environment_id, [...(secretsOf.get(secret.environment_id) ?? []), secret]);
+      return (await environments.list(projectId, order)).map((row) => toEnvironment(row, secretsOf.get(row.id) ?? []));
     },
     async get(projectId: number, id: number): Promise<Environment> {
       return toEnvironment(await getRow(projectId, id), await environments.listSecrets(projectId, id));

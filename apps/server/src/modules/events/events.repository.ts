@@ -20,6 +20,8 @@ export function createEventsRepository(db: Db) {
         'users.username as username',
         'project.name as project_name',
       ])
+      // Semaphore names the integration behind an event in a field of its own.
+      .select((eb) => eb.case().when('event.object_type', '=', 'integration').then(eb.ref('event.object_id')).else(null).end().as('integration_id'))
       .orderBy('event.id', 'desc');
   }
 

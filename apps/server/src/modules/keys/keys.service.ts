@@ -24,6 +24,7 @@ export function toAccessKey(row: AccessKeyRow): AccessKey {
     ssh: { login: '', passphrase: '', private_key: '' },
     login_password: { login: '', password: '' },
     string: '',
+    override_secret: false,
   };
 }
 

@@ -9,9 +9,10 @@ export function createSchedulesRepository(db: Db, dialect: Dialect) {
     db.selectFrom('schedule').innerJoin('template', 'template.id', 'schedule.template_id').selectAll('schedule').select('template.name as tpl_name');
 
   return {
-    list(projectId: number, templateId?: number): Promise<ScheduleListRow[]> {
+    list(projectId: number, templateId?: number, onlyCommitChecks = false): Promise<ScheduleListRow[]> {
       let query = selectWithTemplate().where('schedule.project_id', '=', projectId);
       if (templateId !== undefined) query = query.where('schedule.template_id', '=', templateId);
+      if (onlyCommitChecks) query = query.where('schedule.repository_id', 'is not', null);
       return query.orderBy('schedule.name').orderBy('schedule.id').execute();
     },
     find(projectId: number, id: number): Promise<ScheduleListRow | undefined> {

@@ -79,9 +79,17 @@ export function createSchedulesService({ config, clock, schedules, templates, re
     events.record({ userId: actor.id, projectId, objectType: 'schedule', objectId: id, description });
 
   return {
-    async list(projectId: number, templateId?: number): Promise<Schedule[]> {
-      if (templateId !== undefined && !(await templates.exists(projectId, templateId))) throw notFound('Template');
-      return (await schedules.list(projectId, templateId)).map(toSchedule);
+    async list(projectId: number): Promise<Schedule[]> {
+      return (await schedules.list(projectId)).map(toSchedule);
+    },
+    /**
+     * A template's commit-check schedules (those watching a repository), as Semaphore answers
+     * GET /templates/{id}/schedules: its web UI deletes the schedule it finds there when the template
+     * is saved without a check interval, so a plain timed schedule must never be among them.
+     */
+    async listCommitChecks(projectId: number, templateId: number): Promise<Schedule[]> {
+      if (!(await templates.exists(projectId, templateId))) throw notFound('Template');
+      return (await schedules.list(projectId, templateId, true)).map(toSchedule);
     },
     async get(projectId: number, id: number): Promise<Schedule> {
       return toSchedule(await getRow(projectId, id));

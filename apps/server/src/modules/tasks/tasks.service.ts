@@ -27,6 +27,7 @@ export interface TaskOrigin {
 }
 
 export function toTask(row: TaskRow): Task {
+  const params = JSON.parse(row.params) as Record<string, unknown>;
   return {
     id: row.id,
     template_id: row.template_id,
@@ -47,10 +48,15 @@ export function toTask(row: TaskRow): Task {
     arguments: row.arguments,
     git_branch: row.git_branch,
     inventory_id: row.inventory_id,
-    params: JSON.parse(row.params) as Record<string, unknown>,
+    params,
     playbook: row.playbook,
     runner_id: row.runner_id,
     location: row.status === 'waiting' ? 'queue' : 'running',
+    debug: params.debug === true,
+    dry_run: params.dry_run === true,
+    diff: params.diff === true,
+    limit: Array.isArray(params.limit) ? params.limit.join(',') : '',
+    secret: '',
   };
 }
 
@@ -192,7 +198,7 @@ export function createTasksService({ tasks, templates, inventories, engine, even
     },
     async output(projectId: number, id: number, offset = 0, limit?: number): Promise<TaskOutput[]> {
       await getRow(projectId, id);
-      return tasks.listOutput(id, offset, limit);
+      return (await tasks.listOutput(id, offset, limit)).map((line) => ({ ...line, task: '' }));
     },
     /** The whole log as plain text without ANSI colour codes. */
     async rawOutput(projectId: number, id: number): Promise<string> {

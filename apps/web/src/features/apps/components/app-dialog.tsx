@@ -66,7 +66,7 @@ export function AppDialog({ open, app, onClose }: AppDialogProps) {
         <FormTextField control={form.control} name="title" label={t('apps.appTitle')} autoFocus={!isNew} />
       </Stack>
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
-        <FormTextField control={form.control} name="icon" label={t('apps.icon')} placeholder="mdi-language-ruby" helperText={t('apps.iconHint')} />
+        <FormTextField control={form.control} name="icon" label={t('apps.icon')} placeholder="language-ruby" helperText={t('apps.iconHint')} />
         <AppIcon app={{ id: String(id ?? ''), title: String(title ?? ''), icon: String(icon ?? ''), color: String(color ?? ''), dark_color: String(darkColor ?? '') }} size={28} />
       </Stack>
       <Stack direction="row" spacing={2}>

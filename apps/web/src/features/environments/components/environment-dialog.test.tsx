@@ -11,6 +11,7 @@ const environment = {
   name: 'prod',
   json: '{"region": "eu"}',
   env: '{}',
+  password: null,
   secrets: [
     { id: 10, name: 'DB_PASSWORD', type: 'env', secret: '', operation: '' },
     { id: 11, name: 'api_token', type: 'var', secret: '', operation: '' },

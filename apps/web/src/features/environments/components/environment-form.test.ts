@@ -38,6 +38,7 @@ describe('secret changes', () => {
     name: 'prod',
     json: '{}',
     env: '{}',
+    password: null,
     secrets: [
       { id: 10, name: 'DB_PASSWORD', type: 'env', secret: '', operation: '' },
       { id: 11, name: 'api_token', type: 'var', secret: '', operation: '' },

@@ -11,6 +11,7 @@ const existing: AccessKey = {
   ssh: { login: '', passphrase: '', private_key: '' },
   login_password: { login: '', password: '' },
   string: '',
+  override_secret: false,
 };
 
 const messages = (result: { success: boolean; error?: { issues: Array<{ message: string }> } }) => result.error?.issues.map((issue) => issue.message) ?? [];

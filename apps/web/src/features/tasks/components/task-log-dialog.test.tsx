@@ -14,8 +14,8 @@ const TASK_URL = '/api/project/1/tasks/7';
 
 function serve(status: TaskStatus, fields: Parameters<typeof makeTask>[1] = {}) {
   const output = [
-    { id: 1, task_id: 7, seq: 0, time: '2026-01-01T10:00:00Z', output: 'Task 7 started.' },
-    { id: 2, task_id: 7, seq: 1, time: '2026-01-01T10:00:01Z', output: '\u001b[31mred <b>alert</b>\u001b[0m done' },
+    { id: 1, task_id: 7, task: '', seq: 0, time: '2026-01-01T10:00:00Z', output: 'Task 7 started.' },
+    { id: 2, task_id: 7, task: '', seq: 1, time: '2026-01-01T10:00:01Z', output: '\u001b[31mred <b>alert</b>\u001b[0m done' },
   ];
   const fake = fakeFetch({
     [`GET ${TASK_URL}`]: () => json(200, makeTask(7, { status, start: '2026-01-01T10:00:00Z', ...fields })),
