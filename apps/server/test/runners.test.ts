@@ -488,6 +488,20 @@ describe('gantry runner processes against a listening server (sqlite)', () => {
     await t.request('DELETE', `${p.base}/runners/${runner.id}`, { as: t.adminCookie });
   }, 60_000);
 
+  it('an idle runner waiting in a long poll exits within a few seconds of SIGTERM', async () => {
+    const runner = await createRunner(t, `${p.base}/runners`);
+    const idle = startRunner(runner.token);
+    await waitUntilConnected(runner.id, `${p.base}/runners`);
+    // Let it settle into a long poll that the server would hold for up to 20 s.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const signalled = Date.now();
+    idle.child.kill('SIGTERM');
+    const code = await new Promise((resolve) => idle.child.once('exit', (exitCode) => resolve(exitCode)));
+    expect(Date.now() - signalled).toBeLessThan(5000);
+    expect(code).toBe(0);
+    await t.request('DELETE', `${p.base}/runners/${runner.id}`, { as: t.adminCookie });
+  }, 60_000);
+
   it('two global runners share ten tasks', async () => {
     const other = await createProjectFixture(t, { 'work.sh': 'sleep 0.3\necho done\n' });
     const first = await createRunner(t, '/api/runners');

@@ -160,10 +160,12 @@ export function createRunnerAgent(options: RunnerAgentOptions) {
     const backoff = createBackoff();
     while (!stopping.signal.aborted) {
       try {
-        const state = await options.client.poll(options.pollWaitSeconds ?? 20);
+        // A stop must not wait for the server to end a long poll: a container stop would kill the runner first.
+        const state = await options.client.poll(options.pollWaitSeconds ?? 20, stopping.signal);
         if (backoff.reset()) print('Reconnected to the server.');
         applyState(state);
       } catch (error) {
+        if (stopping.signal.aborted) return;
         if (!(error instanceof ServerUnavailable)) throw error;
         const delay = backoff.next();
         print(`Cannot reach the server (${error.message}); retrying in ${delay} ms.`);
@@ -264,7 +266,10 @@ export function createRunnerAgent(options: RunnerAgentOptions) {
       for (const job of jobs.values()) if (!job.finished) abortJob(job, false);
       wakeReporter?.();
       // Final reports get a while to reach the server; a server that stays away does not keep the runner alive.
-      await Promise.race([reporter, sleep(SHUTDOWN_REPORT_MS)]);
+      const reportsDone = new AbortController();
+      await Promise.race([reporter, sleep(SHUTDOWN_REPORT_MS, reportsDone.signal)]);
+      // The deadline's timer must not keep the process alive once the reports are through.
+      reportsDone.abort();
       // Tasks still within their stop's grace period do not outlive the runner.
       await killMarkedProcesses({ scope: markScope });
       if (fatal) throw fatal;

@@ -11,7 +11,7 @@ const REQUEST_TIMEOUT_MS = 30_000;
 export function createRunnerClient(serverUrl: string, token: string | undefined, processStartedAt = new Date().toISOString()) {
   const base = serverUrl.replace(/\/+$/, '');
 
-  async function call(method: string, path: string, body: unknown, timeoutMs = REQUEST_TIMEOUT_MS): Promise<unknown> {
+  async function call(method: string, path: string, body: unknown, timeoutMs = REQUEST_TIMEOUT_MS, cancel?: AbortSignal): Promise<unknown> {
     let response: Response;
     try {
       response = await fetch(`${base}${path}`, {
@@ -22,7 +22,7 @@ export function createRunnerClient(serverUrl: string, token: string | undefined,
           ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
         },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: cancel ? AbortSignal.any([AbortSignal.timeout(timeoutMs), cancel]) : AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
       throw new ServerUnavailable(error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error));
@@ -47,8 +47,9 @@ export function createRunnerClient(serverUrl: string, token: string | undefined,
       if (typeof result.token !== 'string') throw new CliError('The server did not return a runner token');
       return result.token;
     },
-    async poll(waitSeconds: number): Promise<RunnerState> {
-      return StateSchema.parse(await call('GET', `/api/internal/runners?wait=${waitSeconds}`, undefined, REQUEST_TIMEOUT_MS + waitSeconds * 1000));
+    /** Waits up to `waitSeconds` for news; `cancel` ends the wait at once (the runner is stopping). */
+    async poll(waitSeconds: number, cancel?: AbortSignal): Promise<RunnerState> {
+      return StateSchema.parse(await call('GET', `/api/internal/runners?wait=${waitSeconds}`, undefined, REQUEST_TIMEOUT_MS + waitSeconds * 1000, cancel));
     },
     async progress(jobs: RunnerJobProgress[]): Promise<RunnerProgressResult> {
       return ProgressResultSchema.parse(await call('PUT', '/api/internal/runners', { Jobs: jobs }));
