@@ -1,13 +1,13 @@
-// Compiles the server, with the runner and contract packages it uses, into one ES module
-// (dist/gantry.mjs). npm dependencies stay imports, resolved from node_modules at run time.
-import { readFileSync } from 'node:fs';
+// Compiles the server, with the runner and contract packages and the pure JavaScript dependencies it
+// imports, into one ES module (dist/gantry.mjs): a start then reads one file instead of hundreds.
+// Native modules stay in node_modules, and so do the libraries loaded on demand (load-on-demand.ts).
 import path from 'node:path';
 import { build } from 'esbuild';
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
-const repoRoot = path.resolve(serverRoot, '../..');
-const manifests = ['apps/server', 'packages/runner', 'packages/contract'].map((dir) => JSON.parse(readFileSync(path.join(repoRoot, dir, 'package.json'), 'utf8')));
-const dependencies = [...new Set(manifests.flatMap((m) => Object.keys(m.dependencies ?? {})))].filter((name) => !name.startsWith('@gantry/'));
+
+/** Native addons, and optional peers that dependencies try to load and do without. */
+const EXTERNAL = ['better-sqlite3', '@node-rs/argon2', 'bufferutil', 'utf-8-validate', 'pino-pretty'];
 
 // esbuild has printed what failed; its stack trace would only bury that.
 await build({
@@ -18,6 +18,8 @@ await build({
   format: 'esm',
   target: 'node20',
   sourcemap: 'linked',
-  external: dependencies.flatMap((name) => [name, `${name}/*`]),
+  external: EXTERNAL.flatMap((name) => [name, `${name}/*`]),
+  // Bundled CommonJS modules call require() for Node's own modules; an ES module has to make one.
+  banner: { js: "import { createRequire as createGantryRequire } from 'node:module'; const require = createGantryRequire(import.meta.url);" },
   logLevel: 'warning',
 }).catch(() => process.exit(1));

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { Redis } from 'ioredis';
+import { loadOnDemand } from '../load-on-demand.ts';
 import { z } from 'zod';
 
 const LogLineMessage = z.object({ seq: z.number().int(), time: z.string(), output: z.string() });
@@ -70,7 +70,10 @@ export interface ClusterBusOptions {
   logger: FastifyBaseLogger;
 }
 
+const loadRedis = loadOnDemand<typeof import('ioredis')>('ioredis');
+
 export function createClusterBus({ url, nodeId, readClusterId, logger }: ClusterBusOptions): ClusterBus {
+  const { Redis } = loadRedis();
   // Events published while Redis is away are dropped after one retry, never queued without bound.
   const publisher = new Redis(url, { maxRetriesPerRequest: 1 });
   // Connected before it subscribes: a SUBSCRIBE queued ahead of the connection's ready check

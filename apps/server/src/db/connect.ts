@@ -1,10 +1,14 @@
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import type SQLite from 'better-sqlite3';
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
-import { createPool } from 'mysql2';
-import pg from 'pg';
+import { loadOnDemand } from '../load-on-demand.ts';
 import type { Database, Db, Dialect } from './database.ts';
+
+// Only the configured dialect's driver is ever loaded.
+const loadSqlite = loadOnDemand<typeof import('better-sqlite3')>('better-sqlite3');
+const loadPostgres = loadOnDemand<typeof import('pg')>('pg');
+const loadMysql = loadOnDemand<typeof import('mysql2')>('mysql2');
 
 export interface DbConnection {
   db: Db;
@@ -21,7 +25,8 @@ function createDialect(dialect: Dialect, url: string) {
     case 'sqlite': {
       if (url !== ':memory:') mkdirSync(path.dirname(url), { recursive: true, mode: 0o700 });
       makeSqliteFilesPrivate(url);
-      const database = new SQLite(url);
+      const Sqlite = loadSqlite();
+      const database = new Sqlite(url);
       database.pragma('journal_mode = WAL');
       makeSqliteFilesPrivate(url);
       database.pragma('foreign_keys = ON');
@@ -29,10 +34,10 @@ function createDialect(dialect: Dialect, url: string) {
       database.pragma('synchronous = NORMAL');
       return new SqliteDialect({ database: withStatementCache(database) });
     }
-    case 'postgres':
+    case 'postgres': {
+      const pg = loadPostgres();
       // int8 counts come back as strings by default; ours always fit a JS number.
       pg.types.setTypeParser(20, (v) => Number(v));
-    {
       const pool = new pg.Pool({ connectionString: url, max: 10 });
       // An idle connection the server closed (restart, failover) is dropped and replaced on the next
       // query; unhandled, its error event would bring the whole process down.
@@ -41,7 +46,7 @@ function createDialect(dialect: Dialect, url: string) {
     }
     case 'mysql':
       return new MysqlDialect({
-        pool: createPool({ uri: url, connectionLimit: 10, supportBigNumbers: true, bigNumberStrings: false, timezone: 'Z' }),
+        pool: loadMysql().createPool({ uri: url, connectionLimit: 10, supportBigNumbers: true, bigNumberStrings: false, timezone: 'Z' }),
       });
   }
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ErrorCode, TOTP_DISABLED, TOTP_ENROLL_REQUIRED, TOTP_REQUIRED } from '@gantry/contract';
 import type { AuthMethods, UserTotp, UserTotpStatus } from '@gantry/contract';
 import { Secret, TOTP } from 'otpauth';
-import QRCode from 'qrcode';
+import { loadOnDemand } from '../../load-on-demand.ts';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
 import type { Config } from '../../config.ts';
@@ -28,6 +28,7 @@ const DIGITS = 6;
 const WINDOW_STEPS = 1;
 const ISSUER = 'Gantry';
 const QR_SIZE = 256;
+const loadQrCode = loadOnDemand<typeof import('qrcode')>('qrcode');
 
 export function describeAuthMethods(config: Config): AuthMethods {
   return config.totp_enabled ? { totp: { allow_recovery: config.totp_allow_recovery, required: config.totp_required } } : {};
@@ -139,7 +140,7 @@ export function createTotpService({ config, clock, secrets, totp, events, thrott
 
   async function renderQr(user: UserRow, totpId: number): Promise<Buffer> {
     const row = await getPendingEnrolment(user.id, totpId);
-    return QRCode.toBuffer(buildTotp(row, user.username).toString(), { type: 'png', width: QR_SIZE, margin: 2 });
+    return loadQrCode().toBuffer(buildTotp(row, user.username).toString(), { type: 'png', width: QR_SIZE, margin: 2 });
   }
 
   async function confirmEnrolment(user: UserRow, totpId: number, passcode: string): Promise<void> {

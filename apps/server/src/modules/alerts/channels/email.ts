@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import { loadOnDemand } from '../../../load-on-demand.ts';
 import { describeFacts, describePlainText, describeTitle, type Alert, type AlertChannel } from '../alert.ts';
 import { escapeMarkup } from '../http-post.ts';
 import type { AlertRecipient } from '../alerts.repository.ts';
@@ -36,8 +36,10 @@ export function buildEmailHtml(alert: Alert): string {
  * Successes are not mailed: inboxes get what needs a human (a failure, a plan to confirm), chat gets everything.
  * A test alert is mailed, so the SMTP settings can be checked.
  */
+const loadMailer = loadOnDemand<typeof import('nodemailer')>('nodemailer');
+
 export function createEmailChannel(settings: EmailSettings, listRecipients: (projectId: number) => Promise<AlertRecipient[]>): AlertChannel {
-  const transport = nodemailer.createTransport({
+  const transport = loadMailer().createTransport({
     host: settings.host,
     port: settings.port,
     secure: settings.tls,

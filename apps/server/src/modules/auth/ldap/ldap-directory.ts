@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
-import { Client, InvalidCredentialsError, SizeLimitExceededError } from 'ldapts';
-import type { Entry } from 'ldapts';
+import type { Client, Entry } from 'ldapts';
+import { loadOnDemand } from '../../../load-on-demand.ts';
 import type { Config } from '../../../config.ts';
 import type { ExternalIdentity } from '../external/external-users.ts';
+
+const loadLdap = loadOnDemand<typeof import('ldapts')>('ldapts');
 
 const CONNECT_TIMEOUT_MS = 5_000;
 const OPERATION_TIMEOUT_MS = 10_000;
@@ -46,6 +48,7 @@ export function createLdapDirectory(config: Config) {
   async function connect(): Promise<Client> {
     const secure = url.toLowerCase().startsWith('ldaps://');
     // ldapts speaks TLS from the first byte whenever it is given TLS options, so plain ldap:// gets none.
+    const { Client } = loadLdap();
     const client = new Client({ url, connectTimeout: CONNECT_TIMEOUT_MS, timeout: OPERATION_TIMEOUT_MS, ...(secure ? { tlsOptions: tlsOptions() } : {}) });
     // The upgraded socket knows no host name of its own; the certificate is checked against the server's.
     if (config.ldap_starttls && !secure) await client.startTLS({ ...tlsOptions(), host: new URL(url).hostname });
@@ -83,7 +86,7 @@ export function createLdapDirectory(config: Config) {
           return result.searchEntries;
         } catch (error) {
           // More than one entry matched: the login is ambiguous, so nobody signs in with it.
-          if (error instanceof SizeLimitExceededError) return [];
+          if (error instanceof loadLdap().SizeLimitExceededError) return [];
           throw error;
         }
       });
@@ -92,7 +95,7 @@ export function createLdapDirectory(config: Config) {
       try {
         await withClient((client) => client.bind(entry.dn, password));
       } catch (error) {
-        if (error instanceof InvalidCredentialsError) return undefined;
+        if (error instanceof loadLdap().InvalidCredentialsError) return undefined;
         throw error;
       }
       return {
