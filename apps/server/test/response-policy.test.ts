@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../src/http/response-policy.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
@@ -35,6 +35,18 @@ describe('HTTP responses as a production server sends them', () => {
     const plain = await t.app.inject({ method: 'GET', url: '/assets/index-Bx3_kQ9a.js' });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).toBe(BIG_SCRIPT);
+  });
+
+  it('serves the copies the build compressed ahead as they are', async () => {
+    const source = `console.log(${JSON.stringify('ahead '.repeat(4000))});`;
+    const compressed = brotliCompressSync(source);
+    writeFileSync(path.join(dist, 'assets', 'ahead-Qw3_kQ9b.js'), source);
+    writeFileSync(path.join(dist, 'assets', 'ahead-Qw3_kQ9b.js.br'), compressed);
+    const response = await t.app.inject({ method: 'GET', url: '/assets/ahead-Qw3_kQ9b.js', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(Buffer.compare(response.rawPayload, compressed)).toBe(0);
+    expect(response.headers['content-type']).toMatch(/javascript/);
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });
 
   it('compresses large JSON answers', async () => {

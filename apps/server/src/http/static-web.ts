@@ -22,6 +22,8 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
       wildcard: true,
       index: ['index.html'],
       maxAge: '1d',
+      // The build writes .br and .gz copies (apps/web/scripts/precompress.mjs): served as they are.
+      preCompressed: true,
     });
     // The page itself must always be fresh; the build names its assets by content hash, so a name never changes meaning.
     app.addHook('onSend', async (request, reply, payload) => {
