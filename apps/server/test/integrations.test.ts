@@ -389,6 +389,21 @@ describe.each(dialects)('integrations on %s', (dialect) => {
     expect(output).not.toContain('missing=');
   });
 
+  it("starts no Ansible task with a caller's value holding a template expression, however deep, and logs why", async () => {
+    const inventory = await t.request('POST', `${p.base}/inventory`, { as: t.adminCookie, body: { name: 'hook hosts', type: 'static', inventory: 'localhost', ssh_key_id: p.noneKeyId } });
+    expect(inventory.status, inventory.text).toBe(201);
+    const ansibleTemplate = await p.createTemplate({ app: 'ansible', playbook: 'site.yml', inventory_id: (inventory.body as { id: number }).id });
+    const integration = await createIntegration({ name: 'Ansible hook', template_id: ansibleTemplate });
+    await addValue(integration.id, { name: 'note', value_source: 'body', body_data_type: 'json', key: 'note', variable: 'note' });
+    const alias = await addAlias(integration.id);
+    for (const note of ["{{ lookup('pipe', 'id') }}", { nested: ['ok', "{% for x in range(1) %}{{ lookup('pipe','id') }}{% endfor %}"] }, { '{{ 7*7 }}': 'key' }]) {
+      const response = await hook(alias, { body: JSON.stringify({ note }) });
+      expect(startedTaskId(response), JSON.stringify(note)).toBeUndefined();
+    }
+    expect((await lastEvents()).some((e) => e.startsWith('Webhook call for integration Ansible hook started nothing') && e.includes('template expression'))).toBe(true);
+    expect(startedTaskId(await hook(alias, { body: JSON.stringify({ note: 'plain release notes' }) }))).toBeDefined();
+  });
+
   it('serves every matching searchable integration of the project through a project-wide alias', async () => {
     const api2 = await createProjectFixture(t, { 'hook.sh': 'echo "project hook $*"\n' });
     const template = await api2.createTemplate({ playbook: 'hook.sh', allow_parallel_tasks: true });

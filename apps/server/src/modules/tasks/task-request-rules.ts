@@ -102,6 +102,15 @@ const onlyManagers = 'only members who manage the project resources can set it';
 export interface TaskRequester {
   /** Holds manageProjectResources: may edit the template anyway, so may pass what it does not offer. */
   canManage: boolean;
+  /** The values come from outside the team (a webhook caller's payload), whoever set up the mapping. */
+  fromOutside?: boolean;
+}
+
+/** Whether a value, or any string nested in it, holds a template expression. */
+function holdsTemplateExpression(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return TEMPLATE_EXPRESSION.test(value);
+  if (depth > 64 || typeof value !== 'object' || value === null) return false;
+  return Object.entries(value).some(([key, item]) => TEMPLATE_EXPRESSION.test(key) || holdsTemplateExpression(item, depth + 1));
 }
 
 export interface TaskRequestRulesDeps {
@@ -126,6 +135,11 @@ export function createTaskRequestRules(deps: TaskRequestRulesDeps) {
     for (const name of [...Object.keys(environment), ...Object.keys(secret)]) if (isDeniedVariable(name)) throw deniedVariable(name);
     const problem = findSurveyAnswerProblem(template.survey_vars, { environment, secret });
     if (problem) throw validationFailed(problem.message);
+    if (template.app === 'ansible' && (!requester.canManage || requester.fromOutside)) {
+      for (const [name, value] of [...Object.entries(environment), ...Object.entries(secret)]) {
+        if (holdsTemplateExpression(value)) throw validationFailed(`Variable "${name}" cannot hold a template expression ({{ }}, {% %} or {# #})`);
+      }
+    }
     if (requester.canManage) return;
     const plain = new Set(template.survey_vars.filter((v) => v.type !== 'secret').map((v) => v.name));
     const secrets = new Set(template.survey_vars.filter((v) => v.type === 'secret').map((v) => v.name));
@@ -134,13 +148,6 @@ export function createTaskRequestRules(deps: TaskRequestRulesDeps) {
     }
     for (const name of Object.keys(secret)) {
       if (!secrets.has(name)) throw validationFailed(`Secret "${name}" is not a secret survey variable of this template; ${onlyManagers}`);
-    }
-    if (template.app === 'ansible') {
-      for (const [name, value] of [...Object.entries(environment), ...Object.entries(secret)]) {
-        if (typeof value === 'string' && TEMPLATE_EXPRESSION.test(value)) {
-          throw validationFailed(`Survey variable "${name}" cannot hold a template expression ({{ }}, {% %} or {# #})`);
-        }
-      }
     }
   }
 

@@ -136,7 +136,7 @@ export function createTasksService({ tasks, templates, inventories, engine, even
       });
       const environment = JSON.parse(body.environment) as Record<string, unknown>;
       const secret = JSON.parse(body.secret) as Record<string, unknown>;
-      const checked = await requestRules.check(projectId, template, body, { environment, secret }, { canManage: canManage(origin) });
+      const checked = await requestRules.check(projectId, template, body, { environment, secret }, { canManage: canManage(origin), fromOutside: origin.integrationId !== undefined });
       if (body.inventory_id) await inventories.assertExists(projectId, body.inventory_id);
       const params = { ...body.params };
       if (body.debug !== undefined) params.debug ??= body.debug;
