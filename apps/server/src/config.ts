@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { ProjectRoleSlug } from '@gantry/contract';
+import { Id, ProjectRoleSlug } from '@gantry/contract';
 import { SERVER_PACKAGE_ROOT } from './package-root.ts';
 
 /**
@@ -15,7 +15,7 @@ const bool = z
 const int = z.coerce.number().int().min(0);
 
 /** Grants a project role to members of an identity-provider group (a Gantry extension). */
-const ProjectRoleGrant = z.object({ project_id: z.number().int().positive(), role: ProjectRoleSlug });
+const ProjectRoleGrant = z.object({ project_id: Id, role: ProjectRoleSlug });
 const ProjectRoleGrants = z.union([ProjectRoleGrant, z.array(ProjectRoleGrant)]).transform((g) => (Array.isArray(g) ? g : [g]));
 
 const OidcProviderConfig = z.object({
