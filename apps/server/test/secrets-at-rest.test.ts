@@ -1,6 +1,5 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { privateFilesRoot } from '@gantry/runner';
@@ -8,19 +7,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createGitRepository } from '../../../packages/runner/test/support/git-fixture.ts';
 import { createRunnerAgent } from '../src/cli/runner-agent.ts';
 import { createRunnerClient } from '../src/cli/runner-client.ts';
-import { readTestEnvironment } from '../src/config.ts';
+import { freePort, startServerProcess } from './server-process-fixture.ts';
 
-const bin = path.resolve(import.meta.dirname, '../bin/gantry.mjs');
 const PASSWORD = 'atRest-Pass-1';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 /** Every regular file under `dir` (links are not followed) whose content holds `needle`. */
 function findFilesHolding(dir: string, needle: string): string[] {
@@ -57,20 +47,9 @@ describe('secrets at rest', () => {
 
   /** A real server process started under a permissive umask, as a careless service manager would. */
   async function start(dataDir: string, port: number): Promise<ChildProcess> {
-    const child = spawn('/bin/sh', ['-c', 'umask 000; exec "$0" "$@"', process.execPath, bin, 'server'], {
-      env: { PATH: readTestEnvironment().path, GANTRY_DATA_DIR: dataDir, GANTRY_PORT: String(port), GANTRY_HOST: '127.0.0.1', GANTRY_ADMIN_LOGIN: 'admin', GANTRY_ADMIN_PASSWORD: PASSWORD, GANTRY_LOG_LEVEL: 'warn', GANTRY_WEB_DIST_DIR: '/nonexistent' },
-      stdio: 'ignore',
-    });
+    const { child } = await startServerProcess({ dataDir, port, permissiveUmask: true, env: { GANTRY_ADMIN_LOGIN: 'admin', GANTRY_ADMIN_PASSWORD: PASSWORD } });
     children.push(child);
-    for (let i = 0; i < 300; i++) {
-      try {
-        if ((await fetch(`http://127.0.0.1:${port}/api/ping`)).ok) return child;
-      } catch {
-        // starting
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error('the server did not start');
+    return child;
   }
 
   async function signIn(url: string) {

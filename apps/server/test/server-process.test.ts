@@ -1,21 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readTestEnvironment } from '../src/config.ts';
+import { freePort, startServerProcess } from './server-process-fixture.ts';
 
-const bin = path.resolve(import.meta.dirname, '../bin/gantry-source.mjs');
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 describe('the server process as a service manager sees it', () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gantry-process-'));
@@ -25,22 +15,10 @@ describe('the server process as a service manager sees it', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  async function start(): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-    const port = await freePort();
-    const child = spawn(process.execPath, [bin, 'server'], {
-      env: { PATH: readTestEnvironment().path, GANTRY_DATA_DIR: dataDir, GANTRY_PORT: String(port), GANTRY_HOST: '127.0.0.1', GANTRY_WEB_DIST_DIR: '/nonexistent' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(child);
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const url = `http://127.0.0.1:${port}`;
-    for (let i = 0; i < 300; i++) {
-      if (await fetch(`${url}/api/ready`).then((r) => r.ok, () => false)) return { child, url, output: () => output };
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error(`the server did not become ready:\n${output}`);
+  async function start() {
+    const server = await startServerProcess({ dataDir, port: await freePort(), env: { GANTRY_LOG_LEVEL: 'info' }, captureOutput: true });
+    children.push(server.child);
+    return server;
   }
 
   it('writes only JSON log lines when its output is not a terminal, the first admin password among them', async () => {

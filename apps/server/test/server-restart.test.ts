@@ -1,22 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { isRunning } from '../../../packages/runner/test/support/process-state.ts';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readTestEnvironment } from '../src/config.ts';
+import { freePort, startServerProcess } from './server-process-fixture.ts';
 
-const bin = path.resolve(import.meta.dirname, '../bin/gantry-source.mjs');
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 
 describe('a server killed in the middle of a task', () => {
@@ -30,20 +20,9 @@ describe('a server killed in the middle of a task', () => {
   });
 
   async function start(port: number): Promise<ChildProcess> {
-    const child = spawn(process.execPath, [bin, 'server'], {
-      env: { PATH: readTestEnvironment().path, GANTRY_DATA_DIR: dataDir, GANTRY_PORT: String(port), GANTRY_HOST: '127.0.0.1', GANTRY_ADMIN_LOGIN: 'admin', GANTRY_ADMIN_PASSWORD: 'restart-Pass-1', GANTRY_LOG_LEVEL: 'warn', GANTRY_WEB_DIST_DIR: '/nonexistent' },
-      stdio: 'ignore',
-    });
+    const { child } = await startServerProcess({ dataDir, port, env: { GANTRY_ADMIN_LOGIN: 'admin', GANTRY_ADMIN_PASSWORD: 'restart-Pass-1' } });
     children.push(child);
-    for (let i = 0; i < 300; i++) {
-      try {
-        if ((await fetch(`http://127.0.0.1:${port}/api/ping`)).ok) return child;
-      } catch {
-        // starting
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error('the server did not start');
+    return child;
   }
 
   it('leaves no task running after a restart, and stops the processes the task left behind', async () => {

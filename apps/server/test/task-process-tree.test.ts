@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,9 +8,9 @@ import { readTestEnvironment } from '../src/config.ts';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
+import { GANTRY_SOURCE_BIN, freePort, startServerProcess } from './server-process-fixture.ts';
 
 // The sources, not the last build: this tests the code as it is now.
-const bin = path.resolve(import.meta.dirname, '../bin/gantry-source.mjs');
 const KINDS = ['group', 'setsid', 'double-fork', 'double-fork-setsid'] as const;
 const pidDirs: string[] = [];
 
@@ -103,14 +102,6 @@ describe.each(dialects)('the process tree of a task on %s', (dialect) => {
   });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 describe('a server killed while a task runs a process tree', () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gantry-tree-restart-'));
@@ -123,20 +114,9 @@ describe('a server killed while a task runs a process tree', () => {
   });
 
   async function start(port: number): Promise<ChildProcess> {
-    const child = spawn(process.execPath, [bin, 'server'], {
-      env: { PATH: readTestEnvironment().path, GANTRY_DATA_DIR: dataDir, GANTRY_PORT: String(port), GANTRY_HOST: '127.0.0.1', GANTRY_ADMIN_LOGIN: 'admin', GANTRY_ADMIN_PASSWORD: 'tree-Pass-1', GANTRY_LOG_LEVEL: 'warn', GANTRY_WEB_DIST_DIR: '/nonexistent' },
-      stdio: 'ignore',
-    });
+    const { child } = await startServerProcess({ dataDir, port, env: { GANTRY_ADMIN_LOGIN: 'admin', GANTRY_ADMIN_PASSWORD: 'tree-Pass-1' } });
     children.push(child);
-    for (let i = 0; i < 300; i++) {
-      try {
-        if ((await fetch(`http://127.0.0.1:${port}/api/ping`)).ok) return child;
-      } catch {
-        // still starting
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error('the server did not start');
+    return child;
   }
 
   it('the restarted server kills every process the task left, though the script that started them is dead too', async () => {
@@ -181,8 +161,7 @@ describe('a server killed while a task runs a process tree', () => {
 });
 
 describe('a runner killed while a task runs a process tree (sqlite)', () => {
-  const bin = path.resolve(import.meta.dirname, '../bin/gantry-source.mjs');
-  const workDir = mkdtempSync(path.join(os.tmpdir(), 'gantry-tree-runner-'));
+    const workDir = mkdtempSync(path.join(os.tmpdir(), 'gantry-tree-runner-'));
   const planted = plantingScript('sleep 327');
   const children: ChildProcess[] = [];
   let t: TestApp;
@@ -204,7 +183,7 @@ describe('a runner killed while a task runs a process tree (sqlite)', () => {
   });
 
   function startRunner(token: string): { child: ChildProcess; output: () => string } {
-    const child = spawn(process.execPath, [bin, 'runner', 'start', '--server', url, '--token', token, '--work-dir', workDir], {
+    const child = spawn(process.execPath, [GANTRY_SOURCE_BIN, 'runner', 'start', '--server', url, '--token', token, '--work-dir', workDir], {
       env: { PATH: readTestEnvironment().path },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
