@@ -34,7 +34,7 @@ const DESCRIPTIONS: Record<ConfigKey, string> = {
   demo_mode: 'Show the demo banner.',
   access_key_encryption: 'Base64 of the 32-byte key that encrypts stored secrets. Default: the key file `<data_dir>/gantry.key`, created at first start.',
   session_idle_minutes: 'A session unused this long ends.',
-  login_max_failures: 'Failed sign-ins allowed per account and address within the window before 429.',
+  login_max_failures: 'Failed sign-ins allowed per account and address within the window before 429 (with `Retry-After`). One address may fail five times as often in all, across accounts. The counts live in the store, so every node shares them.',
   login_failure_window_seconds: 'Window of the failed sign-in count.',
   trust_proxy: 'Trust `X-Forwarded-*` headers (client address, https, host) from a reverse proxy.',
   max_body_bytes: 'Largest request body (restores and runner reports); other requests have smaller fixed limits.',
