@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
-import { connectDatabase, type DbConnection } from './db/connect.ts';
+import { connectDatabase, type ConnectionHooks, type DbConnection } from './db/connect.ts';
 import { isMigrationFailure, migrateToLatest } from './db/migrate.ts';
 import { storeUnavailable } from './db/store-unavailable.ts';
 import { createServices, type Services } from './services.ts';
@@ -14,10 +14,10 @@ export interface Runtime {
 }
 
 /** Connects the store and applies pending migrations; a store that cannot be reached is a StoreUnavailableError. */
-export async function openMigratedStore(config: Config): Promise<{ connection: DbConnection; applied: string[] }> {
+export async function openMigratedStore(config: Config, hooks: ConnectionHooks = {}): Promise<{ connection: DbConnection; applied: string[] }> {
   let connection: DbConnection;
   try {
-    connection = connectDatabase(config.db_dialect, config.db_url);
+    connection = connectDatabase(config.db_dialect, config.db_url, hooks);
   } catch (error) {
     throw storeUnavailable(config.db_dialect, config.db_url, error);
   }
@@ -31,9 +31,12 @@ export async function openMigratedStore(config: Config): Promise<{ connection: D
 
 /** Connects the store, applies pending migrations and builds the services. */
 export async function openRuntime(config: Config, clock: Clock = systemClock): Promise<Runtime> {
-  const { connection } = await openMigratedStore(config);
+  // The metrics are built with the services, after the store is open: failures are counted from then on.
+  let countQueryError = () => {};
+  const { connection } = await openMigratedStore(config, { onQueryError: () => countQueryError() });
   const logger = pino({ level: config.log_level });
   const services = createServices({ config, connection, clock, logger });
+  countQueryError = () => services.metrics.storeQueryFailed();
   return {
     config,
     connection,

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProjectFixture, insertTaskRow, type ProjectFixture } from './task-fixture.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
@@ -65,6 +66,14 @@ describe.each(dialects)('Prometheus metrics (%s)', (dialect) => {
     expect(sample(text, 'gantry_tasks{status="running",app="python"}')).toBe(2);
     expect(sample(text, 'gantry_runners{state="offline"}')).toBe(1);
     expect(sample(text, 'gantry_runners{state="alive"}')).toBe(0);
+  });
+
+  it('counts store queries that fail, but not duplicate names, which are answers', async () => {
+    const before = sample((await scrape({ cookie: t.adminCookie })).text, 'gantry_store_query_errors_total') ?? 0;
+    await expect(sql`select * from no_such_table`.execute(t.runtime.connection.db)).rejects.toThrow();
+    const duplicate = await t.request('POST', '/api/users', { as: t.adminCookie, body: { username: 'metrics-guest', name: 'Again', email: 'again@example.com', password: 'again-Secret-1' } });
+    expect(duplicate.status).toBe(409);
+    expect(sample((await scrape({ cookie: t.adminCookie })).text, 'gantry_store_query_errors_total')).toBe(before + 1);
   });
 
   it('labels request durations by route pattern, never by the raw path', async () => {

@@ -1,9 +1,10 @@
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type SQLite from 'better-sqlite3';
-import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
 import { loadOnDemand } from '../load-on-demand.ts';
 import type { Database, Db, Dialect } from './database.ts';
+import { isUniqueViolation } from './errors.ts';
 
 // Only the configured dialect's driver is ever loaded.
 const loadSqlite = loadOnDemand<typeof import('better-sqlite3')>('better-sqlite3');
@@ -15,9 +16,20 @@ export interface DbConnection {
   dialect: Dialect;
 }
 
+export interface ConnectionHooks {
+  /** A query failed for another reason than a duplicate key (which is an answer, not a failure). */
+  onQueryError?(): void;
+}
+
 /** Opens the store for the configured dialect. The SQLite file lives in WAL mode with foreign keys on. */
-export function connectDatabase(dialect: Dialect, url: string): DbConnection {
-  return { db: new Kysely<Database>({ dialect: createDialect(dialect, url) }), dialect };
+export function connectDatabase(dialect: Dialect, url: string, hooks: ConnectionHooks = {}): DbConnection {
+  const onQueryError = hooks.onQueryError;
+  const log = onQueryError
+    ? (event: LogEvent): void => {
+        if (event.level === 'error' && !isUniqueViolation(event.error)) onQueryError();
+      }
+    : undefined;
+  return { db: new Kysely<Database>({ dialect: createDialect(dialect, url), ...(log ? { log } : {}) }), dialect };
 }
 
 function createDialect(dialect: Dialect, url: string) {
