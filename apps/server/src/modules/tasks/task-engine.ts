@@ -61,6 +61,9 @@ export interface TaskEngineDeps {
 }
 
 /** The engine's closing line of a task, the same wherever it ran. */
+/** How long tasks may take to stop gracefully when the server itself stops. */
+const SHUTDOWN_GRACE_MS = 2500;
+
 export function finalLine(outcome: 'success' | 'error' | 'stopped'): string {
   return outcome === 'success' ? 'Task finished successfully.' : outcome === 'stopped' ? 'Task stopped.' : 'Task failed.';
 }
@@ -399,13 +402,21 @@ export function createTaskEngine(deps: TaskEngineDeps) {
     },
 
     /** Stops every running task and waits for them to be recorded as stopped. */
+    /**
+     * Stops every task of this process and waits until each has its final status. Tasks get a short
+     * graceful stop, then are killed: a service manager gives the whole server a few seconds.
+     */
     async shutdown(): Promise<void> {
       closed = true;
       for (const entry of running.values()) {
         entry.controller.abort();
         entry.confirmation?.reject(new TaskStopped());
       }
+      const forceLater = setTimeout(() => {
+        for (const entry of running.values()) entry.force = true;
+      }, Math.min(SHUTDOWN_GRACE_MS, deps.config.task_kill_grace_seconds * 1000));
       await Promise.all([...running.values()].map((e) => e.done));
+      clearTimeout(forceLater);
     },
   };
 }
