@@ -57,7 +57,8 @@ describe('secrets at rest', () => {
     const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
     return async (method: string, route: string, body?: unknown) => {
       const response = await fetch(`${url}${route}`, { method, headers: { cookie, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
-      return (await response.json()) as Record<string, unknown> & { id: number };
+      const text = await response.text();
+      return (text ? JSON.parse(text) : {}) as Record<string, unknown> & { id: number };
     };
   }
 
@@ -85,10 +86,10 @@ describe('secrets at rest', () => {
     server.kill('SIGKILL');
   });
 
-  it('leaves no decrypted key, passphrase or askpass script behind after the server is killed during a task', async () => {
-    const dataDir = tempDir('gantry-kill-');
+  /** A real server running an Ansible task that hangs, holding an SSH key with a passphrase. */
+  async function startHangingKeyTask(dataDir: string, port: number) {
     const keyDir = tempDir('gantry-kill-key-');
-    const passphrase = 'kill-Test-passphrase-91';
+    const passphrase = `kill-Test-passphrase-${port}`;
     execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', passphrase, '-C', 'gantry-test', '-f', path.join(keyDir, 'id')]);
     const privateKey = readFileSync(path.join(keyDir, 'id'), 'utf8');
     // A line from the middle of the key: present in any copy of it, and nowhere else.
@@ -97,9 +98,8 @@ describe('secrets at rest', () => {
     const repo = createGitRepository({ 'hang.yml': '- hosts: all\n  gather_facts: false\n  tasks:\n    - name: hang\n      command: sleep 300\n' });
     dirs.push(repo.dir);
 
-    const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const first = await start(dataDir, port);
+    const server = await start(dataDir, port);
     const call = await signIn(url);
     const project = await call('POST', '/api/projects', { name: 'Killed' });
     const base = `/api/project/${project.id}`;
@@ -127,17 +127,34 @@ describe('secrets at rest', () => {
     const whileRunning = places.flatMap((dir) => [...findFilesHolding(dir, keyLine), ...findFilesHolding(dir, passphrase)]);
     expect(whileRunning.length).toBeGreaterThanOrEqual(2);
     expect(whileRunning.some((f) => f.startsWith(dataDir + path.sep)), 'kept off the data directory when a memory file system exists').toBe(memoryRoot === dataDir);
+    const expectNothingLeft = () => {
+      for (const dir of places) {
+        expect(findFilesHolding(dir, keyLine), dir).toEqual([]);
+        expect(findFilesHolding(dir, passphrase), dir).toEqual([]);
+      }
+    };
+    return { server, call, base, taskId: task.id, whileRunning, expectNothingLeft };
+  }
 
-    first.kill('SIGKILL');
-    await new Promise((resolve) => first.once('exit', resolve));
-    expect(whileRunning.filter((f) => existsSync(f)).length).toBeGreaterThanOrEqual(2);
+  it('leaves no decrypted key, passphrase or askpass script behind after the server is killed during a task', async () => {
+    const dataDir = tempDir('gantry-kill-');
+    const port = await freePort();
+    const running = await startHangingKeyTask(dataDir, port);
+    running.server.kill('SIGKILL');
+    await new Promise((resolve) => running.server.once('exit', resolve));
+    expect(running.whileRunning.filter((f) => existsSync(f)).length).toBeGreaterThanOrEqual(2);
 
     const second = await start(dataDir, port);
-    for (const dir of places) {
-      expect(findFilesHolding(dir, keyLine), dir).toEqual([]);
-      expect(findFilesHolding(dir, passphrase), dir).toEqual([]);
-    }
+    running.expectNothingLeft();
     second.kill('SIGKILL');
+  });
+
+  it.each([false, true])('leaves no decrypted key behind when the task is stopped (force: %s)', async (force) => {
+    const running = await startHangingKeyTask(tempDir('gantry-stop-'), await freePort());
+    await running.call('POST', `${running.base}/tasks/${running.taskId}/stop`, { force });
+    await expect.poll(async () => (await running.call('GET', `${running.base}/tasks/${running.taskId}`)).status, { timeout: 20_000 }).toBe('stopped');
+    running.expectNothingLeft();
+    running.server.kill('SIGKILL');
   });
 
   it('a runner removes the task files a killed runner left before it takes any job', async () => {
