@@ -4,11 +4,15 @@ import { api } from '../../../lib/api-client.ts';
 import { resourceKeys } from '../../../lib/project-resources.ts';
 import type { CronCheckChange } from '../components/template-cron-check.ts';
 
-/** The template's schedules: the form manages the commit-check one among them. */
+/**
+ * Every schedule of the template: the form manages the commit-check one among them, and leaves a
+ * template with a timed schedule alone. Read from the project's list, since the template's own
+ * schedules call answers commit checks only (as Semaphore's does).
+ */
 export const templateSchedulesQuery = (projectId: number, templateId: number) =>
   queryOptions({
     queryKey: [...resourceKeys.templates(projectId), 'one', templateId, 'schedules'] as const,
-    queryFn: ({ signal }) => api(schedulesApi.ofTemplate, { params: { projectId, templateId }, signal }),
+    queryFn: async ({ signal }) => (await api(schedulesApi.list, { params: { projectId }, signal })).filter((schedule) => schedule.template_id === templateId),
   });
 
 /** The server's cron parser decides whether an expression is accepted. */
