@@ -20,35 +20,33 @@ export async function startServer(config: Config, print?: (line: string) => void
   // Alone, this process closes every in-process task a previous one left; in a cluster, only those of silent nodes.
   const presence = runtime.services.presence;
   const recovered = presence ? await presence.start() : await runtime.services.engine.recover();
+  // One announcement, two forms: plain lines for a terminal, one structured record for a log.
   const logger = runtime.services.logger;
-  if (recovered > 0) {
-    if (print) print(`Closed ${recovered} task(s) left running by a previous process.`);
-    else logger.warn({ tasks: recovered }, 'closed tasks left running by a previous process');
-  }
+  const announce = (level: 'info' | 'warn', message: string, fields: Record<string, unknown>, lines: string[]) => {
+    if (print) lines.forEach((line) => print(line));
+    else logger[level](fields, message);
+  };
+  if (recovered > 0) announce('warn', 'closed tasks left running by a previous process', { tasks: recovered }, [`Closed ${recovered} task(s) left running by a previous process.`]);
   runtime.services.engine.wake();
   runtime.services.scheduler.start();
   runtime.services.taskRetention.start();
   runtime.services.runnerJobs.start();
   const url = `http://localhost:${config.port}`;
-  if (print) print(`Gantry is running at ${url} (listening on ${address}, ${config.db_dialect} store).`);
-  else logger.info({ url, address, store: config.db_dialect }, 'Gantry is running');
+  announce('info', 'Gantry is running', { url, address, store: config.db_dialect }, [`Gantry is running at ${url} (listening on ${address}, ${config.db_dialect} store).`]);
   if (admin?.generatedPassword) {
     const change = `npx gantry user change-by-login --login ${admin.login} --password <new password>`;
-    if (print) {
-      print('');
-      print('A first administrator was created. Sign in with:');
-      print(`  login:    ${admin.login}`);
-      print(`  password: ${admin.generatedPassword}`);
-      print('This password is shown only once. Change it with:');
-      print(`  ${change}`);
-      print('');
-    } else {
-      // Logged at warn so that it shows at every usual level: it is the only way in, and said once.
-      logger.warn({ login: admin.login, password: admin.generatedPassword, change }, 'A first administrator was created; this password is shown only once');
-    }
+    // At warn, so that it shows at every usual log level: it is the only way in, and said once.
+    announce('warn', 'A first administrator was created; this password is shown only once', { login: admin.login, password: admin.generatedPassword, change }, [
+      '',
+      'A first administrator was created. Sign in with:',
+      `  login:    ${admin.login}`,
+      `  password: ${admin.generatedPassword}`,
+      'This password is shown only once. Change it with:',
+      `  ${change}`,
+      '',
+    ]);
   } else if (admin) {
-    if (print) print(`A first administrator "${admin.login}" was created with the configured password.`);
-    else logger.info({ login: admin.login }, 'a first administrator was created with the configured password');
+    announce('info', 'a first administrator was created with the configured password', { login: admin.login }, [`A first administrator "${admin.login}" was created with the configured password.`]);
   }
   return app;
 }

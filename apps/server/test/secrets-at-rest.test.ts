@@ -11,7 +11,6 @@ import { freePort, startServerProcess } from './server-process-fixture.ts';
 
 const PASSWORD = 'atRest-Pass-1';
 
-
 /** Every regular file under `dir` (links are not followed) whose content holds `needle`. */
 function findFilesHolding(dir: string, needle: string): string[] {
   if (!existsSync(dir)) return [];

@@ -32,7 +32,7 @@ export interface ServerProcessOptions {
   captureOutput?: boolean;
 }
 
-/** Starts `gantry server` as a process of its own and waits until it answers /api/ping. */
+/** Starts `gantry server` as a process of its own and waits until it is ready (recovery done, scheduler running). */
 export async function startServerProcess(options: ServerProcessOptions): Promise<ServerProcess> {
   const env = {
     PATH: readTestEnvironment().path,
@@ -53,7 +53,7 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
   const url = `http://127.0.0.1:${options.port}`;
   for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null) throw new Error(`the server exited early:\n${output}`);
-    if (await fetch(`${url}/api/ping`).then((r) => r.ok, () => false)) return { child, url, output: () => output };
+    if (await fetch(`${url}/api/ready`).then((r) => r.ok, () => false)) return { child, url, output: () => output };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   child.kill('SIGKILL');

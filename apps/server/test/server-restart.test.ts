@@ -6,9 +6,6 @@ import { isRunning } from '../../../packages/runner/test/support/process-state.t
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, startServerProcess } from './server-process-fixture.ts';
 
-
-
-
 describe('a server killed in the middle of a task', () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gantry-restart-'));
   const scripts = mkdtempSync(path.join(os.tmpdir(), 'gantry-restart-scripts-'));

@@ -102,7 +102,6 @@ describe.each(dialects)('the process tree of a task on %s', (dialect) => {
   });
 });
 
-
 describe('a server killed while a task runs a process tree', () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gantry-tree-restart-'));
   const scripts = mkdtempSync(path.join(os.tmpdir(), 'gantry-tree-restart-scripts-'));
