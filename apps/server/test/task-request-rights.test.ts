@@ -75,12 +75,17 @@ describe.each(dialects)('task request rights on %s', (dialect) => {
     await expectRefused(runner, bashTemplate, { playbook: 'site.yml' }, /playbook/);
     await expectRefused(runner, bashTemplate, { commit_hash: 'abcdef1234567' }, /commit_hash/);
     await expectRefused(runner, ansibleTemplate, { environment: JSON.stringify({ note: "{{ lookup('pipe', 'id') }}" }) }, /"note"/);
+    // The same extra variable through the CLI arguments the template allows.
+    await expectRefused(runner, ansibleTemplate, { arguments: JSON.stringify(['-e', "note={{ lookup('pipe', 'id') }}"]) }, /--extra-vars/);
+    await expectRefused(runner, ansibleTemplate, { arguments: JSON.stringify(['--extra-vars={"note": "{% raw %}x{% endraw %}"}']) }, /--extra-vars/);
+    await expectRefused(runner, ansibleTemplate, { arguments: JSON.stringify(['-ve', 'note={# x #}']) }, /--extra-vars/);
   });
 
   it('lets managers and owners pass what they could put in the template anyway', async () => {
     for (const as of [cookies.manager, cookies.owner]) {
       await expectAccepted(as, bashTemplate, { environment: JSON.stringify({ region: 'eu', extra_thing: 'x' }), secret: JSON.stringify({ api_key: 'x' }), params: { become: true } });
       await expectAccepted(as, ansibleTemplate, { environment: JSON.stringify({ note: '{{ inventory_hostname }}' }), params: { tags: ['web'] } });
+      await expectAccepted(as, ansibleTemplate, { arguments: JSON.stringify(['-e', 'note={{ inventory_hostname }}']) });
     }
   });
 

@@ -58,13 +58,17 @@ const ALLOWED_ANSIBLE_LONG_OPTIONS = new Set(['--become']);
 const DENIED_ANSIBLE_SHORT_OPTIONS = new Set(['c', 'i', 'M']);
 const ANSIBLE_SHORT_OPTIONS_WITH_VALUE = new Set(['c', 'e', 'f', 'i', 'l', 'M', 't', 'T', 'u']);
 
-/** Names in an --extra-vars value (key=value pairs, JSON or YAML): every word that could be a key is checked. */
-function checkExtraVarsText(text: string): void {
+/**
+ * Names in an --extra-vars value (key=value pairs, JSON or YAML): every word that could be a key is
+ * checked. Its values are extra variables like the environment's, so the same expression rule holds.
+ */
+function checkExtraVarsText(text: string, refuseExpressions: boolean): void {
   for (const word of text.match(/[\p{L}\p{N}_]+/gu) ?? []) if (isDeniedVariable(word)) throw deniedVariable(word);
+  if (refuseExpressions && TEMPLATE_EXPRESSION.test(text)) throw validationFailed('CLI argument --extra-vars cannot hold a template expression ({{ }}, {% %} or {# #})');
 }
 
 /** Task CLI arguments of an ansible template must not carry, under another spelling, what variables may not. */
-function checkAnsibleArguments(args: readonly string[]): void {
+function checkAnsibleArguments(args: readonly string[], refuseExpressions: boolean): void {
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] ?? '';
     const next = args[i + 1] ?? '';
@@ -73,13 +77,13 @@ function checkAnsibleArguments(args: readonly string[]): void {
       if (name.length < 3 || ALLOWED_ANSIBLE_LONG_OPTIONS.has(name)) continue;
       const denied = DENIED_ANSIBLE_LONG_OPTIONS.find((option) => option.startsWith(name));
       if (denied) throw validationFailed(`CLI argument ${denied} cannot be passed to a task: the template and its inventory set it`);
-      if ('--extra-vars'.startsWith(name)) checkExtraVarsText(rest.length > 0 ? rest.join('=') : next);
+      if ('--extra-vars'.startsWith(name)) checkExtraVarsText(rest.length > 0 ? rest.join('=') : next, refuseExpressions);
     } else if (arg.startsWith('-')) {
       // Short flags combine (-vvc local) and a value may follow its letter directly (-clocal).
       for (let j = 1; j < arg.length; j++) {
         const letter = arg[j] ?? '';
         if (DENIED_ANSIBLE_SHORT_OPTIONS.has(letter)) throw validationFailed(`CLI argument -${letter} cannot be passed to a task: the template and its inventory set it`);
-        if (letter === 'e') checkExtraVarsText(j + 1 < arg.length ? arg.slice(j + 1) : next);
+        if (letter === 'e') checkExtraVarsText(j + 1 < arg.length ? arg.slice(j + 1) : next, refuseExpressions);
         if (ANSIBLE_SHORT_OPTIONS_WITH_VALUE.has(letter)) break;
       }
     }
@@ -104,6 +108,11 @@ export interface TaskRequester {
   canManage: boolean;
   /** The values come from outside the team (a webhook caller's payload), whoever set up the mapping. */
   fromOutside?: boolean;
+}
+
+/** Expressions are the template's to write: a task runner, or a webhook caller's payload, may not send them. */
+function refusesExpressions(requester: TaskRequester): boolean {
+  return !requester.canManage || requester.fromOutside === true;
 }
 
 /** Whether a value, or any string nested in it, holds a template expression. */
@@ -135,7 +144,7 @@ export function createTaskRequestRules(deps: TaskRequestRulesDeps) {
     for (const name of [...Object.keys(environment), ...Object.keys(secret)]) if (isDeniedVariable(name)) throw deniedVariable(name);
     const problem = findSurveyAnswerProblem(template.survey_vars, { environment, secret });
     if (problem) throw validationFailed(problem.message);
-    if (template.app === 'ansible' && (!requester.canManage || requester.fromOutside)) {
+    if (template.app === 'ansible' && refusesExpressions(requester)) {
       for (const [name, value] of [...Object.entries(environment), ...Object.entries(secret)]) {
         if (holdsTemplateExpression(value)) throw validationFailed(`Variable "${name}" cannot hold a template expression ({{ }}, {% %} or {# #})`);
       }
@@ -171,12 +180,12 @@ export function createTaskRequestRules(deps: TaskRequestRulesDeps) {
     }
   }
 
-  function checkArguments(template: Template, body: CreateTaskInput): CheckedTaskRequest {
+  function checkArguments(template: Template, body: CreateTaskInput, requester: TaskRequester): CheckedTaskRequest {
     if (body.arguments === null) return { arguments: null, argumentsIgnored: false };
     // Semaphore drops them silently; the task's log says so here.
     if (!template.allow_override_args_in_task) return { arguments: null, argumentsIgnored: true };
     if (!isJsonStringArray(body.arguments)) throw validationFailed(CLI_ARGS_INVALID);
-    if (template.app === 'ansible') checkAnsibleArguments(JSON.parse(body.arguments) as string[]);
+    if (template.app === 'ansible') checkAnsibleArguments(JSON.parse(body.arguments) as string[], refusesExpressions(requester));
     return { arguments: body.arguments, argumentsIgnored: false };
   }
 
@@ -191,7 +200,7 @@ export function createTaskRequestRules(deps: TaskRequestRulesDeps) {
     ): Promise<CheckedTaskRequest> {
       checkVariables(template, answers.environment, answers.secret, requester);
       if (!requester.canManage) await checkChoices(projectId, template, body);
-      return checkArguments(template, body);
+      return checkArguments(template, body, requester);
     },
   };
 }
