@@ -60,10 +60,10 @@ export interface TaskEngineDeps {
   onWaitingConfirmation?(taskId: number): void;
 }
 
-/** The engine's closing line of a task, the same wherever it ran. */
 /** How long tasks may take to stop gracefully when the server itself stops. */
 const SHUTDOWN_GRACE_MS = 2500;
 
+/** The engine's closing line of a task, the same wherever it ran. */
 export function finalLine(outcome: 'success' | 'error' | 'stopped'): string {
   return outcome === 'success' ? 'Task finished successfully.' : outcome === 'stopped' ? 'Task stopped.' : 'Task failed.';
 }
@@ -401,7 +401,6 @@ export function createTaskEngine(deps: TaskEngineDeps) {
       return closedCount;
     },
 
-    /** Stops every running task and waits for them to be recorded as stopped. */
     /**
      * Stops every task of this process and waits until each has its final status. Tasks get a short
      * graceful stop, then are killed: a service manager gives the whole server a few seconds.
