@@ -38,6 +38,31 @@ describe('UserDialog', () => {
     expect(calls[0]?.body).not.toHaveProperty('password');
   });
 
+  it('asks for the current password when one edits their own account, and sends it with the change', async () => {
+    const { fetchImpl, calls } = fakeFetch({ 'PUT /api/users/7': () => new Response(null, { status: 204 }) });
+    vi.stubGlobal('fetch', fetchImpl);
+    const onClose = vi.fn();
+    renderWithProviders(<UserDialog open user={existing} viewerIsAdmin={false} isSelf onClose={onClose} />);
+    fireEvent.change(await screen.findByLabelText(/^Password/), { target: { value: 'new-Secret-2' } });
+    fireEvent.change(screen.getByLabelText(/Current password/), { target: { value: 'old-Secret-1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(calls[0]?.body).toMatchObject({ id: 7, password: 'new-Secret-2', current_password: 'old-Secret-1' });
+  });
+
+  it('does not ask an admin editing someone else for a current password, nor send one', async () => {
+    const { fetchImpl, calls } = fakeFetch({ 'PUT /api/users/7': () => new Response(null, { status: 204 }) });
+    vi.stubGlobal('fetch', fetchImpl);
+    const onClose = vi.fn();
+    renderWithProviders(<UserDialog open user={existing} viewerIsAdmin isSelf={false} onClose={onClose} />);
+    expect(screen.queryByLabelText(/Current password/)).toBeNull();
+    fireEvent.change(await screen.findByLabelText(/^Password/), { target: { value: 'new-Secret-2' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(calls[0]?.body).toMatchObject({ id: 7, password: 'new-Secret-2' });
+    expect(calls[0]?.body).not.toHaveProperty('current_password');
+  });
+
   it('hides the admin flag from non-admins and disables email and password of external users', async () => {
     renderWithProviders(<UserDialog open user={{ ...existing, external: true }} viewerIsAdmin={false} isSelf onClose={() => {}} />);
     await waitFor(() => expect(screen.getByLabelText(/Email/)).toHaveProperty('disabled', true));
