@@ -108,6 +108,7 @@ describe.each(dialects)('task request rights on %s', (dialect) => {
     const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: p.repoDir, encoding: 'utf8' }).trim();
     expect(finished.commit_hash).toBe(head);
     await expectAccepted(runner, bashTemplate, { commit_hash: head });
+    expect(await expectAccepted(runner, bashTemplate, { commit_hash: head.toUpperCase() })).toMatchObject({ commit_hash: head });
     await expectAccepted(runner, flexible, { commit_hash: 'abcdef1234567' });
   });
 

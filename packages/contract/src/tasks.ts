@@ -131,7 +131,8 @@ export const CreateTaskBody = z.object({
   git_branch: z.string().trim().max(255).nullable().optional(),
   playbook: repositoryPath('Playbook').nullable().optional(),
   params: TaskParams.nullable().optional().transform((v) => v ?? {}),
-  commit_hash: z.string().trim().regex(/^[0-9a-f]{7,40}$/i, 'Commit hash must be hexadecimal').nullable().optional(),
+  // Stored as git writes it, so a re-run's pin compares equal to the commit its task ran.
+  commit_hash: z.string().trim().regex(/^[0-9a-f]{7,40}$/i, 'Commit hash must be hexadecimal').toLowerCase().nullable().optional(),
   debug: z.boolean().optional(),
   dry_run: z.boolean().optional(),
   diff: z.boolean().optional(),

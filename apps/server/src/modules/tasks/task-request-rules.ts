@@ -175,7 +175,7 @@ export function createTaskRequestRules(deps: TaskRequestRulesDeps) {
     }
     const playbook = body.playbook?.trim();
     if (playbook && playbook !== template.playbook) throw validationFailed(`playbook: the task cannot replace the template's playbook; ${onlyManagers}`);
-    if (body.commit_hash && !template.allow_override_branch_in_task && !(await deps.hasRunCommit(projectId, template.id, body.commit_hash.toLowerCase()))) {
+    if (body.commit_hash && !template.allow_override_branch_in_task && !(await deps.hasRunCommit(projectId, template.id, body.commit_hash))) {
       throw validationFailed('commit_hash: a task may only pin a commit this template has already run, unless the template allows choosing the branch');
     }
   }
