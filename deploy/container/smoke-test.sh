@@ -42,8 +42,9 @@ base="http://127.0.0.1:$port"
 api() { # METHOD PATH [JSON] -> body on stdout; fails on any non-2xx answer
   local method="$1" path="$2" body="${3:-}" status
   local args=(-sS --max-time 20 -b "$jar" -c "$jar" -o "$work/body" -w '%{http_code}' -X "$method" "$base$path")
-  [ -n "$body" ] && args+=(-H 'content-type: application/json' --data "$body")
-  status="$(curl "${args[@]}")" || fail "$method $path: no answer"
+  # The body goes through stdin: it may hold the admin password, which argv would show to every user of the host.
+  [ -n "$body" ] && args+=(-H 'content-type: application/json' --data-binary @-)
+  status="$(printf '%s' "$body" | curl "${args[@]}")" || fail "$method $path: no answer"
   [[ "$status" == 2* ]] || fail "$method $path answered $status: $(head -c 300 "$work/body")"
   cat "$work/body"
 }
@@ -75,10 +76,12 @@ esac
 
 started=$SECONDS
 echo "== server: $image on $base"
+# Secrets reach the containers by name (-e NAME takes the value from this environment), not on the engine's argv.
+export GANTRY_ADMIN_PASSWORD="$password" GANTRY_RUNNER_REGISTRATION_TOKEN="$registration_token"
 "${engine[@]}" volume create "$name-data" >/dev/null
 "${engine[@]}" run -d --name "$name" --network=host -v "$name-data:/var/lib/gantry" \
-  -e GANTRY_HOST=127.0.0.1 -e GANTRY_PORT="$port" -e GANTRY_ADMIN_PASSWORD="$password" -e GANTRY_LOG_LEVEL=warn \
-  -e GANTRY_RUNNER_REGISTRATION_TOKEN="$registration_token" \
+  -e GANTRY_HOST=127.0.0.1 -e GANTRY_PORT="$port" -e GANTRY_ADMIN_PASSWORD -e GANTRY_LOG_LEVEL=warn \
+  -e GANTRY_RUNNER_REGISTRATION_TOKEN \
   "${store[@]}" "$image" >/dev/null
 
 for i in $(seq 1 90); do
@@ -115,9 +118,9 @@ runner_id="$(jq -r .id <<<"$runner")"
 # the server's data volume, so the runner sees that volume read-only at the same place and keeps its
 # own files in a volume of its own.
 "${engine[@]}" volume create "$name-runner" >/dev/null
-"${engine[@]}" run -d --name "$name-runner" --network=host \
+GANTRY_RUNNER_TOKEN="$(jq -r .token <<<"$runner")" "${engine[@]}" run -d --name "$name-runner" --network=host \
   -v "$name-data:/var/lib/gantry:ro" -v "$name-runner:/var/lib/gantry-runner" -e GANTRY_RUNNER_WORK_DIR=/var/lib/gantry-runner \
-  -e GANTRY_RUNNER_SERVER="$base" -e GANTRY_RUNNER_TOKEN="$(jq -r .token <<<"$runner")" \
+  -e GANTRY_RUNNER_SERVER="$base" -e GANTRY_RUNNER_TOKEN \
   "$image" runner start >/dev/null
 for i in $(seq 1 30); do
   [ "$(api GET "/api/project/$project/runners" | jq -r --argjson id "$runner_id" '.[] | select(.id == $id) | .touched')" != null ] && break
