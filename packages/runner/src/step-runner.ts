@@ -1,3 +1,4 @@
+import { TASK_MARK_VARIABLE } from './process-sweep.ts';
 import type { Redactor } from './redact.ts';
 import { MAX_LINE_LENGTH, runProcess } from './run-process.ts';
 
@@ -53,6 +54,19 @@ function createCutLineRedactor(redact: StepRunnerOptions['redact']) {
   };
 }
 
+/**
+ * A step's environment: the base one with the step's own variables (the template's environment among
+ * them) over it, except the process mark. A stop, a timeout and recovery kill by that mark: taken
+ * from a task's variables, it would aim them at another task's processes, or hide these ones.
+ */
+function stepEnvironment(baseEnv: Record<string, string>, stepEnv: Record<string, string> | undefined): Record<string, string> {
+  const env = { ...baseEnv, ...stepEnv };
+  const mark = baseEnv[TASK_MARK_VARIABLE];
+  if (mark === undefined) delete env[TASK_MARK_VARIABLE];
+  else env[TASK_MARK_VARIABLE] = mark;
+  return env;
+}
+
 /** Runs the processes of one task: shared environment, redaction, stop and timeout for every step. */
 export function createStepRunner(options: StepRunnerOptions) {
   async function exec(step: StepOptions): Promise<number> {
@@ -69,7 +83,7 @@ export function createStepRunner(options: StepRunnerOptions) {
       command: step.command,
       args: step.args,
       cwd: step.cwd,
-      env: { ...options.baseEnv, ...step.env },
+      env: stepEnvironment(options.baseEnv, step.env),
       signal: options.signal,
       forceKill: options.forceKill,
       ...(remaining !== undefined ? { timeoutMs: remaining } : {}),
