@@ -31,7 +31,7 @@ function normalizeVariableName(name: string): string {
   return name.normalize('NFKC').replace(/[\s\p{Cf}]/gu, '').toLowerCase();
 }
 
-export function isDeniedVariable(name: string): boolean {
+function isDeniedVariable(name: string): boolean {
   const normalized = normalizeVariableName(name);
   return DENIED_VARIABLES.some((pattern) => pattern.test(normalized));
 }
@@ -204,5 +204,3 @@ export function createTaskRequestRules(deps: TaskRequestRulesDeps) {
     },
   };
 }
-
-export type TaskRequestRules = ReturnType<typeof createTaskRequestRules>;
