@@ -166,4 +166,10 @@ describe.each(dialects)('websocket sessions on %s', (dialect) => {
     own.socket.close();
     script.socket.close();
   });
+
+  it('accepts a handshake whose Host names the default port its Origin leaves out, as the cross-site guard does', async () => {
+    const proxied = await connect({ cookie: t.adminCookie, host: 'gantry.example:443', origin: 'https://gantry.example' });
+    proxied.socket.close();
+    await expect(connect({ cookie: t.adminCookie, host: 'gantry.example:443', origin: 'https://evil.example' })).rejects.toThrow('handshake answered 403');
+  });
 });

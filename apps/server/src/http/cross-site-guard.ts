@@ -24,6 +24,18 @@ function hostOf(value: string): string | undefined {
   }
 }
 
+/**
+ * Whether an Origin or Referer names this server: the host the request came in on (behind a trusted
+ * proxy, the forwarded host) or web_host. Shared by the cross-site guard and the websocket handshake.
+ */
+export function createOwnOriginCheck(webHost: string) {
+  const publicHost = webHost ? hostOf(webHost) : undefined;
+  return function isOwnOrigin(value: string, request: FastifyRequest): boolean {
+    const host = hostOf(value);
+    return host !== undefined && (host === withoutDefaultPort(request.host) || host === publicHost);
+  };
+}
+
 function isJsonType(contentType: string | undefined): boolean {
   const mediaType = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
   return mediaType === 'application/json' || (mediaType.startsWith('application/') && mediaType.endsWith('+json'));
@@ -44,11 +56,7 @@ function isJsonType(contentType: string | undefined): boolean {
  * scheme on the same host and port is no other site that could forge anything.
  */
 export function registerCrossSiteGuard(app: FastifyInstance, deps: CrossSiteGuardDeps): void {
-  const webHost = deps.webHost ? hostOf(deps.webHost) : undefined;
-
-  function isOwnHost(host: string | undefined, request: FastifyRequest): boolean {
-    return host !== undefined && (host === withoutDefaultPort(request.host) || host === webHost);
-  }
+  const isOwnOrigin = createOwnOriginCheck(deps.webHost);
 
   app.addHook('onRequest', async (request) => {
     if (SAFE_METHODS.has(request.method) || readBearerToken(request)) return;
@@ -58,7 +66,7 @@ export function registerCrossSiteGuard(app: FastifyInstance, deps: CrossSiteGuar
     const referer = request.headers.referer;
     const source = origin ?? referer;
     if (source !== undefined) {
-      if (!isOwnHost(hostOf(source), request)) throw forbidden(`Cross-site request refused: ${origin !== undefined ? 'Origin' : 'Referer'} is not this server`);
+      if (!isOwnOrigin(source, request)) throw forbidden(`Cross-site request refused: ${origin !== undefined ? 'Origin' : 'Referer'} is not this server`);
       return;
     }
     const contentType = request.headers['content-type'];

@@ -2,21 +2,12 @@ import { ErrorCode } from '@gantry/contract';
 import fastifyWebsocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthService } from '../modules/auth/auth.service.ts';
+import { createOwnOriginCheck } from './cross-site-guard.ts';
 import type { LiveCaller, LiveHub } from './live-hub.ts';
 import { readBearerToken, readSessionCookie } from './session-cookie.ts';
 
 /** How often open sockets have their session or token checked again (idle expiry, changes on other nodes). */
 const REVALIDATE_MS = 30_000;
-
-/** The host (with port) of an http(s) URL, lower-cased; undefined for "null" and anything else. */
-function hostOf(value: string): string | undefined {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.host.toLowerCase() : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** Closes the sockets whose session or token has ended since (expired, or ended on a node that could not tell this one). */
 export function revalidateSockets(auth: Pick<AuthService, 'findLiveCredentialUser'>, hub: Pick<LiveHub, 'revalidate'>): Promise<void> {
@@ -38,12 +29,7 @@ export function revalidateSockets(auth: Pick<AuthService, 'findLiveCredentialUse
  */
 export async function registerWebsocket(app: FastifyInstance, { auth, hub, webHost }: { auth: AuthService; hub: LiveHub; webHost: string }): Promise<void> {
   const callers = new WeakMap<FastifyRequest, LiveCaller>();
-  const publicHost = webHost ? hostOf(webHost) : undefined;
-
-  function isOwnOrigin(origin: string, request: FastifyRequest): boolean {
-    const host = hostOf(origin);
-    return host !== undefined && (host === request.host.toLowerCase() || host === publicHost);
-  }
+  const isOwnOrigin = createOwnOriginCheck(webHost);
 
   let revalidating = false;
   const timer = setInterval(() => {
