@@ -7,12 +7,14 @@ import type { CronCheckChange } from '../components/template-cron-check.ts';
 /**
  * Every schedule of the template: the form manages the commit-check one among them, and leaves a
  * template with a timed schedule alone. Read from the project's list, since the template's own
- * schedules call answers commit checks only (as Semaphore's does).
+ * schedules call answers commit checks only (as Semaphore's does); cached as that list, so whatever
+ * changes a schedule (the form's commit check, the schedules page) refreshes what the form sees.
  */
 export const templateSchedulesQuery = (projectId: number, templateId: number) =>
   queryOptions({
-    queryKey: [...resourceKeys.templates(projectId), 'one', templateId, 'schedules'] as const,
-    queryFn: async ({ signal }) => (await api(schedulesApi.list, { params: { projectId }, signal })).filter((schedule) => schedule.template_id === templateId),
+    queryKey: resourceKeys.schedules(projectId),
+    queryFn: ({ signal }) => api(schedulesApi.list, { params: { projectId }, signal }),
+    select: (schedules) => schedules.filter((schedule) => schedule.template_id === templateId),
   });
 
 /** The server's cron parser decides whether an expression is accepted. */
