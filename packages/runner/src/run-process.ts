@@ -24,8 +24,11 @@ export interface RunProcessOptions {
   forceKill?: () => boolean;
   timeoutMs?: number;
   killGraceMs?: number;
-  /** Called for every output line, stdout and stderr alike, without the line ending. */
-  onLine(line: string, stream: 'stdout' | 'stderr'): void;
+  /**
+   * Called for every output line, stdout and stderr alike, without the line ending. A line longer
+   * than MAX_LINE_LENGTH comes in pieces; `cut` is true for each piece the same line goes on after.
+   */
+  onLine(line: string, stream: 'stdout' | 'stderr', cut: boolean): void;
   /** Called with the process id (which is also its process group id) once the process runs. */
   onStart?(pid: number): void;
 }
@@ -33,7 +36,7 @@ export interface RunProcessOptions {
 /** Lines longer than this are cut into pieces, so one runaway line cannot exhaust memory. */
 export const MAX_LINE_LENGTH = 64 * 1024;
 
-function createLineSplitter(emit: (line: string) => void) {
+function createLineSplitter(emit: (line: string, cut: boolean) => void) {
   let pending = '';
   return {
     push(chunk: string) {
@@ -49,7 +52,7 @@ function createLineSplitter(emit: (line: string) => void) {
       }
       pending = pending.slice(start);
       while (pending.length > MAX_LINE_LENGTH) {
-        emit(pending.slice(0, MAX_LINE_LENGTH));
+        emit(pending.slice(0, MAX_LINE_LENGTH), true);
         pending = pending.slice(MAX_LINE_LENGTH);
       }
     },
@@ -60,7 +63,7 @@ function createLineSplitter(emit: (line: string) => void) {
   };
   function emitLong(line: string) {
     for (let i = 0; i < line.length || i === 0; i += MAX_LINE_LENGTH) {
-      emit(line.slice(i, i + MAX_LINE_LENGTH));
+      emit(line.slice(i, i + MAX_LINE_LENGTH), i + MAX_LINE_LENGTH < line.length);
       if (line.length === 0) break;
     }
   }
@@ -269,8 +272,8 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
     options.signal?.addEventListener('abort', onAbort);
     const timeout = options.timeoutMs ? setTimeout(() => stop('timed_out'), options.timeoutMs) : undefined;
 
-    const stdout = createLineSplitter((line) => options.onLine(line, 'stdout'));
-    const stderr = createLineSplitter((line) => options.onLine(line, 'stderr'));
+    const stdout = createLineSplitter((line, cut) => options.onLine(line, 'stdout', cut));
+    const stderr = createLineSplitter((line, cut) => options.onLine(line, 'stderr', cut));
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     const processes = connectSpawner();
 

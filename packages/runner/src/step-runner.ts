@@ -1,6 +1,6 @@
 import { TASK_MARK_VARIABLE } from './process-sweep.ts';
 import type { Redactor } from './redact.ts';
-import { MAX_LINE_LENGTH, runProcess } from './run-process.ts';
+import { runProcess } from './run-process.ts';
 
 export class TaskStopped extends Error {}
 export class TaskTimedOut extends Error {}
@@ -37,11 +37,10 @@ export interface StepRunnerOptions {
 function createCutLineRedactor(redact: StepRunnerOptions['redact']) {
   let pending = '';
   return {
-    take(line: string): string | undefined {
+    take(line: string, cut: boolean): string | undefined {
       const text = pending + line;
       pending = '';
-      // A full-length piece is (almost always) a cut: the same line goes on in the next one.
-      if (line.length !== MAX_LINE_LENGTH || !('settle' in redact)) return redact(text);
+      if (!cut || !('settle' in redact)) return redact(text);
       const { settled, rest } = redact.settle(text);
       pending = rest;
       return settled || undefined;
@@ -89,7 +88,7 @@ export function createStepRunner(options: StepRunnerOptions) {
       ...(remaining !== undefined ? { timeoutMs: remaining } : {}),
       ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
       ...(options.onProcessStart ? { onStart: options.onProcessStart } : {}),
-      onLine: (line, stream) => deliver(cuts[stream].take(line)),
+      onLine: (line, stream, cut) => deliver(cuts[stream].take(line, cut)),
     });
     deliver(cuts.stdout.flush());
     deliver(cuts.stderr.flush());

@@ -91,6 +91,19 @@ describe('runProcess', () => {
     expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(64 * 1024);
   });
 
+  it('marks each piece of a cut line that the line goes on after, and no line of exactly the piece length', async () => {
+    const pieces: [number, boolean][] = [];
+    const script = 'head -c 150000 /dev/zero | tr "\\0" "x"; echo; head -c 65536 /dev/zero | tr "\\0" "y"; echo; echo end';
+    await runProcess({ command: 'bash', args: ['-c', script], cwd: '/tmp', env, onLine: (l, _stream, cut) => pieces.push([l.length, cut]) });
+    expect(pieces).toEqual([
+      [65536, true],
+      [65536, true],
+      [150000 - 2 * 65536, false],
+      [65536, false],
+      [3, false],
+    ]);
+  });
+
   it('a stop asked for before the process has started still reaches it', async () => {
     const controller = new AbortController();
     const started = Date.now();

@@ -1,6 +1,8 @@
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { TASK_MARK_VARIABLE } from '../src/process-sweep.ts';
+import { createRedactor } from '../src/redact.ts';
+import { MAX_LINE_LENGTH } from '../src/run-process.ts';
 import { createStepRunner } from '../src/step-runner.ts';
 
 const PATH = process.env.PATH ?? '/usr/bin:/bin';
@@ -24,5 +26,21 @@ describe('createStepRunner environment', () => {
     expect(await steps({}).run({ command: 'bash', args: ['-c', `echo "$${TASK_MARK_VARIABLE}"`], cwd: os.tmpdir(), env, quiet: true, capture: output })).toBe(true);
     expect(output).toHaveLength(1);
     expect(output[0]).toMatch(/^[0-9a-f]{24}$/);
+  });
+});
+
+describe('createStepRunner output', () => {
+  it('a line exactly as long as a cut piece stays its own line, with a secret runner', async () => {
+    const lines: string[] = [];
+    const runner = createStepRunner({
+      baseEnv: { PATH },
+      signal: new AbortController().signal,
+      forceKill: () => false,
+      redact: createRedactor(['a-secret-value']),
+      emit: (line) => lines.push(line),
+    });
+    const script = `head -c ${MAX_LINE_LENGTH} /dev/zero | tr '\\0' a; echo; echo next`;
+    expect(await runner.exec({ command: 'bash', args: ['-c', script], cwd: os.tmpdir() })).toBe(0);
+    expect(lines.slice(1)).toEqual(['a'.repeat(MAX_LINE_LENGTH), 'next']);
   });
 });
