@@ -40,6 +40,12 @@ describe.each(dialects)('sign-in throttle on %s', (dialect) => {
     }
   });
 
+  it('answers 401, not a store error, for a login name whose lower case outgrows the 255 characters it may have', async () => {
+    // 'İ' lower-cases to two characters: 255 of them become 510.
+    const response = await signIn(t, 'İ'.repeat(255), 'wrong-password', '203.0.113.30');
+    expect(response.status).toBe(401);
+  });
+
   it('keeps the right password from that address out, but not from another address or for another account', async () => {
     // Concurrent attempts may have refused each other; failures up to the limit come first.
     let failures = 0;

@@ -88,7 +88,7 @@ export function createAuthService({ config, clock, auth, users, throttle, ldap, 
     /** Checks a username-or-email and password; returns a new session token. */
     async login(body: LoginBody, client: ClientInfo): Promise<string> {
       if (config.password_login_disabled && !ldap.enabled) throw forbidden('Signing in with a password is disabled');
-      const attempt = await throttle.reserve({ account: body.auth.toLowerCase(), address: client.ip.slice(0, 64) });
+      const attempt = await throttle.reserve({ account: body.auth.toLowerCase(), address: client.ip });
       // The directory is asked first, as Semaphore does; a miss falls back to local passwords unless they are switched off.
       const directoryUser = await ldap.signIn(body.auth, body.password);
       if (directoryUser) {

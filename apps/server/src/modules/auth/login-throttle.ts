@@ -31,6 +31,9 @@ export interface LoginThrottleOptions {
  */
 const ADDRESS_LIMIT_FACTOR = 5;
 const SWEEP_INTERVAL_MS = 60_000;
+/** Widths of login_attempt.address and login_attempt.account. */
+const ADDRESS_MAX = 64;
+const ACCOUNT_MAX = 255;
 
 /**
  * Counts sign-in attempts in the store, so that every server node on it shares the counts. An
@@ -60,10 +63,12 @@ export function createLoginThrottle(options: LoginThrottleOptions) {
         lastSweep = now;
         await options.attempts.deleteLoginAttemptsBefore(since);
       }
-      const address = subject.address ?? '';
-      const id = await options.attempts.insertLoginAttempt({ address, account: subject.account, attempted: toTimestamp(new Date(now)) });
+      // Cut to the columns' widths: a 255-character login name can lower-case to more characters than that.
+      const address = (subject.address ?? '').slice(0, ADDRESS_MAX);
+      const account = subject.account.slice(0, ACCOUNT_MAX);
+      const id = await options.attempts.insertLoginAttempt({ address, account, attempted: toTimestamp(new Date(now)) });
       const release = () => options.attempts.deleteLoginAttempt(id);
-      const accountTimes = await options.attempts.listRecentAttempts({ address, account: subject.account, since, exceptId: id, limit: options.maxFailures });
+      const accountTimes = await options.attempts.listRecentAttempts({ address, account, since, exceptId: id, limit: options.maxFailures });
       let wait = waitSeconds(accountTimes, options.maxFailures, now);
       if (subject.address !== undefined) {
         const addressTimes = await options.attempts.listRecentAttempts({ address, since, exceptId: id, limit: addressLimit });
