@@ -110,7 +110,7 @@ async function execute(plan: ExecutionPlan, steps: StepRunner, hooks: RunTaskHoo
 export async function runTask(spec: TaskSpec, hooks: RunTaskHooks): Promise<TaskOutcome> {
   const redact = createRedactor(spec.secrets);
   const steps = createStepRunner({
-    // Every process of the task carries its id: scripts may use it, and recovery recognises orphans by it.
+    // Every process of the task carries its id for scripts to use; orphans are found by the process mark the caller puts in baseEnv.
     baseEnv: { ...hooks.baseEnv, GANTRY_TASK_ID: String(spec.task_id) },
     ...(hooks.onProcessStart ? { onProcessStart: hooks.onProcessStart } : {}),
     signal: hooks.signal,
