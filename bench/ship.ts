@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../e2e/support/browser.ts';
 import { findFreePort } from '../e2e/support/server.ts';
 import { median, ratio } from './support.ts';
@@ -93,9 +94,11 @@ async function startBuiltServer(webDist: string | undefined): Promise<BuiltServe
 /** Scripts and stylesheets the sign-in page loads, as Chromium's network layer counts them (encoded = on the wire). */
 async function firstPageBytes(webDist: string | undefined): Promise<boolean> {
   const server = await startBuiltServer(webDist);
-  await server.waitReady();
-  const browser = await launchBrowser();
+  // Inside the try: a server that never gets ready, or a browser that fails to start, still stops the server.
+  let browser: Browser | undefined;
   try {
+    await server.waitReady();
+    browser = await launchBrowser();
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
@@ -127,7 +130,7 @@ async function firstPageBytes(webDist: string | undefined): Promise<boolean> {
     console.log(`      first page: ${list.length} scripts and stylesheets, ${decoded.toFixed(1)} KB uncompressed, ${encoded.toFixed(1)} KB on the wire`);
     return ratio('sign-in page JS+CSS on the wire', encoded, FIRST_PAGE_TARGET_KB, 1, 'KB');
   } finally {
-    await browser.close();
+    await browser?.close();
     await server.stop();
   }
 }
