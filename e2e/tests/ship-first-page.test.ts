@@ -7,28 +7,35 @@ import { signIn } from '../support/ui.ts';
 /** Before the split the sign-in page fetched 1,269 KB of script (all of the app); now about 810 KB. */
 const SIGN_IN_SCRIPT_BUDGET_KB = 900;
 
-/** The scripts a page fetches, by path, uncompressed. */
-function recordScripts(page: Page): Map<string, Buffer> {
+/**
+ * The scripts a page fetches, by path, uncompressed. Bodies arrive after their responses: `settled`
+ * waits for those under way, so an assertion that a script is absent never runs before it is recorded.
+ */
+function recordScripts(page: Page): { scripts: Map<string, Buffer>; settled: () => Promise<void> } {
   const scripts = new Map<string, Buffer>();
+  const pending = new Set<Promise<void>>();
   page.on('response', (response) => {
     if (response.request().resourceType() !== 'script') return;
-    void response.body().then(
-      (body) => scripts.set(new URL(response.url()).pathname, body),
+    const body = response.body().then(
+      (content) => void scripts.set(new URL(response.url()).pathname, content),
       () => undefined,
     );
+    pending.add(body);
+    void body.then(() => pending.delete(body));
   });
-  return scripts;
+  return { scripts, settled: async () => void (await Promise.all(pending)) };
 }
 
 async function openSignIn(browser: Browser, url: string, locale: string) {
   const context = await browser.newContext({ baseURL: url, viewport: { width: 1280, height: 800 }, locale });
   const page = await context.newPage();
-  const scripts = recordScripts(page);
+  const { scripts, settled } = recordScripts(page);
   await page.goto('/');
   await page.waitForURL(/\/auth\/login/);
   await page.locator('input[type="password"]').waitFor();
   await page.waitForLoadState('networkidle');
-  return { page, scripts };
+  await settled();
+  return { page, scripts, settled };
 }
 
 describe('the first page ships only what it needs', () => {
@@ -45,7 +52,7 @@ describe('the first page ships only what it needs', () => {
   });
 
   it('the sign-in page fetches none of the signed-in app; signing in fetches it, its texts and those of a language picked later', async () => {
-    const { page, scripts } = await openSignIn(browser, server.url, 'en-US');
+    const { page, scripts, settled } = await openSignIn(browser, server.url, 'en-US');
     const paths = [...scripts.keys()];
     expect(paths.filter((path) => /\/(signed-in-routes|app-shell|task-log-host|history-page)-/.test(path))).toEqual([]);
     const totalKb = [...scripts.values()].reduce((sum, body) => sum + body.length, 0) / 1024;
@@ -55,6 +62,7 @@ describe('the first page ships only what it needs', () => {
     await page.getByLabel('Project name').fill('Shipping');
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     await page.waitForURL(/\/project\/\d+\/history/);
+    await settled();
     expect([...scripts.keys()].some((path) => /\/signed-in-routes-/.test(path))).toBe(true);
     // The texts of the areas left out of the sign-in page (here "resources") arrive with the signed-in app.
     await page.getByRole('link', { name: 'Key Store' }).click();
