@@ -13,7 +13,7 @@ import type { Credential } from '../../http/session-cookie.ts';
 import type { LoginThrottle } from './login-throttle.ts';
 import { assertSessionCredential } from './session-only.ts';
 import { verifyPassword } from './passwords.ts';
-import { generateToken, hashToken } from './secret-tokens.ts';
+import { generateToken, hashApiToken, hashToken } from './secret-tokens.ts';
 import { describeAuthMethods } from './totp.service.ts';
 
 interface AuthDeps {
@@ -151,7 +151,7 @@ export function createAuthService({ config, clock, auth, users, throttle, ldap, 
 
     /** The user behind an API token, or undefined when the token is unknown, revoked or past its expiry. */
     async findTokenUser(token: string): Promise<UserRow | undefined> {
-      const row = await auth.findToken(hashToken(token.trim().toLowerCase()));
+      const row = await auth.findToken(hashApiToken(token));
       if (!row || toApiToken(row).expired) return undefined;
       return users.findById(row.user_id);
     },
@@ -187,7 +187,7 @@ export function createAuthService({ config, clock, auth, users, throttle, ldap, 
     async deleteToken(userId: number, tokenOrPrefix: string, callerToken: string | undefined): Promise<void> {
       const value = tokenOrPrefix.toLowerCase();
       const row = await auth.findUserToken(userId, hashToken(value), value.slice(0, TOKEN_PREFIX_LENGTH) === value ? value : '');
-      const expiresItself = callerToken !== undefined && row !== undefined && hashToken(callerToken.trim().toLowerCase()) === row.token_hash;
+      const expiresItself = callerToken !== undefined && row !== undefined && hashApiToken(callerToken) === row.token_hash;
       if (!expiresItself) assertSessionCredential(callerToken === undefined ? 'session' : 'token', 'API tokens');
       if (!row) throw notFound('Token');
       await auth.deleteToken(row.id);
@@ -221,7 +221,7 @@ export function createAuthService({ config, clock, auth, users, throttle, ldap, 
     async findCaller(bearer: string | undefined, sessionToken: string | undefined): Promise<Caller | undefined> {
       if (bearer) {
         const user = await this.findTokenUser(bearer);
-        return user ? { user, key: `token:${hashToken(bearer.trim().toLowerCase())}` } : undefined;
+        return user ? { user, key: `token:${hashApiToken(bearer)}` } : undefined;
       }
       if (!sessionToken) return undefined;
       const user = await this.findSessionUser(sessionToken);

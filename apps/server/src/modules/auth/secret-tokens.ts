@@ -9,3 +9,8 @@ export function generateToken(): string {
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
+
+/** The stored hash of an API token as a caller presents it: tokens are lower-case, and compared without case or surrounding space. */
+export function hashApiToken(token: string): string {
+  return hashToken(token.trim().toLowerCase());
+}
