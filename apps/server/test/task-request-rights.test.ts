@@ -102,6 +102,14 @@ describe.each(dialects)('task request rights on %s', (dialect) => {
 
     const flexible = await p.createTemplate({ playbook: 'args.sh', allow_override_branch_in_task: true, task_params: { allow_override_inventory: true } });
     expect(await expectAccepted(runner, flexible, { git_branch: 'main', inventory_id: otherInventoryId })).toMatchObject({ git_branch: 'main', inventory_id: otherInventoryId });
+    // A branch reaches git's command line: one that reads as an option (git fetch origin --upload-pack=<command>) is no branch.
+    for (const branch of ['--upload-pack=touch /tmp/gantry-pwned', '-b', 'a b', 'a..b', 'main.lock']) {
+      await expectRefused(runner, flexible, { git_branch: branch }, 'Branch must be a valid git branch name');
+    }
+    const template = await t.request('POST', `${p.base}/templates`, { as: t.adminCookie, body: { name: 'option branch', app: 'bash', playbook: 'args.sh', git_branch: '--upload-pack=id' } });
+    expect(template.status).toBe(400);
+    expect((template.body as { error: string }).error).toMatch('Branch must be a valid git branch name');
+    expect(await expectAccepted(runner, flexible, { git_branch: 'release/1.2-rc' })).toMatchObject({ git_branch: 'release/1.2-rc' });
 
     // A re-run pins the commit its task ran; that commit is the template's own code, not one the runner picked.
     const finished = await p.waitForStatus(Number(task.id), ['success', 'error']);

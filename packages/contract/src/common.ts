@@ -102,3 +102,17 @@ export const requiredString = (label: string, max = 255) =>
     .trim()
     .min(1, requiredText(label))
     .max(max, `${label} must be at most ${max} characters`);
+
+export const GIT_BRANCH_INVALID = 'Branch must be a valid git branch name';
+
+/**
+ * Whether text is a branch name git accepts (check-ref-format). Empty means the default branch. A
+ * branch reaches git's command line, where one starting with "-" would be read as an option
+ * (`git fetch origin --upload-pack=<command>` runs the command).
+ */
+export function isGitBranchName(branch: string): boolean {
+  if (branch === '') return true;
+  if (branch === '@' || branch.startsWith('-') || branch.startsWith('/') || branch.endsWith('/') || branch.endsWith('.') || branch.endsWith('.lock')) return false;
+  if (/[\u0000-\u0020\u007f~^:?*[\\]|\.\.|@\{|\/\/|\/\./.test(branch)) return false;
+  return !branch.startsWith('.');
+}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { Id, NoContent, PathId, ProjectParams, SortOrder, requiredId, requiredString } from './common.ts';
+import { GIT_BRANCH_INVALID, Id, NoContent, PathId, ProjectParams, SortOrder, isGitBranchName, requiredId, requiredString } from './common.ts';
 import { ResourceRefs } from './refs.ts';
 
 export type GitUrlType = 'local' | 'ssh' | 'git' | 'file' | 'http' | 'https';
@@ -34,7 +34,7 @@ export const RepositoryBody = z
     project_id: Id.optional(),
     name: requiredString('Name'),
     git_url: requiredString('URL', 2048),
-    git_branch: z.string().trim().max(255).nullable().optional(),
+    git_branch: z.string().trim().max(255).refine(isGitBranchName, GIT_BRANCH_INVALID).nullable().optional(),
     ssh_key_id: requiredId('Access key'),
   })
   .superRefine((repo, ctx) => {

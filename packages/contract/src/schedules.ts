@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { DateTime, Id, NoContent, PathId, ProjectParams, requiredId, requiredString } from './common.ts';
+import { DateTime, GIT_BRANCH_INVALID, Id, NoContent, PathId, ProjectParams, isGitBranchName, requiredId, requiredString } from './common.ts';
 import { TaskParams } from './task-spec.ts';
 
 /** What a schedule (or integration) passes to the task it starts. */
@@ -8,7 +8,7 @@ export const ScheduleTaskParams = z
   .object({
     environment: z.string().max(1024 * 1024).nullable().optional(),
     arguments: z.string().max(64 * 1024).nullable().optional(),
-    git_branch: z.string().max(255).nullable().optional(),
+    git_branch: z.string().max(255).refine(isGitBranchName, GIT_BRANCH_INVALID).nullable().optional(),
     message: z.string().max(1024).nullable().optional(),
     inventory_id: Id.nullable().optional(),
     params: TaskParams.nullable().optional(),

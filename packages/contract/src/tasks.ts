@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { DateTime, Id, NoContent, PathId, ProjectParams, projectRefId, queryInteger, requiredId, wireInteger } from './common.ts';
+import { DateTime, GIT_BRANCH_INVALID, Id, NoContent, PathId, ProjectParams, isGitBranchName, projectRefId, queryInteger, requiredId, wireInteger } from './common.ts';
 import { TaskParams } from './task-spec.ts';
 import { repositoryPath } from './templates.ts';
 
@@ -128,7 +128,7 @@ export const CreateTaskBody = z.object({
   secret: JSON_OBJECT_TEXT('Secret'),
   arguments: z.string().max(64 * 1024).nullable().optional().transform((v) => (v?.trim() ? v : null)),
   inventory_id: Id.nullable().optional(),
-  git_branch: z.string().trim().max(255).nullable().optional(),
+  git_branch: z.string().trim().max(255).refine(isGitBranchName, GIT_BRANCH_INVALID).nullable().optional(),
   playbook: repositoryPath('Playbook').nullable().optional(),
   params: TaskParams.nullable().optional().transform((v) => v ?? {}),
   // Stored as git writes it, so a re-run's pin compares equal to the commit its task ran.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { Id, NoContent, OptionalId, PathId, ProjectParams, SortOrder, requiredString, wireInteger } from './common.ts';
+import { GIT_BRANCH_INVALID, Id, NoContent, OptionalId, PathId, ProjectParams, SortOrder, isGitBranchName, requiredString, wireInteger } from './common.ts';
 import { isSafeRepositoryPath } from './inventories.ts';
 import { ResourceRefs } from './refs.ts';
 
@@ -125,7 +125,7 @@ export const TemplateBody = z
     start_version: z.string().trim().max(255).nullable().optional(),
     build_template_id: OptionalId,
     autorun: z.boolean().optional().default(false),
-    git_branch: z.string().trim().max(255).nullable().optional(),
+    git_branch: z.string().trim().max(255).refine(isGitBranchName, GIT_BRANCH_INVALID).nullable().optional(),
     survey_vars: z.array(SurveyVar).max(200).nullable().optional().transform((v) => v ?? []),
     vaults: z.array(TemplateVault).max(50).nullable().optional().transform((v) => v ?? []),
     task_params: z.record(z.string(), z.unknown()).nullable().optional().transform((v) => v ?? {}),
