@@ -169,8 +169,8 @@ export function createLiveHub(options: LiveHubOptions) {
 
     /** Sends stored lines of a task to every allowed connection, in sequence order. */
     publishLines(audience: Audience, task: { id: number; project_id: number }, lines: LogLine[]): void {
+      if (lines.length === 0) return;
       for (const connection of connections) {
-        if (lines.length === 0) continue;
         if (!allowed(connection, task.project_id, audience.memberIds)) {
           connection.streams.delete(task.id);
           continue;
