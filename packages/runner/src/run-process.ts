@@ -40,10 +40,13 @@ function createLineSplitter(emit: (line: string, cut: boolean) => void) {
   let pending = '';
   return {
     push(chunk: string) {
+      // What waits holds no line ending: only the new text is searched, so a long line arriving in
+      // many small chunks (progress output) is not scanned again with every chunk.
+      const searchFrom = pending.length;
       pending += chunk;
       let start = 0;
       for (;;) {
-        const newline = pending.indexOf('\n', start);
+        const newline = pending.indexOf('\n', Math.max(start, searchFrom));
         if (newline === -1) break;
         let line = pending.slice(start, newline);
         if (line.endsWith('\r')) line = line.slice(0, -1);

@@ -104,6 +104,13 @@ describe('runProcess', () => {
     ]);
   });
 
+  it('joins a line whose ending arrives in a later chunk, with CR LF split across chunks', async () => {
+    const lines: string[] = [];
+    const script = "printf 'abc\\r'; sleep 0.05; printf '\\nde'; sleep 0.05; printf 'f'; sleep 0.05; printf 'g\\nlast'";
+    await runProcess({ command: 'bash', args: ['-c', script], cwd: '/tmp', env, onLine: (l) => lines.push(l) });
+    expect(lines).toEqual(['abc', 'defg', 'last']);
+  });
+
   it('a stop asked for before the process has started still reaches it', async () => {
     const controller = new AbortController();
     const started = Date.now();
