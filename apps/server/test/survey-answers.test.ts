@@ -1,4 +1,4 @@
-import { findSurveyAnswerProblem, type SurveyQuestion } from '@gantry/contract';
+import { SurveyVar, findSurveyAnswerProblem, type SurveyQuestion } from '@gantry/contract';
 import { describe, expect, it } from 'vitest';
 
 const question = (fields: Partial<SurveyQuestion> & { name: string }): SurveyQuestion => ({ title: fields.name.toUpperCase(), type: '', required: false, values: [], ...fields });
@@ -52,5 +52,13 @@ describe('survey answers', () => {
 
   it('does not read inherited properties as answers', () => {
     expect(findSurveyAnswerProblem([question({ name: 'toString', title: 'Text', required: true })], { environment: {}, secret: {} })?.message).toBe('Text is required');
+  });
+
+  it('takes as an integer default only what a task may then answer with it', () => {
+    const withDefault = (default_value: string) => SurveyVar.safeParse({ name: 'count', title: 'Count', type: 'int', default_value });
+    expect(withDefault('-12').success).toBe(true);
+    expect(withDefault('99999999999999999999').success).toBe(false);
+    expect(withDefault('1.5').success).toBe(false);
+    expect(check({ version: '1', count: '99999999999999999999' })).toBe('Count: Must be integer');
   });
 });

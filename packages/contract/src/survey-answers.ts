@@ -36,7 +36,8 @@ function isSingleValue(value: unknown): value is string | number | boolean {
   return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 }
 
-function isInteger(value: string | number | boolean): boolean {
+/** Whether an integer survey variable takes the value: a whole number, as a number or in digits. Its default must pass too. */
+export function isSurveyInteger(value: string | number | boolean): boolean {
   if (typeof value === 'number') return Number.isSafeInteger(value);
   return typeof value === 'string' && INTEGER_TEXT.test(value) && Number.isSafeInteger(Number(value));
 }
@@ -60,7 +61,7 @@ export function findSurveyAnswerProblem(questions: readonly SurveyQuestion[], an
     }
     if (!isSingleValue(value)) return problem(SURVEY_ANSWER_MESSAGES.notSingleValue(question.title));
     if (question.required && String(value).trim() === '') return problem(SURVEY_ANSWER_MESSAGES.required(question.title));
-    if (question.type === 'int' && !isInteger(value)) return problem(SURVEY_ANSWER_MESSAGES.mustBeInteger(question.title));
+    if (question.type === 'int' && !isSurveyInteger(value)) return problem(SURVEY_ANSWER_MESSAGES.mustBeInteger(question.title));
     if (question.type === 'enum' && !question.values.some((v) => v.value === String(value))) {
       return problem(SURVEY_ANSWER_MESSAGES.notOneOfValues(question.title));
     }

@@ -3,6 +3,7 @@ import { endpoint } from './endpoint.ts';
 import { GIT_BRANCH_INVALID, Id, NoContent, OptionalId, PathId, ProjectParams, SortOrder, isGitBranchName, requiredString, wireInteger } from './common.ts';
 import { isSafeRepositoryPath } from './inventories.ts';
 import { ResourceRefs } from './refs.ts';
+import { isSurveyInteger } from './survey-answers.ts';
 
 export const TemplateType = z.enum(['', 'build', 'deploy']);
 export type TemplateType = z.infer<typeof TemplateType>;
@@ -34,7 +35,7 @@ export const SurveyVar = z
       const names = v.values.map((x) => x.name.trim());
       if (new Set(names).size !== names.length) ctx.addIssue({ code: 'custom', path: ['values'], message: 'Enumeration values must have unique names.' });
     }
-    if (v.type === 'int' && v.default_value !== '' && !/^-?[0-9]+$/.test(v.default_value)) {
+    if (v.type === 'int' && v.default_value !== '' && !isSurveyInteger(v.default_value)) {
       ctx.addIssue({ code: 'custom', path: ['default_value'], message: 'Must be integer' });
     }
   });
