@@ -124,12 +124,11 @@ export function registerBodyLimits(app: FastifyInstance, deps: BodyLimitDeps): v
 }
 
 /** A request carries a valid credential: an API token, a fully signed-in session or a runner token. */
-export function createKnownCallerCheck(deps: { auth: Pick<AuthService, 'findTokenUser' | 'findSessionUser'>; runnerJobs: Pick<RunnerJobs, 'isKnownToken'> }) {
+export function createKnownCallerCheck(deps: { auth: Pick<AuthService, 'findCaller'>; runnerJobs: Pick<RunnerJobs, 'isKnownToken'> }) {
   return async function isKnownCaller(request: FastifyRequest): Promise<boolean> {
     const bearer = readBearerToken(request);
-    if (bearer) return (await deps.auth.findTokenUser(bearer)) !== undefined;
-    const session = readSessionCookie(request);
-    if (session && (await deps.auth.findSessionUser(session))) return true;
+    if (await deps.auth.findCaller(bearer, readSessionCookie(request))) return true;
+    if (bearer) return false;
     const runnerToken = request.headers[RUNNER_TOKEN_HEADER];
     return typeof runnerToken === 'string' && runnerToken !== '' && deps.runnerJobs.isKnownToken(runnerToken);
   };
