@@ -79,6 +79,11 @@ describe.each(dialects)('task request rights on %s', (dialect) => {
     await expectRefused(runner, ansibleTemplate, { arguments: JSON.stringify(['-e', "note={{ lookup('pipe', 'id') }}"]) }, /--extra-vars/);
     await expectRefused(runner, ansibleTemplate, { arguments: JSON.stringify(['--extra-vars={"note": "{% raw %}x{% endraw %}"}']) }, /--extra-vars/);
     await expectRefused(runner, ansibleTemplate, { arguments: JSON.stringify(['-ve', 'note={# x #}']) }, /--extra-vars/);
+    // Variables from a file of the server's, and playbooks outside the repository.
+    await expectRefused(runner, ansibleTemplate, { arguments: JSON.stringify(['-e', '@/etc/passwd']) }, /cannot load a file/);
+    await expectRefused(runner, ansibleTemplate, { arguments: JSON.stringify(['-e@/etc/passwd']) }, /cannot load a file/);
+    await expectRefused(runner, ansibleTemplate, { arguments: JSON.stringify(['/srv/other-project/site.yml']) }, /outside the repository/);
+    await expectRefused(runner, ansibleTemplate, { arguments: JSON.stringify(['--limit=all', '../../other/site.yml']) }, /outside the repository/);
   });
 
   it('lets managers and owners pass what they could put in the template anyway', async () => {

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { CreateTaskBody, Template } from '@gantry/contract';
 import { CLI_ARGS_INVALID, findSurveyAnswerProblem, isJsonStringArray } from '@gantry/contract';
 import type { z } from 'zod';
@@ -62,28 +63,41 @@ const ANSIBLE_SHORT_OPTIONS_WITH_VALUE = new Set(['c', 'e', 'f', 'i', 'l', 'M', 
  * Names in an --extra-vars value (key=value pairs, JSON or YAML): every word that could be a key is
  * checked. Its values are extra variables like the environment's, so the same expression rule holds.
  */
-function checkExtraVarsText(text: string, refuseExpressions: boolean): void {
+function checkExtraVarsText(text: string, untrusted: boolean): void {
   for (const word of text.match(/[\p{L}\p{N}_]+/gu) ?? []) if (isDeniedVariable(word)) throw deniedVariable(word);
-  if (refuseExpressions && TEMPLATE_EXPRESSION.test(text)) throw validationFailed('CLI argument --extra-vars cannot hold a template expression ({{ }}, {% %} or {# #})');
+  if (!untrusted) return;
+  if (TEMPLATE_EXPRESSION.test(text)) throw validationFailed('CLI argument --extra-vars cannot hold a template expression ({{ }}, {% %} or {# #})');
+  // `@file` loads variables from a file of the server's, which a task runner has no business reading.
+  if (text.trimStart().startsWith('@')) throw validationFailed('CLI argument --extra-vars cannot load a file (@…)');
+}
+
+/**
+ * A word that names a file outside the checkout: ansible-playbook takes extra words as more
+ * playbooks, so `/srv/other-project/site.yml` or `../../x.yml` would run another project's code.
+ */
+function leavesCheckout(word: string): boolean {
+  return path.isAbsolute(word) || word.split(/[\\/]/).includes('..');
 }
 
 /** Task CLI arguments of an ansible template must not carry, under another spelling, what variables may not. */
-function checkAnsibleArguments(args: readonly string[], refuseExpressions: boolean): void {
+function checkAnsibleArguments(args: readonly string[], untrusted: boolean): void {
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] ?? '';
     const next = args[i + 1] ?? '';
+    const value = arg.startsWith('-') ? arg.slice(arg.indexOf('=') + 1 || arg.length) : arg;
+    if (untrusted && leavesCheckout(value)) throw validationFailed(`CLI argument ${arg} names a file outside the repository`);
     if (arg.startsWith('--')) {
       const [name = '', ...rest] = arg.split('=');
       if (name.length < 3 || ALLOWED_ANSIBLE_LONG_OPTIONS.has(name)) continue;
       const denied = DENIED_ANSIBLE_LONG_OPTIONS.find((option) => option.startsWith(name));
       if (denied) throw validationFailed(`CLI argument ${denied} cannot be passed to a task: the template and its inventory set it`);
-      if ('--extra-vars'.startsWith(name)) checkExtraVarsText(rest.length > 0 ? rest.join('=') : next, refuseExpressions);
+      if ('--extra-vars'.startsWith(name)) checkExtraVarsText(rest.length > 0 ? rest.join('=') : next, untrusted);
     } else if (arg.startsWith('-')) {
       // Short flags combine (-vvc local) and a value may follow its letter directly (-clocal).
       for (let j = 1; j < arg.length; j++) {
         const letter = arg[j] ?? '';
         if (DENIED_ANSIBLE_SHORT_OPTIONS.has(letter)) throw validationFailed(`CLI argument -${letter} cannot be passed to a task: the template and its inventory set it`);
-        if (letter === 'e') checkExtraVarsText(j + 1 < arg.length ? arg.slice(j + 1) : next, refuseExpressions);
+        if (letter === 'e') checkExtraVarsText(j + 1 < arg.length ? arg.slice(j + 1) : next, untrusted);
         if (ANSIBLE_SHORT_OPTIONS_WITH_VALUE.has(letter)) break;
       }
     }
