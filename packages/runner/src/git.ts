@@ -5,7 +5,7 @@ import { resolveInside } from './contained-path.ts';
 import { createGitAskpassEnvironment, createSshEnvironment } from './credentials.ts';
 import { createStepRunner, type StepRunner } from './step-runner.ts';
 import { TaskFailure } from './task-failure.ts';
-import { createTaskWorkspace, type TaskWorkspace } from './workspace.ts';
+import { checkoutDirectory, createTaskWorkspace, projectCheckoutsDirectory, type TaskWorkspace } from './workspace.ts';
 
 export interface Checkout {
   dir: string;
@@ -29,17 +29,6 @@ function createGitEnvironment(spec: Pick<TaskSpec, 'repository'>, workspace: Tas
     ...ssh.env,
     ...createGitAskpassEnvironment(workspace, spec.repository.key),
   };
-}
-
-/** Where the working copies of one project's templates live. */
-export function projectCheckoutsDirectory(workRoot: string, projectId: number): string {
-  return path.join(workRoot, 'repositories', `project_${projectId}`);
-}
-
-export function checkoutDirectory(workRoot: string, spec: TaskSpec): string {
-  const base = projectCheckoutsDirectory(workRoot, spec.project_id);
-  const name = `repository_${spec.repository.id}_template_${spec.template_id}`;
-  return path.join(base, spec.private_checkout ? `${name}_task_${spec.task_id}` : name);
 }
 
 /**

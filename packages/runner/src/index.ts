@@ -3,5 +3,5 @@ export { runProcess, type ProcessResult, type RunProcessOptions } from './run-pr
 export { TASK_MARK_VARIABLE, createTaskMark, createTaskMarkScope, killMarkedProcesses } from './process-sweep.ts';
 export { createRedactor, REDACTED } from './redact.ts';
 export { TaskStopped } from './step-runner.ts';
-export { projectCheckoutsDirectory, readRemoteHead } from './git.ts';
-export { privateFilesRoot, removeLeftoverWorkspaces } from './workspace.ts';
+export { readRemoteHead } from './git.ts';
+export { privateFilesRoot, projectCheckoutsDirectory, removeLeftoverWorkspaces } from './workspace.ts';

@@ -3,11 +3,11 @@ import path from 'node:path';
 import type { TaskSpec } from '@gantry/contract';
 import { resolveInside } from './contained-path.ts';
 import { planExecution, type ExecutionPlan, type PlannedCommand } from './executors/index.ts';
-import { checkoutDirectory, prepareRepository } from './git.ts';
+import { prepareRepository } from './git.ts';
 import { createRedactor } from './redact.ts';
 import { TaskStopped, TaskTimedOut, createStepRunner, type StepRunner } from './step-runner.ts';
 import { TaskFailure } from './task-failure.ts';
-import { createTaskWorkspace, type TaskWorkspace } from './workspace.ts';
+import { checkoutDirectory, createTaskWorkspace, type TaskWorkspace } from './workspace.ts';
 
 export type TaskOutcome = 'success' | 'error' | 'stopped';
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { chmodSync, lstatSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { TaskSpec } from '@gantry/contract';
 import { resolveInside } from './contained-path.ts';
 
 /**
@@ -59,15 +60,48 @@ export function privateFilesRoot(workRoot: string, memoryBase = MEMORY_FILE_SYST
   return chosen;
 }
 
+const CHECKOUTS_DIRECTORY = 'repositories';
+const PROJECT_CHECKOUTS_NAME = /^project_\d+$/;
+/** A checkout of one task only (a template that allows parallel tasks), removed when the task ends. */
+const PRIVATE_CHECKOUT_NAME = /^repository_\d+_template_\d+_task_\d+$/;
+
+/** Where the working copies of one project's templates live. */
+export function projectCheckoutsDirectory(workRoot: string, projectId: number): string {
+  return path.join(workRoot, CHECKOUTS_DIRECTORY, `project_${projectId}`);
+}
+
+export function checkoutDirectory(workRoot: string, spec: TaskSpec): string {
+  const base = projectCheckoutsDirectory(workRoot, spec.project_id);
+  const name = `repository_${spec.repository.id}_template_${spec.template_id}`;
+  return path.join(base, spec.private_checkout ? `${name}_task_${spec.task_id}` : name);
+}
+
+/** The names in a directory; none when it is missing or not a directory. */
+function listDirectory(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
 /**
  * Removes every task and check workspace a previous process left under `workRoot`, in both places
- * they may be. Only for start-up, before any task runs: the files of running tasks would go too.
+ * they may be, and the per-task checkouts its killed tasks could not remove. Only for start-up,
+ * before any task runs: the files of running tasks would go too.
  */
 export function removeLeftoverWorkspaces(workRoot: string, memoryBase = MEMORY_FILE_SYSTEM): void {
   const roots = new Set([path.resolve(workRoot)]);
   const memoryRoot = path.join(memoryBase, memoryDirectoryName(workRoot));
   if (isPrivateDirectory(memoryRoot)) roots.add(memoryRoot);
   for (const root of roots) for (const kind of WORKSPACE_KINDS) rmSync(path.join(root, kind), { recursive: true, force: true });
+  const checkouts = path.join(workRoot, CHECKOUTS_DIRECTORY);
+  for (const project of listDirectory(checkouts).filter((name) => PROJECT_CHECKOUTS_NAME.test(name))) {
+    const dir = path.join(checkouts, project);
+    // A link in place of a project's directory is not followed: what it points to is not ours to clean.
+    if (!lstatSync(dir).isDirectory()) continue;
+    for (const name of listDirectory(dir)) if (PRIVATE_CHECKOUT_NAME.test(name)) rmSync(path.join(dir, name), { recursive: true, force: true });
+  }
 }
 
 /** A private directory for one task's files (keys, passwords, variables); removed when the task ends. */

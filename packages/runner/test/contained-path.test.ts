@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveInside } from '../src/contained-path.ts';
 import { runTask, type RunTaskHooks } from '../src/run-task.ts';
 import { TaskFailure } from '../src/task-failure.ts';
-import { createTaskWorkspace, privateFilesRoot, removeLeftoverWorkspaces } from '../src/workspace.ts';
+import { checkoutDirectory, createTaskWorkspace, privateFilesRoot, projectCheckoutsDirectory, removeLeftoverWorkspaces } from '../src/workspace.ts';
 import { createGitRepository } from './support/git-fixture.ts';
 import { buildSpec } from './support/spec.ts';
 
@@ -73,6 +73,27 @@ describe('task workspaces', () => {
     expect(existsSync(check)).toBe(false);
     expect(existsSync(path.join(workRoot, 'tasks'))).toBe(false);
     expect(readFileSync(path.join(memory, 'not-ours'), 'utf8')).toBe('keep');
+  });
+
+  it("start-up cleanup removes the per-task checkouts of killed tasks, and keeps templates' shared ones", () => {
+    const workRoot = mkdtempSync(path.join(os.tmpdir(), 'gantry-ws-'));
+    const memory = mkdtempSync(path.join(os.tmpdir(), 'gantry-mem-'));
+    const spec = { project_id: 3, template_id: 5, task_id: 6 };
+    const shared = checkoutDirectory(workRoot, buildSpec({ ...spec, private_checkout: false }));
+    const perTask = checkoutDirectory(workRoot, buildSpec({ ...spec, private_checkout: true }));
+    for (const dir of [shared, perTask]) {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(path.join(dir, 'site.yml'), '- hosts: all\n');
+    }
+    // A project directory that is a link leads elsewhere: nothing there is touched.
+    const elsewhere = mkdtempSync(path.join(os.tmpdir(), 'gantry-elsewhere-'));
+    mkdirSync(path.join(elsewhere, 'repository_1_template_1_task_1'));
+    symlinkSync(elsewhere, path.join(workRoot, 'repositories', 'project_7'));
+    removeLeftoverWorkspaces(workRoot, memory);
+    expect(path.dirname(perTask)).toBe(projectCheckoutsDirectory(workRoot, 3));
+    expect(existsSync(perTask)).toBe(false);
+    expect(readFileSync(path.join(shared, 'site.yml'), 'utf8')).toBe('- hosts: all\n');
+    expect(readdirSync(elsewhere)).toEqual(['repository_1_template_1_task_1']);
   });
 
   it('a memory directory that is a link or owned by another user is not used: the work root serves instead', () => {
