@@ -25,8 +25,7 @@ export function registerMetrics(app: FastifyInstance, deps: MetricsRouteDeps): v
   async function assertMayRead(request: FastifyRequest): Promise<void> {
     const bearer = readBearerToken(request);
     if (bearer && deps.metricsToken && safeEqual(bearer, deps.metricsToken)) return;
-    const sessionToken = readSessionCookie(request);
-    const user = bearer ? await deps.auth.findTokenUser(bearer) : sessionToken ? await deps.auth.findSessionUser(sessionToken) : undefined;
+    const user = (await deps.auth.findCaller(bearer, readSessionCookie(request)))?.user;
     if (!user) throw unauthorized();
     if (user.admin !== 1) throw forbidden('Only administrators and the metrics token can read metrics');
   }
