@@ -54,7 +54,7 @@ export async function prepareRepository(spec: TaskSpec, workspace: TaskWorkspace
     steps.log(`Updating repository ${url} (${branch})`);
     updated =
       (await git(['remote', 'set-url', 'origin', url], dir, true)) &&
-      (await git(['fetch', '--prune', 'origin', branch], dir)) &&
+      (await git(['fetch', '--prune', '--', 'origin', branch], dir)) &&
       // Untracked files stay: local terraform state and installed roles live there between runs.
       (await git(['checkout', '-f', '-B', branch, 'FETCH_HEAD'], dir, true)) &&
       (await git(['submodule', 'update', '--init', '--recursive'], dir));

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -55,6 +55,18 @@ describe('runTask with script apps', () => {
     repo.commit({ 'run.sh': 'echo v2\n' }, 'v2');
     expect(await runTask({ ...spec, task_id: spec.task_id + 500 }, hooks)).toBe('success');
     expect(lines.filter((l) => /^v\d$/.test(l))).toEqual(['v1', 'v2']);
+  });
+
+  it('a branch that looks like an option never reaches git as one when an existing working copy is fetched', async () => {
+    const repo = createGitRepository({ 'run.sh': 'echo v1\n' });
+    const { hooks } = createHooks();
+    const spec = buildSpec({ repository: { id: 3, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: null } });
+    expect(await runTask(spec, hooks)).toBe('success');
+    // Branches are checked at the API, but a working copy must not run a command whatever a stored one says.
+    const marker = path.join(hooks.workRoot, 'upload-pack-ran');
+    const branch = `--upload-pack=touch ${marker}; git-upload-pack`;
+    expect(await runTask({ ...spec, task_id: spec.task_id + 500, repository: { ...spec.repository, branch } }, hooks)).toBe('error');
+    expect(existsSync(marker)).toBe(false);
   });
 
   it('a pinned commit runs exactly that commit', async () => {
