@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { chmodSync, lstatSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { type Dirent, chmodSync, lstatSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TaskSpec } from '@gantry/contract';
 import { resolveInside } from './contained-path.ts';
@@ -76,10 +76,10 @@ export function checkoutDirectory(workRoot: string, spec: TaskSpec): string {
   return path.join(base, spec.private_checkout ? `${name}_task_${spec.task_id}` : name);
 }
 
-/** The names in a directory; none when it is missing or not a directory. */
-function listDirectory(dir: string): string[] {
+/** The entries of a directory; none when it is missing or not a directory. */
+function listDirectory(dir: string): Dirent[] {
   try {
-    return readdirSync(dir);
+    return readdirSync(dir, { withFileTypes: true });
   } catch {
     return [];
   }
@@ -96,11 +96,10 @@ export function removeLeftoverWorkspaces(workRoot: string, memoryBase = MEMORY_F
   if (isPrivateDirectory(memoryRoot)) roots.add(memoryRoot);
   for (const root of roots) for (const kind of WORKSPACE_KINDS) rmSync(path.join(root, kind), { recursive: true, force: true });
   const checkouts = path.join(workRoot, CHECKOUTS_DIRECTORY);
-  for (const project of listDirectory(checkouts).filter((name) => PROJECT_CHECKOUTS_NAME.test(name))) {
-    const dir = path.join(checkouts, project);
-    // A link in place of a project's directory is not followed: what it points to is not ours to clean.
-    if (!lstatSync(dir).isDirectory()) continue;
-    for (const name of listDirectory(dir)) if (PRIVATE_CHECKOUT_NAME.test(name)) rmSync(path.join(dir, name), { recursive: true, force: true });
+  // A link in place of a project's directory is not followed (a Dirent is not): what it points to is not ours to clean.
+  for (const project of listDirectory(checkouts).filter((entry) => entry.isDirectory() && PROJECT_CHECKOUTS_NAME.test(entry.name))) {
+    const dir = path.join(checkouts, project.name);
+    for (const entry of listDirectory(dir)) if (PRIVATE_CHECKOUT_NAME.test(entry.name)) rmSync(path.join(dir, entry.name), { recursive: true, force: true });
   }
 }
 
