@@ -396,6 +396,7 @@ describe.each(dialects)('project backup and restore on %s', (dialect) => {
       ['a huge inventory', { body: { ...valid, inventories: [{ name: 'big', type: 'static', inventory: 'h\n'.repeat(600_000) }] } }, /inventories\.0\.inventory must be at most/],
       ['too many items', { body: { ...valid, views: Array.from({ length: 5001 }, (_, i) => ({ title: `v${i}` })) } }, /views must hold at most 5000 items/],
       ['an unsafe file inventory path', { body: { ...valid, inventories: [{ name: 'up', type: 'file', inventory: '../../etc/passwd' }] } }, /inventories\.0\.inventory must be a relative path/],
+      ['a branch git would read as an option', { body: { ...valid, repositories: [{ name: 'Playbooks', git_url: '/srv/repo', git_branch: '--upload-pack=touch /tmp/x', ssh_key: 'None' }] } }, /Branch must be a valid git branch name/],
       ['a bad repository URL', { body: { ...valid, repositories: [{ name: 'Playbooks', git_url: 'not a url', ssh_key: 'None' }] } }, /Incorrect URL/],
       ['an unknown app', { body: withTemplate(2, { app: 'cobol' }) }, /Invalid app id: cobol/],
       ['an unknown integration template', { body: { ...valid, integrations: [{ name: 'i', template: 'Gone' }] } }, /integrations\[0\] "i": template "Gone" does not exist in templates/],

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { ProjectParams, wireInteger } from './common.ts';
+import { GIT_BRANCH_INVALID, ProjectParams, isGitBranchName, wireInteger } from './common.ts';
 import { BodyDataType, ExtractVariableType, IntegrationAuthMethod, MatchMethod, MatchType, ValueSource } from './integrations.ts';
 import { InventoryType, isSafeRepositoryPath } from './inventories.ts';
 import { Project } from './projects.ts';
@@ -32,6 +32,8 @@ const text = (max: number) =>
   z
     .string({ error: 'must be a string' })
     .max(max, `must be at most ${max} characters`);
+/** A branch reaches git's command line: a backup may not carry one git would read as an option. */
+const gitBranch = text(NAME_MAX).refine(isGitBranchName, GIT_BRANCH_INVALID).nullish();
 const flag = () =>
   z
     .boolean({ error: 'must be true or false' })
@@ -90,7 +92,7 @@ export const BackupRepository = z.object({
     .min(1, 'is required')
     .max(2048, 'must be at most 2048 characters')
     .refine((url) => getGitUrlType(url) !== undefined, INCORRECT_URL_MESSAGE),
-  git_branch: text(NAME_MAX).nullish(),
+  git_branch: gitBranch,
   ssh_key: name(),
 });
 
@@ -157,7 +159,7 @@ export const BackupTemplate = z.object({
   suppress_success_alerts: flag(),
   autorun: flag(),
   start_version: text(NAME_MAX).nullish(),
-  git_branch: text(NAME_MAX).nullish(),
+  git_branch: gitBranch,
   survey_vars: z
     .array(SurveyVar)
     .max(200)
@@ -186,7 +188,7 @@ export const BackupScheduleTaskParams = z
   .object({
     environment: text(BIG_TEXT_MAX).nullish(),
     arguments: text(64 * 1024).nullish(),
-    git_branch: text(NAME_MAX).nullish(),
+    git_branch: gitBranch,
     message: text(1024).nullish(),
     version: text(NAME_MAX).nullish(),
     inventory_name: reference(),
