@@ -280,6 +280,7 @@ export function createServices({ config, connection, clock, logger }: { config: 
   });
   const backup = createBackupService({
     config,
+    secrets,
     clock,
     db,
     dialect,

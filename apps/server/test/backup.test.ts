@@ -270,7 +270,7 @@ describe.each(dialects)('project backup and restore on %s', (dialect) => {
       ['Deploy key', 'ssh', true],
       ['None', 'none', true],
       ['Vault pass', 'login_password', true],
-      ['Webhook token', 'login_password', true],
+      ['Webhook token', 'string', true],
     ]);
     const keyId = (name: string) => keys.find((k) => k.name === name)?.id;
     const [repository] = await list(`${base}/repositories`);

@@ -55,6 +55,17 @@ function isJsonObjectText(value: string): boolean {
   }
 }
 
+/** JSON text where a newer format has the value itself; text that is not JSON is left for the schema to refuse. */
+function parseJsonText(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  if (!value.trim()) return null;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
+}
+
 const jsonObjectText = () =>
   text(BIG_TEXT_MAX)
     .nullish()
@@ -116,16 +127,22 @@ export const BackupInventory = z
 
 export const BackupEnvironment = z.object({
   name: name(),
+  /** Semaphore's legacy vault password of the group: restored (encrypted), never exported. */
+  password: text(64 * 1024).nullish(),
   json: jsonObjectText(),
   env: jsonObjectText(),
 });
 
-export const BackupView = z.object({
-  title: name(),
-  position: wireInteger({ max: 1_000_000 })
-    .nullish()
-    .transform((v) => v ?? 0),
-});
+/** Semaphore before 2.11 wrote a view's title as `name`. */
+export const BackupView = z.preprocess(
+  (v) => (typeof v === 'object' && v !== null && !('title' in v) && 'name' in v ? { ...v, title: (v as { name: unknown }).name } : v),
+  z.object({
+    title: name(),
+    position: wireInteger({ max: 1_000_000 })
+      .nullish()
+      .transform((v) => v ?? 0),
+  }),
+);
 
 export const BackupVault = z.object({
   name: text(NAME_MAX).nullish(),
@@ -160,11 +177,15 @@ export const BackupTemplate = z.object({
   autorun: flag(),
   start_version: text(NAME_MAX).nullish(),
   git_branch: gitBranch,
-  survey_vars: z
-    .array(SurveyVar)
-    .max(200)
-    .nullish()
-    .transform((v) => v ?? []),
+  /** Semaphore before 2.11 wrote the survey as JSON text. */
+  survey_vars: z.preprocess(
+    parseJsonText,
+    z
+      .array(SurveyVar)
+      .max(200)
+      .nullish()
+      .transform((v) => v ?? []),
+  ),
   task_params: freeObject(),
   repository: name(),
   inventory: reference(),

@@ -3,8 +3,13 @@ import { endpoint } from './endpoint.ts';
 import { Id, NoContent, PathId, ProjectParams, SortOrder, requiredString } from './common.ts';
 import { ResourceRefs } from './refs.ts';
 
-export const KeyType = z.enum(['ssh', 'login_password', 'none'], { error: 'Type is required' });
+/** `string` is Semaphore's key holding one secret value (a vault password, a webhook secret). */
+export const KeyType = z.enum(['ssh', 'login_password', 'none', 'string'], { error: 'Type is required' });
 export type KeyType = z.infer<typeof KeyType>;
+
+/** Key types that can stand for a password: a vault password or a webhook secret. */
+export const PASSWORD_KEY_TYPES: readonly KeyType[] = ['login_password', 'string'];
+export const isPasswordKeyType = (type: string): boolean => (PASSWORD_KEY_TYPES as readonly string[]).includes(type);
 
 /** What a key looks like on the wire: the secret parts are always empty strings. */
 export const AccessKey = z.object({
@@ -38,6 +43,7 @@ export const KeyBody = z.object({
   type: KeyType,
   ssh: SshSecret.nullable().optional(),
   login_password: LoginPasswordSecret.nullable().optional(),
+  string: z.string().max(64 * 1024).nullable().optional(),
   override_secret: z.boolean().optional(),
 });
 export type KeyBody = z.input<typeof KeyBody>;

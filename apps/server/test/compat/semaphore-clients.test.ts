@@ -111,6 +111,39 @@ describe.each(dialects)('Semaphore clients against Gantry (%s)', (dialect) => {
     expect(events.find((event) => event.object_type === 'integration' && event.object_id === integrationId)).toMatchObject({ integration_id: integrationId });
   });
 
+  it("keeps Semaphore's single-value (string) keys: created as Semaphore's clients send them, usable as a webhook secret, refused clearly where a login is needed", async () => {
+    const secret = 'compat-String-Value-77';
+    t.secrets.add(secret);
+    const created = await t.request('POST', `/api/project/${p.projectId}/keys`, { headers: CURL_JSON, as: t.adminCookie, body: { name: 'Hook secret', type: 'string', string: secret } });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body).toMatchObject({ name: 'Hook secret', type: 'string', empty: false, string: '' });
+    const keyId = (created.body as { id: number }).id;
+    const listed = (await t.request('GET', `/api/project/${p.projectId}/keys`, { as: t.adminCookie })).body as { id: number; type: string }[];
+    expect(listed.find((k) => k.id === keyId)?.type).toBe('string');
+    const empty = await t.request('POST', `/api/project/${p.projectId}/keys`, { as: t.adminCookie, body: { name: 'No value', type: 'string' } });
+    expect(empty.status).toBe(400);
+    expect(empty.body).toMatchObject({ error: 'Value is required' });
+
+    const asGitKey = await t.request('POST', `/api/project/${p.projectId}/repositories`, { as: t.adminCookie, body: { name: 'x', git_url: 'https://example.com/x.git', git_branch: 'main', ssh_key_id: keyId } });
+    expect(asGitKey.status).toBe(400);
+    expect((asGitKey.body as { error: string }).error).toMatch(/single value/);
+    const asBecomeKey = await t.request('POST', `/api/project/${p.projectId}/inventory`, { as: t.adminCookie, body: { name: 'x', type: 'static', inventory: 'localhost', ssh_key_id: p.noneKeyId, become_key_id: keyId } });
+    expect(asBecomeKey.status).toBe(400);
+
+    const integration = await t.request('POST', `/api/project/${p.projectId}/integrations`, {
+      as: t.adminCookie,
+      body: { name: 'String secret hook', template_id: templateId, auth_method: 'token', auth_header: 'X-Token', auth_secret_id: keyId },
+    });
+    expect(integration.status, integration.text).toBe(201);
+    const aliasUrl = ((await t.request('POST', `/api/project/${p.projectId}/integrations/${(integration.body as { id: number }).id}/aliases`, { as: t.adminCookie })).body as { url: string }).url;
+    const path = new URL(aliasUrl).pathname;
+    const refused = await t.request('POST', path, { headers: { 'x-token': 'wrong' }, rawBody: '{}' });
+    expect(refused.headers['x-gantry-task-id']).toBeUndefined();
+    const accepted = await t.request('POST', path, { headers: { 'x-token': secret }, rawBody: '{}' });
+    expect(accepted.status).toBe(204);
+    await p.waitForStatus(Number(accepted.headers['x-gantry-task-id']), ['success']);
+  });
+
   it('names app icons without the mdi- prefix, as Semaphore\'s web UI expects', async () => {
     const apps = (await t.request('GET', '/api/apps', { as: t.adminCookie })).body as { id: string; icon: string }[];
     expect(apps.find((app) => app.id === 'python')?.icon).toBe('language-python');

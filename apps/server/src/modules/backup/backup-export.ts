@@ -145,7 +145,7 @@ export async function buildBackup(stores: BackupStores, project: ProjectRow): Pr
       git_branch: r.git_branch,
       ssh_key: keyNames.get(r.ssh_key_id) ?? '',
     })),
-    keys: keys.map((k) => ({ name: keyNames.get(k.id) ?? k.name, type: k.type as 'none' | 'ssh' | 'login_password', owner: '' })),
+    keys: keys.map((k) => ({ name: keyNames.get(k.id) ?? k.name, type: k.type as ProjectBackup['keys'][number]['type'], owner: '' })),
     views: views.map((v) => ({ title: viewNames.get(v.id) ?? v.title, position: v.position })),
     inventories: inventories.map((i) => ({
       name: inventoryNames.get(i.id) ?? i.name,

@@ -1,5 +1,5 @@
 import type { ProjectBackup } from '@gantry/contract';
-import { VAULT_SCRIPT_PATTERN } from '@gantry/contract';
+import { VAULT_SCRIPT_PATTERN, isPasswordKeyType } from '@gantry/contract';
 import { validationFailed } from '../../errors.ts';
 import { generateAlias } from '../../http/public-credentials.ts';
 import type { ProjectRow } from '../projects/projects.table.ts';
@@ -7,7 +7,6 @@ import { explainCron, nextRunAfter } from '../schedules/cron.ts';
 import type { BackupStores } from './backup.repository.ts';
 
 type BackupTemplate = ProjectBackup['templates'][number];
-type BackupKey = ProjectBackup['keys'][number];
 
 /** Semaphore keeps variable-group secrets as keys of these owners; their values are never in a backup. */
 const VARIABLE_GROUP_KEY_OWNERS = new Set(['environment', 'variable']);
@@ -24,9 +23,6 @@ function indexByName<T>(section: string, items: readonly T[], nameOf: (item: T) 
   });
   return index;
 }
-
-/** Semaphore's `string` keys hold one secret value, like the password of a login_password key. */
-const storedKeyType = (key: BackupKey) => (key.type === 'string' ? 'login_password' : key.type);
 
 /** The vaults of a template, with Semaphore's legacy single `vault_key` turned into the unnamed vault. */
 function vaultsOf(template: BackupTemplate) {
@@ -96,7 +92,7 @@ export function verifyBackup(backup: ProjectBackup, timezone: string): void {
       if (!vault.vault_key) throw fail(where, 'a password vault needs its vault_key');
       need(where, 'key', vault.vault_key);
       const key = keys.get(vault.vault_key);
-      if (key && storedKeyType(key) !== 'login_password') throw fail(where, `vault key "${vault.vault_key}" must be a login_password key`);
+      if (key && !isPasswordKeyType(key.type)) throw fail(where, `vault key "${vault.vault_key}" must be a login_password or string key`);
     }
     if (t.cron?.trim()) {
       const problem = explainCron(t.cron, timezone);
@@ -114,7 +110,7 @@ export function verifyBackup(backup: ProjectBackup, timezone: string): void {
     need(where, 'template', integration.template);
     need(where, 'key', integration.auth_secret);
     const secret = integration.auth_secret ? keys.get(integration.auth_secret) : undefined;
-    if (secret && storedKeyType(secret) !== 'login_password') throw fail(where, `auth_secret "${integration.auth_secret}" must be a login_password key`);
+    if (secret && !isPasswordKeyType(secret.type)) throw fail(where, `auth_secret "${integration.auth_secret}" must be a login_password or string key`);
     need(where, 'inventory', integration.task_params.inventory_name);
     integration.aliases.forEach((alias) => claimAlias(where, alias));
   });
@@ -134,10 +130,12 @@ interface RestoreContext {
   ownerId: number;
   now: Date;
   timezone: string;
+  /** Encrypts a secret the backup carries (a variable group's legacy vault password). */
+  seal(secret: string): string;
 }
 
 /** Writes a verified backup as a new project owned by the caller; run inside one transaction. */
-export async function writeBackup(stores: BackupStores, backup: ProjectBackup, { ownerId, now, timezone }: RestoreContext): Promise<ProjectRow> {
+export async function writeBackup(stores: BackupStores, backup: ProjectBackup, { ownerId, now, timezone, seal }: RestoreContext): Promise<ProjectRow> {
   const created = now.toISOString();
   const project = {
     name: backup.meta.name,
@@ -156,11 +154,12 @@ export async function writeBackup(stores: BackupStores, backup: ProjectBackup, {
   const keyIds = new Map<string, number>();
   for (const key of backup.keys) {
     if (VARIABLE_GROUP_KEY_OWNERS.has(key.owner ?? '')) continue;
-    keyIds.set(key.name, await stores.keys.insert({ project_id: projectId, name: key.name, type: storedKeyType(key), secret: null, created }));
+    keyIds.set(key.name, await stores.keys.insert({ project_id: projectId, name: key.name, type: key.type, secret: null, created }));
   }
   const environmentIds = new Map<string, number>();
   for (const environment of backup.environments) {
-    environmentIds.set(environment.name, await stores.environments.insert({ project_id: projectId, name: environment.name, json: environment.json, env: environment.env, created }));
+    const password = environment.password ? seal(environment.password) : null;
+    environmentIds.set(environment.name, await stores.environments.insert({ project_id: projectId, name: environment.name, json: environment.json, env: environment.env, password, created }));
   }
   const viewIds = new Map<string, number>();
   for (const view of backup.views) {

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import type { Db, Dialect } from '../../db/database.ts';
+import type { SecretBox } from '../../secrets/secret-box.ts';
 import { forbidden } from '../../errors.ts';
 import type { AppsService } from '../apps/apps.service.ts';
 import type { EventsService } from '../events/events.service.ts';
@@ -20,6 +21,7 @@ import { DEMO_REPOSITORIES_DIR, buildDemoBackup, createDemoRepository } from './
 
 interface BackupDeps {
   config: Config;
+  secrets: SecretBox;
   clock: Clock;
   db: Db;
   dialect: Dialect;
@@ -30,7 +32,7 @@ interface BackupDeps {
   onSchedulesChanged(): void;
 }
 
-export function createBackupService({ config, clock, db, dialect, apps, events, canCreateProject, onSchedulesChanged }: BackupDeps) {
+export function createBackupService({ config, secrets, clock, db, dialect, apps, events, canCreateProject, onSchedulesChanged }: BackupDeps) {
   const stores = createBackupStores(db, dialect);
 
   return {
@@ -46,7 +48,7 @@ export function createBackupService({ config, clock, db, dialect, apps, events, 
       for (const app of new Set(backup.templates.map((t) => t.app))) await apps.assertKnown(app);
       const row = await db.transaction().execute(async (trx) => {
         const trxStores = createBackupStores(trx, dialect);
-        const project = await writeBackup(trxStores, backup, { ownerId: actor.id, now: clock.now(), timezone: config.schedule_timezone });
+        const project = await writeBackup(trxStores, backup, { ownerId: actor.id, now: clock.now(), timezone: config.schedule_timezone, seal: (secret) => secrets.seal(secret) });
         // Terraform/tofu templates get their workspace the way a template created by hand does.
         const workspaces = createWorkspacesService({ templates: trxStores.templates, inventories: trxStores.inventories, events, clock });
         for (const template of await trxStores.templates.list(project.id, 'name', 'asc')) {

@@ -91,7 +91,7 @@ export function createEnvironmentsService({ environments, refs, events, secrets,
     },
     async create(actor: UserRow | undefined, projectId: number, body: EnvironmentInput): Promise<Environment> {
       if (body.project_id !== undefined && body.project_id !== projectId) throw badRequest('Project ID in body and URL must be the same');
-      const row = { project_id: projectId, name: body.name, json: body.json, env: body.env, created: toTimestamp(clock.now()) };
+      const row = { project_id: projectId, name: body.name, json: body.json, env: body.env, password: null, created: toTimestamp(clock.now()) };
       const id = await environments.insert(row);
       await applySecretChanges(projectId, id, listChanges(body).filter((c) => c.operation === 'create'));
       if (actor) await record(actor, projectId, id, `Variable group ${row.name} created`);

@@ -6,6 +6,8 @@ export interface EnvironmentTable {
   name: string;
   json: string;
   env: string;
+  /** Encrypted legacy vault password from a Semaphore backup; null when there is none. */
+  password: string | null;
   created: string;
 }
 export type EnvironmentRow = Selectable<EnvironmentTable>;

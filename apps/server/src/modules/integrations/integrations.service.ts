@@ -9,7 +9,7 @@ import type {
   IntegrationMatcherBody,
   IntegrationRefs,
 } from '@gantry/contract';
-import { authMethodNeedsHeader, authMethodNeedsSecret } from '@gantry/contract';
+import { authMethodNeedsHeader, authMethodNeedsSecret, isPasswordKeyType } from '@gantry/contract';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
@@ -114,7 +114,7 @@ export function createIntegrationsService({ config, clock, integrations, templat
     if (!(await templates.exists(projectId, body.template_id))) throw badRequest('Template not found in this project');
     if (body.auth_secret_id !== null) {
       const key = await keys.assertExists(projectId, body.auth_secret_id, 'Auth secret');
-      if (key.type !== 'login_password') throw validationFailed('Auth secret must be a login with password key');
+      if (!isPasswordKeyType(key.type)) throw validationFailed('Auth secret must be a login with password key');
     }
     return {
       name: body.name,

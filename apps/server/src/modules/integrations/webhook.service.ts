@@ -46,6 +46,7 @@ export function createWebhookService({ integrations, keys, tasks, events, logger
   async function readSecret(integration: IntegrationRow): Promise<WebhookSecret | undefined> {
     if (integration.auth_secret_id === null) return undefined;
     const material = await keys.getMaterial(integration.project_id, integration.auth_secret_id).catch(() => undefined);
+    if (material?.type === 'string') return { login: '', password: material.value };
     return material?.type === 'login_password' ? { login: material.login, password: material.password } : undefined;
   }
 

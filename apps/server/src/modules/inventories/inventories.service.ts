@@ -57,8 +57,8 @@ export function createInventoriesService(deps: InventoriesDeps) {
 
   async function toRow(projectId: number, body: InventoryInput) {
     if (body.project_id !== undefined && body.project_id !== projectId) throw badRequest('Project ID in body and URL must be the same');
-    if (body.ssh_key_id) await keys.assertExists(projectId, body.ssh_key_id, 'User credentials key');
-    if (body.become_key_id) await keys.assertExists(projectId, body.become_key_id, 'Become key');
+    if (body.ssh_key_id) await keys.assertLoginKey(projectId, body.ssh_key_id, 'User credentials key');
+    if (body.become_key_id) await keys.assertLoginKey(projectId, body.become_key_id, 'Become key');
     if (body.repository_id) await repositories.assertExists(projectId, body.repository_id);
     if (body.template_id && !(await deps.templateExists(projectId, body.template_id))) throw badRequest('Template not found in this project');
     return {

@@ -13,6 +13,15 @@ import type { AccessKeyRow } from './keys.table.ts';
 
 type KeyInput = z.output<typeof KeyBody>;
 
+/** What a key holds once opened: the runner's material, or the single value of a `string` key. */
+export type StoredKeyMaterial = KeyMaterial | { type: 'string'; value: string };
+
+/** The password a key stands for (vault passwords, webhook secrets); undefined when it holds none. */
+export function passwordOf(material: StoredKeyMaterial): string | undefined {
+  if (material.type === 'login_password') return material.password;
+  if (material.type === 'string') return material.value;
+  return undefined;
+}
 
 export function toAccessKey(row: AccessKeyRow): AccessKey {
   return {
@@ -29,7 +38,7 @@ export function toAccessKey(row: AccessKeyRow): AccessKey {
 }
 
 /** Checks and shapes the secret part of a key body; undefined for keys that hold none. */
-function buildMaterial(body: KeyInput): KeyMaterial | undefined {
+function buildMaterial(body: KeyInput): StoredKeyMaterial | undefined {
   switch (body.type) {
     case 'none':
       return undefined;
@@ -42,6 +51,10 @@ function buildMaterial(body: KeyInput): KeyMaterial | undefined {
       const password = body.login_password?.password ?? '';
       if (!password) throw validationFailed('Password is required');
       return { type: 'login_password', login: body.login_password?.login ?? '', password };
+    }
+    case 'string': {
+      if (!body.string) throw validationFailed('Value is required');
+      return { type: 'string', value: body.string };
     }
   }
 }
@@ -61,7 +74,7 @@ export function createKeysService({ keys, refs, events, secrets, clock }: KeysDe
     return row;
   }
 
-  function seal(material: KeyMaterial | undefined): string | null {
+  function seal(material: StoredKeyMaterial | undefined): string | null {
     return material ? secrets.seal(JSON.stringify(material)) : null;
   }
 
@@ -108,10 +121,23 @@ export function createKeysService({ keys, refs, events, secrets, clock }: KeysDe
       await keys.delete(projectId, id);
       await record(actor, projectId, id, `Access key ${current.name} deleted`);
     },
-    /** The decrypted material of a key, for building a task's command line and files. */
-    async getMaterial(projectId: number, id: number): Promise<KeyMaterial> {
+    /** The decrypted content of a key, whatever its type. */
+    async getMaterial(projectId: number, id: number): Promise<StoredKeyMaterial> {
       const row = await getRow(projectId, id);
-      return row.secret === null ? { type: 'none' } : (JSON.parse(secrets.open(row.secret)) as KeyMaterial);
+      return row.secret === null ? { type: 'none' } : (JSON.parse(secrets.open(row.secret)) as StoredKeyMaterial);
+    },
+    /** The material of a key used to log in (git, SSH, become); a single-value key cannot be one. */
+    async getLoginMaterial(projectId: number, id: number): Promise<KeyMaterial> {
+      const material = await this.getMaterial(projectId, id);
+      if (material.type !== 'string') return material;
+      const row = await getRow(projectId, id);
+      throw badRequest(`Access key "${row.name}" holds a single value (type string) and cannot be used to log in`);
+    },
+    /** Ensures a key exists and can log in (git, SSH, become): not a single-value key. */
+    async assertLoginKey(projectId: number, id: number, label = 'Access key'): Promise<AccessKeyRow> {
+      const row = await this.assertExists(projectId, id, label);
+      if (row.type === 'string') throw badRequest(`${label} holds a single value (type string) and cannot be used to log in`);
+      return row;
     },
   };
 }

@@ -35,7 +35,7 @@ export function createRepositoriesService({ repositories, keys, refs, events, cl
 
   async function toRow(projectId: number, body: RepositoryInput) {
     if (body.project_id !== undefined && body.project_id !== projectId) throw badRequest('Project ID in body and URL must be the same');
-    await keys.assertExists(projectId, body.ssh_key_id);
+    await keys.assertLoginKey(projectId, body.ssh_key_id);
     const local = getGitUrlType(body.git_url) === 'local';
     return { name: body.name, git_url: body.git_url, git_branch: local ? '' : (body.git_branch ?? ''), ssh_key_id: body.ssh_key_id };
   }

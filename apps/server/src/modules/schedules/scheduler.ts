@@ -43,7 +43,7 @@ export function createScheduler(deps: SchedulerDeps) {
   async function hasNewCommit(schedule: ScheduleRow): Promise<boolean> {
     if (!schedule.repository_id) return true;
     const repository = await deps.repositories.get(schedule.project_id, schedule.repository_id);
-    const key = await deps.keys.getMaterial(schedule.project_id, repository.ssh_key_id);
+    const key = await deps.keys.getLoginMaterial(schedule.project_id, repository.ssh_key_id);
     checkCounter += 1;
     const head = await readRemoteHead(
       { id: repository.id, url: repository.git_url, branch: repository.git_branch, key, commit_hash: null },

@@ -4,7 +4,7 @@ import type { SecretBox } from '../../secrets/secret-box.ts';
 import type { AppsService } from '../apps/apps.service.ts';
 import type { EnvironmentsService } from '../environments/environments.service.ts';
 import type { InventoriesService } from '../inventories/inventories.service.ts';
-import type { KeysService } from '../keys/keys.service.ts';
+import { type KeysService, passwordOf } from '../keys/keys.service.ts';
 import type { RepositoriesService } from '../repositories/repositories.service.ts';
 import type { TemplatesService } from '../templates/templates.service.ts';
 import type { TaskRow } from './tasks.table.ts';
@@ -71,15 +71,15 @@ export function createTaskSpecBuilder(deps: SpecDeps) {
       const template = await deps.templates.getDefinition(task.project_id, task.template_id);
       if (!template.repository_id) throw new TaskPreparationError('The template has no repository');
       const repository = await deps.repositories.get(task.project_id, template.repository_id);
-      const repositoryKey = await deps.keys.getMaterial(task.project_id, repository.ssh_key_id);
+      const repositoryKey = await deps.keys.getLoginMaterial(task.project_id, repository.ssh_key_id);
       const app = await deps.apps.get(template.app);
       const params = JSON.parse(task.params) as TaskParams;
 
       const overrideInventory = template.task_params.allow_override_inventory === true;
       const inventoryId = (overrideInventory && task.inventory_id) || template.inventory_id;
       const inventoryRow = inventoryId ? await deps.inventories.get(task.project_id, inventoryId) : undefined;
-      const userKey = inventoryRow?.ssh_key_id ? await deps.keys.getMaterial(task.project_id, inventoryRow.ssh_key_id) : none;
-      const becomeKey = inventoryRow?.become_key_id ? await deps.keys.getMaterial(task.project_id, inventoryRow.become_key_id) : none;
+      const userKey = inventoryRow?.ssh_key_id ? await deps.keys.getLoginMaterial(task.project_id, inventoryRow.ssh_key_id) : none;
+      const becomeKey = inventoryRow?.become_key_id ? await deps.keys.getLoginMaterial(task.project_id, inventoryRow.become_key_id) : none;
 
       // The row alone: its secrets are read once, opened, just below.
       const group = template.environment_id ? await deps.environments.assertExists(task.project_id, template.environment_id) : undefined;
@@ -119,7 +119,7 @@ export function createTaskSpecBuilder(deps: SpecDeps) {
       const vaults = [];
       for (const vault of template.vaults) {
         const key = vault.type === 'password' && vault.vault_key_id ? await deps.keys.getMaterial(task.project_id, vault.vault_key_id) : none;
-        vaults.push({ name: vault.name, type: vault.type, password: key.type === 'login_password' ? key.password : '', script: vault.script });
+        vaults.push({ name: vault.name, type: vault.type, password: passwordOf(key) ?? '', script: vault.script });
       }
 
       const branch = (template.allow_override_branch_in_task && task.git_branch) || template.git_branch || repository.git_branch;

@@ -1,4 +1,5 @@
 import type { ResourceRefs, SurveyVar, Template, TemplateInput, TemplateType } from '@gantry/contract';
+import { isPasswordKeyType } from '@gantry/contract';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
 import { badRequest, notFound } from '../../errors.ts';
@@ -96,7 +97,7 @@ export function createTemplatesService(deps: TemplatesDeps) {
     for (const vault of body.vaults) {
       if (vault.type !== 'password' || !vault.vault_key_id) continue;
       const key = await deps.keys.assertExists(projectId, vault.vault_key_id, 'Vault password key');
-      if (key.type !== 'login_password') throw badRequest('Vault password key must be a login with password key');
+      if (!isPasswordKeyType(key.type)) throw badRequest('Vault password key must be a login with password key');
     }
     return {
       name: body.name,

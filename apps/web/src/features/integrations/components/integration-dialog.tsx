@@ -3,7 +3,7 @@ import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { INTEGRATION_AUTH_METHODS, authMethodNeedsHeader, authMethodNeedsSecret } from '@gantry/contract';
+import { INTEGRATION_AUTH_METHODS, authMethodNeedsHeader, authMethodNeedsSecret, isPasswordKeyType } from '@gantry/contract';
 import type { Integration } from '@gantry/contract';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
@@ -55,8 +55,8 @@ export function IntegrationDialog({ open, projectId, integration, onClose }: Int
     );
   });
 
-  // The shared secret is a login-with-password key: its password is the secret.
-  const secretKeys = (keys.data ?? []).filter((key) => key.type === 'login_password');
+  // The shared secret is a login-with-password key (its password) or a single-value key.
+  const secretKeys = (keys.data ?? []).filter((key) => isPasswordKeyType(key.type));
   const loadError = templates.error ?? keys.error;
 
   return (

@@ -100,7 +100,7 @@ export function InventoryDialog({ open, projectId, inventory, onClose }: Invento
         label={t('inventories.userCredentials')}
         required
         helperText={t('inventories.userCredentialsHint')}
-        options={(keys.data ?? []).map((key) => ({ value: key.id, label: `${key.name} (${t(`keys.types.${key.type}`)})` }))}
+        options={(keys.data ?? []).filter((key) => key.type !== 'string').map((key) => ({ value: key.id, label: `${key.name} (${t(`keys.types.${key.type}`)})` }))}
       />
       <FormSelectField
         control={form.control}

@@ -4,7 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
 import ListItemText from '@mui/material/ListItemText';
-import type { AccessKey } from '@gantry/contract';
+import type { AccessKey, KeyType } from '@gantry/contract';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormCheckbox, FormTextField } from '../../../components/form-fields.tsx';
 import { FormSelectField } from '../../../components/form-select-field.tsx';
@@ -15,6 +15,9 @@ import { buildKeyFormSchema, getKeyFormDefaults, toKeyBody } from './key-form.ts
 import type { KeyFormInput, KeyFormValues } from './key-form.ts';
 
 export const KEY_TYPES = ['ssh', 'login_password', 'none'] as const;
+
+/** The seed's types; a single-value key (restored from Semaphore) keeps its own type on the list. */
+const typesFor = (key: AccessKey | undefined): readonly KeyType[] => (key?.type === 'string' ? [...KEY_TYPES, 'string'] : KEY_TYPES);
 
 interface KeyDialogProps {
   open: boolean;
@@ -74,7 +77,7 @@ export function KeyDialog({ open, projectId, accessKey, onClose }: KeyDialogProp
         label={t('keys.type')}
         required
         disabled={!secretsEditable}
-        options={KEY_TYPES.map((value) => ({
+        options={typesFor(accessKey).map((value) => ({
           value,
           label: <ListItemText primary={t(`keys.types.${value}`)} secondary={t(`keys.typeHints.${value}`)} sx={{ my: 0 }} />,
         }))}
@@ -101,6 +104,9 @@ export function KeyDialog({ open, projectId, accessKey, onClose }: KeyDialogProp
             slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: 'monospace', fontSize: 13 } } }}
           />
         </>
+      ) : null}
+      {type === 'string' && secretsEditable ? (
+        <FormTextField control={form.control} name="string" label={t('keys.value')} type="password" required autoComplete="new-password" />
       ) : null}
       {type === 'login_password' && secretsEditable ? (
         <>

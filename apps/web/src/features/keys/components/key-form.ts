@@ -15,6 +15,9 @@ export function buildKeyFormSchema(secretsEditable: boolean) {
     if (key.type === 'login_password' && !key.login_password?.password) {
       ctx.addIssue({ code: 'custom', path: ['login_password', 'password'], message: requiredText('Password') });
     }
+    if (key.type === 'string' && !key.string) {
+      ctx.addIssue({ code: 'custom', path: ['string'], message: requiredText('Value') });
+    }
   });
 }
 export type KeyFormInput = z.input<ReturnType<typeof buildKeyFormSchema>>;
@@ -27,6 +30,7 @@ export function getKeyFormDefaults(key?: AccessKey): KeyFormInput {
     type: key?.type ?? ('' as KeyFormInput['type']),
     ssh: { login: '', passphrase: '', private_key: '' },
     login_password: { login: '', password: '' },
+    string: '',
     override_secret: false,
   };
 }
@@ -41,5 +45,6 @@ export function toKeyBody(values: KeyFormValues, existing?: AccessKey): KeyBody 
     ...(existing ? { id: existing.id, override_secret: true } : {}),
     ssh: values.type === 'ssh' ? values.ssh : undefined,
     login_password: values.type === 'login_password' ? values.login_password : undefined,
+    string: values.type === 'string' ? values.string : undefined,
   };
 }

@@ -112,7 +112,7 @@ export function RepositoryDialog({ open, projectId, repository, onClose }: Repos
         label={t('repositories.accessKey')}
         required
         helperText={t('repositories.accessKeyHint')}
-        options={(keys.data ?? []).map((key) => ({ value: key.id, label: `${key.name} (${t(`keys.types.${key.type}`)})` }))}
+        options={(keys.data ?? []).filter((key) => key.type !== 'string').map((key) => ({ value: key.id, label: `${key.name} (${t(`keys.types.${key.type}`)})` }))}
       />
     </FormDialog>
   );

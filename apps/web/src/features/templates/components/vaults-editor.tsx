@@ -13,13 +13,14 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { AccessKey, TemplateInput } from '@gantry/contract';
+import { isPasswordKeyType } from '@gantry/contract';
 import { translateValidationMessage } from '../../../lib/i18n.ts';
 import type { TemplateFormFields } from './template-form.ts';
 
 interface VaultsEditorProps {
   control: Control<TemplateFormFields, unknown, TemplateInput>;
   errors: FieldErrors<TemplateFormFields>['vaults'];
-  /** Keys of the project; password vaults use login_password keys. */
+  /** Keys of the project; password vaults use login_password keys or single-value (string) keys. */
   keys: readonly AccessKey[];
 }
 
@@ -27,7 +28,7 @@ interface VaultsEditorProps {
 export function VaultsEditor({ control, errors, keys }: VaultsEditorProps) {
   const { t } = useTranslation();
   const vaults = useFieldArray({ control, name: 'vaults' });
-  const passwordKeys = keys.filter((key) => key.type === 'login_password');
+  const passwordKeys = keys.filter((key) => isPasswordKeyType(key.type));
   const translate = (message: string | undefined) => (message ? translateValidationMessage(t, message) : undefined);
   const listMessage = errors && 'message' in errors && typeof errors.message === 'string' ? errors.message : undefined;
 
