@@ -223,7 +223,17 @@ export function createServices({ config, connection, clock, logger }: { config: 
     else if (message.kind === 'runner') runnerJobs.hear(message.runner_id, message.task_id, message.change);
   });
   const presence = clusterBus
-    ? createNodePresence({ nodeId, nodes, clock, logger, closeOrphanedTasks: (aliveNodes) => engine.recover({ aliveNodes }) })
+    ? createNodePresence({
+        nodeId,
+        nodes,
+        clock,
+        logger,
+        closeOrphanedTasks: (aliveNodes) => engine.recover({ aliveNodes }),
+        onSwept: async () => {
+          engine.wake();
+          await engine.followStoredRequests();
+        },
+      })
     : undefined;
   const tasks = createTasksService({ tasks: tasksRepository, templates, inventories, engine, events, secrets, clock });
   const runnersRepository = createRunnersRepository(db, dialect);

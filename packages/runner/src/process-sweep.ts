@@ -48,29 +48,48 @@ function needleOf(target: MarkedProcesses): string {
   return 'mark' in target ? `\0${TASK_MARK_VARIABLE}=${target.mark}\0` : `\0${TASK_MARK_VARIABLE}=${target.scope}-`;
 }
 
-/** Live processes carrying the mark; zombies have no environment left and are not listed. */
-async function listMarkedProcesses(target: MarkedProcesses): Promise<number[]> {
+/** Each live process whose environment holds `needle`, with that environment; zombies have none left and are not listed. */
+async function listProcessesWith(needle: string): Promise<{ pid: number; environment: string }[]> {
   let entries: string[];
   try {
     entries = await readdir('/proc');
   } catch {
     return [];
   }
-  const needle = needleOf(target);
-  const found: number[] = [];
+  const found: { pid: number; environment: string }[] = [];
   await Promise.all(
     entries.map(async (entry) => {
       const pid = Number(entry);
       if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid) return;
       try {
         // The environment is NUL-separated with a final NUL: a leading one makes the first variable match too.
-        if (`\0${await readFile(`/proc/${pid}/environ`, 'latin1')}`.includes(needle)) found.push(pid);
+        const environment = `\0${await readFile(`/proc/${pid}/environ`, 'latin1')}`;
+        if (environment.includes(needle)) found.push({ pid, environment });
       } catch {
         // Gone meanwhile, or another user's process (unreadable, and not ours to kill).
       }
     }),
   );
   return found;
+}
+
+async function listMarkedProcesses(target: MarkedProcesses): Promise<number[]> {
+  return (await listProcessesWith(needleOf(target))).map((found) => found.pid);
+}
+
+/**
+ * The tasks of an installation that still have live processes on this machine: after a crash, the
+ * ones whose task another node has meanwhile closed are found by their task id.
+ */
+export async function listMarkedTaskIds(scope: string): Promise<number[]> {
+  const needle = needleOf({ scope });
+  const ids = new Set<number>();
+  for (const { environment } of await listProcessesWith(needle)) {
+    const start = environment.indexOf(needle) + needle.length;
+    const id = Number(environment.slice(start, environment.indexOf('\0', start)));
+    if (Number.isSafeInteger(id) && id > 0) ids.add(id);
+  }
+  return [...ids];
 }
 
 function signalProcess(pid: number, signal: NodeJS.Signals): boolean {

@@ -74,17 +74,37 @@ const loadRedis = loadOnDemand<typeof import('ioredis')>('ioredis');
 
 export function createClusterBus({ url, nodeId, readClusterId, logger }: ClusterBusOptions): ClusterBus {
   const { Redis } = loadRedis();
-  // Events published while Redis is away are dropped after one retry, never queued without bound.
-  const publisher = new Redis(url, { maxRetriesPerRequest: 1 });
-  // Connected before it subscribes: a SUBSCRIBE queued ahead of the connection's ready check
-  // breaks that check, and the reconnection that follows can lose the subscription.
+  // While Redis is away, events are dropped at once rather than queued: listeners recover lines
+  // from the store, and task requests are also read from it (the node sweep), so nothing depends on them.
+  const publisher = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  // Subscribes once connected: a SUBSCRIBE queued ahead of the connection's ready check breaks that
+  // check, and the reconnection that follows can lose the subscription.
   const subscriber = new Redis(url, { lazyConnect: true });
   for (const connection of [publisher, subscriber]) {
     connection.on('error', (error: Error) => logger.warn({ err: error }, 'Redis connection error'));
   }
+  let away = false;
+  publisher.on('close', () => {
+    if (!away) logger.warn('Redis is away: live events of the other nodes are not delivered until it is back');
+    away = true;
+  });
+  publisher.on('ready', () => {
+    if (away) logger.info('Redis is back: live events of the other nodes are delivered again');
+    away = false;
+  });
   const channel = readClusterId().then((clusterId) => `gantry:${clusterId}`);
-  const ready = Promise.all([channel, subscriber.connect()]).then(([name]) => subscriber.subscribe(name)).then(() => undefined);
-  ready.catch((error: unknown) => logger.error({ err: error }, 'Could not subscribe to the other nodes\' live events'));
+  let subscribed = () => {};
+  const ready = new Promise<void>((resolve) => (subscribed = resolve));
+  // On every (re)connection, not only the first: Redis may be away when the node starts and come
+  // back later (a second SUBSCRIBE of the same channel changes nothing).
+  subscriber.on('ready', () => {
+    channel
+      .then((name) => subscriber.subscribe(name))
+      .then(() => subscribed())
+      .catch((error: unknown) => logger.error({ err: error }, 'Could not subscribe to the other nodes\' live events'));
+  });
+  // A failed first attempt is reported by the error listener; the connection keeps retrying.
+  subscriber.connect().catch(() => undefined);
 
   const handlers: ((message: ClusterMessage) => void)[] = [];
   subscriber.on('message', (_channel: string, raw: string) => {
@@ -103,6 +123,7 @@ export function createClusterBus({ url, nodeId, readClusterId, logger }: Cluster
     nodeId,
     ready,
     publish(message) {
+      if (publisher.status !== 'ready') return;
       // Chained on one promise, messages leave in the order they were published.
       void channel
         .then((name) => publisher.publish(name, JSON.stringify({ node: nodeId, payload: message })))

@@ -9,6 +9,12 @@ export interface NodePresenceOptions {
   logger: FastifyBaseLogger;
   /** Closes the in-process tasks of server processes that are not among the alive ones. */
   closeOrphanedTasks(aliveNodes: ReadonlySet<string>): Promise<number>;
+  /**
+   * Runs after every sweep: the queue is looked at again, so a task whose node died between queuing
+   * it and starting it still starts, and requests stored for this node's tasks are carried out even
+   * when their message through Redis was lost.
+   */
+  onSwept?(): Promise<void>;
   heartbeatMs?: number;
   /** A node silent this long is gone. */
   silentMs?: number;
@@ -20,8 +26,9 @@ export interface NodePresenceOptions {
  * because the machine under it died.
  */
 export function createNodePresence(options: NodePresenceOptions) {
-  const heartbeatMs = options.heartbeatMs ?? 10_000;
-  const silentMs = options.silentMs ?? 45_000;
+  // A dead node is noticed within silentMs + heartbeatMs (13 s); a live one would have to miss three beats in a row.
+  const heartbeatMs = options.heartbeatMs ?? 3_000;
+  const silentMs = options.silentMs ?? 10_000;
   let timer: NodeJS.Timeout | undefined;
 
   async function beatAndSweep(): Promise<number> {
@@ -31,6 +38,7 @@ export function createNodePresence(options: NodePresenceOptions) {
     const alive = await options.nodes.listAliveIds(aliveSince);
     const closed = await options.closeOrphanedTasks(alive);
     await options.nodes.removeSilent(aliveSince);
+    await options.onSwept?.();
     return closed;
   }
 

@@ -1,6 +1,6 @@
 import type { TaskStatus, TaskUpdateMessage } from '@gantry/contract';
 import { ACTIVE_TASK_STATUSES, FINISHED_TASK_STATUSES } from '@gantry/contract';
-import { TASK_MARK_VARIABLE, TaskStopped, createTaskMark, createTaskMarkScope, killMarkedProcesses, runTask } from '@gantry/runner';
+import { TASK_MARK_VARIABLE, TaskStopped, createTaskMark, createTaskMarkScope, killMarkedProcesses, listMarkedTaskIds, runTask } from '@gantry/runner';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
@@ -83,6 +83,7 @@ export function createTaskEngine(deps: TaskEngineDeps) {
   let dispatching = false;
   let dispatchAgain = false;
   let closed = false;
+  let leftoversEnded = false;
   // Every process of a task carries this installation's mark of it, so a stop, and the recovery after a crash, find them all.
   const markScope = createTaskMarkScope('server', deps.config.data_dir);
   const markOf = (taskId: number) => createTaskMark(markScope, taskId);
@@ -264,6 +265,25 @@ export function createTaskEngine(deps: TaskEngineDeps) {
     return true;
   }
 
+  /**
+   * Ends the processes an earlier process of this installation left on this machine for tasks it no
+   * longer runs: a node killed while its task ran comes back after another node closed that task,
+   * and nothing else would ever stop them.
+   */
+  async function endLeftoverProcesses(aliveNodes: ReadonlySet<string> | undefined): Promise<void> {
+    for (const taskId of await listMarkedTaskIds(markScope)) {
+      const row = await deps.tasks.findById(taskId);
+      const runsElsewhere = row !== undefined && row.node_id !== null && row.node_id !== deps.nodeId && aliveNodes?.has(row.node_id) === true && (ACTIVE_TASK_STATUSES as readonly string[]).includes(row.status);
+      if (running.has(taskId) || runsElsewhere) continue;
+      const killed = await killMarkedProcesses({ mark: markOf(taskId) });
+      if (killed === 0 || !row) continue;
+      deps.logger.warn({ taskId, processes: killed }, 'stopped the processes a closed task left running on this machine');
+      const log = deps.openLog(row, row.output_lines, await deps.audienceOf(row.project_id));
+      log.write('Gantry came back on the machine that ran this task and stopped its processes, still running.');
+      await log.flush();
+    }
+  }
+
   function wake(): void {
     if (closed) return;
     if (dispatching) {
@@ -369,6 +389,22 @@ export function createTaskEngine(deps: TaskEngineDeps) {
       entry.confirmation?.reject(new TaskStopped());
     },
 
+    /**
+     * Carries out the requests other nodes stored for tasks running here (stop, confirm, reject): the
+     * message through Redis is only the fast path, and is lost while Redis is away.
+     */
+    async followStoredRequests(): Promise<void> {
+      if (running.size === 0) return;
+      for (const { id, status } of await deps.tasks.listWithStatus([...running.keys()], ['stopping', 'confirmed', 'rejected'])) {
+        const entry = running.get(id);
+        if (!entry) continue;
+        if (status === 'stopping') {
+          entry.controller.abort();
+          entry.confirmation?.reject(new TaskStopped());
+        } else entry.confirmation?.resolve(status === 'confirmed');
+      }
+    },
+
     isRunningHere(taskId: number): boolean {
       return running.has(taskId);
     },
@@ -397,6 +433,10 @@ export function createTaskEngine(deps: TaskEngineDeps) {
         if ((await killMarkedProcesses({ mark: markOf(row.id) })) > 0) log.write('Its processes, still running, were stopped.');
         await log.flush();
         if (await setStatus(row, ACTIVE_TASK_STATUSES, status, { end: now() })) closedCount += 1;
+      }
+      if (!leftoversEnded) {
+        leftoversEnded = true;
+        await endLeftoverProcesses(options.aliveNodes);
       }
       return closedCount;
     },

@@ -127,6 +127,12 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
         .where('status', 'in', [...ACTIVE_TASK_STATUSES])
         .execute();
     },
+    /** Those of the tasks `ids` that are in one of `statuses`. */
+    async listWithStatus(ids: number[], statuses: readonly TaskStatus[]): Promise<{ id: number; status: string }[]> {
+      if (ids.length === 0) return [];
+      const rows = await db.selectFrom('task').select(['id', 'status']).where('id', 'in', ids).where('status', 'in', [...statuses]).execute();
+      return rows.map((row) => ({ id: Number(row.id), status: row.status }));
+    },
     listActive(): Promise<ActiveTaskRow[]> {
       return db
         .selectFrom('task')

@@ -1,0 +1,120 @@
+import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isRunning } from '../../../packages/runner/test/support/process-state.ts';
+import { readTestEnvironment } from '../src/config.ts';
+import { freePort, startServerProcess } from './server-process-fixture.ts';
+import { createTestDatabase, listTestDialects, type TestDatabase } from './test-databases.ts';
+
+const REDIS_URL = readTestEnvironment().redisUrl;
+
+function isRedisReachable(): Promise<boolean> {
+  const { hostname, port } = new URL(REDIS_URL);
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(port || 6379), hostname, () => {
+      socket.end();
+      resolve(true);
+    });
+    socket.setTimeout(3000, () => resolve(false));
+    socket.on('error', () => resolve(false));
+  });
+}
+
+const redisReachable = await isRedisReachable();
+if (!redisReachable && readTestEnvironment().ci) throw new Error(`Redis is not reachable at ${REDIS_URL}: CI must run the cluster tests`);
+// Several nodes need a shared server store: SQLite serves one machine only.
+const dialects = redisReachable ? (await listTestDialects()).filter((dialect) => dialect !== 'sqlite') : [];
+
+describe.each(dialects)('a Gantry node SIGKILLed in a cluster on %s', (dialect) => {
+  const scripts = mkdtempSync(path.join(os.tmpdir(), 'gantry-node-loss-scripts-'));
+  const dataDirs = [mkdtempSync(path.join(os.tmpdir(), 'gantry-node-loss-a-')), mkdtempSync(path.join(os.tmpdir(), 'gantry-node-loss-b-'))];
+  const children: ChildProcess[] = [];
+  let database: TestDatabase;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    env = {
+      GANTRY_DB_DIALECT: dialect,
+      GANTRY_DB_URL: database.url,
+      GANTRY_REDIS_URL: REDIS_URL,
+      GANTRY_ACCESS_KEY_ENCRYPTION: randomBytes(32).toString('base64'),
+      GANTRY_ADMIN_LOGIN: 'admin',
+      GANTRY_ADMIN_PASSWORD: 'node-Loss-Pass-1',
+    };
+  });
+  afterAll(async () => {
+    for (const child of children) child.kill('SIGKILL');
+    await database?.drop();
+    for (const dir of [scripts, ...dataDirs]) rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function startNode(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+    const started = await startServerProcess({ dataDir, port: await freePort(), env });
+    children.push(started.child);
+    return started;
+  }
+
+  async function signIn(url: string) {
+    const login = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ auth: 'admin', password: 'node-Loss-Pass-1' }) });
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    return async <T = Record<string, unknown> & { id: number }>(method: string, route: string, body?: unknown): Promise<T> => {
+      const response = await fetch(`${url}${route}`, { method, headers: { cookie, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+      return (await response.json()) as T;
+    };
+  }
+
+  it('is noticed within 15 s by the survivor, which starts the task it left queued; back, it ends the processes of its closed task', async () => {
+    writeFileSync(path.join(scripts, 'long.sh'), 'echo "pid $$"\nsleep 300\n');
+    writeFileSync(path.join(scripts, 'short.sh'), 'echo done\n');
+    const [dirA = '', dirB = ''] = dataDirs;
+    const a = await startNode(dirA);
+    const callA = await signIn(a.url);
+    // One task at a time in the project: the second waits in the queue of node A when A dies.
+    const project = await callA('POST', '/api/projects', { name: 'Node loss', max_parallel_tasks: 1 });
+    const base = `/api/project/${project.id}`;
+    const [key] = await callA<{ id: number }[]>('GET', `${base}/keys`);
+    const [group] = await callA<{ id: number }[]>('GET', `${base}/environment`);
+    const repository = await callA('POST', `${base}/repositories`, { name: 'local', git_url: scripts, ssh_key_id: key?.id });
+    const template = (playbook: string) => callA('POST', `${base}/templates`, { name: playbook, app: 'bash', playbook, repository_id: repository.id, environment_id: group?.id, allow_parallel_tasks: true });
+    const long = await callA('POST', `${base}/tasks`, { template_id: (await template('long.sh')).id });
+    let scriptPid = 0;
+    for (let i = 0; i < 200 && !scriptPid; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const output = await callA<{ output: string }[]>('GET', `${base}/tasks/${long.id}/output`);
+      scriptPid = Number(output.find((l) => l.output.startsWith('pid '))?.output.slice(4) ?? 0);
+    }
+    expect(scriptPid).toBeGreaterThan(0);
+    const queued = await callA('POST', `${base}/tasks`, { template_id: (await template('short.sh')).id });
+
+    const b = await startNode(dirB);
+    const callB = await signIn(b.url);
+    expect((await callB('GET', `${base}/tasks/${queued.id}`)).status).toBe('waiting');
+    a.child.kill('SIGKILL');
+    const killedAt = Date.now();
+    await new Promise((resolve) => a.child.once('exit', resolve));
+
+    let noticedAfter = Infinity;
+    for (let i = 0; i < 400; i++) {
+      if ((await callB('GET', `${base}/tasks/${long.id}`)).status === 'error') {
+        noticedAfter = Date.now() - killedAt;
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(noticedAfter).toBeLessThanOrEqual(15_000);
+    await expect.poll(async () => (await callB('GET', `${base}/tasks/${queued.id}`)).status, { timeout: 10_000 }).toBe('success');
+    // The dead node's machine is still running the task's processes: nothing on B can reach them.
+    expect(isRunning(scriptPid)).toBe(true);
+
+    await startNode(dirA);
+    await expect.poll(() => isRunning(scriptPid), { timeout: 10_000 }).toBe(false);
+    const lines = (await callB<{ output: string }[]>('GET', `${base}/tasks/${long.id}/output`)).map((l) => l.output);
+    expect(lines).toContain('The Gantry server running this task stopped answering; the task can no longer be followed and was closed.');
+    expect(lines.at(-1)).toBe('Gantry came back on the machine that ran this task and stopped its processes, still running.');
+  }, 60_000);
+});

@@ -1,0 +1,111 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { freePort } from './server-process-fixture.ts';
+import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
+import { createTestApp, type TestApp } from './test-app.ts';
+import { listTestDialects } from './test-databases.ts';
+
+const redisInstalled = spawnSync('redis-server', ['--version']).status === 0;
+if (!redisInstalled) console.warn('Skipping the Redis restart tests: redis-server is not installed');
+// Several nodes need a shared server store: SQLite serves one machine only.
+const dialects = redisInstalled ? (await listTestDialects()).filter((dialect) => dialect !== 'sqlite') : [];
+
+/** A Redis of the test's own, which it can stop and start again without disturbing anyone else's. */
+function createOwnRedis(port: number) {
+  let child: ChildProcess | undefined;
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    async start() {
+      const started = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+      child = started;
+      for (let i = 0; i < 100; i++) {
+        if (spawnSync('redis-cli', ['-p', String(port), 'ping']).stdout?.toString().trim() === 'PONG') return;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error('redis-server did not start');
+    },
+    async stop() {
+      const current = child;
+      child = undefined;
+      if (!current || current.exitCode !== null) return;
+      current.kill('SIGKILL');
+      await new Promise((resolve) => current.once('exit', resolve));
+    },
+  };
+}
+
+describe.each(dialects)('two Gantry nodes on %s while their Redis goes away and comes back', (dialect) => {
+  let redis: ReturnType<typeof createOwnRedis>;
+  let a: TestApp;
+  let b: TestApp;
+  let p: ProjectFixture;
+  let portB = 0;
+
+  beforeAll(async () => {
+    redis = createOwnRedis(await freePort());
+    await redis.start();
+    a = await createTestApp(dialect, { redis_url: redis.url });
+    await a.runtime.services.clusterBus?.ready;
+    await a.runtime.services.presence?.start();
+    p = await createProjectFixture(a, {
+      'count.sh': 'for i in $(seq 1 200); do echo "n$i"; done\n',
+      'sleeper.sh': 'echo "going to sleep"; sleep 60 & wait\n',
+    });
+    await redis.stop();
+    // B starts while Redis is away: it must come up all the same, and listen once Redis is back.
+    b = await createTestApp(dialect, { redis_url: redis.url, db_url: a.runtime.config.db_url, access_key_encryption: a.runtime.config.access_key_encryption });
+    await b.runtime.services.presence?.start();
+    await b.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = b.app.server.address();
+    portB = typeof address === 'object' && address ? address.port : 0;
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+    await redis?.stop();
+  });
+
+  it('without Redis, tasks queued on either node run, and a stop given on one node reaches the task running on the other', async () => {
+    expect((await b.request('GET', '/api/projects', { as: a.adminCookie })).status).toBe(200);
+    const sleeper = await p.runTask(await p.createTemplate({ playbook: 'sleeper.sh' }));
+    await expect.poll(async () => (await p.output(sleeper)).includes('going to sleep'), { timeout: 20_000 }).toBe(true);
+    expect(a.runtime.services.engine.isRunningHere(sleeper)).toBe(true);
+
+    const queuedOnB = await b.request('POST', `${p.base}/tasks`, { as: a.adminCookie, body: { template_id: await p.createTemplate({ playbook: 'count.sh' }) } });
+    expect(queuedOnB.status).toBe(201);
+    expect((await p.waitForStatus((queuedOnB.body as { id: number }).id, ['success', 'error'], 20_000)).status).toBe('success');
+
+    // The stop message through Redis is lost; node A reads the request from the store at its next beat.
+    expect((await b.request('POST', `${p.base}/tasks/${sleeper}/stop`, { as: a.adminCookie, body: {} })).status).toBe(204);
+    expect((await p.waitForStatus(sleeper, ['stopped', 'error', 'success'], 15_000)).status).toBe('stopped');
+    expect(a.runtime.services.engine.isRunningHere(sleeper)).toBe(false);
+  }, 60_000);
+
+  it('once Redis is back, a browser on the node that started without it watches live a task running on the other', async () => {
+    await redis.start();
+    await b.runtime.services.clusterBus?.ready;
+    const socket = new WebSocket(`ws://127.0.0.1:${portB}/api/ws?batch=1`, { headers: { cookie: a.adminCookie } });
+    const messages: Record<string, unknown>[] = [];
+    socket.on('message', (data: Buffer) => messages.push(JSON.parse(data.toString()) as Record<string, unknown>));
+    await new Promise((resolve, reject) => socket.on('open', resolve).on('error', reject));
+    try {
+      const templateId = await p.createTemplate({ playbook: 'count.sh' });
+      // Node A's publisher reconnects on its own schedule (ioredis backs off up to 2 s).
+      await expect
+        .poll(
+          async () => {
+            const taskId = await p.runTask(templateId);
+            await p.waitForStatus(taskId, ['success']);
+            await new Promise((resolve) => setTimeout(resolve, 200));
+            const { node_id } = await a.runtime.connection.db.selectFrom('task').select('node_id').where('id', '=', taskId).executeTakeFirstOrThrow();
+            return node_id === a.runtime.services.clusterBus?.nodeId && messages.some((m) => m.type === 'logs' && m.task_id === taskId);
+          },
+          { timeout: 20_000, interval: 500 },
+        )
+        .toBe(true);
+    } finally {
+      socket.close();
+    }
+  }, 60_000);
+});
