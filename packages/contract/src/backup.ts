@@ -217,19 +217,31 @@ export const BackupScheduleTaskParams = z
   })
   .catchall(z.unknown());
 
-export const BackupSchedule = z.object({
-  name: text(NAME_MAX).nullish(),
-  cron_format: z.string({ error: 'must be a string' }).trim().min(1, 'is required').max(NAME_MAX),
-  active: z
-    .boolean({ error: 'must be true or false' })
-    .nullish()
-    .transform((v) => v ?? true),
-  type: text(32).nullish(),
-  template: name(),
-  /** Set for "run on new commit" schedules. */
-  checkable_repository: reference(),
-  task_params: BackupScheduleTaskParams.nullish(),
-});
+/** Semaphore's one-time schedules (type run_at, 2025): Gantry has none, a restore leaves them out. */
+export const RUN_ONCE_SCHEDULE_TYPE = 'run_at';
+
+export const BackupSchedule = z
+  .object({
+    name: text(NAME_MAX).nullish(),
+    cron_format: z
+      .string({ error: 'must be a string' })
+      .trim()
+      .max(NAME_MAX)
+      .nullish()
+      .transform((v) => v ?? ''),
+    active: z
+      .boolean({ error: 'must be true or false' })
+      .nullish()
+      .transform((v) => v ?? true),
+    type: text(32).nullish(),
+    template: name(),
+    /** Set for "run on new commit" schedules. */
+    checkable_repository: reference(),
+    task_params: BackupScheduleTaskParams.nullish(),
+  })
+  .superRefine((schedule, ctx) => {
+    if (schedule.type !== RUN_ONCE_SCHEDULE_TYPE && !schedule.cron_format) ctx.addIssue({ code: 'custom', path: ['cron_format'], message: 'is required' });
+  });
 
 /** The integration enums with messages that name the allowed values: the error path says which field. */
 const oneOf = <T extends string>(values: readonly T[]) => z.enum(values as [T, ...T[]], { error: `must be one of ${values.filter(Boolean).join(', ')}` });

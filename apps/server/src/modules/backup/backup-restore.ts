@@ -1,5 +1,5 @@
 import type { ProjectBackup } from '@gantry/contract';
-import { VAULT_SCRIPT_PATTERN, isPasswordKeyType } from '@gantry/contract';
+import { RUN_ONCE_SCHEDULE_TYPE, VAULT_SCRIPT_PATTERN, isPasswordKeyType } from '@gantry/contract';
 import { validationFailed } from '../../errors.ts';
 import { generateAlias } from '../../http/public-credentials.ts';
 import type { ProjectRow } from '../projects/projects.table.ts';
@@ -32,6 +32,9 @@ function vaultsOf(template: BackupTemplate) {
 }
 
 const environmentOf = (template: BackupTemplate) => template.environment ?? template.environments?.[0] ?? null;
+
+/** The schedules a restore writes: Semaphore's cron ones ('' or 'cron'); its one-time runs have no Gantry equivalent. */
+const timedSchedulesOf = (backup: ProjectBackup) => backup.schedules.filter((s) => s.type !== RUN_ONCE_SCHEDULE_TYPE);
 
 /** Old Semaphore backups carry a template's schedule as its `cron`; newer ones list it in schedules[] too. */
 function legacySchedulesOf(backup: ProjectBackup) {
@@ -117,6 +120,7 @@ export function verifyBackup(backup: ProjectBackup, timezone: string): void {
   backup.integration_aliases.forEach((alias, i) => claimAlias(`integration_aliases[${i}]`, alias));
   backup.schedules.forEach((s, i) => {
     const where = `schedules[${i}]${s.name ? ` "${s.name}"` : ''}`;
+    if (s.type === RUN_ONCE_SCHEDULE_TYPE) return;
     if (s.type && s.type !== 'cron') throw fail(where, `schedules of type "${s.type}" are not supported`);
     need(where, 'template', s.template);
     need(where, 'repository', s.checkable_repository);
@@ -300,7 +304,7 @@ export async function writeBackup(stores: BackupStores, backup: ProjectBackup, {
       created,
     });
   };
-  for (const s of backup.schedules) {
+  for (const s of timedSchedulesOf(backup)) {
     await insertSchedule({
       name: s.name?.trim() || s.template,
       template: s.template,
