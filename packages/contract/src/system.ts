@@ -8,6 +8,8 @@ export const SystemInfo = z.object({
   ansible: z.string(),
   web_host: z.string(),
   use_remote_runner: z.boolean(),
+  /** Semaphore's name for how repositories are fetched; Gantry always runs the git command. */
+  git_client: z.literal('cmd_git'),
   premium_features: z.record(z.string(), z.boolean()),
   schedule_timezone: z.string(),
   demo_mode: z.boolean(),

@@ -22,6 +22,7 @@ export function registerSystemRoutes(route: Routes, { config, readiness }: { con
     ansible: '',
     web_host: config.web_host,
     use_remote_runner: config.use_remote_runner,
+    git_client: 'cmd_git' as const,
     // Everything the peers sell as "pro" is part of Gantry.
     premium_features: { project_runners: true, terraform_backend: true, task_summary: true },
     schedule_timezone: config.schedule_timezone,

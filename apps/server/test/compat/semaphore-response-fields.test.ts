@@ -1,0 +1,130 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProjectFixture, type ProjectFixture } from '../task-fixture.ts';
+import { createTestApp, type TestApp } from '../test-app.ts';
+import { listTestDialects } from '../test-databases.ts';
+
+const dialects = await listTestDialects();
+
+type Json = Record<string, unknown>;
+type FieldTypes = Record<string, string>;
+
+/** Response types of Semaphore's API documentation with the fields Semaphore sends (see the file's $comment). */
+const SEMAPHORE_FIELDS = JSON.parse(readFileSync(new URL('./fixtures/semaphore-response-fields.json', import.meta.url), 'utf8')) as Record<string, FieldTypes>;
+
+function jsonTypeOf(value: unknown): string {
+  if (Array.isArray(value)) return 'array';
+  if (Number.isInteger(value)) return 'integer';
+  return typeof value;
+}
+
+/** Every field Semaphore sends for the type that is absent or of another JSON type, as "Type.field: problem". */
+function explainMismatches(typeName: string, body: unknown): string[] {
+  const fields = SEMAPHORE_FIELDS[typeName];
+  if (!fields) throw new Error(`No Semaphore fields for ${typeName}`);
+  const object = body as Json;
+  return Object.entries(fields).flatMap(([field, declared]) => {
+    if (!(field in object)) return [`${typeName}.${field}: missing`];
+    const nullable = declared.endsWith('?');
+    const type = declared.replace(/\?$/, '');
+    const value = object[field];
+    if (value === null) return nullable ? [] : [`${typeName}.${field}: null, Semaphore sends a ${type}`];
+    return jsonTypeOf(value) === type ? [] : [`${typeName}.${field}: ${jsonTypeOf(value)}, Semaphore sends a ${type}`];
+  });
+}
+
+/**
+ * Walks the response types of Semaphore's API documentation: each main GET endpoint of Gantry answers
+ * with every field Semaphore sends, in the JSON type Semaphore's clients decode (a go-swagger client fails
+ * on a string where it expects an integer).
+ */
+describe.each(dialects)("responses carry every field of Semaphore's API documentation (%s)", (dialect) => {
+  let t: TestApp;
+  let p: ProjectFixture;
+  const responses = new Map<string, unknown[]>();
+  const get = async (url: string) => {
+    const response = await t.request('GET', url, { as: t.adminCookie });
+    expect(response.status, `${url}: ${response.text}`).toBe(200);
+    return response.body;
+  };
+  const post = async (url: string, body: Json) => {
+    const response = await t.request('POST', url, { as: t.adminCookie, body });
+    expect(response.status, `${url}: ${response.text}`).toBeLessThan(300);
+    return response.body as Json;
+  };
+  const collect = (typeName: string, ...bodies: unknown[]) => responses.set(typeName, [...(responses.get(typeName) ?? []), ...bodies]);
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    p = await createProjectFixture(t, { 'deploy.sh': 'echo deployed\n' });
+    const base = p.base;
+    const vaultKey = await post(`${base}/keys`, { name: 'Vault', type: 'login_password', login_password: { login: '', password: 'fields-Vault-Pass-1' } });
+    t.secrets.add('fields-Vault-Pass-1');
+    const view = await post(`${base}/views`, { title: 'Ops', position: 0 });
+    const inventory = await post(`${base}/inventory`, { name: 'Hosts', type: 'static', inventory: 'localhost', ssh_key_id: p.noneKeyId });
+    const group = await post(`${base}/environment`, {
+      name: 'Vars',
+      json: '{}',
+      env: '{}',
+      secrets: [{ operation: 'create', type: 'var', name: 'token', secret: 'fields-Secret-2' }],
+    });
+    t.secrets.add('fields-Secret-2');
+    const templateId = await p.createTemplate({
+      name: 'Deploy',
+      playbook: 'deploy.sh',
+      view_id: view.id,
+      inventory_id: inventory.id,
+      survey_vars: [{ name: 'region', title: 'Region', type: '', required: false, description: '', values: [] }],
+      vaults: [{ name: 'prod', type: 'password', vault_key_id: vaultKey.id }],
+    });
+    const schedule = await post(`${base}/schedules`, { name: 'Nightly', template_id: templateId, cron_format: '0 3 * * *', active: true });
+    const integration = await post(`${base}/integrations`, { name: 'Hook', template_id: templateId });
+    await post(`${base}/integrations/${String(integration.id)}/matchers`, { name: 'm', match_type: 'header', method: 'equals', key: 'X-Event', value: 'push' });
+    await post(`${base}/integrations/${String(integration.id)}/values`, { name: 'v', value_source: 'header', key: 'X-Ref', variable: 'REF' });
+    await post(`${base}/integrations/${String(integration.id)}/aliases`, {});
+    const taskId = await p.runTask(templateId);
+    await p.waitForStatus(taskId, ['success']);
+    await post('/api/user/tokens', {}).then((token) => t.secrets.add(String(token.id)));
+    const user = await t.createUser('fields-user');
+    await post(`${base}/users`, { user_id: user.id, role: 'task_runner' });
+
+    const template = (await get(`${base}/templates/${templateId}`)) as Json;
+    const environment = (await get(`${base}/environment/${String(group.id)}`)) as Json;
+    collect('User', await get(`/api/users/${user.id}`), ...((await get('/api/users')) as unknown[]));
+    collect('CurrentUser', await get('/api/user'));
+    collect('Project', await get(base), ...((await get('/api/projects')) as unknown[]));
+    collect('ProjectUser', ...((await get(`${base}/users`)) as unknown[]));
+    collect('APIToken', ...((await get('/api/user/tokens')) as unknown[]));
+    collect('AccessKey', await get(`${base}/keys/${String(vaultKey.id)}`), ...((await get(`${base}/keys`)) as unknown[]));
+    collect('Environment', environment, ...((await get(`${base}/environment`)) as unknown[]));
+    collect('EnvironmentSecret', ...(environment.secrets as unknown[]));
+    collect('Inventory', await get(`${base}/inventory/${String(inventory.id)}`), ...((await get(`${base}/inventory`)) as unknown[]));
+    collect('Repository', await get(`${base}/repositories/${p.repositoryId}`), ...((await get(`${base}/repositories`)) as unknown[]));
+    collect('Template', template, ...((await get(`${base}/templates`)) as unknown[]));
+    collect('TemplateVault', ...(template.vaults as unknown[]));
+    collect('TemplateSurveyVar', ...(template.survey_vars as unknown[]));
+    collect('Task', await get(`${base}/tasks/${taskId}`), ...((await get(`${base}/tasks`)) as unknown[]), ...((await get(`${base}/tasks/last`)) as unknown[]));
+    collect('TaskOutput', ...((await get(`${base}/tasks/${taskId}/output`)) as unknown[]));
+    collect('Schedule', await get(`${base}/schedules/${String(schedule.id)}`), ...((await get(`${base}/schedules`)) as unknown[]));
+    collect('View', await get(`${base}/views/${String(view.id)}`), ...((await get(`${base}/views`)) as unknown[]));
+    collect('Integration', await get(`${base}/integrations/${String(integration.id)}`), ...((await get(`${base}/integrations`)) as unknown[]));
+    collect('IntegrationAlias', ...((await get(`${base}/integrations/${String(integration.id)}/aliases`)) as unknown[]));
+    collect('IntegrationMatcher', ...((await get(`${base}/integrations/${String(integration.id)}/matchers`)) as unknown[]));
+    collect('IntegrationExtractValue', ...((await get(`${base}/integrations/${String(integration.id)}/values`)) as unknown[]));
+    collect('Event', ...((await get(`${base}/events`)) as unknown[]), ...((await get('/api/events/last')) as unknown[]));
+    collect('Info', await get('/api/info'));
+    collect('App', ...((await get('/api/apps')) as unknown[]));
+  });
+  afterAll(() => t.close());
+
+  it('answers every response type of the documentation at least once', () => {
+    const typeNames = Object.keys(SEMAPHORE_FIELDS).filter((name) => !name.startsWith('$'));
+    expect(typeNames.filter((name) => (responses.get(name) ?? []).length === 0)).toEqual([]);
+  });
+
+  it('sends every field Semaphore sends, in the JSON type Semaphore sends it', () => {
+    const problems = new Set<string>();
+    for (const [typeName, bodies] of responses) for (const body of bodies) for (const problem of explainMismatches(typeName, body)) problems.add(problem);
+    expect([...problems].sort()).toEqual([]);
+  });
+});
