@@ -50,8 +50,8 @@ export const activeTasksApi = {
 };
 
 
-/** Statuses in which a task holds a slot: started and not yet finished. */
-export const ACTIVE_TASK_STATUSES: readonly TaskStatus[] = ['starting', 'running', 'waiting_confirmation', 'confirmed', 'rejected', 'stopping'];
+/** Statuses in which a task holds a slot: started and not yet finished ('rejected' is final: nothing runs after a rejected plan). */
+export const ACTIVE_TASK_STATUSES: readonly TaskStatus[] = ['starting', 'running', 'waiting_confirmation', 'confirmed', 'stopping'];
 
 export const Task = z.object({
   id: Id,
@@ -155,7 +155,9 @@ export type StopWaitingTasksBody = z.input<typeof StopWaitingTasksBody>;
 export const StopWaitingTasksResult = z.object({ stopped: wireInteger() });
 export type StopWaitingTasksResult = z.infer<typeof StopWaitingTasksResult>;
 const TemplateTaskParams = z.object({ projectId: PathId, templateId: PathId });
-const LimitQuery = z.object({ limit: queryInteger({ min: 1, max: 200 }).optional().catch(200) });
+/** Continues a list of tasks (newest first) after the last one seen: only tasks with a smaller id. */
+const BeforeIdQuery = queryInteger({ min: 1, message: 'Invalid before_id' }).optional();
+const LimitQuery = z.object({ limit: queryInteger({ min: 1, max: 200 }).optional().catch(200), before_id: BeforeIdQuery });
 const OutputQuery = z.object({
   offset: queryInteger().optional(),
   limit: queryInteger({ min: 1, max: 1_000_000 }).optional(),
@@ -179,7 +181,7 @@ export const tasksApi = {
     method: 'GET',
     path: '/api/project/:projectId/templates/:templateId/tasks',
     params: TemplateTaskParams,
-    query: z.object({ status: TaskStatus.optional() }),
+    query: z.object({ status: TaskStatus.optional(), before_id: BeforeIdQuery }),
     response: z.array(TaskWithTemplate),
   }),
   templateLast: endpoint({

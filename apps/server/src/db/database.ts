@@ -10,7 +10,7 @@ import type { AccessKeyTable } from '../modules/keys/keys.table.ts';
 import type { RepositoryTable } from '../modules/repositories/repositories.table.ts';
 import type { TemplateTable, TemplateVaultTable } from '../modules/templates/templates.table.ts';
 import type { ViewTable } from '../modules/views/views.table.ts';
-import type { TaskOutputTable, TaskTable } from '../modules/tasks/tasks.table.ts';
+import type { TaskOutputTable, TaskStatDayTable, TaskTable } from '../modules/tasks/tasks.table.ts';
 import type { ScheduleTable } from '../modules/schedules/schedules.table.ts';
 import type { IntegrationAliasTable, IntegrationExtractValueTable, IntegrationMatcherTable, IntegrationTable } from '../modules/integrations/integrations.table.ts';
 import type { RunnerTable } from '../modules/runners/runners.table.ts';
@@ -39,6 +39,7 @@ export interface Database {
   app: AppTable;
   task: TaskTable;
   task_output: TaskOutputTable;
+  task_stat_day: TaskStatDayTable;
   schedule: ScheduleTable;
   integration: IntegrationTable;
   integration_alias: IntegrationAliasTable;

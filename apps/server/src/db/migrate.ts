@@ -11,10 +11,12 @@ import { terraform } from './migrations/0008-terraform.ts';
 import { clusterNodes } from './migrations/0009-cluster-nodes.ts';
 import { loginAttempts } from './migrations/0010-login-attempts.ts';
 import { environmentPassword } from './migrations/0011-environment-password.ts';
+import { taskDeleteIndexes } from './migrations/0012-task-delete-indexes.ts';
+import { taskStats } from './migrations/0013-task-stats.ts';
 import { createSchemaHelpers, type GantryMigration } from './schema.ts';
 
 /** The one ordered migration set, shared by every dialect. */
-const MIGRATIONS: GantryMigration[] = [foundation, projectResources, tasks, schedules, integrations, authFactors, runners, terraform, clusterNodes, loginAttempts, environmentPassword];
+const MIGRATIONS: GantryMigration[] = [foundation, projectResources, tasks, schedules, integrations, authFactors, runners, terraform, clusterNodes, loginAttempts, environmentPassword, taskDeleteIndexes, taskStats];
 
 function createMigrator(db: Db, dialect: Dialect): Migrator {
   const helpers = createSchemaHelpers(dialect);

@@ -47,6 +47,7 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   { table: 'runner', key: 'id' },
   { table: 'task', key: 'id' },
   { table: 'task_output', key: 'id' },
+  { table: 'task_stat_day', key: 'id' },
   { table: 'terraform_alias', key: 'id' },
   { table: 'terraform_state', key: 'id' },
   { table: 'terraform_lock', key: 'inventory_id' },

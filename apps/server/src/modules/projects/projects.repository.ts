@@ -45,7 +45,7 @@ export function createProjectsRepository(db: Db, dialect: Dialect) {
     async delete(id: number): Promise<void> {
       await db.transaction().execute(async (trx) => {
         await trx.updateTable('template').set({ build_template_id: null }).where('project_id', '=', id).execute();
-        for (const table of ['terraform_lock', 'terraform_state', 'terraform_alias', 'schedule', 'integration_alias', 'integration_matcher', 'integration_extract_value', 'integration', 'task', 'runner', 'template_vault', 'inventory', 'template', 'repository', 'environment_secret', 'environment', 'access_key', 'view'] as const) {
+        for (const table of ['terraform_lock', 'terraform_state', 'terraform_alias', 'schedule', 'integration_alias', 'integration_matcher', 'integration_extract_value', 'integration', 'task_stat_day', 'task', 'runner', 'template_vault', 'inventory', 'template', 'repository', 'environment_secret', 'environment', 'access_key', 'view'] as const) {
           await trx.deleteFrom(table).where('project_id', '=', id).execute();
         }
         await trx.deleteFrom('project').where('id', '=', id).execute();

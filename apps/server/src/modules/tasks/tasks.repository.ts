@@ -2,6 +2,10 @@ import { ACTIVE_TASK_STATUSES, FINISHED_TASK_STATUSES, type TaskStatus } from '@
 import type { Db, Dialect } from '../../db/database.ts';
 import { retryOnConflict } from '../../db/errors.ts';
 import { insertRow } from '../../db/insert.ts';
+import { insertTaskOutputRows } from '../../db/task-output-insert.ts';
+import { lockForUpdate } from '../../db/row-lock.ts';
+import { addTaskStatCounts } from '../../db/task-stat-counts.ts';
+import { ALL_USERS, countStatDeltas, type CountedTask } from './task-stat-deltas.ts';
 import type { TaskOutputRow, TaskRow } from './tasks.table.ts';
 
 export interface TaskListRow extends TaskRow {
@@ -49,7 +53,23 @@ export interface ActiveTaskRow {
   username: string | null;
 }
 
+const isFinished = (status: string | undefined) => status !== undefined && (FINISHED_TASK_STATUSES as readonly string[]).includes(status);
+const COUNTED_COLUMNS = ['id', 'project_id', 'template_id', 'user_id', 'created', 'status'] as const;
+
 export function createTasksRepository(db: Db, dialect: Dialect) {
+  /** Deletes tasks and takes the finished ones out of the per-day stats, in one transaction. */
+  async function deleteCounted(select: (trx: Db) => Promise<(CountedTask & { id: number })[]>): Promise<number> {
+    return retryOnConflict(() =>
+      db.transaction().execute(async (trx) => {
+        const doomed = await select(trx);
+        if (doomed.length === 0) return 0;
+        const result = await trx.deleteFrom('task').where('id', 'in', doomed.map((t) => t.id)).executeTakeFirst();
+        await addTaskStatCounts(trx, dialect, countStatDeltas(doomed.map((task) => ({ task, sign: -1 as const }))));
+        return Number(result.numDeletedRows);
+      }),
+    );
+  }
+
   function selectWithTemplate() {
     return db
       .selectFrom('task')
@@ -75,24 +95,35 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
     findById(id: number): Promise<TaskRow | undefined> {
       return db.selectFrom('task').selectAll().where('id', '=', id).executeTakeFirst();
     },
-    listForProject(projectId: number, limit: number): Promise<TaskListRow[]> {
-      return selectWithTemplate().where('task.project_id', '=', projectId).orderBy('task.id', 'desc').limit(limit).execute();
-    },
-    listForTemplate(projectId: number, templateId: number, limit: number, status?: TaskStatus): Promise<TaskListRow[]> {
-      let query = selectWithTemplate().where('task.project_id', '=', projectId).where('task.template_id', '=', templateId);
-      if (status) query = query.where('task.status', '=', status);
+    /** The newest tasks first; `beforeId` continues a page (keyset: the (project_id, id) index, whatever the depth). */
+    listForProject(projectId: number, limit: number, beforeId?: number): Promise<TaskListRow[]> {
+      let query = selectWithTemplate().where('task.project_id', '=', projectId);
+      if (beforeId !== undefined) query = query.where('task.id', '<', beforeId);
       return query.orderBy('task.id', 'desc').limit(limit).execute();
+    },
+    listForTemplate(projectId: number, templateId: number, limit: number, options: { status?: TaskStatus | undefined; beforeId?: number | undefined } = {}): Promise<TaskListRow[]> {
+      let query = selectWithTemplate().where('task.project_id', '=', projectId).where('task.template_id', '=', templateId);
+      if (options.status) query = query.where('task.status', '=', options.status);
+      if (options.beforeId !== undefined) query = query.where('task.id', '<', options.beforeId);
+      return query.orderBy('task.id', 'desc').limit(limit).execute();
+    },
+    /** Tasks of the project by id (the builds a page of deploys names), in one query. */
+    listByIds(projectId: number, ids: number[]): Promise<TaskRow[]> {
+      if (ids.length === 0) return Promise.resolve([]);
+      return db.selectFrom('task').selectAll().where('project_id', '=', projectId).where('id', 'in', ids).execute();
     },
     /** The newest task of each given template, for template lists. */
     async listLastPerTemplate(projectId: number, templateIds: number[]): Promise<TaskListRow[]> {
       if (templateIds.length === 0) return [];
+      // One index seek per template (max over (template_id, id)), not a scan of all their tasks.
       const newest = db
-        .selectFrom('task')
-        .select((eb) => eb.fn.max('id').as('id'))
-        .where('project_id', '=', projectId)
-        .where('template_id', 'in', templateIds)
-        .groupBy('template_id');
-      return selectWithTemplate().where('task.id', 'in', newest).execute();
+        .selectFrom('template')
+        .select((eb) => eb.selectFrom('task').select((inner) => inner.fn.max('task.id').as('id')).whereRef('task.template_id', '=', 'template.id').as('id'))
+        .where('template.project_id', '=', projectId)
+        .where('template.id', 'in', templateIds);
+      const ids = (await newest.execute()).flatMap((row) => (row.id === null ? [] : [Number(row.id)]));
+      if (ids.length === 0) return [];
+      return selectWithTemplate().where('task.project_id', '=', projectId).where('task.id', 'in', ids).execute();
     },
     findLastOfTemplate(templateId: number): Promise<TaskRow | undefined> {
       return db.selectFrom('task').selectAll().where('template_id', '=', templateId).orderBy('id', 'desc').limit(1).executeTakeFirst();
@@ -146,26 +177,41 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
     },
     /** Moves a task from one status to another only if it is still in the first; true when it was. */
     async transition(id: number, from: readonly string[], changes: Partial<Omit<TaskRow, 'id'>>): Promise<boolean> {
-      const result = await retryOnConflict(() => db.updateTable('task').set(changes).where('id', '=', id).where('status', 'in', [...from]).executeTakeFirst());
-      return Number(result.numUpdatedRows) > 0;
+      if (!isFinished(changes.status) && !from.some(isFinished)) {
+        const result = await retryOnConflict(() => db.updateTable('task').set(changes).where('id', '=', id).where('status', 'in', [...from]).executeTakeFirst());
+        return Number(result.numUpdatedRows) > 0;
+      }
+      // Entering or leaving a final status moves the task between the per-day stats counters.
+      return retryOnConflict(() =>
+        db.transaction().execute(async (trx) => {
+          const select = trx.selectFrom('task').select(COUNTED_COLUMNS).where('id', '=', id).where('status', 'in', [...from]);
+          const before = await lockForUpdate(select, dialect).executeTakeFirst();
+          if (!before) return false;
+          await trx.updateTable('task').set(changes).where('id', '=', id).execute();
+          const after = { ...before, ...changes };
+          await addTaskStatCounts(trx, dialect, countStatDeltas([{ task: before, sign: -1 }, { task: after, sign: 1 }]));
+          return true;
+        }),
+      );
     },
     async update(id: number, changes: Partial<Omit<TaskRow, 'id'>>): Promise<void> {
       await retryOnConflict(() => db.updateTable('task').set(changes).where('id', '=', id).execute());
     },
     async delete(projectId: number, id: number): Promise<void> {
-      await db.deleteFrom('task').where('project_id', '=', projectId).where('id', '=', id).execute();
+      await deleteCounted((trx) => lockForUpdate(trx.selectFrom('task').select(COUNTED_COLUMNS).where('project_id', '=', projectId).where('id', '=', id), dialect).execute());
     },
-    /** Per-day counts of finished tasks of a template, by status. */
-    listForStats(projectId: number, templateId: number, since: string, until: string, userId?: number) {
-      let query = db
-        .selectFrom('task')
-        .select(['status', 'created'])
-        .where('project_id', '=', projectId)
+    /** Finished tasks of a template created from day `fromDay` to day `toDay` (YYYY-MM-DD, inclusive), per day and status, from the per-day counters. */
+    async listStatCounts(projectId: number, templateId: number, fromDay: string, toDay: string, userId?: number): Promise<{ day: string; status: string; count: number }[]> {
+      const rows = await db
+        .selectFrom('task_stat_day')
+        .select(['created_day', 'status', 'task_count'])
         .where('template_id', '=', templateId)
-        .where('created', '>=', since)
-        .where('created', '<', until);
-      if (userId !== undefined) query = query.where('user_id', '=', userId);
-      return query.execute();
+        .where('user_id', '=', userId ?? ALL_USERS)
+        .where('created_day', '>=', fromDay)
+        .where('created_day', '<=', toDay)
+        .where('project_id', '=', projectId)
+        .execute();
+      return rows.map((row) => ({ day: row.created_day, status: row.status, count: Number(row.task_count) }));
     },
 
     async insertOutput(rows: Omit<TaskOutputRow, 'id'>[], taskId: number, nextSeq: number): Promise<void> {
@@ -173,7 +219,7 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
         // The task row first: on MySQL, inserting lines share-locks it (foreign key) and a later update
         // would have to upgrade that lock, deadlocking with a concurrent status change.
         await trx.updateTable('task').set({ output_lines: nextSeq }).where('id', '=', taskId).execute();
-        for (let i = 0; i < rows.length; i += 1000) await trx.insertInto('task_output').values(rows.slice(i, i + 1000)).execute();
+        await insertTaskOutputRows(trx, dialect, rows);
       });
     },
     listOutput(taskId: number, offset: number, limit: number | undefined): Promise<TaskOutputRow[]> {
@@ -259,8 +305,9 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
       await retryOnConflict(() => db.deleteFrom('terraform_alias').where('task_id', 'in', ids).execute());
       // Lines a task could not have written after finishing; this also covers any the slices missed.
       await retryOnConflict(() => db.deleteFrom('task_output').where('task_id', 'in', ids).execute());
-      const result = await retryOnConflict(() => db.deleteFrom('task').where('id', 'in', ids).where('status', 'in', [...FINISHED_TASK_STATUSES]).executeTakeFirst());
-      return Number(result.numDeletedRows);
+      return deleteCounted((trx) =>
+        lockForUpdate(trx.selectFrom('task').select(COUNTED_COLUMNS).where('id', 'in', ids).where('status', 'in', [...FINISHED_TASK_STATUSES]), dialect).execute(),
+      );
     },
   };
 }

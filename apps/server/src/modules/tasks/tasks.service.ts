@@ -96,10 +96,11 @@ export function createTasksService({ tasks, templates, inventories, engine, even
   }
 
   async function withBuildTasks(projectId: number, rows: TaskListRow[]): Promise<TaskWithTemplate[]> {
-    const result: TaskWithTemplate[] = [];
-    for (const row of rows) {
-      const build = row.build_task_id ? await tasks.find(projectId, row.build_task_id) : undefined;
-      result.push({
+    const buildIds = [...new Set(rows.flatMap((row) => (row.build_task_id ? [row.build_task_id] : [])))];
+    const builds = new Map((await tasks.listByIds(projectId, buildIds)).map((build) => [Number(build.id), build]));
+    return rows.map((row) => {
+      const build = row.build_task_id ? builds.get(row.build_task_id) : undefined;
+      return {
         ...toTask(row),
         tpl_alias: row.tpl_alias,
         tpl_playbook: row.tpl_playbook,
@@ -107,9 +108,8 @@ export function createTasksService({ tasks, templates, inventories, engine, even
         tpl_app: row.tpl_app,
         user_name: row.user_name,
         build_task: build ? toTask(build) : null,
-      });
-    }
-    return result;
+      };
+    });
   }
 
   async function versionOf(template: Template, body: CreateTaskInput, projectId: number): Promise<string | null> {
@@ -179,12 +179,12 @@ export function createTasksService({ tasks, templates, inventories, engine, even
       return toTask({ ...row, id });
     },
 
-    async list(projectId: number, limit = HISTORY_LIMIT): Promise<TaskWithTemplate[]> {
-      return withBuildTasks(projectId, await tasks.listForProject(projectId, limit));
+    async list(projectId: number, limit = HISTORY_LIMIT, beforeId?: number): Promise<TaskWithTemplate[]> {
+      return withBuildTasks(projectId, await tasks.listForProject(projectId, limit, beforeId));
     },
-    async listForTemplate(projectId: number, templateId: number, limit = HISTORY_LIMIT, status?: TaskStatus): Promise<TaskWithTemplate[]> {
+    async listForTemplate(projectId: number, templateId: number, limit = HISTORY_LIMIT, options: { status?: TaskStatus | undefined; beforeId?: number | undefined } = {}): Promise<TaskWithTemplate[]> {
       await assertTemplateExists(projectId, templateId);
-      return withBuildTasks(projectId, await tasks.listForTemplate(projectId, templateId, limit, status));
+      return withBuildTasks(projectId, await tasks.listForTemplate(projectId, templateId, limit, options));
     },
     /** The newest task of every template of the project, keyed by template id. */
     async lastPerTemplate(projectId: number, templateIds: number[]): Promise<Map<number, TaskWithTemplate>> {
@@ -257,16 +257,16 @@ export function createTasksService({ tasks, templates, inventories, engine, even
       const today = toTimestamp(clock.now()).slice(0, 10);
       const end = query.end ?? today;
       const start = query.start ?? toTimestamp(new Date(Date.parse(`${end}T00:00:00Z`) - 30 * DAY_MS)).slice(0, 10);
-      const until = toTimestamp(new Date(Date.parse(`${end}T00:00:00Z`) + DAY_MS));
-      const rows = await tasks.listForStats(projectId, templateId, `${start}T00:00:00.000Z`, until, query.user_id);
+      const until = Date.parse(`${end}T00:00:00Z`) + DAY_MS;
       const days = new Map<string, Record<string, number>>();
-      for (let t = Date.parse(`${start}T00:00:00Z`); t < Date.parse(until); t += DAY_MS) days.set(toTimestamp(new Date(t)).slice(0, 10), {});
-      for (const row of rows) {
-        const bucket = days.get(row.created.slice(0, 10));
+      for (let t = Date.parse(`${start}T00:00:00Z`); t < until; t += DAY_MS) days.set(toTimestamp(new Date(t)).slice(0, 10), {});
+      for (const row of await tasks.listStatCounts(projectId, templateId, start, end, query.user_id)) {
+        const bucket = days.get(row.day);
         if (!bucket) continue;
-        const status = row.status === 'error' ? 'failed' : row.status;
+        // The chart knows success, failed and stopped: a rejected plan was ended by a user, like a stop, and is no failure.
+        const status = row.status === 'error' ? 'failed' : row.status === 'rejected' ? 'stopped' : row.status;
         if (!['success', 'failed', 'stopped'].includes(status)) continue;
-        bucket[status] = (bucket[status] ?? 0) + 1;
+        bucket[status] = (bucket[status] ?? 0) + row.count;
       }
       return [...days.entries()].map(([date, counts]) => ({ date, count_by_status: { success: 0, failed: 0, stopped: 0, ...counts } }));
     },

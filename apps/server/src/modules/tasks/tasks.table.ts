@@ -46,3 +46,16 @@ export interface TaskOutputTable {
   output: string;
 }
 export type TaskOutputRow = Selectable<TaskOutputTable>;
+
+/** Finished tasks of a template created on one day, per status; user_id 0 counts every user's. */
+export interface TaskStatDayTable {
+  id: Generated<number>;
+  project_id: number;
+  template_id: number;
+  /** YYYY-MM-DD (UTC) of the tasks' creation, as the stats group them. */
+  created_day: string;
+  user_id: number;
+  status: string;
+  task_count: number;
+}
+export type TaskStatDayRow = Selectable<TaskStatDayTable>;
