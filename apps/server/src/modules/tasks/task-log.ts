@@ -17,6 +17,9 @@ export interface TaskLogOptions {
   onStored?(count: number): void;
 }
 
+/** Lines stored in one transaction at most, when the store falls behind the output. */
+const MAX_STORED_BATCH = 50_000;
+
 /**
  * The log pipeline of one task: every line gets the next sequence number as it arrives, lines are
  * stored and broadcast in batches, one batch after the other, so readers always see them in order.
@@ -29,7 +32,6 @@ export function createTaskLogFactory(options: TaskLogOptions) {
     let nextSeq = firstSeq;
     let buffer: LogLine[] = [];
     let timer: NodeJS.Timeout | undefined;
-    let chain: Promise<void> = Promise.resolve();
     // Formatting a timestamp costs more than the rest of a line's handling; a flood of output
     // shares each millisecond's text.
     let stampedAt = Number.NaN;
@@ -61,16 +63,23 @@ export function createTaskLogFactory(options: TaskLogOptions) {
       options.hub.publishLines(audience, task, lines);
     }
 
+    // One batch is stored at a time; lines arriving meanwhile go together into the next, so a store
+    // slower than the task's output gets fewer, larger transactions instead of a growing queue of small ones.
+    let draining: Promise<void> | undefined;
+    async function drain(): Promise<void> {
+      while (buffer.length > 0) {
+        const lines = buffer.length > MAX_STORED_BATCH ? buffer.splice(0, MAX_STORED_BATCH) : buffer;
+        if (lines === buffer) buffer = [];
+        const last = lines[lines.length - 1];
+        if (last) await persist(lines, last.seq + 1);
+      }
+    }
+
     function flush(): Promise<void> {
       if (timer) clearTimeout(timer);
       timer = undefined;
-      if (buffer.length > 0) {
-        const lines = buffer;
-        buffer = [];
-        const lastSeq = nextSeq;
-        chain = chain.then(() => persist(lines, lastSeq));
-      }
-      return chain;
+      draining ??= drain().finally(() => (draining = undefined));
+      return draining;
     }
 
     return {
