@@ -24,7 +24,7 @@ describe.each(dialects)('storing task output in bulk on %s', (dialect) => {
     // Characters a bulk format could take for its own (tab, backslash, quotes, CR, braces, commas), wide
     // characters, and long lines whose text alone is more than one statement may carry.
     const special = ['a\tb', 'back\\slash \\N \\t', `quote ' and " and \`tick\``, 'carriage\rreturn', '{1,2} (x) NULL', 'ünï €𝄞', ''];
-    const long = 'x'.repeat(300_000);
+    const long = 'x'.repeat(400_000);
     const outputs = Array.from({ length: 12_000 }, (_, i) => (i % 1000 === 999 ? `${i}${long}` : `${i} ${special[i % special.length]}`));
     await repository.insertOutput(outputs.map((output, seq) => ({ task_id: taskId, seq, time, output })), taskId, outputs.length);
     const stored = await repository.listOutput(taskId, 0, undefined);
