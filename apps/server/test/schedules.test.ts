@@ -28,7 +28,7 @@ describe.each(dialects)('schedules on %s', (dialect) => {
     ((await t.request('GET', `${p.base}/tasks`, { as: t.adminCookie })).body as { schedule_id: number | null }[]).filter((x) => x.schedule_id === scheduleId);
 
   async function createSchedule(body: Record<string, unknown>): Promise<{ id: number; next_run: string | null }> {
-    const response = await t.request('POST', `${p.base}/schedules`, { as: t.adminCookie, body: { name: 'S', template_id: templateId, ...body } });
+    const response = await t.request('POST', `${p.base}/schedules`, { as: t.adminCookie, body: { name: 'S', template_id: templateId, active: true, ...body } });
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     return response.body as { id: number; next_run: string | null };
   }
@@ -139,7 +139,7 @@ describe('schedule time zones', () => {
 
   it('counts cron times in the configured zone and fires once across both DST changes', async () => {
     const templateId = await p.createTemplate({ playbook: 'run.sh', allow_parallel_tasks: true });
-    const created = await t.request('POST', `${p.base}/schedules`, { as: t.adminCookie, body: { name: 'DST', template_id: templateId, cron_format: '30 2 * * *' } });
+    const created = await t.request('POST', `${p.base}/schedules`, { as: t.adminCookie, body: { name: 'DST', template_id: templateId, cron_format: '30 2 * * *', active: true } });
     const id = (created.body as { id: number }).id;
     const nextRun = async () => ((await t.request('GET', `${p.base}/schedules/${id}`, { as: t.adminCookie })).body as { next_run: string }).next_run;
     // 02:30 does not exist in Berlin on 29 March 2026 (clocks go 02:00 -> 03:00): the run is not lost.
@@ -171,7 +171,7 @@ describe('a real schedule on the wall clock', () => {
   it('a "* * * * *" schedule starts a task within a minute', { timeout: 75_000 }, async () => {
     const p = await createProjectFixture(t, { 'run.sh': 'echo tick\n' });
     const templateId = await p.createTemplate({ playbook: 'run.sh' });
-    await t.request('POST', `${p.base}/schedules`, { as: t.adminCookie, body: { name: 'Every minute', template_id: templateId, cron_format: '* * * * *' } });
+    await t.request('POST', `${p.base}/schedules`, { as: t.adminCookie, body: { name: 'Every minute', template_id: templateId, cron_format: '* * * * *', active: true } });
     t.runtime.services.scheduler.start();
     await expect
       .poll(async () => ((await t.request('GET', `${p.base}/tasks`, { as: t.adminCookie })).body as { status: string }[]).some((x) => x.status === 'success'), {

@@ -23,7 +23,7 @@ describe.each(dialects)('users on %s', (dialect) => {
 
     const updated = await t.request('PUT', `/api/users/${alice.id}`, {
       as: t.adminCookie,
-      body: { id: alice.id, username: 'alice', name: 'Alice B', email: 'alice@example.com', admin: true },
+      body: { id: alice.id, username: 'alice', name: 'Alice B', email: 'alice@example.com', admin: true, alert: true },
     });
     expect(updated.status).toBe(204);
     expect((await t.request('GET', `/api/users/${alice.id}`, { as: t.adminCookie })).body).toMatchObject({ name: 'Alice B', admin: true, alert: true });

@@ -41,7 +41,8 @@ export const ScheduleBody = z.object({
   name: requiredString('Name'),
   template_id: requiredId('Template'),
   cron_format: z.string({ error: CRON_REQUIRED }).trim().min(1, CRON_REQUIRED).max(255),
-  active: z.boolean().optional().default(true),
+  /** Absent means false, as in Semaphore: Go clients (the Terraform provider) leave false out. */
+  active: z.boolean().optional().default(false),
   repository_id: Id.nullable().optional(),
   task_params: ScheduleTaskParams.nullable().optional().transform((v) => v ?? {}),
 });

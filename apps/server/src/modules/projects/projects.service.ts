@@ -100,12 +100,13 @@ export function createProjectsService({ config, clock, projects, events, seedPro
 
     async update(actor: UserRow, project: ProjectRow, body: UpdateProjectInput): Promise<void> {
       if (body.id !== undefined && body.id !== project.id) throw badRequest('Project ID in body and URL must be the same');
+      // A PUT replaces the project, as in Semaphore: Go clients leave false, 0 and "" out of the body.
       await projects.update(project.id, {
         name: body.name,
-        alert: body.alert === undefined ? project.alert : body.alert ? 1 : 0,
-        alert_chat: body.alert_chat === undefined ? project.alert_chat : body.alert_chat,
-        max_parallel_tasks: body.max_parallel_tasks ?? project.max_parallel_tasks,
-        type: body.type ?? project.type,
+        alert: body.alert ? 1 : 0,
+        alert_chat: body.alert_chat ?? null,
+        max_parallel_tasks: body.max_parallel_tasks ?? 0,
+        type: body.type ?? '',
       });
       await events.record({ userId: actor.id, projectId: project.id, objectType: 'project', objectId: project.id, description: `Project ${body.name} updated` });
     },

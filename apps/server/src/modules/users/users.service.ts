@@ -110,7 +110,8 @@ export function createUsersService({ users, projects, events, clock, onPasswordC
       if (body.id !== undefined && body.id !== id) throw badRequest('User ID in body and URL must be the same');
       const current = await getRow(id);
       const actorIsAdmin = !actor || actor.admin === 1;
-      const admin = body.admin ?? current.admin === 1;
+      // A PUT replaces the user, as in Semaphore (Go clients leave false out), except one's own admin flag, which never changes.
+      const admin = body.admin ?? (actor?.id === id && current.admin === 1);
       if (admin !== (current.admin === 1)) {
         if (!actorIsAdmin) throw forbidden('Only administrators can change the admin flag');
         if (actor?.id === id) throw badRequest('You cannot change your own admin flag');
@@ -125,7 +126,7 @@ export function createUsersService({ users, projects, events, clock, onPasswordC
         name: body.name,
         username: body.username,
         email: body.email,
-        alert: body.alert === undefined ? current.alert : body.alert ? 1 : 0,
+        alert: body.alert ? 1 : 0,
         admin: admin ? 1 : 0,
         ...(changingPassword && body.password ? { password_hash: await hashPassword(body.password) } : {}),
       };

@@ -40,8 +40,9 @@ export function createViewsService({ views, events }: { views: ViewsRepository; 
     },
     async update(actor: UserRow, projectId: number, id: number, body: ViewInput): Promise<void> {
       if (body.id !== undefined && body.id !== id) throw badRequest('View ID in URL and in body must be the same');
-      const current = await getRow(projectId, id);
-      await views.update(projectId, id, { title: body.title, position: body.position ?? current.position });
+      await getRow(projectId, id);
+      // A PUT replaces the view, as in Semaphore: Go clients leave a position of 0 out.
+      await views.update(projectId, id, { title: body.title, position: body.position ?? 0 });
       await record(actor, projectId, id, `View ${body.title} updated`);
     },
     async setPositions(projectId: number, body: z.output<typeof ViewPositionsBody>): Promise<void> {
