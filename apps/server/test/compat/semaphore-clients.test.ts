@@ -144,10 +144,13 @@ describe.each(dialects)('Semaphore clients against Gantry (%s)', (dialect) => {
     await p.waitForStatus(Number(accepted.headers['x-gantry-task-id']), ['success']);
   });
 
-  it('names app icons without the mdi- prefix, as Semaphore\'s web UI expects', async () => {
+  it('sends app icons without the mdi- prefix and monochrome colours empty, as Semaphore\'s web UI expects', async () => {
     const apps = (await t.request('GET', '/api/apps', { as: t.adminCookie })).body as { id: string; icon: string }[];
     expect(apps.find((app) => app.id === 'python')?.icon).toBe('language-python');
     expect(apps.every((app) => !app.icon.startsWith('mdi-'))).toBe(true);
+    // Semaphore's UI paints `color` in both themes and follows the theme only for an empty one.
+    expect(apps.find((app) => app.id === 'ansible')).toMatchObject({ title: 'Ansible', icon: 'ansible', color: '', dark_color: '' });
+    expect(apps.find((app) => app.id === 'terraform')).toMatchObject({ icon: 'terraform', color: '#7b42bc' });
     const updated = await t.request('PUT', '/api/apps/bash', { as: t.adminCookie, body: { icon: 'mdi-console' } });
     expect(updated.status).toBeLessThan(300);
     expect(((await t.request('GET', '/api/apps', { as: t.adminCookie })).body as { id: string; icon: string }[]).find((app) => app.id === 'bash')?.icon).toBe('console');

@@ -17,8 +17,23 @@ type AppInput = z.output<typeof AppBody>;
  */
 const bareIconName = (icon: string) => icon.replace(/^mdi-/, '');
 
+/**
+ * Black and white are the colours of monochrome logos, meant to follow the theme. Semaphore's web UI paints
+ * an app's `color` in light and dark themes alike (a black icon vanishes on its dark background) and follows
+ * the theme only when the colour is empty, as Semaphore's own apps send it; Gantry's UI follows the theme either way.
+ */
+const THEME_COLORS = new Set(['black', '#000', '#000000', 'white', '#fff', '#ffffff']);
+const themedColor = (color: string) => (THEME_COLORS.has(color.trim().toLowerCase()) ? '' : color);
+
 function toApp(row: AppRow): App {
-  return { ...row, icon: bareIconName(row.icon), active: row.active === 1, args: JSON.parse(row.args) as string[] };
+  return {
+    ...row,
+    icon: bareIconName(row.icon),
+    color: themedColor(row.color),
+    dark_color: themedColor(row.dark_color),
+    active: row.active === 1,
+    args: JSON.parse(row.args) as string[],
+  };
 }
 
 const isDefaultApp = (id: string) => (DEFAULT_APP_IDS as readonly string[]).includes(id);
