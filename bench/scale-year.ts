@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import { CompiledQuery, type Insertable } from 'kysely';
 import type { Database, Db, Dialect } from '../apps/server/src/db/database.ts';
 import { insertRow } from '../apps/server/src/db/insert.ts';
 import { countStatDeltas } from '../apps/server/src/modules/tasks/task-stat-deltas.ts';
@@ -60,13 +60,39 @@ function createRandom(seed: number) {
   };
 }
 
+/**
+ * Multi-row inserts with the statement text built here: the query builder's per-value work costs
+ * more than the store's on millions of rows. Equal batch sizes give equal text (cached statements).
+ */
 async function insertMany<T extends keyof Database>(db: Db, dialect: Dialect, table: T, rows: Insertable<Database[T]>[]): Promise<void> {
   if (rows.length === 0) return;
-  const columns = Object.keys(rows[0]!).length;
-  const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS[dialect] / columns));
+  const columns = Object.keys(rows[0]!);
+  const quote = (name: string) => (dialect === 'mysql' ? `\`${name}\`` : `"${name}"`);
+  if (dialect === 'postgres') return insertUnnested(db, table, columns, rows as Record<string, unknown>[]);
+  const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS[dialect] / columns.length));
   for (let i = 0; i < rows.length; i += perStatement) {
-    // Kysely cannot relate a generic table name to its row type; the signature keeps callers typed.
-    await db.insertInto(table).values(rows.slice(i, i + perStatement) as never).execute();
+    const batch = rows.slice(i, i + perStatement) as Record<string, unknown>[];
+    const parameters: unknown[] = [];
+    const tuples: string[] = [];
+    for (const row of batch) {
+      for (const column of columns) parameters.push(row[column] ?? null);
+      tuples.push(`(${columns.map(() => '?').join(',')})`);
+    }
+    await db.executeQuery(CompiledQuery.raw(`insert into ${quote(table)} (${columns.map(quote).join(',')}) values ${tuples.join(',')}`, parameters));
+  }
+}
+
+/** PostgreSQL: one array parameter per column, unnested into rows by the server (no per-row parameters). */
+async function insertUnnested(db: Db, table: string, columns: string[], rows: Record<string, unknown>[]): Promise<void> {
+  // Integers travel as bigint and texts as text; a column that is null throughout is sent as bigint,
+  // which PostgreSQL assigns to a text column too.
+  const types = columns.map((column) => (rows.some((row) => typeof row[column] === 'string') ? 'text' : 'int8'));
+  const arrays = columns.map((column) => rows.map((row) => row[column] ?? null));
+  const unnest = types.map((type, i) => `$${i + 1}::${type}[]`).join(',');
+  const names = columns.map((name) => `"${name}"`).join(',');
+  for (let i = 0; i < rows.length; i += 50_000) {
+    const slice = arrays.map((values) => values.slice(i, i + 50_000));
+    await db.executeQuery(CompiledQuery.raw(`insert into "${table}" (${names}) select * from unnest(${unnest})`, slice));
   }
 }
 
@@ -147,6 +173,7 @@ async function fill(db: Db, dialect: Dialect, options: YearOptions): Promise<Gen
   const meanLines = options.tasks > 0 ? lineBudget / options.tasks : 0;
   const counters = new Map<string, Insertable<TaskStatDayTable>>();
   let linesWritten = 0;
+  let linesPending: Promise<void> = Promise.resolve();
   let tasksWritten = 0;
   const spacing = (end - yearStart) / Math.max(1, options.tasks);
   const openFrom = options.tasks - OPEN_TASKS.waiting - OPEN_TASKS.running;
@@ -196,17 +223,21 @@ async function fill(db: Db, dialect: Dialect, options: YearOptions): Promise<Gen
       for (let seq = 0; seq < task.output_lines; seq++) {
         output.push({ task_id: task.id, seq, time: iso(startedAt + seq * 7), output: seq % 5 === 0 ? `TASK [deploy : step ${seq}] ******************************` : `ok: [host-${seq % 5}.example.test] => (item=${seq})` });
         if (output.length >= 50_000) {
-          await insertMany(db, dialect, 'task_output', output);
+          // The next lines are made while the store writes these (a second connection, except on SQLite).
+          await linesPending;
+          linesPending = insertMany(db, dialect, 'task_output', output);
           linesWritten += output.length;
           output = [];
         }
       }
     }
-    await insertMany(db, dialect, 'task_output', output);
+    await linesPending;
+    linesPending = insertMany(db, dialect, 'task_output', output);
     linesWritten += output.length;
     tasksWritten += round;
     options.onProgress?.(`${tasksWritten} tasks, ${linesWritten} lines`);
   }
+  await linesPending;
   await insertMany(db, dialect, 'task_stat_day', [...counters.values()]);
   return { projectIds, templateIds, userIds, adminId, taskCount: tasksWritten, lineCount: linesWritten };
 }

@@ -34,14 +34,17 @@ export function createEventsRepository(db: Db) {
       return (limit ? query.limit(limit) : query).execute();
     },
     /** Events without a project plus those of the projects the user belongs to. */
-    listForUser(userId: number, limit?: number): Promise<Event[]> {
-      const query = selectEvents().where((eb) =>
-        eb.or([
-          eb('event.project_id', 'is', null),
-          eb('event.project_id', 'in', eb.selectFrom('project_user').select('project_id').where('user_id', '=', userId)),
-        ]),
-      );
-      return (limit ? query.limit(limit) : query).execute();
+    async listForUser(userId: number, limit?: number): Promise<Event[]> {
+      const memberships = db.selectFrom('project_user').select('project_id').where('user_id', '=', userId);
+      if (!limit) return selectEvents().where((eb) => eb.or([eb('event.project_id', 'is', null), eb('event.project_id', 'in', memberships)])).execute();
+      // The newest of each source by its own (project_id, id) index, merged here: one query with OR
+      // walks every event from the newest down until it has found enough.
+      const projectIds = (await memberships.execute()).map((row) => row.project_id);
+      const pages = await Promise.all([
+        selectEvents().where('event.project_id', 'is', null).limit(limit).execute(),
+        ...projectIds.map((projectId) => selectEvents().where('event.project_id', '=', projectId).limit(limit).execute()),
+      ]);
+      return pages.flat().sort((a, b) => b.id - a.id).slice(0, limit);
     },
   };
 }

@@ -1,0 +1,88 @@
+import { sql, type CompiledQuery, type KyselyPlugin } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateYear, type GeneratedYear } from '../../../bench/scale-year.ts';
+import type { Db, Dialect } from '../src/db/database.ts';
+import { createEventsRepository } from '../src/modules/events/events.repository.ts';
+import { createTasksRepository } from '../src/modules/tasks/tasks.repository.ts';
+import { createTestApp, type TestApp } from './test-app.ts';
+import { listTestDialects } from './test-databases.ts';
+
+const dialects = await listTestDialects();
+
+/** Tables that grow with use: a query the UI or retention runs must never read one of them whole. */
+const GROWING = ['task', 'task_output', 'task_stat_day', 'event'];
+
+/** A view of the store that records the statements the repositories send, as the store receives them. */
+function recordQueries(db: Db) {
+  const queries: CompiledQuery[] = [];
+  const plugin: KyselyPlugin = {
+    transformQuery(args) {
+      queries.push(db.getExecutor().compileQuery(args.node, args.queryId));
+      return args.node;
+    },
+    transformResult: (args) => Promise.resolve(args.result),
+  };
+  return { db: db.withPlugin(plugin), queries };
+}
+
+/** The plan lines that read a growing table in full, per store's way of saying so. */
+async function findFullScans(db: Db, dialect: Dialect, query: CompiledQuery): Promise<string[]> {
+  if (dialect === 'sqlite') {
+    const plan = await db.executeQuery<{ detail: string }>({ ...query, sql: `explain query plan ${query.sql}` });
+    // "SCAN t" reads the table; "SCAN t USING INDEX i" walks an index in order and stops at the limit; "SEARCH" seeks.
+    return plan.rows.map((row) => row.detail).filter((detail) => GROWING.some((table) => new RegExp(`^SCAN ${table}$`).test(detail)));
+  }
+  if (dialect === 'postgres') {
+    // A small test store makes any table cheap to read whole; forbidding that asks whether an index can answer instead.
+    return db.transaction().execute(async (trx) => {
+      await sql`set local enable_seqscan = off`.execute(trx);
+      const plan = await trx.executeQuery<{ 'QUERY PLAN': string }>({ ...query, sql: `explain ${query.sql}` });
+      return plan.rows.map((row) => row['QUERY PLAN']).filter((line) => GROWING.some((table) => new RegExp(`Seq Scan on ${table}\\b`).test(line)));
+    });
+  }
+  const plan = await db.executeQuery<{ table: string; type: string; key: string | null }>({ ...query, sql: `explain ${query.sql}` });
+  return plan.rows.filter((row) => GROWING.includes(row.table) && row.type === 'ALL').map((row) => `${row.table}: full scan`);
+}
+
+describe.each(dialects)('query plans of the growing tables on %s', (dialect) => {
+  let t: TestApp;
+  let year: GeneratedYear;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    year = await generateYear(t.runtime.connection.db, dialect, { projects: 4, templates: 20, tasks: 4000, lines: 20_000, users: 10, now: new Date('2031-01-01T00:00:00.000Z') });
+    if (dialect === 'mysql') await sql`analyze table task, task_output, task_stat_day, event`.execute(t.runtime.connection.db);
+    if (dialect === 'postgres') await sql`analyze`.execute(t.runtime.connection.db);
+  });
+  afterAll(() => t?.close());
+
+  it('serves history, template tasks, stats, logs, activity and retention from indexes', async () => {
+    const { db } = t.runtime.connection;
+    const recorder = recordQueries(db);
+    const tasks = createTasksRepository(recorder.db, dialect);
+    const events = createEventsRepository(recorder.db);
+    const projectId = year.projectIds[1]!;
+    const templateIds = year.templateIds[1]!;
+    const templateId = templateIds[0]!;
+    const newest = await db.selectFrom('task').select(['id', 'output_lines']).where('template_id', '=', templateId).orderBy('id', 'desc').executeTakeFirstOrThrow();
+
+    await tasks.listForProject(projectId, 200);
+    await tasks.listForProject(projectId, 200, newest.id);
+    await tasks.listForTemplate(projectId, templateId, 200, { beforeId: newest.id });
+    await tasks.listForTemplate(projectId, templateId, 1000, { status: 'success' });
+    await tasks.listLastPerTemplate(projectId, templateIds);
+    await tasks.listByIds(projectId, [newest.id]);
+    await tasks.find(projectId, newest.id);
+    await tasks.listStatCounts(projectId, templateId, '2030-01-01', '2030-12-31');
+    await tasks.listStatCounts(projectId, templateId, '2030-01-01', '2030-12-31', year.userIds[0]);
+    await tasks.listOutput(newest.id, 0, 500);
+    await tasks.listBuildsReferencedByOthers([newest.id]);
+    await events.listForProject(projectId, 200);
+    await events.listForUser(year.userIds[0]!, 200);
+
+    expect(recorder.queries.length).toBeGreaterThanOrEqual(13);
+    for (const query of recorder.queries) {
+      expect(await findFullScans(db, dialect, query), query.sql).toEqual([]);
+    }
+  });
+});
