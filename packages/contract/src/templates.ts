@@ -117,6 +117,8 @@ export const TemplateBody = z
     inventory_id: OptionalId,
     repository_id: OptionalId,
     environment_id: OptionalId,
+    /** Semaphore 2.16+ names variable groups in a list; a Gantry template has one. */
+    environment_ids: z.array(Id).max(50).nullable().optional(),
     view_id: OptionalId,
     arguments: z.string().max(64 * 1024).nullable().optional().transform((v) => (v?.trim() ? v : null)),
     allow_override_args_in_task: z.boolean().optional().default(false),
@@ -136,7 +138,9 @@ export const TemplateBody = z
       if (!ok) ctx.addIssue({ code: 'custom', path: [path], message });
     };
     need(t.repository_id, 'repository_id', 'Repository is required');
-    need(t.environment_id, 'environment_id', 'Variable group is required');
+    const groups = new Set([...(t.environment_id ? [t.environment_id] : []), ...(t.environment_ids ?? [])]);
+    need(groups.size > 0, 'environment_id', 'Variable group is required');
+    need(groups.size <= 1, 'environment_ids', 'A template has one variable group');
     if (appNeedsPlaybook(t.app)) need(t.playbook, 'playbook', t.app === 'ansible' ? 'Playbook filename is required' : 'Script filename is required');
     if (appNeedsInventory(t.app)) need(t.inventory_id, 'inventory_id', 'Inventory is required');
     if (t.type === 'build') need(t.start_version, 'start_version', 'Start version is required');
@@ -147,6 +151,9 @@ export const TemplateBody = z
   });
 export type TemplateBody = z.input<typeof TemplateBody>;
 export type TemplateInput = z.output<typeof TemplateBody>;
+
+/** The template's variable group, sent as Gantry and Semaphore before 2.16 do or as a list of one. */
+export const templateEnvironmentIdOf = (body: TemplateInput): number | null => body.environment_id ?? body.environment_ids?.[0] ?? null;
 
 export const Template = z.object({
   id: Id,
@@ -159,6 +166,8 @@ export const Template = z.object({
   inventory_id: Id.nullable(),
   repository_id: Id.nullable(),
   environment_id: Id.nullable(),
+  /** Semaphore 2.16+ reads the variable groups as a list: here the one of environment_id. */
+  environment_ids: z.array(Id),
   view_id: Id.nullable(),
   arguments: z.string().nullable(),
   allow_override_args_in_task: z.boolean(),

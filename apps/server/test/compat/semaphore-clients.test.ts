@@ -85,6 +85,17 @@ describe.each(dialects)('Semaphore clients against Gantry (%s)', (dialect) => {
     expect(all.map((s) => s.id)).toContain((plain.body as { id: number }).id);
   });
 
+  it("takes a template's variable group from Semaphore 2.16's environment_ids list and refuses a second group", async () => {
+    const body = { name: 'Listed group', app: 'bash', playbook: 'deploy.sh', repository_id: p.repositoryId, environment_ids: [p.emptyEnvironmentId] };
+    const created = await t.request('POST', `/api/project/${p.projectId}/templates`, { as: t.adminCookie, body });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body).toMatchObject({ environment_id: p.emptyEnvironmentId, environment_ids: [p.emptyEnvironmentId] });
+    const other = await t.request('POST', `/api/project/${p.projectId}/environment`, { as: t.adminCookie, body: { name: 'Second group', json: '{}', env: '{}' } });
+    const two = await t.request('POST', `/api/project/${p.projectId}/templates`, { as: t.adminCookie, body: { ...body, name: 'Two groups', environment_ids: [p.emptyEnvironmentId, (other.body as { id: number }).id] } });
+    expect(two.status).toBe(400);
+    expect(two.body).toMatchObject({ error: 'A template has one variable group' });
+  });
+
   it('ignores CLI arguments a template does not allow, as Semaphore does, and says so in the task log', async () => {
     const started = await t.request('POST', `/api/project/${p.projectId}/tasks`, { as: t.adminCookie, body: { template_id: templateId, arguments: '["--extra"]' } });
     expect(started.status).toBe(201);

@@ -227,7 +227,8 @@ describe.each(dialects)('the Terraform provider against Gantry (%s)', (dialect) 
     const template = (await call('PostProjectProjectIDTemplates', params, templateBody)) as Json;
     const templateId = idOf(template);
     const read = (await call('GetProjectProjectIDTemplatesTemplateID', { ...params, template_id: templateId })) as Json;
-    expect(read).toMatchObject({ name: 'Provider template', environment_id: p.emptyEnvironmentId, inventory_id: inventoryId, allow_override_args_in_task: true, vaults: [{ type: 'password', vault_key_id: vaultKey }] });
+    // The provider reads environment_ids first (Semaphore 2.16+), environment_id otherwise.
+    expect(read).toMatchObject({ name: 'Provider template', environment_id: p.emptyEnvironmentId, environment_ids: [p.emptyEnvironmentId], inventory_id: inventoryId, allow_override_args_in_task: true, vaults: [{ type: 'password', vault_key_id: vaultKey }] });
     const vaultId = idOf((read.vaults as Json[])[0]);
     await call('PutProjectProjectIDTemplatesTemplateID', { ...params, template_id: templateId }, {
       ...templateBody,

@@ -54,6 +54,7 @@ export function makeTemplate(id: number, fields: Partial<Template> = {}): Templa
     inventory_id: null,
     repository_id: 1,
     environment_id: 1,
+    environment_ids: [1],
     view_id: null,
     arguments: null,
     allow_override_args_in_task: false,

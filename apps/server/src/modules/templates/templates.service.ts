@@ -1,5 +1,5 @@
 import type { ResourceRefs, SurveyVar, Template, TemplateInput, TemplateType } from '@gantry/contract';
-import { isPasswordKeyType } from '@gantry/contract';
+import { isPasswordKeyType, templateEnvironmentIdOf } from '@gantry/contract';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
 import { badRequest, notFound } from '../../errors.ts';
@@ -28,6 +28,7 @@ function toTemplate(row: TemplateRow, vaults: TemplateVaultRow[], lastTask: Temp
     inventory_id: row.inventory_id,
     repository_id: row.repository_id,
     environment_id: row.environment_id,
+    environment_ids: row.environment_id ? [row.environment_id] : [],
     view_id: row.view_id,
     arguments: row.arguments,
     allow_override_args_in_task: row.allow_override_args_in_task === 1,
@@ -86,7 +87,8 @@ export function createTemplatesService(deps: TemplatesDeps) {
     if (body.project_id !== undefined && body.project_id !== projectId) throw badRequest('Project ID in body and URL must be the same');
     await deps.apps.assertKnown(body.app);
     if (body.repository_id) await deps.repositories.assertExists(projectId, body.repository_id);
-    if (body.environment_id) await deps.environments.assertExists(projectId, body.environment_id);
+    const environmentId = templateEnvironmentIdOf(body);
+    if (environmentId) await deps.environments.assertExists(projectId, environmentId);
     if (body.inventory_id) await deps.inventories.assertExists(projectId, body.inventory_id);
     if (body.view_id) await deps.views.assertExists(projectId, body.view_id);
     if (body.type === 'deploy' && body.build_template_id) {
@@ -107,7 +109,7 @@ export function createTemplatesService(deps: TemplatesDeps) {
       playbook: body.playbook,
       inventory_id: body.inventory_id ?? null,
       repository_id: body.repository_id ?? null,
-      environment_id: body.environment_id ?? null,
+      environment_id: environmentId,
       view_id: body.view_id ?? null,
       arguments: body.arguments,
       allow_override_args_in_task: body.allow_override_args_in_task ? 1 : 0,

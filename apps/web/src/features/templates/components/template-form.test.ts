@@ -104,6 +104,7 @@ describe('template body', () => {
       inventory_id: 1,
       repository_id: 2,
       environment_id: 3,
+      environment_ids: [3],
       view_id: 4,
       arguments: '["-v"]',
       allow_override_args_in_task: true,
