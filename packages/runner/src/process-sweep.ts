@@ -48,29 +48,58 @@ function needleOf(target: MarkedProcesses): string {
   return 'mark' in target ? `\0${TASK_MARK_VARIABLE}=${target.mark}\0` : `\0${TASK_MARK_VARIABLE}=${target.scope}-`;
 }
 
-/** Each live process whose environment holds `needle`, with that environment; zombies have none left and are not listed. */
-async function listProcessesWith(needle: string): Promise<{ pid: number; environment: string }[]> {
+interface MarkedProcess {
+  pid: number;
+  /** Its environment with a leading NUL, so that every variable, the first too, follows a NUL. */
+  environment: string;
+}
+
+/** Every live process carrying some Gantry mark, with its environment; zombies have none left and are not listed. */
+async function readAllMarkedProcesses(): Promise<MarkedProcess[]> {
   let entries: string[];
   try {
     entries = await readdir('/proc');
   } catch {
     return [];
   }
-  const found: { pid: number; environment: string }[] = [];
+  const anyMark = `\0${TASK_MARK_VARIABLE}=`;
+  const found: MarkedProcess[] = [];
   await Promise.all(
     entries.map(async (entry) => {
       const pid = Number(entry);
       if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid) return;
       try {
-        // The environment is NUL-separated with a final NUL: a leading one makes the first variable match too.
         const environment = `\0${await readFile(`/proc/${pid}/environ`, 'latin1')}`;
-        if (environment.includes(needle)) found.push({ pid, environment });
+        if (environment.includes(anyMark)) found.push({ pid, environment });
       } catch {
         // Gone meanwhile, or another user's process (unreadable, and not ours to kill).
       }
     }),
   );
   return found;
+}
+
+// One pass over /proc serves every sweep that asked while the previous pass ran: each ending task
+// sweeps, and a pass of its own for each of a hundred task ends a second read every process's
+// environment a hundred times a second. A sweep waits for a pass that starts after it asked, so it
+// sees every process that existed when it did. Like the spawner, this belongs to the process.
+let passUnderWay: Promise<MarkedProcess[]> | undefined;
+let nextPass: Promise<MarkedProcess[]> | undefined;
+
+function scanMarkedProcesses(): Promise<MarkedProcess[]> {
+  if (!passUnderWay) {
+    passUnderWay = readAllMarkedProcesses().finally(() => (passUnderWay = undefined));
+    return passUnderWay;
+  }
+  nextPass ??= passUnderWay.then(() => {
+    nextPass = undefined;
+    return scanMarkedProcesses();
+  });
+  return nextPass;
+}
+
+async function listProcessesWith(needle: string): Promise<MarkedProcess[]> {
+  return (await scanMarkedProcesses()).filter((found) => found.environment.includes(needle));
 }
 
 async function listMarkedProcesses(target: MarkedProcesses): Promise<number[]> {
