@@ -9,6 +9,8 @@ const DAY_MS = 24 * HOUR_MS;
 const TASK_BATCH = 500;
 /** Log lines one statement deletes at most, so a huge log never becomes one giant delete. */
 const OUTPUT_SLICE = 5000;
+/** Longest pause between pages (see removeAll). */
+const MAX_PAUSE_MS = 1000;
 
 export interface TaskRetentionDeps {
   config: Pick<Config, 'task_retention_days' | 'max_tasks_per_template'>;
@@ -63,10 +65,14 @@ export function createTaskRetention({ config, clock, logger, tasks }: TaskRetent
     let removed = 0;
     let afterId = 0;
     while (!stopped) {
+      const started = performance.now();
       const page = await nextPage(afterId);
       if (page.length === 0) break;
       removed += await removeBatch(page);
       afterId = Number(page[page.length - 1]!.id);
+      // As long a pause as the page took: purging a year's backlog keeps the store busy at most half
+      // the time, so the history and log views stay quick while it runs.
+      await new Promise((resolve) => setTimeout(resolve, Math.min(MAX_PAUSE_MS, performance.now() - started)));
     }
     return removed;
   }
