@@ -109,7 +109,7 @@ try {
   console.log(`      server RSS (MiB) every 5 s: ${memory.map((m) => m.rss.toFixed(0)).join(' ')}`);
   const results = [
     ratio(`${dialect}: launches per second`, rate, sent / sendingS, 1.02, '/s'),
-    ratio(`${dialect}: dispatch p95 (created -> running) vs ${DISPATCH_P95_TARGET_MS} ms`, percentile(toRunning, 95), DISPATCH_P95_TARGET_MS, 1),
+    ratio(`${dialect}: dispatch p95 (created -> script's first line) vs ${DISPATCH_P95_TARGET_MS} ms`, percentile(toScript, 95), DISPATCH_P95_TARGET_MS, 1),
     ratio(`${dialect}: server memory, last third of the run vs first third`, avg(late), avg(early), MEMORY_GROWTH_TARGET, 'MiB'),
   ];
   const complete = failed === 0 && unfinished === 0 && succeeded === sent;
