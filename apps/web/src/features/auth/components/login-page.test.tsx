@@ -53,6 +53,48 @@ describe('LoginPage', () => {
     expect(calls.some((call) => call.method === 'POST')).toBe(false);
   });
 
+  it('sends the username trimmed, and once refused checks each change: a filled field loses its message, the first missing one has the focus', async () => {
+    const { fetchImpl, calls } = fakeFetch({
+      'GET /api/user': unauthorized,
+      'GET /api/auth/login': () => json(200, { oidc_providers: [], login_with_password: true }),
+      'POST /api/auth/login': unauthorized,
+    });
+    vi.stubGlobal('fetch', fetchImpl);
+    renderLogin();
+    const username = await screen.findByLabelText(/Username/);
+    const password = screen.getByLabelText(/Password/);
+    fireEvent.change(password, { target: { value: ' secret ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText('Username is required')).toBeTruthy();
+    expect(username.getAttribute('aria-invalid')).toBe('true');
+    expect(username.getAttribute('aria-describedby')).toBe(screen.getByText('Username is required').id);
+    expect(document.activeElement).toBe(username);
+    expect(screen.queryByText('Password is required')).toBeNull();
+
+    fireEvent.change(username, { target: { value: '  admin ' } });
+    expect(screen.queryByText('Username is required')).toBeNull();
+    fireEvent.change(password, { target: { value: '' } });
+    expect(screen.getByText('Password is required')).toBeTruthy();
+    fireEvent.change(password, { target: { value: ' secret ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText('Incorrect login or password')).toBeTruthy();
+    expect(calls.filter((call) => call.method === 'POST').map((call) => call.body)).toEqual([{ auth: 'admin', password: ' secret ' }]);
+  });
+
+  it('opens the sign-in help, fetched at the first click, with the commands to run on the server', async () => {
+    vi.stubGlobal(
+      'fetch',
+      fakeFetch({
+        'GET /api/user': unauthorized,
+        'GET /api/auth/login': () => json(200, { oidc_providers: [], login_with_password: true }),
+      }).fetchImpl,
+    );
+    renderLogin();
+    fireEvent.click(await screen.findByRole('button', { name: "Don't have account or can't sign in?" }));
+    const dialog = await screen.findByRole('dialog', { name: "Don't have account or can't sign in?" });
+    expect(dialog.textContent).toContain('gantry user list');
+  });
+
   it('says "Incorrect login or password" on a 401 and shows other errors as the server wrote them', async () => {
     let answer = unauthorized;
     vi.stubGlobal(

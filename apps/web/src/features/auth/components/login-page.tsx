@@ -1,6 +1,4 @@
-import { lazy, useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { lazy, Suspense, useState } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -11,20 +9,19 @@ import Divider from '@mui/material/Divider';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { LoginBody } from '@gantry/contract';
-import { FormTextField } from '../../../components/form-fields.tsx';
 import { getErrorMessage, isApiError } from '../../../lib/api-client.ts';
 import { currentUserQuery } from '../../../lib/shared-queries.ts';
 import { loginOptionsQuery, useLogin } from '../api/auth-queries.ts';
-import { LoginHelpDialog } from './login-help-dialog.tsx';
 import { OidcProviderButton } from './oidc-provider-button.tsx';
 import { SsoErrorAlert } from './sso-error-alert.tsx';
 import { secondFactorOf } from '../api/second-factor-queries.ts';
 import { GantryLogo } from '../../../components/gantry-logo.tsx';
-import { SubmitButton } from '../../../components/submit-button.tsx';
+import { SignInForm } from './sign-in-form.tsx';
 
 // Only accounts with a second factor reach this step: its code (enrolment, copy buttons) is fetched when needed.
 const SecondFactorStep = lazy(async () => ({ default: (await import('./second-factor-step.tsx')).SecondFactorStep }));
+// Few open the help: its dialog (and the copy buttons with their tooltips) is fetched on the first click.
+const LoginHelpDialog = lazy(async () => ({ default: (await import('./login-help-dialog.tsx')).LoginHelpDialog }));
 
 function FullPageSpinner() {
   return (
@@ -41,7 +38,11 @@ export function LoginPage() {
   const options = useQuery({ ...loginOptionsQuery, enabled: user.isError });
   const login = useLogin();
   const [helpOpen, setHelpOpen] = useState(false);
-  const form = useForm({ resolver: zodResolver(LoginBody), defaultValues: { auth: '', password: '' } });
+  const [helpOpened, setHelpOpened] = useState(false);
+  const openHelp = () => {
+    setHelpOpened(true);
+    setHelpOpen(true);
+  };
 
   if (user.isSuccess) return <Navigate to={{ pathname: '/', search: location.search }} replace />;
   if (user.isError && !isApiError(user.error, 401)) throw user.error;
@@ -49,7 +50,6 @@ export function LoginPage() {
   const pendingFactor = secondFactorOf(user.error);
   if (pendingFactor) return <SecondFactorStep factor={pendingFactor} allowRecovery={options.data?.auth_methods.totp?.allow_recovery ?? false} />;
 
-  const submit = form.handleSubmit((body) => login.mutate(body));
   const loginError = login.error
     ? isApiError(login.error, 401)
       ? t('auth.incorrectLogin')
@@ -76,22 +76,7 @@ export function LoginPage() {
           </Alert>
         ) : null}
 
-        {withPassword ? (
-          <form onSubmit={submit} noValidate aria-label={t('auth.signIn')}>
-            <Stack spacing={2}>
-              {loginError ? (
-                <Alert severity="error" role="alert">
-                  {loginError}
-                </Alert>
-              ) : null}
-              <FormTextField control={form.control} name="auth" label={t('auth.username')} autoComplete="username" autoFocus />
-              <FormTextField control={form.control} name="password" label={t('auth.password')} type="password" autoComplete="current-password" />
-              <SubmitButton pending={login.isPending} size="large">
-                {t('auth.signIn')}
-              </SubmitButton>
-            </Stack>
-          </form>
-        ) : null}
+        {withPassword ? <SignInForm pending={login.isPending} error={loginError} onSubmit={(body) => login.mutate(body)} /> : null}
 
         {providers.length > 0 ? (
           <>
@@ -105,12 +90,17 @@ export function LoginPage() {
         ) : null}
 
         <Box sx={{ textAlign: 'center', mt: 3 }}>
-          <Link component="button" type="button" variant="body2" onClick={() => setHelpOpen(true)}>
+          <Link component="button" type="button" variant="body2" onClick={openHelp}>
             {t('auth.help.link')}
           </Link>
         </Box>
       </Box>
-      <LoginHelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
+      {/* Once fetched it stays mounted, so closing it animates like any dialog. */}
+      {helpOpened ? (
+        <Suspense fallback={null}>
+          <LoginHelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
+        </Suspense>
+      ) : null}
     </Box>
   );
 }
