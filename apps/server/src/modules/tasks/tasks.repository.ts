@@ -1,5 +1,6 @@
 import { ACTIVE_TASK_STATUSES, FINISHED_TASK_STATUSES, type TaskStatus } from '@gantry/contract';
-import type { Db, Dialect } from '../../db/database.ts';
+import type { SelectQueryBuilder } from 'kysely';
+import type { Database, Db, Dialect } from '../../db/database.ts';
 import { retryOnConflict } from '../../db/errors.ts';
 import { insertRow } from '../../db/insert.ts';
 import { insertTaskOutputRows } from '../../db/task-output-insert.ts';
@@ -85,6 +86,16 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
       ]);
   }
 
+  /**
+   * A page of tasks with their templates: the ids first, by the index alone, then their rows. Asked
+   * in one statement, PostgreSQL joined from the template and sorted all of its tasks for each page.
+   */
+  async function selectPage(projectId: number, page: SelectQueryBuilder<Database, 'task', { id: number }>): Promise<TaskListRow[]> {
+    const ids = (await page.execute()).map((row) => Number(row.id));
+    if (ids.length === 0) return [];
+    return selectWithTemplate().where('task.project_id', '=', projectId).where('task.id', 'in', ids).orderBy('task.id', 'desc').execute();
+  }
+
   return {
     insert(row: Omit<TaskRow, 'id'>): Promise<number> {
       return insertRow(db, dialect, 'task', row);
@@ -97,15 +108,15 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
     },
     /** The newest tasks first; `beforeId` continues a page (keyset: the (project_id, id) index, whatever the depth). */
     listForProject(projectId: number, limit: number, beforeId?: number): Promise<TaskListRow[]> {
-      let query = selectWithTemplate().where('task.project_id', '=', projectId);
-      if (beforeId !== undefined) query = query.where('task.id', '<', beforeId);
-      return query.orderBy('task.id', 'desc').limit(limit).execute();
+      let page = db.selectFrom('task').select('id').where('project_id', '=', projectId);
+      if (beforeId !== undefined) page = page.where('id', '<', beforeId);
+      return selectPage(projectId, page.orderBy('id', 'desc').limit(limit));
     },
     listForTemplate(projectId: number, templateId: number, limit: number, options: { status?: TaskStatus | undefined; beforeId?: number | undefined } = {}): Promise<TaskListRow[]> {
-      let query = selectWithTemplate().where('task.project_id', '=', projectId).where('task.template_id', '=', templateId);
-      if (options.status) query = query.where('task.status', '=', options.status);
-      if (options.beforeId !== undefined) query = query.where('task.id', '<', options.beforeId);
-      return query.orderBy('task.id', 'desc').limit(limit).execute();
+      let page = db.selectFrom('task').select('id').where('project_id', '=', projectId).where('template_id', '=', templateId);
+      if (options.status) page = page.where('status', '=', options.status);
+      if (options.beforeId !== undefined) page = page.where('id', '<', options.beforeId);
+      return selectPage(projectId, page.orderBy('id', 'desc').limit(limit));
     },
     /** Tasks of the project by id (the builds a page of deploys names), in one query. */
     listByIds(projectId: number, ids: number[]): Promise<TaskRow[]> {
