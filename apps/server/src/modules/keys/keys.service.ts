@@ -128,10 +128,9 @@ export function createKeysService({ keys, refs, events, secrets, clock }: KeysDe
     },
     /** The material of a key used to log in (git, SSH, become); a single-value key cannot be one. */
     async getLoginMaterial(projectId: number, id: number): Promise<KeyMaterial> {
-      const material = await this.getMaterial(projectId, id);
-      if (material.type !== 'string') return material;
       const row = await getRow(projectId, id);
-      throw badRequest(`Access key "${row.name}" holds a single value (type string) and cannot be used to log in`);
+      if (row.type === 'string') throw badRequest(`Access key "${row.name}" holds a single value (type string) and cannot be used to log in`);
+      return row.secret === null ? { type: 'none' } : (JSON.parse(secrets.open(row.secret)) as KeyMaterial);
     },
     /** Ensures a key exists and can log in (git, SSH, become): not a single-value key. */
     async assertLoginKey(projectId: number, id: number, label = 'Access key'): Promise<AccessKeyRow> {
