@@ -11,5 +11,5 @@ export { TaskStatusChip } from '../../components/task-status-chip.tsx';
 export { TaskDate, TaskDuration, TaskLink } from './components/task-cells.tsx';
 export { useTaskColumns } from './components/task-columns.tsx';
 export { NEW_TASK_PARAM, SOURCE_TASK_PARAM, TASK_PARAM, useTaskLinks } from './components/task-links.ts';
-export { lastTasksQuery, templateTasksQuery } from './api/tasks-queries.ts';
+export { HISTORY_PAGE_SIZE, fetchOlderTasks, lastTasksQuery, templateTasksQuery } from './api/tasks-queries.ts';
 export { getRunLabelKey, getRerunLabelKey } from './task-rules.ts';

@@ -1,17 +1,38 @@
-import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import type { TaskWithTemplate } from '@gantry/contract';
 import { DataTable } from '../../../components/data-table.tsx';
 import { useProjectId } from '../../../lib/use-project-id.ts';
-import { StopWaitingButton, lastTasksQuery, useTaskColumns } from '../../tasks/index.ts';
+import { HISTORY_PAGE_SIZE, StopWaitingButton, fetchOlderTasks, lastTasksQuery, useTaskColumns } from '../../tasks/index.ts';
 
 /** The project's last tasks, 20 per page; rows follow the websocket and new tasks appear by themselves. */
 export function HistoryPage() {
-  const { t } = useTranslation();
   const projectId = useProjectId();
+  // Older pages belong to one project: another project starts from its own newest tasks.
+  return <ProjectHistory key={projectId} projectId={projectId} />;
+}
+
+function ProjectHistory({ projectId }: { projectId: number }) {
+  const { t } = useTranslation();
   const tasks = useQuery(lastTasksQuery(projectId));
   const columns = useTaskColumns({ withTemplate: true, withRerun: false });
+  const [older, setOlder] = useState<TaskWithTemplate[]>([]);
+  const [reachedEnd, setReachedEnd] = useState(false);
+  const newest = tasks.data ?? [];
+  const newestIds = new Set(newest.map((task) => task.id));
+  const rows = tasks.data ? [...newest, ...older.filter((task) => !newestIds.has(task.id))] : undefined;
+  const oldestShown = rows?.[rows.length - 1]?.id;
+  const loadOlder = useMutation({
+    mutationFn: (beforeId: number) => fetchOlderTasks(projectId, beforeId),
+    onSuccess: (page) => {
+      setOlder((loaded) => [...loaded, ...page]);
+      if (page.length < HISTORY_PAGE_SIZE) setReachedEnd(true);
+    },
+  });
+  const mayHaveOlder = newest.length >= HISTORY_PAGE_SIZE && !reachedEnd && oldestShown !== undefined;
   return (
     <Stack spacing={1}>
       <Stack direction="row" justifyContent="flex-end" sx={{ '&:empty': { display: 'none' } }}>
@@ -20,12 +41,19 @@ export function HistoryPage() {
       <DataTable<TaskWithTemplate>
         aria-label={t('history.title')}
         columns={columns}
-        rows={tasks.data}
+        rows={rows}
         getRowKey={(task) => task.id}
         loading={tasks.isPending}
-        error={tasks.error}
+        error={tasks.error ?? loadOlder.error}
         emptyText={t('history.empty')}
       />
+      {mayHaveOlder && (
+        <Stack direction="row" justifyContent="center">
+          <Button variant="outlined" size="small" disabled={loadOlder.isPending} onClick={() => loadOlder.mutate(oldestShown)}>
+            {t('history.loadOlder')}
+          </Button>
+        </Stack>
+      )}
     </Stack>
   );
 }

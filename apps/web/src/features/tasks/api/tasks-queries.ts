@@ -17,11 +17,18 @@ export const taskQuery = (projectId: number, taskId: number) =>
     queryFn: ({ signal }) => api(tasksApi.get, { params: { projectId, taskId }, signal }),
   });
 
+/** The history shows the newest 200 tasks, and 200 more each time the user asks for older ones. */
+export const HISTORY_PAGE_SIZE = 200;
+
 export const lastTasksQuery = (projectId: number) =>
   queryOptions({
     queryKey: taskKeys.last(projectId),
-    queryFn: ({ signal }) => api(tasksApi.last, { params: { projectId }, query: { limit: 200 }, signal }),
+    queryFn: ({ signal }) => api(tasksApi.last, { params: { projectId }, query: { limit: HISTORY_PAGE_SIZE }, signal }),
   });
+
+/** The page of history below a task (keyset: before_id), so reading deep into a year costs what the first page does. */
+export const fetchOlderTasks = (projectId: number, beforeId: number) =>
+  api(tasksApi.last, { params: { projectId }, query: { limit: HISTORY_PAGE_SIZE, before_id: beforeId } });
 
 export const templateTasksQuery = (projectId: number, templateId: number, limit = TEMPLATE_TASKS_LIMIT) =>
   queryOptions({

@@ -1,0 +1,53 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { Route, Routes } from 'react-router';
+import { fakeFetch, json, renderWithProviders } from '../../../testing/render.tsx';
+import { makeTask } from '../../../testing/task-fixtures.ts';
+import { HistoryPage } from './history-page.tsx';
+
+/** Tasks `from` down to `to`, newest first, as the history API lists them. */
+const tasksFrom = (from: number, to: number) => Array.from({ length: from - to + 1 }, (_, i) => makeTask(from - i, { status: 'success' }));
+
+describe('HistoryPage', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('loads older tasks 200 at a time below the oldest shown, until a page comes back short', async () => {
+    const fake = fakeFetch({
+      'GET /api/project/1/tasks/last?limit=200': () => json(200, tasksFrom(450, 251)),
+      'GET /api/project/1/tasks/last?limit=200&before_id=251': () => json(200, tasksFrom(250, 51)),
+      'GET /api/project/1/tasks/last?limit=200&before_id=51': () => json(200, tasksFrom(50, 1)),
+    });
+    vi.stubGlobal('fetch', fake.fetchImpl);
+    renderWithProviders(
+      <Routes>
+        <Route path="/project/:projectId/history" element={<HistoryPage />} />
+      </Routes>,
+      { url: '/project/1/history' },
+    );
+
+    const loadOlder = await screen.findByRole('button', { name: 'Load older tasks' });
+    expect(screen.getByText(/of 200/)).toBeTruthy();
+    fireEvent.click(loadOlder);
+    await waitFor(() => expect(screen.getByText(/of 400/)).toBeTruthy());
+    fireEvent.click(screen.getByRole('button', { name: 'Load older tasks' }));
+    await waitFor(() => expect(screen.getByText(/of 450/)).toBeTruthy());
+    expect(screen.queryByRole('button', { name: 'Load older tasks' })).toBeNull();
+    expect(fake.calls.map((call) => call.url).filter((url) => url.includes('/tasks/last'))).toEqual([
+      '/api/project/1/tasks/last?limit=200',
+      '/api/project/1/tasks/last?limit=200&before_id=251',
+      '/api/project/1/tasks/last?limit=200&before_id=51',
+    ]);
+  });
+
+  it('offers no older tasks when the newest page holds the whole history', async () => {
+    vi.stubGlobal('fetch', fakeFetch({ 'GET /api/project/1/tasks/last?limit=200': () => json(200, tasksFrom(30, 1)) }).fetchImpl);
+    renderWithProviders(
+      <Routes>
+        <Route path="/project/:projectId/history" element={<HistoryPage />} />
+      </Routes>,
+      { url: '/project/1/history' },
+    );
+    await screen.findByText(/of 30/);
+    expect(screen.queryByRole('button', { name: 'Load older tasks' })).toBeNull();
+  });
+});
