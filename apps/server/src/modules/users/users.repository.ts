@@ -31,8 +31,12 @@ export function createUsersRepository(db: Db, dialect: Dialect) {
       await db.updateTable('users').set(changes).where('id', '=', id).execute();
     },
     async delete(id: number): Promise<boolean> {
-      const result = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
-      return Number(result.numDeletedRows) > 0;
+      return db.transaction().execute(async (trx) => {
+        const result = await trx.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+        // Their tasks stay, without a user (set null): a per-user stats counter would count tasks nobody has.
+        await trx.deleteFrom('task_stat_day').where('user_id', '=', id).execute();
+        return Number(result.numDeletedRows) > 0;
+      });
     },
   };
 }
