@@ -123,6 +123,18 @@ describe.each(dialects)('schedules on %s', (dialect) => {
     expect(put.status).toBe(204);
     expect((await t.request('GET', `${p.base}/schedules/${schedule.id}`, { as: t.adminCookie })).body).toMatchObject({ name: 'Renamed', repository_id: null });
   });
+
+  it('a schedule answers its refs (nothing uses a schedule) before it is deleted; a deleted one is not found', async () => {
+    const schedule = await createSchedule({ name: 'Short-lived', cron_format: '@daily' });
+    const refs = await t.request('GET', `${p.base}/schedules/${schedule.id}/refs`, { as: t.adminCookie });
+    expect(refs.status).toBe(200);
+    expect(refs.body).toEqual({ templates: [], inventories: [], repositories: [], integrations: [], schedules: [] });
+    expect((await t.request('DELETE', `${p.base}/schedules/${schedule.id}`, { as: t.adminCookie })).status).toBe(204);
+    const gone = await t.request('GET', `${p.base}/schedules/${schedule.id}/refs`, { as: t.adminCookie });
+    expect(gone.status).toBe(404);
+    expect(gone.body).toMatchObject({ error: expect.any(String) });
+    expect([400, 404]).toContain((await t.request('GET', `${p.base}/schedules/99999999999/refs`, { as: t.adminCookie })).status);
+  });
 });
 
 describe('schedule time zones', () => {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
 import { DateTime, GIT_BRANCH_INVALID, Id, NoContent, PathId, ProjectParams, isGitBranchName, requiredId, requiredString } from './common.ts';
 import { TaskParams } from './task-spec.ts';
+import { ResourceRefs } from './refs.ts';
 
 /** What a schedule (or integration) passes to the task it starts. */
 export const ScheduleTaskParams = z
@@ -71,6 +72,8 @@ export const schedulesApi = {
     status: 204,
   }),
   remove: endpoint({ method: 'DELETE', path: '/api/project/:projectId/schedules/:scheduleId', params: ScheduleParams, response: NoContent, status: 204 }),
+  /** Nothing refers to a schedule; the UI asks anyway before every delete, as for the other resources. */
+  refs: endpoint({ method: 'GET', path: '/api/project/:projectId/schedules/:scheduleId/refs', params: ScheduleParams, response: ResourceRefs }),
   ofTemplate: endpoint({
     method: 'GET',
     path: '/api/project/:projectId/templates/:templateId/schedules',

@@ -12,5 +12,6 @@ export function registerSchedulesRoutes(route: Routes, { schedules }: { schedule
   route(schedulesApi.update, manage, ({ actor, access, params, body }) => schedules.update(actor, access.project.id, params.scheduleId, body));
   route(schedulesApi.setActive, manage, ({ actor, access, params, body }) => schedules.setActive(actor, access.project.id, params.scheduleId, body.active));
   route(schedulesApi.remove, manage, ({ actor, access, params }) => schedules.remove(actor, access.project.id, params.scheduleId));
+  route(schedulesApi.refs, projectMember(), ({ access, params }) => schedules.refs(access.project.id, params.scheduleId));
   route(schedulesApi.ofTemplate, projectMember(), ({ access, params }) => schedules.listCommitChecks(access.project.id, params.templateId));
 }

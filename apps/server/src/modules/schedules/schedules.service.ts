@@ -1,4 +1,4 @@
-import type { Schedule, ScheduleBody } from '@gantry/contract';
+import type { ResourceRefs, Schedule, ScheduleBody } from '@gantry/contract';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
@@ -93,6 +93,11 @@ export function createSchedulesService({ config, clock, schedules, templates, re
     },
     async get(projectId: number, id: number): Promise<Schedule> {
       return toSchedule(await getRow(projectId, id));
+    },
+    /** What uses a schedule: nothing can, so an existing schedule has no references. */
+    async refs(projectId: number, id: number): Promise<ResourceRefs> {
+      await getRow(projectId, id);
+      return { templates: [], inventories: [], repositories: [], integrations: [], schedules: [] };
     },
     /** Checks a cron expression and shows when it would fire next. */
     validate(expression: string): { next_runs: string[] } {

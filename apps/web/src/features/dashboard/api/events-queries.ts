@@ -5,5 +5,5 @@ import { api } from '../../../lib/api-client.ts';
 export const projectEventsQuery = (projectId: number) =>
   queryOptions({
     queryKey: ['projects', projectId, 'events'],
-    queryFn: ({ signal }) => api(eventsApi.projectList, { params: { projectId }, signal }),
+    queryFn: ({ signal }) => api(eventsApi.projectLast, { params: { projectId }, signal }),
   });

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { integrationsApi } from '@gantry/contract';
-import type { Integration, IntegrationBody, IntegrationExtractValueBody, IntegrationMatcherBody } from '@gantry/contract';
+import type { Integration, IntegrationBody, IntegrationExtractValueBody, IntegrationMatcherBody, ResourceRefs } from '@gantry/contract';
 import { api } from '../../../lib/api-client.ts';
 import { resourceKeys } from '../../../lib/project-resources.ts';
 
@@ -75,6 +75,15 @@ export function useSetSearchable(projectId: number) {
     },
     onSettled: invalidate,
   });
+}
+
+/**
+ * Asks what uses an integration before it is deleted. Its matchers and extracted values are its own
+ * parts and go with it, so nothing outside it can block the delete.
+ */
+export async function loadIntegrationRefs(projectId: number, integrationId: number): Promise<ResourceRefs> {
+  await api(integrationsApi.refs, { params: { projectId, integrationId } });
+  return { templates: [], inventories: [], repositories: [], integrations: [], schedules: [] };
 }
 
 export function useDeleteIntegration(projectId: number) {

@@ -17,7 +17,6 @@ import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
 import type { IntegrationExtractValue, IntegrationMatcher } from '@gantry/contract';
-import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { DataTable } from '../../../components/data-table.tsx';
 import type { Column } from '../../../components/data-table.tsx';
 import { Page } from '../../../components/page.tsx';
@@ -34,6 +33,7 @@ import { useProjectId } from '../../../lib/use-project-id.ts';
 import {
   extractValuesQuery,
   integrationQuery,
+  loadIntegrationRefs,
   matchersQuery,
   useDeleteExtractValue,
   useDeleteIntegration,
@@ -82,7 +82,6 @@ export function IntegrationDetailPage() {
   const removeValue = useDeleteExtractValue(projectId, integrationId);
   const removeMatcher = useDeleteMatcher(projectId, integrationId);
   const editDialog = useDialogState();
-  const deleteDialog = useDialogState();
   const valueDialog = useDialogState<IntegrationExtractValue>();
   const matcherDialog = useDialogState<IntegrationMatcher>();
   const deletion = useResourceDelete(projectId);
@@ -167,13 +166,17 @@ export function IntegrationDetailPage() {
   const template = templates.data?.find((candidate) => candidate.id === current.template_id);
   const secretName = keys.data?.find((key) => key.id === current.auth_secret_id)?.name;
 
-  const deleteIntegration = () =>
-    removeIntegration.mutate(current.id, {
-      onSuccess: () => {
+  const requestDelete = () =>
+    void deletion.request({
+      name: current.name,
+      title: t('integrations.deleteTitle'),
+      message: t('integrations.deleteConfirm', { name: current.name }),
+      loadRefs: () => loadIntegrationRefs(projectId, current.id),
+      remove: () => removeIntegration.mutateAsync(current.id),
+      onDeleted: () => {
         snackbar.showSuccess(t('integrations.deleted', { name: current.name }));
         navigate(listPath);
       },
-      onError: (error) => snackbar.showError(getErrorMessage(error)),
     });
 
   return (
@@ -187,7 +190,7 @@ export function IntegrationDetailPage() {
               <Button variant="outlined" startIcon={<EditOutlinedIcon />} onClick={() => editDialog.show()}>
                 {t('common.edit')}
               </Button>
-              <Button variant="outlined" color="error" startIcon={<DeleteOutlineIcon />} onClick={() => deleteDialog.show()} disabled={removeIntegration.isPending}>
+              <Button variant="outlined" color="error" startIcon={<DeleteOutlineIcon />} onClick={requestDelete} disabled={removeIntegration.isPending || deletion.checking}>
                 {t('common.delete')}
               </Button>
             </>
@@ -285,13 +288,6 @@ export function IntegrationDetailPage() {
       <IntegrationDialog open={editDialog.open} projectId={projectId} integration={current} onClose={editDialog.close} />
       <ExtractValueDialog open={valueDialog.open} projectId={projectId} integrationId={current.id} value={valueDialog.item} onClose={valueDialog.close} />
       <MatcherDialog open={matcherDialog.open} projectId={projectId} integrationId={current.id} matcher={matcherDialog.item} onClose={matcherDialog.close} />
-      <ConfirmDialog
-        open={deleteDialog.open}
-        title={t('integrations.deleteTitle')}
-        message={t('integrations.deleteConfirm', { name: current.name })}
-        onConfirm={deleteIntegration}
-        onClose={deleteDialog.close}
-      />
       {deletion.element}
     </Page>
   );

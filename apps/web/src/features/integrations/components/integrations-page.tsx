@@ -18,7 +18,7 @@ import { DASH } from '../../../lib/format-date.ts';
 import { templatesQuery } from '../../../lib/project-resources.ts';
 import { useProjectAccess } from '../../../lib/shared-queries.ts';
 import { useProjectId } from '../../../lib/use-project-id.ts';
-import { integrationsQuery, useDeleteIntegration } from '../api/integrations-queries.ts';
+import { integrationsQuery, loadIntegrationRefs, useDeleteIntegration } from '../api/integrations-queries.ts';
 import { AliasList } from './alias-list.tsx';
 import { IntegrationDialog } from './integration-dialog.tsx';
 import { INTEGRATION_ACTIONS } from './integration-access.ts';
@@ -44,6 +44,7 @@ export function IntegrationsPage() {
       name: integration.name,
       title: t('integrations.deleteTitle'),
       message: t('integrations.deleteConfirm', { name: integration.name }),
+      loadRefs: () => loadIntegrationRefs(projectId, integration.id),
       remove: () => remove.mutateAsync(integration.id),
       onDeleted: () => snackbar.showSuccess(t('integrations.deleted', { name: integration.name })),
     });

@@ -18,6 +18,8 @@ export const schedulesQuery = (projectId: number) =>
 export const validateCron = (projectId: number, cron: string, signal?: AbortSignal) =>
   api(schedulesApi.validate, { params: { projectId }, body: { cron_format: cron }, signal });
 
+export const loadScheduleRefs = (projectId: number, scheduleId: number) => api(schedulesApi.refs, { params: { projectId, scheduleId } });
+
 function useInvalidateSchedules(projectId: number) {
   const queryClient = useQueryClient();
   // Template pages list a template's schedules too.

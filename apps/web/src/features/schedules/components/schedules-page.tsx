@@ -20,7 +20,7 @@ import { getCheckIntervalLabel } from '../../../lib/check-intervals.ts';
 import { repositoriesQuery } from '../../../lib/project-resources.ts';
 import { useProjectAccess } from '../../../lib/shared-queries.ts';
 import { useProjectId } from '../../../lib/use-project-id.ts';
-import { schedulesQuery, useDeleteSchedule, useSetScheduleActive } from '../api/schedules-queries.ts';
+import { loadScheduleRefs, schedulesQuery, useDeleteSchedule, useSetScheduleActive } from '../api/schedules-queries.ts';
 import { ScheduleDialog } from './schedule-dialog.tsx';
 
 interface SchedulesPageProps {
@@ -54,6 +54,7 @@ export function SchedulesPage({ renderLastTasks }: SchedulesPageProps) {
       name: schedule.name,
       title: t('schedules.deleteTitle'),
       message: t('schedules.deleteConfirm', { name: schedule.name }),
+      loadRefs: () => loadScheduleRefs(projectId, schedule.id),
       remove: () => remove.mutateAsync(schedule.id),
       onDeleted: () => snackbar.showSuccess(t('schedules.deleted', { name: schedule.name })),
     });
