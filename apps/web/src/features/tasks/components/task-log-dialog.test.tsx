@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import type { TaskStatus } from '@gantry/contract';
 import { fakeFetch, json, renderWithProviders } from '../../../testing/render.tsx';
 import { makeTask } from '../../../testing/task-fixtures.ts';
-import { TaskLogDialog } from './task-log-dialog.tsx';
+import { LOG_POLL_MS, TaskLogDialog } from './task-log-dialog.tsx';
 
 class NoopResizeObserver {
   observe() {}
@@ -103,4 +103,20 @@ describe('TaskLogDialog', () => {
     expect(window.localStorage.getItem('gantry.fullscreen.task_log')).toBe('true');
     expect(screen.getByRole('button', { name: 'Exit fullscreen' })).toBeTruthy();
   });
+  it('without live events (a task on another server while Redis is away) polls the log tail and the status', async () => {
+    let finished = false;
+    const fake = fakeFetch({
+      [`GET ${TASK_URL}`]: () => json(200, makeTask(7, { status: finished ? 'success' : 'running', start: '2026-01-01T10:00:00Z' })),
+      [`GET ${TASK_URL}/output?offset=0&limit=1000`]: () => json(200, [{ id: 1, task_id: 7, task: '', seq: 0, time: '2026-01-01T10:00:00Z', output: 'Task 7 started.' }]),
+      [`GET ${TASK_URL}/output?offset=1&limit=5000`]: () => {
+        finished = true;
+        return json(200, [{ id: 2, task_id: 7, task: '', seq: 1, time: '2026-01-01T10:00:01Z', output: 'written on the other server' }]);
+      },
+    });
+    vi.stubGlobal('fetch', fake.fetchImpl);
+    renderDialog();
+    await screen.findByText('Task 7 started.');
+    expect(await screen.findByText('written on the other server', {}, { timeout: LOG_POLL_MS * 2 + 1000 })).toBeTruthy();
+    await waitFor(() => expect(screen.getByText('Success')).toBeTruthy(), { timeout: LOG_POLL_MS * 2 + 1000 });
+  }, 15_000);
 });

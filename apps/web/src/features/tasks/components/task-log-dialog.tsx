@@ -61,15 +61,27 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-/** Keeps the log of one task loaded and fed by the websocket while the dialog shows it. */
+/**
+ * How long the log of an unfinished task may stay without live lines before the dialog reads its tail
+ * from the API, and how often it reads the task's status meanwhile: a task running on another server
+ * while Redis is away sends no live events here, and the dialog falls back to polling.
+ */
+export const LOG_POLL_MS = 3000;
+
+/** Keeps the log of one task loaded and fed by the websocket (or, when it stays quiet, by polling) while the dialog shows it. */
 function useLogSession(projectId: number, taskId: number, task: TaskWithTemplate | undefined): TaskLogSession | null {
   const live = useLiveEvents();
   const [session, setSession] = useState<TaskLogSession | null>(null);
+  const lastLiveAt = useRef(0);
 
   useEffect(() => {
     const created = new TaskLogSession({ fetchLines: (offset, limit, signal) => fetchTaskOutput(projectId, taskId, offset, limit, signal) });
     setSession(created);
-    const unsubscribeLines = live.subscribeTaskLog(projectId, taskId, (lines) => created.appendLive(lines));
+    lastLiveAt.current = Date.now();
+    const unsubscribeLines = live.subscribeTaskLog(projectId, taskId, (lines) => {
+      lastLiveAt.current = Date.now();
+      created.appendLive(lines);
+    });
     const unsubscribeReconnect = live.subscribeReconnect(() => void created.syncTail());
     void created.start();
     return () => {
@@ -90,6 +102,14 @@ function useLogSession(projectId: number, taskId: number, task: TaskWithTemplate
     }
   }, [done, session]);
 
+  useEffect(() => {
+    if (done !== false || !session) return;
+    const timer = setInterval(() => {
+      if (Date.now() - lastLiveAt.current >= LOG_POLL_MS) void session.syncTail();
+    }, LOG_POLL_MS);
+    return () => clearInterval(timer);
+  }, [done, session]);
+
   return session;
 }
 
@@ -99,7 +119,8 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun }: TaskLogDi
   const snackbar = useSnackbar();
   const isPhone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   const [fullscreen, setFullscreen] = useState(() => storage.getDialogFullscreen(FULLSCREEN_KEY));
-  const taskResult = useQuery(taskQuery(projectId, taskId));
+  // Live updates patch the status as it changes; the poll is the fallback when none come.
+  const taskResult = useQuery({ ...taskQuery(projectId, taskId), refetchInterval: (query) => (query.state.data && !isTaskDone(query.state.data.status) ? LOG_POLL_MS : false) });
   const task = taskResult.data;
   const session = useLogSession(projectId, taskId, task);
   const action = useTaskAction(projectId, taskId);
@@ -116,16 +137,18 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun }: TaskLogDi
   const version = task ? getTaskVersion(task) : null;
   const commit = task ? getCommitSummary(task.commit_hash, task.commit_message) : null;
   const busy = action.isPending;
+  // A task that cannot be read (unknown id, no access) has no log to show or download: only the error.
+  const unreadable = !task && taskResult.error !== null;
 
   return (
     <Dialog
       open
       onClose={onClose}
-      fullScreen={fullscreen || isPhone}
+      fullScreen={!unreadable && (fullscreen || isPhone)}
       maxWidth="lg"
       fullWidth
       aria-labelledby="task-log-title"
-      slotProps={{ paper: { sx: fullscreen || isPhone ? { borderRadius: 0 } : { height: 'calc(100% - 64px)' } } }}
+      slotProps={{ paper: { sx: unreadable ? {} : fullscreen || isPhone ? { borderRadius: 0 } : { height: 'calc(100% - 64px)' } } }}
     >
       <Box sx={{ px: { xs: 2, sm: 3 }, pt: 1.5, pb: 1.5, borderBottom: 1, borderColor: 'divider' }}>
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center', minHeight: 40 }}>
@@ -144,12 +167,14 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun }: TaskLogDi
           </Typography>
           {task ? <TaskStatusChip status={task.status} /> : null}
           <Box sx={{ flexGrow: 1 }} />
-          <Tooltip title={t('taskLog.downloadRaw')}>
-            <IconButton component="a" href={rawOutputUrl(projectId, taskId)} download={`task-${taskId}.log`} aria-label={t('taskLog.downloadRaw')}>
-              <DownloadIcon />
-            </IconButton>
-          </Tooltip>
-          {isPhone ? null : (
+          {unreadable ? null : (
+            <Tooltip title={t('taskLog.downloadRaw')}>
+              <IconButton component="a" href={rawOutputUrl(projectId, taskId)} download={`task-${taskId}.log`} aria-label={t('taskLog.downloadRaw')}>
+                <DownloadIcon />
+              </IconButton>
+            </Tooltip>
+          )}
+          {isPhone || unreadable ? null : (
             <Tooltip title={fullscreen ? t('taskLog.exitFullscreen') : t('taskLog.fullscreen')}>
               <IconButton onClick={toggleFullscreen} aria-label={fullscreen ? t('taskLog.exitFullscreen') : t('taskLog.fullscreen')} aria-pressed={fullscreen}>
                 {fullscreen ? <FullscreenExitIcon /> : <FullscreenIcon />}
@@ -236,16 +261,15 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun }: TaskLogDi
         ) : null}
       </Box>
 
-      {session && task ? (
+      {unreadable ? null : session && task ? (
         <TaskLogView
           key={`${projectId}-${taskId}`}
           session={session}
-          initialFollow={!isTaskDone(task.status)}
           emptyText={task.status === 'waiting' ? t('taskLog.waitingForStart') : isTaskDone(task.status) ? t('taskLog.noOutput') : t('taskLog.waitingForOutput')}
         />
       ) : (
         <Box sx={{ flex: 1, minHeight: 200, display: 'grid', placeItems: 'center', bgcolor: '#0d1117' }}>
-          {taskResult.error ? null : <CircularProgress size={28} aria-label={t('taskLog.loading')} />}
+          <CircularProgress size={28} aria-label={t('taskLog.loading')} />
         </Box>
       )}
     </Dialog>
