@@ -25,6 +25,8 @@ export const Inventory = z.object({
   repository_id: Id.nullable(),
   template_id: Id.nullable(),
   holder_id: Id.nullable(),
+  /** Semaphore's runner tag of an inventory: Gantry places tasks without tags. */
+  runner_tag: z.null(),
 });
 export type Inventory = z.infer<typeof Inventory>;
 

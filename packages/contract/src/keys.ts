@@ -23,6 +23,13 @@ export const AccessKey = z.object({
   string: z.literal(''),
   /** Semaphore's flag of a key update that replaces the secret; a stored key always answers false. */
   override_secret: z.literal(false),
+  /** Semaphore's owner of a key: '' for a project key, the only kind the key list holds. */
+  owner: z.literal(''),
+  /** Semaphore's plain (non-secret) value and external secret storage: Gantry keeps every key itself. */
+  plain: z.null(),
+  source_storage_id: z.null(),
+  source_storage_key: z.null(),
+  source_storage_type: z.null(),
 });
 export type AccessKey = z.infer<typeof AccessKey>;
 

@@ -11,6 +11,8 @@ export const Project = z.object({
   alert_chat: z.string().nullable(),
   max_parallel_tasks: wireInteger(),
   type: z.string(),
+  /** Semaphore's default secret storage of the project: Gantry stores secrets itself. */
+  default_secret_storage_id: z.null(),
 });
 export type Project = z.infer<typeof Project>;
 

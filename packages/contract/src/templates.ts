@@ -191,6 +191,8 @@ export const Template = z.object({
   ),
   vaults: z.array(VaultOut),
   task_params: z.record(z.string(), z.unknown()),
+  /** Semaphore's runner tag of a template: Gantry places tasks without tags. */
+  runner_tag: z.null(),
   tasks: wireInteger(),
   /** Filled in by the task engine; null while the template has never run. */
   last_task: z.record(z.string(), z.unknown()).nullable(),

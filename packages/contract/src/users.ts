@@ -18,7 +18,8 @@ export const User = z.object({
 });
 export type User = z.infer<typeof User>;
 
-export const CurrentUser = User.extend({ can_create_project: z.boolean() });
+/** `has_active_subscription` is Semaphore's paid plan: Gantry has none (every feature is in /api/info's premium_features). */
+export const CurrentUser = User.extend({ can_create_project: z.boolean(), has_active_subscription: z.literal(false) });
 export type CurrentUser = z.infer<typeof CurrentUser>;
 
 /** What a non-admin may learn about other users. */

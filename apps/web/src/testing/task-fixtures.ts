@@ -68,6 +68,7 @@ export function makeTemplate(id: number, fields: Partial<Template> = {}): Templa
     survey_vars: [],
     vaults: [],
     task_params: {},
+    runner_tag: null,
     tasks: 0,
     last_task: null,
     last_task_id: null,

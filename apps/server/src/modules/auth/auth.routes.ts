@@ -23,7 +23,7 @@ export function registerAuthRoutes(
 
   route(userApi.current, SIGNED_IN, async ({ actor }) => {
     const factor = await totp.statusOf(actor.id);
-    return { ...toUser(actor), can_create_project: projects.canCreate(actor), ...(factor ? { totp: factor } : {}) };
+    return { ...toUser(actor), can_create_project: projects.canCreate(actor), has_active_subscription: false as const, ...(factor ? { totp: factor } : {}) };
   });
   route(userApi.listTokens, SIGNED_IN, ({ actor, request }) => auth.listTokens(actor.id, credentialOf(request)));
   route(userApi.createToken, SIGNED_IN, ({ actor, body, request }) => auth.createToken(actor.id, body, credentialOf(request)));

@@ -33,6 +33,7 @@ export function toInventory(row: InventoryRow): Inventory {
     repository_id: row.repository_id,
     template_id: row.template_id,
     holder_id: row.template_id,
+    runner_tag: null,
   };
 }
 

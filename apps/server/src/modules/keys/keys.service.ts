@@ -34,6 +34,11 @@ export function toAccessKey(row: AccessKeyRow): AccessKey {
     login_password: { login: '', password: '' },
     string: '',
     override_secret: false,
+    owner: '',
+    plain: null,
+    source_storage_id: null,
+    source_storage_key: null,
+    source_storage_type: null,
   };
 }
 

@@ -26,6 +26,7 @@ export function toProject(row: ProjectRow): Project {
     alert_chat: row.alert_chat,
     max_parallel_tasks: row.max_parallel_tasks,
     type: row.type,
+    default_secret_storage_id: null,
   };
 }
 

@@ -42,6 +42,7 @@ function toTemplate(row: TemplateRow, vaults: TemplateVaultRow[], lastTask: Temp
     survey_vars: JSON.parse(row.survey_vars) as SurveyVar[],
     vaults: vaults.map((v) => ({ id: v.id, name: v.name, type: v.type as 'password' | 'script', vault_key_id: v.vault_key_id, script: v.script })),
     task_params: JSON.parse(row.task_params) as Record<string, unknown>,
+    runner_tag: null,
     tasks: 0,
     last_task: lastTask,
     last_task_id: lastTask ? Number(lastTask.id) : null,

@@ -12,6 +12,11 @@ const existing: AccessKey = {
   login_password: { login: '', password: '' },
   string: '',
   override_secret: false,
+  owner: '',
+  plain: null,
+  source_storage_id: null,
+  source_storage_key: null,
+  source_storage_type: null,
 };
 
 const messages = (result: { success: boolean; error?: { issues: Array<{ message: string }> } }) => result.error?.issues.map((issue) => issue.message) ?? [];

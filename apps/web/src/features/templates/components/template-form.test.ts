@@ -118,6 +118,7 @@ describe('template body', () => {
       survey_vars: [{ name: 'region', title: 'Region', description: '', type: 'enum', required: true, values: [{ name: 'EU', value: 'eu' }], default_value: '' }],
       vaults: [{ id: 31, name: 'prod', type: 'password', vault_key_id: 6, script: '' }],
       task_params: { diff: true },
+      runner_tag: null,
       tasks: 3,
       last_task: null,
       last_task_id: null,
