@@ -64,23 +64,23 @@ const ansiStyles = Object.fromEntries([
 
 interface TaskLogViewProps {
   session: TaskLogSession;
-  /** Start at the end and keep following new lines (a running task). */
-  initialFollow: boolean;
   /** Shown while the log has no line. */
   emptyText: string;
 }
 
 /**
  * The task log: a windowed list with a fixed line height, so a log of any length renders only the
- * lines on screen. It follows the tail until the user scrolls up; "Jump to bottom" resumes that.
+ * lines on screen. It opens at the end and follows the tail until the user scrolls up, then keeps
+ * the user's position; "Jump to bottom" resumes following.
  */
-export function TaskLogView({ session, initialFollow, emptyText }: TaskLogViewProps) {
+export function TaskLogView({ session, emptyText }: TaskLogViewProps) {
   const { t } = useTranslation();
   useSyncExternalStore(session.subscribe, session.getVersion);
   const scrollerRef = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [viewportHeight, setViewportHeight] = useState(0);
-  const [follow, setFollow] = useState(initialFollow);
+  // Every log opens at its end, where a running task writes and a finished one tells its result.
+  const [follow, setFollow] = useState(true);
   const programmaticTop = useRef<number | null>(null);
 
   const { buffer } = session;
