@@ -15,6 +15,7 @@ import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { getErrorMessage } from '../../../lib/api-client.ts';
+import { getFirstErrorMessage } from '../../../lib/form-errors.ts';
 import { translateValidationMessage } from '../../../lib/i18n.ts';
 import { environmentQuery, useSaveEnvironment } from '../api/environments-queries.ts';
 import { buildSecretChanges, toSecretRows } from './environment-form.ts';
@@ -90,7 +91,8 @@ export function EnvironmentDialog({ open, projectId, environmentId, onClose }: E
   );
 
   const fieldError = (message?: string) => (message ? translateValidationMessage(t, message) : undefined);
-  const secretsError = form.formState.errors.secrets?.message;
+  // Secrets are no registered fields: a rule on one secret (a name too long) is shown under the list.
+  const secretsError = getFirstErrorMessage(form.formState.errors.secrets);
   const failure = save.error ?? existing.error;
 
   return (

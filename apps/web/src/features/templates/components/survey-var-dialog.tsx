@@ -18,6 +18,7 @@ import type { SurveyVarType } from '@gantry/contract';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormCheckbox, FormTextField } from '../../../components/form-fields.tsx';
 import { FormSelectField } from '../../../components/form-select-field.tsx';
+import { getFirstErrorMessage, getListErrorMessage } from '../../../lib/form-errors.ts';
 import { translateValidationMessage } from '../../../lib/i18n.ts';
 
 /** Survey variable types in menu order; String is the empty id. */
@@ -53,8 +54,9 @@ export function SurveyVarDialog({ open, variable, onSave, onClose }: SurveyVarDi
 
   const type = form.watch('type');
   const enumValues = form.watch('values') ?? [];
-  const valuesError = form.formState.errors.values;
-  const valuesMessage = valuesError && 'message' in valuesError && typeof valuesError.message === 'string' ? valuesError.message : undefined;
+  const valuesErrors = form.formState.errors.values;
+  // A rule on one value (a name too long) is shown under the list too: the rows have no room for text.
+  const valuesMessage = getListErrorMessage(valuesErrors) ?? getFirstErrorMessage(valuesErrors);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     // The survey dialog sits inside the template form: its submit must not reach the outer form.
@@ -94,6 +96,7 @@ export function SurveyVarDialog({ open, variable, onSave, onClose }: SurveyVarDi
                       size="small"
                       value={input.value}
                       onChange={input.onChange}
+                      error={valuesErrors?.[index]?.name !== undefined}
                       placeholder={t('templates.survey.valueName')}
                       slotProps={{ htmlInput: { 'aria-label': t('templates.survey.valueNameN', { n: index + 1 }) } }}
                       sx={{ flex: 1 }}
@@ -108,6 +111,7 @@ export function SurveyVarDialog({ open, variable, onSave, onClose }: SurveyVarDi
                       size="small"
                       value={input.value}
                       onChange={input.onChange}
+                      error={valuesErrors?.[index]?.value !== undefined}
                       placeholder={t('templates.survey.value')}
                       slotProps={{ htmlInput: { 'aria-label': t('templates.survey.valueN', { n: index + 1 }), spellCheck: false } }}
                       sx={{ flex: 1 }}

@@ -24,6 +24,8 @@ import { PageHeader } from '../../../components/page-header.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { StringListEditor } from '../../../components/string-list-editor.tsx';
 import { getErrorMessage } from '../../../lib/api-client.ts';
+import { getFirstErrorMessage } from '../../../lib/form-errors.ts';
+import { translateValidationMessage } from '../../../lib/i18n.ts';
 import { appsQuery, environmentsQuery, inventoriesQuery, keysQuery, repositoriesQuery, resourceKeys, templateQuery, templatesQuery, viewsQuery } from '../../../lib/project-resources.ts';
 import { useProjectAccess } from '../../../lib/shared-queries.ts';
 import { useProjectId } from '../../../lib/use-project-id.ts';
@@ -38,6 +40,9 @@ import type { TemplateFormFields } from './template-form.ts';
 import { TYPE_LABEL_KEYS, getTemplatePath, getTemplatesPath, toViewId } from './template-helpers.ts';
 import { VaultsEditor } from './vaults-editor.tsx';
 import { SubmitButton } from '../../../components/submit-button.tsx';
+
+/** Fields that show their own message; a rule on any other (survey, CLI args, settings carried over) is shown above the form. */
+const FIELDS_WITH_MESSAGES = new Set(['name', 'description', 'playbook', 'inventory_id', 'repository_id', 'environment_id', 'view_id', 'start_version', 'build_template_id', 'vaults']);
 
 const PLAYBOOK_PLACEHOLDERS = { playbook: 'playbooks/site.yml', script: 'scripts/deploy.sh', subdirectory: 'infra/production' } as const;
 
@@ -109,6 +114,7 @@ function TemplateForm({ projectId, viewId, template, app: appFromUrl, backTo }: 
   const kind = getPlaybookKind(app);
   const buildTemplates = (templates.data ?? []).filter((candidate) => candidate.type === 'build' && candidate.id !== template?.id);
   const loadError = [apps, inventories, repositories, environments, views, templates, keys, schedules].find((query) => query.error)?.error;
+  const unshownError = getFirstErrorMessage(Object.entries(form.formState.errors).filter(([field]) => !FIELDS_WITH_MESSAGES.has(field)));
 
   /** Saves the commit-check schedule after the template; a failure there is reported, the template stays saved. */
   const saveCronCheck = async (saved: { id: number; name: string }) => {
@@ -183,6 +189,11 @@ function TemplateForm({ projectId, viewId, template, app: appFromUrl, backTo }: 
           {mutation.error ? (
             <Alert severity="error" role="alert" sx={{ mb: 2 }}>
               {getErrorMessage(mutation.error)}
+            </Alert>
+          ) : null}
+          {unshownError ? (
+            <Alert severity="error" role="alert" sx={{ mb: 2 }}>
+              {translateValidationMessage(t, unshownError)}
             </Alert>
           ) : null}
           {loadError ? (

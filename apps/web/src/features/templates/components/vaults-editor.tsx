@@ -14,6 +14,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { AccessKey, TemplateInput } from '@gantry/contract';
 import { isPasswordKeyType } from '@gantry/contract';
+import { getListErrorMessage } from '../../../lib/form-errors.ts';
 import { translateValidationMessage } from '../../../lib/i18n.ts';
 import type { TemplateFormFields } from './template-form.ts';
 
@@ -30,7 +31,7 @@ export function VaultsEditor({ control, errors, keys }: VaultsEditorProps) {
   const vaults = useFieldArray({ control, name: 'vaults' });
   const passwordKeys = keys.filter((key) => isPasswordKeyType(key.type));
   const translate = (message: string | undefined) => (message ? translateValidationMessage(t, message) : undefined);
-  const listMessage = errors && 'message' in errors && typeof errors.message === 'string' ? errors.message : undefined;
+  const listMessage = getListErrorMessage(errors);
 
   return (
     <Box component="section" aria-labelledby="vaults-label">
@@ -56,7 +57,8 @@ export function VaultsEditor({ control, errors, keys }: VaultsEditorProps) {
                       value={input.value}
                       onChange={input.onChange}
                       placeholder={t('templates.vaults.default')}
-                      helperText={t('templates.vaults.nameHint')}
+                      error={rowErrors?.name !== undefined}
+                      helperText={translate(rowErrors?.name?.message) ?? t('templates.vaults.nameHint')}
                       slotProps={{ inputLabel: { shrink: true }, htmlInput: { spellCheck: false } }}
                       sx={{ flex: 1 }}
                     />
