@@ -107,6 +107,24 @@ describe('live connection', () => {
     expect(invalidate).not.toHaveBeenCalled();
   });
 
+  it("follows a template list's last task: patches the task it shows, reads the list again for a newer one", async () => {
+    const listKey = ['projects', 1, 'templates', 'list', 0];
+    const template = (id: number, lastTaskId: number | null) => ({ id, last_task_id: lastTaskId, last_task: lastTaskId ? { id: lastTaskId, status: 'waiting' } : null });
+    queryClient.setQueryData(listKey, [template(3, 7), template(4, null)]);
+    const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
+    connect();
+    sockets[0]?.send(update(7, 'running'));
+    expect(queryClient.getQueryData<Array<{ last_task: { status: string } | null }>>(listKey)?.[0]?.last_task).toEqual({ id: 7, status: 'running', start: '2026-01-01T00:00:01Z', end: null, version: null });
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(invalidate).not.toHaveBeenCalled();
+    sockets[0]?.send(update(5, 'success'));
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(invalidate).not.toHaveBeenCalled();
+    sockets[0]?.send(update(12, 'waiting', 4));
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: listKey, exact: true });
+  });
+
   it('drops finished tasks from the active list and keeps running ones current', () => {
     const active: ActiveTask[] = [
       { task_id: 7, project_id: 1, status: 'waiting', location: 'queue' },

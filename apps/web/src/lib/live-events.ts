@@ -3,7 +3,8 @@ import type { ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import { FINISHED_TASK_STATUSES, TaskLogBatchMessage, TaskUpdateMessage } from '@gantry/contract';
-import type { ActiveTask, TaskWithTemplate } from '@gantry/contract';
+import type { ActiveTask, TaskWithTemplate, Template } from '@gantry/contract';
+import { resourceKeys } from './project-resources.ts';
 
 /** The socket reconnects this long after it closed. */
 export const LIVE_RECONNECT_MS = 2000;
@@ -71,8 +72,9 @@ function patchRows<T extends { id: number }>(rows: readonly T[], id: number, pat
 
 /**
  * Applies a task status change to every cached query that shows the task: its details, the
- * project history and the template's task lists change the matching row; a list that does not
- * hold the task yet is reloaded (coalesced), build versions and stats reload when they change.
+ * project history, the template's task lists and the template lists' last task change the matching
+ * row; a list that does not hold the task yet is reloaded (coalesced), build versions and stats
+ * reload when they change.
  */
 export function applyTaskUpdate(queryClient: QueryClient, message: TaskUpdateMessage, reload: (queryKey: QueryKey) => void): void {
   const patch: Patch = { status: message.status, start: message.start, end: message.end, version: message.version };
@@ -104,6 +106,22 @@ export function applyTaskUpdate(queryClient: QueryClient, message: TaskUpdateMes
       queryClient.setQueryData<TaskWithTemplate[]>(queryKey, patchRows(rows, message.task_id, patch));
       reloadIfFetching(queryKey);
     } else reload(queryKey);
+  }
+
+  // Template lists show each template's last task: patch it, or read the list again for a newer task.
+  for (const [queryKey, data] of queryClient.getQueriesData<unknown>({ queryKey: [...resourceKeys.templates(message.project_id), 'list'] })) {
+    if (!Array.isArray(data)) continue;
+    const templates = data as Template[];
+    const template = templates.find((row) => row.id === message.template_id);
+    if (!template) continue;
+    if (template.last_task_id === message.task_id && template.last_task) {
+      const lastTask = { ...template.last_task, ...patch };
+      queryClient.setQueryData<Template[]>(
+        queryKey,
+        templates.map((row) => (row === template ? { ...row, last_task: lastTask } : row)),
+      );
+      reloadIfFetching(queryKey);
+    } else if (template.last_task_id === null || message.task_id > template.last_task_id) reload(queryKey);
   }
 
   const active = queryClient.getQueryData<ActiveTask[]>(taskKeys.active);
