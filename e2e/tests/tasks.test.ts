@@ -133,7 +133,7 @@ describe('tasks, as a user runs and watches them', () => {
     await dialog.getByText('Stopped', { exact: true }).waitFor({ timeout: 20_000 });
     await expect.poll(async () => (await logLines(page)).at(-1)).toBe('Task stopped.');
     expect(await dialog.getByRole('button', { name: 'Stop', exact: true }).count()).toBe(0);
-    expect(await dialog.getByRole('button', { name: 'Re-run' }).isVisible()).toBe(true);
+    expect(await dialog.getByRole('button', { name: 'ReRun' }).isVisible()).toBe(true);
   });
 
   it('re-runs a finished task from its log, with the form filled from it', async () => {
@@ -141,11 +141,11 @@ describe('tasks, as a user runs and watches them', () => {
     const row = page.getByRole('row').filter({ hasText: 'first run' });
     await row.getByRole('link', { name: /^#\d+$/ }).click();
     const sourceId = new URL(page.url()).searchParams.get('t');
-    await page.getByRole('dialog').getByRole('button', { name: 'Re-run' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'ReRun' }).click();
     await page.waitForURL(/new_task=\d+/);
     const form = page.getByRole('dialog');
     expect(await form.getByLabel('Message (optional)').inputValue()).toBe('first run');
-    await form.getByRole('button', { name: 'Re-run' }).click();
+    await form.getByRole('button', { name: 'ReRun' }).click();
     await page.waitForURL(/[?&]t=\d+/);
     const newId = new URL(page.url()).searchParams.get('t');
     expect(Number(newId)).toBeGreaterThan(Number(sourceId));

@@ -302,6 +302,24 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
     await t.request('DELETE', `${p.base}/runners/${runner.id}`, { as: t.adminCookie });
   });
 
+  it('closes a runner task whose plan is rejected as rejected, and drops it from the runner\'s jobs', async () => {
+    const runner = await createRunner(t, `${p.base}/runners`);
+    const r = protocol(t, runner.token);
+    const taskId = await p.runTask(await p.createTemplate({ playbook: 'hello.sh' }));
+    await r.nextJob();
+    await r.report([{ ID: taskId, Status: 'running', LogOffset: 0, LogRecords: [] }]);
+    await r.report([{ ID: taskId, Status: 'waiting_confirmation', LogOffset: 0, LogRecords: records(0, 1) }]);
+    await p.waitForStatus(taskId, ['waiting_confirmation']);
+    expect((await t.request('POST', `${p.base}/tasks/${taskId}/reject`, { as: t.adminCookie })).status).toBe(204);
+    const rejected = await p.waitForStatus(taskId, ['rejected']);
+    expect(rejected.end).not.toBeNull();
+    expect((await p.output(taskId)).slice(-2)).toEqual(['The plan was rejected.', 'Task rejected.']);
+    expect(((await r.poll()).body as { CurrentJobs: unknown[] }).CurrentJobs).toEqual([]);
+    expect((await r.report([{ ID: taskId, Status: 'stopped', LogOffset: 1, LogRecords: [] }])).body).toMatchObject({ terminated_jobs: [taskId] });
+    expect((await p.waitForStatus(taskId, ['rejected'])).status).toBe('rejected');
+    await t.request('DELETE', `${p.base}/runners/${runner.id}`, { as: t.adminCookie });
+  });
+
   it('fails the started task of a silent runner and hands its unstarted task to another runner', async () => {
     const silent = await createRunner(t, `${p.base}/runners`, { max_parallel_tasks: 2 });
     const s = protocol(t, silent.token);

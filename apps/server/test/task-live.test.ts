@@ -108,16 +108,23 @@ describe.each(dialects)('live updates, confirmation and recovery on %s', (dialec
     expect(await p.output(taskId)).toContain('Waiting for confirmation to apply the plan.');
   });
 
-  it('terraform: rejecting the plan ends the task without applying; auto-approve applies at once', async () => {
+  it('terraform: rejecting the plan ends the task as rejected without applying (stats count it as stopped, not failed); auto-approve applies at once', async () => {
     const fake = createFakeTerraform();
     await t.request('PUT', '/api/apps/terraform', { as: t.adminCookie, body: { path: fake.path } });
     const templateId = await p.createTemplate({ app: 'terraform', playbook: 'infra' });
     const rejected = await p.runTask(templateId);
     await p.waitForStatus(rejected, ['waiting_confirmation']);
     expect((await t.request('POST', `${p.base}/tasks/${rejected}/reject`, { as: t.adminCookie })).status).toBe(204);
-    expect((await p.waitForStatus(rejected, ['success', 'error'])).status).toBe('error');
+    const ended = await p.waitForStatus(rejected, ['success', 'error', 'rejected']);
+    expect(ended.status).toBe('rejected');
+    expect(ended.end).not.toBeNull();
+    expect((await p.output(rejected)).slice(-2)).toEqual(['The plan was rejected.', 'Task rejected.']);
     expect(fake.calls().some((c) => c.startsWith('apply'))).toBe(false);
     expect((await t.request('POST', `${p.base}/tasks/${rejected}/confirm`, { as: t.adminCookie })).status).toBe(409);
+    expect((await t.request('POST', `${p.base}/tasks/${rejected}/reject`, { as: t.adminCookie })).status).toBe(409);
+    const today = new Date().toISOString().slice(0, 10);
+    const stats = (await t.request('GET', `${p.base}/templates/${templateId}/stats?start=${today}`, { as: t.adminCookie })).body;
+    expect(stats).toEqual([{ date: today, count_by_status: { success: 0, failed: 0, stopped: 1 } }]);
 
     const approved = await p.runTask(templateId, { params: { auto_approve: true, destroy: true } });
     expect((await p.waitForStatus(approved, ['success', 'error'])).status).toBe('success');

@@ -111,7 +111,7 @@ export const RunnerPollQuery = z.object({
   wait: queryInteger({ max: 60 }).optional(),
 });
 
-export const RunnerReportedStatus = z.enum(['running', 'waiting_confirmation', 'success', 'error', 'stopped']);
+export const RunnerReportedStatus = z.enum(['running', 'waiting_confirmation', 'success', 'error', 'stopped', 'rejected']);
 export type RunnerReportedStatus = z.infer<typeof RunnerReportedStatus>;
 
 export const RunnerJobProgress = z.object({

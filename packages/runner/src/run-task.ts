@@ -9,7 +9,11 @@ import { TaskStopped, TaskTimedOut, createStepRunner, type StepRunner } from './
 import { TaskFailure } from './task-failure.ts';
 import { checkoutDirectory, createTaskWorkspace, type TaskWorkspace } from './workspace.ts';
 
-export type TaskOutcome = 'success' | 'error' | 'stopped';
+/** How a task ended; 'rejected' when the user rejected its plan, so nothing was applied. */
+export type TaskOutcome = 'success' | 'error' | 'stopped' | 'rejected';
+
+/** The log line of a task whose plan was rejected, wherever it ran. */
+export const PLAN_REJECTED_LINE = 'The plan was rejected.';
 
 export interface RunTaskHooks {
   /** Where checkouts and per-task private files live. */
@@ -96,8 +100,8 @@ async function execute(plan: ExecutionPlan, steps: StepRunner, hooks: RunTaskHoo
     hooks.onStatus('waiting_confirmation');
     steps.log('Waiting for confirmation to apply the plan.');
     if (!(await hooks.waitForConfirmation())) {
-      steps.log('The plan was rejected.');
-      return 'error';
+      steps.log(PLAN_REJECTED_LINE);
+      return 'rejected';
     }
     hooks.onStatus('running');
   }

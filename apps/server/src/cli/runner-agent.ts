@@ -150,7 +150,6 @@ export function createRunnerAgent(options: RunnerAgentOptions) {
       if (!job || job.finished) continue;
       if (current.status === 'stopping' || current.status === 'stopped') abortJob(job, current.force);
       else if (current.status === 'confirmed') job.confirmation?.resolve(true);
-      else if (current.status === 'rejected') job.confirmation?.resolve(false);
     }
     // A job the server no longer lists was finished, stopped or given to another runner there.
     for (const job of jobs.values()) if (!listed.has(job.id) && !job.finished) abortJob(job, false);

@@ -11,9 +11,9 @@ describe('getTaskButtons', () => {
     }
   });
 
-  it('offers stop in running, stopping, waiting, starting, waiting_confirmation, confirmed and rejected', () => {
+  it('offers stop in running, stopping, waiting, starting, waiting_confirmation and confirmed; a rejected task has ended', () => {
     const stoppable = TaskStatus.options.filter((status) => getTaskButtons(status).stop !== null);
-    expect(stoppable.sort()).toEqual(['confirmed', 'rejected', 'running', 'starting', 'stopping', 'waiting', 'waiting_confirmation']);
+    expect(stoppable.sort()).toEqual(['confirmed', 'running', 'starting', 'stopping', 'waiting', 'waiting_confirmation']);
   });
 
   it('turns stop into a forced stop once the task is stopping', () => {
@@ -23,7 +23,7 @@ describe('getTaskButtons', () => {
 
   it('offers re-run for finished tasks only, never next to stop', () => {
     const rerunnable = TaskStatus.options.filter((status) => getTaskButtons(status).rerun);
-    expect(rerunnable.sort()).toEqual(['error', 'stopped', 'success']);
+    expect(rerunnable.sort()).toEqual(['error', 'rejected', 'stopped', 'success']);
     for (const status of TaskStatus.options) expect(getTaskButtons(status).rerun && getTaskButtons(status).stop !== null).toBe(false);
   });
 });

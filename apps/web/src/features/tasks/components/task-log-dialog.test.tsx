@@ -34,7 +34,7 @@ function renderDialog(onRerun = vi.fn()) {
 }
 
 const buttonNames = () =>
-  ['Confirm', 'Reject', 'Stop', 'Force stop', 'Re-run', 'ReBuild', 'ReDeploy'].filter((name) => screen.queryByRole('button', { name }) !== null);
+  ['Confirm', 'Reject', 'Stop', 'Force stop', 'ReRun', 'ReBuild', 'ReDeploy'].filter((name) => screen.queryByRole('button', { name }) !== null);
 
 describe('TaskLogDialog', () => {
   beforeEach(() => vi.stubGlobal('ResizeObserver', NoopResizeObserver));
@@ -46,11 +46,11 @@ describe('TaskLogDialog', () => {
     ['running', ['Stop']],
     ['waiting_confirmation', ['Confirm', 'Reject', 'Stop']],
     ['confirmed', ['Stop']],
-    ['rejected', ['Stop']],
     ['stopping', ['Force stop']],
-    ['success', ['Re-run']],
-    ['error', ['Re-run']],
-    ['stopped', ['Re-run']],
+    ['success', ['ReRun']],
+    ['error', ['ReRun']],
+    ['stopped', ['ReRun']],
+    ['rejected', ['ReRun']],
   ] as const)('in %s offers %j', async (status, expected) => {
     serve(status);
     renderDialog();
