@@ -1,6 +1,6 @@
 import type { TaskStatus, TaskUpdateMessage } from '@gantry/contract';
 import { ACTIVE_TASK_STATUSES, FINISHED_TASK_STATUSES } from '@gantry/contract';
-import { TASK_MARK_VARIABLE, TaskStopped, createTaskMark, createTaskMarkScope, killMarkedProcesses, listMarkedTaskIds, runTask } from '@gantry/runner';
+import { TASK_MARK_VARIABLE, TaskStopped, createTaskMark, createTaskMarkScope, killMarkedProcesses, listMarkedTaskIds, PLAN_REJECTED_LINE, runTask, type TaskOutcome } from '@gantry/runner';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
@@ -63,9 +63,16 @@ export interface TaskEngineDeps {
 /** How long tasks may take to stop gracefully when the server itself stops. */
 const SHUTDOWN_GRACE_MS = 2500;
 
+const FINAL_LINES: Record<TaskOutcome, string> = {
+  success: 'Task finished successfully.',
+  error: 'Task failed.',
+  stopped: 'Task stopped.',
+  rejected: 'Task rejected.',
+};
+
 /** The engine's closing line of a task, the same wherever it ran. */
-export function finalLine(outcome: 'success' | 'error' | 'stopped'): string {
-  return outcome === 'success' ? 'Task finished successfully.' : outcome === 'stopped' ? 'Task stopped.' : 'Task failed.';
+export function finalLine(outcome: TaskOutcome): string {
+  return FINAL_LINES[outcome];
 }
 
 const STOPPABLE_WHILE_STARTED: readonly TaskStatus[] = ['starting', 'running', 'waiting_confirmation', 'confirmed'];
@@ -191,7 +198,7 @@ export function createTaskEngine(deps: TaskEngineDeps) {
   /** Runs a task this round claimed; `task` is its row as claimed, kept up to date by setStatus. */
   async function execute(task: TaskRow, audience: Audience, templateName: string, entry: RunningTask): Promise<void> {
     const log = deps.openLog(task, task.output_lines, audience);
-    let outcome: 'success' | 'error' | 'stopped' = 'error';
+    let outcome: TaskOutcome = 'error';
     try {
       const about = await deps.describeStart(task, templateName);
       log.write(`Task ${task.id} (${about.templateName}) started${about.username ? ` by ${about.username}` : ''}.`);
@@ -232,16 +239,20 @@ export function createTaskEngine(deps: TaskEngineDeps) {
     }
   }
 
-  async function finish(task: TaskRow, outcome: 'success' | 'error' | 'stopped', log: TaskLog, audience: Audience): Promise<void> {
+  async function finish(task: TaskRow, outcome: TaskOutcome, log: TaskLog, audience: Audience): Promise<void> {
     log.write(finalLine(outcome));
     await log.flush();
     await settle(task, outcome, audience);
   }
 
-  /** Records a started task's final status (wherever it ran) and runs the after-task work once. */
-  async function settle(task: TaskRow, outcome: 'success' | 'error' | 'stopped', audience?: Audience): Promise<boolean> {
+  /**
+   * Records a started task's final status (wherever it ran) and runs the after-task work once. A task
+   * rejected through another server process is already 'rejected' (the stored request) without an end.
+   */
+  async function settle(task: TaskRow, outcome: TaskOutcome, audience?: Audience, from: readonly TaskStatus[] = ACTIVE_TASK_STATUSES): Promise<boolean> {
     const status: TaskStatus = outcome;
-    if (!(await setStatus(task, ACTIVE_TASK_STATUSES, status, { end: now(), pid: null }, audience))) return false;
+    const allowed = outcome === 'rejected' && from === ACTIVE_TASK_STATUSES ? [...from, 'rejected' as const] : from;
+    if (!(await setStatus(task, allowed, status, { end: now(), pid: null }, audience))) return false;
     await deps.events.record({ userId: task.user_id, projectId: task.project_id, objectType: 'task', objectId: task.id, description: `Task ${task.id} finished: ${status}` });
     await deps.onFinished({ ...task, status }).catch((error: unknown) => deps.logger.error({ err: error, taskId: task.id }, 'after-task hook failed'));
     return true;
@@ -258,9 +269,34 @@ export function createTaskEngine(deps: TaskEngineDeps) {
     return true;
   }
 
-  /** The runner running the task learns the answer from the server's status at its next poll. */
+  /**
+   * Takes the pending confirmation of a task running here, at most once, so that of two answers
+   * racing each other only the first counts.
+   */
+  function takeConfirmation(taskId: number): RunningTask['confirmation'] {
+    const entry = running.get(taskId);
+    const confirmation = entry?.confirmation;
+    if (entry) entry.confirmation = undefined;
+    return confirmation;
+  }
+
+  /**
+   * A confirmation reaches the runner through the task's status at its next poll. A runner's task
+   * waiting for confirmation has no process left, so a rejection closes it here; the runner, no
+   * longer finding the job in its list, drops it.
+   */
   async function answerRemotely(task: TaskRow, answer: 'confirmed' | 'rejected'): Promise<boolean> {
-    if (task.runner_id === null || !(await setStatus(task, ['waiting_confirmation'], answer))) return false;
+    if (task.runner_id === null || task.status !== 'waiting_confirmation') return false;
+    if (answer === 'confirmed') {
+      if (!(await setStatus(task, ['waiting_confirmation'], 'confirmed'))) return false;
+    } else {
+      const audience = await deps.audienceOf(task.project_id);
+      const log = deps.openLog(task, task.output_lines, audience);
+      log.write(PLAN_REJECTED_LINE);
+      log.write(finalLine('rejected'));
+      await log.flush();
+      if (!(await settle(task, 'rejected', audience, ['waiting_confirmation']))) return false;
+    }
     deps.placement().notify(task.runner_id, task.id, 'changed');
     return true;
   }
@@ -309,7 +345,7 @@ export function createTaskEngine(deps: TaskEngineDeps) {
     wake,
     /** Status changes of tasks that run on runners go through the same guard and live updates. */
     transition: setStatus,
-    settle: async (task: TaskRow, outcome: 'success' | 'error' | 'stopped') => {
+    settle: async (task: TaskRow, outcome: TaskOutcome) => {
       const settled = await settle(task, outcome);
       wake();
       return settled;
@@ -361,18 +397,27 @@ export function createTaskEngine(deps: TaskEngineDeps) {
     async confirm(task: TaskRow): Promise<boolean> {
       if (task.runner_id !== null) return answerRemotely(task, 'confirmed');
       if (runsOnOtherNode(task)) return answerOnOtherNode(task, 'confirmed');
-      const entry = running.get(task.id);
-      if (!entry?.confirmation || !(await setStatus(task, ['waiting_confirmation'], 'confirmed'))) return false;
-      entry.confirmation.resolve(true);
+      const confirmation = takeConfirmation(task.id);
+      if (!confirmation) return false;
+      if (!(await setStatus(task, ['waiting_confirmation'], 'confirmed'))) {
+        // Only a stop moves a task away from waiting for confirmation meanwhile.
+        confirmation.reject(new TaskStopped());
+        return false;
+      }
+      confirmation.resolve(true);
       return true;
     },
 
+    /**
+     * Rejects a plan: nothing is applied and the task ends as 'rejected'. Here the status is written
+     * once, after the log's last lines, like any final status.
+     */
     async reject(task: TaskRow): Promise<boolean> {
       if (task.runner_id !== null) return answerRemotely(task, 'rejected');
       if (runsOnOtherNode(task)) return answerOnOtherNode(task, 'rejected');
-      const entry = running.get(task.id);
-      if (!entry?.confirmation || !(await setStatus(task, ['waiting_confirmation'], 'rejected'))) return false;
-      entry.confirmation.resolve(false);
+      const confirmation = takeConfirmation(task.id);
+      if (!confirmation) return false;
+      confirmation.resolve(false);
       return true;
     },
 
@@ -381,7 +426,7 @@ export function createTaskEngine(deps: TaskEngineDeps) {
       const entry = running.get(taskId);
       if (!entry) return;
       if (action === 'confirm' || action === 'reject') {
-        entry.confirmation?.resolve(action === 'confirm');
+        takeConfirmation(taskId)?.resolve(action === 'confirm');
         return;
       }
       entry.force ||= action === 'force_stop';
