@@ -18,6 +18,14 @@ await build({
   format: 'esm',
   target: 'node20',
   sourcemap: 'linked',
+  // Node keeps a module's source in memory for as long as it runs: without whitespace and comments
+  // it is a third smaller and starts faster. Names stay, so stack traces still name their functions
+  // (and node --enable-source-maps maps them to the sources). The licence comments go to
+  // gantry.mjs.LEGAL.txt: kept in the code, their non-ASCII letters would make V8 store all of it
+  // at two bytes a character.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  legalComments: 'linked',
   external: EXTERNAL.flatMap((name) => [name, `${name}/*`]),
   // Bundled CommonJS modules call require() for Node's own modules; an ES module has to make one.
   banner: { js: "import { createRequire as createGantryRequire } from 'node:module'; const require = createGantryRequire(import.meta.url);" },

@@ -13,8 +13,8 @@ import { prepareWorkRoot } from './secrets/private-data.ts';
 export async function startServer(config: Config, print?: (line: string) => void): Promise<FastifyInstance> {
   prepareWorkRoot(config.data_dir);
   const runtime = await openRuntime(config);
-  const admin = await ensureFirstAdmin(config, runtime.services.users);
-  const app = await buildApp({ config, services: runtime.services });
+  // Hashing the first admin's password (argon2, on a worker thread) overlaps building the routes.
+  const [admin, app] = await Promise.all([ensureFirstAdmin(config, runtime.services.users), buildApp({ config, services: runtime.services })]);
   app.addHook('onClose', () => runtime.close());
   const address = await app.listen({ port: config.port, host: config.host });
   // Alone, this process closes every in-process task a previous one left; in a cluster, only those of silent nodes.
