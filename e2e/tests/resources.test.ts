@@ -57,6 +57,24 @@ describe('project resources, as a new user would set them up', () => {
     await dialog.getByRole('button', { name: 'Cancel' }).click();
   });
 
+  it("lists a Semaphore string key by its type and replaces its value", async () => {
+    const projectId = /\/project\/(\d+)/.exec(projectPath)?.[1];
+    const created = await page.request.post(`/api/project/${projectId}/keys`, { data: { name: 'semaphore value', type: 'string', string: 'string-Value-1' } });
+    expect(created.status()).toBe(201);
+    await page.goto(`${projectPath}/keys`);
+    const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'semaphore value', exact: true }) });
+    await row.getByRole('cell', { name: 'Single value', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Edit semaphore value' }).click();
+    const dialog = page.getByRole('dialog');
+    await seeText(dialog.getByRole('combobox', { name: /^Type/ }), 'Single value');
+    expect(await dialog.getByLabel(/^Value/).count()).toBe(0);
+    await dialog.getByLabel('Override secret').check();
+    await dialog.getByLabel(/^Value/).fill('string-Value-2');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await row.getByRole('cell', { name: 'Single value', exact: true }).waitFor();
+  });
+
   it('creates a repository after the URL is corrected', async () => {
     await page.goto(`${projectPath}/repositories`);
     await page.getByRole('button', { name: 'New repository' }).click();
