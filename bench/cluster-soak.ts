@@ -174,6 +174,7 @@ try {
   let lostOtherwise = 0;
   let tasksCutByKill = 0;
   let afterKill = 0;
+  const cutWindows: number[] = [];
   for (const task of launchedTasks) {
     const rows = await db.selectFrom('task_output').select(['seq', 'time', 'output']).where('task_id', '=', task.id).orderBy('seq').execute();
     if (rows.some((row, i) => row.seq !== i)) reordered += 1;
@@ -187,8 +188,10 @@ try {
     const closedByOthers = rows.some((row) => row.output.startsWith('The Gantry server running this task stopped answering'));
     const lastLine = [...rows].reverse().find((row) => /^line \d+$/.exec(row.output));
     const lastAt = lastLine ? Date.parse(lastLine.time) : 0;
-    const kill = kills.find((k) => k.at >= lastAt && k.at - lastAt <= LOSS_WINDOW_MS + LINE_EVERY_MS * 2);
-    if (closedByOthers && kill) {
+    // The kill that cut the task: the first after its last stored line.
+    const kill = kills.find((k) => k.at >= lastAt && k.at - lastAt <= 10_000);
+    if (closedByOthers && kill) cutWindows.push(kill.at - lastAt);
+    if (closedByOthers && kill && kill.at - lastAt <= LOSS_WINDOW_MS + LINE_EVERY_MS * 2) {
       tasksCutByKill += 1;
       // Lines the script printed in the window before the kill that never got stored.
       const nearKill = Math.min(missing, Math.max(0, Math.round((kill.at - lastAt) / LINE_EVERY_MS)));
@@ -196,6 +199,7 @@ try {
       afterKill += missing - nearKill;
     } else lostOtherwise += missing;
   }
+  if (cutWindows.length > 0) console.log(`      tasks cut by a kill: their last stored line came ${cutWindows.map((ms) => `${ms} ms`).join(', ')} before the kill`);
   report(reordered === 0, `${reordered} tasks with lines out of order or with a gap in their sequence numbers`);
   report(lostOtherwise === 0, `${complete} tasks with all ${SCRIPT_LINES} lines; ${tasksCutByKill} cut by a kill, losing ${lostNearKill} lines written in the last ${LOSS_WINDOW_MS} ms before it (their ${afterKill} later lines had no live node to write to); ${lostOtherwise} lines lost otherwise`);
 
