@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { Id, ProjectRoleSlug } from '@gantry/contract';
+import { Id, PREMIUM_FEATURES, ProjectRoleSlug } from '@gantry/contract';
 import { SERVER_PACKAGE_ROOT } from './package-root.ts';
 
 /**
@@ -87,6 +87,7 @@ const ConfigSchema = z.object({
   ldap_admin_groups: z.array(z.string()).optional(),
   ldap_project_roles: z.record(z.string(), ProjectRoleGrants).optional(),
   demo_mode: bool.default(false),
+  premium_features: z.array(z.enum(PREMIUM_FEATURES)).default([...PREMIUM_FEATURES]),
   access_key_encryption: z.string().optional(),
   session_idle_minutes: int.default(7 * 24 * 60),
   login_max_failures: int.default(10),
@@ -170,7 +171,7 @@ export type ConfigInput = z.input<typeof ConfigSchema>;
 
 const ENV_PREFIX = 'GANTRY_';
 /** Keys whose environment variable holds JSON (maps and lists). */
-const JSON_KEYS = new Set(['oidc_providers', 'ldap_mappings', 'ldap_admin_groups', 'ldap_project_roles']);
+const JSON_KEYS = new Set(['oidc_providers', 'ldap_mappings', 'ldap_admin_groups', 'ldap_project_roles', 'premium_features']);
 
 /** A configuration the server cannot start with; its message says what to fix, in one line. */
 export class ConfigError extends Error {}

@@ -76,6 +76,15 @@ describe.each(dialects)('project resources on %s', (dialect) => {
       body: { name: 'r', git_url: 'ftp://example.com/x.git', git_branch: 'main', ssh_key_id: ids.key },
     });
     expect(bad.body).toMatchObject({ error: 'Incorrect URL' });
+    // Every URL without a scheme is ssh; what git would take for an option or a remote helper is no URL.
+    for (const git_url of ['tmp/path', 'host:repo.git']) {
+      const created = await t.request('POST', `${base}/repositories`, { as: t.adminCookie, body: { name: git_url, git_url, git_branch: 'main', ssh_key_id: ids.key } });
+      expect(created.status, git_url).toBe(201);
+    }
+    for (const git_url of ['-uhelp', 'ext::sh -c id', 'ext::x']) {
+      const refused = await t.request('POST', `${base}/repositories`, { as: t.adminCookie, body: { name: 'r', git_url, git_branch: 'main', ssh_key_id: ids.key } });
+      expect(refused.body, git_url).toMatchObject({ error: 'Incorrect URL' });
+    }
     const noBranch = await t.request('POST', `${base}/repositories`, {
       as: t.adminCookie,
       body: { name: 'r', git_url: 'https://example.com/x.git', git_branch: '', ssh_key_id: ids.key },

@@ -8,13 +8,16 @@ export type GitUrlType = 'local' | 'ssh' | 'git' | 'file' | 'http' | 'https';
 export const INCORRECT_URL_MESSAGE = 'Incorrect URL';
 
 /**
- * The kind of a repository URL: a local path starts with "/", a URL without a scheme is scp-like
- * ssh (git@host:path), otherwise the scheme must be one git understands here.
+ * The kind of a repository URL (seed 001 section 5): a local path starts with "/", any URL without
+ * a scheme is ssh (git@host:path, host:repo.git, tmp/path), otherwise the scheme must be one git
+ * understands here. Never what git would read as an option (a leading "-") or hand to a remote
+ * helper ("ext::<command>" runs a command), nor blanks outside a local path.
  */
 export function getGitUrlType(url: string): GitUrlType | undefined {
   if (url.startsWith('/')) return 'local';
+  if (url.startsWith('-') || /^[a-z0-9+.-]*::/i.test(url) || /\s/.test(url)) return undefined;
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase();
-  if (scheme === undefined) return /^[^\s:/]+@?[^\s:/]*:[^\s]+$/.test(url) ? 'ssh' : undefined;
+  if (scheme === undefined) return 'ssh';
   return (['git', 'file', 'ssh', 'http', 'https'] as const).find((s) => s === scheme);
 }
 

@@ -3,6 +3,10 @@ import { endpoint } from './endpoint.ts';
 import { DateTime, Id, ProjectParams } from './common.ts';
 import { AuthMethods } from './totp.ts';
 
+/** The features Semaphore sells as "pro"; Gantry has them all and reports those its configuration offers. */
+export const PREMIUM_FEATURES = ['project_runners', 'terraform_backend', 'task_summary'] as const;
+export type PremiumFeature = (typeof PREMIUM_FEATURES)[number];
+
 export const SystemInfo = z.object({
   version: z.string(),
   ansible: z.string(),

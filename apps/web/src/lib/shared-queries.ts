@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { hasPermissions, projectsApi, systemApi, userApi, usersApi } from '@gantry/contract';
+import { hasPermissions, projectsApi, systemApi, userApi, usersApi, type PremiumFeature } from '@gantry/contract';
 import { api } from './api-client.ts';
 
 /** The signed-in user. A 401 here means "not signed in" and is never retried. */
@@ -15,6 +15,12 @@ export const systemInfoQuery = queryOptions({
   queryFn: ({ signal }) => api(systemApi.info, { signal }),
   staleTime: 5 * 60_000,
 });
+
+/** Whether the server offers a feature Semaphore sells as "pro"; undefined until the system info is known. */
+export function usePremiumFeature(feature: PremiumFeature): boolean | undefined {
+  const info = useQuery(systemInfoQuery);
+  return info.data ? info.data.premium_features[feature] === true : undefined;
+}
 
 export const projectsQuery = queryOptions({
   queryKey: ['projects'],

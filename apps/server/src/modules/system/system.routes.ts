@@ -1,4 +1,4 @@
-import { systemApi } from '@gantry/contract';
+import { PREMIUM_FEATURES, systemApi } from '@gantry/contract';
 import type { Config } from '../../config.ts';
 import type { Routes } from '../../http/route.ts';
 import { PUBLIC, SIGNED_IN } from '../../http/route.ts';
@@ -23,8 +23,8 @@ export function registerSystemRoutes(route: Routes, { config, readiness }: { con
     web_host: config.web_host,
     use_remote_runner: config.use_remote_runner,
     git_client: 'cmd_git' as const,
-    // Everything the peers sell as "pro" is part of Gantry.
-    premium_features: { project_runners: true, terraform_backend: true, task_summary: true },
+    // Everything the peers sell as "pro" is part of Gantry; the configuration says which the UI offers.
+    premium_features: Object.fromEntries(PREMIUM_FEATURES.map((feature) => [feature, config.premium_features.includes(feature)])),
     schedule_timezone: config.schedule_timezone,
     demo_mode: config.demo_mode,
     auth_methods: describeAuthMethods(config),

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link as RouterLink, Outlet, useLocation } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -6,7 +7,8 @@ import Tabs from '@mui/material/Tabs';
 import { Permission } from '@gantry/contract';
 import { Page } from '../../components/page.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { projectsQuery, useProjectAccess } from '../../lib/shared-queries.ts';
+import { ProMark } from '../../components/pro-notice.tsx';
+import { projectsQuery, usePremiumFeature, useProjectAccess } from '../../lib/shared-queries.ts';
 import { useProjectId } from '../../lib/use-project-id.ts';
 
 /** The project dashboard: history, activity, settings and (for plain projects) runners as tabs. */
@@ -20,12 +22,17 @@ export function DashboardLayout() {
   const base = `/project/${projectId}`;
   const current = location.pathname.slice(base.length + 1).split('/')[0] ?? 'history';
 
-  const tabs = [
+  const runnersOffered = usePremiumFeature('project_runners');
+
+  const tabs: { value: string; label: ReactNode }[] = [
     { value: 'history', label: t('dashboard.history') },
     { value: 'activity', label: t('dashboard.activity') },
   ];
   if (access.can(Permission.updateProject)) tabs.push({ value: 'settings', label: t('dashboard.settings') });
-  if (project?.type === '' && access.can(Permission.manageProjectResources)) tabs.push({ value: 'runners', label: t('dashboard.runners') });
+  if (project?.type === '' && access.can(Permission.manageProjectResources)) {
+    const mark = runnersOffered === false ? <ProMark label={t('runners.proMark')} /> : null;
+    tabs.push({ value: 'runners', label: <span>{t('dashboard.runners')}{mark}</span> });
+  }
 
   return (
     <Page>

@@ -6,6 +6,7 @@ import { DashboardLayout } from './dashboard-layout.tsx';
 import { HomeRedirect } from './home-redirect.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
 import { ProjectIndexRedirect } from './project-index-redirect.tsx';
+import { ProjectCreationRoute } from './project-creation-route.tsx';
 import { ProjectLayout } from './project-layout.tsx';
 
 /**
@@ -70,8 +71,8 @@ export function SignedInRoutes() {
     <Routes>
       <Route element={<AppShell />}>
         <Route index element={<HomeRedirect />} />
-        <Route path="project/new" element={<NewProjectPage />} />
-        <Route path="project/restore" element={<RestoreProjectPage />} />
+        <Route path="project/new" element={<ProjectCreationRoute><NewProjectPage /></ProjectCreationRoute>} />
+        <Route path="project/restore" element={<ProjectCreationRoute><RestoreProjectPage /></ProjectCreationRoute>} />
         <Route path="project/:projectId" element={<ProjectLayout />}>
           <Route index element={<ProjectIndexRedirect />} />
           <Route element={<DashboardLayout />}>

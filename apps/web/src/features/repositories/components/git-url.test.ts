@@ -37,4 +37,10 @@ describe('URL kinds', () => {
     expect(isLocalUrl('git@host:app.git')).toBe(false);
     expect(getGitUrlType('ftp://host/app.git')).toBeUndefined();
   });
+
+  it('reads every URL without a scheme as ssh (seed 001 section 5), never an option or a remote helper', () => {
+    for (const url of ['tmp/path', 'host:repo.git', 'git@host:org/app.git', 'app']) expect(getGitUrlType(url), url).toBe('ssh');
+    for (const url of ['-uploadpack=touch /tmp/x', 'ext::sh -c id', 'ext::evil', 'fd::3', 'my repo']) expect(getGitUrlType(url), url).toBeUndefined();
+    expect(applyUrlType('tmp/path', 'local')).toBe('/tmp/path');
+  });
 });

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Navigate } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import AddIcon from '@mui/icons-material/Add';
@@ -9,18 +10,19 @@ import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import type { Runner, RunnerWithToken } from '@gantry/contract';
+import { Permission, type Runner, type RunnerWithToken } from '@gantry/contract';
 import { DataTable } from '../../../components/data-table.tsx';
 import type { Column } from '../../../components/data-table.tsx';
 import { Page } from '../../../components/page.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { ProNotice } from '../../../components/pro-notice.tsx';
 import { useResourceDelete } from '../../../components/resource-delete.tsx';
 import { createActionsColumn } from '../../../components/resource-list-page.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { formatDate } from '../../../lib/format-date.ts';
-import { systemInfoQuery } from '../../../lib/shared-queries.ts';
+import { currentUserQuery, projectsQuery, systemInfoQuery, usePremiumFeature, useProjectAccess } from '../../../lib/shared-queries.ts';
 import { storage } from '../../../lib/storage.ts';
 import { useProjectId } from '../../../lib/use-project-id.ts';
 import { runnersQuery, useDeleteRunner, useSetRunnerActive, type RunnerScope } from '../api/runners-queries.ts';
@@ -148,9 +150,12 @@ function RunnersList({ scope, title }: { scope: RunnerScope; title?: string }) {
   );
 }
 
-/** /runners: the global runners, for admins. */
+/** /runners: the global runners, for admins; everyone else goes to the base page, as from /users. */
 export function GlobalRunnersPage() {
   const { t } = useTranslation();
+  const me = useQuery(currentUserQuery);
+  if (!me.data) return null;
+  if (!me.data.admin) return <Navigate to="/" replace />;
   return (
     <Page>
       <RunnersList scope={null} title={t('runners.title')} />
@@ -158,8 +163,20 @@ export function GlobalRunnersPage() {
   );
 }
 
-/** The runners tab of a project's dashboard. */
+/**
+ * The runners tab of a project's dashboard: for plain projects and those who manage its resources
+ * (others go to the history, as from the settings tab); a notice instead when the server does not
+ * offer project runners.
+ */
 export function ProjectRunnersTab() {
+  const { t } = useTranslation();
   const projectId = useProjectId();
+  const access = useProjectAccess(projectId);
+  const projects = useQuery(projectsQuery);
+  const offered = usePremiumFeature('project_runners');
+  const project = projects.data?.find((candidate) => candidate.id === projectId);
+  if (!access.isReady || !project || offered === undefined) return null;
+  if (project.type !== '' || !access.can(Permission.manageProjectResources)) return <Navigate to={`/project/${projectId}/history`} replace />;
+  if (!offered) return <ProNotice message={t('runners.proOnly')} hint={t('runners.proHint')} />;
   return <RunnersList scope={projectId} />;
 }

@@ -16,11 +16,13 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { TerraformAlias } from '@gantry/contract';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { ProNotice } from '../../../components/pro-notice.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { copyText } from '../../../lib/clipboard.ts';
 import { keysQuery } from '../../../lib/project-resources.ts';
+import { usePremiumFeature } from '../../../lib/shared-queries.ts';
 import { aliasesQuery, useDeleteAlias } from '../api/terraform-queries.ts';
 import { AddAliasDialog } from './workspace-dialogs.tsx';
 
@@ -39,8 +41,20 @@ interface WorkspaceAliasesProps {
   canManage: boolean;
 }
 
+/**
+ * The HTTP backend of a workspace, or the notice that this server does not offer it (the
+ * terraform_backend feature of the system info).
+ */
+export function WorkspaceAliases(props: WorkspaceAliasesProps) {
+  const { t } = useTranslation();
+  const offered = usePremiumFeature('terraform_backend');
+  if (offered === undefined) return null;
+  if (!offered) return <ProNotice message={t('terraform.backendProOnly')} hint={t('terraform.proHint')} />;
+  return <BackendAliases {...props} />;
+}
+
 /** The HTTP backend addresses of a workspace, with copy and delete, and the backend block that uses them. */
-export function WorkspaceAliases({ projectId, inventoryId, canManage }: WorkspaceAliasesProps) {
+function BackendAliases({ projectId, inventoryId, canManage }: WorkspaceAliasesProps) {
   const { t } = useTranslation();
   const snackbar = useSnackbar();
   const aliases = useQuery(aliasesQuery(projectId, inventoryId));

@@ -1,0 +1,112 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminApiClient, type ApiClient } from '../support/api-client.ts';
+import { launchBrowser, newPage } from '../support/browser.ts';
+import { startGantry, type RunningServer } from '../support/server.ts';
+import { signIn } from '../support/ui.ts';
+
+/**
+ * Who sees which screen: runner pages by role, the notices of features the server does not offer
+ * (premium_features), and a user with no project who may not create one.
+ */
+describe('screens by access and by the features the server offers', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let api: ApiClient;
+  let repoDir: string;
+  let projectId = 0;
+  let templateId = 0;
+  const pages: Page[] = [];
+
+  async function pageAs(login: string, password: string, landing: RegExp): Promise<Page> {
+    const page = await newPage(browser, server.url);
+    pages.push(page);
+    await signIn(page, login, password, { waitForUrl: landing });
+    return page;
+  }
+
+  async function createUser(username: string, role?: string): Promise<string> {
+    const password = `${username}-Pass-1`;
+    const user = await api<{ id: number }>('POST', '/api/users', { name: `${username} user`, username, email: `${username}@example.com`, password });
+    if (role) await api('POST', `/api/project/${projectId}/users`, { user_id: user.id, role });
+    return password;
+  }
+
+  beforeAll(async () => {
+    repoDir = mkdtempSync(path.join(os.tmpdir(), 'gantry-e2e-access-'));
+    writeFileSync(path.join(repoDir, 'main.tf'), 'terraform {}\n');
+    // Only task_summary is offered: project runners and the Terraform HTTP backend show their notices.
+    server = await startGantry({ GANTRY_PREMIUM_FEATURES: '["task_summary"]', GANTRY_USE_REMOTE_RUNNER: 'true' });
+    browser = await launchBrowser();
+    api = await adminApiClient(server);
+    projectId = (await api<{ id: number }>('POST', '/api/projects', { name: 'Infrastructure' })).id;
+    const base = `/api/project/${projectId}`;
+    const [noneKey] = await api<Array<{ id: number }>>('GET', `${base}/keys`);
+    const [group] = await api<Array<{ id: number }>>('GET', `${base}/environment`);
+    const repository = await api<{ id: number }>('POST', `${base}/repositories`, { name: 'infra', git_url: repoDir, ssh_key_id: noneKey?.id });
+    templateId = (await api<{ id: number }>('POST', `${base}/templates`, { name: 'Infra', app: 'terraform', playbook: '', repository_id: repository.id, environment_id: group?.id })).id;
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    rmSync(repoDir, { recursive: true, force: true });
+  });
+
+  it('the server reports only the configured premium features', async () => {
+    const info = await api<{ premium_features: Record<string, boolean> }>('GET', '/api/info');
+    expect(info.premium_features).toEqual({ project_runners: false, terraform_backend: false, task_summary: true });
+  });
+
+  it('a guest cannot open the global or the project runners: both redirect, and no runners tab or New runner button shows', async () => {
+    const page = await pageAs('guest', await createUser('guest', 'guest'), /\/project\/\d+\/history/);
+    await page.goto('/runners');
+    await page.waitForURL(new RegExp(`/project/${projectId}/history$`));
+    await page.goto(`/project/${projectId}/runners`);
+    await page.waitForURL(new RegExp(`/project/${projectId}/history$`));
+    await page.getByRole('tab', { name: 'History' }).waitFor();
+    expect(await page.getByRole('tab', { name: /Runners/ }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'New runner' }).count()).toBe(0);
+  });
+
+  it('without the project_runners feature the runners tab is marked PRO and shows the banner instead of the runners', async () => {
+    const page = await pageAs(server.adminLogin, server.adminPassword, /\/project\/\d+\/history/);
+    await page.goto(`/project/${projectId}/runners`);
+    const tab = page.getByRole('tab', { name: /Runners/ });
+    await tab.getByText('PRO').waitFor();
+    await page.getByText('Project runners are available only in the PRO version.').waitFor();
+    await page.getByText(/turn them on with the premium_features setting/).waitFor();
+    expect(await page.getByRole('button', { name: 'New runner' }).count()).toBe(0);
+    // Global runners are not a premium feature: the admin's page works.
+    await page.goto('/runners');
+    await page.getByRole('button', { name: 'New runner' }).waitFor();
+  });
+
+  it('without the terraform_backend feature the workspace shows the PRO notice instead of its backend addresses', async () => {
+    const page = await pageAs(server.adminLogin, server.adminPassword, /\/project\/\d+\/history/);
+    await page.goto(`/project/${projectId}/templates/${templateId}/state`);
+    await page.getByText('Terraform/OpenTofu HTTP backend available only in PRO version.').waitFor();
+    expect(await page.getByRole('button', { name: 'Add alias' }).count()).toBe(0);
+    expect(await page.getByRole('list', { name: 'Backend addresses' }).count()).toBe(0);
+  });
+
+  it('a user with no project who may not create one sees whom to ask instead of a create form', async () => {
+    const page = await pageAs('newcomer', await createUser('newcomer'), /\/project\/new/);
+    await page.getByRole('heading', { name: 'No project yet' }).waitFor();
+    await page.getByText(/Ask a Gantry administrator, or the owner of the project you work on/).waitFor();
+    expect(await page.getByRole('button', { name: 'Create' }).count()).toBe(0);
+    expect(await page.getByRole('form', { name: /project/i }).count()).toBe(0);
+    await page.goto('/project/restore');
+    await page.getByRole('heading', { name: 'No project yet' }).waitFor();
+    expect(await page.getByRole('button', { name: /Restore/ }).count()).toBe(0);
+  });
+
+  it('a member who may not create projects is sent from /project/new to their project', async () => {
+    const page = await pageAs('runner', await createUser('runner', 'task_runner'), /\/project\/\d+\/history/);
+    await page.goto('/project/new');
+    await page.waitForURL(new RegExp(`/project/${projectId}/history$`));
+  });
+});
