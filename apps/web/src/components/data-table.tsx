@@ -15,6 +15,7 @@ import TableHead from '@mui/material/TableHead';
 import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import type { SxProps, Theme } from '@mui/material/styles';
 import { getErrorMessage } from '../lib/api-client.ts';
 
 /** Tables show 20 rows per page. */
@@ -26,6 +27,24 @@ export interface Column<T> {
   render: (row: T) => ReactNode;
   align?: 'left' | 'right' | 'center';
   width?: number | string;
+  /** Hidden on screens narrower than this breakpoint: the less important columns give way first. */
+  hideBelow?: 'sm' | 'md' | 'lg' | 'xl';
+  /**
+   * Takes the width the other columns leave and cuts its single line with an ellipsis, instead of
+   * pushing the table wider than the page (names, messages). Its content should carry a title.
+   */
+  fill?: boolean;
+}
+
+function getCellSx<T>(column: Column<T>, part: 'head' | 'body'): SxProps<Theme> {
+  return {
+    width: column.fill ? '100%' : column.width,
+    maxWidth: column.fill ? 0 : undefined,
+    overflow: column.fill ? 'hidden' : undefined,
+    textOverflow: column.fill ? 'ellipsis' : undefined,
+    whiteSpace: column.fill || part === 'head' ? 'nowrap' : undefined,
+    display: column.hideBelow ? { xs: 'none', [column.hideBelow]: 'table-cell' } : undefined,
+  };
 }
 
 /** Rows that open a detail row beneath them (a template's or a schedule's last tasks). */
@@ -75,12 +94,12 @@ export function DataTable<T>({ columns, rows, getRowKey, loading = false, error,
     <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
       {loading ? <LinearProgress sx={{ height: 2 }} /> : <div style={{ height: 2 }} />}
       <TableContainer>
-        <Table size="medium" aria-label={rest['aria-label']}>
+        <Table size="medium" aria-label={rest['aria-label']} sx={{ '& td, & th': { py: 1 }, '& th': { py: 1.5 } }}>
           <TableHead>
             <TableRow>
               {expansion ? <TableCell padding="checkbox" /> : null}
               {columns.map((column) => (
-                <TableCell key={column.id} align={column.align} sx={{ width: column.width, whiteSpace: 'nowrap' }}>
+                <TableCell key={column.id} align={column.align} sx={getCellSx(column, 'head')}>
                   {column.header}
                 </TableCell>
               ))}
@@ -101,7 +120,7 @@ export function DataTable<T>({ columns, rows, getRowKey, loading = false, error,
                       </TableCell>
                     ) : null}
                     {columns.map((column) => (
-                      <TableCell key={column.id} align={column.align}>
+                      <TableCell key={column.id} align={column.align} sx={getCellSx(column, 'body')}>
                         {column.render(row)}
                       </TableCell>
                     ))}

@@ -24,7 +24,7 @@ export function ActivityPage() {
         </Typography>
       ),
     },
-    { id: 'user', header: t('activity.user'), width: 200, render: (event) => event.username ?? DASH },
+    { id: 'user', header: t('activity.user'), width: 200, hideBelow: 'sm', render: (event) => event.username ?? DASH },
     { id: 'description', header: t('activity.description'), render: (event) => event.description },
   ];
 

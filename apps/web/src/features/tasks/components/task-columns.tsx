@@ -23,7 +23,7 @@ function TaskSubtitle({ task }: { task: TaskWithTemplate }) {
   const Icon = task.message ? ChatBubbleOutlineIcon : CallSplitIcon;
   const text = task.message || (commit?.message ?? '');
   return (
-    <Stack direction="row" spacing={0.75} sx={{ alignItems: 'center', color: 'text.secondary', mt: 0.25, minWidth: 0, maxWidth: 420 }}>
+    <Stack direction="row" spacing={0.75} sx={{ alignItems: 'center', color: 'text.secondary', mt: 0.25, minWidth: 0 }}>
       <Icon sx={{ fontSize: 14, flex: 'none' }} />
       <Typography variant="body2" color="inherit" noWrap title={text}>
         {text}
@@ -63,6 +63,7 @@ export function useTaskColumns({ withTemplate, withRerun }: TaskColumnsOptions):
     {
       id: 'task',
       header: t('history.task'),
+      fill: true,
       render: (task) => (
         <Box sx={{ minWidth: 0 }}>
           <Stack direction="row" spacing={1} sx={{ alignItems: 'baseline' }}>
@@ -77,10 +78,19 @@ export function useTaskColumns({ withTemplate, withRerun }: TaskColumnsOptions):
         </Box>
       ),
     },
-    { id: 'version', header: t('history.version'), render: (task) => <VersionCell task={task} /> },
+    { id: 'version', header: t('history.version'), hideBelow: 'md', render: (task) => <VersionCell task={task} /> },
     { id: 'status', header: t('history.status'), render: (task) => <TaskStatusChip status={task.status} /> },
-    { id: 'user', header: t('history.user'), render: (task) => task.user_name ?? (task.integration_id ? t('taskLog.integration') : task.schedule_id ? t('taskLog.schedule') : DASH) },
-    { id: 'start', header: t('history.start'), render: (task) => <TaskDate value={task.start} /> },
+    {
+      id: 'user',
+      header: t('history.user'),
+      hideBelow: 'md',
+      render: (task) => (
+        <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+          {task.user_name ?? (task.integration_id ? t('taskLog.integration') : task.schedule_id ? t('taskLog.schedule') : DASH)}
+        </Box>
+      ),
+    },
+    { id: 'start', header: t('history.start'), hideBelow: 'sm', render: (task) => <TaskDate value={task.start} /> },
     {
       id: 'duration',
       header: t('history.duration'),
@@ -91,6 +101,6 @@ export function useTaskColumns({ withTemplate, withRerun }: TaskColumnsOptions):
       ),
     },
   ];
-  if (withRerun) columns.push({ id: 'actions', header: '', align: 'right', width: 120, render: (task) => <RerunButton task={task} /> });
+  if (withRerun) columns.push({ id: 'actions', header: '', align: 'right', width: 1, render: (task) => <RerunButton task={task} /> });
   return columns;
 }

@@ -34,6 +34,13 @@ import { useTemplateActions } from './use-template-actions.ts';
 /** Column visibility of this table is kept in the browser under this name. */
 export const TEMPLATE_TABLE = 'project__template';
 
+/**
+ * Where the table grows too narrow, these columns give way first, so that the name keeps its room
+ * (beside the side menu of a 1280 px screen, the variable group and repository); the column settings
+ * hide any of them.
+ */
+const LESS_IMPORTANT_COLUMNS: Partial<Record<string, 'sm' | 'md' | 'lg' | 'xl'>> = { environment: 'xl', repository: 'xl', inventory: 'lg', playbook: 'md', type: 'sm' };
+
 const COLUMN_IDS = ['playbook', 'type', 'inventory', 'environment', 'repository', 'lastTask', 'actions'] as const;
 type ColumnId = (typeof COLUMN_IDS)[number];
 
@@ -153,12 +160,13 @@ export function TemplatesPage({ projectId, viewId, viewTabs, renderLastTasks }: 
     {
       id: 'name',
       header: t('templates.name'),
+      fill: true,
       render: (template) => {
         const app = apps.data?.find((candidate) => candidate.id === template.app) ?? { id: template.app };
         return (
-          <Stack direction="row" spacing={1.25} sx={{ alignItems: 'center' }}>
+          <Stack direction="row" spacing={1.25} sx={{ alignItems: 'center', minWidth: 0 }}>
             <AppIcon app={app} size={18} />
-            <Link component={RouterLink} to={getTemplatePath(projectId, viewId, template.id)} underline="hover" sx={{ fontWeight: 500 }}>
+            <Link component={RouterLink} to={getTemplatePath(projectId, viewId, template.id)} underline="hover" noWrap title={template.name} sx={{ fontWeight: 500, minWidth: 0 }}>
               {template.name}
             </Link>
           </Stack>
@@ -169,6 +177,7 @@ export function TemplatesPage({ projectId, viewId, viewTabs, renderLastTasks }: 
       id,
       header: id === 'actions' ? '' : labels[id],
       align: id === 'actions' ? ('right' as const) : undefined,
+      hideBelow: LESS_IMPORTANT_COLUMNS[id],
       render: (template: Template) => renderCell(id, template),
     })),
   ];

@@ -1,0 +1,166 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminApiClient, type ApiClient } from '../support/api-client.ts';
+import { launchBrowser, newPage } from '../support/browser.ts';
+import { createScriptsProject, type ScriptsProject } from '../support/scripts-project.ts';
+import { startGantry, type RunningServer } from '../support/server.ts';
+import { signIn } from '../support/ui.ts';
+
+interface TableFit {
+  label: string;
+  /** How far the table reaches beyond its container (0 when it fits). */
+  overflow: number;
+  /** Headers of columns cut off or pushed outside the visible part of the page. */
+  hidden: string[];
+  /** The tallest body row, in pixels. */
+  tallestRow: number;
+}
+
+/** Every table on the page: whether it fits its box and the window, and its tallest row. */
+async function measureTables(page: Page): Promise<TableFit[]> {
+  return page.$$eval('table', (tables) =>
+    tables.map((table) => {
+      const container = table.parentElement as HTMLElement;
+      const right = Math.min(container.getBoundingClientRect().right, document.documentElement.clientWidth);
+      const hidden = Array.from(table.querySelectorAll('thead th'))
+        .filter((cell) => cell.getBoundingClientRect().width > 0 && cell.getBoundingClientRect().right > right + 1)
+        .map((cell) => cell.textContent ?? '');
+      const rows = Array.from(table.querySelectorAll('tbody > tr')).filter((row) => row.querySelectorAll('td').length > 1);
+      return {
+        label: table.getAttribute('aria-label') ?? table.querySelector('thead')?.textContent ?? '',
+        overflow: Math.max(0, table.scrollWidth - container.clientWidth, table.getBoundingClientRect().right - document.documentElement.clientWidth),
+        hidden,
+        tallestRow: Math.max(0, ...rows.map((row) => row.getBoundingClientRect().height)),
+      };
+    }),
+  );
+}
+
+describe('tables of the main pages at 1280 px, side menu open', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  let api: ApiClient;
+  let scripts: ScriptsProject;
+  let base = '';
+  let templateId = 0;
+  let integrationId = 0;
+
+  beforeAll(async () => {
+    server = await startGantry();
+    api = await adminApiClient(server);
+    scripts = await createScriptsProject(api, 'Storefront platform', {
+      'deploy.sh': 'echo "deploying the storefront"\nexit 0\n',
+      'fail.sh': 'echo "migrating"\nexit 3\n',
+    });
+    const projectId = scripts.projectId;
+    base = `/project/${projectId}`;
+    const apiBase = `/api/project/${projectId}`;
+    templateId = await scripts.createTemplate('Deploy storefront to production', { app: 'bash', playbook: 'deploy.sh', description: 'Ships the web shop' });
+    const failing = await scripts.createTemplate('Migrate customer database', { app: 'bash', playbook: 'fail.sh' });
+    await scripts.createTemplate('Build release candidate', { app: 'bash', playbook: 'deploy.sh', type: 'build', start_version: '1.0.0' });
+    const key = await api<{ id: number }>('POST', `${apiBase}/keys`, { name: 'deploy credentials', type: 'login_password', login_password: { login: 'ci', password: 'e2e-Secret-42' } });
+    await api('POST', `${apiBase}/inventory`, { name: 'production web servers', type: 'static', inventory: 'web1.example.com\nweb2.example.com\n', ssh_key_id: key.id });
+    await api('POST', `${apiBase}/environment`, { name: 'production settings', json: '{"region":"eu-west-1"}', env: '{"LOG_LEVEL":"info"}' });
+    await api('POST', `${apiBase}/schedules`, { name: 'Nightly deploy of the storefront', template_id: templateId, cron_format: '30 2 * * 1-5', active: true });
+    integrationId = (await api<{ id: number }>('POST', `${apiBase}/integrations`, { name: 'GitHub push to main', template_id: templateId })).id;
+    await api('POST', `${apiBase}/integrations/${integrationId}/values`, { name: 'commit', value_source: 'body', body_data_type: 'json', key: 'head_commit.id', variable: 'COMMIT_SHA', variable_type: 'environment' });
+    await api('POST', `${apiBase}/integrations/${integrationId}/matchers`, { name: 'main branch', match_type: 'body', body_data_type: 'json', key: 'ref', method: 'equals', value: 'refs/heads/main' });
+    const user = await api<{ id: number }>('POST', '/api/users', { name: 'Margaret Hamilton-Fitzgerald', username: 'margaret', email: 'margaret.hamilton-fitzgerald@example.com', password: 'margaret-Pass-1' });
+    await api('POST', `${apiBase}/users`, { user_id: user.id, role: 'task_runner' });
+    const tasks = [
+      await api<{ id: number }>('POST', `${apiBase}/tasks`, { template_id: templateId, message: 'Release 2.4 with the new checkout and a longer message than usual' }),
+      await api<{ id: number }>('POST', `${apiBase}/tasks`, { template_id: failing }),
+    ];
+    for (const task of tasks) {
+      for (let tries = 0; tries < 100; tries++) {
+        const { status } = await api<{ status: string }>('GET', `${apiBase}/tasks/${task.id}`);
+        if (status === 'success' || status === 'error') break;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+    // Runners come after the tasks: a task placed on a runner that never connects would wait.
+    await api('POST', '/api/runners', { name: 'build machine in the basement', max_parallel_tasks: 4 });
+    await api('POST', `${apiBase}/runners`, { name: 'project runner', max_parallel_tasks: 2 });
+    browser = await launchBrowser();
+    page = await newPage(browser, server.url, { width: 1280 });
+    await signIn(page, server.adminLogin, server.adminPassword);
+    await page.getByText('Storefront platform').first().waitFor();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    scripts?.remove();
+  });
+
+  const pages = () => [
+    { path: `${base}/history`, table: 'Task' },
+    { path: `${base}/activity`, table: 'Description' },
+    { path: `${base}/templates`, table: 'Deploy storefront to production' },
+    { path: `${base}/templates/${templateId}/tasks`, table: 'Release 2.4' },
+    { path: `${base}/inventory`, table: 'production web servers' },
+    { path: `${base}/environment`, table: 'production settings' },
+    { path: `${base}/keys`, table: 'deploy credentials' },
+    { path: `${base}/repositories`, table: 'scripts' },
+    { path: `${base}/schedule`, table: 'Nightly deploy of the storefront' },
+    { path: `${base}/integrations`, table: 'GitHub push to main' },
+    { path: `${base}/integrations/${integrationId}`, table: 'head_commit.id' },
+    { path: `${base}/team`, table: 'Margaret Hamilton-Fitzgerald' },
+    { path: `${base}/runners`, table: 'project runner' },
+    { path: '/users', table: 'Margaret Hamilton-Fitzgerald' },
+    { path: '/runners', table: 'build machine in the basement' },
+    { path: '/apps', table: 'Ansible' },
+  ];
+
+  it('every table fits its page: no sideways scrolling, every column visible, rows one line high', async () => {
+    const problems: string[] = [];
+    for (const { path, table } of pages()) {
+      await page.goto(path);
+      await page.locator('table').filter({ hasText: table }).first().waitFor();
+      await page.waitForLoadState('networkidle');
+      if (process.env.GANTRY_E2E_SHOTS) await page.screenshot({ path: `${process.env.GANTRY_E2E_SHOTS}/1280${path.replaceAll('/', '_')}.png` });
+      for (const fit of await measureTables(page)) {
+        if (fit.overflow > 1) problems.push(`${path}: table "${fit.label.slice(0, 40)}" is ${fit.overflow}px too wide`);
+        if (fit.hidden.length > 0) problems.push(`${path}: columns ${fit.hidden.join(', ')} are outside the page`);
+        if (fit.tallestRow > 64) problems.push(`${path}: a row of "${fit.label.slice(0, 40)}" is ${fit.tallestRow}px tall`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('the template Tasks tab and History show Duration and the re-run action at 1280 px', async () => {
+    await page.goto(`${base}/templates/${templateId}/tasks`);
+    const tasksTable = page.locator('table').filter({ hasText: 'Release 2.4' }).first();
+    await tasksTable.getByRole('columnheader', { name: 'Duration' }).waitFor();
+    expect(await tasksTable.getByRole('columnheader', { name: 'Duration' }).isVisible()).toBe(true);
+    const rerun = tasksTable.getByRole('link', { name: /re-?run/i }).first();
+    expect(await rerun.isVisible()).toBe(true);
+    const box = await rerun.boundingBox();
+    expect(box && box.x + box.width).toBeLessThanOrEqual(1280);
+
+    await page.goto(`${base}/history`);
+    const history = page.locator('table').first();
+    await history.getByRole('columnheader', { name: 'Duration' }).waitFor();
+    const duration = await history.getByRole('columnheader', { name: 'Duration' }).boundingBox();
+    expect(duration && duration.x + duration.width).toBeLessThanOrEqual(1280);
+  });
+
+  it('on a phone the task and template tables still fit: less important columns give way', async () => {
+    const narrow = await newPage(browser, server.url, { width: 400 });
+    await signIn(narrow, server.adminLogin, server.adminPassword);
+    await narrow.getByText('Storefront platform').first().waitFor();
+    const problems: string[] = [];
+    const taskPages = pages().filter(({ path }) => /\/(history|activity|templates|tasks)$/.test(path));
+    for (const { path, table } of taskPages) {
+      await narrow.goto(path);
+      await narrow.locator('table').filter({ hasText: table }).first().waitFor();
+      await narrow.waitForLoadState('networkidle');
+      if (process.env.GANTRY_E2E_SHOTS) await narrow.screenshot({ path: `${process.env.GANTRY_E2E_SHOTS}/400${path.replaceAll('/', '_')}.png` });
+      for (const fit of await measureTables(narrow)) {
+        if (fit.overflow > 1) problems.push(`${path}: table "${fit.label.slice(0, 40)}" is ${fit.overflow}px too wide at 400 px`);
+      }
+    }
+    await narrow.context().close();
+    expect(problems).toEqual([]);
+  });
+});
