@@ -32,6 +32,7 @@ mmdebstrap --variant=minbase --mode=auto \
   --dpkgopt='path-exclude=/usr/share/locale/*' \
   --dpkgopt='path-exclude=/usr/share/info/*' \
   --aptopt='APT::Install-Recommends "false"' \
+  --aptopt='Acquire::Retries "3"' \
   bookworm "$work/base.tar" \
   "deb $mirror/debian bookworm main" \
   "deb $mirror/debian bookworm-updates main" \

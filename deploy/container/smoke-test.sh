@@ -114,14 +114,17 @@ echo "== runner mode"
 "${engine[@]}" run --rm --network=host "$image" runner start --help | grep -- '--server' >/dev/null || fail "gantry runner start --help prints no usage"
 runner="$(api POST "/api/project/$project/runners" '{"name": "smoke-runner", "max_parallel_tasks": 0, "active": true}')"
 runner_id="$(jq -r .id <<<"$runner")"
-# The runner dialog's container command, on the host network. The demo repository is a local path in
-# the server's data volume, so the runner sees that volume read-only at the same place and keeps its
-# own files in a volume of its own.
-"${engine[@]}" volume create "$name-runner" >/dev/null
-GANTRY_RUNNER_TOKEN="$(jq -r .token <<<"$runner")" "${engine[@]}" run -d --name "$name-runner" --network=host \
-  -v "$name-data:/var/lib/gantry:ro" -v "$name-runner:/var/lib/gantry-runner" -e GANTRY_RUNNER_WORK_DIR=/var/lib/gantry-runner \
-  -e GANTRY_RUNNER_SERVER="$base" -e GANTRY_RUNNER_TOKEN \
-  "$image" runner start >/dev/null
+# A remote runner clones its repositories itself; the demo repository stands in for a remote one: it is
+# a local path in the server's volume, so it is copied to the same path in the runner's volume first.
+"${engine[@]}" run --rm --network=host -v "$name-data:/srv/server-data:ro" -v "$name-runner:/var/lib/gantry" \
+  --entrypoint cp "$image" -a /srv/server-data/demo-repositories /var/lib/gantry/ || fail "could not copy the demo repository into the runner's volume"
+# Then the runner dialog's container command as it stands (apps/web runner-form.ts, docs/runners.md),
+# with the image under test, the host network that reaches the server on 127.0.0.1, and the token
+# passed by name instead of by value.
+export GANTRY_RUNNER_TOKEN
+GANTRY_RUNNER_TOKEN="$(jq -r .token <<<"$runner")"
+"${engine[@]}" run -d --network=host --name "$name-runner" --restart unless-stopped -v "$name-runner:/var/lib/gantry" \
+  -e GANTRY_RUNNER_SERVER="$base" -e GANTRY_RUNNER_TOKEN "$image" runner start >/dev/null
 for i in $(seq 1 30); do
   [ "$(api GET "/api/project/$project/runners" | jq -r --argjson id "$runner_id" '.[] | select(.id == $id) | .touched')" != null ] && break
   [ "$i" = 30 ] && fail "the runner did not call the server within 30 s"
@@ -136,8 +139,8 @@ ran_on="$(run_task "$project" "$template" | jq -r .runner_id)"
 echo "bash task on the container runner: success"
 
 # Self-registration as docs/container.md shows it: the token lands in a file in the runner's volume.
-"${engine[@]}" run --rm --network=host -v "$name-runner:/var/lib/gantry-runner" "$image" runner register \
-  --server "$base" --registration-token "$registration_token" --name smoke-registered --token-file /var/lib/gantry-runner/runner.token >/dev/null \
+"${engine[@]}" run --rm --network=host -v "$name-runner:/var/lib/gantry" "$image" runner register \
+  --server "$base" --registration-token "$registration_token" --name smoke-registered --token-file /var/lib/gantry/runner.token >/dev/null \
   || fail "gantry runner register failed in the image"
 api GET /api/runners | jq -e 'any(.[]; .name == "smoke-registered")' >/dev/null || fail "the registered runner is not listed"
 echo "runner registration from the image: success"
