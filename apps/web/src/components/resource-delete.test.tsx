@@ -29,7 +29,7 @@ describe('resource delete flow', () => {
     fireEvent.click(screen.getByRole('button', { name: 'start' }));
     const dialog = await screen.findByRole('dialog', { name: 'Cannot delete' });
     expect(dialog.querySelector('a[href="/project/7/templates/3"]')?.textContent).toBe('Deploy site');
-    expect(dialog.querySelector('a[href="/project/7/inventory"]')?.textContent).toBe('production');
+    expect(dialog.querySelector('a[href="/project/7/inventories/5"]')?.textContent).toBe('production');
     expect(screen.queryByRole('button', { name: 'Delete' })).toBeNull();
     expect(remove).not.toHaveBeenCalled();
   });

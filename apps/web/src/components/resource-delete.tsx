@@ -22,21 +22,9 @@ export type RefKind = keyof ResourceRefs;
 /** The reference kinds in the order the in-use dialog lists them. */
 export const REF_KINDS: readonly RefKind[] = ['templates', 'inventories', 'repositories', 'integrations', 'schedules'];
 
-/** Where a reference leads: a template's own page, otherwise the list it lives in. */
+/** Where a reference leads: the item itself, /project/{p}/{kind}/{id} (seed 001 section 2). */
 export function getRefLink(projectId: number, kind: RefKind, id: number): string {
-  const base = `/project/${projectId}`;
-  switch (kind) {
-    case 'templates':
-      return `${base}/templates/${id}`;
-    case 'inventories':
-      return `${base}/inventory`;
-    case 'repositories':
-      return `${base}/repositories`;
-    case 'integrations':
-      return `${base}/integrations/${id}`;
-    case 'schedules':
-      return `${base}/schedule`;
-  }
+  return `/project/${projectId}/${kind}/${id}`;
 }
 
 export function hasRefs(refs: ResourceRefs): boolean {

@@ -85,10 +85,13 @@ export function SignedInRoutes() {
           {templateRoutes('templates')}
           {templateRoutes('views/:viewId/templates')}
           <Route path="inventory" element={<InventoriesPage />} />
+          <Route path="inventories/:itemId" element={<InventoriesPage />} />
           <Route path="environment" element={<EnvironmentsPage />} />
           <Route path="keys" element={<KeysPage />} />
           <Route path="repositories" element={<RepositoriesPage />} />
+          <Route path="repositories/:itemId" element={<RepositoriesPage />} />
           <Route path="schedule" element={<ScheduleRoute />} />
+          <Route path="schedules/:itemId" element={<ScheduleRoute />} />
           <Route path="integrations" element={<IntegrationsPage />} />
           <Route path="integrations/:integrationId" element={<IntegrationDetailPage />} />
           <Route path="*" element={<NotFoundPage />} />

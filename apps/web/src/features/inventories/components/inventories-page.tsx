@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Link as RouterLink } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import AddIcon from '@mui/icons-material/Add';
@@ -21,6 +22,7 @@ import { useResourceDelete } from '../../../components/resource-delete.tsx';
 import { ResourceListPage, createActionsColumn } from '../../../components/resource-list-page.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
+import { useLinkedItem } from '../../../components/use-linked-item.ts';
 import { DASH } from '../../../lib/format-date.ts';
 import { appsQuery, inventoriesQuery, repositoriesQuery } from '../../../lib/project-resources.ts';
 import { useProjectAccess } from '../../../lib/shared-queries.ts';
@@ -76,6 +78,13 @@ export function InventoriesPage() {
   const editDialog = useDialogState<Inventory>();
   const attachDialog = useDialogState<Inventory>();
   const deletion = useResourceDelete(projectId);
+  const linked = useLinkedItem({
+    items: inventories.data,
+    ready: access.isReady,
+    canOpen: (inventory) => access.can(Permission.manageProjectResources) && !isWorkspace(inventory),
+    open: editDialog.show,
+    listPath: `/project/${projectId}/inventory`,
+  });
   const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
   const canManage = access.can(Permission.manageProjectResources);
   const repositoryNames = new Map((repositories.data ?? []).map((repo) => [repo.id, repo.name]));
@@ -108,15 +117,25 @@ export function InventoriesPage() {
         canEdit: (inventory) => !isWorkspace(inventory),
         onDelete: requestDelete,
         isDeleting: (inventory) => deletion.checking || (remove.isPending && remove.variables === inventory.id),
-        // A workspace no template holds gets an attach action instead of edit.
-        extraActions: (inventory) =>
-          isWorkspace(inventory) && inventory.template_id === null ? (
+        // Workspaces get an attach action instead of edit (seed 001 section 2): one no template holds is
+        // attached here, one a template holds is attached, detached and made default on that template's page.
+        extraActions: (inventory) => {
+          if (!isWorkspace(inventory)) return null;
+          const label = t('terraform.attachNamed', { name: inventory.name });
+          return inventory.template_id === null ? (
             <Tooltip title={t('terraform.attach')}>
-              <IconButton size="small" onClick={() => attachDialog.show(inventory)} aria-label={t('terraform.attachNamed', { name: inventory.name })}>
+              <IconButton size="small" onClick={() => attachDialog.show(inventory)} aria-label={label}>
                 <LinkIcon fontSize="small" />
               </IconButton>
             </Tooltip>
-          ) : null,
+          ) : (
+            <Tooltip title={t('terraform.attachHeld')}>
+              <IconButton size="small" component={RouterLink} to={`/project/${projectId}/templates/${inventory.template_id}/state`} aria-label={label}>
+                <LinkIcon fontSize="small" />
+              </IconButton>
+            </Tooltip>
+          );
+        },
       }),
     );
   }
@@ -166,7 +185,15 @@ export function InventoriesPage() {
       getRowKey={(inventory) => inventory.id}
       emptyText={t('inventories.empty')}
     >
-      <InventoryDialog open={editDialog.open} projectId={projectId} inventory={editDialog.item} onClose={editDialog.close} />
+      <InventoryDialog
+        open={editDialog.open}
+        projectId={projectId}
+        inventory={editDialog.item}
+        onClose={() => {
+          editDialog.close();
+          linked.leave();
+        }}
+      />
       <AttachToTemplateDialog open={attachDialog.open} projectId={projectId} workspace={attachDialog.item} onClose={attachDialog.close} />
       {deletion.element}
     </ResourceListPage>

@@ -11,6 +11,7 @@ import { useResourceDelete } from '../../../components/resource-delete.tsx';
 import { ResourceListPage, createActionsColumn } from '../../../components/resource-list-page.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
+import { useLinkedItem } from '../../../components/use-linked-item.ts';
 import { DASH } from '../../../lib/format-date.ts';
 import { keysQuery, repositoriesQuery } from '../../../lib/project-resources.ts';
 import { useProjectAccess } from '../../../lib/shared-queries.ts';
@@ -30,6 +31,7 @@ export function RepositoriesPage() {
   const editDialog = useDialogState<Repository>();
   const deletion = useResourceDelete(projectId);
   const canManage = access.can(Permission.manageProjectResources);
+  const linked = useLinkedItem({ items: repositories.data, ready: access.isReady, canOpen: () => canManage, open: editDialog.show, listPath: `/project/${projectId}/repositories` });
   const keyNames = new Map((keys.data ?? []).map((key) => [key.id, key.name]));
 
   const requestDelete = (repository: Repository) =>
@@ -88,7 +90,15 @@ export function RepositoriesPage() {
       getRowKey={(repository) => repository.id}
       emptyText={t('repositories.empty')}
     >
-      <RepositoryDialog open={editDialog.open} projectId={projectId} repository={editDialog.item} onClose={editDialog.close} />
+      <RepositoryDialog
+        open={editDialog.open}
+        projectId={projectId}
+        repository={editDialog.item}
+        onClose={() => {
+          editDialog.close();
+          linked.leave();
+        }}
+      />
       {deletion.element}
     </ResourceListPage>
   );

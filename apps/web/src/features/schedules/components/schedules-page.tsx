@@ -15,6 +15,7 @@ import { useResourceDelete } from '../../../components/resource-delete.tsx';
 import { ResourceListPage, createActionsColumn } from '../../../components/resource-list-page.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
+import { useLinkedItem } from '../../../components/use-linked-item.ts';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { getCheckIntervalLabel } from '../../../lib/check-intervals.ts';
 import { repositoriesQuery } from '../../../lib/project-resources.ts';
@@ -41,6 +42,7 @@ export function SchedulesPage({ renderLastTasks }: SchedulesPageProps) {
   const editDialog = useDialogState<Schedule>();
   const deletion = useResourceDelete(projectId);
   const canManage = access.can(Permission.manageProjectResources);
+  const linked = useLinkedItem({ items: schedules.data, ready: access.isReady, canOpen: () => canManage, open: editDialog.show, listPath: `/project/${projectId}/schedule` });
   const repositoryNames = new Map((repositories.data ?? []).map((repository) => [repository.id, repository.name]));
 
   const changeActive = (schedule: Schedule, active: boolean) =>
@@ -134,7 +136,15 @@ export function SchedulesPage({ renderLastTasks }: SchedulesPageProps) {
         toggleLabel: (schedule, open) => t(open ? 'schedules.hideTasks' : 'schedules.showTasks', { name: schedule.name }),
       }}
     >
-      <ScheduleDialog open={editDialog.open} projectId={projectId} schedule={editDialog.item} onClose={editDialog.close} />
+      <ScheduleDialog
+        open={editDialog.open}
+        projectId={projectId}
+        schedule={editDialog.item}
+        onClose={() => {
+          editDialog.close();
+          linked.leave();
+        }}
+      />
       {deletion.element}
     </ResourceListPage>
   );
