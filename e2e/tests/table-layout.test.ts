@@ -145,12 +145,12 @@ describe('tables of the main pages at 1280 px, side menu open', () => {
     expect(duration && duration.x + duration.width).toBeLessThanOrEqual(1280);
   });
 
-  it('on a phone the task and template tables still fit: less important columns give way', async () => {
+  it('on a phone the task, template and integration tables still fit: less important columns give way', async () => {
     const narrow = await newPage(browser, server.url, { width: 400 });
     await signIn(narrow, server.adminLogin, server.adminPassword);
     await narrow.getByText('Storefront platform').first().waitFor();
     const problems: string[] = [];
-    const taskPages = pages().filter(({ path }) => /\/(history|activity|templates|tasks)$/.test(path));
+    const taskPages = pages().filter(({ path }) => /\/(history|activity|templates|tasks|integrations(\/\d+)?)$/.test(path));
     for (const { path, table } of taskPages) {
       await narrow.goto(path);
       await narrow.locator('table').filter({ hasText: table }).first().waitFor();

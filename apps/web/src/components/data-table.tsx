@@ -40,6 +40,7 @@ function getCellSx<T>(column: Column<T>, part: 'head' | 'body'): SxProps<Theme> 
   return {
     width: column.fill ? '100%' : column.width,
     maxWidth: column.fill ? 0 : undefined,
+    minWidth: column.fill ? 96 : undefined,
     overflow: column.fill ? 'hidden' : undefined,
     textOverflow: column.fill ? 'ellipsis' : undefined,
     whiteSpace: column.fill || part === 'head' ? 'nowrap' : undefined,

@@ -57,8 +57,8 @@ function Section({ title, description, action, children }: { title: string; desc
   );
 }
 
-const Code = ({ children }: { children: ReactNode }) => (
-  <Box component="code" sx={{ fontSize: 13, whiteSpace: 'nowrap' }}>
+const Code = ({ children, title }: { children: ReactNode; title?: string }) => (
+  <Box component="code" title={title} sx={{ fontSize: 13, whiteSpace: 'nowrap' }}>
     {children}
   </Box>
 );
@@ -92,8 +92,8 @@ export function IntegrationDetailPage() {
 
   const valueColumns: Column<IntegrationExtractValue>[] = [
     { id: 'name', header: t('integrations.name'), render: (value) => value.name },
-    { id: 'source', header: t('integrations.valueSource'), render: (value) => sourceLabel(value.value_source, value.body_data_type) },
-    { id: 'key', header: t('integrations.key'), render: (value) => (value.key ? <Code>{value.key}</Code> : DASH) },
+    { id: 'source', header: t('integrations.valueSource'), hideBelow: 'md', render: (value) => sourceLabel(value.value_source, value.body_data_type) },
+    { id: 'key', header: t('integrations.key'), hideBelow: 'sm', render: (value) => (value.key ? <Code>{value.key}</Code> : DASH) },
     {
       id: 'variable',
       header: t('integrations.variable'),
@@ -109,10 +109,10 @@ export function IntegrationDetailPage() {
   ];
   const matcherColumns: Column<IntegrationMatcher>[] = [
     { id: 'name', header: t('integrations.name'), render: (matcher) => matcher.name },
-    { id: 'source', header: t('integrations.matchSource'), render: (matcher) => sourceLabel(matcher.match_type, matcher.body_data_type) },
-    { id: 'key', header: t('integrations.key'), render: (matcher) => (matcher.key ? <Code>{matcher.key}</Code> : DASH) },
-    { id: 'method', header: t('integrations.method'), render: (matcher) => t(`integrations.methods.${matcher.method}`) },
-    { id: 'value', header: t('integrations.value'), render: (matcher) => <Code>{matcher.value}</Code> },
+    { id: 'source', header: t('integrations.matchSource'), hideBelow: 'md', render: (matcher) => sourceLabel(matcher.match_type, matcher.body_data_type) },
+    { id: 'key', header: t('integrations.key'), hideBelow: 'sm', render: (matcher) => (matcher.key ? <Code>{matcher.key}</Code> : DASH) },
+    { id: 'method', header: t('integrations.method'), hideBelow: 'sm', render: (matcher) => t(`integrations.methods.${matcher.method}`) },
+    { id: 'value', header: t('integrations.value'), fill: true, render: (matcher) => <Code title={matcher.value}>{matcher.value}</Code> },
   ];
   if (canManage) {
     valueColumns.push(

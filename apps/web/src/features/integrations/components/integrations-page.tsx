@@ -68,8 +68,8 @@ export function IntegrationsPage() {
         </Link>
       ),
     },
-    { id: 'auth', header: t('integrations.authMethod'), render: (integration) => t(`integrations.authMethods.${integration.auth_method || 'none'}`) },
-    { id: 'searchable', header: t('integrations.globalAliasColumn'), render: (integration) => (integration.searchable ? t('integrations.yes') : DASH) },
+    { id: 'auth', header: t('integrations.authMethod'), hideBelow: 'md', render: (integration) => t(`integrations.authMethods.${integration.auth_method || 'none'}`) },
+    { id: 'searchable', header: t('integrations.globalAliasColumn'), hideBelow: 'md', render: (integration) => (integration.searchable ? t('integrations.yes') : DASH) },
   ];
   if (canManage) {
     columns.push(

@@ -42,9 +42,21 @@ function VersionCell({ task }: { task: TaskWithTemplate }) {
 function RerunButton({ task }: { task: TaskWithTemplate }) {
   const { t } = useTranslation();
   const { newTaskHref } = useTaskLinks();
+  const label = t(getRerunLabelKey(task.tpl_type));
+  // On a phone the icon alone leaves the task column its room.
   return (
-    <Button component={RouterLink} to={newTaskHref(task.template_id, task.id)} size="small" startIcon={<ReplayIcon />} disabled={!isTaskDone(task.status)} sx={{ whiteSpace: 'nowrap' }}>
-      {t(getRerunLabelKey(task.tpl_type))}
+    <Button
+      component={RouterLink}
+      to={newTaskHref(task.template_id, task.id)}
+      size="small"
+      startIcon={<ReplayIcon />}
+      disabled={!isTaskDone(task.status)}
+      aria-label={label}
+      sx={{ whiteSpace: 'nowrap', minWidth: 0, '& .MuiButton-startIcon': { mr: { xs: 0, sm: 1 } } }}
+    >
+      <Box component="span" sx={{ display: { xs: 'none', sm: 'inline' } }}>
+        {label}
+      </Box>
     </Button>
   );
 }
