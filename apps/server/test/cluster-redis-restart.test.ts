@@ -61,9 +61,12 @@ describe.each(dialects)('two Gantry nodes on %s while their Redis goes away and 
     portB = typeof address === 'object' && address ? address.port : 0;
   });
   afterAll(async () => {
-    await b?.close();
-    await a?.close();
-    await redis?.stop();
+    try {
+      await b?.close();
+      await a?.close();
+    } finally {
+      await redis?.stop();
+    }
   });
 
   it('without Redis, tasks queued on either node run, and a stop given on one node reaches the task running on the other', async () => {
