@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminApiClient, type ApiClient } from '../support/api-client.ts';
 import { launchBrowser, newPage } from '../support/browser.ts';
 import { startGantry, type RunningServer } from '../support/server.ts';
-import { signIn } from '../support/ui.ts';
+import { choose, signIn } from '../support/ui.ts';
 
 /**
  * Who sees which screen: runner pages by role, the notices of features the server does not offer
@@ -102,6 +102,32 @@ describe('screens by access and by the features the server offers', () => {
     await page.goto('/project/restore');
     await page.getByRole('heading', { name: 'No project yet' }).waitFor();
     expect(await page.getByRole('button', { name: /Restore/ }).count()).toBe(0);
+  });
+
+  it('forms have room at 1280 px: the new-project form area is 300 px high, vault and secret rows show whole fields', async () => {
+    const page = await pageAs(server.adminLogin, server.adminPassword, /\/project\/\d+\/history/);
+    await page.goto('/project/new');
+    const form = page.getByRole('form', { name: /project/i });
+    await form.getByRole('button', { name: 'Create', exact: true }).waitFor();
+    expect((await form.boundingBox())?.height).toBeLessThanOrEqual(300);
+
+    await page.goto(`/project/${projectId}/templates/new/edit`);
+    await page.getByRole('button', { name: /Add vault/ }).click();
+    const vault = page.getByRole('group', { name: 'Vault 1' });
+    const [name, type, key] = await Promise.all(['Vault ID', 'Type', 'Password key'].map((label) => vault.getByLabel(label, { exact: true }).first().boundingBox()));
+    expect(name?.width).toBeGreaterThanOrEqual(160);
+    // The key takes a line of its own, as wide as name and type together.
+    expect(key?.y).toBeGreaterThan((type?.y ?? 0) + (type?.height ?? 0));
+    expect(key?.width).toBeGreaterThanOrEqual(340);
+
+    await page.goto(`/project/${projectId}/environment`);
+    await page.getByRole('button', { name: /New/ }).first().click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('tab', { name: 'Secrets' }).click();
+    await dialog.getByRole('button', { name: /Add secret/ }).click();
+    await choose(dialog, page, 'Secret type', 'Environment variable');
+    const typeField = dialog.getByRole('combobox', { name: 'Secret type' });
+    expect(await typeField.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
   });
 
   it('a member who may not create projects is sent from /project/new to their project', async () => {

@@ -49,7 +49,7 @@ export function SecretsEditor({ rows, onChange, error }: SecretsEditorProps) {
                 <Chip size="small" variant="outlined" label={t(`environments.secretTypes.${row.type}`)} sx={{ height: 20, fontSize: 11 }} />
               </Stack>
             ) : (
-              <Stack direction="row" spacing={1} sx={{ flex: 2, minWidth: 0 }}>
+              <Stack direction="row" spacing={1} sx={{ flex: 3, minWidth: 0 }}>
                 <TextField
                   size="small"
                   value={row.name}
@@ -57,7 +57,7 @@ export function SecretsEditor({ rows, onChange, error }: SecretsEditorProps) {
                   placeholder={row.type === 'env' ? 'API_TOKEN' : 'api_token'}
                   error={Boolean(error) && row.name.trim() === ''}
                   slotProps={{ htmlInput: { 'aria-label': t('environments.secretName'), spellCheck: false } }}
-                  sx={{ flex: 1, '& input': { fontFamily: 'monospace', fontSize: 13 } }}
+                  sx={{ flex: 1, minWidth: 120, '& input': { fontFamily: 'monospace', fontSize: 13 } }}
                 />
                 <TextField
                   select
@@ -65,7 +65,7 @@ export function SecretsEditor({ rows, onChange, error }: SecretsEditorProps) {
                   value={row.type}
                   onChange={(event) => update(row.key, { type: event.target.value === 'env' ? 'env' : 'var' })}
                   slotProps={{ htmlInput: { 'aria-label': t('environments.secretType') } }}
-                  sx={{ width: 150 }}
+                  sx={{ width: 230, flexShrink: 0 }}
                 >
                   <MenuItem value="var">{t('environments.secretTypes.var')}</MenuItem>
                   <MenuItem value="env">{t('environments.secretTypes.env')}</MenuItem>

@@ -3,6 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import { CreateProjectBody, MaxParallelTasks } from '@gantry/contract';
@@ -46,7 +47,8 @@ export function ProjectForm({ defaultValues, submitLabel, submitting, error, onS
 
   return (
     <form onSubmit={form.handleSubmit(onSubmit)} noValidate aria-label={t('projects.form.label')}>
-      <Stack spacing={2.5} sx={{ maxWidth: 480 }}>
+      {/* Seed 000 section 9: the project form area is 300 px high; the alert switch and its chat share a line. */}
+      <Stack spacing={2} sx={{ maxWidth: 640 }}>
         {error ? (
           <Alert severity="error" role="alert">
             {error}
@@ -60,13 +62,18 @@ export function ProjectForm({ defaultValues, submitLabel, submitting, error, onS
           helperText={t('projects.form.maxParallelTasksHint')}
           numeric
         />
-        <FormCheckbox control={form.control} name="alert" label={t('projects.form.alert')} />
-        <FormTextField
-          control={form.control}
-          name="alert_chat"
-          label={t('projects.form.alertChat')}
-          helperText={t('projects.form.alertChatHint')}
-        />
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ xs: 1, sm: 2 }} sx={{ alignItems: { sm: 'flex-start' } }}>
+          <Box sx={{ flexShrink: 0, pt: { sm: 1 } }}>
+            <FormCheckbox control={form.control} name="alert" label={t('projects.form.alert')} />
+          </Box>
+          <FormTextField
+            control={form.control}
+            name="alert_chat"
+            label={t('projects.form.alertChat')}
+            helperText={t('projects.form.alertChatHint')}
+            sx={{ flex: 1 }}
+          />
+        </Stack>
         <Stack direction="row" spacing={1.5} useFlexGap sx={{ flexWrap: 'wrap' }}>
           <SubmitButton pending={submitting}>
             {submitLabel}

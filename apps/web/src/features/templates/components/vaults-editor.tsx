@@ -26,6 +26,9 @@ interface VaultsEditorProps {
 }
 
 /** Ansible vaults of a template: each a password (from a key) or a client script; one may go without a name. */
+/** The password key or the script of a vault: its own line, as wide as name and type together. */
+const VAULT_SECRET_CELL = { gridColumn: { xs: 1, sm: '1 / 3' }, gridRow: { xs: 3, sm: 2 } } as const;
+
 export function VaultsEditor({ control, errors, keys }: VaultsEditorProps) {
   const { t } = useTranslation();
   const vaults = useFieldArray({ control, name: 'vaults' });
@@ -46,7 +49,8 @@ export function VaultsEditor({ control, errors, keys }: VaultsEditorProps) {
           const rowErrors = errors?.[index];
           return (
             <Paper key={field.id} variant="outlined" sx={{ p: 1.5 }} role="group" aria-label={t('templates.vaults.vaultN', { n: index + 1 })}>
-              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: { sm: 'flex-start' } }}>
+              {/* Name, type and remove on one line, the key or script below at full width: four fields side by side were too narrow to read. */}
+              <Box sx={{ display: 'grid', gap: 1.5, alignItems: 'start', gridTemplateColumns: { xs: 'minmax(0, 1fr) auto', sm: 'minmax(0, 1fr) 160px auto' } }}>
                 <Controller
                   control={control}
                   name={`vaults.${index}.name`}
@@ -60,7 +64,7 @@ export function VaultsEditor({ control, errors, keys }: VaultsEditorProps) {
                       error={rowErrors?.name !== undefined}
                       helperText={translate(rowErrors?.name?.message) ?? t('templates.vaults.nameHint')}
                       slotProps={{ inputLabel: { shrink: true }, htmlInput: { spellCheck: false } }}
-                      sx={{ flex: 1 }}
+                      sx={{ gridColumn: 1, gridRow: 1 }}
                     />
                   )}
                 />
@@ -68,7 +72,7 @@ export function VaultsEditor({ control, errors, keys }: VaultsEditorProps) {
                   control={control}
                   name={`vaults.${index}.type`}
                   render={({ field: input }) => (
-                    <TextField select size="small" label={t('templates.vaults.type')} value={input.value} onChange={input.onChange} sx={{ width: { sm: 150 } }}>
+                    <TextField select size="small" label={t('templates.vaults.type')} value={input.value} onChange={input.onChange} sx={{ gridColumn: { xs: 1, sm: 2 }, gridRow: { xs: 2, sm: 1 } }}>
                       <MenuItem value="password">{t('templates.vaults.types.password')}</MenuItem>
                       <MenuItem value="script">{t('templates.vaults.types.script')}</MenuItem>
                     </TextField>
@@ -91,7 +95,7 @@ export function VaultsEditor({ control, errors, keys }: VaultsEditorProps) {
                             onChange={(event) => input.onChange(event.target.value === '' ? null : Number(event.target.value))}
                             error={rowErrors?.vault_key_id !== undefined}
                             helperText={translate(rowErrors?.vault_key_id?.message) ?? (passwordKeys.length ? undefined : t('templates.vaults.noPasswordKeys'))}
-                            sx={{ flex: 1.5 }}
+                            sx={VAULT_SECRET_CELL}
                           >
                             {passwordKeys.map((key) => (
                               <MenuItem key={key.id} value={String(key.id)}>
@@ -115,17 +119,17 @@ export function VaultsEditor({ control, errors, keys }: VaultsEditorProps) {
                             error={rowErrors?.script !== undefined}
                             helperText={translate(rowErrors?.script?.message) ?? t('templates.vaults.scriptHint')}
                             slotProps={{ htmlInput: { spellCheck: false } }}
-                            sx={{ flex: 1.5 }}
+                            sx={VAULT_SECRET_CELL}
                           />
                         )}
                       />
                     )
                   }
                 />
-                <IconButton onClick={() => vaults.remove(index)} aria-label={t('templates.vaults.remove', { n: index + 1 })} sx={{ alignSelf: { xs: 'flex-end', sm: 'flex-start' } }}>
+                <IconButton onClick={() => vaults.remove(index)} aria-label={t('templates.vaults.remove', { n: index + 1 })} sx={{ gridColumn: { xs: 2, sm: 3 }, gridRow: 1 }}>
                   <DeleteOutlineIcon fontSize="small" />
                 </IconButton>
-              </Stack>
+              </Box>
             </Paper>
           );
         })}
