@@ -28,8 +28,14 @@ export const Schedule = z.object({
   repository_id: Id.nullable(),
   next_run: DateTime.nullable(),
   task_params: z.record(z.string(), z.unknown()),
+  /** Semaphore 2025's one-time schedules (type run_at) do not exist in Gantry: every schedule is a cron one. */
+  type: z.literal(''),
+  run_at: z.null(),
+  delete_after_run: z.literal(false),
 });
 export type Schedule = z.infer<typeof Schedule>;
+
+export const ONE_TIME_SCHEDULES_UNSUPPORTED = 'One-time schedules (type run_at) are not supported; use a cron expression';
 
 export const CRON_REQUIRED = 'Cron required';
 
@@ -41,6 +47,11 @@ export const ScheduleBody = z.object({
   project_id: Id.optional(),
   name: requiredString('Name'),
   template_id: requiredId('Template'),
+  type: z
+    .string()
+    .max(32)
+    .optional()
+    .refine((type) => !type || type === 'cron', ONE_TIME_SCHEDULES_UNSUPPORTED),
   cron_format: z.string({ error: CRON_REQUIRED }).trim().min(1, CRON_REQUIRED).max(255),
   /** Absent means false, as in Semaphore: Go clients (the Terraform provider) leave false out. */
   active: z.boolean().optional().default(false),

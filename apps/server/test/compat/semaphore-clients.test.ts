@@ -96,6 +96,18 @@ describe.each(dialects)('Semaphore clients against Gantry (%s)', (dialect) => {
     expect(two.body).toMatchObject({ error: 'A template has one variable group' });
   });
 
+  it('refuses a one-time schedule of Semaphore 2025 (type run_at) with a clear 400, and sends every schedule as a cron one', async () => {
+    const oneTime = await t.request('POST', `/api/project/${p.projectId}/schedules`, {
+      as: t.adminCookie,
+      body: { name: 'Once', template_id: templateId, type: 'run_at', run_at: '2026-12-01T10:00:00Z', cron_format: '', active: true },
+    });
+    expect(oneTime.status).toBe(400);
+    expect(oneTime.body).toMatchObject({ error: 'One-time schedules (type run_at) are not supported; use a cron expression' });
+    const cron = await t.request('POST', `/api/project/${p.projectId}/schedules`, { as: t.adminCookie, body: { name: 'Cron', template_id: templateId, type: '', cron_format: '0 5 * * *' } });
+    expect(cron.status, cron.text).toBe(201);
+    expect(cron.body).toMatchObject({ type: '', run_at: null, delete_after_run: false, active: false });
+  });
+
   it('ignores CLI arguments a template does not allow, as Semaphore does, and says so in the task log', async () => {
     const started = await t.request('POST', `/api/project/${p.projectId}/tasks`, { as: t.adminCookie, body: { template_id: templateId, arguments: '["--extra"]' } });
     expect(started.status).toBe(201);

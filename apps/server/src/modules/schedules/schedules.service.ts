@@ -25,6 +25,9 @@ function toSchedule(row: ScheduleListRow): Schedule {
     repository_id: row.repository_id,
     next_run: row.active === 1 ? row.next_run : null,
     task_params: JSON.parse(row.task_params) as Record<string, unknown>,
+    type: '',
+    run_at: null,
+    delete_after_run: false,
   };
 }
 

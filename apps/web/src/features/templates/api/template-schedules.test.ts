@@ -17,6 +17,9 @@ const schedule = (id: number, templateId: number, cron: string) => ({
   repository_id: null,
   next_run: null,
   task_params: {},
+  type: '',
+  run_at: null,
+  delete_after_run: false,
 });
 
 describe('templateSchedulesQuery', () => {

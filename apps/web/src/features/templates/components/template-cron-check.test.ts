@@ -13,6 +13,9 @@ const schedule = (overrides: Partial<Schedule> = {}): Schedule => ({
   repository_id: 2,
   next_run: null,
   task_params: { message: 'kept' },
+  type: '',
+  run_at: null,
+  delete_after_run: false,
   ...overrides,
 });
 const template = { id: 3, name: 'Deploy' };
