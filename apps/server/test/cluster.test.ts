@@ -133,6 +133,24 @@ describe.each(dialects)('two Gantry nodes sharing one %s store and Redis', (dial
     expect(await p.output(taskId)).toContain('terraform apply');
   });
 
+  it('a plan waiting on one node is rejected through the other: the task ends as rejected after its last log lines', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cluster-tf-'));
+    const terraform = path.join(dir, 'terraform');
+    writeFileSync(terraform, '#!/bin/bash\necho "terraform $1"\nif [ "$1" = plan ]; then exit 2; fi\nexit 0\n');
+    chmodSync(terraform, 0o755);
+    await a.request('PUT', '/api/apps/terraform', { as: a.adminCookie, body: { path: terraform } });
+    const templateId = await p.createTemplate({ app: 'terraform', playbook: 'infra' });
+    const taskId = await p.runTask(templateId);
+    await p.waitForStatus(taskId, ['waiting_confirmation'], 20_000);
+    const owner = a.runtime.services.engine.isRunningHere(taskId) ? a : b;
+    const other = owner === a ? b : a;
+    expect((await other.request('POST', `${p.base}/tasks/${taskId}/reject`, { as: a.adminCookie })).status).toBe(204);
+    // Through another node the stored 'rejected' is the request; the node running the task closes it with an end.
+    await expect.poll(async () => (await p.waitForStatus(taskId, ['rejected'], 20_000)).end, { timeout: 20_000 }).not.toBeNull();
+    expect((await p.output(taskId)).slice(-2)).toEqual(['The plan was rejected.', 'Task rejected.']);
+    expect(await p.output(taskId)).not.toContain('terraform apply');
+  });
+
   it('tasks of a server process that went silent are closed by the others; those of live ones stay', async () => {
     const presenceA = a.runtime.services.presence;
     const presenceB = b.runtime.services.presence;
