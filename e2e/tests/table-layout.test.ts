@@ -104,7 +104,7 @@ describe('tables of the main pages at 1280 px, side menu open', () => {
     { path: `${base}/repositories`, table: 'scripts' },
     { path: `${base}/schedule`, table: 'Nightly deploy of the storefront' },
     { path: `${base}/integrations`, table: 'GitHub push to main' },
-    { path: `${base}/integrations/${integrationId}`, table: 'head_commit.id' },
+    { path: `${base}/integrations/${integrationId}`, table: 'COMMIT_SHA' },
     { path: `${base}/team`, table: 'Margaret Hamilton-Fitzgerald' },
     { path: `${base}/runners`, table: 'project runner' },
     { path: '/users', table: 'Margaret Hamilton-Fitzgerald' },
@@ -145,12 +145,12 @@ describe('tables of the main pages at 1280 px, side menu open', () => {
     expect(duration && duration.x + duration.width).toBeLessThanOrEqual(1280);
   });
 
-  it('on a phone the task, template and integration tables still fit: less important columns give way', async () => {
+  it('on a phone the task, template, integration, team, user and app tables still fit: less important columns give way', async () => {
     const narrow = await newPage(browser, server.url, { width: 400 });
     await signIn(narrow, server.adminLogin, server.adminPassword);
     await narrow.getByText('Storefront platform').first().waitFor();
     const problems: string[] = [];
-    const taskPages = pages().filter(({ path }) => /\/(history|activity|templates|tasks|integrations(\/\d+)?)$/.test(path));
+    const taskPages = pages().filter(({ path }) => /\/(history|activity|templates|tasks|integrations(\/\d+)?|team|users|apps)$/.test(path));
     for (const { path, table } of taskPages) {
       await narrow.goto(path);
       await narrow.locator('table').filter({ hasText: table }).first().waitFor();

@@ -76,6 +76,7 @@ export function AppsPage() {
     {
       id: 'id',
       header: t('apps.id'),
+      hideBelow: 'sm',
       render: (app) => (
         <Box component="code" sx={{ fontSize: 13 }}>
           {app.id}

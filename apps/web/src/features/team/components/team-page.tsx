@@ -70,11 +70,11 @@ export function TeamPage() {
 
   const columns: Column<TeamMember>[] = [
     { id: 'name', header: t('team.name'), render: (member) => member.name },
-    { id: 'username', header: t('team.username'), render: (member) => member.username },
+    { id: 'username', header: t('team.username'), hideBelow: 'sm', render: (member) => member.username },
     {
       id: 'role',
       header: t('team.role'),
-      width: 200,
+      width: 160,
       render: (member) =>
         canManage ? (
           <TextField

@@ -68,15 +68,16 @@ export function UsersPage() {
         </Stack>
       ),
     },
-    { id: 'username', header: t('users.username'), render: (user) => user.username },
-    { id: 'email', header: t('users.email'), render: (user) => user.email },
-    { id: 'alert', header: t('users.alert'), align: 'center', width: 80, render: (user) => <Flag value={user.alert} label={t('users.alert')} /> },
-    { id: 'admin', header: t('users.admin'), align: 'center', width: 80, render: (user) => <Flag value={user.admin} label={t('users.admin')} /> },
+    { id: 'username', header: t('users.username'), hideBelow: 'sm', render: (user) => user.username },
+    { id: 'email', header: t('users.email'), hideBelow: 'md', render: (user) => user.email },
+    { id: 'alert', header: t('users.alert'), align: 'center', width: 80, hideBelow: 'md', render: (user) => <Flag value={user.alert} label={t('users.alert')} /> },
+    { id: 'admin', header: t('users.admin'), align: 'center', width: 80, hideBelow: 'sm', render: (user) => <Flag value={user.admin} label={t('users.admin')} /> },
     {
       id: 'external',
       header: t('users.external'),
       align: 'center',
       width: 80,
+      hideBelow: 'md',
       render: (user) => <Flag value={user.external} label={t('users.external')} />,
     },
     {
