@@ -100,11 +100,12 @@ export function InventoriesPage() {
     });
 
   const columns: Column<Inventory>[] = [
-    { id: 'name', header: t('inventories.name'), render: (inventory) => inventory.name },
-    { id: 'type', header: t('inventories.type'), render: (inventory) => t(`inventories.types.${inventory.type}`) },
+    { id: 'name', header: t('inventories.name'), fill: true, render: (inventory) => <span title={inventory.name}>{inventory.name}</span> },
+    { id: 'type', header: t('inventories.type'), hideBelow: 'sm', render: (inventory) => t(`inventories.types.${inventory.type}`) },
     {
       id: 'source',
       header: t('inventories.source'),
+      hideBelow: 'md',
       render: (inventory) => <InventorySource inventory={inventory} repositoryName={inventory.repository_id ? repositoryNames.get(inventory.repository_id) : undefined} />,
     },
   ];

@@ -67,7 +67,7 @@ export function RepositoriesPage() {
         </Stack>
       ),
     },
-    { id: 'key', header: t('repositories.accessKey'), render: (repository) => keyNames.get(repository.ssh_key_id) ?? DASH },
+    { id: 'key', header: t('repositories.accessKey'), hideBelow: 'sm', render: (repository) => keyNames.get(repository.ssh_key_id) ?? DASH },
   ];
   if (canManage) {
     columns.push(

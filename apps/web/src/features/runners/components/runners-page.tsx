@@ -68,10 +68,11 @@ function RunnersList({ scope, title }: { scope: RunnerScope; title?: string }) {
         />
       ),
     },
-    { id: 'name', header: t('runners.name'), render: (runner) => <Box sx={{ whiteSpace: 'nowrap' }}>{runner.name}</Box> },
+    { id: 'name', header: t('runners.name'), fill: true, render: (runner) => <span title={runner.name}>{runner.name}</span> },
     {
       id: 'webhook',
       header: t('runners.webhook'),
+      hideBelow: 'lg',
       // A long URL would squeeze the other columns: one line, cut, whole in the tooltip.
       render: (runner) =>
         runner.webhook ? (
@@ -87,11 +88,13 @@ function RunnersList({ scope, title }: { scope: RunnerScope; title?: string }) {
     {
       id: 'max_parallel_tasks',
       header: t('runners.maxParallelTasks'),
+      hideBelow: 'md',
       render: (runner) => (runner.max_parallel_tasks > 0 ? runner.max_parallel_tasks : <span aria-label={t('runners.unlimited')}>∞</span>),
     },
     {
       id: 'touched',
       header: t('runners.lastSeen'),
+      hideBelow: 'sm',
       render: (runner) => (
         <Box sx={{ whiteSpace: 'nowrap' }}>{runner.touched ? formatDate(runner.touched, { locale: i18n.language }) : t('runners.neverConnected')}</Box>
       ),

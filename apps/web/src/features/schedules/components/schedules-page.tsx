@@ -88,10 +88,20 @@ export function SchedulesPage({ renderLastTasks }: SchedulesPageProps) {
         />
       ),
     },
-    { id: 'name', header: t('schedules.name'), render: (schedule) => <Box sx={{ fontWeight: 500 }}>{schedule.name}</Box> },
+    {
+      id: 'name',
+      header: t('schedules.name'),
+      fill: true,
+      render: (schedule) => (
+        <Box component="span" title={schedule.name} sx={{ fontWeight: 500 }}>
+          {schedule.name}
+        </Box>
+      ),
+    },
     {
       id: 'cron',
       header: t('schedules.cron'),
+      hideBelow: 'sm',
       render: (schedule) => (
         <>
           <Box component="code" sx={{ fontSize: 13, whiteSpace: 'nowrap' }}>
@@ -104,8 +114,9 @@ export function SchedulesPage({ renderLastTasks }: SchedulesPageProps) {
     {
       id: 'template',
       header: t('schedules.template'),
+      hideBelow: 'md',
       render: (schedule) => (
-        <Link component={RouterLink} to={`/project/${projectId}/templates/${schedule.template_id}`} underline="hover">
+        <Link component={RouterLink} to={`/project/${projectId}/templates/${schedule.template_id}`} underline="hover" noWrap title={schedule.tpl_name} sx={{ display: 'block', maxWidth: 240 }}>
           {schedule.tpl_name}
         </Link>
       ),
