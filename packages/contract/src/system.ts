@@ -18,6 +18,10 @@ export const SystemInfo = z.object({
   schedule_timezone: z.string(),
   demo_mode: z.boolean(),
   auth_methods: AuthMethods.default({}),
+  /** Semaphore's teams configuration (unset there unless configured); Gantry has none. */
+  teams: z.null(),
+  /** Semaphore's custom global roles (a paid feature, none in its community edition); Gantry has none. */
+  roles: z.array(z.never()),
 });
 export type SystemInfo = z.infer<typeof SystemInfo>;
 

@@ -28,5 +28,7 @@ export function registerSystemRoutes(route: Routes, { config, readiness }: { con
     schedule_timezone: config.schedule_timezone,
     demo_mode: config.demo_mode,
     auth_methods: describeAuthMethods(config),
+    teams: null,
+    roles: [],
   }));
 }
