@@ -1,5 +1,5 @@
 import type { LiveHub } from '../http/live-hub.ts';
-import type { CredentialKey } from '../modules/auth/auth.service.ts';
+import type { CredentialKey } from '../modules/auth/session.ts';
 import type { ClusterBus } from './cluster-bus.ts';
 
 function isCredentialKey(value: string): value is CredentialKey {

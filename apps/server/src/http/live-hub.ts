@@ -1,6 +1,6 @@
 import type { TaskLogBatchMessage, TaskLogMessage } from '@gantry/contract';
 import type { WebSocket } from 'ws';
-import type { CredentialKey, EndedCredentials } from '../modules/auth/auth.service.ts';
+import type { CredentialKey, EndedCredentials } from '../modules/auth/session.ts';
 import type { LiveMembership } from './live-membership.ts';
 
 export interface LogLine {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 
 /**
  * What the public endpoints that no session guards (integration webhooks, the Terraform state backend)
@@ -8,12 +8,6 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 /** 32 URL-safe characters (192 random bits): an alias in a public URL must not be guessable. */
 export const generateAlias = (): string => randomBytes(24).toString('base64url');
 
-/** Constant-time comparison of texts of any length: both sides are hashed to equal-length digests first. */
-export function safeEqual(actual: string, expected: string): boolean {
-  const a = createHash('sha256').update(actual).digest();
-  const b = createHash('sha256').update(expected).digest();
-  return timingSafeEqual(a, b);
-}
 
 /** The login and password of an `Authorization: Basic ...` header; undefined when it is missing or malformed. */
 export function readBasicCredentials(header: string | undefined): { login: string; password: string } | undefined {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { forbidden, unauthorized } from '../errors.ts';
-import { safeEqual } from '../http/public-credentials.ts';
+import { isSameSecret } from '../secrets/secret-hash.ts';
 import { readBearerToken, readSessionCookie } from '../http/session-cookie.ts';
 import type { AuthService } from '../modules/auth/auth.service.ts';
 import type { Metrics } from './metrics.ts';
@@ -24,7 +24,7 @@ export function registerMetrics(app: FastifyInstance, deps: MetricsRouteDeps): v
 
   async function assertMayRead(request: FastifyRequest): Promise<void> {
     const bearer = readBearerToken(request);
-    if (bearer && deps.metricsToken && safeEqual(bearer, deps.metricsToken)) return;
+    if (bearer && deps.metricsToken && isSameSecret(bearer, deps.metricsToken)) return;
     const user = (await deps.auth.findCaller(bearer, readSessionCookie(request)))?.user;
     if (!user) throw unauthorized();
     if (user.admin !== 1) throw forbidden('Only administrators and the metrics token can read metrics');

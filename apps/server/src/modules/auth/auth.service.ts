@@ -10,10 +10,12 @@ import type { AuthRepository } from './auth.repository.ts';
 import type { ApiTokenRow } from './auth.table.ts';
 import type { LdapLogin } from './ldap/ldap-login.ts';
 import type { Credential } from '../../http/session-cookie.ts';
+import type { Caller, ClientInfo, CredentialKey, EndedCredentials, SessionInfo } from './session.ts';
 import type { LoginThrottle } from './login-throttle.ts';
 import { assertSessionCredential } from './session-only.ts';
 import { verifyPassword } from './passwords.ts';
-import { generateToken, hashApiToken, hashToken } from './secret-tokens.ts';
+import { hashSecret } from '../../secrets/secret-hash.ts';
+import { generateToken, hashApiToken } from './secret-tokens.ts';
 import { describeAuthMethods } from './totp.service.ts';
 
 interface AuthDeps {
@@ -27,33 +29,6 @@ interface AuthDeps {
   pendingFactorFor(userId: number): Promise<string>;
   /** Sessions or tokens ended: whatever still rides on them (open websockets) must stop. */
   onCredentialsEnded(ended: EndedCredentials): void;
-}
-
-/**
- * A session or API token, named by the hash of its secret: `session:<hash>` or `token:<hash>`. Open
- * websockets remember the one they were opened with, so that they end with it.
- */
-export type CredentialKey = `${Credential}:${string}`;
-
-/** One credential ended, or every credential of a user except possibly one. */
-export type EndedCredentials = { key: CredentialKey } | { userId: number; except?: CredentialKey };
-
-/** The user behind a credential, and its key. */
-export interface Caller {
-  user: UserRow;
-  key: CredentialKey;
-}
-
-/** A live session and its user; `pendingFactor` is '' once the session is verified. */
-export interface SessionInfo {
-  id: number;
-  user: UserRow;
-  pendingFactor: string;
-}
-
-export interface ClientInfo {
-  ip: string;
-  userAgent: string;
 }
 
 /** Sessions are touched at most this often, so reads do not turn into a write per request. */
@@ -108,7 +83,7 @@ export function createAuthService({ config, clock, auth, users, throttle, ldap, 
       const now = toTimestamp(clock.now());
       await auth.insertSession({
         user_id: userId,
-        token_hash: hashToken(token),
+        token_hash: hashSecret(token),
         created: now,
         last_active: now,
         expired: 0,
@@ -121,14 +96,14 @@ export function createAuthService({ config, clock, auth, users, throttle, ldap, 
 
     async logout(sessionToken: string | undefined): Promise<void> {
       if (!sessionToken) return;
-      const hash = hashToken(sessionToken);
+      const hash = hashSecret(sessionToken);
       await auth.expireSession(hash);
       onCredentialsEnded({ key: `session:${hash}` });
     },
 
     /** The session behind a cookie in any state, or undefined when it is unknown, expired or idle too long. */
     async findSession(sessionToken: string): Promise<SessionInfo | undefined> {
-      const session = await auth.findActiveSession(hashToken(sessionToken));
+      const session = await auth.findActiveSession(hashSecret(sessionToken));
       if (!session) return undefined;
       const now = clock.now();
       const idleFor = now.getTime() - Date.parse(session.last_active);
@@ -168,7 +143,7 @@ export function createAuthService({ config, clock, auth, users, throttle, ldap, 
       const token = generateToken();
       const row = {
         user_id: userId,
-        token_hash: hashToken(token),
+        token_hash: hashSecret(token),
         prefix: token.slice(0, TOKEN_PREFIX_LENGTH),
         name: body?.name ?? '',
         created: toTimestamp(clock.now()),
@@ -186,7 +161,7 @@ export function createAuthService({ config, clock, auth, users, throttle, ldap, 
      */
     async deleteToken(userId: number, tokenOrPrefix: string, callerToken: string | undefined): Promise<void> {
       const value = tokenOrPrefix.toLowerCase();
-      const row = await auth.findUserToken(userId, hashToken(value), value.slice(0, TOKEN_PREFIX_LENGTH) === value ? value : '');
+      const row = await auth.findUserToken(userId, hashSecret(value), value.slice(0, TOKEN_PREFIX_LENGTH) === value ? value : '');
       const expiresItself = callerToken !== undefined && row !== undefined && hashApiToken(callerToken) === row.token_hash;
       if (!expiresItself) assertSessionCredential(callerToken === undefined ? 'session' : 'token', 'API tokens');
       if (!row) throw notFound('Token');
@@ -211,7 +186,7 @@ export function createAuthService({ config, clock, auth, users, throttle, ldap, 
      * (the caller's own, when they changed their own password), since any of them may be what leaked.
      */
     async endCredentialsAfterPasswordChange(userId: number, keepSessionToken?: string): Promise<void> {
-      const keep = keepSessionToken ? hashToken(keepSessionToken) : '';
+      const keep = keepSessionToken ? hashSecret(keepSessionToken) : '';
       await auth.expireUserSessions(userId, keep);
       await auth.expireUserTokens(userId);
       onCredentialsEnded({ userId, ...(keep ? { except: `session:${keep}` as const } : {}) });
@@ -225,7 +200,7 @@ export function createAuthService({ config, clock, auth, users, throttle, ldap, 
       }
       if (!sessionToken) return undefined;
       const user = await this.findSessionUser(sessionToken);
-      return user ? { user, key: `session:${hashToken(sessionToken)}` } : undefined;
+      return user ? { user, key: `session:${hashSecret(sessionToken)}` } : undefined;
     },
 
     /**

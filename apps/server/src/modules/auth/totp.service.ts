@@ -11,7 +11,7 @@ import type { SecretBox } from '../../secrets/secret-box.ts';
 import type { EventsService } from '../events/events.service.ts';
 import type { UserRow } from '../users/users.table.ts';
 import type { Credential } from '../../http/session-cookie.ts';
-import type { SessionInfo } from './auth.service.ts';
+import type { SessionInfo } from './session.ts';
 import { assertSessionCredential } from './session-only.ts';
 import type { LoginThrottle } from './login-throttle.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { IntegrationAuthMethod } from '@gantry/contract';
-import { readBasicCredentials, safeEqual } from '../../http/public-credentials.ts';
+import { readBasicCredentials } from '../../http/public-credentials.ts';
+import { isSameSecret } from '../../secrets/secret-hash.ts';
 import { readHeader, type WebhookPayload } from './webhook-payload.ts';
 
 export interface WebhookSecret {
@@ -23,24 +24,24 @@ export function explainAuthFailure(method: IntegrationAuthMethod, authHeader: st
       const header = method === 'github' ? 'x-hub-signature-256' : 'x-hub-signature';
       const signature = readHeader(payload.headers, header);
       if (!signature) return `the ${header} header is missing`;
-      return safeEqual(signature.trim().toLowerCase(), `sha256=${hmacHex(secret.password, payload.raw)}`) ? undefined : `the ${header} signature does not match`;
+      return isSameSecret(signature.trim().toLowerCase(), `sha256=${hmacHex(secret.password, payload.raw)}`) ? undefined : `the ${header} signature does not match`;
     }
     case 'hmac': {
       const signature = readHeader(payload.headers, authHeader);
       if (!signature) return `the ${authHeader} header is missing`;
-      return safeEqual(signature.trim().toLowerCase(), hmacHex(secret.password, payload.raw)) ? undefined : `the ${authHeader} signature does not match`;
+      return isSameSecret(signature.trim().toLowerCase(), hmacHex(secret.password, payload.raw)) ? undefined : `the ${authHeader} signature does not match`;
     }
     case 'token': {
       const token = readHeader(payload.headers, authHeader);
       if (token === undefined) return `the ${authHeader} header is missing`;
-      return safeEqual(token, secret.password) ? undefined : `the ${authHeader} token is wrong`;
+      return isSameSecret(token, secret.password) ? undefined : `the ${authHeader} token is wrong`;
     }
     case 'basic': {
       const credentials = readBasicCredentials(readHeader(payload.headers, 'authorization'));
       if (!credentials) return 'basic credentials are missing';
       // Both parts are always compared, so the time taken does not reveal which one was wrong.
-      const loginOk = safeEqual(credentials.login, secret.login);
-      const passwordOk = safeEqual(credentials.password, secret.password);
+      const loginOk = isSameSecret(credentials.login, secret.login);
+      const passwordOk = isSameSecret(credentials.password, secret.password);
       return loginOk && passwordOk ? undefined : 'the basic credentials are wrong';
     }
   }

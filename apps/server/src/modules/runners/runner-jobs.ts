@@ -13,7 +13,7 @@ import type { TaskSpecBuilder } from '../tasks/task-spec-builder.ts';
 import type { TasksRepository } from '../tasks/tasks.repository.ts';
 import type { TaskRow } from '../tasks/tasks.table.ts';
 import { createPlacer } from './runner-placement.ts';
-import { hashRunnerToken, isSameSecret } from './runner-token.ts';
+import { hashSecret, isSameSecret } from '../../secrets/secret-hash.ts';
 import type { RunnersRepository, RunnerTaskRow } from './runners.repository.ts';
 import type { RunnersService } from './runners.service.ts';
 import type { RunnerRow } from './runners.table.ts';
@@ -151,7 +151,7 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
 
   async function authenticate(token: string | undefined): Promise<RunnerRow> {
     if (!token) throw unauthorized('Invalid token');
-    const runner = await deps.runners.findByTokenHash(hashRunnerToken(token));
+    const runner = await deps.runners.findByTokenHash(hashSecret(token));
     if (!runner) throw notFound('Runner');
     return runner;
   }
@@ -280,7 +280,7 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
 
     /** Whether a runner token is known, so that its task output may be larger than an anonymous body. */
     async isKnownToken(token: string): Promise<boolean> {
-      return (await deps.runners.findByTokenHash(hashRunnerToken(token))) !== undefined;
+      return (await deps.runners.findByTokenHash(hashSecret(token))) !== undefined;
     },
 
     async unregister(token: string | undefined): Promise<void> {

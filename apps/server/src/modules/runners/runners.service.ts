@@ -5,7 +5,8 @@ import { toTimestamp } from '../../clock.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import type { EventsService } from '../events/events.service.ts';
 import type { UserRow } from '../users/users.table.ts';
-import { generateRunnerToken, hashRunnerToken } from './runner-token.ts';
+import { hashSecret } from '../../secrets/secret-hash.ts';
+import { generateRunnerToken } from './runner-token.ts';
 import type { RunnersRepository } from './runners.repository.ts';
 import type { RunnerRow } from './runners.table.ts';
 
@@ -61,7 +62,7 @@ export function createRunnersService({ runners, events, clock, onRemoved, onChan
         webhook: body.webhook,
         max_parallel_tasks: body.max_parallel_tasks,
         active: body.active ? 1 : 0,
-        token_hash: hashRunnerToken(token),
+        token_hash: hashSecret(token),
         touched: null,
         started_at: null,
         created: toTimestamp(clock.now()),

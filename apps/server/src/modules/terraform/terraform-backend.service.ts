@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { ACTIVE_TASK_STATUSES, ErrorCode } from '@gantry/contract';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
 import { AppError, badRequest, notFound, unauthorized } from '../../errors.ts';
-import { generateAlias, readBasicCredentials, safeEqual } from '../../http/public-credentials.ts';
+import { generateAlias, readBasicCredentials } from '../../http/public-credentials.ts';
+import { hashSecret, isSameSecret } from '../../secrets/secret-hash.ts';
 import type { KeysService } from '../keys/keys.service.ts';
 import type { TerraformRepository } from './terraform.repository.ts';
 import type { TerraformAliasRow } from './terraform.table.ts';
@@ -28,8 +28,6 @@ export function localServerUrl(host: string, port: number): string {
   const name = wildcard ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   return `http://${name}:${port}`;
 }
-
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 function isJsonObject(text: string): boolean {
   try {
@@ -72,14 +70,14 @@ export function createTerraformBackendService(deps: BackendDeps) {
       // A task's alias works only while that task is still going.
       const status = await terraform.findTaskStatus(row.task_id);
       const active = status !== undefined && (ACTIVE_TASK_STATUSES as readonly string[]).includes(status);
-      return active && row.task_secret_hash !== null && safeEqual(username, `task-${row.task_id}`) && safeEqual(sha256(password), row.task_secret_hash);
+      return active && row.task_secret_hash !== null && isSameSecret(username, `task-${row.task_id}`) && isSameSecret(hashSecret(password), row.task_secret_hash);
     }
     if (row.auth_key_id === null) return false;
     const key = await deps.keys.getMaterial(row.project_id, row.auth_key_id);
     if (key.type !== 'login_password') return false;
     // Both compared, always, so the time taken does not tell which one was wrong.
-    const loginOk = safeEqual(username, key.login);
-    const passwordOk = safeEqual(password, key.password);
+    const loginOk = isSameSecret(username, key.login);
+    const passwordOk = isSameSecret(password, key.password);
     return loginOk && passwordOk;
   }
 
@@ -166,7 +164,7 @@ export function createTerraformBackendService(deps: BackendDeps) {
         alias,
         auth_key_id: null,
         task_id: task.id,
-        task_secret_hash: sha256(password),
+        task_secret_hash: hashSecret(password),
         created: toTimestamp(clock.now()),
       });
       const address = backendAddress(deps.internalUrl, alias);

@@ -4,7 +4,7 @@ import * as oidc from 'openid-client';
 import type { Clock } from '../../../clock.ts';
 import type { Config, OidcProviderConfig } from '../../../config.ts';
 import type { SecretBox } from '../../../secrets/secret-box.ts';
-import type { ClientInfo } from '../auth.service.ts';
+import type { ClientInfo } from '../session.ts';
 import type { ExternalUsers } from '../external/external-users.ts';
 import { SsoRefusal } from '../external/external-users.ts';
 import type { Claims } from './oidc-claims.ts';
