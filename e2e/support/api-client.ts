@@ -4,7 +4,7 @@ import type { RunningServer } from './server.ts';
 export type ApiClient = <T>(method: string, url: string, body?: unknown) => Promise<T>;
 
 /** A client for `baseUrl` that sends JSON, keeps the last session cookie and throws on any non-2xx answer. */
-export function apiClient(baseUrl: string): ApiClient {
+function apiClient(baseUrl: string): ApiClient {
   let cookie = '';
   return async <T>(method: string, url: string, body?: unknown): Promise<T> => {
     const response = await fetch(`${baseUrl}${url}`, {

@@ -4,7 +4,7 @@ import type { UsersService } from './modules/users/users.service.ts';
 
 const PASSWORD_ALPHABET = 'abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
-export function generatePassword(length = 16): string {
+function generatePassword(length = 16): string {
   let password = '';
   for (let i = 0; i < length; i++) password += PASSWORD_ALPHABET[randomInt(PASSWORD_ALPHABET.length)];
   return password;

@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-export const SLAPD = '/usr/sbin/slapd';
+const SLAPD = '/usr/sbin/slapd';
 export const LDAP_SUFFIX = 'dc=gantry,dc=test';
 export const LDAP_ROOT_DN = `cn=admin,${LDAP_SUFFIX}`;
 

@@ -80,7 +80,7 @@ export async function startOidcTestProvider(options: { clients: TestClient[]; ac
   server.on('request', (request: http.IncomingMessage, response: http.ServerResponse) => {
     const match = /^\/interaction\/([\w-]+)(\/login)?$/.exec(request.url ?? '');
     if (!match) {
-      providerCallback(request, response);
+      void providerCallback(request, response);
       return;
     }
     void (async () => {

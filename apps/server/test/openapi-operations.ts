@@ -4,7 +4,7 @@ import { insertTaskRow } from './task-fixture.ts';
 import type { TestApp, TestResponse } from './test-app.ts';
 
 /** Who may call an operation, as the router publishes it in the OpenAPI document (x-gantry-access). */
-export type OperationAccess = { kind: 'public' } | { kind: 'user' } | { kind: 'admin' } | { kind: 'project'; permissions: number };
+type OperationAccess = { kind: 'public' } | { kind: 'user' } | { kind: 'admin' } | { kind: 'project'; permissions: number };
 
 export interface Operation {
   method: string;

@@ -77,13 +77,13 @@ describe.each(dialects)('project resources on %s', (dialect) => {
     });
     expect(bad.body).toMatchObject({ error: 'Incorrect URL' });
     // Every URL without a scheme is ssh; what git would take for an option or a remote helper is no URL.
-    for (const git_url of ['tmp/path', 'host:repo.git']) {
-      const created = await t.request('POST', `${base}/repositories`, { as: t.adminCookie, body: { name: git_url, git_url, git_branch: 'main', ssh_key_id: ids.key } });
-      expect(created.status, git_url).toBe(201);
+    for (const gitUrl of ['tmp/path', 'host:repo.git']) {
+      const created = await t.request('POST', `${base}/repositories`, { as: t.adminCookie, body: { name: gitUrl, git_url: gitUrl, git_branch: 'main', ssh_key_id: ids.key } });
+      expect(created.status, gitUrl).toBe(201);
     }
-    for (const git_url of ['-uhelp', 'ext::sh -c id', 'ext::x']) {
-      const refused = await t.request('POST', `${base}/repositories`, { as: t.adminCookie, body: { name: 'r', git_url, git_branch: 'main', ssh_key_id: ids.key } });
-      expect(refused.body, git_url).toMatchObject({ error: 'Incorrect URL' });
+    for (const gitUrl of ['-uhelp', 'ext::sh -c id', 'ext::x']) {
+      const refused = await t.request('POST', `${base}/repositories`, { as: t.adminCookie, body: { name: 'r', git_url: gitUrl, git_branch: 'main', ssh_key_id: ids.key } });
+      expect(refused.body, gitUrl).toMatchObject({ error: 'Incorrect URL' });
     }
     const noBranch = await t.request('POST', `${base}/repositories`, {
       as: t.adminCookie,

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { TASK_MARK_VARIABLE, createProcessMark, killMarkedProcesses, signalMarkedProcesses } from './process-sweep.ts';
 
-export type ProcessOutcome = 'exited' | 'timed_out' | 'cancelled' | 'spawn_failed';
+type ProcessOutcome = 'exited' | 'timed_out' | 'cancelled' | 'spawn_failed';
 
 export interface ProcessResult {
   outcome: ProcessOutcome;

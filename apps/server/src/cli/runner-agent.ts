@@ -66,7 +66,7 @@ const sleep = (ms: number, signal?: AbortSignal) =>
  * reports are kept until the server confirms them and resending is harmless.
  */
 export function createRunnerAgent(options: RunnerAgentOptions) {
-  const { client, print } = options;
+  const { print } = options;
   const jobs = new Map<number, Job>();
   const finishedIds: number[] = [];
   const stopping = new AbortController();

@@ -43,7 +43,7 @@ const ClusterMessage = z.discriminatedUnion('kind', [
     lines: z.array(LogLineMessage),
   }),
 ]);
-export type ClusterMessage = z.infer<typeof ClusterMessage>;
+type ClusterMessage = z.infer<typeof ClusterMessage>;
 
 const Envelope = z.object({ node: z.string(), payload: ClusterMessage });
 

@@ -59,5 +59,3 @@ export function createNodePresence(options: NodePresenceOptions) {
     },
   };
 }
-
-export type NodePresence = ReturnType<typeof createNodePresence>;

@@ -16,7 +16,7 @@ export function isUniqueViolation(error: unknown): boolean {
  * a deadlock victim or a lock wait timeout (MySQL), a deadlock or serialization failure
  * (PostgreSQL), a busy database (SQLite).
  */
-export function isTransientConflict(error: unknown): boolean {
+function isTransientConflict(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const e = error as { code?: unknown; errno?: unknown };
   return e.errno === 1213 || e.errno === 1205 || e.code === '40P01' || e.code === '40001' || e.code === 'SQLITE_BUSY';

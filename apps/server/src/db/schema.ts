@@ -18,7 +18,7 @@ export function createSchemaHelpers(dialect: Dialect) {
   };
 }
 
-export type SchemaHelpers = ReturnType<typeof createSchemaHelpers>;
+type SchemaHelpers = ReturnType<typeof createSchemaHelpers>;
 
 export interface GantryMigration {
   name: string;

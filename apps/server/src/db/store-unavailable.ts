@@ -4,7 +4,7 @@ import type { Dialect } from './database.ts';
 export class StoreUnavailableError extends Error {}
 
 /** The URL as it may be shown: a password in it is masked. */
-export function describeStoreUrl(url: string): string {
+function describeStoreUrl(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = '***';

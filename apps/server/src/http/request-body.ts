@@ -28,7 +28,7 @@ const tooLarge = () => new AppError(413, ErrorCode.payloadTooLarge, 'Request bod
  * Where a body is nested deeper than MAX_JSON_DEPTH, found by counting brackets outside strings before
  * JSON.parse runs: parsing a body nested millions of levels deep costs seconds, this scan milliseconds.
  */
-export function isNestedTooDeep(text: string): boolean {
+function isNestedTooDeep(text: string): boolean {
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const char = text.charCodeAt(i);
@@ -71,7 +71,7 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (!/\S/.test(text)) return done(null, undefined);
     if (isNestedTooDeep(text)) return done(validationFailed(`Request body is nested more than ${MAX_JSON_DEPTH} levels deep`), undefined);
-    parseJson(request, text, (error, value) => {
+    void parseJson(request, text, (error, value) => {
       // JSON can only carry a NUL character escaped as \u0000: without one in the text the parsed body holds none.
       if (!error && typeof value === 'object' && value !== null && !text.includes('\\u0000')) nulFreeBodies.add(value);
       done(error, value);

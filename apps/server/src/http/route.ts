@@ -23,7 +23,7 @@ export const ADMIN = { kind: 'admin' } as const satisfies Access;
 export const projectMember = (permissions = 0) => ({ kind: 'project', permissions }) as const satisfies Access;
 
 /** OpenAPI operation extension holding the route's Access. */
-export const ACCESS_EXTENSION = 'x-gantry-access';
+const ACCESS_EXTENSION = 'x-gantry-access';
 
 export interface RouteDeps {
   auth: AuthService;

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-export const SESSION_COOKIE = 'gantry_session';
+const SESSION_COOKIE = 'gantry_session';
 
 /**
  * Sets and clears the session cookie. It is marked Secure when the request came over https (behind

@@ -6,7 +6,7 @@ import { removeLeftoverWorkspaces } from '@gantry/runner';
  * store, the encryption key, checkouts and task files, so an installation made under a permissive
  * umask (or by an older Gantry) is closed at every start, whatever umask the service manager set.
  */
-export function makeDataPrivate(dataDir: string): void {
+function makeDataPrivate(dataDir: string): void {
   process.umask(0o077);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   chmodSync(dataDir, 0o700);

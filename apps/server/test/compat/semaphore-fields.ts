@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 type FieldTypes = Record<string, string>;
 
 /** Response types of Semaphore's API documentation with the fields Semaphore sends (see the file's $comment). */
-export const SEMAPHORE_FIELDS = JSON.parse(readFileSync(new URL('./fixtures/semaphore-response-fields.json', import.meta.url), 'utf8')) as Record<string, FieldTypes>;
+const SEMAPHORE_FIELDS = JSON.parse(readFileSync(new URL('./fixtures/semaphore-response-fields.json', import.meta.url), 'utf8')) as Record<string, FieldTypes>;
 
 export const SEMAPHORE_TYPE_NAMES = Object.keys(SEMAPHORE_FIELDS).filter((name) => !name.startsWith('$'));
 

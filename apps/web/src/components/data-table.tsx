@@ -19,7 +19,7 @@ import type { SxProps, Theme } from '@mui/material/styles';
 import { getErrorMessage } from '../lib/api-client.ts';
 
 /** Tables show 20 rows per page. */
-export const PAGE_SIZE = 20;
+const PAGE_SIZE = 20;
 
 export interface Column<T> {
   id: string;

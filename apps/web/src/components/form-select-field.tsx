@@ -7,7 +7,7 @@ import TextField from '@mui/material/TextField';
 import type { TextFieldProps } from '@mui/material/TextField';
 import { translateValidationMessage } from '../lib/i18n.ts';
 
-export interface SelectOption {
+interface SelectOption {
   /** Ids are numbers, enums strings; null (or '' for text fields) is "none". */
   value: string | number | null;
   label: ReactNode;

@@ -17,17 +17,17 @@ import { getErrorMessage } from '../lib/api-client.ts';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { useSnackbar } from './snackbar-provider.tsx';
 
-export type RefKind = keyof ResourceRefs;
+type RefKind = keyof ResourceRefs;
 
 /** The reference kinds in the order the in-use dialog lists them. */
-export const REF_KINDS: readonly RefKind[] = ['templates', 'inventories', 'repositories', 'integrations', 'schedules'];
+const REF_KINDS: readonly RefKind[] = ['templates', 'inventories', 'repositories', 'integrations', 'schedules'];
 
 /** Where a reference leads: the item itself, /project/{p}/{kind}/{id} (seed 001 section 2). */
-export function getRefLink(projectId: number, kind: RefKind, id: number): string {
+function getRefLink(projectId: number, kind: RefKind, id: number): string {
   return `/project/${projectId}/${kind}/${id}`;
 }
 
-export function hasRefs(refs: ResourceRefs): boolean {
+function hasRefs(refs: ResourceRefs): boolean {
   return REF_KINDS.some((kind) => refs[kind].length > 0);
 }
 

@@ -4,7 +4,7 @@ import Alert from '@mui/material/Alert';
 import Snackbar from '@mui/material/Snackbar';
 
 /** Success and error notices disappear after 3 seconds. */
-export const SNACKBAR_TIMEOUT_MS = 3000;
+const SNACKBAR_TIMEOUT_MS = 3000;
 
 type Severity = 'success' | 'error';
 

@@ -12,7 +12,7 @@ import { SecretValue } from './secret-value.tsx';
 import { SubmitButton } from './submit-button.tsx';
 
 /** The base32 secret inside an otpauth URL, for people who type it into their app instead of scanning. */
-export function secretOfOtpauthUrl(url: string): string {
+function secretOfOtpauthUrl(url: string): string {
   try {
     return new URL(url).searchParams.get('secret') ?? '';
   } catch {

@@ -17,7 +17,7 @@ export class ApiError extends Error {
 type PathValues<E> = { [K in keyof EndpointParams<E>]: string | number };
 
 /** `params` is required exactly when the endpoint's path has parameters; `body` likewise. */
-export type ApiOptions<E extends Endpoint> = (unknown extends EndpointParams<E>
+type ApiOptions<E extends Endpoint> = (unknown extends EndpointParams<E>
   ? { params?: undefined }
   : { params: PathValues<E> }) &
   (unknown extends EndpointBody<E> ? { body?: undefined } : { body: EndpointBody<E> }) & {

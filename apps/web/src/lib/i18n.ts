@@ -75,7 +75,7 @@ export function getLanguageChoice(): LanguageChoice {
   return stored && isCatalogue(stored) ? stored : 'system';
 }
 
-export function resolveLanguage(choice: LanguageChoice): Catalogue {
+function resolveLanguage(choice: LanguageChoice): Catalogue {
   return choice === 'system' ? detectBrowserLanguage(navigator.languages ?? [navigator.language]) : choice;
 }
 

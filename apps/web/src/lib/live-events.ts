@@ -1,4 +1,4 @@
-import { createContext, createElement, useContext, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { createContext, createElement, useContext, useEffect, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
@@ -30,7 +30,7 @@ export const taskKeys = {
   active: ['tasks', 'active'] as const,
 };
 
-export type LiveLogLine = TaskLogBatchMessage['lines'][number];
+type LiveLogLine = TaskLogBatchMessage['lines'][number];
 
 export interface LiveEvents {
   /** Live log lines of one task, batch by batch, in order. */
@@ -287,14 +287,4 @@ export function useOpenLiveEvents(enabled: boolean): void {
 
 export function useLiveEvents(): LiveEvents {
   return useContext(LiveEventsContext) ?? OFFLINE;
-}
-
-/** Runs `listener` on every task status change while the calling component is mounted. */
-export function useTaskUpdates(listener: (message: TaskUpdateMessage) => void): void {
-  const live = useLiveEvents();
-  const latest = useRef(listener);
-  useLayoutEffect(() => {
-    latest.current = listener;
-  });
-  useEffect(() => live.subscribeUpdates((message) => latest.current(message)), [live]);
 }

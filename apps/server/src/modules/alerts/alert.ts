@@ -1,6 +1,6 @@
 /** What one alert says, whichever channel carries it. */
 
-export const ALERT_STATUSES = ['success', 'error', 'waiting_confirmation'] as const;
+const ALERT_STATUSES = ['success', 'error', 'waiting_confirmation'] as const;
 export type AlertStatus = (typeof ALERT_STATUSES)[number];
 
 export function isAlertStatus(status: string): status is AlertStatus {

@@ -9,7 +9,7 @@ type Order = 'asc' | 'desc';
 type RuleTable = 'integration_extract_value' | 'integration_matcher';
 
 /** Which integration of which project a rule belongs to. */
-export interface RuleOwner {
+interface RuleOwner {
   project_id: number;
   integration_id: number;
 }

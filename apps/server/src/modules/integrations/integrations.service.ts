@@ -46,7 +46,7 @@ interface RuleKind<TFields, TWire, TInput extends RuleInput> {
   toWire: (row: RuleRow<TFields>) => TWire;
 }
 
-export function toIntegration(row: IntegrationRow): Integration {
+function toIntegration(row: IntegrationRow): Integration {
   return {
     id: row.id,
     project_id: row.project_id,

@@ -31,7 +31,7 @@ export function readHeader(headers: IncomingHttpHeaders, name: string): string |
  * Follows a dotted path such as `pull_request.head.ref` or `commits.0.id` (`commits[0].id` works too).
  * Undefined when any step is missing.
  */
-export function readJsonPath(document: unknown, path: string): unknown {
+function readJsonPath(document: unknown, path: string): unknown {
   const steps = path
     .replace(/\[(\d+)\]/g, '.$1')
     .split('.')
@@ -51,7 +51,7 @@ export function readJsonPath(document: unknown, path: string): unknown {
  * as JSON. Undefined for a value nested too deep to print (JSON.stringify recurses; a 1 MiB body of
  * brackets exhausts the stack), which then counts as missing.
  */
-export function stringifyJsonValue(value: unknown): string | undefined {
+function stringifyJsonValue(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   try {

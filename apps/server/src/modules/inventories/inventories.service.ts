@@ -21,7 +21,7 @@ const TYPES_BY_APP: Record<string, InventoryType[]> = {
   tofu: ['tofu-workspace'],
 };
 
-export function toInventory(row: InventoryRow): Inventory {
+function toInventory(row: InventoryRow): Inventory {
   return {
     id: row.id,
     project_id: row.project_id,

@@ -23,7 +23,7 @@ export function passwordOf(material: StoredKeyMaterial): string | undefined {
   return undefined;
 }
 
-export function toAccessKey(row: AccessKeyRow): AccessKey {
+function toAccessKey(row: AccessKeyRow): AccessKey {
   return {
     id: row.id,
     project_id: row.project_id,

@@ -15,7 +15,7 @@ import type { ProjectRow } from './projects.table.ts';
 type CreateProjectInput = z.output<typeof CreateProjectBody>;
 type UpdateProjectInput = z.output<typeof UpdateProjectBody>;
 
-export const ALL_PERMISSIONS = Object.values(Permission).reduce((all, bit) => all | bit, 0);
+const ALL_PERMISSIONS = Object.values(Permission).reduce((all, bit) => all | bit, 0);
 
 export function toProject(row: ProjectRow): Project {
   return {

@@ -14,7 +14,7 @@ import type { RepositoryRow } from './repositories.table.ts';
 
 type RepositoryInput = z.output<typeof RepositoryBody>;
 
-export function toRepository(row: RepositoryRow): Repository {
+function toRepository(row: RepositoryRow): Repository {
   return { id: row.id, project_id: row.project_id, name: row.name, git_url: row.git_url, git_branch: row.git_branch, ssh_key_id: row.ssh_key_id };
 }
 

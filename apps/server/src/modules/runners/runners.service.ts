@@ -14,7 +14,7 @@ type RunnerInput = z.output<typeof RunnerBody>;
 /** Null for the global runners (admin), a project id for that project's runners. */
 export type RunnerScope = number | null;
 
-export function toRunner(row: RunnerRow): Runner {
+function toRunner(row: RunnerRow): Runner {
   return {
     id: row.id,
     project_id: row.project_id,

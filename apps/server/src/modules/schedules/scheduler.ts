@@ -142,5 +142,3 @@ export function createScheduler(deps: SchedulerDeps) {
     },
   };
 }
-
-export type Scheduler = ReturnType<typeof createScheduler>;

@@ -33,7 +33,7 @@ export interface TaskPlacement {
 export type TaskControlAction = 'stop' | 'force_stop' | 'confirm' | 'reject';
 
 /** Reaches the other server processes of a cluster (through Redis). */
-export interface TaskControl {
+interface TaskControl {
   send(taskId: number, action: TaskControlAction): void;
 }
 

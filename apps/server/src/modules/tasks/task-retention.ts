@@ -128,5 +128,3 @@ export function createTaskRetention({ config, clock, logger, tasks }: TaskRetent
     },
   };
 }
-
-export type TaskRetention = ReturnType<typeof createTaskRetention>;

@@ -9,7 +9,7 @@ import type { RepositoriesService } from '../repositories/repositories.service.t
 import type { TemplatesService } from '../templates/templates.service.ts';
 import type { TaskRow } from './tasks.table.ts';
 
-export class TaskPreparationError extends Error {}
+class TaskPreparationError extends Error {}
 
 interface SpecDeps {
   config: Config;

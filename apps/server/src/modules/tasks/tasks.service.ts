@@ -26,7 +26,7 @@ export interface TaskOrigin {
   integrationId?: number;
 }
 
-export function toTask(row: TaskRow): Task {
+function toTask(row: TaskRow): Task {
   const params = JSON.parse(row.params) as Record<string, unknown>;
   return {
     id: row.id,

@@ -58,4 +58,3 @@ export interface TaskStatDayTable {
   status: string;
   task_count: number;
 }
-export type TaskStatDayRow = Selectable<TaskStatDayTable>;

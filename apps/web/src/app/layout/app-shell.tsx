@@ -25,9 +25,9 @@ import { SideMenu } from './side-menu.tsx';
 const TaskLogHost = lazy(async () => ({ default: (await import('../../features/tasks/components/task-log-host.tsx')).TaskLogHost }));
 
 /** Sidebar width in px. */
-export const DRAWER_WIDTH = 260;
+const DRAWER_WIDTH = 260;
 
-export function FullPageSpinner() {
+function FullPageSpinner() {
   return (
     <Box sx={{ minHeight: '100dvh', display: 'grid', placeItems: 'center' }}>
       <CircularProgress aria-label="Loading" />

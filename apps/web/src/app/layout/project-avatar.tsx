@@ -1,16 +1,16 @@
 import Avatar from '@mui/material/Avatar';
 
 /** Project badges cycle through these colours by the project's position in the list. */
-export const PROJECT_COLORS = ['#e53935', '#1e88e5', '#fb8c00', '#43a047'] as const;
+const PROJECT_COLORS = ['#e53935', '#1e88e5', '#fb8c00', '#43a047'] as const;
 
-export function getProjectInitials(name: string): string {
+function getProjectInitials(name: string): string {
   const words = name.trim().split(/\s+/).filter(Boolean);
   const [first = '', second] = words;
   const initials = second ? `${Array.from(first)[0] ?? ''}${Array.from(second)[0] ?? ''}` : Array.from(first).slice(0, 2).join('');
   return initials.toUpperCase() || '?';
 }
 
-export function getProjectColor(index: number): string {
+function getProjectColor(index: number): string {
   return PROJECT_COLORS[((index % PROJECT_COLORS.length) + PROJECT_COLORS.length) % PROJECT_COLORS.length] ?? PROJECT_COLORS[0];
 }
 

@@ -32,7 +32,7 @@ import type { LanguageChoice } from '../../lib/i18n.ts';
 import { useColorMode } from '../color-mode.tsx';
 
 /** The version shown in the menu: the part before the first hyphen ("2.1.0-beta.3" reads "2.1.0"). */
-export function formatVersion(version: string): string {
+function formatVersion(version: string): string {
   return version.split('-')[0] ?? version;
 }
 

@@ -23,7 +23,7 @@ const runnersModule = () => import('../../features/runners/components/runners-pa
 
 const NewProjectPage = onDemand(async () => (await import('../../features/projects/components/new-project-page.tsx')).NewProjectPage);
 const RestoreProjectPage = onDemand(async () => (await import('../../features/projects/components/restore-project-page.tsx')).RestoreProjectPage);
-const HistoryPage = onDemand(async () => (await import('../../features/dashboard/components/history-page.tsx')).HistoryPage);
+const HistoryPage = onDemand(async () => (await import('../../features/tasks/components/history-page.tsx')).HistoryPage);
 const ActivityPage = onDemand(async () => (await import('../../features/dashboard/components/activity-page.tsx')).ActivityPage);
 const SettingsRoute = onDemand(async () => (await import('./settings-route.tsx')).SettingsRoute);
 const ProjectRunnersTab = onDemand(async () => (await runnersModule()).ProjectRunnersTab);

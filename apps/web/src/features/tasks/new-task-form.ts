@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { CreateTaskBody, Template, TaskWithTemplate } from '@gantry/contract';
 
 /** Ansible and terraform/tofu options of a task, in the order the form shows them. */
-export const ANSIBLE_PARAMS = ['debug', 'dry_run', 'diff'] as const;
-export const TERRAFORM_PARAMS = ['plan', 'destroy', 'auto_approve', 'upgrade', 'reconfigure'] as const;
+const ANSIBLE_PARAMS = ['debug', 'dry_run', 'diff'] as const;
+const TERRAFORM_PARAMS = ['plan', 'destroy', 'auto_approve', 'upgrade', 'reconfigure'] as const;
 /** Ansible's host patterns and tags: sent from the template or the task being re-run, not edited in the form. */
 const ANSIBLE_HOST_PARAMS = ['limit', 'tags', 'skip_tags'] as const;
 export type TaskParamName = (typeof ANSIBLE_PARAMS)[number] | (typeof TERRAFORM_PARAMS)[number];
@@ -39,7 +39,7 @@ export interface TaskFormMessages {
 }
 
 /** The seed's texts, which the server answers with too. */
-export const TASK_FORM_MESSAGES: TaskFormMessages = {
+const TASK_FORM_MESSAGES: TaskFormMessages = {
   required: (title) => `${title} is required`,
   mustBeInteger: 'Must be integer',
   buildVersionRequired: 'Build version is required',

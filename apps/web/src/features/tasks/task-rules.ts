@@ -4,10 +4,10 @@ import type { TaskStatus, TaskWithTemplate } from '@gantry/contract';
  * Statuses in which Stop is offered (seed 000 section 4); in "stopping" it becomes a forced stop.
  * Not "rejected": in Gantry a rejected plan ends the task, nothing is left to stop.
  */
-export const STOPPABLE_STATUSES: readonly TaskStatus[] = ['running', 'stopping', 'waiting', 'starting', 'waiting_confirmation', 'confirmed'];
+const STOPPABLE_STATUSES: readonly TaskStatus[] = ['running', 'stopping', 'waiting', 'starting', 'waiting_confirmation', 'confirmed'];
 
 /** A task in one of these is over: it can be re-run and its duration no longer ticks. */
-export const DONE_STATUSES: readonly TaskStatus[] = ['success', 'error', 'stopped', 'rejected'];
+const DONE_STATUSES: readonly TaskStatus[] = ['success', 'error', 'stopped', 'rejected'];
 
 export const isTaskDone = (status: TaskStatus) => DONE_STATUSES.includes(status);
 

@@ -2,7 +2,7 @@ import { describeFacts, describeTitle, type Alert, type AlertChannel } from '../
 import { postJson } from '../http-post.ts';
 
 /** DingTalk robot markdown message. */
-export function buildDingTalkPayload(alert: Alert) {
+function buildDingTalkPayload(alert: Alert) {
   const title = describeTitle(alert);
   const text = [`### ${title}`, '', ...describeFacts(alert).map((f) => `- **${f.label}:** ${f.value}`), '', `[Open task](${alert.task.url})`].join('\n');
   return { msgtype: 'markdown', markdown: { title, text } };

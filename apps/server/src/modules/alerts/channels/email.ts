@@ -19,11 +19,11 @@ export interface EmailSettings {
 
 const TLS_VERSIONS = { '1.0': 'TLSv1', '1.1': 'TLSv1.1', '1.2': 'TLSv1.2', '1.3': 'TLSv1.3' } as const;
 
-export function buildEmailSubject(alert: Alert): string {
+function buildEmailSubject(alert: Alert): string {
   return `[${alert.project.name}] ${describeTitle(alert)}`;
 }
 
-export function buildEmailHtml(alert: Alert): string {
+function buildEmailHtml(alert: Alert): string {
   const rows = describeFacts(alert)
     .map((f) => `<tr><th align="left" style="padding:2px 12px 2px 0">${escapeMarkup(f.label)}</th><td>${escapeMarkup(f.value)}</td></tr>`)
     .join('');

@@ -4,7 +4,7 @@ import { postJson } from '../http-post.ts';
 const PRIORITIES = { success: 4, waiting_confirmation: 6, error: 8 } as const;
 
 /** Gotify message with markdown content and a click-through to the task. */
-export function buildGotifyPayload(alert: Alert) {
+function buildGotifyPayload(alert: Alert) {
   const lines = [...describeFacts(alert).map((f) => `**${f.label}:** ${f.value}  `), '', `[Open task](${alert.task.url})`];
   return {
     title: describeTitle(alert),

@@ -4,7 +4,7 @@ import { postJson } from '../http-post.ts';
 const CARD_STYLES = { success: 'good', error: 'attention', waiting_confirmation: 'warning' } as const;
 
 /** A message carrying an Adaptive Card, the shape Teams workflow webhooks accept. */
-export function buildTeamsPayload(alert: Alert) {
+function buildTeamsPayload(alert: Alert) {
   return {
     type: 'message',
     attachments: [

@@ -2,7 +2,7 @@ import { STATUS_COLORS, describeFacts, describeTitle, type Alert, type AlertChan
 import { postJson } from '../http-post.ts';
 
 /** Rocket.Chat incoming-webhook body: message text plus an attachment linking to the task. */
-export function buildRocketChatPayload(alert: Alert) {
+function buildRocketChatPayload(alert: Alert) {
   const title = describeTitle(alert);
   return {
     alias: 'Gantry',

@@ -2,7 +2,7 @@ import { STATUS_COLORS, describeFacts, describeTitle, type Alert, type AlertChan
 import { escapeMarkup, postJson } from '../http-post.ts';
 
 /** Slack incoming-webhook body: a coloured attachment with the facts as short fields. */
-export function buildSlackPayload(alert: Alert) {
+function buildSlackPayload(alert: Alert) {
   const title = describeTitle(alert);
   return {
     text: escapeMarkup(title),

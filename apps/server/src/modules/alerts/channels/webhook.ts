@@ -2,7 +2,7 @@ import { describePlainText, describeTitle, formatStatus, type Alert, type AlertC
 import { postJson } from '../http-post.ts';
 
 /** The generic webhook body documented in docs/alerts.md; fields are only ever added. */
-export function buildWebhookPayload(alert: Alert) {
+function buildWebhookPayload(alert: Alert) {
   return {
     event: alert.test ? 'test' : alert.status === 'waiting_confirmation' ? 'task.waiting_confirmation' : 'task.finished',
     title: describeTitle(alert),

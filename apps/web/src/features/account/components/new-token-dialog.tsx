@@ -17,9 +17,9 @@ import { useCreateApiToken } from '../api/account-queries.ts';
 import { SubmitButton } from '../../../components/submit-button.tsx';
 
 /** Lifetimes offered for a new token, in days; 0 = never expires. */
-export const TOKEN_LIFETIMES = [0, 7, 30, 90, 365] as const;
+const TOKEN_LIFETIMES = [0, 7, 30, 90, 365] as const;
 
-export function expiryFor(days: number, now = new Date()): string | null {
+function expiryFor(days: number, now = new Date()): string | null {
   return days === 0 ? null : new Date(now.getTime() + days * 86_400_000).toISOString();
 }
 

@@ -4,7 +4,7 @@ import type { Integration, IntegrationBody, IntegrationExtractValueBody, Integra
 import { api } from '../../../lib/api-client.ts';
 import { resourceKeys } from '../../../lib/project-resources.ts';
 
-export const integrationKeys = {
+const integrationKeys = {
   all: (projectId: number) => [...resourceKeys.all(projectId), 'integrations'] as const,
   list: (projectId: number) => [...integrationKeys.all(projectId), 'list'] as const,
   one: (projectId: number, integrationId: number) => [...integrationKeys.all(projectId), 'one', integrationId] as const,

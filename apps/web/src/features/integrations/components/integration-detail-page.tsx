@@ -175,7 +175,7 @@ export function IntegrationDetailPage() {
       remove: () => removeIntegration.mutateAsync(current.id),
       onDeleted: () => {
         snackbar.showSuccess(t('integrations.deleted', { name: current.name }));
-        navigate(listPath);
+        void navigate(listPath);
       },
     });
 

@@ -22,9 +22,9 @@ type Fail = (path: string, message: string) => void;
 const collect = <T>(check: (fields: T, fail: Fail) => void) =>
   z.custom<T>().superRefine((fields, ctx) => check(fields, (path, message) => ctx.addIssue({ code: 'custom', path: [path], message })));
 
-export const MATCH_SOURCE_REQUIRED = 'Match source is required';
-export const VALUE_SOURCE_REQUIRED = 'Value Source is required';
-export const METHOD_REQUIRED = 'Comparison method is required';
+const MATCH_SOURCE_REQUIRED = 'Match source is required';
+const VALUE_SOURCE_REQUIRED = 'Value Source is required';
+const METHOD_REQUIRED = 'Comparison method is required';
 
 /** The whole body is one string: no key to look up. */
 const needsKey = (source: string, bodyDataType: string) => !(source === 'body' && bodyDataType === 'string');

@@ -9,7 +9,7 @@ import { MatcherFormSchema, getMatcherDefaults, toMatcherBody } from './integrat
 import type { MatcherFields } from './integration-forms.ts';
 import { IntegrationRuleDialog, RequestPartFields } from './integration-rule-dialog.tsx';
 
-export const MATCH_METHODS = ['equals', 'unequals', 'contains'] as const;
+const MATCH_METHODS = ['equals', 'unequals', 'contains'] as const;
 
 interface MatcherDialogProps {
   open: boolean;

@@ -17,7 +17,7 @@ import { keysQuery, repositoriesQuery } from '../../../lib/project-resources.ts'
 import { useSaveInventory } from '../api/inventories-queries.ts';
 
 /** The kinds of inventory the form creates; workspaces belong to terraform templates. */
-export const FORM_INVENTORY_TYPES = ['static', 'static-yaml', 'file'] as const;
+const FORM_INVENTORY_TYPES = ['static', 'static-yaml', 'file'] as const;
 
 type InventoryFormInput = z.input<typeof InventoryBody>;
 type InventoryFormValues = z.output<typeof InventoryBody>;

@@ -14,7 +14,7 @@ import { useSaveKey } from '../api/keys-queries.ts';
 import { buildKeyFormSchema, getKeyFormDefaults, toKeyBody } from './key-form.ts';
 import type { KeyFormInput, KeyFormValues } from './key-form.ts';
 
-export const KEY_TYPES = ['ssh', 'login_password', 'none'] as const;
+const KEY_TYPES = ['ssh', 'login_password', 'none'] as const;
 
 /** The seed's types; a single-value key (restored from Semaphore) keeps its own type on the list. */
 const typesFor = (key: AccessKey | undefined): readonly KeyType[] => (key?.type === 'string' ? [...KEY_TYPES, 'string'] : KEY_TYPES);

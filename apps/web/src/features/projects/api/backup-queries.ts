@@ -24,7 +24,7 @@ function saveJsonFile(fileName: string, document: unknown): void {
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The seed's rhythm for a backup: a second of progress before the download and a second after it. */
-export const BACKUP_DELAY_MS = 1000;
+const BACKUP_DELAY_MS = 1000;
 
 export function useDownloadBackup(projectId: number) {
   return useMutation({

@@ -17,7 +17,7 @@ const typedInteger = (value: unknown) => {
   return trimmed === '' ? null : Number(trimmed);
 };
 
-export const ProjectFormSchema = CreateProjectBody.pick({ name: true, alert: true, alert_chat: true }).extend({
+const ProjectFormSchema = CreateProjectBody.pick({ name: true, alert: true, alert_chat: true }).extend({
   max_parallel_tasks: z.preprocess(typedInteger, MaxParallelTasks.nullable()),
 });
 export type ProjectFormInput = z.input<typeof ProjectFormSchema>;

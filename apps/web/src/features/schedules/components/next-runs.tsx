@@ -21,7 +21,7 @@ function useDelayed<T>(value: T, delay: number): T {
 }
 
 /** A due time in the schedule's time zone; an unknown zone name falls back to the browser's. */
-export function formatRunTime(value: string, locale: string, timeZone: string | undefined): string {
+function formatRunTime(value: string, locale: string, timeZone: string | undefined): string {
   const options: Intl.DateTimeFormatOptions = { weekday: 'short', year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' };
   try {
     return new Intl.DateTimeFormat(locale, { ...options, timeZone }).format(new Date(value));

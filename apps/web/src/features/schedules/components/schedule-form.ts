@@ -4,7 +4,7 @@ import type { Schedule, ScheduleBody } from '@gantry/contract';
 import { DEFAULT_CRON, EMPTY_PICKER, parseCron, toCron } from '../cron-picker.ts';
 import type { CronPicker, Timing } from '../cron-picker.ts';
 
-export const TIMING_REQUIRED = 'Timing is required';
+const TIMING_REQUIRED = 'Timing is required';
 
 export type CronMode = 'picker' | 'raw';
 

@@ -4,7 +4,7 @@ import { api } from '../../../lib/api-client.ts';
 import { taskKeys } from '../../../lib/live-events.ts';
 
 /** The admin's active tasks are refreshed every 10 seconds (and patched live in between). */
-export const ACTIVE_TASKS_REFRESH_MS = 10_000;
+const ACTIVE_TASKS_REFRESH_MS = 10_000;
 
 export const activeTasksQuery = queryOptions({
   queryKey: taskKeys.active,

@@ -6,10 +6,10 @@ import { taskKeys } from '../../../lib/live-events.ts';
 import type { LogLine } from '../log/log-buffer.ts';
 
 /** Template task lists show the last 200 tasks (the seed's default limit); the row summary the last 5. */
-export const TEMPLATE_TASKS_LIMIT = 200;
+const TEMPLATE_TASKS_LIMIT = 200;
 export const LAST_TASKS_ROW_LIMIT = 5;
 /** The build version picker offers the last 20 successful builds. */
-export const BUILD_VERSIONS_LIMIT = 20;
+const BUILD_VERSIONS_LIMIT = 20;
 
 export const taskQuery = (projectId: number, taskId: number) =>
   queryOptions({

@@ -18,9 +18,13 @@ describe('TaskDuration', () => {
       </span>,
     );
     expect(screen.getByTestId('duration').textContent).toBe('5s');
-    act(() => vi.advanceTimersByTime(1000));
+    act(() => {
+      vi.advanceTimersByTime(1000);
+    });
     expect(screen.getByTestId('duration').textContent).toBe('6s');
-    act(() => vi.advanceTimersByTime(60_000));
+    act(() => {
+      vi.advanceTimersByTime(60_000);
+    });
     expect(screen.getByTestId('duration').textContent).toBe('1m 6s');
   });
 
@@ -36,7 +40,9 @@ describe('TaskDuration', () => {
       </>,
     );
     expect(screen.getByTestId('finished').textContent).toBe('1h 2m 3s');
-    act(() => vi.advanceTimersByTime(5000));
+    act(() => {
+      vi.advanceTimersByTime(5000);
+    });
     expect(screen.getByTestId('finished').textContent).toBe('1h 2m 3s');
     expect(screen.getByTestId('waiting').textContent).toBe('—');
     expect(vi.getTimerCount()).toBeLessThanOrEqual(1);

@@ -14,7 +14,7 @@ import type { TaskLogSession } from '../log/log-session.ts';
 import { computeWindow, isAtBottom } from '../log/windowing.ts';
 
 /** Every log line is exactly this tall, which is what makes the windowing arithmetic exact. */
-export const LOG_LINE_HEIGHT = 20;
+const LOG_LINE_HEIGHT = 20;
 /** Lines rendered beyond each edge of the viewport. */
 const OVERSCAN = 40;
 /** Scrolling through unloaded lines asks for them once the scrollbar rests this long. */

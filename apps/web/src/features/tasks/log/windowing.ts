@@ -5,7 +5,7 @@
  */
 
 /** Below every browser's element-height limit. */
-export const MAX_SCROLL_HEIGHT = 15_000_000;
+const MAX_SCROLL_HEIGHT = 15_000_000;
 
 export interface WindowInput {
   scrollTop: number;

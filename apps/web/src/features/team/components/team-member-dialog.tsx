@@ -19,7 +19,7 @@ import { useAddTeamMember } from '../api/team-queries.ts';
 import { PROJECT_ROLES, getRoleLabel } from './role-labels.ts';
 
 /** The seed has both fields of this form report the user-required text. */
-export const TeamMemberFormSchema = AddTeamMemberBody.extend({
+const TeamMemberFormSchema = AddTeamMemberBody.extend({
   role: z.enum(ProjectRoleSlug.options, { error: 'User is required' }),
 });
 type TeamMemberFormInput = z.input<typeof TeamMemberFormSchema>;

@@ -31,7 +31,7 @@ export function NewTemplateButton({ projectId, viewId, isAdmin }: NewTemplateBut
 
   const go = (path: string) => {
     setAnchor(null);
-    navigate(path);
+    void navigate(path);
   };
 
   return (

@@ -22,7 +22,7 @@ import { getFirstErrorMessage, getListErrorMessage } from '../../../lib/form-err
 import { translateValidationMessage } from '../../../lib/i18n.ts';
 
 /** Survey variable types in menu order; String is the empty id. */
-export const SURVEY_VAR_TYPES: readonly SurveyVarType[] = ['', 'int', 'secret', 'enum'];
+const SURVEY_VAR_TYPES: readonly SurveyVarType[] = ['', 'int', 'secret', 'enum'];
 export const SURVEY_TYPE_LABEL_KEYS: Record<SurveyVarType, string> = {
   '': 'templates.survey.types.string',
   int: 'templates.survey.types.int',

@@ -152,7 +152,7 @@ function TemplateForm({ projectId, viewId, template, app: appFromUrl, backTo }: 
           onSuccess: async () => {
             await saveCronCheck({ id: template.id, name: body.name });
             snackbar.showSuccess(t('templates.saved', { name: body.name }));
-            navigate(getTemplatePath(projectId, viewId, template.id));
+            void navigate(getTemplatePath(projectId, viewId, template.id));
           },
         },
       );
@@ -161,7 +161,7 @@ function TemplateForm({ projectId, viewId, template, app: appFromUrl, backTo }: 
         onSuccess: async (created) => {
           await saveCronCheck(created);
           snackbar.showSuccess(t('templates.created', { name: created.name }));
-          navigate(getTemplatePath(projectId, viewId, created.id));
+          void navigate(getTemplatePath(projectId, viewId, created.id));
         },
       });
     }

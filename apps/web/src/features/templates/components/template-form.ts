@@ -7,7 +7,7 @@ import { cleanStringList } from '../../../components/string-list-editor.tsx';
 export const TEMPLATE_TYPES: readonly TemplateType[] = ['', 'build', 'deploy'];
 
 /** A vault row of the form; the name is optional (empty is the default vault). */
-export interface VaultFields {
+interface VaultFields {
   name: string;
   type: 'password' | 'script';
   vault_key_id: number | null;

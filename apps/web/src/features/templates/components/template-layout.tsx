@@ -90,7 +90,7 @@ export function TemplateLayout() {
                   </Tooltip>
                   <Tooltip title={t('common.delete')}>
                     <span>
-                      <IconButton onClick={() => actions.requestDelete(data, () => navigate(listPath))} disabled={actions.deleting} aria-label={t('templates.deleteTemplate')}>
+                      <IconButton onClick={() => actions.requestDelete(data, () => void navigate(listPath))} disabled={actions.deleting} aria-label={t('templates.deleteTemplate')}>
                         <DeleteOutlineIcon />
                       </IconButton>
                     </span>

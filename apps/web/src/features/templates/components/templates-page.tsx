@@ -32,7 +32,7 @@ import { TaskStatusChip } from '../../../components/task-status-chip.tsx';
 import { useTemplateActions } from './use-template-actions.ts';
 
 /** Column visibility of this table is kept in the browser under this name. */
-export const TEMPLATE_TABLE = 'project__template';
+const TEMPLATE_TABLE = 'project__template';
 
 /**
  * Where the table grows too narrow, these columns give way first, so that the name keeps its room

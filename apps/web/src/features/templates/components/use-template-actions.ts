@@ -27,7 +27,7 @@ export function useTemplateActions(projectId: number, viewId: number | undefined
       const source = await loadTemplate(projectId, template.id);
       const created = await create.mutateAsync(toCopyBody(source, `${source.name} (copy)`));
       snackbar.showSuccess(t('templates.copied', { name: created.name }));
-      navigate(getTemplatePath(projectId, viewId, created.id));
+      void navigate(getTemplatePath(projectId, viewId, created.id));
     } catch (error) {
       snackbar.showError(getErrorMessage(error));
     }

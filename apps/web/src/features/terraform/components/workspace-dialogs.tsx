@@ -13,7 +13,7 @@ import { getErrorMessage } from '../../../lib/api-client.ts';
 import { inventoriesQuery, keysQuery } from '../../../lib/project-resources.ts';
 import { useCreateAlias, useCreateWorkspace, useWorkspaceAction } from '../api/terraform-queries.ts';
 
-export const KEY_REQUIRED = 'Key is required';
+const KEY_REQUIRED = 'Key is required';
 
 /** A picked id: null until chosen, then required with the given message. */
 const requiredId = (message: string) =>

@@ -16,7 +16,7 @@ import { useCreateUser, useUpdateUser } from '../api/users-queries.ts';
  * One form for new and existing users. A new user needs a password unless external (the rule of
  * CreateUserBody), checked here as well so it is reported together with the other fields.
  */
-export function buildUserFormSchema(isNew: boolean) {
+function buildUserFormSchema(isNew: boolean) {
   return UpdateUserBody.omit({ id: true }).superRefine(
     (user, ctx) => {
       if (user.external !== true && !user.password) {

@@ -6,7 +6,9 @@ import Stack from '@mui/material/Stack';
 import type { TaskWithTemplate } from '@gantry/contract';
 import { DataTable } from '../../../components/data-table.tsx';
 import { useProjectId } from '../../../lib/use-project-id.ts';
-import { HISTORY_PAGE_SIZE, StopWaitingButton, fetchOlderTasks, lastTasksQuery, useTaskColumns } from '../../tasks/index.ts';
+import { HISTORY_PAGE_SIZE, fetchOlderTasks, lastTasksQuery } from '../api/tasks-queries.ts';
+import { StopWaitingButton } from './stop-waiting-button.tsx';
+import { useTaskColumns } from './task-columns.tsx';
 
 /** The project's last tasks, 20 per page; rows follow the websocket and new tasks appear by themselves. */
 export function HistoryPage() {
