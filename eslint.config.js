@@ -14,29 +14,63 @@ const layers = [
   {
     files: ['packages/contract/src/**'],
     patterns: [
-      forbidImports('The contract is shared by every layer and depends on none of them.', '@gantry/*', '**/runner/src/**', '**/apps/**'),
+      forbidImports(
+        'The contract is shared by every layer and depends on none of them.',
+        '@gantry/*',
+        '**/runner/src/**',
+        '**/apps/**',
+      ),
       forbidImports('The contract runs in the browser too: no Node modules.', 'node:*'),
     ],
   },
   {
     files: ['packages/runner/src/**'],
-    patterns: [forbidImports('The runner depends on the contract only.', '@gantry/server', '@gantry/web', '**/apps/**')],
+    patterns: [
+      forbidImports('The runner depends on the contract only.', '@gantry/server', '@gantry/web', '**/apps/**'),
+    ],
   },
   {
     files: ['apps/server/src/**'],
-    patterns: [forbidImports('The server never imports the web app.', '@gantry/web', '**/apps/web/**', '**/web/src/**')],
+    patterns: [
+      forbidImports('The server never imports the web app.', '@gantry/web', '**/apps/web/**', '**/web/src/**'),
+    ],
   },
   {
     files: ['apps/web/src/**'],
     patterns: [
-      forbidImports('The web app talks to the server over HTTP only.', '@gantry/server', '@gantry/runner', '**/apps/server/**', '**/packages/runner/**'),
+      forbidImports(
+        'The web app talks to the server over HTTP only.',
+        '@gantry/server',
+        '@gantry/runner',
+        '**/apps/server/**',
+        '**/packages/runner/**',
+      ),
       forbidImports('The web app runs in the browser: no Node modules.', 'node:*'),
     ],
   },
 ];
 
 /** Web features are independent: one feature never imports another (shared parts live in lib/ or components/). */
-const webFeatures = ['account', 'apps', 'auth', 'dashboard', 'environments', 'integrations', 'inventories', 'keys', 'projects', 'repositories', 'runners', 'schedules', 'tasks', 'team', 'templates', 'terraform', 'users', 'views'];
+const webFeatures = [
+  'account',
+  'apps',
+  'auth',
+  'dashboard',
+  'environments',
+  'integrations',
+  'inventories',
+  'keys',
+  'projects',
+  'repositories',
+  'runners',
+  'schedules',
+  'tasks',
+  'team',
+  'templates',
+  'terraform',
+  'users',
+  'views',
+];
 
 function webFeatureRule(feature) {
   const others = webFeatures.filter((name) => name !== feature);
@@ -50,7 +84,12 @@ function webFeatureRule(feature) {
             ...layers.find((layer) => layer.files[0] === 'apps/web/src/**').patterns,
             forbidImports(
               'Web features do not import each other; move what both need to lib/ or components/.',
-              ...others.flatMap((name) => [`../${name}/**`, `../../${name}/**`, `../../../${name}/**`, `**/features/${name}/**`]),
+              ...others.flatMap((name) => [
+                `../${name}/**`,
+                `../../${name}/**`,
+                `../../../${name}/**`,
+                `**/features/${name}/**`,
+              ]),
             ),
           ],
         },
@@ -105,7 +144,17 @@ const repositoryReachers = [
 
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/**', '**/dist/**', '.tmp/**', 'coverage/**', '**/*.js', '**/*.mjs', '**/*.cjs', '**/vitest.config.ts', 'apps/web/vite.config.ts'],
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '.tmp/**',
+      'coverage/**',
+      '**/*.js',
+      '**/*.mjs',
+      '**/*.cjs',
+      '**/vitest.config.ts',
+      'apps/web/vite.config.ts',
+    ],
   },
   {
     files: sources,
@@ -117,9 +166,15 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false, properties: false } }],
+      '@typescript-eslint/no-misused-promises': [
+        'error',
+        { checksVoidReturn: { attributes: false, properties: false } },
+      ],
       '@typescript-eslint/consistent-type-imports': ['error', { disallowTypeAnnotations: false }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       '@typescript-eslint/naming-convention': [
         'error',
         { selector: 'typeLike', format: ['PascalCase'] },
@@ -132,7 +187,10 @@ export default tseslint.config(
       'import-x/no-self-import': 'error',
       'no-restricted-syntax': [
         'error',
-        { selector: "MemberExpression[object.name='process'][property.name='env']", message: 'Only config.ts reads the environment.' },
+        {
+          selector: "MemberExpression[object.name='process'][property.name='env']",
+          message: 'Only config.ts reads the environment.',
+        },
       ],
     },
     settings: {
@@ -141,16 +199,35 @@ export default tseslint.config(
       'import-x/resolver-next': [importX.createNodeResolver({ extensions: ['.ts', '.tsx'] })],
     },
   },
-  ...layers.map((layer) => ({ files: layer.files, rules: { 'no-restricted-imports': ['error', { patterns: layer.patterns }] } })),
+  ...layers.map((layer) => ({
+    files: layer.files,
+    rules: { 'no-restricted-imports': ['error', { patterns: layer.patterns }] },
+  })),
   serverModuleRule,
   {
     files: repositoryReachers,
-    rules: { 'no-restricted-imports': ['error', { patterns: layers.find((layer) => layer.files[0] === 'apps/server/src/**').patterns }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: layers.find((layer) => layer.files[0] === 'apps/server/src/**').patterns },
+      ],
+    },
   },
   ...webFeatures.map(webFeatureRule),
   {
     // Only configuration code, the command line's entry and tools outside the product read the environment.
-    files: ['apps/server/src/config.ts', 'apps/server/src/cli/**', 'e2e/**', 'bench/**', '**/test/**', '**/*.test.ts', '**/*.test.tsx', '**/vite.config.ts', '**/vitest.config.ts', 'apps/server/scripts/**'],
+    files: [
+      'apps/server/src/config.ts',
+      'apps/server/src/cli/**',
+      'e2e/**',
+      'bench/**',
+      '**/test/**',
+      '**/*.test.ts',
+      '**/*.test.tsx',
+      '**/vite.config.ts',
+      '**/vitest.config.ts',
+      'apps/server/scripts/**',
+    ],
     rules: { 'no-restricted-syntax': 'off' },
   },
 );

@@ -4,7 +4,16 @@ import WebSocket from 'ws';
 import { readTestEnvironment } from '../apps/server/src/config.ts';
 import type { Dialect } from '../apps/server/src/db/database.ts';
 import { GANTRY_SOURCE_BIN, freePort } from '../apps/server/test/server-process-fixture.ts';
-import { connectClient, createBenchProject, makeTempDir, newAccessKey, openBenchStore, readFlag, startNode, type Client } from './gantry-nodes.ts';
+import {
+  connectClient,
+  createBenchProject,
+  makeTempDir,
+  newAccessKey,
+  openBenchStore,
+  readFlag,
+  startNode,
+  type Client,
+} from './gantry-nodes.ts';
 
 /**
  * Cluster soak: three Gantry nodes on one PostgreSQL or MariaDB store and Redis, a remote runner,
@@ -32,7 +41,13 @@ const redisUrl = readTestEnvironment().redisUrl;
 const accessKey = newAccessKey();
 const ports = [await freePort(), await freePort(), await freePort()];
 const nodeDirs = ports.map((_, i) => path.join(temp.dir, `node-${i}`));
-const nodeOptions = (i: number) => ({ store, dataDir: nodeDirs[i] ?? '', redisUrl, accessKey, env: { GANTRY_LOG_LEVEL: 'error' } });
+const nodeOptions = (i: number) => ({
+  store,
+  dataDir: nodeDirs[i] ?? '',
+  redisUrl,
+  accessKey,
+  env: { GANTRY_LOG_LEVEL: 'error' },
+});
 type Node = Awaited<ReturnType<typeof startNode>>;
 const nodes: (Node | undefined)[] = [];
 const children: ChildProcess[] = [];
@@ -53,7 +68,10 @@ try {
   for (let i = 0; i < 3; i++) clients.push(await connectClient(urlOf(i), 16));
   const admin = clients[0] as Client;
   const script = `for i in $(seq 1 ${SCRIPT_LINES}); do echo "line $i"; sleep ${LINE_EVERY_MS / 1000}; done\n`;
-  const local = await createBenchProject(admin, path.join(temp.dir, 'scripts-local'), { 'work.sh': script, 'tick.sh': 'echo tick\n' });
+  const local = await createBenchProject(admin, path.join(temp.dir, 'scripts-local'), {
+    'work.sh': script,
+    'tick.sh': 'echo tick\n',
+  });
   const remote = await createBenchProject(admin, path.join(temp.dir, 'scripts-remote'), { 'work.sh': script });
   const localWork = local.templates['work.sh'];
   const remoteWork = remote.templates['work.sh'];
@@ -61,15 +79,39 @@ try {
   if (!localWork || !remoteWork || !tick) throw new Error('templates missing');
 
   // The remote runner belongs to one project: its tasks all run there, the other project's on the nodes.
-  const runner = (await admin.call('POST', `${remote.base}/runners`, { name: 'soak runner' })).body as { id: number; token: string };
-  const runnerChild = spawn(process.execPath, [GANTRY_SOURCE_BIN, 'runner', 'start', '--server', urlOf(0), '--token', runner.token, '--work-dir', path.join(temp.dir, 'runner')], {
-    env: { PATH: readTestEnvironment().path },
-    stdio: 'ignore',
-  });
+  const runner = (await admin.call('POST', `${remote.base}/runners`, { name: 'soak runner' })).body as {
+    id: number;
+    token: string;
+  };
+  const runnerChild = spawn(
+    process.execPath,
+    [
+      GANTRY_SOURCE_BIN,
+      'runner',
+      'start',
+      '--server',
+      urlOf(0),
+      '--token',
+      runner.token,
+      '--work-dir',
+      path.join(temp.dir, 'runner'),
+    ],
+    {
+      env: { PATH: readTestEnvironment().path },
+      stdio: 'ignore',
+    },
+  );
   children.push(runnerChild);
 
   const scheduleCreated = Date.now();
-  const schedule = (await admin.call('POST', `${local.base}/schedules`, { name: 'every minute', template_id: tick.id, cron_format: '* * * * *', active: true })).body as { id: number };
+  const schedule = (
+    await admin.call('POST', `${local.base}/schedules`, {
+      name: 'every minute',
+      template_id: tick.id,
+      cron_format: '* * * * *',
+      active: true,
+    })
+  ).body as { id: number };
 
   // Websocket viewers: one per node, reconnected after a restart; every log message is counted per second.
   const viewerCounts = ports.map(() => new Map<number, number>());
@@ -102,7 +144,9 @@ try {
     for (let attempt = 0; attempt < 3; attempt++) {
       const client = clients[(n + attempt) % 3] as Client;
       try {
-        const answer = viaWebhook ? await client.call('POST', template?.webhook ?? '', {}) : await client.call('POST', `${project.base}/tasks`, { template_id: template?.id });
+        const answer = viaWebhook
+          ? await client.call('POST', template?.webhook ?? '', {})
+          : await client.call('POST', `${project.base}/tasks`, { template_id: template?.id });
         if (answer.status < 300) {
           launches.answered += 1;
           if (attempt > 0) launches.retried += 1;
@@ -127,10 +171,14 @@ try {
     clients[victim] = await connectClient(urlOf(victim), 16);
     watch(victim);
     kills.push({ node: victim, at, back: Date.now() });
-    console.log(`      killed node ${victim} at ${((at - started) / 1000).toFixed(0)} s, serving again after ${((Date.now() - at) / 1000).toFixed(1)} s`);
+    console.log(
+      `      killed node ${victim} at ${((at - started) / 1000).toFixed(0)} s, serving again after ${((Date.now() - at) / 1000).toFixed(1)} s`,
+    );
   }
 
-  console.log(`      ${dialect}: 3 nodes, ${taskCount} tasks over ${durationS} s, a node SIGKILLed every ${killEveryS} s`);
+  console.log(
+    `      ${dialect}: 3 nodes, ${taskCount} tasks over ${durationS} s, a node SIGKILLed every ${killEveryS} s`,
+  );
   for (let n = 0; n < taskCount; n++) {
     const due = started + n * launchEveryMs;
     while (Date.now() < due) {
@@ -154,17 +202,35 @@ try {
   const deadline = Date.now() + 120_000;
   let unfinished = 0;
   for (;;) {
-    unfinished = Number((await db.selectFrom('task').select((eb) => eb.fn.countAll<number>().as('n')).where('status', 'not in', ['success', 'error', 'stopped', 'rejected']).executeTakeFirstOrThrow()).n);
+    unfinished = Number(
+      (
+        await db
+          .selectFrom('task')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('status', 'not in', ['success', 'error', 'stopped', 'rejected'])
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     if (unfinished === 0 || Date.now() > deadline) break;
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
   const endedAt = Date.now();
   for (const socket of viewers) socket?.close();
 
-  const launchedTasks = await db.selectFrom('task').select(['id', 'status', 'project_id']).where('schedule_id', 'is', null).execute();
-  report(launches.failed === 0, `launches answered ${launches.answered} (${launches.retried} after a retry on another node), failed ${launches.failed}${[...launches.refused].map(([k, v]) => `; ${v}x ${k}`).join('')}`);
+  const launchedTasks = await db
+    .selectFrom('task')
+    .select(['id', 'status', 'project_id'])
+    .where('schedule_id', 'is', null)
+    .execute();
+  report(
+    launches.failed === 0,
+    `launches answered ${launches.answered} (${launches.retried} after a retry on another node), failed ${launches.failed}${[...launches.refused].map(([k, v]) => `; ${v}x ${k}`).join('')}`,
+  );
   report(launchedTasks.length === taskCount, `${launchedTasks.length} launched tasks stored for ${taskCount} launches`);
-  report(unfinished === 0, `${unfinished} tasks left in a non-final state ${((endedAt - launchedUntil) / 1000).toFixed(0)} s after the last launch`);
+  report(
+    unfinished === 0,
+    `${unfinished} tasks left in a non-final state ${((endedAt - launchedUntil) / 1000).toFixed(0)} s after the last launch`,
+  );
 
   // Log lines: consecutive sequence numbers; the script's lines in order; lines missing at the end only
   // for a task whose node was killed, and only if the last stored line came within 100 ms of the kill.
@@ -176,7 +242,12 @@ try {
   let afterKill = 0;
   const cutWindows: number[] = [];
   for (const task of launchedTasks) {
-    const rows = await db.selectFrom('task_output').select(['seq', 'time', 'output']).where('task_id', '=', task.id).orderBy('seq').execute();
+    const rows = await db
+      .selectFrom('task_output')
+      .select(['seq', 'time', 'output'])
+      .where('task_id', '=', task.id)
+      .orderBy('seq')
+      .execute();
     if (rows.some((row, i) => row.seq !== i)) reordered += 1;
     const numbers = rows.flatMap((row) => (/^line (\d+)$/.exec(row.output) ? [Number(row.output.slice(5))] : []));
     if (numbers.some((value, i) => value !== i + 1)) reordered += 1;
@@ -185,7 +256,9 @@ try {
       complete += 1;
       continue;
     }
-    const closedByOthers = rows.some((row) => row.output.startsWith('The Gantry server running this task stopped answering'));
+    const closedByOthers = rows.some((row) =>
+      row.output.startsWith('The Gantry server running this task stopped answering'),
+    );
     const lastLine = [...rows].reverse().find((row) => /^line \d+$/.exec(row.output));
     const lastAt = lastLine ? Date.parse(lastLine.time) : 0;
     // The kill that cut the task: the first after its last stored line.
@@ -199,17 +272,31 @@ try {
       afterKill += missing - nearKill;
     } else lostOtherwise += missing;
   }
-  if (cutWindows.length > 0) console.log(`      tasks cut by a kill: their last stored line came ${cutWindows.map((ms) => `${ms} ms`).join(', ')} before the kill`);
+  if (cutWindows.length > 0)
+    console.log(
+      `      tasks cut by a kill: their last stored line came ${cutWindows.map((ms) => `${ms} ms`).join(', ')} before the kill`,
+    );
   report(reordered === 0, `${reordered} tasks with lines out of order or with a gap in their sequence numbers`);
-  report(lostOtherwise === 0, `${complete} tasks with all ${SCRIPT_LINES} lines; ${tasksCutByKill} cut by a kill, losing ${lostNearKill} lines written in the last ${LOSS_WINDOW_MS} ms before it (their ${afterKill} later lines had no live node to write to); ${lostOtherwise} lines lost otherwise`);
+  report(
+    lostOtherwise === 0,
+    `${complete} tasks with all ${SCRIPT_LINES} lines; ${tasksCutByKill} cut by a kill, losing ${lostNearKill} lines written in the last ${LOSS_WINDOW_MS} ms before it (their ${afterKill} later lines had no live node to write to); ${lostOtherwise} lines lost otherwise`,
+  );
 
   // The schedule: one run in every whole minute between its creation and the end of the launches.
   const runs = await db.selectFrom('task').select('created').where('schedule_id', '=', schedule.id).execute();
   const perMinute = new Map<number, number>();
-  for (const run of runs) perMinute.set(Math.floor(Date.parse(run.created) / 60_000), (perMinute.get(Math.floor(Date.parse(run.created) / 60_000)) ?? 0) + 1);
+  for (const run of runs)
+    perMinute.set(
+      Math.floor(Date.parse(run.created) / 60_000),
+      (perMinute.get(Math.floor(Date.parse(run.created) / 60_000)) ?? 0) + 1,
+    );
   const minutes: number[] = [];
-  for (let minute = Math.floor(scheduleCreated / 60_000) + 1; minute < Math.floor(launchedUntil / 60_000); minute++) minutes.push(perMinute.get(minute) ?? 0);
-  report(minutes.every((count) => count === 1), `schedule runs per minute over ${minutes.length} whole minutes: ${minutes.join(' ')}`);
+  for (let minute = Math.floor(scheduleCreated / 60_000) + 1; minute < Math.floor(launchedUntil / 60_000); minute++)
+    minutes.push(perMinute.get(minute) ?? 0);
+  report(
+    minutes.every((count) => count === 1),
+    `schedule runs per minute over ${minutes.length} whole minutes: ${minutes.join(' ')}`,
+  );
 
   // Viewers of the nodes that stayed up: did each receive lines in the seconds after every kill?
   const silentAfterKill: string[] = [];
@@ -217,14 +304,20 @@ try {
     for (let i = 0; i < 3; i++) {
       if (i === kill.node) continue;
       let received = 0;
-      for (let second = Math.floor(kill.at / 1000); second <= Math.floor(kill.at / 1000) + 15; second++) received += viewerCounts[i]?.get(second) ?? 0;
+      for (let second = Math.floor(kill.at / 1000); second <= Math.floor(kill.at / 1000) + 15; second++)
+        received += viewerCounts[i]?.get(second) ?? 0;
       if (received === 0) silentAfterKill.push(`node ${i} after the kill of node ${kill.node}`);
     }
   }
-  report(silentAfterKill.length === 0, `websocket viewers of the surviving nodes kept receiving through ${kills.length} kills${silentAfterKill.length ? `; silent: ${silentAfterKill.join(', ')}` : ''}`);
+  report(
+    silentAfterKill.length === 0,
+    `websocket viewers of the surviving nodes kept receiving through ${kills.length} kills${silentAfterKill.length ? `; silent: ${silentAfterKill.join(', ')}` : ''}`,
+  );
   const statuses = new Map<string, number>();
   for (const task of launchedTasks) statuses.set(task.status, (statuses.get(task.status) ?? 0) + 1);
-  console.log(`      final statuses: ${[...statuses].map(([s, n]) => `${s} ${n}`).join(', ')}; runner tasks ${launchedTasks.filter((t) => t.project_id === remote.projectId).length}`);
+  console.log(
+    `      final statuses: ${[...statuses].map(([s, n]) => `${s} ${n}`).join(', ')}; runner tasks ${launchedTasks.filter((t) => t.project_id === remote.projectId).length}`,
+  );
   console.log(results.every(Boolean) ? 'All soak checks held.' : 'Some soak checks failed.');
   for (const client of clients) client.close();
 } finally {

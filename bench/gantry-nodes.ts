@@ -24,7 +24,10 @@ export interface BenchStore {
 }
 
 export async function openBenchStore(dialect: Dialect, dataDir: string): Promise<BenchStore> {
-  const database = dialect === 'sqlite' ? { url: path.join(dataDir, 'gantry.sqlite'), drop: async () => undefined } : await createTestDatabase(dialect);
+  const database =
+    dialect === 'sqlite'
+      ? { url: path.join(dataDir, 'gantry.sqlite'), drop: async () => undefined }
+      : await createTestDatabase(dialect);
   const connection = connectDatabase(dialect, database.url);
   return {
     dialect,
@@ -93,14 +96,18 @@ export async function connectClient(baseUrl: string, maxSockets = 20) {
           path: route,
           method,
           agent,
-          headers: { ...(cookie ? { cookie } : {}), ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) },
+          headers: {
+            ...(cookie ? { cookie } : {}),
+            ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+          },
         },
         (response) => {
           let text = '';
           response.setEncoding('utf8');
           response.on('data', (chunk: string) => (text += chunk));
           response.on('end', () => {
-            if (!cookie && response.headers['set-cookie']) cookie = String(response.headers['set-cookie']).split(';')[0] ?? '';
+            if (!cookie && response.headers['set-cookie'])
+              cookie = String(response.headers['set-cookie']).split(';')[0] ?? '';
             let parsed: unknown = text;
             try {
               parsed = text ? JSON.parse(text) : undefined;
@@ -137,15 +144,31 @@ export async function createBenchProject(client: Client, scriptsDir: string, scr
   const base = `/api/project/${project.id}`;
   const [key] = await must<{ id: number }[]>(client.call('GET', `${base}/keys`), 'keys');
   const [group] = await must<{ id: number }[]>(client.call('GET', `${base}/environment`), 'variable groups');
-  const repository = await must<{ id: number }>(client.call('POST', `${base}/repositories`, { name: 'local', git_url: scriptsDir, ssh_key_id: key?.id }), 'repository');
+  const repository = await must<{ id: number }>(
+    client.call('POST', `${base}/repositories`, { name: 'local', git_url: scriptsDir, ssh_key_id: key?.id }),
+    'repository',
+  );
   const templates: Record<string, { id: number; webhook: string }> = {};
   for (const name of Object.keys(scripts)) {
     const template = await must<{ id: number }>(
-      client.call('POST', `${base}/templates`, { name, app: 'bash', playbook: name, repository_id: repository.id, environment_id: group?.id, allow_parallel_tasks: true }),
+      client.call('POST', `${base}/templates`, {
+        name,
+        app: 'bash',
+        playbook: name,
+        repository_id: repository.id,
+        environment_id: group?.id,
+        allow_parallel_tasks: true,
+      }),
       'template',
     );
-    const integration = await must<{ id: number }>(client.call('POST', `${base}/integrations`, { name, template_id: template.id }), 'integration');
-    const alias = await must<{ url: string }>(client.call('POST', `${base}/integrations/${integration.id}/aliases`), 'alias');
+    const integration = await must<{ id: number }>(
+      client.call('POST', `${base}/integrations`, { name, template_id: template.id }),
+      'integration',
+    );
+    const alias = await must<{ url: string }>(
+      client.call('POST', `${base}/integrations/${integration.id}/aliases`),
+      'alias',
+    );
     templates[name] = { id: template.id, webhook: new URL(alias.url).pathname };
   }
   return { projectId: project.id, base, templates };

@@ -17,7 +17,9 @@ import { median, ratio, spawnAndWait, spawnTrue, startBenchServer } from './supp
 async function dispatchLatency(): Promise<boolean> {
   const server = await startBenchServer();
   const stampFile = path.join(os.tmpdir(), `gantry-bench-stamp-${process.pid}`);
-  const templateId = await server.createTemplate('stamp', `date +%s%3N > '${stampFile}'\n`, { allow_parallel_tasks: true });
+  const templateId = await server.createTemplate('stamp', `date +%s%3N > '${stampFile}'\n`, {
+    allow_parallel_tasks: true,
+  });
   const latencies: number[] = [];
   for (let i = 0; i < 30; i++) {
     const { id, respondedAt } = await server.postTask(templateId);
@@ -29,7 +31,9 @@ async function dispatchLatency(): Promise<boolean> {
   const bare: number[] = [];
   for (let i = 0; i < 30; i++) bare.push(await spawnTrue());
   const measured = median(latencies);
-  console.log(`      dispatch: median ${measured} ms from the POST response to the script running (target <= 50 ms); bare spawn median ${median(bare).toFixed(1)} ms`);
+  console.log(
+    `      dispatch: median ${measured} ms from the POST response to the script running (target <= 50 ms); bare spawn median ${median(bare).toFixed(1)} ms`,
+  );
   return ratio('dispatch latency vs 50 ms budget', measured, 50, 1);
 }
 
@@ -47,7 +51,10 @@ async function queueThroughput(): Promise<boolean> {
   const measured: number[] = [];
   for (let round = 0; round < rounds; round++) {
     const started = performance.now();
-    for (let i = 0; i < tasks; i += limit) await Promise.all(Array.from({ length: Math.min(limit, tasks - i) }, () => spawnAndWait('bash', ['-c', 'echo one line'])));
+    for (let i = 0; i < tasks; i += limit)
+      await Promise.all(
+        Array.from({ length: Math.min(limit, tasks - i) }, () => spawnAndWait('bash', ['-c', 'echo one line'])),
+      );
     baselines.push(performance.now() - started);
 
     const begin = performance.now();
@@ -58,14 +65,22 @@ async function queueThroughput(): Promise<boolean> {
   await server.close();
   const list = (values: number[]) => values.map((v) => v.toFixed(0)).join(', ');
   console.log(`      queue: ${rounds} rounds, tasks ${list(measured)} ms, direct spawns ${list(baselines)} ms`);
-  return ratio(`${tasks} queued one-line tasks, global limit ${limit} (medians)`, median(measured), median(baselines), 2);
+  return ratio(
+    `${tasks} queued one-line tasks, global limit ${limit} (medians)`,
+    median(measured),
+    median(baselines),
+    2,
+  );
 }
 
 /** Where a benchmark stores its data: a temp SQLite file, or a fresh database on the test PostgreSQL or MariaDB. */
 async function openBenchStore(dialect: Dialect): Promise<{ overrides: ConfigInput; drop(): Promise<void> }> {
   if (dialect === 'sqlite') return { overrides: {}, drop: async () => undefined };
   const database = await createTestDatabase(dialect);
-  return { overrides: { db_dialect: dialect, db_url: database.url, access_key_encryption: randomBytes(32).toString('base64') }, drop: () => database.drop() };
+  return {
+    overrides: { db_dialect: dialect, db_url: database.url, access_key_encryption: randomBytes(32).toString('base64') },
+    drop: () => database.drop(),
+  };
 }
 
 /**
@@ -82,11 +97,18 @@ async function millionLinesOn(dialect: Dialect, lines: number): Promise<boolean[
   const baselineTask = await server.createTemplate('baseline', 'true\n');
   const { id: baselineId } = await server.postTask(baselineTask);
   await server.waitForStatus(baselineId, ['success']);
-  const offset = (await db.selectFrom('task').select('output_lines').where('id', '=', baselineId).executeTakeFirstOrThrow()).output_lines;
+  const offset = (
+    await db.selectFrom('task').select('output_lines').where('id', '=', baselineId).executeTakeFirstOrThrow()
+  ).output_lines;
   const now = new Date().toISOString();
   const bareStart = performance.now();
   for (let i = 0; i < lines; i += 2000) {
-    const rows = Array.from({ length: Math.min(2000, lines - i) }, (_, j) => ({ task_id: baselineId, seq: offset + i + j, time: now, output: String(i + j + 1) }));
+    const rows = Array.from({ length: Math.min(2000, lines - i) }, (_, j) => ({
+      task_id: baselineId,
+      seq: offset + i + j,
+      time: now,
+      output: String(i + j + 1),
+    }));
     await repository.insertOutput(rows, baselineId, offset + i + rows.length);
   }
   const baseline = performance.now() - bareStart;
@@ -103,10 +125,19 @@ async function millionLinesOn(dialect: Dialect, lines: number): Promise<boolean[
     .executeTakeFirstOrThrow();
   const allStored = Number(stored.n) === Number(stored.last) + 1 && Number(stored.n) >= lines;
   const rate = lines / (measured / 1000);
-  console.log(`      ${dialect}: ${Number(stored.n)} records stored with consecutive sequence numbers: ${allStored}; bare batched insert ${Math.round(lines / (baseline / 1000)).toLocaleString('en')} lines/s`);
-  const ingestion = ratio(`${dialect}: ${lines.toLocaleString('en')}-line task ingestion vs bare batched insert`, measured, baseline, 1.5);
+  console.log(
+    `      ${dialect}: ${Number(stored.n)} records stored with consecutive sequence numbers: ${allStored}; bare batched insert ${Math.round(lines / (baseline / 1000)).toLocaleString('en')} lines/s`,
+  );
+  const ingestion = ratio(
+    `${dialect}: ${lines.toLocaleString('en')}-line task ingestion vs bare batched insert`,
+    measured,
+    baseline,
+    1.5,
+  );
   const fast = rate >= 300_000;
-  console.log(`${fast ? 'PASS' : 'MISS'}  ${dialect}: ${Math.round(rate).toLocaleString('en')} lines/s end to end (target >= 300,000 lines/s)`);
+  console.log(
+    `${fast ? 'PASS' : 'MISS'}  ${dialect}: ${Math.round(rate).toLocaleString('en')} lines/s end to end (target >= 300,000 lines/s)`,
+  );
   await server.close();
   await store.drop();
   return [ingestion, fast, allStored];
@@ -115,7 +146,8 @@ async function millionLinesOn(dialect: Dialect, lines: number): Promise<boolean[
 async function millionLines(): Promise<boolean[]> {
   const lines = Number(flag('lines') ?? 1_000_000);
   const results: boolean[] = [];
-  for (const dialect of (flag('stores') ?? 'sqlite,postgres,mysql').split(',') as Dialect[]) results.push(...(await millionLinesOn(dialect, lines)));
+  for (const dialect of (flag('stores') ?? 'sqlite,postgres,mysql').split(',') as Dialect[])
+    results.push(...(await millionLinesOn(dialect, lines)));
   return [...results, await websocketFanOut(lines)];
 }
 
@@ -124,21 +156,39 @@ async function websocketFanOut(lines: number): Promise<boolean> {
   const clients = 100;
   const server = await startBenchServer();
   const templateId = await server.createTemplate('fanout', `seq 1 ${lines}\n`);
-  const child = spawn(process.execPath, [path.join(import.meta.dirname, '../node_modules/.bin/tsx'), path.join(import.meta.dirname, 'ws-clients.ts'), `ws://127.0.0.1:${server.port}/api/ws?batch=1`, server.cookie, String(clients), String(lines)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(import.meta.dirname, '../node_modules/.bin/tsx'),
+      path.join(import.meta.dirname, 'ws-clients.ts'),
+      `ws://127.0.0.1:${server.port}/api/ws?batch=1`,
+      server.cookie,
+      String(clients),
+      String(lines),
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let output = '';
-  const ready = new Promise<void>((resolve) => child.stdout.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-    if (output.includes('ready')) resolve();
-  }));
+  const ready = new Promise<void>((resolve) =>
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('ready')) resolve();
+    }),
+  );
   await ready;
   const begin = performance.now();
   await server.postTask(templateId);
   await new Promise((resolve) => child.on('close', resolve));
-  const result = JSON.parse(output.split('\n').find((l) => l.startsWith('{')) ?? '{}') as { clients?: number; complete?: number };
+  const result = JSON.parse(output.split('\n').find((l) => l.startsWith('{')) ?? '{}') as {
+    clients?: number;
+    complete?: number;
+  };
   const ok = result.complete === clients;
-  console.log(`${ok ? 'PASS' : 'MISS'}  ${result.complete ?? 0}/${clients} websocket clients received all ${lines} lines in order (${((performance.now() - begin) / 1000).toFixed(1)} s)`);
+  console.log(
+    `${ok ? 'PASS' : 'MISS'}  ${result.complete ?? 0}/${clients} websocket clients received all ${lines} lines in order (${((performance.now() - begin) / 1000).toFixed(1)} s)`,
+  );
   await server.close();
   return ok;
 }
@@ -152,9 +202,15 @@ function flag(name: string): string | undefined {
 // `npm run bench -- queue` (or dispatch, lines) runs one benchmark; no argument runs them all.
 // `lines` takes `--stores sqlite,postgres,mysql` and `--lines 1000000`.
 const only = process.argv[2]?.startsWith('--') ? undefined : process.argv[2];
-const benchmarks: Record<string, () => Promise<boolean | boolean[]>> = { dispatch: dispatchLatency, queue: queueThroughput, lines: millionLines };
-if (only !== undefined && !(only in benchmarks)) throw new Error(`Unknown benchmark ${only}; one of ${Object.keys(benchmarks).join(', ')}`);
+const benchmarks: Record<string, () => Promise<boolean | boolean[]>> = {
+  dispatch: dispatchLatency,
+  queue: queueThroughput,
+  lines: millionLines,
+};
+if (only !== undefined && !(only in benchmarks))
+  throw new Error(`Unknown benchmark ${only}; one of ${Object.keys(benchmarks).join(', ')}`);
 const results: boolean[] = [];
-for (const [name, run] of Object.entries(benchmarks)) if (only === undefined || only === name) results.push(...[await run()].flat());
+for (const [name, run] of Object.entries(benchmarks))
+  if (only === undefined || only === name) results.push(...[await run()].flat());
 console.log(results.every(Boolean) ? 'All benchmark targets met.' : 'Some benchmark targets were missed.');
 process.exit(0);

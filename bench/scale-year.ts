@@ -64,7 +64,12 @@ function createRandom(seed: number) {
  * Multi-row inserts with the statement text built here: the query builder's per-value work costs
  * more than the store's on millions of rows. Equal batch sizes give equal text (cached statements).
  */
-async function insertMany<T extends keyof Database>(db: Db, dialect: Dialect, table: T, rows: Insertable<Database[T]>[]): Promise<void> {
+async function insertMany<T extends keyof Database>(
+  db: Db,
+  dialect: Dialect,
+  table: T,
+  rows: Insertable<Database[T]>[],
+): Promise<void> {
   if (rows.length === 0) return;
   const columns = Object.keys(rows[0]!);
   const quote = (name: string) => (dialect === 'mysql' ? `\`${name}\`` : `"${name}"`);
@@ -78,12 +83,22 @@ async function insertMany<T extends keyof Database>(db: Db, dialect: Dialect, ta
       for (const column of columns) parameters.push(row[column] ?? null);
       tuples.push(`(${columns.map(() => '?').join(',')})`);
     }
-    await db.executeQuery(CompiledQuery.raw(`insert into ${quote(table)} (${columns.map(quote).join(',')}) values ${tuples.join(',')}`, parameters));
+    await db.executeQuery(
+      CompiledQuery.raw(
+        `insert into ${quote(table)} (${columns.map(quote).join(',')}) values ${tuples.join(',')}`,
+        parameters,
+      ),
+    );
   }
 }
 
 /** PostgreSQL: one array parameter per column, unnested into rows by the server (no per-row parameters). */
-async function insertUnnested(db: Db, table: string, columns: string[], rows: Record<string, unknown>[]): Promise<void> {
+async function insertUnnested(
+  db: Db,
+  table: string,
+  columns: string[],
+  rows: Record<string, unknown>[],
+): Promise<void> {
   // Integers travel as bigint and texts as text; a column that is null throughout is sent as bigint,
   // which PostgreSQL assigns to a text column too.
   const types = columns.map((column) => (rows.some((row) => typeof row[column] === 'string') ? 'text' : 'int8'));
@@ -92,7 +107,9 @@ async function insertUnnested(db: Db, table: string, columns: string[], rows: Re
   const names = columns.map((name) => `"${name}"`).join(',');
   for (let i = 0; i < rows.length; i += 50_000) {
     const slice = arrays.map((values) => values.slice(i, i + 50_000));
-    await db.executeQuery(CompiledQuery.raw(`insert into "${table}" (${names}) select * from unnest(${unnest})`, slice));
+    await db.executeQuery(
+      CompiledQuery.raw(`insert into "${table}" (${names}) select * from unnest(${unnest})`, slice),
+    );
   }
 }
 
@@ -110,12 +127,32 @@ async function fill(db: Db, dialect: Dialect, options: YearOptions): Promise<Gen
   const created = iso(yearStart - DAY_MS);
 
   const adminId = await insertRow(db, dialect, 'users', {
-    created, username: `year-admin-${random.int(1e9)}`, name: 'Year Admin', email: `year-admin-${random.int(1e9)}@example.test`, password_hash: null, admin: 1, external: 0, alert: 0, pro: 0,
+    created,
+    username: `year-admin-${random.int(1e9)}`,
+    name: 'Year Admin',
+    email: `year-admin-${random.int(1e9)}@example.test`,
+    password_hash: null,
+    admin: 1,
+    external: 0,
+    alert: 0,
+    pro: 0,
   });
   const userIds: number[] = [];
   const tag = random.int(1e9);
   for (let u = 0; u < options.users; u++) {
-    userIds.push(await insertRow(db, dialect, 'users', { created, username: `user-${tag}-${u}`, name: `User ${u}`, email: `user-${tag}-${u}@example.test`, password_hash: null, admin: 0, external: 0, alert: 0, pro: 0 }));
+    userIds.push(
+      await insertRow(db, dialect, 'users', {
+        created,
+        username: `user-${tag}-${u}`,
+        name: `User ${u}`,
+        email: `user-${tag}-${u}@example.test`,
+        password_hash: null,
+        admin: 0,
+        external: 0,
+        alert: 0,
+        pro: 0,
+      }),
+    );
   }
 
   const projectIds: number[] = [];
@@ -123,49 +160,150 @@ async function fill(db: Db, dialect: Dialect, options: YearOptions): Promise<Gen
   const membersOf: number[][] = [];
   const perProject = Math.max(1, Math.round(options.templates / options.projects));
   for (let p = 0; p < options.projects; p++) {
-    const projectId = await insertRow(db, dialect, 'project', { name: `Project ${p + 1}`, created, alert: 0, alert_chat: null, max_parallel_tasks: 0, type: '' });
+    const projectId = await insertRow(db, dialect, 'project', {
+      name: `Project ${p + 1}`,
+      created,
+      alert: 0,
+      alert_chat: null,
+      max_parallel_tasks: 0,
+      type: '',
+    });
     projectIds.push(projectId);
     const members = userIds.filter(() => random.next() < 0.3);
     membersOf.push(members);
     await insertMany(db, dialect, 'project_user', [
       { project_id: projectId, user_id: adminId, role: 'owner', created },
-      ...members.map((user_id, i) => ({ project_id: projectId, user_id, role: i % 4 === 0 ? 'manager' : i % 4 === 1 ? 'guest' : 'task_runner', created })),
+      ...members.map((user_id, i) => ({
+        project_id: projectId,
+        user_id,
+        role: i % 4 === 0 ? 'manager' : i % 4 === 1 ? 'guest' : 'task_runner',
+        created,
+      })),
     ]);
     const keyIds: number[] = [];
-    for (let k = 0; k < 4; k++) keyIds.push(await insertRow(db, dialect, 'access_key', { project_id: projectId, name: k === 0 ? 'None' : `Key ${k}`, type: 'none', secret: null, created }));
+    for (let k = 0; k < 4; k++)
+      keyIds.push(
+        await insertRow(db, dialect, 'access_key', {
+          project_id: projectId,
+          name: k === 0 ? 'None' : `Key ${k}`,
+          type: 'none',
+          secret: null,
+          created,
+        }),
+      );
     const repositoryIds: number[] = [];
     for (let r = 0; r < 2; r++) {
-      repositoryIds.push(await insertRow(db, dialect, 'repository', { project_id: projectId, name: `repo-${r}`, git_url: `https://git.example.test/p${p}/repo-${r}.git`, git_branch: 'main', ssh_key_id: keyIds[0]!, created }));
+      repositoryIds.push(
+        await insertRow(db, dialect, 'repository', {
+          project_id: projectId,
+          name: `repo-${r}`,
+          git_url: `https://git.example.test/p${p}/repo-${r}.git`,
+          git_branch: 'main',
+          ssh_key_id: keyIds[0]!,
+          created,
+        }),
+      );
     }
     const environmentIds: number[] = [];
     for (let e = 0; e < 2; e++) {
-      environmentIds.push(await insertRow(db, dialect, 'environment', { project_id: projectId, name: e === 0 ? 'Empty' : 'Production', json: '{"region":"eu-west-1"}', env: '{}', password: null, created }));
+      environmentIds.push(
+        await insertRow(db, dialect, 'environment', {
+          project_id: projectId,
+          name: e === 0 ? 'Empty' : 'Production',
+          json: '{"region":"eu-west-1"}',
+          env: '{}',
+          password: null,
+          created,
+        }),
+      );
     }
     const inventoryIds: number[] = [];
     for (let i = 0; i < 3; i++) {
       const hosts = Array.from({ length: 5 }, (_, h) => `host-${i}-${h}.example.test`).join('\n');
-      inventoryIds.push(await insertRow(db, dialect, 'inventory', { project_id: projectId, name: `Inventory ${i}`, type: 'static', inventory: `[all]\n${hosts}\n`, ssh_key_id: keyIds[1] ?? null, become_key_id: null, repository_id: null, template_id: null, created }));
+      inventoryIds.push(
+        await insertRow(db, dialect, 'inventory', {
+          project_id: projectId,
+          name: `Inventory ${i}`,
+          type: 'static',
+          inventory: `[all]\n${hosts}\n`,
+          ssh_key_id: keyIds[1] ?? null,
+          become_key_id: null,
+          repository_id: null,
+          template_id: null,
+          created,
+        }),
+      );
     }
     const ids: number[] = [];
-    const count = p === options.projects - 1 ? Math.max(1, options.templates - perProject * (options.projects - 1)) : perProject;
+    const count =
+      p === options.projects - 1 ? Math.max(1, options.templates - perProject * (options.projects - 1)) : perProject;
     for (let t = 0; t < count; t++) {
       const app = t % 3 === 0 ? 'bash' : 'ansible';
       ids.push(
         await insertRow(db, dialect, 'template', {
-          project_id: projectId, name: `Template ${t + 1}`, description: '', app, type: '', playbook: app === 'bash' ? `scripts/job-${t}.sh` : `playbooks/site-${t}.yml`,
-          inventory_id: app === 'ansible' ? inventoryIds[t % inventoryIds.length]! : null, repository_id: repositoryIds[t % 2]!, environment_id: environmentIds[t % 2]!, view_id: null,
-          arguments: null, allow_override_args_in_task: 0, allow_override_branch_in_task: 0, allow_parallel_tasks: 1, suppress_success_alerts: 0, start_version: null,
-          build_template_id: null, autorun: 0, git_branch: null, survey_vars: '[]', task_params: '{}', created,
+          project_id: projectId,
+          name: `Template ${t + 1}`,
+          description: '',
+          app,
+          type: '',
+          playbook: app === 'bash' ? `scripts/job-${t}.sh` : `playbooks/site-${t}.yml`,
+          inventory_id: app === 'ansible' ? inventoryIds[t % inventoryIds.length]! : null,
+          repository_id: repositoryIds[t % 2]!,
+          environment_id: environmentIds[t % 2]!,
+          view_id: null,
+          arguments: null,
+          allow_override_args_in_task: 0,
+          allow_override_branch_in_task: 0,
+          allow_parallel_tasks: 1,
+          suppress_success_alerts: 0,
+          start_version: null,
+          build_template_id: null,
+          autorun: 0,
+          git_branch: null,
+          survey_vars: '[]',
+          task_params: '{}',
+          created,
         }),
       );
     }
     templateIds.push(ids);
-    await insertMany(db, dialect, 'schedule', ids.filter((_, t) => t % 4 === 0).map((template_id, s) => ({
-      project_id: projectId, template_id, name: `Nightly ${s + 1}`, cron_format: `${s % 60} 2 * * *`, active: 1, repository_id: null, last_commit_hash: null, next_run: null, task_params: '{}', created,
-    })));
-    await insertMany(db, dialect, 'integration', ids.filter((_, t) => t % 5 === 1).map((template_id, i) => ({
-      project_id: projectId, template_id, name: `Webhook ${i + 1}`, auth_method: 'none', auth_header: '', auth_secret_id: null, searchable: 0, task_params: '{}', created,
-    })));
+    await insertMany(
+      db,
+      dialect,
+      'schedule',
+      ids
+        .filter((_, t) => t % 4 === 0)
+        .map((template_id, s) => ({
+          project_id: projectId,
+          template_id,
+          name: `Nightly ${s + 1}`,
+          cron_format: `${s % 60} 2 * * *`,
+          active: 1,
+          repository_id: null,
+          last_commit_hash: null,
+          next_run: null,
+          task_params: '{}',
+          created,
+        })),
+    );
+    await insertMany(
+      db,
+      dialect,
+      'integration',
+      ids
+        .filter((_, t) => t % 5 === 1)
+        .map((template_id, i) => ({
+          project_id: projectId,
+          template_id,
+          name: `Webhook ${i + 1}`,
+          auth_method: 'none',
+          auth_header: '',
+          auth_secret_id: null,
+          searchable: 0,
+          task_params: '{}',
+          created,
+        })),
+    );
   }
 
   // Tasks, in the order they were created over the year.
@@ -190,21 +328,63 @@ async function fill(db: Db, dialect: Dialect, options: YearOptions): Promise<Gen
       const userId = origin < 0.7 ? (members.length > 0 ? members[random.int(members.length)]! : adminId) : null;
       const createdAt = yearStart + n * spacing + random.next() * spacing * 0.5;
       const roll = random.next();
-      const status = n >= openFrom ? (n - openFrom < OPEN_TASKS.waiting ? 'waiting' : 'running') : roll < 0.85 ? 'success' : roll < 0.95 ? 'error' : roll < 0.99 ? 'stopped' : 'rejected';
+      const status =
+        n >= openFrom
+          ? n - openFrom < OPEN_TASKS.waiting
+            ? 'waiting'
+            : 'running'
+          : roll < 0.85
+            ? 'success'
+            : roll < 0.95
+              ? 'error'
+              : roll < 0.99
+                ? 'stopped'
+                : 'rejected';
       const finished = status !== 'waiting' && status !== 'running';
       const started = status === 'waiting' ? null : createdAt + 200 + random.int(2000);
       // Most logs are short, a few are long: the mean stays at lines / tasks.
-      const lines = status === 'waiting' ? 0 : random.next() < 0.01 ? Math.round(meanLines * 40) : Math.round(meanLines * 0.6 * (0.5 + random.next()));
+      const lines =
+        status === 'waiting'
+          ? 0
+          : random.next() < 0.01
+            ? Math.round(meanLines * 40)
+            : Math.round(meanLines * 0.6 * (0.5 + random.next()));
       rows.push({
-        project_id: projectId, template_id: templateId, status, user_id: userId, integration_id: null, schedule_id: null,
-        message: origin < 0.7 ? `Deploy ${n}` : '', commit_hash: null, commit_message: '', build_task_id: null, version: null,
-        created: iso(createdAt), start: started === null ? null : iso(started), end: finished && started !== null ? iso(started + 5_000 + random.int(120_000)) : null,
-        environment: '{}', secret: null, arguments: null, git_branch: null, inventory_id: null, params: '{}', playbook: '', runner_id: null, node_id: null, pid: null,
-        output_lines: lines, runner_log_offset: 0,
+        project_id: projectId,
+        template_id: templateId,
+        status,
+        user_id: userId,
+        integration_id: null,
+        schedule_id: null,
+        message: origin < 0.7 ? `Deploy ${n}` : '',
+        commit_hash: null,
+        commit_message: '',
+        build_task_id: null,
+        version: null,
+        created: iso(createdAt),
+        start: started === null ? null : iso(started),
+        end: finished && started !== null ? iso(started + 5_000 + random.int(120_000)) : null,
+        environment: '{}',
+        secret: null,
+        arguments: null,
+        git_branch: null,
+        inventory_id: null,
+        params: '{}',
+        playbook: '',
+        runner_id: null,
+        node_id: null,
+        pid: null,
+        output_lines: lines,
+        runner_log_offset: 0,
       });
     }
     await insertMany(db, dialect, 'task', rows);
-    const inserted = await db.selectFrom('task').select(['id', 'project_id', 'template_id', 'user_id', 'created', 'status', 'output_lines', 'start']).orderBy('id', 'desc').limit(round).execute();
+    const inserted = await db
+      .selectFrom('task')
+      .select(['id', 'project_id', 'template_id', 'user_id', 'created', 'status', 'output_lines', 'start'])
+      .orderBy('id', 'desc')
+      .limit(round)
+      .execute();
     inserted.reverse();
 
     for (const row of countStatDeltas(inserted.map((task) => ({ task, sign: 1 as const })))) {
@@ -213,15 +393,34 @@ async function fill(db: Db, dialect: Dialect, options: YearOptions): Promise<Gen
       if (counter) counter.task_count += row.task_count;
       else counters.set(key, row);
     }
-    await insertMany(db, dialect, 'event', inserted.map((task) => ({
-      created: task.created, user_id: task.user_id, project_id: task.project_id, object_id: task.id, object_type: 'task', object_name: '', description: `Task ${task.id} queued`,
-    })));
+    await insertMany(
+      db,
+      dialect,
+      'event',
+      inserted.map((task) => ({
+        created: task.created,
+        user_id: task.user_id,
+        project_id: task.project_id,
+        object_id: task.id,
+        object_type: 'task',
+        object_name: '',
+        description: `Task ${task.id} queued`,
+      })),
+    );
 
     let output: { task_id: number; seq: number; time: string; output: string }[] = [];
     for (const task of inserted) {
       const startedAt = task.start ? Date.parse(task.start) : 0;
       for (let seq = 0; seq < task.output_lines; seq++) {
-        output.push({ task_id: task.id, seq, time: iso(startedAt + seq * 7), output: seq % 5 === 0 ? `TASK [deploy : step ${seq}] ******************************` : `ok: [host-${seq % 5}.example.test] => (item=${seq})` });
+        output.push({
+          task_id: task.id,
+          seq,
+          time: iso(startedAt + seq * 7),
+          output:
+            seq % 5 === 0
+              ? `TASK [deploy : step ${seq}] ******************************`
+              : `ok: [host-${seq % 5}.example.test] => (item=${seq})`,
+        });
         if (output.length >= 50_000) {
           // The next lines are made while the store writes these (a second connection, except on SQLite).
           await linesPending;

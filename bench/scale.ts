@@ -39,7 +39,8 @@ const { values: flags } = parseArgs({
   },
 });
 const dialect = flags.db as Dialect;
-if (!['sqlite', 'postgres', 'mysql'].includes(dialect)) throw new Error(`--db must be sqlite, postgres or mysql, not ${flags.db}`);
+if (!['sqlite', 'postgres', 'mysql'].includes(dialect))
+  throw new Error(`--db must be sqlite, postgres or mysql, not ${flags.db}`);
 const FULL_TASKS = Number(flags.tasks);
 const LINES_PER_TASK = flags.lines ? Number(flags.lines) / FULL_TASKS : 20;
 const BASELINE_TASKS = Number(flags.baseline);
@@ -80,7 +81,10 @@ async function createStore(name: string): Promise<Store> {
   };
   await run(`drop database if exists ${name}${dialect === 'postgres' ? ' with (force)' : ''}`);
   await run(`create database ${name}`);
-  return { url: url.toString(), drop: () => run(`drop database if exists ${name}${dialect === 'postgres' ? ' with (force)' : ''}`) };
+  return {
+    url: url.toString(),
+    drop: () => run(`drop database if exists ${name}${dialect === 'postgres' ? ' with (force)' : ''}`),
+  };
 }
 
 interface Endpoint {
@@ -101,8 +105,14 @@ function listEndpoints(year: GeneratedYear, firstPageEnd: number, outputTask: nu
     { name: 'stats, month', path: `${project}/templates/${template}/stats?start=${day(30)}` },
     { name: 'stats, year', path: `${project}/templates/${template}/stats?start=${day(365)}` },
     { name: 'stats, week, one user', path: `${project}/templates/${template}/stats?start=${day(7)}&user_id=${userId}` },
-    { name: 'stats, month, one user', path: `${project}/templates/${template}/stats?start=${day(30)}&user_id=${userId}` },
-    { name: 'stats, year, one user', path: `${project}/templates/${template}/stats?start=${day(365)}&user_id=${userId}` },
+    {
+      name: 'stats, month, one user',
+      path: `${project}/templates/${template}/stats?start=${day(30)}&user_id=${userId}`,
+    },
+    {
+      name: 'stats, year, one user',
+      path: `${project}/templates/${template}/stats?start=${day(365)}&user_id=${userId}`,
+    },
     { name: 'activity (project events/last)', path: `${project}/events/last` },
     { name: 'activity (events/last)', path: '/api/events/last' },
     { name: 'active tasks', path: '/api/tasks' },
@@ -150,9 +160,17 @@ interface LoadResult {
   elapsed: number;
 }
 
-function runLoad(port: number, cookie: string, requestPath: string, options: { clients: number; seconds: number; sequential?: number }): Promise<LoadResult> {
+function runLoad(
+  port: number,
+  cookie: string,
+  requestPath: string,
+  options: { clients: number; seconds: number; sequential?: number },
+): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(LOAD_WORKER, { eval: true, workerData: { port, cookie, path: requestPath, ...options, sequential: options.sequential ?? 0 } });
+    const worker = new Worker(LOAD_WORKER, {
+      eval: true,
+      workerData: { port, cookie, path: requestPath, ...options, sequential: options.sequential ?? 0 },
+    });
     worker.once('message', (message: LoadResult & { error?: string }) => {
       void worker.terminate();
       if (message.error) reject(new Error(message.error));
@@ -181,7 +199,15 @@ async function openInstallation(label: string, tasks: number): Promise<Installat
   const store = await createStore(`scaledata_${label}`);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scaledata-data-'));
   const config = loadConfig(
-    { db_dialect: dialect, db_url: store.url, data_dir: dataDir, log_level: 'silent', admin_login: 'admin', admin_password: ADMIN_PASSWORD, web_dist_dir: '/nonexistent' },
+    {
+      db_dialect: dialect,
+      db_url: store.url,
+      data_dir: dataDir,
+      log_level: 'silent',
+      admin_login: 'admin',
+      admin_password: ADMIN_PASSWORD,
+      web_dist_dir: '/nonexistent',
+    },
     { PATH: readTestEnvironment().path },
   );
   const runtime = await openRuntime(config);
@@ -215,14 +241,39 @@ async function openInstallation(label: string, tasks: number): Promise<Installat
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
-  const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { auth: 'admin', password: ADMIN_PASSWORD } });
+  const login = await app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { auth: 'admin', password: ADMIN_PASSWORD },
+  });
   const cookie = String(login.headers['set-cookie']).split(';')[0] ?? '';
 
   const projectId = year.projectIds[0]!;
-  const page = await db.selectFrom('task').select('id').where('project_id', '=', projectId).orderBy('id', 'desc').offset(199).limit(1).executeTakeFirstOrThrow();
-  const outputTask = await db.selectFrom('task').select('id').where('project_id', '=', projectId).where('output_lines', '>=', 500).orderBy('id', 'desc').limit(1).executeTakeFirst();
+  const page = await db
+    .selectFrom('task')
+    .select('id')
+    .where('project_id', '=', projectId)
+    .orderBy('id', 'desc')
+    .offset(199)
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  const outputTask = await db
+    .selectFrom('task')
+    .select('id')
+    .where('project_id', '=', projectId)
+    .where('output_lines', '>=', 500)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   const template = year.templateIds[0]![0]!;
-  const user = await db.selectFrom('task').select('user_id').where('template_id', '=', template).where('user_id', 'is not', null).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+  const user = await db
+    .selectFrom('task')
+    .select('user_id')
+    .where('template_id', '=', template)
+    .where('user_id', 'is not', null)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirstOrThrow();
   const endpoints = listEndpoints(year, Number(page.id), Number(outputTask?.id ?? page.id), Number(user.user_id));
 
   return {
@@ -258,14 +309,20 @@ async function openInstallation(label: string, tasks: number): Promise<Installat
 async function measureSingle(installation: Installation): Promise<Map<string, number>> {
   const times = new Map<string, number>();
   for (const endpoint of installation.endpoints) {
-    const result = await runLoad(installation.port, installation.cookie, endpoint.path, { clients: 1, seconds: 0, sequential: SINGLE_RUNS });
+    const result = await runLoad(installation.port, installation.cookie, endpoint.path, {
+      clients: 1,
+      seconds: 0,
+      sequential: SINGLE_RUNS,
+    });
     times.set(endpoint.name, percentile(result.latencies, 50));
   }
   return times;
 }
 
 async function main(): Promise<boolean> {
-  console.log(`Scale: ${dialect}, ${BASELINE_TASKS.toLocaleString('en')} vs ${FULL_TASKS.toLocaleString('en')} tasks (${LINES_PER_TASK} log lines per task), ${CLIENTS} clients for ${SECONDS} s per endpoint`);
+  console.log(
+    `Scale: ${dialect}, ${BASELINE_TASKS.toLocaleString('en')} vs ${FULL_TASKS.toLocaleString('en')} tasks (${LINES_PER_TASK} log lines per task), ${CLIENTS} clients for ${SECONDS} s per endpoint`,
+  );
   const small = await openInstallation('small', BASELINE_TASKS);
   const baseline = await measureSingle(small);
   await small.close();
@@ -274,7 +331,9 @@ async function main(): Promise<boolean> {
   const single = await measureSingle(full);
   let ok = true;
   console.log('');
-  console.log(`| Endpoint | single @${BASELINE_TASKS / 1000}k | single @${FULL_TASKS / 1000}k | ratio | req/s | p50 | p99 | server thread ms/req |`);
+  console.log(
+    `| Endpoint | single @${BASELINE_TASKS / 1000}k | single @${FULL_TASKS / 1000}k | ratio | req/s | p50 | p99 | server thread ms/req |`,
+  );
   console.log('|---|---|---|---|---|---|---|---|');
   for (const endpoint of full.endpoints) {
     // The server thread's busy time per request: what the box's load does not change much, unlike latencies.
@@ -294,8 +353,15 @@ async function main(): Promise<boolean> {
         `${Math.round((load.latencies.length * 1000) / load.elapsed).toLocaleString('en')} | ${percentile(load.latencies, 50).toFixed(1)} ms | ${p99.toFixed(1)} ms${p99Ok ? '' : ' MISS'} | ${busy.toFixed(2)} |`,
     );
   }
-  console.log(`(targets: p99 <= ${P99_TARGET_MS} ms on PostgreSQL; single request at the full size <= ${RATIO_TARGET}x its time at the baseline)`);
-  console.log(`(load average while measuring: ${os.loadavg().map((l) => l.toFixed(1)).join(', ')} on ${os.availableParallelism()} cores)`);
+  console.log(
+    `(targets: p99 <= ${P99_TARGET_MS} ms on PostgreSQL; single request at the full size <= ${RATIO_TARGET}x its time at the baseline)`,
+  );
+  console.log(
+    `(load average while measuring: ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(', ')} on ${os.availableParallelism()} cores)`,
+  );
 
   if (flags.purge) {
     console.log('');

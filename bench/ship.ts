@@ -107,8 +107,16 @@ async function firstPageBytes(webDist: string | undefined): Promise<boolean> {
     const assets = new Map<string, { url: string; type: string; encoded: number; decoded: number; encoding: string }>();
     cdp.on('Network.responseReceived', (event) => {
       if (event.type !== 'Script' && event.type !== 'Stylesheet') return;
-      const encoding = Object.entries(event.response.headers).find(([name]) => name.toLowerCase() === 'content-encoding')?.[1] ?? 'identity';
-      assets.set(event.requestId, { url: event.response.url, type: event.type, encoded: 0, decoded: 0, encoding: String(encoding) });
+      const encoding =
+        Object.entries(event.response.headers).find(([name]) => name.toLowerCase() === 'content-encoding')?.[1] ??
+        'identity';
+      assets.set(event.requestId, {
+        url: event.response.url,
+        type: event.type,
+        encoded: 0,
+        decoded: 0,
+        encoding: String(encoding),
+      });
     });
     cdp.on('Network.dataReceived', (event) => {
       const asset = assets.get(event.requestId);
@@ -127,9 +135,13 @@ async function firstPageBytes(webDist: string | undefined): Promise<boolean> {
     const encoded = list.reduce((sum, asset) => sum + asset.encoded, 0) / 1024;
     const decoded = list.reduce((sum, asset) => sum + asset.decoded, 0) / 1024;
     for (const asset of list.sort((a, b) => b.encoded - a.encoded)) {
-      console.log(`      ${asset.type.padEnd(10)} ${(asset.encoded / 1024).toFixed(1).padStart(7)} KB wire (${asset.encoding}) ${(asset.decoded / 1024).toFixed(1).padStart(7)} KB  ${new URL(asset.url).pathname}`);
+      console.log(
+        `      ${asset.type.padEnd(10)} ${(asset.encoded / 1024).toFixed(1).padStart(7)} KB wire (${asset.encoding}) ${(asset.decoded / 1024).toFixed(1).padStart(7)} KB  ${new URL(asset.url).pathname}`,
+      );
     }
-    console.log(`      first page: ${list.length} scripts and stylesheets, ${decoded.toFixed(1)} KB uncompressed, ${encoded.toFixed(1)} KB on the wire`);
+    console.log(
+      `      first page: ${list.length} scripts and stylesheets, ${decoded.toFixed(1)} KB uncompressed, ${encoded.toFixed(1)} KB on the wire`,
+    );
     return ratio('sign-in page JS+CSS on the wire', encoded, FIRST_PAGE_TARGET_KB, 1, 'KB');
   } finally {
     await browser?.close();
@@ -142,10 +154,18 @@ async function idleMemory(webDist: string | undefined): Promise<boolean> {
   const server = await startBuiltServer(webDist);
   try {
     await server.waitReady();
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, IDLE_AFTER_MS - (performance.now() - server.spawnedAt))));
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.max(0, IDLE_AFTER_MS - (performance.now() - server.spawnedAt))),
+    );
     const status = readFileSync(`/proc/${server.child.pid}/status`, 'utf8');
     const kilobytes = Number(/^VmRSS:\s+(\d+)\s+kB$/m.exec(status)?.[1] ?? Number.NaN);
-    return ratio(`idle server resident memory ${IDLE_AFTER_MS / 1000} s after start`, kilobytes / 1024, IDLE_MEMORY_TARGET_MB, 1, 'MB');
+    return ratio(
+      `idle server resident memory ${IDLE_AFTER_MS / 1000} s after start`,
+      kilobytes / 1024,
+      IDLE_MEMORY_TARGET_MB,
+      1,
+      'MB',
+    );
   } finally {
     await server.stop();
   }
@@ -181,7 +201,10 @@ async function startToReady(webDist: string | undefined): Promise<boolean> {
   }
   console.log(`      start to ready on an empty SQLite store: ${times.map((t) => t.toFixed(0)).join(', ')} ms`);
   // The wall time counts waiting for a core too: on a busy machine, the CPU time says what the start itself costs.
-  if (cpuTimes.length > 0) console.log(`      CPU time used to get ready: ${cpuTimes.map((t) => t.toFixed(0)).join(', ')} ms (median ${median(cpuTimes).toFixed(0)} ms; load average ${os.loadavg()[0]?.toFixed(1)})`);
+  if (cpuTimes.length > 0)
+    console.log(
+      `      CPU time used to get ready: ${cpuTimes.map((t) => t.toFixed(0)).join(', ')} ms (median ${median(cpuTimes).toFixed(0)} ms; load average ${os.loadavg()[0]?.toFixed(1)})`,
+    );
   return ratio(`start to /api/ready, median of ${STARTS}`, median(times), START_TARGET_MS, 1);
 }
 
@@ -189,10 +212,16 @@ const args = process.argv.slice(2);
 const webDistIndex = args.indexOf('--web-dist');
 const webDist = webDistIndex >= 0 ? path.resolve(args[webDistIndex + 1] ?? '') : undefined;
 const only = args.find((arg, index) => !arg.startsWith('--') && (webDistIndex < 0 || index !== webDistIndex + 1));
-const benchmarks: Record<string, (dist: string | undefined) => Promise<boolean>> = { bytes: firstPageBytes, memory: idleMemory, start: startToReady };
-if (only !== undefined && !(only in benchmarks)) throw new Error(`Unknown benchmark ${only}; one of ${Object.keys(benchmarks).join(', ')}`);
+const benchmarks: Record<string, (dist: string | undefined) => Promise<boolean>> = {
+  bytes: firstPageBytes,
+  memory: idleMemory,
+  start: startToReady,
+};
+if (only !== undefined && !(only in benchmarks))
+  throw new Error(`Unknown benchmark ${only}; one of ${Object.keys(benchmarks).join(', ')}`);
 ensureBuild();
 const results: boolean[] = [];
-for (const [name, run] of Object.entries(benchmarks)) if (only === undefined || only === name) results.push(await run(webDist));
+for (const [name, run] of Object.entries(benchmarks))
+  if (only === undefined || only === name) results.push(await run(webDist));
 console.log(results.every(Boolean) ? 'All ship targets met.' : 'Some ship targets were missed.');
 process.exit(0);

@@ -16,7 +16,9 @@ export const median = (values: number[]) => {
 export function ratio(label: string, measured: number, baseline: number, target: number, unit = 'ms'): boolean {
   const r = measured / baseline;
   const ok = r <= target;
-  console.log(`${ok ? 'PASS' : 'MISS'}  ${label}: ${measured.toFixed(1)} ${unit} vs baseline ${baseline.toFixed(1)} ${unit} = ${r.toFixed(2)}x (target <= ${target}x)`);
+  console.log(
+    `${ok ? 'PASS' : 'MISS'}  ${label}: ${measured.toFixed(1)} ${unit} vs baseline ${baseline.toFixed(1)} ${unit} = ${r.toFixed(2)}x (target <= ${target}x)`,
+  );
   return ok;
 }
 
@@ -37,7 +39,14 @@ export function spawnAndWait(command: string, args: string[]): Promise<void> {
 export async function startBenchServer(overrides: ConfigInput = {}) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gantry-bench-'));
   const config = loadConfig(
-    { data_dir: dataDir, log_level: 'silent', admin_login: 'admin', admin_password: 'bench-Pass-1', web_dist_dir: '/nonexistent', ...overrides },
+    {
+      data_dir: dataDir,
+      log_level: 'silent',
+      admin_login: 'admin',
+      admin_password: 'bench-Pass-1',
+      web_dist_dir: '/nonexistent',
+      ...overrides,
+    },
     { PATH: readTestEnvironment().path },
   );
   const runtime = await openRuntime(config);
@@ -53,8 +62,16 @@ export async function startBenchServer(overrides: ConfigInput = {}) {
   const project = await runtime.services.projects.create(admin, { name: 'Bench' });
   const keys = await runtime.services.keys.list(project.id, 'name', 'asc');
   const groups = await runtime.services.environments.list(project.id, 'asc');
-  const repository = await runtime.services.repositories.create(admin, project.id, { name: 'local', git_url: scripts, ssh_key_id: keys[0]?.id ?? 0 });
-  const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { auth: 'admin', password: 'bench-Pass-1' } });
+  const repository = await runtime.services.repositories.create(admin, project.id, {
+    name: 'local',
+    git_url: scripts,
+    ssh_key_id: keys[0]?.id ?? 0,
+  });
+  const login = await app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { auth: 'admin', password: 'bench-Pass-1' },
+  });
   const cookie = String(login.headers['set-cookie']).split(';')[0] ?? '';
   const agent = new http.Agent({ keepAlive: true, maxSockets: 20 });
 
@@ -105,7 +122,8 @@ export async function startBenchServer(overrides: ConfigInput = {}) {
             response.setEncoding('utf8');
             response.on('data', (chunk: string) => (text += chunk));
             response.on('end', () => {
-              if (response.statusCode !== 201 && response.statusCode !== 200) reject(new Error(`POST task: ${response.statusCode} ${text}`));
+              if (response.statusCode !== 201 && response.statusCode !== 200)
+                reject(new Error(`POST task: ${response.statusCode} ${text}`));
               else resolve({ id: (JSON.parse(text) as { id: number }).id, respondedAt });
             });
           },
@@ -116,7 +134,11 @@ export async function startBenchServer(overrides: ConfigInput = {}) {
     },
     async waitForStatus(taskId: number, statuses: string[]) {
       for (;;) {
-        const task = await runtime.connection.db.selectFrom('task').selectAll().where('id', '=', taskId).executeTakeFirstOrThrow();
+        const task = await runtime.connection.db
+          .selectFrom('task')
+          .selectAll()
+          .where('id', '=', taskId)
+          .executeTakeFirstOrThrow();
         if (statuses.includes(task.status)) return task;
         await new Promise((resolve) => setTimeout(resolve, 5));
       }

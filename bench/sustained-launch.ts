@@ -1,6 +1,16 @@
 import type { Dialect } from '../apps/server/src/db/database.ts';
 import { ratio } from './support.ts';
-import { connectClient, createBenchProject, makeTempDir, newAccessKey, openBenchStore, percentile, readFlag, readRssMiB, startNode } from './gantry-nodes.ts';
+import {
+  connectClient,
+  createBenchProject,
+  makeTempDir,
+  newAccessKey,
+  openBenchStore,
+  percentile,
+  readFlag,
+  readRssMiB,
+  startNode,
+} from './gantry-nodes.ts';
 
 /**
  * Sustained launch rate: short tasks started at a steady rate for a while, half through the API and
@@ -22,7 +32,12 @@ const MEMORY_GROWTH_TARGET = 1.2;
 const temp = makeTempDir('launch');
 const store = await openBenchStore(dialect, temp.dir);
 const profileDir = readFlag('cpu-prof');
-const node = await startNode({ store, dataDir: temp.dir, accessKey: newAccessKey(), ...(profileDir ? { env: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } } : {}) });
+const node = await startNode({
+  store,
+  dataDir: temp.dir,
+  accessKey: newAccessKey(),
+  ...(profileDir ? { env: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } } : {}),
+});
 const pid = node.child.pid ?? 0;
 try {
   const client = await connectClient(node.url, 64);
@@ -36,7 +51,10 @@ try {
   let sent = 0;
   const memory: { at: number; rss: number }[] = [];
   const started = performance.now();
-  const sampler = setInterval(() => memory.push({ at: (performance.now() - started) / 1000, rss: readRssMiB(pid) }), 5000);
+  const sampler = setInterval(
+    () => memory.push({ at: (performance.now() - started) / 1000, rss: readRssMiB(pid) }),
+    5000,
+  );
   const inFlight = new Set<Promise<void>>();
   console.log(`      ${dialect}: ${rate} launches/s for ${durationS} s (half API, half webhook), server pid ${pid}`);
   // Launches are paced against the clock, not by a fixed sleep: a slow answer does not lower the rate.
@@ -45,12 +63,19 @@ try {
     while (sent < due) {
       const viaWebhook = sent % 2 === 1;
       sent += 1;
-      const launch = (viaWebhook ? client.call('POST', template.webhook, {}) : client.call('POST', `${project.base}/tasks`, { template_id: template.id }))
+      const launch = (
+        viaWebhook
+          ? client.call('POST', template.webhook, {})
+          : client.call('POST', `${project.base}/tasks`, { template_id: template.id })
+      )
         .then((answer) => {
           if (answer.status < 300) answerMs[viaWebhook ? 'webhook' : 'api'].push(answer.ms);
           else {
             failed += 1;
-            refusals.set(`${answer.status} ${JSON.stringify(answer.body)}`, (refusals.get(`${answer.status} ${JSON.stringify(answer.body)}`) ?? 0) + 1);
+            refusals.set(
+              `${answer.status} ${JSON.stringify(answer.body)}`,
+              (refusals.get(`${answer.status} ${JSON.stringify(answer.body)}`) ?? 0) + 1,
+            );
           }
         })
         .catch((error: unknown) => {
@@ -69,13 +94,21 @@ try {
   const deadline = Date.now() + 120_000;
   let unfinished = 0;
   for (;;) {
-    const row = await db.selectFrom('task').select((eb) => eb.fn.countAll<number>().as('n')).where('status', 'in', ['waiting', 'starting', 'running']).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('task')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', 'in', ['waiting', 'starting', 'running'])
+      .executeTakeFirstOrThrow();
     unfinished = Number(row.n);
     if (unfinished === 0 || Date.now() > deadline) break;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   clearInterval(sampler);
-  const tasks = await db.selectFrom('task').select(['id', 'created', 'start', 'status']).where('project_id', '=', project.projectId).execute();
+  const tasks = await db
+    .selectFrom('task')
+    .select(['id', 'created', 'start', 'status'])
+    .where('project_id', '=', project.projectId)
+    .execute();
   const firstLines = await db
     .selectFrom('task_output')
     .select(['task_id', 'time'])
@@ -83,7 +116,9 @@ try {
     .execute();
   const lineAt = new Map(firstLines.map((l) => [Number(l.task_id), Date.parse(l.time)]));
   const toRunning = tasks.filter((t) => t.start).map((t) => Date.parse(t.start ?? '') - Date.parse(t.created));
-  const toScript = tasks.flatMap((t) => (lineAt.has(Number(t.id)) ? [(lineAt.get(Number(t.id)) ?? 0) - Date.parse(t.created)] : []));
+  const toScript = tasks.flatMap((t) =>
+    lineAt.has(Number(t.id)) ? [(lineAt.get(Number(t.id)) ?? 0) - Date.parse(t.created)] : [],
+  );
   const succeeded = tasks.filter((t) => t.status === 'success').length;
   // Whether a lag grows over the run (the server falls behind) or stays flat: p95 per tenth of the run.
   const firstCreated = Math.min(...tasks.map((t) => Date.parse(t.created)));
@@ -94,14 +129,19 @@ try {
     if (line !== undefined) tenths[tenth]?.push(line - Date.parse(t.created));
   }
 
-  const fmt = (values: number[]) => `p50 ${percentile(values, 50).toFixed(0)} ms, p95 ${percentile(values, 95).toFixed(0)} ms, p99 ${percentile(values, 99).toFixed(0)} ms, max ${percentile(values, 100).toFixed(0)} ms`;
-  console.log(`      launched ${sent} in ${sendingS.toFixed(0)} s = ${(sent / sendingS).toFixed(1)}/s (${((sent / sendingS) * 60).toFixed(0)}/min); refused or failed ${failed}; tasks stored ${tasks.length}, succeeded ${succeeded}, unfinished ${unfinished}`);
+  const fmt = (values: number[]) =>
+    `p50 ${percentile(values, 50).toFixed(0)} ms, p95 ${percentile(values, 95).toFixed(0)} ms, p99 ${percentile(values, 99).toFixed(0)} ms, max ${percentile(values, 100).toFixed(0)} ms`;
+  console.log(
+    `      launched ${sent} in ${sendingS.toFixed(0)} s = ${(sent / sendingS).toFixed(1)}/s (${((sent / sendingS) * 60).toFixed(0)}/min); refused or failed ${failed}; tasks stored ${tasks.length}, succeeded ${succeeded}, unfinished ${unfinished}`,
+  );
   console.log(`      answer to an API launch: ${fmt(answerMs.api)}`);
   console.log(`      answer to a webhook call: ${fmt(answerMs.webhook)}`);
   for (const [refusal, count] of refusals) console.log(`      refused or failed ${count}x: ${refusal.slice(0, 200)}`);
   console.log(`      created -> running: ${fmt(toRunning)}`);
   console.log(`      created -> script's first line: ${fmt(toScript)}`);
-  console.log(`      created -> script's first line, p95 per tenth of the run (ms): ${tenths.map((values) => percentile(values, 95).toFixed(0)).join(' ')}`);
+  console.log(
+    `      created -> script's first line, p95 per tenth of the run (ms): ${tenths.map((values) => percentile(values, 95).toFixed(0)).join(' ')}`,
+  );
   const third = Math.max(1, Math.floor(memory.length / 3));
   const early = memory.slice(0, third).map((m) => m.rss);
   const late = memory.slice(-third).map((m) => m.rss);
@@ -109,11 +149,24 @@ try {
   console.log(`      server RSS (MiB) every 5 s: ${memory.map((m) => m.rss.toFixed(0)).join(' ')}`);
   const results = [
     ratio(`${dialect}: launches per second`, rate, sent / sendingS, 1.02, '/s'),
-    ratio(`${dialect}: dispatch p95 (created -> script's first line) vs ${DISPATCH_P95_TARGET_MS} ms`, percentile(toScript, 95), DISPATCH_P95_TARGET_MS, 1),
-    ratio(`${dialect}: server memory, last third of the run vs first third`, avg(late), avg(early), MEMORY_GROWTH_TARGET, 'MiB'),
+    ratio(
+      `${dialect}: dispatch p95 (created -> script's first line) vs ${DISPATCH_P95_TARGET_MS} ms`,
+      percentile(toScript, 95),
+      DISPATCH_P95_TARGET_MS,
+      1,
+    ),
+    ratio(
+      `${dialect}: server memory, last third of the run vs first third`,
+      avg(late),
+      avg(early),
+      MEMORY_GROWTH_TARGET,
+      'MiB',
+    ),
   ];
   const complete = failed === 0 && unfinished === 0 && succeeded === sent;
-  console.log(`${complete ? 'PASS' : 'MISS'}  ${dialect}: every launch answered and its task succeeded (${succeeded}/${sent})`);
+  console.log(
+    `${complete ? 'PASS' : 'MISS'}  ${dialect}: every launch answered and its task succeeded (${succeeded}/${sent})`,
+  );
   console.log([...results, complete].every(Boolean) ? 'All targets met.' : 'Some targets were missed.');
   client.close();
 } finally {

@@ -5,7 +5,15 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const outputs = ['apps/web/dist/index.html', 'apps/server/dist/gantry.mjs'].map((file) => path.join(root, file));
-const inputs = ['packages/contract/src', 'packages/runner/src', 'apps/server/src', 'apps/web/src', 'apps/web/public', 'apps/web/index.html', 'package-lock.json'];
+const inputs = [
+  'packages/contract/src',
+  'packages/runner/src',
+  'apps/server/src',
+  'apps/web/src',
+  'apps/web/public',
+  'apps/web/index.html',
+  'package-lock.json',
+];
 
 function newestChange(target) {
   if (!existsSync(target)) return 0;
@@ -20,6 +28,10 @@ const sourcesChanged = Math.max(...inputs.map((input) => newestChange(path.join(
 const stale = outputs.some((output) => !existsSync(output) || statSync(output).mtimeMs < sourcesChanged);
 if (stale) {
   console.log('Building Gantry (the build is missing or older than the sources)...');
-  const result = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+  const result = spawnSync('npm', ['run', 'build'], {
+    cwd: root,
+    stdio: 'inherit',
+    shell: process.platform === 'win32',
+  });
   process.exit(result.status ?? 1);
 }

@@ -11,7 +11,11 @@ const stage = path.join(outDir, 'package');
 const readManifest = (dir) => JSON.parse(readFileSync(path.join(root, dir, 'package.json'), 'utf8'));
 
 function run(command, args, cwd) {
-  const result = spawnSync(command, args, { cwd, stdio: ['ignore', 'inherit', 'inherit'], shell: process.platform === 'win32' });
+  const result = spawnSync(command, args, {
+    cwd,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    shell: process.platform === 'win32',
+  });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
@@ -24,7 +28,8 @@ const rootManifest = readManifest('.');
 const server = readManifest('apps/server');
 const dependencies = {};
 for (const manifest of [server, readManifest('packages/runner'), readManifest('packages/contract')]) {
-  for (const [name, range] of Object.entries(manifest.dependencies ?? {})) if (!name.startsWith('@gantry/')) dependencies[name] = range;
+  for (const [name, range] of Object.entries(manifest.dependencies ?? {}))
+    if (!name.startsWith('@gantry/')) dependencies[name] = range;
 }
 
 rmSync(outDir, { recursive: true, force: true });

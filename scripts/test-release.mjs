@@ -12,8 +12,14 @@ const version = JSON.parse(readFileSync(path.join(root, 'apps/server/package.jso
 const PASSWORD = 'release-Smoke-pass1';
 
 function run(command, args, cwd) {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 5 * 60_000 });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.status ?? result.signal})\n${result.stdout}`);
+  const result = spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    timeout: 5 * 60_000,
+  });
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(' ')} failed (${result.status ?? result.signal})\n${result.stdout}`);
   return result.stdout;
 }
 
@@ -39,14 +45,25 @@ try {
   run('npm', ['install', '--no-audit', '--no-fund', '--prefix', dir, tarball], dir);
   const gantry = path.join(dir, 'node_modules', '.bin', 'gantry');
   check(run(gantry, ['--version'], dir).trim() === version, `the installed gantry prints its version ${version}`);
-  check(spawnSync('node', ['-e', "require.resolve('tsx')"], { cwd: dir }).status !== 0, 'no TypeScript tooling is installed with it');
+  check(
+    spawnSync('node', ['-e', "require.resolve('tsx')"], { cwd: dir }).status !== 0,
+    'no TypeScript tooling is installed with it',
+  );
 
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let log = '';
   server = spawn(gantry, ['server'], {
     cwd: dir,
-    env: { PATH: process.env.PATH, HOME: dir, GANTRY_DATA_DIR: path.join(dir, 'data'), GANTRY_PORT: String(port), GANTRY_HOST: '127.0.0.1', GANTRY_ADMIN_PASSWORD: PASSWORD, GANTRY_LOG_LEVEL: 'warn' },
+    env: {
+      PATH: process.env.PATH,
+      HOME: dir,
+      GANTRY_DATA_DIR: path.join(dir, 'data'),
+      GANTRY_PORT: String(port),
+      GANTRY_HOST: '127.0.0.1',
+      GANTRY_ADMIN_PASSWORD: PASSWORD,
+      GANTRY_LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   server.stdout.on('data', (chunk) => (log += chunk));
@@ -54,20 +71,36 @@ try {
   const deadline = Date.now() + 60_000;
   let ready = false;
   while (!ready && Date.now() < deadline && server.exitCode === null) {
-    ready = await fetch(`${url}/api/ready`).then((r) => r.ok, () => false);
+    ready = await fetch(`${url}/api/ready`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (!ready) await new Promise((resolve) => setTimeout(resolve, 200));
   }
   check(ready, `the installed server is ready at ${url}/api/ready`);
   const page = await fetch(`${url}/project/1/history`).then((r) => r.text());
   check(page.includes('<div id="root">'), 'it serves the web UI, deep links included');
-  const signIn = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ auth: 'admin', password: PASSWORD }) });
+  const signIn = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ auth: 'admin', password: PASSWORD }),
+  });
   check(signIn.status === 204, 'the first administrator signs in');
   const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0];
-  const demo = await fetch(`${url}/api/projects`, { method: 'POST', headers: { 'content-type': 'application/json', cookie, origin: url }, body: JSON.stringify({ name: 'Demo', demo: true }) });
+  const demo = await fetch(`${url}/api/projects`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie, origin: url },
+    body: JSON.stringify({ name: 'Demo', demo: true }),
+  });
   const project = await demo.json();
   check(demo.status === 201, `a demo project is created (${demo.status})`);
-  const templates = await fetch(`${url}/api/project/${project.id}/templates`, { headers: { cookie } }).then((r) => r.json());
-  check(Array.isArray(templates) && templates.length > 0, `the demo project has its templates from the packaged demo scripts (${templates.length})`);
+  const templates = await fetch(`${url}/api/project/${project.id}/templates`, { headers: { cookie } }).then((r) =>
+    r.json(),
+  );
+  check(
+    Array.isArray(templates) && templates.length > 0,
+    `the demo project has its templates from the packaged demo scripts (${templates.length})`,
+  );
   console.log('Release package: installed and working.');
 } catch (error) {
   console.error(`Release package check failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -5,14 +5,26 @@ const CHROMIUM = process.env.GANTRY_CHROMIUM ?? '/usr/bin/chromium';
 
 /** Debian's Chromium, headless, with the flags this sandbox needs. */
 export async function launchBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}; install it (apt-get install chromium) or set GANTRY_CHROMIUM`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`Chromium not found at ${CHROMIUM}; install it (apt-get install chromium) or set GANTRY_CHROMIUM`);
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
   });
 }
 
-export async function newPage(browser: Browser, baseURL: string, options: { width?: number; colorScheme?: 'light' | 'dark' } = {}): Promise<Page> {
+export async function newPage(
+  browser: Browser,
+  baseURL: string,
+  options: { width?: number; colorScheme?: 'light' | 'dark' } = {},
+): Promise<Page> {
   const context = await browser.newContext({
     baseURL,
     viewport: { width: options.width ?? 1280, height: 800 },

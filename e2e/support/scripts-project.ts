@@ -19,7 +19,11 @@ type ScriptFile = string | { content: string; executable: true };
  * A project whose "scripts" repository is a local directory of the given files, the way a browser
  * test sets up what the page is not about.
  */
-export async function createScriptsProject(api: ApiClient, name: string, files: Record<string, ScriptFile>): Promise<ScriptsProject> {
+export async function createScriptsProject(
+  api: ApiClient,
+  name: string,
+  files: Record<string, ScriptFile>,
+): Promise<ScriptsProject> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'gantry-e2e-scripts-'));
   for (const [file, spec] of Object.entries(files)) {
     const target = path.join(dir, file);
@@ -29,12 +33,21 @@ export async function createScriptsProject(api: ApiClient, name: string, files: 
   const projectId = (await api<{ id: number }>('POST', '/api/projects', { name })).id;
   const [key] = await api<Array<{ id: number }>>('GET', `/api/project/${projectId}/keys`);
   const [group] = await api<Array<{ id: number }>>('GET', `/api/project/${projectId}/environment`);
-  const repository = await api<{ id: number }>('POST', `/api/project/${projectId}/repositories`, { name: 'scripts', git_url: dir, ssh_key_id: key?.id });
+  const repository = await api<{ id: number }>('POST', `/api/project/${projectId}/repositories`, {
+    name: 'scripts',
+    git_url: dir,
+    ssh_key_id: key?.id,
+  });
   return {
     projectId,
     dir,
     async createTemplate(templateName, fields) {
-      const created = await api<{ id: number }>('POST', `/api/project/${projectId}/templates`, { name: templateName, repository_id: repository.id, environment_id: group?.id, ...fields });
+      const created = await api<{ id: number }>('POST', `/api/project/${projectId}/templates`, {
+        name: templateName,
+        repository_id: repository.id,
+        environment_id: group?.id,
+        ...fields,
+      });
       return created.id;
     },
     remove: () => rmSync(dir, { recursive: true, force: true }),

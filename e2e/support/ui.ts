@@ -4,7 +4,12 @@ import type { Locator, Page } from 'playwright-core';
  * Signs in through the sign-in form. It stays on the sign-in page when already there, so a
  * redirect the page carries (a deep link opened while signed out) is kept.
  */
-export async function signIn(page: Page, login: string, password: string, options: { waitForUrl?: RegExp } = {}): Promise<void> {
+export async function signIn(
+  page: Page,
+  login: string,
+  password: string,
+  options: { waitForUrl?: RegExp } = {},
+): Promise<void> {
   if (new URL(page.url()).pathname !== '/auth/login') await page.goto('/auth/login');
   await page.getByLabel('Username or email').fill(login);
   await page.getByLabel('Password', { exact: true }).fill(password);
@@ -23,7 +28,12 @@ export async function signOut(page: Page): Promise<void> {
  * Picks an option of an MUI select found by its label. A string names the option exactly, a
  * pattern matches part of it. The list opens in a popover outside `scope`, hence `page`.
  */
-export async function choose(scope: Page | Locator, page: Page, label: string | RegExp, option: string | RegExp): Promise<void> {
+export async function choose(
+  scope: Page | Locator,
+  page: Page,
+  label: string | RegExp,
+  option: string | RegExp,
+): Promise<void> {
   await scope.getByRole('combobox', { name: label }).click();
   await page.getByRole('option', { name: option, exact: typeof option === 'string' }).click();
 }

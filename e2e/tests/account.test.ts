@@ -47,7 +47,9 @@ describe('account security in the browser', () => {
     const dialog = page.getByRole('dialog');
     const qr = dialog.getByRole('img', { name: 'QR code for the authenticator app' });
     await qr.waitFor();
-    await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+    await expect
+      .poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+      .toBeGreaterThan(0);
     const secret = (await dialog.getByLabel('Setup key', { exact: true }).textContent()) ?? '';
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     const totp = authenticatorFor(secret);
@@ -64,7 +66,9 @@ describe('account security in the browser', () => {
     // Password first, then the second step asks for the code.
     await signIn(page, server.adminLogin, server.adminPassword);
     await page.getByText('Enter the 6-digit code from your authenticator app.').waitFor();
-    const valid = new Set([-30_000, 0, 30_000, 60_000].map((offset) => totp.generate({ timestamp: Date.now() + offset })));
+    const valid = new Set(
+      [-30_000, 0, 30_000, 60_000].map((offset) => totp.generate({ timestamp: Date.now() + offset })),
+    );
     const wrong = ['111111', '222222', '333333'].find((code) => !valid.has(code)) ?? '444444';
     await page.getByLabel('6-digit code').fill(wrong);
     await page.getByRole('button', { name: 'Verify' }).click();

@@ -18,7 +18,11 @@ describe('project backup, restore and the demo project', () => {
     browser = await launchBrowser();
     api = await adminApiClient(server);
     projectId = (await api<{ id: number }>('POST', '/api/projects', { name: 'Backed up' })).id;
-    await api('POST', `/api/project/${projectId}/keys`, { name: 'deploy', type: 'login_password', login_password: { login: 'ci', password: 'e2e-Secret-42' } });
+    await api('POST', `/api/project/${projectId}/keys`, {
+      name: 'deploy',
+      type: 'login_password',
+      login_password: { login: 'ci', password: 'e2e-Secret-42' },
+    });
     await api('POST', `/api/project/${projectId}/views`, { title: 'Release' });
 
     page = await newPage(browser, server.url);
@@ -39,13 +43,22 @@ describe('project backup, restore and the demo project', () => {
   it('downloads a backup named with the project id and time, with a progress bar and "Project exported."', async () => {
     await page.goto(`/project/${projectId}/settings`);
     const started = Date.now();
-    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 15_000 }), page.getByRole('button', { name: 'Backup' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 15_000 }),
+      page.getByRole('button', { name: 'Backup' }).click(),
+    ]);
     expect(await page.getByRole('progressbar', { name: 'Exporting the project' }).isVisible()).toBe(true);
     // The seed's one-second pause comes before the download starts.
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
-    expect(download.suggestedFilename()).toMatch(new RegExp(`^gantry-project-${projectId}-\\d{4}-\\d{2}-\\d{2}T\\d{2}-\\d{2}-\\d{2}Z\\.json$`));
+    expect(download.suggestedFilename()).toMatch(
+      new RegExp(`^gantry-project-${projectId}-\\d{4}-\\d{2}-\\d{2}T\\d{2}-\\d{2}-\\d{2}Z\\.json$`),
+    );
     backupFile = (await download.path()) ?? '';
-    const backup = JSON.parse(readFileSync(backupFile, 'utf8')) as { meta: { name: string }; keys: { name: string }[]; views: { title: string }[] };
+    const backup = JSON.parse(readFileSync(backupFile, 'utf8')) as {
+      meta: { name: string };
+      keys: { name: string }[];
+      views: { title: string }[];
+    };
     expect(backup.meta.name).toBe('Backed up');
     expect(backup.keys.map((k) => k.name).sort()).toEqual(['None', 'deploy']);
     expect(backup.views).toEqual([{ title: 'Release', position: 0 }]);
@@ -77,10 +90,21 @@ describe('project backup, restore and the demo project', () => {
     const before = (await api<unknown[]>('GET', '/api/projects')).length;
     await page.goto('/project/restore');
     await page.getByLabel('Project name').fill('Broken');
-    await page.getByLabel('Backup file').setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"meta": {"name": "x"}, "templates": [{"name": 1}]}') });
+    await page
+      .getByLabel('Backup file')
+      .setInputFiles({
+        name: 'broken.json',
+        mimeType: 'application/json',
+        buffer: Buffer.from('{"meta": {"name": "x"}, "templates": [{"name": 1}]}'),
+      });
     await page.getByRole('button', { name: 'Restore', exact: true }).click();
-    await page.getByRole('alert').filter({ hasText: /templates\.0\.name/ }).waitFor();
-    await page.getByLabel('Backup file').setInputFiles({ name: 'truncated.json', mimeType: 'application/json', buffer: Buffer.from('{"meta": {"na') });
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /templates\.0\.name/ })
+      .waitFor();
+    await page
+      .getByLabel('Backup file')
+      .setInputFiles({ name: 'truncated.json', mimeType: 'application/json', buffer: Buffer.from('{"meta": {"na') });
     await page.getByRole('button', { name: 'Restore', exact: true }).click();
     await page.getByRole('alert').filter({ hasText: 'The file is not a JSON project backup' }).waitFor();
     expect((await api<unknown[]>('GET', '/api/projects')).length).toBe(before);

@@ -67,7 +67,11 @@ describe('foundation, as a new user would try it', () => {
     await page.getByRole('button', { name: 'Leave project' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Leave project' }).click();
     await page.waitForURL(/\/project\/new|\/project\/\d+/);
-    await expect.poll(async () => (await page.getByText('Website').count()) === 0 || new URL(page.url()).pathname === '/project/new').toBe(true);
+    await expect
+      .poll(
+        async () => (await page.getByText('Website').count()) === 0 || new URL(page.url()).pathname === '/project/new',
+      )
+      .toBe(true);
     await signOut(page);
     await page.context().close();
   });

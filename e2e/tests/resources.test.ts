@@ -37,7 +37,9 @@ describe('project resources, as a new user would set them up', () => {
     await dialog.getByRole('button', { name: 'Create' }).click();
     await seeText(dialog, 'Private key is required');
     await dialog.getByLabel(/^Login/).fill('git');
-    await dialog.getByLabel(/^Private key/).fill('-----BEGIN OPENSSH PRIVATE KEY-----\nabc\n-----END OPENSSH PRIVATE KEY-----');
+    await dialog
+      .getByLabel(/^Private key/)
+      .fill('-----BEGIN OPENSSH PRIVATE KEY-----\nabc\n-----END OPENSSH PRIVATE KEY-----');
     await dialog.getByRole('button', { name: 'Create' }).click();
     await page.getByRole('cell', { name: 'deploy key', exact: true }).waitFor();
 
@@ -57,9 +59,11 @@ describe('project resources, as a new user would set them up', () => {
     await dialog.getByRole('button', { name: 'Cancel' }).click();
   });
 
-  it("lists a Semaphore string key by its type and replaces its value", async () => {
+  it('lists a Semaphore string key by its type and replaces its value', async () => {
     const projectId = /\/project\/(\d+)/.exec(projectPath)?.[1];
-    const created = await page.request.post(`/api/project/${projectId}/keys`, { data: { name: 'semaphore value', type: 'string', string: 'string-Value-1' } });
+    const created = await page.request.post(`/api/project/${projectId}/keys`, {
+      data: { name: 'semaphore value', type: 'string', string: 'string-Value-1' },
+    });
     expect(created.status()).toBe(201);
     await page.goto(`${projectPath}/keys`);
     const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'semaphore value', exact: true }) });
@@ -116,7 +120,9 @@ describe('project resources, as a new user would set them up', () => {
     await extra.getByLabel('Name of variable 1').fill('region');
     await extra.getByLabel('Value of variable 1').fill('eu-west-1');
     await extra.getByRole('button', { name: 'JSON' }).click();
-    expect(JSON.parse(await extra.getByRole('textbox', { name: 'Extra variables' }).inputValue())).toEqual({ region: 'eu-west-1' });
+    expect(JSON.parse(await extra.getByRole('textbox', { name: 'Extra variables' }).inputValue())).toEqual({
+      region: 'eu-west-1',
+    });
     await extra.getByRole('textbox', { name: 'Extra variables' }).fill('{"users": {"admin": true}}');
     await extra.getByRole('button', { name: 'Table' }).click();
     await seeText(extra, "Can't be displayed as table.");
@@ -145,7 +151,13 @@ describe('project resources, as a new user would set them up', () => {
     await page.waitForURL(/\/templates\/new\/edit\?app=ansible/);
 
     await page.getByRole('button', { name: 'Create' }).click();
-    for (const message of ['Name is required', 'Playbook filename is required', 'Inventory is required', 'Repository is required', 'Variable group is required']) {
+    for (const message of [
+      'Name is required',
+      'Playbook filename is required',
+      'Inventory is required',
+      'Repository is required',
+      'Variable group is required',
+    ]) {
       await seeText(page, message);
     }
     await page.getByLabel(/^Name/).fill('Deploy shop');
@@ -216,11 +228,17 @@ describe('project resources, as a new user would set them up', () => {
       await dialog.getByText(title, { exact: true }).waitFor();
     }
     await dialog.getByRole('button', { name: 'Move Staging up' }).click();
-    await expect.poll(async () => (await dialog.getByRole('listitem').allTextContents()).join(',')).toBe('Staging,Production');
+    await expect
+      .poll(async () => (await dialog.getByRole('listitem').allTextContents()).join(','))
+      .toBe('Staging,Production');
     await dialog.getByRole('button', { name: 'Close' }).click();
-    await expect.poll(async () => (await page.getByRole('tab').allTextContents()).join(',')).toBe('All,Staging,Production');
+    await expect
+      .poll(async () => (await page.getByRole('tab').allTextContents()).join(','))
+      .toBe('All,Staging,Production');
     await page.reload();
-    await expect.poll(async () => (await page.getByRole('tab').allTextContents()).join(',')).toBe('All,Staging,Production');
+    await expect
+      .poll(async () => (await page.getByRole('tab').allTextContents()).join(','))
+      .toBe('All,Staging,Production');
   });
 
   it('hides a template column and finds it still hidden after a reload', async () => {

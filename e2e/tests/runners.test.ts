@@ -51,7 +51,9 @@ describe('runners, as an administrator sets them up', () => {
     await tokenDialog.getByRole('button', { name: 'Copy the command', exact: true }).click();
     await page.getByText('The command has been copied to the clipboard.').waitFor();
     const command = await page.evaluate(() => navigator.clipboard.readText());
-    expect(command).toMatch(new RegExp(`^gantry runner start --server ${server.url.replace(/[.]/g, '\\.')} --token [A-Za-z0-9_-]{40,}$`));
+    expect(command).toMatch(
+      new RegExp(`^gantry runner start --server ${server.url.replace(/[.]/g, '\\.')} --token [A-Za-z0-9_-]{40,}$`),
+    );
     await tokenDialog.getByRole('button', { name: 'Close' }).click();
 
     // The table: unlimited shows as infinity, the runner has never connected yet.
@@ -61,7 +63,10 @@ describe('runners, as an administrator sets them up', () => {
 
     // Run exactly what was copied (with this checkout's gantry), and the runner shows up as seen.
     const [, ...args] = command.split(' ');
-    runner = spawn(process.execPath, [gantryBin, ...args, '--work-dir', workDir], { env: { PATH: process.env.PATH ?? '' }, stdio: 'ignore' });
+    runner = spawn(process.execPath, [gantryBin, ...args, '--work-dir', workDir], {
+      env: { PATH: process.env.PATH ?? '' },
+      stdio: 'ignore',
+    });
     await expect
       .poll(
         async () => {
@@ -95,7 +100,9 @@ describe('runners, as an administrator sets them up', () => {
     const tokenDialog = page.getByRole('dialog', { name: 'Runner project-box created' });
     await tokenDialog.getByRole('button', { name: 'Copy the container command' }).click();
     await page.getByText('The command has been copied to the clipboard.').waitFor();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/^docker run .* -e GANTRY_RUNNER_SERVER=http:\/\/127\.0\.0\.1:\d+ -e GANTRY_RUNNER_TOKEN=\S+ gantry\/gantry runner start$/);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(
+      /^docker run .* -e GANTRY_RUNNER_SERVER=http:\/\/127\.0\.0\.1:\d+ -e GANTRY_RUNNER_TOKEN=\S+ gantry\/gantry runner start$/,
+    );
     await tokenDialog.getByRole('button', { name: 'Close' }).click();
     await page.getByRole('row').filter({ hasText: 'project-box' }).getByText('2', { exact: true }).waitFor();
     expect(await page.getByText('Pro', { exact: true }).count()).toBe(0);

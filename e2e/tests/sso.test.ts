@@ -14,12 +14,25 @@ describe('single sign-on through an OpenID provider', () => {
     const idpPort = await findFreePort();
     server = await startGantry({
       GANTRY_OIDC_PROVIDERS: JSON.stringify({
-        corp: { display_name: 'Corp SSO', color: '#0b5394', icon: 'mdi-microsoft', provider_url: `http://127.0.0.1:${idpPort}`, client_id: 'gantry', client_secret: 'e2e-client-secret' },
+        corp: {
+          display_name: 'Corp SSO',
+          color: '#0b5394',
+          icon: 'mdi-microsoft',
+          provider_url: `http://127.0.0.1:${idpPort}`,
+          client_id: 'gantry',
+          client_secret: 'e2e-client-secret',
+        },
       }),
     });
     idp = await startOidcTestProvider({
       port: idpPort,
-      clients: [{ client_id: 'gantry', client_secret: 'e2e-client-secret', redirect_uris: [`${server.url}/api/auth/oidc/corp/redirect`] }],
+      clients: [
+        {
+          client_id: 'gantry',
+          client_secret: 'e2e-client-secret',
+          redirect_uris: [`${server.url}/api/auth/oidc/corp/redirect`],
+        },
+      ],
       accounts: {
         olivia: { email: 'olivia@example.org', name: 'Olivia Oidc', preferred_username: 'olivia' },
         clash: { email: 'admin@localhost', name: 'Clash', preferred_username: 'clash' },
@@ -43,7 +56,11 @@ describe('single sign-on through an OpenID provider', () => {
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.waitForURL((url) => url.origin === server.url && !url.pathname.startsWith('/auth/login'));
     await page.getByRole('button', { name: 'Account and settings' }).waitFor();
-    const me = (await (await page.request.get('/api/user')).json()) as { username: string; name: string; external: boolean };
+    const me = (await (await page.request.get('/api/user')).json()) as {
+      username: string;
+      name: string;
+      external: boolean;
+    };
     expect(me).toMatchObject({ username: 'olivia', name: 'Olivia Oidc', external: true });
     await page.context().close();
   });
@@ -55,7 +72,9 @@ describe('single sign-on through an OpenID provider', () => {
     await page.getByLabel('Login').fill('clash');
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.waitForURL(/\/auth\/login\?error=sso_local_user_conflict/);
-    await expect.poll(() => page.getByText('A local account already uses this e-mail address', { exact: false }).isVisible()).toBe(true);
+    await expect
+      .poll(() => page.getByText('A local account already uses this e-mail address', { exact: false }).isVisible())
+      .toBe(true);
     await page.context().close();
   });
 });

@@ -15,7 +15,8 @@ describe('stopping every waiting task of a flooded queue', () => {
   let templateId: number;
   let api: ApiClient;
 
-  const rowsWithStatus = (on: Page, status: string) => on.getByRole('row').filter({ has: on.getByText(status, { exact: true }) });
+  const rowsWithStatus = (on: Page, status: string) =>
+    on.getByRole('row').filter({ has: on.getByText(status, { exact: true }) });
 
   beforeAll(async () => {
     server = await startGantry();
@@ -37,7 +38,12 @@ describe('stopping every waiting task of a flooded queue', () => {
 
   it('stops the waiting tasks from the history after a confirmation and leaves the running one alone', async () => {
     const running = await api<{ id: number }>('POST', `/api/project/${projectId}/tasks`, { template_id: templateId });
-    await expect.poll(async () => (await api<{ status: string }>('GET', `/api/project/${projectId}/tasks/${running.id}`)).status, { timeout: 20_000 }).toBe('running');
+    await expect
+      .poll(
+        async () => (await api<{ status: string }>('GET', `/api/project/${projectId}/tasks/${running.id}`)).status,
+        { timeout: 20_000 },
+      )
+      .toBe('running');
     for (let i = 0; i < 3; i++) await api('POST', `/api/project/${projectId}/tasks`, { template_id: templateId });
 
     await page.goto(`/project/${projectId}/history`);
@@ -52,15 +58,27 @@ describe('stopping every waiting task of a flooded queue', () => {
     expect(await rowsWithStatus(page, 'Running').count()).toBe(1);
     // Nothing waits any more, so the button goes away.
     await page.getByRole('button', { name: 'Stop waiting tasks' }).waitFor({ state: 'detached' });
-    expect((await api<{ status: string }>('GET', `/api/project/${projectId}/tasks/${running.id}`)).status).toBe('running');
+    expect((await api<{ status: string }>('GET', `/api/project/${projectId}/tasks/${running.id}`)).status).toBe(
+      'running',
+    );
     await api('POST', `/api/project/${projectId}/tasks/${running.id}/stop`, { force: true });
   });
 
   it('does not offer the button to a guest, while the template Tasks tab offers it to the admin', async () => {
-    const guest = await api<{ id: number }>('POST', '/api/users', { username: 'watcher', name: 'Watcher', email: 'watcher@example.com', password: 'watcher-Pw-1' });
+    const guest = await api<{ id: number }>('POST', '/api/users', {
+      username: 'watcher',
+      name: 'Watcher',
+      email: 'watcher@example.com',
+      password: 'watcher-Pw-1',
+    });
     await api('POST', `/api/project/${projectId}/users`, { user_id: guest.id, role: 'guest' });
     const running = await api<{ id: number }>('POST', `/api/project/${projectId}/tasks`, { template_id: templateId });
-    await expect.poll(async () => (await api<{ status: string }>('GET', `/api/project/${projectId}/tasks/${running.id}`)).status, { timeout: 20_000 }).toBe('running');
+    await expect
+      .poll(
+        async () => (await api<{ status: string }>('GET', `/api/project/${projectId}/tasks/${running.id}`)).status,
+        { timeout: 20_000 },
+      )
+      .toBe('running');
     await api('POST', `/api/project/${projectId}/tasks`, { template_id: templateId });
 
     const guestPage = await newPage(browser, server.url);

@@ -25,10 +25,16 @@ async function measureTables(page: Page): Promise<TableFit[]> {
       const hidden = Array.from(table.querySelectorAll('thead th'))
         .filter((cell) => cell.getBoundingClientRect().width > 0 && cell.getBoundingClientRect().right > right + 1)
         .map((cell) => cell.textContent ?? '');
-      const rows = Array.from(table.querySelectorAll('tbody > tr')).filter((row) => row.querySelectorAll('td').length > 1);
+      const rows = Array.from(table.querySelectorAll('tbody > tr')).filter(
+        (row) => row.querySelectorAll('td').length > 1,
+      );
       return {
         label: table.getAttribute('aria-label') ?? table.querySelector('thead')?.textContent ?? '',
-        overflow: Math.max(0, table.scrollWidth - container.clientWidth, table.getBoundingClientRect().right - document.documentElement.clientWidth),
+        overflow: Math.max(
+          0,
+          table.scrollWidth - container.clientWidth,
+          table.getBoundingClientRect().right - document.documentElement.clientWidth,
+        ),
         hidden,
         tallestRow: Math.max(0, ...rows.map((row) => row.getBoundingClientRect().height)),
       };
@@ -56,20 +62,74 @@ describe('tables of the main pages at 1280 px, side menu open', () => {
     const projectId = scripts.projectId;
     base = `/project/${projectId}`;
     const apiBase = `/api/project/${projectId}`;
-    templateId = await scripts.createTemplate('Deploy storefront to production', { app: 'bash', playbook: 'deploy.sh', description: 'Ships the web shop' });
+    templateId = await scripts.createTemplate('Deploy storefront to production', {
+      app: 'bash',
+      playbook: 'deploy.sh',
+      description: 'Ships the web shop',
+    });
     const failing = await scripts.createTemplate('Migrate customer database', { app: 'bash', playbook: 'fail.sh' });
-    await scripts.createTemplate('Build release candidate', { app: 'bash', playbook: 'deploy.sh', type: 'build', start_version: '1.0.0' });
-    const key = await api<{ id: number }>('POST', `${apiBase}/keys`, { name: 'deploy credentials', type: 'login_password', login_password: { login: 'ci', password: 'e2e-Secret-42' } });
-    await api('POST', `${apiBase}/inventory`, { name: 'production web servers', type: 'static', inventory: 'web1.example.com\nweb2.example.com\n', ssh_key_id: key.id });
-    await api('POST', `${apiBase}/environment`, { name: 'production settings', json: '{"region":"eu-west-1"}', env: '{"LOG_LEVEL":"info"}' });
-    await api('POST', `${apiBase}/schedules`, { name: 'Nightly deploy of the storefront', template_id: templateId, cron_format: '30 2 * * 1-5', active: true });
-    integrationId = (await api<{ id: number }>('POST', `${apiBase}/integrations`, { name: 'GitHub push to main', template_id: templateId })).id;
-    await api('POST', `${apiBase}/integrations/${integrationId}/values`, { name: 'commit', value_source: 'body', body_data_type: 'json', key: 'head_commit.id', variable: 'COMMIT_SHA', variable_type: 'environment' });
-    await api('POST', `${apiBase}/integrations/${integrationId}/matchers`, { name: 'main branch', match_type: 'body', body_data_type: 'json', key: 'ref', method: 'equals', value: 'refs/heads/main' });
-    const user = await api<{ id: number }>('POST', '/api/users', { name: 'Margaret Hamilton-Fitzgerald', username: 'margaret', email: 'margaret.hamilton-fitzgerald@example.com', password: 'margaret-Pass-1' });
+    await scripts.createTemplate('Build release candidate', {
+      app: 'bash',
+      playbook: 'deploy.sh',
+      type: 'build',
+      start_version: '1.0.0',
+    });
+    const key = await api<{ id: number }>('POST', `${apiBase}/keys`, {
+      name: 'deploy credentials',
+      type: 'login_password',
+      login_password: { login: 'ci', password: 'e2e-Secret-42' },
+    });
+    await api('POST', `${apiBase}/inventory`, {
+      name: 'production web servers',
+      type: 'static',
+      inventory: 'web1.example.com\nweb2.example.com\n',
+      ssh_key_id: key.id,
+    });
+    await api('POST', `${apiBase}/environment`, {
+      name: 'production settings',
+      json: '{"region":"eu-west-1"}',
+      env: '{"LOG_LEVEL":"info"}',
+    });
+    await api('POST', `${apiBase}/schedules`, {
+      name: 'Nightly deploy of the storefront',
+      template_id: templateId,
+      cron_format: '30 2 * * 1-5',
+      active: true,
+    });
+    integrationId = (
+      await api<{ id: number }>('POST', `${apiBase}/integrations`, {
+        name: 'GitHub push to main',
+        template_id: templateId,
+      })
+    ).id;
+    await api('POST', `${apiBase}/integrations/${integrationId}/values`, {
+      name: 'commit',
+      value_source: 'body',
+      body_data_type: 'json',
+      key: 'head_commit.id',
+      variable: 'COMMIT_SHA',
+      variable_type: 'environment',
+    });
+    await api('POST', `${apiBase}/integrations/${integrationId}/matchers`, {
+      name: 'main branch',
+      match_type: 'body',
+      body_data_type: 'json',
+      key: 'ref',
+      method: 'equals',
+      value: 'refs/heads/main',
+    });
+    const user = await api<{ id: number }>('POST', '/api/users', {
+      name: 'Margaret Hamilton-Fitzgerald',
+      username: 'margaret',
+      email: 'margaret.hamilton-fitzgerald@example.com',
+      password: 'margaret-Pass-1',
+    });
     await api('POST', `${apiBase}/users`, { user_id: user.id, role: 'task_runner' });
     const tasks = [
-      await api<{ id: number }>('POST', `${apiBase}/tasks`, { template_id: templateId, message: 'Release 2.4 with the new checkout and a longer message than usual' }),
+      await api<{ id: number }>('POST', `${apiBase}/tasks`, {
+        template_id: templateId,
+        message: 'Release 2.4 with the new checkout and a longer message than usual',
+      }),
       await api<{ id: number }>('POST', `${apiBase}/tasks`, { template_id: failing }),
     ];
     for (const task of tasks) {
@@ -118,11 +178,13 @@ describe('tables of the main pages at 1280 px, side menu open', () => {
       await page.goto(path);
       await page.locator('table').filter({ hasText: table }).first().waitFor();
       await page.waitForLoadState('networkidle');
-      if (process.env.GANTRY_E2E_SHOTS) await page.screenshot({ path: `${process.env.GANTRY_E2E_SHOTS}/1280${path.replaceAll('/', '_')}.png` });
+      if (process.env.GANTRY_E2E_SHOTS)
+        await page.screenshot({ path: `${process.env.GANTRY_E2E_SHOTS}/1280${path.replaceAll('/', '_')}.png` });
       for (const fit of await measureTables(page)) {
         if (fit.overflow > 1) problems.push(`${path}: table "${fit.label.slice(0, 40)}" is ${fit.overflow}px too wide`);
         if (fit.hidden.length > 0) problems.push(`${path}: columns ${fit.hidden.join(', ')} are outside the page`);
-        if (fit.tallestRow > 64) problems.push(`${path}: a row of "${fit.label.slice(0, 40)}" is ${fit.tallestRow}px tall`);
+        if (fit.tallestRow > 64)
+          problems.push(`${path}: a row of "${fit.label.slice(0, 40)}" is ${fit.tallestRow}px tall`);
       }
     }
     expect(problems).toEqual([]);
@@ -154,13 +216,23 @@ describe('tables of the main pages at 1280 px, side menu open', () => {
       await narrow.goto(path);
       await narrow.locator('table').filter({ hasText: table }).first().waitFor();
       await narrow.waitForLoadState('networkidle');
-      if (process.env.GANTRY_E2E_SHOTS) await narrow.screenshot({ path: `${process.env.GANTRY_E2E_SHOTS}/400${path.replaceAll('/', '_')}.png` });
+      if (process.env.GANTRY_E2E_SHOTS)
+        await narrow.screenshot({ path: `${process.env.GANTRY_E2E_SHOTS}/400${path.replaceAll('/', '_')}.png` });
       for (const fit of await measureTables(narrow)) {
-        if (fit.overflow > 1) problems.push(`${path}: table "${fit.label.slice(0, 40)}" is ${fit.overflow}px too wide at 400 px`);
-        if (fit.hidden.length > 0) problems.push(`${path}: columns ${fit.hidden.join(', ')} are outside the page at 400 px`);
+        if (fit.overflow > 1)
+          problems.push(`${path}: table "${fit.label.slice(0, 40)}" is ${fit.overflow}px too wide at 400 px`);
+        if (fit.hidden.length > 0)
+          problems.push(`${path}: columns ${fit.hidden.join(', ')} are outside the page at 400 px`);
       }
-      const firstRow = narrow.locator('table').filter({ hasText: table }).first().locator('tbody > tr').filter({ hasText: table }).first();
-      if ((await firstRow.count()) > 0 && !(await firstRow.getByText(table).first().isVisible())) problems.push(`${path}: the name "${table}" is hidden at 400 px`);
+      const firstRow = narrow
+        .locator('table')
+        .filter({ hasText: table })
+        .first()
+        .locator('tbody > tr')
+        .filter({ hasText: table })
+        .first();
+      if ((await firstRow.count()) > 0 && !(await firstRow.getByText(table).first().isVisible()))
+        problems.push(`${path}: the name "${table}" is hidden at 400 px`);
     }
     await narrow.context().close();
     expect(problems).toEqual([]);

@@ -30,7 +30,8 @@ describe('tasks, as a user runs and watches them', () => {
       'colours.sh': 'printf "\\033[31mred\\033[0m \\033[1;92mbright green\\033[0m plain\\n"\n',
       'fake-terraform': {
         executable: true,
-        content: '#!/bin/sh\necho "terraform $1"\nif [ "$1" = plan ]; then echo "Plan: 1 to add."; exit 2; fi\nif [ "$1" = apply ]; then echo "Apply complete!"; fi\nexit 0\n',
+        content:
+          '#!/bin/sh\necho "terraform $1"\nif [ "$1" = plan ]; then echo "Plan: 1 to add."; exit 2; fi\nif [ "$1" = apply ]; then echo "Apply complete!"; fi\nexit 0\n',
       },
     });
     projectId = scripts.projectId;
@@ -83,7 +84,10 @@ describe('tasks, as a user runs and watches them', () => {
   it('shows a task started elsewhere in the history without a reload', async () => {
     await page.goto(`/project/${projectId}/history`);
     await page.getByRole('table').waitFor();
-    const task = await api<{ id: number }>('POST', `/api/project/${projectId}/tasks`, { template_id: templates.Colours, message: 'from the API' });
+    const task = await api<{ id: number }>('POST', `/api/project/${projectId}/tasks`, {
+      template_id: templates.Colours,
+      message: 'from the API',
+    });
     const row = page.getByRole('row').filter({ hasText: `#${task.id}` });
     await expect.poll(() => row.getByText('Success').isVisible(), { timeout: 20_000 }).toBe(true);
     expect(await row.getByText('from the API').isVisible()).toBe(true);
@@ -103,7 +107,9 @@ describe('tasks, as a user runs and watches them', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Run' }).click();
     await page.waitForURL(/[?&]t=\d+/);
     const log = page.locator('[role=log]');
-    await expect.poll(async () => Number(await log.getAttribute('data-line-count')), { timeout: 20_000 }).toBeGreaterThan(100);
+    await expect
+      .poll(async () => Number(await log.getAttribute('data-line-count')), { timeout: 20_000 })
+      .toBeGreaterThan(100);
     const distanceToBottom = () => log.evaluate((el) => el.scrollHeight - el.clientHeight - el.scrollTop);
     // The view follows within a frame of each batch: a snapshot taken as a batch lands may be a few lines short.
     await expect.poll(distanceToBottom).toBeLessThan(20);

@@ -97,21 +97,28 @@ describe('schedules and integrations, the ways a template starts by itself', () 
     const toggle = page.getByRole('switch', { name: 'Active: Nightly' });
     expect(await toggle.isChecked()).toBe(true);
     await toggle.click();
-    await expect.poll(async () => (await api<ScheduleRow[]>('GET', `/api/project/${projectId}/schedules`))[0]?.active).toBe(false);
+    await expect
+      .poll(async () => (await api<ScheduleRow[]>('GET', `/api/project/${projectId}/schedules`))[0]?.active)
+      .toBe(false);
     await page.reload();
     expect(await page.getByRole('switch', { name: 'Active: Nightly' }).isChecked()).toBe(false);
   });
 
-  it('expands a row to the template\'s last tasks', async () => {
+  it("expands a row to the template's last tasks", async () => {
     await page.getByRole('button', { name: 'Show the last tasks of Nightly' }).click();
     await seeText(page, '—');
-    expect(await page.getByRole('button', { name: 'Hide the last tasks of Nightly' }).getAttribute('aria-expanded')).toBe('true');
+    expect(
+      await page.getByRole('button', { name: 'Hide the last tasks of Nightly' }).getAttribute('aria-expanded'),
+    ).toBe('true');
   });
 
   it('adds a run-on-new-commit schedule from the template form', async () => {
     await page.goto(`/project/${projectId}/templates/${templateId}/edit`);
     await seeText(page, 'This template has a time-based schedule');
-    await api('DELETE', `/api/project/${projectId}/schedules/${(await api<ScheduleRow[]>('GET', `/api/project/${projectId}/schedules`))[0]?.id}`);
+    await api(
+      'DELETE',
+      `/api/project/${projectId}/schedules/${(await api<ScheduleRow[]>('GET', `/api/project/${projectId}/schedules`))[0]?.id}`,
+    );
     await page.reload();
     await page.getByLabel('Run this template when the repository has a new commit').check();
     await choose(page, page, /^Check interval/, 'every 10 minutes');
@@ -147,7 +154,13 @@ describe('schedules and integrations, the ways a template starts by itself', () 
     await page.getByRole('button', { name: 'New matcher' }).click();
     dialog = page.getByRole('dialog');
     await dialog.getByRole('button', { name: 'Create' }).click();
-    for (const message of ['Name is required', 'Match source is required', 'Comparison method is required', 'Value is required']) await seeText(dialog, message);
+    for (const message of [
+      'Name is required',
+      'Match source is required',
+      'Comparison method is required',
+      'Value is required',
+    ])
+      await seeText(dialog, message);
     await dialog.getByLabel(/^Name/).fill('push events');
     await choose(dialog, page, /^Match source/, 'Body');
     await dialog.getByRole('button', { name: 'Create' }).click();
@@ -158,7 +171,10 @@ describe('schedules and integrations, the ways a template starts by itself', () 
     await dialog.getByLabel(/^Value/).fill('push');
     await dialog.getByRole('button', { name: 'Create' }).click();
     await dialog.waitFor({ state: 'detached' });
-    await page.getByRole('region', { name: 'Matchers' }).getByRole('cell', { name: 'push events', exact: true }).waitFor();
+    await page
+      .getByRole('region', { name: 'Matchers' })
+      .getByRole('cell', { name: 'push events', exact: true })
+      .waitFor();
 
     await page.getByRole('region', { name: 'Alias URLs' }).getByRole('button', { name: 'Add alias' }).click();
     const aliasUrl = page.getByRole('list', { name: 'Alias URLs' }).locator('code');
@@ -170,9 +186,18 @@ describe('schedules and integrations, the ways a template starts by itself', () 
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
 
     // The copied URL is the live webhook: a matching request starts the template.
-    const hook = await fetch(new URL(new URL(url ?? '').pathname, server.url), { method: 'POST', headers: { 'X-Event': 'push' }, body: '{}' });
+    const hook = await fetch(new URL(new URL(url ?? '').pathname, server.url), {
+      method: 'POST',
+      headers: { 'X-Event': 'push' },
+      body: '{}',
+    });
     expect(hook.status).toBe(204);
-    await expect.poll(async () => (await api<unknown[]>('GET', `/api/project/${projectId}/templates/${templateId}/tasks/last?limit=5`)).length).toBe(1);
+    await expect
+      .poll(
+        async () =>
+          (await api<unknown[]>('GET', `/api/project/${projectId}/templates/${templateId}/tasks/last?limit=5`)).length,
+      )
+      .toBe(1);
   });
 
   it('turns the global alias switch on and lists project alias URLs', async () => {
@@ -182,7 +207,10 @@ describe('schedules and integrations, the ways a template starts by itself', () 
     await globalSwitch.click();
     await expect.poll(() => globalSwitch.isChecked()).toBe(true);
     await expect
-      .poll(async () => (await api<Array<{ searchable: boolean }>>('GET', `/api/project/${projectId}/integrations`))[0]?.searchable)
+      .poll(
+        async () =>
+          (await api<Array<{ searchable: boolean }>>('GET', `/api/project/${projectId}/integrations`))[0]?.searchable,
+      )
       .toBe(true);
     await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Integrations' }).click();
     await page.getByRole('row').filter({ hasText: 'Push hook' }).getByText('Yes').waitFor();
@@ -193,7 +221,12 @@ describe('schedules and integrations, the ways a template starts by itself', () 
     await seeText(projectAliases, 'There is no aliases.');
   });
   it('lets a manager run the schedules but shows integrations to them without actions', async () => {
-    const manager = await api<{ id: number }>('POST', '/api/users', { name: 'Max Manager', username: 'max', email: 'max@example.com', password: 'max-Pass-123' });
+    const manager = await api<{ id: number }>('POST', '/api/users', {
+      name: 'Max Manager',
+      username: 'max',
+      email: 'max@example.com',
+      password: 'max-Pass-123',
+    });
     await api('POST', `/api/project/${projectId}/users`, { user_id: manager.id, role: 'manager' });
     const managerPage = await newPage(browser, server.url);
     try {
@@ -204,12 +237,17 @@ describe('schedules and integrations, the ways a template starts by itself', () 
 
       await managerPage.goto(`/project/${projectId}/integrations`);
       await managerPage.getByRole('link', { name: 'Push hook' }).click();
-      await managerPage.getByRole('region', { name: 'Matchers' }).getByRole('cell', { name: 'push events', exact: true }).waitFor();
+      await managerPage
+        .getByRole('region', { name: 'Matchers' })
+        .getByRole('cell', { name: 'push events', exact: true })
+        .waitFor();
       await managerPage.getByRole('button', { name: /^Copy http/ }).waitFor();
       for (const name of ['New matcher', 'New value', 'Add alias', 'Edit', 'Delete']) {
         expect(await managerPage.getByRole('button', { name, exact: true }).count(), name).toBe(0);
       }
-      expect(await managerPage.getByRole('switch', { name: /Reachable through the project alias URLs/ }).isDisabled()).toBe(true);
+      expect(
+        await managerPage.getByRole('switch', { name: /Reachable through the project alias URLs/ }).isDisabled(),
+      ).toBe(true);
     } finally {
       await managerPage.context().close();
     }

@@ -30,7 +30,12 @@ describe('screens by access and by the features the server offers', () => {
 
   async function createUser(username: string, role?: string): Promise<string> {
     const password = `${username}-Pass-1`;
-    const user = await api<{ id: number }>('POST', '/api/users', { name: `${username} user`, username, email: `${username}@example.com`, password });
+    const user = await api<{ id: number }>('POST', '/api/users', {
+      name: `${username} user`,
+      username,
+      email: `${username}@example.com`,
+      password,
+    });
     if (role) await api('POST', `/api/project/${projectId}/users`, { user_id: user.id, role });
     return password;
   }
@@ -46,8 +51,20 @@ describe('screens by access and by the features the server offers', () => {
     const base = `/api/project/${projectId}`;
     const [noneKey] = await api<Array<{ id: number }>>('GET', `${base}/keys`);
     const [group] = await api<Array<{ id: number }>>('GET', `${base}/environment`);
-    const repository = await api<{ id: number }>('POST', `${base}/repositories`, { name: 'infra', git_url: repoDir, ssh_key_id: noneKey?.id });
-    templateId = (await api<{ id: number }>('POST', `${base}/templates`, { name: 'Infra', app: 'terraform', playbook: '', repository_id: repository.id, environment_id: group?.id })).id;
+    const repository = await api<{ id: number }>('POST', `${base}/repositories`, {
+      name: 'infra',
+      git_url: repoDir,
+      ssh_key_id: noneKey?.id,
+    });
+    templateId = (
+      await api<{ id: number }>('POST', `${base}/templates`, {
+        name: 'Infra',
+        app: 'terraform',
+        playbook: '',
+        repository_id: repository.id,
+        environment_id: group?.id,
+      })
+    ).id;
   });
 
   afterAll(async () => {
@@ -114,7 +131,11 @@ describe('screens by access and by the features the server offers', () => {
     await page.goto(`/project/${projectId}/templates/new/edit`);
     await page.getByRole('button', { name: /Add vault/ }).click();
     const vault = page.getByRole('group', { name: 'Vault 1' });
-    const [name, type, key] = await Promise.all(['Vault ID', 'Type', 'Password key'].map((label) => vault.getByLabel(label, { exact: true }).first().boundingBox()));
+    const [name, type, key] = await Promise.all(
+      ['Vault ID', 'Type', 'Password key'].map((label) =>
+        vault.getByLabel(label, { exact: true }).first().boundingBox(),
+      ),
+    );
     expect(name?.width).toBeGreaterThanOrEqual(160);
     // The key takes a line of its own, as wide as name and type together.
     expect(key?.y).toBeGreaterThan((type?.y ?? 0) + (type?.height ?? 0));

@@ -88,8 +88,17 @@ describe('details a daily user trips on: live last task, form messages, the task
 
   it('survey enum values and vaults say why the template cannot be saved', async () => {
     const [noneKey] = await api<Array<{ id: number }>>('GET', `${apiBase}/keys`);
-    const inventory = await api<{ id: number }>('POST', `${apiBase}/inventory`, { name: 'local', type: 'static', inventory: 'localhost ansible_connection=local\n', ssh_key_id: noneKey?.id });
-    const playbook = await scripts.createTemplate('Playbook', { app: 'ansible', playbook: 'play.yml', inventory_id: inventory.id });
+    const inventory = await api<{ id: number }>('POST', `${apiBase}/inventory`, {
+      name: 'local',
+      type: 'static',
+      inventory: 'localhost ansible_connection=local\n',
+      ssh_key_id: noneKey?.id,
+    });
+    const playbook = await scripts.createTemplate('Playbook', {
+      app: 'ansible',
+      playbook: 'play.yml',
+      inventory_id: inventory.id,
+    });
     await page.goto(`${base}/templates/${playbook}/edit`);
     await page.getByRole('button', { name: 'Add variable' }).click();
     const dialog = page.getByRole('dialog');
@@ -127,21 +136,32 @@ describe('details a daily user trips on: live last task, form messages, the task
     await page.getByRole('table').waitFor();
     expect(calls).toContain('GET /events/last');
 
-    const schedule = await api<{ id: number }>('POST', `${apiBase}/schedules`, { name: 'Hourly build', template_id: templateId, cron_format: '0 * * * *' });
+    const schedule = await api<{ id: number }>('POST', `${apiBase}/schedules`, {
+      name: 'Hourly build',
+      template_id: templateId,
+      cron_format: '0 * * * *',
+    });
     await page.goto(`${base}/schedule`);
     await page.getByRole('button', { name: 'Delete Hourly build' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('cell', { name: 'Hourly build' }).waitFor({ state: 'detached' });
-    expect(calls.filter((call) => call.includes(`/schedules/${schedule.id}`))).toEqual([`GET /schedules/${schedule.id}/refs`, `DELETE /schedules/${schedule.id}`]);
+    expect(calls.filter((call) => call.includes(`/schedules/${schedule.id}`))).toEqual([
+      `GET /schedules/${schedule.id}/refs`,
+      `DELETE /schedules/${schedule.id}`,
+    ]);
 
-    const integration = await api<{ id: number }>('POST', `${apiBase}/integrations`, { name: 'Push hook', template_id: templateId });
+    const integration = await api<{ id: number }>('POST', `${apiBase}/integrations`, {
+      name: 'Push hook',
+      template_id: templateId,
+    });
     await page.goto(`${base}/integrations`);
     await page.getByRole('button', { name: 'Delete Push hook' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('cell', { name: 'Push hook' }).waitFor({ state: 'detached' });
-    expect(calls.filter((call) => call.startsWith('DELETE') || call.endsWith('/refs')).filter((call) => call.includes(`/integrations/${integration.id}`))).toEqual([
-      `GET /integrations/${integration.id}/refs`,
-      `DELETE /integrations/${integration.id}`,
-    ]);
+    expect(
+      calls
+        .filter((call) => call.startsWith('DELETE') || call.endsWith('/refs'))
+        .filter((call) => call.includes(`/integrations/${integration.id}`)),
+    ).toEqual([`GET /integrations/${integration.id}/refs`, `DELETE /integrations/${integration.id}`]);
   });
 });

@@ -30,7 +30,19 @@ describe('rejected plans, workspaces and reference links, as a manager meets the
     const repoDir = path.join(workDir, 'repo');
     execFileSync('git', ['init', '-q', repoDir]);
     writeFileSync(path.join(repoDir, 'main.tf'), 'terraform {}\n');
-    execFileSync('git', ['-C', repoDir, '-c', 'user.name=e2e', '-c', 'user.email=e2e@example.com', 'commit', '-q', '--allow-empty', '-m', 'init']);
+    execFileSync('git', [
+      '-C',
+      repoDir,
+      '-c',
+      'user.name=e2e',
+      '-c',
+      'user.email=e2e@example.com',
+      'commit',
+      '-q',
+      '--allow-empty',
+      '-m',
+      'init',
+    ]);
     // A terraform stand-in whose plan always has changes, so every run waits for confirmation.
     const terraform = path.join(workDir, 'terraform');
     writeFileSync(terraform, '#!/bin/sh\necho "terraform $1"\nif [ "$1" = plan ]; then exit 2; fi\nexit 0\n');
@@ -44,9 +56,28 @@ describe('rejected plans, workspaces and reference links, as a manager meets the
     const apiBase = `/api/project/${projectId}`;
     const [noneKey] = await api<Array<{ id: number }>>('GET', `${apiBase}/keys`);
     const [group] = await api<Array<{ id: number }>>('GET', `${apiBase}/environment`);
-    keyId = (await api<{ id: number }>('POST', `${apiBase}/keys`, { name: 'deploy login', type: 'login_password', login_password: { login: 'deploy', password: 'deploy-Pa55' } })).id;
-    repositoryId = (await api<{ id: number }>('POST', `${apiBase}/repositories`, { name: 'infra', git_url: repoDir, ssh_key_id: noneKey?.id })).id;
-    inventoryId = (await api<{ id: number }>('POST', `${apiBase}/inventory`, { name: 'web servers', type: 'static', inventory: 'web1\n', ssh_key_id: keyId })).id;
+    keyId = (
+      await api<{ id: number }>('POST', `${apiBase}/keys`, {
+        name: 'deploy login',
+        type: 'login_password',
+        login_password: { login: 'deploy', password: 'deploy-Pa55' },
+      })
+    ).id;
+    repositoryId = (
+      await api<{ id: number }>('POST', `${apiBase}/repositories`, {
+        name: 'infra',
+        git_url: repoDir,
+        ssh_key_id: noneKey?.id,
+      })
+    ).id;
+    inventoryId = (
+      await api<{ id: number }>('POST', `${apiBase}/inventory`, {
+        name: 'web servers',
+        type: 'static',
+        inventory: 'web1\n',
+        ssh_key_id: keyId,
+      })
+    ).id;
     const template = await api<{ id: number; inventory_id: number }>('POST', `${apiBase}/templates`, {
       name: 'Infra',
       app: 'terraform',
@@ -56,7 +87,14 @@ describe('rejected plans, workspaces and reference links, as a manager meets the
     });
     templateId = template.id;
     workspaceId = template.inventory_id;
-    scheduleId = (await api<{ id: number }>('POST', `${apiBase}/schedules`, { name: 'Nightly plan', template_id: templateId, cron_format: '0 3 * * *', active: false })).id;
+    scheduleId = (
+      await api<{ id: number }>('POST', `${apiBase}/schedules`, {
+        name: 'Nightly plan',
+        template_id: templateId,
+        cron_format: '0 3 * * *',
+        active: false,
+      })
+    ).id;
 
     page = await newPage(browser, server.url);
     await signIn(page, server.adminLogin, server.adminPassword, { waitForUrl: /\/project\/\d+\/history/ });
@@ -79,7 +117,11 @@ describe('rejected plans, workspaces and reference links, as a manager meets the
     expect(await dialog.getByRole('button', { name: /Stop/ }).count()).toBe(0);
     expect(await dialog.getByText('Failed', { exact: true }).count()).toBe(0);
     await dialog.getByRole('button', { name: 'Close' }).click();
-    await page.getByRole('row').filter({ hasText: `#${task.id}` }).getByText('Rejected', { exact: true }).waitFor();
+    await page
+      .getByRole('row')
+      .filter({ hasText: `#${task.id}` })
+      .getByText('Rejected', { exact: true })
+      .waitFor();
   });
 
   it('a workspace inventory offers attach instead of edit, leading to its template workspaces', async () => {
@@ -93,7 +135,11 @@ describe('rejected plans, workspaces and reference links, as a manager meets the
 
   it('the references dialog links to the item, whose address opens it on its list', async () => {
     await page.goto(`${base()}/keys`);
-    await page.getByRole('row').filter({ hasText: 'deploy login' }).getByRole('button', { name: /^Delete/ }).click();
+    await page
+      .getByRole('row')
+      .filter({ hasText: 'deploy login' })
+      .getByRole('button', { name: /^Delete/ })
+      .click();
     const inUse = page.getByRole('dialog', { name: 'Cannot delete' });
     const link = inUse.getByRole('link', { name: 'web servers' });
     expect(await link.getAttribute('href')).toBe(`${base()}/inventories/${inventoryId}`);

@@ -25,13 +25,24 @@ describe('terraform workspaces, as a user manages them on the template page', ()
   async function backend(method: string, alias: string, body: unknown): Promise<number> {
     const response = await fetch(`${server.url}/api/terraform/${alias}`, {
       method,
-      headers: { authorization: `Basic ${Buffer.from(`${BACKEND_LOGIN}:${BACKEND_PASSWORD}`).toString('base64')}`, 'content-type': 'application/json' },
+      headers: {
+        authorization: `Basic ${Buffer.from(`${BACKEND_LOGIN}:${BACKEND_PASSWORD}`).toString('base64')}`,
+        'content-type': 'application/json',
+      },
       body: JSON.stringify(body),
     });
     return response.status;
   }
   const pushState = async (alias: string, serial: number) =>
-    expect(await backend('POST', alias, { version: 4, serial, lineage: 'e2e', outputs: { serial: { value: serial, type: 'number' } }, resources: [] })).toBe(200);
+    expect(
+      await backend('POST', alias, {
+        version: 4,
+        serial,
+        lineage: 'e2e',
+        outputs: { serial: { value: serial, type: 'number' } },
+        resources: [],
+      }),
+    ).toBe(200);
 
   beforeAll(async () => {
     repoDir = mkdtempSync(path.join(os.tmpdir(), 'gantry-e2e-tf-'));
@@ -43,8 +54,16 @@ describe('terraform workspaces, as a user manages them on the template page', ()
     const base = `/api/project/${projectId}`;
     const [noneKey] = await api<Array<{ id: number }>>('GET', `${base}/keys`);
     const [group] = await api<Array<{ id: number }>>('GET', `${base}/environment`);
-    await api('POST', `${base}/keys`, { name: 'state backend', type: 'login_password', login_password: { login: BACKEND_LOGIN, password: BACKEND_PASSWORD } });
-    const repository = await api<{ id: number }>('POST', `${base}/repositories`, { name: 'infra', git_url: repoDir, ssh_key_id: noneKey?.id });
+    await api('POST', `${base}/keys`, {
+      name: 'state backend',
+      type: 'login_password',
+      login_password: { login: BACKEND_LOGIN, password: BACKEND_PASSWORD },
+    });
+    const repository = await api<{ id: number }>('POST', `${base}/repositories`, {
+      name: 'infra',
+      git_url: repoDir,
+      ssh_key_id: noneKey?.id,
+    });
     const template = await api<{ id: number; inventory_id: number }>('POST', `${base}/templates`, {
       name: 'Infra',
       app: 'terraform',
@@ -71,7 +90,8 @@ describe('terraform workspaces, as a user manages them on the template page', ()
     if (repoDir) rmSync(repoDir, { recursive: true, force: true });
   });
 
-  const workspaceButton = (name: string) => page.getByRole('group', { name: 'Workspaces' }).getByRole('button', { name });
+  const workspaceButton = (name: string) =>
+    page.getByRole('group', { name: 'Workspaces' }).getByRole('button', { name });
   const actionButton = (name: string) => page.getByRole('button', { name, exact: true });
 
   it('shows the default workspace with its state history and backend aliases', async () => {
@@ -83,7 +103,10 @@ describe('terraform workspaces, as a user manages them on the template page', ()
 
     const states = page.getByRole('table', { name: 'State' });
     await expect.poll(() => states.getByRole('row').count()).toBe(3);
-    await page.getByRole('button', { name: /^Show state \d+$/ }).first().click();
+    await page
+      .getByRole('button', { name: /^Show state \d+$/ })
+      .first()
+      .click();
     const raw = page.getByLabel('Raw state');
     await raw.waitFor();
     expect(await raw.textContent()).toContain('"serial": 2');
@@ -99,7 +122,9 @@ describe('terraform workspaces, as a user manages them on the template page', ()
     await expect.poll(() => aliases.getByRole('listitem').count()).toBe(2);
 
     // A lock left behind shows who holds it, and a manager releases it.
-    expect(await backend('LOCK', aliasName, { ID: 'left-behind', Operation: 'OperationTypeApply', Who: 'ci@runner-7' })).toBe(200);
+    expect(
+      await backend('LOCK', aliasName, { ID: 'left-behind', Operation: 'OperationTypeApply', Who: 'ci@runner-7' }),
+    ).toBe(200);
     await page.reload();
     await page.getByText(/Locked by ci@runner-7 \(OperationTypeApply\)/).waitFor();
     await page.getByRole('button', { name: 'Unlock' }).click();
@@ -153,14 +178,22 @@ describe('terraform workspaces, as a user manages them on the template page', ()
     await expect.poll(() => workspaceButton('Infra - default').count()).toBe(0);
 
     const template = await api<{ inventory_id: number }>('GET', `/api/project/${projectId}/templates/${templateId}`);
-    const workspaces = await api<Array<{ id: number; name: string }>>('GET', `/api/project/${projectId}/inventory?app=terraform&template_id=${templateId}`);
+    const workspaces = await api<Array<{ id: number; name: string }>>(
+      'GET',
+      `/api/project/${projectId}/inventory?app=terraform&template_id=${templateId}`,
+    );
     expect(workspaces.map((w) => w.name)).toEqual(['staging']);
     expect(template.inventory_id).toBe(workspaces[0]?.id);
   });
 
   it('attaches a workspace nobody holds from the inventory screen', async () => {
     const [noneKey] = await api<Array<{ id: number }>>('GET', `/api/project/${projectId}/keys`);
-    await api('POST', `/api/project/${projectId}/inventory`, { name: 'orphan', type: 'terraform-workspace', inventory: 'orphan', ssh_key_id: noneKey?.id });
+    await api('POST', `/api/project/${projectId}/inventory`, {
+      name: 'orphan',
+      type: 'terraform-workspace',
+      inventory: 'orphan',
+      ssh_key_id: noneKey?.id,
+    });
     await page.goto(`/project/${projectId}/inventory`);
     await page.getByRole('button', { name: 'Attach orphan' }).click();
     const dialog = page.getByRole('dialog');

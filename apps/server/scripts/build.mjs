@@ -28,6 +28,8 @@ await build({
   legalComments: 'linked',
   external: EXTERNAL.flatMap((name) => [name, `${name}/*`]),
   // Bundled CommonJS modules call require() for Node's own modules; an ES module has to make one.
-  banner: { js: "import { createRequire as createGantryRequire } from 'node:module'; const require = createGantryRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as createGantryRequire } from 'node:module'; const require = createGantryRequire(import.meta.url);",
+  },
   logLevel: 'warning',
 }).catch(() => process.exit(1));

@@ -73,7 +73,9 @@ export async function buildApp({ config, services }: { config: Config; services:
   });
   app.get('/api/openapi.json', { schema: { hide: true } }, () => app.swagger());
 
-  app.get('/api/ping', { schema: { hide: true } }, (_request, reply) => reply.type('text/plain; charset=utf-8').send('pong'));
+  app.get('/api/ping', { schema: { hide: true } }, (_request, reply) =>
+    reply.type('text/plain; charset=utf-8').send('pong'),
+  );
 
   const route = createRouter(app, services);
   registerAuthRoutes(route, services);

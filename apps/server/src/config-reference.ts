@@ -11,7 +11,8 @@ const DESCRIPTIONS: Record<ConfigKey, string> = {
   admin_password: 'Password of the first administrator; a random one is printed once when unset.',
   admin_email: 'E-mail of the first administrator. Default: `<login>@localhost`.',
   admin_name: 'Name of the first administrator. Default: `Administrator`.',
-  web_host: 'Public URL of the installation (links in alerts, the Terraform backend address, the Secure cookie and cross-site checks).',
+  web_host:
+    'Public URL of the installation (links in alerts, the Terraform backend address, the Secure cookie and cross-site checks).',
   web_dist_dir: 'Folder of the built web UI. Default: the one shipped with Gantry.',
   use_remote_runner: 'Run tasks only on remote runners, never in the server process.',
   non_admin_can_create_project: 'Let every user create projects.',
@@ -32,10 +33,13 @@ const DESCRIPTIONS: Record<ConfigKey, string> = {
   ldap_admin_groups: 'JSON list of groups whose members are administrators.',
   ldap_project_roles: 'JSON map of group to project role grants (`{"project_id": 1, "role": "manager"}`).',
   demo_mode: 'Show the demo banner.',
-  premium_features: 'The features Semaphore sells as "pro" that `/api/info` reports (`project_runners`, `terraform_backend`, `task_summary`; a JSON list). Gantry has them all; for one left out the web UI shows Semaphore\'s upgrade notice instead of that feature\'s screen.',
-  access_key_encryption: 'Base64 of the 32-byte key that encrypts stored secrets. Default: the key file `<data_dir>/gantry.key`, created at first start.',
+  premium_features:
+    'The features Semaphore sells as "pro" that `/api/info` reports (`project_runners`, `terraform_backend`, `task_summary`; a JSON list). Gantry has them all; for one left out the web UI shows Semaphore\'s upgrade notice instead of that feature\'s screen.',
+  access_key_encryption:
+    'Base64 of the 32-byte key that encrypts stored secrets. Default: the key file `<data_dir>/gantry.key`, created at first start.',
   session_idle_minutes: 'A session unused this long ends.',
-  login_max_failures: 'Failed sign-ins allowed per account and address within the window before 429 (with `Retry-After`). One address may fail five times as often in all, across accounts. The counts live in the store, so every node shares them.',
+  login_max_failures:
+    'Failed sign-ins allowed per account and address within the window before 429 (with `Retry-After`). One address may fail five times as often in all, across accounts. The counts live in the store, so every node shares them.',
   login_failure_window_seconds: 'Window of the failed sign-in count.',
   trust_proxy: 'Trust `X-Forwarded-*` headers (client address, https, host) from a reverse proxy.',
   max_body_bytes: 'Largest request body (restores and runner reports); other requests have smaller fixed limits.',
@@ -46,7 +50,7 @@ const DESCRIPTIONS: Record<ConfigKey, string> = {
   metrics_token: 'Bearer token for Prometheus scrapes of `/api/metrics`; administrators can read metrics without it.',
   redis_url: 'Redis shared by several Gantry nodes on one PostgreSQL/MySQL store.',
   runner_registration_token: 'Lets `gantry runner register` create runners; registration is off while empty.',
-  runner_offline_seconds: "A runner silent this long is lost: its queued tasks go to others, its started tasks fail.",
+  runner_offline_seconds: 'A runner silent this long is lost: its queued tasks go to others, its started tasks fail.',
   task_timeout_minutes: 'A task running longer is stopped and fails; 0 is no limit.',
   task_kill_grace_seconds: "After a stop, time between SIGTERM and SIGKILL for the task's processes.",
   task_retention_days: 'Finished tasks and their logs are deleted this many days after they ended; 0 keeps them.',
@@ -84,7 +88,9 @@ const DESCRIPTIONS: Record<ConfigKey, string> = {
 
 /** docs/configuration.md, made from the configuration schema itself (`npm run docs:config`). */
 export function renderConfigReference(): string {
-  const rows = CONFIG_KEYS.map((key) => `| \`GANTRY_${key.toUpperCase()}\` | \`${key}\` | ${describeDefault(key)} | ${DESCRIPTIONS[key]} |`);
+  const rows = CONFIG_KEYS.map(
+    (key) => `| \`GANTRY_${key.toUpperCase()}\` | \`${key}\` | ${describeDefault(key)} | ${DESCRIPTIONS[key]} |`,
+  );
   return [
     '# Configuration reference',
     '',

@@ -16,7 +16,9 @@ const int = z.coerce.number().int().min(0);
 
 /** Grants a project role to members of an identity-provider group (a Gantry extension). */
 const ProjectRoleGrant = z.object({ project_id: Id, role: ProjectRoleSlug });
-const ProjectRoleGrants = z.union([ProjectRoleGrant, z.array(ProjectRoleGrant)]).transform((g) => (Array.isArray(g) ? g : [g]));
+const ProjectRoleGrants = z
+  .union([ProjectRoleGrant, z.array(ProjectRoleGrant)])
+  .transform((g) => (Array.isArray(g) ? g : [g]));
 
 const OidcProviderConfig = z.object({
   display_name: z.string().optional(),
@@ -166,12 +168,32 @@ export type Config = z.infer<typeof ConfigSchema> & {
 };
 
 /** Server variables a task may see; everything else (credentials, tokens) stays with the server. */
-const TASK_ENV_ALLOWLIST = ['PATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'SSL_CERT_FILE', 'SSL_CERT_DIR', 'http_proxy', 'https_proxy', 'no_proxy', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY'];
+const TASK_ENV_ALLOWLIST = [
+  'PATH',
+  'LANG',
+  'LC_ALL',
+  'LC_CTYPE',
+  'TZ',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+  'http_proxy',
+  'https_proxy',
+  'no_proxy',
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'NO_PROXY',
+];
 export type ConfigInput = z.input<typeof ConfigSchema>;
 
 const ENV_PREFIX = 'GANTRY_';
 /** Keys whose environment variable holds JSON (maps and lists). */
-const JSON_KEYS = new Set(['oidc_providers', 'ldap_mappings', 'ldap_admin_groups', 'ldap_project_roles', 'premium_features']);
+const JSON_KEYS = new Set([
+  'oidc_providers',
+  'ldap_mappings',
+  'ldap_admin_groups',
+  'ldap_project_roles',
+  'premium_features',
+]);
 
 /** A configuration the server cannot start with; its message says what to fix, in one line. */
 export class ConfigError extends Error {}
@@ -186,14 +208,19 @@ function parseJsonVariable(name: string, value: string): unknown {
 }
 
 /** GANTRY_ variables that are not server settings: the config file's name, the runner's and the tests' own, and what tasks carry. */
-const OTHER_GANTRY_VARIABLES = /^GANTRY_(CONFIG|CHROMIUM|TASK_ID|TASK_MARK|TEST_[A-Z0-9_]+|RUNNER_(SERVER|TOKEN|TOKEN_FILE|WORK_DIR))$/;
+const OTHER_GANTRY_VARIABLES =
+  /^GANTRY_(CONFIG|CHROMIUM|TASK_ID|TASK_MARK|TEST_[A-Z0-9_]+|RUNNER_(SERVER|TOKEN|TOKEN_FILE|WORK_DIR))$/;
 
 function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_v, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
     for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      current[j] = Math.min(
+        (previous[j] ?? 0) + 1,
+        (current[j - 1] ?? 0) + 1,
+        (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
     }
     previous = current;
   }
@@ -210,7 +237,10 @@ function nearest(name: string, candidates: string[]): string {
 function refuseUnknownSettings(fileKeys: string[], env: NodeJS.ProcessEnv, file: string | undefined): void {
   const keys = Object.keys(ConfigSchema.shape);
   for (const key of fileKeys) {
-    if (!keys.includes(key)) throw new ConfigError(`Unknown setting "${key}" in ${file ?? 'the configuration file'}; did you mean "${nearest(key, keys)}"?`);
+    if (!keys.includes(key))
+      throw new ConfigError(
+        `Unknown setting "${key}" in ${file ?? 'the configuration file'}; did you mean "${nearest(key, keys)}"?`,
+      );
   }
   const variables = keys.map((key) => ENV_PREFIX + key.toUpperCase());
   for (const name of Object.keys(env)) {
@@ -235,7 +265,9 @@ function readConfigFile(file: string | undefined): Record<string, unknown> {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new ConfigError(`Cannot read the configuration file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new ConfigError(
+      `Cannot read the configuration file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+    );
   }
   let parsed: unknown;
   try {
@@ -262,7 +294,9 @@ function buildTaskBaseEnv(env: NodeJS.ProcessEnv, dataDir: string): Record<strin
 }
 
 /** The web UI: beside the server in a release package, in the web workspace's build in a checkout. */
-const defaultWebDist = existsSync(path.join(SERVER_PACKAGE_ROOT, 'web', 'index.html')) ? path.join(SERVER_PACKAGE_ROOT, 'web') : path.resolve(SERVER_PACKAGE_ROOT, '../web/dist');
+const defaultWebDist = existsSync(path.join(SERVER_PACKAGE_ROOT, 'web', 'index.html'))
+  ? path.join(SERVER_PACKAGE_ROOT, 'web')
+  : path.resolve(SERVER_PACKAGE_ROOT, '../web/dist');
 
 /** Builds a validated configuration from file, environment and explicit overrides (tests use the last). */
 export function loadConfig(overrides: ConfigInput = {}, env: NodeJS.ProcessEnv = process.env): Config {
@@ -275,7 +309,8 @@ export function loadConfig(overrides: ConfigInput = {}, env: NodeJS.ProcessEnv =
     throw new ConfigError(`Invalid configuration: ${problems}`);
   }
   const config = result.data;
-  if (config.ldap_enable && !config.ldap_server) throw new ConfigError('Invalid configuration: ldap_server is required when ldap_enable is on');
+  if (config.ldap_enable && !config.ldap_server)
+    throw new ConfigError('Invalid configuration: ldap_server is required when ldap_enable is on');
   const dataDir = path.resolve(config.data_dir);
   return {
     ...config,

@@ -14,7 +14,10 @@ export interface Runtime {
 }
 
 /** Connects the store and applies pending migrations; a store that cannot be reached is a StoreUnavailableError. */
-export async function openMigratedStore(config: Config, hooks: ConnectionHooks = {}): Promise<{ connection: DbConnection; applied: string[] }> {
+export async function openMigratedStore(
+  config: Config,
+  hooks: ConnectionHooks = {},
+): Promise<{ connection: DbConnection; applied: string[] }> {
   let connection: DbConnection;
   try {
     connection = connectDatabase(config.db_dialect, config.db_url, hooks);

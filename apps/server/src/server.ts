@@ -14,7 +14,10 @@ export async function startServer(config: Config, print?: (line: string) => void
   prepareWorkRoot(config.data_dir);
   const runtime = await openRuntime(config);
   // Hashing the first admin's password (argon2, on a worker thread) overlaps building the routes.
-  const [admin, app] = await Promise.all([ensureFirstAdmin(config, runtime.services.users), buildApp({ config, services: runtime.services })]);
+  const [admin, app] = await Promise.all([
+    ensureFirstAdmin(config, runtime.services.users),
+    buildApp({ config, services: runtime.services }),
+  ]);
   app.addHook('onClose', () => runtime.close());
   const address = await app.listen({ port: config.port, host: config.host });
   // Alone, this process closes every in-process task a previous one left; in a cluster, only those of silent nodes.
@@ -26,27 +29,39 @@ export async function startServer(config: Config, print?: (line: string) => void
     if (print) lines.forEach((line) => print(line));
     else logger[level](fields, message);
   };
-  if (recovered > 0) announce('warn', 'closed tasks left running by a previous process', { tasks: recovered }, [`Closed ${recovered} task(s) left running by a previous process.`]);
+  if (recovered > 0)
+    announce('warn', 'closed tasks left running by a previous process', { tasks: recovered }, [
+      `Closed ${recovered} task(s) left running by a previous process.`,
+    ]);
   runtime.services.engine.wake();
   runtime.services.scheduler.start();
   runtime.services.taskRetention.start();
   runtime.services.runnerJobs.start();
   const url = `http://localhost:${config.port}`;
-  announce('info', 'Gantry is running', { url, address, store: config.db_dialect }, [`Gantry is running at ${url} (listening on ${address}, ${config.db_dialect} store).`]);
+  announce('info', 'Gantry is running', { url, address, store: config.db_dialect }, [
+    `Gantry is running at ${url} (listening on ${address}, ${config.db_dialect} store).`,
+  ]);
   if (admin?.generatedPassword) {
     const change = `npx gantry user change-by-login --login ${admin.login} --password <new password>`;
     // At warn, so that it shows at every usual log level: it is the only way in, and said once.
-    announce('warn', 'A first administrator was created; this password is shown only once', { login: admin.login, password: admin.generatedPassword, change }, [
-      '',
-      'A first administrator was created. Sign in with:',
-      `  login:    ${admin.login}`,
-      `  password: ${admin.generatedPassword}`,
-      'This password is shown only once. Change it with:',
-      `  ${change}`,
-      '',
-    ]);
+    announce(
+      'warn',
+      'A first administrator was created; this password is shown only once',
+      { login: admin.login, password: admin.generatedPassword, change },
+      [
+        '',
+        'A first administrator was created. Sign in with:',
+        `  login:    ${admin.login}`,
+        `  password: ${admin.generatedPassword}`,
+        'This password is shown only once. Change it with:',
+        `  ${change}`,
+        '',
+      ],
+    );
   } else if (admin) {
-    announce('info', 'a first administrator was created with the configured password', { login: admin.login }, [`A first administrator "${admin.login}" was created with the configured password.`]);
+    announce('info', 'a first administrator was created with the configured password', { login: admin.login }, [
+      `A first administrator "${admin.login}" was created with the configured password.`,
+    ]);
   }
   return app;
 }

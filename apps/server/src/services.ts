@@ -77,7 +77,17 @@ import { loadEncryptionKey } from './secrets/encryption-key.ts';
 import { createSecretBox } from './secrets/secret-box.ts';
 
 /** The one place where every service is built and wired to its dependencies. */
-export function createServices({ config, connection, clock, logger }: { config: Config; connection: DbConnection; clock: Clock; logger: FastifyBaseLogger }) {
+export function createServices({
+  config,
+  connection,
+  clock,
+  logger,
+}: {
+  config: Config;
+  connection: DbConnection;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+}) {
   const { db, dialect } = connection;
   const secrets = createSecretBox(loadEncryptionKey(config.access_key_encryption, config.data_dir));
   const refs = createRefsRepository(db);
@@ -98,9 +108,21 @@ export function createServices({ config, connection, clock, logger }: { config: 
   const templatesRepository = createTemplatesRepository(db, dialect);
   const events = createEventsService({ events: createEventsRepository(db), clock });
   const authRepository = createAuthRepository(db, dialect);
-  const throttleLimits = { attempts: authRepository, clock, maxFailures: config.login_max_failures, windowMs: config.login_failure_window_seconds * 1000 };
-  const throttle = createLoginThrottle({ ...throttleLimits, describeRefusal: (seconds) => `Too many failed sign-in attempts. Try again in ${seconds} seconds.` });
-  const externalUsers = createExternalUsers({ users: usersRepository, groupMapper: createGroupMapper({ users: usersRepository, projects: projectsRepository, clock }), clock });
+  const throttleLimits = {
+    attempts: authRepository,
+    clock,
+    maxFailures: config.login_max_failures,
+    windowMs: config.login_failure_window_seconds * 1000,
+  };
+  const throttle = createLoginThrottle({
+    ...throttleLimits,
+    describeRefusal: (seconds) => `Too many failed sign-in attempts. Try again in ${seconds} seconds.`,
+  });
+  const externalUsers = createExternalUsers({
+    users: usersRepository,
+    groupMapper: createGroupMapper({ users: usersRepository, projects: projectsRepository, clock }),
+    clock,
+  });
   const auth = createAuthService({
     config,
     clock,
@@ -117,7 +139,10 @@ export function createServices({ config, connection, clock, logger }: { config: 
     secrets,
     totp: createTotpRepository(db, dialect),
     events,
-    throttle: createLoginThrottle({ ...throttleLimits, describeRefusal: (seconds) => `Too many wrong codes. Try again in ${seconds} seconds.` }),
+    throttle: createLoginThrottle({
+      ...throttleLimits,
+      describeRefusal: (seconds) => `Too many wrong codes. Try again in ${seconds} seconds.`,
+    }),
     findSession: (token) => auth.findSession(token),
   });
   const users = createUsersService({
@@ -130,21 +155,51 @@ export function createServices({ config, connection, clock, logger }: { config: 
     verifyCurrentPassword: (user, password) => auth.verifyCurrentPassword(user, password),
   });
   const keys = createKeysService({ keys: createKeysRepository(db, dialect), refs, events, secrets, clock });
-  const repositories = createRepositoriesService({ repositories: createRepositoriesRepository(db, dialect), keys, refs, events, clock });
-  const environments = createEnvironmentsService({ environments: createEnvironmentsRepository(db, dialect), refs, events, secrets, clock });
+  const repositories = createRepositoriesService({
+    repositories: createRepositoriesRepository(db, dialect),
+    keys,
+    refs,
+    events,
+    clock,
+  });
+  const environments = createEnvironmentsService({
+    environments: createEnvironmentsRepository(db, dialect),
+    refs,
+    events,
+    secrets,
+    clock,
+  });
   const inventories = createInventoriesService({
     inventories: createInventoriesRepository(db, dialect),
     keys,
     repositories,
-    templateExists: async (projectId, templateId) => (await templatesRepository.find(projectId, templateId)) !== undefined,
+    templateExists: async (projectId, templateId) =>
+      (await templatesRepository.find(projectId, templateId)) !== undefined,
     refs,
     events,
     clock,
   });
   const terraformRepository = createTerraformRepository(db, dialect);
-  const terraform = createTerraformService({ terraform: terraformRepository, inventories, keys, events, clock, publicUrl: config.web_host });
-  const terraformBackend = createTerraformBackendService({ terraform: terraformRepository, keys, clock, internalUrl: config.web_host || localServerUrl(config.host, config.port) });
-  const workspaces = createWorkspacesService({ templates: templatesRepository, inventories: createInventoriesRepository(db, dialect), events, clock });
+  const terraform = createTerraformService({
+    terraform: terraformRepository,
+    inventories,
+    keys,
+    events,
+    clock,
+    publicUrl: config.web_host,
+  });
+  const terraformBackend = createTerraformBackendService({
+    terraform: terraformRepository,
+    keys,
+    clock,
+    internalUrl: config.web_host || localServerUrl(config.host, config.port),
+  });
+  const workspaces = createWorkspacesService({
+    templates: templatesRepository,
+    inventories: createInventoriesRepository(db, dialect),
+    events,
+    clock,
+  });
   const views = createViewsService({ views: createViewsRepository(db, dialect), events });
   const apps = createAppsService({ apps: createAppsRepository(db), events });
   const tasksRepository = createTasksRepository(db, dialect);
@@ -164,16 +219,29 @@ export function createServices({ config, connection, clock, logger }: { config: 
   });
   const localHub = createLiveHub({
     readLines: async (taskId, fromSeq, limit) =>
-      (await tasksRepository.listOutput(taskId, fromSeq, limit)).map((l) => ({ seq: l.seq, time: l.time, output: l.output })),
+      (await tasksRepository.listOutput(taskId, fromSeq, limit)).map((l) => ({
+        seq: l.seq,
+        time: l.time,
+        output: l.output,
+      })),
     membership: createLiveMembership({ listMemberIds: (projectId) => storedProjects.listMemberIds(projectId), clock }),
   });
   // Nodes sharing one store share their live events and task requests through Redis when it is configured.
   const nodeId = randomUUID();
   const nodes = createNodesRepository(db);
-  const clusterBus = config.redis_url ? createClusterBus({ url: config.redis_url, nodeId, readClusterId: () => nodes.getClusterId(), logger }) : undefined;
+  const clusterBus = config.redis_url
+    ? createClusterBus({ url: config.redis_url, nodeId, readClusterId: () => nodes.getClusterId(), logger })
+    : undefined;
   const hub = clusterBus ? createClusteredHub(localHub, clusterBus) : localHub;
-  const metrics = createMetrics({ repository: createMetricsRepository(db), clock, runnerOfflineMs: config.runner_offline_seconds * 1000, websocketClients: () => hub.size });
-  const audienceOf = async (projectId: number) => ({ memberIds: new Set(await projectsRepository.listMemberIds(projectId)) });
+  const metrics = createMetrics({
+    repository: createMetricsRepository(db),
+    clock,
+    runnerOfflineMs: config.runner_offline_seconds * 1000,
+    websocketClients: () => hub.size,
+  });
+  const audienceOf = async (projectId: number) => ({
+    memberIds: new Set(await projectsRepository.listMemberIds(projectId)),
+  });
   const alertsRepository = createAlertsRepository(db);
   const alerts = createAlertDispatcher({
     channels: createAlertChannels(config, (projectId) => alertsRepository.listRecipients(projectId)),
@@ -187,18 +255,40 @@ export function createServices({ config, connection, clock, logger }: { config: 
     const user = task.user_id ? await usersRepository.findById(task.user_id) : undefined;
     const build = task.build_task_id ? await tasksRepository.findById(task.build_task_id) : undefined;
     const templateName = knownTemplateName ?? (await templatesRepository.find(task.project_id, task.template_id))?.name;
-    return { username: user?.username ?? null, incomingVersion: build?.version ?? null, templateName: templateName ?? `#${task.template_id}` };
+    return {
+      username: user?.username ?? null,
+      incomingVersion: build?.version ?? null,
+      templateName: templateName ?? `#${task.template_id}`,
+    };
   };
   // One builder for the tasks run here and those handed to runners: a task's spec is the same wherever it runs.
-  const specs = createTaskSpecBuilder({ config, secrets, apps, keys, repositories, inventories, environments, templates, terraformBackend });
+  const specs = createTaskSpecBuilder({
+    config,
+    secrets,
+    apps,
+    keys,
+    repositories,
+    inventories,
+    environments,
+    templates,
+    terraformBackend,
+  });
   const engine = createTaskEngine({
     nodeId,
-    ...(clusterBus ? { control: { send: (taskId, action) => clusterBus.publish({ kind: 'control', task_id: taskId, action }) } } : {}),
+    ...(clusterBus
+      ? { control: { send: (taskId, action) => clusterBus.publish({ kind: 'control', task_id: taskId, action }) } }
+      : {}),
     config,
     placement: () => runnerJobs.placement,
     tasks: tasksRepository,
     specs,
-    openLog: createTaskLogFactory({ tasks: tasksRepository, hub, clock, logger, onStored: (count) => metrics.logLinesStored(count) }),
+    openLog: createTaskLogFactory({
+      tasks: tasksRepository,
+      hub,
+      clock,
+      logger,
+      onStored: (count) => metrics.logLinesStored(count),
+    }),
     hub,
     events,
     clock,
@@ -208,13 +298,34 @@ export function createServices({ config, connection, clock, logger }: { config: 
     onWaitingConfirmation: (taskId) => alerts.notifyWaiting(taskId),
     onFinished: async (task) => {
       alerts.notify(task);
-      metrics.taskFinished(task).catch((error: unknown) => logger.warn({ err: error, taskId: task.id }, 'task metrics not recorded'));
+      metrics
+        .taskFinished(task)
+        .catch((error: unknown) => logger.warn({ err: error, taskId: task.id }, 'task metrics not recorded'));
       // Only builds carry a version: most tasks are done here without another read of their template.
-      if (task.status !== 'success' || task.version === null || (await templatesRepository.find(task.project_id, task.template_id))?.type !== 'build') return;
+      if (
+        task.status !== 'success' ||
+        task.version === null ||
+        (await templatesRepository.find(task.project_id, task.template_id))?.type !== 'build'
+      )
+        return;
       // A successful build starts the deploy templates that follow it automatically.
-      const followers = (await templates.list(task.project_id, 'name', 'asc', {})).filter((t) => t.type === 'deploy' && t.autorun && t.build_template_id === task.template_id);
+      const followers = (await templates.list(task.project_id, 'name', 'asc', {})).filter(
+        (t) => t.type === 'deploy' && t.autorun && t.build_template_id === task.template_id,
+      );
       for (const follower of followers) {
-        await tasks.create(task.project_id, { template_id: follower.id, build_task_id: task.id, message: '', environment: '{}', secret: '{}', arguments: null, params: {} }, {});
+        await tasks.create(
+          task.project_id,
+          {
+            template_id: follower.id,
+            build_task_id: task.id,
+            message: '',
+            environment: '{}',
+            secret: '{}',
+            arguments: null,
+            params: {},
+          },
+          {},
+        );
       }
     },
   });
@@ -258,16 +369,52 @@ export function createServices({ config, connection, clock, logger }: { config: 
     audienceOf,
     describeStart,
     projectExists: async (projectId) => (await projectsRepository.findById(projectId)) !== undefined,
-    ...(clusterBus ? { broadcast: (runnerId, taskId, change) => clusterBus.publish({ kind: 'runner', runner_id: runnerId, task_id: taskId, change }) } : {}),
+    ...(clusterBus
+      ? {
+          broadcast: (runnerId, taskId, change) =>
+            clusterBus.publish({ kind: 'runner', runner_id: runnerId, task_id: taskId, change }),
+        }
+      : {}),
   });
   const schedulesRepository = createSchedulesRepository(db, dialect);
-  const scheduler = createScheduler({ config, clock, logger, schedules: schedulesRepository, tasks, repositories, keys, onRun: (result) => metrics.scheduleRun(result) });
+  const scheduler = createScheduler({
+    config,
+    clock,
+    logger,
+    schedules: schedulesRepository,
+    tasks,
+    repositories,
+    keys,
+    onRun: (result) => metrics.scheduleRun(result),
+  });
   const taskRetention = createTaskRetention({ config, clock, logger, tasks: tasksRepository });
-  const readiness = createReadiness({ system: createSystemRepository(db, dialect), schedulerRunning: () => scheduler.isRunning(), logger });
-  const schedules = createSchedulesService({ config, clock, schedules: schedulesRepository, templates, repositories, events, onChange: () => scheduler.wake() });
+  const readiness = createReadiness({
+    system: createSystemRepository(db, dialect),
+    schedulerRunning: () => scheduler.isRunning(),
+    logger,
+  });
+  const schedules = createSchedulesService({
+    config,
+    clock,
+    schedules: schedulesRepository,
+    templates,
+    repositories,
+    events,
+    onChange: () => scheduler.wake(),
+  });
   const integrationsRepository = createIntegrationsRepository(db, dialect);
-  const integrations = createIntegrationsService({ config, clock, integrations: integrationsRepository, templates, keys, events });
-  const webhooks = countWebhookCalls(createWebhookService({ integrations: integrationsRepository, keys, tasks, events, logger, clock }), metrics);
+  const integrations = createIntegrationsService({
+    config,
+    clock,
+    integrations: integrationsRepository,
+    templates,
+    keys,
+    events,
+  });
+  const webhooks = countWebhookCalls(
+    createWebhookService({ integrations: integrationsRepository, keys, tasks, events, logger, clock }),
+    metrics,
+  );
   const projects = createProjectsService({
     config,
     clock,
@@ -279,7 +426,10 @@ export function createServices({ config, connection, clock, logger }: { config: 
       await environments.create(undefined, projectId, { name: 'Empty', json: '{}', env: '{}' });
     },
     createDemo: (actor, body) => backup.createDemo(actor, body),
-    listProjectFiles: async (projectId) => [projectCheckoutsDirectory(config.data_dir, projectId), ...(await backup.listOwnDemoRepositories(projectId))],
+    listProjectFiles: async (projectId) => [
+      projectCheckoutsDirectory(config.data_dir, projectId),
+      ...(await backup.listOwnDemoRepositories(projectId)),
+    ],
     stopProjectTasks: async (projectId) => {
       for (const active of await tasksRepository.listActive()) {
         const row = active.project_id === projectId ? await tasksRepository.findById(active.id) : undefined;
@@ -310,7 +460,43 @@ export function createServices({ config, connection, clock, logger }: { config: 
     logger,
   });
   const sessionCookies = createSessionCookies({ webHost: config.web_host });
-  return { auth, sessionCookies, oidc, totp, users, projects, backup, team, events, keys, repositories, environments, inventories, terraform, terraformBackend, workspaces, views, apps, templates, tasks, engine, runners, runnerJobs, hub, clusterBus, presence, schedules, scheduler, readiness, metrics, taskRetention, integrations, webhooks, alerts, logger };
+  return {
+    auth,
+    sessionCookies,
+    oidc,
+    totp,
+    users,
+    projects,
+    backup,
+    team,
+    events,
+    keys,
+    repositories,
+    environments,
+    inventories,
+    terraform,
+    terraformBackend,
+    workspaces,
+    views,
+    apps,
+    templates,
+    tasks,
+    engine,
+    runners,
+    runnerJobs,
+    hub,
+    clusterBus,
+    presence,
+    schedules,
+    scheduler,
+    readiness,
+    metrics,
+    taskRetention,
+    integrations,
+    webhooks,
+    alerts,
+    logger,
+  };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -13,10 +13,12 @@ export interface ReceivedRequest {
 
 type Reply = (response: ServerResponse) => void;
 
-const json = (status: number, body: unknown): Reply => (response) => {
-  response.writeHead(status, { 'content-type': 'application/json' });
-  response.end(JSON.stringify(body));
-};
+const json =
+  (status: number, body: unknown): Reply =>
+  (response) => {
+    response.writeHead(status, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(body));
+  };
 
 /**
  * A local HTTP server standing in for Slack, Teams, Telegram, Rocket.Chat, DingTalk, Gotify and
@@ -31,10 +33,16 @@ export async function startHttpReceiver() {
     request.on('end', () => {
       const path = request.url ?? '';
       const text = Buffer.concat(chunks).toString('utf8');
-      requests.push({ at: Date.now(), path, headers: request.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} });
+      requests.push({
+        at: Date.now(),
+        path,
+        headers: request.headers,
+        body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+      });
       if (path.startsWith('/hang')) return;
       if (path.startsWith('/fail')) return json(500, { error: 'receiver down' })(response);
-      if (path.startsWith('/dingtalk-refuse')) return json(200, { errcode: 310000, errmsg: 'keywords not in content' })(response);
+      if (path.startsWith('/dingtalk-refuse'))
+        return json(200, { errcode: 310000, errmsg: 'keywords not in content' })(response);
       if (path.startsWith('/dingtalk')) return json(200, { errcode: 0, errmsg: 'ok' })(response);
       if (path.startsWith('/teams')) return json(202, {})(response);
       if (path.includes('/sendMessage')) return json(200, { ok: true, result: {} })(response);
@@ -56,7 +64,8 @@ export async function startHttpReceiver() {
       for (;;) {
         const found = this.for(prefix, taskId);
         if (found.length >= count) return found;
-        if (Date.now() > deadline) throw new Error(`No ${prefix} alert for task ${taskId}; received: ${requests.map((r) => r.path).join(', ')}`);
+        if (Date.now() > deadline)
+          throw new Error(`No ${prefix} alert for task ${taskId}; received: ${requests.map((r) => r.path).join(', ')}`);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     },
@@ -87,7 +96,8 @@ export async function startSmtpReceiver(credentials: { username: string; passwor
     allowInsecureAuth: true,
     authOptional: false,
     onAuth(auth, _session, callback) {
-      if (auth.username === credentials.username && auth.password === credentials.password) return callback(null, { user: auth.username });
+      if (auth.username === credentials.username && auth.password === credentials.password)
+        return callback(null, { user: auth.username });
       callback(new Error('Invalid username or password'));
     },
     onData(stream, session, callback) {
@@ -119,7 +129,8 @@ export async function startSmtpReceiver(credentials: { username: string; passwor
       for (;;) {
         const found = this.about(taskId);
         if (found.length >= count) return found;
-        if (Date.now() > deadline) throw new Error(`No e-mail about task ${taskId}; received: ${mails.map((m) => m.subject).join(' | ')}`);
+        if (Date.now() > deadline)
+          throw new Error(`No e-mail about task ${taskId}; received: ${mails.map((m) => m.subject).join(' | ')}`);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     },

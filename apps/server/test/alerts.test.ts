@@ -68,9 +68,17 @@ async function startApp(dialect: Parameters<typeof createTestApp>[0], config: Co
   return t;
 }
 
-async function setProjectAlert(t: TestApp, projectId: number, alert: boolean, alertChat: string | null = null): Promise<string> {
+async function setProjectAlert(
+  t: TestApp,
+  projectId: number,
+  alert: boolean,
+  alertChat: string | null = null,
+): Promise<string> {
   const project = (await t.request('GET', `/api/project/${projectId}`, { as: t.adminCookie })).body as { name: string };
-  const updated = await t.request('PUT', `/api/project/${projectId}`, { as: t.adminCookie, body: { name: project.name, alert, alert_chat: alertChat } });
+  const updated = await t.request('PUT', `/api/project/${projectId}`, {
+    as: t.adminCookie,
+    body: { name: project.name, alert, alert_chat: alertChat },
+  });
   expect(updated.status).toBe(204);
   return project.name;
 }
@@ -79,7 +87,10 @@ async function setProjectAlert(t: TestApp, projectId: number, alert: boolean, al
 async function addMember(t: TestApp, projectId: number, username: string, alert: boolean): Promise<string> {
   const password = `${username}-Secret-1`;
   t.secrets.add(password);
-  const users = (await t.request('GET', '/api/users', { as: t.adminCookie })).body as { id: number; username: string }[];
+  const users = (await t.request('GET', '/api/users', { as: t.adminCookie })).body as {
+    id: number;
+    username: string;
+  }[];
   let id = users.find((u) => u.username === username)?.id;
   if (id === undefined) {
     const created = await t.request('POST', '/api/users', {
@@ -89,7 +100,14 @@ async function addMember(t: TestApp, projectId: number, username: string, alert:
     expect(created.status).toBe(201);
     id = (created.body as { id: number }).id;
   }
-  expect((await t.request('POST', `/api/project/${projectId}/users`, { as: t.adminCookie, body: { user_id: id, role: 'task_runner' } })).status).toBe(204);
+  expect(
+    (
+      await t.request('POST', `/api/project/${projectId}/users`, {
+        as: t.adminCookie,
+        body: { user_id: id, role: 'task_runner' },
+      })
+    ).status,
+  ).toBe(204);
   return t.login(username, password);
 }
 
@@ -112,7 +130,16 @@ describe('alert formatting and configuration', () => {
     status: 'error',
     project: { id: 1, name: 'Ops & <Infra>', alertChat: null },
     template: { id: 2, name: 'Deploy <b>site</b>' },
-    task: { id: 3, message: '', version: null, author: '—', start: null, end: null, durationSeconds: null, url: 'https://x.test/p?a=1&b=2' },
+    task: {
+      id: 3,
+      message: '',
+      version: null,
+      author: '—',
+      start: null,
+      end: null,
+      durationSeconds: null,
+      url: 'https://x.test/p?a=1&b=2',
+    },
   };
 
   it('formats durations as hours, minutes and seconds, and a dash when the task never started', () => {
@@ -128,28 +155,63 @@ describe('alert formatting and configuration', () => {
     expect(payload.text).toContain('<b>Template:</b> Deploy &lt;b&gt;site&lt;/b&gt;');
     expect(payload.text).toContain('<b>Project:</b> Ops &amp; &lt;Infra&gt;');
     expect(payload.text).toContain('<a href="https://x.test/p?a=1&amp;b=2">Open task</a>');
-    expect(buildTelegramPayload({ ...alert, project: { ...alert.project, alertChat: '@ops' } }, '-100').chat_id).toBe('@ops');
+    expect(buildTelegramPayload({ ...alert, project: { ...alert.project, alertChat: '@ops' } }, '-100').chat_id).toBe(
+      '@ops',
+    );
   });
 
   it('reads channel settings from GANTRY_* variables', () => {
-    const config = loadConfig({}, { GANTRY_ALERT_WEBHOOK_URL: 'http://hooks.test/x', GANTRY_MICROSOFT_TEAMS_ALERT: 'true', GANTRY_MICROSOFT_TEAMS_URL: 'http://teams.test', GANTRY_EMAIL_PORT: '2525' });
-    expect(config).toMatchObject({ alert_webhook_url: 'http://hooks.test/x', microsoft_teams_alert: true, microsoft_teams_url: 'http://teams.test', email_port: 2525, email_alert: false });
+    const config = loadConfig(
+      {},
+      {
+        GANTRY_ALERT_WEBHOOK_URL: 'http://hooks.test/x',
+        GANTRY_MICROSOFT_TEAMS_ALERT: 'true',
+        GANTRY_MICROSOFT_TEAMS_URL: 'http://teams.test',
+        GANTRY_EMAIL_PORT: '2525',
+      },
+    );
+    expect(config).toMatchObject({
+      alert_webhook_url: 'http://hooks.test/x',
+      microsoft_teams_alert: true,
+      microsoft_teams_url: 'http://teams.test',
+      email_port: 2525,
+      email_alert: false,
+    });
     expect(createAlertChannels(config, async () => []).map((c) => c.name)).toEqual(['microsoft_teams', 'webhook']);
   });
 
   it('refuses to start with a channel switched on but not configured', () => {
-    expect(() => createAlertChannels(loadConfig({ slack_alert: true }, {}), async () => [])).toThrow('slack alerts are on but slack_url is not set');
-    expect(() => createAlertChannels(loadConfig({ gotify_alert: true, gotify_url: 'http://g.test' }, {}), async () => [])).toThrow('gotify_token');
-    expect(() => createAlertChannels(loadConfig({ email_alert: true }, {}), async () => [])).toThrow('email_host, email_sender are not set');
+    expect(() => createAlertChannels(loadConfig({ slack_alert: true }, {}), async () => [])).toThrow(
+      'slack alerts are on but slack_url is not set',
+    );
+    expect(() =>
+      createAlertChannels(loadConfig({ gotify_alert: true, gotify_url: 'http://g.test' }, {}), async () => []),
+    ).toThrow('gotify_token');
+    expect(() => createAlertChannels(loadConfig({ email_alert: true }, {}), async () => [])).toThrow(
+      'email_host, email_sender are not set',
+    );
   });
 
   it('refuses to start with a channel address no request can go to, without printing the address', () => {
     const start = (input: ConfigInput) => () => createAlertChannels(loadConfig(input, {}), async () => []);
-    expect(start({ slack_alert: true, slack_url: 'hooks.slack.test/services/T0/B0/Secret-path' })).toThrow('slack_url must be an http:// or https:// URL');
-    expect(start({ alert_webhook_url: 'ftp://hooks.test/Secret-path' })).toThrow('alert_webhook_url must be an http:// or https:// URL');
-    expect(start({ telegram_alert: true, telegram_token: TELEGRAM_TOKEN, telegram_api_url: 'not a url' })).toThrow('telegram_api_url must be');
-    expect(start({ slack_alert: true, slack_url: 'hooks.slack.test/services/T0/B0/Secret-path' })).not.toThrow(/Secret-path/);
-    expect(createAlertChannels(loadConfig({ slack_alert: true, slack_url: 'https://hooks.slack.test/services/T0' }, {}), async () => []).map((c) => c.name)).toEqual(['slack']);
+    expect(start({ slack_alert: true, slack_url: 'hooks.slack.test/services/T0/B0/Secret-path' })).toThrow(
+      'slack_url must be an http:// or https:// URL',
+    );
+    expect(start({ alert_webhook_url: 'ftp://hooks.test/Secret-path' })).toThrow(
+      'alert_webhook_url must be an http:// or https:// URL',
+    );
+    expect(start({ telegram_alert: true, telegram_token: TELEGRAM_TOKEN, telegram_api_url: 'not a url' })).toThrow(
+      'telegram_api_url must be',
+    );
+    expect(start({ slack_alert: true, slack_url: 'hooks.slack.test/services/T0/B0/Secret-path' })).not.toThrow(
+      /Secret-path/,
+    );
+    expect(
+      createAlertChannels(
+        loadConfig({ slack_alert: true, slack_url: 'https://hooks.slack.test/services/T0' }, {}),
+        async () => [],
+      ).map((c) => c.name),
+    ).toEqual(['slack']);
   });
 });
 
@@ -185,7 +247,10 @@ describe.each(dialects)('task alerts on %s', (dialect) => {
     const escapedTitle = `Task #${taskId} of "Deploy &lt;site&gt;" failed`;
 
     const [slack] = await http.waitFor('/slack', taskId);
-    expect(slack?.body).toMatchObject({ text: escapedTitle, attachments: [{ color: '#d40e0d', title: escapedTitle, title_link: link }] });
+    expect(slack?.body).toMatchObject({
+      text: escapedTitle,
+      attachments: [{ color: '#d40e0d', title: escapedTitle, title_link: link }],
+    });
     const slackFields = (slack?.body.attachments as { fields: Fields }[])[0]?.fields;
     expect(slackFields).toEqual(
       expect.arrayContaining([
@@ -200,11 +265,21 @@ describe.each(dialects)('task alerts on %s', (dialect) => {
     );
 
     const [teams] = await http.waitFor('/teams', taskId);
-    const card = (teams?.body.attachments as { contentType: string; content: { type: string; body: { text?: string; facts?: Fields }[]; actions: { url: string }[] } }[])[0];
+    const card = (
+      teams?.body.attachments as {
+        contentType: string;
+        content: { type: string; body: { text?: string; facts?: Fields }[]; actions: { url: string }[] };
+      }[]
+    )[0];
     expect(card?.contentType).toBe('application/vnd.microsoft.card.adaptive');
     expect(card?.content.type).toBe('AdaptiveCard');
     expect(card?.content.body[0]?.text).toBe(title);
-    expect(card?.content.body[1]?.facts).toEqual(expect.arrayContaining([{ title: 'Status', value: 'Failed' }, { title: 'Author', value: 'Administrator' }]));
+    expect(card?.content.body[1]?.facts).toEqual(
+      expect.arrayContaining([
+        { title: 'Status', value: 'Failed' },
+        { title: 'Author', value: 'Administrator' },
+      ]),
+    );
     expect(card?.content.actions[0]?.url).toBe(link);
 
     const [telegram] = await http.waitFor('/telegram', taskId);
@@ -216,7 +291,9 @@ describe.each(dialects)('task alerts on %s', (dialect) => {
 
     const [rocket] = await http.waitFor('/rocketchat', taskId);
     expect(rocket?.body).toMatchObject({ text: title, attachments: [{ title_link: link, color: '#d40e0d' }] });
-    expect((rocket?.body.attachments as { fields: Fields }[])[0]?.fields).toEqual(expect.arrayContaining([expect.objectContaining({ title: 'Project', value: projectName })]));
+    expect((rocket?.body.attachments as { fields: Fields }[])[0]?.fields).toEqual(
+      expect.arrayContaining([expect.objectContaining({ title: 'Project', value: projectName })]),
+    );
 
     const [dingtalk] = await http.waitFor('/dingtalk', taskId);
     expect(dingtalk?.body).toMatchObject({ msgtype: 'markdown', markdown: { title } });
@@ -228,7 +305,11 @@ describe.each(dialects)('task alerts on %s', (dialect) => {
     const [gotify] = await http.waitFor('/gotify', taskId);
     expect(gotify?.path).toBe('/gotify/message');
     expect(gotify?.headers['x-gotify-key']).toBe(GOTIFY_TOKEN);
-    expect(gotify?.body).toMatchObject({ title, priority: 8, extras: { 'client::notification': { click: { url: link } } } });
+    expect(gotify?.body).toMatchObject({
+      title,
+      priority: 8,
+      extras: { 'client::notification': { click: { url: link } } },
+    });
     expect(gotify?.body.message).toContain('**Author:** Administrator');
 
     const [webhook] = await http.waitFor('/webhook', taskId);
@@ -237,14 +318,30 @@ describe.each(dialects)('task alerts on %s', (dialect) => {
       title,
       project: { id: p.projectId, name: projectName },
       template: { id: templateId, name: 'Deploy <site>' },
-      task: { id: taskId, status: 'error', status_text: 'Failed', message: 'nightly', author: 'Administrator', start: task.start, end: task.end, url: link },
+      task: {
+        id: taskId,
+        status: 'error',
+        status_text: 'Failed',
+        message: 'nightly',
+        author: 'Administrator',
+        start: task.start,
+        end: task.end,
+        url: link,
+      },
     });
-    expect((webhook?.body.task as { duration_seconds: number }).duration_seconds).toBe(Math.round((Date.parse(String(task.end)) - Date.parse(String(task.start))) / 1000));
+    expect((webhook?.body.task as { duration_seconds: number }).duration_seconds).toBe(
+      Math.round((Date.parse(String(task.end)) - Date.parse(String(task.start))) / 1000),
+    );
 
     const [mail] = await smtp.waitFor(taskId);
     await t.runtime.services.alerts.drain();
     expect(smtp.about(taskId)).toHaveLength(1);
-    expect(mail).toMatchObject({ from: 'gantry@example.com', to: ['alice@example.com'], subject: `[${projectName}] ${title}`, authenticatedAs: MAIL_USER });
+    expect(mail).toMatchObject({
+      from: 'gantry@example.com',
+      to: ['alice@example.com'],
+      subject: `[${projectName}] ${title}`,
+      authenticatedAs: MAIL_USER,
+    });
     expect(mail?.text).toContain('Author: Administrator');
     expect(mail?.text).toContain('Status: Failed');
     expect(mail?.text).toMatch(/Duration: \d+s/);
@@ -291,7 +388,9 @@ describe.each(dialects)('task alerts on %s', (dialect) => {
 
   it('a plan waiting for confirmation alerts (to the project chat); a rejected plan is no failure and sends no failure alert', async () => {
     const terraform = createFakeTerraform();
-    expect((await t.request('PUT', '/api/apps/terraform', { as: t.adminCookie, body: { path: terraform } })).status).toBe(204);
+    expect(
+      (await t.request('PUT', '/api/apps/terraform', { as: t.adminCookie, body: { path: terraform } })).status,
+    ).toBe(204);
     const infra = await createProjectFixture(t, SCRIPTS);
     const infraName = await setProjectAlert(t, infra.projectId, true, '@ops-room');
     await addMember(t, infra.projectId, 'alice', true);
@@ -301,11 +400,18 @@ describe.each(dialects)('task alerts on %s', (dialect) => {
 
     const title = `Task #${taskId} of "Infra" is waiting for confirmation`;
     const [waiting] = await http.waitFor('/webhook', taskId);
-    expect(waiting?.body).toMatchObject({ event: 'task.waiting_confirmation', title, task: { status: 'waiting_confirmation', status_text: 'Waiting for confirmation', end: null } });
+    expect(waiting?.body).toMatchObject({
+      event: 'task.waiting_confirmation',
+      title,
+      task: { status: 'waiting_confirmation', status_text: 'Waiting for confirmation', end: null },
+    });
     expect((waiting?.body.task as { duration_seconds: unknown }).duration_seconds).toEqual(expect.any(Number));
     expect((await http.waitFor('/telegram', taskId))[0]?.body).toMatchObject({ chat_id: '@ops-room' });
     expect((await http.waitFor('/slack', taskId))[0]?.body).toMatchObject({ attachments: [{ color: '#daa038' }] });
-    expect((await smtp.waitFor(taskId))[0]).toMatchObject({ to: ['alice@example.com'], subject: `[${infraName}] ${title}` });
+    expect((await smtp.waitFor(taskId))[0]).toMatchObject({
+      to: ['alice@example.com'],
+      subject: `[${infraName}] ${title}`,
+    });
 
     expect((await t.request('POST', `${infra.base}/tasks/${taskId}/reject`, { as: t.adminCookie })).status).toBe(204);
     expect((await infra.waitForStatus(taskId, ['success', 'error', 'rejected'])).status).toBe('rejected');
@@ -327,12 +433,24 @@ describe.each(dialects)('task alerts on %s', (dialect) => {
     const names = ['email', 'slack', 'microsoft_teams', 'telegram', 'rocketchat', 'dingtalk', 'gotify', 'webhook'];
     expect(sent.body).toEqual({ channels: names.map((n) => ({ name: n, delivered: true, error: null })) });
     const title = `Test alert from Gantry for project "${name}"`;
-    const about = (prefix: string) => http.requests.filter((r) => r.path.startsWith(prefix) && JSON.stringify(r.body).includes(JSON.stringify(title).slice(1, -1)));
-    expect(about('/webhook')[0]?.body).toMatchObject({ event: 'test', title, project: { id: fresh.projectId, name }, template: null, task: null });
+    const about = (prefix: string) =>
+      http.requests.filter(
+        (r) => r.path.startsWith(prefix) && JSON.stringify(r.body).includes(JSON.stringify(title).slice(1, -1)),
+      );
+    expect(about('/webhook')[0]?.body).toMatchObject({
+      event: 'test',
+      title,
+      project: { id: fresh.projectId, name },
+      template: null,
+      task: null,
+    });
     expect(about('/telegram')[0]?.body).toMatchObject({ chat_id: '@qa-room' });
     expect(about('/telegram')[0]?.body.text).toContain('<b>Sent by:</b> Administrator');
-    for (const prefix of ['/slack', '/teams', '/rocketchat', '/dingtalk', '/gotify']) expect(about(prefix), prefix).toHaveLength(1);
-    expect(smtp.mails.filter((m) => m.subject === `[${name}] ${title}`).map((m) => m.to)).toEqual([['alice@example.com']]);
+    for (const prefix of ['/slack', '/teams', '/rocketchat', '/dingtalk', '/gotify'])
+      expect(about(prefix), prefix).toHaveLength(1);
+    expect(smtp.mails.filter((m) => m.subject === `[${name}] ${title}`).map((m) => m.to)).toEqual([
+      ['alice@example.com'],
+    ]);
   });
 });
 
@@ -403,7 +521,11 @@ describe.each(dialects)('broken alert channels on %s', (dialect) => {
       clock: systemClock,
       logger: pino({ level: 'warn' }, { write: (line: string) => lines.push(line) }),
     });
-    const row = await t.runtime.connection.db.selectFrom('task').selectAll().where('id', '=', taskId).executeTakeFirstOrThrow();
+    const row = await t.runtime.connection.db
+      .selectFrom('task')
+      .selectAll()
+      .where('id', '=', taskId)
+      .executeTakeFirstOrThrow();
     dispatcher.notify(row);
     await dispatcher.drain();
     const warnings = lines.map((line) => JSON.parse(line) as { channel: string; reason: string; msg: string });
@@ -422,7 +544,8 @@ describe.each(dialects)('broken alert channels on %s', (dialect) => {
   it('the test alert reports which channels failed and why', async () => {
     const response = await t.request('POST', `/api/project/${p.projectId}/notifications/test`, { as: t.adminCookie });
     expect(response.status).toBe(200);
-    const channels = (response.body as { channels: { name: string; delivered: boolean; error: string | null }[] }).channels;
+    const channels = (response.body as { channels: { name: string; delivered: boolean; error: string | null }[] })
+      .channels;
     expect(Object.fromEntries(channels.map((c) => [c.name, c.error]))).toEqual({
       email: expect.stringMatching(/^email: 1 of 1 messages not sent \(.*ECONNREFUSED/),
       slack: 'slack: HTTP 500',
@@ -445,7 +568,9 @@ describe.each(dialects)('alerts without channels on %s', (dialect) => {
   afterAll(() => t.close());
 
   it('a test alert is refused with a clear message when the server has no channel', async () => {
-    const project = (await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: 'No channels', alert: true } })).body as { id: number };
+    const project = (
+      await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: 'No channels', alert: true } })
+    ).body as { id: number };
     const response = await t.request('POST', `/api/project/${project.id}/notifications/test`, { as: t.adminCookie });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ error: 'No alert channel is configured on this server', code: 'bad_request' });

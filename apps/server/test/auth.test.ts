@@ -53,32 +53,51 @@ describe.each(dialects)('sign-in and sessions on %s', (dialect) => {
   });
 
   it('requires username and password with the seeded messages', async () => {
-    expect((await t.request('POST', '/api/auth/login', { body: { auth: '', password: 'x' } })).body).toMatchObject({ error: 'Username is required' });
-    expect((await t.request('POST', '/api/auth/login', { body: { auth: 'x' } })).body).toMatchObject({ error: 'Password is required' });
+    expect((await t.request('POST', '/api/auth/login', { body: { auth: '', password: 'x' } })).body).toMatchObject({
+      error: 'Username is required',
+    });
+    expect((await t.request('POST', '/api/auth/login', { body: { auth: 'x' } })).body).toMatchObject({
+      error: 'Password is required',
+    });
   });
 
   it('refuses an over-long username or password with a length message, not "is required"', async () => {
     const longLogin = await t.request('POST', '/api/auth/login', { body: { auth: 'x'.repeat(256), password: 'x' } });
     expect(longLogin.status).toBe(400);
     expect(longLogin.body).toMatchObject({ error: 'Username must be at most 255 characters' });
-    const longPassword = await t.request('POST', '/api/auth/login', { body: { auth: 'x', password: 'x'.repeat(1025) } });
+    const longPassword = await t.request('POST', '/api/auth/login', {
+      body: { auth: 'x', password: 'x'.repeat(1025) },
+    });
     expect(longPassword.status).toBe(400);
     expect(longPassword.body).toMatchObject({ error: 'Password must be at most 1024 characters' });
     const me = (await t.request('GET', '/api/user', { as: t.adminCookie })).body as { id: number };
-    const longNew = await t.request('POST', `/api/users/${me.id}/password`, { as: t.adminCookie, body: { password: 'x'.repeat(1025) } });
+    const longNew = await t.request('POST', `/api/users/${me.id}/password`, {
+      as: t.adminCookie,
+      body: { password: 'x'.repeat(1025) },
+    });
     expect(longNew.status).toBe(400);
     expect(longNew.body).toMatchObject({ error: 'Password must be at most 1024 characters' });
   });
 
   it('throttles an address after repeated failures without locking the account for others', async () => {
-    const throttled = await createTestApp(dialect, { login_max_failures: 3, login_failure_window_seconds: 60, trust_proxy: true });
+    const throttled = await createTestApp(dialect, {
+      login_max_failures: 3,
+      login_failure_window_seconds: 60,
+      trust_proxy: true,
+    });
     try {
       const attacker = { 'x-forwarded-for': '203.0.113.9' };
       for (let i = 0; i < 3; i++) {
-        const r = await throttled.request('POST', '/api/auth/login', { body: { auth: ADMIN_LOGIN, password: 'nope' }, headers: attacker });
+        const r = await throttled.request('POST', '/api/auth/login', {
+          body: { auth: ADMIN_LOGIN, password: 'nope' },
+          headers: attacker,
+        });
         expect(r.status).toBe(401);
       }
-      const refused = await throttled.request('POST', '/api/auth/login', { body: { auth: ADMIN_LOGIN, password: ADMIN_PASSWORD }, headers: attacker });
+      const refused = await throttled.request('POST', '/api/auth/login', {
+        body: { auth: ADMIN_LOGIN, password: ADMIN_PASSWORD },
+        headers: attacker,
+      });
       expect(refused.status).toBe(429);
       expect(refused.body).toMatchObject({ error: expect.stringMatching(/Too many failed sign-in attempts/) });
       const someoneElse = await throttled.request('POST', '/api/auth/login', {
@@ -113,11 +132,17 @@ describe.each(dialects)('sign-in and sessions on %s', (dialect) => {
   it('changing a password ends every other session of the user, keeping the one that changed it', async () => {
     const user = await t.createUser('pwchange');
     const otherDevice = await t.login('pwchange', 'pwchange-Secret-1');
-    const changed = await t.request('POST', `/api/users/${user.id}/password`, { as: user.cookie, body: { password: 'brand-New-pw1', current_password: 'pwchange-Secret-1' } });
+    const changed = await t.request('POST', `/api/users/${user.id}/password`, {
+      as: user.cookie,
+      body: { password: 'brand-New-pw1', current_password: 'pwchange-Secret-1' },
+    });
     expect(changed.status).toBe(204);
     expect((await t.request('GET', '/api/user', { as: user.cookie })).status).toBe(200);
     expect((await t.request('GET', '/api/user', { as: otherDevice })).status).toBe(401);
-    const byAdmin = await t.request('POST', `/api/users/${user.id}/password`, { as: t.adminCookie, body: { password: 'admin-Set-pw2' } });
+    const byAdmin = await t.request('POST', `/api/users/${user.id}/password`, {
+      as: t.adminCookie,
+      body: { password: 'admin-Set-pw2' },
+    });
     expect(byAdmin.status).toBe(204);
     expect((await t.request('GET', '/api/user', { as: user.cookie })).status).toBe(401);
     await t.login('pwchange', 'admin-Set-pw2');
@@ -149,13 +174,20 @@ describe.each(dialects)('API tokens on %s', (dialect) => {
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ username: ADMIN_LOGIN });
 
-    expect((await t.request('DELETE', `/api/user/tokens/${token.slice(0, 8)}`, { as: t.adminCookie })).status).toBe(204);
+    expect((await t.request('DELETE', `/api/user/tokens/${token.slice(0, 8)}`, { as: t.adminCookie })).status).toBe(
+      204,
+    );
     expect((await t.request('GET', '/api/user', { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
-    expect((await t.request('DELETE', `/api/user/tokens/${token.slice(0, 8)}`, { as: t.adminCookie })).status).toBe(404);
+    expect((await t.request('DELETE', `/api/user/tokens/${token.slice(0, 8)}`, { as: t.adminCookie })).status).toBe(
+      404,
+    );
   });
 
   it('refuses an expiry in the past and honours one in the near future', async () => {
-    const past = await t.request('POST', '/api/user/tokens', { as: t.adminCookie, body: { expires_at: '2000-01-01T00:00:00Z' } });
+    const past = await t.request('POST', '/api/user/tokens', {
+      as: t.adminCookie,
+      body: { expires_at: '2000-01-01T00:00:00Z' },
+    });
     expect(past.status).toBe(400);
     const soon = new Date(Date.now() + 300).toISOString();
     const created = await t.request('POST', '/api/user/tokens', { as: t.adminCookie, body: { expires_at: soon } });

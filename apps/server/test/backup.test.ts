@@ -27,7 +27,17 @@ function semaphoreBackup(name: string): Json {
         type: 'build',
         start_version: '1.0.0',
         autorun: false,
-        survey_vars: [{ name: 'release', title: 'Release', required: true, type: '', description: '', values: null, default_value: '' }],
+        survey_vars: [
+          {
+            name: 'release',
+            title: 'Release',
+            required: true,
+            type: '',
+            description: '',
+            values: null,
+            default_value: '',
+          },
+        ],
         suppress_success_alerts: false,
         app: 'ansible',
         cron: '*/15 * * * *',
@@ -53,7 +63,9 @@ function semaphoreBackup(name: string): Json {
       },
       { repository: 'Playbooks', name: 'Cleanup', playbook: 'cleanup.sh', app: 'bash', type: '' },
     ],
-    repositories: [{ name: 'Playbooks', git_url: 'git@github.com:acme/playbooks.git', git_branch: 'main', ssh_key: 'Deploy key' }],
+    repositories: [
+      { name: 'Playbooks', git_url: 'git@github.com:acme/playbooks.git', git_branch: 'main', ssh_key: 'Deploy key' },
+    ],
     keys: [
       { name: 'None', type: 'none', owner: '' },
       { name: 'Deploy key', type: 'ssh', owner: '' },
@@ -63,7 +75,14 @@ function semaphoreBackup(name: string): Json {
     ],
     views: [{ title: 'Deploys', position: 0 }],
     inventories: [
-      { name: 'Prod hosts', inventory: '[web]\nweb1.example.com\n', type: 'static', ssh_key: 'Deploy key', become_key: 'Vault pass', runner_tag: null },
+      {
+        name: 'Prod hosts',
+        inventory: '[web]\nweb1.example.com\n',
+        type: 'static',
+        ssh_key: 'Deploy key',
+        become_key: 'Vault pass',
+        runner_tag: null,
+      },
       { name: 'Repo inventory', inventory: 'inventories/prod.ini', type: 'file', ssh_key: 'Deploy key' },
     ],
     environments: [{ name: 'Prod vars', password: null, json: '{"region":"eu"}', env: '{"STAGE":"prod"}' }],
@@ -77,8 +96,26 @@ function semaphoreBackup(name: string): Json {
         template: 'Build app',
         auth_secret: 'Webhook token',
         aliases: ['semaphoreAlias0001'],
-        matchers: [{ name: 'main branch', match_type: 'body', method: 'equals', body_data_type: 'json', key: 'ref', value: 'refs/heads/main' }],
-        extract_values: [{ name: 'commit', value_source: 'body', body_data_type: 'json', key: 'after', variable: 'commit_sha', variable_type: 'environment' }],
+        matchers: [
+          {
+            name: 'main branch',
+            match_type: 'body',
+            method: 'equals',
+            body_data_type: 'json',
+            key: 'ref',
+            value: 'refs/heads/main',
+          },
+        ],
+        extract_values: [
+          {
+            name: 'commit',
+            value_source: 'body',
+            body_data_type: 'json',
+            key: 'after',
+            variable: 'commit_sha',
+            variable_type: 'environment',
+          },
+        ],
       },
     ],
     integration_aliases: ['semaphoreProjectAlias01'],
@@ -133,8 +170,16 @@ describe.each(dialects)('project backup and restore on %s', (dialect) => {
     t.secrets.add('ssh-Passphrase-77');
     t.secrets.add('vault-Password-1234');
     t.secrets.add('env-Secret-5678');
-    const ssh = await post(`${base}/keys`, { name: 'deploy', type: 'ssh', ssh: { login: 'git', passphrase: 'ssh-Passphrase-77', private_key: 'PRIVATE-KEY-BODY' } });
-    const vault = await post(`${base}/keys`, { name: 'vault', type: 'login_password', login_password: { login: '', password: 'vault-Password-1234' } });
+    const ssh = await post(`${base}/keys`, {
+      name: 'deploy',
+      type: 'ssh',
+      ssh: { login: 'git', passphrase: 'ssh-Passphrase-77', private_key: 'PRIVATE-KEY-BODY' },
+    });
+    const vault = await post(`${base}/keys`, {
+      name: 'vault',
+      type: 'login_password',
+      login_password: { login: '', password: 'vault-Password-1234' },
+    });
     await post(`${base}/keys`, { name: 'vault', type: 'none' });
     const environment = await post(`${base}/environment`, {
       name: 'Staging',
@@ -144,10 +189,28 @@ describe.each(dialects)('project backup and restore on %s', (dialect) => {
     });
     const view = await post(`${base}/views`, { title: 'Deploys', position: 1 });
     await post(`${base}/views`, { title: 'Other', position: 2 });
-    const repository = await post(`${base}/repositories`, { name: 'app', git_url: 'https://example.com/app.git', git_branch: 'main', ssh_key_id: ssh.id });
-    const inventory = await post(`${base}/inventory`, { name: 'hosts', type: 'static', inventory: 'localhost\n', ssh_key_id: ssh.id, become_key_id: vault.id });
-    await post(`${base}/inventory`, { name: 'from repo', type: 'file', inventory: 'inv/hosts.ini', ssh_key_id: noneKey, repository_id: repository.id });
-    const template = (fields: Json) => post(`${base}/templates`, { repository_id: repository.id, environment_id: environment.id, ...fields });
+    const repository = await post(`${base}/repositories`, {
+      name: 'app',
+      git_url: 'https://example.com/app.git',
+      git_branch: 'main',
+      ssh_key_id: ssh.id,
+    });
+    const inventory = await post(`${base}/inventory`, {
+      name: 'hosts',
+      type: 'static',
+      inventory: 'localhost\n',
+      ssh_key_id: ssh.id,
+      become_key_id: vault.id,
+    });
+    await post(`${base}/inventory`, {
+      name: 'from repo',
+      type: 'file',
+      inventory: 'inv/hosts.ini',
+      ssh_key_id: noneKey,
+      repository_id: repository.id,
+    });
+    const template = (fields: Json) =>
+      post(`${base}/templates`, { repository_id: repository.id, environment_id: environment.id, ...fields });
     const build = await template({
       name: 'Build',
       app: 'ansible',
@@ -157,17 +220,44 @@ describe.each(dialects)('project backup and restore on %s', (dialect) => {
       start_version: '1.0.0',
       view_id: view.id,
       arguments: '["--check"]',
-      survey_vars: [{ name: 'tier', title: 'Tier', type: 'enum', values: [{ name: 'gold', value: 'g' }], required: true }],
+      survey_vars: [
+        { name: 'tier', title: 'Tier', type: 'enum', values: [{ name: 'gold', value: 'g' }], required: true },
+      ],
       vaults: [
         { name: '', type: 'password', vault_key_id: vault.id },
         { name: 'ops', type: 'script', script: 'bin/vault-client.sh' },
       ],
       task_params: { allow_debug: true },
     });
-    await template({ name: 'Deploy', app: 'ansible', playbook: 'deploy.yml', inventory_id: inventory.id, type: 'deploy', build_template_id: build.id, autorun: true });
-    const script = await template({ name: 'Script', app: 'bash', playbook: 'run.sh', git_branch: 'feature', allow_parallel_tasks: true });
-    await post(`${base}/schedules`, { name: 'Hourly', template_id: script.id, cron_format: '0 * * * *', active: false, task_params: { message: 'tick', inventory_id: inventory.id } });
-    await post(`${base}/schedules`, { name: 'On commit', template_id: build.id, cron_format: '*/5 * * * *', repository_id: repository.id });
+    await template({
+      name: 'Deploy',
+      app: 'ansible',
+      playbook: 'deploy.yml',
+      inventory_id: inventory.id,
+      type: 'deploy',
+      build_template_id: build.id,
+      autorun: true,
+    });
+    const script = await template({
+      name: 'Script',
+      app: 'bash',
+      playbook: 'run.sh',
+      git_branch: 'feature',
+      allow_parallel_tasks: true,
+    });
+    await post(`${base}/schedules`, {
+      name: 'Hourly',
+      template_id: script.id,
+      cron_format: '0 * * * *',
+      active: false,
+      task_params: { message: 'tick', inventory_id: inventory.id },
+    });
+    await post(`${base}/schedules`, {
+      name: 'On commit',
+      template_id: build.id,
+      cron_format: '*/5 * * * *',
+      repository_id: repository.id,
+    });
     const integration = await post(`${base}/integrations`, {
       name: 'Push',
       template_id: script.id,
@@ -178,7 +268,18 @@ describe.each(dialects)('project backup and restore on %s', (dialect) => {
       task_params: { message: 'hook', inventory_id: inventory.id },
     });
     const one = `${base}/integrations/${String(integration.id)}`;
-    await post(`${one}/matchers`, { name: 'main', match_type: 'body', body_data_type: 'json', key: 'ref', method: 'equals', value: 'refs/heads/main' }, 200);
+    await post(
+      `${one}/matchers`,
+      {
+        name: 'main',
+        match_type: 'body',
+        body_data_type: 'json',
+        key: 'ref',
+        method: 'equals',
+        value: 'refs/heads/main',
+      },
+      200,
+    );
     await post(`${one}/values`, { name: 'sha', value_source: 'header', key: 'X-Sha', variable: 'sha' });
     await post(`${one}/aliases`, undefined, 200);
     await post(`${base}/integrations/aliases`, undefined, 200);
@@ -209,7 +310,12 @@ describe.each(dialects)('project backup and restore on %s', (dialect) => {
       ]),
     );
     expect(backup.schedules).toEqual([
-      expect.objectContaining({ name: 'Hourly', template: 'Script', active: false, task_params: { message: 'tick', inventory_name: 'hosts' } }),
+      expect.objectContaining({
+        name: 'Hourly',
+        template: 'Script',
+        active: false,
+        task_params: { message: 'tick', inventory_name: 'hosts' },
+      }),
       expect.objectContaining({ name: 'On commit', template: 'Build', checkable_repository: 'app' }),
     ]);
 
@@ -223,8 +329,26 @@ describe.each(dialects)('project backup and restore on %s', (dialect) => {
       template: 'Script',
       auth_secret: 'vault',
       aliases: [expect.stringMatching(/^[A-Za-z0-9_-]{32}$/)],
-      matchers: [{ name: 'main', match_type: 'body', method: 'equals', body_data_type: 'json', key: 'ref', value: 'refs/heads/main' }],
-      extract_values: [{ name: 'sha', value_source: 'header', body_data_type: '', key: 'X-Sha', variable: 'sha', variable_type: 'environment' }],
+      matchers: [
+        {
+          name: 'main',
+          match_type: 'body',
+          method: 'equals',
+          body_data_type: 'json',
+          key: 'ref',
+          value: 'refs/heads/main',
+        },
+      ],
+      extract_values: [
+        {
+          name: 'sha',
+          value_source: 'header',
+          body_data_type: '',
+          key: 'X-Sha',
+          variable: 'sha',
+          variable_type: 'environment',
+        },
+      ],
     });
     expect(backup.integration_aliases).toEqual([expect.stringMatching(/^[A-Za-z0-9_-]{32}$/)]);
 
@@ -257,12 +381,17 @@ describe.each(dialects)('project backup and restore on %s', (dialect) => {
     expect(schedules.find((s) => s.name === 'Hourly')?.task_params).toMatchObject({ inventory_id: expect.any(Number) });
   });
 
-  it("restores a Semaphore backup with every section, keeping what Gantry can use", async () => {
+  it('restores a Semaphore backup with every section, keeping what Gantry can use', async () => {
     const response = await restore(semaphoreBackup('From Semaphore'));
     expect(response.status, response.text).toBe(200);
     const project = response.body as Json;
     const base = `/api/project/${String(project.id)}`;
-    expect(project).toMatchObject({ name: 'From Semaphore', alert: true, alert_chat: '-100200', max_parallel_tasks: 3 });
+    expect(project).toMatchObject({
+      name: 'From Semaphore',
+      alert: true,
+      alert_chat: '-100200',
+      max_parallel_tasks: 3,
+    });
 
     const keys = await list(`${base}/keys`);
     // The variable group's secret key is left out: its value was never in the backup.
@@ -274,11 +403,22 @@ describe.each(dialects)('project backup and restore on %s', (dialect) => {
     ]);
     const keyId = (name: string) => keys.find((k) => k.name === name)?.id;
     const [repository] = await list(`${base}/repositories`);
-    expect(repository).toMatchObject({ name: 'Playbooks', git_url: 'git@github.com:acme/playbooks.git', git_branch: 'main', ssh_key_id: keyId('Deploy key') });
+    expect(repository).toMatchObject({
+      name: 'Playbooks',
+      git_url: 'git@github.com:acme/playbooks.git',
+      git_branch: 'main',
+      ssh_key_id: keyId('Deploy key'),
+    });
     const inventories = await list(`${base}/inventory`);
     expect(inventories).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ name: 'Prod hosts', type: 'static', inventory: '[web]\nweb1.example.com\n', ssh_key_id: keyId('Deploy key'), become_key_id: keyId('Vault pass') }),
+        expect.objectContaining({
+          name: 'Prod hosts',
+          type: 'static',
+          inventory: '[web]\nweb1.example.com\n',
+          ssh_key_id: keyId('Deploy key'),
+          become_key_id: keyId('Vault pass'),
+        }),
         expect.objectContaining({ name: 'Repo inventory', type: 'file', inventory: 'inventories/prod.ini' }),
       ]),
     );
@@ -312,7 +452,11 @@ describe.each(dialects)('project backup and restore on %s', (dialect) => {
         expect.objectContaining({ name: 'extra', type: 'script', script: 'scripts/vault-client.py' }),
       ],
     });
-    expect(templates.find((x) => x.name === 'Cleanup')).toMatchObject({ app: 'bash', inventory_id: null, environment_id: null });
+    expect(templates.find((x) => x.name === 'Cleanup')).toMatchObject({
+      app: 'bash',
+      inventory_id: null,
+      environment_id: null,
+    });
 
     const schedules = await list(`${base}/schedules`);
     expect(schedules).toEqual(
@@ -322,10 +466,20 @@ describe.each(dialects)('project backup and restore on %s', (dialect) => {
           cron_format: '0 4 * * *',
           active: false,
           tpl_name: 'Cleanup',
-          task_params: { message: 'nightly', inventory_id: inventories.find((i) => i.name === 'Prod hosts')?.id, params: { debug: true } },
+          task_params: {
+            message: 'nightly',
+            inventory_id: inventories.find((i) => i.name === 'Prod hosts')?.id,
+            params: { debug: true },
+          },
         }),
         // The old per-template cron becomes a "run on new commit" schedule of the template's repository.
-        expect.objectContaining({ name: 'Build app', cron_format: '*/15 * * * *', active: true, repository_id: repository?.id, tpl_name: 'Build app' }),
+        expect.objectContaining({
+          name: 'Build app',
+          cron_format: '*/15 * * * *',
+          active: true,
+          repository_id: repository?.id,
+          tpl_name: 'Build app',
+        }),
       ]),
     );
 
@@ -340,10 +494,31 @@ describe.each(dialects)('project backup and restore on %s', (dialect) => {
       task_params: { message: 'from webhook', inventory_id: inventories.find((i) => i.name === 'Prod hosts')?.id },
     });
     const one = `${base}/integrations/${String(integration?.id)}`;
-    expect(await list(`${one}/matchers`)).toEqual([expect.objectContaining({ name: 'main branch', match_type: 'body', method: 'equals', body_data_type: 'json', key: 'ref', value: 'refs/heads/main' })]);
-    expect(await list(`${one}/values`)).toEqual([expect.objectContaining({ name: 'commit', value_source: 'body', key: 'after', variable: 'commit_sha', variable_type: 'environment' })]);
-    expect((await list(`${one}/aliases`)).map((a) => a.url)).toEqual([expect.stringMatching(/\/api\/integrations\/semaphoreAlias0001$/)]);
-    expect((await list(`${base}/integrations/aliases`)).map((a) => a.url)).toEqual([expect.stringMatching(/\/api\/integrations\/semaphoreProjectAlias01$/)]);
+    expect(await list(`${one}/matchers`)).toEqual([
+      expect.objectContaining({
+        name: 'main branch',
+        match_type: 'body',
+        method: 'equals',
+        body_data_type: 'json',
+        key: 'ref',
+        value: 'refs/heads/main',
+      }),
+    ]);
+    expect(await list(`${one}/values`)).toEqual([
+      expect.objectContaining({
+        name: 'commit',
+        value_source: 'body',
+        key: 'after',
+        variable: 'commit_sha',
+        variable_type: 'environment',
+      }),
+    ]);
+    expect((await list(`${one}/aliases`)).map((a) => a.url)).toEqual([
+      expect.stringMatching(/\/api\/integrations\/semaphoreAlias0001$/),
+    ]);
+    expect((await list(`${base}/integrations/aliases`)).map((a) => a.url)).toEqual([
+      expect.stringMatching(/\/api\/integrations\/semaphoreProjectAlias01$/),
+    ]);
   });
 
   it('gives restored terraform and tofu templates their default workspace, as templates made by hand get', async () => {
@@ -363,10 +538,21 @@ describe.each(dialects)('project backup and restore on %s', (dialect) => {
     const net = templates.find((x) => x.name === 'Net');
     const dns = templates.find((x) => x.name === 'Dns');
     expect(await list(`${base}/inventory?app=terraform&template_id=${String(net?.id)}`)).toEqual([
-      expect.objectContaining({ id: net?.inventory_id, name: 'Prod workspace', type: 'terraform-workspace', template_id: net?.id }),
+      expect.objectContaining({
+        id: net?.inventory_id,
+        name: 'Prod workspace',
+        type: 'terraform-workspace',
+        template_id: net?.id,
+      }),
     ]);
     expect(await list(`${base}/inventory?app=tofu&template_id=${String(dns?.id)}`)).toEqual([
-      expect.objectContaining({ id: dns?.inventory_id, name: 'Dns - default', type: 'tofu-workspace', inventory: 'default', template_id: dns?.id }),
+      expect.objectContaining({
+        id: dns?.inventory_id,
+        name: 'Dns - default',
+        type: 'tofu-workspace',
+        inventory: 'default',
+        template_id: dns?.id,
+      }),
     ]);
   });
 
@@ -385,30 +571,151 @@ describe.each(dialects)('project backup and restore on %s', (dialect) => {
       ['meta without a name', { body: { meta: { name: '  ' } } }, /meta\.name is required/],
       ['a wrong type', { body: { ...valid, meta: { name: 'x', alert: 'yes' } } }, /meta\.alert must be true or false/],
       ['a section that is not an array', { body: { ...valid, keys: { name: 'None' } } }, /keys must be an array/],
-      ['an unknown repository', { body: withTemplate(2, { repository: 'Nowhere' }) }, /templates\[2\] "Cleanup": repository "Nowhere" does not exist in repositories/],
-      ['an unknown inventory', { body: withTemplate(0, { inventory: 'Ghost' }) }, /templates\[0\] "Build app": inventory "Ghost" does not exist in inventories/],
-      ['an unknown key', { body: { ...valid, repositories: [{ name: 'Playbooks', git_url: '/srv/repo', ssh_key: 'Missing key' }] } }, /repositories\[0\] "Playbooks": key "Missing key" does not exist in keys/],
-      ['an unknown build template', { body: withTemplate(1, { build_template: 'Cleanup' }) }, /build_template "Cleanup" is not a build template/],
-      ['an unknown schedule template', { body: { ...valid, schedules: [{ cron_format: '0 1 * * *', template: 'Nope' }] } }, /schedules\[0\]: template "Nope" does not exist in templates/],
-      ['an invalid cron', { body: { ...valid, schedules: [{ cron_format: 'every day', template: 'Cleanup' }] } }, /schedules\[0\]: Cron: expected five fields/],
-      ['duplicate names', { body: { ...valid, views: [{ title: 'Deploys' }, { title: 'Deploys' }] } }, /views\[1\]: duplicate name "Deploys"/],
-      ['a huge string', { body: withTemplate(2, { name: 'x'.repeat(100_000) }) }, /templates\.2\.name must be at most 255 characters/],
-      ['a huge inventory', { body: { ...valid, inventories: [{ name: 'big', type: 'static', inventory: 'h\n'.repeat(600_000) }] } }, /inventories\.0\.inventory must be at most/],
-      ['too many items', { body: { ...valid, views: Array.from({ length: 5001 }, (_, i) => ({ title: `v${i}` })) } }, /views must hold at most 5000 items/],
-      ['an unsafe file inventory path', { body: { ...valid, inventories: [{ name: 'up', type: 'file', inventory: '../../etc/passwd' }] } }, /inventories\.0\.inventory must be a relative path/],
-      ['a branch git would read as an option', { body: { ...valid, repositories: [{ name: 'Playbooks', git_url: '/srv/repo', git_branch: '--upload-pack=touch /tmp/x', ssh_key: 'None' }] } }, /Branch must be a valid git branch name/],
-      ['a bad repository URL', { body: { ...valid, repositories: [{ name: 'Playbooks', git_url: 'not a url', ssh_key: 'None' }] } }, /Incorrect URL/],
+      [
+        'an unknown repository',
+        { body: withTemplate(2, { repository: 'Nowhere' }) },
+        /templates\[2\] "Cleanup": repository "Nowhere" does not exist in repositories/,
+      ],
+      [
+        'an unknown inventory',
+        { body: withTemplate(0, { inventory: 'Ghost' }) },
+        /templates\[0\] "Build app": inventory "Ghost" does not exist in inventories/,
+      ],
+      [
+        'an unknown key',
+        { body: { ...valid, repositories: [{ name: 'Playbooks', git_url: '/srv/repo', ssh_key: 'Missing key' }] } },
+        /repositories\[0\] "Playbooks": key "Missing key" does not exist in keys/,
+      ],
+      [
+        'an unknown build template',
+        { body: withTemplate(1, { build_template: 'Cleanup' }) },
+        /build_template "Cleanup" is not a build template/,
+      ],
+      [
+        'an unknown schedule template',
+        { body: { ...valid, schedules: [{ cron_format: '0 1 * * *', template: 'Nope' }] } },
+        /schedules\[0\]: template "Nope" does not exist in templates/,
+      ],
+      [
+        'an invalid cron',
+        { body: { ...valid, schedules: [{ cron_format: 'every day', template: 'Cleanup' }] } },
+        /schedules\[0\]: Cron: expected five fields/,
+      ],
+      [
+        'duplicate names',
+        { body: { ...valid, views: [{ title: 'Deploys' }, { title: 'Deploys' }] } },
+        /views\[1\]: duplicate name "Deploys"/,
+      ],
+      [
+        'a huge string',
+        { body: withTemplate(2, { name: 'x'.repeat(100_000) }) },
+        /templates\.2\.name must be at most 255 characters/,
+      ],
+      [
+        'a huge inventory',
+        { body: { ...valid, inventories: [{ name: 'big', type: 'static', inventory: 'h\n'.repeat(600_000) }] } },
+        /inventories\.0\.inventory must be at most/,
+      ],
+      [
+        'too many items',
+        { body: { ...valid, views: Array.from({ length: 5001 }, (_, i) => ({ title: `v${i}` })) } },
+        /views must hold at most 5000 items/,
+      ],
+      [
+        'an unsafe file inventory path',
+        { body: { ...valid, inventories: [{ name: 'up', type: 'file', inventory: '../../etc/passwd' }] } },
+        /inventories\.0\.inventory must be a relative path/,
+      ],
+      [
+        'a branch git would read as an option',
+        {
+          body: {
+            ...valid,
+            repositories: [
+              { name: 'Playbooks', git_url: '/srv/repo', git_branch: '--upload-pack=touch /tmp/x', ssh_key: 'None' },
+            ],
+          },
+        },
+        /Branch must be a valid git branch name/,
+      ],
+      [
+        'a bad repository URL',
+        { body: { ...valid, repositories: [{ name: 'Playbooks', git_url: 'not a url', ssh_key: 'None' }] } },
+        /Incorrect URL/,
+      ],
       ['an unknown app', { body: withTemplate(2, { app: 'cobol' }) }, /Invalid app id: cobol/],
-      ['an unknown integration template', { body: { ...valid, integrations: [{ name: 'i', template: 'Gone' }] } }, /integrations\[0\] "i": template "Gone" does not exist in templates/],
-      ['a duplicate alias', { body: { ...valid, integration_aliases: ['semaphoreAlias0001'] } }, /integration_aliases\[0\]: duplicate alias "semaphoreAlias0001"/],
-      ['a hostile alias', { body: { ...valid, integration_aliases: ['../../admin'] } }, /integration_aliases\.0 must be 1 to 64 letters/],
-      ['an unknown matcher method', { body: { ...valid, integrations: [{ name: 'i', template: 'Cleanup', matchers: [{ name: 'm', match_type: 'body', method: 'regex' }] }] } }, /integrations\.0\.matchers\.0\.method/],
-      ['a NUL character', { body: withTemplate(2, { description: 'a\u0000b' }) }, /templates\.2\.description must not contain NUL characters/],
-      ['a NUL character in a name', { body: { ...valid, views: [{ title: 'x\u0000' }] } }, /views\.0\.title must not contain NUL characters/],
-      ['an unknown key type', { body: { ...valid, keys: [{ name: 'None', type: 'rsa' }] } }, /keys\.0\.type must be one of/],
-      ['mistyped integration task parameters', { body: { ...valid, integrations: [{ name: 'i', template: 'Cleanup', task_params: { message: { text: 'hi' } } }] } }, /integrations\.0\.task_params\.message must be a string/],
-      ['an unknown integration inventory', { body: { ...valid, integrations: [{ name: 'i', template: 'Cleanup', task_params: { inventory_name: 'Ghost' } }] } }, /integrations\[0\] "i": inventory "Ghost" does not exist in inventories/],
-      ['deeply nested task parameters', { raw: JSON.stringify(withTemplate(2, { task_params: { deep: 0 } })).replace('{"deep":0}', `{"deep":${'['.repeat(100_000)}${']'.repeat(100_000)}}`) }, /nested/],
+      [
+        'an unknown integration template',
+        { body: { ...valid, integrations: [{ name: 'i', template: 'Gone' }] } },
+        /integrations\[0\] "i": template "Gone" does not exist in templates/,
+      ],
+      [
+        'a duplicate alias',
+        { body: { ...valid, integration_aliases: ['semaphoreAlias0001'] } },
+        /integration_aliases\[0\]: duplicate alias "semaphoreAlias0001"/,
+      ],
+      [
+        'a hostile alias',
+        { body: { ...valid, integration_aliases: ['../../admin'] } },
+        /integration_aliases\.0 must be 1 to 64 letters/,
+      ],
+      [
+        'an unknown matcher method',
+        {
+          body: {
+            ...valid,
+            integrations: [
+              { name: 'i', template: 'Cleanup', matchers: [{ name: 'm', match_type: 'body', method: 'regex' }] },
+            ],
+          },
+        },
+        /integrations\.0\.matchers\.0\.method/,
+      ],
+      [
+        'a NUL character',
+        { body: withTemplate(2, { description: 'a\u0000b' }) },
+        /templates\.2\.description must not contain NUL characters/,
+      ],
+      [
+        'a NUL character in a name',
+        { body: { ...valid, views: [{ title: 'x\u0000' }] } },
+        /views\.0\.title must not contain NUL characters/,
+      ],
+      [
+        'an unknown key type',
+        { body: { ...valid, keys: [{ name: 'None', type: 'rsa' }] } },
+        /keys\.0\.type must be one of/,
+      ],
+      [
+        'mistyped integration task parameters',
+        {
+          body: {
+            ...valid,
+            integrations: [{ name: 'i', template: 'Cleanup', task_params: { message: { text: 'hi' } } }],
+          },
+        },
+        /integrations\.0\.task_params\.message must be a string/,
+      ],
+      [
+        'an unknown integration inventory',
+        {
+          body: {
+            ...valid,
+            integrations: [{ name: 'i', template: 'Cleanup', task_params: { inventory_name: 'Ghost' } }],
+          },
+        },
+        /integrations\[0\] "i": inventory "Ghost" does not exist in inventories/,
+      ],
+      [
+        'deeply nested task parameters',
+        {
+          raw: JSON.stringify(withTemplate(2, { task_params: { deep: 0 } })).replace(
+            '{"deep":0}',
+            `{"deep":${'['.repeat(100_000)}${']'.repeat(100_000)}}`,
+          ),
+        },
+        /nested/,
+      ],
     ];
     for (const [label, input, message] of cases) {
       const response = await t.request('POST', '/api/projects/restore', {
@@ -426,8 +733,12 @@ describe.each(dialects)('project backup and restore on %s', (dialect) => {
     const outsider = await t.createUser(`outsider${dialect}`);
     const project = await post('/api/projects', { name: 'Shared' });
     await post(`/api/project/${String(project.id)}/users`, { user_id: member.id, role: 'guest' }, 204);
-    expect((await t.request('GET', `/api/project/${String(project.id)}/backup`, { as: member.cookie })).status).toBe(200);
-    expect((await t.request('GET', `/api/project/${String(project.id)}/backup`, { as: outsider.cookie })).status).toBe(404);
+    expect((await t.request('GET', `/api/project/${String(project.id)}/backup`, { as: member.cookie })).status).toBe(
+      200,
+    );
+    expect((await t.request('GET', `/api/project/${String(project.id)}/backup`, { as: outsider.cookie })).status).toBe(
+      404,
+    );
     expect((await t.request('GET', `/api/project/${String(project.id)}/backup`)).status).toBe(401);
     const before = await projectCount();
     expect((await restore(semaphoreBackup('Not allowed'), member.cookie)).status).toBe(403);
@@ -445,10 +756,15 @@ describe.each(dialects)('project restore permissions with non-admin project crea
 
   it('lets any signed-in user restore a project they then own', async () => {
     const user = await t.createUser('restorer');
-    const response = await t.request('POST', '/api/projects/restore', { as: user.cookie, body: semaphoreBackup('Mine') });
+    const response = await t.request('POST', '/api/projects/restore', {
+      as: user.cookie,
+      body: semaphoreBackup('Mine'),
+    });
     expect(response.status, response.text).toBe(200);
     const id = (response.body as Json).id;
-    expect((await t.request('GET', `/api/project/${String(id)}/role`, { as: user.cookie })).body).toMatchObject({ role: 'owner' });
+    expect((await t.request('GET', `/api/project/${String(id)}/role`, { as: user.cookie })).body).toMatchObject({
+      role: 'owner',
+    });
   });
 });
 
@@ -469,51 +785,74 @@ describe.each(dialects)('demo project on %s', (dialect) => {
     }
   }
 
-  it('creates a demo project whose bash, python and ansible templates run to success offline', { timeout: 120_000 }, async () => {
-    const response = await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: 'Demo', demo: true } });
-    expect(response.status, response.text).toBe(201);
-    const base = `/api/project/${String((response.body as Json).id)}`;
-    const [repository] = (await t.request('GET', `${base}/repositories`, { as: t.adminCookie })).body as Json[];
-    // A local repository inside the data directory: nothing to download.
-    expect(String(repository?.git_url)).toMatch(/^\/.*demo-repositories\/demo-/);
-    const [schedule] = (await t.request('GET', `${base}/schedules`, { as: t.adminCookie })).body as Json[];
-    expect(schedule).toMatchObject({ name: 'Nightly hello', active: false });
-    const inventories = (await t.request('GET', `${base}/inventory`, { as: t.adminCookie })).body as Json[];
-    expect(inventories.map((i) => i.name)).toEqual(['Localhost']);
+  it(
+    'creates a demo project whose bash, python and ansible templates run to success offline',
+    { timeout: 120_000 },
+    async () => {
+      const response = await t.request('POST', '/api/projects', {
+        as: t.adminCookie,
+        body: { name: 'Demo', demo: true },
+      });
+      expect(response.status, response.text).toBe(201);
+      const base = `/api/project/${String((response.body as Json).id)}`;
+      const [repository] = (await t.request('GET', `${base}/repositories`, { as: t.adminCookie })).body as Json[];
+      // A local repository inside the data directory: nothing to download.
+      expect(String(repository?.git_url)).toMatch(/^\/.*demo-repositories\/demo-/);
+      const [schedule] = (await t.request('GET', `${base}/schedules`, { as: t.adminCookie })).body as Json[];
+      expect(schedule).toMatchObject({ name: 'Nightly hello', active: false });
+      const inventories = (await t.request('GET', `${base}/inventory`, { as: t.adminCookie })).body as Json[];
+      expect(inventories.map((i) => i.name)).toEqual(['Localhost']);
 
-    const templates = (await t.request('GET', `${base}/templates`, { as: t.adminCookie })).body as Json[];
-    expect(templates.map((x) => x.name).sort()).toEqual(['Ansible: ping localhost', 'Bash: hello', 'Python: system info']);
-    const expected: Record<string, RegExp> = {
-      'Bash: hello': /Bash demo finished\./,
-      'Python: system info': /Python demo finished\./,
-      'Ansible: ping localhost': /"msg": "Hello from localhost"/,
-    };
-    for (const template of templates) {
-      const task = await t.request('POST', `${base}/tasks`, { as: t.adminCookie, body: { template_id: template.id } });
-      expect(task.status, task.text).toBe(201);
-      const taskId = Number((task.body as Json).id);
-      const status = await waitForStatus(base, taskId);
-      const output = ((await t.request('GET', `${base}/tasks/${taskId}/output`, { as: t.adminCookie })).body as Json[]).map((l) => l.output).join('\n');
-      expect(status, `${String(template.name)}:\n${output}`).toBe('success');
-      expect(output).toMatch(expected[String(template.name)] ?? /never/);
-    }
+      const templates = (await t.request('GET', `${base}/templates`, { as: t.adminCookie })).body as Json[];
+      expect(templates.map((x) => x.name).sort()).toEqual([
+        'Ansible: ping localhost',
+        'Bash: hello',
+        'Python: system info',
+      ]);
+      const expected: Record<string, RegExp> = {
+        'Bash: hello': /Bash demo finished\./,
+        'Python: system info': /Python demo finished\./,
+        'Ansible: ping localhost': /"msg": "Hello from localhost"/,
+      };
+      for (const template of templates) {
+        const task = await t.request('POST', `${base}/tasks`, {
+          as: t.adminCookie,
+          body: { template_id: template.id },
+        });
+        expect(task.status, task.text).toBe(201);
+        const taskId = Number((task.body as Json).id);
+        const status = await waitForStatus(base, taskId);
+        const output = (
+          (await t.request('GET', `${base}/tasks/${taskId}/output`, { as: t.adminCookie })).body as Json[]
+        )
+          .map((l) => l.output)
+          .join('\n');
+        expect(status, `${String(template.name)}:\n${output}`).toBe('success');
+        expect(output).toMatch(expected[String(template.name)] ?? /never/);
+      }
 
-    // Deleting the project takes its files along: the demo repository and the templates' working
-    // copies (the demo runs its local repository in place, so a working copy is laid down by hand).
-    const projectId = Number(base.split('/').at(-1));
-    // A copy restored from the demo's backup shares its repository: deleting the copy leaves it in place.
-    const demoBackup = (await t.request('GET', `${base}/backup`, { as: t.adminCookie })).body as Json;
-    const copy = await t.request('POST', '/api/projects/restore', { as: t.adminCookie, body: { ...demoBackup, meta: { ...(demoBackup.meta as Json), name: 'Demo copy' } } });
-    expect(copy.status, copy.text).toBe(200);
-    expect((await t.request('DELETE', `/api/project/${String((copy.body as Json).id)}`, { as: t.adminCookie })).status).toBe(204);
-    expect(existsSync(String(repository?.git_url))).toBe(true);
-    const checkouts = path.join(t.runtime.config.data_dir, 'repositories', `project_${projectId}`);
-    mkdirSync(path.join(checkouts, 'repository_1_template_1'), { recursive: true });
-    expect(existsSync(String(repository?.git_url))).toBe(true);
-    expect((await t.request('DELETE', base, { as: t.adminCookie })).status).toBe(204);
-    expect(existsSync(String(repository?.git_url))).toBe(false);
-    expect(existsSync(checkouts)).toBe(false);
-  });
+      // Deleting the project takes its files along: the demo repository and the templates' working
+      // copies (the demo runs its local repository in place, so a working copy is laid down by hand).
+      const projectId = Number(base.split('/').at(-1));
+      // A copy restored from the demo's backup shares its repository: deleting the copy leaves it in place.
+      const demoBackup = (await t.request('GET', `${base}/backup`, { as: t.adminCookie })).body as Json;
+      const copy = await t.request('POST', '/api/projects/restore', {
+        as: t.adminCookie,
+        body: { ...demoBackup, meta: { ...(demoBackup.meta as Json), name: 'Demo copy' } },
+      });
+      expect(copy.status, copy.text).toBe(200);
+      expect(
+        (await t.request('DELETE', `/api/project/${String((copy.body as Json).id)}`, { as: t.adminCookie })).status,
+      ).toBe(204);
+      expect(existsSync(String(repository?.git_url))).toBe(true);
+      const checkouts = path.join(t.runtime.config.data_dir, 'repositories', `project_${projectId}`);
+      mkdirSync(path.join(checkouts, 'repository_1_template_1'), { recursive: true });
+      expect(existsSync(String(repository?.git_url))).toBe(true);
+      expect((await t.request('DELETE', base, { as: t.adminCookie })).status).toBe(204);
+      expect(existsSync(String(repository?.git_url))).toBe(false);
+      expect(existsSync(checkouts)).toBe(false);
+    },
+  );
 
   it('refuses the demo project to users who may not create projects', async () => {
     const user = await t.createUser('nodemo');

@@ -17,7 +17,11 @@ describe('gantry command line', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   const run = (...argv: string[]) =>
-    runCli(argv, { print: (l) => out.push(l), printError: (l) => err.push(l), env: { GANTRY_DATA_DIR: dir, GANTRY_LOG_LEVEL: 'silent' } });
+    runCli(argv, {
+      print: (l) => out.push(l),
+      printError: (l) => err.push(l),
+      env: { GANTRY_DATA_DIR: dir, GANTRY_LOG_LEVEL: 'silent' },
+    });
 
   it('migrate applies the migrations once, then reports the store up to date', async () => {
     expect(await run('migrate')).toBe(0);
@@ -32,9 +36,36 @@ describe('gantry command line', () => {
   });
 
   it('user add, list, get, change-by-login, change-by-email and delete work as the sign-in help says', async () => {
-    expect(await run('user', 'add', '--admin', '--login', 'Root', '--name', 'Root User', '--email', 'root@example.com', '--password', 'first-Pass1')).toBe(0);
+    expect(
+      await run(
+        'user',
+        'add',
+        '--admin',
+        '--login',
+        'Root',
+        '--name',
+        'Root User',
+        '--email',
+        'root@example.com',
+        '--password',
+        'first-Pass1',
+      ),
+    ).toBe(0);
     expect(out.pop()).toBe('User root <root@example.com> added!');
-    expect(await run('user', 'add', '--login', 'ops', '--name', 'Ops', '--email', 'ops@example.com', '--password', 'ops-Pass1')).toBe(0);
+    expect(
+      await run(
+        'user',
+        'add',
+        '--login',
+        'ops',
+        '--name',
+        'Ops',
+        '--email',
+        'ops@example.com',
+        '--password',
+        'ops-Pass1',
+      ),
+    ).toBe(0);
 
     out.length = 0;
     expect(await run('user', 'list')).toBe(0);
@@ -46,7 +77,9 @@ describe('gantry command line', () => {
 
     out.length = 0;
     expect(await run('user', 'get', '--login', 'ops')).toBe(0);
-    expect(out).toEqual(expect.arrayContaining(['Login: ops', 'Name: Operator', 'Email: ops@example.com', 'Admin: true']));
+    expect(out).toEqual(
+      expect.arrayContaining(['Login: ops', 'Name: Operator', 'Email: ops@example.com', 'Admin: true']),
+    );
 
     expect(await run('user', 'delete', '--login', 'ops')).toBe(0);
     expect(out.pop()).toBe('User ops <ops@example.com> deleted!');
@@ -56,19 +89,41 @@ describe('gantry command line', () => {
 
   it('user add names every missing argument and exits 1', async () => {
     expect(await run('user', 'add', '--login', 'x')).toBe(1);
-    expect(err.join('\n')).toBe(['Argument --name required', 'Argument --email required', 'Argument --password required', "Run 'gantry user add --help' for usage."].join('\n'));
+    expect(err.join('\n')).toBe(
+      [
+        'Argument --name required',
+        'Argument --email required',
+        'Argument --password required',
+        "Run 'gantry user add --help' for usage.",
+      ].join('\n'),
+    );
   });
 
   it('a changed password is the one that signs in', async () => {
-    await run('user', 'add', '--login', 'pat', '--name', 'Pat', '--email', 'pat@example.com', '--password', 'old-Pass1');
+    await run(
+      'user',
+      'add',
+      '--login',
+      'pat',
+      '--name',
+      'Pat',
+      '--email',
+      'pat@example.com',
+      '--password',
+      'old-Pass1',
+    );
     await run('user', 'change-by-login', '--login', 'pat', '--password', 'new-Pass2');
     const { loadConfig } = await import('../src/config.ts');
     const { openRuntime } = await import('../src/runtime.ts');
     const runtime = await openRuntime(loadConfig({ data_dir: dir, log_level: 'silent' }, {}));
     try {
       const client = { ip: '127.0.0.1', userAgent: 'test' };
-      await expect(runtime.services.auth.login({ auth: 'pat', password: 'new-Pass2' }, client)).resolves.toEqual(expect.any(String));
-      await expect(runtime.services.auth.login({ auth: 'pat', password: 'old-Pass1' }, client)).rejects.toThrow('Incorrect login or password');
+      await expect(runtime.services.auth.login({ auth: 'pat', password: 'new-Pass2' }, client)).resolves.toEqual(
+        expect.any(String),
+      );
+      await expect(runtime.services.auth.login({ auth: 'pat', password: 'old-Pass1' }, client)).rejects.toThrow(
+        'Incorrect login or password',
+      );
     } finally {
       await runtime.close();
     }
@@ -79,12 +134,26 @@ describe('gantry command line', () => {
     const { openRuntime } = await import('../src/runtime.ts');
     const config = loadConfig({ data_dir: dir, log_level: 'silent' }, {});
     let runtime = await openRuntime(config);
-    const admin = await runtime.services.users.create(undefined, { username: 'root', name: 'Root', email: 'root@example.com', password: 'root-Pass-1', admin: true });
+    const admin = await runtime.services.users.create(undefined, {
+      username: 'root',
+      name: 'Root',
+      email: 'root@example.com',
+      password: 'root-Pass-1',
+      admin: true,
+    });
     const actor = await runtime.services.users.findByLogin('root');
     if (!actor) throw new Error('the user was not created');
     const project = await runtime.services.projects.create(actor, { name: 'P' });
-    const key = await runtime.services.keys.create(undefined, project.id, { name: 'k', type: 'login_password', login_password: { login: 'u', password: 'rotate-Me-1' } });
-    const before = await runtime.connection.db.selectFrom('access_key').select('secret').where('id', '=', key.id).executeTakeFirstOrThrow();
+    const key = await runtime.services.keys.create(undefined, project.id, {
+      name: 'k',
+      type: 'login_password',
+      login_password: { login: 'u', password: 'rotate-Me-1' },
+    });
+    const before = await runtime.connection.db
+      .selectFrom('access_key')
+      .select('secret')
+      .where('id', '=', key.id)
+      .executeTakeFirstOrThrow();
     await runtime.close();
     const oldKey = readFileSync(path.join(dir, 'gantry.key'), 'utf8');
 
@@ -95,9 +164,17 @@ describe('gantry command line', () => {
 
     runtime = await openRuntime(config);
     try {
-      const after = await runtime.connection.db.selectFrom('access_key').select('secret').where('id', '=', key.id).executeTakeFirstOrThrow();
+      const after = await runtime.connection.db
+        .selectFrom('access_key')
+        .select('secret')
+        .where('id', '=', key.id)
+        .executeTakeFirstOrThrow();
       expect(after.secret).not.toBe(before.secret);
-      expect(await runtime.services.keys.getMaterial(project.id, key.id)).toEqual({ type: 'login_password', login: 'u', password: 'rotate-Me-1' });
+      expect(await runtime.services.keys.getMaterial(project.id, key.id)).toEqual({
+        type: 'login_password',
+        login: 'u',
+        password: 'rotate-Me-1',
+      });
       expect(admin.username).toBe('root');
       expect(existsSync(path.join(dir, 'gantry.key.old'))).toBe(true);
     } finally {

@@ -25,13 +25,17 @@ function isRedisReachable(): Promise<boolean> {
 }
 
 const redisReachable = await isRedisReachable();
-if (!redisReachable && readTestEnvironment().ci) throw new Error(`Redis is not reachable at ${REDIS_URL}: CI must run the cluster tests`);
+if (!redisReachable && readTestEnvironment().ci)
+  throw new Error(`Redis is not reachable at ${REDIS_URL}: CI must run the cluster tests`);
 // Several nodes need a shared server store: SQLite serves one machine only.
 const dialects = redisReachable ? (await listTestDialects()).filter((dialect) => dialect !== 'sqlite') : [];
 
 describe.each(dialects)('a Gantry node SIGKILLed in a cluster on %s', (dialect) => {
   const scripts = mkdtempSync(path.join(os.tmpdir(), 'gantry-node-loss-scripts-'));
-  const dataDirs = [mkdtempSync(path.join(os.tmpdir(), 'gantry-node-loss-a-')), mkdtempSync(path.join(os.tmpdir(), 'gantry-node-loss-b-'))];
+  const dataDirs = [
+    mkdtempSync(path.join(os.tmpdir(), 'gantry-node-loss-a-')),
+    mkdtempSync(path.join(os.tmpdir(), 'gantry-node-loss-b-')),
+  ];
   const children: ChildProcess[] = [];
   let database: TestDatabase;
   let env: Record<string, string>;
@@ -60,10 +64,22 @@ describe.each(dialects)('a Gantry node SIGKILLed in a cluster on %s', (dialect) 
   }
 
   async function signIn(url: string) {
-    const login = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ auth: 'admin', password: 'node-Loss-Pass-1' }) });
+    const login = await fetch(`${url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ auth: 'admin', password: 'node-Loss-Pass-1' }),
+    });
     const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-    return async <T = Record<string, unknown> & { id: number }>(method: string, route: string, body?: unknown): Promise<T> => {
-      const response = await fetch(`${url}${route}`, { method, headers: { cookie, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+    return async <T = Record<string, unknown> & { id: number }>(
+      method: string,
+      route: string,
+      body?: unknown,
+    ): Promise<T> => {
+      const response = await fetch(`${url}${route}`, {
+        method,
+        headers: { cookie, 'content-type': 'application/json' },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
       return (await response.json()) as T;
     };
   }
@@ -79,8 +95,20 @@ describe.each(dialects)('a Gantry node SIGKILLed in a cluster on %s', (dialect) 
     const base = `/api/project/${project.id}`;
     const [key] = await callA<{ id: number }[]>('GET', `${base}/keys`);
     const [group] = await callA<{ id: number }[]>('GET', `${base}/environment`);
-    const repository = await callA('POST', `${base}/repositories`, { name: 'local', git_url: scripts, ssh_key_id: key?.id });
-    const template = (playbook: string) => callA('POST', `${base}/templates`, { name: playbook, app: 'bash', playbook, repository_id: repository.id, environment_id: group?.id, allow_parallel_tasks: true });
+    const repository = await callA('POST', `${base}/repositories`, {
+      name: 'local',
+      git_url: scripts,
+      ssh_key_id: key?.id,
+    });
+    const template = (playbook: string) =>
+      callA('POST', `${base}/templates`, {
+        name: playbook,
+        app: 'bash',
+        playbook,
+        repository_id: repository.id,
+        environment_id: group?.id,
+        allow_parallel_tasks: true,
+      });
     const long = await callA('POST', `${base}/tasks`, { template_id: (await template('long.sh')).id });
     let scriptPid = 0;
     for (let i = 0; i < 200 && !scriptPid; i++) {
@@ -107,14 +135,20 @@ describe.each(dialects)('a Gantry node SIGKILLed in a cluster on %s', (dialect) 
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(noticedAfter).toBeLessThanOrEqual(15_000);
-    await expect.poll(async () => (await callB('GET', `${base}/tasks/${queued.id}`)).status, { timeout: 10_000 }).toBe('success');
+    await expect
+      .poll(async () => (await callB('GET', `${base}/tasks/${queued.id}`)).status, { timeout: 10_000 })
+      .toBe('success');
     // The dead node's machine is still running the task's processes: nothing on B can reach them.
     expect(isRunning(scriptPid)).toBe(true);
 
     await startNode(dirA);
     await expect.poll(() => isRunning(scriptPid), { timeout: 10_000 }).toBe(false);
     const lines = (await callB<{ output: string }[]>('GET', `${base}/tasks/${long.id}/output`)).map((l) => l.output);
-    expect(lines).toContain('The Gantry server running this task stopped answering; the task can no longer be followed and was closed.');
-    expect(lines.at(-1)).toBe('Gantry came back on the machine that ran this task and stopped its processes, still running.');
+    expect(lines).toContain(
+      'The Gantry server running this task stopped answering; the task can no longer be followed and was closed.',
+    );
+    expect(lines.at(-1)).toBe(
+      'Gantry came back on the machine that ran this task and stopped its processes, still running.',
+    );
   }, 60_000);
 });

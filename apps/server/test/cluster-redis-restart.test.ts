@@ -17,10 +17,19 @@ function createOwnRedis(port: number) {
   return {
     url: `redis://127.0.0.1:${port}`,
     async start() {
-      const started = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+      const started = spawn(
+        'redis-server',
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+        { stdio: 'ignore' },
+      );
       child = started;
       for (let i = 0; i < 100; i++) {
-        if (spawnSync('redis-cli', ['-p', String(port), 'ping']).stdout?.toString().trim() === 'PONG') return;
+        if (
+          spawnSync('redis-cli', ['-p', String(port), 'ping'])
+            .stdout?.toString()
+            .trim() === 'PONG'
+        )
+          return;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       throw new Error('redis-server did not start');
@@ -54,7 +63,11 @@ describe.each(dialects)('two Gantry nodes on %s while their Redis goes away and 
     });
     await redis.stop();
     // B starts while Redis is away: it must come up all the same, and listen once Redis is back.
-    b = await createTestApp(dialect, { redis_url: redis.url, db_url: a.runtime.config.db_url, access_key_encryption: a.runtime.config.access_key_encryption });
+    b = await createTestApp(dialect, {
+      redis_url: redis.url,
+      db_url: a.runtime.config.db_url,
+      access_key_encryption: a.runtime.config.access_key_encryption,
+    });
     await b.runtime.services.presence?.start();
     await b.app.listen({ port: 0, host: '127.0.0.1' });
     const address = b.app.server.address();
@@ -75,12 +88,19 @@ describe.each(dialects)('two Gantry nodes on %s while their Redis goes away and 
     await expect.poll(async () => (await p.output(sleeper)).includes('going to sleep'), { timeout: 20_000 }).toBe(true);
     expect(a.runtime.services.engine.isRunningHere(sleeper)).toBe(true);
 
-    const queuedOnB = await b.request('POST', `${p.base}/tasks`, { as: a.adminCookie, body: { template_id: await p.createTemplate({ playbook: 'count.sh' }) } });
+    const queuedOnB = await b.request('POST', `${p.base}/tasks`, {
+      as: a.adminCookie,
+      body: { template_id: await p.createTemplate({ playbook: 'count.sh' }) },
+    });
     expect(queuedOnB.status).toBe(201);
-    expect((await p.waitForStatus((queuedOnB.body as { id: number }).id, ['success', 'error'], 20_000)).status).toBe('success');
+    expect((await p.waitForStatus((queuedOnB.body as { id: number }).id, ['success', 'error'], 20_000)).status).toBe(
+      'success',
+    );
 
     // The stop message through Redis is lost; node A reads the request from the store at its next beat.
-    expect((await b.request('POST', `${p.base}/tasks/${sleeper}/stop`, { as: a.adminCookie, body: {} })).status).toBe(204);
+    expect((await b.request('POST', `${p.base}/tasks/${sleeper}/stop`, { as: a.adminCookie, body: {} })).status).toBe(
+      204,
+    );
     expect((await p.waitForStatus(sleeper, ['stopped', 'error', 'success'], 15_000)).status).toBe('stopped');
     // The final status is stored just before the engine lets go of the task.
     await expect.poll(() => a.runtime.services.engine.isRunningHere(sleeper)).toBe(false);
@@ -102,8 +122,15 @@ describe.each(dialects)('two Gantry nodes on %s while their Redis goes away and 
             const taskId = await p.runTask(templateId);
             await p.waitForStatus(taskId, ['success']);
             await new Promise((resolve) => setTimeout(resolve, 200));
-            const { node_id } = await a.runtime.connection.db.selectFrom('task').select('node_id').where('id', '=', taskId).executeTakeFirstOrThrow();
-            return node_id === a.runtime.services.clusterBus?.nodeId && messages.some((m) => m.type === 'logs' && m.task_id === taskId);
+            const { node_id } = await a.runtime.connection.db
+              .selectFrom('task')
+              .select('node_id')
+              .where('id', '=', taskId)
+              .executeTakeFirstOrThrow();
+            return (
+              node_id === a.runtime.services.clusterBus?.nodeId &&
+              messages.some((m) => m.type === 'logs' && m.task_id === taskId)
+            );
           },
           { timeout: 20_000, interval: 500 },
         )

@@ -25,7 +25,8 @@ function isRedisReachable(): Promise<boolean> {
 
 const redisReachable = await isRedisReachable();
 if (!redisReachable) {
-  if (readTestEnvironment().ci) throw new Error(`Redis is not reachable at ${REDIS_URL}: CI must run the cluster tests`);
+  if (readTestEnvironment().ci)
+    throw new Error(`Redis is not reachable at ${REDIS_URL}: CI must run the cluster tests`);
   console.warn(`Skipping cluster tests: Redis is not reachable at ${REDIS_URL}`);
 }
 const dialects = redisReachable ? await listTestDialects() : [];
@@ -38,7 +39,11 @@ describe.each(dialects)('two Gantry nodes sharing one %s store and Redis', (dial
 
   beforeAll(async () => {
     a = await createTestApp(dialect, { redis_url: REDIS_URL });
-    b = await createTestApp(dialect, { redis_url: REDIS_URL, db_url: a.runtime.config.db_url, access_key_encryption: a.runtime.config.access_key_encryption });
+    b = await createTestApp(dialect, {
+      redis_url: REDIS_URL,
+      db_url: a.runtime.config.db_url,
+      access_key_encryption: a.runtime.config.access_key_encryption,
+    });
     await Promise.all([a.runtime.services.clusterBus?.ready, b.runtime.services.clusterBus?.ready]);
     p = await createProjectFixture(a, {
       'count.sh': 'for i in $(seq 1 500); do echo "n$i"; done\n',
@@ -63,13 +68,19 @@ describe.each(dialects)('two Gantry nodes sharing one %s store and Redis', (dial
     const templateId = await p.createTemplate({ playbook: 'count.sh' });
     const taskId = await p.runTask(templateId);
     await p.waitForStatus(taskId, ['success']);
-    await expect.poll(() => messages.some((m) => m.type === 'update' && m.task_id === taskId && m.status === 'success')).toBe(true);
+    await expect
+      .poll(() => messages.some((m) => m.type === 'update' && m.task_id === taskId && m.status === 'success'))
+      .toBe(true);
 
     const updates = messages.filter((m) => m.type === 'update' && m.task_id === taskId).map((m) => m.status);
     expect(updates).toEqual(['starting', 'running', 'success']);
-    const lines = messages.filter((m) => m.type === 'logs' && m.task_id === taskId).flatMap((m) => (m.lines as { seq: number; output: string }[]));
+    const lines = messages
+      .filter((m) => m.type === 'logs' && m.task_id === taskId)
+      .flatMap((m) => m.lines as { seq: number; output: string }[]);
     expect(lines.map((l) => l.seq)).toEqual(lines.map((_, i) => i));
-    expect(lines.map((l) => l.output).filter((o) => /^n\d+$/.test(o))).toEqual(Array.from({ length: 500 }, (_, i) => `n${i + 1}`));
+    expect(lines.map((l) => l.output).filter((o) => /^n\d+$/.test(o))).toEqual(
+      Array.from({ length: 500 }, (_, i) => `n${i + 1}`),
+    );
     socket.close();
   });
 
@@ -97,11 +108,17 @@ describe.each(dialects)('two Gantry nodes sharing one %s store and Redis', (dial
       const templateId = await p.createTemplate({ playbook: 'count.sh' });
       const taskId = await p.runTask(templateId);
       await p.waitForStatus(taskId, ['success']);
-      await expect.poll(() => messages.some((m) => m.type === 'update' && m.task_id === taskId && m.status === 'success')).toBe(true);
+      await expect
+        .poll(() => messages.some((m) => m.type === 'update' && m.task_id === taskId && m.status === 'success'))
+        .toBe(true);
       expect(dropped).toBeGreaterThan(0);
-      const lines = messages.filter((m) => m.type === 'logs' && m.task_id === taskId).flatMap((m) => (m.lines as { seq: number; output: string }[]));
+      const lines = messages
+        .filter((m) => m.type === 'logs' && m.task_id === taskId)
+        .flatMap((m) => m.lines as { seq: number; output: string }[]);
       expect(lines.map((l) => l.seq)).toEqual(lines.map((_, i) => i));
-      expect(lines.map((l) => l.output).filter((o) => /^n\d+$/.test(o))).toEqual(Array.from({ length: 500 }, (_, i) => `n${i + 1}`));
+      expect(lines.map((l) => l.output).filter((o) => /^n\d+$/.test(o))).toEqual(
+        Array.from({ length: 500 }, (_, i) => `n${i + 1}`),
+      );
     } finally {
       bus.publish = publish;
       socket.close();
@@ -113,7 +130,9 @@ describe.each(dialects)('two Gantry nodes sharing one %s store and Redis', (dial
     const taskId = await p.runTask(templateId);
     await expect.poll(async () => (await p.output(taskId)).includes('going to sleep'), { timeout: 20_000 }).toBe(true);
     expect(a.runtime.services.engine.isRunningHere(taskId)).toBe(true);
-    expect((await b.request('POST', `${p.base}/tasks/${taskId}/stop`, { as: a.adminCookie, body: {} })).status).toBe(204);
+    expect((await b.request('POST', `${p.base}/tasks/${taskId}/stop`, { as: a.adminCookie, body: {} })).status).toBe(
+      204,
+    );
     expect((await p.waitForStatus(taskId, ['stopped', 'error', 'success'], 20_000)).status).toBe('stopped');
     expect((await p.output(taskId)).at(-1)).toBe('Task stopped.');
     expect(a.runtime.services.engine.isRunningHere(taskId)).toBe(false);
@@ -146,7 +165,9 @@ describe.each(dialects)('two Gantry nodes sharing one %s store and Redis', (dial
     const other = owner === a ? b : a;
     expect((await other.request('POST', `${p.base}/tasks/${taskId}/reject`, { as: a.adminCookie })).status).toBe(204);
     // Through another node the stored 'rejected' is the request; the node running the task closes it with an end.
-    await expect.poll(async () => (await p.waitForStatus(taskId, ['rejected'], 20_000)).end, { timeout: 20_000 }).not.toBeNull();
+    await expect
+      .poll(async () => (await p.waitForStatus(taskId, ['rejected'], 20_000)).end, { timeout: 20_000 })
+      .not.toBeNull();
     expect((await p.output(taskId)).slice(-2)).toEqual(['The plan was rejected.', 'Task rejected.']);
     expect(await p.output(taskId)).not.toContain('terraform apply');
   });
@@ -158,18 +179,26 @@ describe.each(dialects)('two Gantry nodes sharing one %s store and Redis', (dial
     await presenceA.beatAndSweep();
     const templateId = await p.createTemplate({ playbook: 'count.sh' });
     const db = a.runtime.connection.db;
-    const insert = (nodeId: string) => insertTaskRow(a, { project_id: p.projectId, template_id: templateId, status: 'running', node_id: nodeId });
+    const insert = (nodeId: string) =>
+      insertTaskRow(a, { project_id: p.projectId, template_id: templateId, status: 'running', node_id: nodeId });
     const orphan = await insert('a-node-that-died');
     const owned = await insert(a.runtime.services.clusterBus?.nodeId ?? '');
     expect(await presenceB.beatAndSweep()).toBe(1);
     expect((await p.waitForStatus(orphan, ['error'])).status).toBe('error');
-    expect(await p.output(orphan)).toContain('The Gantry server running this task stopped answering; the task can no longer be followed and was closed.');
-    expect((await a.request('GET', `${p.base}/tasks/${owned}`, { as: a.adminCookie })).body).toMatchObject({ status: 'running' });
+    expect(await p.output(orphan)).toContain(
+      'The Gantry server running this task stopped answering; the task can no longer be followed and was closed.',
+    );
+    expect((await a.request('GET', `${p.base}/tasks/${owned}`, { as: a.adminCookie })).body).toMatchObject({
+      status: 'running',
+    });
     await db.updateTable('task').set({ status: 'error' }).where('id', '=', owned).execute();
   });
 
   it('a runner whose long poll waits on one node hears at once of the stop given on the other', async () => {
-    const created = await a.request('POST', `${p.base}/runners`, { as: a.adminCookie, body: { name: 'cluster runner' } });
+    const created = await a.request('POST', `${p.base}/runners`, {
+      as: a.adminCookie,
+      body: { name: 'cluster runner' },
+    });
     const runner = created.body as { id: number; token: string };
     a.secrets.add(runner.token);
     b.secrets.add(runner.token);
@@ -177,20 +206,33 @@ describe.each(dialects)('two Gantry nodes sharing one %s store and Redis', (dial
     const taskId = await p.runTask(await p.createTemplate({ playbook: 'count.sh' }));
     let job: { id: number } | undefined;
     for (let i = 0; i < 200 && !job; i++) {
-      job = ((await b.request('GET', '/api/internal/runners', { headers })).body as { new_jobs: { id: number }[] }).new_jobs[0];
+      job = ((await b.request('GET', '/api/internal/runners', { headers })).body as { new_jobs: { id: number }[] })
+        .new_jobs[0];
       if (!job) await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(job?.id).toBe(taskId);
-    await b.request('PUT', '/api/internal/runners', { headers, body: { Jobs: [{ ID: taskId, Status: 'running', LogOffset: 0, LogRecords: [] }] } });
+    await b.request('PUT', '/api/internal/runners', {
+      headers,
+      body: { Jobs: [{ ID: taskId, Status: 'running', LogOffset: 0, LogRecords: [] }] },
+    });
     const longPoll = () => b.request('GET', '/api/internal/runners?wait=15', { headers });
-    expect(((await longPoll()).body as { CurrentJobs: unknown[] }).CurrentJobs).toEqual([{ id: taskId, status: 'running', force: false }]);
+    expect(((await longPoll()).body as { CurrentJobs: unknown[] }).CurrentJobs).toEqual([
+      { id: taskId, status: 'running', force: false },
+    ]);
     const pending = longPoll();
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect((await a.request('POST', `${p.base}/tasks/${taskId}/stop`, { as: a.adminCookie, body: { force: true } })).status).toBe(204);
+    expect(
+      (await a.request('POST', `${p.base}/tasks/${taskId}/stop`, { as: a.adminCookie, body: { force: true } })).status,
+    ).toBe(204);
     const stoppedAt = Date.now();
-    expect(((await pending).body as { CurrentJobs: unknown[] }).CurrentJobs).toEqual([{ id: taskId, status: 'stopping', force: true }]);
+    expect(((await pending).body as { CurrentJobs: unknown[] }).CurrentJobs).toEqual([
+      { id: taskId, status: 'stopping', force: true },
+    ]);
     expect(Date.now() - stoppedAt).toBeLessThan(5000);
-    await b.request('PUT', '/api/internal/runners', { headers, body: { Jobs: [{ ID: taskId, Status: 'stopped', LogOffset: 0, LogRecords: [] }] } });
+    await b.request('PUT', '/api/internal/runners', {
+      headers,
+      body: { Jobs: [{ ID: taskId, Status: 'stopped', LogOffset: 0, LogRecords: [] }] },
+    });
     expect((await p.waitForStatus(taskId, ['stopped'])).status).toBe('stopped');
     await a.request('DELETE', `${p.base}/runners/${runner.id}`, { as: a.adminCookie });
   });

@@ -13,14 +13,20 @@ describe('configuration that an operator can trust', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('refuses an unknown GANTRY_ variable and names the nearest valid one', () => {
-    expect(() => loadConfig({}, { GANTRY_DB_DIALET: 'postgres' })).toThrow(new ConfigError('Unknown environment variable GANTRY_DB_DIALET; did you mean GANTRY_DB_DIALECT?'));
-    expect(() => loadConfig({}, { GANTRY_TASK_TIMEOUT_MINUTE: '5' })).toThrow(/did you mean GANTRY_TASK_TIMEOUT_MINUTES\?/);
+    expect(() => loadConfig({}, { GANTRY_DB_DIALET: 'postgres' })).toThrow(
+      new ConfigError('Unknown environment variable GANTRY_DB_DIALET; did you mean GANTRY_DB_DIALECT?'),
+    );
+    expect(() => loadConfig({}, { GANTRY_TASK_TIMEOUT_MINUTE: '5' })).toThrow(
+      /did you mean GANTRY_TASK_TIMEOUT_MINUTES\?/,
+    );
   });
 
   it('refuses an unknown key in the configuration file and names the nearest valid one', () => {
     const file = path.join(dir, 'config.json');
     writeFileSync(file, JSON.stringify({ db_dialet: 'postgres' }));
-    expect(() => loadConfig({}, { GANTRY_CONFIG: file })).toThrow(new ConfigError(`Unknown setting "db_dialet" in ${file}; did you mean "db_dialect"?`));
+    expect(() => loadConfig({}, { GANTRY_CONFIG: file })).toThrow(
+      new ConfigError(`Unknown setting "db_dialet" in ${file}; did you mean "db_dialect"?`),
+    );
   });
 
   it('accepts the variables of the runner, the tests and task processes beside the settings', () => {
@@ -50,7 +56,9 @@ describe('configuration that an operator can trust', () => {
       message = (error as Error).message;
     }
     expect(message).toBe(`The configuration file ${file} is not valid JSON`);
-    expect(() => loadConfig({}, { GANTRY_CONFIG: path.join(dir, 'missing.json') })).toThrow(/Cannot read the configuration file .*missing\.json: ENOENT/);
+    expect(() => loadConfig({}, { GANTRY_CONFIG: path.join(dir, 'missing.json') })).toThrow(
+      /Cannot read the configuration file .*missing\.json: ENOENT/,
+    );
   });
 });
 
@@ -64,7 +72,12 @@ describe('gantry command line: version, config file and one-line errors', () => 
     err = [];
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
-  const run = (env: NodeJS.ProcessEnv, ...argv: string[]) => runCli(argv, { print: (l) => out.push(l), printError: (l) => err.push(l), env: { GANTRY_LOG_LEVEL: 'silent', ...env } });
+  const run = (env: NodeJS.ProcessEnv, ...argv: string[]) =>
+    runCli(argv, {
+      print: (l) => out.push(l),
+      printError: (l) => err.push(l),
+      env: { GANTRY_LOG_LEVEL: 'silent', ...env },
+    });
 
   it('prints the version with --version and -v', async () => {
     expect(await run({}, '--version')).toBe(0);
@@ -88,15 +101,33 @@ describe('gantry command line: version, config file and one-line errors', () => 
     const url = 'postgres://gantry:Sup3r-Secret@127.0.0.1:1/gantry';
     expect(await run({ GANTRY_DATA_DIR: dir, GANTRY_DB_DIALECT: 'postgres', GANTRY_DB_URL: url }, 'migrate')).toBe(1);
     expect(err).toHaveLength(1);
-    expect(err[0]).toMatch(/^Cannot open the postgres store at postgres:\/\/gantry:\*\*\*@127\.0\.0\.1:1\/gantry: .*ECONNREFUSED/);
+    expect(err[0]).toMatch(
+      /^Cannot open the postgres store at postgres:\/\/gantry:\*\*\*@127\.0\.0\.1:1\/gantry: .*ECONNREFUSED/,
+    );
     expect(err[0]).not.toContain('Sup3r-Secret');
     expect(err[0]).not.toContain('\n');
   });
 
   it('explains an unreachable MySQL store and a broken URL the same way', async () => {
-    expect(await run({ GANTRY_DATA_DIR: dir, GANTRY_DB_DIALECT: 'mysql', GANTRY_DB_URL: 'mysql://root:pw-Secret-9@127.0.0.1:1/gantry' }, 'server')).toBe(1);
-    expect(err.at(-1)).toMatch(/^Cannot open the mysql store at mysql:\/\/root:\*\*\*@127\.0\.0\.1:1\/gantry: .*ECONNREFUSED/);
-    expect(await run({ GANTRY_DATA_DIR: dir, GANTRY_DB_DIALECT: 'postgres', GANTRY_DB_URL: 'postgres://u:pw-Secret-9@[bad/x' }, 'migrate')).toBe(1);
+    expect(
+      await run(
+        {
+          GANTRY_DATA_DIR: dir,
+          GANTRY_DB_DIALECT: 'mysql',
+          GANTRY_DB_URL: 'mysql://root:pw-Secret-9@127.0.0.1:1/gantry',
+        },
+        'server',
+      ),
+    ).toBe(1);
+    expect(err.at(-1)).toMatch(
+      /^Cannot open the mysql store at mysql:\/\/root:\*\*\*@127\.0\.0\.1:1\/gantry: .*ECONNREFUSED/,
+    );
+    expect(
+      await run(
+        { GANTRY_DATA_DIR: dir, GANTRY_DB_DIALECT: 'postgres', GANTRY_DB_URL: 'postgres://u:pw-Secret-9@[bad/x' },
+        'migrate',
+      ),
+    ).toBe(1);
     expect(err.at(-1)).toMatch(/^Cannot open the postgres store at postgres:\/\/…: /);
     expect(err.join('\n')).not.toContain('pw-Secret-9');
     expect(err.join('\n')).not.toMatch(/\n\s+at /);

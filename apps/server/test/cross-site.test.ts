@@ -17,7 +17,8 @@ interface Sent {
   ms: number;
 }
 
-const isCrossSiteRefusal = (response: Sent) => response.status === 403 && /^Cross-site request refused/.test(response.body.error ?? '');
+const isCrossSiteRefusal = (response: Sent) =>
+  response.status === 403 && /^Cross-site request refused/.test(response.body.error ?? '');
 const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -46,9 +47,19 @@ describe.each(dialects)('cross-site requests and request bodies on %s', (dialect
   let bearer: string;
   let keyId: number;
 
-  async function send(method: string, url: string, headers: Record<string, string>, payload?: string | Buffer | Readable): Promise<Sent> {
+  async function send(
+    method: string,
+    url: string,
+    headers: Record<string, string>,
+    payload?: string | Buffer | Readable,
+  ): Promise<Sent> {
     const started = performance.now();
-    const response = await t.app.inject({ method: method as 'POST', url, headers: { host: HOST, ...headers }, ...(payload !== undefined ? { payload } : {}) });
+    const response = await t.app.inject({
+      method: method as 'POST',
+      url,
+      headers: { host: HOST, ...headers },
+      ...(payload !== undefined ? { payload } : {}),
+    });
     const ms = performance.now() - started;
     expect(response.statusCode, `${method} ${url}: ${response.body}`).not.toBe(500);
     const isJson = String(response.headers['content-type'] ?? '').includes('json');
@@ -78,14 +89,25 @@ describe.each(dialects)('cross-site requests and request bodies on %s', (dialect
     ['notifications test', `/api/project/${projectId}/notifications/test`],
     ['sign-out', '/api/auth/logout'],
   ];
-  const aliasCount = async () => ((await t.request('GET', `/api/project/${projectId}/integrations/aliases`, { as: t.adminCookie })).body as unknown[]).length;
+  const aliasCount = async () =>
+    (
+      (await t.request('GET', `/api/project/${projectId}/integrations/aliases`, { as: t.adminCookie }))
+        .body as unknown[]
+    ).length;
 
   it('refuses every body-less POST signed in by cookie from a foreign Origin, as text/plain, a form or without a type', async () => {
     const aliasesBefore = await aliasCount();
     for (const [name, url] of bodiless()) {
-      for (const type of [{ 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }, {}] as Record<string, string>[]) {
+      for (const type of [
+        { 'content-type': 'text/plain' },
+        { 'content-type': 'application/x-www-form-urlencoded' },
+        {},
+      ] as Record<string, string>[]) {
         const refused = await send('POST', url ?? '', { cookie: t.adminCookie, origin: FOREIGN, ...type });
-        expect(isCrossSiteRefusal(refused), `${name} ${JSON.stringify(type)}: ${refused.status} ${JSON.stringify(refused.body)}`).toBe(true);
+        expect(
+          isCrossSiteRefusal(refused),
+          `${name} ${JSON.stringify(type)}: ${refused.status} ${JSON.stringify(refused.body)}`,
+        ).toBe(true);
       }
     }
     expect(await aliasCount()).toBe(aliasesBefore);
@@ -97,29 +119,49 @@ describe.each(dialects)('cross-site requests and request bodies on %s', (dialect
       if (name === 'sign-out') continue;
       const own = await send('POST', url ?? '', { cookie: t.adminCookie, origin: OWN });
       expect(isCrossSiteRefusal(own), `${name}: ${JSON.stringify(own.body)}`).toBe(false);
-      const token = await send('POST', url ?? '', { authorization: bearer, origin: FOREIGN, 'content-type': 'text/plain' });
+      const token = await send('POST', url ?? '', {
+        authorization: bearer,
+        origin: FOREIGN,
+        'content-type': 'text/plain',
+      });
       expect(isCrossSiteRefusal(token), `${name}: ${JSON.stringify(token.body)}`).toBe(false);
     }
     const aliasesBefore = await aliasCount();
-    expect((await send('POST', `/api/project/${projectId}/integrations/aliases`, { cookie: t.adminCookie, origin: OWN })).status).toBe(200);
-    expect((await send('POST', `/api/project/${projectId}/integrations/aliases`, { authorization: bearer, origin: FOREIGN })).status).toBe(200);
+    expect(
+      (await send('POST', `/api/project/${projectId}/integrations/aliases`, { cookie: t.adminCookie, origin: OWN }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await send('POST', `/api/project/${projectId}/integrations/aliases`, { authorization: bearer, origin: FOREIGN }))
+        .status,
+    ).toBe(200);
     expect(await aliasCount()).toBe(aliasesBefore + 2);
 
     const session = await t.login(ADMIN_LOGIN, ADMIN_PASSWORD);
     expect((await send('POST', '/api/auth/logout', { cookie: session, origin: FOREIGN })).status).toBe(403);
     expect((await t.request('GET', '/api/user', { as: session })).status).toBe(200);
-    expect((await send('POST', '/api/auth/logout', { cookie: session, referer: `${OWN}/project/1/history` })).status).toBe(204);
+    expect(
+      (await send('POST', '/api/auth/logout', { cookie: session, referer: `${OWN}/project/1/history` })).status,
+    ).toBe(204);
     expect((await t.request('GET', '/api/user', { as: session })).status).toBe(401);
   });
 
   it('refuses text/plain signed in by cookie with a foreign Referer, and without Origin or Referer; JSON from a script passes', async () => {
     const url = `/api/project/${projectId}/integrations/aliases`;
-    const referred = await send('POST', url, { cookie: t.adminCookie, referer: `${FOREIGN}/page`, 'content-type': 'text/plain' });
+    const referred = await send('POST', url, {
+      cookie: t.adminCookie,
+      referer: `${FOREIGN}/page`,
+      'content-type': 'text/plain',
+    });
     expect(isCrossSiteRefusal(referred)).toBe(true);
     expect(referred.body.error).toContain('Referer');
     const unmarked = await send('POST', url, { cookie: t.adminCookie, 'content-type': 'text/plain' }, '');
     expect(isCrossSiteRefusal(unmarked)).toBe(true);
-    const nullOrigin = await send('POST', url, { cookie: t.adminCookie, origin: 'null', 'content-type': 'application/json' });
+    const nullOrigin = await send('POST', url, {
+      cookie: t.adminCookie,
+      origin: 'null',
+      'content-type': 'application/json',
+    });
     expect(isCrossSiteRefusal(nullOrigin)).toBe(true);
     expect((await send('POST', url, { cookie: t.adminCookie, 'content-type': 'application/json' })).status).toBe(200);
     expect((await send('POST', url, { cookie: t.adminCookie })).status).toBe(200);
@@ -127,11 +169,30 @@ describe.each(dialects)('cross-site requests and request bodies on %s', (dialect
 
   it('refuses a sign-in from a foreign Origin (login CSRF) and accepts it from the own origin or a script', async () => {
     const credentials = JSON.stringify({ auth: ADMIN_LOGIN, password: ADMIN_PASSWORD });
-    const foreign = await send('POST', '/api/auth/login', { origin: FOREIGN, 'content-type': 'text/plain' }, credentials);
+    const foreign = await send(
+      'POST',
+      '/api/auth/login',
+      { origin: FOREIGN, 'content-type': 'text/plain' },
+      credentials,
+    );
     expect(isCrossSiteRefusal(foreign)).toBe(true);
-    expect((await send('POST', '/api/auth/login', { referer: `${FOREIGN}/`, 'content-type': 'application/x-www-form-urlencoded' }, credentials)).status).toBe(403);
-    expect((await send('POST', '/api/auth/login', { origin: OWN, 'content-type': 'application/json' }, credentials)).status).toBe(204);
-    expect((await send('POST', '/api/auth/login', { 'content-type': 'application/x-www-form-urlencoded' }, credentials)).status).toBe(204);
+    expect(
+      (
+        await send(
+          'POST',
+          '/api/auth/login',
+          { referer: `${FOREIGN}/`, 'content-type': 'application/x-www-form-urlencoded' },
+          credentials,
+        )
+      ).status,
+    ).toBe(403);
+    expect(
+      (await send('POST', '/api/auth/login', { origin: OWN, 'content-type': 'application/json' }, credentials)).status,
+    ).toBe(204);
+    expect(
+      (await send('POST', '/api/auth/login', { 'content-type': 'application/x-www-form-urlencoded' }, credentials))
+        .status,
+    ).toBe(204);
   });
 
   it('leaves webhooks, the terraform state backend and the runner protocol to their own guards', async () => {
@@ -140,7 +201,9 @@ describe.each(dialects)('cross-site requests and request bodies on %s', (dialect
     const state = await send('POST', '/api/terraform/no-such-alias', headers, '{}');
     expect(isCrossSiteRefusal(state), JSON.stringify(state.body)).toBe(false);
     expect(state.status).toBe(404);
-    expect((await send('POST', '/api/internal/runners', headers, JSON.stringify({ registration_token: 'wrong' }))).status).toBe(400);
+    expect(
+      (await send('POST', '/api/internal/runners', headers, JSON.stringify({ registration_token: 'wrong' }))).status,
+    ).toBe(400);
   });
 
   it('takes 64 KiB from an anonymous caller, more from a signed-in one, and measures chunked bodies too', async () => {
@@ -148,34 +211,86 @@ describe.each(dialects)('cross-site requests and request bodies on %s', (dialect
     const anonymous = await send('POST', '/api/auth/login', { 'content-type': 'application/json' }, megabyte);
     expect(anonymous.status).toBe(413);
     expect(anonymous.body).toEqual({ error: 'Request body is too large', code: 'payload_too_large' });
-    const chunked = await send('POST', '/api/auth/login', { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, Readable.from([megabyte.slice(0, 40_000), megabyte.slice(40_000)]));
+    const chunked = await send(
+      'POST',
+      '/api/auth/login',
+      { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+      Readable.from([megabyte.slice(0, 40_000), megabyte.slice(40_000)]),
+    );
     expect(chunked.status).toBe(413);
-    expect((await send('POST', '/api/auth/login', { 'content-type': 'application/json', cookie: 'gantry_session=forged' }, megabyte)).status).toBe(413);
-    expect((await send('POST', '/api/auth/login', { 'content-type': 'application/json', authorization: 'Bearer forged' }, megabyte)).status).toBe(413);
+    expect(
+      (
+        await send(
+          'POST',
+          '/api/auth/login',
+          { 'content-type': 'application/json', cookie: 'gantry_session=forged' },
+          megabyte,
+        )
+      ).status,
+    ).toBe(413);
+    expect(
+      (
+        await send(
+          'POST',
+          '/api/auth/login',
+          { 'content-type': 'application/json', authorization: 'Bearer forged' },
+          megabyte,
+        )
+      ).status,
+    ).toBe(413);
 
-    const inventory = { name: 'Big', type: 'static', ssh_key_id: keyId, inventory: `[web]\n${'web.example.com\n'.repeat(60_000)}` };
+    const inventory = {
+      name: 'Big',
+      type: 'static',
+      ssh_key_id: keyId,
+      inventory: `[web]\n${'web.example.com\n'.repeat(60_000)}`,
+    };
     const body = JSON.stringify(inventory);
     expect(body.length).toBeGreaterThan(ANONYMOUS_BODY_LIMIT * 10);
-    const signedIn = await send('POST', `/api/project/${projectId}/inventory`, { 'content-type': 'application/json', cookie: t.adminCookie, origin: OWN }, body);
+    const signedIn = await send(
+      'POST',
+      `/api/project/${projectId}/inventory`,
+      { 'content-type': 'application/json', cookie: t.adminCookie, origin: OWN },
+      body,
+    );
     expect(signedIn.status, JSON.stringify(signedIn.body)).toBe(201);
-    const byToken = await send('POST', `/api/project/${projectId}/inventory`, { authorization: bearer, 'transfer-encoding': 'chunked' }, Readable.from([body.slice(0, 1000), body.slice(1000)]));
+    const byToken = await send(
+      'POST',
+      `/api/project/${projectId}/inventory`,
+      { authorization: bearer, 'transfer-encoding': 'chunked' },
+      Readable.from([body.slice(0, 1000), body.slice(1000)]),
+    );
     expect(byToken.status, JSON.stringify(byToken.body)).toBe(201);
 
     const tooLarge = JSON.stringify({ ...inventory, inventory: 'x'.repeat(SIGNED_IN_BODY_LIMIT) });
-    expect((await send('POST', `/api/project/${projectId}/inventory`, { authorization: bearer }, tooLarge)).status).toBe(413);
+    expect(
+      (await send('POST', `/api/project/${projectId}/inventory`, { authorization: bearer }, tooLarge)).status,
+    ).toBe(413);
   });
 
   it(`refuses bodies nested deeper than ${MAX_JSON_DEPTH} levels with a 400 before parsing them`, async () => {
     const deep = nested(100_000);
-    const signedIn = await send('POST', `/api/project/${projectId}/inventory`, { authorization: bearer, 'content-type': 'application/json' }, deep);
+    const signedIn = await send(
+      'POST',
+      `/api/project/${projectId}/inventory`,
+      { authorization: bearer, 'content-type': 'application/json' },
+      deep,
+    );
     expect(signedIn.status).toBe(400);
     expect(signedIn.body.error).toBe(`Request body is nested more than ${MAX_JSON_DEPTH} levels deep`);
     expect(signedIn.ms).toBeLessThan(200);
     const anonymous = await send('POST', '/api/auth/login', { 'content-type': 'text/plain' }, nested(30_000));
     expect(anonymous.status).toBe(400);
     expect(anonymous.ms).toBeLessThan(200);
-    const inString = JSON.stringify({ name: 'Brackets', type: 'static', ssh_key_id: keyId, inventory: `"\\${'['.repeat(10_000)}` });
-    expect((await send('POST', `/api/project/${projectId}/inventory`, { authorization: bearer }, inString)).status).toBe(201);
+    const inString = JSON.stringify({
+      name: 'Brackets',
+      type: 'static',
+      ssh_key_id: keyId,
+      inventory: `"\\${'['.repeat(10_000)}`,
+    });
+    expect(
+      (await send('POST', `/api/project/${projectId}/inventory`, { authorization: bearer }, inString)).status,
+    ).toBe(201);
   });
 
   it('keeps /api/ping fast while large nested bodies are posted, anonymous or signed in', async () => {
@@ -185,7 +300,12 @@ describe.each(dialects)('cross-site requests and request bodies on %s', (dialect
     const pings: Sent[] = [];
     const delay = await measureLoopDelay(async () => {
       const attacking = Array.from({ length: 8 }, (_, i) =>
-        send('POST', i % 2 ? '/api/auth/login' : `/api/project/${projectId}/inventory`, i % 2 ? { 'content-type': 'application/json' } : { authorization: bearer }, hostile),
+        send(
+          'POST',
+          i % 2 ? '/api/auth/login' : `/api/project/${projectId}/inventory`,
+          i % 2 ? { 'content-type': 'application/json' } : { authorization: bearer },
+          hostile,
+        ),
       );
       const pinging = Array.from({ length: 5 }, () => send('GET', '/api/ping', {}));
       attacks.splice(0, attacks.length, ...(await Promise.all(attacking)));
@@ -199,7 +319,15 @@ describe.each(dialects)('cross-site requests and request bodies on %s', (dialect
     const justUnder = Buffer.from(nested(SIGNED_IN_BODY_LIMIT / 2 - 16));
     const deepAnswers: Sent[] = [];
     const deepDelay = await measureLoopDelay(async () => {
-      deepAnswers.splice(0, deepAnswers.length, ...(await Promise.all(Array.from({ length: 4 }, () => send('POST', `/api/project/${projectId}/inventory`, { authorization: bearer }, justUnder)))));
+      deepAnswers.splice(
+        0,
+        deepAnswers.length,
+        ...(await Promise.all(
+          Array.from({ length: 4 }, () =>
+            send('POST', `/api/project/${projectId}/inventory`, { authorization: bearer }, justUnder),
+          ),
+        )),
+      );
     });
     expect(deepAnswers.map((r) => r.status)).toEqual([400, 400, 400, 400]);
     expect(deepDelay).toBeLessThan(50);
@@ -218,13 +346,25 @@ describe.each(dialects)('the own origin behind a proxy on %s', (dialect) => {
   afterAll(() => t.close());
 
   const post = async (headers: Record<string, string>) => {
-    const response = await t.app.inject({ method: 'POST', url: aliases, headers: { cookie: t.adminCookie, host: '10.0.0.5:3000', ...headers } });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: aliases,
+      headers: { cookie: t.adminCookie, host: '10.0.0.5:3000', ...headers },
+    });
     return { status: response.statusCode, error: (JSON.parse(response.body || '{}') as { error?: string }).error };
   };
 
   it('accepts the origin of web_host and of the forwarded host, and nothing else', async () => {
     expect((await post({ origin: 'https://gantry.example.com' })).status).toBe(200);
-    expect((await post({ origin: 'https://proxy.example.net', 'x-forwarded-host': 'proxy.example.net', 'x-forwarded-proto': 'https' })).status).toBe(200);
+    expect(
+      (
+        await post({
+          origin: 'https://proxy.example.net',
+          'x-forwarded-host': 'proxy.example.net',
+          'x-forwarded-proto': 'https',
+        })
+      ).status,
+    ).toBe(200);
     expect((await post({ origin: 'http://10.0.0.5:3000' })).status).toBe(200);
     const refused = await post({ origin: 'https://10.0.0.5:3000', 'x-forwarded-host': 'proxy.example.net' });
     expect(refused.status).toBe(403);

@@ -1,6 +1,14 @@
 import { MAX_INTEGER } from '@gantry/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fillPath, listOperations, seedProject, seededParams, snapshotProject, type Operation, type ProjectIds } from './openapi-operations.ts';
+import {
+  fillPath,
+  listOperations,
+  seedProject,
+  seededParams,
+  snapshotProject,
+  type Operation,
+  type ProjectIds,
+} from './openapi-operations.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
@@ -23,7 +31,8 @@ function createRandom(seed: number) {
     sample<T>(items: readonly T[], count: number): T[] {
       const pool = [...items];
       const chosen: T[] = [];
-      while (chosen.length < count && pool.length > 0) chosen.push(pool.splice(Math.floor(next() * pool.length), 1)[0] as T);
+      while (chosen.length < count && pool.length > 0)
+        chosen.push(pool.splice(Math.floor(next() * pool.length), 1)[0] as T);
       return chosen;
     },
   };
@@ -49,7 +58,19 @@ const HOSTILE_PATH_VALUES = [
   '%20%201',
   '0x10',
 ];
-const HOSTILE_QUERY_VALUES = ['2147483648', '-1', '0', '1e309', '9007199254740993', 'abc', '%00', '../../etc/passwd', 'x'.repeat(5000), '%F0%9F%9A%80', ''];
+const HOSTILE_QUERY_VALUES = [
+  '2147483648',
+  '-1',
+  '0',
+  '1e309',
+  '9007199254740993',
+  'abc',
+  '%00',
+  '../../etc/passwd',
+  'x'.repeat(5000),
+  '%F0%9F%9A%80',
+  '',
+];
 const HOSTILE_VALUES: unknown[] = [
   2147483648,
   -1,
@@ -80,7 +101,8 @@ const HOSTILE_VALUES: unknown[] = [
 /** Values aimed at a field of the given type: past its range for numbers, oversized or poisoned for text. */
 function targetedValues(schema: JsonSchema): unknown[] {
   const type = schema.type ?? schema.anyOf?.find((s) => s.type !== 'null')?.type;
-  if (type === 'integer' || type === 'number') return [2147483648, -2147483649, rawToken('1e309'), rawToken('9007199254740993'), '1', 1.5];
+  if (type === 'integer' || type === 'number')
+    return [2147483648, -2147483649, rawToken('1e309'), rawToken('9007199254740993'), '1', 1.5];
   if (type === 'string') return ['x'.repeat(70_000), 'nul\u0000byte', '../../../../etc/passwd', 7, { text: 'x' }];
   if (type === 'array') return [[2147483648], ['\u0000'], 'not an array', Array.from({ length: 2000 }, () => 'x')];
   if (type === 'object') return [[], 'text', { nested: { deeper: { deepest: [2147483648] } } }];
@@ -109,7 +131,9 @@ function plausibleValue(schema: JsonSchema | undefined, name: string, ids: Proje
   switch (schema.type) {
     case 'integer':
     case 'number': {
-      const seeded = (ids as unknown as Record<string, number>)[name.replace(/_id$/, 'Id').replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())];
+      const seeded = (ids as unknown as Record<string, number>)[
+        name.replace(/_id$/, 'Id').replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())
+      ];
       return seeded ?? schema.minimum ?? 1;
     }
     case 'boolean':
@@ -119,7 +143,9 @@ function plausibleValue(schema: JsonSchema | undefined, name: string, ids: Proje
     case 'array':
       return [];
     case 'object':
-      return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([key, value]) => [key, plausibleValue(value, key, ids)]));
+      return Object.fromEntries(
+        Object.entries(schema.properties ?? {}).map(([key, value]) => [key, plausibleValue(value, key, ids)]),
+      );
     default:
       return null;
   }
@@ -146,8 +172,19 @@ interface OpenApiBody {
 }
 
 /** A bounded, seeded set of hostile requests for one operation. */
-function generateRequests(operation: Operation, bodySchema: JsonSchema | undefined, ids: ProjectIds, random: Random): FuzzRequest[] {
-  const valid: Record<string, string | number> = { ...seededParams(operation, ids), appId: 'python', tokenId: 'fuzz-token', totpId: 1, provider: 'none' };
+function generateRequests(
+  operation: Operation,
+  bodySchema: JsonSchema | undefined,
+  ids: ProjectIds,
+  random: Random,
+): FuzzRequest[] {
+  const valid: Record<string, string | number> = {
+    ...seededParams(operation, ids),
+    appId: 'python',
+    tokenId: 'fuzz-token',
+    totpId: 1,
+    provider: 'none',
+  };
   const requests: FuzzRequest[] = [];
   const base = fillPath(operation, valid, '1');
   const plausible = operation.hasBody ? plausibleValue(bodySchema, '', ids) : undefined;
@@ -160,19 +197,28 @@ function generateRequests(operation: Operation, bodySchema: JsonSchema | undefin
 
   for (const param of operation.pathParams) {
     for (const value of random.sample(HOSTILE_PATH_VALUES, 3)) {
-      const url = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => (name === param ? value : encodeURIComponent(String(valid[name] ?? '1'))));
+      const url = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+        name === param ? value : encodeURIComponent(String(valid[name] ?? '1')),
+      );
       requests.push(withBody(`path ${param}=${value.slice(0, 40)}`, url));
     }
   }
   for (const param of operation.queryParams) {
-    for (const value of random.sample(HOSTILE_QUERY_VALUES, 2)) requests.push(withBody(`query ${param}=${value.slice(0, 40)}`, `${base}?${param}=${value}`));
+    for (const value of random.sample(HOSTILE_QUERY_VALUES, 2))
+      requests.push(withBody(`query ${param}=${value.slice(0, 40)}`, `${base}?${param}=${value}`));
     requests.push(withBody(`query ${param} twice`, `${base}?${param}=1&${param}=2`));
   }
   if (operation.hasBody) {
     const properties = Object.entries(bodySchema?.properties ?? {});
     const mutate = (property: string, value: unknown) => {
       const body = { ...(plausible as Record<string, unknown>), [property]: value };
-      requests.push({ method: operation.method, url: base, payload: bodyText(body), contentType: 'application/json', label: `body ${property}=${JSON.stringify(value)?.slice(0, 40)}` });
+      requests.push({
+        method: operation.method,
+        url: base,
+        payload: bodyText(body),
+        contentType: 'application/json',
+        label: `body ${property}=${JSON.stringify(value)?.slice(0, 40)}`,
+      });
     };
     // Every field gets the value most likely to break its own type, and a few fields anything at all.
     for (const [property, schema] of properties) mutate(property, random.pick(targetedValues(schema)));
@@ -190,13 +236,19 @@ function generateRequests(operation: Operation, bodySchema: JsonSchema | undefin
       ['json with nul', '{"name":"a\\u0000b"}', 'application/json'],
       ['latin1 json', bodyText(plausible), 'application/json; charset=latin1'],
     ];
-    for (const [label, payload, contentType] of random.sample(wholeBodies, 5)) requests.push({ method: operation.method, url: base, payload, contentType, label });
+    for (const [label, payload, contentType] of random.sample(wholeBodies, 5))
+      requests.push({ method: operation.method, url: base, payload, contentType, label });
   }
   return requests;
 }
 
 /** Operations that would end the run's fixture (the admin's session, the target project) or start long work. */
-const SKIPPED = new Set(['POST /api/auth/logout', 'DELETE /api/project/{projectId}', 'DELETE /api/project/{projectId}/me', 'POST /api/project/{projectId}/tasks']);
+const SKIPPED = new Set([
+  'POST /api/auth/logout',
+  'DELETE /api/project/{projectId}',
+  'DELETE /api/project/{projectId}/me',
+  'POST /api/project/{projectId}/tasks',
+]);
 
 const dialects = await listTestDialects();
 
@@ -207,7 +259,12 @@ describe.each(dialects)('OpenAPI fuzzing on %s', (dialect) => {
   let target: ProjectIds;
   let other: ProjectIds;
   let guestCookie: string;
-  let document: { paths: Record<string, Record<string, { parameters?: { in: string; schema?: JsonSchema }[]; requestBody?: OpenApiBody }>> };
+  let document: {
+    paths: Record<
+      string,
+      Record<string, { parameters?: { in: string; schema?: JsonSchema }[]; requestBody?: OpenApiBody }>
+    >;
+  };
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
@@ -215,14 +272,22 @@ describe.each(dialects)('OpenAPI fuzzing on %s', (dialect) => {
     guestCookie = guest.cookie;
     const member = await t.createUser('fuzz-member');
     target = await seedProject(t, 'Fuzz target', member.id);
-    await t.request('POST', `/api/project/${target.projectId}/users`, { as: t.adminCookie, body: { user_id: guest.id, role: 'guest' } });
+    await t.request('POST', `/api/project/${target.projectId}/users`, {
+      as: t.adminCookie,
+      body: { user_id: guest.id, role: 'guest' },
+    });
     const otherMember = await t.createUser('fuzz-other-member');
     other = await seedProject(t, 'Fuzz other', otherMember.id);
     document = (await t.request('GET', '/api/openapi.json')).body as typeof document;
     operations = (await listOperations(t)).filter((o) => !SKIPPED.has(`${o.method} ${o.path}`));
     // Deletions last, so that the other operations still meet the seeded resources.
     operations.sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
-    bodies = new Map(operations.map((o) => [`${o.method} ${o.path}`, document.paths[o.path]?.[o.method.toLowerCase()]?.requestBody?.content?.['application/json']?.schema]));
+    bodies = new Map(
+      operations.map((o) => [
+        `${o.method} ${o.path}`,
+        document.paths[o.path]?.[o.method.toLowerCase()]?.requestBody?.content?.['application/json']?.schema,
+      ]),
+    );
   }, 60_000);
   afterAll(() => t.close());
 
@@ -230,7 +295,15 @@ describe.each(dialects)('OpenAPI fuzzing on %s', (dialect) => {
     const unbounded: string[] = [];
     const visit = (schema: JsonSchema | undefined, where: string) => {
       if (!schema) return;
-      if (schema.type === 'integer' && !(schema.maximum !== undefined && schema.maximum <= MAX_INTEGER && schema.minimum !== undefined && schema.minimum >= -MAX_INTEGER)) {
+      if (
+        schema.type === 'integer' &&
+        !(
+          schema.maximum !== undefined &&
+          schema.maximum <= MAX_INTEGER &&
+          schema.minimum !== undefined &&
+          schema.minimum >= -MAX_INTEGER
+        )
+      ) {
         unbounded.push(where);
       }
       for (const [key, value] of Object.entries(schema.properties ?? {})) visit(value, `${where}.${key}`);
@@ -240,7 +313,8 @@ describe.each(dialects)('OpenAPI fuzzing on %s', (dialect) => {
     };
     for (const [path, methods] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(methods)) {
-        for (const parameter of operation.parameters ?? []) visit(parameter.schema, `${method} ${path} ${parameter.in}`);
+        for (const parameter of operation.parameters ?? [])
+          visit(parameter.schema, `${method} ${path} ${parameter.in}`);
         visit(operation.requestBody?.content?.['application/json']?.schema, `${method} ${path} body`);
       }
     }
@@ -255,18 +329,46 @@ describe.each(dialects)('OpenAPI fuzzing on %s', (dialect) => {
       ['GET', `/api/project/${big}/templates/${target.templateId}/stats`, undefined, 400, 'Invalid project ID'],
       ['GET', `${base}/keys/${big}`, undefined, 400, 'keyId must be a positive integer'],
       ['GET', `${base}/templates/${big}/tasks/last`, undefined, 400, 'templateId must be a positive integer'],
-      ['POST', `${base}/schedules`, { name: 's', template_id: big, cron_format: '* * * * *' }, 400, 'Template not found'],
+      [
+        'POST',
+        `${base}/schedules`,
+        { name: 's', template_id: big, cron_format: '* * * * *' },
+        400,
+        'Template not found',
+      ],
       ['POST', `${base}/users`, { user_id: big, role: 'guest' }, 400, 'User not found'],
-      ['POST', `${base}/templates`, { name: 't', app: 'bash', inventory_id: big }, 400, 'inventory_id must be a positive integer'],
+      [
+        'POST',
+        `${base}/templates`,
+        { name: 't', app: 'bash', inventory_id: big },
+        400,
+        'inventory_id must be a positive integer',
+      ],
       ['POST', `${base}/views/positions`, { [big]: 1 }, 400, '2147483648: Invalid key'],
       ['GET', `${base}/inventory?template_id=${big}`, undefined, 400, 'template_id must be a positive integer'],
       ['GET', `${base}/templates/${target.templateId}/stats?user_id=${big}`, undefined, 400, 'Invalid user_id'],
-      ['GET', `${base}/tasks/${target.taskId}/output?offset=${big}`, undefined, 400, 'offset must be an integer from 0 to 2147483647'],
-      ['GET', `${base}/inventory/${target.inventoryId}/terraform/states?offset=9007199254740993`, undefined, 400, 'offset must be an integer'],
+      [
+        'GET',
+        `${base}/tasks/${target.taskId}/output?offset=${big}`,
+        undefined,
+        400,
+        'offset must be an integer from 0 to 2147483647',
+      ],
+      [
+        'GET',
+        `${base}/inventory/${target.inventoryId}/terraform/states?offset=9007199254740993`,
+        undefined,
+        400,
+        'offset must be an integer',
+      ],
     ];
     for (const [method, url, body, status, error] of cases) {
       const response = await t.request(method, url, { as: t.adminCookie, ...(body === undefined ? {} : { body }) });
-      expect({ url, status: response.status, error: (response.body as { error?: string }).error }).toMatchObject({ url, status, error: expect.stringContaining(error) });
+      expect({ url, status: response.status, error: (response.body as { error?: string }).error }).toMatchObject({
+        url,
+        status,
+        error: expect.stringContaining(error),
+      });
     }
   });
 
@@ -287,10 +389,17 @@ describe.each(dialects)('OpenAPI fuzzing on %s', (dialect) => {
           const headers: Record<string, string> = {};
           if (cookie) headers.cookie = cookie;
           if (request.contentType) headers['content-type'] = request.contentType;
-          const response = await t.app.inject({ method: request.method as 'GET', url: request.url, headers, ...(request.payload !== undefined ? { payload: request.payload } : {}) });
+          const response = await t.app.inject({
+            method: request.method as 'GET',
+            url: request.url,
+            headers,
+            ...(request.payload !== undefined ? { payload: request.payload } : {}),
+          });
           sent += 1;
           if (response.statusCode >= 500) {
-            failures.push(`${operation.method} ${operation.path} as ${caller}, ${request.label}: ${response.statusCode} ${response.body.slice(0, 160)}`);
+            failures.push(
+              `${operation.method} ${operation.path} as ${caller}, ${request.label}: ${response.statusCode} ${response.body.slice(0, 160)}`,
+            );
           }
         }
       }

@@ -25,7 +25,10 @@ describe.each(dialects)('health and readiness probes (%s)', (dialect) => {
   it('is not ready while the scheduler is stopped, and ready once it runs', async () => {
     const before = await t.request('GET', '/api/ready');
     expect(before.status).toBe(503);
-    expect(before.body).toEqual({ status: 'not_ready', checks: { store: 'ok', migrations: 'ok', scheduler: 'stopped' } });
+    expect(before.body).toEqual({
+      status: 'not_ready',
+      checks: { store: 'ok', migrations: 'ok', scheduler: 'stopped' },
+    });
     t.runtime.services.scheduler.start();
     const after = await t.request('GET', '/api/ready');
     expect(after.status).toBe(200);
@@ -41,7 +44,9 @@ describe.each(dialects)('health and readiness probes (%s)', (dialect) => {
       expect(response.status).toBe(503);
       expect(response.body).toMatchObject({ status: 'not_ready', checks: { store: 'ok', migrations: '1 pending' } });
     } finally {
-      await sql`insert into gantry_migration (name, timestamp) values (${'0009-cluster-nodes'}, ${new Date().toISOString()})`.execute(db);
+      await sql`insert into gantry_migration (name, timestamp) values (${'0009-cluster-nodes'}, ${new Date().toISOString()})`.execute(
+        db,
+      );
     }
     expect((await t.request('GET', '/api/ready')).status).toBe(200);
   });
@@ -55,7 +60,10 @@ describe.each(dialects)('readiness with the store gone (%s)', (dialect) => {
     await t.runtime.connection.db.destroy();
     const response = await t.app.inject({ method: 'GET', url: '/api/ready' });
     expect(response.statusCode).toBe(503);
-    expect(response.json()).toEqual({ status: 'not_ready', checks: { store: 'unreachable', migrations: 'unknown', scheduler: 'stopped' } });
+    expect(response.json()).toEqual({
+      status: 'not_ready',
+      checks: { store: 'unreachable', migrations: 'unknown', scheduler: 'stopped' },
+    });
     expect((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
     await t.close();
   });

@@ -17,8 +17,24 @@ const sign = (body: string, secret = HOOK_SECRET) => createHmac('sha256', secret
 
 type Role = 'admin' | 'owner' | 'manager' | 'task_runner' | 'guest' | 'non_member' | 'anonymous';
 const ROLES: Role[] = ['admin', 'owner', 'manager', 'task_runner', 'guest', 'non_member', 'anonymous'];
-const READ: Record<Role, number> = { admin: 200, owner: 200, manager: 200, task_runner: 200, guest: 200, non_member: 404, anonymous: 401 };
-const manage = (ok: number): Record<Role, number> => ({ admin: ok, owner: ok, manager: ok, task_runner: 403, guest: 403, non_member: 404, anonymous: 401 });
+const READ: Record<Role, number> = {
+  admin: 200,
+  owner: 200,
+  manager: 200,
+  task_runner: 200,
+  guest: 200,
+  non_member: 404,
+  anonymous: 401,
+};
+const manage = (ok: number): Record<Role, number> => ({
+  admin: ok,
+  owner: ok,
+  manager: ok,
+  task_runner: 403,
+  guest: 403,
+  non_member: 404,
+  anonymous: 401,
+});
 
 interface Integration {
   id: number;
@@ -44,7 +60,11 @@ describe.each(dialects)('integrations on %s', (dialect) => {
     templateId = await p.createTemplate({ name: 'Deploy on push', playbook: 'hook.sh', allow_parallel_tasks: true });
     const key = await t.request('POST', `${p.base}/keys`, {
       as: t.adminCookie,
-      body: { name: 'Webhook secret', type: 'login_password', login_password: { login: HOOK_LOGIN, password: HOOK_SECRET } },
+      body: {
+        name: 'Webhook secret',
+        type: 'login_password',
+        login_password: { login: HOOK_LOGIN, password: HOOK_SECRET },
+      },
     });
     expect(key.status).toBe(201);
     secretKeyId = (key.body as { id: number }).id;
@@ -75,20 +95,31 @@ describe.each(dialects)('integrations on %s', (dialect) => {
     t.request(method, `${p.base}${path}`, { ...(as ? { as } : {}), ...(body !== undefined ? { body } : {}) });
 
   async function createIntegration(fields: Record<string, unknown> = {}): Promise<Integration> {
-    const response = await api('POST', '/integrations', { name: `I${Math.random().toString(36).slice(2, 7)}`, template_id: templateId, ...fields });
+    const response = await api('POST', '/integrations', {
+      name: `I${Math.random().toString(36).slice(2, 7)}`,
+      template_id: templateId,
+      ...fields,
+    });
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     return response.body as Integration;
   }
 
   async function addAlias(integrationId?: number): Promise<string> {
-    const response = await api('POST', integrationId ? `/integrations/${integrationId}/aliases` : '/integrations/aliases');
+    const response = await api(
+      'POST',
+      integrationId ? `/integrations/${integrationId}/aliases` : '/integrations/aliases',
+    );
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     const url = (response.body as { url: string }).url;
     return url.slice(url.lastIndexOf('/') + 1);
   }
 
   async function addMatcher(integrationId: number, fields: Record<string, unknown>) {
-    const response = await api('POST', `/integrations/${integrationId}/matchers`, { name: 'm', method: 'equals', ...fields });
+    const response = await api('POST', `/integrations/${integrationId}/matchers`, {
+      name: 'm',
+      method: 'equals',
+      ...fields,
+    });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
   }
 
@@ -97,7 +128,10 @@ describe.each(dialects)('integrations on %s', (dialect) => {
     expect(response.status, JSON.stringify(response.body)).toBe(201);
   }
 
-  function hook(alias: string, options: { body?: string; headers?: Record<string, string>; method?: string } = {}): Promise<TestResponse> {
+  function hook(
+    alias: string,
+    options: { body?: string; headers?: Record<string, string>; method?: string } = {},
+  ): Promise<TestResponse> {
     return t.request(options.method ?? 'POST', `/api/integrations/${alias}`, {
       ...(options.body !== undefined ? { rawBody: options.body } : {}),
       headers: options.headers ?? {},
@@ -110,34 +144,127 @@ describe.each(dialects)('integrations on %s', (dialect) => {
     return header === undefined ? undefined : Number(header);
   };
 
-  const lastEvents = async () => ((await api('GET', '/events/last')).body as { description: string }[]).map((e) => e.description);
+  const lastEvents = async () =>
+    ((await api('GET', '/events/last')).body as { description: string }[]).map((e) => e.description);
 
   it('creates, reads, updates and deletes integrations with their values, matchers and aliases', async () => {
-    const created = await createIntegration({ name: 'GitHub push', auth_method: 'github', auth_secret_id: secretKeyId, task_params: { message: 'from hook' } });
-    expect(created).toMatchObject({ name: 'GitHub push', template_id: templateId, auth_method: 'github', auth_header: '', auth_secret_id: secretKeyId, searchable: false });
+    const created = await createIntegration({
+      name: 'GitHub push',
+      auth_method: 'github',
+      auth_secret_id: secretKeyId,
+      task_params: { message: 'from hook' },
+    });
+    expect(created).toMatchObject({
+      name: 'GitHub push',
+      template_id: templateId,
+      auth_method: 'github',
+      auth_header: '',
+      auth_secret_id: secretKeyId,
+      searchable: false,
+    });
     expect(created.task_params).toMatchObject({ message: 'from hook' });
 
-    const updated = await api('PUT', `/integrations/${created.id}`, { id: created.id, name: 'Token hook', template_id: templateId, auth_method: 'token', auth_header: 'X-Token', auth_secret_id: secretKeyId, searchable: true });
+    const updated = await api('PUT', `/integrations/${created.id}`, {
+      id: created.id,
+      name: 'Token hook',
+      template_id: templateId,
+      auth_method: 'token',
+      auth_header: 'X-Token',
+      auth_secret_id: secretKeyId,
+      searchable: true,
+    });
     expect(updated.status, JSON.stringify(updated.body)).toBe(204);
-    expect((await api('GET', `/integrations/${created.id}`)).body).toMatchObject({ name: 'Token hook', auth_method: 'token', auth_header: 'X-Token', searchable: true });
-    expect(((await api('GET', '/integrations?sort=name&order=desc')).body as Integration[]).map((i) => i.id)).toContain(created.id);
+    expect((await api('GET', `/integrations/${created.id}`)).body).toMatchObject({
+      name: 'Token hook',
+      auth_method: 'token',
+      auth_header: 'X-Token',
+      searchable: true,
+    });
+    expect(((await api('GET', '/integrations?sort=name&order=desc')).body as Integration[]).map((i) => i.id)).toContain(
+      created.id,
+    );
 
-    await addValue(created.id, { name: 'Ref', value_source: 'body', body_data_type: 'json', key: 'ref', variable: 'REF' });
+    await addValue(created.id, {
+      name: 'Ref',
+      value_source: 'body',
+      body_data_type: 'json',
+      key: 'ref',
+      variable: 'REF',
+    });
     await addMatcher(created.id, { name: 'Branch', match_type: 'header', key: 'X-Event', value: 'push' });
     const values = (await api('GET', `/integrations/${created.id}/values`)).body as { id: number }[];
     const matchers = (await api('GET', `/integrations/${created.id}/matchers`)).body as { id: number }[];
-    expect(values).toEqual([{ id: values[0]?.id, integration_id: created.id, name: 'Ref', value_source: 'body', body_data_type: 'json', key: 'ref', variable: 'REF', variable_type: 'environment' }]);
-    expect(matchers).toEqual([{ id: matchers[0]?.id, integration_id: created.id, name: 'Branch', match_type: 'header', body_data_type: '', key: 'X-Event', method: 'equals', value: 'push' }]);
+    expect(values).toEqual([
+      {
+        id: values[0]?.id,
+        integration_id: created.id,
+        name: 'Ref',
+        value_source: 'body',
+        body_data_type: 'json',
+        key: 'ref',
+        variable: 'REF',
+        variable_type: 'environment',
+      },
+    ]);
+    expect(matchers).toEqual([
+      {
+        id: matchers[0]?.id,
+        integration_id: created.id,
+        name: 'Branch',
+        match_type: 'header',
+        body_data_type: '',
+        key: 'X-Event',
+        method: 'equals',
+        value: 'push',
+      },
+    ]);
     const valueId = values[0]?.id ?? 0;
     const matcherId = matchers[0]?.id ?? 0;
 
-    expect((await api('PUT', `/integrations/${created.id}/values/${valueId}`, { name: 'Ref2', value_source: 'header', key: 'X-Ref', variable: 'REF', variable_type: 'task' })).status).toBe(204);
-    expect((await api('GET', `/integrations/${created.id}/values/${valueId}`)).body).toMatchObject({ name: 'Ref2', value_source: 'header', variable_type: 'task' });
-    expect((await api('PUT', `/integrations/${created.id}/matchers/${matcherId}`, { name: 'Kind', match_type: 'body', body_data_type: 'string', method: 'contains', value: 'x' })).status).toBe(204);
-    expect((await api('GET', `/integrations/${created.id}/matchers/${matcherId}`)).body).toMatchObject({ name: 'Kind', match_type: 'body', body_data_type: 'string', key: '', method: 'contains' });
-    expect((await api('GET', `/integrations/${created.id}/refs`)).body).toEqual({ matchers: [{ id: matcherId, name: 'Kind' }], values: [{ id: valueId, name: 'Ref2' }] });
-    expect((await api('GET', `/integrations/${created.id}/matchers/${matcherId}/refs`)).body).toEqual({ integrations: [{ id: created.id, name: 'Token hook' }] });
-    expect((await api('GET', `/integrations/${created.id}/values/${valueId}/refs`)).body).toEqual({ integrations: [{ id: created.id, name: 'Token hook' }] });
+    expect(
+      (
+        await api('PUT', `/integrations/${created.id}/values/${valueId}`, {
+          name: 'Ref2',
+          value_source: 'header',
+          key: 'X-Ref',
+          variable: 'REF',
+          variable_type: 'task',
+        })
+      ).status,
+    ).toBe(204);
+    expect((await api('GET', `/integrations/${created.id}/values/${valueId}`)).body).toMatchObject({
+      name: 'Ref2',
+      value_source: 'header',
+      variable_type: 'task',
+    });
+    expect(
+      (
+        await api('PUT', `/integrations/${created.id}/matchers/${matcherId}`, {
+          name: 'Kind',
+          match_type: 'body',
+          body_data_type: 'string',
+          method: 'contains',
+          value: 'x',
+        })
+      ).status,
+    ).toBe(204);
+    expect((await api('GET', `/integrations/${created.id}/matchers/${matcherId}`)).body).toMatchObject({
+      name: 'Kind',
+      match_type: 'body',
+      body_data_type: 'string',
+      key: '',
+      method: 'contains',
+    });
+    expect((await api('GET', `/integrations/${created.id}/refs`)).body).toEqual({
+      matchers: [{ id: matcherId, name: 'Kind' }],
+      values: [{ id: valueId, name: 'Ref2' }],
+    });
+    expect((await api('GET', `/integrations/${created.id}/matchers/${matcherId}/refs`)).body).toEqual({
+      integrations: [{ id: created.id, name: 'Token hook' }],
+    });
+    expect((await api('GET', `/integrations/${created.id}/values/${valueId}/refs`)).body).toEqual({
+      integrations: [{ id: created.id, name: 'Token hook' }],
+    });
 
     const alias = await api('POST', `/integrations/${created.id}/aliases`);
     const aliasBody = alias.body as { id: number; url: string };
@@ -166,9 +293,18 @@ describe.each(dialects)('integrations on %s', (dialect) => {
     try {
       const fixture = await createProjectFixture(app, { 'a.sh': 'true\n' });
       const template = await fixture.createTemplate({ playbook: 'a.sh' });
-      const integration = await app.request('POST', `${fixture.base}/integrations`, { as: app.adminCookie, body: { name: 'I', template_id: template } });
-      const alias = await app.request('POST', `${fixture.base}/integrations/${(integration.body as { id: number }).id}/aliases`, { as: app.adminCookie });
-      expect((alias.body as { url: string }).url).toMatch(/^https:\/\/gantry\.example\.com\/api\/integrations\/[A-Za-z0-9_-]{32}$/);
+      const integration = await app.request('POST', `${fixture.base}/integrations`, {
+        as: app.adminCookie,
+        body: { name: 'I', template_id: template },
+      });
+      const alias = await app.request(
+        'POST',
+        `${fixture.base}/integrations/${(integration.body as { id: number }).id}/aliases`,
+        { as: app.adminCookie },
+      );
+      expect((alias.body as { url: string }).url).toMatch(
+        /^https:\/\/gantry\.example\.com\/api\/integrations\/[A-Za-z0-9_-]{32}$/,
+      );
     } finally {
       await app.close();
     }
@@ -184,22 +320,52 @@ describe.each(dialects)('integrations on %s', (dialect) => {
     await expectError(post('/integrations', { name: '  ', template_id: templateId }), 'Name is required');
     await expectError(post('/integrations', { name: 'x' }), 'Template is required');
     await expectError(post('/integrations', { name: 'x', template_id: 999999 }), 'Template not found in this project');
-    await expectError(post('/integrations', { name: 'x', template_id: templateId, auth_method: 'token', auth_secret_id: secretKeyId }), 'Auth header is required');
-    await expectError(post('/integrations', { name: 'x', template_id: templateId, auth_method: 'github' }), 'Auth secret is required');
-    await expectError(post('/integrations', { name: 'x', template_id: templateId, auth_method: 'github', auth_secret_id: 0 }), 'Auth secret is required');
-    await expectError(post('/integrations', { name: 'x', template_id: templateId, auth_method: 'carrier-pigeon' }), 'Unknown authentication method');
-    await expectError(post('/integrations', { name: 'x', template_id: templateId, auth_method: 'github', auth_secret_id: p.noneKeyId }), 'Auth secret must be a login with password key');
-    await expectError(post('/integrations', { name: 'x', template_id: templateId, project_id: p.projectId + 1000 }), 'Project ID in body and URL must be the same');
+    await expectError(
+      post('/integrations', { name: 'x', template_id: templateId, auth_method: 'token', auth_secret_id: secretKeyId }),
+      'Auth header is required',
+    );
+    await expectError(
+      post('/integrations', { name: 'x', template_id: templateId, auth_method: 'github' }),
+      'Auth secret is required',
+    );
+    await expectError(
+      post('/integrations', { name: 'x', template_id: templateId, auth_method: 'github', auth_secret_id: 0 }),
+      'Auth secret is required',
+    );
+    await expectError(
+      post('/integrations', { name: 'x', template_id: templateId, auth_method: 'carrier-pigeon' }),
+      'Unknown authentication method',
+    );
+    await expectError(
+      post('/integrations', { name: 'x', template_id: templateId, auth_method: 'github', auth_secret_id: p.noneKeyId }),
+      'Auth secret must be a login with password key',
+    );
+    await expectError(
+      post('/integrations', { name: 'x', template_id: templateId, project_id: p.projectId + 1000 }),
+      'Project ID in body and URL must be the same',
+    );
     expect((await post('/integrations', '[1,2')).status).toBe(400);
 
     const integration = await createIntegration();
     const values = `/integrations/${integration.id}/values`;
-    await expectError(post(values, { value_source: 'body', body_data_type: 'json', key: 'a', variable: 'A' }), 'Name is required');
+    await expectError(
+      post(values, { value_source: 'body', body_data_type: 'json', key: 'a', variable: 'A' }),
+      'Name is required',
+    );
     await expectError(post(values, { name: 'n', key: 'a', variable: 'A' }), 'Value Source is required');
-    await expectError(post(values, { name: 'n', value_source: 'body', key: 'a', variable: 'A' }), 'Body data type is required');
+    await expectError(
+      post(values, { name: 'n', value_source: 'body', key: 'a', variable: 'A' }),
+      'Body data type is required',
+    );
     await expectError(post(values, { name: 'n', value_source: 'header', variable: 'A' }), 'Key is required');
-    await expectError(post(values, { name: 'n', value_source: 'body', body_data_type: 'json', key: 'a' }), 'Variable is required');
-    await expectError(post(values, { name: 'n', value_source: 'header', key: 'a', variable: 'A', integration_id: integration.id + 1 }), 'Integration ID in body and URL must be the same');
+    await expectError(
+      post(values, { name: 'n', value_source: 'body', body_data_type: 'json', key: 'a' }),
+      'Variable is required',
+    );
+    await expectError(
+      post(values, { name: 'n', value_source: 'header', key: 'a', variable: 'A', integration_id: integration.id + 1 }),
+      'Integration ID in body and URL must be the same',
+    );
 
     const matchers = `/integrations/${integration.id}/matchers`;
     const matcher = { name: 'n', match_type: 'body', body_data_type: 'json', key: 'k', method: 'equals', value: 'v' };
@@ -212,17 +378,38 @@ describe.each(dialects)('integrations on %s', (dialect) => {
     expect((await post('/integrations/999999/matchers', matcher)).status).toBe(404);
     expect((await api('GET', '/integrations/abc')).status).toBe(400);
     const openapi = (await t.request('GET', '/api/openapi.json')).body as { paths: Record<string, unknown> };
-    expect(Object.keys(openapi.paths)).toEqual(expect.arrayContaining(['/api/project/{projectId}/integrations', '/api/project/{projectId}/integrations/{integrationId}/matchers/{matcherId}']));
+    expect(Object.keys(openapi.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/project/{projectId}/integrations',
+        '/api/project/{projectId}/integrations/{integrationId}/matchers/{matcherId}',
+      ]),
+    );
   });
 
   it('keeps templates and keys that an integration uses from being deleted', async () => {
     const otherTemplate = await p.createTemplate({ name: 'Used by hook', playbook: 'hook.sh' });
-    const key = (await api('POST', '/keys', { name: 'Hook key 2', type: 'login_password', login_password: { login: 'x', password: 'other-Hook-pw' } })).body as { id: number };
+    const key = (
+      await api('POST', '/keys', {
+        name: 'Hook key 2',
+        type: 'login_password',
+        login_password: { login: 'x', password: 'other-Hook-pw' },
+      })
+    ).body as { id: number };
     t.secrets.add('other-Hook-pw');
-    const integration = await createIntegration({ name: 'Guarded', template_id: otherTemplate, auth_method: 'hmac', auth_header: 'X-Sig', auth_secret_id: key.id });
+    const integration = await createIntegration({
+      name: 'Guarded',
+      template_id: otherTemplate,
+      auth_method: 'hmac',
+      auth_header: 'X-Sig',
+      auth_secret_id: key.id,
+    });
 
-    expect((await api('GET', `/templates/${otherTemplate}/refs`)).body).toMatchObject({ integrations: [{ id: integration.id, name: 'Guarded' }] });
-    expect((await api('GET', `/keys/${key.id}/refs`)).body).toMatchObject({ integrations: [{ id: integration.id, name: 'Guarded' }] });
+    expect((await api('GET', `/templates/${otherTemplate}/refs`)).body).toMatchObject({
+      integrations: [{ id: integration.id, name: 'Guarded' }],
+    });
+    expect((await api('GET', `/keys/${key.id}/refs`)).body).toMatchObject({
+      integrations: [{ id: integration.id, name: 'Guarded' }],
+    });
     expect((await api('DELETE', `/templates/${otherTemplate}`)).body).toMatchObject({ code: 'in_use' });
     expect((await api('DELETE', `/keys/${key.id}`)).body).toMatchObject({ code: 'in_use' });
 
@@ -240,7 +427,8 @@ describe.each(dialects)('integrations on %s', (dialect) => {
 
     for (const role of ROLES) {
       const as = cookies[role];
-      const call = (method: string, path: string, body?: unknown) => t.request(method, `${p.base}${path}`, { ...(as ? { as } : {}), ...(body !== undefined ? { body } : {}) });
+      const call = (method: string, path: string, body?: unknown) =>
+        t.request(method, `${p.base}${path}`, { ...(as ? { as } : {}), ...(body !== undefined ? { body } : {}) });
       const expectStatus = async (response: Promise<TestResponse>, expected: number, what: string) =>
         expect((await response).status, `${role} ${what}`).toBe(expected);
       const disposable = await createIntegration({ name: `Disposable ${role}` });
@@ -252,16 +440,66 @@ describe.each(dialects)('integrations on %s', (dialect) => {
       await expectStatus(call('GET', '/integrations/aliases'), READ[role], 'lists project aliases');
       await expectStatus(call('GET', `/integrations/${shared.id}/values`), READ[role], 'lists values');
       await expectStatus(call('GET', `/integrations/${shared.id}/matchers`), READ[role], 'lists matchers');
-      await expectStatus(call('GET', `/integrations/${shared.id}/matchers/${matcherId}`), READ[role], 'reads a matcher');
+      await expectStatus(
+        call('GET', `/integrations/${shared.id}/matchers/${matcherId}`),
+        READ[role],
+        'reads a matcher',
+      );
 
-      await expectStatus(call('POST', '/integrations', { name: `By ${role}`, template_id: templateId }), manage(201)[role], 'creates an integration');
-      await expectStatus(call('PUT', `/integrations/${shared.id}`, { name: 'Shared', template_id: templateId }), manage(204)[role], 'updates an integration');
+      await expectStatus(
+        call('POST', '/integrations', { name: `By ${role}`, template_id: templateId }),
+        manage(201)[role],
+        'creates an integration',
+      );
+      await expectStatus(
+        call('PUT', `/integrations/${shared.id}`, { name: 'Shared', template_id: templateId }),
+        manage(204)[role],
+        'updates an integration',
+      );
       await expectStatus(call('POST', `/integrations/${shared.id}/aliases`), manage(200)[role], 'adds an alias');
       await expectStatus(call('POST', '/integrations/aliases'), manage(200)[role], 'adds a project alias');
-      await expectStatus(call('POST', `/integrations/${shared.id}/matchers`, { name: 'm', match_type: 'header', key: 'X', method: 'equals', value: 'v' }), manage(200)[role], 'adds a matcher');
-      await expectStatus(call('PUT', `/integrations/${shared.id}/matchers/${matcherId}`, { name: 'm', match_type: 'header', key: 'X-A', method: 'equals', value: 'a' }), manage(204)[role], 'updates a matcher');
-      await expectStatus(call('POST', `/integrations/${shared.id}/values`, { name: 'v', value_source: 'header', key: 'X', variable: 'V' }), manage(201)[role], 'adds a value');
-      await expectStatus(call('PUT', `/integrations/${shared.id}/values/${valueId}`, { name: 'v', value_source: 'header', key: 'X-A', variable: 'A' }), manage(204)[role], 'updates a value');
+      await expectStatus(
+        call('POST', `/integrations/${shared.id}/matchers`, {
+          name: 'm',
+          match_type: 'header',
+          key: 'X',
+          method: 'equals',
+          value: 'v',
+        }),
+        manage(200)[role],
+        'adds a matcher',
+      );
+      await expectStatus(
+        call('PUT', `/integrations/${shared.id}/matchers/${matcherId}`, {
+          name: 'm',
+          match_type: 'header',
+          key: 'X-A',
+          method: 'equals',
+          value: 'a',
+        }),
+        manage(204)[role],
+        'updates a matcher',
+      );
+      await expectStatus(
+        call('POST', `/integrations/${shared.id}/values`, {
+          name: 'v',
+          value_source: 'header',
+          key: 'X',
+          variable: 'V',
+        }),
+        manage(201)[role],
+        'adds a value',
+      );
+      await expectStatus(
+        call('PUT', `/integrations/${shared.id}/values/${valueId}`, {
+          name: 'v',
+          value_source: 'header',
+          key: 'X-A',
+          variable: 'A',
+        }),
+        manage(204)[role],
+        'updates a value',
+      );
       await expectStatus(call('DELETE', `/integrations/${disposable.id}`), manage(204)[role], 'deletes an integration');
     }
   });
@@ -269,7 +507,12 @@ describe.each(dialects)('integrations on %s', (dialect) => {
   it('checks each authentication method: good credentials start a task, bad ones start nothing and are logged', async () => {
     const body = JSON.stringify({ ref: 'refs/heads/main' });
     const keyed = { auth_secret_id: secretKeyId };
-    const cases: { name: string; fields: Record<string, unknown>; good: Record<string, string>; bad: Record<string, string>[] }[] = [
+    const cases: {
+      name: string;
+      fields: Record<string, unknown>;
+      good: Record<string, string>;
+      bad: Record<string, string>[];
+    }[] = [
       { name: 'Open', fields: {}, good: {}, bad: [] },
       {
         name: 'GitHub',
@@ -299,34 +542,107 @@ describe.each(dialects)('integrations on %s', (dialect) => {
         name: 'Basic',
         fields: { auth_method: 'basic', ...keyed },
         good: { Authorization: `Basic ${Buffer.from(`${HOOK_LOGIN}:${HOOK_SECRET}`).toString('base64')}` },
-        bad: [{ Authorization: `Basic ${Buffer.from(`intruder:${HOOK_SECRET}`).toString('base64')}` }, { Authorization: 'Basic !!!' }],
+        bad: [
+          { Authorization: `Basic ${Buffer.from(`intruder:${HOOK_SECRET}`).toString('base64')}` },
+          { Authorization: 'Basic !!!' },
+        ],
       },
     ];
     for (const c of cases) {
       const integration = await createIntegration({ name: `${c.name} auth`, ...c.fields });
       const alias = await addAlias(integration.id);
       for (const headers of c.bad) {
-        expect(startedTaskId(await hook(alias, { body, headers })), `${c.name} with ${JSON.stringify(headers)}`).toBeUndefined();
+        expect(
+          startedTaskId(await hook(alias, { body, headers })),
+          `${c.name} with ${JSON.stringify(headers)}`,
+        ).toBeUndefined();
       }
       const taskId = startedTaskId(await hook(alias, { body, headers: c.good }));
       expect(taskId, `${c.name} with good credentials`).toBeDefined();
-      expect((await api('GET', `/tasks/${taskId}`)).body).toMatchObject({ integration_id: integration.id, user_id: null, template_id: templateId });
-      if (c.bad.length > 0) expect(await lastEvents()).toContainEqual(expect.stringContaining(`integration ${c.name} auth started nothing: authentication failed`));
+      expect((await api('GET', `/tasks/${taskId}`)).body).toMatchObject({
+        integration_id: integration.id,
+        user_id: null,
+        template_id: templateId,
+      });
+      if (c.bad.length > 0)
+        expect(await lastEvents()).toContainEqual(
+          expect.stringContaining(`integration ${c.name} auth started nothing: authentication failed`),
+        );
     }
   });
 
   it('starts a task only when every matcher matches, for each kind of matcher', async () => {
-    const push = JSON.stringify({ ref: 'refs/heads/main', repository: { name: 'gantry', stars: 42, tags: ['a', 'b'] }, ok: true });
-    const other = JSON.stringify({ ref: 'refs/heads/feature', repository: { name: 'other', stars: 7, tags: [] }, ok: false });
-    const cases: { name: string; matcher: Record<string, unknown>; fires: string[]; silent: string[]; headers?: (payload: string) => Record<string, string> }[] = [
-      { name: 'json equals', matcher: { match_type: 'body', body_data_type: 'json', key: 'ref', method: 'equals', value: 'refs/heads/main' }, fires: [push], silent: [other, 'not json'] },
-      { name: 'json number', matcher: { match_type: 'body', body_data_type: 'json', key: 'repository.stars', method: 'equals', value: '42' }, fires: [push], silent: [other] },
-      { name: 'json array index', matcher: { match_type: 'body', body_data_type: 'json', key: 'repository.tags.1', method: 'equals', value: 'b' }, fires: [push], silent: [other] },
-      { name: 'json unequals', matcher: { match_type: 'body', body_data_type: 'json', key: 'repository.name', method: 'unequals', value: 'gantry' }, fires: [other], silent: [push] },
-      { name: 'json contains', matcher: { match_type: 'body', body_data_type: 'json', key: 'ref', method: 'contains', value: 'heads/ma' }, fires: [push], silent: [other] },
-      { name: 'json boolean', matcher: { match_type: 'body', body_data_type: 'json', key: 'ok', method: 'equals', value: 'true' }, fires: [push], silent: [other] },
-      { name: 'string body', matcher: { match_type: 'body', body_data_type: 'string', method: 'contains', value: '"stars":42' }, fires: [push], silent: [other] },
-      { name: 'string body equals', matcher: { match_type: 'body', body_data_type: 'string', method: 'equals', value: 'deploy now' }, fires: ['deploy now'], silent: ['deploy later'] },
+    const push = JSON.stringify({
+      ref: 'refs/heads/main',
+      repository: { name: 'gantry', stars: 42, tags: ['a', 'b'] },
+      ok: true,
+    });
+    const other = JSON.stringify({
+      ref: 'refs/heads/feature',
+      repository: { name: 'other', stars: 7, tags: [] },
+      ok: false,
+    });
+    const cases: {
+      name: string;
+      matcher: Record<string, unknown>;
+      fires: string[];
+      silent: string[];
+      headers?: (payload: string) => Record<string, string>;
+    }[] = [
+      {
+        name: 'json equals',
+        matcher: { match_type: 'body', body_data_type: 'json', key: 'ref', method: 'equals', value: 'refs/heads/main' },
+        fires: [push],
+        silent: [other, 'not json'],
+      },
+      {
+        name: 'json number',
+        matcher: { match_type: 'body', body_data_type: 'json', key: 'repository.stars', method: 'equals', value: '42' },
+        fires: [push],
+        silent: [other],
+      },
+      {
+        name: 'json array index',
+        matcher: { match_type: 'body', body_data_type: 'json', key: 'repository.tags.1', method: 'equals', value: 'b' },
+        fires: [push],
+        silent: [other],
+      },
+      {
+        name: 'json unequals',
+        matcher: {
+          match_type: 'body',
+          body_data_type: 'json',
+          key: 'repository.name',
+          method: 'unequals',
+          value: 'gantry',
+        },
+        fires: [other],
+        silent: [push],
+      },
+      {
+        name: 'json contains',
+        matcher: { match_type: 'body', body_data_type: 'json', key: 'ref', method: 'contains', value: 'heads/ma' },
+        fires: [push],
+        silent: [other],
+      },
+      {
+        name: 'json boolean',
+        matcher: { match_type: 'body', body_data_type: 'json', key: 'ok', method: 'equals', value: 'true' },
+        fires: [push],
+        silent: [other],
+      },
+      {
+        name: 'string body',
+        matcher: { match_type: 'body', body_data_type: 'string', method: 'contains', value: '"stars":42' },
+        fires: [push],
+        silent: [other],
+      },
+      {
+        name: 'string body equals',
+        matcher: { match_type: 'body', body_data_type: 'string', method: 'equals', value: 'deploy now' },
+        fires: ['deploy now'],
+        silent: ['deploy later'],
+      },
       {
         name: 'header',
         matcher: { match_type: 'header', key: 'X-GitHub-Event', method: 'equals', value: 'push' },
@@ -340,24 +656,55 @@ describe.each(dialects)('integrations on %s', (dialect) => {
       await addMatcher(integration.id, { name: c.name, ...c.matcher });
       const alias = await addAlias(integration.id);
       for (const payload of c.fires) {
-        expect(startedTaskId(await hook(alias, { body: payload, headers: { 'content-type': 'text/plain', ...c.headers?.(payload) } })), `${c.name} fires on ${payload}`).toBeDefined();
+        expect(
+          startedTaskId(
+            await hook(alias, { body: payload, headers: { 'content-type': 'text/plain', ...c.headers?.(payload) } }),
+          ),
+          `${c.name} fires on ${payload}`,
+        ).toBeDefined();
       }
       for (const payload of c.silent) {
-        expect(startedTaskId(await hook(alias, { body: payload, headers: { 'content-type': 'text/plain', ...c.headers?.(payload) } })), `${c.name} stays silent on ${payload}`).toBeUndefined();
+        expect(
+          startedTaskId(
+            await hook(alias, { body: payload, headers: { 'content-type': 'text/plain', ...c.headers?.(payload) } }),
+          ),
+          `${c.name} stays silent on ${payload}`,
+        ).toBeUndefined();
       }
     }
-    expect(await lastEvents()).toContainEqual(expect.stringContaining('started nothing: matcher "header" did not match'));
+    expect(await lastEvents()).toContainEqual(
+      expect.stringContaining('started nothing: matcher "header" did not match'),
+    );
 
     // A value nested deeper than JSON.stringify can recurse counts as missing: no 500 for anyone who can post.
     const nested = await createIntegration({ name: 'Deeply nested' });
-    await addMatcher(nested.id, { name: 'deep', match_type: 'body', body_data_type: 'json', key: 'ref', method: 'contains', value: '[' });
+    await addMatcher(nested.id, {
+      name: 'deep',
+      match_type: 'body',
+      body_data_type: 'json',
+      key: 'ref',
+      method: 'contains',
+      value: '[',
+    });
     const depth = 400_000;
     const deep = `{"ref":${'['.repeat(depth)}${']'.repeat(depth)}}`;
     expect(startedTaskId(await hook(await addAlias(nested.id), { body: deep }))).toBeUndefined();
 
     const both = await createIntegration({ name: 'Two matchers' });
-    await addMatcher(both.id, { name: 'branch', match_type: 'body', body_data_type: 'json', key: 'ref', value: 'refs/heads/main' });
-    await addMatcher(both.id, { name: 'repo', match_type: 'body', body_data_type: 'json', key: 'repository.name', value: 'other' });
+    await addMatcher(both.id, {
+      name: 'branch',
+      match_type: 'body',
+      body_data_type: 'json',
+      key: 'ref',
+      value: 'refs/heads/main',
+    });
+    await addMatcher(both.id, {
+      name: 'repo',
+      match_type: 'body',
+      body_data_type: 'json',
+      key: 'repository.name',
+      value: 'other',
+    });
     expect(startedTaskId(await hook(await addAlias(both.id), { body: push }))).toBeUndefined();
   });
 
@@ -366,11 +713,35 @@ describe.each(dialects)('integrations on %s', (dialect) => {
       name: 'Extracting',
       task_params: { environment: '{"ref":"default","stage":"prod"}', message: 'pushed', params: { debug: false } },
     });
-    await addValue(integration.id, { name: 'ref', value_source: 'body', body_data_type: 'json', key: 'ref', variable: 'ref' });
-    await addValue(integration.id, { name: 'sha', value_source: 'body', body_data_type: 'json', key: 'head_commit.id', variable: 'sha' });
+    await addValue(integration.id, {
+      name: 'ref',
+      value_source: 'body',
+      body_data_type: 'json',
+      key: 'ref',
+      variable: 'ref',
+    });
+    await addValue(integration.id, {
+      name: 'sha',
+      value_source: 'body',
+      body_data_type: 'json',
+      key: 'head_commit.id',
+      variable: 'sha',
+    });
     await addValue(integration.id, { name: 'event', value_source: 'header', key: 'X-GitHub-Event', variable: 'event' });
-    await addValue(integration.id, { name: 'missing', value_source: 'body', body_data_type: 'json', key: 'no.such.key', variable: 'missing' });
-    await addValue(integration.id, { name: 'origin', value_source: 'header', key: 'X-Origin', variable: 'origin', variable_type: 'task' });
+    await addValue(integration.id, {
+      name: 'missing',
+      value_source: 'body',
+      body_data_type: 'json',
+      key: 'no.such.key',
+      variable: 'missing',
+    });
+    await addValue(integration.id, {
+      name: 'origin',
+      value_source: 'header',
+      key: 'X-Origin',
+      variable: 'origin',
+      variable_type: 'task',
+    });
     const alias = await addAlias(integration.id);
 
     const response = await hook(alias, {
@@ -378,39 +749,77 @@ describe.each(dialects)('integrations on %s', (dialect) => {
       headers: { 'X-GitHub-Event': 'push', 'X-Origin': 'ci' },
     });
     const taskId = startedTaskId(response);
-    expect(response.headers).toMatchObject({ 'x-gantry-integration-id': String(integration.id), 'x-gantry-template-id': String(templateId), 'x-gantry-project-id': String(p.projectId) });
+    expect(response.headers).toMatchObject({
+      'x-gantry-integration-id': String(integration.id),
+      'x-gantry-template-id': String(templateId),
+      'x-gantry-project-id': String(p.projectId),
+    });
     const task = await p.waitForStatus(taskId ?? 0, ['success', 'error']);
     expect(task.status).toBe('success');
-    expect(JSON.parse(String(task.environment))).toEqual({ ref: 'refs/heads/main', stage: 'prod', sha: 'abc123', event: 'push' });
+    expect(JSON.parse(String(task.environment))).toEqual({
+      ref: 'refs/heads/main',
+      stage: 'prod',
+      sha: 'abc123',
+      event: 'push',
+    });
     expect(task).toMatchObject({ message: 'pushed', params: { debug: false, origin: 'ci' } });
     const output = (await p.output(taskId ?? 0)).join('\n');
     expect(output).toContain('hook args: ');
-    for (const pair of ['ref=refs/heads/main', 'stage=prod', 'sha=abc123', 'event=push']) expect(output).toContain(pair);
+    for (const pair of ['ref=refs/heads/main', 'stage=prod', 'sha=abc123', 'event=push'])
+      expect(output).toContain(pair);
     expect(output).not.toContain('missing=');
   });
 
   it("starts no Ansible task with a caller's value holding a template expression, however deep, and logs why", async () => {
-    const inventory = await t.request('POST', `${p.base}/inventory`, { as: t.adminCookie, body: { name: 'hook hosts', type: 'static', inventory: 'localhost', ssh_key_id: p.noneKeyId } });
+    const inventory = await t.request('POST', `${p.base}/inventory`, {
+      as: t.adminCookie,
+      body: { name: 'hook hosts', type: 'static', inventory: 'localhost', ssh_key_id: p.noneKeyId },
+    });
     expect(inventory.status, inventory.text).toBe(201);
-    const ansibleTemplate = await p.createTemplate({ app: 'ansible', playbook: 'site.yml', inventory_id: (inventory.body as { id: number }).id });
+    const ansibleTemplate = await p.createTemplate({
+      app: 'ansible',
+      playbook: 'site.yml',
+      inventory_id: (inventory.body as { id: number }).id,
+    });
     const integration = await createIntegration({ name: 'Ansible hook', template_id: ansibleTemplate });
-    await addValue(integration.id, { name: 'note', value_source: 'body', body_data_type: 'json', key: 'note', variable: 'note' });
+    await addValue(integration.id, {
+      name: 'note',
+      value_source: 'body',
+      body_data_type: 'json',
+      key: 'note',
+      variable: 'note',
+    });
     const alias = await addAlias(integration.id);
-    for (const note of ["{{ lookup('pipe', 'id') }}", { nested: ['ok', "{% for x in range(1) %}{{ lookup('pipe','id') }}{% endfor %}"] }, { '{{ 7*7 }}': 'key' }]) {
+    for (const note of [
+      "{{ lookup('pipe', 'id') }}",
+      { nested: ['ok', "{% for x in range(1) %}{{ lookup('pipe','id') }}{% endfor %}"] },
+      { '{{ 7*7 }}': 'key' },
+    ]) {
       const response = await hook(alias, { body: JSON.stringify({ note }) });
       expect(startedTaskId(response), JSON.stringify(note)).toBeUndefined();
     }
-    expect((await lastEvents()).some((e) => e.startsWith('Webhook call for integration Ansible hook started nothing') && e.includes('template expression'))).toBe(true);
+    expect(
+      (await lastEvents()).some(
+        (e) =>
+          e.startsWith('Webhook call for integration Ansible hook started nothing') &&
+          e.includes('template expression'),
+      ),
+    ).toBe(true);
     expect(startedTaskId(await hook(alias, { body: JSON.stringify({ note: 'plain release notes' }) }))).toBeDefined();
   });
 
   it('serves every matching searchable integration of the project through a project-wide alias', async () => {
     const api2 = await createProjectFixture(t, { 'hook.sh': 'echo "project hook $*"\n' });
     const template = await api2.createTemplate({ playbook: 'hook.sh', allow_parallel_tasks: true });
-    const post = (path: string, body?: unknown) => t.request('POST', `${api2.base}${path}`, { as: t.adminCookie, ...(body !== undefined ? { body } : {}) });
+    const post = (path: string, body?: unknown) =>
+      t.request('POST', `${api2.base}${path}`, { as: t.adminCookie, ...(body !== undefined ? { body } : {}) });
     const make = async (name: string, searchable: boolean, matcher?: Record<string, unknown>) => {
-      const integration = (await post('/integrations', { name, template_id: template, searchable })).body as Integration;
-      if (matcher) expect((await post(`/integrations/${integration.id}/matchers`, { name: 'm', method: 'equals', ...matcher })).status).toBe(200);
+      const integration = (await post('/integrations', { name, template_id: template, searchable }))
+        .body as Integration;
+      if (matcher)
+        expect(
+          (await post(`/integrations/${integration.id}/matchers`, { name: 'm', method: 'equals', ...matcher })).status,
+        ).toBe(200);
       return integration;
     };
     const pushes = await make('Pushes', true, { match_type: 'header', key: 'X-Event', value: 'push' });
@@ -421,7 +830,9 @@ describe.each(dialects)('integrations on %s', (dialect) => {
     const alias = projectAlias.url.slice(projectAlias.url.lastIndexOf('/') + 1);
 
     const tasksBy = async () => {
-      const tasks = (await t.request('GET', `${api2.base}/tasks`, { as: t.adminCookie })).body as { integration_id: number | null }[];
+      const tasks = (await t.request('GET', `${api2.base}/tasks`, { as: t.adminCookie })).body as {
+        integration_id: number | null;
+      }[];
       return tasks.map((task) => task.integration_id);
     };
     expect(startedTaskId(await hook(alias, { body: '{}', headers: { 'X-Event': 'push' } }))).toBeDefined();
@@ -443,7 +854,9 @@ describe.each(dialects)('integrations on %s', (dialect) => {
     expect(startedTaskId(await hook(alias, { method: 'GET' }))).toBeDefined();
     expect(startedTaskId(await hook(alias, { method: 'OPTIONS' }))).toBeDefined();
     expect((await hook(alias, { method: 'HEAD' })).headers['x-gantry-task-id']).toBeUndefined();
-    expect(startedTaskId(await hook(alias, { body: '', headers: { 'content-type': 'application/x-www-form-urlencoded' } }))).toBeDefined();
+    expect(
+      startedTaskId(await hook(alias, { body: '', headers: { 'content-type': 'application/x-www-form-urlencoded' } })),
+    ).toBeDefined();
 
     const unknown = await hook('no-such-alias-0000');
     expect(unknown.status).toBe(404);
@@ -459,21 +872,36 @@ describe.each(dialects)('integrations on %s', (dialect) => {
   });
 
   it('a flood of failed calls logs only the first few of each minute', async () => {
-    const integration = await createIntegration({ name: 'Flooded', auth_method: 'token', auth_header: 'X-Token', auth_secret_id: secretKeyId });
+    const integration = await createIntegration({
+      name: 'Flooded',
+      auth_method: 'token',
+      auth_header: 'X-Token',
+      auth_secret_id: secretKeyId,
+    });
     const alias = await addAlias(integration.id);
-    for (let i = 0; i < 12; i++) expect(startedTaskId(await hook(alias, { body: '{}', headers: { 'x-token': `wrong-${i}` } }))).toBeUndefined();
-    const logged = (await lastEvents()).filter((e) => e.startsWith('Webhook call for integration Flooded started nothing: authentication failed'));
+    for (let i = 0; i < 12; i++)
+      expect(startedTaskId(await hook(alias, { body: '{}', headers: { 'x-token': `wrong-${i}` } }))).toBeUndefined();
+    const logged = (await lastEvents()).filter((e) =>
+      e.startsWith('Webhook call for integration Flooded started nothing: authentication failed'),
+    );
     expect(logged).toHaveLength(5);
   });
 
   it('a flood of calls on a project-wide alias that finds no searchable integration logs only the first few of each minute', async () => {
-    const project = (await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: 'Nothing searchable' } })).body as { id: number };
+    const project = (
+      await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: 'Nothing searchable' } })
+    ).body as { id: number };
     const created = await t.request('POST', `/api/project/${project.id}/integrations/aliases`, { as: t.adminCookie });
     const url = (created.body as { url: string }).url;
     const alias = url.slice(url.lastIndexOf('/') + 1);
     for (let i = 0; i < 12; i++) expect(startedTaskId(await hook(alias, { body: '{}' }))).toBeUndefined();
-    const events = (await t.request('GET', `/api/project/${project.id}/events/last`, { as: t.adminCookie })).body as { description: string; object_id: number | null }[];
-    const logged = events.filter((e) => e.description.startsWith('Webhook call on a project-wide alias started nothing'));
+    const events = (await t.request('GET', `/api/project/${project.id}/events/last`, { as: t.adminCookie })).body as {
+      description: string;
+      object_id: number | null;
+    }[];
+    const logged = events.filter((e) =>
+      e.description.startsWith('Webhook call on a project-wide alias started nothing'),
+    );
     expect(logged).toHaveLength(5);
     // A project-wide alias belongs to no integration: no event of it may point at one.
     const aliasEvents = events.filter((e) => e.description.startsWith('Project-wide integration alias'));
@@ -490,29 +918,56 @@ describe.each(dialects)('integrations on %s', (dialect) => {
     registerErrorHandler(logged);
     await registerWebhookRoutes(logged, { webhooks: t.runtime.services.webhooks });
     try {
-      const answered = await logged.inject({ method: 'POST', url: `/api/integrations/${alias}?from=ci`, payload: '{}', headers: { 'content-type': 'application/json' } });
+      const answered = await logged.inject({
+        method: 'POST',
+        url: `/api/integrations/${alias}?from=ci`,
+        payload: '{}',
+        headers: { 'content-type': 'application/json' },
+      });
       expect(answered.statusCode).toBe(204);
       expect(answered.headers['x-gantry-task-id']).toBeDefined();
-      expect((await logged.inject({ method: 'POST', url: `/api/integrations/${alias}`, payload: 'x'.repeat(1024 * 1024 + 1) })).statusCode).toBe(413);
+      expect(
+        (
+          await logged.inject({
+            method: 'POST',
+            url: `/api/integrations/${alias}`,
+            payload: 'x'.repeat(1024 * 1024 + 1),
+          })
+        ).statusCode,
+      ).toBe(413);
     } finally {
       await logged.close();
     }
-    const incoming = lines.map((line) => JSON.parse(line) as { msg: string; req?: { url: string } }).filter((l) => l.msg === 'incoming request');
+    const incoming = lines
+      .map((line) => JSON.parse(line) as { msg: string; req?: { url: string } })
+      .filter((l) => l.msg === 'incoming request');
     expect(incoming.map((l) => l.req?.url)).toEqual(['/api/integrations/:alias', '/api/integrations/:alias']);
     expect(lines.join('\n')).not.toContain(alias);
   });
 
   it('logs why a call started nothing when the task cannot start', async () => {
-    const surveyed = await p.createTemplate({ name: 'Needs input', playbook: 'hook.sh', survey_vars: [{ name: 'target', title: 'Target', required: true }] });
+    const surveyed = await p.createTemplate({
+      name: 'Needs input',
+      playbook: 'hook.sh',
+      survey_vars: [{ name: 'target', title: 'Target', required: true }],
+    });
     const integration = await createIntegration({ name: 'Missing input', template_id: surveyed });
     const response = await hook(await addAlias(integration.id), { body: '{}' });
     expect(startedTaskId(response)).toBeUndefined();
-    expect(await lastEvents()).toContainEqual(expect.stringMatching(/^Webhook call for integration Missing input started nothing: the task could not start: /));
+    expect(await lastEvents()).toContainEqual(
+      expect.stringMatching(/^Webhook call for integration Missing input started nothing: the task could not start: /),
+    );
   });
 
   it('verifies a GitHub signature over the exact bytes received through a real socket', async () => {
     const integration = await createIntegration({ name: 'Socket', auth_method: 'github', auth_secret_id: secretKeyId });
-    await addValue(integration.id, { name: 'who', value_source: 'body', body_data_type: 'json', key: 'pusher.name', variable: 'who' });
+    await addValue(integration.id, {
+      name: 'who',
+      value_source: 'body',
+      body_data_type: 'json',
+      key: 'pusher.name',
+      variable: 'who',
+    });
     const alias = await addAlias(integration.id);
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = t.app.server.address() as AddressInfo;
@@ -520,7 +975,11 @@ describe.each(dialects)('integrations on %s', (dialect) => {
     const body = '{ "pusher" : {"name":"Zoë"},\n "ref": "refs/heads/main" }';
     const url = `http://127.0.0.1:${port}/api/integrations/${alias}`;
     const send = (signature: string) =>
-      fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json; charset=utf-8', 'x-hub-signature-256': signature } });
+      fetch(url, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json; charset=utf-8', 'x-hub-signature-256': signature },
+      });
 
     const rejected = await send(`sha256=${sign(body.replace(/\s+/g, ''))}`);
     expect(rejected.status).toBe(204);

@@ -28,7 +28,9 @@ function findFreePort(): Promise<number> {
     const server = net.createServer();
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port')),
+      );
     });
   });
 }
@@ -66,7 +68,23 @@ export async function startLdapTestServer(seedLdif: string): Promise<LdapTestSer
   const rootPassword = 'slapd-Root-pass1';
   const certificateFile = path.join(dir, 'cert.pem');
   const keyFile = path.join(dir, 'key.pem');
-  run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certificateFile, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1']);
+  run('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    keyFile,
+    '-out',
+    certificateFile,
+    '-days',
+    '1',
+    '-subj',
+    '/CN=127.0.0.1',
+    '-addext',
+    'subjectAltName=IP:127.0.0.1',
+  ]);
   const configFile = path.join(dir, 'slapd.conf');
   writeFileSync(
     configFile,
@@ -94,7 +112,11 @@ export async function startLdapTestServer(seedLdif: string): Promise<LdapTestSer
   run('/usr/sbin/slapadd', ['-f', configFile, '-l', seedFile]);
 
   const [port, tlsPort] = [await findFreePort(), await findFreePort()];
-  const child = spawn(SLAPD, ['-f', configFile, '-h', `ldap://127.0.0.1:${port}/ ldaps://127.0.0.1:${tlsPort}/`, '-d', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    SLAPD,
+    ['-f', configFile, '-h', `ldap://127.0.0.1:${port}/ ldaps://127.0.0.1:${tlsPort}/`, '-d', '0'],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let log = '';
   let exit: string | undefined;
   child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));

@@ -2,14 +2,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigInput } from '../src/config.ts';
 import { readTestEnvironment } from '../src/config.ts';
 import { BARE_ADMIN_PASSWORD, openBareApp } from './bare-app.ts';
-import { isSlapdInstalled, LDAP_ROOT_DN, LDAP_SUFFIX, startLdapTestServer, type LdapTestServer } from './ldap-test-server.ts';
+import {
+  isSlapdInstalled,
+  LDAP_ROOT_DN,
+  LDAP_SUFFIX,
+  startLdapTestServer,
+  type LdapTestServer,
+} from './ldap-test-server.ts';
 import { ADMIN_LOGIN, ADMIN_PASSWORD, createTestApp, type TestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
 const available = isSlapdInstalled();
 if (!available && !readTestEnvironment().ci) {
-  console.warn('Skipping the LDAP tests: /usr/sbin/slapd is not installed (apt-get install slapd ldap-utils). They always run in CI.');
+  console.warn(
+    'Skipping the LDAP tests: /usr/sbin/slapd is not installed (apt-get install slapd ldap-utils). They always run in CI.',
+  );
 }
 
 const CAROL_PASSWORD = 'carol-Ldap-pass1';
@@ -115,7 +123,12 @@ describe.runIf(available || readTestEnvironment().ci)('LDAP sign-in against a re
     it('creates an external user on first LDAP sign-in with the mapped attributes, and reuses it', async () => {
       const session = await t.login('carol', CAROL_PASSWORD);
       const me = (await t.request('GET', '/api/user', { as: session })).body as { id: number };
-      expect(me).toMatchObject({ username: 'carol', name: 'Carol Directory', email: 'carol@example.net', external: true });
+      expect(me).toMatchObject({
+        username: 'carol',
+        name: 'Carol Directory',
+        email: 'carol@example.net',
+        external: true,
+      });
       const again = await t.login('CAROL', CAROL_PASSWORD);
       expect((await t.request('GET', '/api/user', { as: again })).body).toMatchObject({ id: me.id });
     });
@@ -147,9 +160,13 @@ describe.runIf(available || readTestEnvironment().ci)('LDAP sign-in against a re
     });
 
     it('never lets the directory take over a local account of the same name', async () => {
-      const viaDirectory = await t.request('POST', '/api/auth/login', { body: { auth: ADMIN_LOGIN, password: 'ldap-Admin-pass1' } });
+      const viaDirectory = await t.request('POST', '/api/auth/login', {
+        body: { auth: ADMIN_LOGIN, password: 'ldap-Admin-pass1' },
+      });
       expect(viaDirectory.status).toBe(401);
-      const local = await t.request('POST', '/api/auth/login', { body: { auth: ADMIN_LOGIN, password: ADMIN_PASSWORD } });
+      const local = await t.request('POST', '/api/auth/login', {
+        body: { auth: ADMIN_LOGIN, password: ADMIN_PASSWORD },
+      });
       expect(local.status).toBe(204);
       expect((await t.request('GET', '/api/user', { as: t.adminCookie })).body).toMatchObject({ external: false });
     });
@@ -157,7 +174,10 @@ describe.runIf(available || readTestEnvironment().ci)('LDAP sign-in against a re
     it('keeps directory users from setting a local password', async () => {
       const dave = await t.login('dave', DAVE_PASSWORD);
       const me = (await t.request('GET', '/api/user', { as: dave })).body as { id: number };
-      const change = await t.request('POST', `/api/users/${me.id}/password`, { as: dave, body: { password: 'L0cal-password' } });
+      const change = await t.request('POST', `/api/users/${me.id}/password`, {
+        as: dave,
+        body: { password: 'L0cal-password' },
+      });
       expect(change.status).toBe(400);
     });
   });
@@ -167,7 +187,11 @@ describe.runIf(available || readTestEnvironment().ci)('LDAP sign-in against a re
       if (!slapd) throw new Error('slapd did not start');
       const bare = await openBareApp(ldapConfig(slapd, overrides));
       try {
-        const response = await bare.app.inject({ method: 'POST', url: '/api/auth/login', payload: { auth: 'carol', password: CAROL_PASSWORD } });
+        const response = await bare.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { auth: 'carol', password: CAROL_PASSWORD },
+        });
         return response.statusCode;
       } finally {
         await bare.close();
@@ -177,7 +201,13 @@ describe.runIf(available || readTestEnvironment().ci)('LDAP sign-in against a re
     it('signs in over ldaps (ldap_needtls) and StartTLS when the certificate is trusted', async () => {
       if (!slapd) throw new Error('slapd did not start');
       const ca = slapd.certificateFile;
-      expect(await canSignIn({ ldap_server: slapd.tlsUrl.replace('ldaps://', ''), ldap_needtls: true, ldap_tls_ca_file: ca })).toBe(204);
+      expect(
+        await canSignIn({
+          ldap_server: slapd.tlsUrl.replace('ldaps://', ''),
+          ldap_needtls: true,
+          ldap_tls_ca_file: ca,
+        }),
+      ).toBe(204);
       expect(await canSignIn({ ldap_server: slapd.tlsUrl, ldap_tls_ca_file: ca })).toBe(204);
       expect(await canSignIn({ ldap_starttls: true, ldap_tls_ca_file: ca })).toBe(204);
     });
@@ -198,10 +228,20 @@ describe.runIf(available || readTestEnvironment().ci)('LDAP sign-in against a re
       if (!slapd) throw new Error('slapd did not start');
       const bare = await openBareApp(ldapConfig(slapd, { password_login_disabled: true }));
       try {
-        expect((await bare.app.inject({ method: 'GET', url: '/api/auth/login' })).json()).toMatchObject({ login_with_password: true });
-        const local = await bare.app.inject({ method: 'POST', url: '/api/auth/login', payload: { auth: 'admin', password: BARE_ADMIN_PASSWORD } });
+        expect((await bare.app.inject({ method: 'GET', url: '/api/auth/login' })).json()).toMatchObject({
+          login_with_password: true,
+        });
+        const local = await bare.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { auth: 'admin', password: BARE_ADMIN_PASSWORD },
+        });
         expect(local.statusCode).toBe(401);
-        const directory = await bare.app.inject({ method: 'POST', url: '/api/auth/login', payload: { auth: 'carol', password: CAROL_PASSWORD } });
+        const directory = await bare.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { auth: 'carol', password: CAROL_PASSWORD },
+        });
         expect(directory.statusCode).toBe(204);
       } finally {
         await bare.close();

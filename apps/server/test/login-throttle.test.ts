@@ -18,7 +18,11 @@ describe.each(dialects)('sign-in throttle on %s', (dialect) => {
   const clock = createFakeClock();
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp(dialect, { login_max_failures: 10, login_failure_window_seconds: 600, trust_proxy: true }, { clock });
+    t = await createTestApp(
+      dialect,
+      { login_max_failures: 10, login_failure_window_seconds: 600, trust_proxy: true },
+      { clock },
+    );
     await t.createUser('carol', { password: 'carol-Secret-1' });
     for (let i = 0; i < 6; i++) await t.createUser(`sweep${i}`);
   });
@@ -26,14 +30,19 @@ describe.each(dialects)('sign-in throttle on %s', (dialect) => {
 
   it('checks at most the limit of 20 concurrent wrong passwords and refuses the rest with 429 and Retry-After', async () => {
     const attacker = '203.0.113.20';
-    const responses = await Promise.all(Array.from({ length: 20 }, () => signIn(t, ADMIN_LOGIN, 'wrong-password', attacker)));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => signIn(t, ADMIN_LOGIN, 'wrong-password', attacker)),
+    );
     const checked = responses.filter((r) => r.status === 401);
     const refused = responses.filter((r) => r.status === 429);
     expect(checked.length + refused.length).toBe(20);
     expect(checked.length).toBeLessThanOrEqual(10);
     expect(refused.length).toBeGreaterThanOrEqual(10);
     for (const r of refused) {
-      expect(r.body).toMatchObject({ error: expect.stringMatching(/Too many failed sign-in attempts/), code: expect.any(String) });
+      expect(r.body).toMatchObject({
+        error: expect.stringMatching(/Too many failed sign-in attempts/),
+        code: expect.any(String),
+      });
       const retryAfter = Number(r.headers['retry-after']);
       expect(retryAfter).toBeGreaterThan(0);
       expect(retryAfter).toBeLessThanOrEqual(600);
@@ -49,7 +58,8 @@ describe.each(dialects)('sign-in throttle on %s', (dialect) => {
   it('keeps the right password from that address out, but not from another address or for another account', async () => {
     // Concurrent attempts may have refused each other; failures up to the limit come first.
     let failures = 0;
-    while ((await signIn(t, ADMIN_LOGIN, 'wrong-password', '203.0.113.20')).status === 401) expect(++failures).toBeLessThanOrEqual(10);
+    while ((await signIn(t, ADMIN_LOGIN, 'wrong-password', '203.0.113.20')).status === 401)
+      expect(++failures).toBeLessThanOrEqual(10);
     const blocked = await signIn(t, ADMIN_LOGIN, ADMIN_PASSWORD, '203.0.113.20');
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
@@ -88,7 +98,11 @@ describe.each(dialects)('sign-in throttle on %s', (dialect) => {
   });
 
   it('shares the counts between two server instances on one store', async () => {
-    const other = await createTestApp(dialect, { db_url: t.runtime.config.db_url, login_max_failures: 10, login_failure_window_seconds: 600, trust_proxy: true }, { clock });
+    const other = await createTestApp(
+      dialect,
+      { db_url: t.runtime.config.db_url, login_max_failures: 10, login_failure_window_seconds: 600, trust_proxy: true },
+      { clock },
+    );
     try {
       const address = '203.0.113.25';
       for (let i = 0; i < 5; i++) expect((await signIn(t, 'carol', 'nope', address)).status).toBe(401);

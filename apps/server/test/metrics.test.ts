@@ -36,7 +36,12 @@ describe.each(dialects)('Prometheus metrics (%s)', (dialect) => {
     expect(byAdmin.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
     const byToken = await scrape({ authorization: `Bearer ${METRICS_TOKEN}` });
     expect(byToken.status).toBe(200);
-    for (const name of ['process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds', 'gantry_http_request_duration_seconds_bucket', 'gantry_websocket_clients']) {
+    for (const name of [
+      'process_resident_memory_bytes',
+      'nodejs_eventloop_lag_seconds',
+      'gantry_http_request_duration_seconds_bucket',
+      'gantry_websocket_clients',
+    ]) {
       expect(byToken.text).toContain(name);
     }
   });
@@ -57,10 +62,13 @@ describe.each(dialects)('Prometheus metrics (%s)', (dialect) => {
   });
 
   it('reports unfinished tasks and runners from the store at each scrape', async () => {
-    const templateId = await project.createTemplate({ playbook: 'hello.sh', name: 'Python stuck' , app: 'python' });
+    const templateId = await project.createTemplate({ playbook: 'hello.sh', name: 'Python stuck', app: 'python' });
     await insertTaskRow(t, { project_id: project.projectId, template_id: templateId, status: 'running' });
     await insertTaskRow(t, { project_id: project.projectId, template_id: templateId, status: 'running' });
-    const runner = await t.request('POST', '/api/runners', { as: t.adminCookie, body: { name: 'idle runner', webhook: '', max_parallel_tasks: 1, active: true } });
+    const runner = await t.request('POST', '/api/runners', {
+      as: t.adminCookie,
+      body: { name: 'idle runner', webhook: '', max_parallel_tasks: 1, active: true },
+    });
     expect(runner.status, runner.text).toBeLessThan(300);
     const text = (await scrape({ cookie: t.adminCookie })).text;
     expect(sample(text, 'gantry_tasks{status="running",app="python"}')).toBe(2);
@@ -71,7 +79,10 @@ describe.each(dialects)('Prometheus metrics (%s)', (dialect) => {
   it('counts store queries that fail, but not duplicate names, which are answers', async () => {
     const before = sample((await scrape({ cookie: t.adminCookie })).text, 'gantry_store_query_errors_total') ?? 0;
     await expect(sql`select * from no_such_table`.execute(t.runtime.connection.db)).rejects.toThrow();
-    const duplicate = await t.request('POST', '/api/users', { as: t.adminCookie, body: { username: 'metrics-guest', name: 'Again', email: 'again@example.com', password: 'again-Secret-1' } });
+    const duplicate = await t.request('POST', '/api/users', {
+      as: t.adminCookie,
+      body: { username: 'metrics-guest', name: 'Again', email: 'again@example.com', password: 'again-Secret-1' },
+    });
     expect(duplicate.status).toBe(409);
     expect(sample((await scrape({ cookie: t.adminCookie })).text, 'gantry_store_query_errors_total')).toBe(before + 1);
   });

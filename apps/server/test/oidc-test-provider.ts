@@ -53,7 +53,11 @@ async function readForm(request: http.IncomingMessage): Promise<URLSearchParams>
  * A real OpenID Connect provider (the `oidc-provider` package) on 127.0.0.1 with a one-field sign-in
  * form: whoever types a known login is signed in with that account's claims and consents at once.
  */
-export async function startOidcTestProvider(options: { clients: TestClient[]; accounts: Record<string, TestAccount>; port?: number }): Promise<OidcTestProvider> {
+export async function startOidcTestProvider(options: {
+  clients: TestClient[];
+  accounts: Record<string, TestAccount>;
+  port?: number;
+}): Promise<OidcTestProvider> {
   const accounts = options.accounts;
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
@@ -64,7 +68,12 @@ export async function startOidcTestProvider(options: { clients: TestClient[]; ac
     clients: options.clients.map((c) => ({ ...c, grant_types: ['authorization_code'], response_types: ['code'] })),
     jwks: { keys: [{ ...signingKey, kid: 'test', use: 'sig', alg: 'RS256' }] },
     cookies: { keys: [randomBytes(16).toString('hex')] },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'preferred_username'], groups: ['groups'] },
+    claims: {
+      openid: ['sub'],
+      email: ['email', 'email_verified'],
+      profile: ['name', 'preferred_username'],
+      groups: ['groups'],
+    },
     scopes: ['openid', 'email', 'profile', 'groups'],
     pkce: { required: () => true },
     features: { devInteractions: { enabled: false } },
@@ -92,13 +101,20 @@ export async function startOidcTestProvider(options: { clients: TestClient[]; ac
         }
         const login = (await readForm(request)).get('login') ?? '';
         if (!accounts[login]) {
-          response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(signInForm(details.uid, `Unknown login ${login}`));
+          response
+            .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+            .end(signInForm(details.uid, `Unknown login ${login}`));
           return;
         }
         const grant = new provider.Grant({ accountId: login, clientId: String(details.params.client_id) });
         grant.addOIDCScope(String(details.params.scope));
         const grantId = await grant.save();
-        await provider.interactionFinished(request, response, { login: { accountId: login }, consent: { grantId } }, { mergeWithLastSubmission: false });
+        await provider.interactionFinished(
+          request,
+          response,
+          { login: { accountId: login }, consent: { grantId } },
+          { mergeWithLastSubmission: false },
+        );
       } catch (error) {
         response.writeHead(500, { 'content-type': 'text/plain' }).end(String(error));
       }

@@ -12,9 +12,16 @@ const CLIENT_SECRET = 'gantry-client-secret-7f3a';
 let idp: OidcTestProvider;
 beforeAll(async () => {
   idp = await startOidcTestProvider({
-    clients: [{ client_id: 'gantry', client_secret: CLIENT_SECRET, redirect_uris: [`${SITE}/api/auth/oidc/corp/redirect`] }],
+    clients: [
+      { client_id: 'gantry', client_secret: CLIENT_SECRET, redirect_uris: [`${SITE}/api/auth/oidc/corp/redirect`] },
+    ],
     accounts: {
-      alice: { email: 'Alice@Example.org', name: 'Alice Example', preferred_username: 'alice', groups: ['leads', 'gantry-admins'] },
+      alice: {
+        email: 'Alice@Example.org',
+        name: 'Alice Example',
+        preferred_username: 'alice',
+        groups: ['leads', 'gantry-admins'],
+      },
       bob: { email: 'bob@example.org', name: 'Bob', preferred_username: 'bob', groups: ['deployers'] },
       admin: { email: 'admin@example.com', name: 'Impostor', preferred_username: 'admin2' },
       noemail: { name: 'No Mail', preferred_username: 'nomail' },
@@ -69,12 +76,17 @@ describe.each(dialects)('OpenID Connect sign-in on %s', (dialect) => {
 
   /** Runs the whole code flow in a browser's place; answers Gantry's final response to the callback. */
   async function signInAs(login: string, returnTo = '') {
-    const start = await t.request('GET', `/api/auth/oidc/corp/login${returnTo ? `?return=${encodeURIComponent(returnTo)}` : ''}`);
+    const start = await t.request(
+      'GET',
+      `/api/auth/oidc/corp/login${returnTo ? `?return=${encodeURIComponent(returnTo)}` : ''}`,
+    );
     expect(start.status).toBe(307);
     const flowCookie = cookieFrom(start, 'gantry_oidc');
     const callback = await idp.authorizeAs(String(start.headers.location), login);
     expect(callback.origin).toBe(SITE);
-    const finish = await t.request('GET', `${callback.pathname}${callback.search}`, { headers: { cookie: flowCookie } });
+    const finish = await t.request('GET', `${callback.pathname}${callback.search}`, {
+      headers: { cookie: flowCookie },
+    });
     return { start, flowCookie, callback, finish, session: cookieFrom(finish, 'gantry_session') };
   }
 
@@ -98,7 +110,8 @@ describe.each(dialects)('OpenID Connect sign-in on %s', (dialect) => {
     expect(url.searchParams.get('redirect_uri')).toBe(`${SITE}/api/auth/oidc/corp/redirect`);
     expect(url.searchParams.get('scope')).toBe('openid profile email groups');
     expect(url.searchParams.get('code_challenge_method')).toBe('S256');
-    for (const param of ['state', 'nonce', 'code_challenge']) expect(url.searchParams.get(param)).toMatch(/^[\w-]{20,}$/);
+    for (const param of ['state', 'nonce', 'code_challenge'])
+      expect(url.searchParams.get(param)).toMatch(/^[\w-]{20,}$/);
     const cookie = String(start.headers['set-cookie']);
     expect(cookie).toMatch(/gantry_oidc=/);
     expect(cookie).toMatch(/HttpOnly/);
@@ -114,7 +127,12 @@ describe.each(dialects)('OpenID Connect sign-in on %s', (dialect) => {
     expect(first.session).toMatch(/^gantry_session=.+/);
     expect(String(first.finish.headers['set-cookie'])).toMatch(/gantry_oidc=;/);
     const me = await t.request('GET', '/api/user', { as: first.session });
-    expect(me.body).toMatchObject({ username: 'alice', name: 'Alice Example', email: 'alice@example.org', external: true });
+    expect(me.body).toMatchObject({
+      username: 'alice',
+      name: 'Alice Example',
+      email: 'alice@example.org',
+      external: true,
+    });
 
     const second = await signInAs('alice');
     expect(second.finish.headers.location).toBe(`${SITE}/`);
@@ -128,12 +146,16 @@ describe.each(dialects)('OpenID Connect sign-in on %s', (dialect) => {
     idp.accounts.bob = { ...idp.accounts.bob, groups: ['deployers'] };
     const bob = await signInAs('bob');
     expect((await t.request('GET', '/api/user', { as: bob.session })).body).toMatchObject({ admin: false });
-    expect((await t.request('GET', '/api/project/1/role', { as: bob.session })).body).toMatchObject({ role: 'task_runner' });
+    expect((await t.request('GET', '/api/project/1/role', { as: bob.session })).body).toMatchObject({
+      role: 'task_runner',
+    });
 
     idp.accounts.bob = { ...idp.accounts.bob, groups: ['deployers', 'leads', 'gantry-admins'] };
     const promoted = await signInAs('bob');
     expect((await t.request('GET', '/api/user', { as: promoted.session })).body).toMatchObject({ admin: true });
-    expect((await t.request('GET', '/api/project/1/role', { as: promoted.session })).body).toMatchObject({ role: 'manager' });
+    expect((await t.request('GET', '/api/project/1/role', { as: promoted.session })).body).toMatchObject({
+      role: 'manager',
+    });
 
     idp.accounts.bob = { ...idp.accounts.bob, groups: [] };
     const demoted = await signInAs('bob');
@@ -145,7 +167,9 @@ describe.each(dialects)('OpenID Connect sign-in on %s', (dialect) => {
     const start = await t.request('GET', '/api/auth/oidc/corp/login');
     const callback = await idp.authorizeAs(String(start.headers.location), 'alice');
     callback.searchParams.set('state', 'forged-state-value-000000000000');
-    const finish = await t.request('GET', `${callback.pathname}${callback.search}`, { headers: { cookie: cookieFrom(start, 'gantry_oidc') } });
+    const finish = await t.request('GET', `${callback.pathname}${callback.search}`, {
+      headers: { cookie: cookieFrom(start, 'gantry_oidc') },
+    });
     expect(finish.status).toBe(307);
     expect(finish.headers.location).toBe(`${SITE}/auth/login?error=oidc_invalid_state`);
     expect(cookieFrom(finish, 'gantry_session')).toBe('');
@@ -155,7 +179,10 @@ describe.each(dialects)('OpenID Connect sign-in on %s', (dialect) => {
     const start = await t.request('GET', '/api/auth/oidc/corp/login');
     const callback = await idp.authorizeAs(String(start.headers.location), 'alice');
     const path = `${callback.pathname}${callback.search}`;
-    const variants: Array<Record<string, string>> = [{}, { cookie: `${cookieFrom(start, 'gantry_oidc').slice(0, -4)}AAA=` }];
+    const variants: Array<Record<string, string>> = [
+      {},
+      { cookie: `${cookieFrom(start, 'gantry_oidc').slice(0, -4)}AAA=` },
+    ];
     for (const headers of variants) {
       const finish = await t.request('GET', path, { headers });
       expect(finish.headers.location).toBe(`${SITE}/auth/login?error=oidc_invalid_state`);
@@ -182,13 +209,20 @@ describe.each(dialects)('OpenID Connect sign-in on %s', (dialect) => {
     const freshState = new URL(String(fresh.headers.location)).searchParams.get('state') ?? '';
     const spent = new URL(first.callback);
     spent.searchParams.set('state', freshState);
-    const reused = await t.request('GET', `${spent.pathname}${spent.search}`, { headers: { cookie: cookieFrom(fresh, 'gantry_oidc') } });
+    const reused = await t.request('GET', `${spent.pathname}${spent.search}`, {
+      headers: { cookie: cookieFrom(fresh, 'gantry_oidc') },
+    });
     expect(reused.headers.location).toBe(`${SITE}/auth/login?error=oidc_failed`);
     expect(cookieFrom(reused, 'gantry_session')).toBe('');
   });
 
   it('sends an unknown provider back to the sign-in page', async () => {
-    for (const path of ['/api/auth/oidc/nope/login', '/api/auth/oidc/nope/redirect?code=x&state=y', '/api/auth/oidc/nope/redirect/project/1?code=x', '/api/auth/oidc/__proto__/login']) {
+    for (const path of [
+      '/api/auth/oidc/nope/login',
+      '/api/auth/oidc/nope/redirect?code=x&state=y',
+      '/api/auth/oidc/nope/redirect/project/1?code=x',
+      '/api/auth/oidc/__proto__/login',
+    ]) {
       const response = await t.request('GET', path);
       expect(response.status).toBe(307);
       expect(response.headers.location).toBe(`${SITE}/auth/login?error=oidc_unknown_provider`);
@@ -220,9 +254,14 @@ describe.each(dialects)('OpenID Connect sign-in on %s', (dialect) => {
   });
 
   it('accepts the older redirect= spelling of the return path', async () => {
-    const start = await t.request('GET', `/api/auth/oidc/corp/login?redirect=${encodeURIComponent('/project/1/history')}`);
+    const start = await t.request(
+      'GET',
+      `/api/auth/oidc/corp/login?redirect=${encodeURIComponent('/project/1/history')}`,
+    );
     const callback = await idp.authorizeAs(String(start.headers.location), 'alice');
-    const finish = await t.request('GET', `${callback.pathname}${callback.search}`, { headers: { cookie: cookieFrom(start, 'gantry_oidc') } });
+    const finish = await t.request('GET', `${callback.pathname}${callback.search}`, {
+      headers: { cookie: cookieFrom(start, 'gantry_oidc') },
+    });
     expect(finish.headers.location).toBe(`${SITE}/project/1/history`);
   });
 
@@ -235,7 +274,9 @@ describe.each(dialects)('OpenID Connect sign-in on %s', (dialect) => {
     t.secrets.add(totp.secret.base32);
     t.secrets.add(factor.recovery_code);
     const confirmUrl = `/api/users/${me.id}/2fas/totp/${factor.id}/confirm`;
-    expect((await t.request('POST', confirmUrl, { as: first.session, body: { passcode: totp.generate() } })).status).toBe(204);
+    expect(
+      (await t.request('POST', confirmUrl, { as: first.session, body: { passcode: totp.generate() } })).status,
+    ).toBe(204);
 
     const second = await signInAs('tess');
     expect(second.finish.headers.location).toBe(`${SITE}/`);
@@ -258,14 +299,19 @@ describe.each(dialects)('OpenID Connect sign-in on %s', (dialect) => {
   it('reports the provider refusing the sign-in', async () => {
     const start = await t.request('GET', '/api/auth/oidc/corp/login');
     const state = new URL(String(start.headers.location)).searchParams.get('state') ?? '';
-    const denied = await t.request('GET', `/api/auth/oidc/corp/redirect?error=access_denied&state=${state}`, { headers: { cookie: cookieFrom(start, 'gantry_oidc') } });
+    const denied = await t.request('GET', `/api/auth/oidc/corp/redirect?error=access_denied&state=${state}`, {
+      headers: { cookie: cookieFrom(start, 'gantry_oidc') },
+    });
     expect(denied.headers.location).toBe(`${SITE}/auth/login?error=oidc_denied`);
   });
 
   it('lets an external user not change a password locally nor sign in with one', async () => {
     const { session } = await signInAs('alice');
     const me = (await t.request('GET', '/api/user', { as: session })).body as { id: number };
-    const change = await t.request('POST', `/api/users/${me.id}/password`, { as: session, body: { password: 'N3w-password!' } });
+    const change = await t.request('POST', `/api/users/${me.id}/password`, {
+      as: session,
+      body: { password: 'N3w-password!' },
+    });
     expect(change.status).toBe(400);
     const login = await t.request('POST', '/api/auth/login', { body: { auth: 'alice', password: 'N3w-password!' } });
     expect(login.status).toBe(401);
@@ -277,8 +323,14 @@ describe('password sign-in switched off', () => {
     for (const overrides of [{ password_login_disabled: true }, { password_login_disable: true }]) {
       const locked = await openBareApp(overrides);
       try {
-        expect((await locked.app.inject({ method: 'GET', url: '/api/auth/login' })).json()).toMatchObject({ login_with_password: false });
-        const login = await locked.app.inject({ method: 'POST', url: '/api/auth/login', payload: { auth: 'admin', password: BARE_ADMIN_PASSWORD } });
+        expect((await locked.app.inject({ method: 'GET', url: '/api/auth/login' })).json()).toMatchObject({
+          login_with_password: false,
+        });
+        const login = await locked.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { auth: 'admin', password: BARE_ADMIN_PASSWORD },
+        });
         expect(login.statusCode).toBe(403);
         expect(login.headers['set-cookie']).toBeUndefined();
       } finally {

@@ -4,7 +4,8 @@ import { insertTaskRow } from './task-fixture.ts';
 import type { TestApp, TestResponse } from './test-app.ts';
 
 /** Who may call an operation, as the router publishes it in the OpenAPI document (x-gantry-access). */
-type OperationAccess = { kind: 'public' } | { kind: 'user' } | { kind: 'admin' } | { kind: 'project'; permissions: number };
+type OperationAccess =
+  { kind: 'public' } | { kind: 'user' } | { kind: 'admin' } | { kind: 'project'; permissions: number };
 
 export interface Operation {
   method: string;
@@ -24,7 +25,9 @@ interface OpenApiOperation {
 
 /** Every operation the served OpenAPI document lists, in its order. */
 export async function listOperations(t: TestApp): Promise<Operation[]> {
-  const document = (await t.request('GET', '/api/openapi.json')).body as { paths: Record<string, Record<string, OpenApiOperation>> };
+  const document = (await t.request('GET', '/api/openapi.json')).body as {
+    paths: Record<string, Record<string, OpenApiOperation>>;
+  };
   const operations: Operation[] = [];
   for (const [path, methods] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(methods)) {
@@ -47,7 +50,9 @@ export async function listOperations(t: TestApp): Promise<Operation[]> {
 
 /** Fills the path's parameters from `values`; a parameter without a value gets `fallback`. */
 export function fillPath(operation: Operation, values: Record<string, string | number>, fallback = 'x'): string {
-  return operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(values[name] ?? fallback)));
+  return operation.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+    encodeURIComponent(String(values[name] ?? fallback)),
+  );
 }
 
 /** Ids of one seeded resource of each kind in a project, keyed by the path parameter that names it. */
@@ -86,13 +91,26 @@ export async function seedProject(t: TestApp, name: string, memberId: number): P
   const projectId = (project.body as { id: number }).id;
   const base = `/api/project/${projectId}`;
   const create = async (path: string, body?: unknown): Promise<number> => {
-    const created = await t.request('POST', `${base}/${path}`, { as: t.adminCookie, ...(body === undefined ? {} : { body }) });
+    const created = await t.request('POST', `${base}/${path}`, {
+      as: t.adminCookie,
+      ...(body === undefined ? {} : { body }),
+    });
     expect([200, 201], `${path}: ${created.text}`).toContain(created.status);
     return (created.body as { id: number }).id;
   };
   const keyId = await create('keys', { name: `k${unique()}`, type: 'none' });
-  const repositoryId = await create('repositories', { name: `r${unique()}`, git_url: '/srv/repo', git_branch: 'main', ssh_key_id: keyId });
-  const inventoryId = await create('inventory', { name: `i${unique()}`, type: 'static', inventory: 'localhost', ssh_key_id: keyId });
+  const repositoryId = await create('repositories', {
+    name: `r${unique()}`,
+    git_url: '/srv/repo',
+    git_branch: 'main',
+    ssh_key_id: keyId,
+  });
+  const inventoryId = await create('inventory', {
+    name: `i${unique()}`,
+    type: 'static',
+    inventory: 'localhost',
+    ssh_key_id: keyId,
+  });
   const environmentId = await create('environment', { name: `e${unique()}`, json: '{}' });
   const viewId = await create('views', { title: `v${unique()}` });
   const templateId = await create('templates', {
@@ -104,13 +122,36 @@ export async function seedProject(t: TestApp, name: string, memberId: number): P
     inventory_id: inventoryId,
     view_id: viewId,
   });
-  const scheduleId = await create('schedules', { name: `s${unique()}`, template_id: templateId, cron_format: '0 0 1 1 *', active: false });
+  const scheduleId = await create('schedules', {
+    name: `s${unique()}`,
+    template_id: templateId,
+    cron_format: '0 0 1 1 *',
+    active: false,
+  });
   const integrationId = await create('integrations', { name: `n${unique()}`, template_id: templateId });
-  const valueId = await create(`integrations/${integrationId}/values`, { name: 'v', value_source: 'body', body_data_type: 'json', key: 'a', variable: 'V' });
-  const matcherId = await create(`integrations/${integrationId}/matchers`, { name: 'm', match_type: 'body', body_data_type: 'json', key: 'a', method: 'equals', value: 'x' });
+  const valueId = await create(`integrations/${integrationId}/values`, {
+    name: 'v',
+    value_source: 'body',
+    body_data_type: 'json',
+    key: 'a',
+    variable: 'V',
+  });
+  const matcherId = await create(`integrations/${integrationId}/matchers`, {
+    name: 'm',
+    match_type: 'body',
+    body_data_type: 'json',
+    key: 'a',
+    method: 'equals',
+    value: 'x',
+  });
   const aliasId = await create(`integrations/${integrationId}/aliases`);
   const runnerId = await create('runners', { name: `runner${unique()}` });
-  const workspaceId = await create('inventory', { name: `w${unique()}`, type: 'terraform-workspace', inventory: 'default', ssh_key_id: keyId });
+  const workspaceId = await create('inventory', {
+    name: `w${unique()}`,
+    type: 'terraform-workspace',
+    inventory: 'default',
+    ssh_key_id: keyId,
+  });
   const workspaceAliasId = await create(`inventory/${workspaceId}/terraform/aliases`, {});
   // A state as a terraform run through the backend leaves it.
   const { db, dialect } = t.runtime.connection;
@@ -122,7 +163,10 @@ export async function seedProject(t: TestApp, name: string, memberId: number): P
     created: new Date().toISOString(),
   });
   const taskId = await insertTaskRow(t, { project_id: projectId, template_id: templateId, status: 'success' });
-  const added = await t.request('POST', `${base}/users`, { as: t.adminCookie, body: { user_id: memberId, role: 'guest' } });
+  const added = await t.request('POST', `${base}/users`, {
+    as: t.adminCookie,
+    body: { user_id: memberId, role: 'guest' },
+  });
   expect(added.status).toBe(204);
   return {
     projectId,
@@ -159,7 +203,20 @@ export function seededParams(operation: Operation, ids: ProjectIds): Record<stri
 /** What a project holds, as its members see it: the fuzz and matrix suites compare it before and after. */
 export async function snapshotProject(t: TestApp, projectId: number): Promise<Record<string, unknown>> {
   const base = `/api/project/${projectId}`;
-  const paths = ['', '/users', '/keys', '/repositories', '/inventory', '/environment', '/views', '/templates', '/schedules', '/integrations', '/runners', '/tasks'];
+  const paths = [
+    '',
+    '/users',
+    '/keys',
+    '/repositories',
+    '/inventory',
+    '/environment',
+    '/views',
+    '/templates',
+    '/schedules',
+    '/integrations',
+    '/runners',
+    '/tasks',
+  ];
   const snapshot: Record<string, unknown> = {};
   for (const path of paths) {
     const response: TestResponse = await t.request('GET', `${base}${path}`, { as: t.adminCookie });
@@ -169,13 +226,17 @@ export async function snapshotProject(t: TestApp, projectId: number): Promise<Re
   const integrations = snapshot['/integrations'] as { id: number }[];
   for (const integration of integrations) {
     for (const child of ['values', 'matchers', 'aliases']) {
-      snapshot[`/integrations/${integration.id}/${child}`] = (await t.request('GET', `${base}/integrations/${integration.id}/${child}`, { as: t.adminCookie })).body;
+      snapshot[`/integrations/${integration.id}/${child}`] = (
+        await t.request('GET', `${base}/integrations/${integration.id}/${child}`, { as: t.adminCookie })
+      ).body;
     }
   }
   for (const inventory of snapshot['/inventory'] as { id: number; type: string }[]) {
     if (inventory.type !== 'terraform-workspace') continue;
     for (const child of ['aliases', 'states']) {
-      snapshot[`/inventory/${inventory.id}/terraform/${child}`] = (await t.request('GET', `${base}/inventory/${inventory.id}/terraform/${child}`, { as: t.adminCookie })).body;
+      snapshot[`/inventory/${inventory.id}/terraform/${child}`] = (
+        await t.request('GET', `${base}/inventory/${inventory.id}/terraform/${child}`, { as: t.adminCookie })
+      ).body;
     }
   }
   return snapshot;

@@ -26,24 +26,74 @@ interface Case {
   expected: Record<Role, number>;
 }
 
-const member = (ok: number) => ({ admin: ok, owner: ok, manager: ok, task_runner: ok, guest: ok, non_member: 404, anonymous: 401 });
+const member = (ok: number) => ({
+  admin: ok,
+  owner: ok,
+  manager: ok,
+  task_runner: ok,
+  guest: ok,
+  non_member: 404,
+  anonymous: 401,
+});
 const needs = (ok: number, allowed: Role[]) => {
   const expected = member(403);
   for (const role of allowed) expected[role] = ok;
   return expected;
 };
-const signedIn = (ok: number) => ({ admin: ok, owner: ok, manager: ok, task_runner: ok, guest: ok, non_member: ok, anonymous: 401 });
-const adminOnly = (ok: number) => ({ admin: ok, owner: 403, manager: 403, task_runner: 403, guest: 403, non_member: 403, anonymous: 401 });
+const signedIn = (ok: number) => ({
+  admin: ok,
+  owner: ok,
+  manager: ok,
+  task_runner: ok,
+  guest: ok,
+  non_member: ok,
+  anonymous: 401,
+});
+const adminOnly = (ok: number) => ({
+  admin: ok,
+  owner: 403,
+  manager: 403,
+  task_runner: 403,
+  guest: 403,
+  non_member: 403,
+  anonymous: 401,
+});
 
 const CASES: Case[] = [
   { name: 'get project', method: 'GET', url: (f) => `/api/project/${f.projectId}`, expected: member(200) },
-  { name: 'update project', method: 'PUT', url: (f) => `/api/project/${f.projectId}`, body: () => ({ name: 'Renamed' }), expected: needs(204, ['admin', 'owner']) },
-  { name: 'delete project', method: 'DELETE', url: (f) => `/api/project/${f.projectId}`, expected: needs(204, ['admin', 'owner']) },
+  {
+    name: 'update project',
+    method: 'PUT',
+    url: (f) => `/api/project/${f.projectId}`,
+    body: () => ({ name: 'Renamed' }),
+    expected: needs(204, ['admin', 'owner']),
+  },
+  {
+    name: 'delete project',
+    method: 'DELETE',
+    url: (f) => `/api/project/${f.projectId}`,
+    expected: needs(204, ['admin', 'owner']),
+  },
   { name: 'project role', method: 'GET', url: (f) => `/api/project/${f.projectId}/role`, expected: member(200) },
   { name: 'project events', method: 'GET', url: (f) => `/api/project/${f.projectId}/events`, expected: member(200) },
-  { name: 'project last events', method: 'GET', url: (f) => `/api/project/${f.projectId}/events/last`, expected: member(200) },
-  { name: 'list team', method: 'GET', url: (f) => `/api/project/${f.projectId}/users?sort=name&order=asc`, expected: member(200) },
-  { name: 'get team member', method: 'GET', url: (f) => `/api/project/${f.projectId}/users/${f.targetUserId}`, expected: member(200) },
+  {
+    name: 'project last events',
+    method: 'GET',
+    url: (f) => `/api/project/${f.projectId}/events/last`,
+    expected: member(200),
+  },
+  {
+    name: 'list team',
+    method: 'GET',
+    url: (f) => `/api/project/${f.projectId}/users?sort=name&order=asc`,
+    expected: member(200),
+  },
+  {
+    name: 'get team member',
+    method: 'GET',
+    url: (f) => `/api/project/${f.projectId}/users/${f.targetUserId}`,
+    expected: member(200),
+  },
   {
     name: 'add team member',
     method: 'POST',
@@ -58,7 +108,12 @@ const CASES: Case[] = [
     body: () => ({ role: 'manager' }),
     expected: needs(204, ['admin', 'owner']),
   },
-  { name: 'remove member', method: 'DELETE', url: (f) => `/api/project/${f.projectId}/users/${f.targetUserId}`, expected: needs(204, ['admin', 'owner']) },
+  {
+    name: 'remove member',
+    method: 'DELETE',
+    url: (f) => `/api/project/${f.projectId}/users/${f.targetUserId}`,
+    expected: needs(204, ['admin', 'owner']),
+  },
   {
     name: 'leave project',
     method: 'DELETE',
@@ -67,7 +122,13 @@ const CASES: Case[] = [
     expected: { admin: 400, owner: 204, manager: 204, task_runner: 204, guest: 204, non_member: 404, anonymous: 401 },
   },
   { name: 'list projects', method: 'GET', url: () => '/api/projects', expected: signedIn(200) },
-  { name: 'create project', method: 'POST', url: () => '/api/projects', body: () => ({ name: 'New' }), expected: adminOnly(201) },
+  {
+    name: 'create project',
+    method: 'POST',
+    url: () => '/api/projects',
+    body: () => ({ name: 'New' }),
+    expected: adminOnly(201),
+  },
   { name: 'current user', method: 'GET', url: () => '/api/user', expected: signedIn(200) },
   { name: 'system info', method: 'GET', url: () => '/api/info', expected: signedIn(200) },
   { name: 'events', method: 'GET', url: () => '/api/events', expected: signedIn(200) },
@@ -80,7 +141,12 @@ const CASES: Case[] = [
     name: 'create user',
     method: 'POST',
     url: () => '/api/users',
-    body: () => ({ username: `u${Math.random().toString(36).slice(2, 8)}`, name: 'N', email: `${Math.random().toString(36).slice(2, 8)}@e.x`, password: 'pw-123456' }),
+    body: () => ({
+      username: `u${Math.random().toString(36).slice(2, 8)}`,
+      name: 'N',
+      email: `${Math.random().toString(36).slice(2, 8)}@e.x`,
+      password: 'pw-123456',
+    }),
     expected: adminOnly(201),
   },
   {
@@ -90,9 +156,20 @@ const CASES: Case[] = [
     body: (f) => ({ name: 'Changed', username: f.targetUsername, email: `${f.targetUsername}@example.com` }),
     expected: adminOnly(204),
   },
-  { name: 'set other password', method: 'POST', url: (f) => `/api/users/${f.targetUserId}/password`, body: () => ({ password: 'other-Pass-1' }), expected: adminOnly(204) },
+  {
+    name: 'set other password',
+    method: 'POST',
+    url: (f) => `/api/users/${f.targetUserId}/password`,
+    body: () => ({ password: 'other-Pass-1' }),
+    expected: adminOnly(204),
+  },
   { name: 'delete other user', method: 'DELETE', url: (f) => `/api/users/${f.targetUserId}`, expected: adminOnly(204) },
-  { name: 'login options', method: 'GET', url: () => '/api/auth/login', expected: { ...signedIn(200), anonymous: 200 } },
+  {
+    name: 'login options',
+    method: 'GET',
+    url: () => '/api/auth/login',
+    expected: { ...signedIn(200), anonymous: 200 },
+  },
 ];
 
 const manager = (ok: number) => needs(ok, ['admin', 'owner', 'manager']);
@@ -119,12 +196,23 @@ const RESOURCES: Record<string, ResourceSpec> = {
     body: (f) => ({ name: `i${unique()}`, type: 'static', inventory: 'localhost', ssh_key_id: f.keyId }),
     refs: true,
   },
-  environment: { path: 'environment', id: (f) => f.environmentId, body: () => ({ name: `e${unique()}`, json: '{}' }), refs: true },
+  environment: {
+    path: 'environment',
+    id: (f) => f.environmentId,
+    body: () => ({ name: `e${unique()}`, json: '{}' }),
+    refs: true,
+  },
   views: { path: 'views', id: (f) => f.viewId, body: () => ({ title: `v${unique()}` }), refs: false },
   templates: {
     path: 'templates',
     id: (f) => f.templateId,
-    body: (f) => ({ name: `t${unique()}`, app: 'bash', playbook: 'run.sh', repository_id: f.repositoryId, environment_id: f.environmentId }),
+    body: (f) => ({
+      name: `t${unique()}`,
+      app: 'bash',
+      playbook: 'run.sh',
+      repository_id: f.repositoryId,
+      environment_id: f.environmentId,
+    }),
     refs: true,
   },
 };
@@ -135,21 +223,67 @@ for (const [name, spec] of Object.entries(RESOURCES)) {
     { name: `list ${name}`, method: 'GET', url, expected: member(200) },
     { name: `create ${name}`, method: 'POST', url, body: spec.body, expected: manager(201) },
     { name: `get ${name}`, method: 'GET', url: (f) => `${url(f)}/${spec.id(f)}`, expected: member(200) },
-    { name: `update ${name}`, method: 'PUT', url: (f) => `${url(f)}/${spec.id(f)}`, body: spec.body, expected: manager(204) },
+    {
+      name: `update ${name}`,
+      method: 'PUT',
+      url: (f) => `${url(f)}/${spec.id(f)}`,
+      body: spec.body,
+      expected: manager(204),
+    },
     { name: `delete ${name}`, method: 'DELETE', url: (f) => `${url(f)}/${spec.id(f)}`, expected: manager(204) },
   );
-  if (spec.refs) CASES.push({ name: `${name} refs`, method: 'GET', url: (f) => `${url(f)}/${spec.id(f)}/refs`, expected: member(200) });
+  if (spec.refs)
+    CASES.push({
+      name: `${name} refs`,
+      method: 'GET',
+      url: (f) => `${url(f)}/${spec.id(f)}/refs`,
+      expected: member(200),
+    });
 }
 CASES.push(
-  { name: 'view positions', method: 'POST', url: (f) => `/api/project/${f.projectId}/views/positions`, body: (f) => ({ [f.viewId]: 3 }), expected: manager(204) },
-  { name: 'templates of a view', method: 'GET', url: (f) => `/api/project/${f.projectId}/views/${f.viewId}/templates`, expected: member(200) },
+  {
+    name: 'view positions',
+    method: 'POST',
+    url: (f) => `/api/project/${f.projectId}/views/positions`,
+    body: (f) => ({ [f.viewId]: 3 }),
+    expected: manager(204),
+  },
+  {
+    name: 'templates of a view',
+    method: 'GET',
+    url: (f) => `/api/project/${f.projectId}/views/${f.viewId}/templates`,
+    expected: member(200),
+  },
   { name: 'list apps', method: 'GET', url: () => '/api/apps', expected: signedIn(200) },
-  { name: 'create app', method: 'POST', url: () => '/api/apps', body: () => ({ id: `app${unique()}` }), expected: adminOnly(201) },
+  {
+    name: 'create app',
+    method: 'POST',
+    url: () => '/api/apps',
+    body: () => ({ id: `app${unique()}` }),
+    expected: adminOnly(201),
+  },
   { name: 'get app', method: 'GET', url: () => '/api/apps/python', expected: adminOnly(200) },
-  { name: 'update app', method: 'PUT', url: () => '/api/apps/python', body: () => ({ title: 'Python' }), expected: adminOnly(204) },
-  { name: 'toggle app', method: 'POST', url: () => '/api/apps/python/active', body: () => ({ active: true }), expected: adminOnly(204) },
+  {
+    name: 'update app',
+    method: 'PUT',
+    url: () => '/api/apps/python',
+    body: () => ({ title: 'Python' }),
+    expected: adminOnly(204),
+  },
+  {
+    name: 'toggle app',
+    method: 'POST',
+    url: () => '/api/apps/python/active',
+    body: () => ({ active: true }),
+    expected: adminOnly(204),
+  },
   // This server has no alert channel: those allowed get past the permission check to the 400 saying so.
-  { name: 'send test alert', method: 'POST', url: (f) => `/api/project/${f.projectId}/notifications/test`, expected: manager(400) },
+  {
+    name: 'send test alert',
+    method: 'POST',
+    url: (f) => `/api/project/${f.projectId}/notifications/test`,
+    expected: manager(400),
+  },
 );
 
 let outsiderId = 0;
@@ -177,13 +311,21 @@ describe.each(dialects)('permissions on %s', (dialect) => {
   afterAll(() => t.close());
 
   async function createFixture(): Promise<Fixture> {
-    const project = await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: `P${targetCounter}` } });
+    const project = await t.request('POST', '/api/projects', {
+      as: t.adminCookie,
+      body: { name: `P${targetCounter}` },
+    });
     const projectId = (project.body as { id: number }).id;
     targetCounter += 1;
     const targetUsername = `target${targetCounter}`;
     const target = await t.request('POST', '/api/users', {
       as: t.adminCookie,
-      body: { username: targetUsername, name: 'Target', email: `${targetUsername}@example.com`, password: 'target-Pw-1' },
+      body: {
+        username: targetUsername,
+        name: 'Target',
+        email: `${targetUsername}@example.com`,
+        password: 'target-Pw-1',
+      },
     });
     const targetUserId = (target.body as { id: number }).id;
     const members: [number, string][] = [
@@ -194,7 +336,10 @@ describe.each(dialects)('permissions on %s', (dialect) => {
       [targetUserId, 'task_runner'],
     ];
     for (const [userId, role] of members) {
-      const added = await t.request('POST', `/api/project/${projectId}/users`, { as: t.adminCookie, body: { user_id: userId, role } });
+      const added = await t.request('POST', `/api/project/${projectId}/users`, {
+        as: t.adminCookie,
+        body: { user_id: userId, role },
+      });
       expect(added.status).toBe(204);
     }
     const seed = async (path: string, body: unknown) => {
@@ -204,10 +349,21 @@ describe.each(dialects)('permissions on %s', (dialect) => {
     };
     const keyId = await seed('keys', { name: 'k', type: 'none' });
     const repositoryId = await seed('repositories', { name: 'r', git_url: '/srv/repo', ssh_key_id: keyId });
-    const inventoryId = await seed('inventory', { name: 'i', type: 'static', inventory: 'localhost', ssh_key_id: keyId });
+    const inventoryId = await seed('inventory', {
+      name: 'i',
+      type: 'static',
+      inventory: 'localhost',
+      ssh_key_id: keyId,
+    });
     const environmentId = await seed('environment', { name: 'e', json: '{}' });
     const viewId = await seed('views', { title: 'v' });
-    const templateId = await seed('templates', { name: 't', app: 'bash', playbook: 'a.sh', repository_id: repositoryId, environment_id: environmentId });
+    const templateId = await seed('templates', {
+      name: 't',
+      app: 'bash',
+      playbook: 'a.sh',
+      repository_id: repositoryId,
+      environment_id: environmentId,
+    });
     // The key, repository and variable group are used by the seeded ones; give the delete cases unused twins.
     return {
       projectId,

@@ -19,7 +19,10 @@ describe.each(dialects)('projects and team on %s', (dialect) => {
 
   it('creating a project makes the creator its owner', async () => {
     const id = await createProject('Alpha');
-    expect((await t.request('GET', `/api/project/${id}/role`, { as: t.adminCookie })).body).toEqual({ role: 'owner', permissions: 15 });
+    expect((await t.request('GET', `/api/project/${id}/role`, { as: t.adminCookie })).body).toEqual({
+      role: 'owner',
+      permissions: 15,
+    });
     const team = (await t.request('GET', `/api/project/${id}/users?sort=name&order=asc`, { as: t.adminCookie })).body;
     expect(team).toEqual([expect.objectContaining({ username: 'admin', role: 'owner' })]);
   });
@@ -53,7 +56,10 @@ describe.each(dialects)('projects and team on %s', (dialect) => {
       alert_chat: '-100200',
       max_parallel_tasks: 3,
     });
-    const mismatch = await t.request('PUT', `/api/project/${id}`, { as: t.adminCookie, body: { id: id + 1000, name: 'X' } });
+    const mismatch = await t.request('PUT', `/api/project/${id}`, {
+      as: t.adminCookie,
+      body: { id: id + 1000, name: 'X' },
+    });
     expect(mismatch.body).toMatchObject({ error: 'Project ID in body and URL must be the same' });
   });
 
@@ -63,7 +69,10 @@ describe.each(dialects)('projects and team on %s', (dialect) => {
     const eta = await createProject('Eta');
     await createProject('Hidden from gina');
     for (const projectId of [zeta, eta]) {
-      await t.request('POST', `/api/project/${projectId}/users`, { as: t.adminCookie, body: { user_id: gina.id, role: 'guest' } });
+      await t.request('POST', `/api/project/${projectId}/users`, {
+        as: t.adminCookie,
+        body: { user_id: gina.id, role: 'guest' },
+      });
     }
     const mine = (await t.request('GET', '/api/projects', { as: gina.cookie })).body as { name: string }[];
     expect(mine.map((p) => p.name)).toEqual(['Eta', 'Zeta']);
@@ -82,8 +91,12 @@ describe.each(dialects)('projects and team on %s', (dialect) => {
     const open = await createTestApp(dialect, { non_admin_can_create_project: true });
     try {
       const hank = await open.createUser('hank');
-      expect((await open.request('GET', '/api/user', { as: hank.cookie })).body).toMatchObject({ can_create_project: true });
-      expect((await open.request('POST', '/api/projects', { as: hank.cookie, body: { name: 'Hank' } })).status).toBe(201);
+      expect((await open.request('GET', '/api/user', { as: hank.cookie })).body).toMatchObject({
+        can_create_project: true,
+      });
+      expect((await open.request('POST', '/api/projects', { as: hank.cookie, body: { name: 'Hank' } })).status).toBe(
+        201,
+      );
     } finally {
       await open.close();
     }
@@ -96,37 +109,82 @@ describe.each(dialects)('projects and team on %s', (dialect) => {
     const id = await createProject('Team');
     const zed = await t.createUser('zed');
     const amy = await t.createUser('amy');
-    expect((await t.request('POST', `/api/project/${id}/users`, { as: t.adminCookie, body: { user_id: zed.id, role: 'manager' } })).status).toBe(204);
-    expect((await t.request('POST', `/api/project/${id}/users`, { as: t.adminCookie, body: { user_id: amy.id, role: 'guest' } })).status).toBe(204);
+    expect(
+      (
+        await t.request('POST', `/api/project/${id}/users`, {
+          as: t.adminCookie,
+          body: { user_id: zed.id, role: 'manager' },
+        })
+      ).status,
+    ).toBe(204);
+    expect(
+      (
+        await t.request('POST', `/api/project/${id}/users`, {
+          as: t.adminCookie,
+          body: { user_id: amy.id, role: 'guest' },
+        })
+      ).status,
+    ).toBe(204);
 
-    const duplicate = await t.request('POST', `/api/project/${id}/users`, { as: t.adminCookie, body: { user_id: amy.id, role: 'guest' } });
+    const duplicate = await t.request('POST', `/api/project/${id}/users`, {
+      as: t.adminCookie,
+      body: { user_id: amy.id, role: 'guest' },
+    });
     expect(duplicate.status).toBe(409);
-    const badRole = await t.request('POST', `/api/project/${id}/users`, { as: t.adminCookie, body: { user_id: amy.id, role: 'king' } });
+    const badRole = await t.request('POST', `/api/project/${id}/users`, {
+      as: t.adminCookie,
+      body: { user_id: amy.id, role: 'king' },
+    });
     expect(badRole.status).toBe(400);
     const noUser = await t.request('POST', `/api/project/${id}/users`, { as: t.adminCookie, body: { role: 'guest' } });
     expect(noUser.body).toMatchObject({ error: 'User is required' });
-    const noRole = await t.request('POST', `/api/project/${id}/users`, { as: t.adminCookie, body: { user_id: amy.id } });
+    const noRole = await t.request('POST', `/api/project/${id}/users`, {
+      as: t.adminCookie,
+      body: { user_id: amy.id },
+    });
     expect(noRole.body).toMatchObject({ error: 'Role is required' });
-    const unknownUser = await t.request('POST', `/api/project/${id}/users`, { as: t.adminCookie, body: { user_id: 999999, role: 'guest' } });
+    const unknownUser = await t.request('POST', `/api/project/${id}/users`, {
+      as: t.adminCookie,
+      body: { user_id: 999999, role: 'guest' },
+    });
     expect(unknownUser.status).toBe(400);
 
-    const byName = (await t.request('GET', `/api/project/${id}/users?sort=name&order=asc`, { as: amy.cookie })).body as { username: string }[];
+    const byName = (await t.request('GET', `/api/project/${id}/users?sort=name&order=asc`, { as: amy.cookie }))
+      .body as { username: string }[];
     expect(byName.map((m) => m.username)).toEqual(['admin', 'amy', 'zed']);
-    const byUsernameDesc = (await t.request('GET', `/api/project/${id}/users?sort=username&order=desc`, { as: amy.cookie })).body as { username: string }[];
+    const byUsernameDesc = (
+      await t.request('GET', `/api/project/${id}/users?sort=username&order=desc`, { as: amy.cookie })
+    ).body as { username: string }[];
     expect(byUsernameDesc.map((m) => m.username)).toEqual(['zed', 'amy', 'admin']);
     const unknownSort = await t.request('GET', `/api/project/${id}/users?sort=drop&order=sideways`, { as: amy.cookie });
     expect(unknownSort.status).toBe(200);
 
-    expect((await t.request('PUT', `/api/project/${id}/users/${amy.id}`, { as: t.adminCookie, body: { role: 'task_runner' } })).status).toBe(204);
-    expect((await t.request('GET', `/api/project/${id}/role`, { as: amy.cookie })).body).toEqual({ role: 'task_runner', permissions: 1 });
+    expect(
+      (
+        await t.request('PUT', `/api/project/${id}/users/${amy.id}`, {
+          as: t.adminCookie,
+          body: { role: 'task_runner' },
+        })
+      ).status,
+    ).toBe(204);
+    expect((await t.request('GET', `/api/project/${id}/role`, { as: amy.cookie })).body).toEqual({
+      role: 'task_runner',
+      permissions: 1,
+    });
 
     const me = (await t.request('GET', '/api/user', { as: t.adminCookie })).body as { id: number };
-    const demoteLast = await t.request('PUT', `/api/project/${id}/users/${me.id}`, { as: t.adminCookie, body: { role: 'guest' } });
+    const demoteLast = await t.request('PUT', `/api/project/${id}/users/${me.id}`, {
+      as: t.adminCookie,
+      body: { role: 'guest' },
+    });
     expect(demoteLast.body).toMatchObject({ error: 'A project must keep at least one owner' });
     const removeLast = await t.request('DELETE', `/api/project/${id}/users/${me.id}`, { as: t.adminCookie });
     expect(removeLast.status).toBe(400);
 
-    expect((await t.request('PUT', `/api/project/${id}/users/${zed.id}`, { as: t.adminCookie, body: { role: 'owner' } })).status).toBe(204);
+    expect(
+      (await t.request('PUT', `/api/project/${id}/users/${zed.id}`, { as: t.adminCookie, body: { role: 'owner' } }))
+        .status,
+    ).toBe(204);
     expect((await t.request('DELETE', `/api/project/${id}/users/${me.id}`, { as: t.adminCookie })).status).toBe(204);
     expect((await t.request('DELETE', `/api/project/${id}/users/${amy.id}`, { as: zed.cookie })).status).toBe(204);
     expect((await t.request('GET', `/api/project/${id}`, { as: amy.cookie })).status).toBe(404);
@@ -136,7 +194,10 @@ describe.each(dialects)('projects and team on %s', (dialect) => {
   it('members leave a project; the last owner cannot', async () => {
     const id = await createProject('Leaving');
     const kim = await t.createUser('kim');
-    await t.request('POST', `/api/project/${id}/users`, { as: t.adminCookie, body: { user_id: kim.id, role: 'task_runner' } });
+    await t.request('POST', `/api/project/${id}/users`, {
+      as: t.adminCookie,
+      body: { user_id: kim.id, role: 'task_runner' },
+    });
     expect((await t.request('DELETE', `/api/project/${id}/me`, { as: kim.cookie })).status).toBe(204);
     expect((await t.request('GET', `/api/project/${id}`, { as: kim.cookie })).status).toBe(404);
     const owner = await t.request('DELETE', `/api/project/${id}/me`, { as: t.adminCookie });
@@ -148,31 +209,55 @@ describe.each(dialects)('projects and team on %s', (dialect) => {
     const ann = await t.createUser('ann');
     const bob = await t.createUser('bob');
     const me = (await t.request('GET', '/api/user', { as: t.adminCookie })).body as { id: number };
-    await t.request('POST', `/api/project/${id}/users`, { as: t.adminCookie, body: { user_id: ann.id, role: 'owner' } });
-    await t.request('POST', `/api/project/${id}/users`, { as: t.adminCookie, body: { user_id: bob.id, role: 'owner' } });
+    await t.request('POST', `/api/project/${id}/users`, {
+      as: t.adminCookie,
+      body: { user_id: ann.id, role: 'owner' },
+    });
+    await t.request('POST', `/api/project/${id}/users`, {
+      as: t.adminCookie,
+      body: { user_id: bob.id, role: 'owner' },
+    });
     expect((await t.request('DELETE', `/api/project/${id}/users/${me.id}`, { as: t.adminCookie })).status).toBe(204);
     // Two owners left: one of them may leave through /me as through the team list.
     expect((await t.request('DELETE', `/api/project/${id}/me`, { as: bob.cookie })).status).toBe(204);
     const last = 'A project must keep at least one owner';
-    expect((await t.request('DELETE', `/api/project/${id}/me`, { as: ann.cookie })).body).toMatchObject({ error: last });
-    expect((await t.request('DELETE', `/api/project/${id}/users/${ann.id}`, { as: ann.cookie })).body).toMatchObject({ error: last });
-    expect((await t.request('PUT', `/api/project/${id}/users/${ann.id}`, { as: ann.cookie, body: { role: 'manager' } })).body).toMatchObject({ error: last });
-    expect((await t.request('GET', `/api/project/${id}/role`, { as: ann.cookie })).body).toMatchObject({ role: 'owner' });
+    expect((await t.request('DELETE', `/api/project/${id}/me`, { as: ann.cookie })).body).toMatchObject({
+      error: last,
+    });
+    expect((await t.request('DELETE', `/api/project/${id}/users/${ann.id}`, { as: ann.cookie })).body).toMatchObject({
+      error: last,
+    });
+    expect(
+      (await t.request('PUT', `/api/project/${id}/users/${ann.id}`, { as: ann.cookie, body: { role: 'manager' } }))
+        .body,
+    ).toMatchObject({ error: last });
+    expect((await t.request('GET', `/api/project/${id}/role`, { as: ann.cookie })).body).toMatchObject({
+      role: 'owner',
+    });
   });
 
   it('records project and team changes as project events, newest first', async () => {
     const id = await createProject('Audited');
     const lee = await t.createUser('lee');
-    await t.request('POST', `/api/project/${id}/users`, { as: t.adminCookie, body: { user_id: lee.id, role: 'guest' } });
+    await t.request('POST', `/api/project/${id}/users`, {
+      as: t.adminCookie,
+      body: { user_id: lee.id, role: 'guest' },
+    });
     await t.request('PUT', `/api/project/${id}`, { as: t.adminCookie, body: { name: 'Audited 2' } });
     const events = (await t.request('GET', `/api/project/${id}/events/last`, { as: lee.cookie })).body as {
       description: string;
       username: string;
       project_name: string;
     }[];
-    expect(events.map((e) => e.description)).toEqual(['Project Audited 2 updated', 'User lee added to the team as guest', 'Project Audited created']);
+    expect(events.map((e) => e.description)).toEqual([
+      'Project Audited 2 updated',
+      'User lee added to the team as guest',
+      'Project Audited created',
+    ]);
     expect(events[0]).toMatchObject({ username: 'admin', project_name: 'Audited 2' });
-    const mine = (await t.request('GET', '/api/events/last', { as: lee.cookie })).body as { project_id: number | null }[];
+    const mine = (await t.request('GET', '/api/events/last', { as: lee.cookie })).body as {
+      project_id: number | null;
+    }[];
     expect(mine.every((e) => e.project_id === null || e.project_id === id)).toBe(true);
   });
 });

@@ -30,18 +30,27 @@ async function findFullScans(db: Db, dialect: Dialect, query: CompiledQuery): Pr
   if (dialect === 'sqlite') {
     const plan = await db.executeQuery<{ detail: string }>({ ...query, sql: `explain query plan ${query.sql}` });
     // "SCAN t" reads the table; "SCAN t USING INDEX i" walks an index in order and stops at the limit; "SEARCH" seeks.
-    return plan.rows.map((row) => row.detail).filter((detail) => GROWING.some((table) => new RegExp(`^SCAN ${table}$`).test(detail)));
+    return plan.rows
+      .map((row) => row.detail)
+      .filter((detail) => GROWING.some((table) => new RegExp(`^SCAN ${table}$`).test(detail)));
   }
   if (dialect === 'postgres') {
     // A small test store makes any table cheap to read whole; forbidding that asks whether an index can answer instead.
     return db.transaction().execute(async (trx) => {
       await sql`set local enable_seqscan = off`.execute(trx);
       const plan = await trx.executeQuery<{ 'QUERY PLAN': string }>({ ...query, sql: `explain ${query.sql}` });
-      return plan.rows.map((row) => row['QUERY PLAN']).filter((line) => GROWING.some((table) => new RegExp(`Seq Scan on ${table}\\b`).test(line)));
+      return plan.rows
+        .map((row) => row['QUERY PLAN'])
+        .filter((line) => GROWING.some((table) => new RegExp(`Seq Scan on ${table}\\b`).test(line)));
     });
   }
-  const plan = await db.executeQuery<{ table: string; type: string; key: string | null }>({ ...query, sql: `explain ${query.sql}` });
-  return plan.rows.filter((row) => GROWING.includes(row.table) && row.type === 'ALL').map((row) => `${row.table}: full scan`);
+  const plan = await db.executeQuery<{ table: string; type: string; key: string | null }>({
+    ...query,
+    sql: `explain ${query.sql}`,
+  });
+  return plan.rows
+    .filter((row) => GROWING.includes(row.table) && row.type === 'ALL')
+    .map((row) => `${row.table}: full scan`);
 }
 
 describe.each(dialects)('query plans of the growing tables on %s', (dialect) => {
@@ -50,8 +59,16 @@ describe.each(dialects)('query plans of the growing tables on %s', (dialect) => 
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
-    year = await generateYear(t.runtime.connection.db, dialect, { projects: 4, templates: 20, tasks: 4000, lines: 20_000, users: 10, now: new Date('2031-01-01T00:00:00.000Z') });
-    if (dialect === 'mysql') await sql`analyze table task, task_output, task_stat_day, event`.execute(t.runtime.connection.db);
+    year = await generateYear(t.runtime.connection.db, dialect, {
+      projects: 4,
+      templates: 20,
+      tasks: 4000,
+      lines: 20_000,
+      users: 10,
+      now: new Date('2031-01-01T00:00:00.000Z'),
+    });
+    if (dialect === 'mysql')
+      await sql`analyze table task, task_output, task_stat_day, event`.execute(t.runtime.connection.db);
     if (dialect === 'postgres') await sql`analyze`.execute(t.runtime.connection.db);
   });
   afterAll(() => t?.close());
@@ -64,7 +81,12 @@ describe.each(dialects)('query plans of the growing tables on %s', (dialect) => 
     const projectId = year.projectIds[1]!;
     const templateIds = year.templateIds[1]!;
     const templateId = templateIds[0]!;
-    const newest = await db.selectFrom('task').select(['id', 'output_lines']).where('template_id', '=', templateId).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const newest = await db
+      .selectFrom('task')
+      .select(['id', 'output_lines'])
+      .where('template_id', '=', templateId)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
 
     await tasks.listForProject(projectId, 200);
     await tasks.listForProject(projectId, 200, newest.id);

@@ -4,7 +4,8 @@ import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
 
-const PRIVATE_KEY = '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ-test-only\n-----END OPENSSH PRIVATE KEY-----';
+const PRIVATE_KEY =
+  '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ-test-only\n-----END OPENSSH PRIVATE KEY-----';
 
 describe.each(dialects)('project resources on %s', (dialect) => {
   let t: TestApp;
@@ -20,7 +21,8 @@ describe.each(dialects)('project resources on %s', (dialect) => {
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
-    for (const secret of [PRIVATE_KEY, 'key-passphrase-1', 'vault-Password-9', 'db-Password-7', 'env-Secret-5']) t.secrets.add(secret);
+    for (const secret of [PRIVATE_KEY, 'key-passphrase-1', 'vault-Password-9', 'db-Password-7', 'env-Secret-5'])
+      t.secrets.add(secret);
     const project = await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: 'Resources' } });
     projectId = (project.body as { id: number }).id;
     base = `/api/project/${projectId}`;
@@ -35,38 +37,92 @@ describe.each(dialects)('project resources on %s', (dialect) => {
   });
 
   it('keys: secrets are required, encrypted at rest, never returned, and replaced only with override_secret', async () => {
-    expect((await t.request('POST', `${base}/keys`, { as: t.adminCookie, body: { name: 'k', type: 'ssh', ssh: { private_key: '' } } })).body).toMatchObject({
+    expect(
+      (
+        await t.request('POST', `${base}/keys`, {
+          as: t.adminCookie,
+          body: { name: 'k', type: 'ssh', ssh: { private_key: '' } },
+        })
+      ).body,
+    ).toMatchObject({
       error: 'Private key is required',
     });
-    expect((await t.request('POST', `${base}/keys`, { as: t.adminCookie, body: { name: 'k', type: 'login_password', login_password: { login: 'u' } } })).body).toMatchObject({
+    expect(
+      (
+        await t.request('POST', `${base}/keys`, {
+          as: t.adminCookie,
+          body: { name: 'k', type: 'login_password', login_password: { login: 'u' } },
+        })
+      ).body,
+    ).toMatchObject({
       error: 'Password is required',
     });
-    expect((await t.request('POST', `${base}/keys`, { as: t.adminCookie, body: { name: '', type: 'none' } })).body).toMatchObject({ error: 'Name is required' });
-    expect((await t.request('POST', `${base}/keys`, { as: t.adminCookie, body: { name: 'x', type: 'rsa' } })).status).toBe(400);
+    expect(
+      (await t.request('POST', `${base}/keys`, { as: t.adminCookie, body: { name: '', type: 'none' } })).body,
+    ).toMatchObject({ error: 'Name is required' });
+    expect(
+      (await t.request('POST', `${base}/keys`, { as: t.adminCookie, body: { name: 'x', type: 'rsa' } })).status,
+    ).toBe(400);
 
-    const ssh = await post('/keys', { name: 'deploy', type: 'ssh', ssh: { login: 'git', passphrase: 'key-passphrase-1', private_key: PRIVATE_KEY } });
+    const ssh = await post('/keys', {
+      name: 'deploy',
+      type: 'ssh',
+      ssh: { login: 'git', passphrase: 'key-passphrase-1', private_key: PRIVATE_KEY },
+    });
     ids.key = ssh.id;
-    expect(ssh).toMatchObject({ name: 'deploy', type: 'ssh', empty: false, ssh: { login: '', passphrase: '', private_key: '' } });
-    const vault = await post('/keys', { name: 'vault', type: 'login_password', login_password: { login: '', password: 'vault-Password-9' } });
+    expect(ssh).toMatchObject({
+      name: 'deploy',
+      type: 'ssh',
+      empty: false,
+      ssh: { login: '', passphrase: '', private_key: '' },
+    });
+    const vault = await post('/keys', {
+      name: 'vault',
+      type: 'login_password',
+      login_password: { login: '', password: 'vault-Password-9' },
+    });
     ids.loginKey = vault.id;
 
-    const stored = await t.runtime.connection.db.selectFrom('access_key').select('secret').where('id', '=', ssh.id).executeTakeFirstOrThrow();
+    const stored = await t.runtime.connection.db
+      .selectFrom('access_key')
+      .select('secret')
+      .where('id', '=', ssh.id)
+      .executeTakeFirstOrThrow();
     expect(stored.secret).toMatch(/^v1:/);
     expect(stored.secret).not.toContain('BEGIN OPENSSH');
-    expect(await t.runtime.services.keys.getMaterial(projectId, ssh.id)).toMatchObject({ type: 'ssh', login: 'git', private_key: PRIVATE_KEY });
+    expect(await t.runtime.services.keys.getMaterial(projectId, ssh.id)).toMatchObject({
+      type: 'ssh',
+      login: 'git',
+      private_key: PRIVATE_KEY,
+    });
 
-    expect((await t.request('PUT', `${base}/keys/${ssh.id}`, { as: t.adminCookie, body: { id: ssh.id, name: 'deploy 2', type: 'ssh' } })).status).toBe(204);
+    expect(
+      (
+        await t.request('PUT', `${base}/keys/${ssh.id}`, {
+          as: t.adminCookie,
+          body: { id: ssh.id, name: 'deploy 2', type: 'ssh' },
+        })
+      ).status,
+    ).toBe(204);
     expect(await t.runtime.services.keys.getMaterial(projectId, ssh.id)).toMatchObject({ private_key: PRIVATE_KEY });
     const override = await t.request('PUT', `${base}/keys/${ssh.id}`, {
       as: t.adminCookie,
       body: { name: 'deploy 2', type: 'ssh', override_secret: true, ssh: { private_key: `${PRIVATE_KEY}\n` } },
     });
     expect(override.status).toBe(204);
-    expect(await t.runtime.services.keys.getMaterial(projectId, ssh.id)).toMatchObject({ private_key: `${PRIVATE_KEY}\n`, passphrase: '' });
-    const typeChange = await t.request('PUT', `${base}/keys/${ssh.id}`, { as: t.adminCookie, body: { name: 'deploy 2', type: 'login_password' } });
+    expect(await t.runtime.services.keys.getMaterial(projectId, ssh.id)).toMatchObject({
+      private_key: `${PRIVATE_KEY}\n`,
+      passphrase: '',
+    });
+    const typeChange = await t.request('PUT', `${base}/keys/${ssh.id}`, {
+      as: t.adminCookie,
+      body: { name: 'deploy 2', type: 'login_password' },
+    });
     expect(typeChange.body).toMatchObject({ error: 'A new secret is required when the type changes' });
 
-    const sorted = (await t.request('GET', `${base}/keys?sort=type&order=desc`, { as: t.adminCookie })).body as { type: string }[];
+    const sorted = (await t.request('GET', `${base}/keys?sort=type&order=desc`, { as: t.adminCookie })).body as {
+      type: string;
+    }[];
     expect(sorted.map((k) => k.type)).toEqual(['ssh', 'none', 'login_password']);
   });
 
@@ -78,11 +134,17 @@ describe.each(dialects)('project resources on %s', (dialect) => {
     expect(bad.body).toMatchObject({ error: 'Incorrect URL' });
     // Every URL without a scheme is ssh; what git would take for an option or a remote helper is no URL.
     for (const gitUrl of ['tmp/path', 'host:repo.git']) {
-      const created = await t.request('POST', `${base}/repositories`, { as: t.adminCookie, body: { name: gitUrl, git_url: gitUrl, git_branch: 'main', ssh_key_id: ids.key } });
+      const created = await t.request('POST', `${base}/repositories`, {
+        as: t.adminCookie,
+        body: { name: gitUrl, git_url: gitUrl, git_branch: 'main', ssh_key_id: ids.key },
+      });
       expect(created.status, gitUrl).toBe(201);
     }
     for (const gitUrl of ['-uhelp', 'ext::sh -c id', 'ext::x']) {
-      const refused = await t.request('POST', `${base}/repositories`, { as: t.adminCookie, body: { name: 'r', git_url: gitUrl, git_branch: 'main', ssh_key_id: ids.key } });
+      const refused = await t.request('POST', `${base}/repositories`, {
+        as: t.adminCookie,
+        body: { name: 'r', git_url: gitUrl, git_branch: 'main', ssh_key_id: ids.key },
+      });
       expect(refused.body, gitUrl).toMatchObject({ error: 'Incorrect URL' });
     }
     const noBranch = await t.request('POST', `${base}/repositories`, {
@@ -90,21 +152,42 @@ describe.each(dialects)('project resources on %s', (dialect) => {
       body: { name: 'r', git_url: 'https://example.com/x.git', git_branch: '', ssh_key_id: ids.key },
     });
     expect(noBranch.body).toMatchObject({ error: 'Branch is required' });
-    const noKey = await t.request('POST', `${base}/repositories`, { as: t.adminCookie, body: { name: 'r', git_url: '/srv/repo' } });
+    const noKey = await t.request('POST', `${base}/repositories`, {
+      as: t.adminCookie,
+      body: { name: 'r', git_url: '/srv/repo' },
+    });
     expect(noKey.body).toMatchObject({ error: 'Access key is required' });
-    const foreignKey = await t.request('POST', `${base}/repositories`, { as: t.adminCookie, body: { name: 'r', git_url: '/srv/repo', ssh_key_id: 999999 } });
+    const foreignKey = await t.request('POST', `${base}/repositories`, {
+      as: t.adminCookie,
+      body: { name: 'r', git_url: '/srv/repo', ssh_key_id: 999999 },
+    });
     expect(foreignKey.body).toMatchObject({ error: 'Access key not found in this project' });
 
-    for (const url of ['git@github.com:org/repo.git', 'ssh://git@host/repo.git', 'git://host/repo.git', 'file:///srv/repo.git', 'http://h/r.git', 'https://h/r.git']) {
+    for (const url of [
+      'git@github.com:org/repo.git',
+      'ssh://git@host/repo.git',
+      'git://host/repo.git',
+      'file:///srv/repo.git',
+      'http://h/r.git',
+      'https://h/r.git',
+    ]) {
       await post('/repositories', { name: url, git_url: url, git_branch: 'main', ssh_key_id: ids.key });
     }
-    const local = await post('/repositories', { name: 'local', git_url: '/srv/repo', git_branch: 'ignored', ssh_key_id: ids.key });
+    const local = await post('/repositories', {
+      name: 'local',
+      git_url: '/srv/repo',
+      git_branch: 'ignored',
+      ssh_key_id: ids.key,
+    });
     expect(local).toMatchObject({ git_url: '/srv/repo', git_branch: '' });
     ids.repository = local.id;
   });
 
   it('inventories: static, static-yaml and file, with credentials required and paths kept inside the repository', async () => {
-    const noCredentials = await t.request('POST', `${base}/inventory`, { as: t.adminCookie, body: { name: 'i', type: 'static', inventory: 'localhost' } });
+    const noCredentials = await t.request('POST', `${base}/inventory`, {
+      as: t.adminCookie,
+      body: { name: 'i', type: 'static', inventory: 'localhost' },
+    });
     expect(noCredentials.body).toMatchObject({ error: 'User credentials are required' });
     for (const path of ['/etc/hosts', '../outside', 'a/../../b']) {
       const escaping = await t.request('POST', `${base}/inventory`, {
@@ -113,29 +196,64 @@ describe.each(dialects)('project resources on %s', (dialect) => {
       });
       expect(escaping.body).toMatchObject({ error: 'Invalid inventory file pathname. Must be: path/to/inventory.' });
     }
-    const missingPath = await t.request('POST', `${base}/inventory`, { as: t.adminCookie, body: { name: 'i', type: 'file', inventory: '', ssh_key_id: ids.key } });
+    const missingPath = await t.request('POST', `${base}/inventory`, {
+      as: t.adminCookie,
+      body: { name: 'i', type: 'file', inventory: '', ssh_key_id: ids.key },
+    });
     expect(missingPath.body).toMatchObject({ error: 'Path is required' });
-    const unknownType = await t.request('POST', `${base}/inventory`, { as: t.adminCookie, body: { name: 'i', type: 'dynamic', ssh_key_id: ids.key } });
+    const unknownType = await t.request('POST', `${base}/inventory`, {
+      as: t.adminCookie,
+      body: { name: 'i', type: 'dynamic', ssh_key_id: ids.key },
+    });
     expect(unknownType.status).toBe(400);
 
-    const ini = await post('/inventory', { name: 'hosts', type: 'static', inventory: '[web]\nlocalhost ansible_connection=local', ssh_key_id: ids.key, become_key_id: ids.loginKey });
+    const ini = await post('/inventory', {
+      name: 'hosts',
+      type: 'static',
+      inventory: '[web]\nlocalhost ansible_connection=local',
+      ssh_key_id: ids.key,
+      become_key_id: ids.loginKey,
+    });
     ids.inventory = ini.id;
-    await post('/inventory', { name: 'yaml', type: 'static-yaml', inventory: 'all:\n  hosts:\n    localhost:', ssh_key_id: ids.key });
-    const file = await post('/inventory', { name: 'file', type: 'file', inventory: 'inventories/prod.ini', ssh_key_id: ids.key, repository_id: ids.repository });
+    await post('/inventory', {
+      name: 'yaml',
+      type: 'static-yaml',
+      inventory: 'all:\n  hosts:\n    localhost:',
+      ssh_key_id: ids.key,
+    });
+    const file = await post('/inventory', {
+      name: 'file',
+      type: 'file',
+      inventory: 'inventories/prod.ini',
+      ssh_key_id: ids.key,
+      repository_id: ids.repository,
+    });
     expect(file).toMatchObject({ inventory: 'inventories/prod.ini', repository_id: ids.repository });
-    const forAnsible = (await t.request('GET', `${base}/inventory?app=ansible`, { as: t.adminCookie })).body as unknown[];
+    const forAnsible = (await t.request('GET', `${base}/inventory?app=ansible`, { as: t.adminCookie }))
+      .body as unknown[];
     expect(forAnsible).toHaveLength(3);
     expect((await t.request('GET', `${base}/inventory?app=terraform`, { as: t.adminCookie })).body).toEqual([]);
   });
 
   it('variable groups: JSON validation, secrets created, updated and deleted, values never returned', async () => {
-    expect((await t.request('POST', `${base}/environment`, { as: t.adminCookie, body: { name: 'e', json: '{bad' } })).body).toMatchObject({
+    expect(
+      (await t.request('POST', `${base}/environment`, { as: t.adminCookie, body: { name: 'e', json: '{bad' } })).body,
+    ).toMatchObject({
       error: 'Extra variables must be valid JSON',
     });
-    expect((await t.request('POST', `${base}/environment`, { as: t.adminCookie, body: { name: 'e', json: '{}', env: '{"A": {"nested": 1}}' } })).body).toMatchObject({
+    expect(
+      (
+        await t.request('POST', `${base}/environment`, {
+          as: t.adminCookie,
+          body: { name: 'e', json: '{}', env: '{"A": {"nested": 1}}' },
+        })
+      ).body,
+    ).toMatchObject({
       error: 'Environment variables must be valid JSON',
     });
-    expect((await t.request('POST', `${base}/environment`, { as: t.adminCookie, body: { name: '', json: '{}' } })).body).toMatchObject({ error: 'Name is required' });
+    expect(
+      (await t.request('POST', `${base}/environment`, { as: t.adminCookie, body: { name: '', json: '{}' } })).body,
+    ).toMatchObject({ error: 'Name is required' });
 
     const group = await post('/environment', {
       name: 'prod',
@@ -147,7 +265,9 @@ describe.each(dialects)('project resources on %s', (dialect) => {
       ],
     });
     ids.environment = group.id;
-    const fetched = (await t.request('GET', `${base}/environment/${group.id}`, { as: t.adminCookie })).body as { secrets: { id: number; name: string; secret: string }[] };
+    const fetched = (await t.request('GET', `${base}/environment/${group.id}`, { as: t.adminCookie })).body as {
+      secrets: { id: number; name: string; secret: string }[];
+    };
     expect(fetched.secrets.map((s) => [s.name, s.secret])).toEqual([
       ['DB_PASSWORD', ''],
       ['api_token', ''],
@@ -168,23 +288,44 @@ describe.each(dialects)('project resources on %s', (dialect) => {
     });
     expect(updated.status).toBe(204);
     t.secrets.add('db-Password-8');
-    expect(await t.runtime.services.environments.listSecretValues(projectId, group.id)).toEqual([{ type: 'env', name: 'DB_PASSWORD', value: 'db-Password-8' }]);
-    const list = (await t.request('GET', `${base}/environment`, { as: t.adminCookie })).body as Record<string, unknown>[];
+    expect(await t.runtime.services.environments.listSecretValues(projectId, group.id)).toEqual([
+      { type: 'env', name: 'DB_PASSWORD', value: 'db-Password-8' },
+    ]);
+    const list = (await t.request('GET', `${base}/environment`, { as: t.adminCookie })).body as Record<
+      string,
+      unknown
+    >[];
     // The list names each group's secrets as Semaphore's does, never their values.
-    expect(list.find((e) => e.id === group.id)).toMatchObject({ password: null, secrets: [{ name: 'DB_PASSWORD', type: 'env', secret: '' }] });
+    expect(list.find((e) => e.id === group.id)).toMatchObject({
+      password: null,
+      secrets: [{ name: 'DB_PASSWORD', type: 'env', secret: '' }],
+    });
   });
 
   it('views: created in order, reordered by positions, removed without harming templates', async () => {
-    expect((await t.request('POST', `${base}/views`, { as: t.adminCookie, body: { title: '' } })).body).toMatchObject({ error: 'Title is required' });
+    expect((await t.request('POST', `${base}/views`, { as: t.adminCookie, body: { title: '' } })).body).toMatchObject({
+      error: 'Title is required',
+    });
     const first = await post('/views', { title: 'Build' });
     const second = await post('/views', { title: 'Deploy' });
     expect(first.position).toBe(0);
     expect(second.position).toBe(1);
-    expect((await t.request('POST', `${base}/views/positions`, { as: t.adminCookie, body: { [first.id]: 1, [second.id]: 0 } })).status).toBe(204);
+    expect(
+      (
+        await t.request('POST', `${base}/views/positions`, {
+          as: t.adminCookie,
+          body: { [first.id]: 1, [second.id]: 0 },
+        })
+      ).status,
+    ).toBe(204);
     const views = (await t.request('GET', `${base}/views`, { as: t.adminCookie })).body as { title: string }[];
     expect(views.map((v) => v.title)).toEqual(['Deploy', 'Build']);
-    expect((await t.request('POST', `${base}/views/positions`, { as: t.adminCookie, body: { 999999: 0 } })).status).toBe(400);
-    expect((await t.request('PUT', `${base}/views/${first.id}`, { as: t.adminCookie, body: { title: 'Builds' } })).status).toBe(204);
+    expect(
+      (await t.request('POST', `${base}/views/positions`, { as: t.adminCookie, body: { 999999: 0 } })).status,
+    ).toBe(400);
+    expect(
+      (await t.request('PUT', `${base}/views/${first.id}`, { as: t.adminCookie, body: { title: 'Builds' } })).status,
+    ).toBe(204);
   });
 
   const templateBody = () => ({
@@ -199,7 +340,15 @@ describe.each(dialects)('project resources on %s', (dialect) => {
     survey_vars: [
       { name: 'version', title: 'Version', type: '', required: true },
       { name: 'count', title: 'Count', type: 'int', default_value: '3' },
-      { name: 'target', title: 'Target', type: 'enum', values: [{ name: 'Staging', value: 'stg' }, { name: 'Production', value: 'prod' }] },
+      {
+        name: 'target',
+        title: 'Target',
+        type: 'enum',
+        values: [
+          { name: 'Staging', value: 'stg' },
+          { name: 'Production', value: 'prod' },
+        ],
+      },
     ],
     vaults: [
       { name: '', type: 'password', vault_key_id: ids.loginKey },
@@ -231,7 +380,9 @@ describe.each(dialects)('project resources on %s', (dialect) => {
     expect(updated.status).toBe(204);
     const got = (await t.request('GET', `${base}/templates/${template.id}`, { as: t.adminCookie })).body;
     expect(got).toMatchObject({ view_id: viewId, description: 'Ships it', vaults: [] });
-    expect((await t.request('GET', `${base}/views/${viewId}/templates`, { as: t.adminCookie })).body).toEqual([expect.objectContaining({ id: template.id })]);
+    expect((await t.request('GET', `${base}/views/${viewId}/templates`, { as: t.adminCookie })).body).toEqual([
+      expect.objectContaining({ id: template.id }),
+    ]);
     expect((await t.request('GET', `${base}/templates?app=bash`, { as: t.adminCookie })).body).toEqual([]);
   });
 
@@ -250,49 +401,116 @@ describe.each(dialects)('project resources on %s', (dialect) => {
       [{ survey_vars: [{ name: ' ', title: 'T' }] }, 'Name is required'],
       [{ survey_vars: [{ name: 'n', title: '' }] }, 'Title is required'],
       [{ survey_vars: [{ name: 'n', title: 'T', type: 'enum', values: [] }] }, 'Enumeration must have values.'],
-      [{ survey_vars: [{ name: 'n', title: 'T', type: 'enum', values: [{ name: 'a', value: '1' }, { name: 'a', value: '2' }] }] }, 'Enumeration values must have unique names.'],
-      [{ survey_vars: [{ name: 'n', title: 'T', type: 'enum', values: [{ name: '', value: '1' }] }] }, 'Value name cannot be empty.'],
+      [
+        {
+          survey_vars: [
+            {
+              name: 'n',
+              title: 'T',
+              type: 'enum',
+              values: [
+                { name: 'a', value: '1' },
+                { name: 'a', value: '2' },
+              ],
+            },
+          ],
+        },
+        'Enumeration values must have unique names.',
+      ],
+      [
+        { survey_vars: [{ name: 'n', title: 'T', type: 'enum', values: [{ name: '', value: '1' }] }] },
+        'Value name cannot be empty.',
+      ],
       [{ survey_vars: [{ name: 'n', title: 'T', type: 'int', default_value: '12a' }] }, 'Must be integer'],
-      [{ vaults: [{ name: '', type: 'password', vault_key_id: ids.loginKey }, { name: ' ', type: 'password', vault_key_id: ids.loginKey }] }, 'Vault names must be unique; only one vault may have no name'],
+      [
+        {
+          vaults: [
+            { name: '', type: 'password', vault_key_id: ids.loginKey },
+            { name: ' ', type: 'password', vault_key_id: ids.loginKey },
+          ],
+        },
+        'Vault names must be unique; only one vault may have no name',
+      ],
       [{ vaults: [{ name: 'a', type: 'password' }] }, 'Vault password is required'],
-      [{ vaults: [{ name: 'a', type: 'script', script: 'vault.sh' }] }, 'Script name must end with -client (an extension is allowed)'],
-      [{ vaults: [{ name: 'a', type: 'password', vault_key_id: ids.key }] }, 'Vault password key must be a login with password key'],
+      [
+        { vaults: [{ name: 'a', type: 'script', script: 'vault.sh' }] },
+        'Script name must end with -client (an extension is allowed)',
+      ],
+      [
+        { vaults: [{ name: 'a', type: 'password', vault_key_id: ids.key }] },
+        'Vault password key must be a login with password key',
+      ],
       [{ inventory_id: 999999 }, 'Inventory not found in this project'],
     ];
     for (const [change, error] of cases) {
-      const response = await t.request('POST', `${base}/templates`, { as: t.adminCookie, body: { ...templateBody(), ...change } });
+      const response = await t.request('POST', `${base}/templates`, {
+        as: t.adminCookie,
+        body: { ...templateBody(), ...change },
+      });
       expect(response.status, JSON.stringify(change)).toBe(400);
       expect(response.body, JSON.stringify(change)).toMatchObject({ error });
     }
   });
 
   it('templates: build and deploy types keep only their own fields', async () => {
-    const build = await post('/templates', { ...templateBody(), name: 'Build', type: 'build', start_version: '1.0.0', build_template_id: 5 });
+    const build = await post('/templates', {
+      ...templateBody(),
+      name: 'Build',
+      type: 'build',
+      start_version: '1.0.0',
+      build_template_id: 5,
+    });
     expect(build).toMatchObject({ type: 'build', start_version: '1.0.0', build_template_id: null });
-    const deploy = await post('/templates', { ...templateBody(), name: 'Deploy', type: 'deploy', build_template_id: build.id, autorun: true, start_version: '9' });
+    const deploy = await post('/templates', {
+      ...templateBody(),
+      name: 'Deploy',
+      type: 'deploy',
+      build_template_id: build.id,
+      autorun: true,
+      start_version: '9',
+    });
     expect(deploy).toMatchObject({ type: 'deploy', build_template_id: build.id, autorun: true, start_version: null });
-    const notABuild = await t.request('POST', `${base}/templates`, { as: t.adminCookie, body: { ...templateBody(), type: 'deploy', build_template_id: deploy.id } });
+    const notABuild = await t.request('POST', `${base}/templates`, {
+      as: t.adminCookie,
+      body: { ...templateBody(), type: 'deploy', build_template_id: deploy.id },
+    });
     expect(notABuild.body).toMatchObject({ error: 'Build template must be a build template of this project' });
     const refs = (await t.request('GET', `${base}/templates/${build.id}/refs`, { as: t.adminCookie })).body;
     expect(refs).toMatchObject({ templates: [{ id: deploy.id, name: 'Deploy' }] });
-    expect((await t.request('DELETE', `${base}/templates/${build.id}`, { as: t.adminCookie })).body).toMatchObject({ code: 'in_use' });
+    expect((await t.request('DELETE', `${base}/templates/${build.id}`, { as: t.adminCookie })).body).toMatchObject({
+      code: 'in_use',
+    });
     expect((await t.request('DELETE', `${base}/templates/${deploy.id}`, { as: t.adminCookie })).status).toBe(204);
     expect((await t.request('DELETE', `${base}/templates/${build.id}`, { as: t.adminCookie })).status).toBe(204);
   });
 
   it('refs name the users of a resource, and deleting a used resource is refused with nothing deleted', async () => {
-    const keyRefs = (await t.request('GET', `${base}/keys/${ids.key}/refs`, { as: t.adminCookie })).body as { inventories: unknown[]; repositories: unknown[] };
+    const keyRefs = (await t.request('GET', `${base}/keys/${ids.key}/refs`, { as: t.adminCookie })).body as {
+      inventories: unknown[];
+      repositories: unknown[];
+    };
     expect(keyRefs.inventories.length).toBeGreaterThan(0);
     expect(keyRefs.repositories.length).toBeGreaterThan(0);
     const refused = await t.request('DELETE', `${base}/keys/${ids.key}`, { as: t.adminCookie });
     expect(refused.status).toBe(400);
-    expect(refused.body).toMatchObject({ code: 'in_use', error: expect.stringMatching(/^Access key cannot be deleted because it is used by/) });
+    expect(refused.body).toMatchObject({
+      code: 'in_use',
+      error: expect.stringMatching(/^Access key cannot be deleted because it is used by/),
+    });
     expect((await t.request('GET', `${base}/keys/${ids.key}`, { as: t.adminCookie })).status).toBe(200);
 
-    for (const [path, id] of [['inventory', ids.inventory], ['environment', ids.environment], ['repositories', ids.repository]] as const) {
-      const refs = (await t.request('GET', `${base}/${path}/${id}/refs`, { as: t.adminCookie })).body as { templates: { name: string }[] };
+    for (const [path, id] of [
+      ['inventory', ids.inventory],
+      ['environment', ids.environment],
+      ['repositories', ids.repository],
+    ] as const) {
+      const refs = (await t.request('GET', `${base}/${path}/${id}/refs`, { as: t.adminCookie })).body as {
+        templates: { name: string }[];
+      };
       expect(refs.templates.map((x) => x.name)).toEqual(['Deploy site']);
-      expect((await t.request('DELETE', `${base}/${path}/${id}`, { as: t.adminCookie })).body).toMatchObject({ code: 'in_use' });
+      expect((await t.request('DELETE', `${base}/${path}/${id}`, { as: t.adminCookie })).body).toMatchObject({
+        code: 'in_use',
+      });
     }
     const unused = await post('/keys', { name: 'spare', type: 'none' });
     expect((await t.request('GET', `${base}/keys/${unused.id}/refs`, { as: t.adminCookie })).body).toEqual({
@@ -308,7 +526,12 @@ describe.each(dialects)('project resources on %s', (dialect) => {
   it('resources of one project are invisible from another', async () => {
     const other = await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: 'Other' } });
     const otherBase = `/api/project/${(other.body as { id: number }).id}`;
-    for (const path of [`keys/${ids.key}`, `repositories/${ids.repository}`, `inventory/${ids.inventory}`, `environment/${ids.environment}`]) {
+    for (const path of [
+      `keys/${ids.key}`,
+      `repositories/${ids.repository}`,
+      `inventory/${ids.inventory}`,
+      `environment/${ids.environment}`,
+    ]) {
       expect((await t.request('GET', `${otherBase}/${path}`, { as: t.adminCookie })).status, path).toBe(404);
       expect((await t.request('DELETE', `${otherBase}/${path}`, { as: t.adminCookie })).status, path).toBe(404);
     }
@@ -332,13 +555,24 @@ describe.each(dialects)('apps on %s', (dialect) => {
     expect(apps.map((a) => a.id)).toEqual(['ansible', 'terraform', 'tofu', 'pulumi', 'bash', 'powershell', 'python']);
     expect(apps.every((a) => a.active)).toBe(true);
 
-    expect((await t.request('POST', '/api/apps', { as: t.adminCookie, body: { id: '' } })).body).toMatchObject({ error: 'ID is required' });
-    const created = await t.request('POST', '/api/apps', { as: t.adminCookie, body: { id: 'node', title: 'Node.js', path: 'node', args: ['--enable-source-maps'], priority: 100 } });
+    expect((await t.request('POST', '/api/apps', { as: t.adminCookie, body: { id: '' } })).body).toMatchObject({
+      error: 'ID is required',
+    });
+    const created = await t.request('POST', '/api/apps', {
+      as: t.adminCookie,
+      body: { id: 'node', title: 'Node.js', path: 'node', args: ['--enable-source-maps'], priority: 100 },
+    });
     expect(created.status).toBe(201);
     expect((await t.request('POST', '/api/apps', { as: t.adminCookie, body: { id: 'node' } })).status).toBe(409);
     expect((await t.request('PUT', '/api/apps/node', { as: t.adminCookie, body: { title: 'Node' } })).status).toBe(204);
-    expect((await t.request('POST', '/api/apps/node/active', { as: t.adminCookie, body: { active: false } })).status).toBe(204);
-    expect((await t.request('GET', '/api/apps/node', { as: t.adminCookie })).body).toMatchObject({ title: 'Node', active: false, args: ['--enable-source-maps'] });
+    expect(
+      (await t.request('POST', '/api/apps/node/active', { as: t.adminCookie, body: { active: false } })).status,
+    ).toBe(204);
+    expect((await t.request('GET', '/api/apps/node', { as: t.adminCookie })).body).toMatchObject({
+      title: 'Node',
+      active: false,
+      args: ['--enable-source-maps'],
+    });
     expect((await t.request('DELETE', '/api/apps/bash', { as: t.adminCookie })).status).toBe(400);
     expect((await t.request('DELETE', '/api/apps/node', { as: t.adminCookie })).status).toBe(204);
     expect((await t.request('GET', '/api/apps/node', { as: t.adminCookie })).status).toBe(404);
@@ -348,7 +582,9 @@ describe.each(dialects)('apps on %s', (dialect) => {
     const user = await t.createUser('appuser');
     expect((await t.request('GET', '/api/apps', { as: user.cookie })).status).toBe(200);
     expect((await t.request('POST', '/api/apps', { as: user.cookie, body: { id: 'x' } })).status).toBe(403);
-    expect((await t.request('POST', '/api/apps/bash/active', { as: user.cookie, body: { active: false } })).status).toBe(403);
+    expect(
+      (await t.request('POST', '/api/apps/bash/active', { as: user.cookie, body: { active: false } })).status,
+    ).toBe(403);
     expect((await t.request('DELETE', '/api/apps/bash', { as: user.cookie })).status).toBe(403);
   });
 });

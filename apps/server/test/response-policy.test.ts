@@ -25,11 +25,19 @@ describe('HTTP responses as a production server sends them', () => {
   });
 
   it('compresses assets with brotli or gzip as the browser accepts', async () => {
-    const br = await t.app.inject({ method: 'GET', url: '/assets/index-Bx3_kQ9a.js', headers: { 'accept-encoding': 'br, gzip' } });
+    const br = await t.app.inject({
+      method: 'GET',
+      url: '/assets/index-Bx3_kQ9a.js',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
     expect(br.headers['content-encoding']).toBe('br');
     expect(br.rawPayload.length).toBeLessThan(BIG_SCRIPT.length / 10);
     expect(brotliDecompressSync(br.rawPayload).toString()).toBe(BIG_SCRIPT);
-    const gzip = await t.app.inject({ method: 'GET', url: '/assets/index-Bx3_kQ9a.js', headers: { 'accept-encoding': 'gzip' } });
+    const gzip = await t.app.inject({
+      method: 'GET',
+      url: '/assets/index-Bx3_kQ9a.js',
+      headers: { 'accept-encoding': 'gzip' },
+    });
     expect(gzip.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gzip.rawPayload).toString()).toBe(BIG_SCRIPT);
     const plain = await t.app.inject({ method: 'GET', url: '/assets/index-Bx3_kQ9a.js' });
@@ -42,7 +50,11 @@ describe('HTTP responses as a production server sends them', () => {
     const compressed = brotliCompressSync(source);
     writeFileSync(path.join(dist, 'assets', 'ahead-Qw3_kQ9b.js'), source);
     writeFileSync(path.join(dist, 'assets', 'ahead-Qw3_kQ9b.js.br'), compressed);
-    const response = await t.app.inject({ method: 'GET', url: '/assets/ahead-Qw3_kQ9b.js', headers: { 'accept-encoding': 'br, gzip' } });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/assets/ahead-Qw3_kQ9b.js',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
     expect(response.headers['content-encoding']).toBe('br');
     expect(Buffer.compare(response.rawPayload, compressed)).toBe(0);
     expect(response.headers['content-type']).toMatch(/javascript/);
@@ -51,9 +63,16 @@ describe('HTTP responses as a production server sends them', () => {
 
   it('compresses large JSON answers', async () => {
     for (let i = 0; i < 40; i += 1) {
-      await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: `Compressed project number ${i} with a long name` } });
+      await t.request('POST', '/api/projects', {
+        as: t.adminCookie,
+        body: { name: `Compressed project number ${i} with a long name` },
+      });
     }
-    const response = await t.app.inject({ method: 'GET', url: '/api/projects', headers: { cookie: t.adminCookie, 'accept-encoding': 'gzip' } });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/api/projects',
+      headers: { cookie: t.adminCookie, 'accept-encoding': 'gzip' },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-encoding']).toBe('gzip');
     expect(JSON.parse(gunzipSync(response.rawPayload).toString())).toHaveLength(40);

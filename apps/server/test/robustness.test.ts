@@ -32,16 +32,30 @@ describe.each(dialects)('bad input on %s', (dialect) => {
   it('unknown and malformed ids get 404 and 400, never 500', async () => {
     expect((await t.request('GET', '/api/project/424242', { as: t.adminCookie })).status).toBe(404);
     expect((await t.request('GET', '/api/users/424242', { as: t.adminCookie })).status).toBe(404);
-    expect((await t.request('PUT', '/api/users/424242', { as: t.adminCookie, body: { name: 'a', username: 'a', email: 'a@a' } })).status).toBe(404);
-    expect((await t.request('GET', '/api/project/abc', { as: t.adminCookie })).body).toMatchObject({ error: 'Invalid project ID' });
-    expect((await t.request('GET', '/api/users/-1', { as: t.adminCookie })).body).toMatchObject({ error: 'userId must be a positive integer' });
+    expect(
+      (
+        await t.request('PUT', '/api/users/424242', {
+          as: t.adminCookie,
+          body: { name: 'a', username: 'a', email: 'a@a' },
+        })
+      ).status,
+    ).toBe(404);
+    expect((await t.request('GET', '/api/project/abc', { as: t.adminCookie })).body).toMatchObject({
+      error: 'Invalid project ID',
+    });
+    expect((await t.request('GET', '/api/users/-1', { as: t.adminCookie })).body).toMatchObject({
+      error: 'userId must be a positive integer',
+    });
     expect((await t.request('GET', '/api/project/99999999999999999999', { as: t.adminCookie })).status).toBe(400);
     expect((await t.request('GET', '/api/no/such/route', { as: t.adminCookie })).status).toBe(404);
   });
 
   it('an oversize body gets a 413 and changes nothing', async () => {
     const before = ((await t.request('GET', '/api/projects', { as: t.adminCookie })).body as unknown[]).length;
-    const response = await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: 'x'.repeat(100 * 1024) } });
+    const response = await t.request('POST', '/api/projects', {
+      as: t.adminCookie,
+      body: { name: 'x'.repeat(100 * 1024) },
+    });
     expect(response.status).toBe(413);
     expect(response.body).toMatchObject({ error: 'Request body is too large' });
     expect(((await t.request('GET', '/api/projects', { as: t.adminCookie })).body as unknown[]).length).toBe(before);
@@ -68,26 +82,54 @@ describe.each(dialects)('bad input on %s', (dialect) => {
     expect(((await t.request('GET', '/api/projects', { as: t.adminCookie })).body as unknown[]).length).toBe(before);
     const created = await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: 'nul guard' } });
     const base = `/api/project/${(created.body as { id: number }).id}`;
-    const nested = await t.request('POST', `${base}/environment`, { as: t.adminCookie, body: { name: 'vars', json: '{}', env: '{}', secrets: [{ name: 'S', secret: 'a\u0000b', type: 'env', operation: 'create' }] } });
+    const nested = await t.request('POST', `${base}/environment`, {
+      as: t.adminCookie,
+      body: {
+        name: 'vars',
+        json: '{}',
+        env: '{}',
+        secrets: [{ name: 'S', secret: 'a\u0000b', type: 'env', operation: 'create' }],
+      },
+    });
     expect(nested.status).toBe(400);
     expect((await t.request('GET', '/api/projects?sort=name%00', { as: t.adminCookie })).status).toBe(400);
   });
 
   it('a body nested thousands of levels deep is refused with a 400 instead of overflowing the stack', async () => {
     const deep = `{"name":"deep","task_params":{"x":${'['.repeat(20_000)}${']'.repeat(20_000)}}}`;
-    const project = await t.request('POST', '/api/projects', { as: t.adminCookie, rawBody: deep, headers: { 'content-type': 'application/json' } });
+    const project = await t.request('POST', '/api/projects', {
+      as: t.adminCookie,
+      rawBody: deep,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(project.status).toBe(400);
     expect(project.body).toMatchObject({ error: 'Request body is nested more than 64 levels deep' });
     const shallow = `{"name":"nested but fine","extra":${'['.repeat(60)}${']'.repeat(60)}}`;
-    expect((await t.request('POST', '/api/projects', { as: t.adminCookie, rawBody: shallow, headers: { 'content-type': 'application/json' } })).status).toBe(201);
+    expect(
+      (
+        await t.request('POST', '/api/projects', {
+          as: t.adminCookie,
+          rawBody: shallow,
+          headers: { 'content-type': 'application/json' },
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it('a body that is not JSON, whatever its content type, gets a 400 and a malformed content type a 415', async () => {
     const sameOrigin = { origin: 'http://localhost' };
-    const form = await t.request('POST', '/api/projects', { as: t.adminCookie, rawBody: 'name=x', headers: { ...sameOrigin, 'content-type': 'application/x-www-form-urlencoded' } });
+    const form = await t.request('POST', '/api/projects', {
+      as: t.adminCookie,
+      rawBody: 'name=x',
+      headers: { ...sameOrigin, 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(form.status).toBe(400);
     expect(form.body).toMatchObject({ error: 'Request body is not valid JSON' });
-    const malformed = await t.request('POST', '/api/projects', { as: t.adminCookie, rawBody: '{"name":"x"}', headers: { ...sameOrigin, 'content-type': 'no media type' } });
+    const malformed = await t.request('POST', '/api/projects', {
+      as: t.adminCookie,
+      rawBody: '{"name":"x"}',
+      headers: { ...sameOrigin, 'content-type': 'no media type' },
+    });
     expect(malformed.status).toBe(415);
     expect(malformed.body).toMatchObject({ error: 'Unsupported content type' });
   });

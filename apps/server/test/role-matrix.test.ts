@@ -1,11 +1,28 @@
 import { ROLE_PERMISSIONS, hasPermissions, type ProjectRoleSlug } from '@gantry/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fillPath, listOperations, seedProject, seededParams, snapshotProject, type Operation, type ProjectIds } from './openapi-operations.ts';
+import {
+  fillPath,
+  listOperations,
+  seedProject,
+  seededParams,
+  snapshotProject,
+  type Operation,
+  type ProjectIds,
+} from './openapi-operations.ts';
 import { createTestApp, type RequestOptions, type TestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 type Caller = 'admin' | ProjectRoleSlug | 'non_member' | 'anonymous' | 'guest_token';
-const CALLERS: Caller[] = ['anonymous', 'non_member', 'guest', 'guest_token', 'task_runner', 'manager', 'owner', 'admin'];
+const CALLERS: Caller[] = [
+  'anonymous',
+  'non_member',
+  'guest',
+  'guest_token',
+  'task_runner',
+  'manager',
+  'owner',
+  'admin',
+];
 const MEMBER_ROLES: ProjectRoleSlug[] = ['owner', 'manager', 'task_runner', 'guest'];
 
 /** The status class a caller must get from an operation, derived from the route's published access. */
@@ -48,7 +65,8 @@ const resourceParams = (operation: Operation) => operation.pathParams.filter((na
  * Operations that change something and have no input to get wrong (deleting or leaving a project,
  * a test alert, a project-wide webhook alias): they run against a throwaway project per caller.
  */
-const isUnguarded = (operation: Operation) => operation.method !== 'GET' && !operation.hasBody && resourceParams(operation).length === 0;
+const isUnguarded = (operation: Operation) =>
+  operation.method !== 'GET' && !operation.hasBody && resourceParams(operation).length === 0;
 
 const dialects = await listTestDialects();
 
@@ -62,7 +80,10 @@ describe.each(dialects)('role matrix on %s', (dialect) => {
 
   async function addMembers(projectId: number): Promise<void> {
     for (const role of MEMBER_ROLES) {
-      const added = await t.request('POST', `/api/project/${projectId}/users`, { as: t.adminCookie, body: { user_id: userIds[role], role } });
+      const added = await t.request('POST', `/api/project/${projectId}/users`, {
+        as: t.adminCookie,
+        body: { user_id: userIds[role], role },
+      });
       expect(added.status).toBe(204);
     }
   }
@@ -96,14 +117,21 @@ describe.each(dialects)('role matrix on %s', (dialect) => {
   function harmlessRequest(operation: Operation, projectId: number): { url: string; options: RequestOptions } {
     const values: Record<string, string | number> = { ...seededParams(operation, mine), projectId };
     if (operation.method === 'GET') return { url: fillPath(operation, values), options: {} };
-    if (operation.hasBody) return { url: fillPath(operation, values), options: { rawBody: '[]', headers: { 'content-type': 'application/json' } } };
+    if (operation.hasBody)
+      return {
+        url: fillPath(operation, values),
+        options: { rawBody: '[]', headers: { 'content-type': 'application/json' } },
+      };
     const last = resourceParams(operation).at(-1);
     if (last) values[last] = 'x';
     return { url: fillPath(operation, values), options: {} };
   }
 
   async function throwawayProject(): Promise<number> {
-    const created = await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: `Throwaway ${Math.random().toString(36).slice(2, 8)}` } });
+    const created = await t.request('POST', '/api/projects', {
+      as: t.adminCookie,
+      body: { name: `Throwaway ${Math.random().toString(36).slice(2, 8)}` },
+    });
     const projectId = (created.body as { id: number }).id;
     await addMembers(projectId);
     return projectId;
@@ -121,12 +149,15 @@ describe.each(dialects)('role matrix on %s', (dialect) => {
       for (const caller of CALLERS) {
         const expectation = expectationFor(operation, caller);
         if (!expectation) continue;
-        const projectId = isUnguarded(operation) && isProjectRoute(operation) ? await throwawayProject() : mine.projectId;
+        const projectId =
+          isUnguarded(operation) && isProjectRoute(operation) ? await throwawayProject() : mine.projectId;
         const { url, options } = harmlessRequest(operation, projectId);
         const headers = { ...options.headers, ...auth[caller].headers };
         const response = await t.request(operation.method, url, { ...options, ...auth[caller], headers });
         if (!meets(expectation, response.status)) {
-          mismatches.push(`${operation.method} ${operation.path} as ${caller}: ${response.status} (expected ${expectation}) ${response.text.slice(0, 120)}`);
+          mismatches.push(
+            `${operation.method} ${operation.path} as ${caller}: ${response.status} (expected ${expectation}) ${response.text.slice(0, 120)}`,
+          );
         }
       }
     }
@@ -138,18 +169,55 @@ describe.each(dialects)('role matrix on %s', (dialect) => {
     const suffix = operation.path.replace(/^\/api\/project\/\{projectId\}/, '');
     const bodies: Record<string, unknown> = {
       'PUT /keys/{keyId}': { name: 'kx', type: 'none' },
-      'PUT /repositories/{repositoryId}': { name: 'rx', git_url: '/srv/repo', git_branch: 'main', ssh_key_id: mine.keyId },
+      'PUT /repositories/{repositoryId}': {
+        name: 'rx',
+        git_url: '/srv/repo',
+        git_branch: 'main',
+        ssh_key_id: mine.keyId,
+      },
       'PUT /inventory/{inventoryId}': { name: 'ix', type: 'static', inventory: 'localhost', ssh_key_id: mine.keyId },
       'PUT /environment/{environmentId}': { name: 'ex', json: '{}' },
       'PUT /views/{viewId}': { title: 'vx' },
-      'PUT /templates/{templateId}': { name: 'tx', app: 'bash', playbook: 'run.sh', repository_id: mine.repositoryId, environment_id: mine.environmentId },
+      'PUT /templates/{templateId}': {
+        name: 'tx',
+        app: 'bash',
+        playbook: 'run.sh',
+        repository_id: mine.repositoryId,
+        environment_id: mine.environmentId,
+      },
       'PUT /schedules/{scheduleId}': { name: 'sx', template_id: mine.templateId, cron_format: '0 0 1 1 *' },
       'PUT /schedules/{scheduleId}/active': { active: true },
       'PUT /integrations/{integrationId}': { name: 'nx', template_id: mine.templateId },
-      'POST /integrations/{integrationId}/values': { name: 'v', value_source: 'body', body_data_type: 'json', key: 'a', variable: 'V' },
-      'PUT /integrations/{integrationId}/values/{valueId}': { name: 'v', value_source: 'body', body_data_type: 'json', key: 'a', variable: 'V' },
-      'POST /integrations/{integrationId}/matchers': { name: 'm', match_type: 'body', body_data_type: 'json', key: 'a', method: 'equals', value: 'x' },
-      'PUT /integrations/{integrationId}/matchers/{matcherId}': { name: 'm', match_type: 'body', body_data_type: 'json', key: 'a', method: 'equals', value: 'x' },
+      'POST /integrations/{integrationId}/values': {
+        name: 'v',
+        value_source: 'body',
+        body_data_type: 'json',
+        key: 'a',
+        variable: 'V',
+      },
+      'PUT /integrations/{integrationId}/values/{valueId}': {
+        name: 'v',
+        value_source: 'body',
+        body_data_type: 'json',
+        key: 'a',
+        variable: 'V',
+      },
+      'POST /integrations/{integrationId}/matchers': {
+        name: 'm',
+        match_type: 'body',
+        body_data_type: 'json',
+        key: 'a',
+        method: 'equals',
+        value: 'x',
+      },
+      'PUT /integrations/{integrationId}/matchers/{matcherId}': {
+        name: 'm',
+        match_type: 'body',
+        body_data_type: 'json',
+        key: 'a',
+        method: 'equals',
+        value: 'x',
+      },
       'PUT /users/{userId}': { role: 'manager' },
       'POST /tasks/{taskId}/stop': {},
       'PUT /runners/{runnerId}': { name: 'runnerx' },
@@ -173,12 +241,22 @@ describe.each(dialects)('role matrix on %s', (dialect) => {
       const allowed = operation.hasBody && body === undefined ? [400, 404] : [404];
       for (const caller of ['owner', 'admin'] as const) {
         const request = (ids: Record<string, string | number>) =>
-          t.request(operation.method, fillPath(operation, ids), { ...auth[caller], ...(body === undefined ? {} : { body }) });
+          t.request(operation.method, fillPath(operation, ids), {
+            ...auth[caller],
+            ...(body === undefined ? {} : { body }),
+          });
         const response = await request(values);
         checked += 1;
         // A caller refused the operation whatever the id (only admins delete tasks) learns nothing from the 403.
-        if (response.status === 403 && (await request({ ...seededParams(operation, mine), projectId: mine.projectId })).status === 403) continue;
-        if (!allowed.includes(response.status)) mismatches.push(`${operation.method} ${operation.path} as ${caller}: ${response.status} ${response.text.slice(0, 120)}`);
+        if (
+          response.status === 403 &&
+          (await request({ ...seededParams(operation, mine), projectId: mine.projectId })).status === 403
+        )
+          continue;
+        if (!allowed.includes(response.status))
+          mismatches.push(
+            `${operation.method} ${operation.path} as ${caller}: ${response.status} ${response.text.slice(0, 120)}`,
+          );
       }
     }
     expect(checked).toBeGreaterThan(100);

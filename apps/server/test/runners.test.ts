@@ -24,8 +24,16 @@ function createMovableClock(): Clock & { advance(ms: number): void } {
   return { now: () => new Date(Date.now() + shift), advance: (ms) => (shift += ms) };
 }
 
-async function createRunner(t: TestApp, url: string, body: Record<string, unknown> = {}, as = t.adminCookie): Promise<CreatedRunner> {
-  const response = await t.request('POST', url, { as, body: { name: `runner-${Math.random().toString(36).slice(2, 7)}`, ...body } });
+async function createRunner(
+  t: TestApp,
+  url: string,
+  body: Record<string, unknown> = {},
+  as = t.adminCookie,
+): Promise<CreatedRunner> {
+  const response = await t.request('POST', url, {
+    as,
+    body: { name: `runner-${Math.random().toString(36).slice(2, 7)}`, ...body },
+  });
   expect(response.status, response.text).toBe(201);
   return response.body as CreatedRunner;
 }
@@ -62,33 +70,68 @@ describe.each(dialects)('runner management on %s', (dialect) => {
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
-    projectId = ((await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: 'Runners' } })).body as { id: number }).id;
-    otherProjectId = ((await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: 'Other' } })).body as { id: number }).id;
+    projectId = (
+      (await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: 'Runners' } })).body as {
+        id: number;
+      }
+    ).id;
+    otherProjectId = (
+      (await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: 'Other' } })).body as { id: number }
+    ).id;
     manager = await t.createUser('runner-manager');
     taskRunner = await t.createUser('runner-operator');
     for (const [user, role] of [
       [manager, 'manager'],
       [taskRunner, 'task_runner'],
     ] as const) {
-      expect((await t.request('POST', `/api/project/${projectId}/users`, { as: t.adminCookie, body: { user_id: user.id, role } })).status).toBe(204);
+      expect(
+        (
+          await t.request('POST', `/api/project/${projectId}/users`, {
+            as: t.adminCookie,
+            body: { user_id: user.id, role },
+          })
+        ).status,
+      ).toBe(204);
     }
   });
   afterAll(() => t.close());
 
   it('creates a global runner whose token is shown once, then lists, edits, toggles and deletes it', async () => {
-    const created = await t.request('POST', '/api/runners', { as: t.adminCookie, body: { name: 'build-box', webhook: '', max_parallel_tasks: 3, active: true } });
+    const created = await t.request('POST', '/api/runners', {
+      as: t.adminCookie,
+      body: { name: 'build-box', webhook: '', max_parallel_tasks: 3, active: true },
+    });
     expect(created.status).toBe(201);
     const runner = created.body as CreatedRunner & Record<string, unknown>;
-    expect(runner).toMatchObject({ name: 'build-box', project_id: null, webhook: '', max_parallel_tasks: 3, active: true, touched: null });
+    expect(runner).toMatchObject({
+      name: 'build-box',
+      project_id: null,
+      webhook: '',
+      max_parallel_tasks: 3,
+      active: true,
+      touched: null,
+    });
     expect(runner.token).toMatch(/^[A-Za-z0-9_-]{40,}$/);
     t.secrets.add(runner.token);
 
     const list = await t.request('GET', '/api/runners', { as: t.adminCookie });
     expect(list.body).toEqual([expect.objectContaining({ id: runner.id, name: 'build-box' })]);
-    expect((await t.request('GET', `/api/runners/${runner.id}`, { as: t.adminCookie })).body).not.toHaveProperty('token');
+    expect((await t.request('GET', `/api/runners/${runner.id}`, { as: t.adminCookie })).body).not.toHaveProperty(
+      'token',
+    );
 
-    expect((await t.request('PUT', `/api/runners/${runner.id}`, { as: t.adminCookie, body: { name: 'renamed', max_parallel_tasks: null, webhook: 'https://hooks.example.com/r' } })).status).toBe(204);
-    expect((await t.request('POST', `/api/runners/${runner.id}/active`, { as: t.adminCookie, body: { active: false } })).status).toBe(204);
+    expect(
+      (
+        await t.request('PUT', `/api/runners/${runner.id}`, {
+          as: t.adminCookie,
+          body: { name: 'renamed', max_parallel_tasks: null, webhook: 'https://hooks.example.com/r' },
+        })
+      ).status,
+    ).toBe(204);
+    expect(
+      (await t.request('POST', `/api/runners/${runner.id}/active`, { as: t.adminCookie, body: { active: false } }))
+        .status,
+    ).toBe(204);
     expect((await t.request('GET', `/api/runners/${runner.id}`, { as: t.adminCookie })).body).toMatchObject({
       name: 'renamed',
       max_parallel_tasks: 0,
@@ -96,22 +139,38 @@ describe.each(dialects)('runner management on %s', (dialect) => {
       active: false,
     });
     expect((await t.request('DELETE', `/api/runners/${runner.id}`, { as: t.adminCookie })).status).toBe(204);
-    expect((await t.request('GET', `/api/runners/${runner.id}`, { as: t.adminCookie })).body).toEqual({ error: 'Runner not found', code: 'not_found' });
+    expect((await t.request('GET', `/api/runners/${runner.id}`, { as: t.adminCookie })).body).toEqual({
+      error: 'Runner not found',
+      code: 'not_found',
+    });
     // The deleted runner's token no longer opens the protocol.
     expect((await protocol(t, runner.token).poll()).status).toBe(404);
   });
 
   it('rejects bad runner input with the seed messages', async () => {
-    const bad = async (body: unknown) => (await t.request('POST', '/api/runners', { as: t.adminCookie, body })) as TestResponse;
+    const bad = async (body: unknown) =>
+      (await t.request('POST', '/api/runners', { as: t.adminCookie, body })) as TestResponse;
     expect((await bad({ name: '' })).body).toMatchObject({ error: 'Name is required' });
     expect((await bad({})).body).toMatchObject({ error: 'Name is required' });
     expect((await bad({ name: 'x', max_parallel_tasks: -1 })).body).toMatchObject({ error: 'Must be 0 or greater' });
     expect((await bad({ name: 'x', max_parallel_tasks: 1.5 })).body).toMatchObject({ error: 'Must be integer' });
     expect((await bad({ name: 'x', webhook: 'ftp://nope' })).status).toBe(400);
-    expect((await t.request('POST', '/api/runners/abc/active', { as: t.adminCookie, body: { active: true } })).status).toBe(400);
+    expect(
+      (await t.request('POST', '/api/runners/abc/active', { as: t.adminCookie, body: { active: true } })).status,
+    ).toBe(400);
     const runner = await createRunner(t, '/api/runners');
-    expect((await t.request('POST', `/api/runners/${runner.id}/active`, { as: t.adminCookie, body: { active: 'yes' } })).body).toMatchObject({ error: 'Invalid request body' });
-    expect((await t.request('PUT', `/api/runners/${runner.id}`, { as: t.adminCookie, body: { id: runner.id + 1, name: 'x' } })).status).toBe(400);
+    expect(
+      (await t.request('POST', `/api/runners/${runner.id}/active`, { as: t.adminCookie, body: { active: 'yes' } }))
+        .body,
+    ).toMatchObject({ error: 'Invalid request body' });
+    expect(
+      (
+        await t.request('PUT', `/api/runners/${runner.id}`, {
+          as: t.adminCookie,
+          body: { id: runner.id + 1, name: 'x' },
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it('keeps global runners to admins and project runners to members who manage the project, each in its own scope', async () => {
@@ -121,26 +180,43 @@ describe.each(dialects)('runner management on %s', (dialect) => {
 
     const base = `/api/project/${projectId}/runners`;
     const own = await createRunner(t, base, {}, manager.cookie);
-    expect((await t.request('GET', base, { as: manager.cookie })).body).toEqual([expect.objectContaining({ id: own.id, project_id: projectId })]);
+    expect((await t.request('GET', base, { as: manager.cookie })).body).toEqual([
+      expect.objectContaining({ id: own.id, project_id: projectId }),
+    ]);
     expect((await t.request('GET', base, { as: taskRunner.cookie })).status).toBe(403);
     expect((await t.request('POST', base, { as: taskRunner.cookie, body: { name: 'x' } })).status).toBe(403);
     expect((await t.request('DELETE', `${base}/${own.id}`, { as: taskRunner.cookie })).status).toBe(403);
     expect((await t.request('GET', `/api/project/${otherProjectId}/runners`, { as: manager.cookie })).status).toBe(404);
 
     // A project runner is not reachable through another project or the global routes, and vice versa.
-    expect((await t.request('GET', `/api/project/${otherProjectId}/runners/${own.id}`, { as: t.adminCookie })).status).toBe(404);
+    expect(
+      (await t.request('GET', `/api/project/${otherProjectId}/runners/${own.id}`, { as: t.adminCookie })).status,
+    ).toBe(404);
     expect((await t.request('GET', `/api/runners/${own.id}`, { as: t.adminCookie })).status).toBe(404);
     const global = await createRunner(t, '/api/runners');
     expect((await t.request('GET', `${base}/${global.id}`, { as: manager.cookie })).status).toBe(404);
-    expect((await t.request('GET', '/api/runners', { as: t.adminCookie })).body).not.toContainEqual(expect.objectContaining({ id: own.id }));
+    expect((await t.request('GET', '/api/runners', { as: t.adminCookie })).body).not.toContainEqual(
+      expect.objectContaining({ id: own.id }),
+    );
 
-    expect((await t.request('POST', `${base}/${own.id}/active`, { as: manager.cookie, body: { active: false } })).status).toBe(204);
-    expect((await t.request('PUT', `${base}/${own.id}`, { as: manager.cookie, body: { name: 'mine', max_parallel_tasks: 2 } })).status).toBe(204);
+    expect(
+      (await t.request('POST', `${base}/${own.id}/active`, { as: manager.cookie, body: { active: false } })).status,
+    ).toBe(204);
+    expect(
+      (
+        await t.request('PUT', `${base}/${own.id}`, {
+          as: manager.cookie,
+          body: { name: 'mine', max_parallel_tasks: 2 },
+        })
+      ).status,
+    ).toBe(204);
     expect((await t.request('DELETE', `${base}/${own.id}`, { as: manager.cookie })).status).toBe(204);
   });
 
   it('deletes a project with its runners', async () => {
-    const project = ((await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: 'Doomed' } })).body as { id: number }).id;
+    const project = (
+      (await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: 'Doomed' } })).body as { id: number }
+    ).id;
     const runner = await createRunner(t, `/api/project/${project}/runners`);
     expect((await t.request('DELETE', `/api/project/${project}`, { as: t.adminCookie })).status).toBe(204);
     expect((await protocol(t, runner.token).poll()).status).toBe(404);
@@ -153,17 +229,26 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
   const clock = createMovableClock();
 
   beforeAll(async () => {
-    t = await createTestApp(dialect, { runner_registration_token: 'register-Me-123', runner_offline_seconds: 30 }, { clock });
+    t = await createTestApp(
+      dialect,
+      { runner_registration_token: 'register-Me-123', runner_offline_seconds: 30 },
+      { clock },
+    );
     t.secrets.add('register-Me-123');
     p = await createProjectFixture(t, { 'hello.sh': 'echo hello\n' });
   });
   afterAll(() => t.close());
 
   it('answers a runner without a valid token as the reference does', async () => {
-    expect(await t.request('GET', '/api/internal/runners')).toMatchObject({ status: 401, body: { error: 'Invalid token' } });
+    expect(await t.request('GET', '/api/internal/runners')).toMatchObject({
+      status: 401,
+      body: { error: 'Invalid token' },
+    });
     expect(await protocol(t, 'not-a-token').poll()).toMatchObject({ status: 404, body: { error: 'Runner not found' } });
     expect((await protocol(t, 'not-a-token').report([])).status).toBe(404);
-    expect((await t.request('DELETE', '/api/internal/runners', { headers: { 'x-runner-token': 'nope' } })).status).toBe(404);
+    expect((await t.request('DELETE', '/api/internal/runners', { headers: { 'x-runner-token': 'nope' } })).status).toBe(
+      404,
+    );
   });
 
   it('refuses a malformed runner report or poll with 400, never a server error', async () => {
@@ -182,15 +267,33 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
       [{ ID: 'one' }],
     ];
     for (const jobs of bad) expect((await r.report(jobs)).status, JSON.stringify(jobs).slice(0, 200)).toBe(400);
-    expect((await t.request('PUT', '/api/internal/runners', { headers: { 'x-runner-token': runner.token }, body: { Jobs: 'all' } })).status).toBe(400);
-    expect(await r.report([{ ID: taskId, LogOffset: 0, LogRecords: [{ time: 'yesterday', message: 'a line' }] }])).toMatchObject({
+    expect(
+      (
+        await t.request('PUT', '/api/internal/runners', {
+          headers: { 'x-runner-token': runner.token },
+          body: { Jobs: 'all' },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      await r.report([{ ID: taskId, LogOffset: 0, LogRecords: [{ time: 'yesterday', message: 'a line' }] }]),
+    ).toMatchObject({
       status: 400,
       body: { error: 'Jobs.0.LogRecords.0.time must be an RFC 3339 time' },
     });
-    expect((await t.request('GET', '/api/internal/runners?wait=soon', { headers: { 'x-runner-token': runner.token } })).status).toBe(400);
+    expect(
+      (await t.request('GET', '/api/internal/runners?wait=soon', { headers: { 'x-runner-token': runner.token } }))
+        .status,
+    ).toBe(400);
     // Ids past the integer columns' range are refused at the edge, in a path as in a body.
     expect((await t.request('GET', `${p.base}/runners/99999999999`, { as: t.adminCookie })).status).toBe(400);
-    expect((await t.request('POST', '/api/internal/runners', { body: { registration_token: 'register-Me-123', project_id: 2 ** 31 } })).status).toBe(400);
+    expect(
+      (
+        await t.request('POST', '/api/internal/runners', {
+          body: { registration_token: 'register-Me-123', project_id: 2 ** 31 },
+        })
+      ).status,
+    ).toBe(400);
     // Nothing of the refused reports reached the task.
     expect(await p.waitForStatus(taskId, ['starting'])).toMatchObject({ runner_id: runner.id });
     expect(await p.output(taskId)).toEqual([]);
@@ -198,16 +301,31 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
   });
 
   it('registers runners only with the configured registration token, and unregisters them', async () => {
-    expect(await t.request('POST', '/api/internal/runners', { body: { registration_token: 'wrong' } })).toMatchObject({ status: 400, body: { error: 'Invalid registration token' } });
+    expect(await t.request('POST', '/api/internal/runners', { body: { registration_token: 'wrong' } })).toMatchObject({
+      status: 400,
+      body: { error: 'Invalid registration token' },
+    });
     expect((await t.request('POST', '/api/internal/runners', { rawBody: '{oops' })).status).toBe(400);
-    expect((await t.request('POST', '/api/internal/runners', { body: { registration_token: 'register-Me-123', project_id: 999999 } })).status).toBe(400);
-    const registered = await t.request('POST', '/api/internal/runners', { body: { registration_token: 'register-Me-123', name: 'self-made', max_parallel_tasks: 2 } });
+    expect(
+      (
+        await t.request('POST', '/api/internal/runners', {
+          body: { registration_token: 'register-Me-123', project_id: 999999 },
+        })
+      ).status,
+    ).toBe(400);
+    const registered = await t.request('POST', '/api/internal/runners', {
+      body: { registration_token: 'register-Me-123', name: 'self-made', max_parallel_tasks: 2 },
+    });
     expect(registered.status).toBe(200);
     const token = (registered.body as { token: string }).token;
     t.secrets.add(token);
-    expect((await t.request('GET', '/api/runners', { as: t.adminCookie })).body).toContainEqual(expect.objectContaining({ name: 'self-made', max_parallel_tasks: 2 }));
+    expect((await t.request('GET', '/api/runners', { as: t.adminCookie })).body).toContainEqual(
+      expect.objectContaining({ name: 'self-made', max_parallel_tasks: 2 }),
+    );
     expect((await protocol(t, token).poll()).status).toBe(200);
-    expect((await t.request('DELETE', '/api/internal/runners', { headers: { 'x-runner-token': token } })).status).toBe(204);
+    expect((await t.request('DELETE', '/api/internal/runners', { headers: { 'x-runner-token': token } })).status).toBe(
+      204,
+    );
     expect((await protocol(t, token).poll()).status).toBe(404);
   });
 
@@ -223,23 +341,55 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
     const first = await r.report([{ ID: taskId, Status: 'running', LogOffset: 0, LogRecords: records(0, 3) }]);
     expect(first.body).toEqual({ terminated_jobs: [], log_offsets: { [taskId]: 3 } });
     expect((await p.waitForStatus(taskId, ['running'])).start).not.toBeNull();
-    expect((await t.request('GET', '/api/tasks', { as: t.adminCookie })).body).toContainEqual(expect.objectContaining({ task_id: taskId, runner_id: runner.id, runner_name: expect.stringMatching(/^runner-/) }));
+    expect((await t.request('GET', '/api/tasks', { as: t.adminCookie })).body).toContainEqual(
+      expect.objectContaining({
+        task_id: taskId,
+        runner_id: runner.id,
+        runner_name: expect.stringMatching(/^runner-/),
+      }),
+    );
     // A resent batch overlapping what the server holds adds only the new lines; one past a gap adds nothing.
-    expect((await r.report([{ ID: taskId, LogOffset: 1, LogRecords: records(1, 4) }])).body).toMatchObject({ log_offsets: { [taskId]: 5 } });
-    expect((await r.report([{ ID: taskId, LogOffset: 9, LogRecords: records(9, 1), Status: 'success' }])).body).toMatchObject({ log_offsets: { [taskId]: 5 } });
+    expect((await r.report([{ ID: taskId, LogOffset: 1, LogRecords: records(1, 4) }])).body).toMatchObject({
+      log_offsets: { [taskId]: 5 },
+    });
+    expect(
+      (await r.report([{ ID: taskId, LogOffset: 9, LogRecords: records(9, 1), Status: 'success' }])).body,
+    ).toMatchObject({ log_offsets: { [taskId]: 5 } });
     expect((await p.waitForStatus(taskId, ['running'])).status).toBe('running');
-    expect((await r.report([{ ID: taskId, LogOffset: 5, LogRecords: records(5, 1), Status: 'success', Commit: { hash: 'abc123', message: 'first' } }])).status).toBe(200);
+    expect(
+      (
+        await r.report([
+          {
+            ID: taskId,
+            LogOffset: 5,
+            LogRecords: records(5, 1),
+            Status: 'success',
+            Commit: { hash: 'abc123', message: 'first' },
+          },
+        ])
+      ).status,
+    ).toBe(200);
     const task = await p.waitForStatus(taskId, ['success']);
     expect(task).toMatchObject({ commit_hash: 'abc123', runner_id: runner.id });
     const lines = await p.output(taskId);
     expect(lines[0]).toMatch(new RegExp(`^Task ${taskId} \\(.+\\) started by admin on runner runner-`));
-    expect(lines.slice(1)).toEqual(['line 0', 'line 1', 'line 2', 'line 3', 'line 4', 'line 5', 'Task finished successfully.']);
+    expect(lines.slice(1)).toEqual([
+      'line 0',
+      'line 1',
+      'line 2',
+      'line 3',
+      'line 4',
+      'line 5',
+      'Task finished successfully.',
+    ]);
     // Reports about a finished task tell the runner to drop it.
-    expect((await r.report([{ ID: taskId, LogOffset: 6, LogRecords: records(6, 1) }])).body).toMatchObject({ terminated_jobs: [taskId] });
+    expect((await r.report([{ ID: taskId, LogOffset: 6, LogRecords: records(6, 1) }])).body).toMatchObject({
+      terminated_jobs: [taskId],
+    });
     await t.request('DELETE', `${p.base}/runners/${runner.id}`, { as: t.adminCookie });
   });
 
-  it('runs tasks of projects without runners in the server, and never gives a runner another project\'s task', async () => {
+  it("runs tasks of projects without runners in the server, and never gives a runner another project's task", async () => {
     const other = await createProjectFixture(t, { 'hello.sh': 'echo local run\n' });
     const runner = await createRunner(t, `${p.base}/runners`);
     await protocol(t, runner.token).poll();
@@ -261,22 +411,36 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(((await r.poll()).body as { new_jobs: unknown[] }).new_jobs).toEqual([]);
     expect((await p.waitForStatus(taskId, ['waiting'])).status).toBe('waiting');
-    expect((await t.request('POST', `${p.base}/runners/${runner.id}/active`, { as: t.adminCookie, body: { active: true } })).status).toBe(204);
+    expect(
+      (await t.request('POST', `${p.base}/runners/${runner.id}/active`, { as: t.adminCookie, body: { active: true } }))
+        .status,
+    ).toBe(204);
     expect((await r.nextJob()).id).toBe(taskId);
     // A long poll does not answer at once again with the job it already handed out; after the wait it still lists it.
     const beforeRepeat = Date.now();
-    const repeated = await t.request('GET', '/api/internal/runners?wait=1', { headers: { 'x-runner-token': runner.token, 'x-runner-started-at': '2026-01-01T00:00:00.000Z' } });
+    const repeated = await t.request('GET', '/api/internal/runners?wait=1', {
+      headers: { 'x-runner-token': runner.token, 'x-runner-started-at': '2026-01-01T00:00:00.000Z' },
+    });
     expect(Date.now() - beforeRepeat).toBeGreaterThanOrEqual(900);
     expect((repeated.body as { new_jobs: { id: number }[] }).new_jobs.map((job) => job.id)).toEqual([taskId]);
     await r.report([{ ID: taskId, Status: 'running', LogOffset: 0, LogRecords: records(0, 1) }]);
     // A long poll answers at once when what the runner knows changed, and waits when nothing did.
-    const longPoll = () => t.request('GET', '/api/internal/runners?wait=10', { headers: { 'x-runner-token': runner.token, 'x-runner-started-at': '2026-01-01T00:00:00.000Z' } });
-    expect(((await longPoll()).body as { CurrentJobs: unknown[] }).CurrentJobs).toEqual([{ id: taskId, status: 'running', force: false }]);
+    const longPoll = () =>
+      t.request('GET', '/api/internal/runners?wait=10', {
+        headers: { 'x-runner-token': runner.token, 'x-runner-started-at': '2026-01-01T00:00:00.000Z' },
+      });
+    expect(((await longPoll()).body as { CurrentJobs: unknown[] }).CurrentJobs).toEqual([
+      { id: taskId, status: 'running', force: false },
+    ]);
     const pending = longPoll();
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect((await t.request('POST', `${p.base}/tasks/${taskId}/stop`, { as: t.adminCookie, body: { force: true } })).status).toBe(204);
+    expect(
+      (await t.request('POST', `${p.base}/tasks/${taskId}/stop`, { as: t.adminCookie, body: { force: true } })).status,
+    ).toBe(204);
     const startedWaiting = Date.now();
-    expect(((await pending).body as { CurrentJobs: unknown[] }).CurrentJobs).toEqual([{ id: taskId, status: 'stopping', force: true }]);
+    expect(((await pending).body as { CurrentJobs: unknown[] }).CurrentJobs).toEqual([
+      { id: taskId, status: 'stopping', force: true },
+    ]);
     expect(Date.now() - startedWaiting).toBeLessThan(5000);
     expect((await p.waitForStatus(taskId, ['stopping'])).status).toBe('stopping');
     await r.report([{ ID: taskId, Status: 'stopped', LogOffset: 1, LogRecords: [] }]);
@@ -294,7 +458,9 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
     await r.report([{ ID: taskId, Status: 'waiting_confirmation', LogOffset: 0, LogRecords: records(0, 1) }]);
     await p.waitForStatus(taskId, ['waiting_confirmation']);
     expect((await t.request('POST', `${p.base}/tasks/${taskId}/confirm`, { as: t.adminCookie })).status).toBe(204);
-    expect(((await r.poll()).body as { CurrentJobs: unknown[] }).CurrentJobs).toEqual([{ id: taskId, status: 'confirmed', force: false }]);
+    expect(((await r.poll()).body as { CurrentJobs: unknown[] }).CurrentJobs).toEqual([
+      { id: taskId, status: 'confirmed', force: false },
+    ]);
     await r.report([{ ID: taskId, Status: 'running', LogOffset: 1, LogRecords: [] }]);
     await p.waitForStatus(taskId, ['running']);
     await r.report([{ ID: taskId, Status: 'success', LogOffset: 1, LogRecords: records(1, 1) }]);
@@ -302,7 +468,7 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
     await t.request('DELETE', `${p.base}/runners/${runner.id}`, { as: t.adminCookie });
   });
 
-  it('closes a runner task whose plan is rejected as rejected, and drops it from the runner\'s jobs', async () => {
+  it("closes a runner task whose plan is rejected as rejected, and drops it from the runner's jobs", async () => {
     const runner = await createRunner(t, `${p.base}/runners`);
     const r = protocol(t, runner.token);
     const taskId = await p.runTask(await p.createTemplate({ playbook: 'hello.sh' }));
@@ -315,7 +481,9 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
     expect(rejected.end).not.toBeNull();
     expect((await p.output(taskId)).slice(-2)).toEqual(['The plan was rejected.', 'Task rejected.']);
     expect(((await r.poll()).body as { CurrentJobs: unknown[] }).CurrentJobs).toEqual([]);
-    expect((await r.report([{ ID: taskId, Status: 'stopped', LogOffset: 1, LogRecords: [] }])).body).toMatchObject({ terminated_jobs: [taskId] });
+    expect((await r.report([{ ID: taskId, Status: 'stopped', LogOffset: 1, LogRecords: [] }])).body).toMatchObject({
+      terminated_jobs: [taskId],
+    });
     expect((await p.waitForStatus(taskId, ['rejected'])).status).toBe('rejected');
     await t.request('DELETE', `${p.base}/runners/${runner.id}`, { as: t.adminCookie });
   });
@@ -337,17 +505,24 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
     const failed = await p.waitForStatus(started, ['error']);
     expect(failed.end).not.toBeNull();
     const lines = await p.output(started);
-    expect(lines.at(-2)).toMatch(/^Runner #\d+ \(.+\) has not called the server for 3\d s; the task was running there and is marked failed\.$/);
+    expect(lines.at(-2)).toMatch(
+      /^Runner #\d+ \(.+\) has not called the server for 3\d s; the task was running there and is marked failed\.$/,
+    );
     expect(lines.at(-1)).toBe('Task failed.');
 
     const h = protocol(t, healthy.token);
     expect((await h.nextJob()).id).toBe(unstarted);
-    expect(await p.output(unstarted)).toEqual([expect.stringMatching(/the task never started there and was returned to the queue\.$/)]);
+    expect(await p.output(unstarted)).toEqual([
+      expect.stringMatching(/the task never started there and was returned to the queue\.$/),
+    ]);
     // The lost runner coming back cannot report on a task that is no longer its own.
-    expect((await s.report([{ ID: unstarted, Status: 'running', LogOffset: 0, LogRecords: [] }])).body).toMatchObject({ terminated_jobs: [unstarted] });
+    expect((await s.report([{ ID: unstarted, Status: 'running', LogOffset: 0, LogRecords: [] }])).body).toMatchObject({
+      terminated_jobs: [unstarted],
+    });
     await h.report([{ ID: unstarted, Status: 'success', LogOffset: 0, LogRecords: [] }]);
     await p.waitForStatus(unstarted, ['success']);
-    for (const id of [silent.id, healthy.id]) await t.request('DELETE', `${p.base}/runners/${id}`, { as: t.adminCookie });
+    for (const id of [silent.id, healthy.id])
+      await t.request('DELETE', `${p.base}/runners/${id}`, { as: t.adminCookie });
   });
 
   it('keeps the task of a runner whose process start header is longer than the server stores', async () => {
@@ -357,7 +532,9 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
     await r.nextJob();
     await r.report([{ ID: taskId, Status: 'running', LogOffset: 0, LogRecords: [] }]);
     await p.waitForStatus(taskId, ['running']);
-    expect(((await r.poll()).body as { CurrentJobs: unknown[] }).CurrentJobs).toEqual([{ id: taskId, status: 'running', force: false }]);
+    expect(((await r.poll()).body as { CurrentJobs: unknown[] }).CurrentJobs).toEqual([
+      { id: taskId, status: 'running', force: false },
+    ]);
     await r.report([{ ID: taskId, Status: 'success', LogOffset: 0, LogRecords: [] }]);
     expect((await p.waitForStatus(taskId, ['success', 'error'])).status).toBe('success');
     await t.request('DELETE', `${p.base}/runners/${runner.id}`, { as: t.adminCookie });
@@ -379,7 +556,9 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
     await r.report([{ ID: second, Status: 'running', LogOffset: 0, LogRecords: [] }]);
     expect((await t.request('DELETE', `${p.base}/runners/${runner.id}`, { as: t.adminCookie })).status).toBe(204);
     await p.waitForStatus(second, ['error']);
-    expect((await p.output(second)).join('\n')).toContain(`Runner #${runner.id} was deleted; the task was running there and is marked failed.`);
+    expect((await p.output(second)).join('\n')).toContain(
+      `Runner #${runner.id} was deleted; the task was running there and is marked failed.`,
+    );
   });
 });
 
@@ -394,7 +573,11 @@ describe('gantry runner processes against a listening server (sqlite)', () => {
   const workDirs: string[] = [];
 
   beforeAll(async () => {
-    t = await createTestApp('sqlite', { use_remote_runner: true, runner_offline_seconds: 3, runner_registration_token: 'reg-Token-42' });
+    t = await createTestApp('sqlite', {
+      use_remote_runner: true,
+      runner_offline_seconds: 3,
+      runner_registration_token: 'reg-Token-42',
+    });
     t.secrets.add('reg-Token-42');
     t.runtime.services.runnerJobs.start();
     p = await createProjectFixture(t, {
@@ -402,8 +585,15 @@ describe('gantry runner processes against a listening server (sqlite)', () => {
       'slow.sh': 'for i in $(seq 1 30); do echo "s$i"; sleep 0.1; done\n',
       'hang.sh': 'echo "pid $$"\nsleep 30\necho never\n',
       // Printed at once: more than one report may carry, in bytes (20 MB) and in lines (30000).
-      'flood.sh': 'line=$(printf "%08000d" 0)\nfor i in $(seq 1 2500); do echo "f$i $line"; done\nseq -f "g%.0f" 1 30000\n',
-      'site.yml': ['- hosts: all', '  gather_facts: false', '  tasks:', '    - debug: msg="hello from the runner"', ''].join('\n'),
+      'flood.sh':
+        'line=$(printf "%08000d" 0)\nfor i in $(seq 1 2500); do echo "f$i $line"; done\nseq -f "g%.0f" 1 30000\n',
+      'site.yml': [
+        '- hosts: all',
+        '  gather_facts: false',
+        '  tasks:',
+        '    - debug: msg="hello from the runner"',
+        '',
+      ].join('\n'),
     });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const address = t.app.server.address();
@@ -419,10 +609,14 @@ describe('gantry runner processes against a listening server (sqlite)', () => {
   function startRunner(token: string): { child: ChildProcess; output: () => string } {
     const workDir = mkdtempSync(path.join(os.tmpdir(), 'gantry-runner-'));
     workDirs.push(workDir);
-    const child = spawn(process.execPath, [bin, 'runner', 'start', '--server', url, '--token', token, '--work-dir', workDir], {
-      env: { PATH: readTestEnvironment().path },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [bin, 'runner', 'start', '--server', url, '--token', token, '--work-dir', workDir],
+      {
+        env: { PATH: readTestEnvironment().path },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     children.push(child);
     let output = '';
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -433,7 +627,10 @@ describe('gantry runner processes against a listening server (sqlite)', () => {
   /** Runs a short gantry command without blocking this process, which serves the API it calls. */
   function runGantry(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
     return new Promise((resolve) => {
-      const child = spawn(process.execPath, [bin, ...args], { env: { PATH: readTestEnvironment().path }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [bin, ...args], {
+        env: { PATH: readTestEnvironment().path },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stdout = '';
       let stderr = '';
       child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -444,45 +641,73 @@ describe('gantry runner processes against a listening server (sqlite)', () => {
 
   async function waitUntilConnected(runnerId: number, list: string): Promise<void> {
     await expect
-      .poll(async () => ((await t.request('GET', list, { as: t.adminCookie })).body as { id: number; touched: string | null }[]).find((r) => r.id === runnerId)?.touched ?? null, { timeout: 20_000, interval: 100 })
+      .poll(
+        async () =>
+          ((await t.request('GET', list, { as: t.adminCookie })).body as { id: number; touched: string | null }[]).find(
+            (r) => r.id === runnerId,
+          )?.touched ?? null,
+        { timeout: 20_000, interval: 100 },
+      )
       .not.toBeNull();
   }
 
-  it.skipIf(!hasAnsible)('a project runner process runs bash and ansible tasks and streams every line in order', async () => {
-    const runner = await createRunner(t, `${p.base}/runners`);
-    t.secrets.add(runner.token);
-    const process1 = startRunner(runner.token);
-    await waitUntilConnected(runner.id, `${p.base}/runners`);
+  it.skipIf(!hasAnsible)(
+    'a project runner process runs bash and ansible tasks and streams every line in order',
+    async () => {
+      const runner = await createRunner(t, `${p.base}/runners`);
+      t.secrets.add(runner.token);
+      const process1 = startRunner(runner.token);
+      await waitUntilConnected(runner.id, `${p.base}/runners`);
 
-    // A secret of the variable group travels to the runner and is masked in the output it sends back.
-    t.secrets.add('tok-Secret-777');
-    const group = await t.request('POST', `${p.base}/environment`, {
-      as: t.adminCookie,
-      body: { name: 'with secret', json: '{}', env: '{}', secrets: [{ operation: 'create', type: 'env', name: 'API_TOKEN', secret: 'tok-Secret-777' }] },
-    });
-    const bashTask = await p.runTask(await p.createTemplate({ playbook: 'count.sh', environment_id: (group.body as { id: number }).id }));
-    const bash = await p.waitForStatus(bashTask, ['success', 'error'], 60_000);
-    const bashLines = await p.output(bashTask);
-    expect(bash.status, `${bashLines.join('\n')}\n${process1.output()}`).toBe('success');
-    expect(bash.runner_id).toBe(runner.id);
-    expect(bashLines.filter((l) => /^n\d+$/.test(l))).toEqual(Array.from({ length: 500 }, (_, i) => `n${i + 1}`));
-    expect(bashLines[0]).toContain('on runner');
-    expect(bashLines).toContain('token=********');
-    expect(bashLines.at(-1)).toBe('Task finished successfully.');
+      // A secret of the variable group travels to the runner and is masked in the output it sends back.
+      t.secrets.add('tok-Secret-777');
+      const group = await t.request('POST', `${p.base}/environment`, {
+        as: t.adminCookie,
+        body: {
+          name: 'with secret',
+          json: '{}',
+          env: '{}',
+          secrets: [{ operation: 'create', type: 'env', name: 'API_TOKEN', secret: 'tok-Secret-777' }],
+        },
+      });
+      const bashTask = await p.runTask(
+        await p.createTemplate({ playbook: 'count.sh', environment_id: (group.body as { id: number }).id }),
+      );
+      const bash = await p.waitForStatus(bashTask, ['success', 'error'], 60_000);
+      const bashLines = await p.output(bashTask);
+      expect(bash.status, `${bashLines.join('\n')}\n${process1.output()}`).toBe('success');
+      expect(bash.runner_id).toBe(runner.id);
+      expect(bashLines.filter((l) => /^n\d+$/.test(l))).toEqual(Array.from({ length: 500 }, (_, i) => `n${i + 1}`));
+      expect(bashLines[0]).toContain('on runner');
+      expect(bashLines).toContain('token=********');
+      expect(bashLines.at(-1)).toBe('Task finished successfully.');
 
-    const inventory = await t.request('POST', `${p.base}/inventory`, {
-      as: t.adminCookie,
-      body: { name: 'local', type: 'static', inventory: 'localhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3', ssh_key_id: p.noneKeyId },
-    });
-    const ansibleTask = await p.runTask(await p.createTemplate({ app: 'ansible', playbook: 'site.yml', inventory_id: (inventory.body as { id: number }).id }));
-    const ansible = await p.waitForStatus(ansibleTask, ['success', 'error'], 120_000);
-    const ansibleLines = await p.output(ansibleTask);
-    expect(ansible.status, ansibleLines.join('\n')).toBe('success');
-    expect(ansible.runner_id).toBe(runner.id);
-    expect(ansibleLines.join('\n')).toContain('hello from the runner');
-    expect(ansibleLines.join('\n')).toMatch(/PLAY RECAP/);
-    process1.child.kill('SIGTERM');
-  }, 180_000);
+      const inventory = await t.request('POST', `${p.base}/inventory`, {
+        as: t.adminCookie,
+        body: {
+          name: 'local',
+          type: 'static',
+          inventory: 'localhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3',
+          ssh_key_id: p.noneKeyId,
+        },
+      });
+      const ansibleTask = await p.runTask(
+        await p.createTemplate({
+          app: 'ansible',
+          playbook: 'site.yml',
+          inventory_id: (inventory.body as { id: number }).id,
+        }),
+      );
+      const ansible = await p.waitForStatus(ansibleTask, ['success', 'error'], 120_000);
+      const ansibleLines = await p.output(ansibleTask);
+      expect(ansible.status, ansibleLines.join('\n')).toBe('success');
+      expect(ansible.runner_id).toBe(runner.id);
+      expect(ansibleLines.join('\n')).toContain('hello from the runner');
+      expect(ansibleLines.join('\n')).toMatch(/PLAY RECAP/);
+      process1.child.kill('SIGTERM');
+    },
+    180_000,
+  );
 
   it('a runner killed in the middle of a task leaves the task failed, not running', async () => {
     const runner = await createRunner(t, `${p.base}/runners`);
@@ -491,14 +716,18 @@ describe('gantry runner processes against a listening server (sqlite)', () => {
     const taskId = await p.runTask(await p.createTemplate({ playbook: 'hang.sh' }));
     await p.waitForStatus(taskId, ['running'], 30_000);
     // The first line arrives while the script still runs: lines stream, they are not sent at the end.
-    await expect.poll(async () => (await p.output(taskId)).some((l) => l.startsWith('pid ')), { timeout: 20_000 }).toBe(true);
+    await expect
+      .poll(async () => (await p.output(taskId)).some((l) => l.startsWith('pid ')), { timeout: 20_000 })
+      .toBe(true);
     const pid = Number((await p.output(taskId)).find((l) => l.startsWith('pid '))?.slice(4));
     process1.child.kill('SIGKILL');
     try {
       const task = await p.waitForStatus(taskId, ['error', 'stopped', 'success'], 20_000);
       expect(task.status).toBe('error');
       const lines = await p.output(taskId);
-      expect(lines.join('\n')).toMatch(/has not called the server for \d+ s; the task was running there and is marked failed\./);
+      expect(lines.join('\n')).toMatch(
+        /has not called the server for \d+ s; the task was running there and is marked failed\./,
+      );
       expect(lines).not.toContain('never');
     } finally {
       if (pid > 0) process.kill(-pid, 'SIGKILL');
@@ -543,11 +772,30 @@ describe('gantry runner processes against a listening server (sqlite)', () => {
   it('registers and unregisters a runner from the command line, keeping the token in a 0600 file', async () => {
     const tokenFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'gantry-token-')), 'runner.token');
     workDirs.push(path.dirname(tokenFile));
-    const register = await runGantry(['runner', 'register', '--server', url, '--registration-token', 'reg-Token-42', '--name', 'cli-made', '--max-parallel-tasks', '3', '--token-file', tokenFile]);
+    const register = await runGantry([
+      'runner',
+      'register',
+      '--server',
+      url,
+      '--registration-token',
+      'reg-Token-42',
+      '--name',
+      'cli-made',
+      '--max-parallel-tasks',
+      '3',
+      '--token-file',
+      tokenFile,
+    ]);
     expect(register.status, register.stderr).toBe(0);
     expect(register.stdout).toContain(`its token is in ${tokenFile}`);
     expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
-    const listed = ((await t.request('GET', '/api/runners', { as: t.adminCookie })).body as { id: number; name: string; max_parallel_tasks: number }[]).find((r) => r.name === 'cli-made');
+    const listed = (
+      (await t.request('GET', '/api/runners', { as: t.adminCookie })).body as {
+        id: number;
+        name: string;
+        max_parallel_tasks: number;
+      }[]
+    ).find((r) => r.name === 'cli-made');
     expect(listed?.max_parallel_tasks).toBe(3);
 
     const wrong = await runGantry(['runner', 'register', '--server', url, '--registration-token', 'nope']);
@@ -556,7 +804,9 @@ describe('gantry runner processes against a listening server (sqlite)', () => {
 
     const unregister = await runGantry(['runner', 'unregister', '--server', url, '--token-file', tokenFile]);
     expect(unregister.status, unregister.stderr).toBe(0);
-    expect(((await t.request('GET', '/api/runners', { as: t.adminCookie })).body as { name: string }[]).map((r) => r.name)).not.toContain('cli-made');
+    expect(
+      ((await t.request('GET', '/api/runners', { as: t.adminCookie })).body as { name: string }[]).map((r) => r.name),
+    ).not.toContain('cli-made');
   }, 60_000);
 
   it('a task that prints more than one report holds and ends at once keeps every line before its final status', async () => {

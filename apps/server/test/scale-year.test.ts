@@ -57,7 +57,9 @@ describe.each(dialects)('a generated year of history on %s', (dialect) => {
 
   async function expectStatsMatchDirectCount(userId?: number): Promise<void> {
     const filter = userId === undefined ? '' : `&user_id=${userId}`;
-    const response = await t.request('GET', `${base}/templates/${templateId}/stats?start=${YEAR_AGO}${filter}`, { as: t.adminCookie });
+    const response = await t.request('GET', `${base}/templates/${templateId}/stats?start=${YEAR_AGO}${filter}`, {
+      as: t.adminCookie,
+    });
     expect(response.status).toBe(200);
     const stats = response.body as Stats;
     expect(stats.length).toBeGreaterThanOrEqual(366);
@@ -79,7 +81,14 @@ describe.each(dialects)('a generated year of history on %s', (dialect) => {
 
   beforeAll(async () => {
     t = await createTestApp(dialect, { task_retention_days: 200 }, { clock });
-    year = await generateYear(t.runtime.connection.db, dialect, { projects: 3, templates: 9, tasks: 3000, lines: 15_000, users: 8, now: NOW });
+    year = await generateYear(t.runtime.connection.db, dialect, {
+      projects: 3,
+      templates: 9,
+      tasks: 3000,
+      lines: 15_000,
+      users: 8,
+      now: NOW,
+    });
     base = `/api/project/${year.projectIds[0]}`;
     templateId = year.templateIds[0]![0]!;
   });
@@ -87,8 +96,14 @@ describe.each(dialects)('a generated year of history on %s', (dialect) => {
 
   it('writes the asked numbers of tasks and log lines', async () => {
     const { db } = t.runtime.connection;
-    const tasks = await db.selectFrom('task').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const lines = await db.selectFrom('task_output').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const tasks = await db
+      .selectFrom('task')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    const lines = await db
+      .selectFrom('task_output')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(tasks.n)).toBe(3000);
     expect(Number(lines.n)).toBe(year.lineCount);
     expect(year.lineCount).toBeGreaterThan(10_000);
@@ -96,7 +111,14 @@ describe.each(dialects)('a generated year of history on %s', (dialect) => {
 
   it('pages through the whole history newest first with before_id, each task once', async () => {
     const { db } = t.runtime.connection;
-    const expected = (await db.selectFrom('task').select('id').where('project_id', '=', year.projectIds[0]!).orderBy('id', 'desc').execute()).map((r) => Number(r.id));
+    const expected = (
+      await db
+        .selectFrom('task')
+        .select('id')
+        .where('project_id', '=', year.projectIds[0]!)
+        .orderBy('id', 'desc')
+        .execute()
+    ).map((r) => Number(r.id));
     const seen: number[] = [];
     let cursor = '';
     for (;;) {
@@ -110,17 +132,30 @@ describe.each(dialects)('a generated year of history on %s', (dialect) => {
     }
     expect(seen).toEqual(expected);
     // Semaphore's own parameters still answer as before: the newest 200, and the newest 1000.
-    expect(((await t.request('GET', `${base}/tasks/last`, { as: t.adminCookie })).body as Listed[]).map((task) => task.id)).toEqual(expected.slice(0, 200));
-    expect(((await t.request('GET', `${base}/tasks`, { as: t.adminCookie })).body as Listed[]).map((task) => task.id)).toEqual(expected.slice(0, 1000));
+    expect(
+      ((await t.request('GET', `${base}/tasks/last`, { as: t.adminCookie })).body as Listed[]).map((task) => task.id),
+    ).toEqual(expected.slice(0, 200));
+    expect(
+      ((await t.request('GET', `${base}/tasks`, { as: t.adminCookie })).body as Listed[]).map((task) => task.id),
+    ).toEqual(expected.slice(0, 1000));
   });
 
   it('pages through a template tasks with before_id and refuses a cursor that is not an id', async () => {
     const { db } = t.runtime.connection;
-    const expected = (await db.selectFrom('task').select('id').where('template_id', '=', templateId).orderBy('id', 'desc').execute()).map((r) => Number(r.id));
-    const first = (await t.request('GET', `${base}/templates/${templateId}/tasks/last?limit=50`, { as: t.adminCookie })).body as Listed[];
-    const second = (await t.request('GET', `${base}/templates/${templateId}/tasks/last?limit=50&before_id=${first[49]!.id}`, { as: t.adminCookie })).body as Listed[];
+    const expected = (
+      await db.selectFrom('task').select('id').where('template_id', '=', templateId).orderBy('id', 'desc').execute()
+    ).map((r) => Number(r.id));
+    const first = (await t.request('GET', `${base}/templates/${templateId}/tasks/last?limit=50`, { as: t.adminCookie }))
+      .body as Listed[];
+    const second = (
+      await t.request('GET', `${base}/templates/${templateId}/tasks/last?limit=50&before_id=${first[49]!.id}`, {
+        as: t.adminCookie,
+      })
+    ).body as Listed[];
     expect([...first, ...second].map((task) => task.id)).toEqual(expected.slice(0, 100));
-    const all = (await t.request('GET', `${base}/templates/${templateId}/tasks?before_id=${expected[10]}`, { as: t.adminCookie })).body as Listed[];
+    const all = (
+      await t.request('GET', `${base}/templates/${templateId}/tasks?before_id=${expected[10]}`, { as: t.adminCookie })
+    ).body as Listed[];
     expect(all.map((task) => task.id)).toEqual(expected.slice(11, 1011));
     const bad = await t.request('GET', `${base}/tasks/last?before_id=abc`, { as: t.adminCookie });
     expect(bad.status).toBe(400);
@@ -129,10 +164,17 @@ describe.each(dialects)('a generated year of history on %s', (dialect) => {
 
   it('lists templates with their newest task', async () => {
     const { db } = t.runtime.connection;
-    const templates = (await t.request('GET', `${base}/templates`, { as: t.adminCookie })).body as { id: number; last_task_id: number | null }[];
+    const templates = (await t.request('GET', `${base}/templates`, { as: t.adminCookie })).body as {
+      id: number;
+      last_task_id: number | null;
+    }[];
     expect(templates).toHaveLength(year.templateIds[0]!.length);
     for (const template of templates) {
-      const newest = await db.selectFrom('task').select((eb) => eb.fn.max('id').as('id')).where('template_id', '=', template.id).executeTakeFirstOrThrow();
+      const newest = await db
+        .selectFrom('task')
+        .select((eb) => eb.fn.max('id').as('id'))
+        .where('template_id', '=', template.id)
+        .executeTakeFirstOrThrow();
       expect(template.last_task_id).toBe(newest.id === null ? null : Number(newest.id));
     }
   });
@@ -144,9 +186,26 @@ describe.each(dialects)('a generated year of history on %s', (dialect) => {
 
   it('keeps the stats equal to a direct count when a task finishes, is deleted, or retention removes half a year', async () => {
     const { db } = t.runtime.connection;
-    const running = await db.selectFrom('task').select('id').where('template_id', '=', templateId).where('status', '=', 'running').executeTakeFirst();
-    if (running) expect(await createTasksRepository(db, dialect).transition(Number(running.id), ['running'], { status: 'error', end: NOW.toISOString() })).toBe(true);
-    const finished = await db.selectFrom('task').select(['id']).where('template_id', '=', templateId).where('status', '=', 'success').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const running = await db
+      .selectFrom('task')
+      .select('id')
+      .where('template_id', '=', templateId)
+      .where('status', '=', 'running')
+      .executeTakeFirst();
+    if (running)
+      expect(
+        await createTasksRepository(db, dialect).transition(Number(running.id), ['running'], {
+          status: 'error',
+          end: NOW.toISOString(),
+        }),
+      ).toBe(true);
+    const finished = await db
+      .selectFrom('task')
+      .select(['id'])
+      .where('template_id', '=', templateId)
+      .where('status', '=', 'success')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     expect((await t.request('DELETE', `${base}/tasks/${finished.id}`, { as: t.adminCookie })).status).toBe(204);
     await expectStatsMatchDirectCount();
 

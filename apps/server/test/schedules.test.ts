@@ -25,36 +25,76 @@ describe.each(dialects)('schedules on %s', (dialect) => {
   afterAll(() => t.close());
 
   const tasksOf = async (scheduleId: number) =>
-    ((await t.request('GET', `${p.base}/tasks`, { as: t.adminCookie })).body as { schedule_id: number | null }[]).filter((x) => x.schedule_id === scheduleId);
+    (
+      (await t.request('GET', `${p.base}/tasks`, { as: t.adminCookie })).body as { schedule_id: number | null }[]
+    ).filter((x) => x.schedule_id === scheduleId);
 
   async function createSchedule(body: Record<string, unknown>): Promise<{ id: number; next_run: string | null }> {
-    const response = await t.request('POST', `${p.base}/schedules`, { as: t.adminCookie, body: { name: 'S', template_id: templateId, active: true, ...body } });
+    const response = await t.request('POST', `${p.base}/schedules`, {
+      as: t.adminCookie,
+      body: { name: 'S', template_id: templateId, active: true, ...body },
+    });
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     return response.body as { id: number; next_run: string | null };
   }
 
   it('validates schedules with the seed messages and shows the next runs', async () => {
-    const post = (body: Record<string, unknown>) => t.request('POST', `${p.base}/schedules`, { as: t.adminCookie, body: { name: 'S', template_id: templateId, ...body } });
+    const post = (body: Record<string, unknown>) =>
+      t.request('POST', `${p.base}/schedules`, {
+        as: t.adminCookie,
+        body: { name: 'S', template_id: templateId, ...body },
+      });
     expect((await post({ cron_format: '' })).body).toMatchObject({ error: 'Cron required' });
-    expect((await post({ cron_format: 'every minute' })).body).toMatchObject({ error: expect.stringMatching(/^Cron: /) });
-    expect((await post({ cron_format: '0 * * * * *' })).body).toMatchObject({ error: expect.stringMatching(/^Cron: expected five fields/) });
+    expect((await post({ cron_format: 'every minute' })).body).toMatchObject({
+      error: expect.stringMatching(/^Cron: /),
+    });
+    expect((await post({ cron_format: '0 * * * * *' })).body).toMatchObject({
+      error: expect.stringMatching(/^Cron: expected five fields/),
+    });
     expect((await post({ cron_format: '* * * * *', name: '' })).body).toMatchObject({ error: 'Name is required' });
-    expect((await post({ cron_format: '* * * * *', template_id: 999999 })).body).toMatchObject({ error: 'Template not found in this project' });
-    const valid = await t.request('POST', `${p.base}/schedules/validate`, { as: t.adminCookie, body: { cron_format: '@hourly' } });
-    expect(valid.body).toEqual({ next_runs: ['2026-06-01T11:00:00.000Z', '2026-06-01T12:00:00.000Z', '2026-06-01T13:00:00.000Z', '2026-06-01T14:00:00.000Z', '2026-06-01T15:00:00.000Z'] });
-    expect((await t.request('POST', `${p.base}/schedules/validate`, { as: t.adminCookie, body: { cron_format: '61 * * * *' } })).status).toBe(400);
+    expect((await post({ cron_format: '* * * * *', template_id: 999999 })).body).toMatchObject({
+      error: 'Template not found in this project',
+    });
+    const valid = await t.request('POST', `${p.base}/schedules/validate`, {
+      as: t.adminCookie,
+      body: { cron_format: '@hourly' },
+    });
+    expect(valid.body).toEqual({
+      next_runs: [
+        '2026-06-01T11:00:00.000Z',
+        '2026-06-01T12:00:00.000Z',
+        '2026-06-01T13:00:00.000Z',
+        '2026-06-01T14:00:00.000Z',
+        '2026-06-01T15:00:00.000Z',
+      ],
+    });
+    expect(
+      (
+        await t.request('POST', `${p.base}/schedules/validate`, {
+          as: t.adminCookie,
+          body: { cron_format: '61 * * * *' },
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it('fires each due time exactly once, even when two schedulers look at the same moment', async () => {
     clock.set('2026-06-01T10:02:00Z');
-    const schedule = await createSchedule({ cron_format: '*/5 * * * *', task_params: { message: 'from cron', environment: '{"who":"cron"}' } });
+    const schedule = await createSchedule({
+      cron_format: '*/5 * * * *',
+      task_params: { message: 'from cron', environment: '{"who":"cron"}' },
+    });
     expect(schedule.next_run).toBe('2026-06-01T10:05:00.000Z');
     clock.set('2026-06-01T10:04:59Z');
     await t.runtime.services.scheduler.tick();
     expect(await tasksOf(schedule.id)).toHaveLength(0);
 
     clock.set('2026-06-01T10:05:00.200Z');
-    const claims = await Promise.all([t.runtime.services.scheduler.tick(), t.runtime.services.scheduler.tick(), t.runtime.services.scheduler.tick()]);
+    const claims = await Promise.all([
+      t.runtime.services.scheduler.tick(),
+      t.runtime.services.scheduler.tick(),
+      t.runtime.services.scheduler.tick(),
+    ]);
     expect(claims.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1);
     const fired = await tasksOf(schedule.id);
     expect(fired).toHaveLength(1);
@@ -75,8 +115,18 @@ describe.each(dialects)('schedules on %s', (dialect) => {
     clock.set('2026-06-02T08:03:00Z');
     await t.runtime.services.scheduler.tick();
     expect(await tasksOf(schedule.id)).toHaveLength(0);
-    expect((await t.request('PUT', `${p.base}/schedules/${schedule.id}/active`, { as: t.adminCookie, body: { active: true } })).status).toBe(204);
-    expect((await t.request('GET', `${p.base}/schedules/${schedule.id}`, { as: t.adminCookie })).body).toMatchObject({ active: true, next_run: '2026-06-02T08:04:00.000Z' });
+    expect(
+      (
+        await t.request('PUT', `${p.base}/schedules/${schedule.id}/active`, {
+          as: t.adminCookie,
+          body: { active: true },
+        })
+      ).status,
+    ).toBe(204);
+    expect((await t.request('GET', `${p.base}/schedules/${schedule.id}`, { as: t.adminCookie })).body).toMatchObject({
+      active: true,
+      next_run: '2026-06-02T08:04:00.000Z',
+    });
     clock.set('2026-06-02T08:04:00Z');
     await t.runtime.services.scheduler.tick();
     expect(await tasksOf(schedule.id)).toHaveLength(1);
@@ -89,7 +139,9 @@ describe.each(dialects)('schedules on %s', (dialect) => {
     clock.set('2026-06-03T03:00:30Z');
     expect(await t.runtime.services.scheduler.tick()).toBe(1);
     expect(await tasksOf(schedule.id)).toHaveLength(0);
-    expect((await t.request('GET', `${p.base}/schedules/${schedule.id}`, { as: t.adminCookie })).body).toMatchObject({ next_run: '2026-06-03T03:01:00.000Z' });
+    expect((await t.request('GET', `${p.base}/schedules/${schedule.id}`, { as: t.adminCookie })).body).toMatchObject({
+      next_run: '2026-06-03T03:01:00.000Z',
+    });
     clock.set('2026-06-03T03:01:00Z');
     await t.runtime.services.scheduler.tick();
     expect(await tasksOf(schedule.id)).toHaveLength(1);
@@ -114,14 +166,26 @@ describe.each(dialects)('schedules on %s', (dialect) => {
 
   it('lists schedules with their template, per project and per template; repository refs name them', async () => {
     const schedule = await createSchedule({ name: 'Listed', cron_format: '@daily', repository_id: p.repositoryId });
-    const all = (await t.request('GET', `${p.base}/schedules`, { as: t.adminCookie })).body as { id: number; tpl_name: string }[];
+    const all = (await t.request('GET', `${p.base}/schedules`, { as: t.adminCookie })).body as {
+      id: number;
+      tpl_name: string;
+    }[];
     expect(all).toEqual(expect.arrayContaining([expect.objectContaining({ id: schedule.id, tpl_name: 'Nightly' })]));
-    expect((await t.request('GET', `${p.base}/templates/${templateId}/schedules`, { as: t.adminCookie })).body).toEqual(expect.arrayContaining([expect.objectContaining({ id: schedule.id })]));
-    const refs = (await t.request('GET', `${p.base}/repositories/${p.repositoryId}/refs`, { as: t.adminCookie })).body as { schedules: { name: string }[] };
+    expect((await t.request('GET', `${p.base}/templates/${templateId}/schedules`, { as: t.adminCookie })).body).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: schedule.id })]),
+    );
+    const refs = (await t.request('GET', `${p.base}/repositories/${p.repositoryId}/refs`, { as: t.adminCookie }))
+      .body as { schedules: { name: string }[] };
     expect(refs.schedules.map((s) => s.name)).toContain('Listed');
-    const put = await t.request('PUT', `${p.base}/schedules/${schedule.id}`, { as: t.adminCookie, body: { name: 'Renamed', template_id: templateId, cron_format: '@hourly' } });
+    const put = await t.request('PUT', `${p.base}/schedules/${schedule.id}`, {
+      as: t.adminCookie,
+      body: { name: 'Renamed', template_id: templateId, cron_format: '@hourly' },
+    });
     expect(put.status).toBe(204);
-    expect((await t.request('GET', `${p.base}/schedules/${schedule.id}`, { as: t.adminCookie })).body).toMatchObject({ name: 'Renamed', repository_id: null });
+    expect((await t.request('GET', `${p.base}/schedules/${schedule.id}`, { as: t.adminCookie })).body).toMatchObject({
+      name: 'Renamed',
+      repository_id: null,
+    });
   });
 
   it('a schedule answers its refs (nothing uses a schedule) before it is deleted; a deleted one is not found', async () => {
@@ -133,7 +197,9 @@ describe.each(dialects)('schedules on %s', (dialect) => {
     const gone = await t.request('GET', `${p.base}/schedules/${schedule.id}/refs`, { as: t.adminCookie });
     expect(gone.status).toBe(404);
     expect(gone.body).toMatchObject({ error: expect.any(String) });
-    expect([400, 404]).toContain((await t.request('GET', `${p.base}/schedules/99999999999/refs`, { as: t.adminCookie })).status);
+    expect([400, 404]).toContain(
+      (await t.request('GET', `${p.base}/schedules/99999999999/refs`, { as: t.adminCookie })).status,
+    );
   });
 });
 
@@ -144,16 +210,25 @@ describe('schedule time zones', () => {
 
   beforeAll(async () => {
     // The fake clock jumps months ahead; the test session must outlive that.
-    t = await createTestApp('sqlite', { schedule_timezone: 'Europe/Berlin', session_idle_minutes: 10_000_000 }, { clock });
+    t = await createTestApp(
+      'sqlite',
+      { schedule_timezone: 'Europe/Berlin', session_idle_minutes: 10_000_000 },
+      { clock },
+    );
     p = await createProjectFixture(t, { 'run.sh': 'true\n' });
   });
   afterAll(() => t.close());
 
   it('counts cron times in the configured zone and fires once across both DST changes', async () => {
     const templateId = await p.createTemplate({ playbook: 'run.sh', allow_parallel_tasks: true });
-    const created = await t.request('POST', `${p.base}/schedules`, { as: t.adminCookie, body: { name: 'DST', template_id: templateId, cron_format: '30 2 * * *', active: true } });
+    const created = await t.request('POST', `${p.base}/schedules`, {
+      as: t.adminCookie,
+      body: { name: 'DST', template_id: templateId, cron_format: '30 2 * * *', active: true },
+    });
     const id = (created.body as { id: number }).id;
-    const nextRun = async () => ((await t.request('GET', `${p.base}/schedules/${id}`, { as: t.adminCookie })).body as { next_run: string }).next_run;
+    const nextRun = async () =>
+      ((await t.request('GET', `${p.base}/schedules/${id}`, { as: t.adminCookie })).body as { next_run: string })
+        .next_run;
     // 02:30 does not exist in Berlin on 29 March 2026 (clocks go 02:00 -> 03:00): the run is not lost.
     expect(await nextRun()).toBe('2026-03-29T01:30:00.000Z');
     clock.set('2026-03-29T01:30:00Z');
@@ -183,13 +258,22 @@ describe('a real schedule on the wall clock', () => {
   it('a "* * * * *" schedule starts a task within a minute', { timeout: 75_000 }, async () => {
     const p = await createProjectFixture(t, { 'run.sh': 'echo tick\n' });
     const templateId = await p.createTemplate({ playbook: 'run.sh' });
-    await t.request('POST', `${p.base}/schedules`, { as: t.adminCookie, body: { name: 'Every minute', template_id: templateId, cron_format: '* * * * *', active: true } });
+    await t.request('POST', `${p.base}/schedules`, {
+      as: t.adminCookie,
+      body: { name: 'Every minute', template_id: templateId, cron_format: '* * * * *', active: true },
+    });
     t.runtime.services.scheduler.start();
     await expect
-      .poll(async () => ((await t.request('GET', `${p.base}/tasks`, { as: t.adminCookie })).body as { status: string }[]).some((x) => x.status === 'success'), {
-        timeout: 70_000,
-        interval: 500,
-      })
+      .poll(
+        async () =>
+          ((await t.request('GET', `${p.base}/tasks`, { as: t.adminCookie })).body as { status: string }[]).some(
+            (x) => x.status === 'success',
+          ),
+        {
+          timeout: 70_000,
+          interval: 500,
+        },
+      )
       .toBe(true);
   });
 });

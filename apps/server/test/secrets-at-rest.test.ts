@@ -1,5 +1,15 @@
 import { execFileSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { privateFilesRoot } from '@gantry/runner';
@@ -46,16 +56,29 @@ describe('secrets at rest', () => {
 
   /** A real server process started under a permissive umask, as a careless service manager would. */
   async function start(dataDir: string, port: number): Promise<ChildProcess> {
-    const { child } = await startServerProcess({ dataDir, port, permissiveUmask: true, env: { GANTRY_ADMIN_LOGIN: 'admin', GANTRY_ADMIN_PASSWORD: PASSWORD } });
+    const { child } = await startServerProcess({
+      dataDir,
+      port,
+      permissiveUmask: true,
+      env: { GANTRY_ADMIN_LOGIN: 'admin', GANTRY_ADMIN_PASSWORD: PASSWORD },
+    });
     children.push(child);
     return child;
   }
 
   async function signIn(url: string) {
-    const login = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ auth: 'admin', password: PASSWORD }) });
+    const login = await fetch(`${url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ auth: 'admin', password: PASSWORD }),
+    });
     const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
     return async (method: string, route: string, body?: unknown) => {
-      const response = await fetch(`${url}${route}`, { method, headers: { cookie, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+      const response = await fetch(`${url}${route}`, {
+        method,
+        headers: { cookie, 'content-type': 'application/json' },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
       const text = await response.text();
       return (text ? JSON.parse(text) : {}) as Record<string, unknown> & { id: number };
     };
@@ -89,12 +112,24 @@ describe('secrets at rest', () => {
   async function startHangingKeyTask(dataDir: string, port: number) {
     const keyDir = tempDir('gantry-kill-key-');
     const passphrase = `kill-Test-passphrase-${port}`;
-    execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', passphrase, '-C', 'gantry-test', '-f', path.join(keyDir, 'id')]);
+    execFileSync('ssh-keygen', [
+      '-q',
+      '-t',
+      'ed25519',
+      '-N',
+      passphrase,
+      '-C',
+      'gantry-test',
+      '-f',
+      path.join(keyDir, 'id'),
+    ]);
     const privateKey = readFileSync(path.join(keyDir, 'id'), 'utf8');
     // A line from the middle of the key: present in any copy of it, and nowhere else.
     const keyLine = privateKey.split('\n')[2] ?? '';
     expect(keyLine.length).toBeGreaterThan(40);
-    const repo = createGitRepository({ 'hang.yml': '- hosts: all\n  gather_facts: false\n  tasks:\n    - name: hang\n      command: sleep 300\n' });
+    const repo = createGitRepository({
+      'hang.yml': '- hosts: all\n  gather_facts: false\n  tasks:\n    - name: hang\n      command: sleep 300\n',
+    });
     dirs.push(repo.dir);
 
     const url = `http://127.0.0.1:${port}`;
@@ -104,12 +139,33 @@ describe('secrets at rest', () => {
     const base = `/api/project/${project.id}`;
     const [none] = (await call('GET', `${base}/keys`)) as unknown as { id: number }[];
     const [group] = (await call('GET', `${base}/environment`)) as unknown as { id: number }[];
-    const key = await call('POST', `${base}/keys`, { name: 'deploy', type: 'ssh', ssh: { login: 'deployer', passphrase, private_key: privateKey } });
+    const key = await call('POST', `${base}/keys`, {
+      name: 'deploy',
+      type: 'ssh',
+      ssh: { login: 'deployer', passphrase, private_key: privateKey },
+    });
     expect(key.id, JSON.stringify(key)).toBeGreaterThan(0);
-    const inventory = await call('POST', `${base}/inventory`, { name: 'local', type: 'static', inventory: 'localhost ansible_connection=local\n', ssh_key_id: key.id });
+    const inventory = await call('POST', `${base}/inventory`, {
+      name: 'local',
+      type: 'static',
+      inventory: 'localhost ansible_connection=local\n',
+      ssh_key_id: key.id,
+    });
     expect(inventory.id, JSON.stringify(inventory)).toBeGreaterThan(0);
-    const repository = await call('POST', `${base}/repositories`, { name: 'plays', git_url: repo.url, git_branch: 'main', ssh_key_id: none?.id });
-    const template = await call('POST', `${base}/templates`, { name: 'Hang', app: 'ansible', playbook: 'hang.yml', inventory_id: inventory.id, repository_id: repository.id, environment_id: group?.id });
+    const repository = await call('POST', `${base}/repositories`, {
+      name: 'plays',
+      git_url: repo.url,
+      git_branch: 'main',
+      ssh_key_id: none?.id,
+    });
+    const template = await call('POST', `${base}/templates`, {
+      name: 'Hang',
+      app: 'ansible',
+      playbook: 'hang.yml',
+      inventory_id: inventory.id,
+      repository_id: repository.id,
+      environment_id: group?.id,
+    });
     expect(template.id, JSON.stringify(template)).toBeGreaterThan(0);
     const task = await call('POST', `${base}/tasks`, { template_id: template.id });
 
@@ -123,9 +179,15 @@ describe('secrets at rest', () => {
     const memoryRoot = privateFilesRoot(dataDir);
     const places = [dataDir, memoryRoot];
     // While the task runs, its key, passphrase and askpass script are on disk (this is what must not last).
-    const whileRunning = places.flatMap((dir) => [...findFilesHolding(dir, keyLine), ...findFilesHolding(dir, passphrase)]);
+    const whileRunning = places.flatMap((dir) => [
+      ...findFilesHolding(dir, keyLine),
+      ...findFilesHolding(dir, passphrase),
+    ]);
     expect(whileRunning.length).toBeGreaterThanOrEqual(2);
-    expect(whileRunning.some((f) => f.startsWith(dataDir + path.sep)), 'kept off the data directory when a memory file system exists').toBe(memoryRoot === dataDir);
+    expect(
+      whileRunning.some((f) => f.startsWith(dataDir + path.sep)),
+      'kept off the data directory when a memory file system exists',
+    ).toBe(memoryRoot === dataDir);
     const expectNothingLeft = () => {
       for (const dir of places) {
         expect(findFilesHolding(dir, keyLine), dir).toEqual([]);
@@ -151,7 +213,11 @@ describe('secrets at rest', () => {
   it.each([false, true])('leaves no decrypted key behind when the task is stopped (force: %s)', async (force) => {
     const running = await startHangingKeyTask(tempDir('gantry-stop-'), await freePort());
     await running.call('POST', `${running.base}/tasks/${running.taskId}/stop`, { force });
-    await expect.poll(async () => (await running.call('GET', `${running.base}/tasks/${running.taskId}`)).status, { timeout: 20_000 }).toBe('stopped');
+    await expect
+      .poll(async () => (await running.call('GET', `${running.base}/tasks/${running.taskId}`)).status, {
+        timeout: 20_000,
+      })
+      .toBe('stopped');
     running.expectNothingLeft();
     running.server.kill('SIGKILL');
   });
@@ -159,14 +225,24 @@ describe('secrets at rest', () => {
   it('a runner removes the task files a killed runner left before it takes any job', async () => {
     const workDir = tempDir('gantry-runner-work-');
     const memoryRoot = privateFilesRoot(workDir);
-    const leftovers = [path.join(workDir, 'tasks', 'task_4', '1-id_key'), path.join(memoryRoot, 'tasks', 'task_5', '1-id_key'), path.join(memoryRoot, 'checks', 'check_2', '1-id_key')];
+    const leftovers = [
+      path.join(workDir, 'tasks', 'task_4', '1-id_key'),
+      path.join(memoryRoot, 'tasks', 'task_5', '1-id_key'),
+      path.join(memoryRoot, 'checks', 'check_2', '1-id_key'),
+    ];
     for (const file of leftovers) {
       mkdirSync(path.dirname(file), { recursive: true });
       writeFileSync(file, 'LEFT KEY');
     }
     const port = await freePort();
     const lines: string[] = [];
-    const agent = createRunnerAgent({ client: createRunnerClient(`http://127.0.0.1:${port}`, 'token'), workDir, baseEnv: {}, print: (line) => lines.push(line), pollWaitSeconds: 1 });
+    const agent = createRunnerAgent({
+      client: createRunnerClient(`http://127.0.0.1:${port}`, 'token'),
+      workDir,
+      baseEnv: {},
+      print: (line) => lines.push(line),
+      pollWaitSeconds: 1,
+    });
     const running = agent.run();
     await expect.poll(() => lines.some((l) => l.startsWith('Cannot reach the server'))).toBe(true);
     for (const file of leftovers) expect(existsSync(file), file).toBe(false);

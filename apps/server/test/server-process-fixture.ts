@@ -45,7 +45,10 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
   };
   const stdio: StdioOptions = options.captureOutput ? ['ignore', 'pipe', 'pipe'] : 'ignore';
   const child: ChildProcess = options.permissiveUmask
-    ? spawn('/bin/sh', ['-c', 'umask 000; exec "$0" "$@"', process.execPath, GANTRY_SOURCE_BIN, 'server'], { env, stdio })
+    ? spawn('/bin/sh', ['-c', 'umask 000; exec "$0" "$@"', process.execPath, GANTRY_SOURCE_BIN, 'server'], {
+        env,
+        stdio,
+      })
     : spawn(process.execPath, [GANTRY_SOURCE_BIN, 'server'], { env, stdio });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -53,7 +56,13 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
   const url = `http://127.0.0.1:${options.port}`;
   for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null) throw new Error(`the server exited early:\n${output}`);
-    if (await fetch(`${url}/api/ready`).then((r) => r.ok, () => false)) return { child, url, output: () => output };
+    if (
+      await fetch(`${url}/api/ready`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { child, url, output: () => output };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   child.kill('SIGKILL');

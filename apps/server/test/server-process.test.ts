@@ -14,7 +14,12 @@ describe('the server process as a service manager sees it', () => {
   });
 
   async function start() {
-    const server = await startServerProcess({ dataDir, port: await freePort(), env: { GANTRY_LOG_LEVEL: 'info' }, captureOutput: true });
+    const server = await startServerProcess({
+      dataDir,
+      port: await freePort(),
+      env: { GANTRY_LOG_LEVEL: 'info' },
+      captureOutput: true,
+    });
     children.push(server.child);
     return server;
   }
@@ -24,7 +29,9 @@ describe('the server process as a service manager sees it', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));
-    const lines = output().split('\n').filter((line) => line.trim() !== '');
+    const lines = output()
+      .split('\n')
+      .filter((line) => line.trim() !== '');
     expect(lines.length).toBeGreaterThan(1);
     const records = lines.map((line) => {
       try {
@@ -34,7 +41,9 @@ describe('the server process as a service manager sees it', () => {
       }
     });
     expect(records).toContainEqual(expect.objectContaining({ msg: 'Gantry is running', store: 'sqlite' }));
-    expect(records).toContainEqual(expect.objectContaining({ login: 'admin', password: expect.stringMatching(/^\S{12,}$/) }));
+    expect(records).toContainEqual(
+      expect.objectContaining({ login: 'admin', password: expect.stringMatching(/^\S{12,}$/) }),
+    );
   });
 
   it('exits within 5 seconds of SIGTERM, with code 0', async () => {
@@ -55,20 +64,46 @@ describe('the server process as a service manager sees it', () => {
       const env = { GANTRY_ADMIN_LOGIN: 'admin', GANTRY_ADMIN_PASSWORD: 'process-Pass-1' };
       const server = await startServerProcess({ dataDir: taskDataDir, port, env });
       children.push(server.child);
-      const login = await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ auth: 'admin', password: 'process-Pass-1' }) });
+      const login = await fetch(`${server.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ auth: 'admin', password: 'process-Pass-1' }),
+      });
       const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
       const call = async (method: string, route: string, body?: unknown) => {
-        const response = await fetch(`${server.url}${route}`, { method, headers: { cookie, 'content-type': 'application/json', origin: server.url }, ...(body ? { body: JSON.stringify(body) } : {}) });
+        const response = await fetch(`${server.url}${route}`, {
+          method,
+          headers: { cookie, 'content-type': 'application/json', origin: server.url },
+          ...(body ? { body: JSON.stringify(body) } : {}),
+        });
         return (await response.json()) as Record<string, unknown> & { id: number };
       };
       const project = await call('POST', '/api/projects', { name: 'Shutdown' });
       const base = `/api/project/${project.id}`;
       const [key] = (await call('GET', `${base}/keys`)) as unknown as { id: number }[];
       const [group] = (await call('GET', `${base}/environment`)) as unknown as { id: number }[];
-      const repository = await call('POST', `${base}/repositories`, { name: 'local', git_url: scripts, ssh_key_id: key?.id });
-      const template = await call('POST', `${base}/templates`, { name: 'Stubborn', app: 'bash', playbook: 'stubborn.sh', repository_id: repository.id, environment_id: group?.id });
+      const repository = await call('POST', `${base}/repositories`, {
+        name: 'local',
+        git_url: scripts,
+        ssh_key_id: key?.id,
+      });
+      const template = await call('POST', `${base}/templates`, {
+        name: 'Stubborn',
+        app: 'bash',
+        playbook: 'stubborn.sh',
+        repository_id: repository.id,
+        environment_id: group?.id,
+      });
       const task = await call('POST', `${base}/tasks`, { template_id: template.id });
-      await expect.poll(async () => ((await call('GET', `${base}/tasks/${task.id}/output`)) as unknown as { output: string }[]).some((l) => l.output === 'started'), { timeout: 20_000 }).toBe(true);
+      await expect
+        .poll(
+          async () =>
+            ((await call('GET', `${base}/tasks/${task.id}/output`)) as unknown as { output: string }[]).some(
+              (l) => l.output === 'started',
+            ),
+          { timeout: 20_000 },
+        )
+        .toBe(true);
 
       const signalled = Date.now();
       server.child.kill('SIGTERM');
@@ -77,8 +112,14 @@ describe('the server process as a service manager sees it', () => {
 
       const again = await startServerProcess({ dataDir: taskDataDir, port, env });
       children.push(again.child);
-      const relogin = await fetch(`${again.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ auth: 'admin', password: 'process-Pass-1' }) });
-      const status = await fetch(`${again.url}${base}/tasks/${task.id}`, { headers: { cookie: (relogin.headers.get('set-cookie') ?? '').split(';')[0] ?? '' } }).then((r) => r.json() as Promise<{ status: string }>);
+      const relogin = await fetch(`${again.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ auth: 'admin', password: 'process-Pass-1' }),
+      });
+      const status = await fetch(`${again.url}${base}/tasks/${task.id}`, {
+        headers: { cookie: (relogin.headers.get('set-cookie') ?? '').split(';')[0] ?? '' },
+      }).then((r) => r.json() as Promise<{ status: string }>);
       expect(status.status).toBe('stopped');
     } finally {
       rmSync(taskDataDir, { recursive: true, force: true });

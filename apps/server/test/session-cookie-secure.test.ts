@@ -22,7 +22,9 @@ describe.each(dialects)('Secure session cookie on %s', (dialect) => {
   });
 
   it('marks the session cookie Secure on sign-in and sign-out when the public address is https', async () => {
-    const login = await tls.request('POST', '/api/auth/login', { body: { auth: ADMIN_LOGIN, password: ADMIN_PASSWORD } });
+    const login = await tls.request('POST', '/api/auth/login', {
+      body: { auth: ADMIN_LOGIN, password: ADMIN_PASSWORD },
+    });
     expect(login.status).toBe(204);
     expect(setCookieOf(login.headers)).toMatch(/gantry_session=[^;]+;.*Secure/);
     const cookie = setCookieOf(login.headers).split(';')[0] ?? '';
@@ -32,7 +34,9 @@ describe.each(dialects)('Secure session cookie on %s', (dialect) => {
   });
 
   it('leaves Secure off for plain http and ignores a forwarded protocol from an untrusted proxy', async () => {
-    const direct = await plain.request('POST', '/api/auth/login', { body: { auth: ADMIN_LOGIN, password: ADMIN_PASSWORD } });
+    const direct = await plain.request('POST', '/api/auth/login', {
+      body: { auth: ADMIN_LOGIN, password: ADMIN_PASSWORD },
+    });
     expect(direct.status).toBe(204);
     expect(setCookieOf(direct.headers)).not.toMatch(/Secure/);
     const spoofed = await plain.request('POST', '/api/auth/login', {

@@ -6,7 +6,15 @@ import { readClaim, readGroups } from '../src/modules/auth/oidc/oidc-claims.ts';
 import { toSafeReturnPath } from '../src/modules/auth/oidc/oidc-flow.ts';
 
 describe('claims mapping', () => {
-  const claims = { email: '', upn: 'u@corp.example', given_name: 'Ada', family_name: 'Lovelace', realm_access: { roles: ['ops', 'dev'] }, team: 'solo', n: 7 };
+  const claims = {
+    email: '',
+    upn: 'u@corp.example',
+    given_name: 'Ada',
+    family_name: 'Lovelace',
+    realm_access: { roles: ['ops', 'dev'] },
+    team: 'solo',
+    n: 7,
+  };
 
   it('takes the first non-empty of a|b alternatives and follows dotted paths', () => {
     expect(readClaim(claims, 'email|upn')).toBe('u@corp.example');
@@ -31,7 +39,10 @@ describe('group mapping', () => {
     const mapping = {
       project_roles: {
         Deployers: [{ project_id: 1, role: 'task_runner' as const }],
-        leads: [{ project_id: 1, role: 'manager' as const }, { project_id: 2, role: 'owner' as const }],
+        leads: [
+          { project_id: 1, role: 'manager' as const },
+          { project_id: 2, role: 'owner' as const },
+        ],
         guests: [{ project_id: 3, role: 'guest' as const }],
       },
     };
@@ -48,7 +59,17 @@ describe('group mapping', () => {
 describe('return paths', () => {
   it('keeps paths on this site and sends everything else home', () => {
     expect(toSafeReturnPath('/project/3/templates?x=1')).toBe('/project/3/templates?x=1');
-    for (const bad of [undefined, '', 'project/3', '//evil.example', '/\\evil.example', 'https://evil.example', '/api/user', '/auth/login?error=x', '/a\nb']) {
+    for (const bad of [
+      undefined,
+      '',
+      'project/3',
+      '//evil.example',
+      '/\\evil.example',
+      'https://evil.example',
+      '/api/user',
+      '/auth/login?error=x',
+      '/a\nb',
+    ]) {
       expect(toSafeReturnPath(bad), String(bad)).toBe('/');
     }
   });
@@ -56,7 +77,9 @@ describe('return paths', () => {
 
 describe('LDAP settings', () => {
   it('escapes the login inside the search filter (RFC 4515)', () => {
-    expect(buildUserFilter('(&(objectClass=person)(uid=%s))', 'a*)(uid=\\x\0')).toBe('(&(objectClass=person)(uid=a\\2a\\29\\28uid=\\5cx\\00))');
+    expect(buildUserFilter('(&(objectClass=person)(uid=%s))', 'a*)(uid=\\x\0')).toBe(
+      '(&(objectClass=person)(uid=a\\2a\\29\\28uid=\\5cx\\00))',
+    );
   });
 
   it('reads Semaphore host:port servers and full URLs', () => {
@@ -68,14 +91,17 @@ describe('LDAP settings', () => {
 
 describe('single sign-on configuration', () => {
   it('reads the LDAP keys from GANTRY_ environment variables, JSON for maps and lists', () => {
-    const config = loadConfig({ data_dir: '/tmp/gantry-config-test' }, {
-      GANTRY_LDAP_ENABLE: 'yes',
-      GANTRY_LDAP_SERVER: 'ldap.corp:389',
-      GANTRY_LDAP_BINDDN: 'cn=svc,dc=corp',
-      GANTRY_LDAP_MAPPINGS: '{"uid":"sAMAccountName","mail":"userPrincipalName"}',
-      GANTRY_LDAP_ADMIN_GROUPS: '["cn=admins,dc=corp"]',
-      GANTRY_LDAP_PROJECT_ROLES: '{"cn=ops,dc=corp":{"project_id":2,"role":"manager"}}',
-    });
+    const config = loadConfig(
+      { data_dir: '/tmp/gantry-config-test' },
+      {
+        GANTRY_LDAP_ENABLE: 'yes',
+        GANTRY_LDAP_SERVER: 'ldap.corp:389',
+        GANTRY_LDAP_BINDDN: 'cn=svc,dc=corp',
+        GANTRY_LDAP_MAPPINGS: '{"uid":"sAMAccountName","mail":"userPrincipalName"}',
+        GANTRY_LDAP_ADMIN_GROUPS: '["cn=admins,dc=corp"]',
+        GANTRY_LDAP_PROJECT_ROLES: '{"cn=ops,dc=corp":{"project_id":2,"role":"manager"}}',
+      },
+    );
     expect(config).toMatchObject({
       ldap_enable: true,
       ldap_server: 'ldap.corp:389',
@@ -89,8 +115,12 @@ describe('single sign-on configuration', () => {
 
   it('refuses LDAP switched on without a server, and project roles that are not roles', () => {
     expect(() => loadConfig({ ldap_enable: true }, {})).toThrow('ldap_server is required');
-    expect(() => loadConfig({}, { GANTRY_LDAP_ADMIN_GROUPS: 'cn=admins,dc=corp' })).toThrow('GANTRY_LDAP_ADMIN_GROUPS must hold JSON');
-    expect(() => loadConfig({ oidc_providers: { x: { project_roles: { g: { project_id: 1, role: 'king' } } } } } as never, {})).toThrow(/Invalid configuration/);
+    expect(() => loadConfig({}, { GANTRY_LDAP_ADMIN_GROUPS: 'cn=admins,dc=corp' })).toThrow(
+      'GANTRY_LDAP_ADMIN_GROUPS must hold JSON',
+    );
+    expect(() =>
+      loadConfig({ oidc_providers: { x: { project_roles: { g: { project_id: 1, role: 'king' } } } } } as never, {}),
+    ).toThrow(/Invalid configuration/);
   });
 
   it("accepts Semaphore's password_login_disable spelling", () => {

@@ -15,8 +15,14 @@ const KEY_PASSWORD = 'copied-Key-Secret-7';
 async function snapshot(db: Db): Promise<Record<string, unknown[]>> {
   const result: Record<string, unknown[]> = {};
   for (const { table, key } of COPIED_TABLES) {
-    const rows = await db.selectFrom(table).selectAll().orderBy(key as never).execute();
-    result[table] = rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v])));
+    const rows = await db
+      .selectFrom(table)
+      .selectAll()
+      .orderBy(key as never)
+      .execute();
+    result[table] = rows.map((row) =>
+      Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v])),
+    );
   }
   return result;
 }
@@ -25,7 +31,14 @@ async function snapshot(db: Db): Promise<Record<string, unknown[]>> {
 async function fillSource(t: TestApp): Promise<{ projectId: number; keyId: number }> {
   await t.createUser('copied-user');
   const p = await createProjectFixture(t, { 'hello.sh': 'echo copied line one\necho copied line two\n' });
-  const key = await t.request('POST', `${p.base}/keys`, { as: t.adminCookie, body: { name: 'deploy login', type: 'login_password', login_password: { login: 'deployer', password: KEY_PASSWORD } } });
+  const key = await t.request('POST', `${p.base}/keys`, {
+    as: t.adminCookie,
+    body: {
+      name: 'deploy login',
+      type: 'login_password',
+      login_password: { login: 'deployer', password: KEY_PASSWORD },
+    },
+  });
   expect(key.status).toBe(201);
   t.secrets.add(KEY_PASSWORD);
   const first = await p.createTemplate({ playbook: 'hello.sh', name: 'First' });
@@ -33,13 +46,32 @@ async function fillSource(t: TestApp): Promise<{ projectId: number; keyId: numbe
   // The first template names a later one: the copy must write that reference after both exist.
   const linked = await t.request('PUT', `${p.base}/templates/${first}`, {
     as: t.adminCookie,
-    body: { id: first, name: 'First', app: 'bash', playbook: 'hello.sh', repository_id: p.repositoryId, environment_id: p.emptyEnvironmentId, type: 'deploy', build_template_id: build },
+    body: {
+      id: first,
+      name: 'First',
+      app: 'bash',
+      playbook: 'hello.sh',
+      repository_id: p.repositoryId,
+      environment_id: p.emptyEnvironmentId,
+      type: 'deploy',
+      build_template_id: build,
+    },
   });
   expect(linked.status, linked.text).toBe(204);
   const taskId = await p.runTask(build);
   await p.waitForStatus(taskId, ['success']);
-  expect((await t.request('POST', `${p.base}/schedules`, { as: t.adminCookie, body: { name: 'Nightly', template_id: build, cron_format: '0 3 * * *', active: true } })).status).toBe(201);
-  const integration = await t.request('POST', `${p.base}/integrations`, { as: t.adminCookie, body: { name: 'Hook', template_id: build } });
+  expect(
+    (
+      await t.request('POST', `${p.base}/schedules`, {
+        as: t.adminCookie,
+        body: { name: 'Nightly', template_id: build, cron_format: '0 3 * * *', active: true },
+      })
+    ).status,
+  ).toBe(201);
+  const integration = await t.request('POST', `${p.base}/integrations`, {
+    as: t.adminCookie,
+    body: { name: 'Hook', template_id: build },
+  });
   expect(integration.status).toBe(201);
   return { projectId: p.projectId, keyId: (key.body as { id: number }).id };
 }
@@ -48,7 +80,9 @@ describe('every table is either copied or belongs to the running installation', 
   it('leaves no table of the store out of the copy plan', async () => {
     const t = await createTestApp('sqlite');
     try {
-      const tables = (await t.runtime.connection.db.introspection.getTables()).map((table) => table.name).filter((name) => !name.startsWith('gantry_migration'));
+      const tables = (await t.runtime.connection.db.introspection.getTables())
+        .map((table) => table.name)
+        .filter((name) => !name.startsWith('gantry_migration'));
       expect([...tables].sort()).toEqual([...COPIED_TABLES.map((c) => c.table), ...INSTALLATION_TABLES].sort());
     } finally {
       await t.close();
@@ -65,7 +99,11 @@ describe.each(pairs)('gantry store copy from %s to %s', (from, to) => {
       const { projectId, keyId } = await fillSource(source);
       const out: string[] = [];
       const err: string[] = [];
-      const code = await runCli(['store', 'copy', '--from', source.runtime.config.db_url, '--to', target.url], { print: (l) => out.push(l), printError: (l) => err.push(l), env: {} });
+      const code = await runCli(['store', 'copy', '--from', source.runtime.config.db_url, '--to', target.url], {
+        print: (l) => out.push(l),
+        printError: (l) => err.push(l),
+        env: {},
+      });
       expect(err).toEqual([]);
       expect(code).toBe(0);
       expect(out.at(-1)).toMatch(/^The copy is complete\./);
@@ -76,13 +114,25 @@ describe.each(pairs)('gantry store copy from %s to %s', (from, to) => {
       } finally {
         await copied.db.destroy();
       }
-      copy = await createTestApp(to, { db_url: target.url, access_key_encryption: source.runtime.config.access_key_encryption });
+      copy = await createTestApp(to, {
+        db_url: target.url,
+        access_key_encryption: source.runtime.config.access_key_encryption,
+      });
       // The copy is a working installation: same sign-in, readable secrets, fresh ids after the copied ones.
-      expect(await copy.runtime.services.keys.getMaterial(projectId, keyId)).toMatchObject({ type: 'login_password', password: KEY_PASSWORD });
-      const output = (await copy.request('GET', `/api/project/${projectId}/tasks/last`, { as: copy.adminCookie })).body as { id: number }[];
-      const lines = (await copy.request('GET', `/api/project/${projectId}/tasks/${output[0]?.id}/output`, { as: copy.adminCookie })).body as { output: string }[];
+      expect(await copy.runtime.services.keys.getMaterial(projectId, keyId)).toMatchObject({
+        type: 'login_password',
+        password: KEY_PASSWORD,
+      });
+      const output = (await copy.request('GET', `/api/project/${projectId}/tasks/last`, { as: copy.adminCookie }))
+        .body as { id: number }[];
+      const lines = (
+        await copy.request('GET', `/api/project/${projectId}/tasks/${output[0]?.id}/output`, { as: copy.adminCookie })
+      ).body as { output: string }[];
       expect(lines.map((l) => l.output)).toEqual(expect.arrayContaining(['copied line one', 'copied line two']));
-      const created = await copy.request('POST', '/api/projects', { as: copy.adminCookie, body: { name: 'After the copy' } });
+      const created = await copy.request('POST', '/api/projects', {
+        as: copy.adminCookie,
+        body: { name: 'After the copy' },
+      });
       expect(created.status).toBe(201);
       expect((created.body as { id: number }).id).toBeGreaterThan(projectId);
       expect(await copy.login('admin', ADMIN_PASSWORD)).toMatch(/^gantry_session=/);
@@ -99,9 +149,16 @@ describe.each(pairs)('gantry store copy from %s to %s', (from, to) => {
     try {
       const before = await snapshot(occupied.runtime.connection.db);
       const err: string[] = [];
-      const code = await runCli(['store', 'copy', '--from', source.runtime.config.db_url, '--to', occupied.runtime.config.db_url], { print: () => undefined, printError: (l) => err.push(l), env: {} });
+      const code = await runCli(
+        ['store', 'copy', '--from', source.runtime.config.db_url, '--to', occupied.runtime.config.db_url],
+        { print: () => undefined, printError: (l) => err.push(l), env: {} },
+      );
       expect(code).toBe(1);
-      expect(err).toEqual([expect.stringMatching(/^The target store is not empty \(table users has 1 row\(s\)\): copy into an empty database$/)]);
+      expect(err).toEqual([
+        expect.stringMatching(
+          /^The target store is not empty \(table users has 1 row\(s\)\): copy into an empty database$/,
+        ),
+      ]);
       expect(await snapshot(occupied.runtime.connection.db)).toEqual(before);
     } finally {
       await occupied.close();
@@ -113,15 +170,20 @@ describe.each(pairs)('gantry store copy from %s to %s', (from, to) => {
 describe('gantry store copy: impossible requests', () => {
   it('names a missing source file, an unreachable target and a copy onto itself in one line', async () => {
     const err: string[] = [];
-    const run = (...argv: string[]) => runCli(['store', 'copy', ...argv], { print: () => undefined, printError: (l) => err.push(l), env: {} });
+    const run = (...argv: string[]) =>
+      runCli(['store', 'copy', ...argv], { print: () => undefined, printError: (l) => err.push(l), env: {} });
     expect(await run('--from', '/nonexistent/gantry.sqlite', '--to', '/tmp/x.sqlite')).toBe(1);
     expect(err.at(-1)).toBe('The source SQLite file /nonexistent/gantry.sqlite does not exist');
     expect(await run('--from', '/tmp/same.sqlite', '--to', '/tmp/same.sqlite')).toBe(1);
     expect(err.at(-1)).toBe('The source and the target are the same store');
     const source = await createTestApp('sqlite');
     try {
-      expect(await run('--from', source.runtime.config.db_url, '--to', 'postgres://gantry:pw-Hidden-1@127.0.0.1:1/gantry')).toBe(1);
-      expect(err.at(-1)).toMatch(/^Cannot open the postgres store at postgres:\/\/gantry:\*\*\*@127\.0\.0\.1:1\/gantry: .*ECONNREFUSED/);
+      expect(
+        await run('--from', source.runtime.config.db_url, '--to', 'postgres://gantry:pw-Hidden-1@127.0.0.1:1/gantry'),
+      ).toBe(1);
+      expect(err.at(-1)).toMatch(
+        /^Cannot open the postgres store at postgres:\/\/gantry:\*\*\*@127\.0\.0\.1:1\/gantry: .*ECONNREFUSED/,
+      );
     } finally {
       await source.close();
     }

@@ -1,12 +1,26 @@
 import { SurveyVar, findSurveyAnswerProblem, type SurveyQuestion } from '@gantry/contract';
 import { describe, expect, it } from 'vitest';
 
-const question = (fields: Partial<SurveyQuestion> & { name: string }): SurveyQuestion => ({ title: fields.name.toUpperCase(), type: '', required: false, values: [], ...fields });
+const question = (fields: Partial<SurveyQuestion> & { name: string }): SurveyQuestion => ({
+  title: fields.name.toUpperCase(),
+  type: '',
+  required: false,
+  values: [],
+  ...fields,
+});
 
 const QUESTIONS = [
   question({ name: 'version', title: 'Version', required: true }),
   question({ name: 'count', title: 'Count', type: 'int' }),
-  question({ name: 'region', title: 'Region', type: 'enum', values: [{ name: 'Europe', value: 'eu' }, { name: 'Asia', value: 'ap' }] }),
+  question({
+    name: 'region',
+    title: 'Region',
+    type: 'enum',
+    values: [
+      { name: 'Europe', value: 'eu' },
+      { name: 'Asia', value: 'ap' },
+    ],
+  }),
   question({ name: 'token', title: 'Token', type: 'secret', required: true }),
 ];
 
@@ -42,20 +56,34 @@ describe('survey answers', () => {
 
   it('refuses lists and objects as answers', () => {
     expect(check({ version: ['1'] })).toBe('Version must be a single value, not a list or an object');
-    expect(check({ version: '1', region: { value: 'eu' } })).toBe('Region must be a single value, not a list or an object');
+    expect(check({ version: '1', region: { value: 'eu' } })).toBe(
+      'Region must be a single value, not a list or an object',
+    );
   });
 
   it('refuses a secret answer sent in environment, even alongside the right one, naming the variable', () => {
-    const problem = findSurveyAnswerProblem(QUESTIONS, { environment: { version: '1', token: 'x' }, secret: { token: 'x' } });
-    expect(problem).toEqual({ name: 'token', message: 'Survey variable "token" is a secret: send it in "secret", not in "environment"' });
+    const problem = findSurveyAnswerProblem(QUESTIONS, {
+      environment: { version: '1', token: 'x' },
+      secret: { token: 'x' },
+    });
+    expect(problem).toEqual({
+      name: 'token',
+      message: 'Survey variable "token" is a secret: send it in "secret", not in "environment"',
+    });
   });
 
   it('does not read inherited properties as answers', () => {
-    expect(findSurveyAnswerProblem([question({ name: 'toString', title: 'Text', required: true })], { environment: {}, secret: {} })?.message).toBe('Text is required');
+    expect(
+      findSurveyAnswerProblem([question({ name: 'toString', title: 'Text', required: true })], {
+        environment: {},
+        secret: {},
+      })?.message,
+    ).toBe('Text is required');
   });
 
   it('takes as an integer default only what a task may then answer with it', () => {
-    const withDefault = (default_value: string) => SurveyVar.safeParse({ name: 'count', title: 'Count', type: 'int', default_value });
+    const withDefault = (default_value: string) =>
+      SurveyVar.safeParse({ name: 'count', title: 'Count', type: 'int', default_value });
     expect(withDefault('-12').success).toBe(true);
     expect(withDefault('99999999999999999999').success).toBe(false);
     expect(withDefault('1.5').success).toBe(false);

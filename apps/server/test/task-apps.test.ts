@@ -25,19 +25,31 @@ describe('pulumi and powershell tasks through stand-in executables', () => {
 
   beforeAll(async () => {
     t = await createTestApp('sqlite');
-    p = await createProjectFixture(t, { 'stack/Pulumi.yaml': 'name: demo\nruntime: yaml\n', 'hello.ps1': 'Write-Output "hello"\n' });
+    p = await createProjectFixture(t, {
+      'stack/Pulumi.yaml': 'name: demo\nruntime: yaml\n',
+      'hello.ps1': 'Write-Output "hello"\n',
+    });
   });
   afterAll(() => t.close());
 
   async function useApp(app: string, executable: string) {
-    expect((await t.request('PUT', `/api/apps/${app}`, { as: t.adminCookie, body: { path: executable } })).status).toBe(204);
+    expect((await t.request('PUT', `/api/apps/${app}`, { as: t.adminCookie, body: { path: executable } })).status).toBe(
+      204,
+    );
   }
 
   it('pulumi previews, waits for confirmation, then runs up with the variable group in its environment', async () => {
     const pulumi = createStandIn('pulumi', 'echo "pulumi $1 in $(basename "$PWD") region=$AWS_REGION"');
     await useApp('pulumi', pulumi.path);
-    const environment = await t.request('POST', `${p.base}/environment`, { as: t.adminCookie, body: { name: 'cloud', json: '{}', env: JSON.stringify({ AWS_REGION: 'eu-west-1' }) } });
-    const templateId = await p.createTemplate({ app: 'pulumi', playbook: 'stack', environment_id: (environment.body as { id: number }).id });
+    const environment = await t.request('POST', `${p.base}/environment`, {
+      as: t.adminCookie,
+      body: { name: 'cloud', json: '{}', env: JSON.stringify({ AWS_REGION: 'eu-west-1' }) },
+    });
+    const templateId = await p.createTemplate({
+      app: 'pulumi',
+      playbook: 'stack',
+      environment_id: (environment.body as { id: number }).id,
+    });
     const taskId = await p.runTask(templateId);
     await p.waitForStatus(taskId, ['waiting_confirmation']);
     expect(pulumi.calls()).toEqual(['preview --non-interactive']);
@@ -55,7 +67,10 @@ describe('pulumi and powershell tasks through stand-in executables', () => {
     const templateId = await p.createTemplate({ app: 'pulumi', playbook: 'stack' });
     const destroyed = await p.runTask(templateId, { params: { auto_approve: true, destroy: true } });
     expect((await p.waitForStatus(destroyed, ['success', 'error'])).status).toBe('success');
-    expect(pulumi.calls()).toEqual(['preview --non-interactive --destroy', 'destroy --yes --non-interactive --skip-preview']);
+    expect(pulumi.calls()).toEqual([
+      'preview --non-interactive --destroy',
+      'destroy --yes --non-interactive --skip-preview',
+    ]);
 
     const rejected = await p.runTask(templateId);
     await p.waitForStatus(rejected, ['waiting_confirmation']);
@@ -77,7 +92,11 @@ describe('pulumi and powershell tasks through stand-in executables', () => {
   it('powershell scripts run through pwsh -File with the template arguments, even from a custom path', async () => {
     const pwsh = createStandIn('pwsh', 'echo "pwsh ran $4 with $5 $6"');
     await useApp('powershell', pwsh.path);
-    const templateId = await p.createTemplate({ app: 'powershell', playbook: 'hello.ps1', arguments: JSON.stringify(['-Name', 'world']) });
+    const templateId = await p.createTemplate({
+      app: 'powershell',
+      playbook: 'hello.ps1',
+      arguments: JSON.stringify(['-Name', 'world']),
+    });
     const taskId = await p.runTask(templateId);
     const task = await p.waitForStatus(taskId, ['success', 'error']);
     const output = await p.output(taskId);

@@ -28,7 +28,10 @@ export interface ProjectFixture {
 /** A project with a git repository of the given files, ready to run templates from it. */
 export async function createProjectFixture(t: TestApp, files: Record<string, string>): Promise<ProjectFixture> {
   const repo = createGitRepository(files);
-  const project = await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: `Tasks ${Math.random().toString(36).slice(2, 7)}` } });
+  const project = await t.request('POST', '/api/projects', {
+    as: t.adminCookie,
+    body: { name: `Tasks ${Math.random().toString(36).slice(2, 7)}` },
+  });
   const projectId = (project.body as { id: number }).id;
   const base = `/api/project/${projectId}`;
   const keys = (await t.request('GET', `${base}/keys`, { as: t.adminCookie })).body as { id: number }[];
@@ -52,7 +55,13 @@ export async function createProjectFixture(t: TestApp, files: Record<string, str
     async createTemplate(fields) {
       const response = await t.request('POST', `${base}/templates`, {
         as: t.adminCookie,
-        body: { name: `T${Math.random().toString(36).slice(2, 7)}`, app: 'bash', repository_id: repositoryId, environment_id: emptyEnvironmentId, ...fields },
+        body: {
+          name: `T${Math.random().toString(36).slice(2, 7)}`,
+          app: 'bash',
+          repository_id: repositoryId,
+          environment_id: emptyEnvironmentId,
+          ...fields,
+        },
       });
       expect(response.status, JSON.stringify(response.body)).toBe(201);
       return (response.body as { id: number }).id;
@@ -65,14 +74,21 @@ export async function createProjectFixture(t: TestApp, files: Record<string, str
     async waitForStatus(taskId, statuses, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const task = (await t.request('GET', `${base}/tasks/${taskId}`, { as: t.adminCookie })).body as Record<string, unknown>;
+        const task = (await t.request('GET', `${base}/tasks/${taskId}`, { as: t.adminCookie })).body as Record<
+          string,
+          unknown
+        >;
         if (statuses.includes(String(task.status))) return task;
-        if (Date.now() > deadline) throw new Error(`Task ${taskId} is ${String(task.status)}, expected ${statuses.join('|')}`);
+        if (Date.now() > deadline)
+          throw new Error(`Task ${taskId} is ${String(task.status)}, expected ${statuses.join('|')}`);
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
     },
     async output(taskId) {
-      const records = (await t.request('GET', `${base}/tasks/${taskId}/output`, { as: t.adminCookie })).body as { output: string; seq: number }[];
+      const records = (await t.request('GET', `${base}/tasks/${taskId}/output`, { as: t.adminCookie })).body as {
+        output: string;
+        seq: number;
+      }[];
       expect(records.map((r) => r.seq)).toEqual(records.map((_, i) => i));
       return records.map((r) => r.output);
     },

@@ -32,7 +32,10 @@ describe.each(dialects)('live updates, confirmation and recovery on %s', (dialec
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
-    p = await createProjectFixture(t, { 'count.sh': 'for i in $(seq 1 300); do echo "n$i"; done\n', 'infra/main.tf': '' });
+    p = await createProjectFixture(t, {
+      'count.sh': 'for i in $(seq 1 300); do echo "n$i"; done\n',
+      'infra/main.tf': '',
+    });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const address = t.app.server.address();
     port = typeof address === 'object' && address ? address.port : 0;
@@ -62,7 +65,9 @@ describe.each(dialects)('live updates, confirmation and recovery on %s', (dialec
     expect(updates).toEqual(['starting', 'running', 'success']);
     const lines = perLine.messages.filter((m) => m.type === 'log' && m.task_id === taskId).map((m) => String(m.output));
     expect(lines.filter((l) => /^n\d+$/.test(l))).toEqual(Array.from({ length: 300 }, (_, i) => `n${i + 1}`));
-    const batches = batched.messages.filter((m) => m.type === 'logs' && m.task_id === taskId) as { lines: { seq: number; output: string }[] }[];
+    const batches = batched.messages.filter((m) => m.type === 'logs' && m.task_id === taskId) as {
+      lines: { seq: number; output: string }[];
+    }[];
     const seqs = batches.flatMap((b) => b.lines.map((l) => l.seq));
     expect(seqs).toEqual(seqs.map((_, i) => i));
     expect(batches.length).toBeLessThan(seqs.length);
@@ -123,12 +128,19 @@ describe.each(dialects)('live updates, confirmation and recovery on %s', (dialec
     expect((await t.request('POST', `${p.base}/tasks/${rejected}/confirm`, { as: t.adminCookie })).status).toBe(409);
     expect((await t.request('POST', `${p.base}/tasks/${rejected}/reject`, { as: t.adminCookie })).status).toBe(409);
     const today = new Date().toISOString().slice(0, 10);
-    const stats = (await t.request('GET', `${p.base}/templates/${templateId}/stats?start=${today}`, { as: t.adminCookie })).body;
+    const stats = (
+      await t.request('GET', `${p.base}/templates/${templateId}/stats?start=${today}`, { as: t.adminCookie })
+    ).body;
     expect(stats).toEqual([{ date: today, count_by_status: { success: 0, failed: 0, stopped: 1 } }]);
 
     const approved = await p.runTask(templateId, { params: { auto_approve: true, destroy: true } });
     expect((await p.waitForStatus(approved, ['success', 'error'])).status).toBe('success');
-    expect(fake.calls().filter((c) => c.startsWith('plan')).at(-1)).toMatch(/ -destroy$/);
+    expect(
+      fake
+        .calls()
+        .filter((c) => c.startsWith('plan'))
+        .at(-1),
+    ).toMatch(/ -destroy$/);
     expect(fake.calls().at(-1)).toMatch(/^apply /);
   });
 
@@ -148,6 +160,8 @@ describe.each(dialects)('live updates, confirmation and recovery on %s', (dialec
     expect(await t.runtime.services.engine.recover()).toBe(1);
     const task = await p.waitForStatus(orphanId, ['error']);
     expect(task.end).toEqual(expect.any(String));
-    expect(await p.output(orphanId)).toEqual(['Gantry restarted while this task was running; the task can no longer be followed and was closed.']);
+    expect(await p.output(orphanId)).toEqual([
+      'Gantry restarted while this task was running; the task can no longer be followed and was closed.',
+    ]);
   });
 });

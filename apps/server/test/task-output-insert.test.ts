@@ -18,18 +18,44 @@ describe.each(dialects)('storing task output in bulk on %s', (dialect) => {
   });
 
   it('stores every line of a batch larger than one statement takes, byte for byte and in order', async () => {
-    const taskId = await insertTaskRow(t, { project_id: p.projectId, template_id: await p.createTemplate({ playbook: 'noop.sh' }), status: 'running' });
+    const taskId = await insertTaskRow(t, {
+      project_id: p.projectId,
+      template_id: await p.createTemplate({ playbook: 'noop.sh' }),
+      status: 'running',
+    });
     const repository = createTasksRepository(t.runtime.connection.db, dialect);
     const time = new Date().toISOString();
     // Characters a bulk format could take for its own (tab, backslash, quotes, CR, braces, commas), wide
     // characters, and long lines whose text alone is more than one statement may carry.
-    const special = ['a\tb', 'back\\slash \\N \\t', `quote ' and " and \`tick\``, 'carriage\rreturn', '{1,2} (x) NULL', 'ünï €𝄞', ''];
+    const special = [
+      'a\tb',
+      'back\\slash \\N \\t',
+      `quote ' and " and \`tick\``,
+      'carriage\rreturn',
+      '{1,2} (x) NULL',
+      'ünï €𝄞',
+      '',
+    ];
     const long = 'x'.repeat(400_000);
-    const outputs = Array.from({ length: 12_000 }, (_, i) => (i % 1000 === 999 ? `${i}${long}` : `${i} ${special[i % special.length]}`));
-    await repository.insertOutput(outputs.map((output, seq) => ({ task_id: taskId, seq, time, output })), taskId, outputs.length);
+    const outputs = Array.from({ length: 12_000 }, (_, i) =>
+      i % 1000 === 999 ? `${i}${long}` : `${i} ${special[i % special.length]}`,
+    );
+    await repository.insertOutput(
+      outputs.map((output, seq) => ({ task_id: taskId, seq, time, output })),
+      taskId,
+      outputs.length,
+    );
     const stored = await repository.listOutput(taskId, 0, undefined);
     expect(stored.map((row) => row.seq)).toEqual(outputs.map((_, seq) => seq));
     expect(stored.map((row) => row.output)).toEqual(outputs);
-    expect((await t.runtime.connection.db.selectFrom('task').select('output_lines').where('id', '=', taskId).executeTakeFirstOrThrow()).output_lines).toBe(outputs.length);
+    expect(
+      (
+        await t.runtime.connection.db
+          .selectFrom('task')
+          .select('output_lines')
+          .where('id', '=', taskId)
+          .executeTakeFirstOrThrow()
+      ).output_lines,
+    ).toBe(outputs.length);
   });
 });

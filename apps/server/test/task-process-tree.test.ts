@@ -82,7 +82,9 @@ describe.each(dialects)('the process tree of a task on %s', (dialect) => {
     await waitForLine(taskId, 'planted');
     const pids = plantedPids(plain.dir);
     expect(pids.every(isRunning)).toBe(true);
-    expect((await t.request('POST', `${p.base}/tasks/${taskId}/stop`, { as: t.adminCookie, body: { force: false } })).status).toBe(204);
+    expect(
+      (await t.request('POST', `${p.base}/tasks/${taskId}/stop`, { as: t.adminCookie, body: { force: false } })).status,
+    ).toBe(204);
     expect((await p.waitForStatus(taskId, ['stopped', 'error', 'success'])).status).toBe('stopped');
     expect(pids.filter(isRunning)).toEqual([]);
   });
@@ -91,11 +93,17 @@ describe.each(dialects)('the process tree of a task on %s', (dialect) => {
     const taskId = await p.runTask(await p.createTemplate({ playbook: 'stubborn.sh' }));
     await waitForLine(taskId, 'planted');
     const pids = plantedPids(stubborn.dir);
-    expect((await t.request('POST', `${p.base}/tasks/${taskId}/stop`, { as: t.adminCookie, body: { force: false } })).status).toBe(204);
+    expect(
+      (await t.request('POST', `${p.base}/tasks/${taskId}/stop`, { as: t.adminCookie, body: { force: false } })).status,
+    ).toBe(204);
     await waitForLine(taskId, 'got TERM');
-    expect((await t.request('GET', `${p.base}/tasks/${taskId}`, { as: t.adminCookie })).body).toMatchObject({ status: 'stopping' });
+    expect((await t.request('GET', `${p.base}/tasks/${taskId}`, { as: t.adminCookie })).body).toMatchObject({
+      status: 'stopping',
+    });
     const forced = Date.now();
-    expect((await t.request('POST', `${p.base}/tasks/${taskId}/stop`, { as: t.adminCookie, body: { force: true } })).status).toBe(204);
+    expect(
+      (await t.request('POST', `${p.base}/tasks/${taskId}/stop`, { as: t.adminCookie, body: { force: true } })).status,
+    ).toBe(204);
     expect((await p.waitForStatus(taskId, ['stopped', 'error', 'success'], 10_000)).status).toBe('stopped');
     expect(Date.now() - forced).toBeLessThan(5000);
     expect(pids.filter(isRunning)).toEqual([]);
@@ -113,7 +121,11 @@ describe('a server killed while a task runs a process tree', () => {
   });
 
   async function start(port: number): Promise<ChildProcess> {
-    const { child } = await startServerProcess({ dataDir, port, env: { GANTRY_ADMIN_LOGIN: 'admin', GANTRY_ADMIN_PASSWORD: 'tree-Pass-1' } });
+    const { child } = await startServerProcess({
+      dataDir,
+      port,
+      env: { GANTRY_ADMIN_LOGIN: 'admin', GANTRY_ADMIN_PASSWORD: 'tree-Pass-1' },
+    });
     children.push(child);
     return child;
   }
@@ -124,21 +136,40 @@ describe('a server killed while a task runs a process tree', () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const first = await start(port);
-    const login = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ auth: 'admin', password: 'tree-Pass-1' }) });
+    const login = await fetch(`${url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ auth: 'admin', password: 'tree-Pass-1' }),
+    });
     const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
     const call = async (method: string, route: string, body?: unknown) => {
-      const response = await fetch(`${url}${route}`, { method, headers: { cookie, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+      const response = await fetch(`${url}${route}`, {
+        method,
+        headers: { cookie, 'content-type': 'application/json' },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
       return (await response.json()) as Record<string, unknown> & { id: number };
     };
     const project = await call('POST', '/api/projects', { name: 'Tree' });
     const base = `/api/project/${project.id}`;
     const [key] = (await call('GET', `${base}/keys`)) as unknown as { id: number }[];
     const [group] = (await call('GET', `${base}/environment`)) as unknown as { id: number }[];
-    const repository = await call('POST', `${base}/repositories`, { name: 'local', git_url: scripts, ssh_key_id: key?.id });
-    const template = await call('POST', `${base}/templates`, { name: 'Tree', app: 'bash', playbook: 'tree.sh', repository_id: repository.id, environment_id: group?.id });
+    const repository = await call('POST', `${base}/repositories`, {
+      name: 'local',
+      git_url: scripts,
+      ssh_key_id: key?.id,
+    });
+    const template = await call('POST', `${base}/templates`, {
+      name: 'Tree',
+      app: 'bash',
+      playbook: 'tree.sh',
+      repository_id: repository.id,
+      environment_id: group?.id,
+    });
     const task = await call('POST', `${base}/tasks`, { template_id: template.id });
 
-    const output = async () => ((await call('GET', `${base}/tasks/${task.id}/output`)) as unknown as { output: string }[]).map((l) => l.output);
+    const output = async () =>
+      ((await call('GET', `${base}/tasks/${task.id}/output`)) as unknown as { output: string }[]).map((l) => l.output);
     await expect.poll(output, { timeout: 20_000, interval: 50 }).toContain('planted');
     const pids = plantedPids(dir);
     const leader = Number((await output()).find((line) => line.startsWith('leader '))?.slice(7));
@@ -153,14 +184,16 @@ describe('a server killed while a task runs a process tree', () => {
 
     await start(port);
     // Recovery runs once the server listens.
-    await expect.poll(async () => (await call('GET', `${base}/tasks/${task.id}`)).status, { timeout: 20_000 }).toBe('error');
+    await expect
+      .poll(async () => (await call('GET', `${base}/tasks/${task.id}`)).status, { timeout: 20_000 })
+      .toBe('error');
     expect(await output()).toContain('Its processes, still running, were stopped.');
     expect(pids.filter(isRunning)).toEqual([]);
   });
 });
 
 describe('a runner killed while a task runs a process tree (sqlite)', () => {
-    const workDir = mkdtempSync(path.join(os.tmpdir(), 'gantry-tree-runner-'));
+  const workDir = mkdtempSync(path.join(os.tmpdir(), 'gantry-tree-runner-'));
   const planted = plantingScript('sleep 327');
   const children: ChildProcess[] = [];
   let t: TestApp;
@@ -182,10 +215,14 @@ describe('a runner killed while a task runs a process tree (sqlite)', () => {
   });
 
   function startRunner(token: string): { child: ChildProcess; output: () => string } {
-    const child = spawn(process.execPath, [GANTRY_SOURCE_BIN, 'runner', 'start', '--server', url, '--token', token, '--work-dir', workDir], {
-      env: { PATH: readTestEnvironment().path },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [GANTRY_SOURCE_BIN, 'runner', 'start', '--server', url, '--token', token, '--work-dir', workDir],
+      {
+        env: { PATH: readTestEnvironment().path },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     children.push(child);
     let output = '';
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -32,7 +32,11 @@ describe.each(dialects)('task request rights on %s', (dialect) => {
     expect((response.body as { error: string }).error).toMatch(field);
   }
 
-  async function expectAccepted(as: string, templateId: number, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+  async function expectAccepted(
+    as: string,
+    templateId: number,
+    body: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
     const response = await post(as, templateId, body);
     expect(response.status, `${JSON.stringify(body)} -> ${response.text}`).toBe(201);
     return response.body as Record<string, unknown>;
@@ -42,30 +46,63 @@ describe.each(dialects)('task request rights on %s', (dialect) => {
     t = await createTestApp(dialect);
     p = await createProjectFixture(t, SCRIPTS);
     t.secrets.add('runner-Token-1');
-    for (const [role, slug] of [['owner', 'owner'], ['manager', 'manager'], ['runner', 'task_runner']] as const) {
+    for (const [role, slug] of [
+      ['owner', 'owner'],
+      ['manager', 'manager'],
+      ['runner', 'task_runner'],
+    ] as const) {
       const user = await t.createUser(`rights-${role}`);
-      const added = await t.request('POST', `${p.base}/users`, { as: t.adminCookie, body: { user_id: user.id, role: slug } });
+      const added = await t.request('POST', `${p.base}/users`, {
+        as: t.adminCookie,
+        body: { user_id: user.id, role: slug },
+      });
       expect(added.status).toBe(204);
       cookies[role] = user.cookie;
     }
     const inventory = async (name: string) =>
-      ((await t.request('POST', `${p.base}/inventory`, { as: t.adminCookie, body: { name, type: 'static', inventory: 'localhost\n', ssh_key_id: p.noneKeyId } })).body as { id: number }).id;
+      (
+        (
+          await t.request('POST', `${p.base}/inventory`, {
+            as: t.adminCookie,
+            body: { name, type: 'static', inventory: 'localhost\n', ssh_key_id: p.noneKeyId },
+          })
+        ).body as { id: number }
+      ).id;
     inventoryId = await inventory('main hosts');
     otherInventoryId = await inventory('other hosts');
     const survey = [
-      { name: 'region', title: 'Region', type: 'enum', values: [{ name: 'Europe', value: 'eu' }, { name: 'Asia', value: 'ap' }] },
+      {
+        name: 'region',
+        title: 'Region',
+        type: 'enum',
+        values: [
+          { name: 'Europe', value: 'eu' },
+          { name: 'Asia', value: 'ap' },
+        ],
+      },
       { name: 'count', title: 'Count', type: 'int' },
       { name: 'note', title: 'Note' },
       { name: 'token', title: 'Token', type: 'secret' },
     ];
     bashTemplate = await p.createTemplate({ playbook: 'args.sh', survey_vars: survey, inventory_id: inventoryId });
-    ansibleTemplate = await p.createTemplate({ app: 'ansible', playbook: 'site.yml', inventory_id: inventoryId, survey_vars: survey, allow_override_args_in_task: true });
+    ansibleTemplate = await p.createTemplate({
+      app: 'ansible',
+      playbook: 'site.yml',
+      inventory_id: inventoryId,
+      survey_vars: survey,
+      allow_override_args_in_task: true,
+    });
   });
   afterAll(() => t.close());
 
   it('refuses a task runner every field the template does not offer, naming it', async () => {
     const runner = cookies.runner;
-    await expectRefused(runner, bashTemplate, { environment: JSON.stringify({ region: 'eu', extra_thing: 'x' }) }, /"extra_thing"/);
+    await expectRefused(
+      runner,
+      bashTemplate,
+      { environment: JSON.stringify({ region: 'eu', extra_thing: 'x' }) },
+      /"extra_thing"/,
+    );
     await expectRefused(runner, bashTemplate, { secret: JSON.stringify({ api_key: 'x' }) }, /"api_key"/);
     await expectRefused(runner, bashTemplate, { params: { become: true } }, /"become"/);
     await expectRefused(runner, bashTemplate, { params: { tags: ['web'] } }, /"tags"/);
@@ -74,22 +111,69 @@ describe.each(dialects)('task request rights on %s', (dialect) => {
     await expectRefused(runner, bashTemplate, { inventory_id: otherInventoryId }, /inventory_id/);
     await expectRefused(runner, bashTemplate, { playbook: 'site.yml' }, /playbook/);
     await expectRefused(runner, bashTemplate, { commit_hash: 'abcdef1234567' }, /commit_hash/);
-    await expectRefused(runner, ansibleTemplate, { environment: JSON.stringify({ note: "{{ lookup('pipe', 'id') }}" }) }, /"note"/);
+    await expectRefused(
+      runner,
+      ansibleTemplate,
+      { environment: JSON.stringify({ note: "{{ lookup('pipe', 'id') }}" }) },
+      /"note"/,
+    );
     // The same extra variable through the CLI arguments the template allows.
-    await expectRefused(runner, ansibleTemplate, { arguments: JSON.stringify(['-e', "note={{ lookup('pipe', 'id') }}"]) }, /--extra-vars/);
-    await expectRefused(runner, ansibleTemplate, { arguments: JSON.stringify(['--extra-vars={"note": "{% raw %}x{% endraw %}"}']) }, /--extra-vars/);
-    await expectRefused(runner, ansibleTemplate, { arguments: JSON.stringify(['-ve', 'note={# x #}']) }, /--extra-vars/);
+    await expectRefused(
+      runner,
+      ansibleTemplate,
+      { arguments: JSON.stringify(['-e', "note={{ lookup('pipe', 'id') }}"]) },
+      /--extra-vars/,
+    );
+    await expectRefused(
+      runner,
+      ansibleTemplate,
+      { arguments: JSON.stringify(['--extra-vars={"note": "{% raw %}x{% endraw %}"}']) },
+      /--extra-vars/,
+    );
+    await expectRefused(
+      runner,
+      ansibleTemplate,
+      { arguments: JSON.stringify(['-ve', 'note={# x #}']) },
+      /--extra-vars/,
+    );
     // Variables from a file of the server's, and playbooks outside the repository.
-    await expectRefused(runner, ansibleTemplate, { arguments: JSON.stringify(['-e', '@/etc/passwd']) }, /cannot load a file/);
-    await expectRefused(runner, ansibleTemplate, { arguments: JSON.stringify(['-e@/etc/passwd']) }, /cannot load a file/);
-    await expectRefused(runner, ansibleTemplate, { arguments: JSON.stringify(['/srv/other-project/site.yml']) }, /outside the repository/);
-    await expectRefused(runner, ansibleTemplate, { arguments: JSON.stringify(['--limit=all', '../../other/site.yml']) }, /outside the repository/);
+    await expectRefused(
+      runner,
+      ansibleTemplate,
+      { arguments: JSON.stringify(['-e', '@/etc/passwd']) },
+      /cannot load a file/,
+    );
+    await expectRefused(
+      runner,
+      ansibleTemplate,
+      { arguments: JSON.stringify(['-e@/etc/passwd']) },
+      /cannot load a file/,
+    );
+    await expectRefused(
+      runner,
+      ansibleTemplate,
+      { arguments: JSON.stringify(['/srv/other-project/site.yml']) },
+      /outside the repository/,
+    );
+    await expectRefused(
+      runner,
+      ansibleTemplate,
+      { arguments: JSON.stringify(['--limit=all', '../../other/site.yml']) },
+      /outside the repository/,
+    );
   });
 
   it('lets managers and owners pass what they could put in the template anyway', async () => {
     for (const as of [cookies.manager, cookies.owner]) {
-      await expectAccepted(as, bashTemplate, { environment: JSON.stringify({ region: 'eu', extra_thing: 'x' }), secret: JSON.stringify({ api_key: 'x' }), params: { become: true } });
-      await expectAccepted(as, ansibleTemplate, { environment: JSON.stringify({ note: '{{ inventory_hostname }}' }), params: { tags: ['web'] } });
+      await expectAccepted(as, bashTemplate, {
+        environment: JSON.stringify({ region: 'eu', extra_thing: 'x' }),
+        secret: JSON.stringify({ api_key: 'x' }),
+        params: { become: true },
+      });
+      await expectAccepted(as, ansibleTemplate, {
+        environment: JSON.stringify({ note: '{{ inventory_hostname }}' }),
+        params: { tags: ['web'] },
+      });
       await expectAccepted(as, ansibleTemplate, { arguments: JSON.stringify(['-e', 'note={{ inventory_hostname }}']) });
     }
   });
@@ -103,38 +187,78 @@ describe.each(dialects)('task request rights on %s', (dialect) => {
       inventory_id: inventoryId,
     });
     expect(task).toMatchObject({ inventory_id: inventoryId, params: { debug: true, dry_run: false, plan: true } });
-    await expectAccepted(runner, ansibleTemplate, { params: { limit: ['web1'], tags: ['a'], skip_tags: ['b'], diff: true }, limit: 'web2' });
+    await expectAccepted(runner, ansibleTemplate, {
+      params: { limit: ['web1'], tags: ['a'], skip_tags: ['b'], diff: true },
+      limit: 'web2',
+    });
 
-    const flexible = await p.createTemplate({ playbook: 'args.sh', allow_override_branch_in_task: true, task_params: { allow_override_inventory: true } });
-    expect(await expectAccepted(runner, flexible, { git_branch: 'main', inventory_id: otherInventoryId })).toMatchObject({ git_branch: 'main', inventory_id: otherInventoryId });
+    const flexible = await p.createTemplate({
+      playbook: 'args.sh',
+      allow_override_branch_in_task: true,
+      task_params: { allow_override_inventory: true },
+    });
+    expect(
+      await expectAccepted(runner, flexible, { git_branch: 'main', inventory_id: otherInventoryId }),
+    ).toMatchObject({ git_branch: 'main', inventory_id: otherInventoryId });
     // A branch reaches git's command line: one that reads as an option (git fetch origin --upload-pack=<command>) is no branch.
     for (const branch of ['--upload-pack=touch /tmp/gantry-pwned', '-b', 'a b', 'a..b', 'main.lock']) {
       await expectRefused(runner, flexible, { git_branch: branch }, 'Branch must be a valid git branch name');
     }
-    const template = await t.request('POST', `${p.base}/templates`, { as: t.adminCookie, body: { name: 'option branch', app: 'bash', playbook: 'args.sh', git_branch: '--upload-pack=id' } });
+    const template = await t.request('POST', `${p.base}/templates`, {
+      as: t.adminCookie,
+      body: { name: 'option branch', app: 'bash', playbook: 'args.sh', git_branch: '--upload-pack=id' },
+    });
     expect(template.status).toBe(400);
     expect((template.body as { error: string }).error).toMatch('Branch must be a valid git branch name');
-    expect(await expectAccepted(runner, flexible, { git_branch: 'release/1.2-rc' })).toMatchObject({ git_branch: 'release/1.2-rc' });
+    expect(await expectAccepted(runner, flexible, { git_branch: 'release/1.2-rc' })).toMatchObject({
+      git_branch: 'release/1.2-rc',
+    });
 
     // A re-run pins the commit its task ran; that commit is the template's own code, not one the runner picked.
     const finished = await p.waitForStatus(Number(task.id), ['success', 'error']);
     const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: p.repoDir, encoding: 'utf8' }).trim();
     expect(finished.commit_hash).toBe(head);
     await expectAccepted(runner, bashTemplate, { commit_hash: head });
-    expect(await expectAccepted(runner, bashTemplate, { commit_hash: head.toUpperCase() })).toMatchObject({ commit_hash: head });
+    expect(await expectAccepted(runner, bashTemplate, { commit_hash: head.toUpperCase() })).toMatchObject({
+      commit_hash: head,
+    });
     await expectAccepted(runner, flexible, { commit_hash: 'abcdef1234567' });
   });
 
   it('refuses connection and interpreter variables from everyone, in every spelling', async () => {
     for (const as of [t.adminCookie, cookies.owner, cookies.manager, cookies.runner]) {
-      for (const name of ['ansible_python_interpreter', ' Ansible_SSH_Common_Args ', 'ANSIBLE_BECOME_EXE', 'ansible_shell_executable', 'ansible_connection', 'ansible_winrm_transport', 'ansible_psrp_proxy', 'ansible_\u200bconnection']) {
+      for (const name of [
+        'ansible_python_interpreter',
+        ' Ansible_SSH_Common_Args ',
+        'ANSIBLE_BECOME_EXE',
+        'ansible_shell_executable',
+        'ansible_connection',
+        'ansible_winrm_transport',
+        'ansible_psrp_proxy',
+        'ansible_\u200bconnection',
+      ]) {
         await expectRefused(as, bashTemplate, { environment: JSON.stringify({ [name]: '/tmp/x' }) }, name);
         await expectRefused(as, ansibleTemplate, { secret: JSON.stringify({ [name]: '/tmp/x' }) }, name);
       }
       await expectRefused(as, bashTemplate, { secret: JSON.stringify({ LD_PRELOAD: '/tmp/x.so' }) }, /LD_PRELOAD/);
-      await expectRefused(as, ansibleTemplate, { arguments: JSON.stringify(['-e', 'ansible_python_interpreter=/tmp/x']) }, /ansible_python_interpreter/);
-      await expectRefused(as, ansibleTemplate, { arguments: JSON.stringify(['--extra-vars={"ansible_ssh_common_args": "-oProxyCommand=id"}']) }, /ansible_ssh_common_args/);
-      await expectRefused(as, ansibleTemplate, { arguments: JSON.stringify(['--ssh-common-args=-oProxyCommand=id']) }, /--ssh-common-args/);
+      await expectRefused(
+        as,
+        ansibleTemplate,
+        { arguments: JSON.stringify(['-e', 'ansible_python_interpreter=/tmp/x']) },
+        /ansible_python_interpreter/,
+      );
+      await expectRefused(
+        as,
+        ansibleTemplate,
+        { arguments: JSON.stringify(['--extra-vars={"ansible_ssh_common_args": "-oProxyCommand=id"}']) },
+        /ansible_ssh_common_args/,
+      );
+      await expectRefused(
+        as,
+        ansibleTemplate,
+        { arguments: JSON.stringify(['--ssh-common-args=-oProxyCommand=id']) },
+        /--ssh-common-args/,
+      );
       await expectRefused(as, ansibleTemplate, { arguments: JSON.stringify(['-vclocal']) }, /-c/);
     }
     await expectAccepted(cookies.runner, ansibleTemplate, { arguments: JSON.stringify(['--become', '-v', '--check']) });
@@ -144,12 +268,17 @@ describe.each(dialects)('task request rights on %s', (dialect) => {
     for (const as of [t.adminCookie, cookies.runner]) {
       const response = await post(as, bashTemplate, { environment: JSON.stringify({ token: 'in-the-clear' }) });
       expect(response.status).toBe(400);
-      expect(response.body).toEqual({ error: 'Survey variable "token" is a secret: send it in "secret", not in "environment"', code: expect.any(String) });
+      expect(response.body).toEqual({
+        error: 'Survey variable "token" is a secret: send it in "secret", not in "environment"',
+        code: expect.any(String),
+      });
     }
   });
 
   it('ignores CLI arguments the template does not allow, saying so in the log, and passes allowed ones', async () => {
-    const task = await expectAccepted(cookies.runner, bashTemplate, { arguments: JSON.stringify(['--dangerous', '$(id)']) });
+    const task = await expectAccepted(cookies.runner, bashTemplate, {
+      arguments: JSON.stringify(['--dangerous', '$(id)']),
+    });
     expect(task.arguments).toBeNull();
     await p.waitForStatus(Number(task.id), ['success', 'error']);
     const lines = await p.output(Number(task.id));
@@ -177,11 +306,36 @@ describe.each(dialects)('task request rights on %s', (dialect) => {
     const as = cookies.runner;
     await expectRefused(as, typed, {}, 'Version is required');
     await expectRefused(as, typed, { environment: JSON.stringify({ version: '  ' }) }, 'Version is required');
-    await expectRefused(as, typed, { environment: JSON.stringify({ version: '1', count: 'x1' }) }, 'Count: Must be integer');
-    await expectRefused(as, typed, { environment: JSON.stringify({ version: '1', count: 3.5 }) }, 'Count: Must be integer');
-    await expectRefused(as, typed, { environment: JSON.stringify({ version: '1', count: true }) }, 'Count: Must be integer');
-    await expectRefused(as, typed, { environment: JSON.stringify({ version: '1', region: 'us' }) }, 'Region must be one of its values');
-    await expectRefused(as, typed, { environment: JSON.stringify({ version: { nested: 1 } }) }, 'Version must be a single value');
+    await expectRefused(
+      as,
+      typed,
+      { environment: JSON.stringify({ version: '1', count: 'x1' }) },
+      'Count: Must be integer',
+    );
+    await expectRefused(
+      as,
+      typed,
+      { environment: JSON.stringify({ version: '1', count: 3.5 }) },
+      'Count: Must be integer',
+    );
+    await expectRefused(
+      as,
+      typed,
+      { environment: JSON.stringify({ version: '1', count: true }) },
+      'Count: Must be integer',
+    );
+    await expectRefused(
+      as,
+      typed,
+      { environment: JSON.stringify({ version: '1', region: 'us' }) },
+      'Region must be one of its values',
+    );
+    await expectRefused(
+      as,
+      typed,
+      { environment: JSON.stringify({ version: { nested: 1 } }) },
+      'Version must be a single value',
+    );
     await expectAccepted(as, typed, { environment: JSON.stringify({ version: '1', count: '-4', region: 'eu' }) });
     await expectAccepted(as, typed, { environment: JSON.stringify({ version: '1', count: 7 }) });
   });

@@ -42,13 +42,27 @@ async function insertTask(
     build_task_id: fields.build_task_id ?? null,
     output_lines: lines,
   });
-  const rows = Array.from({ length: lines }, (_, seq) => ({ task_id: id, seq, time: fields.created, output: `line ${seq}` }));
-  for (let i = 0; i < rows.length; i += 1000) await db.insertInto('task_output').values(rows.slice(i, i + 1000)).execute();
+  const rows = Array.from({ length: lines }, (_, seq) => ({
+    task_id: id,
+    seq,
+    time: fields.created,
+    output: `line ${seq}`,
+  }));
+  for (let i = 0; i < rows.length; i += 1000)
+    await db
+      .insertInto('task_output')
+      .values(rows.slice(i, i + 1000))
+      .execute();
   return id;
 }
 
 async function remainingTasks({ t }: Setup, ids: number[]): Promise<number[]> {
-  const rows = await t.runtime.connection.db.selectFrom('task').select('id').where('id', 'in', ids).orderBy('id').execute();
+  const rows = await t.runtime.connection.db
+    .selectFrom('task')
+    .select('id')
+    .where('id', 'in', ids)
+    .orderBy('id')
+    .execute();
   return rows.map((r) => Number(r.id));
 }
 
@@ -63,7 +77,11 @@ async function outputLines({ t }: Setup, ids: number[]): Promise<number> {
 
 /** Ends the directly inserted active tasks, so nothing waits on them when the app closes. */
 async function finishActive({ t }: Setup): Promise<void> {
-  await t.runtime.connection.db.updateTable('task').set({ status: 'error' }).where('status', 'not in', ['success', 'error', 'stopped', 'rejected']).execute();
+  await t.runtime.connection.db
+    .updateTable('task')
+    .set({ status: 'error' })
+    .where('status', 'not in', ['success', 'error', 'stopped', 'rejected'])
+    .execute();
 }
 
 describe.each(dialects)('task retention on %s', (dialect) => {
@@ -77,7 +95,8 @@ describe.each(dialects)('task retention on %s', (dialect) => {
     it('is disabled and removes nothing, however old the history', async () => {
       const templateId = await s.p.createTemplate({ playbook: 'noop.sh' });
       const ids = [];
-      for (let i = 0; i < 4; i++) ids.push(await insertTask(s, templateId, { status: 'success', created: daysAgo(3000), end: daysAgo(3000) }));
+      for (let i = 0; i < 4; i++)
+        ids.push(await insertTask(s, templateId, { status: 'success', created: daysAgo(3000), end: daysAgo(3000) }));
       const retention = s.t.runtime.services.taskRetention;
       expect(retention.enabled).toBe(false);
       expect(await retention.runOnce()).toBe(0);
@@ -112,12 +131,24 @@ describe.each(dialects)('task retention on %s', (dialect) => {
         await insertTask(s, templateId, { status: 'error', created: daysAgo(40), end: daysAgo(2) }),
       ];
       const active = [];
-      for (const status of ['waiting', 'starting', 'waiting_confirmation', 'confirmed', 'running', 'stopping'] as const) {
+      for (const status of [
+        'waiting',
+        'starting',
+        'waiting_confirmation',
+        'confirmed',
+        'running',
+        'stopping',
+      ] as const) {
         active.push(await insertTask(s, templateId, { status, created: daysAgo(500) }));
       }
       // An old build stays while a deploy that is kept names it.
       const build = await insertTask(s, templateId, { status: 'success', created: daysAgo(90), end: daysAgo(90) });
-      const deploy = await insertTask(s, templateId, { status: 'success', created: daysAgo(1), end: daysAgo(1), build_task_id: build });
+      const deploy = await insertTask(s, templateId, {
+        status: 'success',
+        created: daysAgo(1),
+        end: daysAgo(1),
+        build_task_id: build,
+      });
 
       // A Terraform state written by an expired task outlives it, no longer linked to it.
       const inventory = await s.t.request('POST', `${s.p.base}/inventory`, {
@@ -145,7 +176,11 @@ describe.each(dialects)('task retention on %s', (dialect) => {
       const kept = [...recent, ...active, build, deploy];
       expect(await remainingTasks(s, kept)).toEqual([...kept].sort((a, b) => a - b));
       expect(await outputLines(s, kept)).toBe(kept.length * 2);
-      const state = await db.selectFrom('terraform_state').select(['id', 'task_id']).where('id', '=', stateId).executeTakeFirst();
+      const state = await db
+        .selectFrom('terraform_state')
+        .select(['id', 'task_id'])
+        .where('id', '=', stateId)
+        .executeTakeFirst();
       expect(state).toEqual({ id: stateId, task_id: null });
 
       // Nothing more to do on the next pass; the API agrees the task is gone.
@@ -160,7 +195,8 @@ describe.each(dialects)('task retention on %s', (dialect) => {
       retention.start();
       try {
         const deadline = Date.now() + 10_000;
-        while ((await remainingTasks(s, [expired])).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+        while ((await remainingTasks(s, [expired])).length > 0 && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 25));
       } finally {
         await retention.stop();
       }
@@ -187,20 +223,40 @@ describe.each(dialects)('task retention on %s', (dialect) => {
 
       const running = await insertTask(s, busy, { status: 'running', created: daysAgo(10) });
       const busyFinished = [];
-      for (let i = 0; i < 6; i++) busyFinished.push(await insertTask(s, busy, { status: i % 2 ? 'success' : 'error', created: recent, end: recent }));
+      for (let i = 0; i < 6; i++)
+        busyFinished.push(
+          await insertTask(s, busy, { status: i % 2 ? 'success' : 'error', created: recent, end: recent }),
+        );
       const waiting = await insertTask(s, busy, { status: 'waiting', created: recent });
-      const quietFinished = [await insertTask(s, quiet, { status: 'success', created: recent, end: recent }), await insertTask(s, quiet, { status: 'success', created: recent, end: recent })];
+      const quietFinished = [
+        await insertTask(s, quiet, { status: 'success', created: recent, end: recent }),
+        await insertTask(s, quiet, { status: 'success', created: recent, end: recent }),
+      ];
       const buildTasks = [];
-      for (let i = 0; i < 5; i++) buildTasks.push(await insertTask(s, builds, { status: 'success', created: recent, end: recent }));
-      const deploy = await insertTask(s, deploys, { status: 'success', created: recent, end: recent, build_task_id: buildTasks[0]! });
+      for (let i = 0; i < 5; i++)
+        buildTasks.push(await insertTask(s, builds, { status: 'success', created: recent, end: recent }));
+      const deploy = await insertTask(s, deploys, {
+        status: 'success',
+        created: recent,
+        end: recent,
+        build_task_id: buildTasks[0]!,
+      });
 
       expect(await s.t.runtime.services.taskRetention.runOnce()).toBe(3 + 1);
 
-      expect(await remainingTasks(s, [running, ...busyFinished, waiting])).toEqual([running, ...busyFinished.slice(3), waiting]);
+      expect(await remainingTasks(s, [running, ...busyFinished, waiting])).toEqual([
+        running,
+        ...busyFinished.slice(3),
+        waiting,
+      ]);
       expect(await outputLines(s, busyFinished.slice(0, 3))).toBe(0);
       expect(await remainingTasks(s, quietFinished)).toEqual(quietFinished);
       // The oldest build survives for its deploy; the next one beyond the limit goes.
-      expect(await remainingTasks(s, [...buildTasks, deploy])).toEqual([buildTasks[0]!, ...buildTasks.slice(2), deploy]);
+      expect(await remainingTasks(s, [...buildTasks, deploy])).toEqual([
+        buildTasks[0]!,
+        ...buildTasks.slice(2),
+        deploy,
+      ]);
       expect(await outputLines(s, [buildTasks[0]!])).toBe(2);
     });
   });

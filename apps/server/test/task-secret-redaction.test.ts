@@ -6,7 +6,8 @@ import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
 const hasAnsible = spawnSync('ansible-playbook', ['--version']).status === 0;
-if (!hasAnsible) console.warn('Skipping the ansible redaction test: ansible-playbook is not installed (apt-get install ansible-core)');
+if (!hasAnsible)
+  console.warn('Skipping the ansible redaction test: ansible-playbook is not installed (apt-get install ansible-core)');
 
 const MASK = '********';
 /** Quotes, a backslash, a space, $, non-ASCII: every one of them changes in some encoding. */
@@ -21,13 +22,18 @@ const DB_PASSWORD = `Wombat "Numbat"\nDingo\\Emu77 'Yabby' 日本語`;
 function listTraces(secret: string): string[] {
   const runs = secret.match(/[A-Za-z0-9]{3,}/g) ?? [];
   const bytes = Buffer.from(secret, 'utf8');
-  const base64 = [0, 1, 2].map((offset) => Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64').slice([0, 2, 3][offset], [0, 2, 3][offset]! + 12));
+  const base64 = [0, 1, 2].map((offset) =>
+    Buffer.concat([Buffer.alloc(offset), bytes])
+      .toString('base64')
+      .slice([0, 2, 3][offset], [0, 2, 3][offset]! + 12),
+  );
   return [...runs, ...base64, ...base64.map((text) => text.replace(/\+/g, '-').replace(/\//g, '_'))];
 }
 
 function expectNoTrace(lines: string[]): void {
   const text = lines.join('\n');
-  for (const trace of [...listTraces(TOKEN), ...listTraces(DB_PASSWORD)]) expect(text, `"${trace}" is in the log`).not.toContain(trace);
+  for (const trace of [...listTraces(TOKEN), ...listTraces(DB_PASSWORD)])
+    expect(text, `"${trace}" is in the log`).not.toContain(trace);
 }
 
 const PRINT_SH = `
@@ -84,14 +90,27 @@ describe.each(dialects)('secrets in the task log on %s', (dialect) => {
     p = await createProjectFixture(t, { 'print.sh': PRINT_SH, 'print.py': PRINT_PY, 'site.yml': SITE_YML });
     const group = await t.request('POST', `${p.base}/environment`, {
       as: t.adminCookie,
-      body: { name: 'secrets', json: '{}', env: '{}', secrets: [{ operation: 'create', type: 'env', name: 'DB_PASSWORD', secret: DB_PASSWORD }] },
+      body: {
+        name: 'secrets',
+        json: '{}',
+        env: '{}',
+        secrets: [{ operation: 'create', type: 'env', name: 'DB_PASSWORD', secret: DB_PASSWORD }],
+      },
     });
     groupId = (group.body as { id: number }).id;
   });
   afterAll(() => t.close());
 
-  async function runWithSecrets(fields: Record<string, unknown>, surveyName: string, taskFields: Record<string, unknown> = {}): Promise<string[]> {
-    const templateId = await p.createTemplate({ environment_id: groupId, survey_vars: [{ name: surveyName, title: 'Token', type: 'secret' }], ...fields });
+  async function runWithSecrets(
+    fields: Record<string, unknown>,
+    surveyName: string,
+    taskFields: Record<string, unknown> = {},
+  ): Promise<string[]> {
+    const templateId = await p.createTemplate({
+      environment_id: groupId,
+      survey_vars: [{ name: surveyName, title: 'Token', type: 'secret' }],
+      ...fields,
+    });
     const taskId = await p.runTask(templateId, { secret: JSON.stringify({ [surveyName]: TOKEN }), ...taskFields });
     const task = await p.waitForStatus(taskId, ['success', 'error'], 120_000);
     const lines = await p.output(taskId);
@@ -102,7 +121,15 @@ describe.each(dialects)('secrets in the task log on %s', (dialect) => {
   it('bash: echo, printf %q (UTF-8 and C locale), declare -p, set -x and a line cut at 64 KiB show only the mask', async () => {
     const lines = await runWithSecrets({ app: 'bash', playbook: 'print.sh' }, 'TOKEN');
     expectNoTrace(lines);
-    expect(lines).toEqual(expect.arrayContaining([`echo: ${MASK}`, `printf-q: ${MASK}`, `printf-q-C: $'${MASK}'`, `declare -x TOKEN="${MASK}"`, MASK]));
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        `echo: ${MASK}`,
+        `printf-q: ${MASK}`,
+        `printf-q-C: $'${MASK}'`,
+        `declare -x TOKEN="${MASK}"`,
+        MASK,
+      ]),
+    );
     expect(lines.join('\n')).toContain(`a${MASK}`);
     expect(lines.join('\n')).toContain(`+ : '${MASK}' '${MASK}`);
   });
@@ -113,7 +140,15 @@ describe.each(dialects)('secrets in the task log on %s', (dialect) => {
     const printed = lines.filter((line) => /^[a-z0-9_-]+: /.test(line));
     expect(printed).toHaveLength(22);
     for (const line of printed) expect(line, line).toContain(MASK);
-    expect(printed).toEqual(expect.arrayContaining([`repr: '${MASK}'`, `bytes: b'${MASK}'`, `json: "${MASK}"`, `quote: ${MASK}`, `b64: ${MASK}`]));
+    expect(printed).toEqual(
+      expect.arrayContaining([
+        `repr: '${MASK}'`,
+        `bytes: b'${MASK}'`,
+        `json: "${MASK}"`,
+        `quote: ${MASK}`,
+        `b64: ${MASK}`,
+      ]),
+    );
   });
 
   it('a password in the repository URL is masked where the URL is printed', async () => {
@@ -121,9 +156,17 @@ describe.each(dialects)('secrets in the task log on %s', (dialect) => {
     // Nothing listens on port 9: the clone fails at once, after the URL is logged.
     const repository = await t.request('POST', `${p.base}/repositories`, {
       as: t.adminCookie,
-      body: { name: 'with password', git_url: "http://deploy:Quagga%27s-Pass@127.0.0.1:9/repo.git", git_branch: 'main', ssh_key_id: p.noneKeyId },
+      body: {
+        name: 'with password',
+        git_url: 'http://deploy:Quagga%27s-Pass@127.0.0.1:9/repo.git',
+        git_branch: 'main',
+        ssh_key_id: p.noneKeyId,
+      },
     });
-    const templateId = await p.createTemplate({ playbook: 'print.sh', repository_id: (repository.body as { id: number }).id });
+    const templateId = await p.createTemplate({
+      playbook: 'print.sh',
+      repository_id: (repository.body as { id: number }).id,
+    });
     const taskId = await p.runTask(templateId);
     expect((await p.waitForStatus(taskId, ['success', 'error'])).status).toBe('error');
     const text = (await p.output(taskId)).join('\n');
@@ -131,24 +174,43 @@ describe.each(dialects)('secrets in the task log on %s', (dialect) => {
     expect(text).not.toContain('Quagga');
   });
 
-  it.skipIf(!hasAnsible || dialect !== dialects[0])('ansible-playbook -vvvv: debug var, to_json, b64encode, urlencode and module arguments show only the mask', async () => {
-    const inventory = await t.request('POST', `${p.base}/inventory`, {
-      as: t.adminCookie,
-      body: { name: 'local', type: 'static', inventory: 'localhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3', ssh_key_id: p.noneKeyId },
-    });
-    const group = await t.request('POST', `${p.base}/environment`, {
-      as: t.adminCookie,
-      body: { name: 'ansible secrets', json: '{}', env: '{}', secrets: [{ operation: 'create', type: 'var', name: 'db_password', secret: DB_PASSWORD }] },
-    });
-    const lines = await runWithSecrets(
-      { app: 'ansible', playbook: 'site.yml', inventory_id: (inventory.body as { id: number }).id, environment_id: (group.body as { id: number }).id },
-      'token',
-      { params: { debug: true } },
-    );
-    expectNoTrace(lines);
-    const text = lines.join('\n');
-    expect(text).toContain('-vvvv');
-    expect(text).toContain(`"token": "${MASK}"`);
-    expect(text.split(MASK).length).toBeGreaterThan(6);
-  }, 180_000);
+  it.skipIf(!hasAnsible || dialect !== dialects[0])(
+    'ansible-playbook -vvvv: debug var, to_json, b64encode, urlencode and module arguments show only the mask',
+    async () => {
+      const inventory = await t.request('POST', `${p.base}/inventory`, {
+        as: t.adminCookie,
+        body: {
+          name: 'local',
+          type: 'static',
+          inventory: 'localhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3',
+          ssh_key_id: p.noneKeyId,
+        },
+      });
+      const group = await t.request('POST', `${p.base}/environment`, {
+        as: t.adminCookie,
+        body: {
+          name: 'ansible secrets',
+          json: '{}',
+          env: '{}',
+          secrets: [{ operation: 'create', type: 'var', name: 'db_password', secret: DB_PASSWORD }],
+        },
+      });
+      const lines = await runWithSecrets(
+        {
+          app: 'ansible',
+          playbook: 'site.yml',
+          inventory_id: (inventory.body as { id: number }).id,
+          environment_id: (group.body as { id: number }).id,
+        },
+        'token',
+        { params: { debug: true } },
+      );
+      expectNoTrace(lines);
+      const text = lines.join('\n');
+      expect(text).toContain('-vvvv');
+      expect(text).toContain(`"token": "${MASK}"`);
+      expect(text.split(MASK).length).toBeGreaterThan(6);
+    },
+    180_000,
+  );
 });

@@ -75,7 +75,12 @@ async function startSshd(): Promise<{ port: number; privateKey: string; stop(): 
     if (open) break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return { port, privateKey: readFileSync(path.join(dir, 'client_key'), 'utf8'), dir, stop: () => child.kill('SIGTERM') };
+  return {
+    port,
+    privateKey: readFileSync(path.join(dir, 'client_key'), 'utf8'),
+    dir,
+    stop: () => child.kill('SIGTERM'),
+  };
 }
 
 describe.skipIf(!canRun)('tasks over ssh with a passphrase-protected key', () => {
@@ -95,25 +100,46 @@ describe.skipIf(!canRun)('tasks over ssh with a passphrase-protected key', () =>
   });
 
   /** A project whose repository (as root) and inventory host (as `login`) are both reached over ssh with one key; runs its playbook to the end. */
-  async function runOverSsh(options: { login: string; playbookTasks: string[]; become?: { login: string; password: string } }) {
+  async function runOverSsh(options: {
+    login: string;
+    playbookTasks: string[];
+    become?: { login: string; password: string };
+  }) {
     t.secrets.add(PASSPHRASE);
-    const repo = createGitRepository({ 'site.yml': ['- hosts: all', '  gather_facts: false', '  tasks:', ...options.playbookTasks, ''].join('\n') });
-    const project = await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: `SSH ${options.login}` } });
+    const repo = createGitRepository({
+      'site.yml': ['- hosts: all', '  gather_facts: false', '  tasks:', ...options.playbookTasks, ''].join('\n'),
+    });
+    const project = await t.request('POST', '/api/projects', {
+      as: t.adminCookie,
+      body: { name: `SSH ${options.login}` },
+    });
     const base = `/api/project/${(project.body as { id: number }).id}`;
     const key = await t.request('POST', `${base}/keys`, {
       as: t.adminCookie,
-      body: { name: 'deploy', type: 'ssh', ssh: { login: options.login, passphrase: PASSPHRASE, private_key: sshd.privateKey } },
+      body: {
+        name: 'deploy',
+        type: 'ssh',
+        ssh: { login: options.login, passphrase: PASSPHRASE, private_key: sshd.privateKey },
+      },
     });
     const keyId = (key.body as { id: number }).id;
     let becomeKeyId: number | undefined;
     if (options.become) {
       t.secrets.add(options.become.password);
-      const become = await t.request('POST', `${base}/keys`, { as: t.adminCookie, body: { name: 'sudo', type: 'login_password', login_password: options.become } });
+      const become = await t.request('POST', `${base}/keys`, {
+        as: t.adminCookie,
+        body: { name: 'sudo', type: 'login_password', login_password: options.become },
+      });
       becomeKeyId = (become.body as { id: number }).id;
     }
     const repository = await t.request('POST', `${base}/repositories`, {
       as: t.adminCookie,
-      body: { name: 'over ssh', git_url: `ssh://root@127.0.0.1:${sshd.port}${repo.dir}`, git_branch: 'main', ssh_key_id: keyId },
+      body: {
+        name: 'over ssh',
+        git_url: `ssh://root@127.0.0.1:${sshd.port}${repo.dir}`,
+        git_branch: 'main',
+        ssh_key_id: keyId,
+      },
     });
     const inventory = await t.request('POST', `${base}/inventory`, {
       as: t.adminCookie,
@@ -137,38 +163,49 @@ describe.skipIf(!canRun)('tasks over ssh with a passphrase-protected key', () =>
         environment_id: groups[0]?.id,
       },
     });
-    const created = await t.request('POST', `${base}/tasks`, { as: t.adminCookie, body: { template_id: (template.body as { id: number }).id } });
+    const created = await t.request('POST', `${base}/tasks`, {
+      as: t.adminCookie,
+      body: { template_id: (template.body as { id: number }).id },
+    });
     const taskId = (created.body as { id: number }).id;
     let task: { status: string } = { status: 'waiting' };
     for (let i = 0; i < 1200 && !['success', 'error'].includes(task.status); i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       task = (await t.request('GET', `${base}/tasks/${taskId}`, { as: t.adminCookie })).body as { status: string };
     }
-    const lines = ((await t.request('GET', `${base}/tasks/${taskId}/output`, { as: t.adminCookie })).body as { output: string }[]).map((l) => l.output);
+    const lines = (
+      (await t.request('GET', `${base}/tasks/${taskId}/output`, { as: t.adminCookie })).body as { output: string }[]
+    ).map((l) => l.output);
     return { status: task.status, log: lines.join('\n') };
   }
 
   it('clones the repository over ssh and runs the playbook against the host over ssh, the key never shown', async () => {
-    const { status, log } = await runOverSsh({ login: 'root', playbookTasks: ['    - command: whoami', '      register: me', '    - debug: msg="connected as {{ me.stdout }}"'] });
+    const { status, log } = await runOverSsh({
+      login: 'root',
+      playbookTasks: ['    - command: whoami', '      register: me', '    - debug: msg="connected as {{ me.stdout }}"'],
+    });
     expect(status, log).toBe('success');
     expect(log).toContain('connected as root');
     expect(log).not.toContain('PRIVATE KEY');
   });
 
-  it.skipIf(!canBecome)('connects as an unprivileged user and becomes root with the become key\'s sudo password, never shown', async () => {
-    const { status, log } = await runOverSsh({
-      login: DEPLOY_USER,
-      become: { login: 'root', password: DEPLOY_PASSWORD },
-      playbookTasks: [
-        '    - command: whoami',
-        '      register: plain',
-        '    - command: whoami',
-        '      become: true',
-        '      register: elevated',
-        '    - debug: msg="{{ plain.stdout }} became {{ elevated.stdout }}"',
-      ],
-    });
-    expect(status, log).toBe('success');
-    expect(log).toContain(`${DEPLOY_USER} became root`);
-  });
+  it.skipIf(!canBecome)(
+    "connects as an unprivileged user and becomes root with the become key's sudo password, never shown",
+    async () => {
+      const { status, log } = await runOverSsh({
+        login: DEPLOY_USER,
+        become: { login: 'root', password: DEPLOY_PASSWORD },
+        playbookTasks: [
+          '    - command: whoami',
+          '      register: plain',
+          '    - command: whoami',
+          '      become: true',
+          '      register: elevated',
+          '    - debug: msg="{{ plain.stdout }} became {{ elevated.stdout }}"',
+        ],
+      });
+      expect(status, log).toBe('success');
+      expect(log).toContain(`${DEPLOY_USER} became root`);
+    },
+  );
 });

@@ -17,7 +17,8 @@ function has(binary: string): boolean {
 
 const hasAnsible = has('ansible-playbook');
 const hasTerraform = has('terraform');
-if (!hasAnsible) console.warn('Skipping ansible task tests: ansible-playbook is not installed (apt-get install ansible-core)');
+if (!hasAnsible)
+  console.warn('Skipping ansible task tests: ansible-playbook is not installed (apt-get install ansible-core)');
 if (!hasTerraform) console.warn('Skipping real terraform task tests: terraform is not installed');
 
 const VAULT_PASSWORD = 'vault-Pass-4242';
@@ -26,7 +27,11 @@ function encryptWithVault(value: string): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'vault-'));
   const passwordFile = path.join(dir, 'pw');
   writeFileSync(passwordFile, VAULT_PASSWORD);
-  return execFileSync('ansible-vault', ['encrypt_string', '--vault-password-file', passwordFile, value, '--name', 'vaulted_message'], { encoding: 'utf8' });
+  return execFileSync(
+    'ansible-vault',
+    ['encrypt_string', '--vault-password-file', passwordFile, value, '--name', 'vaulted_message'],
+    { encoding: 'utf8' },
+  );
 }
 
 describe.skipIf(!hasAnsible)('ansible tasks against localhost', () => {
@@ -62,11 +67,21 @@ describe.skipIf(!hasAnsible)('ansible tasks against localhost', () => {
     });
     const inventory = await t.request('POST', `${base}/inventory`, {
       as: t.adminCookie,
-      body: { name: 'local', type: 'static', inventory: 'localhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3', ssh_key_id: p.noneKeyId },
+      body: {
+        name: 'local',
+        type: 'static',
+        inventory: 'localhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3',
+        ssh_key_id: p.noneKeyId,
+      },
     });
     const group = await t.request('POST', `${base}/environment`, {
       as: t.adminCookie,
-      body: { name: 'ansible', json: '{"region": "eu-west"}', env: '{}', secrets: [{ operation: 'create', type: 'var', name: 'api_token', secret: 'api-Token-9000' }] },
+      body: {
+        name: 'ansible',
+        json: '{"region": "eu-west"}',
+        env: '{}',
+        secrets: [{ operation: 'create', type: 'var', name: 'api_token', secret: 'api-Token-9000' }],
+      },
     });
     const templateId = await p.createTemplate({
       app: 'ansible',
@@ -76,7 +91,10 @@ describe.skipIf(!hasAnsible)('ansible tasks against localhost', () => {
       vaults: [{ name: '', type: 'password', vault_key_id: (vaultKey.body as { id: number }).id }],
       survey_vars: [{ name: 'answer', title: 'Answer', type: 'int', required: true }],
     });
-    const taskId = await p.runTask(templateId, { environment: '{"answer": "42"}', params: { dry_run: true, diff: true } });
+    const taskId = await p.runTask(templateId, {
+      environment: '{"answer": "42"}',
+      params: { dry_run: true, diff: true },
+    });
     const task = await p.waitForStatus(taskId, ['success', 'error'], 120_000);
     const lines = await p.output(taskId);
     expect(task.status, lines.join('\n')).toBe('success');
@@ -107,8 +125,15 @@ describe.skipIf(!hasTerraform)('real terraform tasks', () => {
   afterAll(() => t.close());
 
   it('plans, waits for confirmation, applies, and finds no changes on the next run', async () => {
-    const group = await t.request('POST', `${p.base}/environment`, { as: t.adminCookie, body: { name: 'tf', json: '{"greeting": "hello gantry"}', env: '{}' } });
-    const templateId = await p.createTemplate({ app: 'terraform', playbook: 'tf', environment_id: (group.body as { id: number }).id });
+    const group = await t.request('POST', `${p.base}/environment`, {
+      as: t.adminCookie,
+      body: { name: 'tf', json: '{"greeting": "hello gantry"}', env: '{}' },
+    });
+    const templateId = await p.createTemplate({
+      app: 'terraform',
+      playbook: 'tf',
+      environment_id: (group.body as { id: number }).id,
+    });
     const first = await p.runTask(templateId);
     await p.waitForStatus(first, ['waiting_confirmation', 'error'], 120_000);
     await t.request('POST', `${p.base}/tasks/${first}/confirm`, { as: t.adminCookie });
@@ -118,7 +143,9 @@ describe.skipIf(!hasTerraform)('real terraform tasks', () => {
     expect(lines.join('\n')).toContain('greeting = "hello gantry"');
 
     const second = await p.runTask(templateId);
-    expect((await p.waitForStatus(second, ['success', 'error', 'waiting_confirmation'], 120_000)).status).toBe('success');
+    expect((await p.waitForStatus(second, ['success', 'error', 'waiting_confirmation'], 120_000)).status).toBe(
+      'success',
+    );
     expect(await p.output(second)).toContain('No changes.');
   });
 });

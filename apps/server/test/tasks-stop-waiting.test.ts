@@ -35,7 +35,9 @@ describe.each(dialects)('stopping all waiting tasks on %s', (dialect) => {
   }
 
   async function statusOf(taskId: number): Promise<string> {
-    return String(((await t.request('GET', `${p.base}/tasks/${taskId}`, { as: t.adminCookie })).body as { status: string }).status);
+    return String(
+      ((await t.request('GET', `${p.base}/tasks/${taskId}`, { as: t.adminCookie })).body as { status: string }).status,
+    );
   }
 
   it('stops every waiting task of the project and leaves the running one to finish', async () => {
@@ -59,7 +61,9 @@ describe.each(dialects)('stopping all waiting tasks on %s', (dialect) => {
     expect((await p.waitForStatus(running, ['success', 'error', 'stopped'])).status).toBe('success');
     expect(await p.output(running)).toContain('released');
     // Nothing is left to stop, and calling without a body is allowed.
-    expect((await t.request('POST', `${p.base}/tasks/stop_waiting`, { as: t.adminCookie })).body).toEqual({ stopped: 0 });
+    expect((await t.request('POST', `${p.base}/tasks/stop_waiting`, { as: t.adminCookie })).body).toEqual({
+      stopped: 0,
+    });
   });
 
   it('with template_id stops only the waiting tasks of that template', async () => {
@@ -72,7 +76,10 @@ describe.each(dialects)('stopping all waiting tasks on %s', (dialect) => {
     const firstQueued = [await p.runTask(first.templateId), await p.runTask(first.templateId)];
     const secondQueued = await p.runTask(second.templateId);
 
-    const response = await t.request('POST', `${p.base}/tasks/stop_waiting`, { as: t.adminCookie, body: { template_id: first.templateId } });
+    const response = await t.request('POST', `${p.base}/tasks/stop_waiting`, {
+      as: t.adminCookie,
+      body: { template_id: first.templateId },
+    });
     expect(response.body).toEqual({ stopped: 2 });
     for (const id of firstQueued) await p.waitForStatus(id, ['stopped']);
     expect(await statusOf(secondQueued)).toBe('waiting');
@@ -87,15 +94,23 @@ describe.each(dialects)('stopping all waiting tasks on %s', (dialect) => {
   });
 
   it('answers 400 with a clear error for a template that is not in the project or an invalid id', async () => {
-    const unknown = await t.request('POST', `${p.base}/tasks/stop_waiting`, { as: t.adminCookie, body: { template_id: 999_999 } });
+    const unknown = await t.request('POST', `${p.base}/tasks/stop_waiting`, {
+      as: t.adminCookie,
+      body: { template_id: 999_999 },
+    });
     expect(unknown.status).toBe(400);
     expect(unknown.body).toMatchObject({ error: 'Template not found in this project' });
     // An id past the integer columns' range names no template either (PostgreSQL would refuse it in the query).
-    expect(await t.request('POST', `${p.base}/tasks/stop_waiting`, { as: t.adminCookie, body: { template_id: 2 ** 31 } })).toMatchObject({
+    expect(
+      await t.request('POST', `${p.base}/tasks/stop_waiting`, { as: t.adminCookie, body: { template_id: 2 ** 31 } }),
+    ).toMatchObject({
       status: 400,
       body: { error: 'Template not found in this project' },
     });
-    const invalid = await t.request('POST', `${p.base}/tasks/stop_waiting`, { as: t.adminCookie, body: { template_id: 'all' } });
+    const invalid = await t.request('POST', `${p.base}/tasks/stop_waiting`, {
+      as: t.adminCookie,
+      body: { template_id: 'all' },
+    });
     expect(invalid.status).toBe(400);
     expect((invalid.body as { error: string }).error).toContain('template_id must be a positive integer');
   });
@@ -104,8 +119,13 @@ describe.each(dialects)('stopping all waiting tasks on %s', (dialect) => {
     const runner = await t.createUser('stop-runner');
     const guest = await t.createUser('stop-guest');
     const outsider = await t.createUser('stop-outsider');
-    for (const [user, role] of [[runner, 'task_runner'], [guest, 'guest']] as const) {
-      expect((await t.request('POST', `${p.base}/users`, { as: t.adminCookie, body: { user_id: user.id, role } })).status).toBe(204);
+    for (const [user, role] of [
+      [runner, 'task_runner'],
+      [guest, 'guest'],
+    ] as const) {
+      expect(
+        (await t.request('POST', `${p.base}/users`, { as: t.adminCookie, body: { user_id: user.id, role } })).status,
+      ).toBe(204);
     }
     const { templateId, release } = await createHeldTemplate();
     const running = await p.runTask(templateId);

@@ -7,12 +7,13 @@ import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
 
-
 const SCRIPTS = {
-  'hello.sh': 'echo "hello from $0 with $*"\nfor i in $(seq 1 500); do echo "line $i"; done\nprintf "\\033[32mgreen\\033[0m\\n"\n',
+  'hello.sh':
+    'echo "hello from $0 with $*"\nfor i in $(seq 1 500); do echo "line $i"; done\nprintf "\\033[32mgreen\\033[0m\\n"\n',
   'fail.sh': 'echo "going down"\nexit 3\n',
   'slow.sh': 'echo started\nsleep 60 &\necho "grandchild $!"\nwait\n',
-  'secret.sh': 'echo "db password is $DB_PASSWORD"\necho "survey secret is $(cat /dev/null)${TOKEN}"\nps -eo args | grep -c "[h]unter2-Secret" || true\n',
+  'secret.sh':
+    'echo "db password is $DB_PASSWORD"\necho "survey secret is $(cat /dev/null)${TOKEN}"\nps -eo args | grep -c "[h]unter2-Secret" || true\n',
   'wait.sh': 'sleep "${1:-1}"\necho done\n',
 };
 
@@ -30,10 +31,18 @@ describe.each(dialects)('task engine on %s', (dialect) => {
     const templateId = await p.createTemplate({ name: 'Hello', playbook: 'hello.sh', arguments: '["--loud"]' });
     const taskId = await p.runTask(templateId, { message: 'first run' });
     const task = await p.waitForStatus(taskId, ['success', 'error']);
-    expect(task).toMatchObject({ status: 'success', message: 'first run', tpl_alias: 'Hello', tpl_app: 'bash', user_name: 'Administrator' });
+    expect(task).toMatchObject({
+      status: 'success',
+      message: 'first run',
+      tpl_alias: 'Hello',
+      tpl_app: 'bash',
+      user_name: 'Administrator',
+    });
     expect(task.start).toEqual(expect.any(String));
     expect(task.end).toEqual(expect.any(String));
-    expect(task.commit_hash).toBe(execFileSync('git', ['rev-parse', 'HEAD'], { cwd: p.repoDir, encoding: 'utf8' }).trim());
+    expect(task.commit_hash).toBe(
+      execFileSync('git', ['rev-parse', 'HEAD'], { cwd: p.repoDir, encoding: 'utf8' }).trim(),
+    );
     const lines = await p.output(taskId);
     expect(lines).toContain('hello from hello.sh with --loud');
     const numbered = lines.filter((l) => /^line \d+$/.test(l));
@@ -42,7 +51,8 @@ describe.each(dialects)('task engine on %s', (dialect) => {
     const raw = await t.request('GET', `${p.base}/tasks/${taskId}/raw_output`, { as: t.adminCookie });
     expect(raw.headers['content-type']).toMatch(/^text\/plain/);
     expect(raw.text).toContain('\ngreen\n');
-    const page = (await t.request('GET', `${p.base}/tasks/${taskId}/output?offset=10&limit=5`, { as: t.adminCookie })).body as { seq: number }[];
+    const page = (await t.request('GET', `${p.base}/tasks/${taskId}/output?offset=10&limit=5`, { as: t.adminCookie }))
+      .body as { seq: number }[];
     expect(page.map((r) => r.seq)).toEqual([10, 11, 12, 13, 14]);
   });
 
@@ -50,7 +60,9 @@ describe.each(dialects)('task engine on %s', (dialect) => {
     const templateId = await p.createTemplate({ playbook: 'fail.sh' });
     const taskId = await p.runTask(templateId);
     expect((await p.waitForStatus(taskId, ['success', 'error'])).status).toBe('error');
-    expect(await p.output(taskId)).toEqual(expect.arrayContaining(['going down', 'Process exited with code 3', 'Task failed.']));
+    expect(await p.output(taskId)).toEqual(
+      expect.arrayContaining(['going down', 'Process exited with code 3', 'Task failed.']),
+    );
   });
 
   it('stop ends a running task and kills the processes it started', async () => {
@@ -63,7 +75,9 @@ describe.each(dialects)('task engine on %s', (dialect) => {
       lines = await p.output(taskId);
     }
     const pid = Number(lines.find((l) => l.startsWith('grandchild'))?.split(' ')[1]);
-    expect((await t.request('POST', `${p.base}/tasks/${taskId}/stop`, { as: t.adminCookie, body: { force: false } })).status).toBe(204);
+    expect(
+      (await t.request('POST', `${p.base}/tasks/${taskId}/stop`, { as: t.adminCookie, body: { force: false } })).status,
+    ).toBe(204);
     expect((await p.waitForStatus(taskId, ['stopped', 'error', 'success'])).status).toBe('stopped');
     expect(pid).toBeGreaterThan(0);
     await expect.poll(() => isRunning(pid)).toBe(false);
@@ -73,7 +87,9 @@ describe.each(dialects)('task engine on %s', (dialect) => {
     const templateId = await p.createTemplate({ playbook: 'wait.sh', arguments: '["2"]' });
     const first = await p.runTask(templateId);
     const second = await p.runTask(templateId);
-    expect((await t.request('GET', `${p.base}/tasks/${second}`, { as: t.adminCookie })).body).toMatchObject({ status: 'waiting' });
+    expect((await t.request('GET', `${p.base}/tasks/${second}`, { as: t.adminCookie })).body).toMatchObject({
+      status: 'waiting',
+    });
     await t.request('POST', `${p.base}/tasks/${second}/stop`, { as: t.adminCookie, body: { force: true } });
     expect((await p.waitForStatus(second, ['stopped'])).start).toBeNull();
     await t.request('POST', `${p.base}/tasks/${first}/stop`, { as: t.adminCookie, body: { force: true } });
@@ -99,7 +115,12 @@ describe.each(dialects)('task engine on %s', (dialect) => {
     t.secrets.add('survey-Token-77');
     const group = await t.request('POST', `${p.base}/environment`, {
       as: t.adminCookie,
-      body: { name: 'secrets', json: '{}', env: '{}', secrets: [{ operation: 'create', type: 'env', name: 'DB_PASSWORD', secret: 'hunter2-Secret' }] },
+      body: {
+        name: 'secrets',
+        json: '{}',
+        env: '{}',
+        secrets: [{ operation: 'create', type: 'env', name: 'DB_PASSWORD', secret: 'hunter2-Secret' }],
+      },
     });
     const templateId = await p.createTemplate({
       playbook: 'secret.sh',
@@ -113,7 +134,11 @@ describe.each(dialects)('task engine on %s', (dialect) => {
     expect(lines).toContain('survey secret is ********');
     // No process of the machine carries the secret in its arguments (the [h] keeps grep from matching itself).
     expect(lines).toContain('0');
-    const stored = await t.runtime.connection.db.selectFrom('task').select(['secret', 'environment']).where('id', '=', taskId).executeTakeFirstOrThrow();
+    const stored = await t.runtime.connection.db
+      .selectFrom('task')
+      .select(['secret', 'environment'])
+      .where('id', '=', taskId)
+      .executeTakeFirstOrThrow();
     expect(stored.secret).toBeNull();
   });
 
@@ -125,17 +150,31 @@ describe.each(dialects)('task engine on %s', (dialect) => {
         { name: 'count', title: 'Count', type: 'int' },
       ],
     });
-    const post = (body: Record<string, unknown>) => t.request('POST', `${p.base}/tasks`, { as: t.adminCookie, body: { template_id: templateId, ...body } });
+    const post = (body: Record<string, unknown>) =>
+      t.request('POST', `${p.base}/tasks`, { as: t.adminCookie, body: { template_id: templateId, ...body } });
     expect((await post({})).body).toMatchObject({ error: 'Version is required' });
-    expect((await post({ environment: '{"version": "1", "count": "x1"}' })).body).toMatchObject({ error: 'Count: Must be integer' });
+    expect((await post({ environment: '{"version": "1", "count": "x1"}' })).body).toMatchObject({
+      error: 'Count: Must be integer',
+    });
     // Like Semaphore, CLI args the template does not allow are dropped (task-request-rights.test.ts checks the log line).
-    expect((await post({ environment: '{"version": "1"}', arguments: '["-v"]' })).body).toMatchObject({ arguments: null });
+    expect((await post({ environment: '{"version": "1"}', arguments: '["-v"]' })).body).toMatchObject({
+      arguments: null,
+    });
     expect((await post({ environment: '[1]' })).body).toMatchObject({ error: 'Environment must be a JSON object' });
-    expect((await t.request('POST', `${p.base}/tasks`, { as: t.adminCookie, body: { template_id: 999999 } })).body).toMatchObject({
+    expect(
+      (await t.request('POST', `${p.base}/tasks`, { as: t.adminCookie, body: { template_id: 999999 } })).body,
+    ).toMatchObject({
       error: 'Template not found in this project',
     });
     const allowed = await p.createTemplate({ playbook: 'hello.sh', allow_override_args_in_task: true });
-    expect((await t.request('POST', `${p.base}/tasks`, { as: t.adminCookie, body: { template_id: allowed, arguments: '{"a":1}' } })).body).toMatchObject({
+    expect(
+      (
+        await t.request('POST', `${p.base}/tasks`, {
+          as: t.adminCookie,
+          body: { template_id: allowed, arguments: '{"a":1}' },
+        })
+      ).body,
+    ).toMatchObject({
       error: 'CLI args must be a JSON array of strings',
     });
     const ok = await p.runTask(allowed, { arguments: '["from-task"]' });
@@ -144,23 +183,42 @@ describe.each(dialects)('task engine on %s', (dialect) => {
   });
 
   it('numbers builds from the start version and deploys a chosen build, automatically with autorun', async () => {
-    const build = await p.createTemplate({ name: 'Build', playbook: 'hello.sh', type: 'build', start_version: '1.0.0' });
-    const deploy = await p.createTemplate({ name: 'Deploy', playbook: 'hello.sh', type: 'deploy', build_template_id: build, autorun: true });
+    const build = await p.createTemplate({
+      name: 'Build',
+      playbook: 'hello.sh',
+      type: 'build',
+      start_version: '1.0.0',
+    });
+    const deploy = await p.createTemplate({
+      name: 'Deploy',
+      playbook: 'hello.sh',
+      type: 'deploy',
+      build_template_id: build,
+      autorun: true,
+    });
     const first = await p.runTask(build);
     expect((await p.waitForStatus(first, ['success'])).version).toBe('1.0.0');
     const second = await p.runTask(build);
     expect((await p.waitForStatus(second, ['success'])).version).toBe('1.0.1');
 
-    const deploys = async () => ((await t.request('GET', `${p.base}/templates/${deploy}/tasks`, { as: t.adminCookie })).body as Record<string, unknown>[]);
+    const deploys = async () =>
+      (await t.request('GET', `${p.base}/templates/${deploy}/tasks`, { as: t.adminCookie })).body as Record<
+        string,
+        unknown
+      >[];
     await expect.poll(async () => (await deploys()).length, { timeout: 20_000 }).toBe(2);
     const auto = (await deploys())[0] ?? {};
     expect(auto).toMatchObject({ build_task_id: second, version: '1.0.1', user_id: null });
     expect(auto.build_task).toMatchObject({ id: second, version: '1.0.1' });
 
-    expect((await t.request('POST', `${p.base}/tasks`, { as: t.adminCookie, body: { template_id: deploy } })).body).toMatchObject({ error: 'Build version is required' });
+    expect(
+      (await t.request('POST', `${p.base}/tasks`, { as: t.adminCookie, body: { template_id: deploy } })).body,
+    ).toMatchObject({ error: 'Build version is required' });
     const manual = await p.runTask(deploy, { build_task_id: first });
     expect((await p.waitForStatus(manual, ['success'])).version).toBe('1.0.0');
-    const successes = (await t.request('GET', `${p.base}/templates/${build}/tasks?status=success`, { as: t.adminCookie })).body as unknown[];
+    const successes = (
+      await t.request('GET', `${p.base}/templates/${build}/tasks?status=success`, { as: t.adminCookie })
+    ).body as unknown[];
     expect(successes).toHaveLength(2);
   });
 
@@ -168,26 +226,36 @@ describe.each(dialects)('task engine on %s', (dialect) => {
     const templateId = await p.createTemplate({ name: 'Stats', playbook: 'hello.sh' });
     const ids = [await p.runTask(templateId), await p.runTask(templateId)];
     for (const id of ids) await p.waitForStatus(id, ['success']);
-    const last = (await t.request('GET', `${p.base}/templates/${templateId}/tasks/last?limit=1`, { as: t.adminCookie })).body as { id: number }[];
+    const last = (await t.request('GET', `${p.base}/templates/${templateId}/tasks/last?limit=1`, { as: t.adminCookie }))
+      .body as { id: number }[];
     expect(last.map((x) => x.id)).toEqual([ids[1]]);
     const history = (await t.request('GET', `${p.base}/tasks/last`, { as: t.adminCookie })).body as { id: number }[];
     expect(history[0]?.id).toBeGreaterThanOrEqual(ids[1] ?? 0);
-    const template = (await t.request('GET', `${p.base}/templates/${templateId}`, { as: t.adminCookie })).body as { last_task: { id: number } | null };
+    const template = (await t.request('GET', `${p.base}/templates/${templateId}`, { as: t.adminCookie })).body as {
+      last_task: { id: number } | null;
+    };
     expect(template.last_task?.id).toBe(ids[1]);
     const today = new Date().toISOString().slice(0, 10);
-    const stats = (await t.request('GET', `${p.base}/templates/${templateId}/stats?start=${today}`, { as: t.adminCookie })).body as {
+    const stats = (
+      await t.request('GET', `${p.base}/templates/${templateId}/stats?start=${today}`, { as: t.adminCookie })
+    ).body as {
       date: string;
       count_by_status: Record<string, number>;
     }[];
     expect(stats).toEqual([{ date: today, count_by_status: { success: 2, failed: 0, stopped: 0 } }]);
-    expect((await t.request('GET', `${p.base}/templates/${templateId}/stats?start=bad`, { as: t.adminCookie })).body).toMatchObject({ error: 'Invalid start date' });
+    expect(
+      (await t.request('GET', `${p.base}/templates/${templateId}/stats?start=bad`, { as: t.adminCookie })).body,
+    ).toMatchObject({ error: 'Invalid start date' });
   });
 
   it('admins see active tasks and delete finished ones; running ones cannot be deleted', async () => {
     const templateId = await p.createTemplate({ playbook: 'wait.sh', arguments: '["30"]' });
     const taskId = await p.runTask(templateId);
     await p.waitForStatus(taskId, ['running']);
-    const active = (await t.request('GET', '/api/tasks', { as: t.adminCookie })).body as { task_id: number; location: string }[];
+    const active = (await t.request('GET', '/api/tasks', { as: t.adminCookie })).body as {
+      task_id: number;
+      location: string;
+    }[];
     expect(active).toEqual(expect.arrayContaining([expect.objectContaining({ task_id: taskId, location: 'running' })]));
     expect((await t.request('DELETE', `${p.base}/tasks/${taskId}`, { as: t.adminCookie })).status).toBe(400);
     expect((await t.request('DELETE', `/api/tasks/${taskId}`, { as: t.adminCookie })).status).toBe(204);

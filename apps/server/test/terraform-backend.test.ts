@@ -20,12 +20,28 @@ const basic = (login: string, password: string) => `Basic ${Buffer.from(`${login
 
 /** Lock info as terraform's http backend sends it with LOCK. */
 function lockInfo(id: string, operation = 'OperationTypeApply') {
-  return JSON.stringify({ ID: id, Operation: operation, Info: '', Who: `someone@${id}`, Version: '1.11.4', Created: '2026-06-01T10:00:00Z', Path: '' });
+  return JSON.stringify({
+    ID: id,
+    Operation: operation,
+    Info: '',
+    Who: `someone@${id}`,
+    Version: '1.11.4',
+    Created: '2026-06-01T10:00:00Z',
+    Path: '',
+  });
 }
 
 /** A state document shaped like terraform's (version 4). */
 function stateDocument(serial: number) {
-  return JSON.stringify({ version: 4, terraform_version: '1.11.4', serial, lineage: 'b6f0c1d2-lineage', outputs: { serial: { value: serial, type: 'number' } }, resources: [], check_results: null });
+  return JSON.stringify({
+    version: 4,
+    terraform_version: '1.11.4',
+    serial,
+    lineage: 'b6f0c1d2-lineage',
+    outputs: { serial: { value: serial, type: 'number' } },
+    resources: [],
+    check_results: null,
+  });
 }
 
 describe.each(dialects)('terraform workspaces and the HTTP state backend on %s', (dialect) => {
@@ -37,8 +53,10 @@ describe.each(dialects)('terraform workspaces and the HTTP state backend on %s',
   let guestCookie = '';
 
   const get = (url: string, as = t.adminCookie) => t.request('GET', url, { as });
-  const post = (url: string, body?: unknown, as = t.adminCookie) => t.request('POST', url, { as, ...(body !== undefined ? { body } : {}) });
-  const workspaceUrl = (inventoryId: number, action: string) => `${p.base}/templates/${templateId}/inventory/${inventoryId}/${action}`;
+  const post = (url: string, body?: unknown, as = t.adminCookie) =>
+    t.request('POST', url, { as, ...(body !== undefined ? { body } : {}) });
+  const workspaceUrl = (inventoryId: number, action: string) =>
+    `${p.base}/templates/${templateId}/inventory/${inventoryId}/${action}`;
 
   /** One call to the backend the way terraform makes it. */
   function backend(method: string, alias: string, options: { body?: string; id?: string; auth?: string | null } = {}) {
@@ -46,11 +64,20 @@ describe.each(dialects)('terraform workspaces and the HTTP state backend on %s',
     if (options.auth !== null) headers.authorization = options.auth ?? basic(BACKEND_LOGIN, BACKEND_PASSWORD);
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     const query = options.id !== undefined ? `?ID=${encodeURIComponent(options.id)}` : '';
-    return t.request(method, `/api/terraform/${alias}${query}`, { headers, ...(options.body !== undefined ? { rawBody: options.body } : {}) });
+    return t.request(method, `/api/terraform/${alias}${query}`, {
+      headers,
+      ...(options.body !== undefined ? { rawBody: options.body } : {}),
+    });
   }
 
   async function createWorkspace(name: string, forTemplate: number | null = templateId): Promise<number> {
-    const response = await post(`${p.base}/inventory`, { name, type: 'terraform-workspace', inventory: name, ssh_key_id: p.noneKeyId, template_id: forTemplate });
+    const response = await post(`${p.base}/inventory`, {
+      name,
+      type: 'terraform-workspace',
+      inventory: name,
+      ssh_key_id: p.noneKeyId,
+      template_id: forTemplate,
+    });
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     return (response.body as { id: number }).id;
   }
@@ -68,7 +95,11 @@ describe.each(dialects)('terraform workspaces and the HTTP state backend on %s',
     templateId = await p.createTemplate({ name: 'Infra', app: 'terraform', playbook: 'tf' });
     const template = (await get(`${p.base}/templates/${templateId}`)).body as { inventory_id: number };
     defaultWorkspaceId = template.inventory_id;
-    const key = await post(`${p.base}/keys`, { name: 'state backend', type: 'login_password', login_password: { login: BACKEND_LOGIN, password: BACKEND_PASSWORD } });
+    const key = await post(`${p.base}/keys`, {
+      name: 'state backend',
+      type: 'login_password',
+      login_password: { login: BACKEND_LOGIN, password: BACKEND_PASSWORD },
+    });
     keyId = (key.body as { id: number }).id;
     const guest = await t.createUser(`guest${Math.random().toString(36).slice(2, 7)}`);
     expect((await post(`${p.base}/users`, { user_id: guest.id, role: 'task_runner' })).status).toBe(204);
@@ -78,23 +109,47 @@ describe.each(dialects)('terraform workspaces and the HTTP state backend on %s',
 
   it('gives a new terraform template its default workspace', async () => {
     expect(defaultWorkspaceId).toBeGreaterThan(0);
-    const workspaces = (await get(`${p.base}/inventory?app=terraform&template_id=${templateId}`)).body as Record<string, unknown>[];
-    expect(workspaces).toEqual([expect.objectContaining({ id: defaultWorkspaceId, name: 'Infra - default', type: 'terraform-workspace', inventory: 'default', template_id: templateId, holder_id: templateId })]);
+    const workspaces = (await get(`${p.base}/inventory?app=terraform&template_id=${templateId}`)).body as Record<
+      string,
+      unknown
+    >[];
+    expect(workspaces).toEqual([
+      expect.objectContaining({
+        id: defaultWorkspaceId,
+        name: 'Infra - default',
+        type: 'terraform-workspace',
+        inventory: 'default',
+        template_id: templateId,
+        holder_id: templateId,
+      }),
+    ]);
   });
 
   it('attaches, detaches and re-defaults workspaces, and never lets the default go', async () => {
     const staging = await createWorkspace('staging');
-    expect((await post(workspaceUrl(defaultWorkspaceId, 'detach'))).body).toMatchObject({ error: 'The default workspace cannot be detached' });
-    expect((await post(workspaceUrl(defaultWorkspaceId, 'set_default'))).body).toMatchObject({ error: 'The workspace is already the default' });
+    expect((await post(workspaceUrl(defaultWorkspaceId, 'detach'))).body).toMatchObject({
+      error: 'The default workspace cannot be detached',
+    });
+    expect((await post(workspaceUrl(defaultWorkspaceId, 'set_default'))).body).toMatchObject({
+      error: 'The workspace is already the default',
+    });
     const deleteDefault = await t.request('DELETE', `${p.base}/inventory/${defaultWorkspaceId}`, { as: t.adminCookie });
     expect(deleteDefault.status).toBe(400);
-    await expect(post(workspaceUrl(staging, 'set_default'), undefined, guestCookie)).resolves.toMatchObject({ status: 403 });
+    await expect(post(workspaceUrl(staging, 'set_default'), undefined, guestCookie)).resolves.toMatchObject({
+      status: 403,
+    });
 
     expect((await post(workspaceUrl(staging, 'set_default'))).status).toBe(204);
-    expect(((await get(`${p.base}/templates/${templateId}`)).body as { inventory_id: number }).inventory_id).toBe(staging);
+    expect(((await get(`${p.base}/templates/${templateId}`)).body as { inventory_id: number }).inventory_id).toBe(
+      staging,
+    );
     expect((await post(workspaceUrl(defaultWorkspaceId, 'detach'))).status).toBe(204);
-    expect(((await get(`${p.base}/inventory/${defaultWorkspaceId}`)).body as { template_id: number | null }).template_id).toBeNull();
-    expect((await get(`${p.base}/inventory?app=terraform&template_id=${templateId}`)).body).toEqual([expect.objectContaining({ id: staging })]);
+    expect(
+      ((await get(`${p.base}/inventory/${defaultWorkspaceId}`)).body as { template_id: number | null }).template_id,
+    ).toBeNull();
+    expect((await get(`${p.base}/inventory?app=terraform&template_id=${templateId}`)).body).toEqual([
+      expect.objectContaining({ id: staging }),
+    ]);
     expect((await post(workspaceUrl(defaultWorkspaceId, 'attach'))).status).toBe(204);
     expect((await post(workspaceUrl(defaultWorkspaceId, 'set_default'))).status).toBe(204);
     expect((await post(workspaceUrl(staging, 'detach'))).status).toBe(204);
@@ -102,9 +157,18 @@ describe.each(dialects)('terraform workspaces and the HTTP state backend on %s',
 
     const other = await p.createTemplate({ name: 'Other', app: 'terraform', playbook: 'tf' });
     const othersDefault = ((await get(`${p.base}/templates/${other}`)).body as { inventory_id: number }).inventory_id;
-    expect((await post(workspaceUrl(othersDefault, 'attach'))).body).toMatchObject({ error: 'The workspace belongs to another template' });
-    const ansibleInventory = await post(`${p.base}/inventory`, { name: 'hosts', type: 'static', inventory: 'localhost', ssh_key_id: p.noneKeyId });
-    expect((await post(workspaceUrl((ansibleInventory.body as { id: number }).id, 'attach'))).body).toMatchObject({ error: 'The inventory is not a terraform-workspace' });
+    expect((await post(workspaceUrl(othersDefault, 'attach'))).body).toMatchObject({
+      error: 'The workspace belongs to another template',
+    });
+    const ansibleInventory = await post(`${p.base}/inventory`, {
+      name: 'hosts',
+      type: 'static',
+      inventory: 'localhost',
+      ssh_key_id: p.noneKeyId,
+    });
+    expect((await post(workspaceUrl((ansibleInventory.body as { id: number }).id, 'attach'))).body).toMatchObject({
+      error: 'The inventory is not a terraform-workspace',
+    });
     expect((await post(`${p.base}/templates/${templateId}/inventory/999999/attach`)).status).toBe(404);
   });
 
@@ -120,21 +184,32 @@ describe.each(dialects)('terraform workspaces and the HTTP state backend on %s',
     expect((await get(url)).body).toEqual([alias]);
     expect((await get(url, guestCookie)).status).toBe(200);
     expect((await post(url, { auth_key_id: keyId }, guestCookie)).status).toBe(403);
-    expect((await post(url, { auth_key_id: p.noneKeyId })).body).toMatchObject({ error: 'The backend credentials must be a login with password key' });
+    expect((await post(url, { auth_key_id: p.noneKeyId })).body).toMatchObject({
+      error: 'The backend credentials must be a login with password key',
+    });
     expect((await post(url, { auth_key_id: 'x' })).status).toBe(400);
-    const ansibleInventory = await post(`${p.base}/inventory`, { name: 'hosts2', type: 'static', inventory: 'localhost', ssh_key_id: p.noneKeyId });
-    expect((await get(`${p.base}/inventory/${(ansibleInventory.body as { id: number }).id}/terraform/aliases`)).status).toBe(400);
+    const ansibleInventory = await post(`${p.base}/inventory`, {
+      name: 'hosts2',
+      type: 'static',
+      inventory: 'localhost',
+      ssh_key_id: p.noneKeyId,
+    });
+    expect(
+      (await get(`${p.base}/inventory/${(ansibleInventory.body as { id: number }).id}/terraform/aliases`)).status,
+    ).toBe(400);
 
     // The key is now in use by the workspace's alias, so it cannot be deleted from under it.
     expect((await t.request('DELETE', `${p.base}/keys/${keyId}`, { as: t.adminCookie })).status).toBe(400);
-    expect((await t.request('PUT', `${url}/${alias.id}`, { as: t.adminCookie, body: { auth_key_id: null } })).status).toBe(204);
+    expect(
+      (await t.request('PUT', `${url}/${alias.id}`, { as: t.adminCookie, body: { auth_key_id: null } })).status,
+    ).toBe(204);
     expect((await backend('GET', alias.alias)).status).toBe(401);
     expect((await t.request('DELETE', `${url}/${alias.id}`, { as: t.adminCookie })).status).toBe(204);
     expect((await get(`${url}/${alias.id}`)).status).toBe(404);
     expect((await backend('GET', alias.alias)).status).toBe(404);
   });
 
-  it('speaks terraform\'s http backend: credentials, state versions and a real lock shared by every alias', async () => {
+  it("speaks terraform's http backend: credentials, state versions and a real lock shared by every alias", async () => {
     const workspace = await createWorkspace(`ws-${dialect}`);
     const alias = await createAlias(workspace);
     const second = await createAlias(workspace);
@@ -151,7 +226,11 @@ describe.each(dialects)('terraform workspaces and the HTTP state backend on %s',
     expect((await backend('LOCK', alias, { body: lockInfo('lock-1') })).status).toBe(200);
     const held = await backend('LOCK', second, { body: lockInfo('lock-2') });
     expect(held.status).toBe(423);
-    expect(JSON.parse(held.text)).toMatchObject({ ID: 'lock-1', Who: 'someone@lock-1', Operation: 'OperationTypeApply' });
+    expect(JSON.parse(held.text)).toMatchObject({
+      ID: 'lock-1',
+      Who: 'someone@lock-1',
+      Operation: 'OperationTypeApply',
+    });
     expect((await backend('POST', alias, { body: stateDocument(1) })).status).toBe(423);
     expect((await backend('POST', second, { body: stateDocument(1), id: 'lock-2' })).status).toBe(423);
     expect((await backend('POST', alias, { body: stateDocument(1), id: 'lock-1' })).status).toBe(200);
@@ -186,7 +265,11 @@ describe.each(dialects)('terraform workspaces and the HTTP state backend on %s',
     const lockUrl = `${p.base}/inventory/${workspace}/terraform/lock`;
     expect((await get(lockUrl)).body).toBeNull();
     expect((await backend('LOCK', alias, { body: lockInfo('stuck') })).status).toBe(200);
-    expect((await get(lockUrl, guestCookie)).body).toMatchObject({ id: 'stuck', who: 'someone@stuck', operation: 'OperationTypeApply' });
+    expect((await get(lockUrl, guestCookie)).body).toMatchObject({
+      id: 'stuck',
+      who: 'someone@stuck',
+      operation: 'OperationTypeApply',
+    });
     expect((await t.request('DELETE', lockUrl, { as: guestCookie })).status).toBe(403);
     expect((await t.request('DELETE', lockUrl, { as: t.adminCookie })).status).toBe(204);
     expect((await get(lockUrl)).body).toBeNull();
@@ -198,12 +281,15 @@ describe.each(dialects)('terraform workspaces and the HTTP state backend on %s',
     expect((await backend('GET', alias)).status).toBe(404);
   });
 
-  it('opens nothing through an alias whose key has no secret yet (a restored project\'s keys come back empty)', async () => {
+  it("opens nothing through an alias whose key has no secret yet (a restored project's keys come back empty)", async () => {
     const restored = await t.request('POST', '/api/projects/restore', {
       as: t.adminCookie,
       body: {
         meta: { name: `restored-${dialect}` },
-        keys: [{ name: 'None', type: 'none' }, { name: 'state backend', type: 'login_password' }],
+        keys: [
+          { name: 'None', type: 'none' },
+          { name: 'state backend', type: 'login_password' },
+        ],
         repositories: [{ name: 'infra', git_url: '/srv/infra', ssh_key: 'None' }],
         templates: [{ name: 'Infra', app: 'terraform', playbook: 'tf', repository: 'infra' }],
       },
@@ -211,9 +297,13 @@ describe.each(dialects)('terraform workspaces and the HTTP state backend on %s',
     expect(restored.status, restored.text).toBe(200);
     const base = `/api/project/${(restored.body as { id: number }).id}`;
     const [template] = (await get(`${base}/templates`)).body as { inventory_id: number }[];
-    const emptyKey = ((await get(`${base}/keys`)).body as { id: number; name: string; empty: boolean }[]).find((k) => k.name === 'state backend');
+    const emptyKey = ((await get(`${base}/keys`)).body as { id: number; name: string; empty: boolean }[]).find(
+      (k) => k.name === 'state backend',
+    );
     expect(emptyKey?.empty).toBe(true);
-    const created = await post(`${base}/inventory/${template?.inventory_id}/terraform/aliases`, { auth_key_id: emptyKey?.id });
+    const created = await post(`${base}/inventory/${template?.inventory_id}/terraform/aliases`, {
+      auth_key_id: emptyKey?.id,
+    });
     expect(created.status, created.text).toBe(201);
     const alias = (created.body as { alias: string }).alias;
     expect((await backend('GET', alias, { auth: basic('', '') })).status).toBe(401);
@@ -223,7 +313,8 @@ describe.each(dialects)('terraform workspaces and the HTTP state backend on %s',
   it('lists the state history newest first, 20 per page, and guards the state text', async () => {
     const workspace = await createWorkspace(`history-${dialect}`);
     const alias = await createAlias(workspace);
-    for (let serial = 1; serial <= 25; serial += 1) expect((await backend('POST', alias, { body: stateDocument(serial) })).status).toBe(200);
+    for (let serial = 1; serial <= 25; serial += 1)
+      expect((await backend('POST', alias, { body: stateDocument(serial) })).status).toBe(200);
     const url = `${p.base}/inventory/${workspace}/terraform/states`;
     const first = (await get(`${url}?limit=20`)).body as { id: number }[];
     const rest = (await get(`${url}?limit=20&offset=20`)).body as { id: number }[];
@@ -247,7 +338,10 @@ describe.each(dialects)('terraform workspaces and the HTTP state backend on %s',
     expect((await backend('GET', alias)).text).toBe(stateDocument(24));
 
     const empty = await createWorkspace(`empty-${dialect}`);
-    expect(await get(`${p.base}/inventory/${empty}/terraform/states/latest`)).toMatchObject({ status: 404, body: { error: 'No state available.' } });
+    expect(await get(`${p.base}/inventory/${empty}/terraform/states/latest`)).toMatchObject({
+      status: 404,
+      body: { error: 'No state available.' },
+    });
     // A state of another workspace is not reachable through this one.
     expect((await get(`${p.base}/inventory/${empty}/terraform/states/${ids[1]}`)).status).toBe(404);
   });
@@ -272,7 +366,8 @@ function hasBinary(binary: string): boolean {
 }
 
 const terraformBinary = ['terraform', 'tofu'].find(hasBinary);
-if (!terraformBinary) console.warn('Skipping the real terraform backend tests: neither terraform nor tofu is installed');
+if (!terraformBinary)
+  console.warn('Skipping the real terraform backend tests: neither terraform nor tofu is installed');
 
 async function findFreePort(): Promise<number> {
   const server = net.createServer();
@@ -313,7 +408,11 @@ describe.skipIf(!terraformBinary)(`${terraformBinary ?? 'terraform'} against the
     p = await createProjectFixture(t, { 'tf/main.tf': MAIN_TF });
     const key = await t.request('POST', `${p.base}/keys`, {
       as: t.adminCookie,
-      body: { name: 'state backend', type: 'login_password', login_password: { login: BACKEND_LOGIN, password: BACKEND_PASSWORD } },
+      body: {
+        name: 'state backend',
+        type: 'login_password',
+        login_password: { login: BACKEND_LOGIN, password: BACKEND_PASSWORD },
+      },
     });
     keyId = (key.body as { id: number }).id;
   });
@@ -325,19 +424,32 @@ describe.skipIf(!terraformBinary)(`${terraformBinary ?? 'terraform'} against the
       body: { name, type: 'terraform-workspace', inventory: name, ssh_key_id: p.noneKeyId, template_id: templateId },
     });
     const inventoryId = (inventory.body as { id: number }).id;
-    const alias = await t.request('POST', `${p.base}/inventory/${inventoryId}/terraform/aliases`, { as: t.adminCookie, body: { auth_key_id: keyId } });
+    const alias = await t.request('POST', `${p.base}/inventory/${inventoryId}/terraform/aliases`, {
+      as: t.adminCookie,
+      body: { auth_key_id: keyId },
+    });
     return { inventoryId, alias: alias.body as { alias: string; url: string } };
   }
 
   const listStates = async (inventoryId: number) =>
-    (await t.request('GET', `${p.base}/inventory/${inventoryId}/terraform/states`, { as: t.adminCookie })).body as { id: number; task_id: number | null; status: string | null }[];
+    (await t.request('GET', `${p.base}/inventory/${inventoryId}/terraform/states`, { as: t.adminCookie })).body as {
+      id: number;
+      task_id: number | null;
+      status: string | null;
+    }[];
   const latestState = async (inventoryId: number) =>
-    JSON.parse(((await t.request('GET', `${p.base}/inventory/${inventoryId}/terraform/states/latest`, { as: t.adminCookie })).body as { state: string }).state) as {
+    JSON.parse(
+      (
+        (await t.request('GET', `${p.base}/inventory/${inventoryId}/terraform/states/latest`, { as: t.adminCookie }))
+          .body as { state: string }
+      ).state,
+    ) as {
       outputs: { name?: { value: string } };
     };
   const auth = { authorization: basic(BACKEND_LOGIN, BACKEND_PASSWORD), 'content-type': 'application/json' };
   /** Asks who holds the lock without taking or releasing it: UNLOCK under an ID nobody holds. */
-  const probeLock = (alias: string) => t.request('UNLOCK', `/api/terraform/${alias}`, { headers: auth, rawBody: lockInfo('probe') });
+  const probeLock = (alias: string) =>
+    t.request('UNLOCK', `/api/terraform/${alias}`, { headers: auth, rawBody: lockInfo('probe') });
 
   it('stores states, holds the lock during apply, and refuses a second apply meanwhile', async () => {
     const { inventoryId, alias } = await createWorkspaceWithAlias('cli');
@@ -361,7 +473,11 @@ describe.skipIf(!terraformBinary)(`${terraformBinary ?? 'terraform'} against the
     const tf = (args: string[]) => execFileAsync(binary, args, { cwd: dir, env, timeout: 120_000 });
     await tf(['init', '-input=false']);
 
-    const first = spawn(binary, ['apply', '-auto-approve', '-input=false', '-var', 'pause=5'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const first = spawn(binary, ['apply', '-auto-approve', '-input=false', '-var', 'pause=5'], {
+      cwd: dir,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let firstOutput = '';
     first.stdout.on('data', (chunk: Buffer) => (firstOutput += chunk.toString()));
     first.stderr.on('data', (chunk: Buffer) => (firstOutput += chunk.toString()));
@@ -399,17 +515,34 @@ describe.skipIf(!terraformBinary)(`${terraformBinary ?? 'terraform'} against the
     expect((await listStates(inventoryId)).length).toBeGreaterThan(afterFirst);
   });
 
-  it('gives a task its workspace\'s backend, names the task on the states it writes, and fails while someone holds the lock', async () => {
+  it("gives a task its workspace's backend, names the task on the states it writes, and fails while someone holds the lock", async () => {
     const templateId = await p.createTemplate({ app: binary, playbook: 'tf' });
-    const workspaceId = ((await t.request('GET', `${p.base}/templates/${templateId}`, { as: t.adminCookie })).body as { inventory_id: number }).inventory_id;
-    const alias = await t.request('POST', `${p.base}/inventory/${workspaceId}/terraform/aliases`, { as: t.adminCookie, body: { auth_key_id: keyId } });
+    const workspaceId = (
+      (await t.request('GET', `${p.base}/templates/${templateId}`, { as: t.adminCookie })).body as {
+        inventory_id: number;
+      }
+    ).inventory_id;
+    const alias = await t.request('POST', `${p.base}/inventory/${workspaceId}/terraform/aliases`, {
+      as: t.adminCookie,
+      body: { auth_key_id: keyId },
+    });
     const aliasName = (alias.body as { alias: string }).alias;
 
-    expect((await t.request('LOCK', `/api/terraform/${aliasName}`, { headers: auth, rawBody: lockInfo('held-by-a-person') })).status).toBe(200);
+    expect(
+      (await t.request('LOCK', `/api/terraform/${aliasName}`, { headers: auth, rawBody: lockInfo('held-by-a-person') }))
+        .status,
+    ).toBe(200);
     const blocked = await p.runTask(templateId, { params: { auto_approve: true } });
     expect((await p.waitForStatus(blocked, ['success', 'error'], 120_000)).status).toBe('error');
     expect((await p.output(blocked)).join('\n')).toContain('Error acquiring the state lock');
-    expect((await t.request('UNLOCK', `/api/terraform/${aliasName}`, { headers: auth, rawBody: lockInfo('held-by-a-person') })).status).toBe(200);
+    expect(
+      (
+        await t.request('UNLOCK', `/api/terraform/${aliasName}`, {
+          headers: auth,
+          rawBody: lockInfo('held-by-a-person'),
+        })
+      ).status,
+    ).toBe(200);
 
     const taskId = await p.runTask(templateId, { params: { auto_approve: true } });
     const done = await p.waitForStatus(taskId, ['success', 'error'], 120_000);
@@ -426,7 +559,10 @@ describe.skipIf(!terraformBinary)(`${terraformBinary ?? 'terraform'} against the
     expect((await probeLock(aliasName)).status).toBe(200);
 
     // Backend credentials of a task work only while the task runs.
-    const late = await t.runtime.services.terraformBackend.issueTaskBackend({ id: taskId, project_id: p.projectId }, workspaceId);
+    const late = await t.runtime.services.terraformBackend.issueTaskBackend(
+      { id: taskId, project_id: p.projectId },
+      workspaceId,
+    );
     t.secrets.add(late.password);
     const lateAlias = late.env.TF_HTTP_ADDRESS?.split('/').pop() ?? '';
     const lateAuth = { authorization: basic(late.env.TF_HTTP_USERNAME ?? '', late.password) };

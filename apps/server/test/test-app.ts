@@ -43,11 +43,18 @@ export interface TestApp {
   login(login: string, password: string): Promise<string>;
   adminCookie: string;
   /** Creates a user through the API and returns its id and session cookie. */
-  createUser(username: string, options?: { admin?: boolean; password?: string }): Promise<{ id: number; cookie: string }>;
+  createUser(
+    username: string,
+    options?: { admin?: boolean; password?: string },
+  ): Promise<{ id: number; cookie: string }>;
   close(): Promise<void>;
 }
 
-export async function createTestApp(dialect: Dialect, overrides: ConfigInput = {}, options: { clock?: Clock } = {}): Promise<TestApp> {
+export async function createTestApp(
+  dialect: Dialect,
+  overrides: ConfigInput = {},
+  options: { clock?: Clock } = {},
+): Promise<TestApp> {
   const database: TestDatabase = await createTestDatabase(dialect);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gantry-data-'));
   const config = loadConfig(
@@ -77,7 +84,12 @@ export async function createTestApp(dialect: Dialect, overrides: ConfigInput = {
     if (options.rawBody !== undefined) payload = options.rawBody;
     else if (options.body !== undefined) payload = JSON.stringify(options.body);
     if (payload !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
-    const response = await app.inject({ method: method as 'GET', url, headers, ...(payload !== undefined ? { payload } : {}) });
+    const response = await app.inject({
+      method: method as 'GET',
+      url,
+      headers,
+      ...(payload !== undefined ? { payload } : {}),
+    });
     const text = response.body;
     for (const forbidden of [...FORBIDDEN_IN_RESPONSES, ...secrets]) {
       expect(text, `response of ${method} ${url} leaks a secret`).not.toContain(forbidden);
@@ -111,7 +123,13 @@ export async function createTestApp(dialect: Dialect, overrides: ConfigInput = {
       secrets.add(password);
       const created = await request('POST', '/api/users', {
         as: adminCookie,
-        body: { username, name: `User ${username}`, email: `${username}@example.com`, password, admin: options.admin ?? false },
+        body: {
+          username,
+          name: `User ${username}`,
+          email: `${username}@example.com`,
+          password,
+          admin: options.admin ?? false,
+        },
       });
       expect(created.status).toBe(201);
       return { id: (created.body as { id: number }).id, cookie: await login(username, password) };

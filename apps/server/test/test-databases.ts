@@ -63,7 +63,11 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
   const name = `gantry_t_${randomBytes(6).toString('hex')}`;
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'gantry-test-'));
-    return { dialect, url: path.join(dir, 'test.sqlite'), drop: async () => rmSync(dir, { recursive: true, force: true }) };
+    return {
+      dialect,
+      url: path.join(dir, 'test.sqlite'),
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
   }
   if (dialect === 'postgres') {
     const admin = new pg.Client({ connectionString: testEnv.postgresUrl });

@@ -47,7 +47,10 @@ async function enrol(t: TestApp, userId: number, cookie: string): Promise<Enrolm
 
 async function enrolAndConfirm(t: TestApp, userId: number, cookie: string, clock: Clock): Promise<Enrolment> {
   const enrolment = await enrol(t, userId, cookie);
-  const confirmed = await t.request('POST', `/api/users/${userId}/2fas/totp/${enrolment.id}/confirm`, { as: cookie, body: { passcode: codeAt(enrolment, clock) } });
+  const confirmed = await t.request('POST', `/api/users/${userId}/2fas/totp/${enrolment.id}/confirm`, {
+    as: cookie,
+    body: { passcode: codeAt(enrolment, clock) },
+  });
   expect(confirmed.status).toBe(204);
   return enrolment;
 }
@@ -60,7 +63,11 @@ describe.each(dialects)('TOTP second factor on %s', (dialect) => {
   let enrolment: Enrolment;
 
   beforeAll(async () => {
-    t = await createTestApp(dialect, { totp_enabled: true, login_max_failures: 6, login_failure_window_seconds: 600 }, { clock });
+    t = await createTestApp(
+      dialect,
+      { totp_enabled: true, login_max_failures: 6, login_failure_window_seconds: 600 },
+      { clock },
+    );
     alice = await t.createUser('alice');
   });
   afterAll(() => t.close());
@@ -80,7 +87,11 @@ describe.each(dialects)('TOTP second factor on %s', (dialect) => {
     expect(enrolment.totp).toMatchObject({ digits: 6, period: 30, algorithm: 'SHA1', issuer: 'Gantry' });
     expect(enrolment.recovery_code).toMatch(/^[A-Z2-9]{4}(-[A-Z2-9]{4}){4}$/);
 
-    const qr = await t.app.inject({ method: 'GET', url: `/api/users/${alice.id}/2fas/totp/${enrolment.id}/qr`, headers: { cookie: alice.cookie } });
+    const qr = await t.app.inject({
+      method: 'GET',
+      url: `/api/users/${alice.id}/2fas/totp/${enrolment.id}/qr`,
+      headers: { cookie: alice.cookie },
+    });
     expect(qr.statusCode).toBe(200);
     expect(qr.headers['content-type']).toBe('image/png');
     expect(qr.rawPayload.subarray(1, 4).toString()).toBe('PNG');
@@ -95,8 +106,17 @@ describe.each(dialects)('TOTP second factor on %s', (dialect) => {
   it('refuses to enrol or confirm for someone else, even for an admin', async () => {
     expect((await t.request('POST', `/api/users/${alice.id}/2fas/totp`, { as: t.adminCookie })).status).toBe(403);
     const bob = await t.createUser('bob');
-    expect((await t.request('POST', `/api/users/${alice.id}/2fas/totp/${enrolment.id}/confirm`, { as: bob.cookie, body: { passcode: '123456' } })).status).toBe(403);
-    expect((await t.request('GET', `/api/users/${alice.id}/2fas/totp/${enrolment.id}/qr`, { as: bob.cookie })).status).toBe(403);
+    expect(
+      (
+        await t.request('POST', `/api/users/${alice.id}/2fas/totp/${enrolment.id}/confirm`, {
+          as: bob.cookie,
+          body: { passcode: '123456' },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (await t.request('GET', `/api/users/${alice.id}/2fas/totp/${enrolment.id}/qr`, { as: bob.cookie })).status,
+    ).toBe(403);
   });
 
   it('confirms only with a right passcode, then reports the factor without its secret', async () => {
@@ -107,20 +127,32 @@ describe.each(dialects)('TOTP second factor on %s', (dialect) => {
     const wrong = await t.request('POST', url, { as: alice.cookie, body: { passcode: wrongCodeAt(enrolment, clock) } });
     expect(wrong.status).toBe(400);
     expect(wrong.body).toMatchObject({ error: 'Invalid passcode' });
-    expect((await t.request('POST', url, { as: alice.cookie, body: { passcode: codeAt(enrolment, clock) } })).status).toBe(204);
+    expect(
+      (await t.request('POST', url, { as: alice.cookie, body: { passcode: codeAt(enrolment, clock) } })).status,
+    ).toBe(204);
 
     const me = await t.request('GET', '/api/user', { as: alice.cookie });
-    expect((me.body as { totp: unknown }).totp).toEqual({ id: enrolment.id, created: expect.any(String), user_id: alice.id });
+    expect((me.body as { totp: unknown }).totp).toEqual({
+      id: enrolment.id,
+      created: expect.any(String),
+      user_id: alice.id,
+    });
     expect(me.text).not.toContain('otpauth');
     const again = await t.request('POST', `/api/users/${alice.id}/2fas/totp`, { as: alice.cookie });
     expect(again.status).toBe(400);
     expect(again.body).toMatchObject({ error: 'TOTP already enabled' });
     // The QR code (the secret) is not shown again once the factor is active.
-    expect((await t.request('GET', `/api/users/${alice.id}/2fas/totp/${enrolment.id}/qr`, { as: alice.cookie })).status).toBe(400);
+    expect(
+      (await t.request('GET', `/api/users/${alice.id}/2fas/totp/${enrolment.id}/qr`, { as: alice.cookie })).status,
+    ).toBe(400);
   });
 
   it('stores the secret sealed and the recovery code only as an argon2 hash', async () => {
-    const row = await t.runtime.connection.db.selectFrom('user_totp').selectAll().where('user_id', '=', alice.id).executeTakeFirstOrThrow();
+    const row = await t.runtime.connection.db
+      .selectFrom('user_totp')
+      .selectAll()
+      .where('user_id', '=', alice.id)
+      .executeTakeFirstOrThrow();
     expect(row.secret).not.toContain(enrolment.totp.secret.base32);
     expect(row.secret).toMatch(/^v1:/);
     expect(row.recovery_hash).toMatch(/^\$argon2id\$/);
@@ -137,20 +169,31 @@ describe.each(dialects)('TOTP second factor on %s', (dialect) => {
     expect((await t.request('POST', '/api/projects', { as: cookie, body: { name: 'Sneaky' } })).status).toBe(401);
     expect((await t.request('GET', '/api/auth/login', { as: cookie })).status).toBe(200);
 
-    const wrong = await t.request('POST', '/api/auth/verify', { as: cookie, body: { passcode: wrongCodeAt(enrolment, clock) } });
+    const wrong = await t.request('POST', '/api/auth/verify', {
+      as: cookie,
+      body: { passcode: wrongCodeAt(enrolment, clock) },
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body).toMatchObject({ error: 'Invalid passcode' });
-    expect((await t.request('POST', '/api/auth/verify', { as: cookie, body: { passcode: codeAt(enrolment, clock) } })).status).toBe(204);
+    expect(
+      (await t.request('POST', '/api/auth/verify', { as: cookie, body: { passcode: codeAt(enrolment, clock) } }))
+        .status,
+    ).toBe(204);
     expect((await t.request('GET', '/api/projects', { as: cookie })).status).toBe(200);
     // A verified session has nothing left to verify.
-    expect((await t.request('POST', '/api/auth/verify', { as: cookie, body: { passcode: '000000' } })).status).toBe(204);
+    expect((await t.request('POST', '/api/auth/verify', { as: cookie, body: { passcode: '000000' } })).status).toBe(
+      204,
+    );
   });
 
   it('keeps a session awaiting its factor off the live-updates websocket until verified', async () => {
     clock.advance(30);
     const cookie = await signIn();
     await expect(t.app.injectWS('/api/ws', { headers: { cookie } })).rejects.toThrow('401');
-    expect((await t.request('POST', '/api/auth/verify', { as: cookie, body: { passcode: codeAt(enrolment, clock) } })).status).toBe(204);
+    expect(
+      (await t.request('POST', '/api/auth/verify', { as: cookie, body: { passcode: codeAt(enrolment, clock) } }))
+        .status,
+    ).toBe(204);
     const socket = await t.app.injectWS('/api/ws', { headers: { cookie } });
     socket.terminate();
   });
@@ -168,7 +211,10 @@ describe.each(dialects)('TOTP second factor on %s', (dialect) => {
     clock.advance(30);
     // Still inside the one-step drift window, yet older than the step already spent.
     expect((await t.request('POST', '/api/auth/verify', { as: second, body: { passcode: code } })).status).toBe(400);
-    expect((await t.request('POST', '/api/auth/verify', { as: second, body: { passcode: codeAt(enrolment, clock) } })).status).toBe(204);
+    expect(
+      (await t.request('POST', '/api/auth/verify', { as: second, body: { passcode: codeAt(enrolment, clock) } }))
+        .status,
+    ).toBe(204);
   });
 
   it('needs a session for the second step', async () => {
@@ -181,24 +227,35 @@ describe.each(dialects)('TOTP second factor on %s', (dialect) => {
     const cookie = await signIn();
     clock.advance(11 * 60);
     expect((await t.request('GET', '/api/user', { as: cookie })).body).toMatchObject({ error: 'Not signed in' });
-    expect((await t.request('POST', '/api/auth/verify', { as: cookie, body: { passcode: codeAt(enrolment, clock) } })).status).toBe(401);
+    expect(
+      (await t.request('POST', '/api/auth/verify', { as: cookie, body: { passcode: codeAt(enrolment, clock) } }))
+        .status,
+    ).toBe(401);
   });
 
   it('accepts the recovery code once: it signs in and removes the factor', async () => {
     const cookie = await signIn();
-    const wrong = await t.request('POST', '/api/auth/recovery', { as: cookie, body: { recovery_code: 'AAAA-BBBB-CCCC-DDDD-EEEE' } });
+    const wrong = await t.request('POST', '/api/auth/recovery', {
+      as: cookie,
+      body: { recovery_code: 'AAAA-BBBB-CCCC-DDDD-EEEE' },
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body).toMatchObject({ error: 'Invalid recovery code' });
     // Typed back without dashes and in lower case, as people do.
     const typed = (enrolment.recovery_code ?? '').replaceAll('-', '').toLowerCase();
-    expect((await t.request('POST', '/api/auth/recovery', { as: cookie, body: { recovery_code: typed } })).status).toBe(204);
+    expect((await t.request('POST', '/api/auth/recovery', { as: cookie, body: { recovery_code: typed } })).status).toBe(
+      204,
+    );
     const me = await t.request('GET', '/api/user', { as: cookie });
     expect(me.status).toBe(200);
     expect(me.body).not.toHaveProperty('totp');
 
     const next = await signIn();
     expect((await t.request('GET', '/api/user', { as: next })).status).toBe(200);
-    const reused = await t.request('POST', '/api/auth/recovery', { as: next, body: { recovery_code: enrolment.recovery_code } });
+    const reused = await t.request('POST', '/api/auth/recovery', {
+      as: next,
+      body: { recovery_code: enrolment.recovery_code },
+    });
     expect(reused.status).toBe(400);
     expect(reused.body).toMatchObject({ error: 'TOTP not enabled' });
   });
@@ -210,15 +267,26 @@ describe.each(dialects)('TOTP second factor on %s', (dialect) => {
     clock.advance(30);
     const cookie = await t.login('carol', 'carol-Secret-1');
     for (let i = 0; i < 6; i++) {
-      expect((await t.request('POST', '/api/auth/verify', { as: cookie, body: { passcode: wrongCodeAt(factor, clock) } })).status).toBe(400);
+      expect(
+        (await t.request('POST', '/api/auth/verify', { as: cookie, body: { passcode: wrongCodeAt(factor, clock) } }))
+          .status,
+      ).toBe(400);
     }
-    const throttled = await t.request('POST', '/api/auth/verify', { as: cookie, body: { passcode: codeAt(factor, clock) } });
+    const throttled = await t.request('POST', '/api/auth/verify', {
+      as: cookie,
+      body: { passcode: codeAt(factor, clock) },
+    });
     expect(throttled.status).toBe(429);
     expect(throttled.body).toMatchObject({ error: expect.stringMatching(/Too many wrong codes/) });
-    expect((await t.request('POST', '/api/auth/recovery', { as: cookie, body: { recovery_code: factor.recovery_code } })).status).toBe(429);
+    expect(
+      (await t.request('POST', '/api/auth/recovery', { as: cookie, body: { recovery_code: factor.recovery_code } }))
+        .status,
+    ).toBe(429);
     clock.advance(601);
     const later = await t.login('carol', 'carol-Secret-1');
-    expect((await t.request('POST', '/api/auth/verify', { as: later, body: { passcode: codeAt(factor, clock) } })).status).toBe(204);
+    expect(
+      (await t.request('POST', '/api/auth/verify', { as: later, body: { passcode: codeAt(factor, clock) } })).status,
+    ).toBe(204);
   });
 
   it('lets the user or an admin remove the factor, nobody else', async () => {
@@ -228,7 +296,9 @@ describe.each(dialects)('TOTP second factor on %s', (dialect) => {
     const erin = await t.createUser('erin');
     const url = `/api/users/${dave.id}/2fas/totp/${factor.id}`;
     expect((await t.request('DELETE', url, { as: erin.cookie })).status).toBe(403);
-    const wrongId = await t.request('DELETE', `/api/users/${dave.id}/2fas/totp/${factor.id + 1000}`, { as: t.adminCookie });
+    const wrongId = await t.request('DELETE', `/api/users/${dave.id}/2fas/totp/${factor.id + 1000}`, {
+      as: t.adminCookie,
+    });
     expect(wrongId.status).toBe(400);
     expect(wrongId.body).toMatchObject({ error: 'TOTP not enabled' });
     expect((await t.request('DELETE', url, { as: t.adminCookie })).status).toBe(204);
@@ -253,7 +323,8 @@ describe.each(dialects)('TOTP second factor on %s', (dialect) => {
       GANTRY_ACCESS_KEY_ENCRYPTION: config.access_key_encryption ?? '',
       GANTRY_LOG_LEVEL: 'silent',
     };
-    const run = (...argv: string[]) => runCli(argv, { print: (line) => out.push(line), printError: (line) => out.push(line), env });
+    const run = (...argv: string[]) =>
+      runCli(argv, { print: (line) => out.push(line), printError: (line) => out.push(line), env });
     expect(await run('user', 'totp-remove', '--login', 'ivy')).toBe(0);
     expect(out.pop()).toBe('Two-factor authentication of ivy removed!');
     expect((await t.request('GET', '/api/user', { as: await t.login('ivy', 'ivy-Secret-1') })).status).toBe(200);
@@ -295,10 +366,24 @@ describe.each(dialects)('TOTP required by the administrator on %s', (dialect) =>
 
   it('makes a user without TOTP enrol at sign-in before anything else', async () => {
     // Even the first admin: their session awaits the enrolment before it may manage users.
-    expect((await t.request('POST', '/api/users', { as: t.adminCookie, body: { username: 'x', name: 'x', email: 'x@example.com', password: 'x' } })).status).toBe(401);
+    expect(
+      (
+        await t.request('POST', '/api/users', {
+          as: t.adminCookie,
+          body: { username: 'x', name: 'x', email: 'x@example.com', password: 'x' },
+        })
+      ).status,
+    ).toBe(401);
     const adminFactor = await enrolAtLogin(t.adminCookie);
     const adminCode = adminFactor.totp.generate({ timestamp: clock.now().getTime() });
-    expect((await t.request('POST', `/api/auth/totp/enroll/${adminFactor.id}/confirm`, { as: t.adminCookie, body: { passcode: adminCode } })).status).toBe(204);
+    expect(
+      (
+        await t.request('POST', `/api/auth/totp/enroll/${adminFactor.id}/confirm`, {
+          as: t.adminCookie,
+          body: { passcode: adminCode },
+        })
+      ).status,
+    ).toBe(204);
 
     // createUser signs in; with TOTP required that session awaits the enrolment.
     const { id, cookie } = await t.createUser('gina');
@@ -306,7 +391,9 @@ describe.each(dialects)('TOTP required by the administrator on %s', (dialect) =>
     expect(refused.status).toBe(401);
     expect(refused.body).toEqual({ error: 'TOTP_ENROLL_REQUIRED', code: 'totp_enroll_required' });
     expect((await t.request('POST', `/api/users/${id}/2fas/totp`, { as: cookie })).status).toBe(401);
-    expect((await t.request('POST', '/api/auth/verify', { as: cookie, body: { passcode: '123456' } })).status).toBe(401);
+    expect((await t.request('POST', '/api/auth/verify', { as: cookie, body: { passcode: '123456' } })).status).toBe(
+      401,
+    );
     // A signed-in, verified session has no enrolment to do here.
     expect((await t.request('POST', '/api/auth/totp/enroll', { as: t.adminCookie })).status).toBe(400);
 
@@ -315,20 +402,49 @@ describe.each(dialects)('TOTP required by the administrator on %s', (dialect) =>
     const qr = await t.app.inject({ method: 'GET', url: `/api/auth/totp/enroll/${body.id}/qr`, headers: { cookie } });
     expect(qr.headers['content-type']).toBe('image/png');
     const confirmUrl = `/api/auth/totp/enroll/${body.id}/confirm`;
-    expect((await t.request('POST', confirmUrl, { as: cookie, body: { passcode: totp.generate({ timestamp: clock.now().getTime() - 120_000 }) } })).status).toBe(400);
-    expect((await t.request('POST', confirmUrl, { as: cookie, body: { passcode: totp.generate({ timestamp: clock.now().getTime() }) } })).status).toBe(204);
-    expect((await t.request('GET', '/api/user', { as: cookie })).body).toMatchObject({ username: 'gina', totp: { id: body.id } });
+    expect(
+      (
+        await t.request('POST', confirmUrl, {
+          as: cookie,
+          body: { passcode: totp.generate({ timestamp: clock.now().getTime() - 120_000 }) },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await t.request('POST', confirmUrl, {
+          as: cookie,
+          body: { passcode: totp.generate({ timestamp: clock.now().getTime() }) },
+        })
+      ).status,
+    ).toBe(204);
+    expect((await t.request('GET', '/api/user', { as: cookie })).body).toMatchObject({
+      username: 'gina',
+      totp: { id: body.id },
+    });
 
     clock.advance(30);
     const next = await t.login('gina', 'gina-Secret-1');
     expect((await t.request('GET', '/api/user', { as: next })).body).toMatchObject({ error: 'TOTP_REQUIRED' });
-    expect((await t.request('POST', '/api/auth/verify', { as: next, body: { passcode: totp.generate({ timestamp: clock.now().getTime() }) } })).status).toBe(204);
+    expect(
+      (
+        await t.request('POST', '/api/auth/verify', {
+          as: next,
+          body: { passcode: totp.generate({ timestamp: clock.now().getTime() }) },
+        })
+      ).status,
+    ).toBe(204);
 
     // The recovery code signs in, and since TOTP is required the user must set up a new factor.
     clock.advance(30);
     const recovering = await t.login('gina', 'gina-Secret-1');
-    expect((await t.request('POST', '/api/auth/recovery', { as: recovering, body: { recovery_code: body.recovery_code } })).status).toBe(204);
-    expect((await t.request('GET', '/api/user', { as: recovering })).body).toMatchObject({ error: 'TOTP_ENROLL_REQUIRED' });
+    expect(
+      (await t.request('POST', '/api/auth/recovery', { as: recovering, body: { recovery_code: body.recovery_code } }))
+        .status,
+    ).toBe(204);
+    expect((await t.request('GET', '/api/user', { as: recovering })).body).toMatchObject({
+      error: 'TOTP_ENROLL_REQUIRED',
+    });
   });
 });
 
@@ -349,7 +465,9 @@ describe.each(dialects)('TOTP switched off on %s', (dialect) => {
     const verify = await t.request('POST', '/api/auth/verify', { as: t.adminCookie, body: { passcode: '123456' } });
     expect(verify.status).toBe(403);
     expect(verify.body).toMatchObject({ error: 'TOTP_DISABLED' });
-    expect((await t.request('POST', '/api/auth/recovery', { as: t.adminCookie, body: { recovery_code: 'ABCD' } })).status).toBe(403);
+    expect(
+      (await t.request('POST', '/api/auth/recovery', { as: t.adminCookie, body: { recovery_code: 'ABCD' } })).status,
+    ).toBe(403);
   });
 
   it('signs a user with a factor from before in without a code once TOTP is switched off', async () => {
@@ -358,13 +476,18 @@ describe.each(dialects)('TOTP switched off on %s', (dialect) => {
     try {
       const user = await enabled.createUser('hank');
       const factor = await enrol(enabled, user.id, user.cookie);
-      await enabled.request('POST', `/api/users/${user.id}/2fas/totp/${factor.id}/confirm`, { as: user.cookie, body: { passcode: factor.totp.generate() } });
+      await enabled.request('POST', `/api/users/${user.id}/2fas/totp/${factor.id}/confirm`, {
+        as: user.cookie,
+        body: { passcode: factor.totp.generate() },
+      });
       const pending = await enabled.login('hank', 'hank-Secret-1');
       expect((await enabled.request('GET', '/api/user', { as: pending })).status).toBe(401);
       // The same database, now served with TOTP off: the pending session and new ones pass.
       enabled.runtime.config.totp_enabled = false;
       expect((await enabled.request('GET', '/api/user', { as: pending })).status).toBe(200);
-      expect((await enabled.request('GET', '/api/user', { as: await enabled.login('hank', 'hank-Secret-1') })).status).toBe(200);
+      expect(
+        (await enabled.request('GET', '/api/user', { as: await enabled.login('hank', 'hank-Secret-1') })).status,
+      ).toBe(200);
     } finally {
       await enabled.close();
     }

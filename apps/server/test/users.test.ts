@@ -19,20 +19,32 @@ describe.each(dialects)('users on %s', (dialect) => {
     });
     expect(created.status).toBe(201);
     const alice = created.body as { id: number };
-    expect(created.body).toMatchObject({ username: 'alice', email: 'alice@example.com', alert: true, admin: false, external: false });
+    expect(created.body).toMatchObject({
+      username: 'alice',
+      email: 'alice@example.com',
+      alert: true,
+      admin: false,
+      external: false,
+    });
 
     const updated = await t.request('PUT', `/api/users/${alice.id}`, {
       as: t.adminCookie,
       body: { id: alice.id, username: 'alice', name: 'Alice B', email: 'alice@example.com', admin: true, alert: true },
     });
     expect(updated.status).toBe(204);
-    expect((await t.request('GET', `/api/users/${alice.id}`, { as: t.adminCookie })).body).toMatchObject({ name: 'Alice B', admin: true, alert: true });
+    expect((await t.request('GET', `/api/users/${alice.id}`, { as: t.adminCookie })).body).toMatchObject({
+      name: 'Alice B',
+      admin: true,
+      alert: true,
+    });
     await t.login('alice', 's3cret-Pass');
 
     expect((await t.request('DELETE', `/api/users/${alice.id}`, { as: t.adminCookie })).status).toBe(204);
     expect((await t.request('GET', `/api/users/${alice.id}`, { as: t.adminCookie })).status).toBe(404);
     const events = (await t.request('GET', '/api/events', { as: t.adminCookie })).body as { description: string }[];
-    expect(events.map((e) => e.description)).toEqual(expect.arrayContaining(['User alice created', 'User alice updated', 'User alice deleted']));
+    expect(events.map((e) => e.description)).toEqual(
+      expect.arrayContaining(['User alice created', 'User alice updated', 'User alice deleted']),
+    );
   });
 
   it('validates users with the seeded messages', async () => {
@@ -68,8 +80,13 @@ describe.each(dialects)('users on %s', (dialect) => {
     const dave = await t.createUser('dave');
     const own = { username: 'dave', name: 'Dave D', email: 'dave@example.com' };
     expect((await t.request('PUT', `/api/users/${dave.id}`, { as: dave.cookie, body: own })).status).toBe(204);
-    expect((await t.request('GET', `/api/users/${dave.id}`, { as: dave.cookie })).body).toMatchObject({ name: 'Dave D' });
-    const escalate = await t.request('PUT', `/api/users/${dave.id}`, { as: dave.cookie, body: { ...own, admin: true } });
+    expect((await t.request('GET', `/api/users/${dave.id}`, { as: dave.cookie })).body).toMatchObject({
+      name: 'Dave D',
+    });
+    const escalate = await t.request('PUT', `/api/users/${dave.id}`, {
+      as: dave.cookie,
+      body: { ...own, admin: true },
+    });
     expect(escalate.status).toBe(403);
     expect(escalate.body).toMatchObject({ error: 'Only administrators can change the admin flag' });
   });
@@ -93,7 +110,10 @@ describe.each(dialects)('users on %s', (dialect) => {
       body: { username: 'ext', name: 'External', email: 'new@example.com' },
     });
     expect(email.body).toMatchObject({ error: 'External users cannot change their email' });
-    const password = await t.request('POST', `/api/users/${id}/password`, { as: t.adminCookie, body: { password: 'whatever-1' } });
+    const password = await t.request('POST', `/api/users/${id}/password`, {
+      as: t.adminCookie,
+      body: { password: 'whatever-1' },
+    });
     expect(password.status).toBe(400);
     expect(password.body).toMatchObject({ error: 'External users cannot change their password' });
     const login = await t.request('POST', '/api/auth/login', { body: { auth: 'ext', password: '' + 'anything' } });
@@ -108,7 +128,10 @@ describe.each(dialects)('users on %s', (dialect) => {
     const frank = await t.createUser('frank');
     const project = await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: 'Frank owns' } });
     const projectId = (project.body as { id: number }).id;
-    await t.request('POST', `/api/project/${projectId}/users`, { as: t.adminCookie, body: { user_id: frank.id, role: 'owner' } });
+    await t.request('POST', `/api/project/${projectId}/users`, {
+      as: t.adminCookie,
+      body: { user_id: frank.id, role: 'owner' },
+    });
     await t.request('DELETE', `/api/project/${projectId}/users/${me.id}`, { as: t.adminCookie });
     const refused = await t.request('DELETE', `/api/users/${frank.id}`, { as: t.adminCookie });
     expect(refused.status).toBe(400);

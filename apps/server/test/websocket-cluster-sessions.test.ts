@@ -22,7 +22,8 @@ function isRedisReachable(): Promise<boolean> {
 
 const redisReachable = await isRedisReachable();
 if (!redisReachable) {
-  if (readTestEnvironment().ci) throw new Error(`Redis is not reachable at ${REDIS_URL}: CI must run the cluster tests`);
+  if (readTestEnvironment().ci)
+    throw new Error(`Redis is not reachable at ${REDIS_URL}: CI must run the cluster tests`);
   console.warn(`Skipping websocket cluster session tests: Redis is not reachable at ${REDIS_URL}`);
 }
 const dialects = redisReachable ? await listTestDialects() : [];
@@ -35,7 +36,11 @@ describe.each(dialects)('websocket sessions across two nodes on %s', (dialect) =
 
   beforeAll(async () => {
     a = await createTestApp(dialect, { redis_url: REDIS_URL });
-    b = await createTestApp(dialect, { redis_url: REDIS_URL, db_url: a.runtime.config.db_url, access_key_encryption: a.runtime.config.access_key_encryption });
+    b = await createTestApp(dialect, {
+      redis_url: REDIS_URL,
+      db_url: a.runtime.config.db_url,
+      access_key_encryption: a.runtime.config.access_key_encryption,
+    });
     await Promise.all([a.runtime.services.clusterBus?.ready, b.runtime.services.clusterBus?.ready]);
     p = await createProjectFixture(a, { 'slow.sh': 'for i in $(seq 1 40); do echo "n$i"; sleep 0.1; done\n' });
     await b.app.listen({ port: 0, host: '127.0.0.1' });
@@ -47,7 +52,9 @@ describe.each(dialects)('websocket sessions across two nodes on %s', (dialect) =
     await a?.close();
   });
 
-  function connectToB(cookie: string): Promise<{ socket: WebSocket; messages: Record<string, unknown>[]; closed: Promise<number> }> {
+  function connectToB(
+    cookie: string,
+  ): Promise<{ socket: WebSocket; messages: Record<string, unknown>[]; closed: Promise<number> }> {
     return new Promise((resolve, reject) => {
       const socket = new WebSocket(`ws://127.0.0.1:${portB}/api/ws`, { headers: { cookie } });
       const messages: Record<string, unknown>[] = [];
@@ -62,25 +69,39 @@ describe.each(dialects)('websocket sessions across two nodes on %s', (dialect) =
     const user = await a.createUser('cluster-signout');
     const client = await connectToB(user.cookie);
     expect((await a.request('POST', '/api/auth/logout', { as: user.cookie })).status).toBe(204);
-    const outcome = await Promise.race([client.closed, new Promise((resolve) => setTimeout(() => resolve('still open'), 3000))]);
+    const outcome = await Promise.race([
+      client.closed,
+      new Promise((resolve) => setTimeout(() => resolve('still open'), 3000)),
+    ]);
     expect(outcome).toBe(4001);
   });
 
-  it('a member removed on one node stops receiving the project\'s events on the other', async () => {
+  it("a member removed on one node stops receiving the project's events on the other", async () => {
     const member = await a.createUser('cluster-member');
-    expect((await a.request('POST', `${p.base}/users`, { as: a.adminCookie, body: { user_id: member.id, role: 'task_runner' } })).status).toBe(204);
+    expect(
+      (
+        await a.request('POST', `${p.base}/users`, {
+          as: a.adminCookie,
+          body: { user_id: member.id, role: 'task_runner' },
+        })
+      ).status,
+    ).toBe(204);
     const memberClient = await connectToB(member.cookie);
     const adminClient = await connectToB(a.adminCookie);
     const taskId = await p.runTask(await p.createTemplate({ playbook: 'slow.sh' }));
     const ofTask = (messages: Record<string, unknown>[]) => messages.filter((m) => m.task_id === taskId);
-    await expect.poll(() => ofTask(memberClient.messages).some((m) => m.output === 'n3'), { timeout: 15_000 }).toBe(true);
+    await expect
+      .poll(() => ofTask(memberClient.messages).some((m) => m.output === 'n3'), { timeout: 15_000 })
+      .toBe(true);
 
     expect((await a.request('DELETE', `${p.base}/users/${member.id}`, { as: a.adminCookie })).status).toBe(204);
     await new Promise((resolve) => setTimeout(resolve, 300));
     const seenAtRemoval = ofTask(memberClient.messages).length;
     const adminAtRemoval = ofTask(adminClient.messages).length;
     await p.waitForStatus(taskId, ['success']);
-    await expect.poll(() => ofTask(adminClient.messages).some((m) => m.type === 'update' && m.status === 'success')).toBe(true);
+    await expect
+      .poll(() => ofTask(adminClient.messages).some((m) => m.type === 'update' && m.status === 'success'))
+      .toBe(true);
 
     expect(ofTask(adminClient.messages).length).toBeGreaterThan(adminAtRemoval + 10);
     expect(ofTask(memberClient.messages).length).toBe(seenAtRemoval);

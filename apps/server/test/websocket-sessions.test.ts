@@ -17,7 +17,10 @@ interface LiveClient {
 
 /** Resolves with 'open' or the close code, whichever comes first, or 'still open' after the wait. */
 function stateAfter(client: LiveClient, ms: number): Promise<number | 'still open'> {
-  return Promise.race([client.closed, new Promise<'still open'>((resolve) => setTimeout(() => resolve('still open'), ms))]);
+  return Promise.race([
+    client.closed,
+    new Promise<'still open'>((resolve) => setTimeout(() => resolve('still open'), ms)),
+  ]);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -43,7 +46,9 @@ describe.each(dialects)('websocket sessions on %s', (dialect) => {
       const closed = new Promise<number>((done) => socket.on('close', (code: number) => done(code)));
       socket.on('message', (data: Buffer) => messages.push(JSON.parse(data.toString()) as Record<string, unknown>));
       socket.on('open', () => resolve({ socket, messages, closed }));
-      socket.on('unexpected-response', (_request, response) => reject(new Error(`handshake answered ${String(response.statusCode)}`)));
+      socket.on('unexpected-response', (_request, response) =>
+        reject(new Error(`handshake answered ${String(response.statusCode)}`)),
+      );
       socket.on('error', reject);
     });
   }
@@ -74,7 +79,9 @@ describe.each(dialects)('websocket sessions on %s', (dialect) => {
 
   it('closes the socket of a revoked API token', async () => {
     const user = await createUser('ws-token');
-    const token = (await t.request('POST', '/api/user/tokens', { as: user.cookie, body: { name: 'live' } })).body as { id: string };
+    const token = (await t.request('POST', '/api/user/tokens', { as: user.cookie, body: { name: 'live' } })).body as {
+      id: string;
+    };
     t.secrets.add(token.id);
     const client = await connect({ authorization: `Bearer ${token.id}` });
     expect((await t.request('DELETE', `/api/user/tokens/${token.id}`, { as: user.cookie })).status).toBe(204);
@@ -84,7 +91,9 @@ describe.each(dialects)('websocket sessions on %s', (dialect) => {
   it('a password change closes the sockets of the other sessions and tokens, not of the session that made it', async () => {
     const user = await createUser('ws-password');
     const otherCookie = await t.login('ws-password', user.password);
-    const token = (await t.request('POST', '/api/user/tokens', { as: user.cookie, body: { name: 'live' } })).body as { id: string };
+    const token = (await t.request('POST', '/api/user/tokens', { as: user.cookie, body: { name: 'live' } })).body as {
+      id: string;
+    };
     t.secrets.add(token.id);
     const own = await connect({ cookie: user.cookie });
     const other = await connect({ cookie: otherCookie });
@@ -103,7 +112,10 @@ describe.each(dialects)('websocket sessions on %s', (dialect) => {
 
   it('a member removed from the project mid-task stops receiving its events at once; an admin keeps receiving', async () => {
     const member = await createUser('ws-member');
-    const added = await t.request('POST', `${p.base}/users`, { as: t.adminCookie, body: { user_id: member.id, role: 'task_runner' } });
+    const added = await t.request('POST', `${p.base}/users`, {
+      as: t.adminCookie,
+      body: { user_id: member.id, role: 'task_runner' },
+    });
     expect(added.status).toBe(204);
     const memberClient = await connect({ cookie: member.cookie });
     const adminClient = await connect({ cookie: t.adminCookie });
@@ -159,7 +171,9 @@ describe.each(dialects)('websocket sessions on %s', (dialect) => {
   });
 
   it('refuses a handshake from a foreign Origin and accepts its own Origin and clients without one', async () => {
-    await expect(connect({ cookie: t.adminCookie, origin: 'http://evil.example' })).rejects.toThrow('handshake answered 403');
+    await expect(connect({ cookie: t.adminCookie, origin: 'http://evil.example' })).rejects.toThrow(
+      'handshake answered 403',
+    );
     await expect(connect({ cookie: t.adminCookie, origin: 'null' })).rejects.toThrow('handshake answered 403');
     const own = await connect({ cookie: t.adminCookie, origin: `http://127.0.0.1:${port}` });
     const script = await connect({ cookie: t.adminCookie });
@@ -168,8 +182,14 @@ describe.each(dialects)('websocket sessions on %s', (dialect) => {
   });
 
   it('accepts a handshake whose Host names the default port its Origin leaves out, as the cross-site guard does', async () => {
-    const proxied = await connect({ cookie: t.adminCookie, host: 'gantry.example:443', origin: 'https://gantry.example' });
+    const proxied = await connect({
+      cookie: t.adminCookie,
+      host: 'gantry.example:443',
+      origin: 'https://gantry.example',
+    });
     proxied.socket.close();
-    await expect(connect({ cookie: t.adminCookie, host: 'gantry.example:443', origin: 'https://evil.example' })).rejects.toThrow('handshake answered 403');
+    await expect(
+      connect({ cookie: t.adminCookie, host: 'gantry.example:443', origin: 'https://evil.example' }),
+    ).rejects.toThrow('handshake answered 403');
   });
 });

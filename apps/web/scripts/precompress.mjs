@@ -21,7 +21,12 @@ let count = 0;
 for (const file of walk(dist)) {
   if (!TEXT.test(file) || statSync(file).size < MIN_BYTES) continue;
   const content = readFileSync(file);
-  writeFileSync(`${file}.br`, brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: content.length } }));
+  writeFileSync(
+    `${file}.br`,
+    brotliCompressSync(content, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: content.length },
+    }),
+  );
   writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
   count += 1;
 }

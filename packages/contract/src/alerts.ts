@@ -15,5 +15,10 @@ export type AlertTestResult = z.infer<typeof AlertTestResult>;
 
 export const alertsApi = {
   /** Sends a test alert through every channel the server is configured for (Semaphore: notifications/test). */
-  test: endpoint({ method: 'POST', path: '/api/project/:projectId/notifications/test', params: ProjectParams, response: AlertTestResult }),
+  test: endpoint({
+    method: 'POST',
+    path: '/api/project/:projectId/notifications/test',
+    params: ProjectParams,
+    response: AlertTestResult,
+  }),
 };

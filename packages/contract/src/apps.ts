@@ -27,7 +27,15 @@ export const AppId = z
 export const AppBody = z.object({
   id: AppId.optional(),
   active: z.boolean().optional(),
-  priority: wireInteger({ max: 1_000_000, message: { type: 'Priority must be a number', integer: 'Priority must be an integer', min: 'Priority must be 0 or greater', max: 'Priority must be at most 1000000' } }).optional(),
+  priority: wireInteger({
+    max: 1_000_000,
+    message: {
+      type: 'Priority must be a number',
+      integer: 'Priority must be an integer',
+      min: 'Priority must be 0 or greater',
+      max: 'Priority must be at most 1000000',
+    },
+  }).optional(),
   title: z.string().trim().max(255).optional(),
   icon: z.string().trim().max(255).optional(),
   color: z.string().trim().max(64).optional(),
@@ -41,9 +49,22 @@ const AppParams = z.object({ appId: AppId });
 
 export const appsApi = {
   list: endpoint({ method: 'GET', path: '/api/apps', response: z.array(App) }),
-  create: endpoint({ method: 'POST', path: '/api/apps', body: AppBody.extend({ id: AppId }), response: App, status: 201 }),
+  create: endpoint({
+    method: 'POST',
+    path: '/api/apps',
+    body: AppBody.extend({ id: AppId }),
+    response: App,
+    status: 201,
+  }),
   get: endpoint({ method: 'GET', path: '/api/apps/:appId', params: AppParams, response: App }),
-  update: endpoint({ method: 'PUT', path: '/api/apps/:appId', params: AppParams, body: AppBody, response: NoContent, status: 204 }),
+  update: endpoint({
+    method: 'PUT',
+    path: '/api/apps/:appId',
+    params: AppParams,
+    body: AppBody,
+    response: NoContent,
+    status: 204,
+  }),
   setActive: endpoint({
     method: 'POST',
     path: '/api/apps/:appId/active',

@@ -20,7 +20,10 @@ export type LoginOptions = z.infer<typeof LoginOptions>;
 export const LoginBody = z.object({
   auth: requiredString('Username'),
   // Not trimmed: spaces may be part of a password.
-  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(1024, 'Password must be at most 1024 characters'),
+  password: z
+    .string({ error: 'Password is required' })
+    .min(1, 'Password is required')
+    .max(1024, 'Password must be at most 1024 characters'),
 });
 export type LoginBody = z.infer<typeof LoginBody>;
 

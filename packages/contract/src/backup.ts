@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
 import { GIT_BRANCH_INVALID, ProjectParams, isGitBranchName, wireInteger } from './common.ts';
-import { BodyDataType, ExtractVariableType, IntegrationAuthMethod, MatchMethod, MatchType, ValueSource } from './integrations.ts';
+import {
+  BodyDataType,
+  ExtractVariableType,
+  IntegrationAuthMethod,
+  MatchMethod,
+  MatchType,
+  ValueSource,
+} from './integrations.ts';
 import { InventoryType, isSafeRepositoryPath } from './inventories.ts';
 import { Project } from './projects.ts';
 import { getGitUrlType, INCORRECT_URL_MESSAGE } from './repositories.ts';
@@ -28,10 +35,7 @@ const name = () =>
     .max(NAME_MAX, `must be at most ${NAME_MAX} characters`);
 /** A reference to another object of the backup, by its name. */
 const reference = () => name().nullish();
-const text = (max: number) =>
-  z
-    .string({ error: 'must be a string' })
-    .max(max, `must be at most ${max} characters`);
+const text = (max: number) => z.string({ error: 'must be a string' }).max(max, `must be at most ${max} characters`);
 /** A branch reaches git's command line: a backup may not carry one git would read as an option. */
 const gitBranch = text(NAME_MAX).refine(isGitBranchName, GIT_BRANCH_INVALID).nullish();
 const flag = () =>
@@ -87,7 +91,9 @@ export const BackupMeta = z.object({
 });
 
 /** `string` keys come from Semaphore; `owner` marks keys Semaphore keeps for variable groups and vaults. */
-export const BackupKeyType = z.enum(['none', 'ssh', 'login_password', 'string'], { error: 'must be one of none, ssh, login_password, string' });
+export const BackupKeyType = z.enum(['none', 'ssh', 'login_password', 'string'], {
+  error: 'must be one of none, ssh, login_password, string',
+});
 
 export const BackupKey = z.object({
   name: name(),
@@ -135,7 +141,10 @@ export const BackupEnvironment = z.object({
 
 /** Semaphore before 2.11 wrote a view's title as `name`. */
 export const BackupView = z.preprocess(
-  (v) => (typeof v === 'object' && v !== null && !('title' in v) && 'name' in v ? { ...v, title: (v as { name: unknown }).name } : v),
+  (v) =>
+    typeof v === 'object' && v !== null && !('title' in v) && 'name' in v
+      ? { ...v, title: (v as { name: unknown }).name }
+      : v,
   z.object({
     title: name(),
     position: wireInteger({ max: 1_000_000 })
@@ -240,11 +249,13 @@ export const BackupSchedule = z
     task_params: BackupScheduleTaskParams.nullish(),
   })
   .superRefine((schedule, ctx) => {
-    if (schedule.type !== RUN_ONCE_SCHEDULE_TYPE && !schedule.cron_format) ctx.addIssue({ code: 'custom', path: ['cron_format'], message: 'is required' });
+    if (schedule.type !== RUN_ONCE_SCHEDULE_TYPE && !schedule.cron_format)
+      ctx.addIssue({ code: 'custom', path: ['cron_format'], message: 'is required' });
   });
 
 /** The integration enums with messages that name the allowed values: the error path says which field. */
-const oneOf = <T extends string>(values: readonly T[]) => z.enum(values as [T, ...T[]], { error: `must be one of ${values.filter(Boolean).join(', ')}` });
+const oneOf = <T extends string>(values: readonly T[]) =>
+  z.enum(values as [T, ...T[]], { error: `must be one of ${values.filter(Boolean).join(', ')}` });
 
 const bodyDataType = () =>
   z
@@ -281,9 +292,7 @@ export const BackupIntegrationExtractValue = z.object({
 
 /** Aliases are the secret part of a webhook URL: URL-safe characters only, as Gantry and Semaphore make them. */
 const alias = () =>
-  z
-    .string({ error: 'must be a string' })
-    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, - or _');
+  z.string({ error: 'must be a string' }).regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, - or _');
 
 export const BackupIntegration = z.object({
   name: name(),
@@ -338,6 +347,11 @@ export type ProjectBackup = z.output<typeof ProjectBackup>;
 export type ProjectBackupInput = z.input<typeof ProjectBackup>;
 
 export const backupApi = {
-  backup: endpoint({ method: 'GET', path: '/api/project/:projectId/backup', params: ProjectParams, response: ProjectBackup }),
+  backup: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/backup',
+    params: ProjectParams,
+    response: ProjectBackup,
+  }),
   restore: endpoint({ method: 'POST', path: '/api/projects/restore', body: ProjectBackup, response: Project }),
 };

@@ -40,7 +40,14 @@ export const Id = wireInteger({ min: 1, message: 'must be a positive integer' })
 
 /** An id naming another resource of the project: one past the range cannot be in it. */
 export const projectRefId = (label: string) =>
-  wireInteger({ min: 1, message: { type: 'must be a positive integer', min: 'must be a positive integer', max: `${label} not found in this project` } });
+  wireInteger({
+    min: 1,
+    message: {
+      type: 'must be a positive integer',
+      min: 'must be a positive integer',
+      max: `${label} not found in this project`,
+    },
+  });
 
 /** An id a form must fill in ("Template is required" when it is missing or not an id at all). */
 export const requiredId = (label: string) =>
@@ -112,7 +119,15 @@ export const GIT_BRANCH_INVALID = 'Branch must be a valid git branch name';
  */
 export function isGitBranchName(branch: string): boolean {
   if (branch === '') return true;
-  if (branch === '@' || branch.startsWith('-') || branch.startsWith('/') || branch.endsWith('/') || branch.endsWith('.') || branch.endsWith('.lock')) return false;
+  if (
+    branch === '@' ||
+    branch.startsWith('-') ||
+    branch.startsWith('/') ||
+    branch.endsWith('/') ||
+    branch.endsWith('.') ||
+    branch.endsWith('.lock')
+  )
+    return false;
   if (/[\u0000-\u0020\u007f~^:?*[\\]|\.\.|@\{|\/\/|\/\./.test(branch)) return false;
   return !branch.startsWith('.');
 }

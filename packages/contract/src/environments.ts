@@ -9,7 +9,9 @@ export const ENVIRONMENT_VARIABLES_INVALID = 'Environment variables must be vali
 function parseJsonObject(text: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -47,7 +49,13 @@ export const EnvironmentSecretChange = z.discriminatedUnion('operation', [
     name: z.string().trim().min(1, 'Secret name is required').max(255),
     secret: z.string().max(64 * 1024),
   }),
-  z.object({ operation: z.literal('update'), id: Id, secret: z.string().max(64 * 1024), name: z.string().optional(), type: EnvironmentSecretType.optional() }),
+  z.object({
+    operation: z.literal('update'),
+    id: Id,
+    secret: z.string().max(64 * 1024),
+    name: z.string().optional(),
+    type: EnvironmentSecretType.optional(),
+  }),
   z.object({ operation: z.literal('delete'), id: Id }),
 ]);
 export type EnvironmentSecretChange = z.infer<typeof EnvironmentSecretChange>;
@@ -57,8 +65,18 @@ export const EnvironmentBody = z
     id: Id.optional(),
     project_id: Id.optional(),
     name: requiredString('Name'),
-    json: z.string().max(1024 * 1024).nullable().optional().transform((v) => (v?.trim() ? v : '{}')),
-    env: z.string().max(1024 * 1024).nullable().optional().transform((v) => (v?.trim() ? v : '{}')),
+    json: z
+      .string()
+      .max(1024 * 1024)
+      .nullable()
+      .optional()
+      .transform((v) => (v?.trim() ? v : '{}')),
+    env: z
+      .string()
+      .max(1024 * 1024)
+      .nullable()
+      .optional()
+      .transform((v) => (v?.trim() ? v : '{}')),
     secrets: z
       .array(z.union([EnvironmentSecretChange, z.object({ operation: z.literal('').optional() }).passthrough()]))
       .max(500)
@@ -71,11 +89,25 @@ export const EnvironmentBody = z
     if (!env || Object.values(env).some((v) => typeof v === 'object' && v !== null)) {
       ctx.addIssue({ code: 'custom', path: ['env'], message: ENVIRONMENT_VARIABLES_INVALID });
     } else if (Object.keys(env).some((k) => !ENV_NAME.test(k))) {
-      ctx.addIssue({ code: 'custom', path: ['env'], message: 'Environment variable names may hold only letters, digits and _' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['env'],
+        message: 'Environment variable names may hold only letters, digits and _',
+      });
     }
     for (const secret of body.secrets ?? []) {
-      if ('operation' in secret && secret.operation === 'create' && 'type' in secret && secret.type === 'env' && !ENV_NAME.test(secret.name)) {
-        ctx.addIssue({ code: 'custom', path: ['secrets'], message: 'Environment variable names may hold only letters, digits and _' });
+      if (
+        'operation' in secret &&
+        secret.operation === 'create' &&
+        'type' in secret &&
+        secret.type === 'env' &&
+        !ENV_NAME.test(secret.name)
+      ) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['secrets'],
+          message: 'Environment variable names may hold only letters, digits and _',
+        });
       }
     }
   });
@@ -85,10 +117,46 @@ export const EnvironmentParams = z.object({ projectId: PathId, environmentId: Pa
 const SortQuery = z.object({ sort: z.enum(['name']).catch('name').optional(), order: SortOrder.optional() });
 
 export const environmentsApi = {
-  list: endpoint({ method: 'GET', path: '/api/project/:projectId/environment', params: ProjectParams, query: SortQuery, response: z.array(Environment) }),
-  create: endpoint({ method: 'POST', path: '/api/project/:projectId/environment', params: ProjectParams, body: EnvironmentBody, response: Environment, status: 201 }),
-  get: endpoint({ method: 'GET', path: '/api/project/:projectId/environment/:environmentId', params: EnvironmentParams, response: Environment }),
-  refs: endpoint({ method: 'GET', path: '/api/project/:projectId/environment/:environmentId/refs', params: EnvironmentParams, response: ResourceRefs }),
-  update: endpoint({ method: 'PUT', path: '/api/project/:projectId/environment/:environmentId', params: EnvironmentParams, body: EnvironmentBody, response: NoContent, status: 204 }),
-  remove: endpoint({ method: 'DELETE', path: '/api/project/:projectId/environment/:environmentId', params: EnvironmentParams, response: NoContent, status: 204 }),
+  list: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/environment',
+    params: ProjectParams,
+    query: SortQuery,
+    response: z.array(Environment),
+  }),
+  create: endpoint({
+    method: 'POST',
+    path: '/api/project/:projectId/environment',
+    params: ProjectParams,
+    body: EnvironmentBody,
+    response: Environment,
+    status: 201,
+  }),
+  get: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/environment/:environmentId',
+    params: EnvironmentParams,
+    response: Environment,
+  }),
+  refs: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/environment/:environmentId/refs',
+    params: EnvironmentParams,
+    response: ResourceRefs,
+  }),
+  update: endpoint({
+    method: 'PUT',
+    path: '/api/project/:projectId/environment/:environmentId',
+    params: EnvironmentParams,
+    body: EnvironmentBody,
+    response: NoContent,
+    status: 204,
+  }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/api/project/:projectId/environment/:environmentId',
+    params: EnvironmentParams,
+    response: NoContent,
+    status: 204,
+  }),
 };

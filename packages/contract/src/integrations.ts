@@ -41,15 +41,25 @@ export const IntegrationBody = z
       .preprocess((v) => (v === 'none' || v === null || v === undefined ? '' : v), IntegrationAuthMethod)
       .optional()
       .transform((v) => v ?? ''),
-    auth_header: z.string().trim().max(255).nullable().optional().transform((v) => v ?? ''),
+    auth_header: z
+      .string()
+      .trim()
+      .max(255)
+      .nullable()
+      .optional()
+      .transform((v) => v ?? ''),
     // Go clients send 0 for "no key".
     auth_secret_id: z.preprocess((v) => (v === 0 ? null : v), Id.nullable().optional()).transform((v) => v ?? null),
     searchable: z.boolean().optional().default(false),
-    task_params: ScheduleTaskParams.nullable().optional().transform((v) => v ?? {}),
+    task_params: ScheduleTaskParams.nullable()
+      .optional()
+      .transform((v) => v ?? {}),
   })
   .superRefine((v, ctx) => {
-    if (authMethodNeedsHeader(v.auth_method) && !v.auth_header) ctx.addIssue({ code: 'custom', path: ['auth_header'], message: AUTH_HEADER_REQUIRED });
-    if (authMethodNeedsSecret(v.auth_method) && !v.auth_secret_id) ctx.addIssue({ code: 'custom', path: ['auth_secret_id'], message: AUTH_SECRET_REQUIRED });
+    if (authMethodNeedsHeader(v.auth_method) && !v.auth_header)
+      ctx.addIssue({ code: 'custom', path: ['auth_header'], message: AUTH_HEADER_REQUIRED });
+    if (authMethodNeedsSecret(v.auth_method) && !v.auth_secret_id)
+      ctx.addIssue({ code: 'custom', path: ['auth_secret_id'], message: AUTH_SECRET_REQUIRED });
   });
 export type IntegrationBody = z.input<typeof IntegrationBody>;
 
@@ -69,7 +79,8 @@ export const ExtractVariableType = z.enum(['environment', 'task']);
 export type ExtractVariableType = z.infer<typeof ExtractVariableType>;
 
 /** A key is needed unless the whole body is taken as a string. */
-const needsKey = (source: 'body' | 'header', bodyDataType: BodyDataType | '') => !(source === 'body' && bodyDataType === 'string');
+const needsKey = (source: 'body' | 'header', bodyDataType: BodyDataType | '') =>
+  !(source === 'body' && bodyDataType === 'string');
 
 export const IntegrationExtractValue = z.object({
   id: Id,
@@ -100,7 +111,13 @@ export const IntegrationExtractValueBody = z
     name: requiredString('Name'),
     value_source: ValueSource,
     body_data_type: optionalBodyDataType,
-    key: z.string().trim().max(1024).nullable().optional().transform((v) => v ?? ''),
+    key: z
+      .string()
+      .trim()
+      .max(1024)
+      .nullable()
+      .optional()
+      .transform((v) => v ?? ''),
     variable: requiredString('Variable'),
     variable_type: z
       .union([ExtractVariableType, z.literal('')])
@@ -109,8 +126,10 @@ export const IntegrationExtractValueBody = z
       .transform((v) => (v ? v : 'environment')),
   })
   .superRefine((v, ctx) => {
-    if (v.value_source === 'body' && !v.body_data_type) ctx.addIssue({ code: 'custom', path: ['body_data_type'], message: BODY_DATA_TYPE_REQUIRED });
-    if (needsKey(v.value_source, v.body_data_type) && !v.key) ctx.addIssue({ code: 'custom', path: ['key'], message: KEY_REQUIRED });
+    if (v.value_source === 'body' && !v.body_data_type)
+      ctx.addIssue({ code: 'custom', path: ['body_data_type'], message: BODY_DATA_TYPE_REQUIRED });
+    if (needsKey(v.value_source, v.body_data_type) && !v.key)
+      ctx.addIssue({ code: 'custom', path: ['key'], message: KEY_REQUIRED });
   })
   // A header value has no body data type; storing one would only confuse the next edit.
   .transform((v) => ({ ...v, body_data_type: v.value_source === 'header' ? ('' as const) : v.body_data_type }));
@@ -135,13 +154,21 @@ export const IntegrationMatcherBody = z
     name: requiredString('Name'),
     match_type: MatchType,
     body_data_type: optionalBodyDataType,
-    key: z.string().trim().max(1024).nullable().optional().transform((v) => v ?? ''),
+    key: z
+      .string()
+      .trim()
+      .max(1024)
+      .nullable()
+      .optional()
+      .transform((v) => v ?? ''),
     method: MatchMethod,
     value: requiredString('Value', 4096),
   })
   .superRefine((v, ctx) => {
-    if (v.match_type === 'body' && !v.body_data_type) ctx.addIssue({ code: 'custom', path: ['body_data_type'], message: BODY_DATA_FORMAT_REQUIRED });
-    if (needsKey(v.match_type, v.body_data_type) && !v.key) ctx.addIssue({ code: 'custom', path: ['key'], message: KEY_REQUIRED });
+    if (v.match_type === 'body' && !v.body_data_type)
+      ctx.addIssue({ code: 'custom', path: ['body_data_type'], message: BODY_DATA_FORMAT_REQUIRED });
+    if (needsKey(v.match_type, v.body_data_type) && !v.key)
+      ctx.addIssue({ code: 'custom', path: ['key'], message: KEY_REQUIRED });
   })
   .transform((v) => ({ ...v, body_data_type: v.match_type === 'header' ? ('' as const) : v.body_data_type }));
 export type IntegrationMatcherBody = z.input<typeof IntegrationMatcherBody>;
@@ -164,35 +191,158 @@ const base = '/api/project/:projectId/integrations';
 const one = `${base}/:integrationId`;
 
 export const integrationsApi = {
-  list: endpoint({ method: 'GET', path: base, params: ProjectParams, query: SortQuery, response: z.array(Integration) }),
-  create: endpoint({ method: 'POST', path: base, params: ProjectParams, body: IntegrationBody, response: Integration, status: 201 }),
+  list: endpoint({
+    method: 'GET',
+    path: base,
+    params: ProjectParams,
+    query: SortQuery,
+    response: z.array(Integration),
+  }),
+  create: endpoint({
+    method: 'POST',
+    path: base,
+    params: ProjectParams,
+    body: IntegrationBody,
+    response: Integration,
+    status: 201,
+  }),
   get: endpoint({ method: 'GET', path: one, params: IntegrationParams, response: Integration }),
-  update: endpoint({ method: 'PUT', path: one, params: IntegrationParams, body: IntegrationBody, response: NoContent, status: 204 }),
+  update: endpoint({
+    method: 'PUT',
+    path: one,
+    params: IntegrationParams,
+    body: IntegrationBody,
+    response: NoContent,
+    status: 204,
+  }),
   remove: endpoint({ method: 'DELETE', path: one, params: IntegrationParams, response: NoContent, status: 204 }),
   refs: endpoint({ method: 'GET', path: `${one}/refs`, params: IntegrationParams, response: IntegrationRefs }),
 
-  listAliases: endpoint({ method: 'GET', path: `${one}/aliases`, params: IntegrationParams, response: z.array(IntegrationAlias) }),
-  createAlias: endpoint({ method: 'POST', path: `${one}/aliases`, params: IntegrationParams, response: IntegrationAlias }),
-  removeAlias: endpoint({ method: 'DELETE', path: `${one}/aliases/:aliasId`, params: AliasParams, response: NoContent, status: 204 }),
+  listAliases: endpoint({
+    method: 'GET',
+    path: `${one}/aliases`,
+    params: IntegrationParams,
+    response: z.array(IntegrationAlias),
+  }),
+  createAlias: endpoint({
+    method: 'POST',
+    path: `${one}/aliases`,
+    params: IntegrationParams,
+    response: IntegrationAlias,
+  }),
+  removeAlias: endpoint({
+    method: 'DELETE',
+    path: `${one}/aliases/:aliasId`,
+    params: AliasParams,
+    response: NoContent,
+    status: 204,
+  }),
 
-  listProjectAliases: endpoint({ method: 'GET', path: `${base}/aliases`, params: ProjectParams, response: z.array(IntegrationAlias) }),
-  createProjectAlias: endpoint({ method: 'POST', path: `${base}/aliases`, params: ProjectParams, response: IntegrationAlias }),
-  removeProjectAlias: endpoint({ method: 'DELETE', path: `${base}/aliases/:aliasId`, params: ProjectAliasParams, response: NoContent, status: 204 }),
+  listProjectAliases: endpoint({
+    method: 'GET',
+    path: `${base}/aliases`,
+    params: ProjectParams,
+    response: z.array(IntegrationAlias),
+  }),
+  createProjectAlias: endpoint({
+    method: 'POST',
+    path: `${base}/aliases`,
+    params: ProjectParams,
+    response: IntegrationAlias,
+  }),
+  removeProjectAlias: endpoint({
+    method: 'DELETE',
+    path: `${base}/aliases/:aliasId`,
+    params: ProjectAliasParams,
+    response: NoContent,
+    status: 204,
+  }),
 
-  listValues: endpoint({ method: 'GET', path: `${one}/values`, params: IntegrationParams, query: SortQuery, response: z.array(IntegrationExtractValue) }),
-  createValue: endpoint({ method: 'POST', path: `${one}/values`, params: IntegrationParams, body: IntegrationExtractValueBody, response: IntegrationExtractValue, status: 201 }),
-  getValue: endpoint({ method: 'GET', path: `${one}/values/:valueId`, params: ValueParams, response: IntegrationExtractValue }),
-  updateValue: endpoint({ method: 'PUT', path: `${one}/values/:valueId`, params: ValueParams, body: IntegrationExtractValueBody, response: NoContent, status: 204 }),
-  removeValue: endpoint({ method: 'DELETE', path: `${one}/values/:valueId`, params: ValueParams, response: NoContent, status: 204 }),
-  valueRefs: endpoint({ method: 'GET', path: `${one}/values/:valueId/refs`, params: ValueParams, response: IntegrationChildRefs }),
+  listValues: endpoint({
+    method: 'GET',
+    path: `${one}/values`,
+    params: IntegrationParams,
+    query: SortQuery,
+    response: z.array(IntegrationExtractValue),
+  }),
+  createValue: endpoint({
+    method: 'POST',
+    path: `${one}/values`,
+    params: IntegrationParams,
+    body: IntegrationExtractValueBody,
+    response: IntegrationExtractValue,
+    status: 201,
+  }),
+  getValue: endpoint({
+    method: 'GET',
+    path: `${one}/values/:valueId`,
+    params: ValueParams,
+    response: IntegrationExtractValue,
+  }),
+  updateValue: endpoint({
+    method: 'PUT',
+    path: `${one}/values/:valueId`,
+    params: ValueParams,
+    body: IntegrationExtractValueBody,
+    response: NoContent,
+    status: 204,
+  }),
+  removeValue: endpoint({
+    method: 'DELETE',
+    path: `${one}/values/:valueId`,
+    params: ValueParams,
+    response: NoContent,
+    status: 204,
+  }),
+  valueRefs: endpoint({
+    method: 'GET',
+    path: `${one}/values/:valueId/refs`,
+    params: ValueParams,
+    response: IntegrationChildRefs,
+  }),
 
-  listMatchers: endpoint({ method: 'GET', path: `${one}/matchers`, params: IntegrationParams, query: SortQuery, response: z.array(IntegrationMatcher) }),
+  listMatchers: endpoint({
+    method: 'GET',
+    path: `${one}/matchers`,
+    params: IntegrationParams,
+    query: SortQuery,
+    response: z.array(IntegrationMatcher),
+  }),
   // Semaphore answers 200 (not 201) when a matcher is created; kept for wire compatibility.
-  createMatcher: endpoint({ method: 'POST', path: `${one}/matchers`, params: IntegrationParams, body: IntegrationMatcherBody, response: IntegrationMatcher }),
-  getMatcher: endpoint({ method: 'GET', path: `${one}/matchers/:matcherId`, params: MatcherParams, response: IntegrationMatcher }),
-  updateMatcher: endpoint({ method: 'PUT', path: `${one}/matchers/:matcherId`, params: MatcherParams, body: IntegrationMatcherBody, response: NoContent, status: 204 }),
-  removeMatcher: endpoint({ method: 'DELETE', path: `${one}/matchers/:matcherId`, params: MatcherParams, response: NoContent, status: 204 }),
-  matcherRefs: endpoint({ method: 'GET', path: `${one}/matchers/:matcherId/refs`, params: MatcherParams, response: IntegrationChildRefs }),
+  createMatcher: endpoint({
+    method: 'POST',
+    path: `${one}/matchers`,
+    params: IntegrationParams,
+    body: IntegrationMatcherBody,
+    response: IntegrationMatcher,
+  }),
+  getMatcher: endpoint({
+    method: 'GET',
+    path: `${one}/matchers/:matcherId`,
+    params: MatcherParams,
+    response: IntegrationMatcher,
+  }),
+  updateMatcher: endpoint({
+    method: 'PUT',
+    path: `${one}/matchers/:matcherId`,
+    params: MatcherParams,
+    body: IntegrationMatcherBody,
+    response: NoContent,
+    status: 204,
+  }),
+  removeMatcher: endpoint({
+    method: 'DELETE',
+    path: `${one}/matchers/:matcherId`,
+    params: MatcherParams,
+    response: NoContent,
+    status: 204,
+  }),
+  matcherRefs: endpoint({
+    method: 'GET',
+    path: `${one}/matchers/:matcherId/refs`,
+    params: MatcherParams,
+    response: IntegrationChildRefs,
+  }),
 };
 
 /** Largest webhook payload accepted by the public endpoint; larger ones get 413. */

@@ -3,7 +3,9 @@ import { endpoint } from './endpoint.ts';
 import { Id, NoContent, OptionalId, PathId, ProjectParams, QueryId, SortOrder, requiredString } from './common.ts';
 import { ResourceRefs } from './refs.ts';
 
-export const InventoryType = z.enum(['static', 'static-yaml', 'file', 'terraform-workspace', 'tofu-workspace'], { error: 'Type is required' });
+export const InventoryType = z.enum(['static', 'static-yaml', 'file', 'terraform-workspace', 'tofu-workspace'], {
+  error: 'Type is required',
+});
 export type InventoryType = z.infer<typeof InventoryType>;
 
 export const INVALID_INVENTORY_PATH_MESSAGE = 'Invalid inventory file pathname. Must be: path/to/inventory.';
@@ -30,14 +32,17 @@ export const Inventory = z.object({
 });
 export type Inventory = z.infer<typeof Inventory>;
 
-
 export const InventoryBody = z
   .object({
     id: Id.optional(),
     project_id: Id.optional(),
     name: requiredString('Name'),
     type: InventoryType,
-    inventory: z.string().max(1024 * 1024).optional().default(''),
+    inventory: z
+      .string()
+      .max(1024 * 1024)
+      .optional()
+      .default(''),
     ssh_key_id: OptionalId,
     become_key_id: OptionalId,
     repository_id: OptionalId,
@@ -45,12 +50,15 @@ export const InventoryBody = z
   })
   .superRefine((inv, ctx) => {
     const isWorkspace = inv.type === 'terraform-workspace' || inv.type === 'tofu-workspace';
-    if (!isWorkspace && !inv.ssh_key_id) ctx.addIssue({ code: 'custom', path: ['ssh_key_id'], message: 'User credentials are required' });
+    if (!isWorkspace && !inv.ssh_key_id)
+      ctx.addIssue({ code: 'custom', path: ['ssh_key_id'], message: 'User credentials are required' });
     if (inv.type === 'file') {
       if (!inv.inventory.trim()) ctx.addIssue({ code: 'custom', path: ['inventory'], message: 'Path is required' });
-      else if (!isSafeRepositoryPath(inv.inventory.trim())) ctx.addIssue({ code: 'custom', path: ['inventory'], message: INVALID_INVENTORY_PATH_MESSAGE });
+      else if (!isSafeRepositoryPath(inv.inventory.trim()))
+        ctx.addIssue({ code: 'custom', path: ['inventory'], message: INVALID_INVENTORY_PATH_MESSAGE });
     }
-    if (isWorkspace && !inv.inventory.trim()) ctx.addIssue({ code: 'custom', path: ['inventory'], message: 'Workspace name is required' });
+    if (isWorkspace && !inv.inventory.trim())
+      ctx.addIssue({ code: 'custom', path: ['inventory'], message: 'Workspace name is required' });
   });
 export type InventoryBody = z.input<typeof InventoryBody>;
 
@@ -63,10 +71,46 @@ const ListQuery = z.object({
 });
 
 export const inventoriesApi = {
-  list: endpoint({ method: 'GET', path: '/api/project/:projectId/inventory', params: ProjectParams, query: ListQuery, response: z.array(Inventory) }),
-  create: endpoint({ method: 'POST', path: '/api/project/:projectId/inventory', params: ProjectParams, body: InventoryBody, response: Inventory, status: 201 }),
-  get: endpoint({ method: 'GET', path: '/api/project/:projectId/inventory/:inventoryId', params: InventoryParams, response: Inventory }),
-  refs: endpoint({ method: 'GET', path: '/api/project/:projectId/inventory/:inventoryId/refs', params: InventoryParams, response: ResourceRefs }),
-  update: endpoint({ method: 'PUT', path: '/api/project/:projectId/inventory/:inventoryId', params: InventoryParams, body: InventoryBody, response: NoContent, status: 204 }),
-  remove: endpoint({ method: 'DELETE', path: '/api/project/:projectId/inventory/:inventoryId', params: InventoryParams, response: NoContent, status: 204 }),
+  list: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/inventory',
+    params: ProjectParams,
+    query: ListQuery,
+    response: z.array(Inventory),
+  }),
+  create: endpoint({
+    method: 'POST',
+    path: '/api/project/:projectId/inventory',
+    params: ProjectParams,
+    body: InventoryBody,
+    response: Inventory,
+    status: 201,
+  }),
+  get: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/inventory/:inventoryId',
+    params: InventoryParams,
+    response: Inventory,
+  }),
+  refs: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/inventory/:inventoryId/refs',
+    params: InventoryParams,
+    response: ResourceRefs,
+  }),
+  update: endpoint({
+    method: 'PUT',
+    path: '/api/project/:projectId/inventory/:inventoryId',
+    params: InventoryParams,
+    body: InventoryBody,
+    response: NoContent,
+    status: 204,
+  }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/api/project/:projectId/inventory/:inventoryId',
+    params: InventoryParams,
+    response: NoContent,
+    status: 204,
+  }),
 };

@@ -36,11 +36,17 @@ export type AccessKey = z.infer<typeof AccessKey>;
 const SshSecret = z.object({
   login: z.string().max(255).optional(),
   passphrase: z.string().max(1024).optional(),
-  private_key: z.string().max(64 * 1024).optional(),
+  private_key: z
+    .string()
+    .max(64 * 1024)
+    .optional(),
 });
 const LoginPasswordSecret = z.object({
   login: z.string().max(255).optional(),
-  password: z.string().max(64 * 1024).optional(),
+  password: z
+    .string()
+    .max(64 * 1024)
+    .optional(),
 });
 
 export const KeyBody = z.object({
@@ -50,7 +56,11 @@ export const KeyBody = z.object({
   type: KeyType,
   ssh: SshSecret.nullable().optional(),
   login_password: LoginPasswordSecret.nullable().optional(),
-  string: z.string().max(64 * 1024).nullable().optional(),
+  string: z
+    .string()
+    .max(64 * 1024)
+    .nullable()
+    .optional(),
   override_secret: z.boolean().optional(),
 });
 export type KeyBody = z.input<typeof KeyBody>;
@@ -59,10 +69,41 @@ export const KeyParams = z.object({ projectId: PathId, keyId: PathId });
 const SortQuery = z.object({ sort: z.enum(['name', 'type']).catch('name').optional(), order: SortOrder.optional() });
 
 export const keysApi = {
-  list: endpoint({ method: 'GET', path: '/api/project/:projectId/keys', params: ProjectParams, query: SortQuery, response: z.array(AccessKey) }),
-  create: endpoint({ method: 'POST', path: '/api/project/:projectId/keys', params: ProjectParams, body: KeyBody, response: AccessKey, status: 201 }),
+  list: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/keys',
+    params: ProjectParams,
+    query: SortQuery,
+    response: z.array(AccessKey),
+  }),
+  create: endpoint({
+    method: 'POST',
+    path: '/api/project/:projectId/keys',
+    params: ProjectParams,
+    body: KeyBody,
+    response: AccessKey,
+    status: 201,
+  }),
   get: endpoint({ method: 'GET', path: '/api/project/:projectId/keys/:keyId', params: KeyParams, response: AccessKey }),
-  refs: endpoint({ method: 'GET', path: '/api/project/:projectId/keys/:keyId/refs', params: KeyParams, response: ResourceRefs }),
-  update: endpoint({ method: 'PUT', path: '/api/project/:projectId/keys/:keyId', params: KeyParams, body: KeyBody, response: NoContent, status: 204 }),
-  remove: endpoint({ method: 'DELETE', path: '/api/project/:projectId/keys/:keyId', params: KeyParams, response: NoContent, status: 204 }),
+  refs: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/keys/:keyId/refs',
+    params: KeyParams,
+    response: ResourceRefs,
+  }),
+  update: endpoint({
+    method: 'PUT',
+    path: '/api/project/:projectId/keys/:keyId',
+    params: KeyParams,
+    body: KeyBody,
+    response: NoContent,
+    status: 204,
+  }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/api/project/:projectId/keys/:keyId',
+    params: KeyParams,
+    response: NoContent,
+    status: 204,
+  }),
 };

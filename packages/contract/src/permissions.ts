@@ -15,7 +15,11 @@ export const ProjectRoleSlug = z.enum(['owner', 'manager', 'task_runner', 'guest
 export type ProjectRoleSlug = z.infer<typeof ProjectRoleSlug>;
 
 export const ROLE_PERMISSIONS: Record<ProjectRoleSlug, number> = {
-  owner: Permission.runProjectTasks | Permission.updateProject | Permission.manageProjectResources | Permission.manageProjectUsers,
+  owner:
+    Permission.runProjectTasks |
+    Permission.updateProject |
+    Permission.manageProjectResources |
+    Permission.manageProjectUsers,
   manager: Permission.runProjectTasks | Permission.manageProjectResources,
   task_runner: Permission.runProjectTasks,
   guest: 0,

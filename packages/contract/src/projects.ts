@@ -1,6 +1,17 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { COUNTER_MESSAGES, DateTime, Id, NoContent, PathId, ProjectParams, SortOrder, requiredId, requiredString, wireInteger } from './common.ts';
+import {
+  COUNTER_MESSAGES,
+  DateTime,
+  Id,
+  NoContent,
+  PathId,
+  ProjectParams,
+  SortOrder,
+  requiredId,
+  requiredString,
+  wireInteger,
+} from './common.ts';
 import { ProjectRoleSlug } from './permissions.ts';
 
 export const Project = z.object({
@@ -70,9 +81,21 @@ export const projectsApi = {
     response: NoContent,
     status: 204,
   }),
-  remove: endpoint({ method: 'DELETE', path: '/api/project/:projectId', params: ProjectParams, response: NoContent, status: 204 }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/api/project/:projectId',
+    params: ProjectParams,
+    response: NoContent,
+    status: 204,
+  }),
   role: endpoint({ method: 'GET', path: '/api/project/:projectId/role', params: ProjectParams, response: ProjectRole }),
-  leave: endpoint({ method: 'DELETE', path: '/api/project/:projectId/me', params: ProjectParams, response: NoContent, status: 204 }),
+  leave: endpoint({
+    method: 'DELETE',
+    path: '/api/project/:projectId/me',
+    params: ProjectParams,
+    response: NoContent,
+    status: 204,
+  }),
 };
 
 export const teamApi = {
@@ -91,7 +114,12 @@ export const teamApi = {
     response: NoContent,
     status: 204,
   }),
-  get: endpoint({ method: 'GET', path: '/api/project/:projectId/users/:userId', params: MemberParams, response: TeamMember }),
+  get: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/users/:userId',
+    params: MemberParams,
+    response: TeamMember,
+  }),
   update: endpoint({
     method: 'PUT',
     path: '/api/project/:projectId/users/:userId',

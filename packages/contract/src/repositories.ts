@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { GIT_BRANCH_INVALID, Id, NoContent, PathId, ProjectParams, SortOrder, isGitBranchName, requiredId, requiredString } from './common.ts';
+import {
+  GIT_BRANCH_INVALID,
+  Id,
+  NoContent,
+  PathId,
+  ProjectParams,
+  SortOrder,
+  isGitBranchName,
+  requiredId,
+  requiredString,
+} from './common.ts';
 import { ResourceRefs } from './refs.ts';
 
 export type GitUrlType = 'local' | 'ssh' | 'git' | 'file' | 'http' | 'https';
@@ -43,18 +53,58 @@ export const RepositoryBody = z
   .superRefine((repo, ctx) => {
     const type = getGitUrlType(repo.git_url);
     if (!type) ctx.addIssue({ code: 'custom', path: ['git_url'], message: INCORRECT_URL_MESSAGE });
-    if (type !== 'local' && !repo.git_branch) ctx.addIssue({ code: 'custom', path: ['git_branch'], message: 'Branch is required' });
+    if (type !== 'local' && !repo.git_branch)
+      ctx.addIssue({ code: 'custom', path: ['git_branch'], message: 'Branch is required' });
   });
 export type RepositoryBody = z.input<typeof RepositoryBody>;
 
 export const RepositoryParams = z.object({ projectId: PathId, repositoryId: PathId });
-const SortQuery = z.object({ sort: z.enum(['name', 'git_url', 'ssh_key']).catch('name').optional(), order: SortOrder.optional() });
+const SortQuery = z.object({
+  sort: z.enum(['name', 'git_url', 'ssh_key']).catch('name').optional(),
+  order: SortOrder.optional(),
+});
 
 export const repositoriesApi = {
-  list: endpoint({ method: 'GET', path: '/api/project/:projectId/repositories', params: ProjectParams, query: SortQuery, response: z.array(Repository) }),
-  create: endpoint({ method: 'POST', path: '/api/project/:projectId/repositories', params: ProjectParams, body: RepositoryBody, response: Repository, status: 201 }),
-  get: endpoint({ method: 'GET', path: '/api/project/:projectId/repositories/:repositoryId', params: RepositoryParams, response: Repository }),
-  refs: endpoint({ method: 'GET', path: '/api/project/:projectId/repositories/:repositoryId/refs', params: RepositoryParams, response: ResourceRefs }),
-  update: endpoint({ method: 'PUT', path: '/api/project/:projectId/repositories/:repositoryId', params: RepositoryParams, body: RepositoryBody, response: NoContent, status: 204 }),
-  remove: endpoint({ method: 'DELETE', path: '/api/project/:projectId/repositories/:repositoryId', params: RepositoryParams, response: NoContent, status: 204 }),
+  list: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/repositories',
+    params: ProjectParams,
+    query: SortQuery,
+    response: z.array(Repository),
+  }),
+  create: endpoint({
+    method: 'POST',
+    path: '/api/project/:projectId/repositories',
+    params: ProjectParams,
+    body: RepositoryBody,
+    response: Repository,
+    status: 201,
+  }),
+  get: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/repositories/:repositoryId',
+    params: RepositoryParams,
+    response: Repository,
+  }),
+  refs: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/repositories/:repositoryId/refs',
+    params: RepositoryParams,
+    response: ResourceRefs,
+  }),
+  update: endpoint({
+    method: 'PUT',
+    path: '/api/project/:projectId/repositories/:repositoryId',
+    params: RepositoryParams,
+    body: RepositoryBody,
+    response: NoContent,
+    status: 204,
+  }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/api/project/:projectId/repositories/:repositoryId',
+    params: RepositoryParams,
+    response: NoContent,
+    status: 204,
+  }),
 };

@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { COUNTER_MESSAGES, DateTime, Id, NoContent, PathId, ProjectParams, queryInteger, requiredString, wireInteger } from './common.ts';
+import {
+  COUNTER_MESSAGES,
+  DateTime,
+  Id,
+  NoContent,
+  PathId,
+  ProjectParams,
+  queryInteger,
+  requiredString,
+  wireInteger,
+} from './common.ts';
 import { TaskSpec } from './task-spec.ts';
 import { TaskStatus } from './tasks.ts';
 
@@ -33,9 +43,13 @@ export const RunnerBody = z.object({
   id: Id.optional(),
   project_id: Id.nullable().optional(),
   name: requiredString('Name'),
-  webhook: Webhook.nullable().optional().transform((v) => v ?? ''),
+  webhook: Webhook.nullable()
+    .optional()
+    .transform((v) => v ?? ''),
   // The form sends an empty field as 0 (unlimited).
-  max_parallel_tasks: RunnerMaxParallelTasks.nullable().optional().transform((v) => v ?? 0),
+  max_parallel_tasks: RunnerMaxParallelTasks.nullable()
+    .optional()
+    .transform((v) => v ?? 0),
   active: z.boolean().optional().default(true),
 });
 export type RunnerBody = z.input<typeof RunnerBody>;
@@ -49,15 +63,52 @@ export const runnersApi = {
   list: endpoint({ method: 'GET', path: '/api/runners', response: z.array(Runner) }),
   create: endpoint({ method: 'POST', path: '/api/runners', body: RunnerBody, response: RunnerWithToken, status: 201 }),
   get: endpoint({ method: 'GET', path: '/api/runners/:runnerId', params: GlobalRunnerParams, response: Runner }),
-  update: endpoint({ method: 'PUT', path: '/api/runners/:runnerId', params: GlobalRunnerParams, body: RunnerBody, response: NoContent, status: 204 }),
-  setActive: endpoint({ method: 'POST', path: '/api/runners/:runnerId/active', params: GlobalRunnerParams, body: RunnerActiveBody, response: NoContent, status: 204 }),
-  remove: endpoint({ method: 'DELETE', path: '/api/runners/:runnerId', params: GlobalRunnerParams, response: NoContent, status: 204 }),
+  update: endpoint({
+    method: 'PUT',
+    path: '/api/runners/:runnerId',
+    params: GlobalRunnerParams,
+    body: RunnerBody,
+    response: NoContent,
+    status: 204,
+  }),
+  setActive: endpoint({
+    method: 'POST',
+    path: '/api/runners/:runnerId/active',
+    params: GlobalRunnerParams,
+    body: RunnerActiveBody,
+    response: NoContent,
+    status: 204,
+  }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/api/runners/:runnerId',
+    params: GlobalRunnerParams,
+    response: NoContent,
+    status: 204,
+  }),
 };
 
 export const projectRunnersApi = {
-  list: endpoint({ method: 'GET', path: '/api/project/:projectId/runners', params: ProjectParams, response: z.array(Runner) }),
-  create: endpoint({ method: 'POST', path: '/api/project/:projectId/runners', params: ProjectParams, body: RunnerBody, response: RunnerWithToken, status: 201 }),
-  get: endpoint({ method: 'GET', path: '/api/project/:projectId/runners/:runnerId', params: ProjectRunnerParams, response: Runner }),
+  list: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/runners',
+    params: ProjectParams,
+    response: z.array(Runner),
+  }),
+  create: endpoint({
+    method: 'POST',
+    path: '/api/project/:projectId/runners',
+    params: ProjectParams,
+    body: RunnerBody,
+    response: RunnerWithToken,
+    status: 201,
+  }),
+  get: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/runners/:runnerId',
+    params: ProjectRunnerParams,
+    response: Runner,
+  }),
   update: endpoint({
     method: 'PUT',
     path: '/api/project/:projectId/runners/:runnerId',
@@ -74,7 +125,13 @@ export const projectRunnersApi = {
     response: NoContent,
     status: 204,
   }),
-  remove: endpoint({ method: 'DELETE', path: '/api/project/:projectId/runners/:runnerId', params: ProjectRunnerParams, response: NoContent, status: 204 }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/api/project/:projectId/runners/:runnerId',
+    params: ProjectRunnerParams,
+    response: NoContent,
+    status: 204,
+  }),
 };
 
 // ---- Internal protocol between `gantry runner` and the server (header X-Runner-Token) ----
@@ -111,7 +168,14 @@ export const RunnerPollQuery = z.object({
   wait: queryInteger({ max: 60 }).optional(),
 });
 
-export const RunnerReportedStatus = z.enum(['running', 'waiting_confirmation', 'success', 'error', 'stopped', 'rejected']);
+export const RunnerReportedStatus = z.enum([
+  'running',
+  'waiting_confirmation',
+  'success',
+  'error',
+  'stopped',
+  'rejected',
+]);
 export type RunnerReportedStatus = z.infer<typeof RunnerReportedStatus>;
 
 export const RunnerJobProgress = z.object({
@@ -120,8 +184,19 @@ export const RunnerJobProgress = z.object({
   /** Index of the first record in the runner's own numbering of this job's lines; resending is harmless. */
   LogOffset: wireInteger().default(0),
   // Stored as given, in a varchar(40) column: a time must be one.
-  LogRecords: z.array(z.object({ time: z.iso.datetime({ offset: true, error: 'must be an RFC 3339 time' }).max(40), message: z.string().max(1024 * 1024) })).max(10000).default([]),
-  Commit: z.object({ hash: z.string().max(64), message: z.string().max(1024) }).nullable().optional(),
+  LogRecords: z
+    .array(
+      z.object({
+        time: z.iso.datetime({ offset: true, error: 'must be an RFC 3339 time' }).max(40),
+        message: z.string().max(1024 * 1024),
+      }),
+    )
+    .max(10000)
+    .default([]),
+  Commit: z
+    .object({ hash: z.string().max(64), message: z.string().max(1024) })
+    .nullable()
+    .optional(),
 });
 export type RunnerJobProgress = z.input<typeof RunnerJobProgress>;
 
@@ -137,8 +212,18 @@ export const RunnerProgressResult = z.object({
 export type RunnerProgressResult = z.infer<typeof RunnerProgressResult>;
 
 export const runnerProtocolApi = {
-  register: endpoint({ method: 'POST', path: '/api/internal/runners', body: RunnerRegisterBody, response: z.object({ token: z.string() }) }),
+  register: endpoint({
+    method: 'POST',
+    path: '/api/internal/runners',
+    body: RunnerRegisterBody,
+    response: z.object({ token: z.string() }),
+  }),
   poll: endpoint({ method: 'GET', path: '/api/internal/runners', query: RunnerPollQuery, response: RunnerState }),
-  progress: endpoint({ method: 'PUT', path: '/api/internal/runners', body: RunnerProgressBody, response: RunnerProgressResult }),
+  progress: endpoint({
+    method: 'PUT',
+    path: '/api/internal/runners',
+    body: RunnerProgressBody,
+    response: RunnerProgressResult,
+  }),
   unregister: endpoint({ method: 'DELETE', path: '/api/internal/runners', response: NoContent, status: 204 }),
 };

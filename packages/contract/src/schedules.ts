@@ -1,14 +1,32 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { DateTime, GIT_BRANCH_INVALID, Id, NoContent, PathId, ProjectParams, isGitBranchName, requiredId, requiredString } from './common.ts';
+import {
+  DateTime,
+  GIT_BRANCH_INVALID,
+  Id,
+  NoContent,
+  PathId,
+  ProjectParams,
+  isGitBranchName,
+  requiredId,
+  requiredString,
+} from './common.ts';
 import { TaskParams } from './task-spec.ts';
 import { ResourceRefs } from './refs.ts';
 
 /** What a schedule (or integration) passes to the task it starts. */
 export const ScheduleTaskParams = z
   .object({
-    environment: z.string().max(1024 * 1024).nullable().optional(),
-    arguments: z.string().max(64 * 1024).nullable().optional(),
+    environment: z
+      .string()
+      .max(1024 * 1024)
+      .nullable()
+      .optional(),
+    arguments: z
+      .string()
+      .max(64 * 1024)
+      .nullable()
+      .optional(),
     git_branch: z.string().max(255).refine(isGitBranchName, GIT_BRANCH_INVALID).nullable().optional(),
     message: z.string().max(1024).nullable().optional(),
     inventory_id: Id.nullable().optional(),
@@ -35,7 +53,8 @@ export const Schedule = z.object({
 });
 export type Schedule = z.infer<typeof Schedule>;
 
-export const ONE_TIME_SCHEDULES_UNSUPPORTED = 'One-time schedules (type run_at) are not supported; use a cron expression';
+export const ONE_TIME_SCHEDULES_UNSUPPORTED =
+  'One-time schedules (type run_at) are not supported; use a cron expression';
 
 export const CRON_REQUIRED = 'Cron required';
 
@@ -56,15 +75,29 @@ export const ScheduleBody = z.object({
   /** Absent means false, as in Semaphore: Go clients (the Terraform provider) leave false out. */
   active: z.boolean().optional().default(false),
   repository_id: Id.nullable().optional(),
-  task_params: ScheduleTaskParams.nullable().optional().transform((v) => v ?? {}),
+  task_params: ScheduleTaskParams.nullable()
+    .optional()
+    .transform((v) => v ?? {}),
 });
 export type ScheduleBody = z.input<typeof ScheduleBody>;
 
 const ScheduleParams = z.object({ projectId: PathId, scheduleId: PathId });
 
 export const schedulesApi = {
-  list: endpoint({ method: 'GET', path: '/api/project/:projectId/schedules', params: ProjectParams, response: z.array(Schedule) }),
-  create: endpoint({ method: 'POST', path: '/api/project/:projectId/schedules', params: ProjectParams, body: ScheduleBody, response: Schedule, status: 201 }),
+  list: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/schedules',
+    params: ProjectParams,
+    response: z.array(Schedule),
+  }),
+  create: endpoint({
+    method: 'POST',
+    path: '/api/project/:projectId/schedules',
+    params: ProjectParams,
+    body: ScheduleBody,
+    response: Schedule,
+    status: 201,
+  }),
   validate: endpoint({
     method: 'POST',
     path: '/api/project/:projectId/schedules/validate',
@@ -72,8 +105,20 @@ export const schedulesApi = {
     body: z.object({ cron_format: z.string({ error: CRON_REQUIRED }).trim().min(1, CRON_REQUIRED).max(255) }),
     response: z.object({ next_runs: z.array(DateTime) }),
   }),
-  get: endpoint({ method: 'GET', path: '/api/project/:projectId/schedules/:scheduleId', params: ScheduleParams, response: Schedule }),
-  update: endpoint({ method: 'PUT', path: '/api/project/:projectId/schedules/:scheduleId', params: ScheduleParams, body: ScheduleBody, response: NoContent, status: 204 }),
+  get: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/schedules/:scheduleId',
+    params: ScheduleParams,
+    response: Schedule,
+  }),
+  update: endpoint({
+    method: 'PUT',
+    path: '/api/project/:projectId/schedules/:scheduleId',
+    params: ScheduleParams,
+    body: ScheduleBody,
+    response: NoContent,
+    status: 204,
+  }),
   setActive: endpoint({
     method: 'PUT',
     path: '/api/project/:projectId/schedules/:scheduleId/active',
@@ -82,9 +127,20 @@ export const schedulesApi = {
     response: NoContent,
     status: 204,
   }),
-  remove: endpoint({ method: 'DELETE', path: '/api/project/:projectId/schedules/:scheduleId', params: ScheduleParams, response: NoContent, status: 204 }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/api/project/:projectId/schedules/:scheduleId',
+    params: ScheduleParams,
+    response: NoContent,
+    status: 204,
+  }),
   /** Nothing refers to a schedule; the UI asks anyway before every delete, as for the other resources. */
-  refs: endpoint({ method: 'GET', path: '/api/project/:projectId/schedules/:scheduleId/refs', params: ScheduleParams, response: ResourceRefs }),
+  refs: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/schedules/:scheduleId/refs',
+    params: ScheduleParams,
+    response: ResourceRefs,
+  }),
   ofTemplate: endpoint({
     method: 'GET',
     path: '/api/project/:projectId/templates/:templateId/schedules',

@@ -38,9 +38,30 @@ export const OidcCallbackQuery = z
   .catchall(z.string().max(4096).or(z.array(z.string())));
 
 export const oidcApi = {
-  login: endpoint({ method: 'GET', path: '/api/auth/oidc/:provider/login', params: OidcProviderParams, query: OidcLoginQuery, response: NoContent, status: 307 }),
-  loginPost: endpoint({ method: 'POST', path: '/api/auth/oidc/:provider/login', params: OidcProviderParams, query: OidcLoginQuery, response: NoContent, status: 307 }),
-  callback: endpoint({ method: 'GET', path: '/api/auth/oidc/:provider/redirect', params: OidcProviderParams, query: OidcCallbackQuery, response: NoContent, status: 307 }),
+  login: endpoint({
+    method: 'GET',
+    path: '/api/auth/oidc/:provider/login',
+    params: OidcProviderParams,
+    query: OidcLoginQuery,
+    response: NoContent,
+    status: 307,
+  }),
+  loginPost: endpoint({
+    method: 'POST',
+    path: '/api/auth/oidc/:provider/login',
+    params: OidcProviderParams,
+    query: OidcLoginQuery,
+    response: NoContent,
+    status: 307,
+  }),
+  callback: endpoint({
+    method: 'GET',
+    path: '/api/auth/oidc/:provider/redirect',
+    params: OidcProviderParams,
+    query: OidcCallbackQuery,
+    response: NoContent,
+    status: 307,
+  }),
   /** Older Semaphore releases put the return path after the callback path. */
   callbackWithPath: endpoint({
     method: 'GET',

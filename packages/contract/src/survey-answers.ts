@@ -27,7 +27,8 @@ export const SURVEY_ANSWER_MESSAGES = {
   notOneOfValues: (title: string) => `${title} must be one of its values`,
   notSingleValue: (title: string) => `${title} must be a single value, not a list or an object`,
   // A secret in `environment` would be stored in the clear, shown to every project member and put on the command line.
-  secretInEnvironment: (name: string) => `Survey variable "${name}" is a secret: send it in "secret", not in "environment"`,
+  secretInEnvironment: (name: string) =>
+    `Survey variable "${name}" is a secret: send it in "secret", not in "environment"`,
 };
 
 const INTEGER_TEXT = /^-?[0-9]+$/;
@@ -47,7 +48,10 @@ export function isSurveyInteger(value: string | number | boolean): boolean {
  * the wrong type, an enum value the template does not declare, or a secret sent in `environment`.
  * Undefined when every answer fits.
  */
-export function findSurveyAnswerProblem(questions: readonly SurveyQuestion[], answers: SurveyAnswers): SurveyAnswerProblem | undefined {
+export function findSurveyAnswerProblem(
+  questions: readonly SurveyQuestion[],
+  answers: SurveyAnswers,
+): SurveyAnswerProblem | undefined {
   for (const question of questions) {
     const problem = (message: string) => ({ name: question.name, message });
     if (question.type === 'secret' && Object.hasOwn(answers.environment, question.name)) {
@@ -60,8 +64,10 @@ export function findSurveyAnswerProblem(questions: readonly SurveyQuestion[], an
       continue;
     }
     if (!isSingleValue(value)) return problem(SURVEY_ANSWER_MESSAGES.notSingleValue(question.title));
-    if (question.required && String(value).trim() === '') return problem(SURVEY_ANSWER_MESSAGES.required(question.title));
-    if (question.type === 'int' && !isSurveyInteger(value)) return problem(SURVEY_ANSWER_MESSAGES.mustBeInteger(question.title));
+    if (question.required && String(value).trim() === '')
+      return problem(SURVEY_ANSWER_MESSAGES.required(question.title));
+    if (question.type === 'int' && !isSurveyInteger(value))
+      return problem(SURVEY_ANSWER_MESSAGES.mustBeInteger(question.title));
     if (question.type === 'enum' && !question.values.some((v) => v.value === String(value))) {
       return problem(SURVEY_ANSWER_MESSAGES.notOneOfValues(question.title));
     }

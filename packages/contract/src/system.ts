@@ -59,6 +59,16 @@ export const systemApi = {
 export const eventsApi = {
   list: endpoint({ method: 'GET', path: '/api/events', response: z.array(Event) }),
   last: endpoint({ method: 'GET', path: '/api/events/last', response: z.array(Event) }),
-  projectList: endpoint({ method: 'GET', path: '/api/project/:projectId/events', params: ProjectParams, response: z.array(Event) }),
-  projectLast: endpoint({ method: 'GET', path: '/api/project/:projectId/events/last', params: ProjectParams, response: z.array(Event) }),
+  projectList: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/events',
+    params: ProjectParams,
+    response: z.array(Event),
+  }),
+  projectLast: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/events/last',
+    params: ProjectParams,
+    response: z.array(Event),
+  }),
 };

@@ -61,7 +61,9 @@ export const TaskSpec = z.object({
   secret_vars: z.record(z.string(), z.string()),
   /** Process environment from the variable group (env JSON and env secrets). */
   env: z.record(z.string(), z.string()),
-  vaults: z.array(z.object({ name: z.string(), type: z.enum(['password', 'script']), password: z.string(), script: z.string() })),
+  vaults: z.array(
+    z.object({ name: z.string(), type: z.enum(['password', 'script']), password: z.string(), script: z.string() }),
+  ),
   template_args: z.array(z.string()),
   task_args: z.array(z.string()),
   params: TaskParams,

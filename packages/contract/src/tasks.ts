@@ -1,6 +1,18 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { DateTime, GIT_BRANCH_INVALID, Id, NoContent, PathId, ProjectParams, isGitBranchName, projectRefId, queryInteger, requiredId, wireInteger } from './common.ts';
+import {
+  DateTime,
+  GIT_BRANCH_INVALID,
+  Id,
+  NoContent,
+  PathId,
+  ProjectParams,
+  isGitBranchName,
+  projectRefId,
+  queryInteger,
+  requiredId,
+  wireInteger,
+} from './common.ts';
 import { TaskParams } from './task-spec.ts';
 import { repositoryPath } from './templates.ts';
 
@@ -49,9 +61,14 @@ export const activeTasksApi = {
   }),
 };
 
-
 /** Statuses in which a task holds a slot: started and not yet finished ('rejected' is final: nothing runs after a rejected plan). */
-export const ACTIVE_TASK_STATUSES: readonly TaskStatus[] = ['starting', 'running', 'waiting_confirmation', 'confirmed', 'stopping'];
+export const ACTIVE_TASK_STATUSES: readonly TaskStatus[] = [
+  'starting',
+  'running',
+  'waiting_confirmation',
+  'confirmed',
+  'stopping',
+];
 
 export const Task = z.object({
   id: Id,
@@ -99,9 +116,15 @@ export const TaskWithTemplate = Task.extend({
 export type TaskWithTemplate = z.infer<typeof TaskWithTemplate>;
 
 /** `task` is the Ansible task a line belongs to in Semaphore's records; Gantry sends it empty. */
-export const TaskOutput = z.object({ id: Id, task_id: Id, task: z.string(), seq: wireInteger(), time: DateTime, output: z.string() });
+export const TaskOutput = z.object({
+  id: Id,
+  task_id: Id,
+  task: z.string(),
+  seq: wireInteger(),
+  time: DateTime,
+  output: z.string(),
+});
 export type TaskOutput = z.infer<typeof TaskOutput>;
-
 
 export const JSON_OBJECT_TEXT = (label: string) =>
   z
@@ -122,25 +145,49 @@ export const JSON_OBJECT_TEXT = (label: string) =>
 export const CreateTaskBody = z.object({
   template_id: requiredId('Template'),
   project_id: Id.optional(),
-  message: z.string().max(1024).nullable().optional().transform((v) => v ?? ''),
+  message: z
+    .string()
+    .max(1024)
+    .nullable()
+    .optional()
+    .transform((v) => v ?? ''),
   build_task_id: Id.nullable().optional(),
   environment: JSON_OBJECT_TEXT('Environment'),
   secret: JSON_OBJECT_TEXT('Secret'),
-  arguments: z.string().max(64 * 1024).nullable().optional().transform((v) => (v?.trim() ? v : null)),
+  arguments: z
+    .string()
+    .max(64 * 1024)
+    .nullable()
+    .optional()
+    .transform((v) => (v?.trim() ? v : null)),
   inventory_id: Id.nullable().optional(),
   git_branch: z.string().trim().max(255).refine(isGitBranchName, GIT_BRANCH_INVALID).nullable().optional(),
   playbook: repositoryPath('Playbook').nullable().optional(),
-  params: TaskParams.nullable().optional().transform((v) => v ?? {}),
+  params: TaskParams.nullable()
+    .optional()
+    .transform((v) => v ?? {}),
   // Stored as git writes it, so a re-run's pin compares equal to the commit its task ran.
-  commit_hash: z.string().trim().regex(/^[0-9a-f]{7,40}$/i, 'Commit hash must be hexadecimal').toLowerCase().nullable().optional(),
+  commit_hash: z
+    .string()
+    .trim()
+    .regex(/^[0-9a-f]{7,40}$/i, 'Commit hash must be hexadecimal')
+    .toLowerCase()
+    .nullable()
+    .optional(),
   debug: z.boolean().optional(),
   dry_run: z.boolean().optional(),
   diff: z.boolean().optional(),
-  limit: z.string().max(64 * 1024).optional(),
+  limit: z
+    .string()
+    .max(64 * 1024)
+    .optional(),
 });
 export type CreateTaskBody = z.input<typeof CreateTaskBody>;
 
-export const StopTaskBody = z.object({ force: z.boolean().optional().default(false) }).nullable().optional();
+export const StopTaskBody = z
+  .object({ force: z.boolean().optional().default(false) })
+  .nullable()
+  .optional();
 
 export const TaskParamsPath = z.object({ projectId: PathId, taskId: PathId });
 
@@ -157,7 +204,10 @@ export type StopWaitingTasksResult = z.infer<typeof StopWaitingTasksResult>;
 const TemplateTaskParams = z.object({ projectId: PathId, templateId: PathId });
 /** Continues a list of tasks (newest first) after the last one seen: only tasks with a smaller id. */
 const BeforeIdQuery = queryInteger({ min: 1, message: 'Invalid before_id' }).optional();
-const LimitQuery = z.object({ limit: queryInteger({ min: 1, max: 200 }).optional().catch(200), before_id: BeforeIdQuery });
+const LimitQuery = z.object({
+  limit: queryInteger({ min: 1, max: 200 }).optional().catch(200),
+  before_id: BeforeIdQuery,
+});
 const OutputQuery = z.object({
   offset: queryInteger().optional(),
   limit: queryInteger({ min: 1, max: 1_000_000 }).optional(),
@@ -167,16 +217,76 @@ export const StatsEntry = z.object({ date: z.string(), count_by_status: z.record
 export type StatsEntry = z.infer<typeof StatsEntry>;
 
 export const tasksApi = {
-  create: endpoint({ method: 'POST', path: '/api/project/:projectId/tasks', params: ProjectParams, body: CreateTaskBody, response: Task, status: 201 }),
-  list: endpoint({ method: 'GET', path: '/api/project/:projectId/tasks', params: ProjectParams, response: z.array(TaskWithTemplate) }),
-  last: endpoint({ method: 'GET', path: '/api/project/:projectId/tasks/last', params: ProjectParams, query: LimitQuery, response: z.array(TaskWithTemplate) }),
-  get: endpoint({ method: 'GET', path: '/api/project/:projectId/tasks/:taskId', params: TaskParamsPath, response: TaskWithTemplate }),
-  output: endpoint({ method: 'GET', path: '/api/project/:projectId/tasks/:taskId/output', params: TaskParamsPath, query: OutputQuery, response: z.array(TaskOutput) }),
-  stop: endpoint({ method: 'POST', path: '/api/project/:projectId/tasks/:taskId/stop', params: TaskParamsPath, body: StopTaskBody, response: NoContent, status: 204 }),
-  stopWaiting: endpoint({ method: 'POST', path: '/api/project/:projectId/tasks/stop_waiting', params: ProjectParams, body: StopWaitingTasksBody, response: StopWaitingTasksResult }),
-  confirm: endpoint({ method: 'POST', path: '/api/project/:projectId/tasks/:taskId/confirm', params: TaskParamsPath, response: NoContent, status: 204 }),
-  reject: endpoint({ method: 'POST', path: '/api/project/:projectId/tasks/:taskId/reject', params: TaskParamsPath, response: NoContent, status: 204 }),
-  remove: endpoint({ method: 'DELETE', path: '/api/project/:projectId/tasks/:taskId', params: TaskParamsPath, response: NoContent, status: 204 }),
+  create: endpoint({
+    method: 'POST',
+    path: '/api/project/:projectId/tasks',
+    params: ProjectParams,
+    body: CreateTaskBody,
+    response: Task,
+    status: 201,
+  }),
+  list: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/tasks',
+    params: ProjectParams,
+    response: z.array(TaskWithTemplate),
+  }),
+  last: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/tasks/last',
+    params: ProjectParams,
+    query: LimitQuery,
+    response: z.array(TaskWithTemplate),
+  }),
+  get: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/tasks/:taskId',
+    params: TaskParamsPath,
+    response: TaskWithTemplate,
+  }),
+  output: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/tasks/:taskId/output',
+    params: TaskParamsPath,
+    query: OutputQuery,
+    response: z.array(TaskOutput),
+  }),
+  stop: endpoint({
+    method: 'POST',
+    path: '/api/project/:projectId/tasks/:taskId/stop',
+    params: TaskParamsPath,
+    body: StopTaskBody,
+    response: NoContent,
+    status: 204,
+  }),
+  stopWaiting: endpoint({
+    method: 'POST',
+    path: '/api/project/:projectId/tasks/stop_waiting',
+    params: ProjectParams,
+    body: StopWaitingTasksBody,
+    response: StopWaitingTasksResult,
+  }),
+  confirm: endpoint({
+    method: 'POST',
+    path: '/api/project/:projectId/tasks/:taskId/confirm',
+    params: TaskParamsPath,
+    response: NoContent,
+    status: 204,
+  }),
+  reject: endpoint({
+    method: 'POST',
+    path: '/api/project/:projectId/tasks/:taskId/reject',
+    params: TaskParamsPath,
+    response: NoContent,
+    status: 204,
+  }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/api/project/:projectId/tasks/:taskId',
+    params: TaskParamsPath,
+    response: NoContent,
+    status: 204,
+  }),
   templateTasks: endpoint({
     method: 'GET',
     path: '/api/project/:projectId/templates/:templateId/tasks',
@@ -196,8 +306,14 @@ export const tasksApi = {
     path: '/api/project/:projectId/templates/:templateId/stats',
     params: TemplateTaskParams,
     query: z.object({
-      start: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Invalid start date').optional(),
-      end: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Invalid end date').optional(),
+      start: z
+        .string()
+        .regex(/^\d{4}-\d{2}-\d{2}$/, 'Invalid start date')
+        .optional(),
+      end: z
+        .string()
+        .regex(/^\d{4}-\d{2}-\d{2}$/, 'Invalid end date')
+        .optional(),
       user_id: queryInteger({ min: 1, message: 'Invalid user_id' }).optional(),
     }),
     response: z.array(StatsEntry),
@@ -215,7 +331,13 @@ export const TaskUpdateMessage = z.object({
   end: DateTime.nullable(),
   version: z.string().nullable(),
 });
-export const TaskLogMessage = z.object({ type: z.literal('log'), task_id: Id, project_id: Id, time: DateTime, output: z.string() });
+export const TaskLogMessage = z.object({
+  type: z.literal('log'),
+  task_id: Id,
+  project_id: Id,
+  time: DateTime,
+  output: z.string(),
+});
 /** Gantry's batched form of log messages, sent to sockets opened with ?batch=1. */
 export const TaskLogBatchMessage = z.object({
   type: z.literal('logs'),

@@ -1,6 +1,17 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { GIT_BRANCH_INVALID, Id, NoContent, OptionalId, PathId, ProjectParams, SortOrder, isGitBranchName, requiredString, wireInteger } from './common.ts';
+import {
+  GIT_BRANCH_INVALID,
+  Id,
+  NoContent,
+  OptionalId,
+  PathId,
+  ProjectParams,
+  SortOrder,
+  isGitBranchName,
+  requiredString,
+  wireInteger,
+} from './common.ts';
 import { isSafeRepositoryPath } from './inventories.ts';
 import { ResourceRefs } from './refs.ts';
 import { isSurveyInteger } from './survey-answers.ts';
@@ -25,15 +36,23 @@ export const SurveyVar = z
     description: z.string().max(4096).optional().default(''),
     type: SurveyVarType.optional().default(''),
     required: z.boolean().optional().default(false),
-    values: z.array(SurveyVarValue).max(500).nullable().optional().transform((v) => v ?? []),
+    values: z
+      .array(SurveyVarValue)
+      .max(500)
+      .nullable()
+      .optional()
+      .transform((v) => v ?? []),
     default_value: z.string().max(4096).optional().default(''),
   })
   .superRefine((v, ctx) => {
     if (v.type === 'enum') {
-      if (v.values.length === 0) ctx.addIssue({ code: 'custom', path: ['values'], message: 'Enumeration must have values.' });
-      if (v.values.some((x) => !x.name.trim())) ctx.addIssue({ code: 'custom', path: ['values'], message: 'Value name cannot be empty.' });
+      if (v.values.length === 0)
+        ctx.addIssue({ code: 'custom', path: ['values'], message: 'Enumeration must have values.' });
+      if (v.values.some((x) => !x.name.trim()))
+        ctx.addIssue({ code: 'custom', path: ['values'], message: 'Value name cannot be empty.' });
       const names = v.values.map((x) => x.name.trim());
-      if (new Set(names).size !== names.length) ctx.addIssue({ code: 'custom', path: ['values'], message: 'Enumeration values must have unique names.' });
+      if (new Set(names).size !== names.length)
+        ctx.addIssue({ code: 'custom', path: ['values'], message: 'Enumeration values must have unique names.' });
     }
     if (v.type === 'int' && v.default_value !== '' && !isSurveyInteger(v.default_value)) {
       ctx.addIssue({ code: 'custom', path: ['default_value'], message: 'Must be integer' });
@@ -55,7 +74,10 @@ export const repositoryPath = (label: string) =>
     .string()
     .trim()
     .max(1024, `${label} must be at most 1024 characters`)
-    .refine((v) => v === '' || isSafeRepositoryPath(v), `${label} must be a path inside the repository: relative, without .. segments`);
+    .refine(
+      (v) => v === '' || isSafeRepositoryPath(v),
+      `${label} must be a path inside the repository: relative, without .. segments`,
+    );
 
 /** Vault names become Ansible vault ids (`name@source`): a plain word, never a path. */
 export const VAULT_NAME_PATTERN = /^[a-z0-9_.-]*$/;
@@ -75,12 +97,20 @@ export const TemplateVault = z
       .transform((v) => v ?? ''),
     type: VaultType,
     vault_key_id: OptionalId,
-    script: repositoryPath('Vault script').nullable().optional().transform((v) => v ?? ''),
+    script: repositoryPath('Vault script')
+      .nullable()
+      .optional()
+      .transform((v) => v ?? ''),
   })
   .superRefine((v, ctx) => {
-    if (v.type === 'password' && !v.vault_key_id) ctx.addIssue({ code: 'custom', path: ['vault_key_id'], message: 'Vault password is required' });
+    if (v.type === 'password' && !v.vault_key_id)
+      ctx.addIssue({ code: 'custom', path: ['vault_key_id'], message: 'Vault password is required' });
     if (v.type === 'script' && !VAULT_SCRIPT_PATTERN.test(v.script)) {
-      ctx.addIssue({ code: 'custom', path: ['script'], message: 'Script name must end with -client (an extension is allowed)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['script'],
+        message: 'Script name must end with -client (an extension is allowed)',
+      });
     }
   });
 export type TemplateVault = z.output<typeof TemplateVault>;
@@ -104,7 +134,6 @@ export function isJsonStringArray(text: string): boolean {
   }
 }
 
-
 export const TemplateBody = z
   .object({
     id: Id.optional(),
@@ -112,15 +141,25 @@ export const TemplateBody = z
     name: requiredString('Name'),
     description: z.string().max(4096).nullable().optional(),
     app: z.string({ error: 'App is required' }).trim().min(1, 'App is required').max(64).optional().default('ansible'),
-    type: TemplateType.nullable().optional().transform((v) => v ?? ''),
-    playbook: repositoryPath('Playbook').nullable().optional().transform((v) => v ?? ''),
+    type: TemplateType.nullable()
+      .optional()
+      .transform((v) => v ?? ''),
+    playbook: repositoryPath('Playbook')
+      .nullable()
+      .optional()
+      .transform((v) => v ?? ''),
     inventory_id: OptionalId,
     repository_id: OptionalId,
     environment_id: OptionalId,
     /** Semaphore 2.16+ names variable groups in a list; a Gantry template has one. */
     environment_ids: z.array(Id).max(50).nullable().optional(),
     view_id: OptionalId,
-    arguments: z.string().max(64 * 1024).nullable().optional().transform((v) => (v?.trim() ? v : null)),
+    arguments: z
+      .string()
+      .max(64 * 1024)
+      .nullable()
+      .optional()
+      .transform((v) => (v?.trim() ? v : null)),
     allow_override_args_in_task: z.boolean().optional().default(false),
     allow_override_branch_in_task: z.boolean().optional().default(false),
     allow_parallel_tasks: z.boolean().optional().default(false),
@@ -129,9 +168,23 @@ export const TemplateBody = z
     build_template_id: OptionalId,
     autorun: z.boolean().optional().default(false),
     git_branch: z.string().trim().max(255).refine(isGitBranchName, GIT_BRANCH_INVALID).nullable().optional(),
-    survey_vars: z.array(SurveyVar).max(200).nullable().optional().transform((v) => v ?? []),
-    vaults: z.array(TemplateVault).max(50).nullable().optional().transform((v) => v ?? []),
-    task_params: z.record(z.string(), z.unknown()).nullable().optional().transform((v) => v ?? {}),
+    survey_vars: z
+      .array(SurveyVar)
+      .max(200)
+      .nullable()
+      .optional()
+      .transform((v) => v ?? []),
+    vaults: z
+      .array(TemplateVault)
+      .max(50)
+      .nullable()
+      .optional()
+      .transform((v) => v ?? []),
+    task_params: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .optional()
+      .transform((v) => v ?? {}),
   })
   .superRefine((t, ctx) => {
     const need = (ok: unknown, path: string, message: string) => {
@@ -141,19 +194,26 @@ export const TemplateBody = z
     const groups = new Set([...(t.environment_id ? [t.environment_id] : []), ...(t.environment_ids ?? [])]);
     need(groups.size > 0, 'environment_id', 'Variable group is required');
     need(groups.size <= 1, 'environment_ids', 'A template has one variable group');
-    if (appNeedsPlaybook(t.app)) need(t.playbook, 'playbook', t.app === 'ansible' ? 'Playbook filename is required' : 'Script filename is required');
+    if (appNeedsPlaybook(t.app))
+      need(
+        t.playbook,
+        'playbook',
+        t.app === 'ansible' ? 'Playbook filename is required' : 'Script filename is required',
+      );
     if (appNeedsInventory(t.app)) need(t.inventory_id, 'inventory_id', 'Inventory is required');
     if (t.type === 'build') need(t.start_version, 'start_version', 'Start version is required');
     if (t.type === 'deploy') need(t.build_template_id, 'build_template_id', 'Build template is required');
     if (t.arguments !== null && !isJsonStringArray(t.arguments)) need(false, 'arguments', CLI_ARGS_INVALID);
     const vaultNames = t.vaults.map((v) => v.name);
-    if (new Set(vaultNames).size !== vaultNames.length) need(false, 'vaults', 'Vault names must be unique; only one vault may have no name');
+    if (new Set(vaultNames).size !== vaultNames.length)
+      need(false, 'vaults', 'Vault names must be unique; only one vault may have no name');
   });
 export type TemplateBody = z.input<typeof TemplateBody>;
 export type TemplateInput = z.output<typeof TemplateBody>;
 
 /** The template's variable group, sent as Gantry and Semaphore before 2.16 do or as a list of one. */
-export const templateEnvironmentIdOf = (body: TemplateInput): number | null => body.environment_id ?? body.environment_ids?.[0] ?? null;
+export const templateEnvironmentIdOf = (body: TemplateInput): number | null =>
+  body.environment_id ?? body.environment_ids?.[0] ?? null;
 
 export const Template = z.object({
   id: Id,
@@ -202,10 +262,20 @@ export type Template = z.infer<typeof Template>;
 
 export const TemplateParams = z.object({ projectId: PathId, templateId: PathId });
 const TemplateSort = z.enum(['name', 'playbook', 'inventory', 'environment', 'repository']).catch('name');
-const ListQuery = z.object({ sort: TemplateSort.optional(), order: SortOrder.optional(), app: z.string().max(64).optional() });
+const ListQuery = z.object({
+  sort: TemplateSort.optional(),
+  order: SortOrder.optional(),
+  app: z.string().max(64).optional(),
+});
 
 export const templatesApi = {
-  list: endpoint({ method: 'GET', path: '/api/project/:projectId/templates', params: ProjectParams, query: ListQuery, response: z.array(Template) }),
+  list: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/templates',
+    params: ProjectParams,
+    query: ListQuery,
+    response: z.array(Template),
+  }),
   listByView: endpoint({
     method: 'GET',
     path: '/api/project/:projectId/views/:viewId/templates',
@@ -213,9 +283,39 @@ export const templatesApi = {
     query: ListQuery,
     response: z.array(Template),
   }),
-  create: endpoint({ method: 'POST', path: '/api/project/:projectId/templates', params: ProjectParams, body: TemplateBody, response: Template, status: 201 }),
-  get: endpoint({ method: 'GET', path: '/api/project/:projectId/templates/:templateId', params: TemplateParams, response: Template }),
-  refs: endpoint({ method: 'GET', path: '/api/project/:projectId/templates/:templateId/refs', params: TemplateParams, response: ResourceRefs }),
-  update: endpoint({ method: 'PUT', path: '/api/project/:projectId/templates/:templateId', params: TemplateParams, body: TemplateBody, response: NoContent, status: 204 }),
-  remove: endpoint({ method: 'DELETE', path: '/api/project/:projectId/templates/:templateId', params: TemplateParams, response: NoContent, status: 204 }),
+  create: endpoint({
+    method: 'POST',
+    path: '/api/project/:projectId/templates',
+    params: ProjectParams,
+    body: TemplateBody,
+    response: Template,
+    status: 201,
+  }),
+  get: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/templates/:templateId',
+    params: TemplateParams,
+    response: Template,
+  }),
+  refs: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/templates/:templateId/refs',
+    params: TemplateParams,
+    response: ResourceRefs,
+  }),
+  update: endpoint({
+    method: 'PUT',
+    path: '/api/project/:projectId/templates/:templateId',
+    params: TemplateParams,
+    body: TemplateBody,
+    response: NoContent,
+    status: 204,
+  }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/api/project/:projectId/templates/:templateId',
+    params: TemplateParams,
+    response: NoContent,
+    status: 204,
+  }),
 };

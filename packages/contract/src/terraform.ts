@@ -7,7 +7,8 @@ import { TaskStatus } from './tasks.ts';
 export const TERRAFORM_APPS = ['terraform', 'tofu'] as const;
 export const isTerraformApp = (app: string) => (TERRAFORM_APPS as readonly string[]).includes(app);
 /** The inventory type that holds a workspace of each terraform-like app. */
-export const workspaceTypeOf = (app: string): 'terraform-workspace' | 'tofu-workspace' => (app === 'tofu' ? 'tofu-workspace' : 'terraform-workspace');
+export const workspaceTypeOf = (app: string): 'terraform-workspace' | 'tofu-workspace' =>
+  app === 'tofu' ? 'tofu-workspace' : 'terraform-workspace';
 export const isWorkspaceType = (type: string) => type === 'terraform-workspace' || type === 'tofu-workspace';
 
 /** Path of the built-in HTTP state backend; terraform's address, lock_address and unlock_address. */
@@ -67,24 +68,100 @@ const base = '/api/project/:projectId/inventory/:inventoryId/terraform';
 const workspaceBase = '/api/project/:projectId/templates/:templateId/inventory/:inventoryId';
 
 export const terraformApi = {
-  listAliases: endpoint({ method: 'GET', path: `${base}/aliases`, params: InventoryParams, response: z.array(TerraformAlias) }),
-  createAlias: endpoint({ method: 'POST', path: `${base}/aliases`, params: InventoryParams, body: TerraformAliasBody, response: TerraformAlias, status: 201 }),
-  getAlias: endpoint({ method: 'GET', path: `${base}/aliases/:aliasId`, params: AliasParams, response: TerraformAlias }),
-  updateAlias: endpoint({ method: 'PUT', path: `${base}/aliases/:aliasId`, params: AliasParams, body: TerraformAliasBody, response: NoContent, status: 204 }),
-  removeAlias: endpoint({ method: 'DELETE', path: `${base}/aliases/:aliasId`, params: AliasParams, response: NoContent, status: 204 }),
+  listAliases: endpoint({
+    method: 'GET',
+    path: `${base}/aliases`,
+    params: InventoryParams,
+    response: z.array(TerraformAlias),
+  }),
+  createAlias: endpoint({
+    method: 'POST',
+    path: `${base}/aliases`,
+    params: InventoryParams,
+    body: TerraformAliasBody,
+    response: TerraformAlias,
+    status: 201,
+  }),
+  getAlias: endpoint({
+    method: 'GET',
+    path: `${base}/aliases/:aliasId`,
+    params: AliasParams,
+    response: TerraformAlias,
+  }),
+  updateAlias: endpoint({
+    method: 'PUT',
+    path: `${base}/aliases/:aliasId`,
+    params: AliasParams,
+    body: TerraformAliasBody,
+    response: NoContent,
+    status: 204,
+  }),
+  removeAlias: endpoint({
+    method: 'DELETE',
+    path: `${base}/aliases/:aliasId`,
+    params: AliasParams,
+    response: NoContent,
+    status: 204,
+  }),
   /** Newest first, without the state text; ?limit=&offset= page through long histories. */
-  listStates: endpoint({ method: 'GET', path: `${base}/states`, params: InventoryParams, query: StatesQuery, response: z.array(TerraformState) }),
-  latestState: endpoint({ method: 'GET', path: `${base}/states/latest`, params: InventoryParams, response: TerraformState }),
+  listStates: endpoint({
+    method: 'GET',
+    path: `${base}/states`,
+    params: InventoryParams,
+    query: StatesQuery,
+    response: z.array(TerraformState),
+  }),
+  latestState: endpoint({
+    method: 'GET',
+    path: `${base}/states/latest`,
+    params: InventoryParams,
+    response: TerraformState,
+  }),
   getState: endpoint({ method: 'GET', path: `${base}/states/:stateId`, params: StateParams, response: TerraformState }),
   /** The workspace's lock, null when it is free. */
-  getLock: endpoint({ method: 'GET', path: `${base}/lock`, params: InventoryParams, response: TerraformLock.nullable() }),
+  getLock: endpoint({
+    method: 'GET',
+    path: `${base}/lock`,
+    params: InventoryParams,
+    response: TerraformLock.nullable(),
+  }),
   /** Releases a lock left behind (a killed run), like terraform force-unlock. */
-  removeLock: endpoint({ method: 'DELETE', path: `${base}/lock`, params: InventoryParams, response: NoContent, status: 204 }),
-  removeState: endpoint({ method: 'DELETE', path: `${base}/states/:stateId`, params: StateParams, response: NoContent, status: 204 }),
+  removeLock: endpoint({
+    method: 'DELETE',
+    path: `${base}/lock`,
+    params: InventoryParams,
+    response: NoContent,
+    status: 204,
+  }),
+  removeState: endpoint({
+    method: 'DELETE',
+    path: `${base}/states/:stateId`,
+    params: StateParams,
+    response: NoContent,
+    status: 204,
+  }),
 };
 
 export const workspacesApi = {
-  attach: endpoint({ method: 'POST', path: `${workspaceBase}/attach`, params: WorkspaceParams, response: NoContent, status: 204 }),
-  detach: endpoint({ method: 'POST', path: `${workspaceBase}/detach`, params: WorkspaceParams, response: NoContent, status: 204 }),
-  setDefault: endpoint({ method: 'POST', path: `${workspaceBase}/set_default`, params: WorkspaceParams, response: NoContent, status: 204 }),
+  attach: endpoint({
+    method: 'POST',
+    path: `${workspaceBase}/attach`,
+    params: WorkspaceParams,
+    response: NoContent,
+    status: 204,
+  }),
+  detach: endpoint({
+    method: 'POST',
+    path: `${workspaceBase}/detach`,
+    params: WorkspaceParams,
+    response: NoContent,
+    status: 204,
+  }),
+  setDefault: endpoint({
+    method: 'POST',
+    path: `${workspaceBase}/set_default`,
+    params: WorkspaceParams,
+    response: NoContent,
+    status: 204,
+  }),
 };

@@ -55,8 +55,18 @@ const EnrolmentParams = z.object({ totpId: PathId });
 
 export const totpApi = {
   /** Starts an enrolment for oneself; replaces an unconfirmed one. */
-  enrol: endpoint({ method: 'POST', path: '/api/users/:userId/2fas/totp', params: z.object({ userId: PathId }), response: UserTotp }),
-  qr: endpoint({ method: 'GET', path: '/api/users/:userId/2fas/totp/:totpId/qr', params: TotpParams, response: z.unknown() }),
+  enrol: endpoint({
+    method: 'POST',
+    path: '/api/users/:userId/2fas/totp',
+    params: z.object({ userId: PathId }),
+    response: UserTotp,
+  }),
+  qr: endpoint({
+    method: 'GET',
+    path: '/api/users/:userId/2fas/totp/:totpId/qr',
+    params: TotpParams,
+    response: z.unknown(),
+  }),
   confirm: endpoint({
     method: 'POST',
     path: '/api/users/:userId/2fas/totp/:totpId/confirm',
@@ -65,15 +75,32 @@ export const totpApi = {
     response: NoContent,
     status: 204,
   }),
-  remove: endpoint({ method: 'DELETE', path: '/api/users/:userId/2fas/totp/:totpId', params: TotpParams, response: NoContent, status: 204 }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/api/users/:userId/2fas/totp/:totpId',
+    params: TotpParams,
+    response: NoContent,
+    status: 204,
+  }),
 
   /** Sign-in, second step: the session cookie names the session that awaits its factor. */
   verify: endpoint({ method: 'POST', path: '/api/auth/verify', body: PasscodeBody, response: NoContent, status: 204 }),
-  recovery: endpoint({ method: 'POST', path: '/api/auth/recovery', body: RecoveryBody, response: NoContent, status: 204 }),
+  recovery: endpoint({
+    method: 'POST',
+    path: '/api/auth/recovery',
+    body: RecoveryBody,
+    response: NoContent,
+    status: 204,
+  }),
 
   /** Enrolment during sign-in, when the server requires TOTP and the user has none yet. */
   enrolAtLogin: endpoint({ method: 'POST', path: '/api/auth/totp/enroll', response: UserTotp }),
-  qrAtLogin: endpoint({ method: 'GET', path: '/api/auth/totp/enroll/:totpId/qr', params: EnrolmentParams, response: z.unknown() }),
+  qrAtLogin: endpoint({
+    method: 'GET',
+    path: '/api/auth/totp/enroll/:totpId/qr',
+    params: EnrolmentParams,
+    response: z.unknown(),
+  }),
   confirmAtLogin: endpoint({
     method: 'POST',
     path: '/api/auth/totp/enroll/:totpId/confirm',

@@ -37,7 +37,10 @@ const userFields = {
 
 export const CreateUserBody = z
   .object({ ...userFields, password: z.string().max(1024).optional() })
-  .refine((u) => u.external === true || (u.password ?? '').length > 0, { message: 'Password is required', path: ['password'] });
+  .refine((u) => u.external === true || (u.password ?? '').length > 0, {
+    message: 'Password is required',
+    path: ['password'],
+  });
 export type CreateUserBody = z.input<typeof CreateUserBody>;
 
 /** Your own password, asked when you change your own password or email. */
@@ -52,7 +55,10 @@ export const UpdateUserBody = z.object({
 export type UpdateUserBody = z.input<typeof UpdateUserBody>;
 
 export const PasswordBody = z.object({
-  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(1024, 'Password must be at most 1024 characters'),
+  password: z
+    .string({ error: 'Password is required' })
+    .min(1, 'Password is required')
+    .max(1024, 'Password must be at most 1024 characters'),
   current_password: currentPassword,
 });
 export type PasswordBody = z.input<typeof PasswordBody>;
@@ -72,7 +78,10 @@ export type ApiToken = z.infer<typeof ApiToken>;
 export const CreateApiTokenBody = z
   .object({
     name: z.string().trim().max(255, 'Name must be at most 255 characters').optional(),
-    expires_at: z.iso.datetime({ offset: true, error: 'Expiry must be an RFC 3339 date and time' }).nullable().optional(),
+    expires_at: z.iso
+      .datetime({ offset: true, error: 'Expiry must be an RFC 3339 date and time' })
+      .nullable()
+      .optional(),
   })
   .nullable()
   .optional();
@@ -80,7 +89,13 @@ export const CreateApiTokenBody = z
 export const userApi = {
   current: endpoint({ method: 'GET', path: '/api/user', response: CurrentUser }),
   listTokens: endpoint({ method: 'GET', path: '/api/user/tokens', response: z.array(ApiToken) }),
-  createToken: endpoint({ method: 'POST', path: '/api/user/tokens', body: CreateApiTokenBody, response: ApiToken, status: 201 }),
+  createToken: endpoint({
+    method: 'POST',
+    path: '/api/user/tokens',
+    body: CreateApiTokenBody,
+    response: ApiToken,
+    status: 201,
+  }),
   deleteToken: endpoint({
     method: 'DELETE',
     path: '/api/user/tokens/:tokenId',
@@ -94,7 +109,14 @@ export const usersApi = {
   list: endpoint({ method: 'GET', path: '/api/users', response: z.union([z.array(User), z.array(UserSummary)]) }),
   get: endpoint({ method: 'GET', path: '/api/users/:userId', params: UserParams, response: User }),
   create: endpoint({ method: 'POST', path: '/api/users', body: CreateUserBody, response: User, status: 201 }),
-  update: endpoint({ method: 'PUT', path: '/api/users/:userId', params: UserParams, body: UpdateUserBody, response: NoContent, status: 204 }),
+  update: endpoint({
+    method: 'PUT',
+    path: '/api/users/:userId',
+    params: UserParams,
+    body: UpdateUserBody,
+    response: NoContent,
+    status: 204,
+  }),
   setPassword: endpoint({
     method: 'POST',
     path: '/api/users/:userId/password',
@@ -103,5 +125,11 @@ export const usersApi = {
     response: NoContent,
     status: 204,
   }),
-  remove: endpoint({ method: 'DELETE', path: '/api/users/:userId', params: UserParams, response: NoContent, status: 204 }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/api/users/:userId',
+    params: UserParams,
+    response: NoContent,
+    status: 204,
+  }),
 };

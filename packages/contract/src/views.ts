@@ -9,7 +9,14 @@ export const ViewBody = z.object({
   id: Id.optional(),
   project_id: Id.optional(),
   title: requiredString('Title'),
-  position: wireInteger({ max: 1_000_000, message: { type: 'Position must be an integer', min: 'Position must be 0 or greater', max: 'Position must be at most 1000000' } }).optional(),
+  position: wireInteger({
+    max: 1_000_000,
+    message: {
+      type: 'Position must be an integer',
+      min: 'Position must be 0 or greater',
+      max: 'Position must be at most 1000000',
+    },
+  }).optional(),
 });
 export type ViewBody = z.input<typeof ViewBody>;
 
@@ -20,10 +27,42 @@ export type ViewPositionsBody = z.input<typeof ViewPositionsBody>;
 export const ViewParams = z.object({ projectId: PathId, viewId: PathId });
 
 export const viewsApi = {
-  list: endpoint({ method: 'GET', path: '/api/project/:projectId/views', params: ProjectParams, response: z.array(View) }),
-  create: endpoint({ method: 'POST', path: '/api/project/:projectId/views', params: ProjectParams, body: ViewBody, response: View, status: 201 }),
-  positions: endpoint({ method: 'POST', path: '/api/project/:projectId/views/positions', params: ProjectParams, body: ViewPositionsBody, response: NoContent, status: 204 }),
+  list: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/views',
+    params: ProjectParams,
+    response: z.array(View),
+  }),
+  create: endpoint({
+    method: 'POST',
+    path: '/api/project/:projectId/views',
+    params: ProjectParams,
+    body: ViewBody,
+    response: View,
+    status: 201,
+  }),
+  positions: endpoint({
+    method: 'POST',
+    path: '/api/project/:projectId/views/positions',
+    params: ProjectParams,
+    body: ViewPositionsBody,
+    response: NoContent,
+    status: 204,
+  }),
   get: endpoint({ method: 'GET', path: '/api/project/:projectId/views/:viewId', params: ViewParams, response: View }),
-  update: endpoint({ method: 'PUT', path: '/api/project/:projectId/views/:viewId', params: ViewParams, body: ViewBody, response: NoContent, status: 204 }),
-  remove: endpoint({ method: 'DELETE', path: '/api/project/:projectId/views/:viewId', params: ViewParams, response: NoContent, status: 204 }),
+  update: endpoint({
+    method: 'PUT',
+    path: '/api/project/:projectId/views/:viewId',
+    params: ViewParams,
+    body: ViewBody,
+    response: NoContent,
+    status: 204,
+  }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/api/project/:projectId/views/:viewId',
+    params: ViewParams,
+    response: NoContent,
+    status: 204,
+  }),
 };

@@ -47,7 +47,8 @@ export function resolveInside(root: string, relative: string, what = 'The path')
     throw new TaskFailure(`${what} cannot be resolved: ${root} does not exist`);
   }
   const real = resolveOnDisk(lexical, describe);
-  if (!isWithin(realRoot, real)) throw new TaskFailure(`${describe()} leads outside its directory through a symbolic link`);
+  if (!isWithin(realRoot, real))
+    throw new TaskFailure(`${describe()} leads outside its directory through a symbolic link`);
   return real;
 }
 

@@ -5,7 +5,10 @@ import type { TaskWorkspace } from './workspace.ts';
  * Environment that makes ssh use a key without it ever touching argv or a log: the key sits in a
  * 0600 file and its passphrase is answered by an askpass script reading another 0600 file.
  */
-export function createSshEnvironment(workspace: Pick<TaskWorkspace, 'writePrivateFile'>, key: KeyMaterial): { env: Record<string, string>; keyFile?: string } {
+export function createSshEnvironment(
+  workspace: Pick<TaskWorkspace, 'writePrivateFile'>,
+  key: KeyMaterial,
+): { env: Record<string, string>; keyFile?: string } {
   if (key.type !== 'ssh') return { env: {} };
   const privateKey = key.private_key.endsWith('\n') ? key.private_key : `${key.private_key}\n`;
   const keyFile = workspace.writePrivateFile('id_key', privateKey);
@@ -19,7 +22,10 @@ export function createSshEnvironment(workspace: Pick<TaskWorkspace, 'writePrivat
 }
 
 /** Answers git's username and password questions over https from 0600 files, never from the URL. */
-export function createGitAskpassEnvironment(workspace: Pick<TaskWorkspace, 'writePrivateFile'>, key: KeyMaterial): Record<string, string> {
+export function createGitAskpassEnvironment(
+  workspace: Pick<TaskWorkspace, 'writePrivateFile'>,
+  key: KeyMaterial,
+): Record<string, string> {
   if (key.type !== 'login_password') return {};
   const loginFile = workspace.writePrivateFile('git-login', key.login);
   const passwordFile = workspace.writePrivateFile('git-password', key.password);

@@ -18,7 +18,11 @@ function quote(value: string): string {
 }
 
 /** Environment for git: its credentials come from 0600 files, unknown hosts are learned once per installation. */
-function createGitEnvironment(spec: Pick<TaskSpec, 'repository'>, workspace: TaskWorkspace, workRoot: string): Record<string, string> {
+function createGitEnvironment(
+  spec: Pick<TaskSpec, 'repository'>,
+  workspace: TaskWorkspace,
+  workRoot: string,
+): Record<string, string> {
   const ssh = createSshEnvironment(workspace, spec.repository.key);
   const knownHosts = path.join(workRoot, 'known_hosts');
   const sshCommand = ['ssh', '-o', 'StrictHostKeyChecking=accept-new', '-o', `UserKnownHostsFile=${quote(knownHosts)}`];
@@ -35,7 +39,12 @@ function createGitEnvironment(spec: Pick<TaskSpec, 'repository'>, workspace: Tas
  * Brings the template's working copy to the head of the branch (or the pinned commit): fetch and
  * hard reset when a usable copy exists, a fresh clone otherwise. Local paths are used in place.
  */
-export async function prepareRepository(spec: TaskSpec, workspace: TaskWorkspace, workRoot: string, steps: StepRunner): Promise<Checkout> {
+export async function prepareRepository(
+  spec: TaskSpec,
+  workspace: TaskWorkspace,
+  workRoot: string,
+  steps: StepRunner,
+): Promise<Checkout> {
   const url = spec.repository.url;
   if (url.startsWith('/')) {
     if (!existsSync(url)) throw new TaskFailure(`Repository path ${url} does not exist`);
@@ -77,7 +86,14 @@ export async function prepareRepository(spec: TaskSpec, workspace: TaskWorkspace
 async function readCommit(dir: string, steps: StepRunner, env: Record<string, string>) {
   if (!existsSync(path.join(dir, '.git'))) return { commitHash: null, commitMessage: '' };
   const output: string[] = [];
-  const ok = await steps.run({ command: 'git', args: ['log', '-1', '--format=%H%n%s'], cwd: dir, env, quiet: true, capture: output });
+  const ok = await steps.run({
+    command: 'git',
+    args: ['log', '-1', '--format=%H%n%s'],
+    cwd: dir,
+    env,
+    quiet: true,
+    capture: output,
+  });
   if (!ok || output.length === 0) return { commitHash: null, commitMessage: '' };
   return { commitHash: output[0] ?? null, commitMessage: (output[1] ?? '').slice(0, 255) };
 }
@@ -103,7 +119,9 @@ export async function readRemoteHead(
   });
   try {
     const env = local ? {} : createGitEnvironment({ repository }, workspace, options.workRoot);
-    const args = local ? ['-C', repository.url, 'rev-parse', 'HEAD'] : ['ls-remote', '--', repository.url, `refs/heads/${repository.branch}`];
+    const args = local
+      ? ['-C', repository.url, 'rev-parse', 'HEAD']
+      : ['ls-remote', '--', repository.url, `refs/heads/${repository.branch}`];
     const ok = await steps.run({ command: 'git', args, cwd: options.workRoot, env, quiet: true, capture: output });
     const hash = output[0]?.split(/\s+/)[0];
     return ok && hash ? hash : null;

@@ -27,7 +27,10 @@ const KILL_ROUND_PAUSE_MS = 10;
  * task 1), so one never kills another's processes.
  */
 export function createTaskMarkScope(kind: 'server' | 'runner', directory: string): string {
-  return createHash('sha256').update(`gantry ${kind}\0${path.resolve(directory)}`).digest('hex').slice(0, 24);
+  return createHash('sha256')
+    .update(`gantry ${kind}\0${path.resolve(directory)}`)
+    .digest('hex')
+    .slice(0, 24);
 }
 
 /** The mark of one task of an installation. */

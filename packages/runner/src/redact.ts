@@ -30,20 +30,27 @@ function literal(text: string): Form {
 function oneOf(...forms: Form[]): Form {
   const unique = [...new Map(forms.map((form) => [form.source, form])).values()].sort((a, b) => b.length - a.length);
   if (unique.length === 1 && unique[0]) return unique[0];
-  return { source: `(?:${unique.map((form) => form.source).join('|')})`, length: Math.max(...unique.map((form) => form.length)) };
+  return {
+    source: `(?:${unique.map((form) => form.source).join('|')})`,
+    length: Math.max(...unique.map((form) => form.length)),
+  };
 }
 
 function sequence(forms: Form[]): Form {
   const source = forms.map((form) => form.source).join('');
   const length = forms.reduce((sum, form) => sum + form.length, 0);
-  return forms.every((form) => form.text !== undefined) ? { source, length, text: forms.map((form) => form.text).join('') } : { source, length };
+  return forms.every((form) => form.text !== undefined)
+    ? { source, length, text: forms.map((form) => form.text).join('') }
+    : { source, length };
 }
 
 /** `prefix` and the value in hex, either case: tools disagree (Python quote prints %C3, json.dumps \u00e9). */
 function hex(prefix: string, value: number, width: number): Form {
   const digits = value.toString(16).padStart(width, '0');
   if (!/[a-f]/.test(digits)) return literal(prefix + digits);
-  const source = [...digits].map((digit) => (/[a-f]/.test(digit) ? `[${digit}${digit.toUpperCase()}]` : digit)).join('');
+  const source = [...digits]
+    .map((digit) => (/[a-f]/.test(digit) ? `[${digit}${digit.toUpperCase()}]` : digit))
+    .join('');
   return { source: escapeRegExp(prefix) + source, length: prefix.length + width };
 }
 
@@ -65,7 +72,15 @@ function isAlphanumeric(code: number): boolean {
 
 /** JSON.stringify, Python json.dumps (ensure_ascii on or off), PHP's `\/`, Go's HTML-safe `\u003c`. */
 function jsonForm(char: string, code: number): Form {
-  const short: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+  const short: Record<string, string> = {
+    '"': '\\"',
+    '\\': '\\\\',
+    '\b': '\\b',
+    '\f': '\\f',
+    '\n': '\\n',
+    '\r': '\\r',
+    '\t': '\\t',
+  };
   const escaped = short[char];
   if (escaped) return literal(escaped);
   if (char === '/') return oneOf(literal('/'), literal('\\/'));
@@ -78,7 +93,12 @@ function jsonForm(char: string, code: number): Form {
 /** JSON of a JSON string, as when a to_json result is printed in JSON again (ansible's debug of "{{ x | to_json }}"). */
 function jsonTwiceForm(char: string, code: number): Form {
   const once = JSON.stringify(char).slice(1, -1);
-  const asciiOnce = code >= 0x7f ? utf16Units(char).map((unit) => `\\u${unit.toString(16).padStart(4, '0')}`).join('') : once;
+  const asciiOnce =
+    code >= 0x7f
+      ? utf16Units(char)
+          .map((unit) => `\\u${unit.toString(16).padStart(4, '0')}`)
+          .join('')
+      : once;
   return oneOf(...[once, asciiOnce].map((text) => literal(JSON.stringify(text).slice(1, -1))));
 }
 
@@ -94,12 +114,22 @@ function backslashForm(char: string, code: number): Form {
   if (char === "'" || char === '"') return oneOf(literal(char), literal(`\\${char}`));
   if (code < 0x20 || code === 0x7f) {
     const short = C_SHORT_ESCAPES[code];
-    return oneOf(hex('\\x', code, 2), octal(code), ...(short ? [literal(`\\${short}`)] : []), ...(code === 27 ? [literal('\\e')] : []));
+    return oneOf(
+      hex('\\x', code, 2),
+      octal(code),
+      ...(short ? [literal(`\\${short}`)] : []),
+      ...(code === 27 ? [literal('\\e')] : []),
+    );
   }
   if (code < 0x80) return literal(char);
   const bytes = utf8Bytes(char);
   const pythonAscii = code < 0x100 ? hex('\\x', code, 2) : code < 0x10000 ? hex('\\u', code, 4) : hex('\\U', code, 8);
-  return oneOf(literal(char), pythonAscii, sequence(bytes.map((byte) => hex('\\x', byte, 2))), sequence(bytes.map(octal)));
+  return oneOf(
+    literal(char),
+    pythonAscii,
+    sequence(bytes.map((byte) => hex('\\x', byte, 2))),
+    sequence(bytes.map(octal)),
+  );
 }
 
 /** Backslash before shell-special characters: bash printf %q, and the "..." of declare -p. */
@@ -156,7 +186,9 @@ function base64Texts(value: string): string[] {
 
 /** The pieces a secret is looked for as: the value, and each line of a multi-line value (output arrives line by line). */
 function listPieces(secret: string): string[] {
-  return [secret, ...secret.split(/\r?\n/)].map((piece) => piece.trim()).filter((piece) => piece.length >= MIN_SECRET_LENGTH);
+  return [secret, ...secret.split(/\r?\n/)]
+    .map((piece) => piece.trim())
+    .filter((piece) => piece.length >= MIN_SECRET_LENGTH);
 }
 
 /**
@@ -237,17 +269,23 @@ export function createRedactor(secrets: Iterable<string>): Redactor {
     for (const piece of pieces) {
       const chars = [...piece].map((char) => ({ char, code: char.codePointAt(0) ?? 0 }));
       // ASCII letters and digits are themselves in every encoding: one anchor can serve all forms of the piece.
-      const shared = findAnchor(chars.map(({ char, code }) => (isAlphanumeric(code) ? literal(char) : ANY_OTHER)), SHARED_ANCHOR_LENGTH);
+      const shared = findAnchor(
+        chars.map(({ char, code }) => (isAlphanumeric(code) ? literal(char) : ANY_OTHER)),
+        SHARED_ANCHOR_LENGTH,
+      );
       for (const encode of CHARACTER_ENCODINGS) {
         const parts = chars.map(({ char, code }) => encode(char, code));
         // Output arrives line by line: a form that keeps a newline as it is cannot match.
-        if (parts.every((part) => part.text !== '\n')) add(shared || findAnchor(parts, FORM_ANCHOR_LENGTH), sequence(parts));
+        if (parts.every((part) => part.text !== '\n'))
+          add(shared || findAnchor(parts, FORM_ANCHOR_LENGTH), sequence(parts));
       }
     }
     // Encoded as a whole, surrounding whitespace (a key's final newline) changes every character.
-    for (const value of new Set([secret, secret.trim()])) for (const text of base64Texts(value)) add(findAnchor([literal(text)], SHARED_ANCHOR_LENGTH), literal(text));
+    for (const value of new Set([secret, secret.trim()]))
+      for (const text of base64Texts(value)) add(findAnchor([literal(text)], SHARED_ANCHOR_LENGTH), literal(text));
   }
-  if (groups.size === 0) return Object.assign((line: string) => line, { settle: (text: string) => ({ settled: text, rest: '' }) });
+  if (groups.size === 0)
+    return Object.assign((line: string) => line, { settle: (text: string) => ({ settled: text, rest: '' }) });
 
   let longest = 0;
   const matchers: Matcher[] = [...groups].map(([anchor, forms]) => {
@@ -264,7 +302,8 @@ export function createRedactor(secrets: Iterable<string>): Redactor {
   function findSpans(text: string): [number, number][] {
     const spans: [number, number][] = [];
     if (unanchored) collectMatches(unanchored.pattern, text, spans);
-    if (anchored.length > 0 && anchorPattern.test(text)) for (const { anchor, pattern } of anchored) if (text.includes(anchor)) collectMatches(pattern, text, spans);
+    if (anchored.length > 0 && anchorPattern.test(text))
+      for (const { anchor, pattern } of anchored) if (text.includes(anchor)) collectMatches(pattern, text, spans);
     return spans.length > 1 ? spans.sort((a, b) => a[0] - b[0] || b[1] - a[1]) : spans;
   }
 

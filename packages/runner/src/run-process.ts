@@ -150,7 +150,10 @@ type SpawnerEvent =
   | { type: 'exit' | 'close'; id: number; code: number | null; signal: NodeJS.Signals | null };
 
 interface Spawner {
-  start(request: { command: string; args: readonly string[]; cwd: string; env: Record<string, string> }, listener: (event: SpawnerEvent) => void): number;
+  start(
+    request: { command: string; args: readonly string[]; cwd: string; env: Record<string, string> },
+    listener: (event: SpawnerEvent) => void,
+  ): number;
   release(id: number): void;
   /** Releases a process whose output pipes outlived it: the helper stops reading them. */
   abandon(id: number): void;
@@ -162,7 +165,11 @@ let spawner: Spawner | undefined;
 function connectSpawner(): Spawner {
   if (spawner) return spawner;
   // An empty environment: the helper needs none, and NODE_OPTIONS (loaders such as tsx) must stay out.
-  const helper = spawn(process.execPath, ['-e', SPAWNER_SOURCE], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], serialization: 'advanced', env: {} });
+  const helper = spawn(process.execPath, ['-e', SPAWNER_SOURCE], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    serialization: 'advanced',
+    env: {},
+  });
   const listeners = new Map<number, (event: SpawnerEvent) => void>();
   let nextId = 1;
   // The helper keeps this process alive only while it runs processes, as the children themselves would.

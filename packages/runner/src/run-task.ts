@@ -58,7 +58,14 @@ function findRequirements(spec: TaskSpec, checkoutDir: string) {
   resolveInside(checkoutDir, spec.playbook, 'The playbook');
   const playbookDir = path.dirname(path.join(spec.playbook));
   const find = (kind: string) =>
-    [...new Set([playbookDir, '.'].flatMap((dir) => [path.join(dir, kind, 'requirements.yml'), path.join(dir, 'requirements.yml')]))]
+    [
+      ...new Set(
+        [playbookDir, '.'].flatMap((dir) => [
+          path.join(dir, kind, 'requirements.yml'),
+          path.join(dir, 'requirements.yml'),
+        ]),
+      ),
+    ]
       .map((relative) => resolveInside(checkoutDir, relative, 'The requirements file'))
       .filter((file) => existsSync(file));
   return { collections: find('collections'), roles: find('roles') };
@@ -143,7 +150,11 @@ export async function runTask(spec: TaskSpec, hooks: RunTaskHooks): Promise<Task
       steps.log(`Task timed out after ${Math.round(spec.timeout_ms / 1000)} s and was stopped.`);
       return 'error';
     }
-    steps.log(error instanceof TaskFailure ? error.message : `Failed to run task: ${error instanceof Error ? error.message : String(error)}`);
+    steps.log(
+      error instanceof TaskFailure
+        ? error.message
+        : `Failed to run task: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return 'error';
   } finally {
     workspace?.cleanup();

@@ -58,7 +58,10 @@ function createCutLineRedactor(redact: StepRunnerOptions['redact']) {
  * them) over it, except the process mark. A stop, a timeout and recovery kill by that mark: taken
  * from a task's variables, it would aim them at another task's processes, or hide these ones.
  */
-function stepEnvironment(baseEnv: Record<string, string>, stepEnv: Record<string, string> | undefined): Record<string, string> {
+function stepEnvironment(
+  baseEnv: Record<string, string>,
+  stepEnv: Record<string, string> | undefined,
+): Record<string, string> {
   const env = { ...baseEnv, ...stepEnv };
   const mark = baseEnv[TASK_MARK_VARIABLE];
   if (mark === undefined) delete env[TASK_MARK_VARIABLE];

@@ -94,17 +94,26 @@ export function removeLeftoverWorkspaces(workRoot: string, memoryBase = MEMORY_F
   const roots = new Set([path.resolve(workRoot)]);
   const memoryRoot = path.join(memoryBase, memoryDirectoryName(workRoot));
   if (isPrivateDirectory(memoryRoot)) roots.add(memoryRoot);
-  for (const root of roots) for (const kind of WORKSPACE_KINDS) rmSync(path.join(root, kind), { recursive: true, force: true });
+  for (const root of roots)
+    for (const kind of WORKSPACE_KINDS) rmSync(path.join(root, kind), { recursive: true, force: true });
   const checkouts = path.join(workRoot, CHECKOUTS_DIRECTORY);
   // A link in place of a project's directory is not followed (a Dirent is not): what it points to is not ours to clean.
-  for (const project of listDirectory(checkouts).filter((entry) => entry.isDirectory() && PROJECT_CHECKOUTS_NAME.test(entry.name))) {
+  for (const project of listDirectory(checkouts).filter(
+    (entry) => entry.isDirectory() && PROJECT_CHECKOUTS_NAME.test(entry.name),
+  )) {
     const dir = path.join(checkouts, project.name);
-    for (const entry of listDirectory(dir)) if (PRIVATE_CHECKOUT_NAME.test(entry.name)) rmSync(path.join(dir, entry.name), { recursive: true, force: true });
+    for (const entry of listDirectory(dir))
+      if (PRIVATE_CHECKOUT_NAME.test(entry.name)) rmSync(path.join(dir, entry.name), { recursive: true, force: true });
   }
 }
 
 /** A private directory for one task's files (keys, passwords, variables); removed when the task ends. */
-export function createTaskWorkspace(workRoot: string, id: number, kind: WorkspaceKind = 'tasks', memoryBase = MEMORY_FILE_SYSTEM) {
+export function createTaskWorkspace(
+  workRoot: string,
+  id: number,
+  kind: WorkspaceKind = 'tasks',
+  memoryBase = MEMORY_FILE_SYSTEM,
+) {
   const root = privateFilesRoot(workRoot, memoryBase);
   const dir = resolveInside(root, path.join(kind, `${kind.slice(0, -1)}_${id}`), 'The task workspace');
   let created = false;
@@ -127,7 +136,11 @@ export function createTaskWorkspace(workRoot: string, id: number, kind: Workspac
     writePrivateFile(name: string, content: string, mode = 0o600): string {
       ensureDir();
       counter += 1;
-      const label = name.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^\.+/, '').slice(0, 40) || 'file';
+      const label =
+        name
+          .replace(/[^A-Za-z0-9_.-]/g, '_')
+          .replace(/^\.+/, '')
+          .slice(0, 40) || 'file';
       const file = path.join(dir, `${counter}-${label}`);
       // wx: a fresh file or a failure, never a write through something already there.
       writeFileSync(file, content, { mode, flag: 'wx' });

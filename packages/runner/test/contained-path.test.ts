@@ -1,11 +1,29 @@
-import { chownSync, existsSync, mkdirSync, rmSync, mkdtempSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chownSync,
+  existsSync,
+  mkdirSync,
+  rmSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveInside } from '../src/contained-path.ts';
 import { runTask, type RunTaskHooks } from '../src/run-task.ts';
 import { TaskFailure } from '../src/task-failure.ts';
-import { checkoutDirectory, createTaskWorkspace, privateFilesRoot, projectCheckoutsDirectory, removeLeftoverWorkspaces } from '../src/workspace.ts';
+import {
+  checkoutDirectory,
+  createTaskWorkspace,
+  privateFilesRoot,
+  projectCheckoutsDirectory,
+  removeLeftoverWorkspaces,
+} from '../src/workspace.ts';
 import { createGitRepository } from './support/git-fixture.ts';
 import { buildSpec } from './support/spec.ts';
 
@@ -32,10 +50,23 @@ describe('resolveInside', () => {
 
   it('refuses absolute paths, .. escapes, NUL bytes, links leading out and broken links', () => {
     const root = createRoot();
-    for (const input of ['/etc/passwd', '../x', '../../etc/x', 'sub/../../x', '..', 'sub/play.yml\0', 'etc-link/passwd', 'etc-link', 'etc-link/not-there/x', 'dangling']) {
+    for (const input of [
+      '/etc/passwd',
+      '../x',
+      '../../etc/x',
+      'sub/../../x',
+      '..',
+      'sub/play.yml\0',
+      'etc-link/passwd',
+      'etc-link',
+      'etc-link/not-there/x',
+      'dangling',
+    ]) {
       expect(() => resolveInside(root, input, 'The playbook'), input).toThrow(TaskFailure);
     }
-    expect(() => resolveInside(root, '../../etc/x', 'The playbook')).toThrow('The playbook "../../etc/x" leaves its directory');
+    expect(() => resolveInside(root, '../../etc/x', 'The playbook')).toThrow(
+      'The playbook "../../etc/x" leaves its directory',
+    );
     expect(() => resolveInside(root, 'etc-link/passwd', 'The playbook')).toThrow('through a symbolic link');
   });
 });
@@ -47,7 +78,11 @@ describe('task workspaces', () => {
     const workspace = createTaskWorkspace(workRoot, 7, 'tasks', memory);
     const victim = path.join(workRoot, 'victim');
     writeFileSync(victim, 'original');
-    const written = [workspace.writePrivateFile('../../victim', 'evil'), workspace.writePrivateFile('id_key', 'KEY'), workspace.writePrivateFile('a/b\\c', 'x')];
+    const written = [
+      workspace.writePrivateFile('../../victim', 'evil'),
+      workspace.writePrivateFile('id_key', 'KEY'),
+      workspace.writePrivateFile('a/b\\c', 'x'),
+    ];
     expect(readFileSync(victim, 'utf8')).toBe('original');
     for (const file of written) {
       expect(path.dirname(file)).toBe(workspace.dir);
@@ -143,14 +178,32 @@ describe('tasks with paths that leave the repository', () => {
       buildSpec({ app: 'terraform', playbook: 'etc-link', repository }),
       buildSpec({ app: 'pulumi', playbook: '../', repository }),
       buildSpec({ app: 'ansible', playbook: 'etc-link/x.yml', repository }),
-      buildSpec({ app: 'ansible', playbook: 'run.sh', repository, inventory: { id: 1, type: 'file', content: 'etc-link/hosts', user_key: { type: 'none' }, become_key: { type: 'none' } } }),
-      buildSpec({ app: 'ansible', playbook: 'run.sh', repository, vaults: [{ name: 'v', type: 'script', password: '', script: 'etc-link/vault-client' }] }),
+      buildSpec({
+        app: 'ansible',
+        playbook: 'run.sh',
+        repository,
+        inventory: {
+          id: 1,
+          type: 'file',
+          content: 'etc-link/hosts',
+          user_key: { type: 'none' },
+          become_key: { type: 'none' },
+        },
+      }),
+      buildSpec({
+        app: 'ansible',
+        playbook: 'run.sh',
+        repository,
+        vaults: [{ name: 'v', type: 'script', password: '', script: 'etc-link/vault-client' }],
+      }),
     ];
     for (const spec of cases) {
       const lines: string[] = [];
       expect(await runTask(spec, hooksFor(lines))).toBe('error');
       expect(lines.some((l) => l.startsWith('$ '))).toBe(false);
-      expect(lines.at(-1), spec.playbook).toMatch(/^The (playbook|script|working directory|inventory file|vault script) ".*" (leaves its directory|must be relative, not absolute|leads outside its directory through a symbolic link)$/);
+      expect(lines.at(-1), spec.playbook).toMatch(
+        /^The (playbook|script|working directory|inventory file|vault script) ".*" (leaves its directory|must be relative, not absolute|leads outside its directory through a symbolic link)$/,
+      );
     }
   });
 });

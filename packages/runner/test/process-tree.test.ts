@@ -13,7 +13,8 @@ const strays: number[] = [];
 
 afterAll(() => {
   // A failing run must not leave its sleepers behind for the rest of the suite.
-  for (const dir of dirs) for (const file of readdirSync(dir)) strays.push(Number(readFileSync(path.join(dir, file), 'utf8')));
+  for (const dir of dirs)
+    for (const file of readdirSync(dir)) strays.push(Number(readFileSync(path.join(dir, file), 'utf8')));
   for (const pid of strays.filter(isOurs)) {
     try {
       process.kill(pid, 'SIGKILL');
@@ -27,7 +28,12 @@ afterAll(() => {
 /** Process ids get reused: only a process still running one of this file's commands is killed. */
 function isOurs(pid: number): boolean {
   try {
-    return pid > 0 && /^([^\x00]*\/)?(sleep\x0031\d\x00|bash\x00-c\x00.*gantry-tree-)/.test(readFileSync(`/proc/${pid}/cmdline`, 'latin1'));
+    return (
+      pid > 0 &&
+      /^([^\x00]*\/)?(sleep\x0031\d\x00|bash\x00-c\x00.*gantry-tree-)/.test(
+        readFileSync(`/proc/${pid}/cmdline`, 'latin1'),
+      )
+    );
   } catch {
     return false;
   }
@@ -58,7 +64,15 @@ function plantedPids(dir: string): number[] {
 
 function start(script: string, extra: Partial<RunProcessOptions> = {}) {
   const lines: string[] = [];
-  const running = runProcess({ command: 'bash', args: ['-c', script], cwd: '/tmp', env, onLine: (line) => lines.push(line), onStart: (pid) => strays.push(pid), ...extra });
+  const running = runProcess({
+    command: 'bash',
+    args: ['-c', script],
+    cwd: '/tmp',
+    env,
+    onLine: (line) => lines.push(line),
+    onStart: (pid) => strays.push(pid),
+    ...extra,
+  });
   return { lines, running };
 }
 
@@ -72,7 +86,10 @@ describe('process trees', () => {
   it('a stop leaves no descendant running: same group, setsid and double-forked ones alike', async () => {
     const dir = newDir();
     const controller = new AbortController();
-    const { lines, running } = start(plantingScript(dir, 'sleep 317'), { signal: controller.signal, killGraceMs: 2000 });
+    const { lines, running } = start(plantingScript(dir, 'sleep 317'), {
+      signal: controller.signal,
+      killGraceMs: 2000,
+    });
     await expect.poll(() => lines, { timeout: 10_000 }).toContain('planted');
     const pids = plantedPids(dir);
     expect(pids.every(isRunning)).toBe(true);
@@ -84,7 +101,7 @@ describe('process trees', () => {
   it('descendants that ignore SIGTERM are killed when the grace period ends', async () => {
     const dir = newDir();
     const controller = new AbortController();
-    const script = plantingScript(dir, 'sleep 317').replaceAll("bash -c '", "bash -c 'trap \"\" TERM; ");
+    const script = plantingScript(dir, 'sleep 317').replaceAll("bash -c '", 'bash -c \'trap "" TERM; ');
     const { lines, running } = start(`trap '' TERM\n${script}`, { signal: controller.signal, killGraceMs: 500 });
     await expect.poll(() => lines, { timeout: 10_000 }).toContain('planted');
     const pids = plantedPids(dir);
@@ -98,7 +115,11 @@ describe('process trees', () => {
   it('a force stop kills every descendant at once', async () => {
     const dir = newDir();
     const controller = new AbortController();
-    const { lines, running } = start(`trap '' TERM\n${plantingScript(dir, 'sleep 317')}`, { signal: controller.signal, forceKill: () => true, killGraceMs: 60_000 });
+    const { lines, running } = start(`trap '' TERM\n${plantingScript(dir, 'sleep 317')}`, {
+      signal: controller.signal,
+      forceKill: () => true,
+      killGraceMs: 60_000,
+    });
     await expect.poll(() => lines, { timeout: 10_000 }).toContain('planted');
     const pids = plantedPids(dir);
     const stopped = Date.now();
@@ -112,11 +133,14 @@ describe('process trees', () => {
     const dir = newDir();
     const controller = new AbortController();
     let force = false;
-    const { lines, running } = start(`trap 'echo got TERM' TERM\n${plantingScript(dir, 'while true; do sleep 0.1; done')}`, {
-      signal: controller.signal,
-      forceKill: () => force,
-      killGraceMs: 60_000,
-    });
+    const { lines, running } = start(
+      `trap 'echo got TERM' TERM\n${plantingScript(dir, 'while true; do sleep 0.1; done')}`,
+      {
+        signal: controller.signal,
+        forceKill: () => force,
+        killGraceMs: 60_000,
+      },
+    );
     await expect.poll(() => lines, { timeout: 10_000 }).toContain('planted');
     const pids = plantedPids(dir);
     controller.abort();
@@ -147,7 +171,9 @@ describe('process trees', () => {
   it('a process holding the output that shed the mark and left the group does not keep the run from ending', async () => {
     const started = Date.now();
     // env -i drops the mark and setsid leaves the group: nothing can find this one, but the run still ends.
-    const { lines, running } = start(`env -i "$(command -v setsid)" "$(command -v bash)" -c 'echo $$; exec "$0" 318' "$(command -v sleep)" &\nsleep 0.3\necho done`);
+    const { lines, running } = start(
+      `env -i "$(command -v setsid)" "$(command -v bash)" -c 'echo $$; exec "$0" 318' "$(command -v sleep)" &\nsleep 0.3\necho done`,
+    );
     await expect.poll(() => lines.length).toBeGreaterThan(0);
     strays.push(Number(lines[0]));
     expect(await running).toMatchObject({ outcome: 'exited', exitCode: 0 });
@@ -161,7 +187,11 @@ describe('process trees', () => {
     const other = createTaskMarkScope('server', `${dir}-other`);
     expect(createTaskMarkScope('runner', dir)).not.toBe(scope);
     const plant = (mark: string) => {
-      const child = spawn('sleep', ['319'], { env: { ...env, [TASK_MARK_VARIABLE]: mark }, detached: true, stdio: 'ignore' });
+      const child = spawn('sleep', ['319'], {
+        env: { ...env, [TASK_MARK_VARIABLE]: mark },
+        detached: true,
+        stdio: 'ignore',
+      });
       child.unref();
       strays.push(child.pid ?? 0);
       return child.pid ?? 0;

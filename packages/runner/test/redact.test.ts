@@ -65,7 +65,9 @@ printf '@Q\\t%s\\n' "\${S@Q}"
 ( set -x; : "$S" ) 2>&1 | sed 's/^/set -x\\t/'
 printf '%s\\n' "$S" | sed 's/^/echo\\t/'
 `;
-  const output = execFileSync('python3', ['-c', python], { env, encoding: 'utf8' }) + execFileSync('bash', ['-c', bash], { env, encoding: 'utf8' });
+  const output =
+    execFileSync('python3', ['-c', python], { env, encoding: 'utf8' }) +
+    execFileSync('bash', ['-c', bash], { env, encoding: 'utf8' });
   const js = [
     ['JSON.stringify', JSON.stringify(secret)],
     ['JSON with \\/', JSON.stringify(secret).replace(/\//g, '\\/')],
@@ -85,7 +87,8 @@ printf '%s\\n' "$S" | sed 's/^/echo\\t/'
 }
 
 /** What may remain of a line once the secret is masked: quoting around it, a known prefix, base64 edges. */
-const ALLOWED_REMAINDER = /^(?:b|\$|p=|\+* : |declare -[x-] S=\$?|ZGVwbG95O[A-Za-z0-9+/]?|YWI6[A-Za-z0-9+/]?)?['"]?['"]?[A-Za-z0-9+/=]{0,3}$/;
+const ALLOWED_REMAINDER =
+  /^(?:b|\$|p=|\+* : |declare -[x-] S=\$?|ZGVwbG95O[A-Za-z0-9+/]?|YWI6[A-Za-z0-9+/]?)?['"]?['"]?[A-Za-z0-9+/=]{0,3}$/;
 
 describe.each(Object.entries(SECRETS))('a %s secret', (_, secret) => {
   const redact = createRedactor([secret]);
@@ -125,7 +128,12 @@ describe('masking across a cut line', () => {
       head -c ${MAX_LINE_LENGTH - 5} /dev/zero | tr '\\0' a; printf '%s' "$S"
       head -c ${MAX_LINE_LENGTH - 5 - secret.length - 5} /dev/zero | tr '\\0' b; printf '%s\\n' "$J"
       echo "after $S"`;
-    const code = await steps.exec({ command: 'bash', args: ['-c', script], cwd: os.tmpdir(), env: { S: secret, J: JSON.stringify(secret).slice(1, -1) } });
+    const code = await steps.exec({
+      command: 'bash',
+      args: ['-c', script],
+      cwd: os.tmpdir(),
+      env: { S: secret, J: JSON.stringify(secret).slice(1, -1) },
+    });
     expect(code).toBe(0);
     const output = lines.slice(1).join('');
     expect(output).not.toContain('cut-across');
@@ -137,7 +145,11 @@ describe('masking across a cut line', () => {
 
 describe('redaction cost', () => {
   it('a line built to make the pattern backtrack is redacted in linear time', () => {
-    const redact = createRedactor([`'\\'\\''\\\\'x`, "''''''''''''''''''''''''''''''''y", '%%%%%%%%%%%%%%%%%%%%%%%%%%z']);
+    const redact = createRedactor([
+      `'\\'\\''\\\\'x`,
+      "''''''''''''''''''''''''''''''''y",
+      '%%%%%%%%%%%%%%%%%%%%%%%%%%z',
+    ]);
     const hostile = `'\\''`.repeat(16_000) + '\\\\'.repeat(8_000) + '%25%'.repeat(8_000);
     const started = performance.now();
     for (let i = 0; i < 10; i++) redact(hostile);

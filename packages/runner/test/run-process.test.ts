@@ -5,7 +5,6 @@ import { isRunning } from './support/process-state.ts';
 
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
 
-
 describe('runProcess', () => {
   it('delivers stdout and stderr lines in order and reports the exit code', async () => {
     const lines: string[] = [];
@@ -62,39 +61,78 @@ describe('runProcess', () => {
   });
 
   it('a timeout stops the process and says so', async () => {
-    const result = await runProcess({ command: 'sleep', args: ['30'], cwd: '/tmp', env, timeoutMs: 200, killGraceMs: 200, onLine: () => undefined });
+    const result = await runProcess({
+      command: 'sleep',
+      args: ['30'],
+      cwd: '/tmp',
+      env,
+      timeoutMs: 200,
+      killGraceMs: 200,
+      onLine: () => undefined,
+    });
     expect(result.outcome).toBe('timed_out');
   });
 
   it('does not wait for background processes the script left behind', async () => {
     const started = Date.now();
-    const result = await runProcess({ command: 'bash', args: ['-c', 'sleep 300 & echo done'], cwd: '/tmp', env, onLine: () => undefined });
+    const result = await runProcess({
+      command: 'bash',
+      args: ['-c', 'sleep 300 & echo done'],
+      cwd: '/tmp',
+      env,
+      onLine: () => undefined,
+    });
     expect(result).toMatchObject({ outcome: 'exited', exitCode: 0 });
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('reports a missing executable as spawn_failed', async () => {
-    const result = await runProcess({ command: 'no-such-binary-gantry', args: [], cwd: '/tmp', env, onLine: () => undefined });
+    const result = await runProcess({
+      command: 'no-such-binary-gantry',
+      args: [],
+      cwd: '/tmp',
+      env,
+      onLine: () => undefined,
+    });
     expect(result.outcome).toBe('spawn_failed');
   });
 
   it('passes only the given environment to the child', async () => {
     const lines: string[] = [];
-    await runProcess({ command: 'env', args: [], cwd: '/tmp', env: { ...env, ONLY_THIS: '1' }, onLine: (l) => lines.push(l) });
+    await runProcess({
+      command: 'env',
+      args: [],
+      cwd: '/tmp',
+      env: { ...env, ONLY_THIS: '1' },
+      onLine: (l) => lines.push(l),
+    });
     expect(lines.map((l) => l.split('=')[0]).sort()).toEqual(['GANTRY_TASK_MARK', 'ONLY_THIS', 'PATH']);
   });
 
   it('cuts an endless line into pieces instead of holding it in memory', async () => {
     const lines: string[] = [];
-    await runProcess({ command: 'bash', args: ['-c', 'head -c 200000 /dev/zero | tr "\\0" "x"; echo'], cwd: '/tmp', env, onLine: (l) => lines.push(l) });
+    await runProcess({
+      command: 'bash',
+      args: ['-c', 'head -c 200000 /dev/zero | tr "\\0" "x"; echo'],
+      cwd: '/tmp',
+      env,
+      onLine: (l) => lines.push(l),
+    });
     expect(lines.join('')).toHaveLength(200000);
     expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(64 * 1024);
   });
 
   it('marks each piece of a cut line that the line goes on after, and no line of exactly the piece length', async () => {
     const pieces: [number, boolean][] = [];
-    const script = 'head -c 150000 /dev/zero | tr "\\0" "x"; echo; head -c 65536 /dev/zero | tr "\\0" "y"; echo; echo end';
-    await runProcess({ command: 'bash', args: ['-c', script], cwd: '/tmp', env, onLine: (l, _stream, cut) => pieces.push([l.length, cut]) });
+    const script =
+      'head -c 150000 /dev/zero | tr "\\0" "x"; echo; head -c 65536 /dev/zero | tr "\\0" "y"; echo; echo end';
+    await runProcess({
+      command: 'bash',
+      args: ['-c', script],
+      cwd: '/tmp',
+      env,
+      onLine: (l, _stream, cut) => pieces.push([l.length, cut]),
+    });
     expect(pieces).toEqual([
       [65536, true],
       [65536, true],
@@ -114,7 +152,15 @@ describe('runProcess', () => {
   it('a stop asked for before the process has started still reaches it', async () => {
     const controller = new AbortController();
     const started = Date.now();
-    const running = runProcess({ command: 'sleep', args: ['300'], cwd: '/tmp', env, signal: controller.signal, killGraceMs: 200, onLine: () => undefined });
+    const running = runProcess({
+      command: 'sleep',
+      args: ['300'],
+      cwd: '/tmp',
+      env,
+      signal: controller.signal,
+      killGraceMs: 200,
+      onLine: () => undefined,
+    });
     controller.abort();
     expect((await running).outcome).toBe('cancelled');
     expect(Date.now() - started).toBeLessThan(5000);
@@ -122,18 +168,30 @@ describe('runProcess', () => {
 
   it('when the spawner helper dies, its processes are killed and the run ends instead of going on unseen', async () => {
     const lines: string[] = [];
-    const running = runProcess({ command: 'bash', args: ['-c', 'echo "pid $$"; sleep 300'], cwd: '/tmp', env, onLine: (line) => lines.push(line) });
+    const running = runProcess({
+      command: 'bash',
+      args: ['-c', 'echo "pid $$"; sleep 300'],
+      cwd: '/tmp',
+      env,
+      onLine: (line) => lines.push(line),
+    });
     await expect.poll(() => lines.length).toBeGreaterThan(0);
     const pid = Number(lines[0]?.split(' ')[1]);
     // Only this test process's own helper: other test processes on the machine have theirs.
-    const helpers = execFileSync('pgrep', ['-P', String(process.pid), '-f', 'gantry-process-spawner'], { encoding: 'utf8' }).trim().split('\n');
+    const helpers = execFileSync('pgrep', ['-P', String(process.pid), '-f', 'gantry-process-spawner'], {
+      encoding: 'utf8',
+    })
+      .trim()
+      .split('\n');
     expect(helpers).toHaveLength(1);
     process.kill(Number(helpers[0]), 'SIGKILL');
     expect(await running).toMatchObject({ outcome: 'spawn_failed', error: 'the process spawner stopped' });
     await expect.poll(() => isRunning(pid)).toBe(false);
     // The next process gets a new helper.
     const next: string[] = [];
-    expect(await runProcess({ command: 'echo', args: ['again'], cwd: '/tmp', env, onLine: (line) => next.push(line) })).toMatchObject({ outcome: 'exited', exitCode: 0 });
+    expect(
+      await runProcess({ command: 'echo', args: ['again'], cwd: '/tmp', env, onLine: (line) => next.push(line) }),
+    ).toMatchObject({ outcome: 'exited', exitCode: 0 });
     expect(next).toEqual(['again']);
   });
 

@@ -44,13 +44,17 @@ describe('runTask with script apps', () => {
     expect(await runTask(spec, hooks)).toBe('success');
     expect(lines).toContain('args: --flag region=eu replicas=2 extra');
     expect(lines).toContain('env: production');
-    expect(commits).toEqual([[execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repo.dir, encoding: 'utf8' }).trim(), 'Add run script']]);
+    expect(commits).toEqual([
+      [execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repo.dir, encoding: 'utf8' }).trim(), 'Add run script'],
+    ]);
   });
 
   it('a second run fetches new commits into the same working copy', async () => {
     const repo = createGitRepository({ 'run.sh': 'echo v1\n' });
     const { hooks, lines } = createHooks();
-    const spec = buildSpec({ repository: { id: 2, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: null } });
+    const spec = buildSpec({
+      repository: { id: 2, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: null },
+    });
     expect(await runTask(spec, hooks)).toBe('success');
     repo.commit({ 'run.sh': 'echo v2\n' }, 'v2');
     expect(await runTask({ ...spec, task_id: spec.task_id + 500 }, hooks)).toBe('success');
@@ -60,12 +64,16 @@ describe('runTask with script apps', () => {
   it('a branch that looks like an option never reaches git as one when an existing working copy is fetched', async () => {
     const repo = createGitRepository({ 'run.sh': 'echo v1\n' });
     const { hooks } = createHooks();
-    const spec = buildSpec({ repository: { id: 3, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: null } });
+    const spec = buildSpec({
+      repository: { id: 3, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: null },
+    });
     expect(await runTask(spec, hooks)).toBe('success');
     // Branches are checked at the API, but a working copy must not run a command whatever a stored one says.
     const marker = path.join(hooks.workRoot, 'upload-pack-ran');
     const branch = `--upload-pack=touch ${marker}; git-upload-pack`;
-    expect(await runTask({ ...spec, task_id: spec.task_id + 500, repository: { ...spec.repository, branch } }, hooks)).toBe('error');
+    expect(
+      await runTask({ ...spec, task_id: spec.task_id + 500, repository: { ...spec.repository, branch } }, hooks),
+    ).toBe('error');
     expect(existsSync(marker)).toBe(false);
   });
 
@@ -74,7 +82,9 @@ describe('runTask with script apps', () => {
     const first = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repo.dir, encoding: 'utf8' }).trim();
     repo.commit({ 'run.sh': 'echo second\n' }, 'second');
     const { hooks, lines } = createHooks();
-    const spec = buildSpec({ repository: { id: 3, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: first } });
+    const spec = buildSpec({
+      repository: { id: 3, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: first },
+    });
     expect(await runTask(spec, hooks)).toBe('success');
     expect(lines).toContain('first');
   });
@@ -82,7 +92,12 @@ describe('runTask with script apps', () => {
   it('runs python scripts and local-path repositories in place', async () => {
     const repo = createGitRepository({ 'hello.py': 'import sys\nprint("python", sys.argv[1:])\n' });
     const { hooks, lines } = createHooks();
-    const spec = buildSpec({ app: 'python', playbook: 'hello.py', repository: { id: 4, url: repo.dir, branch: '', key: { type: 'none' }, commit_hash: null }, task_args: ['x'] });
+    const spec = buildSpec({
+      app: 'python',
+      playbook: 'hello.py',
+      repository: { id: 4, url: repo.dir, branch: '', key: { type: 'none' }, commit_hash: null },
+      task_args: ['x'],
+    });
     expect(await runTask(spec, hooks)).toBe('success');
     expect(lines).toContain("python ['x']");
   });
@@ -90,19 +105,31 @@ describe('runTask with script apps', () => {
   it('a failing script ends in error with its exit code logged', async () => {
     const repo = createGitRepository({ 'run.sh': 'echo about to fail\nexit 7\n' });
     const { hooks, lines } = createHooks();
-    expect(await runTask(buildSpec({ repository: { id: 5, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: null } }), hooks)).toBe('error');
+    expect(
+      await runTask(
+        buildSpec({ repository: { id: 5, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: null } }),
+        hooks,
+      ),
+    ).toBe('error');
     expect(lines).toContain('Process exited with code 7');
   });
 
   it('an unknown branch fails with a clear message', async () => {
     const repo = createGitRepository({ 'run.sh': 'true\n' });
     const { hooks, lines } = createHooks();
-    expect(await runTask(buildSpec({ repository: { id: 6, url: repo.url, branch: 'nope', key: { type: 'none' }, commit_hash: null } }), hooks)).toBe('error');
+    expect(
+      await runTask(
+        buildSpec({ repository: { id: 6, url: repo.url, branch: 'nope', key: { type: 'none' }, commit_hash: null } }),
+        hooks,
+      ),
+    ).toBe('error');
     expect(lines.at(-1)).toBe(`Failed to clone repository ${repo.url}`);
   });
 
   it('secrets reach the script through the environment only and are masked in the output', async () => {
-    const repo = createGitRepository({ 'run.sh': 'echo "token is $API_TOKEN"\nps -eo args | grep -c "[s]3cr3t-T0ken" || true\n' });
+    const repo = createGitRepository({
+      'run.sh': 'echo "token is $API_TOKEN"\nps -eo args | grep -c "[s]3cr3t-T0ken" || true\n',
+    });
     const { hooks, lines } = createHooks();
     const spec = buildSpec({
       repository: { id: 7, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: null },
@@ -119,7 +146,10 @@ describe('runTask with script apps', () => {
   it('stopping a running task ends it as stopped', async () => {
     const repo = createGitRepository({ 'run.sh': 'echo started\nsleep 60\n' });
     const { hooks, lines, controller } = createHooks();
-    const running = runTask(buildSpec({ repository: { id: 8, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: null } }), hooks);
+    const running = runTask(
+      buildSpec({ repository: { id: 8, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: null } }),
+      hooks,
+    );
     await expect.poll(() => lines).toContain('started');
     controller.abort();
     expect(await running).toBe('stopped');
@@ -128,7 +158,10 @@ describe('runTask with script apps', () => {
   it('a task over its timeout is stopped and fails', async () => {
     const repo = createGitRepository({ 'run.sh': 'sleep 60\n' });
     const { hooks, lines } = createHooks();
-    const spec = buildSpec({ timeout_ms: 1500, repository: { id: 9, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: null } });
+    const spec = buildSpec({
+      timeout_ms: 1500,
+      repository: { id: 9, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: null },
+    });
     expect(await runTask(spec, hooks)).toBe('error');
     expect(lines.at(-1)).toMatch(/^Task timed out after 2 s/);
   });
@@ -136,7 +169,10 @@ describe('runTask with script apps', () => {
   it('parallel runs of one template get private working copies that are removed afterwards', async () => {
     const repo = createGitRepository({ 'run.sh': 'pwd\n' });
     const { hooks, lines } = createHooks();
-    const spec = buildSpec({ private_checkout: true, repository: { id: 10, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: null } });
+    const spec = buildSpec({
+      private_checkout: true,
+      repository: { id: 10, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: null },
+    });
     expect(await runTask(spec, hooks)).toBe('success');
     const dir = lines.find((l) => l.includes(`_task_${spec.task_id}`));
     expect(dir).toBeDefined();

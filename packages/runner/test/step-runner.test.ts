@@ -8,7 +8,13 @@ import { createStepRunner } from '../src/step-runner.ts';
 const PATH = process.env.PATH ?? '/usr/bin:/bin';
 
 function steps(baseEnv: Record<string, string>) {
-  return createStepRunner({ baseEnv: { PATH, ...baseEnv }, signal: new AbortController().signal, forceKill: () => false, redact: (line) => line, emit: () => undefined });
+  return createStepRunner({
+    baseEnv: { PATH, ...baseEnv },
+    signal: new AbortController().signal,
+    forceKill: () => false,
+    redact: (line) => line,
+    emit: () => undefined,
+  });
 }
 
 describe('createStepRunner environment', () => {
@@ -16,14 +22,32 @@ describe('createStepRunner environment', () => {
     const output: string[] = [];
     const runner = steps({ [TASK_MARK_VARIABLE]: 'ours-1', OTHER: 'base' });
     const env = { [TASK_MARK_VARIABLE]: 'theirs-2', OTHER: 'step' };
-    expect(await runner.run({ command: 'bash', args: ['-c', `echo "$${TASK_MARK_VARIABLE} $OTHER"`], cwd: os.tmpdir(), env, quiet: true, capture: output })).toBe(true);
+    expect(
+      await runner.run({
+        command: 'bash',
+        args: ['-c', `echo "$${TASK_MARK_VARIABLE} $OTHER"`],
+        cwd: os.tmpdir(),
+        env,
+        quiet: true,
+        capture: output,
+      }),
+    ).toBe(true);
     expect(output).toEqual(['ours-1 step']);
   });
 
   it('without a mark of its own, a step gets a fresh one, not the one its variables name', async () => {
     const output: string[] = [];
     const env = { [TASK_MARK_VARIABLE]: 'theirs-2' };
-    expect(await steps({}).run({ command: 'bash', args: ['-c', `echo "$${TASK_MARK_VARIABLE}"`], cwd: os.tmpdir(), env, quiet: true, capture: output })).toBe(true);
+    expect(
+      await steps({}).run({
+        command: 'bash',
+        args: ['-c', `echo "$${TASK_MARK_VARIABLE}"`],
+        cwd: os.tmpdir(),
+        env,
+        quiet: true,
+        capture: output,
+      }),
+    ).toBe(true);
     expect(output).toHaveLength(1);
     expect(output[0]).toMatch(/^[0-9a-f]{24}$/);
   });

@@ -20,7 +20,12 @@ export interface CliIo {
   interactive?: boolean;
 }
 
-const processIo: CliIo = { print: console.log, printError: console.error, env: process.env, interactive: process.stdout.isTTY === true };
+const processIo: CliIo = {
+  print: console.log,
+  printError: console.error,
+  env: process.env,
+  interactive: process.stdout.isTTY === true,
+};
 
 export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
   const { print, printError } = io;
@@ -79,7 +84,12 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
     // Expected failures are the operator's to fix: one line, no stack trace.
-    if (error instanceof CliError || error instanceof AppError || error instanceof ConfigError || error instanceof StoreUnavailableError) {
+    if (
+      error instanceof CliError ||
+      error instanceof AppError ||
+      error instanceof ConfigError ||
+      error instanceof StoreUnavailableError
+    ) {
       printError(error.message);
       return 1;
     }

@@ -1,5 +1,12 @@
 import type { RunnerJob, RunnerJobProgress, RunnerReportedStatus, RunnerState } from '@gantry/contract';
-import { TASK_MARK_VARIABLE, TaskStopped, createTaskMark, createTaskMarkScope, killMarkedProcesses, runTask } from '@gantry/runner';
+import {
+  TASK_MARK_VARIABLE,
+  TaskStopped,
+  createTaskMark,
+  createTaskMarkScope,
+  killMarkedProcesses,
+  runTask,
+} from '@gantry/runner';
 import { prepareWorkRoot } from '../secrets/private-data.ts';
 import { ServerUnavailable, type RunnerClient } from './runner-client.ts';
 
@@ -54,10 +61,14 @@ function createBackoff() {
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 
 /**
@@ -92,7 +103,16 @@ export function createRunnerAgent(options: RunnerAgentOptions) {
   }
 
   function startJob({ id, spec }: RunnerJob): void {
-    const job: Job = { id, controller: new AbortController(), force: false, lines: [], offset: 0, status: 'running', commit: undefined, finished: false };
+    const job: Job = {
+      id,
+      controller: new AbortController(),
+      force: false,
+      lines: [],
+      offset: 0,
+      status: 'running',
+      commit: undefined,
+      finished: false,
+    };
     jobs.set(id, job);
     print(`Task ${id} started.`);
     kick();
@@ -121,7 +141,10 @@ export function createRunnerAgent(options: RunnerAgentOptions) {
         }),
     })
       .catch((error: unknown) => {
-        job.lines.push({ time: new Date().toISOString(), message: `Failed to run task: ${error instanceof Error ? error.message : String(error)}` });
+        job.lines.push({
+          time: new Date().toISOString(),
+          message: `Failed to run task: ${error instanceof Error ? error.message : String(error)}`,
+        });
         return 'error' as const;
       })
       .then((outcome) => {
@@ -173,7 +196,10 @@ export function createRunnerAgent(options: RunnerAgentOptions) {
     }
   }
 
-  function buildReport(): { report: RunnerJobProgress[]; sent: Map<number, { lines: number; status: RunnerReportedStatus | undefined }> } {
+  function buildReport(): {
+    report: RunnerJobProgress[];
+    sent: Map<number, { lines: number; status: RunnerReportedStatus | undefined }>;
+  } {
     const report: RunnerJobProgress[] = [];
     const sent = new Map<number, { lines: number; status: RunnerReportedStatus | undefined }>();
     let budget = MAX_REPORT_BYTES;
@@ -191,7 +217,13 @@ export function createRunnerAgent(options: RunnerAgentOptions) {
       const records = job.lines.slice(0, count);
       // The server applies a status after the lines it reports; sent ahead of some of them, it would close the task without them.
       const status = count === job.lines.length ? job.status : undefined;
-      report.push({ ID: job.id, LogOffset: job.offset, LogRecords: records, ...(status ? { Status: status } : {}), ...(job.commit ? { Commit: job.commit } : {}) });
+      report.push({
+        ID: job.id,
+        LogOffset: job.offset,
+        LogRecords: records,
+        ...(status ? { Status: status } : {}),
+        ...(job.commit ? { Commit: job.commit } : {}),
+      });
       sent.set(job.id, { lines: records.length, status });
     }
     return { report, sent };
@@ -277,7 +309,10 @@ export function createRunnerAgent(options: RunnerAgentOptions) {
       stopping.abort();
       for (const job of jobs.values()) {
         if (job.finished) continue;
-        job.lines.push({ time: new Date().toISOString(), message: 'The runner is shutting down; the task is stopped.' });
+        job.lines.push({
+          time: new Date().toISOString(),
+          message: 'The runner is shutting down; the task is stopped.',
+        });
         abortJob(job, false);
       }
       kick();

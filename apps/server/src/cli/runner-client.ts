@@ -1,5 +1,10 @@
 import type { RunnerJobProgress, RunnerProgressResult, RunnerRegisterBody, RunnerState } from '@gantry/contract';
-import { RUNNER_STARTED_AT_HEADER, RUNNER_TOKEN_HEADER, RunnerProgressResult as ProgressResultSchema, RunnerState as StateSchema } from '@gantry/contract';
+import {
+  RUNNER_STARTED_AT_HEADER,
+  RUNNER_TOKEN_HEADER,
+  RunnerProgressResult as ProgressResultSchema,
+  RunnerState as StateSchema,
+} from '@gantry/contract';
 import { CliError } from './cli-context.ts';
 
 /** The server cannot be reached or failed for now: try again later. */
@@ -8,10 +13,20 @@ export class ServerUnavailable extends Error {}
 const REQUEST_TIMEOUT_MS = 30_000;
 
 /** The runner's side of the internal protocol: plain HTTP(S) with the runner token, nothing else. */
-export function createRunnerClient(serverUrl: string, token: string | undefined, processStartedAt = new Date().toISOString()) {
+export function createRunnerClient(
+  serverUrl: string,
+  token: string | undefined,
+  processStartedAt = new Date().toISOString(),
+) {
   const base = serverUrl.replace(/\/+$/, '');
 
-  async function call(method: string, path: string, body: unknown, timeoutMs = REQUEST_TIMEOUT_MS, cancel?: AbortSignal): Promise<unknown> {
+  async function call(
+    method: string,
+    path: string,
+    body: unknown,
+    timeoutMs = REQUEST_TIMEOUT_MS,
+    cancel?: AbortSignal,
+  ): Promise<unknown> {
     let response: Response;
     try {
       response = await fetch(`${base}${path}`, {
@@ -25,10 +40,13 @@ export function createRunnerClient(serverUrl: string, token: string | undefined,
         signal: cancel ? AbortSignal.any([AbortSignal.timeout(timeoutMs), cancel]) : AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
-      throw new ServerUnavailable(error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error));
+      throw new ServerUnavailable(
+        error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error),
+      );
     }
     const text = await response.text().catch(() => '');
-    if (response.status >= 500 || response.status === 429 || response.status === 408) throw new ServerUnavailable(`the server answered ${response.status}`);
+    if (response.status >= 500 || response.status === 429 || response.status === 408)
+      throw new ServerUnavailable(`the server answered ${response.status}`);
     if (!response.ok) {
       let message = text;
       try {
@@ -49,7 +67,15 @@ export function createRunnerClient(serverUrl: string, token: string | undefined,
     },
     /** Waits up to `waitSeconds` for news; `cancel` ends the wait at once (the runner is stopping). */
     async poll(waitSeconds: number, cancel?: AbortSignal): Promise<RunnerState> {
-      return StateSchema.parse(await call('GET', `/api/internal/runners?wait=${waitSeconds}`, undefined, REQUEST_TIMEOUT_MS + waitSeconds * 1000, cancel));
+      return StateSchema.parse(
+        await call(
+          'GET',
+          `/api/internal/runners?wait=${waitSeconds}`,
+          undefined,
+          REQUEST_TIMEOUT_MS + waitSeconds * 1000,
+          cancel,
+        ),
+      );
     },
     async progress(jobs: RunnerJobProgress[]): Promise<RunnerProgressResult> {
       return ProgressResultSchema.parse(await call('PUT', '/api/internal/runners', { Jobs: jobs }));

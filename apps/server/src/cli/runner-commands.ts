@@ -21,10 +21,17 @@ interface RunnerOptions {
 
 function readConfig(options: RunnerOptions, env: NodeJS.ProcessEnv): RunnerConfig & { server: string } {
   const config = loadRunnerConfig(
-    { server: options.server, token: options.token, token_file: options.tokenFile, registration_token: options.registrationToken, work_dir: options.workDir },
+    {
+      server: options.server,
+      token: options.token,
+      token_file: options.tokenFile,
+      registration_token: options.registrationToken,
+      work_dir: options.workDir,
+    },
     env,
   );
-  if (!config.server) throw new CliError('The server URL is required: --server https://gantry.example.com (or GANTRY_RUNNER_SERVER)');
+  if (!config.server)
+    throw new CliError('The server URL is required: --server https://gantry.example.com (or GANTRY_RUNNER_SERVER)');
   if (!/^https?:\/\//i.test(config.server)) throw new CliError('The server URL must start with http:// or https://');
   return { ...config, server: config.server };
 }
@@ -45,8 +52,13 @@ function integerOption(value: string | undefined, name: string): number | undefi
   return Number(value);
 }
 
-async function register(config: RunnerConfig & { server: string }, options: RunnerOptions, print: (line: string) => void): Promise<string> {
-  if (!config.registration_token) throw new CliError('A registration token is required: --registration-token (or GANTRY_RUNNER_REGISTRATION_TOKEN)');
+async function register(
+  config: RunnerConfig & { server: string },
+  options: RunnerOptions,
+  print: (line: string) => void,
+): Promise<string> {
+  if (!config.registration_token)
+    throw new CliError('A registration token is required: --registration-token (or GANTRY_RUNNER_REGISTRATION_TOKEN)');
   const maxParallelTasks = integerOption(options.maxParallelTasks, '--max-parallel-tasks');
   const projectId = integerOption(options.projectId, '--project-id');
   const token = await createRunnerClient(config.server, undefined).register({
@@ -83,7 +95,8 @@ export function registerRunnerCommands(program: Command, env: NodeJS.ProcessEnv,
     .option('--poll-wait <seconds>', 'how long the server may hold a poll open')
     .action(async (options: RunnerOptions) => {
       const config = readConfig(options, env);
-      const token = readToken(config) ?? (config.registration_token ? await register(config, options, print) : undefined);
+      const token =
+        readToken(config) ?? (config.registration_token ? await register(config, options, print) : undefined);
       if (!token) throw new CliError('The runner token is required: --token, --token-file or GANTRY_RUNNER_TOKEN');
       mkdirSync(config.work_dir, { recursive: true });
       const pollWait = integerOption(options.pollWait, '--poll-wait');

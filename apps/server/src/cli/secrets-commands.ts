@@ -14,7 +14,11 @@ import { CliError } from './cli-context.ts';
  * `gantry secrets rotate`: seals every stored secret with a new key. With the key file, the old
  * file is kept as gantry.key.old; with GANTRY_ACCESS_KEY_ENCRYPTION the new key is printed to set.
  */
-export function registerSecretsCommands(program: Command, readConfig: () => Config, print: (line: string) => void): void {
+export function registerSecretsCommands(
+  program: Command,
+  readConfig: () => Config,
+  print: (line: string) => void,
+): void {
   const secrets = program.command('secrets').description('manage the key that encrypts stored secrets');
   secrets
     .command('rotate')
@@ -23,7 +27,8 @@ export function registerSecretsCommands(program: Command, readConfig: () => Conf
     .action(async (flags: { newKey?: string }) => {
       const config = readConfig();
       const newKey = flags.newKey ? Buffer.from(flags.newKey, 'base64') : randomBytes(32);
-      if (newKey.length !== 32) throw new CliError('--new-key must be 32 bytes in base64 (e.g. from: openssl rand -base64 32)');
+      if (newKey.length !== 32)
+        throw new CliError('--new-key must be 32 bytes in base64 (e.g. from: openssl rand -base64 32)');
       const oldBox = createSecretBox(loadEncryptionKey(config.access_key_encryption, config.data_dir));
       const newBox = createSecretBox(newKey);
       const { db, dialect } = connectDatabase(config.db_dialect, config.db_url);

@@ -21,7 +21,9 @@ function requireFlags(flags: UserFlags, names: (keyof UserFlags)[], command: str
   throw new CliError(lines.join('\n'));
 }
 
-function parseOrExplain<T>(result: { success: true; data: T } | { success: false; error: { issues: { message: string }[] } }): T {
+function parseOrExplain<T>(
+  result: { success: true; data: T } | { success: false; error: { issues: { message: string }[] } },
+): T {
   if (result.success) return result.data;
   throw new CliError(result.error.issues.map((i) => i.message).join('\n'));
 }
@@ -52,7 +54,11 @@ export function registerUserCommands(program: Command, ctx: CliContext): void {
   const user = program.command('user').alias('users').description('manage users');
 
   /** A `gantry user <name>` command that acts on the one user its --login or --email names. */
-  function addOneUserCommand(name: string, description: string, act: (runtime: Runtime, found: UserRow) => Promise<void>): void {
+  function addOneUserCommand(
+    name: string,
+    description: string,
+    act: (runtime: Runtime, found: UserRow) => Promise<void>,
+  ): void {
     user
       .command(name)
       .description(description)
@@ -86,7 +92,11 @@ export function registerUserCommands(program: Command, ctx: CliContext): void {
     .option('--external', 'the user signs in through LDAP or OpenID Connect')
     .action((flags: UserFlags) =>
       ctx.withRuntime(async (runtime) => {
-        requireFlags(flags, flags.external ? ['login', 'name', 'email'] : ['login', 'name', 'email', 'password'], 'add');
+        requireFlags(
+          flags,
+          flags.external ? ['login', 'name', 'email'] : ['login', 'name', 'email', 'password'],
+          'add',
+        );
         if (flags.external && flags.password) throw new CliError('--password cannot be used with --external');
         const body = parseOrExplain(
           CreateUserBody.safeParse({
@@ -133,10 +143,18 @@ export function registerUserCommands(program: Command, ctx: CliContext): void {
     ctx.print(`External: ${found.external === 1}`);
   });
 
-  addOneUserCommand('totp-remove', 'remove the TOTP second factor of a user found by login or email (a lost phone and recovery code)', async (runtime, found) => {
-    const removed = await runtime.services.totp.removeForUser(found.id);
-    ctx.print(removed ? `Two-factor authentication of ${found.username} removed!` : `User ${found.username} has no two-factor authentication.`);
-  });
+  addOneUserCommand(
+    'totp-remove',
+    'remove the TOTP second factor of a user found by login or email (a lost phone and recovery code)',
+    async (runtime, found) => {
+      const removed = await runtime.services.totp.removeForUser(found.id);
+      ctx.print(
+        removed
+          ? `Two-factor authentication of ${found.username} removed!`
+          : `User ${found.username} has no two-factor authentication.`,
+      );
+    },
+  );
 
   addOneUserCommand('delete', 'delete a user found by login or email', async (runtime, found) => {
     await runtime.services.users.remove(undefined, found.id);

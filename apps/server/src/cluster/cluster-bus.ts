@@ -101,7 +101,7 @@ export function createClusterBus({ url, nodeId, readClusterId, logger }: Cluster
     channel
       .then((name) => subscriber.subscribe(name))
       .then(() => subscribed())
-      .catch((error: unknown) => logger.error({ err: error }, 'Could not subscribe to the other nodes\' live events'));
+      .catch((error: unknown) => logger.error({ err: error }, "Could not subscribe to the other nodes' live events"));
   });
   // A failed first attempt is reported by the error listener; the connection keeps retrying.
   subscriber.connect().catch(() => undefined);

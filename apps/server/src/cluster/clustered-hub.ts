@@ -15,7 +15,10 @@ export function createClusteredHub(hub: LiveHub, bus: ClusterBus): LiveHub {
     if (message.kind === 'credentials') {
       if (message.key !== undefined && isCredentialKey(message.key)) hub.endCredentials({ key: message.key });
       else if (message.user_id !== undefined) {
-        hub.endCredentials({ userId: message.user_id, ...(message.except !== undefined && isCredentialKey(message.except) ? { except: message.except } : {}) });
+        hub.endCredentials({
+          userId: message.user_id,
+          ...(message.except !== undefined && isCredentialKey(message.except) ? { except: message.except } : {}),
+        });
       }
       return;
     }
@@ -32,11 +35,19 @@ export function createClusteredHub(hub: LiveHub, bus: ClusterBus): LiveHub {
     ...hub,
     endCredentials(ended) {
       hub.endCredentials(ended);
-      bus.publish('key' in ended ? { kind: 'credentials', key: ended.key } : { kind: 'credentials', user_id: ended.userId, ...(ended.except ? { except: ended.except } : {}) });
+      bus.publish(
+        'key' in ended
+          ? { kind: 'credentials', key: ended.key }
+          : { kind: 'credentials', user_id: ended.userId, ...(ended.except ? { except: ended.except } : {}) },
+      );
     },
     membershipChanged(projectId, removedUserId) {
       hub.membershipChanged(projectId, removedUserId);
-      bus.publish({ kind: 'members', project_id: projectId, ...(removedUserId !== undefined ? { removed_user_id: removedUserId } : {}) });
+      bus.publish({
+        kind: 'members',
+        project_id: projectId,
+        ...(removedUserId !== undefined ? { removed_user_id: removedUserId } : {}),
+      });
     },
     publishUpdate(audience, message, finished) {
       hub.publishUpdate(audience, message, finished);
@@ -44,7 +55,13 @@ export function createClusteredHub(hub: LiveHub, bus: ClusterBus): LiveHub {
     },
     publishLines(audience, task, lines) {
       hub.publishLines(audience, task, lines);
-      if (lines.length > 0) bus.publish({ kind: 'lines', member_ids: [...audience.memberIds], task: { id: task.id, project_id: task.project_id }, lines });
+      if (lines.length > 0)
+        bus.publish({
+          kind: 'lines',
+          member_ids: [...audience.memberIds],
+          task: { id: task.id, project_id: task.project_id },
+          lines,
+        });
     },
     get size() {
       return hub.size;

@@ -9,8 +9,13 @@ export function createNodesRepository(db: Db) {
 
     /** Records that the node is alive, registering it on its first beat. */
     async beat(nodeId: string, now: string): Promise<void> {
-      const updated = await db.updateTable('server_node').set({ heartbeat: now }).where('id', '=', nodeId).executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 0) await db.insertInto('server_node').values({ id: nodeId, started: now, heartbeat: now }).execute();
+      const updated = await db
+        .updateTable('server_node')
+        .set({ heartbeat: now })
+        .where('id', '=', nodeId)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0)
+        await db.insertInto('server_node').values({ id: nodeId, started: now, heartbeat: now }).execute();
     },
 
     /** Nodes that beat at or after `since`. */

@@ -58,7 +58,13 @@ function createDialect(dialect: Dialect, url: string) {
     }
     case 'mysql':
       return new MysqlDialect({
-        pool: loadMysql().createPool({ uri: url, connectionLimit: 10, supportBigNumbers: true, bigNumberStrings: false, timezone: 'Z' }),
+        pool: loadMysql().createPool({
+          uri: url,
+          connectionLimit: 10,
+          supportBigNumbers: true,
+          bigNumberStrings: false,
+          timezone: 'Z',
+        }),
       });
   }
 }

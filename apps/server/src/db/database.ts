@@ -12,9 +12,18 @@ import type { TemplateTable, TemplateVaultTable } from '../modules/templates/tem
 import type { ViewTable } from '../modules/views/views.table.ts';
 import type { TaskOutputTable, TaskStatDayTable, TaskTable } from '../modules/tasks/tasks.table.ts';
 import type { ScheduleTable } from '../modules/schedules/schedules.table.ts';
-import type { IntegrationAliasTable, IntegrationExtractValueTable, IntegrationMatcherTable, IntegrationTable } from '../modules/integrations/integrations.table.ts';
+import type {
+  IntegrationAliasTable,
+  IntegrationExtractValueTable,
+  IntegrationMatcherTable,
+  IntegrationTable,
+} from '../modules/integrations/integrations.table.ts';
 import type { RunnerTable } from '../modules/runners/runners.table.ts';
-import type { TerraformAliasTable, TerraformLockTable, TerraformStateTable } from '../modules/terraform/terraform.table.ts';
+import type {
+  TerraformAliasTable,
+  TerraformLockTable,
+  TerraformStateTable,
+} from '../modules/terraform/terraform.table.ts';
 import type { ClusterTable, ServerNodeTable } from '../cluster/nodes.table.ts';
 import type { Kysely } from 'kysely';
 

@@ -6,7 +6,12 @@ type TableWithId = {
 }[keyof Database];
 
 /** Inserts one row and returns its new id: RETURNING on SQLite and PostgreSQL, insertId on MySQL. */
-export async function insertRow<T extends TableWithId>(db: Db, dialect: Dialect, table: T, row: Insertable<Database[T]>): Promise<number> {
+export async function insertRow<T extends TableWithId>(
+  db: Db,
+  dialect: Dialect,
+  table: T,
+  row: Insertable<Database[T]>,
+): Promise<number> {
   // Kysely cannot relate a generic table name to its row type; the signature above keeps callers typed.
   const query = db.insertInto(table).values(row as never);
   if (dialect === 'mysql') {

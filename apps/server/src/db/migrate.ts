@@ -16,7 +16,21 @@ import { taskStats } from './migrations/0013-task-stats.ts';
 import { createSchemaHelpers, type GantryMigration } from './schema.ts';
 
 /** The one ordered migration set, shared by every dialect. */
-const MIGRATIONS: GantryMigration[] = [foundation, projectResources, tasks, schedules, integrations, authFactors, runners, terraform, clusterNodes, loginAttempts, environmentPassword, taskDeleteIndexes, taskStats];
+const MIGRATIONS: GantryMigration[] = [
+  foundation,
+  projectResources,
+  tasks,
+  schedules,
+  integrations,
+  authFactors,
+  runners,
+  terraform,
+  clusterNodes,
+  loginAttempts,
+  environmentPassword,
+  taskDeleteIndexes,
+  taskStats,
+];
 
 function createMigrator(db: Db, dialect: Dialect): Migrator {
   const helpers = createSchemaHelpers(dialect);

@@ -13,7 +13,9 @@ export function createSchemaHelpers(dialect: Dialect) {
     longText: dialect === 'mysql' ? sql`longtext` : sql`text`,
     /** Table options (MySQL needs InnoDB + utf8mb4 for foreign keys and full Unicode). */
     finish<T extends string>(table: CreateTableBuilder<T, never>) {
-      return dialect === 'mysql' ? table.modifyEnd(sql`engine=InnoDB default charset=utf8mb4 collate=utf8mb4_bin`) : table;
+      return dialect === 'mysql'
+        ? table.modifyEnd(sql`engine=InnoDB default charset=utf8mb4 collate=utf8mb4_bin`)
+        : table;
     },
   };
 }

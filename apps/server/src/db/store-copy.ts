@@ -72,7 +72,8 @@ export interface StoreLocation {
 /** A PostgreSQL or MySQL/MariaDB URL by its scheme; anything else is a SQLite file. */
 export function locateStore(location: string): StoreLocation {
   if (/^postgres(ql)?:\/\//i.test(location)) return { dialect: 'postgres', url: location };
-  if (/^(mysql|mariadb):\/\//i.test(location)) return { dialect: 'mysql', url: location.replace(/^mariadb:/i, 'mysql:') };
+  if (/^(mysql|mariadb):\/\//i.test(location))
+    return { dialect: 'mysql', url: location.replace(/^mariadb:/i, 'mysql:') };
   return { dialect: 'sqlite', url: location };
 }
 
@@ -87,7 +88,10 @@ async function open(location: StoreLocation): Promise<DbConnection> {
 }
 
 async function countRows(db: Db, table: Table): Promise<number> {
-  const row = await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
   return Number(row.count);
 }
 
@@ -97,16 +101,25 @@ async function assertSourceUpToDate(source: DbConnection): Promise<void> {
   });
   const known = listKnownMigrations();
   const unknown = executed.filter((name) => !known.includes(name));
-  if (unknown.length > 0) throw new StoreCopyError(`The source store was written by a newer Gantry (migration ${unknown[0]}): copy it with that version`);
+  if (unknown.length > 0)
+    throw new StoreCopyError(
+      `The source store was written by a newer Gantry (migration ${unknown[0]}): copy it with that version`,
+    );
   const pending = known.filter((name) => !executed.includes(name));
-  if (pending.length > 0) throw new StoreCopyError(`The source store is not up to date (${pending.length} migration(s) pending): run gantry migrate on it first`);
+  if (pending.length > 0)
+    throw new StoreCopyError(
+      `The source store is not up to date (${pending.length} migration(s) pending): run gantry migrate on it first`,
+    );
 }
 
 async function assertTargetEmpty(target: DbConnection): Promise<void> {
   for (const { table, seeded } of COPIED_TABLES) {
     if (seeded) continue;
     const count = await countRows(target.db, table);
-    if (count > 0) throw new StoreCopyError(`The target store is not empty (table ${table} has ${count} row(s)): copy into an empty database`);
+    if (count > 0)
+      throw new StoreCopyError(
+        `The target store is not empty (table ${table} has ${count} row(s)): copy into an empty database`,
+      );
   }
 }
 
@@ -116,25 +129,40 @@ async function copyTable(source: Db, target: Db, { table, key, deferred = [], se
   let copied = 0;
   let after: unknown = undefined;
   for (;;) {
-    let query = source.selectFrom(table).selectAll().orderBy(key as never).limit(PAGE_ROWS);
+    let query = source
+      .selectFrom(table)
+      .selectAll()
+      .orderBy(key as never)
+      .limit(PAGE_ROWS);
     if (after !== undefined) query = query.where(key as never, '>', after as never);
     const rows = (await query.execute()) as Record<string, unknown>[];
     if (rows.length === 0) break;
     const columns = Object.keys(rows[0] ?? {}).length || 1;
     const chunk = Math.max(1, Math.floor(MAX_PARAMETERS / columns));
     const prepared = rows.map((row) => {
-      const values = Object.fromEntries(deferred.filter((column) => row[column] !== null && row[column] !== undefined).map((column) => [column, row[column]]));
+      const values = Object.fromEntries(
+        deferred
+          .filter((column) => row[column] !== null && row[column] !== undefined)
+          .map((column) => [column, row[column]]),
+      );
       if (Object.keys(values).length > 0) later.push({ key: row[key], values });
       return { ...row, ...Object.fromEntries(deferred.map((column) => [column, null])) };
     });
     for (let i = 0; i < prepared.length; i += chunk) {
-      await target.insertInto(table).values(prepared.slice(i, i + chunk) as never).execute();
+      await target
+        .insertInto(table)
+        .values(prepared.slice(i, i + chunk) as never)
+        .execute();
     }
     copied += rows.length;
     after = rows[rows.length - 1]?.[key];
   }
   for (const { key: id, values } of later) {
-    await target.updateTable(table).set(values as never).where(key as never, '=', id as never).execute();
+    await target
+      .updateTable(table)
+      .set(values as never)
+      .where(key as never, '=', id as never)
+      .execute();
   }
   return copied;
 }
@@ -144,7 +172,9 @@ async function advanceSequences(target: DbConnection): Promise<void> {
   if (target.dialect !== 'postgres') return;
   for (const { table, key } of COPIED_TABLES) {
     if (key !== 'id' || table === 'app') continue;
-    await sql`select setval(pg_get_serial_sequence(${table}, 'id'), coalesce((select max(id) from ${sql.table(table)}), 0) + 1, false)`.execute(target.db);
+    await sql`select setval(pg_get_serial_sequence(${table}, 'id'), coalesce((select max(id) from ${sql.table(table)}), 0) + 1, false)`.execute(
+      target.db,
+    );
   }
 }
 
@@ -154,8 +184,10 @@ async function advanceSequences(target: DbConnection): Promise<void> {
  * target: it ends complete or leaves the target without data.
  */
 export async function copyStore(from: StoreLocation, to: StoreLocation, report: (line: string) => void): Promise<void> {
-  if (from.dialect === to.dialect && from.url === to.url) throw new StoreCopyError('The source and the target are the same store');
-  if (from.dialect === 'sqlite' && !existsSync(from.url)) throw new StoreCopyError(`The source SQLite file ${from.url} does not exist`);
+  if (from.dialect === to.dialect && from.url === to.url)
+    throw new StoreCopyError('The source and the target are the same store');
+  if (from.dialect === 'sqlite' && !existsSync(from.url))
+    throw new StoreCopyError(`The source SQLite file ${from.url} does not exist`);
   const source = await open(from);
   let target: DbConnection | undefined;
   try {
@@ -168,7 +200,9 @@ export async function copyStore(from: StoreLocation, to: StoreLocation, report: 
       for (const entry of COPIED_TABLES) report(`${entry.table}: ${await copyTable(source.db, trx, entry)} row(s)`);
       await advanceSequences({ db: trx, dialect: writable.dialect });
     });
-    report('The copy is complete. Start Gantry on the target with the same encryption key (gantry.key or GANTRY_ACCESS_KEY_ENCRYPTION).');
+    report(
+      'The copy is complete. Start Gantry on the target with the same encryption key (gantry.key or GANTRY_ACCESS_KEY_ENCRYPTION).',
+    );
   } finally {
     await source.db.destroy();
     await target?.db.destroy();

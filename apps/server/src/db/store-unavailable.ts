@@ -23,5 +23,8 @@ function describeCause(error: unknown): string {
 }
 
 export function storeUnavailable(dialect: Dialect, url: string, error: unknown): StoreUnavailableError {
-  return new StoreUnavailableError(`Cannot open the ${dialect} store at ${describeStoreUrl(url)}: ${describeCause(error)}`, { cause: error });
+  return new StoreUnavailableError(
+    `Cannot open the ${dialect} store at ${describeStoreUrl(url)}: ${describeCause(error)}`,
+    { cause: error },
+  );
 }

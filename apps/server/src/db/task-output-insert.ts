@@ -37,7 +37,9 @@ export async function insertTaskOutputRows(db: Db, dialect: Dialect, rows: Outpu
   for (const chunk of chunksOf(rows, ROWS_PER_STATEMENT[dialect])) {
     if (dialect === 'postgres') {
       await sql`insert into task_output (task_id, seq, time, output)
-        select * from unnest(${chunk.map((r) => r.task_id)}::integer[], ${chunk.map((r) => r.seq)}::integer[], ${chunk.map((r) => r.time)}::text[], ${chunk.map((r) => r.output)}::text[])`.execute(db);
+        select * from unnest(${chunk.map((r) => r.task_id)}::integer[], ${chunk.map((r) => r.seq)}::integer[], ${chunk.map((r) => r.time)}::text[], ${chunk.map((r) => r.output)}::text[])`.execute(
+        db,
+      );
     } else await db.insertInto('task_output').values(chunk).execute();
   }
 }

@@ -66,7 +66,10 @@ export function registerCrossSiteGuard(app: FastifyInstance, deps: CrossSiteGuar
     const referer = request.headers.referer;
     const source = origin ?? referer;
     if (source !== undefined) {
-      if (!isOwnOrigin(source, request)) throw forbidden(`Cross-site request refused: ${origin !== undefined ? 'Origin' : 'Referer'} is not this server`);
+      if (!isOwnOrigin(source, request))
+        throw forbidden(
+          `Cross-site request refused: ${origin !== undefined ? 'Origin' : 'Referer'} is not this server`,
+        );
       return;
     }
     const contentType = request.headers['content-type'];

@@ -9,7 +9,8 @@ interface ValidationIssue {
   keyword: string;
 }
 
-const ZOD_DEFAULT_MESSAGE = /^(Invalid (input|option|string|key|element|value|union|type|date|format)|Too (small|big)|Unrecognized)\b/;
+const ZOD_DEFAULT_MESSAGE =
+  /^(Invalid (input|option|string|key|element|value|union|type|date|format)|Too (small|big)|Unrecognized)\b/;
 
 /**
  * Turns the first failed rule into one sentence: the seed's own message as it is, a message that
@@ -17,7 +18,8 @@ const ZOD_DEFAULT_MESSAGE = /^(Invalid (input|option|string|key|element|value|un
  */
 function describeValidation(issue: ValidationIssue, context: string | undefined): string {
   const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
-  if (context === 'body' && field === '' && issue.keyword === 'invalid_type') return 'Request body must be a JSON object';
+  if (context === 'body' && field === '' && issue.keyword === 'invalid_type')
+    return 'Request body must be a JSON object';
   if (!field) return issue.message;
   if (/^[a-z]/.test(issue.message)) return `${field} ${issue.message}`;
   if (ZOD_DEFAULT_MESSAGE.test(issue.message)) return `${field}: ${issue.message}`;
@@ -42,7 +44,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const first = error.validation[0] as ValidationIssue;
-      return reply.code(400).send({ error: describeValidation(first, error.validationContext), code: ErrorCode.validationFailed });
+      return reply
+        .code(400)
+        .send({ error: describeValidation(first, error.validationContext), code: ErrorCode.validationFailed });
     }
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return reply.code(413).send({ error: 'Request body is too large', code: ErrorCode.payloadTooLarge });

@@ -89,7 +89,13 @@ export function createLiveHub(options: LiveHubOptions) {
       return [JSON.stringify(message)];
     }
     return lines.map((l) => {
-      const message: TaskLogMessage = { type: 'log', task_id: taskId, project_id: projectId, time: l.time, output: l.output };
+      const message: TaskLogMessage = {
+        type: 'log',
+        task_id: taskId,
+        project_id: projectId,
+        time: l.time,
+        output: l.output,
+      };
       return JSON.stringify(message);
     });
   }
@@ -132,7 +138,15 @@ export function createLiveHub(options: LiveHubOptions) {
 
   return {
     add(socket: WebSocket, caller: LiveCaller, batch: boolean): void {
-      const connection: Connection = { socket, userId: caller.userId, admin: caller.admin, key: caller.key, batch, streams: new Map(), catchingUp: false };
+      const connection: Connection = {
+        socket,
+        userId: caller.userId,
+        admin: caller.admin,
+        key: caller.key,
+        batch,
+        streams: new Map(),
+        catchingUp: false,
+      };
       connections.add(connection);
       socket.on('close', () => connections.delete(connection));
       // Clients have nothing to say; anything they send is read and dropped.
@@ -144,7 +158,11 @@ export function createLiveHub(options: LiveHubOptions) {
      * The final update of a watched task first checks the store for lines the live feed never
      * brought (a batch lost between cluster nodes), so it never announces an end before them.
      */
-    publishUpdate(audience: Audience, message: { task_id: number; project_id: number; status: string }, finished: boolean): void {
+    publishUpdate(
+      audience: Audience,
+      message: { task_id: number; project_id: number; status: string },
+      finished: boolean,
+    ): void {
       const frame = JSON.stringify(message);
       for (const connection of connections) {
         if (!allowed(connection, message.project_id, audience.memberIds)) {
@@ -178,7 +196,14 @@ export function createLiveHub(options: LiveHubOptions) {
         let stream = connection.streams.get(task.id);
         if (!stream) {
           // A client that joins mid-task reads what came before from the output API.
-          stream = { projectId: task.project_id, known: audience.memberIds, next: lines[0]?.seq ?? 0, lagging: false, held: [], finished: false };
+          stream = {
+            projectId: task.project_id,
+            known: audience.memberIds,
+            next: lines[0]?.seq ?? 0,
+            lagging: false,
+            held: [],
+            finished: false,
+          };
           connection.streams.set(task.id, stream);
         }
         const fresh = lines.filter((l) => l.seq >= (stream?.next ?? 0));
@@ -196,7 +221,10 @@ export function createLiveHub(options: LiveHubOptions) {
     /** Closes the sockets opened with credentials that just ended (sign-out, revoked token, password change, user deleted). */
     endCredentials(ended: EndedCredentials): void {
       for (const connection of connections) {
-        const matches = 'key' in ended ? connection.key === ended.key : connection.userId === ended.userId && connection.key !== ended.except;
+        const matches =
+          'key' in ended
+            ? connection.key === ended.key
+            : connection.userId === ended.userId && connection.key !== ended.except;
         if (matches) close(connection);
       }
     },

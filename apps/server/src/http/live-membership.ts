@@ -46,7 +46,8 @@ export function createLiveMembership(options: LiveMembershipOptions) {
      */
     isMember(projectId: number, userId: number, known: ReadonlySet<number>): boolean {
       const entry = entries.get(projectId);
-      if ((!entry || options.clock.now().getTime() - entry.loadedAt > refreshMs) && !loading.has(projectId)) load(projectId);
+      if ((!entry || options.clock.now().getTime() - entry.loadedAt > refreshMs) && !loading.has(projectId))
+        load(projectId);
       if (entry) return entry.members.has(userId);
       return known.has(userId) && !removedBeforeLoad.get(projectId)?.has(userId);
     },

@@ -8,7 +8,6 @@ import { randomBytes } from 'node:crypto';
 /** 32 URL-safe characters (192 random bits): an alias in a public URL must not be guessable. */
 export const generateAlias = (): string => randomBytes(24).toString('base64url');
 
-
 /** The login and password of an `Authorization: Basic ...` header; undefined when it is missing or malformed. */
 export function readBasicCredentials(header: string | undefined): { login: string; password: string } | undefined {
   const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header?.trim() ?? '');

@@ -7,7 +7,8 @@ const MAX_DEPTH = 64;
 
 /** Why a parsed body cannot be taken: the first string (or key) holding a NUL character, or nesting too deep. */
 function findProblem(value: unknown, path: string[] = []): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? `${path.join('.') || 'text'} must not contain NUL characters` : undefined;
+  if (typeof value === 'string')
+    return value.includes('\u0000') ? `${path.join('.') || 'text'} must not contain NUL characters` : undefined;
   if (typeof value !== 'object' || value === null || Buffer.isBuffer(value)) return undefined;
   if (path.length >= MAX_DEPTH) return `${path.slice(0, 3).join('.')} is nested more than ${MAX_DEPTH} levels deep`;
   for (const [key, item] of Object.entries(value)) {

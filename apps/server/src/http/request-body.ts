@@ -70,7 +70,8 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
   app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (!/\S/.test(text)) return done(null, undefined);
-    if (isNestedTooDeep(text)) return done(validationFailed(`Request body is nested more than ${MAX_JSON_DEPTH} levels deep`), undefined);
+    if (isNestedTooDeep(text))
+      return done(validationFailed(`Request body is nested more than ${MAX_JSON_DEPTH} levels deep`), undefined);
     void parseJson(request, text, (error, value) => {
       // JSON can only carry a NUL character escaped as \u0000: without one in the text the parsed body holds none.
       if (!error && typeof value === 'object' && value !== null && !text.includes('\\u0000')) nulFreeBodies.add(value);
@@ -124,7 +125,10 @@ export function registerBodyLimits(app: FastifyInstance, deps: BodyLimitDeps): v
 }
 
 /** A request carries a valid credential: an API token, a fully signed-in session or a runner token. */
-export function createKnownCallerCheck(deps: { auth: Pick<AuthService, 'findCaller'>; runnerJobs: Pick<RunnerJobs, 'isKnownToken'> }) {
+export function createKnownCallerCheck(deps: {
+  auth: Pick<AuthService, 'findCaller'>;
+  runnerJobs: Pick<RunnerJobs, 'isKnownToken'>;
+}) {
   return async function isKnownCaller(request: FastifyRequest): Promise<boolean> {
     const bearer = readBearerToken(request);
     if (await deps.auth.findCaller(bearer, readSessionCookie(request))) return true;

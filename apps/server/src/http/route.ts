@@ -11,10 +11,7 @@ import { readBearerToken, readSessionCookie } from './session-cookie.ts';
 
 /** Who may call an endpoint. `project` routes need membership (or admin) plus the listed permission bits. */
 export type Access =
-  | { kind: 'public' }
-  | { kind: 'user' }
-  | { kind: 'admin' }
-  | { kind: 'project'; permissions: number };
+  { kind: 'public' } | { kind: 'user' } | { kind: 'admin' } | { kind: 'project'; permissions: number };
 
 export const PUBLIC = { kind: 'public' } as const satisfies Access;
 export const SIGNED_IN = { kind: 'user' } as const satisfies Access;

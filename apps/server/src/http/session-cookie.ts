@@ -11,7 +11,8 @@ const SESSION_COOKIE = 'gantry_session';
 export function createSessionCookies({ webHost }: { webHost: string }) {
   const publicHttps = /^https:/i.test(webHost.trim());
   const isSecure = (request: FastifyRequest) => publicHttps || request.protocol === 'https';
-  const options = (request: FastifyRequest) => ({ path: '/', httpOnly: true, sameSite: 'lax', secure: isSecure(request) }) as const;
+  const options = (request: FastifyRequest) =>
+    ({ path: '/', httpOnly: true, sameSite: 'lax', secure: isSecure(request) }) as const;
   return {
     isSecure,
     set(request: FastifyRequest, reply: FastifyReply, token: string): void {

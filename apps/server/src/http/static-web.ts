@@ -29,14 +29,17 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
     app.addHook('onSend', async (request, reply, payload) => {
       if (request.method !== 'GET' && request.method !== 'HEAD') return payload;
       const url = request.url.split('?')[0] ?? '/';
-      if (reply.statusCode === 200 && isHashedAsset(url)) reply.header('cache-control', 'public, max-age=31536000, immutable');
-      else if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) reply.header('cache-control', 'no-cache');
+      if (reply.statusCode === 200 && isHashedAsset(url))
+        reply.header('cache-control', 'public, max-age=31536000, immutable');
+      else if (String(reply.getHeader('content-type') ?? '').startsWith('text/html'))
+        reply.header('cache-control', 'no-cache');
       return payload;
     });
   }
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
-    const isPage = (request.method === 'GET' || request.method === 'HEAD') && !url.startsWith('/api/') && url !== '/api';
+    const isPage =
+      (request.method === 'GET' || request.method === 'HEAD') && !url.startsWith('/api/') && url !== '/api';
     const lastSegment = url.split('/').pop() ?? '';
     if (isPage && !lastSegment.includes('.')) {
       if (!hasWeb) return reply.code(503).type('text/plain').send('The web UI is not built. Run: npm run build');

@@ -10,7 +10,10 @@ import { readBearerToken, readSessionCookie } from './session-cookie.ts';
 const REVALIDATE_MS = 30_000;
 
 /** Closes the sockets whose session or token has ended since (expired, or ended on a node that could not tell this one). */
-export function revalidateSockets(auth: Pick<AuthService, 'findLiveCredentialUser'>, hub: Pick<LiveHub, 'revalidate'>): Promise<void> {
+export function revalidateSockets(
+  auth: Pick<AuthService, 'findLiveCredentialUser'>,
+  hub: Pick<LiveHub, 'revalidate'>,
+): Promise<void> {
   return hub.revalidate(async (key) => {
     const user = await auth.findLiveCredentialUser(key);
     return user ? { admin: user.admin === 1 } : undefined;
@@ -27,7 +30,10 @@ export function revalidateSockets(auth: Pick<AuthService, 'findLiveCredentialUse
  * CLIs) are no browser and carry their own credentials. A socket lives as long as the session or
  * token it was opened with.
  */
-export async function registerWebsocket(app: FastifyInstance, { auth, hub, webHost }: { auth: AuthService; hub: LiveHub; webHost: string }): Promise<void> {
+export async function registerWebsocket(
+  app: FastifyInstance,
+  { auth, hub, webHost }: { auth: AuthService; hub: LiveHub; webHost: string },
+): Promise<void> {
   const callers = new WeakMap<FastifyRequest, LiveCaller>();
   const isOwnOrigin = createOwnOriginCheck(webHost);
 
@@ -43,22 +49,28 @@ export async function registerWebsocket(app: FastifyInstance, { auth, hub, webHo
   app.addHook('onClose', async () => clearInterval(timer));
 
   await app.register(fastifyWebsocket, { options: { maxPayload: 4096 } });
-  app.get('/api/ws', {
-    websocket: true,
-    schema: { hide: true },
-    preValidation: async (request, reply) => {
-      const origin = request.headers.origin;
-      if (origin !== undefined && !isOwnOrigin(origin, request)) {
-        return reply.code(403).send({ error: 'Cross-origin websocket refused: Origin is not this server', code: ErrorCode.forbidden });
-      }
-      const caller = await auth.findCaller(readBearerToken(request), readSessionCookie(request));
-      if (!caller) return reply.code(401).send({ error: 'Not signed in', code: ErrorCode.unauthorized });
-      callers.set(request, { userId: caller.user.id, admin: caller.user.admin === 1, key: caller.key });
+  app.get(
+    '/api/ws',
+    {
+      websocket: true,
+      schema: { hide: true },
+      preValidation: async (request, reply) => {
+        const origin = request.headers.origin;
+        if (origin !== undefined && !isOwnOrigin(origin, request)) {
+          return reply
+            .code(403)
+            .send({ error: 'Cross-origin websocket refused: Origin is not this server', code: ErrorCode.forbidden });
+        }
+        const caller = await auth.findCaller(readBearerToken(request), readSessionCookie(request));
+        if (!caller) return reply.code(401).send({ error: 'Not signed in', code: ErrorCode.unauthorized });
+        callers.set(request, { userId: caller.user.id, admin: caller.user.admin === 1, key: caller.key });
+      },
     },
-  }, (socket, request) => {
-    const query = request.query as { batch?: string };
-    const caller = callers.get(request);
-    if (caller) hub.add(socket, caller, query.batch === '1' || query.batch === 'true');
-    else socket.close(1008, 'Not signed in');
-  });
+    (socket, request) => {
+      const query = request.query as { batch?: string };
+      const caller = callers.get(request);
+      if (caller) hub.add(socket, caller, query.batch === '1' || query.batch === 'true');
+      else socket.close(1008, 'Not signed in');
+    },
+  );
 }

@@ -20,7 +20,9 @@ export function createMetricsRepository(db: Db) {
     async listRunnerLoads(): Promise<{ active: number; touched: string | null; tasks: number }[]> {
       const rows = await db
         .selectFrom('runner')
-        .leftJoin('task', (join) => join.onRef('task.runner_id', '=', 'runner.id').on('task.status', 'in', [...ACTIVE_TASK_STATUSES]))
+        .leftJoin('task', (join) =>
+          join.onRef('task.runner_id', '=', 'runner.id').on('task.status', 'in', [...ACTIVE_TASK_STATUSES]),
+        )
         .select(['runner.id', 'runner.active', 'runner.touched'])
         .select((eb) => eb.fn.count<number>('task.id').as('tasks'))
         .groupBy(['runner.id', 'runner.active', 'runner.touched'])

@@ -19,7 +19,12 @@ export interface MetricsRouteDeps {
  */
 export function registerMetrics(app: FastifyInstance, deps: MetricsRouteDeps): void {
   app.addHook('onResponse', async (request, reply) => {
-    deps.metrics.observeHttp(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+    deps.metrics.observeHttp(
+      request.method,
+      request.routeOptions.url ?? 'unmatched',
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
   });
 
   async function assertMayRead(request: FastifyRequest): Promise<void> {
@@ -32,6 +37,9 @@ export function registerMetrics(app: FastifyInstance, deps: MetricsRouteDeps): v
 
   app.get('/api/metrics', { schema: { hide: true } }, async (request, reply) => {
     await assertMayRead(request);
-    return reply.header('cache-control', 'no-store').type(deps.metrics.contentType).send(await deps.metrics.render());
+    return reply
+      .header('cache-control', 'no-store')
+      .type(deps.metrics.contentType)
+      .send(await deps.metrics.render());
   });
 }

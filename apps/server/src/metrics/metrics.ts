@@ -33,7 +33,12 @@ export function createMetrics(deps: MetricsDeps) {
     buckets: HTTP_BUCKETS,
     registers: [registry],
   });
-  const tasksFinished = new Counter({ name: 'gantry_tasks_finished_total', help: 'Tasks that reached a final status on this node', labelNames: ['status', 'app'], registers: [registry] });
+  const tasksFinished = new Counter({
+    name: 'gantry_tasks_finished_total',
+    help: 'Tasks that reached a final status on this node',
+    labelNames: ['status', 'app'],
+    registers: [registry],
+  });
   const queueWait = new Histogram({
     name: 'gantry_task_queue_wait_seconds',
     help: 'Time from a task being created to its start, per project and template',
@@ -48,10 +53,28 @@ export function createMetrics(deps: MetricsDeps) {
     buckets: DURATION_BUCKETS,
     registers: [registry],
   });
-  const logLines = new Counter({ name: 'gantry_log_lines_ingested_total', help: 'Task output lines stored', registers: [registry] });
-  const scheduleRuns = new Counter({ name: 'gantry_schedule_runs_total', help: 'Due schedule times claimed by this node, by result', labelNames: ['result'], registers: [registry] });
-  const webhookCalls = new Counter({ name: 'gantry_webhook_calls_total', help: 'Calls of integration aliases, by result', labelNames: ['result'], registers: [registry] });
-  const storeErrors = new Counter({ name: 'gantry_store_query_errors_total', help: 'Store queries that failed', registers: [registry] });
+  const logLines = new Counter({
+    name: 'gantry_log_lines_ingested_total',
+    help: 'Task output lines stored',
+    registers: [registry],
+  });
+  const scheduleRuns = new Counter({
+    name: 'gantry_schedule_runs_total',
+    help: 'Due schedule times claimed by this node, by result',
+    labelNames: ['result'],
+    registers: [registry],
+  });
+  const webhookCalls = new Counter({
+    name: 'gantry_webhook_calls_total',
+    help: 'Calls of integration aliases, by result',
+    labelNames: ['result'],
+    registers: [registry],
+  });
+  const storeErrors = new Counter({
+    name: 'gantry_store_query_errors_total',
+    help: 'Store queries that failed',
+    registers: [registry],
+  });
 
   new Gauge({
     name: 'gantry_tasks',
@@ -60,7 +83,8 @@ export function createMetrics(deps: MetricsDeps) {
     registers: [registry],
     async collect() {
       this.reset();
-      for (const row of await deps.repository.countUnfinishedTasks()) this.set({ status: row.status, app: row.app }, row.count);
+      for (const row of await deps.repository.countUnfinishedTasks())
+        this.set({ status: row.status, app: row.app }, row.count);
     },
   });
   new Gauge({
@@ -72,7 +96,8 @@ export function createMetrics(deps: MetricsDeps) {
       const now = deps.clock.now().getTime();
       const counts = { alive: 0, busy: 0, offline: 0 };
       for (const runner of await deps.repository.listRunnerLoads()) {
-        const alive = runner.active === 1 && runner.touched !== null && now - Date.parse(runner.touched) <= deps.runnerOfflineMs;
+        const alive =
+          runner.active === 1 && runner.touched !== null && now - Date.parse(runner.touched) <= deps.runnerOfflineMs;
         if (!alive) counts.offline += 1;
         else {
           counts.alive += 1;
@@ -103,7 +128,8 @@ export function createMetrics(deps: MetricsDeps) {
     return app;
   }
 
-  const seconds = (from: string | null, to: string | null) => (from && to ? Math.max(0, (Date.parse(to) - Date.parse(from)) / 1000) : undefined);
+  const seconds = (from: string | null, to: string | null) =>
+    from && to ? Math.max(0, (Date.parse(to) - Date.parse(from)) / 1000) : undefined;
 
   return {
     contentType: registry.contentType,

@@ -23,7 +23,10 @@ export function createSecretBox(key: Buffer) {
       const tag = raw.subarray(raw.length - TAG_BYTES);
       const decipher = createDecipheriv(ALGORITHM, key, nonce);
       decipher.setAuthTag(tag);
-      return Buffer.concat([decipher.update(raw.subarray(NONCE_BYTES, raw.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+      return Buffer.concat([
+        decipher.update(raw.subarray(NONCE_BYTES, raw.length - TAG_BYTES)),
+        decipher.final(),
+      ]).toString('utf8');
     },
   };
 }

@@ -26,7 +26,8 @@ describe.each(dialects)('Semaphore backups restore whole (%s)', (dialect) => {
   let token: string;
   beforeAll(async () => {
     t = await createTestApp(dialect);
-    token = ((await t.request('POST', '/api/user/tokens', { as: t.adminCookie, rawBody: '' })).body as { id: string }).id;
+    token = ((await t.request('POST', '/api/user/tokens', { as: t.adminCookie, rawBody: '' })).body as { id: string })
+      .id;
     t.secrets.add(token);
   });
   afterAll(() => t.close());
@@ -39,22 +40,40 @@ describe.each(dialects)('Semaphore backups restore whole (%s)', (dialect) => {
 
   /** Restores a document as a script uploads the file (curl with a token): whatever the content type says. */
   async function restore(document: string, contentType = 'application/json') {
-    const response = await t.request('POST', '/api/projects/restore', { headers: { authorization: `Bearer ${token}`, 'content-type': contentType }, rawBody: document });
+    const response = await t.request('POST', '/api/projects/restore', {
+      headers: { authorization: `Bearer ${token}`, 'content-type': contentType },
+      rawBody: document,
+    });
     expect(response.status, response.text).toBe(200);
     const projectId = (response.body as { id: number }).id;
     const base = `/api/project/${projectId}`;
-    const [keys, repositories, inventories, environments, views, templates, schedules, integrations] = await Promise.all(
-      ['keys', 'repositories', 'inventory', 'environment', 'views', 'templates', 'schedules', 'integrations'].map((path) => get(`${base}/${path}`)),
-    );
-    const nameOf = (list: Json[] | undefined, id: unknown, field = 'name') => (id ? list?.find((item) => item.id === id)?.[field] : null) ?? null;
+    const [keys, repositories, inventories, environments, views, templates, schedules, integrations] =
+      await Promise.all(
+        ['keys', 'repositories', 'inventory', 'environment', 'views', 'templates', 'schedules', 'integrations'].map(
+          (path) => get(`${base}/${path}`),
+        ),
+      );
+    const nameOf = (list: Json[] | undefined, id: unknown, field = 'name') =>
+      (id ? list?.find((item) => item.id === id)?.[field] : null) ?? null;
     const project = (await t.request('GET', base, { as: t.adminCookie })).body as Json;
     return {
       projectId,
       project,
       keys: keys?.map((k) => [k.name, k.type]).sort(),
-      repositories: repositories?.map((r) => ({ name: r.name, git_url: r.git_url, git_branch: r.git_branch, key: nameOf(keys, r.ssh_key_id) })),
+      repositories: repositories?.map((r) => ({
+        name: r.name,
+        git_url: r.git_url,
+        git_branch: r.git_branch,
+        key: nameOf(keys, r.ssh_key_id),
+      })),
       inventories: inventories
-        ?.map((i) => ({ name: i.name, type: i.type, inventory: i.inventory, key: nameOf(keys, i.ssh_key_id), become: nameOf(keys, i.become_key_id) }))
+        ?.map((i) => ({
+          name: i.name,
+          type: i.type,
+          inventory: i.inventory,
+          key: nameOf(keys, i.ssh_key_id),
+          become: nameOf(keys, i.become_key_id),
+        }))
         .sort((a, b) => String(a.name).localeCompare(String(b.name))),
       environments: environments?.map((e) => ({ name: e.name, json: e.json, env: e.env })),
       views: views?.map((v) => [v.title, v.position]),
@@ -80,7 +99,12 @@ describe.each(dialects)('Semaphore backups restore whole (%s)', (dialect) => {
           build_template: nameOf(templates, tpl.build_template_id),
           survey_vars: tpl.survey_vars,
           task_params: tpl.task_params,
-          vaults: (tpl.vaults as Json[]).map((v) => ({ name: v.name, type: v.type, key: nameOf(keys, v.vault_key_id), script: v.script })),
+          vaults: (tpl.vaults as Json[]).map((v) => ({
+            name: v.name,
+            type: v.type,
+            key: nameOf(keys, v.vault_key_id),
+            script: v.script,
+          })),
         }))
         .sort((a, b) => String(a.name).localeCompare(String(b.name))),
       schedules: schedules
@@ -102,9 +126,15 @@ describe.each(dialects)('Semaphore backups restore whole (%s)', (dialect) => {
           template: nameOf(templates, i.template_id),
           secret: nameOf(keys, i.auth_secret_id),
           task_params: i.task_params,
-          matchers: (await get(`${base}/integrations/${String(i.id)}/matchers`)).map(({ id: _id, integration_id: _i, project_id: _p, ...m }) => m),
-          values: (await get(`${base}/integrations/${String(i.id)}/values`)).map(({ id: _id, integration_id: _i, project_id: _p, ...v }) => v),
-          aliases: (await get(`${base}/integrations/${String(i.id)}/aliases`)).map((a) => String(a.url).split('/').pop()),
+          matchers: (await get(`${base}/integrations/${String(i.id)}/matchers`)).map(
+            ({ id: _id, integration_id: _i, project_id: _p, ...m }) => m,
+          ),
+          values: (await get(`${base}/integrations/${String(i.id)}/values`)).map(
+            ({ id: _id, integration_id: _i, project_id: _p, ...v }) => v,
+          ),
+          aliases: (await get(`${base}/integrations/${String(i.id)}/aliases`)).map((a) =>
+            String(a.url).split('/').pop(),
+          ),
         })),
       ),
       projectAliases: (await get(`${base}/integrations/aliases`)).map((a) => String(a.url).split('/').pop()),
@@ -127,17 +157,36 @@ describe.each(dialects)('Semaphore backups restore whole (%s)', (dialect) => {
   it('restores a mid-2024 backup (Semaphore 2.10): views by name, survey as JSON text, the single vault key, the cron of a template, the legacy vault password', async () => {
     t.secrets.add('legacy-Vault-Pass-2024');
     const restored = await restore(fixture('semaphore-2024-mid'), 'text/plain');
-    expect(restored.project).toMatchObject({ name: 'Written by Semaphore 2.10', alert: true, alert_chat: '-100200', max_parallel_tasks: 2 });
+    expect(restored.project).toMatchObject({
+      name: 'Written by Semaphore 2.10',
+      alert: true,
+      alert_chat: '-100200',
+      max_parallel_tasks: 2,
+    });
     expect(restored.keys).toEqual([
       ['Deploy key', 'ssh'],
       ['None', 'none'],
       ['Sudo', 'login_password'],
       ['Vault password', 'login_password'],
     ]);
-    expect(restored.repositories).toEqual([{ name: 'Playbooks', git_url: 'git@github.com:acme/playbooks.git', git_branch: 'main', key: 'Deploy key' }]);
+    expect(restored.repositories).toEqual([
+      { name: 'Playbooks', git_url: 'git@github.com:acme/playbooks.git', git_branch: 'main', key: 'Deploy key' },
+    ]);
     expect(restored.inventories).toEqual([
-      { name: 'Production hosts', type: 'static', inventory: '[web]\nweb1.example.com\n', key: 'Deploy key', become: 'Sudo' },
-      { name: 'Staging hosts', type: 'static-yaml', inventory: 'all:\n  hosts:\n    stage1.example.com:\n', key: 'None', become: null },
+      {
+        name: 'Production hosts',
+        type: 'static',
+        inventory: '[web]\nweb1.example.com\n',
+        key: 'Deploy key',
+        become: 'Sudo',
+      },
+      {
+        name: 'Staging hosts',
+        type: 'static-yaml',
+        inventory: 'all:\n  hosts:\n    stage1.example.com:\n',
+        key: 'None',
+        become: null,
+      },
     ]);
     expect(restored.environments).toEqual([
       { name: 'Empty', json: '{}', env: '{}' },
@@ -150,8 +199,24 @@ describe.each(dialects)('Semaphore backups restore whole (%s)', (dialect) => {
       ['Builds', 1],
     ]);
     expect(restored.templates).toEqual([
-      expect.objectContaining({ name: 'Build package', app: 'ansible', type: 'build', playbook: 'build.yml', start_version: '1.0.0', survey_vars: [], vaults: [] }),
-      expect.objectContaining({ name: 'Deploy package', type: 'deploy', playbook: 'release.yml', build_template: 'Build package', autorun: true, view: 'Operations', survey_vars: [] }),
+      expect.objectContaining({
+        name: 'Build package',
+        app: 'ansible',
+        type: 'build',
+        playbook: 'build.yml',
+        start_version: '1.0.0',
+        survey_vars: [],
+        vaults: [],
+      }),
+      expect.objectContaining({
+        name: 'Deploy package',
+        type: 'deploy',
+        playbook: 'release.yml',
+        build_template: 'Build package',
+        autorun: true,
+        view: 'Operations',
+        survey_vars: [],
+      }),
       {
         name: 'Deploy site',
         app: 'ansible',
@@ -189,7 +254,16 @@ describe.each(dialects)('Semaphore backups restore whole (%s)', (dialect) => {
         vaults: [{ name: '', type: 'password', key: 'Vault password', script: '' }],
       },
     ]);
-    expect(restored.schedules).toEqual([{ name: 'Deploy site', cron_format: '0 3 * * *', active: true, template: 'Deploy site', repository: 'Playbooks', task_params: {} }]);
+    expect(restored.schedules).toEqual([
+      {
+        name: 'Deploy site',
+        cron_format: '0 3 * * *',
+        active: true,
+        template: 'Deploy site',
+        repository: 'Playbooks',
+        task_params: {},
+      },
+    ]);
     expect(restored.integrations).toEqual([]);
   });
 
@@ -233,8 +307,24 @@ describe.each(dialects)('Semaphore backups restore whole (%s)', (dialect) => {
         view: 'Operations',
         build_template: null,
         survey_vars: [
-          { name: 'version', title: 'Version', required: false, type: '', description: '', default_value: '', values: [] },
-          { name: 'token', title: 'API token', required: true, type: 'secret', description: 'Used once', default_value: '', values: [] },
+          {
+            name: 'version',
+            title: 'Version',
+            required: false,
+            type: '',
+            description: '',
+            default_value: '',
+            values: [],
+          },
+          {
+            name: 'token',
+            title: 'API token',
+            required: true,
+            type: 'secret',
+            description: 'Used once',
+            default_value: '',
+            values: [],
+          },
         ],
         task_params: {},
         vaults: expect.arrayContaining([
@@ -242,11 +332,31 @@ describe.each(dialects)('Semaphore backups restore whole (%s)', (dialect) => {
           { name: '', type: 'password', key: 'Default vault', script: '' },
         ]),
       },
-      expect.objectContaining({ name: 'Provision', app: 'terraform', repository: 'Infrastructure', inventory: 'Workspace default', vaults: [] }),
+      expect.objectContaining({
+        name: 'Provision',
+        app: 'terraform',
+        repository: 'Infrastructure',
+        inventory: 'Workspace default',
+        vaults: [],
+      }),
     ]);
     expect(restored.schedules).toEqual([
-      { name: 'Nightly deploy', cron_format: '30 2 * * *', active: true, template: 'Deploy site', repository: null, task_params: {} },
-      { name: 'On new commit', cron_format: '*/15 * * * *', active: false, template: 'Deploy site', repository: 'Playbooks', task_params: {} },
+      {
+        name: 'Nightly deploy',
+        cron_format: '30 2 * * *',
+        active: true,
+        template: 'Deploy site',
+        repository: null,
+        task_params: {},
+      },
+      {
+        name: 'On new commit',
+        cron_format: '*/15 * * * *',
+        active: false,
+        template: 'Deploy site',
+        repository: 'Playbooks',
+        task_params: {},
+      },
     ]);
     expect(restored.integrations).toEqual([
       {
@@ -257,8 +367,26 @@ describe.each(dialects)('Semaphore backups restore whole (%s)', (dialect) => {
         template: 'Deploy site',
         secret: 'Hook secret',
         task_params: { message: 'pushed' },
-        matchers: [{ name: 'Main branch', match_type: 'body', method: 'equals', body_data_type: 'json', key: 'ref', value: 'refs/heads/main' }],
-        values: [{ name: 'Commit', value_source: 'body', body_data_type: 'json', key: 'after', variable: 'COMMIT', variable_type: 'environment' }],
+        matchers: [
+          {
+            name: 'Main branch',
+            match_type: 'body',
+            method: 'equals',
+            body_data_type: 'json',
+            key: 'ref',
+            value: 'refs/heads/main',
+          },
+        ],
+        values: [
+          {
+            name: 'Commit',
+            value_source: 'body',
+            body_data_type: 'json',
+            key: 'after',
+            variable: 'COMMIT',
+            variable_type: 'environment',
+          },
+        ],
         aliases: ['gh4Rk2mXq9TzL1sVbN7cYp3wHd6JfA0e'],
       },
     ]);
@@ -267,7 +395,12 @@ describe.each(dialects)('Semaphore backups restore whole (%s)', (dialect) => {
 
   it('restores a 2025 backup (Semaphore 2.13+): typed vaults, template environments and task parameters, schedule and integration task parameters by inventory name; secret storages, runners and one-time schedules are left out', async () => {
     const restored = await restore(fixture('semaphore-2025'));
-    expect(restored.project).toMatchObject({ name: 'Written by Semaphore 2.15', alert: true, alert_chat: 'ops', max_parallel_tasks: 4 });
+    expect(restored.project).toMatchObject({
+      name: 'Written by Semaphore 2.15',
+      alert: true,
+      alert_chat: 'ops',
+      max_parallel_tasks: 4,
+    });
     // The variable group's own secret key (owner "environment") is not a project key; its value was never in the backup.
     expect(restored.keys).toEqual([
       ['Become', 'login_password'],
@@ -278,10 +411,20 @@ describe.each(dialects)('Semaphore backups restore whole (%s)', (dialect) => {
     ]);
     expect(restored.inventories).toEqual([
       expect.objectContaining({ name: 'Default', type: 'tofu-workspace' }),
-      { name: 'Production hosts', type: 'file', inventory: 'inventories/production.ini', key: 'Deploy key', become: 'Become' },
+      {
+        name: 'Production hosts',
+        type: 'file',
+        inventory: 'inventories/production.ini',
+        key: 'Deploy key',
+        become: 'Become',
+      },
     ]);
-    const inventoryId = ((await get(`/api/project/${restored.projectId}/inventory`)).find((i) => i.name === 'Production hosts') as Json).id;
-    expect(restored.environments).toEqual([{ name: 'Production vars', json: '{"region":"eu"}', env: '{"STAGE":"prod"}' }]);
+    const inventoryId = (
+      (await get(`/api/project/${restored.projectId}/inventory`)).find((i) => i.name === 'Production hosts') as Json
+    ).id;
+    expect(restored.environments).toEqual([
+      { name: 'Production vars', json: '{"region":"eu"}', env: '{"STAGE":"prod"}' },
+    ]);
     expect(restored.templates).toEqual([
       {
         name: 'Deploy site',
@@ -302,14 +445,29 @@ describe.each(dialects)('Semaphore backups restore whole (%s)', (dialect) => {
         environment: 'Production vars',
         view: null,
         build_template: null,
-        survey_vars: [{ name: 'replicas', title: 'Replicas', required: false, type: 'int', description: '', default_value: '2', values: [] }],
+        survey_vars: [
+          {
+            name: 'replicas',
+            title: 'Replicas',
+            required: false,
+            type: 'int',
+            description: '',
+            default_value: '2',
+            values: [],
+          },
+        ],
         task_params: { allow_override_inventory: true, allow_debug: true, tags: ['web'] },
         vaults: expect.arrayContaining([
           { name: 'prod', type: 'password', key: 'Vault password', script: '' },
           { name: 'dev', type: 'script', key: null, script: 'scripts/vault-pass-client.py' },
         ]),
       },
-      expect.objectContaining({ name: 'Infrastructure', app: 'tofu', inventory: 'Default', task_params: { auto_approve: false } }),
+      expect.objectContaining({
+        name: 'Infrastructure',
+        app: 'tofu',
+        inventory: 'Default',
+        task_params: { auto_approve: false },
+      }),
     ]);
     expect(restored.schedules).toEqual([
       {
@@ -318,7 +476,13 @@ describe.each(dialects)('Semaphore backups restore whole (%s)', (dialect) => {
         active: true,
         template: 'Deploy site',
         repository: null,
-        task_params: { environment: '{"scheduled":true}', git_branch: 'release', message: 'scheduled', inventory_id: inventoryId, params: { diff: true } },
+        task_params: {
+          environment: '{"scheduled":true}',
+          git_branch: 'release',
+          message: 'scheduled',
+          inventory_id: inventoryId,
+          params: { diff: true },
+        },
       },
     ]);
     expect(restored.integrations).toEqual([
@@ -329,11 +493,39 @@ describe.each(dialects)('Semaphore backups restore whole (%s)', (dialect) => {
         searchable: false,
         template: 'Deploy site',
         secret: 'Hook token',
-        task_params: { environment: '{"source":"hook"}', message: 'from hook', inventory_id: inventoryId, params: { debug: true } },
-        matchers: [{ name: 'Only deploys', match_type: 'header', method: 'equals', body_data_type: '', key: 'X-Event', value: 'deploy' }],
+        task_params: {
+          environment: '{"source":"hook"}',
+          message: 'from hook',
+          inventory_id: inventoryId,
+          params: { debug: true },
+        },
+        matchers: [
+          {
+            name: 'Only deploys',
+            match_type: 'header',
+            method: 'equals',
+            body_data_type: '',
+            key: 'X-Event',
+            value: 'deploy',
+          },
+        ],
         values: [
-          { name: 'Ref', value_source: 'header', body_data_type: '', key: 'X-Ref', variable: 'REF', variable_type: 'environment' },
-          { name: 'Version', value_source: 'body', body_data_type: 'json', key: 'version', variable: 'app_version', variable_type: 'task' },
+          {
+            name: 'Ref',
+            value_source: 'header',
+            body_data_type: '',
+            key: 'X-Ref',
+            variable: 'REF',
+            variable_type: 'environment',
+          },
+          {
+            name: 'Version',
+            value_source: 'body',
+            body_data_type: 'json',
+            key: 'version',
+            variable: 'app_version',
+            variable_type: 'task',
+          },
         ],
         aliases: ['dpl5Hq8nWr2TxK7mLc4vBh9sDf1GjY3a'],
       },

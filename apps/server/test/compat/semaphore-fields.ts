@@ -3,7 +3,9 @@ import { readFileSync } from 'node:fs';
 type FieldTypes = Record<string, string>;
 
 /** Response types of Semaphore's API documentation with the fields Semaphore sends (see the file's $comment). */
-const SEMAPHORE_FIELDS = JSON.parse(readFileSync(new URL('./fixtures/semaphore-response-fields.json', import.meta.url), 'utf8')) as Record<string, FieldTypes>;
+const SEMAPHORE_FIELDS = JSON.parse(
+  readFileSync(new URL('./fixtures/semaphore-response-fields.json', import.meta.url), 'utf8'),
+) as Record<string, FieldTypes>;
 
 export const SEMAPHORE_TYPE_NAMES = Object.keys(SEMAPHORE_FIELDS).filter((name) => !name.startsWith('$'));
 
@@ -18,7 +20,11 @@ function jsonTypeOf(value: unknown): string {
  * JSON type than Semaphore sends (a go-swagger client fails to decode those), or null where Semaphore never
  * sends null; with `requireAll`, also every field that is absent.
  */
-export function explainFieldMismatches(typeName: string, body: unknown, { requireAll }: { requireAll: boolean }): string[] {
+export function explainFieldMismatches(
+  typeName: string,
+  body: unknown,
+  { requireAll }: { requireAll: boolean },
+): string[] {
   const fields = SEMAPHORE_FIELDS[typeName];
   if (!fields) throw new Error(`No Semaphore fields for ${typeName}`);
   const object = body as Record<string, unknown>;

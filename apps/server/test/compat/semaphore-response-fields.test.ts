@@ -27,16 +27,26 @@ describe.each(dialects)("responses carry every field of Semaphore's API document
     expect(response.status, `${url}: ${response.text}`).toBeLessThan(300);
     return response.body as Json;
   };
-  const collect = (typeName: string, ...bodies: unknown[]) => responses.set(typeName, [...(responses.get(typeName) ?? []), ...bodies]);
+  const collect = (typeName: string, ...bodies: unknown[]) =>
+    responses.set(typeName, [...(responses.get(typeName) ?? []), ...bodies]);
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
     p = await createProjectFixture(t, { 'deploy.sh': 'echo deployed\n' });
     const base = p.base;
-    const vaultKey = await post(`${base}/keys`, { name: 'Vault', type: 'login_password', login_password: { login: '', password: 'fields-Vault-Pass-1' } });
+    const vaultKey = await post(`${base}/keys`, {
+      name: 'Vault',
+      type: 'login_password',
+      login_password: { login: '', password: 'fields-Vault-Pass-1' },
+    });
     t.secrets.add('fields-Vault-Pass-1');
     const view = await post(`${base}/views`, { title: 'Ops', position: 0 });
-    const inventory = await post(`${base}/inventory`, { name: 'Hosts', type: 'static', inventory: 'localhost', ssh_key_id: p.noneKeyId });
+    const inventory = await post(`${base}/inventory`, {
+      name: 'Hosts',
+      type: 'static',
+      inventory: 'localhost',
+      ssh_key_id: p.noneKeyId,
+    });
     const group = await post(`${base}/environment`, {
       name: 'Vars',
       json: '{}',
@@ -52,10 +62,26 @@ describe.each(dialects)("responses carry every field of Semaphore's API document
       survey_vars: [{ name: 'region', title: 'Region', type: '', required: false, description: '', values: [] }],
       vaults: [{ name: 'prod', type: 'password', vault_key_id: vaultKey.id }],
     });
-    const schedule = await post(`${base}/schedules`, { name: 'Nightly', template_id: templateId, cron_format: '0 3 * * *', active: true });
+    const schedule = await post(`${base}/schedules`, {
+      name: 'Nightly',
+      template_id: templateId,
+      cron_format: '0 3 * * *',
+      active: true,
+    });
     const integration = await post(`${base}/integrations`, { name: 'Hook', template_id: templateId });
-    await post(`${base}/integrations/${String(integration.id)}/matchers`, { name: 'm', match_type: 'header', method: 'equals', key: 'X-Event', value: 'push' });
-    await post(`${base}/integrations/${String(integration.id)}/values`, { name: 'v', value_source: 'header', key: 'X-Ref', variable: 'REF' });
+    await post(`${base}/integrations/${String(integration.id)}/matchers`, {
+      name: 'm',
+      match_type: 'header',
+      method: 'equals',
+      key: 'X-Event',
+      value: 'push',
+    });
+    await post(`${base}/integrations/${String(integration.id)}/values`, {
+      name: 'v',
+      value_source: 'header',
+      key: 'X-Ref',
+      variable: 'REF',
+    });
     await post(`${base}/integrations/${String(integration.id)}/aliases`, {});
     const taskId = await p.runTask(templateId);
     await p.waitForStatus(taskId, ['success']);
@@ -70,23 +96,61 @@ describe.each(dialects)("responses carry every field of Semaphore's API document
     collect('Project', await get(base), ...((await get('/api/projects')) as unknown[]));
     collect('ProjectUser', ...((await get(`${base}/users`)) as unknown[]));
     collect('APIToken', ...((await get('/api/user/tokens')) as unknown[]));
-    collect('AccessKey', await get(`${base}/keys/${String(vaultKey.id)}`), ...((await get(`${base}/keys`)) as unknown[]));
+    collect(
+      'AccessKey',
+      await get(`${base}/keys/${String(vaultKey.id)}`),
+      ...((await get(`${base}/keys`)) as unknown[]),
+    );
     collect('Environment', environment, ...((await get(`${base}/environment`)) as unknown[]));
     collect('EnvironmentSecret', ...(environment.secrets as unknown[]));
-    collect('Inventory', await get(`${base}/inventory/${String(inventory.id)}`), ...((await get(`${base}/inventory`)) as unknown[]));
-    collect('Repository', await get(`${base}/repositories/${p.repositoryId}`), ...((await get(`${base}/repositories`)) as unknown[]));
+    collect(
+      'Inventory',
+      await get(`${base}/inventory/${String(inventory.id)}`),
+      ...((await get(`${base}/inventory`)) as unknown[]),
+    );
+    collect(
+      'Repository',
+      await get(`${base}/repositories/${p.repositoryId}`),
+      ...((await get(`${base}/repositories`)) as unknown[]),
+    );
     collect('Template', template, ...((await get(`${base}/templates`)) as unknown[]));
     collect('TemplateVault', ...(template.vaults as unknown[]));
     collect('TemplateSurveyVar', ...(template.survey_vars as unknown[]));
-    collect('Task', await get(`${base}/tasks/${taskId}`), ...((await get(`${base}/tasks`)) as unknown[]), ...((await get(`${base}/tasks/last`)) as unknown[]));
+    collect(
+      'Task',
+      await get(`${base}/tasks/${taskId}`),
+      ...((await get(`${base}/tasks`)) as unknown[]),
+      ...((await get(`${base}/tasks/last`)) as unknown[]),
+    );
     collect('TaskOutput', ...((await get(`${base}/tasks/${taskId}/output`)) as unknown[]));
-    collect('Schedule', await get(`${base}/schedules/${String(schedule.id)}`), ...((await get(`${base}/schedules`)) as unknown[]));
+    collect(
+      'Schedule',
+      await get(`${base}/schedules/${String(schedule.id)}`),
+      ...((await get(`${base}/schedules`)) as unknown[]),
+    );
     collect('View', await get(`${base}/views/${String(view.id)}`), ...((await get(`${base}/views`)) as unknown[]));
-    collect('Integration', await get(`${base}/integrations/${String(integration.id)}`), ...((await get(`${base}/integrations`)) as unknown[]));
-    collect('IntegrationAlias', ...((await get(`${base}/integrations/${String(integration.id)}/aliases`)) as unknown[]));
-    collect('IntegrationMatcher', ...((await get(`${base}/integrations/${String(integration.id)}/matchers`)) as unknown[]));
-    collect('IntegrationExtractValue', ...((await get(`${base}/integrations/${String(integration.id)}/values`)) as unknown[]));
-    collect('Event', ...((await get(`${base}/events`)) as unknown[]), ...((await get('/api/events/last')) as unknown[]));
+    collect(
+      'Integration',
+      await get(`${base}/integrations/${String(integration.id)}`),
+      ...((await get(`${base}/integrations`)) as unknown[]),
+    );
+    collect(
+      'IntegrationAlias',
+      ...((await get(`${base}/integrations/${String(integration.id)}/aliases`)) as unknown[]),
+    );
+    collect(
+      'IntegrationMatcher',
+      ...((await get(`${base}/integrations/${String(integration.id)}/matchers`)) as unknown[]),
+    );
+    collect(
+      'IntegrationExtractValue',
+      ...((await get(`${base}/integrations/${String(integration.id)}/values`)) as unknown[]),
+    );
+    collect(
+      'Event',
+      ...((await get(`${base}/events`)) as unknown[]),
+      ...((await get('/api/events/last')) as unknown[]),
+    );
     collect('Info', await get('/api/info'));
     collect('App', ...((await get('/api/apps')) as unknown[]));
   });
@@ -98,7 +162,9 @@ describe.each(dialects)("responses carry every field of Semaphore's API document
 
   it('sends every field Semaphore sends, in the JSON type Semaphore sends it', () => {
     const problems = new Set<string>();
-    for (const [typeName, bodies] of responses) for (const body of bodies) for (const problem of explainFieldMismatches(typeName, body, { requireAll: true })) problems.add(problem);
+    for (const [typeName, bodies] of responses)
+      for (const body of bodies)
+        for (const problem of explainFieldMismatches(typeName, body, { requireAll: true })) problems.add(problem);
     expect([...problems].sort()).toEqual([]);
   });
 });

@@ -22,7 +22,11 @@ function encryptWithVault(value: string): string {
   try {
     const passwordFile = path.join(dir, 'pw');
     writeFileSync(passwordFile, VAULT_PASSWORD);
-    return execFileSync('ansible-vault', ['encrypt_string', '--vault-password-file', passwordFile, value, '--name', 'vaulted_message'], { encoding: 'utf8' });
+    return execFileSync(
+      'ansible-vault',
+      ['encrypt_string', '--vault-password-file', passwordFile, value, '--name', 'vaulted_message'],
+      { encoding: 'utf8' },
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -36,7 +40,14 @@ describe.skipIf(!hasAnsible())("a Semaphore string key as a template's vault pas
   beforeAll(async () => {
     t = await createTestApp('sqlite');
     p = await createProjectFixture(t, {
-      'site.yml': ['- hosts: all', '  gather_facts: false', '  vars_files: [vault.yml]', '  tasks:', '    - debug: msg="vault says {{ vaulted_message }}"', ''].join('\n'),
+      'site.yml': [
+        '- hosts: all',
+        '  gather_facts: false',
+        '  vars_files: [vault.yml]',
+        '  tasks:',
+        '    - debug: msg="vault says {{ vaulted_message }}"',
+        '',
+      ].join('\n'),
       'vault.yml': encryptWithVault('opened by a string key'),
     });
   });
@@ -44,11 +55,19 @@ describe.skipIf(!hasAnsible())("a Semaphore string key as a template's vault pas
 
   it('opens the vault and never shows the value', async () => {
     t.secrets.add(VAULT_PASSWORD);
-    const key = await t.request('POST', `${p.base}/keys`, { as: t.adminCookie, body: { name: 'Vault value', type: 'string', string: VAULT_PASSWORD } });
+    const key = await t.request('POST', `${p.base}/keys`, {
+      as: t.adminCookie,
+      body: { name: 'Vault value', type: 'string', string: VAULT_PASSWORD },
+    });
     expect(key.status, key.text).toBe(201);
     const inventory = await t.request('POST', `${p.base}/inventory`, {
       as: t.adminCookie,
-      body: { name: 'local', type: 'static', inventory: 'localhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3', ssh_key_id: p.noneKeyId },
+      body: {
+        name: 'local',
+        type: 'static',
+        inventory: 'localhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3',
+        ssh_key_id: p.noneKeyId,
+      },
     });
     const templateId = await p.createTemplate({
       app: 'ansible',
@@ -76,15 +95,24 @@ describe.skipIf(!hasAnsible())("a Semaphore string key as a template's vault pas
     expect(restored.status, restored.text).toBe(200);
     const base = `/api/project/${(restored.body as { id: number }).id}`;
     const [template] = (await t.request('GET', `${base}/templates`, { as: t.adminCookie })).body as { id: number }[];
-    const started = await t.request('POST', `${base}/tasks`, { as: t.adminCookie, body: { template_id: template?.id } });
+    const started = await t.request('POST', `${base}/tasks`, {
+      as: t.adminCookie,
+      body: { template_id: template?.id },
+    });
     expect(started.status, started.text).toBe(201);
     const taskId = (started.body as { id: number }).id;
     for (let i = 0; i < 400; i++) {
-      const task = (await t.request('GET', `${base}/tasks/${taskId}`, { as: t.adminCookie })).body as { status: string };
+      const task = (await t.request('GET', `${base}/tasks/${taskId}`, { as: t.adminCookie })).body as {
+        status: string;
+      };
       if (task.status === 'error') break;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
-    const output = ((await t.request('GET', `${base}/tasks/${taskId}/output`, { as: t.adminCookie })).body as { output: string }[]).map((line) => line.output);
-    expect(output.join('\n')).toMatch(/Access key "Token" holds a single value \(type string\) and cannot be used to log in/);
+    const output = (
+      (await t.request('GET', `${base}/tasks/${taskId}/output`, { as: t.adminCookie })).body as { output: string }[]
+    ).map((line) => line.output);
+    expect(output.join('\n')).toMatch(
+      /Access key "Token" holds a single value \(type string\) and cannot be used to log in/,
+    );
   });
 });

@@ -26,52 +26,218 @@ const PROVIDER_OPERATIONS = {
   PostUsersUserIDPassword: { method: 'POST', path: '/users/{user_id}/password', status: 204 },
   DeleteUsersUserID: { method: 'DELETE', path: '/users/{user_id}/', status: 204 },
   PostProjectProjectIDUsers: { method: 'POST', path: '/project/{project_id}/users', status: 204 },
-  GetProjectProjectIDUsers: { method: 'GET', path: '/project/{project_id}/users', status: 200, decodes: 'ProjectUser[]' },
+  GetProjectProjectIDUsers: {
+    method: 'GET',
+    path: '/project/{project_id}/users',
+    status: 200,
+    decodes: 'ProjectUser[]',
+  },
   PutProjectProjectIDUsersUserID: { method: 'PUT', path: '/project/{project_id}/users/{user_id}', status: 204 },
   DeleteProjectProjectIDUsersUserID: { method: 'DELETE', path: '/project/{project_id}/users/{user_id}', status: 204 },
   PostProjectProjectIDKeys: { method: 'POST', path: '/project/{project_id}/keys', status: 201, decodes: 'AccessKey' },
   GetProjectProjectIDKeys: { method: 'GET', path: '/project/{project_id}/keys', status: 200, decodes: 'AccessKey[]' },
   PutProjectProjectIDKeysKeyID: { method: 'PUT', path: '/project/{project_id}/keys/{key_id}', status: 204 },
   DeleteProjectProjectIDKeysKeyID: { method: 'DELETE', path: '/project/{project_id}/keys/{key_id}', status: 204 },
-  PostProjectProjectIDRepositories: { method: 'POST', path: '/project/{project_id}/repositories', status: 201, decodes: 'Repository' },
-  GetProjectProjectIDRepositories: { method: 'GET', path: '/project/{project_id}/repositories', status: 200, decodes: 'Repository[]' },
-  GetProjectProjectIDRepositoriesRepositoryID: { method: 'GET', path: '/project/{project_id}/repositories/{repository_id}', status: 200, decodes: 'Repository' },
-  PutProjectProjectIDRepositoriesRepositoryID: { method: 'PUT', path: '/project/{project_id}/repositories/{repository_id}', status: 204 },
-  DeleteProjectProjectIDRepositoriesRepositoryID: { method: 'DELETE', path: '/project/{project_id}/repositories/{repository_id}', status: 204 },
-  PostProjectProjectIDInventory: { method: 'POST', path: '/project/{project_id}/inventory', status: 201, decodes: 'Inventory' },
-  GetProjectProjectIDInventory: { method: 'GET', path: '/project/{project_id}/inventory', status: 200, decodes: 'Inventory[]' },
-  GetProjectProjectIDInventoryInventoryID: { method: 'GET', path: '/project/{project_id}/inventory/{inventory_id}', status: 200, decodes: 'Inventory' },
-  PutProjectProjectIDInventoryInventoryID: { method: 'PUT', path: '/project/{project_id}/inventory/{inventory_id}', status: 204 },
-  DeleteProjectProjectIDInventoryInventoryID: { method: 'DELETE', path: '/project/{project_id}/inventory/{inventory_id}', status: 204 },
-  PostProjectProjectIDEnvironment: { method: 'POST', path: '/project/{project_id}/environment', status: 201, decodes: 'Environment' },
-  GetProjectProjectIDEnvironmentEnvironmentID: { method: 'GET', path: '/project/{project_id}/environment/{environment_id}', status: 200, decodes: 'Environment' },
-  PutProjectProjectIDEnvironmentEnvironmentID: { method: 'PUT', path: '/project/{project_id}/environment/{environment_id}', status: 204 },
-  DeleteProjectProjectIDEnvironmentEnvironmentID: { method: 'DELETE', path: '/project/{project_id}/environment/{environment_id}', status: 204 },
+  PostProjectProjectIDRepositories: {
+    method: 'POST',
+    path: '/project/{project_id}/repositories',
+    status: 201,
+    decodes: 'Repository',
+  },
+  GetProjectProjectIDRepositories: {
+    method: 'GET',
+    path: '/project/{project_id}/repositories',
+    status: 200,
+    decodes: 'Repository[]',
+  },
+  GetProjectProjectIDRepositoriesRepositoryID: {
+    method: 'GET',
+    path: '/project/{project_id}/repositories/{repository_id}',
+    status: 200,
+    decodes: 'Repository',
+  },
+  PutProjectProjectIDRepositoriesRepositoryID: {
+    method: 'PUT',
+    path: '/project/{project_id}/repositories/{repository_id}',
+    status: 204,
+  },
+  DeleteProjectProjectIDRepositoriesRepositoryID: {
+    method: 'DELETE',
+    path: '/project/{project_id}/repositories/{repository_id}',
+    status: 204,
+  },
+  PostProjectProjectIDInventory: {
+    method: 'POST',
+    path: '/project/{project_id}/inventory',
+    status: 201,
+    decodes: 'Inventory',
+  },
+  GetProjectProjectIDInventory: {
+    method: 'GET',
+    path: '/project/{project_id}/inventory',
+    status: 200,
+    decodes: 'Inventory[]',
+  },
+  GetProjectProjectIDInventoryInventoryID: {
+    method: 'GET',
+    path: '/project/{project_id}/inventory/{inventory_id}',
+    status: 200,
+    decodes: 'Inventory',
+  },
+  PutProjectProjectIDInventoryInventoryID: {
+    method: 'PUT',
+    path: '/project/{project_id}/inventory/{inventory_id}',
+    status: 204,
+  },
+  DeleteProjectProjectIDInventoryInventoryID: {
+    method: 'DELETE',
+    path: '/project/{project_id}/inventory/{inventory_id}',
+    status: 204,
+  },
+  PostProjectProjectIDEnvironment: {
+    method: 'POST',
+    path: '/project/{project_id}/environment',
+    status: 201,
+    decodes: 'Environment',
+  },
+  GetProjectProjectIDEnvironmentEnvironmentID: {
+    method: 'GET',
+    path: '/project/{project_id}/environment/{environment_id}',
+    status: 200,
+    decodes: 'Environment',
+  },
+  PutProjectProjectIDEnvironmentEnvironmentID: {
+    method: 'PUT',
+    path: '/project/{project_id}/environment/{environment_id}',
+    status: 204,
+  },
+  DeleteProjectProjectIDEnvironmentEnvironmentID: {
+    method: 'DELETE',
+    path: '/project/{project_id}/environment/{environment_id}',
+    status: 204,
+  },
   PostProjectProjectIDViews: { method: 'POST', path: '/project/{project_id}/views', status: 201, decodes: 'View' },
   GetProjectProjectIDViews: { method: 'GET', path: '/project/{project_id}/views', status: 200, decodes: 'View[]' },
-  GetProjectProjectIDViewsViewID: { method: 'GET', path: '/project/{project_id}/views/{view_id}', status: 200, decodes: 'View' },
+  GetProjectProjectIDViewsViewID: {
+    method: 'GET',
+    path: '/project/{project_id}/views/{view_id}',
+    status: 200,
+    decodes: 'View',
+  },
   PutProjectProjectIDViewsViewID: { method: 'PUT', path: '/project/{project_id}/views/{view_id}', status: 204 },
   DeleteProjectProjectIDViewsViewID: { method: 'DELETE', path: '/project/{project_id}/views/{view_id}', status: 204 },
-  PostProjectProjectIDTemplates: { method: 'POST', path: '/project/{project_id}/templates', status: 201, decodes: 'Template' },
-  GetProjectProjectIDTemplates: { method: 'GET', path: '/project/{project_id}/templates', status: 200, decodes: 'Template[]' },
-  GetProjectProjectIDTemplatesTemplateID: { method: 'GET', path: '/project/{project_id}/templates/{template_id}', status: 200, decodes: 'Template' },
-  PutProjectProjectIDTemplatesTemplateID: { method: 'PUT', path: '/project/{project_id}/templates/{template_id}', status: 204 },
-  DeleteProjectProjectIDTemplatesTemplateID: { method: 'DELETE', path: '/project/{project_id}/templates/{template_id}', status: 204 },
-  PostProjectProjectIDSchedules: { method: 'POST', path: '/project/{project_id}/schedules', status: 201, decodes: 'Schedule' },
-  GetProjectProjectIDSchedulesScheduleID: { method: 'GET', path: '/project/{project_id}/schedules/{schedule_id}', status: 200, decodes: 'Schedule' },
-  PutProjectProjectIDSchedulesScheduleID: { method: 'PUT', path: '/project/{project_id}/schedules/{schedule_id}', status: 204 },
-  DeleteProjectProjectIDSchedulesScheduleID: { method: 'DELETE', path: '/project/{project_id}/schedules/{schedule_id}', status: 204 },
-  PostProjectProjectIDIntegrations: { method: 'POST', path: '/project/{project_id}/integrations', status: 201, decodes: 'Integration' },
-  GetProjectProjectIDIntegrations: { method: 'GET', path: '/project/{project_id}/integrations', status: 200, decodes: 'Integration[]' },
-  GetProjectProjectIDIntegrationsIntegrationID: { method: 'GET', path: '/project/{project_id}/integrations/{integration_id}', status: 200, decodes: 'Integration' },
-  PutProjectProjectIDIntegrationsIntegrationID: { method: 'PUT', path: '/project/{project_id}/integrations/{integration_id}', status: 204 },
-  DeleteProjectProjectIDIntegrationsIntegrationID: { method: 'DELETE', path: '/project/{project_id}/integrations/{integration_id}', status: 204 },
-  PostProjectProjectIDIntegrationsIntegrationIDAliases: { method: 'POST', path: '/project/{project_id}/integrations/{integration_id}/aliases', status: 200, decodes: 'IntegrationAlias' },
-  GetProjectProjectIDIntegrationsIntegrationIDAliases: { method: 'GET', path: '/project/{project_id}/integrations/{integration_id}/aliases', status: 200, decodes: 'IntegrationAlias[]' },
-  DeleteProjectProjectIDIntegrationsIntegrationIDAliasesAliasID: { method: 'DELETE', path: '/project/{project_id}/integrations/{integration_id}/aliases/{alias_id}', status: 204 },
-  PostProjectProjectIDIntegrationsAliases: { method: 'POST', path: '/project/{project_id}/integrations/aliases', status: 200, decodes: 'IntegrationAlias' },
-  GetProjectProjectIDIntegrationsAliases: { method: 'GET', path: '/project/{project_id}/integrations/aliases', status: 200, decodes: 'IntegrationAlias[]' },
-  DeleteProjectProjectIDIntegrationsAliasesAliasID: { method: 'DELETE', path: '/project/{project_id}/integrations/aliases/{alias_id}', status: 204 },
+  PostProjectProjectIDTemplates: {
+    method: 'POST',
+    path: '/project/{project_id}/templates',
+    status: 201,
+    decodes: 'Template',
+  },
+  GetProjectProjectIDTemplates: {
+    method: 'GET',
+    path: '/project/{project_id}/templates',
+    status: 200,
+    decodes: 'Template[]',
+  },
+  GetProjectProjectIDTemplatesTemplateID: {
+    method: 'GET',
+    path: '/project/{project_id}/templates/{template_id}',
+    status: 200,
+    decodes: 'Template',
+  },
+  PutProjectProjectIDTemplatesTemplateID: {
+    method: 'PUT',
+    path: '/project/{project_id}/templates/{template_id}',
+    status: 204,
+  },
+  DeleteProjectProjectIDTemplatesTemplateID: {
+    method: 'DELETE',
+    path: '/project/{project_id}/templates/{template_id}',
+    status: 204,
+  },
+  PostProjectProjectIDSchedules: {
+    method: 'POST',
+    path: '/project/{project_id}/schedules',
+    status: 201,
+    decodes: 'Schedule',
+  },
+  GetProjectProjectIDSchedulesScheduleID: {
+    method: 'GET',
+    path: '/project/{project_id}/schedules/{schedule_id}',
+    status: 200,
+    decodes: 'Schedule',
+  },
+  PutProjectProjectIDSchedulesScheduleID: {
+    method: 'PUT',
+    path: '/project/{project_id}/schedules/{schedule_id}',
+    status: 204,
+  },
+  DeleteProjectProjectIDSchedulesScheduleID: {
+    method: 'DELETE',
+    path: '/project/{project_id}/schedules/{schedule_id}',
+    status: 204,
+  },
+  PostProjectProjectIDIntegrations: {
+    method: 'POST',
+    path: '/project/{project_id}/integrations',
+    status: 201,
+    decodes: 'Integration',
+  },
+  GetProjectProjectIDIntegrations: {
+    method: 'GET',
+    path: '/project/{project_id}/integrations',
+    status: 200,
+    decodes: 'Integration[]',
+  },
+  GetProjectProjectIDIntegrationsIntegrationID: {
+    method: 'GET',
+    path: '/project/{project_id}/integrations/{integration_id}',
+    status: 200,
+    decodes: 'Integration',
+  },
+  PutProjectProjectIDIntegrationsIntegrationID: {
+    method: 'PUT',
+    path: '/project/{project_id}/integrations/{integration_id}',
+    status: 204,
+  },
+  DeleteProjectProjectIDIntegrationsIntegrationID: {
+    method: 'DELETE',
+    path: '/project/{project_id}/integrations/{integration_id}',
+    status: 204,
+  },
+  PostProjectProjectIDIntegrationsIntegrationIDAliases: {
+    method: 'POST',
+    path: '/project/{project_id}/integrations/{integration_id}/aliases',
+    status: 200,
+    decodes: 'IntegrationAlias',
+  },
+  GetProjectProjectIDIntegrationsIntegrationIDAliases: {
+    method: 'GET',
+    path: '/project/{project_id}/integrations/{integration_id}/aliases',
+    status: 200,
+    decodes: 'IntegrationAlias[]',
+  },
+  DeleteProjectProjectIDIntegrationsIntegrationIDAliasesAliasID: {
+    method: 'DELETE',
+    path: '/project/{project_id}/integrations/{integration_id}/aliases/{alias_id}',
+    status: 204,
+  },
+  PostProjectProjectIDIntegrationsAliases: {
+    method: 'POST',
+    path: '/project/{project_id}/integrations/aliases',
+    status: 200,
+    decodes: 'IntegrationAlias',
+  },
+  GetProjectProjectIDIntegrationsAliases: {
+    method: 'GET',
+    path: '/project/{project_id}/integrations/aliases',
+    status: 200,
+    decodes: 'IntegrationAlias[]',
+  },
+  DeleteProjectProjectIDIntegrationsAliasesAliasID: {
+    method: 'DELETE',
+    path: '/project/{project_id}/integrations/aliases/{alias_id}',
+    status: 204,
+  },
 } as const satisfies Record<string, { method: string; path: string; status: number; decodes?: string }>;
 
 type Operation = keyof typeof PROVIDER_OPERATIONS;
@@ -91,7 +257,12 @@ describe.each(dialects)('the Terraform provider against Gantry (%s)', (dialect) 
     const spec: { method: string; path: string; status: number; decodes?: string } = PROVIDER_OPERATIONS[operation];
     const path = spec.path.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name]));
     const response = await t.request(spec.method, `/api${path}`, {
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'Go-http-client/1.1' },
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        accept: 'application/json',
+        'user-agent': 'Go-http-client/1.1',
+      },
       rawBody: body === undefined ? '' : JSON.stringify(body),
     });
     expect(response.status, `${operation} ${spec.method} ${path}: ${response.text}`).toBe(spec.status);
@@ -100,7 +271,10 @@ describe.each(dialects)('the Terraform provider against Gantry (%s)', (dialect) 
       const typeName = spec.decodes.replace('[]', '');
       const bodies = spec.decodes.endsWith('[]') ? (response.body as unknown[]) : [response.body];
       expect(Array.isArray(bodies), `${operation} answers a list`).toBe(true);
-      expect(bodies.flatMap((item) => explainFieldMismatches(typeName, item, { requireAll: false })), operation).toEqual([]);
+      expect(
+        bodies.flatMap((item) => explainFieldMismatches(typeName, item, { requireAll: false })),
+        operation,
+      ).toEqual([]);
     }
     return response.body;
   }
@@ -109,63 +283,147 @@ describe.each(dialects)('the Terraform provider against Gantry (%s)', (dialect) 
   beforeAll(async () => {
     t = await createTestApp(dialect);
     p = await createProjectFixture(t, { 'site.yml': '- hosts: all\n' });
-    token = ((await t.request('POST', '/api/user/tokens', { as: t.adminCookie, rawBody: '' })).body as { id: string }).id;
+    token = ((await t.request('POST', '/api/user/tokens', { as: t.adminCookie, rawBody: '' })).body as { id: string })
+      .id;
     t.secrets.add(token);
   });
   afterAll(() => t.close());
 
   it('manages a project: create with Go zero values left out, read with and without a trailing slash, update switching alert off, delete', async () => {
-    const project = (await call('PostProjects', {}, { name: 'Provider project', alert: true, alert_chat: 'ops', max_parallel_tasks: 3 })) as Json;
+    const project = (await call(
+      'PostProjects',
+      {},
+      { name: 'Provider project', alert: true, alert_chat: 'ops', max_parallel_tasks: 3 },
+    )) as Json;
     expect(project).toMatchObject({ name: 'Provider project', alert: true, alert_chat: 'ops', max_parallel_tasks: 3 });
     const projectId = idOf(project);
     expect(((await call('GetProjects', {})) as Json[]).map(idOf)).toContain(projectId);
     // The provider sends false and 0 by leaving them out: the project's alert goes off.
     await call('PutProjectProjectID', { project_id: projectId }, { name: 'Provider project 2', max_parallel_tasks: 0 });
-    expect(await call('GetProjectProjectID', { project_id: projectId })).toMatchObject({ name: 'Provider project 2', alert: false, max_parallel_tasks: 0 });
+    expect(await call('GetProjectProjectID', { project_id: projectId })).toMatchObject({
+      name: 'Provider project 2',
+      alert: false,
+      max_parallel_tasks: 0,
+    });
     await call('DeleteProjectProjectID', { project_id: projectId });
   });
 
   it('manages users and project members: create, read, update, set a password, add to a project, change the role, remove, delete', async () => {
-    const user = (await call('PostUsers', {}, { name: 'Provider User', username: 'provider-user', email: 'provider@example.com', password: 'provider-Pass-1', alert: true })) as Json;
+    const user = (await call(
+      'PostUsers',
+      {},
+      {
+        name: 'Provider User',
+        username: 'provider-user',
+        email: 'provider@example.com',
+        password: 'provider-Pass-1',
+        alert: true,
+      },
+    )) as Json;
     t.secrets.add('provider-Pass-1');
     const userId = idOf(user);
     expect(user).toMatchObject({ username: 'provider-user', admin: false, alert: true });
     expect(((await call('GetUsers', {})) as Json[]).map(idOf)).toContain(userId);
-    await call('PutUsersUserID', { user_id: userId }, { name: 'Provider User 2', username: 'provider-user', email: 'provider@example.com' });
+    await call(
+      'PutUsersUserID',
+      { user_id: userId },
+      { name: 'Provider User 2', username: 'provider-user', email: 'provider@example.com' },
+    );
     expect(await call('GetUsersUserID', { user_id: userId })).toMatchObject({ name: 'Provider User 2', alert: false });
     await call('PostUsersUserIDPassword', { user_id: userId }, { password: 'provider-Pass-2' });
     t.secrets.add('provider-Pass-2');
-    expect((await t.request('POST', '/api/auth/login', { body: { auth: 'provider-user', password: 'provider-Pass-2' } })).status).toBe(204);
+    expect(
+      (await t.request('POST', '/api/auth/login', { body: { auth: 'provider-user', password: 'provider-Pass-2' } }))
+        .status,
+    ).toBe(204);
 
     await call('PostProjectProjectIDUsers', { project_id: p.projectId }, { user_id: userId, role: 'task_runner' });
-    expect(((await call('GetProjectProjectIDUsers', { project_id: p.projectId })) as Json[]).find((u) => u.id === userId)).toMatchObject({ role: 'task_runner' });
+    expect(
+      ((await call('GetProjectProjectIDUsers', { project_id: p.projectId })) as Json[]).find((u) => u.id === userId),
+    ).toMatchObject({ role: 'task_runner' });
     await call('PutProjectProjectIDUsersUserID', { project_id: p.projectId, user_id: userId }, { role: 'manager' });
-    expect(((await call('GetProjectProjectIDUsers', { project_id: p.projectId })) as Json[]).find((u) => u.id === userId)).toMatchObject({ role: 'manager' });
+    expect(
+      ((await call('GetProjectProjectIDUsers', { project_id: p.projectId })) as Json[]).find((u) => u.id === userId),
+    ).toMatchObject({ role: 'manager' });
     await call('DeleteProjectProjectIDUsersUserID', { project_id: p.projectId, user_id: userId });
     await call('DeleteUsersUserID', { user_id: userId });
   });
 
   it('manages keys, repositories, inventories, variable groups and views the way the provider does', async () => {
     const params = { project_id: p.projectId };
-    const key = (await call('PostProjectProjectIDKeys', params, { name: 'Provider key', type: 'login_password', project_id: p.projectId, login_password: { login: 'deploy', password: 'provider-Key-Pass-1' } })) as Json;
+    const key = (await call('PostProjectProjectIDKeys', params, {
+      name: 'Provider key',
+      type: 'login_password',
+      project_id: p.projectId,
+      login_password: { login: 'deploy', password: 'provider-Key-Pass-1' },
+    })) as Json;
     t.secrets.add('provider-Key-Pass-1');
     const keyId = idOf(key);
     // The provider finds keys by listing them; a key update without a new secret leaves override_secret out.
-    expect(((await call('GetProjectProjectIDKeys', params)) as Json[]).find((k) => k.id === keyId)).toMatchObject({ name: 'Provider key', type: 'login_password' });
-    await call('PutProjectProjectIDKeysKeyID', { ...params, key_id: keyId }, { id: keyId, name: 'Provider key 2', type: 'login_password', project_id: p.projectId });
-    expect(((await call('GetProjectProjectIDKeys', params)) as Json[]).find((k) => k.id === keyId)).toMatchObject({ name: 'Provider key 2', empty: false });
+    expect(((await call('GetProjectProjectIDKeys', params)) as Json[]).find((k) => k.id === keyId)).toMatchObject({
+      name: 'Provider key',
+      type: 'login_password',
+    });
+    await call(
+      'PutProjectProjectIDKeysKeyID',
+      { ...params, key_id: keyId },
+      { id: keyId, name: 'Provider key 2', type: 'login_password', project_id: p.projectId },
+    );
+    expect(((await call('GetProjectProjectIDKeys', params)) as Json[]).find((k) => k.id === keyId)).toMatchObject({
+      name: 'Provider key 2',
+      empty: false,
+    });
 
-    const repository = (await call('PostProjectProjectIDRepositories', params, { name: 'Provider repo', project_id: p.projectId, git_url: 'https://example.com/acme/site.git', git_branch: 'main', ssh_key_id: keyId })) as Json;
+    const repository = (await call('PostProjectProjectIDRepositories', params, {
+      name: 'Provider repo',
+      project_id: p.projectId,
+      git_url: 'https://example.com/acme/site.git',
+      git_branch: 'main',
+      ssh_key_id: keyId,
+    })) as Json;
     const repositoryId = idOf(repository);
-    await call('PutProjectProjectIDRepositoriesRepositoryID', { ...params, repository_id: repositoryId }, { id: repositoryId, name: 'Provider repo 2', project_id: p.projectId, git_url: 'https://example.com/acme/site.git', git_branch: 'release', ssh_key_id: keyId });
-    expect(await call('GetProjectProjectIDRepositoriesRepositoryID', { ...params, repository_id: repositoryId })).toMatchObject({ name: 'Provider repo 2', git_branch: 'release', ssh_key_id: keyId });
+    await call(
+      'PutProjectProjectIDRepositoriesRepositoryID',
+      { ...params, repository_id: repositoryId },
+      {
+        id: repositoryId,
+        name: 'Provider repo 2',
+        project_id: p.projectId,
+        git_url: 'https://example.com/acme/site.git',
+        git_branch: 'release',
+        ssh_key_id: keyId,
+      },
+    );
+    expect(
+      await call('GetProjectProjectIDRepositoriesRepositoryID', { ...params, repository_id: repositoryId }),
+    ).toMatchObject({ name: 'Provider repo 2', git_branch: 'release', ssh_key_id: keyId });
     expect(((await call('GetProjectProjectIDRepositories', params)) as Json[]).map(idOf)).toContain(repositoryId);
 
-    const inventory = (await call('PostProjectProjectIDInventory', params, { name: 'Provider hosts', project_id: p.projectId, inventory: 'web1.example.com', ssh_key_id: p.noneKeyId, become_key_id: keyId, type: 'static' })) as Json;
+    const inventory = (await call('PostProjectProjectIDInventory', params, {
+      name: 'Provider hosts',
+      project_id: p.projectId,
+      inventory: 'web1.example.com',
+      ssh_key_id: p.noneKeyId,
+      become_key_id: keyId,
+      type: 'static',
+    })) as Json;
     const inventoryId = idOf(inventory);
     // Without become_key_id (0 is left out) the inventory no longer has a become key.
-    await call('PutProjectProjectIDInventoryInventoryID', { ...params, inventory_id: inventoryId }, { id: inventoryId, name: 'Provider hosts', project_id: p.projectId, inventory: 'web2.example.com', ssh_key_id: p.noneKeyId, type: 'static' });
-    expect(await call('GetProjectProjectIDInventoryInventoryID', { ...params, inventory_id: inventoryId })).toMatchObject({ inventory: 'web2.example.com', become_key_id: null });
+    await call(
+      'PutProjectProjectIDInventoryInventoryID',
+      { ...params, inventory_id: inventoryId },
+      {
+        id: inventoryId,
+        name: 'Provider hosts',
+        project_id: p.projectId,
+        inventory: 'web2.example.com',
+        ssh_key_id: p.noneKeyId,
+        type: 'static',
+      },
+    );
+    expect(
+      await call('GetProjectProjectIDInventoryInventoryID', { ...params, inventory_id: inventoryId }),
+    ).toMatchObject({ inventory: 'web2.example.com', become_key_id: null });
     expect(((await call('GetProjectProjectIDInventory', params)) as Json[]).map(idOf)).toContain(inventoryId);
 
     const group = (await call('PostProjectProjectIDEnvironment', params, {
@@ -177,23 +435,43 @@ describe.each(dialects)('the Terraform provider against Gantry (%s)', (dialect) 
     })) as Json;
     t.secrets.add('provider-Secret-1');
     const groupId = idOf(group);
-    const stored = (await call('GetProjectProjectIDEnvironmentEnvironmentID', { ...params, environment_id: groupId })) as { secrets: Json[] };
+    const stored = (await call('GetProjectProjectIDEnvironmentEnvironmentID', {
+      ...params,
+      environment_id: groupId,
+    })) as { secrets: Json[] };
     const secretId = idOf(stored.secrets[0]);
-    await call('PutProjectProjectIDEnvironmentEnvironmentID', { ...params, environment_id: groupId }, {
-      id: groupId,
-      name: 'Provider vars',
-      project_id: p.projectId,
-      json: '{"a":"2"}',
-      env: '{}',
-      secrets: [{ id: secretId, name: 'token', type: 'var', secret: 'provider-Secret-2', operation: 'update' }],
-    });
+    await call(
+      'PutProjectProjectIDEnvironmentEnvironmentID',
+      { ...params, environment_id: groupId },
+      {
+        id: groupId,
+        name: 'Provider vars',
+        project_id: p.projectId,
+        json: '{"a":"2"}',
+        env: '{}',
+        secrets: [{ id: secretId, name: 'token', type: 'var', secret: 'provider-Secret-2', operation: 'update' }],
+      },
+    );
     t.secrets.add('provider-Secret-2');
-    expect(await call('GetProjectProjectIDEnvironmentEnvironmentID', { ...params, environment_id: groupId })).toMatchObject({ json: '{"a":"2"}', secrets: [{ id: secretId, name: 'token', type: 'var' }] });
+    expect(
+      await call('GetProjectProjectIDEnvironmentEnvironmentID', { ...params, environment_id: groupId }),
+    ).toMatchObject({ json: '{"a":"2"}', secrets: [{ id: secretId, name: 'token', type: 'var' }] });
 
-    const view = (await call('PostProjectProjectIDViews', params, { title: 'Provider view', project_id: p.projectId, position: 1 })) as Json;
+    const view = (await call('PostProjectProjectIDViews', params, {
+      title: 'Provider view',
+      project_id: p.projectId,
+      position: 1,
+    })) as Json;
     const viewId = idOf(view);
-    await call('PutProjectProjectIDViewsViewID', { ...params, view_id: viewId }, { id: viewId, title: 'Provider view 2', project_id: p.projectId });
-    expect(await call('GetProjectProjectIDViewsViewID', { ...params, view_id: viewId })).toMatchObject({ title: 'Provider view 2', position: 0 });
+    await call(
+      'PutProjectProjectIDViewsViewID',
+      { ...params, view_id: viewId },
+      { id: viewId, title: 'Provider view 2', project_id: p.projectId },
+    );
+    expect(await call('GetProjectProjectIDViewsViewID', { ...params, view_id: viewId })).toMatchObject({
+      title: 'Provider view 2',
+      position: 0,
+    });
     expect(((await call('GetProjectProjectIDViews', params)) as Json[]).map(idOf)).toContain(viewId);
 
     await call('DeleteProjectProjectIDViewsViewID', { ...params, view_id: viewId });
@@ -205,9 +483,24 @@ describe.each(dialects)('the Terraform provider against Gantry (%s)', (dialect) 
 
   it('manages templates, schedules and integrations with their aliases the way the provider does', async () => {
     const params = { project_id: p.projectId };
-    const vaultKey = idOf(await call('PostProjectProjectIDKeys', params, { name: 'Provider vault', type: 'login_password', project_id: p.projectId, login_password: { password: 'provider-Vault-1' } }));
+    const vaultKey = idOf(
+      await call('PostProjectProjectIDKeys', params, {
+        name: 'Provider vault',
+        type: 'login_password',
+        project_id: p.projectId,
+        login_password: { password: 'provider-Vault-1' },
+      }),
+    );
     t.secrets.add('provider-Vault-1');
-    const inventoryId = idOf(await call('PostProjectProjectIDInventory', params, { name: 'Template hosts', project_id: p.projectId, inventory: 'localhost', ssh_key_id: p.noneKeyId, type: 'static' }));
+    const inventoryId = idOf(
+      await call('PostProjectProjectIDInventory', params, {
+        name: 'Template hosts',
+        project_id: p.projectId,
+        inventory: 'localhost',
+        ssh_key_id: p.noneKeyId,
+        type: 'static',
+      }),
+    );
     const templateBody = {
       project_id: p.projectId,
       environment_id: p.emptyEnvironmentId,
@@ -220,7 +513,10 @@ describe.each(dialects)('the Terraform provider against Gantry (%s)', (dialect) 
       allow_override_args_in_task: true,
       arguments: '[]',
       description: 'From Terraform',
-      survey_vars: [{ name: 'region', title: 'Region', required: true, type: 'enum', values: [{ name: 'Europe', value: 'eu' }] }, { name: 'note', title: 'Note', values: null }],
+      survey_vars: [
+        { name: 'region', title: 'Region', required: true, type: 'enum', values: [{ name: 'Europe', value: 'eu' }] },
+        { name: 'note', title: 'Note', values: null },
+      ],
       vaults: [{ type: 'password', vault_key_id: vaultKey }],
       task_params: { params: {} },
     };
@@ -228,36 +524,109 @@ describe.each(dialects)('the Terraform provider against Gantry (%s)', (dialect) 
     const templateId = idOf(template);
     const read = (await call('GetProjectProjectIDTemplatesTemplateID', { ...params, template_id: templateId })) as Json;
     // The provider reads environment_ids first (Semaphore 2.16+), environment_id otherwise.
-    expect(read).toMatchObject({ name: 'Provider template', environment_id: p.emptyEnvironmentId, environment_ids: [p.emptyEnvironmentId], inventory_id: inventoryId, allow_override_args_in_task: true, vaults: [{ type: 'password', vault_key_id: vaultKey }] });
-    const vaultId = idOf((read.vaults as Json[])[0]);
-    await call('PutProjectProjectIDTemplatesTemplateID', { ...params, template_id: templateId }, {
-      ...templateBody,
-      id: templateId,
-      name: 'Provider template 2',
-      allow_override_args_in_task: undefined,
-      vaults: [{ id: vaultId, type: 'password', vault_key_id: vaultKey }],
+    expect(read).toMatchObject({
+      name: 'Provider template',
+      environment_id: p.emptyEnvironmentId,
+      environment_ids: [p.emptyEnvironmentId],
+      inventory_id: inventoryId,
+      allow_override_args_in_task: true,
+      vaults: [{ type: 'password', vault_key_id: vaultKey }],
     });
-    expect(await call('GetProjectProjectIDTemplatesTemplateID', { ...params, template_id: templateId })).toMatchObject({ name: 'Provider template 2', allow_override_args_in_task: false });
+    const vaultId = idOf((read.vaults as Json[])[0]);
+    await call(
+      'PutProjectProjectIDTemplatesTemplateID',
+      { ...params, template_id: templateId },
+      {
+        ...templateBody,
+        id: templateId,
+        name: 'Provider template 2',
+        allow_override_args_in_task: undefined,
+        vaults: [{ id: vaultId, type: 'password', vault_key_id: vaultKey }],
+      },
+    );
+    expect(await call('GetProjectProjectIDTemplatesTemplateID', { ...params, template_id: templateId })).toMatchObject({
+      name: 'Provider template 2',
+      allow_override_args_in_task: false,
+    });
     expect(((await call('GetProjectProjectIDTemplates', params)) as Json[]).map(idOf)).toContain(templateId);
 
     // A disabled schedule is sent without `active` (false is left out): it must not run.
-    const schedule = (await call('PostProjectProjectIDSchedules', params, { project_id: p.projectId, template_id: templateId, name: 'Provider nightly', cron_format: '0 3 * * *' })) as Json;
+    const schedule = (await call('PostProjectProjectIDSchedules', params, {
+      project_id: p.projectId,
+      template_id: templateId,
+      name: 'Provider nightly',
+      cron_format: '0 3 * * *',
+    })) as Json;
     const scheduleId = idOf(schedule);
-    expect(await call('GetProjectProjectIDSchedulesScheduleID', { ...params, schedule_id: scheduleId })).toMatchObject({ name: 'Provider nightly', active: false });
-    await call('PutProjectProjectIDSchedulesScheduleID', { ...params, schedule_id: scheduleId }, { id: scheduleId, project_id: p.projectId, template_id: templateId, name: 'Provider nightly', cron_format: '0 4 * * *', active: true });
-    expect(await call('GetProjectProjectIDSchedulesScheduleID', { ...params, schedule_id: scheduleId })).toMatchObject({ cron_format: '0 4 * * *', active: true });
+    expect(await call('GetProjectProjectIDSchedulesScheduleID', { ...params, schedule_id: scheduleId })).toMatchObject({
+      name: 'Provider nightly',
+      active: false,
+    });
+    await call(
+      'PutProjectProjectIDSchedulesScheduleID',
+      { ...params, schedule_id: scheduleId },
+      {
+        id: scheduleId,
+        project_id: p.projectId,
+        template_id: templateId,
+        name: 'Provider nightly',
+        cron_format: '0 4 * * *',
+        active: true,
+      },
+    );
+    expect(await call('GetProjectProjectIDSchedulesScheduleID', { ...params, schedule_id: scheduleId })).toMatchObject({
+      cron_format: '0 4 * * *',
+      active: true,
+    });
 
-    const integration = (await call('PostProjectProjectIDIntegrations', params, { project_id: p.projectId, template_id: templateId, name: 'Provider hook', auth_method: 'token', auth_header: 'X-Token', auth_secret_id: vaultKey, searchable: true, task_params: { message: 'hook', params: {} } })) as Json;
+    const integration = (await call('PostProjectProjectIDIntegrations', params, {
+      project_id: p.projectId,
+      template_id: templateId,
+      name: 'Provider hook',
+      auth_method: 'token',
+      auth_header: 'X-Token',
+      auth_secret_id: vaultKey,
+      searchable: true,
+      task_params: { message: 'hook', params: {} },
+    })) as Json;
     const integrationId = idOf(integration);
-    await call('PutProjectProjectIDIntegrationsIntegrationID', { ...params, integration_id: integrationId }, { id: integrationId, project_id: p.projectId, template_id: templateId, name: 'Provider hook 2', task_params: { params: {} } });
-    expect(await call('GetProjectProjectIDIntegrationsIntegrationID', { ...params, integration_id: integrationId })).toMatchObject({ name: 'Provider hook 2', auth_method: '', searchable: false, auth_secret_id: null });
+    await call(
+      'PutProjectProjectIDIntegrationsIntegrationID',
+      { ...params, integration_id: integrationId },
+      {
+        id: integrationId,
+        project_id: p.projectId,
+        template_id: templateId,
+        name: 'Provider hook 2',
+        task_params: { params: {} },
+      },
+    );
+    expect(
+      await call('GetProjectProjectIDIntegrationsIntegrationID', { ...params, integration_id: integrationId }),
+    ).toMatchObject({ name: 'Provider hook 2', auth_method: '', searchable: false, auth_secret_id: null });
     expect(((await call('GetProjectProjectIDIntegrations', params)) as Json[]).map(idOf)).toContain(integrationId);
 
-    const alias = (await call('PostProjectProjectIDIntegrationsIntegrationIDAliases', { ...params, integration_id: integrationId })) as Json;
-    expect(((await call('GetProjectProjectIDIntegrationsIntegrationIDAliases', { ...params, integration_id: integrationId })) as Json[]).map(idOf)).toEqual([idOf(alias)]);
-    await call('DeleteProjectProjectIDIntegrationsIntegrationIDAliasesAliasID', { ...params, integration_id: integrationId, alias_id: idOf(alias) });
+    const alias = (await call('PostProjectProjectIDIntegrationsIntegrationIDAliases', {
+      ...params,
+      integration_id: integrationId,
+    })) as Json;
+    expect(
+      (
+        (await call('GetProjectProjectIDIntegrationsIntegrationIDAliases', {
+          ...params,
+          integration_id: integrationId,
+        })) as Json[]
+      ).map(idOf),
+    ).toEqual([idOf(alias)]);
+    await call('DeleteProjectProjectIDIntegrationsIntegrationIDAliasesAliasID', {
+      ...params,
+      integration_id: integrationId,
+      alias_id: idOf(alias),
+    });
     const projectAlias = (await call('PostProjectProjectIDIntegrationsAliases', params)) as Json;
-    expect(((await call('GetProjectProjectIDIntegrationsAliases', params)) as Json[]).map(idOf)).toEqual([idOf(projectAlias)]);
+    expect(((await call('GetProjectProjectIDIntegrationsAliases', params)) as Json[]).map(idOf)).toEqual([
+      idOf(projectAlias),
+    ]);
     await call('DeleteProjectProjectIDIntegrationsAliasesAliasID', { ...params, alias_id: idOf(projectAlias) });
 
     await call('DeleteProjectProjectIDIntegrationsIntegrationID', { ...params, integration_id: integrationId });

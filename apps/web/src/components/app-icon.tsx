@@ -32,9 +32,14 @@ export function AppIcon({ app, size = 20 }: { app: AppLook; size?: number }) {
   const dark = theme.palette.mode === 'dark';
   const color = (dark ? app.dark_color || app.color : app.color) || theme.palette.text.secondary;
   // "black" and "white" are the defaults of monochrome logos: follow the text colour instead.
-  const resolved = ['black', '#000', '#000000', 'white', '#fff', '#ffffff'].includes(color.toLowerCase()) ? theme.palette.text.primary : color;
+  const resolved = ['black', '#000', '#000000', 'white', '#fff', '#ffffff'].includes(color.toLowerCase())
+    ? theme.palette.text.primary
+    : color;
   const Icon = app.icon ? ICONS[app.icon.replace(/^mdi-/, '')] : undefined;
-  if (Icon) return <Box component={Icon} aria-hidden sx={{ fontSize: size, color: resolved, display: 'block', flexShrink: 0 }} />;
+  if (Icon)
+    return (
+      <Box component={Icon} aria-hidden sx={{ fontSize: size, color: resolved, display: 'block', flexShrink: 0 }} />
+    );
   const initial = (app.title || app.id).charAt(0).toUpperCase();
   return (
     <Box

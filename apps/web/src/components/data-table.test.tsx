@@ -23,7 +23,10 @@ function renderTable(list: Row[] | undefined, emptyHint?: string) {
       emptyText="No schedules yet."
       emptyHint={emptyHint}
       paginated={false}
-      expansion={{ render: (row) => `Last tasks of ${row.name}`, toggleLabel: (row, open) => `${open ? 'Hide' : 'Show'} tasks of ${row.name}` }}
+      expansion={{
+        render: (row) => `Last tasks of ${row.name}`,
+        toggleLabel: (row, open) => `${open ? 'Hide' : 'Show'} tasks of ${row.name}`,
+      }}
     />,
   );
 }

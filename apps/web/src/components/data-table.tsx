@@ -70,7 +70,18 @@ interface DataTableProps<T> {
   'aria-label'?: string;
 }
 
-export function DataTable<T>({ columns, rows, getRowKey, loading = false, error, emptyText, emptyHint, expansion, paginated = true, ...rest }: DataTableProps<T>) {
+export function DataTable<T>({
+  columns,
+  rows,
+  getRowKey,
+  loading = false,
+  error,
+  emptyText,
+  emptyHint,
+  expansion,
+  paginated = true,
+  ...rest
+}: DataTableProps<T>) {
   const { t } = useTranslation();
   const [page, setPage] = useState(0);
   const [expanded, setExpanded] = useState<ReadonlySet<string | number>>(new Set());
@@ -115,8 +126,17 @@ export function DataTable<T>({ columns, rows, getRowKey, loading = false, error,
                   <TableRow hover sx={open ? { '& > td': { borderBottom: 0 } } : undefined}>
                     {expansion ? (
                       <TableCell padding="checkbox">
-                        <IconButton size="small" onClick={() => toggle(key)} aria-expanded={open} aria-label={expansion.toggleLabel(row, open)}>
-                          {open ? <KeyboardArrowDownIcon fontSize="small" /> : <KeyboardArrowRightIcon fontSize="small" />}
+                        <IconButton
+                          size="small"
+                          onClick={() => toggle(key)}
+                          aria-expanded={open}
+                          aria-label={expansion.toggleLabel(row, open)}
+                        >
+                          {open ? (
+                            <KeyboardArrowDownIcon fontSize="small" />
+                          ) : (
+                            <KeyboardArrowRightIcon fontSize="small" />
+                          )}
                         </IconButton>
                       </TableCell>
                     ) : null}

@@ -25,10 +25,28 @@ interface FormDialogProps {
   children: ReactNode;
 }
 
-export function FormDialog({ open, title, submitLabel, onSubmit, onClose, submitting = false, error, maxWidth = 'xs', width, children }: FormDialogProps) {
+export function FormDialog({
+  open,
+  title,
+  submitLabel,
+  onSubmit,
+  onClose,
+  submitting = false,
+  error,
+  maxWidth = 'xs',
+  width,
+  children,
+}: FormDialogProps) {
   const { t } = useTranslation();
   return (
-    <Dialog open={open} onClose={submitting ? undefined : onClose} maxWidth={maxWidth} fullWidth aria-labelledby="form-dialog-title" slotProps={width ? { paper: { sx: { maxWidth: width } } } : undefined}>
+    <Dialog
+      open={open}
+      onClose={submitting ? undefined : onClose}
+      maxWidth={maxWidth}
+      fullWidth
+      aria-labelledby="form-dialog-title"
+      slotProps={width ? { paper: { sx: { maxWidth: width } } } : undefined}
+    >
       <form onSubmit={onSubmit} noValidate>
         <DialogTitle id="form-dialog-title">{title}</DialogTitle>
         <DialogContent>
@@ -45,9 +63,7 @@ export function FormDialog({ open, title, submitLabel, onSubmit, onClose, submit
           <Button onClick={onClose} color="inherit" disabled={submitting}>
             {t('common.cancel')}
           </Button>
-          <SubmitButton pending={submitting}>
-            {submitLabel}
-          </SubmitButton>
+          <SubmitButton pending={submitting}>{submitLabel}</SubmitButton>
         </DialogActions>
       </form>
     </Dialog>

@@ -42,7 +42,9 @@ export function FormTextField<TValues extends FieldValues, TOutput>({
             onChange={(event) => field.onChange(event.target.value)}
             onBlur={field.onBlur}
             error={fieldState.error !== undefined}
-            helperText={fieldState.error?.message ? translateValidationMessage(t, fieldState.error.message) : helperText}
+            helperText={
+              fieldState.error?.message ? translateValidationMessage(t, fieldState.error.message) : helperText
+            }
             slotProps={numeric ? { htmlInput: { inputMode: 'numeric' } } : props.slotProps}
             fullWidth
           />
@@ -57,7 +59,12 @@ type FormCheckboxProps<TValues extends FieldValues, TOutput> = FieldProps<TValue
   disabled?: boolean;
 };
 
-export function FormCheckbox<TValues extends FieldValues, TOutput>({ control, name, label, disabled }: FormCheckboxProps<TValues, TOutput>) {
+export function FormCheckbox<TValues extends FieldValues, TOutput>({
+  control,
+  name,
+  label,
+  disabled,
+}: FormCheckboxProps<TValues, TOutput>) {
   return (
     <Controller
       control={control}

@@ -23,7 +23,13 @@ type FormSelectFieldProps<TValues extends FieldValues, TOutput> = {
 const keyOf = (value: unknown) => (value === null || value === undefined ? '' : String(value));
 
 /** A select bound to react-hook-form that keeps the option's own value type (a numeric id stays a number). */
-export function FormSelectField<TValues extends FieldValues, TOutput>({ control, name, options, helperText, ...props }: FormSelectFieldProps<TValues, TOutput>) {
+export function FormSelectField<TValues extends FieldValues, TOutput>({
+  control,
+  name,
+  options,
+  helperText,
+  ...props
+}: FormSelectFieldProps<TValues, TOutput>) {
   const { t } = useTranslation();
   // A "none" option has the empty value: the label must stay up so the option's text shows.
   const hasNone = options.some((option) => option.value === null || option.value === '');
@@ -39,7 +45,9 @@ export function FormSelectField<TValues extends FieldValues, TOutput>({ control,
           name={field.name}
           inputRef={field.ref}
           value={options.some((option) => keyOf(option.value) === keyOf(field.value)) ? keyOf(field.value) : ''}
-          onChange={(event) => field.onChange(options.find((option) => keyOf(option.value) === event.target.value)?.value ?? null)}
+          onChange={(event) =>
+            field.onChange(options.find((option) => keyOf(option.value) === event.target.value)?.value ?? null)
+          }
           onBlur={field.onBlur}
           error={fieldState.error !== undefined}
           helperText={fieldState.error?.message ? translateValidationMessage(t, fieldState.error.message) : helperText}

@@ -19,7 +19,14 @@ export function PasscodeField({ value, onChange, label, error, autoFocus }: Pass
       autoComplete="one-time-code"
       error={Boolean(error)}
       helperText={error ?? undefined}
-      slotProps={{ htmlInput: { inputMode: 'numeric', pattern: '[0-9]*', maxLength: 6, style: { letterSpacing: '0.3em', fontSize: 20 } } }}
+      slotProps={{
+        htmlInput: {
+          inputMode: 'numeric',
+          pattern: '[0-9]*',
+          maxLength: 6,
+          style: { letterSpacing: '0.3em', fontSize: 20 },
+        },
+      }}
       fullWidth
     />
   );

@@ -4,7 +4,15 @@ import Chip from '@mui/material/Chip';
 
 /** The mark beside a feature this server does not offer (Semaphore's "pro" features). */
 export function ProMark({ label }: { label: string }) {
-  return <Chip label={label} size="small" color="secondary" variant="outlined" sx={{ ml: 1, height: 18, fontSize: 10, fontWeight: 700 }} />;
+  return (
+    <Chip
+      label={label}
+      size="small"
+      color="secondary"
+      variant="outlined"
+      sx={{ ml: 1, height: 18, fontSize: 10, fontWeight: 700 }}
+    />
+  );
 }
 
 /**

@@ -13,7 +13,17 @@ function Harness({ refs, remove }: { refs: () => Promise<ResourceRefs>; remove: 
   const deletion = useResourceDelete(7);
   return (
     <>
-      <Button onClick={() => void deletion.request({ name: 'deploy', title: 'Delete key?', message: 'Key deploy will be deleted.', loadRefs: refs, remove })}>
+      <Button
+        onClick={() =>
+          void deletion.request({
+            name: 'deploy',
+            title: 'Delete key?',
+            message: 'Key deploy will be deleted.',
+            loadRefs: refs,
+            remove,
+          })
+        }
+      >
         start
       </Button>
       {deletion.element}
@@ -24,7 +34,12 @@ function Harness({ refs, remove }: { refs: () => Promise<ResourceRefs>; remove: 
 describe('resource delete flow', () => {
   it('lists what uses the item, with links, and offers no delete', async () => {
     const remove = vi.fn(() => Promise.resolve());
-    const refs = () => Promise.resolve({ ...noRefs, templates: [{ id: 3, name: 'Deploy site' }], inventories: [{ id: 5, name: 'production' }] });
+    const refs = () =>
+      Promise.resolve({
+        ...noRefs,
+        templates: [{ id: 3, name: 'Deploy site' }],
+        inventories: [{ id: 5, name: 'production' }],
+      });
     renderWithProviders(<Harness refs={refs} remove={remove} />);
     fireEvent.click(screen.getByRole('button', { name: 'start' }));
     const dialog = await screen.findByRole('dialog', { name: 'Cannot delete' });

@@ -105,16 +105,35 @@ export function useResourceDelete(projectId: number) {
         onConfirm={confirmed}
         onClose={() => setConfirmOpen(false)}
       />
-      <Dialog open={inUseOpen} onClose={() => setInUseOpen(false)} maxWidth="xs" fullWidth aria-labelledby="in-use-dialog-title">
+      <Dialog
+        open={inUseOpen}
+        onClose={() => setInUseOpen(false)}
+        maxWidth="xs"
+        fullWidth
+        aria-labelledby="in-use-dialog-title"
+      >
         <DialogTitle id="in-use-dialog-title">{t('refs.title')}</DialogTitle>
         <DialogContent>
           <DialogContentText>{t('refs.message', { name: inUse?.name ?? '' })}</DialogContentText>
           {inUse
             ? REF_KINDS.filter((kind) => inUse.refs[kind].length > 0).map((kind) => (
-                <List key={kind} dense subheader={<ListSubheader disableGutters sx={{ bgcolor: 'transparent', lineHeight: 2.5 }}>{t(`refs.kinds.${kind}`)}</ListSubheader>}>
+                <List
+                  key={kind}
+                  dense
+                  subheader={
+                    <ListSubheader disableGutters sx={{ bgcolor: 'transparent', lineHeight: 2.5 }}>
+                      {t(`refs.kinds.${kind}`)}
+                    </ListSubheader>
+                  }
+                >
                   {inUse.refs[kind].map((ref) => (
                     <ListItem key={ref.id} disableGutters sx={{ py: 0.25 }}>
-                      <Link component={RouterLink} to={getRefLink(projectId, kind, ref.id)} underline="hover" onClick={() => setInUseOpen(false)}>
+                      <Link
+                        component={RouterLink}
+                        to={getRefLink(projectId, kind, ref.id)}
+                        underline="hover"
+                        onClick={() => setInUseOpen(false)}
+                      >
                         {ref.name}
                       </Link>
                     </ListItem>

@@ -23,12 +23,24 @@ interface ResourceListPageProps<T> {
   children?: ReactNode;
 }
 
-function isButtonSpec(create: ResourceListPageProps<unknown>['create']): create is { label: string; onClick: () => void } {
+function isButtonSpec(
+  create: ResourceListPageProps<unknown>['create'],
+): create is { label: string; onClick: () => void } {
   return typeof create === 'object' && create !== null && 'label' in create && 'onClick' in create;
 }
 
 /** A project resource's page: its title with the create control, and every row in one table. */
-export function ResourceListPage<T>({ title, canManage, create, query, columns, getRowKey, emptyText, expansion, children }: ResourceListPageProps<T>) {
+export function ResourceListPage<T>({
+  title,
+  canManage,
+  create,
+  query,
+  columns,
+  getRowKey,
+  emptyText,
+  expansion,
+  children,
+}: ResourceListPageProps<T>) {
   const createControl = isButtonSpec(create) ? (
     <Button variant="contained" disableElevation startIcon={<AddIcon />} onClick={create.onClick}>
       {create.label}
@@ -79,7 +91,12 @@ export function createActionsColumn<T>({
     align: 'right',
     width: 104,
     render: (row) => (
-      <RowActions name={nameOf(row)} onEdit={canEdit(row) ? () => onEdit(row) : undefined} onDelete={() => onDelete(row)} deleting={isDeleting?.(row) ?? false}>
+      <RowActions
+        name={nameOf(row)}
+        onEdit={canEdit(row) ? () => onEdit(row) : undefined}
+        onDelete={() => onDelete(row)}
+        deleting={isDeleting?.(row) ?? false}
+      >
         {extraActions?.(row)}
       </RowActions>
     ),

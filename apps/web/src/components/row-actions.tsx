@@ -32,7 +32,12 @@ export function RowActions({ name, onEdit, onDelete, deleting = false, children 
       {onDelete ? (
         <Tooltip title={t('common.delete')}>
           <span>
-            <IconButton size="small" onClick={onDelete} disabled={deleting} aria-label={t('lists.deleteNamed', { name })}>
+            <IconButton
+              size="small"
+              onClick={onDelete}
+              disabled={deleting}
+              aria-label={t('lists.deleteNamed', { name })}
+            >
               <DeleteOutlineIcon fontSize="small" />
             </IconButton>
           </span>

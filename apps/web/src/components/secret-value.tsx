@@ -55,7 +55,15 @@ export function SecretValue({ value, label, copyLabel, copiedMessage, copyFailed
       <Typography
         component="code"
         aria-label={label}
-        sx={{ fontFamily: 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace', fontSize: 13, py: 0.75, flexGrow: 1, minWidth: 0, overflowWrap: 'anywhere', userSelect: 'all' }}
+        sx={{
+          fontFamily: 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace',
+          fontSize: 13,
+          py: 0.75,
+          flexGrow: 1,
+          minWidth: 0,
+          overflowWrap: 'anywhere',
+          userSelect: 'all',
+        }}
       >
         {value}
       </Typography>

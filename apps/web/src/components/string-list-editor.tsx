@@ -29,7 +29,17 @@ interface StringListEditorProps {
 }
 
 /** An ordered list of strings (command-line arguments, for instance): one field per entry. */
-export function StringListEditor({ label, values, onChange, addLabel, itemLabel, placeholder, helperText, error, disabled }: StringListEditorProps) {
+export function StringListEditor({
+  label,
+  values,
+  onChange,
+  addLabel,
+  itemLabel,
+  placeholder,
+  helperText,
+  error,
+  disabled,
+}: StringListEditorProps) {
   const { t } = useTranslation();
   const inputs = useRef<Array<HTMLInputElement | null>>([]);
 
@@ -62,7 +72,9 @@ export function StringListEditor({ label, values, onChange, addLabel, itemLabel,
                   add(index + 1);
                 }
               }}
-              slotProps={{ htmlInput: { 'aria-label': itemLabel(index), spellCheck: false, style: { fontFamily: 'monospace' } } }}
+              slotProps={{
+                htmlInput: { 'aria-label': itemLabel(index), spellCheck: false, style: { fontFamily: 'monospace' } },
+              }}
               fullWidth
             />
             <IconButton

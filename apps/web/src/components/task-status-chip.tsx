@@ -19,5 +19,12 @@ export const TASK_STATUS_COLORS: Record<TaskStatus, NonNullable<ChipProps['color
 
 export function TaskStatusChip({ status }: { status: TaskStatus }) {
   const { t } = useTranslation();
-  return <Chip size="small" label={t(`taskStatus.${status}`)} color={TASK_STATUS_COLORS[status]} variant={status === 'running' ? 'filled' : 'outlined'} />;
+  return (
+    <Chip
+      size="small"
+      label={t(`taskStatus.${status}`)}
+      color={TASK_STATUS_COLORS[status]}
+      variant={status === 'running' ? 'filled' : 'outlined'}
+    />
+  );
 }

@@ -73,7 +73,14 @@ export function TotpEnrolment({ enrolment, qrSrc, confirming, error, onConfirm, 
       <Stack spacing={2}>
         <Typography variant="body2">{t('account.totp.scan')}</Typography>
         <Box sx={{ display: 'flex', justifyContent: 'center' }}>
-          <Box component="img" src={qrSrc} alt={t('account.totp.qrAlt')} width={200} height={200} sx={{ borderRadius: 1, bgcolor: '#fff' }} />
+          <Box
+            component="img"
+            src={qrSrc}
+            alt={t('account.totp.qrAlt')}
+            width={200}
+            height={200}
+            sx={{ borderRadius: 1, bgcolor: '#fff' }}
+          />
         </Box>
         <Typography variant="body2" color="text.secondary">
           {t('account.totp.manual')}

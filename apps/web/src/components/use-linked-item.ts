@@ -16,7 +16,13 @@ interface LinkedItemOptions<T> {
  * dialog open; closing the dialog goes back to the list's address. An item that is gone, or that
  * the user may not open, leaves just the list.
  */
-export function useLinkedItem<T extends { id: number }>({ items, ready, canOpen, open, listPath }: LinkedItemOptions<T>) {
+export function useLinkedItem<T extends { id: number }>({
+  items,
+  ready,
+  canOpen,
+  open,
+  listPath,
+}: LinkedItemOptions<T>) {
   const { itemId } = useParams();
   const navigate = useNavigate();
   const openedFor = useRef<string | undefined>(undefined);

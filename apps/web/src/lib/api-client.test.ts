@@ -38,7 +38,15 @@ describe('toApiError', () => {
 
 describe('api', () => {
   it('sends JSON with the session cookie and parses the response', async () => {
-    const project = { id: 3, name: 'Infra', created: '2025-01-01T00:00:00Z', alert: false, alert_chat: null, max_parallel_tasks: 0, type: '' };
+    const project = {
+      id: 3,
+      name: 'Infra',
+      created: '2025-01-01T00:00:00Z',
+      alert: false,
+      alert_chat: null,
+      max_parallel_tasks: 0,
+      type: '',
+    };
     const { fetchImpl, calls } = fakeFetch({ 'POST /api/projects': () => json(201, project) });
     const spy = vi.fn(fetchImpl);
     vi.stubGlobal('fetch', spy);
@@ -56,9 +64,16 @@ describe('api', () => {
   });
 
   it('throws an ApiError carrying the error field of a failure', async () => {
-    vi.stubGlobal('fetch', fakeFetch({ 'PUT /api/project/1': () => json(400, { error: 'Project ID in body and URL must be the same' }) }).fetchImpl);
+    vi.stubGlobal(
+      'fetch',
+      fakeFetch({ 'PUT /api/project/1': () => json(400, { error: 'Project ID in body and URL must be the same' }) })
+        .fetchImpl,
+    );
     const failure = api(projectsApi.update, { params: { projectId: 1 }, body: { name: 'x', id: 2 } });
-    await expect(failure).rejects.toMatchObject({ status: 400, message: 'Project ID in body and URL must be the same' });
+    await expect(failure).rejects.toMatchObject({
+      status: 400,
+      message: 'Project ID in body and URL must be the same',
+    });
   });
 
   it('reports a response that breaks the contract instead of passing it on', async () => {

@@ -25,11 +25,12 @@ type ApiOptions<E extends Endpoint> = (unknown extends EndpointParams<E>
     signal?: AbortSignal;
   };
 
-type OptionalArgs<E extends Endpoint> = unknown extends EndpointParams<E>
-  ? unknown extends EndpointBody<E>
-    ? [options?: ApiOptions<E>]
-    : [options: ApiOptions<E>]
-  : [options: ApiOptions<E>];
+type OptionalArgs<E extends Endpoint> =
+  unknown extends EndpointParams<E>
+    ? unknown extends EndpointBody<E>
+      ? [options?: ApiOptions<E>]
+      : [options: ApiOptions<E>]
+    : [options: ApiOptions<E>];
 
 export function buildUrl(path: string, params?: Record<string, string | number>, query?: object): string {
   const filled = path.replace(/:([A-Za-z_]+)/g, (_, name: string) => {
@@ -62,14 +63,20 @@ export function toApiError(status: number, statusText: string, text: string): Ap
 }
 
 /** Calls one contract endpoint: fills the path, sends JSON with the session cookie, parses the response. */
-export async function api<E extends Endpoint>(endpoint: E, ...[options]: OptionalArgs<E>): Promise<EndpointResponse<E>> {
-  const opts = options as { params?: Record<string, string | number>; query?: object; body?: unknown; signal?: AbortSignal } | undefined;
+export async function api<E extends Endpoint>(
+  endpoint: E,
+  ...[options]: OptionalArgs<E>
+): Promise<EndpointResponse<E>> {
+  const opts = options as
+    { params?: Record<string, string | number>; query?: object; body?: unknown; signal?: AbortSignal } | undefined;
   const url = buildUrl(endpoint.path, opts?.params, opts?.query);
   const hasBody = opts?.body !== undefined;
   const response = await fetch(url, {
     method: endpoint.method,
     credentials: 'include',
-    headers: hasBody ? { Accept: 'application/json', 'Content-Type': 'application/json' } : { Accept: 'application/json' },
+    headers: hasBody
+      ? { Accept: 'application/json', 'Content-Type': 'application/json' }
+      : { Accept: 'application/json' },
     body: hasBody ? JSON.stringify(opts?.body) : undefined,
     signal: opts?.signal,
   });
@@ -80,8 +87,8 @@ export async function api<E extends Endpoint>(endpoint: E, ...[options]: Optiona
   const parsed =
     text === ''
       ? // An empty body (204) is "nothing": schemas spell that as void or null.
-        [undefined, null].map((empty) => endpoint.response.safeParse(empty)).find((result) => result.success) ??
-        endpoint.response.safeParse(undefined)
+        ([undefined, null].map((empty) => endpoint.response.safeParse(empty)).find((result) => result.success) ??
+        endpoint.response.safeParse(undefined))
       : endpoint.response.safeParse(isJson ? parseJson(text) : text);
   if (!parsed.success) {
     throw new Error(`Unexpected response from ${endpoint.method} ${endpoint.path}: ${parsed.error.message}`);

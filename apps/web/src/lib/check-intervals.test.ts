@@ -11,7 +11,13 @@ describe('commit check intervals', () => {
 
   it('names the standard intervals from the schedules catalogue and shows any other expression as itself', () => {
     const t = i18next.t.bind(i18next);
-    expect(COMMIT_CHECK_INTERVALS.map((interval) => getCheckIntervalLabel(t, interval))).toEqual(['every minute', 'every 5 minutes', 'every 10 minutes', 'every hour', 'every 24 hours']);
+    expect(COMMIT_CHECK_INTERVALS.map((interval) => getCheckIntervalLabel(t, interval))).toEqual([
+      'every minute',
+      'every 5 minutes',
+      'every 10 minutes',
+      'every hour',
+      'every 24 hours',
+    ]);
     expect(getCheckIntervalLabel(t, '*/15 * * * *')).toBe('*/15 * * * *');
   });
 });

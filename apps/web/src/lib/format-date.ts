@@ -74,6 +74,8 @@ export function formatDuration(value: DurationInput, { locale, now = new Date() 
   ];
   const shown = parts.filter(([amount], index) => amount > 0 || (index === 2 && total < 60));
   return shown
-    .map(([amount, unit]) => new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'narrow' }).format(amount))
+    .map(([amount, unit]) =>
+      new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'narrow' }).format(amount),
+    )
     .join(' ');
 }

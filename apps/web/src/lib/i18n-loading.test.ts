@@ -16,6 +16,17 @@ describe('catalogue loading', () => {
 
     await loadAppCatalogues();
     const app = i18next.getResourceBundle('de', 'translation') as Record<string, unknown>;
-    expect(Object.keys(app)).toEqual(expect.arrayContaining(['auth', 'templates', 'schedules', 'tasks', 'terraform', 'integrations', 'backup', 'runners']));
+    expect(Object.keys(app)).toEqual(
+      expect.arrayContaining([
+        'auth',
+        'templates',
+        'schedules',
+        'tasks',
+        'terraform',
+        'integrations',
+        'backup',
+        'runners',
+      ]),
+    );
   });
 });

@@ -15,7 +15,9 @@ function flatten(catalogue: Catalogue, prefix = ''): Map<string, string> {
 
 const files = import.meta.glob<Catalogue>('../locales/**/*.json', { eager: true, import: 'default' });
 /** Every area folder of the catalogues ('' for the shell's files in locales/ itself). */
-const areas = [...new Set(Object.keys(files).map((path) => path.replace('../locales/', '').split('/').slice(0, -1).join('/')))];
+const areas = [
+  ...new Set(Object.keys(files).map((path) => path.replace('../locales/', '').split('/').slice(0, -1).join('/'))),
+];
 const fileOf = (area: string, name: string) => `../locales/${area ? `${area}/` : ''}${name}.json`;
 const load = (name: string, area = '') => flatten(files[fileOf(area, name)] ?? {});
 const placeholders = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((match) => match[1]).sort();
@@ -23,20 +25,27 @@ const placeholders = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map(
 describe('catalogues', () => {
   it.each(areas)('area "%s" ships exactly the declared languages', (area) => {
     const names = Object.keys(files)
-      .filter((path) => path.startsWith(fileOf(area, '').replace(/\.json$/, '')) && path.split('/').length === fileOf(area, 'x').split('/').length)
+      .filter(
+        (path) =>
+          path.startsWith(fileOf(area, '').replace(/\.json$/, '')) &&
+          path.split('/').length === fileOf(area, 'x').split('/').length,
+      )
       .map((path) => path.split('/').pop()?.replace('.json', ''));
     expect(names.sort()).toEqual([...CATALOGUES].sort());
   });
 
-  it.each(areas.flatMap((area) => CATALOGUES.filter((name) => name !== 'en').map((name) => [area, name] as const)))('area "%s": %s translates every English key with the same placeholders', (area, name) => {
-    const english = load('en', area);
-    const catalogue = load(name, area);
-    expect([...catalogue.keys()].sort()).toEqual([...english.keys()].sort());
-    for (const [key, text] of english) {
-      expect(text.trim().length, key).toBeGreaterThan(0);
-      expect(placeholders(catalogue.get(key) ?? ''), `${name}: ${key}`).toEqual(placeholders(text));
-    }
-  });
+  it.each(areas.flatMap((area) => CATALOGUES.filter((name) => name !== 'en').map((name) => [area, name] as const)))(
+    'area "%s": %s translates every English key with the same placeholders',
+    (area, name) => {
+      const english = load('en', area);
+      const catalogue = load(name, area);
+      expect([...catalogue.keys()].sort()).toEqual([...english.keys()].sort());
+      for (const [key, text] of english) {
+        expect(text.trim().length, key).toBeGreaterThan(0);
+        expect(placeholders(catalogue.get(key) ?? ''), `${name}: ${key}`).toEqual(placeholders(text));
+      }
+    },
+  );
 });
 
 describe('detectBrowserLanguage', () => {

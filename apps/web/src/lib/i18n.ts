@@ -4,11 +4,39 @@ import { initReactI18next } from 'react-i18next';
 import { storage } from './storage.ts';
 
 /** Every catalogue shipped in src/locales. */
-export const CATALOGUES = ['en', 'es', 'ru', 'de', 'zh_cn', 'zh_tw', 'fr', 'it', 'pl', 'pt', 'pt_br', 'ja', 'ko', 'nl', 'uk'] as const;
+export const CATALOGUES = [
+  'en',
+  'es',
+  'ru',
+  'de',
+  'zh_cn',
+  'zh_tw',
+  'fr',
+  'it',
+  'pl',
+  'pt',
+  'pt_br',
+  'ja',
+  'ko',
+  'nl',
+  'uk',
+] as const;
 export type Catalogue = (typeof CATALOGUES)[number];
 
 /** The languages offered in the picker, besides "System". */
-export const PICKER_LANGUAGES: readonly Catalogue[] = ['en', 'es', 'ru', 'de', 'zh_cn', 'zh_tw', 'fr', 'it', 'pl', 'pt', 'pt_br'];
+export const PICKER_LANGUAGES: readonly Catalogue[] = [
+  'en',
+  'es',
+  'ru',
+  'de',
+  'zh_cn',
+  'zh_tw',
+  'fr',
+  'it',
+  'pl',
+  'pt',
+  'pt_br',
+];
 
 /** Each language's name in itself, as pickers customarily show them. */
 export const LANGUAGE_NAMES: Record<Catalogue, string> = {
@@ -100,7 +128,10 @@ async function applyLanguage(i18n: I18n, catalogue: Catalogue, include: (path: s
  * Initialises i18next with the remembered (or browser) language: what the sign-in page shows, or
  * every area (tests, which render any screen at once).
  */
-export async function initI18n(choice: LanguageChoice = getLanguageChoice(), areas: 'sign-in' | 'all' = 'sign-in'): Promise<I18n> {
+export async function initI18n(
+  choice: LanguageChoice = getLanguageChoice(),
+  areas: 'sign-in' | 'all' = 'sign-in',
+): Promise<I18n> {
   await i18next.use(initReactI18next).init({
     resources: {},
     lng: 'en',

@@ -68,7 +68,9 @@ describe('live connection', () => {
   });
 
   it('asks for batched log lines on the same host', () => {
-    expect(getLiveEventsUrl({ protocol: 'https:', host: 'ci.example.com' })).toBe('wss://ci.example.com/api/ws?batch=1');
+    expect(getLiveEventsUrl({ protocol: 'https:', host: 'ci.example.com' })).toBe(
+      'wss://ci.example.com/api/ws?batch=1',
+    );
     expect(getLiveEventsUrl({ protocol: 'http:', host: 'localhost:3000' })).toBe('ws://localhost:3000/api/ws?batch=1');
   });
 
@@ -79,8 +81,13 @@ describe('live connection', () => {
     connect();
     sockets[0]?.send(update(7, 'running'));
     expect(queryClient.getQueryData<TaskWithTemplate>(taskKeys.detail(1, 7))?.status).toBe('running');
-    expect(queryClient.getQueryData<TaskWithTemplate[]>(taskKeys.last(1))?.map((t) => t.status)).toEqual(['waiting', 'running']);
-    expect(queryClient.getQueryData<TaskWithTemplate[]>(taskKeys.templateLast(1, 3, 200))?.[0]?.start).toBe('2026-01-01T00:00:01Z');
+    expect(queryClient.getQueryData<TaskWithTemplate[]>(taskKeys.last(1))?.map((t) => t.status)).toEqual([
+      'waiting',
+      'running',
+    ]);
+    expect(queryClient.getQueryData<TaskWithTemplate[]>(taskKeys.templateLast(1, 3, 200))?.[0]?.start).toBe(
+      '2026-01-01T00:00:01Z',
+    );
   });
 
   it('reloads a list that does not hold the task yet, once per burst', async () => {
@@ -109,12 +116,22 @@ describe('live connection', () => {
 
   it("follows a template list's last task: patches the task it shows, reads the list again for a newer one", async () => {
     const listKey = ['projects', 1, 'templates', 'list', 0];
-    const template = (id: number, lastTaskId: number | null) => ({ id, last_task_id: lastTaskId, last_task: lastTaskId ? { id: lastTaskId, status: 'waiting' } : null });
+    const template = (id: number, lastTaskId: number | null) => ({
+      id,
+      last_task_id: lastTaskId,
+      last_task: lastTaskId ? { id: lastTaskId, status: 'waiting' } : null,
+    });
     queryClient.setQueryData(listKey, [template(3, 7), template(4, null)]);
     const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
     connect();
     sockets[0]?.send(update(7, 'running'));
-    expect(queryClient.getQueryData<Array<{ last_task: { status: string } | null }>>(listKey)?.[0]?.last_task).toEqual({ id: 7, status: 'running', start: '2026-01-01T00:00:01Z', end: null, version: null });
+    expect(queryClient.getQueryData<Array<{ last_task: { status: string } | null }>>(listKey)?.[0]?.last_task).toEqual({
+      id: 7,
+      status: 'running',
+      start: '2026-01-01T00:00:01Z',
+      end: null,
+      version: null,
+    });
     await vi.advanceTimersByTimeAsync(1000);
     expect(invalidate).not.toHaveBeenCalled();
     sockets[0]?.send(update(5, 'success'));
@@ -134,7 +151,9 @@ describe('live connection', () => {
     connect();
     sockets[0]?.send(update(7, 'running'));
     sockets[0]?.send(update(8, 'success'));
-    expect(queryClient.getQueryData<ActiveTask[]>(taskKeys.active)).toEqual([{ task_id: 7, project_id: 1, status: 'running', location: 'running' }]);
+    expect(queryClient.getQueryData<ActiveTask[]>(taskKeys.active)).toEqual([
+      { task_id: 7, project_id: 1, status: 'running', location: 'running' },
+    ]);
   });
 
   it('hands log batches to the subscribers of that task and project only, and ignores invalid messages', () => {
@@ -187,9 +206,26 @@ describe('applyTaskUpdate while a list is loading', () => {
     const queryClient = new QueryClient();
     queryClient.setQueryData(taskKeys.last(1), [task(7)]);
     let resolve: (rows: TaskWithTemplate[]) => void = () => undefined;
-    const pending = queryClient.fetchQuery({ queryKey: taskKeys.last(1), queryFn: () => new Promise<TaskWithTemplate[]>((r) => (resolve = r)), staleTime: 0 });
+    const pending = queryClient.fetchQuery({
+      queryKey: taskKeys.last(1),
+      queryFn: () => new Promise<TaskWithTemplate[]>((r) => (resolve = r)),
+      staleTime: 0,
+    });
     const reloads: unknown[] = [];
-    applyTaskUpdate(queryClient, { type: 'update', task_id: 7, template_id: 3, project_id: 1, status: 'success', start: null, end: null, version: null }, (key) => reloads.push(key));
+    applyTaskUpdate(
+      queryClient,
+      {
+        type: 'update',
+        task_id: 7,
+        template_id: 3,
+        project_id: 1,
+        status: 'success',
+        start: null,
+        end: null,
+        version: null,
+      },
+      (key) => reloads.push(key),
+    );
     resolve([task(7, { status: 'running' })]);
     await pending;
     expect(reloads).toEqual([taskKeys.last(1)]);

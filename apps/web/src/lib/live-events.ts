@@ -22,9 +22,12 @@ export const taskKeys = {
   /** The project's history (GET tasks/last). */
   last: (projectId: number) => ['projects', projectId, 'tasks', 'last'] as const,
   /** Every task query of one template. */
-  template: (projectId: number, templateId: number) => ['projects', projectId, 'tasks', 'template', templateId] as const,
-  templateLast: (projectId: number, templateId: number, limit: number) => ['projects', projectId, 'tasks', 'template', templateId, 'last', limit] as const,
-  templateSuccessful: (projectId: number, templateId: number) => ['projects', projectId, 'tasks', 'template', templateId, 'success'] as const,
+  template: (projectId: number, templateId: number) =>
+    ['projects', projectId, 'tasks', 'template', templateId] as const,
+  templateLast: (projectId: number, templateId: number, limit: number) =>
+    ['projects', projectId, 'tasks', 'template', templateId, 'last', limit] as const,
+  templateSuccessful: (projectId: number, templateId: number) =>
+    ['projects', projectId, 'tasks', 'template', templateId, 'success'] as const,
   templateStats: (projectId: number, templateId: number, start: string, userId: number | null) =>
     ['projects', projectId, 'tasks', 'template', templateId, 'stats', start, userId] as const,
   active: ['tasks', 'active'] as const,
@@ -76,7 +79,11 @@ function patchRows<T extends { id: number }>(rows: readonly T[], id: number, pat
  * row; a list that does not hold the task yet is reloaded (coalesced), build versions and stats
  * reload when they change.
  */
-export function applyTaskUpdate(queryClient: QueryClient, message: TaskUpdateMessage, reload: (queryKey: QueryKey) => void): void {
+export function applyTaskUpdate(
+  queryClient: QueryClient,
+  message: TaskUpdateMessage,
+  reload: (queryKey: QueryKey) => void,
+): void {
   const patch: Patch = { status: message.status, start: message.start, end: message.end, version: message.version };
   const finished = isFinished(message.status);
   // A response already on its way may predate this update and overwrite the patch: read again after it.
@@ -87,7 +94,9 @@ export function applyTaskUpdate(queryClient: QueryClient, message: TaskUpdateMes
   queryClient.setQueryData<TaskWithTemplate>(detailKey, (old) => (old ? { ...old, ...patch } : old));
   reloadIfFetching(detailKey);
 
-  for (const [queryKey, data] of queryClient.getQueriesData<unknown>({ queryKey: taskKeys.project(message.project_id) })) {
+  for (const [queryKey, data] of queryClient.getQueriesData<unknown>({
+    queryKey: taskKeys.project(message.project_id),
+  })) {
     const [, , , kind, templateId, list] = queryKey;
     const isHistory = kind === 'last';
     const isTemplateList = kind === 'template' && templateId === message.template_id;
@@ -109,7 +118,9 @@ export function applyTaskUpdate(queryClient: QueryClient, message: TaskUpdateMes
   }
 
   // Template lists show each template's last task: patch it, or read the list again for a newer task.
-  for (const [queryKey, data] of queryClient.getQueriesData<unknown>({ queryKey: [...resourceKeys.templates(message.project_id), 'list'] })) {
+  for (const [queryKey, data] of queryClient.getQueriesData<unknown>({
+    queryKey: [...resourceKeys.templates(message.project_id), 'list'],
+  })) {
     if (!Array.isArray(data)) continue;
     const templates = data as Template[];
     const template = templates.find((row) => row.id === message.template_id);
@@ -129,7 +140,11 @@ export function applyTaskUpdate(queryClient: QueryClient, message: TaskUpdateMes
     if (active.some((task) => task.task_id === message.task_id)) {
       queryClient.setQueryData<ActiveTask[]>(
         taskKeys.active,
-        finished ? active.filter((task) => task.task_id !== message.task_id) : active.map((task) => (task.task_id === message.task_id ? { ...task, status: message.status, location: 'running' } : task)),
+        finished
+          ? active.filter((task) => task.task_id !== message.task_id)
+          : active.map((task) =>
+              task.task_id === message.task_id ? { ...task, status: message.status, location: 'running' } : task,
+            ),
       );
     } else if (!finished) reload(taskKeys.active);
   }
@@ -150,7 +165,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * it closed for as long as it is started (after a reconnect, task queries are refreshed because
  * updates may have been missed).
  */
-export function createLiveConnection({ url, queryClient, createSocket = (target) => new WebSocket(target), reconnectMs = LIVE_RECONNECT_MS }: LiveConnectionOptions): LiveConnection {
+export function createLiveConnection({
+  url,
+  queryClient,
+  createSocket = (target) => new WebSocket(target),
+  reconnectMs = LIVE_RECONNECT_MS,
+}: LiveConnectionOptions): LiveConnection {
   const logListeners = new Map<number, Set<{ projectId: number; listener: (lines: LiveLogLine[]) => void }>>();
   const updateListeners = new Set<(message: TaskUpdateMessage) => void>();
   const reconnectListeners = new Set<() => void>();
@@ -187,7 +207,8 @@ export function createLiveConnection({ url, queryClient, createSocket = (target)
       if (!listeners?.size) return;
       const message = TaskLogBatchMessage.safeParse(raw);
       if (!message.success) return;
-      for (const entry of listeners) if (entry.projectId === message.data.project_id) entry.listener(message.data.lines);
+      for (const entry of listeners)
+        if (entry.projectId === message.data.project_id) entry.listener(message.data.lines);
     } else if (raw.type === 'update') {
       const message = TaskUpdateMessage.safeParse(raw);
       if (!message.success) return;
@@ -203,7 +224,9 @@ export function createLiveConnection({ url, queryClient, createSocket = (target)
     current.onopen = () => {
       if (!wasClosed) return;
       wasClosed = false;
-      void queryClient.invalidateQueries({ predicate: (query) => query.queryKey[2] === 'tasks' || query.queryKey[0] === 'tasks' });
+      void queryClient.invalidateQueries({
+        predicate: (query) => query.queryKey[2] === 'tasks' || query.queryKey[0] === 'tasks',
+      });
       for (const listener of reconnectListeners) listener();
     };
     current.onmessage = (event) => onMessage(event.data);

@@ -1,5 +1,13 @@
 import { queryOptions } from '@tanstack/react-query';
-import { appsApi, environmentsApi, inventoriesApi, keysApi, repositoriesApi, templatesApi, viewsApi } from '@gantry/contract';
+import {
+  appsApi,
+  environmentsApi,
+  inventoriesApi,
+  keysApi,
+  repositoriesApi,
+  templatesApi,
+  viewsApi,
+} from '@gantry/contract';
 import { api } from './api-client.ts';
 
 /**

@@ -57,5 +57,6 @@ export const storage = {
 
   /** Whether an expandable dialog (named by the caller, e.g. "task_log") was last left fullscreen. */
   getDialogFullscreen: (dialog: string): boolean => readItem(`fullscreen.${dialog}`) === 'true',
-  setDialogFullscreen: (dialog: string, fullscreen: boolean): void => writeItem(`fullscreen.${dialog}`, String(fullscreen)),
+  setDialogFullscreen: (dialog: string, fullscreen: boolean): void =>
+    writeItem(`fullscreen.${dialog}`, String(fullscreen)),
 };

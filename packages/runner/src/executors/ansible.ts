@@ -9,7 +9,12 @@ import type { ExecutionPlan, ExecutorContext } from './types.ts';
  */
 export function planAnsible(ctx: ExecutorContext): ExecutionPlan {
   const { spec, workspace } = ctx;
-  const env: Record<string, string> = { PYTHONUNBUFFERED: '1', ANSIBLE_FORCE_COLOR: 'True', ANSIBLE_HOST_KEY_CHECKING: 'False', ...spec.env };
+  const env: Record<string, string> = {
+    PYTHONUNBUFFERED: '1',
+    ANSIBLE_FORCE_COLOR: 'True',
+    ANSIBLE_HOST_KEY_CHECKING: 'False',
+    ...spec.env,
+  };
   resolveInside(ctx.checkoutDir, spec.playbook, 'The playbook');
   // A name starting with - would be read as an option of ansible-playbook.
   const playbook = spec.playbook.startsWith('-') ? `./${spec.playbook}` : spec.playbook;
@@ -35,11 +40,15 @@ export function planAnsible(ctx: ExecutorContext): ExecutionPlan {
   if (spec.params.dry_run) args.push('--check');
   for (const vault of spec.vaults) {
     const id = vault.name || 'default';
-    const source = vault.type === 'password' ? workspace.writePrivateFile('vault-password', vault.password) : resolveInside(ctx.checkoutDir, vault.script, 'The vault script');
+    const source =
+      vault.type === 'password'
+        ? workspace.writePrivateFile('vault-password', vault.password)
+        : resolveInside(ctx.checkoutDir, vault.script, 'The vault script');
     args.push('--vault-id', `${id}@${source}`);
   }
   args.push('--extra-vars', `@${workspace.writePrivateFile('extra-vars.json', JSON.stringify(spec.extra_vars))}`);
-  if (Object.keys(secretVars).length > 0) args.push('--extra-vars', `@${workspace.writePrivateFile('secret-vars.json', JSON.stringify(secretVars))}`);
+  if (Object.keys(secretVars).length > 0)
+    args.push('--extra-vars', `@${workspace.writePrivateFile('secret-vars.json', JSON.stringify(secretVars))}`);
   args.push(...spec.template_args);
   if (spec.params.limit?.length) args.push(`--limit=${spec.params.limit.join(',')}`);
   if (spec.params.tags?.length) args.push(`--tags=${spec.params.tags.join(',')}`);
@@ -54,7 +63,10 @@ export function planAnsible(ctx: ExecutorContext): ExecutionPlan {
   });
   return {
     kind: 'single',
-    before: [...ctx.requirements.collections.map((f) => galaxy('collection', f)), ...ctx.requirements.roles.map((f) => galaxy('role', f))],
+    before: [
+      ...ctx.requirements.collections.map((f) => galaxy('collection', f)),
+      ...ctx.requirements.roles.map((f) => galaxy('role', f)),
+    ],
     run: { command: spec.app_path || 'ansible-playbook', args: [...spec.app_args, ...args], cwd: ctx.checkoutDir, env },
   };
 }

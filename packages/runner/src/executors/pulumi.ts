@@ -7,14 +7,32 @@ export function planPulumi(ctx: ExecutorContext): ExecutionPlan {
   const cwd = resolveInside(ctx.checkoutDir, spec.playbook, 'The working directory');
   const env = { PULUMI_SKIP_UPDATE_CHECK: 'true', ...spec.env, ...spec.secret_vars };
   const stack = spec.workspace && spec.workspace !== 'default' ? ['--stack', spec.workspace] : [];
-  const run = (...args: string[]) => ({ command: spec.app_path || 'pulumi', args: [...spec.app_args, ...args, ...stack], cwd, env });
+  const run = (...args: string[]) => ({
+    command: spec.app_path || 'pulumi',
+    args: [...spec.app_args, ...args, ...stack],
+    cwd,
+    env,
+  });
   const destroy = spec.params.destroy === true;
   return {
     kind: 'plan-apply',
     before: [],
-    plan: run('preview', '--non-interactive', ...(destroy ? ['--destroy'] : []), ...spec.template_args, ...spec.task_args),
+    plan: run(
+      'preview',
+      '--non-interactive',
+      ...(destroy ? ['--destroy'] : []),
+      ...spec.template_args,
+      ...spec.task_args,
+    ),
     changesExitCode: null,
-    apply: run(destroy ? 'destroy' : 'up', '--yes', '--non-interactive', '--skip-preview', ...spec.template_args, ...spec.task_args),
+    apply: run(
+      destroy ? 'destroy' : 'up',
+      '--yes',
+      '--non-interactive',
+      '--skip-preview',
+      ...spec.template_args,
+      ...spec.task_args,
+    ),
     planOnly: spec.params.plan === true,
     autoApprove: spec.params.auto_approve === true,
   };

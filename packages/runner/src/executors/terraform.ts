@@ -19,7 +19,15 @@ export function planTerraform(ctx: ExecutorContext): ExecutionPlan {
   const gitSsh: Record<string, string> = moduleKey.keyFile
     ? { GIT_SSH_COMMAND: `ssh -o IdentitiesOnly=yes -o StrictHostKeyChecking=accept-new -i '${moduleKey.keyFile}'` }
     : {};
-  const env: Record<string, string> = { TF_IN_AUTOMATION: '1', TF_INPUT: '0', GIT_TERMINAL_PROMPT: '0', ...moduleKey.env, ...gitSsh, ...spec.env, ...tfVars };
+  const env: Record<string, string> = {
+    TF_IN_AUTOMATION: '1',
+    TF_INPUT: '0',
+    GIT_TERMINAL_PROMPT: '0',
+    ...moduleKey.env,
+    ...gitSsh,
+    ...spec.env,
+    ...tfVars,
+  };
   const run = (...args: string[]) => ({ command: binary, args: [...spec.app_args, ...args], cwd, env });
   // An empty file to start with; terraform writes the saved plan over it.
   const planFile = workspace.writePrivateFile('tfplan', '');
@@ -38,7 +46,10 @@ export function planTerraform(ctx: ExecutorContext): ExecutionPlan {
       {
         ...run('workspace', 'select', '-or-create=true', spec.workspace || 'default'),
         // Some backends (the http one among them) have no workspaces: their state is told apart by address instead.
-        onlyIf: { probe: run('workspace', 'list'), skipMessage: 'The backend does not support workspaces; staying in the default workspace.' },
+        onlyIf: {
+          probe: run('workspace', 'list'),
+          skipMessage: 'The backend does not support workspaces; staying in the default workspace.',
+        },
       },
     ],
     plan: run(...plan),

@@ -12,7 +12,10 @@ const gitEnv = {
 };
 
 /** A real git repository on disk with the given files committed on branch main. */
-export function createGitRepository(files: Record<string, string>, message = 'Initial commit'): { dir: string; url: string; commit(files: Record<string, string>, message: string): string } {
+export function createGitRepository(
+  files: Record<string, string>,
+  message = 'Initial commit',
+): { dir: string; url: string; commit(files: Record<string, string>, message: string): string } {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'gantry-repo-'));
   const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env: gitEnv, encoding: 'utf8' }).trim();
   git('init', '-q', '-b', 'main');

@@ -7,12 +7,33 @@ const projectRef = (c: ColumnDefinitionBuilder) => c.notNull().references('proje
 
 const DEFAULT_APPS = [
   { id: 'ansible', title: 'Ansible', icon: 'mdi-ansible', color: 'black', dark_color: 'white', priority: 1000 },
-  { id: 'terraform', title: 'Terraform', icon: 'mdi-terraform', color: '#7b42bc', dark_color: '#7b42bc', priority: 900 },
+  {
+    id: 'terraform',
+    title: 'Terraform',
+    icon: 'mdi-terraform',
+    color: '#7b42bc',
+    dark_color: '#7b42bc',
+    priority: 900,
+  },
   { id: 'tofu', title: 'OpenTofu', icon: 'mdi-pine-tree', color: '#e5c200', dark_color: '#e5c200', priority: 800 },
   { id: 'pulumi', title: 'Pulumi', icon: 'mdi-cloud', color: '#8a3391', dark_color: '#f26e7e', priority: 750 },
   { id: 'bash', title: 'Bash', icon: 'mdi-bash', color: 'black', dark_color: 'white', priority: 700 },
-  { id: 'powershell', title: 'PowerShell', icon: 'mdi-powershell', color: '#2a5aa4', dark_color: '#5391fe', priority: 600 },
-  { id: 'python', title: 'Python', icon: 'mdi-language-python', color: '#3776ab', dark_color: '#ffd43b', priority: 500 },
+  {
+    id: 'powershell',
+    title: 'PowerShell',
+    icon: 'mdi-powershell',
+    color: '#2a5aa4',
+    dark_color: '#5391fe',
+    priority: 600,
+  },
+  {
+    id: 'python',
+    title: 'Python',
+    icon: 'mdi-language-python',
+    color: '#3776ab',
+    dark_color: '#ffd43b',
+    priority: 500,
+  },
 ];
 
 export const projectResources: GantryMigration = {
@@ -69,7 +90,11 @@ export const projectResources: GantryMigration = {
           .addColumn('secret', h.longText, (c) => c.notNull()),
       )
       .execute();
-    await db.schema.createIndex('environment_secret_env_idx').on('environment_secret').column('environment_id').execute();
+    await db.schema
+      .createIndex('environment_secret_env_idx')
+      .on('environment_secret')
+      .column('environment_id')
+      .execute();
 
     await h
       .finish(

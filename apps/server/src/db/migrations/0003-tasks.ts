@@ -52,6 +52,11 @@ export const tasks: GantryMigration = {
           .addColumn('output', h.longText, (c) => c.notNull()),
       )
       .execute();
-    await db.schema.createIndex('task_output_task_seq_idx').on('task_output').columns(['task_id', 'seq']).unique().execute();
+    await db.schema
+      .createIndex('task_output_task_seq_idx')
+      .on('task_output')
+      .columns(['task_id', 'seq'])
+      .unique()
+      .execute();
   },
 };

@@ -32,7 +32,11 @@ export const integrations: GantryMigration = {
           .addColumn('created', 'varchar(40)', (c) => c.notNull()),
       )
       .execute();
-    await db.schema.createIndex('integration_alias_owner_idx').on('integration_alias').columns(['project_id', 'integration_id']).execute();
+    await db.schema
+      .createIndex('integration_alias_owner_idx')
+      .on('integration_alias')
+      .columns(['project_id', 'integration_id'])
+      .execute();
 
     await h
       .finish(
@@ -48,7 +52,11 @@ export const integrations: GantryMigration = {
           .addColumn('variable_type', 'varchar(20)', (c) => c.notNull()),
       )
       .execute();
-    await db.schema.createIndex('integration_extract_value_owner_idx').on('integration_extract_value').column('integration_id').execute();
+    await db.schema
+      .createIndex('integration_extract_value_owner_idx')
+      .on('integration_extract_value')
+      .column('integration_id')
+      .execute();
 
     await h
       .finish(
@@ -64,6 +72,10 @@ export const integrations: GantryMigration = {
           .addColumn('value', h.longText, (c) => c.notNull()),
       )
       .execute();
-    await db.schema.createIndex('integration_matcher_owner_idx').on('integration_matcher').column('integration_id').execute();
+    await db.schema
+      .createIndex('integration_matcher_owner_idx')
+      .on('integration_matcher')
+      .column('integration_id')
+      .execute();
   },
 };

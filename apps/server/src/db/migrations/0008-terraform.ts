@@ -36,7 +36,11 @@ export const terraform: GantryMigration = {
           .addColumn('created', time, (c) => c.notNull()),
       )
       .execute();
-    await db.schema.createIndex('terraform_state_inventory_idx').on('terraform_state').columns(['inventory_id', 'id']).execute();
+    await db.schema
+      .createIndex('terraform_state_inventory_idx')
+      .on('terraform_state')
+      .columns(['inventory_id', 'id'])
+      .execute();
 
     // The primary key makes taking a lock one atomic insert, also between several servers.
     await h

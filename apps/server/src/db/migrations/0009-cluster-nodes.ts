@@ -19,13 +19,7 @@ export const clusterNodes: GantryMigration = {
       .execute();
     // The identity of this store's cluster: its nodes talk on a Redis channel of that name, so
     // installations sharing one Redis never hear each other.
-    await h
-      .finish(
-        db.schema
-          .createTable('cluster')
-          .addColumn('id', 'varchar(64)', (c) => c.primaryKey()),
-      )
-      .execute();
+    await h.finish(db.schema.createTable('cluster').addColumn('id', 'varchar(64)', (c) => c.primaryKey())).execute();
     await (db as Kysely<{ cluster: { id: string } }>).insertInto('cluster').values({ id: randomUUID() }).execute();
     // Which server process runs a task in-process, so only that one is asked to stop it, and its
     // tasks are closed when it is gone.

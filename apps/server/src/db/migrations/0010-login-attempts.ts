@@ -15,7 +15,15 @@ export const loginAttempts: GantryMigration = {
           .addColumn('attempted', 'varchar(40)', (c) => c.notNull()),
       )
       .execute();
-    await db.schema.createIndex('login_attempt_address').on('login_attempt').columns(['address', 'attempted']).execute();
-    await db.schema.createIndex('login_attempt_account').on('login_attempt').columns(['account', 'address', 'attempted']).execute();
+    await db.schema
+      .createIndex('login_attempt_address')
+      .on('login_attempt')
+      .columns(['address', 'attempted'])
+      .execute();
+    await db.schema
+      .createIndex('login_attempt_account')
+      .on('login_attempt')
+      .columns(['account', 'address', 'attempted'])
+      .execute();
   },
 };

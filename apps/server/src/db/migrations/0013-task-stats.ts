@@ -22,7 +22,12 @@ export const taskStats: GantryMigration = {
           .addColumn('task_count', 'integer', (c) => c.notNull()),
       )
       .execute();
-    await db.schema.createIndex('task_stat_day_key').on('task_stat_day').columns(['template_id', 'user_id', 'created_day', 'status']).unique().execute();
+    await db.schema
+      .createIndex('task_stat_day_key')
+      .on('task_stat_day')
+      .columns(['template_id', 'user_id', 'created_day', 'status'])
+      .unique()
+      .execute();
     await db.schema.createIndex('task_stat_day_project_idx').on('task_stat_day').column('project_id').execute();
 
     const day = sql`substr(created, 1, 10)`;
@@ -32,6 +37,8 @@ export const taskStats: GantryMigration = {
       where status in (${finished}) group by project_id, template_id, ${day}, status`.execute(db);
     await sql`insert into task_stat_day (project_id, template_id, created_day, user_id, status, task_count)
       select project_id, template_id, ${day}, user_id, status, count(*) from task
-      where status in (${finished}) and user_id is not null group by project_id, template_id, ${day}, user_id, status`.execute(db);
+      where status in (${finished}) and user_id is not null group by project_id, template_id, ${day}, user_id, status`.execute(
+      db,
+    );
   },
 };

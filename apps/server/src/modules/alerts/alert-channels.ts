@@ -10,7 +10,14 @@ import { createSlackChannel } from './channels/slack.ts';
 import { createTelegramChannel } from './channels/telegram.ts';
 import { createWebhookChannel } from './channels/webhook.ts';
 
-type UrlSetting = 'slack_url' | 'microsoft_teams_url' | 'telegram_api_url' | 'rocketchat_url' | 'dingtalk_url' | 'gotify_url' | 'alert_webhook_url';
+type UrlSetting =
+  | 'slack_url'
+  | 'microsoft_teams_url'
+  | 'telegram_api_url'
+  | 'rocketchat_url'
+  | 'dingtalk_url'
+  | 'gotify_url'
+  | 'alert_webhook_url';
 
 /**
  * Fails at start-up, not at the first failed task, when a switched-on channel misses a setting or
@@ -18,15 +25,22 @@ type UrlSetting = 'slack_url' | 'microsoft_teams_url' | 'telegram_api_url' | 'ro
  */
 function requireSettings(config: Config, channel: string, keys: (keyof Config)[], urls: UrlSetting[] = []): void {
   const missing = keys.filter((key) => !config[key]);
-  if (missing.length > 0) throw new Error(`Invalid configuration: ${channel} alerts are on but ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} not set`);
+  if (missing.length > 0)
+    throw new Error(
+      `Invalid configuration: ${channel} alerts are on but ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} not set`,
+    );
   for (const key of urls) {
     const protocol = URL.canParse(config[key]) ? new URL(config[key]).protocol : '';
-    if (protocol !== 'http:' && protocol !== 'https:') throw new Error(`Invalid configuration: ${key} must be an http:// or https:// URL`);
+    if (protocol !== 'http:' && protocol !== 'https:')
+      throw new Error(`Invalid configuration: ${key} must be an http:// or https:// URL`);
   }
 }
 
 /** The channels the server is configured for, in a stable order. */
-export function createAlertChannels(config: Config, listRecipients: (projectId: number) => Promise<AlertRecipient[]>): AlertChannel[] {
+export function createAlertChannels(
+  config: Config,
+  listRecipients: (projectId: number) => Promise<AlertRecipient[]>,
+): AlertChannel[] {
   const channels: AlertChannel[] = [];
   if (config.email_alert) {
     requireSettings(config, 'email', ['email_host', 'email_sender']);
@@ -57,7 +71,13 @@ export function createAlertChannels(config: Config, listRecipients: (projectId: 
   }
   if (config.telegram_alert) {
     requireSettings(config, 'telegram', ['telegram_token', 'telegram_api_url'], ['telegram_api_url']);
-    channels.push(createTelegramChannel({ apiUrl: config.telegram_api_url, token: config.telegram_token, chat: config.telegram_chat }));
+    channels.push(
+      createTelegramChannel({
+        apiUrl: config.telegram_api_url,
+        token: config.telegram_token,
+        chat: config.telegram_chat,
+      }),
+    );
   }
   if (config.rocketchat_alert) {
     requireSettings(config, 'rocketchat', ['rocketchat_url'], ['rocketchat_url']);

@@ -68,7 +68,10 @@ export function createAlertDispatcher(deps: AlertDispatcherDeps) {
       if (result.status === 'fulfilled') return { name, delivered: true, error: null };
       const reason: unknown = result.reason;
       const error = reason instanceof Error ? reason.message : String(reason);
-      deps.logger.warn({ channel: name, taskId, projectId: alert.project.id, reason: error }, 'task alert not delivered');
+      deps.logger.warn(
+        { channel: name, taskId, projectId: alert.project.id, reason: error },
+        'task alert not delivered',
+      );
       return { name, delivered: false, error };
     });
   }
@@ -107,7 +110,10 @@ export function createAlertDispatcher(deps: AlertDispatcherDeps) {
      * Sends a test alert for the project to every channel and reports each one's outcome. It goes
      * out even while the project's alerts are off, so the settings can be checked before switching on.
      */
-    async sendTest(project: { id: number; name: string; alert_chat: string | null }, senderName: string): Promise<AlertTestResult> {
+    async sendTest(
+      project: { id: number; name: string; alert_chat: string | null },
+      senderName: string,
+    ): Promise<AlertTestResult> {
       if (deps.channels.length === 0) throw badRequest('No alert channel is configured on this server');
       const alert: Alert = {
         status: 'success',

@@ -102,5 +102,11 @@ export function describeFacts(alert: Alert): AlertFact[] {
 
 /** Plain text rendering: the e-mail text part and the Gotify/webhook text. */
 export function describePlainText(alert: Alert): string {
-  return [describeTitle(alert), '', ...describeFacts(alert).map((f) => `${f.label}: ${f.value}`), '', alert.task.url].join('\n');
+  return [
+    describeTitle(alert),
+    '',
+    ...describeFacts(alert).map((f) => `${f.label}: ${f.value}`),
+    '',
+    alert.task.url,
+  ].join('\n');
 }

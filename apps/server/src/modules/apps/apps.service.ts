@@ -58,7 +58,8 @@ export function createAppsService({ apps, events }: { apps: AppsRepository; even
     };
   }
 
-  const record = (actor: UserRow, description: string) => events.record({ userId: actor.id, objectType: 'app', description });
+  const record = (actor: UserRow, description: string) =>
+    events.record({ userId: actor.id, objectType: 'app', description });
 
   return {
     async list(): Promise<App[]> {
@@ -72,7 +73,18 @@ export function createAppsService({ apps, events }: { apps: AppsRepository; even
       if (!(await apps.find(id))) throw badRequest(`Invalid app id: ${id}`);
     },
     async create(actor: UserRow, body: AppInput & { id: string }): Promise<App> {
-      const row: AppRow = { id: body.id, active: 1, priority: 0, title: body.id, icon: '', color: '', dark_color: '', path: '', args: '[]', ...toChanges(body) };
+      const row: AppRow = {
+        id: body.id,
+        active: 1,
+        priority: 0,
+        title: body.id,
+        icon: '',
+        color: '',
+        dark_color: '',
+        path: '',
+        args: '[]',
+        ...toChanges(body),
+      };
       try {
         await apps.insert(row);
       } catch (error) {

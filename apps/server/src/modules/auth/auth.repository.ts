@@ -8,7 +8,12 @@ export function createAuthRepository(db: Db, dialect: Dialect) {
       return insertRow(db, dialect, 'session', row);
     },
     findActiveSession(tokenHash: string): Promise<SessionRow | undefined> {
-      return db.selectFrom('session').selectAll().where('token_hash', '=', tokenHash).where('expired', '=', 0).executeTakeFirst();
+      return db
+        .selectFrom('session')
+        .selectAll()
+        .where('token_hash', '=', tokenHash)
+        .where('expired', '=', 0)
+        .executeTakeFirst();
     },
     async touchSession(id: number, lastActive: string): Promise<void> {
       await db.updateTable('session').set({ last_active: lastActive }).where('id', '=', id).execute();
@@ -17,7 +22,12 @@ export function createAuthRepository(db: Db, dialect: Dialect) {
       await db.updateTable('session').set({ expired: 1 }).where('token_hash', '=', tokenHash).execute();
     },
     async expireUserSessions(userId: number, exceptTokenHash = ''): Promise<void> {
-      await db.updateTable('session').set({ expired: 1 }).where('user_id', '=', userId).where('token_hash', '!=', exceptTokenHash).execute();
+      await db
+        .updateTable('session')
+        .set({ expired: 1 })
+        .where('user_id', '=', userId)
+        .where('token_hash', '!=', exceptTokenHash)
+        .execute();
     },
     insertToken(row: Omit<ApiTokenRow, 'id'>): Promise<number> {
       return insertRow(db, dialect, 'api_token', row);
@@ -54,7 +64,13 @@ export function createAuthRepository(db: Db, dialect: Dialect) {
      * Times of the newest attempts since a moment, newest first, other than the one named: from one
      * address, and for one account from it when an account is given.
      */
-    async listRecentAttempts(filter: { address: string; account?: string; since: string; exceptId: number; limit: number }): Promise<string[]> {
+    async listRecentAttempts(filter: {
+      address: string;
+      account?: string;
+      since: string;
+      exceptId: number;
+      limit: number;
+    }): Promise<string[]> {
       let query = db
         .selectFrom('login_attempt')
         .select('attempted')

@@ -10,11 +10,20 @@ import type { TotpService } from './totp.service.ts';
 
 export function registerAuthRoutes(
   route: Routes,
-  { auth, projects, totp, sessionCookies }: { auth: AuthService; projects: ProjectsService; totp: TotpService; sessionCookies: SessionCookies },
+  {
+    auth,
+    projects,
+    totp,
+    sessionCookies,
+  }: { auth: AuthService; projects: ProjectsService; totp: TotpService; sessionCookies: SessionCookies },
 ) {
   route(authApi.loginOptions, PUBLIC, () => auth.loginOptions());
   route(authApi.login, PUBLIC, async ({ body, request, reply }) =>
-    sessionCookies.set(request, reply, await auth.login(body, { ip: request.ip, userAgent: request.headers['user-agent'] ?? '' })),
+    sessionCookies.set(
+      request,
+      reply,
+      await auth.login(body, { ip: request.ip, userAgent: request.headers['user-agent'] ?? '' }),
+    ),
   );
   route(authApi.logout, PUBLIC, async ({ request, reply }) => {
     await auth.logout(readSessionCookie(request));
@@ -23,9 +32,18 @@ export function registerAuthRoutes(
 
   route(userApi.current, SIGNED_IN, async ({ actor }) => {
     const factor = await totp.statusOf(actor.id);
-    return { ...toUser(actor), can_create_project: projects.canCreate(actor), has_active_subscription: false as const, ...(factor ? { totp: factor } : {}) };
+    return {
+      ...toUser(actor),
+      can_create_project: projects.canCreate(actor),
+      has_active_subscription: false as const,
+      ...(factor ? { totp: factor } : {}),
+    };
   });
   route(userApi.listTokens, SIGNED_IN, ({ actor, request }) => auth.listTokens(actor.id, credentialOf(request)));
-  route(userApi.createToken, SIGNED_IN, ({ actor, body, request }) => auth.createToken(actor.id, body, credentialOf(request)));
-  route(userApi.deleteToken, SIGNED_IN, ({ actor, params, request }) => auth.deleteToken(actor.id, params.tokenId, readBearerToken(request)));
+  route(userApi.createToken, SIGNED_IN, ({ actor, body, request }) =>
+    auth.createToken(actor.id, body, credentialOf(request)),
+  );
+  route(userApi.deleteToken, SIGNED_IN, ({ actor, params, request }) =>
+    auth.deleteToken(actor.id, params.tokenId, readBearerToken(request)),
+  );
 }

@@ -37,7 +37,16 @@ const TOKEN_PREFIX_LENGTH = 8;
 /** A session that still awaits its second factor lapses after this long. */
 const PENDING_SESSION_MS = 10 * 60_000;
 
-export function createAuthService({ config, clock, auth, users, throttle, ldap, pendingFactorFor, onCredentialsEnded }: AuthDeps) {
+export function createAuthService({
+  config,
+  clock,
+  auth,
+  users,
+  throttle,
+  ldap,
+  pendingFactorFor,
+  onCredentialsEnded,
+}: AuthDeps) {
   const idleMs = config.session_idle_minutes * 60_000;
 
   function toApiToken(row: ApiTokenRow, secret?: string): ApiToken {
@@ -57,7 +66,11 @@ export function createAuthService({ config, clock, auth, users, throttle, ldap, 
       const providers = Object.entries(config.oidc_providers)
         .sort(([, a], [, b]) => (a.order ?? 0) - (b.order ?? 0))
         .map(([id, p]) => ({ id, name: p.display_name ?? id, color: p.color ?? '', icon: p.icon ?? '' }));
-      return { oidc_providers: providers, login_with_password: !config.password_login_disabled || ldap.enabled, auth_methods: describeAuthMethods(config) };
+      return {
+        oidc_providers: providers,
+        login_with_password: !config.password_login_disabled || ldap.enabled,
+        auth_methods: describeAuthMethods(config),
+      };
     },
 
     /** Checks a username-or-email and password; returns a new session token. */
@@ -107,7 +120,8 @@ export function createAuthService({ config, clock, auth, users, throttle, ldap, 
       if (!session) return undefined;
       const now = clock.now();
       const idleFor = now.getTime() - Date.parse(session.last_active);
-      const pendingTooLong = session.pending_factor !== '' && now.getTime() - Date.parse(session.created) > PENDING_SESSION_MS;
+      const pendingTooLong =
+        session.pending_factor !== '' && now.getTime() - Date.parse(session.created) > PENDING_SESSION_MS;
       if (idleFor > idleMs || pendingTooLong) {
         await auth.expireSession(session.token_hash);
         return undefined;
@@ -115,7 +129,9 @@ export function createAuthService({ config, clock, auth, users, throttle, ldap, 
       if (idleFor > TOUCH_INTERVAL_MS) await auth.touchSession(session.id, toTimestamp(now));
       const user = await users.findById(session.user_id);
       // A factor awaited while TOTP was switched off in the configuration is no longer asked for.
-      return user ? { id: session.id, user, pendingFactor: config.totp_enabled ? session.pending_factor : '' } : undefined;
+      return user
+        ? { id: session.id, user, pendingFactor: config.totp_enabled ? session.pending_factor : '' }
+        : undefined;
     },
 
     /** The user behind a verified session cookie; undefined too while the session awaits its second factor. */
@@ -136,7 +152,11 @@ export function createAuthService({ config, clock, auth, users, throttle, ldap, 
       return (await auth.listTokens(userId)).map((row) => toApiToken(row));
     },
 
-    async createToken(userId: number, body: { name?: string | undefined; expires_at?: string | null | undefined } | null | undefined, credential: Credential) {
+    async createToken(
+      userId: number,
+      body: { name?: string | undefined; expires_at?: string | null | undefined } | null | undefined,
+      credential: Credential,
+    ) {
       assertSessionCredential(credential, 'API tokens');
       const expiresAt = body?.expires_at ? new Date(body.expires_at) : null;
       if (expiresAt && expiresAt.getTime() <= clock.now().getTime()) throw badRequest('Expiry must be in the future');
@@ -161,8 +181,13 @@ export function createAuthService({ config, clock, auth, users, throttle, ldap, 
      */
     async deleteToken(userId: number, tokenOrPrefix: string, callerToken: string | undefined): Promise<void> {
       const value = tokenOrPrefix.toLowerCase();
-      const row = await auth.findUserToken(userId, hashSecret(value), value.slice(0, TOKEN_PREFIX_LENGTH) === value ? value : '');
-      const expiresItself = callerToken !== undefined && row !== undefined && hashApiToken(callerToken) === row.token_hash;
+      const row = await auth.findUserToken(
+        userId,
+        hashSecret(value),
+        value.slice(0, TOKEN_PREFIX_LENGTH) === value ? value : '',
+      );
+      const expiresItself =
+        callerToken !== undefined && row !== undefined && hashApiToken(callerToken) === row.token_hash;
       if (!expiresItself) assertSessionCredential(callerToken === undefined ? 'session' : 'token', 'API tokens');
       if (!row) throw notFound('Token');
       await auth.deleteToken(row.id);
@@ -216,7 +241,12 @@ export function createAuthService({ config, clock, auth, users, throttle, ldap, 
         return row && !toApiToken(row).expired ? users.findById(row.user_id) : undefined;
       }
       const session = await auth.findActiveSession(hash);
-      if (!session || (config.totp_enabled && session.pending_factor !== '') || clock.now().getTime() - Date.parse(session.last_active) > idleMs) return undefined;
+      if (
+        !session ||
+        (config.totp_enabled && session.pending_factor !== '') ||
+        clock.now().getTime() - Date.parse(session.last_active) > idleMs
+      )
+        return undefined;
       return users.findById(session.user_id);
     },
   };

@@ -15,7 +15,10 @@ export interface AttemptReservation {
 }
 
 export interface LoginThrottleOptions {
-  attempts: Pick<AuthRepository, 'insertLoginAttempt' | 'deleteLoginAttempt' | 'listRecentAttempts' | 'deleteLoginAttemptsBefore'>;
+  attempts: Pick<
+    AuthRepository,
+    'insertLoginAttempt' | 'deleteLoginAttempt' | 'listRecentAttempts' | 'deleteLoginAttemptsBefore'
+  >;
   clock: Clock;
   /** Failed attempts allowed per account from one address within the window. */
   maxFailures: number;
@@ -68,10 +71,21 @@ export function createLoginThrottle(options: LoginThrottleOptions) {
       const account = subject.account.slice(0, ACCOUNT_MAX);
       const id = await options.attempts.insertLoginAttempt({ address, account, attempted: toTimestamp(new Date(now)) });
       const release = () => options.attempts.deleteLoginAttempt(id);
-      const accountTimes = await options.attempts.listRecentAttempts({ address, account, since, exceptId: id, limit: options.maxFailures });
+      const accountTimes = await options.attempts.listRecentAttempts({
+        address,
+        account,
+        since,
+        exceptId: id,
+        limit: options.maxFailures,
+      });
       let wait = waitSeconds(accountTimes, options.maxFailures, now);
       if (subject.address !== undefined) {
-        const addressTimes = await options.attempts.listRecentAttempts({ address, since, exceptId: id, limit: addressLimit });
+        const addressTimes = await options.attempts.listRecentAttempts({
+          address,
+          since,
+          exceptId: id,
+          limit: addressLimit,
+        });
         wait = Math.max(wait, waitSeconds(addressTimes, addressLimit, now));
       }
       if (wait > 0) {

@@ -6,5 +6,6 @@ import type { Credential } from '../../http/session-cookie.ts';
  * tokens or swap the second factor, so managing them takes a signed-in session.
  */
 export function assertSessionCredential(credential: Credential, what: string): void {
-  if (credential !== 'session') throw forbidden(`Managing ${what} needs a signed-in session; an API token cannot do this`);
+  if (credential !== 'session')
+    throw forbidden(`Managing ${what} needs a signed-in session; an API token cannot do this`);
 }

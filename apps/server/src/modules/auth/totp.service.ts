@@ -31,7 +31,9 @@ const QR_SIZE = 256;
 const loadQrCode = loadOnDemand<typeof import('qrcode')>('qrcode');
 
 export function describeAuthMethods(config: Config): AuthMethods {
-  return config.totp_enabled ? { totp: { allow_recovery: config.totp_allow_recovery, required: config.totp_required } } : {};
+  return config.totp_enabled
+    ? { totp: { allow_recovery: config.totp_allow_recovery, required: config.totp_required } }
+    : {};
 }
 
 /** The 401 every API but the second-factor steps answers while a session awaits its factor. */
@@ -92,13 +94,21 @@ export function createTotpService({ config, clock, secrets, totp, events, thrott
    * Checks a passcode against the factor and spends its time step. A code is good once: the same
    * code (or an older one) presented again is refused even within its 30 seconds.
    */
-  async function spendPasscode(row: UserTotpRow, user: UserRow, passcode: string, options: { confirming: boolean }): Promise<number> {
+  async function spendPasscode(
+    row: UserTotpRow,
+    user: UserRow,
+    passcode: string,
+    options: { confirming: boolean },
+  ): Promise<number> {
     const attempt = await reserveAttempt(user.id);
     const now = clock.now().getTime();
     const delta = buildTotp(row, user.username).validate({ token: passcode, timestamp: now, window: WINDOW_STEPS });
     const step = Math.floor(now / 1000 / PERIOD_SECONDS) + (delta ?? 0);
     const fresh = delta !== null && (options.confirming || (await totp.claimStep(row.id, step)));
-    if (!fresh) throw badRequest(delta === null ? 'Invalid passcode' : 'This passcode has already been used. Wait for the next one.');
+    if (!fresh)
+      throw badRequest(
+        delta === null ? 'Invalid passcode' : 'This passcode has already been used. Wait for the next one.',
+      );
     await attempt.release();
     return step;
   }
@@ -147,7 +157,12 @@ export function createTotpService({ config, clock, secrets, totp, events, thrott
     const row = await getPendingEnrolment(user.id, totpId);
     const step = await spendPasscode(row, user, passcode, { confirming: true });
     await totp.confirm(row.id, step);
-    await events.record({ userId: user.id, objectType: 'user', objectId: user.id, description: `Two-factor authentication enabled for ${user.username}` });
+    await events.record({
+      userId: user.id,
+      objectType: 'user',
+      objectId: user.id,
+      description: `Two-factor authentication enabled for ${user.username}`,
+    });
   }
 
   function assertSelf(actor: UserRow, userId: number): void {
@@ -208,7 +223,12 @@ export function createTotpService({ config, clock, secrets, totp, events, thrott
       if (!row || row.id !== totpId) throw badRequest(TOTP_NOT_ENABLED);
       await totp.deleteByUser(userId);
       if (row.confirmed === 1) {
-        await events.record({ userId: actor.id, objectType: 'user', objectId: userId, description: `Two-factor authentication removed for user #${userId}` });
+        await events.record({
+          userId: actor.id,
+          objectType: 'user',
+          objectId: userId,
+          description: `Two-factor authentication removed for user #${userId}`,
+        });
       }
     },
 
@@ -217,7 +237,12 @@ export function createTotpService({ config, clock, secrets, totp, events, thrott
       const row = await totp.findByUser(userId);
       if (!row) return false;
       await totp.deleteByUser(userId);
-      await events.record({ userId: null, objectType: 'user', objectId: userId, description: `Two-factor authentication removed for user #${userId} from the command line` });
+      await events.record({
+        userId: null,
+        objectType: 'user',
+        objectId: userId,
+        description: `Two-factor authentication removed for user #${userId} from the command line`,
+      });
       return true;
     },
 
@@ -243,7 +268,8 @@ export function createTotpService({ config, clock, secrets, totp, events, thrott
       const row = await totp.findByUser(session.user.id);
       if (row?.confirmed !== 1) throw badRequest(TOTP_NOT_ENABLED);
       const attempt = await reserveAttempt(session.user.id);
-      if (!(await verifyPassword(row.recovery_hash, normalizeRecoveryCode(recoveryCode)))) throw badRequest('Invalid recovery code');
+      if (!(await verifyPassword(row.recovery_hash, normalizeRecoveryCode(recoveryCode))))
+        throw badRequest('Invalid recovery code');
       await attempt.release();
       await totp.deleteByUser(session.user.id);
       await totp.setSessionPendingFactor(session.id, config.totp_required ? 'totp_enroll' : '');

@@ -30,7 +30,14 @@ const compareNames = (a: { name: string }, b: { name: string }) => (a.name < b.n
 
 /** Named sections are written in name order, so a restored project (whose ids differ) backs up to the same document. */
 function sortSections(backup: ProjectBackup): ProjectBackup {
-  for (const section of [backup.templates, backup.repositories, backup.keys, backup.inventories, backup.environments, backup.integrations] as { name: string }[][]) {
+  for (const section of [
+    backup.templates,
+    backup.repositories,
+    backup.keys,
+    backup.inventories,
+    backup.environments,
+    backup.integrations,
+  ] as { name: string }[][]) {
     section.sort(compareNames);
   }
   return backup;
@@ -145,7 +152,11 @@ export async function buildBackup(stores: BackupStores, project: ProjectRow): Pr
       git_branch: r.git_branch,
       ssh_key: keyNames.get(r.ssh_key_id) ?? '',
     })),
-    keys: keys.map((k) => ({ name: keyNames.get(k.id) ?? k.name, type: k.type as ProjectBackup['keys'][number]['type'], owner: '' })),
+    keys: keys.map((k) => ({
+      name: keyNames.get(k.id) ?? k.name,
+      type: k.type as ProjectBackup['keys'][number]['type'],
+      owner: '',
+    })),
     views: views.map((v) => ({ title: viewNames.get(v.id) ?? v.title, position: v.position })),
     inventories: inventories.map((i) => ({
       name: inventoryNames.get(i.id) ?? i.name,

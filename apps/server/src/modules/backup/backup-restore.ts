@@ -26,8 +26,14 @@ function indexByName<T>(section: string, items: readonly T[], nameOf: (item: T) 
 
 /** The vaults of a template, with Semaphore's legacy single `vault_key` turned into the unnamed vault. */
 function vaultsOf(template: BackupTemplate) {
-  const vaults = template.vaults.map((v) => ({ name: (v.name ?? '').trim().toLowerCase(), type: v.type, vault_key: v.vault_key ?? null, script: (v.script ?? '').trim() }));
-  if (template.vault_key && !vaults.some((v) => v.name === '')) vaults.push({ name: '', type: 'password', vault_key: template.vault_key, script: '' });
+  const vaults = template.vaults.map((v) => ({
+    name: (v.name ?? '').trim().toLowerCase(),
+    type: v.type,
+    vault_key: v.vault_key ?? null,
+    script: (v.script ?? '').trim(),
+  }));
+  if (template.vault_key && !vaults.some((v) => v.name === ''))
+    vaults.push({ name: '', type: 'password', vault_key: template.vault_key, script: '' });
   return vaults;
 }
 
@@ -59,7 +65,14 @@ export function verifyBackup(backup: ProjectBackup, timezone: string): void {
   const views = indexByName('views', backup.views, (v) => v.title);
   const templates = indexByName('templates', backup.templates, (t) => t.name);
 
-  const sections = { key: ['keys', keys], repository: ['repositories', repositories], inventory: ['inventories', inventories], environment: ['environments', environments], view: ['views', views], template: ['templates', templates] } as const;
+  const sections = {
+    key: ['keys', keys],
+    repository: ['repositories', repositories],
+    inventory: ['inventories', inventories],
+    environment: ['environments', environments],
+    view: ['views', views],
+    template: ['templates', templates],
+  } as const;
   const need = (where: string, kind: keyof typeof sections, name: string | null | undefined) => {
     const [section, index] = sections[kind];
     if (name && !index.has(name)) throw fail(where, `${kind} "${name}" does not exist in ${section}`);
@@ -95,7 +108,8 @@ export function verifyBackup(backup: ProjectBackup, timezone: string): void {
       if (!vault.vault_key) throw fail(where, 'a password vault needs its vault_key');
       need(where, 'key', vault.vault_key);
       const key = keys.get(vault.vault_key);
-      if (key && !isPasswordKeyType(key.type)) throw fail(where, `vault key "${vault.vault_key}" must be a login_password or string key`);
+      if (key && !isPasswordKeyType(key.type))
+        throw fail(where, `vault key "${vault.vault_key}" must be a login_password or string key`);
     }
     if (t.cron?.trim()) {
       const problem = explainCron(t.cron, timezone);
@@ -113,7 +127,8 @@ export function verifyBackup(backup: ProjectBackup, timezone: string): void {
     need(where, 'template', integration.template);
     need(where, 'key', integration.auth_secret);
     const secret = integration.auth_secret ? keys.get(integration.auth_secret) : undefined;
-    if (secret && !isPasswordKeyType(secret.type)) throw fail(where, `auth_secret "${integration.auth_secret}" must be a login_password or string key`);
+    if (secret && !isPasswordKeyType(secret.type))
+      throw fail(where, `auth_secret "${integration.auth_secret}" must be a login_password or string key`);
     need(where, 'inventory', integration.task_params.inventory_name);
     integration.aliases.forEach((alias) => claimAlias(where, alias));
   });
@@ -139,7 +154,11 @@ interface RestoreContext {
 }
 
 /** Writes a verified backup as a new project owned by the caller; run inside one transaction. */
-export async function writeBackup(stores: BackupStores, backup: ProjectBackup, { ownerId, now, timezone, seal }: RestoreContext): Promise<ProjectRow> {
+export async function writeBackup(
+  stores: BackupStores,
+  backup: ProjectBackup,
+  { ownerId, now, timezone, seal }: RestoreContext,
+): Promise<ProjectRow> {
   const created = now.toISOString();
   const project = {
     name: backup.meta.name,
@@ -158,16 +177,32 @@ export async function writeBackup(stores: BackupStores, backup: ProjectBackup, {
   const keyIds = new Map<string, number>();
   for (const key of backup.keys) {
     if (VARIABLE_GROUP_KEY_OWNERS.has(key.owner ?? '')) continue;
-    keyIds.set(key.name, await stores.keys.insert({ project_id: projectId, name: key.name, type: key.type, secret: null, created }));
+    keyIds.set(
+      key.name,
+      await stores.keys.insert({ project_id: projectId, name: key.name, type: key.type, secret: null, created }),
+    );
   }
   const environmentIds = new Map<string, number>();
   for (const environment of backup.environments) {
     const password = environment.password ? seal(environment.password) : null;
-    environmentIds.set(environment.name, await stores.environments.insert({ project_id: projectId, name: environment.name, json: environment.json, env: environment.env, password, created }));
+    environmentIds.set(
+      environment.name,
+      await stores.environments.insert({
+        project_id: projectId,
+        name: environment.name,
+        json: environment.json,
+        env: environment.env,
+        password,
+        created,
+      }),
+    );
   }
   const viewIds = new Map<string, number>();
   for (const view of backup.views) {
-    viewIds.set(view.title, await stores.views.insert({ project_id: projectId, title: view.title, position: view.position }));
+    viewIds.set(
+      view.title,
+      await stores.views.insert({ project_id: projectId, title: view.title, position: view.position }),
+    );
   }
   const repositoryIds = new Map<string, number>();
   for (const repository of backup.repositories) {
@@ -199,7 +234,10 @@ export async function writeBackup(stores: BackupStores, backup: ProjectBackup, {
 
   // Deploy templates point at their build template, so every other template is written first.
   const templateIds = new Map<string, number>();
-  const ordered = [...backup.templates.filter((t) => t.type !== 'deploy'), ...backup.templates.filter((t) => t.type === 'deploy')];
+  const ordered = [
+    ...backup.templates.filter((t) => t.type !== 'deploy'),
+    ...backup.templates.filter((t) => t.type === 'deploy'),
+  ];
   for (const t of ordered) {
     const id = await stores.templates.insert({
       project_id: projectId,
@@ -248,7 +286,12 @@ export async function writeBackup(stores: BackupStores, backup: ProjectBackup, {
   // An alias still in use on this server (the project was restored beside its original) gets a fresh one.
   const insertAlias = async (integrationId: number | null, alias: string) => {
     const free = (await stores.integrations.findAlias(alias)) === undefined;
-    await stores.integrations.insertAlias({ project_id: projectId, integration_id: integrationId, alias: free ? alias : generateAlias(), created });
+    await stores.integrations.insertAlias({
+      project_id: projectId,
+      integration_id: integrationId,
+      alias: free ? alias : generateAlias(),
+      created,
+    });
   };
   for (const integration of backup.integrations) {
     const id = await stores.integrations.insert({
@@ -256,7 +299,10 @@ export async function writeBackup(stores: BackupStores, backup: ProjectBackup, {
       template_id: idOf(templateIds, integration.template) ?? 0,
       name: integration.name,
       auth_method: integration.auth_method,
-      auth_header: integration.auth_method === 'token' || integration.auth_method === 'hmac' ? (integration.auth_header ?? '') : '',
+      auth_header:
+        integration.auth_method === 'token' || integration.auth_method === 'hmac'
+          ? (integration.auth_header ?? '')
+          : '',
       auth_secret_id: integration.auth_method === '' ? null : idOf(keyIds, integration.auth_secret),
       searchable: integration.searchable ? 1 : 0,
       task_params: JSON.stringify(toTaskParams(integration.task_params)),
@@ -290,7 +336,14 @@ export async function writeBackup(stores: BackupStores, backup: ProjectBackup, {
   }
   for (const alias of backup.integration_aliases) await insertAlias(null, alias);
 
-  const insertSchedule = async (fields: { name: string; template: string; cron: string; active: boolean; repository: string | null | undefined; taskParams: Record<string, unknown> }) => {
+  const insertSchedule = async (fields: {
+    name: string;
+    template: string;
+    cron: string;
+    active: boolean;
+    repository: string | null | undefined;
+    taskParams: Record<string, unknown>;
+  }) => {
     await stores.schedules.insert({
       project_id: projectId,
       template_id: idOf(templateIds, fields.template) ?? 0,
@@ -315,7 +368,14 @@ export async function writeBackup(stores: BackupStores, backup: ProjectBackup, {
     });
   }
   for (const t of legacySchedulesOf(backup)) {
-    await insertSchedule({ name: t.name, template: t.name, cron: t.cron?.trim() ?? '', active: true, repository: t.repository, taskParams: {} });
+    await insertSchedule({
+      name: t.name,
+      template: t.name,
+      cron: t.cron?.trim() ?? '',
+      active: true,
+      repository: t.repository,
+      taskParams: {},
+    });
   }
 
   return { id: projectId, ...project };

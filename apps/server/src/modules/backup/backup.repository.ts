@@ -28,7 +28,12 @@ export function createBackupStores(db: Db, dialect: Dialect) {
     /** Which of these git URLs repositories of other projects use too. */
     async listGitUrlsUsedElsewhere(projectId: number, urls: string[]): Promise<Set<string>> {
       if (urls.length === 0) return new Set();
-      const rows = await db.selectFrom('repository').select('git_url').where('project_id', '<>', projectId).where('git_url', 'in', urls).execute();
+      const rows = await db
+        .selectFrom('repository')
+        .select('git_url')
+        .where('project_id', '<>', projectId)
+        .where('git_url', 'in', urls)
+        .execute();
       return new Set(rows.map((r) => r.git_url));
     },
     /** Adds vaults to a new template; the templates repository's replaceVaults opens a transaction of its own. */

@@ -32,7 +32,17 @@ interface BackupDeps {
   onSchedulesChanged(): void;
 }
 
-export function createBackupService({ config, secrets, clock, db, dialect, apps, events, canCreateProject, onSchedulesChanged }: BackupDeps) {
+export function createBackupService({
+  config,
+  secrets,
+  clock,
+  db,
+  dialect,
+  apps,
+  events,
+  canCreateProject,
+  onSchedulesChanged,
+}: BackupDeps) {
   const stores = createBackupStores(db, dialect);
 
   return {
@@ -41,22 +51,42 @@ export function createBackupService({ config, secrets, clock, db, dialect, apps,
     },
 
     /** Creates a new project from a backup, all of it or nothing; the caller becomes its owner. */
-    async restore(actor: UserRow, backup: ProjectBackup, description = `Project ${backup.meta.name} restored`): Promise<Project> {
+    async restore(
+      actor: UserRow,
+      backup: ProjectBackup,
+      description = `Project ${backup.meta.name} restored`,
+    ): Promise<Project> {
       if (!canCreateProject(actor)) throw forbidden('You are not allowed to create projects');
       verifyBackup(backup, config.schedule_timezone);
       // Checked before the transaction opens: SQLite has one connection, a read beside it would wait forever.
       for (const app of new Set(backup.templates.map((t) => t.app))) await apps.assertKnown(app);
       const row = await db.transaction().execute(async (trx) => {
         const trxStores = createBackupStores(trx, dialect);
-        const project = await writeBackup(trxStores, backup, { ownerId: actor.id, now: clock.now(), timezone: config.schedule_timezone, seal: (secret) => secrets.seal(secret) });
+        const project = await writeBackup(trxStores, backup, {
+          ownerId: actor.id,
+          now: clock.now(),
+          timezone: config.schedule_timezone,
+          seal: (secret) => secrets.seal(secret),
+        });
         // Terraform/tofu templates get their workspace the way a template created by hand does.
-        const workspaces = createWorkspacesService({ templates: trxStores.templates, inventories: trxStores.inventories, events, clock });
+        const workspaces = createWorkspacesService({
+          templates: trxStores.templates,
+          inventories: trxStores.inventories,
+          events,
+          clock,
+        });
         for (const template of await trxStores.templates.list(project.id, 'name', 'asc')) {
           if (isTerraformApp(template.app)) await workspaces.ensureDefault(project.id, template.id);
         }
         return project;
       });
-      await events.record({ userId: actor.id, projectId: row.id, objectType: 'project', objectId: row.id, description });
+      await events.record({
+        userId: actor.id,
+        projectId: row.id,
+        objectType: 'project',
+        objectId: row.id,
+        description,
+      });
       if (backup.schedules.length > 0 || backup.templates.some((t) => t.cron)) onSchedulesChanged();
       return toProject(row);
     },
@@ -67,7 +97,9 @@ export function createBackupService({ config, secrets, clock, db, dialect, apps,
      */
     async listOwnDemoRepositories(projectId: number): Promise<string[]> {
       const demoRoot = path.join(path.resolve(config.data_dir), DEMO_REPOSITORIES_DIR) + path.sep;
-      const urls = (await stores.repositories.list(projectId, 'name', 'asc')).map((r) => r.git_url).filter((url) => path.resolve(url).startsWith(demoRoot));
+      const urls = (await stores.repositories.list(projectId, 'name', 'asc'))
+        .map((r) => r.git_url)
+        .filter((url) => path.resolve(url).startsWith(demoRoot));
       const shared = await stores.listGitUrlsUsedElsewhere(projectId, urls);
       return urls.filter((url) => !shared.has(url));
     },
@@ -77,7 +109,12 @@ export function createBackupService({ config, secrets, clock, db, dialect, apps,
       if (!canCreateProject(actor)) throw forbidden('You are not allowed to create projects');
       const repositoryDir = await createDemoRepository(config.data_dir, config.task_base_env);
       const backup = ProjectBackup.parse(buildDemoBackup(body.name, repositoryDir));
-      backup.meta = { ...backup.meta, alert: body.alert ?? false, alert_chat: body.alert_chat ?? null, max_parallel_tasks: body.max_parallel_tasks ?? 0 };
+      backup.meta = {
+        ...backup.meta,
+        alert: body.alert ?? false,
+        alert_chat: body.alert_chat ?? null,
+        max_parallel_tasks: body.max_parallel_tasks ?? 0,
+      };
       try {
         return await this.restore(actor, backup, `Demo project ${body.name} created`);
       } catch (error) {

@@ -31,9 +31,18 @@ export async function createDemoRepository(dataDir: string, baseEnv: Record<stri
   };
   const output: string[] = [];
   const git = async (...args: string[]) => {
-    const result = await runProcess({ command: 'git', args, cwd: dir, env, timeoutMs: GIT_TIMEOUT_MS, onLine: (line) => output.push(line) });
+    const result = await runProcess({
+      command: 'git',
+      args,
+      cwd: dir,
+      env,
+      timeoutMs: GIT_TIMEOUT_MS,
+      onLine: (line) => output.push(line),
+    });
     if (result.outcome !== 'exited' || result.exitCode !== 0) {
-      throw new Error(`git ${args[0] ?? ''} failed while creating the demo repository: ${result.error ?? output.join('\n')}`);
+      throw new Error(
+        `git ${args[0] ?? ''} failed while creating the demo repository: ${result.error ?? output.join('\n')}`,
+      );
     }
   };
   try {
@@ -60,14 +69,25 @@ export function buildDemoBackup(name: string, repositoryDir: string): ProjectBac
     repositories: [{ name: 'Demo scripts', git_url: repositoryDir, git_branch: 'main', ssh_key: 'None' }],
     environments: [
       { name: 'Empty', json: '{}', env: '{}' },
-      { name: 'Demo variables', json: JSON.stringify({ greeting: 'Hello' }), env: JSON.stringify({ DEMO_STAGE: 'demo' }) },
+      {
+        name: 'Demo variables',
+        json: JSON.stringify({ greeting: 'Hello' }),
+        env: JSON.stringify({ DEMO_STAGE: 'demo' }),
+      },
     ],
     inventories: [
       {
         name: 'Localhost',
         type: 'static-yaml',
         // The playbook runs with the python that runs Ansible, whatever its path on this machine.
-        inventory: ['all:', '  hosts:', '    localhost:', '      ansible_connection: local', '      ansible_python_interpreter: "{{ ansible_playbook_python }}"', ''].join('\n'),
+        inventory: [
+          'all:',
+          '  hosts:',
+          '    localhost:',
+          '      ansible_connection: local',
+          '      ansible_python_interpreter: "{{ ansible_playbook_python }}"',
+          '',
+        ].join('\n'),
         ssh_key: 'None',
       },
     ],
@@ -99,6 +119,8 @@ export function buildDemoBackup(name: string, repositoryDir: string): ProjectBac
         environment: 'Demo variables',
       },
     ],
-    schedules: [{ name: 'Nightly hello', cron_format: '0 3 * * *', active: false, template: 'Bash: hello', task_params: {} }],
+    schedules: [
+      { name: 'Nightly hello', cron_format: '0 3 * * *', active: false, template: 'Bash: hello', task_params: {} },
+    ],
   };
 }

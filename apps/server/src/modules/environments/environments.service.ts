@@ -28,13 +28,21 @@ function toEnvironment(row: EnvironmentRow, secrets: EnvironmentSecretRow[]): En
     json: row.json,
     env: row.env,
     password: null,
-    secrets: secrets.map((s) => ({ id: s.id, type: s.type as 'var' | 'env', name: s.name, secret: '' as const, operation: '' as const })),
+    secrets: secrets.map((s) => ({
+      id: s.id,
+      type: s.type as 'var' | 'env',
+      name: s.name,
+      secret: '' as const,
+      operation: '' as const,
+    })),
   };
 }
 
 /** Secret changes the client sends; entries without an operation are untouched secrets and are skipped. */
 function listChanges(body: EnvironmentInput): EnvironmentSecretChange[] {
-  return (body.secrets ?? []).filter((s): s is EnvironmentSecretChange => 'operation' in s && s.operation !== '' && s.operation !== undefined);
+  return (body.secrets ?? []).filter(
+    (s): s is EnvironmentSecretChange => 'operation' in s && s.operation !== '' && s.operation !== undefined,
+  );
 }
 
 interface EnvironmentsDeps {
@@ -52,7 +60,11 @@ export function createEnvironmentsService({ environments, refs, events, secrets,
     return row;
   }
 
-  async function applySecretChanges(projectId: number, environmentId: number, changes: EnvironmentSecretChange[]): Promise<void> {
+  async function applySecretChanges(
+    projectId: number,
+    environmentId: number,
+    changes: EnvironmentSecretChange[],
+  ): Promise<void> {
     const existing = await environments.listSecrets(projectId, environmentId);
     const known = new Set(existing.map((s) => s.id));
     const names = new Set(existing.map((s) => `${s.type}:${s.name}`));
@@ -61,11 +73,18 @@ export function createEnvironmentsService({ environments, refs, events, secrets,
         const key = `${change.type}:${change.name}`;
         if (names.has(key)) throw badRequest(`Secret ${change.name} already exists`);
         names.add(key);
-        await environments.insertSecret({ project_id: projectId, environment_id: environmentId, type: change.type, name: change.name, secret: secrets.seal(change.secret) });
+        await environments.insertSecret({
+          project_id: projectId,
+          environment_id: environmentId,
+          type: change.type,
+          name: change.name,
+          secret: secrets.seal(change.secret),
+        });
       } else if (!known.has(change.id)) {
         throw badRequest(`Secret ${change.id} not found in this variable group`);
       } else if (change.operation === 'update') {
-        if (change.secret !== '') await environments.updateSecret(projectId, environmentId, change.id, secrets.seal(change.secret));
+        if (change.secret !== '')
+          await environments.updateSecret(projectId, environmentId, change.id, secrets.seal(change.secret));
       } else {
         await environments.deleteSecret(projectId, environmentId, change.id);
       }
@@ -78,7 +97,8 @@ export function createEnvironmentsService({ environments, refs, events, secrets,
   return {
     async list(projectId: number, order: 'asc' | 'desc'): Promise<Environment[]> {
       const secretsOf = new Map<number, EnvironmentSecretRow[]>();
-      for (const secret of await environments.listProjectSecrets(projectId)) secretsOf.set(secret.environment_id, [...(secretsOf.get(secret.environment_id) ?? []), secret]);
+      for (const secret of await environments.listProjectSecrets(projectId))
+        secretsOf.set(secret.environment_id, [...(secretsOf.get(secret.environment_id) ?? []), secret]);
       return (await environments.list(projectId, order)).map((row) => toEnvironment(row, secretsOf.get(row.id) ?? []));
     },
     async get(projectId: number, id: number): Promise<Environment> {
@@ -90,15 +110,28 @@ export function createEnvironmentsService({ environments, refs, events, secrets,
       return row;
     },
     async create(actor: UserRow | undefined, projectId: number, body: EnvironmentInput): Promise<Environment> {
-      if (body.project_id !== undefined && body.project_id !== projectId) throw badRequest('Project ID in body and URL must be the same');
-      const row = { project_id: projectId, name: body.name, json: body.json, env: body.env, password: null, created: toTimestamp(clock.now()) };
+      if (body.project_id !== undefined && body.project_id !== projectId)
+        throw badRequest('Project ID in body and URL must be the same');
+      const row = {
+        project_id: projectId,
+        name: body.name,
+        json: body.json,
+        env: body.env,
+        password: null,
+        created: toTimestamp(clock.now()),
+      };
       const id = await environments.insert(row);
-      await applySecretChanges(projectId, id, listChanges(body).filter((c) => c.operation === 'create'));
+      await applySecretChanges(
+        projectId,
+        id,
+        listChanges(body).filter((c) => c.operation === 'create'),
+      );
       if (actor) await record(actor, projectId, id, `Variable group ${row.name} created`);
       return toEnvironment({ ...row, id }, await environments.listSecrets(projectId, id));
     },
     async update(actor: UserRow, projectId: number, id: number, body: EnvironmentInput): Promise<void> {
-      if (body.id !== undefined && body.id !== id) throw badRequest('Variable group ID in body and URL must be the same');
+      if (body.id !== undefined && body.id !== id)
+        throw badRequest('Variable group ID in body and URL must be the same');
       await getRow(projectId, id);
       await environments.update(projectId, id, { name: body.name, json: body.json, env: body.env });
       await applySecretChanges(projectId, id, listChanges(body));
@@ -117,7 +150,11 @@ export function createEnvironmentsService({ environments, refs, events, secrets,
     },
     /** The decrypted secrets of a variable group, for the task engine only. */
     async listSecretValues(projectId: number, id: number): Promise<EnvironmentSecretValue[]> {
-      return (await environments.listSecrets(projectId, id)).map((s) => ({ type: s.type as 'var' | 'env', name: s.name, value: secrets.open(s.secret) }));
+      return (await environments.listSecrets(projectId, id)).map((s) => ({
+        type: s.type as 'var' | 'env',
+        name: s.name,
+        value: secrets.open(s.secret),
+      }));
     },
   };
 }

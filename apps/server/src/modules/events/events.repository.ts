@@ -4,25 +4,35 @@ import type { EventRow } from './events.table.ts';
 
 export function createEventsRepository(db: Db) {
   function selectEvents() {
-    return db
-      .selectFrom('event')
-      .leftJoin('users', 'users.id', 'event.user_id')
-      .leftJoin('project', 'project.id', 'event.project_id')
-      .select([
-        'event.id',
-        'event.created',
-        'event.user_id',
-        'event.project_id',
-        'event.object_id',
-        'event.object_type',
-        'event.object_name',
-        'event.description',
-        'users.username as username',
-        'project.name as project_name',
-      ])
-      // Semaphore names the integration behind an event in a field of its own.
-      .select((eb) => eb.case().when('event.object_type', '=', 'integration').then(eb.ref('event.object_id')).else(null).end().as('integration_id'))
-      .orderBy('event.id', 'desc');
+    return (
+      db
+        .selectFrom('event')
+        .leftJoin('users', 'users.id', 'event.user_id')
+        .leftJoin('project', 'project.id', 'event.project_id')
+        .select([
+          'event.id',
+          'event.created',
+          'event.user_id',
+          'event.project_id',
+          'event.object_id',
+          'event.object_type',
+          'event.object_name',
+          'event.description',
+          'users.username as username',
+          'project.name as project_name',
+        ])
+        // Semaphore names the integration behind an event in a field of its own.
+        .select((eb) =>
+          eb
+            .case()
+            .when('event.object_type', '=', 'integration')
+            .then(eb.ref('event.object_id'))
+            .else(null)
+            .end()
+            .as('integration_id'),
+        )
+        .orderBy('event.id', 'desc')
+    );
   }
 
   return {
@@ -36,15 +46,23 @@ export function createEventsRepository(db: Db) {
     /** Events without a project plus those of the projects the user belongs to. */
     async listForUser(userId: number, limit?: number): Promise<Event[]> {
       const memberships = db.selectFrom('project_user').select('project_id').where('user_id', '=', userId);
-      if (!limit) return selectEvents().where((eb) => eb.or([eb('event.project_id', 'is', null), eb('event.project_id', 'in', memberships)])).execute();
+      if (!limit)
+        return selectEvents()
+          .where((eb) => eb.or([eb('event.project_id', 'is', null), eb('event.project_id', 'in', memberships)]))
+          .execute();
       // The newest of each source by its own (project_id, id) index, merged here: one query with OR
       // walks every event from the newest down until it has found enough.
       const projectIds = (await memberships.execute()).map((row) => row.project_id);
       const pages = await Promise.all([
         selectEvents().where('event.project_id', 'is', null).limit(limit).execute(),
-        ...projectIds.map((projectId) => selectEvents().where('event.project_id', '=', projectId).limit(limit).execute()),
+        ...projectIds.map((projectId) =>
+          selectEvents().where('event.project_id', '=', projectId).limit(limit).execute(),
+        ),
       ]);
-      return pages.flat().sort((a, b) => b.id - a.id).slice(0, limit);
+      return pages
+        .flat()
+        .sort((a, b) => b.id - a.id)
+        .slice(0, limit);
     },
   };
 }

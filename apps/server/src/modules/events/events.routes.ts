@@ -7,5 +7,7 @@ export function registerEventsRoutes(route: Routes, { events }: { events: Events
   route(eventsApi.list, SIGNED_IN, ({ actor }) => events.listForUser(actor.id));
   route(eventsApi.last, SIGNED_IN, ({ actor }) => events.listForUser(actor.id, LAST_EVENTS_LIMIT));
   route(eventsApi.projectList, projectMember(), ({ access }) => events.listForProject(access.project.id));
-  route(eventsApi.projectLast, projectMember(), ({ access }) => events.listForProject(access.project.id, LAST_EVENTS_LIMIT));
+  route(eventsApi.projectLast, projectMember(), ({ access }) =>
+    events.listForProject(access.project.id, LAST_EVENTS_LIMIT),
+  );
 }

@@ -12,7 +12,15 @@ export interface FailureLogDecision {
  * `limit` failures of each window are logged; the rest are only counted and reported with the first
  * failure logged after the window.
  */
-export function createFailureLogLimiter({ clock, windowMs = 60_000, limit = 5 }: { clock: Clock; windowMs?: number; limit?: number }) {
+export function createFailureLogLimiter({
+  clock,
+  windowMs = 60_000,
+  limit = 5,
+}: {
+  clock: Clock;
+  windowMs?: number;
+  limit?: number;
+}) {
   const windows = new Map<number | string, { start: number; logged: number; suppressed: number }>();
   return {
     admit(source: number | string): FailureLogDecision {

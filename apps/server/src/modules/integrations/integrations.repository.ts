@@ -46,10 +46,21 @@ function createRuleQueries<T extends RuleTable>(db: Db, dialect: Dialect, table:
       return insertRow(db, dialect, table, row as Insertable<Database[T]>);
     },
     async update(projectId, integrationId, id, changes) {
-      await db.updateTable(rules).set(changes).where('project_id', '=', projectId).where('integration_id', '=', integrationId).where('id', '=', id).execute();
+      await db
+        .updateTable(rules)
+        .set(changes)
+        .where('project_id', '=', projectId)
+        .where('integration_id', '=', integrationId)
+        .where('id', '=', id)
+        .execute();
     },
     async delete(projectId, integrationId, id) {
-      await db.deleteFrom(rules).where('project_id', '=', projectId).where('integration_id', '=', integrationId).where('id', '=', id).execute();
+      await db
+        .deleteFrom(rules)
+        .where('project_id', '=', projectId)
+        .where('integration_id', '=', integrationId)
+        .where('id', '=', id)
+        .execute();
     },
   };
 }
@@ -58,20 +69,46 @@ function createRuleQueries<T extends RuleTable>(db: Db, dialect: Dialect, table:
 export function createIntegrationsRepository(db: Db, dialect: Dialect) {
   return {
     list(projectId: number, order: Order): Promise<IntegrationRow[]> {
-      return db.selectFrom('integration').selectAll().where('project_id', '=', projectId).orderBy('name', order).orderBy('id').execute();
+      return db
+        .selectFrom('integration')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .orderBy('name', order)
+        .orderBy('id')
+        .execute();
     },
     find(projectId: number, id: number): Promise<IntegrationRow | undefined> {
-      return db.selectFrom('integration').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+      return db
+        .selectFrom('integration')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .where('id', '=', id)
+        .executeTakeFirst();
     },
     /** Integrations a project-wide alias serves. */
     listSearchable(projectId: number): Promise<IntegrationRow[]> {
-      return db.selectFrom('integration').selectAll().where('project_id', '=', projectId).where('searchable', '=', 1).orderBy('id').execute();
+      return db
+        .selectFrom('integration')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .where('searchable', '=', 1)
+        .orderBy('id')
+        .execute();
     },
     insert(row: Omit<IntegrationRow, 'id'>): Promise<number> {
       return insertRow(db, dialect, 'integration', row);
     },
-    async update(projectId: number, id: number, changes: Partial<Omit<IntegrationRow, 'id' | 'project_id' | 'created'>>): Promise<void> {
-      await db.updateTable('integration').set(changes).where('project_id', '=', projectId).where('id', '=', id).execute();
+    async update(
+      projectId: number,
+      id: number,
+      changes: Partial<Omit<IntegrationRow, 'id' | 'project_id' | 'created'>>,
+    ): Promise<void> {
+      await db
+        .updateTable('integration')
+        .set(changes)
+        .where('project_id', '=', projectId)
+        .where('id', '=', id)
+        .execute();
     },
     /** Removes the integration with everything hanging off it; children first, MySQL checks keys row by row. */
     async delete(projectId: number, id: number): Promise<void> {
@@ -86,7 +123,13 @@ export function createIntegrationsRepository(db: Db, dialect: Dialect) {
     /** Aliases of one integration, or the project-wide ones when integrationId is null. */
     listAliases(projectId: number, integrationId: number | null): Promise<IntegrationAliasRow[]> {
       const query = db.selectFrom('integration_alias').selectAll().where('project_id', '=', projectId);
-      return (integrationId === null ? query.where('integration_id', 'is', null) : query.where('integration_id', '=', integrationId)).orderBy('id').execute();
+      return (
+        integrationId === null
+          ? query.where('integration_id', 'is', null)
+          : query.where('integration_id', '=', integrationId)
+      )
+        .orderBy('id')
+        .execute();
     },
     insertAlias(row: Omit<IntegrationAliasRow, 'id'>): Promise<number> {
       return insertRow(db, dialect, 'integration_alias', row);
@@ -94,7 +137,10 @@ export function createIntegrationsRepository(db: Db, dialect: Dialect) {
     /** True when a row was deleted. */
     async deleteAlias(projectId: number, integrationId: number | null, id: number): Promise<boolean> {
       const query = db.deleteFrom('integration_alias').where('project_id', '=', projectId).where('id', '=', id);
-      const scoped = integrationId === null ? query.where('integration_id', 'is', null) : query.where('integration_id', '=', integrationId);
+      const scoped =
+        integrationId === null
+          ? query.where('integration_id', 'is', null)
+          : query.where('integration_id', '=', integrationId);
       const result = await scoped.executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     },

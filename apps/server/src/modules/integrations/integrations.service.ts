@@ -21,7 +21,12 @@ import type { KeysService } from '../keys/keys.service.ts';
 import type { TemplatesService } from '../templates/templates.service.ts';
 import type { UserRow } from '../users/users.table.ts';
 import type { IntegrationsRepository, RuleQueries, RuleRow } from './integrations.repository.ts';
-import type { IntegrationAliasRow, IntegrationExtractValueRow, IntegrationMatcherRow, IntegrationRow } from './integrations.table.ts';
+import type {
+  IntegrationAliasRow,
+  IntegrationExtractValueRow,
+  IntegrationMatcherRow,
+  IntegrationRow,
+} from './integrations.table.ts';
 
 type IntegrationInput = z.output<typeof IntegrationBody>;
 type ValueInput = z.output<typeof IntegrationExtractValueBody>;
@@ -107,10 +112,14 @@ export function createIntegrationsService({ config, clock, integrations, templat
     const origin = (config.web_host || requestOrigin).replace(/\/+$/, '');
     return `${origin}/api/integrations/${alias}`;
   }
-  const toAlias = (row: IntegrationAliasRow, origin: string): IntegrationAlias => ({ id: row.id, url: aliasUrl(row.alias, origin) });
+  const toAlias = (row: IntegrationAliasRow, origin: string): IntegrationAlias => ({
+    id: row.id,
+    url: aliasUrl(row.alias, origin),
+  });
 
   async function toRow(projectId: number, body: IntegrationInput) {
-    if (body.project_id !== undefined && body.project_id !== projectId) throw badRequest('Project ID in body and URL must be the same');
+    if (body.project_id !== undefined && body.project_id !== projectId)
+      throw badRequest('Project ID in body and URL must be the same');
     if (!(await templates.exists(projectId, body.template_id))) throw badRequest('Template not found in this project');
     if (body.auth_secret_id !== null) {
       const key = await keys.assertExists(projectId, body.auth_secret_id, 'Auth secret');
@@ -128,7 +137,8 @@ export function createIntegrationsService({ config, clock, integrations, templat
   }
 
   function checkParent(integrationId: number, bodyIntegrationId: number | undefined): void {
-    if (bodyIntegrationId !== undefined && bodyIntegrationId !== integrationId) throw badRequest('Integration ID in body and URL must be the same');
+    if (bodyIntegrationId !== undefined && bodyIntegrationId !== integrationId)
+      throw badRequest('Integration ID in body and URL must be the same');
   }
 
   const record = (actor: UserRow, projectId: number, objectType: string, id: number, description: string) =>
@@ -152,7 +162,9 @@ export function createIntegrationsService({ config, clock, integrations, templat
   });
 
   /** The API of one kind of rule (extracted values, matchers): they differ only in their fields and names. */
-  function ruleOperations<TFields, TWire extends { name: string }, TInput extends RuleInput>(kind: RuleKind<TFields, TWire, TInput>) {
+  function ruleOperations<TFields, TWire extends { name: string }, TInput extends RuleInput>(
+    kind: RuleKind<TFields, TWire, TInput>,
+  ) {
     const { label, objectType, store } = kind;
     async function get(projectId: number, integrationId: number, id: number): Promise<TWire> {
       const row = await store.find(projectId, integrationId, id);
@@ -192,8 +204,20 @@ export function createIntegrationsService({ config, clock, integrations, templat
       },
     };
   }
-  const values = ruleOperations({ label: 'Extracted value', objectType: 'integrationextractvalue', store: integrations.values, toFields: valueRow, toWire: toExtractValue });
-  const matchers = ruleOperations({ label: 'Matcher', objectType: 'integrationmatcher', store: integrations.matchers, toFields: matcherRow, toWire: toMatcher });
+  const values = ruleOperations({
+    label: 'Extracted value',
+    objectType: 'integrationextractvalue',
+    store: integrations.values,
+    toFields: valueRow,
+    toWire: toExtractValue,
+  });
+  const matchers = ruleOperations({
+    label: 'Matcher',
+    objectType: 'integrationmatcher',
+    store: integrations.matchers,
+    toFields: matcherRow,
+    toWire: toMatcher,
+  });
 
   return {
     async list(projectId: number, order: Order = 'asc'): Promise<Integration[]> {
@@ -222,7 +246,10 @@ export function createIntegrationsService({ config, clock, integrations, templat
     async refs(projectId: number, id: number): Promise<IntegrationRefs> {
       await getRow(projectId, id);
       const named = (rows: { id: number; name: string }[]) => rows.map((r) => ({ id: r.id, name: r.name }));
-      return { matchers: named(await integrations.matchers.list(projectId, id)), values: named(await integrations.values.list(projectId, id)) };
+      return {
+        matchers: named(await integrations.matchers.list(projectId, id)),
+        values: named(await integrations.values.list(projectId, id)),
+      };
     },
 
     /** Aliases of an integration, or the project-wide ones when integrationId is null. */
@@ -230,18 +257,40 @@ export function createIntegrationsService({ config, clock, integrations, templat
       if (integrationId !== null) await getRow(projectId, integrationId);
       return (await integrations.listAliases(projectId, integrationId)).map((row) => toAlias(row, origin));
     },
-    async createAlias(actor: UserRow, projectId: number, integrationId: number | null, origin: string): Promise<IntegrationAlias> {
+    async createAlias(
+      actor: UserRow,
+      projectId: number,
+      integrationId: number | null,
+      origin: string,
+    ): Promise<IntegrationAlias> {
       const owner = integrationId === null ? undefined : await getRow(projectId, integrationId);
-      const row = { project_id: projectId, integration_id: integrationId, alias: generateAlias(), created: toTimestamp(clock.now()) };
+      const row = {
+        project_id: projectId,
+        integration_id: integrationId,
+        alias: generateAlias(),
+        created: toTimestamp(clock.now()),
+      };
       const id = await integrations.insertAlias(row);
       // A project-wide alias belongs to no integration: its events name none (an alias id is no integration id).
-      await events.record({ userId: actor.id, projectId, objectType: 'integration', objectId: integrationId, description: owner ? `Alias added to integration ${owner.name}` : 'Project-wide integration alias added' });
+      await events.record({
+        userId: actor.id,
+        projectId,
+        objectType: 'integration',
+        objectId: integrationId,
+        description: owner ? `Alias added to integration ${owner.name}` : 'Project-wide integration alias added',
+      });
       return toAlias({ ...row, id }, origin);
     },
     async removeAlias(actor: UserRow, projectId: number, integrationId: number | null, aliasId: number): Promise<void> {
       if (integrationId !== null) await getRow(projectId, integrationId);
       if (!(await integrations.deleteAlias(projectId, integrationId, aliasId))) throw notFound('Alias');
-      await events.record({ userId: actor.id, projectId, objectType: 'integration', objectId: integrationId, description: integrationId === null ? 'Project-wide integration alias removed' : 'Integration alias removed' });
+      await events.record({
+        userId: actor.id,
+        projectId,
+        objectType: 'integration',
+        objectId: integrationId,
+        description: integrationId === null ? 'Project-wide integration alias removed' : 'Integration alias removed',
+      });
     },
 
     listValues: values.list,

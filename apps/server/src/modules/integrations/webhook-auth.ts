@@ -15,7 +15,12 @@ const hmacHex = (secret: string, body: Buffer) => createHmac('sha256', secret).u
  * Checks that a call comes from whoever holds the integration's secret. Returns why it does not,
  * or undefined when it does. The reasons go to the project's event log, never to the caller.
  */
-export function explainAuthFailure(method: IntegrationAuthMethod, authHeader: string, secret: WebhookSecret | undefined, payload: WebhookPayload): string | undefined {
+export function explainAuthFailure(
+  method: IntegrationAuthMethod,
+  authHeader: string,
+  secret: WebhookSecret | undefined,
+  payload: WebhookPayload,
+): string | undefined {
   if (method === '') return undefined;
   if (!secret?.password) return 'its auth secret key holds no password';
   switch (method) {
@@ -24,12 +29,16 @@ export function explainAuthFailure(method: IntegrationAuthMethod, authHeader: st
       const header = method === 'github' ? 'x-hub-signature-256' : 'x-hub-signature';
       const signature = readHeader(payload.headers, header);
       if (!signature) return `the ${header} header is missing`;
-      return isSameSecret(signature.trim().toLowerCase(), `sha256=${hmacHex(secret.password, payload.raw)}`) ? undefined : `the ${header} signature does not match`;
+      return isSameSecret(signature.trim().toLowerCase(), `sha256=${hmacHex(secret.password, payload.raw)}`)
+        ? undefined
+        : `the ${header} signature does not match`;
     }
     case 'hmac': {
       const signature = readHeader(payload.headers, authHeader);
       if (!signature) return `the ${authHeader} header is missing`;
-      return isSameSecret(signature.trim().toLowerCase(), hmacHex(secret.password, payload.raw)) ? undefined : `the ${authHeader} signature does not match`;
+      return isSameSecret(signature.trim().toLowerCase(), hmacHex(secret.password, payload.raw))
+        ? undefined
+        : `the ${authHeader} signature does not match`;
     }
     case 'token': {
       const token = readHeader(payload.headers, authHeader);

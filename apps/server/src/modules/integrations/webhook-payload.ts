@@ -39,7 +39,8 @@ function readJsonPath(document: unknown, path: string): unknown {
   let current: unknown = document;
   for (const step of steps) {
     if (Array.isArray(current) && /^\d+$/.test(step)) current = current[Number(step)];
-    else if (current !== null && typeof current === 'object' && Object.hasOwn(current, step)) current = (current as Record<string, unknown>)[step];
+    else if (current !== null && typeof current === 'object' && Object.hasOwn(current, step))
+      current = (current as Record<string, unknown>)[step];
     else return undefined;
     if (current === undefined) return undefined;
   }

@@ -7,10 +7,15 @@ import type { WebhookService } from './webhook.service.ts';
  * The public integration URL. It lives in its own encapsulated scope because signatures are computed
  * over the exact bytes received: here every body, whatever its content type, stays a raw Buffer.
  */
-export async function registerWebhookRoutes(app: FastifyInstance, { webhooks }: { webhooks: WebhookService }): Promise<void> {
+export async function registerWebhookRoutes(
+  app: FastifyInstance,
+  { webhooks }: { webhooks: WebhookService },
+): Promise<void> {
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: WEBHOOK_MAX_BODY_BYTES }, (_request, body, done) => done(null, body));
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: WEBHOOK_MAX_BODY_BYTES }, (_request, body, done) =>
+      done(null, body),
+    );
     scope.route({
       method: [...webhookApi.methods],
       url: webhookApi.path,
@@ -18,7 +23,9 @@ export async function registerWebhookRoutes(app: FastifyInstance, { webhooks }: 
       // Link checkers and monitors send HEAD freely; it must never start a task.
       exposeHeadRoute: false,
       // The alias is the only guard of an integration without authentication: request logs name the route, never the alias.
-      logSerializers: { req: (request: FastifyRequest) => ({ method: request.method, url: webhookApi.path, remoteAddress: request.ip }) },
+      logSerializers: {
+        req: (request: FastifyRequest) => ({ method: request.method, url: webhookApi.path, remoteAddress: request.ip }),
+      },
       schema: { hide: true },
       handler: async (request, reply) => {
         const parsed = webhookApi.params.safeParse(request.params);

@@ -33,7 +33,9 @@ function parseObject(text: string | null | undefined): Record<string, unknown> {
   if (!text?.trim()) return {};
   try {
     const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
   } catch {
     return {};
   }
@@ -51,12 +53,20 @@ export function createWebhookService({ integrations, keys, tasks, events, logger
   }
 
   /** Undefined when every matcher matches; a project-wide alias also needs at least one matcher. */
-  async function explainMismatch(integration: IntegrationRow, payload: WebhookPayload, projectWide: boolean): Promise<string | undefined> {
+  async function explainMismatch(
+    integration: IntegrationRow,
+    payload: WebhookPayload,
+    projectWide: boolean,
+  ): Promise<string | undefined> {
     const matchers = (await integrations.matchers.list(integration.project_id, integration.id)).map(toMatcher);
     // Without this rule a project-wide alias would start every searchable integration on any call.
     if (projectWide && matchers.length === 0) return 'it has no matchers, which a project-wide alias needs';
     for (const matcher of matchers) {
-      const actual = readValue(payload, { source: matcher.match_type, bodyDataType: matcher.body_data_type, key: matcher.key });
+      const actual = readValue(payload, {
+        source: matcher.match_type,
+        bodyDataType: matcher.body_data_type,
+        key: matcher.key,
+      });
       if (!compareValue(actual, matcher.method, matcher.value)) return `matcher "${matcher.name}" did not match`;
     }
     return undefined;
@@ -67,7 +77,11 @@ export function createWebhookService({ integrations, keys, tasks, events, logger
     const environment = parseObject(taskParams.environment);
     const params: Record<string, unknown> = { ...(taskParams.params ?? {}) };
     for (const value of (await integrations.values.list(integration.project_id, integration.id)).map(toExtractValue)) {
-      const extracted = readValue(payload, { source: value.value_source, bodyDataType: value.body_data_type, key: value.key });
+      const extracted = readValue(payload, {
+        source: value.value_source,
+        bodyDataType: value.body_data_type,
+        key: value.key,
+      });
       if (extracted === undefined) continue;
       // What the caller sent is the point of the integration, so it overrides the stored defaults.
       if (value.variable_type === 'task') params[value.variable] = extracted;
@@ -89,25 +103,49 @@ export function createWebhookService({ integrations, keys, tasks, events, logger
     );
   }
 
-  async function consider(integration: IntegrationRow, payload: WebhookPayload, projectWide: boolean): Promise<Task | Skip> {
-    const authFailure = explainAuthFailure(integration.auth_method as IntegrationAuthMethod, integration.auth_header, await readSecret(integration), payload);
+  async function consider(
+    integration: IntegrationRow,
+    payload: WebhookPayload,
+    projectWide: boolean,
+  ): Promise<Task | Skip> {
+    const authFailure = explainAuthFailure(
+      integration.auth_method as IntegrationAuthMethod,
+      integration.auth_header,
+      await readSecret(integration),
+      payload,
+    );
     if (authFailure) return { integration, kind: 'unauthorized', reason: `authentication failed: ${authFailure}` };
     const mismatch = await explainMismatch(integration, payload, projectWide);
     if (mismatch) return { integration, kind: 'unmatched', reason: mismatch };
     try {
       return await startTask(integration, payload);
     } catch (error) {
-      if (!(error instanceof AppError)) logger.error({ err: error, integrationId: integration.id }, 'integration could not start its task');
-      return { integration, kind: 'failed', reason: `the task could not start: ${error instanceof AppError ? error.message : 'internal error'}` };
+      if (!(error instanceof AppError))
+        logger.error({ err: error, integrationId: integration.id }, 'integration could not start its task');
+      return {
+        integration,
+        kind: 'failed',
+        reason: `the task could not start: ${error instanceof AppError ? error.message : 'internal error'}`,
+      };
     }
   }
 
   /** Records why a call started nothing, unless this source already filled its share of the log. */
-  async function logFailure(source: number | string, event: { projectId: number; objectId?: number; description: string }): Promise<void> {
+  async function logFailure(
+    source: number | string,
+    event: { projectId: number; objectId?: number; description: string },
+  ): Promise<void> {
     const decision = failureLog.admit(source);
     if (!decision.log) return;
-    const earlier = decision.suppressed > 0 ? ` (${decision.suppressed} more failed calls in the minute before were not logged)` : '';
-    await events.record({ userId: null, projectId: event.projectId, objectType: 'integration', objectId: event.objectId ?? null, description: `${event.description}${earlier}` });
+    const earlier =
+      decision.suppressed > 0 ? ` (${decision.suppressed} more failed calls in the minute before were not logged)` : '';
+    await events.record({
+      userId: null,
+      projectId: event.projectId,
+      objectType: 'integration',
+      objectId: event.objectId ?? null,
+      description: `${event.description}${earlier}`,
+    });
   }
 
   async function logSkip(skip: Skip, projectWide: boolean): Promise<void> {
@@ -137,7 +175,13 @@ export function createWebhookService({ integrations, keys, tasks, events, logger
         else started.push({ task: outcome, integrationId: integration.id });
       }
       for (const { task, integrationId } of started) {
-        await events.record({ userId: null, projectId: task.project_id, objectType: 'integration', objectId: integrationId, description: `Webhook call started task ${task.id}` });
+        await events.record({
+          userId: null,
+          projectId: task.project_id,
+          objectType: 'integration',
+          objectId: integrationId,
+          description: `Webhook call started task ${task.id}`,
+        });
       }
       // Through a project-wide alias, integrations that do not match are routine routing, not news,
       // unless the call started nothing at all; failed authentication is always worth knowing.
@@ -145,7 +189,10 @@ export function createWebhookService({ integrations, keys, tasks, events, logger
         if (!projectWide || skip.kind !== 'unmatched' || started.length === 0) await logSkip(skip, projectWide);
       }
       if (projectWide && candidates.length === 0) {
-        await logFailure(`alias ${aliasRow.id}`, { projectId: aliasRow.project_id, description: 'Webhook call on a project-wide alias started nothing: no integration is searchable' });
+        await logFailure(`alias ${aliasRow.id}`, {
+          projectId: aliasRow.project_id,
+          description: 'Webhook call on a project-wide alias started nothing: no integration is searchable',
+        });
       }
       return { started };
     },

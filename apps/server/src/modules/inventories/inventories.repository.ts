@@ -16,12 +16,21 @@ export function createInventoriesRepository(db: Db, dialect: Dialect) {
       return query.orderBy('name', order).orderBy('id').execute();
     },
     find(projectId: number, id: number): Promise<InventoryRow | undefined> {
-      return db.selectFrom('inventory').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+      return db
+        .selectFrom('inventory')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .where('id', '=', id)
+        .executeTakeFirst();
     },
     insert(row: Omit<InventoryRow, 'id'>): Promise<number> {
       return insertRow(db, dialect, 'inventory', row);
     },
-    async update(projectId: number, id: number, changes: Partial<Omit<InventoryRow, 'id' | 'project_id'>>): Promise<void> {
+    async update(
+      projectId: number,
+      id: number,
+      changes: Partial<Omit<InventoryRow, 'id' | 'project_id'>>,
+    ): Promise<void> {
       await db.updateTable('inventory').set(changes).where('project_id', '=', projectId).where('id', '=', id).execute();
     },
     async delete(projectId: number, id: number): Promise<void> {

@@ -57,11 +57,13 @@ export function createInventoriesService(deps: InventoriesDeps) {
   }
 
   async function toRow(projectId: number, body: InventoryInput) {
-    if (body.project_id !== undefined && body.project_id !== projectId) throw badRequest('Project ID in body and URL must be the same');
+    if (body.project_id !== undefined && body.project_id !== projectId)
+      throw badRequest('Project ID in body and URL must be the same');
     if (body.ssh_key_id) await keys.assertLoginKey(projectId, body.ssh_key_id, 'User credentials key');
     if (body.become_key_id) await keys.assertLoginKey(projectId, body.become_key_id, 'Become key');
     if (body.repository_id) await repositories.assertExists(projectId, body.repository_id);
-    if (body.template_id && !(await deps.templateExists(projectId, body.template_id))) throw badRequest('Template not found in this project');
+    if (body.template_id && !(await deps.templateExists(projectId, body.template_id)))
+      throw badRequest('Template not found in this project');
     return {
       name: body.name,
       type: body.type,
@@ -77,11 +79,20 @@ export function createInventoriesService(deps: InventoriesDeps) {
     events.record({ userId: actor.id, projectId, objectType: 'inventory', objectId: id, description });
 
   return {
-    async list(projectId: number, order: 'asc' | 'desc', filter: { app?: string | undefined; templateId?: number | undefined }): Promise<Inventory[]> {
-      const types = filter.app ? (Object.hasOwn(TYPES_BY_APP, filter.app) ? TYPES_BY_APP[filter.app] : undefined) ?? [] : undefined;
+    async list(
+      projectId: number,
+      order: 'asc' | 'desc',
+      filter: { app?: string | undefined; templateId?: number | undefined },
+    ): Promise<Inventory[]> {
+      const types = filter.app
+        ? ((Object.hasOwn(TYPES_BY_APP, filter.app) ? TYPES_BY_APP[filter.app] : undefined) ?? [])
+        : undefined;
       // An app without inventories (bash, python...) lists none; an empty IN list is an SQL error on PostgreSQL and MySQL.
       if (types?.length === 0) return [];
-      const rows = await inventories.list(projectId, order, { ...(types ? { types } : {}), ...(filter.templateId ? { templateId: filter.templateId } : {}) });
+      const rows = await inventories.list(projectId, order, {
+        ...(types ? { types } : {}),
+        ...(filter.templateId ? { templateId: filter.templateId } : {}),
+      });
       return rows.map(toInventory);
     },
     async get(projectId: number, id: number): Promise<Inventory> {

@@ -50,7 +50,12 @@ function buildMaterial(body: KeyInput): StoredKeyMaterial | undefined {
     case 'ssh': {
       const privateKey = body.ssh?.private_key ?? '';
       if (!privateKey.trim()) throw validationFailed('Private key is required');
-      return { type: 'ssh', login: body.ssh?.login ?? '', passphrase: body.ssh?.passphrase ?? '', private_key: privateKey };
+      return {
+        type: 'ssh',
+        login: body.ssh?.login ?? '',
+        passphrase: body.ssh?.passphrase ?? '',
+        private_key: privateKey,
+      };
     }
     case 'login_password': {
       const password = body.login_password?.password ?? '';
@@ -100,8 +105,15 @@ export function createKeysService({ keys, refs, events, secrets, clock }: KeysDe
       return row;
     },
     async create(actor: UserRow | undefined, projectId: number, body: KeyInput): Promise<AccessKey> {
-      if (body.project_id !== undefined && body.project_id !== projectId) throw badRequest('Project ID in body and URL must be the same');
-      const row = { project_id: projectId, name: body.name, type: body.type, secret: seal(buildMaterial(body)), created: toTimestamp(clock.now()) };
+      if (body.project_id !== undefined && body.project_id !== projectId)
+        throw badRequest('Project ID in body and URL must be the same');
+      const row = {
+        project_id: projectId,
+        name: body.name,
+        type: body.type,
+        secret: seal(buildMaterial(body)),
+        created: toTimestamp(clock.now()),
+      };
       const id = await keys.insert(row);
       if (actor) await record(actor, projectId, id, `Access key ${row.name} created`);
       return toAccessKey({ ...row, id });
@@ -110,7 +122,8 @@ export function createKeysService({ keys, refs, events, secrets, clock }: KeysDe
       if (body.id !== undefined && body.id !== id) throw badRequest('Access key ID in body and URL must be the same');
       const current = await getRow(projectId, id);
       const typeChanged = current.type !== body.type;
-      if (typeChanged && body.type !== 'none' && !body.override_secret) throw validationFailed('A new secret is required when the type changes');
+      if (typeChanged && body.type !== 'none' && !body.override_secret)
+        throw validationFailed('A new secret is required when the type changes');
       const secret = body.override_secret || typeChanged ? { secret: seal(buildMaterial(body)) } : {};
       await keys.update(projectId, id, { name: body.name, type: body.type, ...secret });
       await record(actor, projectId, id, `Access key ${body.name} updated`);
@@ -134,13 +147,15 @@ export function createKeysService({ keys, refs, events, secrets, clock }: KeysDe
     /** The material of a key used to log in (git, SSH, become); a single-value key cannot be one. */
     async getLoginMaterial(projectId: number, id: number): Promise<KeyMaterial> {
       const row = await getRow(projectId, id);
-      if (row.type === 'string') throw badRequest(`Access key "${row.name}" holds a single value (type string) and cannot be used to log in`);
+      if (row.type === 'string')
+        throw badRequest(`Access key "${row.name}" holds a single value (type string) and cannot be used to log in`);
       return row.secret === null ? { type: 'none' } : (JSON.parse(secrets.open(row.secret)) as KeyMaterial);
     },
     /** Ensures a key exists and can log in (git, SSH, become): not a single-value key. */
     async assertLoginKey(projectId: number, id: number, label = 'Access key'): Promise<AccessKeyRow> {
       const row = await this.assertExists(projectId, id, label);
-      if (row.type === 'string') throw badRequest(`${label} holds a single value (type string) and cannot be used to log in`);
+      if (row.type === 'string')
+        throw badRequest(`${label} holds a single value (type string) and cannot be used to log in`);
       return row;
     },
   };

@@ -45,7 +45,27 @@ export function createProjectsRepository(db: Db, dialect: Dialect) {
     async delete(id: number): Promise<void> {
       await db.transaction().execute(async (trx) => {
         await trx.updateTable('template').set({ build_template_id: null }).where('project_id', '=', id).execute();
-        for (const table of ['terraform_lock', 'terraform_state', 'terraform_alias', 'schedule', 'integration_alias', 'integration_matcher', 'integration_extract_value', 'integration', 'task_stat_day', 'task', 'runner', 'template_vault', 'inventory', 'template', 'repository', 'environment_secret', 'environment', 'access_key', 'view'] as const) {
+        for (const table of [
+          'terraform_lock',
+          'terraform_state',
+          'terraform_alias',
+          'schedule',
+          'integration_alias',
+          'integration_matcher',
+          'integration_extract_value',
+          'integration',
+          'task_stat_day',
+          'task',
+          'runner',
+          'template_vault',
+          'inventory',
+          'template',
+          'repository',
+          'environment_secret',
+          'environment',
+          'access_key',
+          'view',
+        ] as const) {
           await trx.deleteFrom(table).where('project_id', '=', id).execute();
         }
         await trx.deleteFrom('project').where('id', '=', id).execute();
@@ -65,7 +85,14 @@ export function createProjectsRepository(db: Db, dialect: Dialect) {
       return db
         .selectFrom('project_user')
         .innerJoin('users', 'users.id', 'project_user.user_id')
-        .select(['users.id as id', 'users.id as user_id', 'users.username', 'users.name', 'users.email', 'project_user.role'])
+        .select([
+          'users.id as id',
+          'users.id as user_id',
+          'users.username',
+          'users.name',
+          'users.email',
+          'project_user.role',
+        ])
         .where('project_user.project_id', '=', projectId)
         .orderBy(column, order)
         .orderBy('users.id', order)
@@ -75,7 +102,12 @@ export function createProjectsRepository(db: Db, dialect: Dialect) {
       await db.insertInto('project_user').values(row).execute();
     },
     async updateMemberRole(projectId: number, userId: number, role: string): Promise<void> {
-      await db.updateTable('project_user').set({ role }).where('project_id', '=', projectId).where('user_id', '=', userId).execute();
+      await db
+        .updateTable('project_user')
+        .set({ role })
+        .where('project_id', '=', projectId)
+        .where('user_id', '=', userId)
+        .execute();
     },
     async deleteMember(projectId: number, userId: number): Promise<void> {
       await db.deleteFrom('project_user').where('project_id', '=', projectId).where('user_id', '=', userId).execute();

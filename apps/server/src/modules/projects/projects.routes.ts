@@ -8,7 +8,11 @@ export function registerProjectsRoutes(route: Routes, { projects }: { projects: 
   route(projectsApi.list, SIGNED_IN, ({ actor }) => projects.list(actor));
   route(projectsApi.create, SIGNED_IN, ({ actor, body }) => projects.create(actor, body));
   route(projectsApi.get, projectMember(), ({ access }) => toProject(access.project));
-  route(projectsApi.update, projectMember(Permission.updateProject), ({ actor, access, body }) => projects.update(actor, access.project, body));
-  route(projectsApi.remove, projectMember(Permission.updateProject), ({ actor, access }) => projects.remove(actor, access.project));
+  route(projectsApi.update, projectMember(Permission.updateProject), ({ actor, access, body }) =>
+    projects.update(actor, access.project, body),
+  );
+  route(projectsApi.remove, projectMember(Permission.updateProject), ({ actor, access }) =>
+    projects.remove(actor, access.project),
+  );
   route(projectsApi.role, projectMember(), ({ access }) => projects.role(access));
 }

@@ -52,7 +52,17 @@ interface ProjectsDeps {
   logger: Pick<FastifyBaseLogger, 'warn'>;
 }
 
-export function createProjectsService({ config, clock, projects, events, seedProject, createDemo, listProjectFiles, stopProjectTasks, logger }: ProjectsDeps) {
+export function createProjectsService({
+  config,
+  clock,
+  projects,
+  events,
+  seedProject,
+  createDemo,
+  listProjectFiles,
+  stopProjectTasks,
+  logger,
+}: ProjectsDeps) {
   return {
     async list(actor: UserRow): Promise<Project[]> {
       const rows = actor.admin === 1 ? await projects.listAll() : await projects.listForUser(actor.id);
@@ -77,7 +87,13 @@ export function createProjectsService({ config, clock, projects, events, seedPro
       const id = await projects.insert(row);
       await projects.insertMember({ project_id: id, user_id: actor.id, role: 'owner', created: row.created });
       await seedProject(id);
-      await events.record({ userId: actor.id, projectId: id, objectType: 'project', objectId: id, description: `Project ${row.name} created` });
+      await events.record({
+        userId: actor.id,
+        projectId: id,
+        objectType: 'project',
+        objectId: id,
+        description: `Project ${row.name} created`,
+      });
       return toProject({ ...row, id });
     },
 
@@ -100,7 +116,8 @@ export function createProjectsService({ config, clock, projects, events, seedPro
     },
 
     async update(actor: UserRow, project: ProjectRow, body: UpdateProjectInput): Promise<void> {
-      if (body.id !== undefined && body.id !== project.id) throw badRequest('Project ID in body and URL must be the same');
+      if (body.id !== undefined && body.id !== project.id)
+        throw badRequest('Project ID in body and URL must be the same');
       // A PUT replaces the project, as in Semaphore: Go clients leave false, 0 and "" out of the body.
       await projects.update(project.id, {
         name: body.name,
@@ -109,7 +126,13 @@ export function createProjectsService({ config, clock, projects, events, seedPro
         max_parallel_tasks: body.max_parallel_tasks ?? 0,
         type: body.type ?? '',
       });
-      await events.record({ userId: actor.id, projectId: project.id, objectType: 'project', objectId: project.id, description: `Project ${body.name} updated` });
+      await events.record({
+        userId: actor.id,
+        projectId: project.id,
+        objectType: 'project',
+        objectId: project.id,
+        description: `Project ${body.name} updated`,
+      });
     },
 
     async remove(actor: UserRow, project: ProjectRow): Promise<void> {
@@ -121,10 +144,15 @@ export function createProjectsService({ config, clock, projects, events, seedPro
           await rm(file, { recursive: true, force: true, maxRetries: 3 });
         } catch (error) {
           // A task still running there may keep writing; the project itself is gone either way.
-          logger.warn({ err: error, file }, 'could not remove a deleted project\'s files');
+          logger.warn({ err: error, file }, "could not remove a deleted project's files");
         }
       }
-      await events.record({ userId: actor.id, objectType: 'project', objectId: project.id, description: `Project ${project.name} deleted` });
+      await events.record({
+        userId: actor.id,
+        objectType: 'project',
+        objectId: project.id,
+        description: `Project ${project.name} deleted`,
+      });
     },
   };
 }

@@ -3,7 +3,13 @@ import type { Db } from '../../db/database.ts';
 
 type Named = { id: number; name: string };
 
-const emptyRefs = (): ResourceRefs => ({ templates: [], inventories: [], repositories: [], integrations: [], schedules: [] });
+const emptyRefs = (): ResourceRefs => ({
+  templates: [],
+  inventories: [],
+  repositories: [],
+  integrations: [],
+  schedules: [],
+});
 
 function unique(items: Named[]): Named[] {
   const seen = new Map<number, Named>();
@@ -13,9 +19,12 @@ function unique(items: Named[]): Named[] {
 
 /** Who uses a project resource. Every query is scoped by project. */
 export function createRefsRepository(db: Db) {
-  const templates = (projectId: number) => db.selectFrom('template').select(['id', 'name']).where('project_id', '=', projectId);
-  const inventories = (projectId: number) => db.selectFrom('inventory').select(['id', 'name']).where('project_id', '=', projectId);
-  const integrations = (projectId: number) => db.selectFrom('integration').select(['id', 'name']).where('project_id', '=', projectId);
+  const templates = (projectId: number) =>
+    db.selectFrom('template').select(['id', 'name']).where('project_id', '=', projectId);
+  const inventories = (projectId: number) =>
+    db.selectFrom('inventory').select(['id', 'name']).where('project_id', '=', projectId);
+  const integrations = (projectId: number) =>
+    db.selectFrom('integration').select(['id', 'name']).where('project_id', '=', projectId);
 
   return {
     async forKey(projectId: number, keyId: number): Promise<ResourceRefs> {
@@ -42,7 +51,13 @@ export function createRefsRepository(db: Db) {
             .where('terraform_alias.auth_key_id', '=', keyId)
             .execute()),
         ]),
-        repositories: await db.selectFrom('repository').select(['id', 'name']).where('project_id', '=', projectId).where('ssh_key_id', '=', keyId).orderBy('name').execute(),
+        repositories: await db
+          .selectFrom('repository')
+          .select(['id', 'name'])
+          .where('project_id', '=', projectId)
+          .where('ssh_key_id', '=', keyId)
+          .orderBy('name')
+          .execute(),
         integrations: unique(await integrations(projectId).where('auth_secret_id', '=', keyId).execute()),
       };
     },
@@ -51,14 +66,27 @@ export function createRefsRepository(db: Db) {
         ...emptyRefs(),
         templates: unique(await templates(projectId).where('repository_id', '=', repositoryId).execute()),
         inventories: unique(await inventories(projectId).where('repository_id', '=', repositoryId).execute()),
-        schedules: unique(await db.selectFrom('schedule').select(['id', 'name']).where('project_id', '=', projectId).where('repository_id', '=', repositoryId).execute()),
+        schedules: unique(
+          await db
+            .selectFrom('schedule')
+            .select(['id', 'name'])
+            .where('project_id', '=', projectId)
+            .where('repository_id', '=', repositoryId)
+            .execute(),
+        ),
       };
     },
     async forInventory(projectId: number, inventoryId: number): Promise<ResourceRefs> {
-      return { ...emptyRefs(), templates: unique(await templates(projectId).where('inventory_id', '=', inventoryId).execute()) };
+      return {
+        ...emptyRefs(),
+        templates: unique(await templates(projectId).where('inventory_id', '=', inventoryId).execute()),
+      };
     },
     async forEnvironment(projectId: number, environmentId: number): Promise<ResourceRefs> {
-      return { ...emptyRefs(), templates: unique(await templates(projectId).where('environment_id', '=', environmentId).execute()) };
+      return {
+        ...emptyRefs(),
+        templates: unique(await templates(projectId).where('environment_id', '=', environmentId).execute()),
+      };
     },
     async forTemplate(projectId: number, templateId: number): Promise<ResourceRefs> {
       return {

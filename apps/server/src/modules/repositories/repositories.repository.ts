@@ -18,13 +18,27 @@ export function createRepositoriesRepository(db: Db, dialect: Dialect) {
         .execute();
     },
     find(projectId: number, id: number): Promise<RepositoryRow | undefined> {
-      return db.selectFrom('repository').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+      return db
+        .selectFrom('repository')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .where('id', '=', id)
+        .executeTakeFirst();
     },
     insert(row: Omit<RepositoryRow, 'id'>): Promise<number> {
       return insertRow(db, dialect, 'repository', row);
     },
-    async update(projectId: number, id: number, changes: Partial<Omit<RepositoryRow, 'id' | 'project_id'>>): Promise<void> {
-      await db.updateTable('repository').set(changes).where('project_id', '=', projectId).where('id', '=', id).execute();
+    async update(
+      projectId: number,
+      id: number,
+      changes: Partial<Omit<RepositoryRow, 'id' | 'project_id'>>,
+    ): Promise<void> {
+      await db
+        .updateTable('repository')
+        .set(changes)
+        .where('project_id', '=', projectId)
+        .where('id', '=', id)
+        .execute();
     },
     async delete(projectId: number, id: number): Promise<void> {
       await db.deleteFrom('repository').where('project_id', '=', projectId).where('id', '=', id).execute();

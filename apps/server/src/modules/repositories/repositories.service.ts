@@ -15,7 +15,14 @@ import type { RepositoryRow } from './repositories.table.ts';
 type RepositoryInput = z.output<typeof RepositoryBody>;
 
 function toRepository(row: RepositoryRow): Repository {
-  return { id: row.id, project_id: row.project_id, name: row.name, git_url: row.git_url, git_branch: row.git_branch, ssh_key_id: row.ssh_key_id };
+  return {
+    id: row.id,
+    project_id: row.project_id,
+    name: row.name,
+    git_url: row.git_url,
+    git_branch: row.git_branch,
+    ssh_key_id: row.ssh_key_id,
+  };
 }
 
 interface RepositoriesDeps {
@@ -34,10 +41,16 @@ export function createRepositoriesService({ repositories, keys, refs, events, cl
   }
 
   async function toRow(projectId: number, body: RepositoryInput) {
-    if (body.project_id !== undefined && body.project_id !== projectId) throw badRequest('Project ID in body and URL must be the same');
+    if (body.project_id !== undefined && body.project_id !== projectId)
+      throw badRequest('Project ID in body and URL must be the same');
     await keys.assertLoginKey(projectId, body.ssh_key_id);
     const local = getGitUrlType(body.git_url) === 'local';
-    return { name: body.name, git_url: body.git_url, git_branch: local ? '' : (body.git_branch ?? ''), ssh_key_id: body.ssh_key_id };
+    return {
+      name: body.name,
+      git_url: body.git_url,
+      git_branch: local ? '' : (body.git_branch ?? ''),
+      ssh_key_id: body.ssh_key_id,
+    };
   }
 
   const record = (actor: UserRow, projectId: number, id: number, description: string) =>

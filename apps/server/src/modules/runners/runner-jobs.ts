@@ -1,4 +1,10 @@
-import type { RunnerJob, RunnerJobProgress, RunnerProgressResult, RunnerRegisterBody, RunnerState } from '@gantry/contract';
+import type {
+  RunnerJob,
+  RunnerJobProgress,
+  RunnerProgressResult,
+  RunnerRegisterBody,
+  RunnerState,
+} from '@gantry/contract';
 import { FINISHED_TASK_STATUSES } from '@gantry/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
@@ -33,7 +39,9 @@ export interface RunnerJobsDeps {
   hub: LiveHub;
   events: EventsService;
   audienceOf(projectId: number): Promise<Audience>;
-  describeStart(task: TaskRow): Promise<{ username: string | null; incomingVersion: string | null; templateName: string }>;
+  describeStart(
+    task: TaskRow,
+  ): Promise<{ username: string | null; incomingVersion: string | null; templateName: string }>;
   projectExists(projectId: number): Promise<boolean>;
   /** Tells the other server processes of a cluster, whose long polls may hold the runner. */
   broadcast?(runnerId: number, taskId: number, change: RunnerChange): void;
@@ -65,7 +73,8 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
   let closing = false;
 
   const now = () => toTimestamp(deps.clock.now());
-  const isAlive = (runner: Pick<RunnerRow, 'touched'>) => runner.touched !== null && deps.clock.now().getTime() - Date.parse(runner.touched) <= offlineMs;
+  const isAlive = (runner: Pick<RunnerRow, 'touched'>) =>
+    runner.touched !== null && deps.clock.now().getTime() - Date.parse(runner.touched) <= offlineMs;
 
   function bump(runnerId: number): void {
     versions.set(runnerId, (versions.get(runnerId) ?? 0) + 1);
@@ -94,26 +103,53 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
     const previous = taskLocks.get(taskId) ?? Promise.resolve();
     const next = previous.catch(() => undefined).then(work);
     taskLocks.set(taskId, next);
-    void next.finally(() => {
-      if (taskLocks.get(taskId) === next) taskLocks.delete(taskId);
-    }).catch(() => undefined);
+    void next
+      .finally(() => {
+        if (taskLocks.get(taskId) === next) taskLocks.delete(taskId);
+      })
+      .catch(() => undefined);
     return next;
   }
 
   async function writeLines(task: Pick<TaskRow, 'id' | 'project_id'>, outputs: string[]): Promise<void> {
     const time = now();
-    const result = await deps.runners.appendOutput(task.id, outputs.map((output) => ({ time, output })), null);
+    const result = await deps.runners.appendOutput(
+      task.id,
+      outputs.map((output) => ({ time, output })),
+      null,
+    );
     if (result) deps.hub.publishLines(await deps.audienceOf(task.project_id), task, result.stored);
   }
 
-  function callWebhook(runnerId: number, task: Pick<TaskRow, 'id' | 'project_id' | 'template_id'>, action: 'start' | 'finish'): void {
+  function callWebhook(
+    runnerId: number,
+    task: Pick<TaskRow, 'id' | 'project_id' | 'template_id'>,
+    action: 'start' | 'finish',
+  ): void {
     void (async () => {
       const runner = await deps.runners.findById(runnerId);
       if (!runner?.webhook) return;
-      const body = { action, project_id: task.project_id, task_id: task.id, template_id: task.template_id, runner_id: runnerId };
-      const response = await fetch(runner.webhook, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(5000) });
-      if (!response.ok) deps.logger.warn({ runnerId, taskId: task.id, status: response.status }, 'runner webhook answered with an error');
-    })().catch((error: unknown) => deps.logger.warn({ err: error, runnerId, taskId: task.id }, 'runner webhook failed'));
+      const body = {
+        action,
+        project_id: task.project_id,
+        task_id: task.id,
+        template_id: task.template_id,
+        runner_id: runnerId,
+      };
+      const response = await fetch(runner.webhook, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(5000),
+      });
+      if (!response.ok)
+        deps.logger.warn(
+          { runnerId, taskId: task.id, status: response.status },
+          'runner webhook answered with an error',
+        );
+    })().catch((error: unknown) =>
+      deps.logger.warn({ err: error, runnerId, taskId: task.id }, 'runner webhook failed'),
+    );
   }
 
   /** A runner lost a task: one it never started goes back to the queue, a started one is closed. */
@@ -130,7 +166,10 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
         return;
       }
       const outcome: Outcome = task.status === 'stopping' ? 'stopped' : 'error';
-      await writeLines(task, [`${reason}; the task was running there and is marked ${outcome === 'stopped' ? 'stopped' : 'failed'}.`, finalLine(outcome)]);
+      await writeLines(task, [
+        `${reason}; the task was running there and is marked ${outcome === 'stopped' ? 'stopped' : 'failed'}.`,
+        finalLine(outcome),
+      ]);
       await engine.settle(task, outcome);
     });
   }
@@ -145,7 +184,10 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
       // After a server restart runners get a full timeout to come back before their tasks are judged.
       const lastSeen = Math.max(row.runner_touched ? Date.parse(row.runner_touched) : 0, startedAt);
       if (nowMs - lastSeen <= offlineMs) continue;
-      await releaseTask(row, `Runner #${row.runner_id} (${row.runner_name}) has not called the server for ${Math.round((nowMs - lastSeen) / 1000)} s`);
+      await releaseTask(
+        row,
+        `Runner #${row.runner_id} (${row.runner_name}) has not called the server for ${Math.round((nowMs - lastSeen) / 1000)} s`,
+      );
     }
   }
 
@@ -161,16 +203,21 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
     // Cut to what the column holds before comparing, or a longer value would look like a restart at every call.
     const processStartedAt = startedAtHeader?.slice(0, 40);
     const wasAlive = isAlive(runner);
-    const restarted = processStartedAt !== undefined && runner.started_at !== null && runner.started_at !== processStartedAt;
+    const restarted =
+      processStartedAt !== undefined && runner.started_at !== null && runner.started_at !== processStartedAt;
     const fresh = runner.touched !== null && deps.clock.now().getTime() - Date.parse(runner.touched) < TOUCH_EVERY_MS;
     // Reports arrive many times a second while a task streams; the heartbeat needs only one write a second.
     if (fresh && !restarted && (processStartedAt === undefined || runner.started_at === processStartedAt)) return;
-    await deps.runners.update(runner.id, { touched: now(), ...(processStartedAt !== undefined ? { started_at: processStartedAt } : {}) });
+    await deps.runners.update(runner.id, {
+      touched: now(),
+      ...(processStartedAt !== undefined ? { started_at: processStartedAt } : {}),
+    });
     if (restarted) {
       // The new process knows nothing yet: its first poll answers at once.
       lastReported.delete(runner.id);
       for (const row of await deps.runners.listRunnerTasks(runner.id)) {
-        if (STARTED_STATUSES.includes(row.status)) await releaseTask(row, `Runner #${runner.id} (${runner.name}) restarted`);
+        if (STARTED_STATUSES.includes(row.status))
+          await releaseTask(row, `Runner #${runner.id} (${runner.name}) restarted`);
       }
     }
     if (!wasAlive) deps.engine().wake();
@@ -181,11 +228,17 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
     if (!task) return undefined;
     try {
       const about = await deps.describeStart(task);
-      return { id: task.id, spec: await deps.specs.build(task, { username: about.username, incomingVersion: about.incomingVersion }) };
+      return {
+        id: task.id,
+        spec: await deps.specs.build(task, { username: about.username, incomingVersion: about.incomingVersion }),
+      };
     } catch (error) {
       // The same task would fail the same way on any runner: close it instead of handing it around.
       await withTaskLock(task.id, async () => {
-        await writeLines(task, [`Failed to run task: ${error instanceof Error ? error.message : String(error)}`, finalLine('error')]);
+        await writeLines(task, [
+          `Failed to run task: ${error instanceof Error ? error.message : String(error)}`,
+          finalLine('error'),
+        ]);
         await deps.engine().settle(task, 'error');
       });
       return undefined;
@@ -196,7 +249,11 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
     const state: RunnerState = { CurrentJobs: [], new_jobs: [], access_keys: {} };
     for (const row of await deps.runners.listRunnerTasks(runner.id)) {
       if (row.status !== 'starting') {
-        state.CurrentJobs.push({ id: row.id, status: row.status as RunnerState['CurrentJobs'][number]['status'], force: forceStops.has(row.id) });
+        state.CurrentJobs.push({
+          id: row.id,
+          status: row.status as RunnerState['CurrentJobs'][number]['status'],
+          force: forceStops.has(row.id),
+        });
         continue;
       }
       const job = await buildJob(row);
@@ -206,17 +263,27 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
   }
 
   async function markStarted(runner: RunnerRow, task: TaskRow, audience: Audience): Promise<boolean> {
-    if (!(await deps.engine().transition(task, ['starting'], 'running', { start: now(), secret: null }, audience))) return false;
+    if (!(await deps.engine().transition(task, ['starting'], 'running', { start: now(), secret: null }, audience)))
+      return false;
     const about = await deps.describeStart(task);
-    await writeLines(task, [`Task ${task.id} (${about.templateName}) started${about.username ? ` by ${about.username}` : ''} on runner ${runner.name}.`]);
-    await deps.events.record({ userId: task.user_id, projectId: task.project_id, objectType: 'task', objectId: task.id, description: `Task ${task.id} (${about.templateName}) started on runner ${runner.name}` });
+    await writeLines(task, [
+      `Task ${task.id} (${about.templateName}) started${about.username ? ` by ${about.username}` : ''} on runner ${runner.name}.`,
+    ]);
+    await deps.events.record({
+      userId: task.user_id,
+      projectId: task.project_id,
+      objectType: 'task',
+      objectId: task.id,
+      description: `Task ${task.id} (${about.templateName}) started on runner ${runner.name}`,
+    });
     return true;
   }
 
   /** Applies one job's report; returns how many of its lines the server holds, or undefined when the runner must drop the job. */
   async function applyProgress(runner: RunnerRow, job: JobProgress): Promise<number | undefined> {
     const task = await deps.tasks.findById(job.ID);
-    if (!task || task.runner_id !== runner.id || FINISHED_TASK_STATUSES.includes(task.status as never)) return undefined;
+    if (!task || task.runner_id !== runner.id || FINISHED_TASK_STATUSES.includes(task.status as never))
+      return undefined;
     const engine = deps.engine();
     const audience = await deps.audienceOf(task.project_id);
     if (task.status === 'starting' && !(await markStarted(runner, task, audience))) return undefined;
@@ -225,11 +292,16 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
     const appended = await deps.runners.appendOutput(task.id, records, job.LogOffset);
     if (!appended) return undefined;
     deps.hub.publishLines(audience, task, appended.stored);
-    if (job.Commit) await deps.tasks.update(task.id, { commit_hash: job.Commit.hash, commit_message: job.Commit.message.slice(0, 255) });
+    if (job.Commit)
+      await deps.tasks.update(task.id, {
+        commit_hash: job.Commit.hash,
+        commit_message: job.Commit.message.slice(0, 255),
+      });
     // A status change comes after the lines that led to it; with lines missing, wait for them.
     if (appended.runnerLogOffset < job.LogOffset + records.length || !job.Status) return appended.runnerLogOffset;
 
-    if (job.Status === 'waiting_confirmation') await engine.transition(task, ['running'], 'waiting_confirmation', {}, audience);
+    if (job.Status === 'waiting_confirmation')
+      await engine.transition(task, ['running'], 'waiting_confirmation', {}, audience);
     else if (job.Status === 'running') await engine.transition(task, ['confirmed'], 'running', {}, audience);
     else {
       await writeLines(task, [finalLine(job.Status)]);
@@ -241,7 +313,13 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
 
   const placement: TaskPlacement = {
     async plan(active) {
-      return createPlacer({ runners: await deps.runners.listActive(), active, useRemoteRunner: deps.config.use_remote_runner, isAlive, lastAssigned });
+      return createPlacer({
+        runners: await deps.runners.listActive(),
+        active,
+        useRemoteRunner: deps.config.use_remote_runner,
+        isAlive,
+        lastAssigned,
+      });
     },
     notify(runnerId, taskId, change) {
       if (change === 'force_stop') forceStops.add(taskId);
@@ -264,7 +342,10 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
 
     async register(body: z.output<typeof RunnerRegisterBody>): Promise<{ token: string }> {
       // The registration token opens every task's secrets to the runner it creates: no timing hints about it.
-      if (!deps.config.runner_registration_token || !isSameSecret(body.registration_token, deps.config.runner_registration_token)) {
+      if (
+        !deps.config.runner_registration_token ||
+        !isSameSecret(body.registration_token, deps.config.runner_registration_token)
+      ) {
         throw badRequest('Invalid registration token');
       }
       const projectId = body.project_id ?? null;
@@ -323,7 +404,8 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
     async releaseRunner(runnerId: number): Promise<void> {
       bump(runnerId);
       lastReported.delete(runnerId);
-      for (const row of await deps.runners.listRunnerTasks(runnerId)) await releaseTask(row, `Runner #${runnerId} was deleted`);
+      for (const row of await deps.runners.listRunnerTasks(runnerId))
+        await releaseTask(row, `Runner #${runnerId} was deleted`);
     },
 
     sweep,
@@ -332,7 +414,10 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
       if (sweepTimer) return;
       closing = false;
       const interval = Math.max(500, Math.floor(offlineMs / 4));
-      sweepTimer = setInterval(() => void sweep().catch((error: unknown) => deps.logger.error({ err: error }, 'runner sweep failed')), interval);
+      sweepTimer = setInterval(
+        () => void sweep().catch((error: unknown) => deps.logger.error({ err: error }, 'runner sweep failed')),
+        interval,
+      );
     },
 
     /** Ends pending long polls (before the HTTP server closes) and the sweep. */

@@ -19,7 +19,8 @@ export interface PlacementInput {
  */
 export function createPlacer(input: PlacementInput): (task: QueuedTaskRow) => number | 'local' | null {
   const load = new Map<number, number>();
-  for (const task of input.active) if (task.runner_id !== null) load.set(task.runner_id, (load.get(task.runner_id) ?? 0) + 1);
+  for (const task of input.active)
+    if (task.runner_id !== null) load.set(task.runner_id, (load.get(task.runner_id) ?? 0) + 1);
   let turn = Math.max(0, ...input.lastAssigned.values());
 
   function pick(candidates: readonly RunnerRow[]): RunnerRow | undefined {
@@ -28,7 +29,10 @@ export function createPlacer(input: PlacementInput): (task: QueuedTaskRow) => nu
       const current = load.get(runner.id) ?? 0;
       if (!input.isAlive(runner) || (runner.max_parallel_tasks > 0 && current >= runner.max_parallel_tasks)) continue;
       const bestLoad = best ? (load.get(best.id) ?? 0) : Infinity;
-      const earlier = best !== undefined && current === bestLoad && (input.lastAssigned.get(runner.id) ?? 0) < (input.lastAssigned.get(best.id) ?? 0);
+      const earlier =
+        best !== undefined &&
+        current === bestLoad &&
+        (input.lastAssigned.get(runner.id) ?? 0) < (input.lastAssigned.get(best.id) ?? 0);
       if (current < bestLoad || earlier) best = runner;
     }
     return best;

@@ -56,7 +56,14 @@ export function createRunnersRepository(db: Db, dialect: Dialect) {
       let query = db
         .selectFrom('task')
         .leftJoin('runner', 'runner.id', 'task.runner_id')
-        .select(['task.id', 'task.project_id', 'task.template_id', 'task.status', 'runner.name as runner_name', 'runner.touched as runner_touched'])
+        .select([
+          'task.id',
+          'task.project_id',
+          'task.template_id',
+          'task.status',
+          'runner.name as runner_name',
+          'runner.touched as runner_touched',
+        ])
         .select((eb) => eb.ref('task.runner_id').$notNull().as('runner_id'))
         .where('task.runner_id', 'is not', null)
         .where('task.status', 'in', [...ACTIVE_TASK_STATUSES]);
@@ -70,10 +77,18 @@ export function createRunnersRepository(db: Db, dialect: Dialect) {
      * stored once; a batch that starts past what the server holds stores nothing (the runner resends).
      * Guarded by the line count, so two writers can never give out the same sequence number.
      */
-    async appendOutput(taskId: number, records: { time: string; output: string }[], runnerIndex: number | null): Promise<{ stored: LogLine[]; runnerLogOffset: number } | undefined> {
+    async appendOutput(
+      taskId: number,
+      records: { time: string; output: string }[],
+      runnerIndex: number | null,
+    ): Promise<{ stored: LogLine[]; runnerLogOffset: number } | undefined> {
       for (let attempt = 0; attempt < 20; attempt++) {
         const result = await db.transaction().execute(async (trx) => {
-          const task = await trx.selectFrom('task').select(['output_lines', 'runner_log_offset']).where('id', '=', taskId).executeTakeFirst();
+          const task = await trx
+            .selectFrom('task')
+            .select(['output_lines', 'runner_log_offset'])
+            .where('id', '=', taskId)
+            .executeTakeFirst();
           if (!task) return undefined;
           let fresh = records;
           if (runnerIndex !== null) {
@@ -91,7 +106,11 @@ export function createRunnersRepository(db: Db, dialect: Dialect) {
             .executeTakeFirst();
           if (Number(updated.numUpdatedRows) === 0) return 'retry' as const;
           const rows = stored.map((l) => ({ task_id: taskId, ...l }));
-          for (let i = 0; i < rows.length; i += 1000) await trx.insertInto('task_output').values(rows.slice(i, i + 1000)).execute();
+          for (let i = 0; i < rows.length; i += 1000)
+            await trx
+              .insertInto('task_output')
+              .values(rows.slice(i, i + 1000))
+              .execute();
           return { stored, runnerLogOffset };
         });
         if (result !== 'retry') return result;

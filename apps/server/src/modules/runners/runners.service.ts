@@ -44,7 +44,13 @@ export function createRunnersService({ runners, events, clock, onRemoved, onChan
   }
 
   const record = (actor: UserRow | undefined, scope: RunnerScope, runnerId: number, description: string) =>
-    events.record({ userId: actor?.id ?? null, projectId: scope, objectType: 'runner', objectId: runnerId, description });
+    events.record({
+      userId: actor?.id ?? null,
+      projectId: scope,
+      objectType: 'runner',
+      objectId: runnerId,
+      description,
+    });
 
   return {
     async list(scope: RunnerScope): Promise<Runner[]> {
@@ -54,7 +60,11 @@ export function createRunnersService({ runners, events, clock, onRemoved, onChan
       return toRunner(await getRow(scope, id));
     },
     /** Creates a runner and returns its token, which is never shown again. */
-    async create(actor: UserRow | undefined, scope: RunnerScope, body: Pick<RunnerInput, 'name' | 'webhook' | 'max_parallel_tasks' | 'active'>): Promise<RunnerWithToken> {
+    async create(
+      actor: UserRow | undefined,
+      scope: RunnerScope,
+      body: Pick<RunnerInput, 'name' | 'webhook' | 'max_parallel_tasks' | 'active'>,
+    ): Promise<RunnerWithToken> {
       const token = generateRunnerToken();
       const row = {
         project_id: scope,
@@ -75,7 +85,12 @@ export function createRunnersService({ runners, events, clock, onRemoved, onChan
     async update(actor: UserRow, scope: RunnerScope, id: number, body: RunnerInput): Promise<void> {
       if (body.id !== undefined && body.id !== id) throw badRequest('Runner ID in body and URL must be the same');
       await getRow(scope, id);
-      await runners.update(id, { name: body.name, webhook: body.webhook, max_parallel_tasks: body.max_parallel_tasks, active: body.active ? 1 : 0 });
+      await runners.update(id, {
+        name: body.name,
+        webhook: body.webhook,
+        max_parallel_tasks: body.max_parallel_tasks,
+        active: body.active ? 1 : 0,
+      });
       await record(actor, scope, id, `Runner ${body.name} updated`);
       onChanged();
     },

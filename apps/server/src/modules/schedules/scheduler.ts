@@ -90,7 +90,11 @@ export function createScheduler(deps: SchedulerDeps) {
       const due = schedule.next_run;
       if (!due) continue;
       const missed = now.getTime() - Date.parse(due) > MISSED_RUN_GRACE_MS;
-      const next = nextRunAfter(schedule.cron_format, timezone, missed ? now : new Date(Math.max(Date.parse(due), now.getTime() - 1)));
+      const next = nextRunAfter(
+        schedule.cron_format,
+        timezone,
+        missed ? now : new Date(Math.max(Date.parse(due), now.getTime() - 1)),
+      );
       if (!(await deps.schedules.claim(schedule.id, due, next ? toTimestamp(next) : null))) continue;
       claimed += 1;
       if (missed) {
@@ -118,7 +122,9 @@ export function createScheduler(deps: SchedulerDeps) {
     }
     if (stopped) return;
     const earliest = await deps.schedules.findEarliestNextRun().catch(() => undefined);
-    const delay = earliest ? Math.min(Math.max(Date.parse(earliest) - deps.clock.now().getTime(), 0), MAX_SLEEP_MS) : MAX_SLEEP_MS;
+    const delay = earliest
+      ? Math.min(Math.max(Date.parse(earliest) - deps.clock.now().getTime(), 0), MAX_SLEEP_MS)
+      : MAX_SLEEP_MS;
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => void loop(), delay + 5);
   }

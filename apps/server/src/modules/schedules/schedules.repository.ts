@@ -6,7 +6,11 @@ export type ScheduleListRow = ScheduleRow & { tpl_name: string };
 
 export function createSchedulesRepository(db: Db, dialect: Dialect) {
   const selectWithTemplate = () =>
-    db.selectFrom('schedule').innerJoin('template', 'template.id', 'schedule.template_id').selectAll('schedule').select('template.name as tpl_name');
+    db
+      .selectFrom('schedule')
+      .innerJoin('template', 'template.id', 'schedule.template_id')
+      .selectAll('schedule')
+      .select('template.name as tpl_name');
 
   return {
     list(projectId: number, templateId?: number, onlyCommitChecks = false): Promise<ScheduleListRow[]> {
@@ -16,12 +20,19 @@ export function createSchedulesRepository(db: Db, dialect: Dialect) {
       return query.orderBy('schedule.name').orderBy('schedule.id').execute();
     },
     find(projectId: number, id: number): Promise<ScheduleListRow | undefined> {
-      return selectWithTemplate().where('schedule.project_id', '=', projectId).where('schedule.id', '=', id).executeTakeFirst();
+      return selectWithTemplate()
+        .where('schedule.project_id', '=', projectId)
+        .where('schedule.id', '=', id)
+        .executeTakeFirst();
     },
     insert(row: Omit<ScheduleRow, 'id'>): Promise<number> {
       return insertRow(db, dialect, 'schedule', row);
     },
-    async update(projectId: number, id: number, changes: Partial<Omit<ScheduleRow, 'id' | 'project_id'>>): Promise<void> {
+    async update(
+      projectId: number,
+      id: number,
+      changes: Partial<Omit<ScheduleRow, 'id' | 'project_id'>>,
+    ): Promise<void> {
       await db.updateTable('schedule').set(changes).where('project_id', '=', projectId).where('id', '=', id).execute();
     },
     async delete(projectId: number, id: number): Promise<void> {
@@ -29,7 +40,13 @@ export function createSchedulesRepository(db: Db, dialect: Dialect) {
     },
     /** Active schedules whose due time has come. */
     listDue(now: string): Promise<ScheduleRow[]> {
-      return db.selectFrom('schedule').selectAll().where('active', '=', 1).where('next_run', '<=', now).orderBy('next_run').execute();
+      return db
+        .selectFrom('schedule')
+        .selectAll()
+        .where('active', '=', 1)
+        .where('next_run', '<=', now)
+        .orderBy('next_run')
+        .execute();
     },
     async findEarliestNextRun(): Promise<string | undefined> {
       const row = await db
@@ -44,7 +61,12 @@ export function createSchedulesRepository(db: Db, dialect: Dialect) {
      * even with several servers sharing the database.
      */
     async claim(id: number, due: string, next: string | null): Promise<boolean> {
-      const result = await db.updateTable('schedule').set({ next_run: next }).where('id', '=', id).where('next_run', '=', due).executeTakeFirst();
+      const result = await db
+        .updateTable('schedule')
+        .set({ next_run: next })
+        .where('id', '=', id)
+        .where('next_run', '=', due)
+        .executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },
   };

@@ -42,7 +42,15 @@ interface SchedulesDeps {
   onChange(): void;
 }
 
-export function createSchedulesService({ config, clock, schedules, templates, repositories, events, onChange }: SchedulesDeps) {
+export function createSchedulesService({
+  config,
+  clock,
+  schedules,
+  templates,
+  repositories,
+  events,
+  onChange,
+}: SchedulesDeps) {
   const timezone = config.schedule_timezone;
 
   async function getRow(projectId: number, id: number): Promise<ScheduleListRow> {
@@ -63,7 +71,8 @@ export function createSchedulesService({ config, clock, schedules, templates, re
   }
 
   async function toRow(projectId: number, body: ScheduleInput) {
-    if (body.project_id !== undefined && body.project_id !== projectId) throw badRequest('Project ID in body and URL must be the same');
+    if (body.project_id !== undefined && body.project_id !== projectId)
+      throw badRequest('Project ID in body and URL must be the same');
     checkCron(body.cron_format);
     if (!(await templates.exists(projectId, body.template_id))) throw badRequest('Template not found in this project');
     if (body.repository_id) await repositories.assertExists(projectId, body.repository_id);
@@ -116,7 +125,12 @@ export function createSchedulesService({ config, clock, schedules, templates, re
       return { next_runs: runs };
     },
     async create(actor: UserRow, projectId: number, body: ScheduleInput): Promise<Schedule> {
-      const row = { ...(await toRow(projectId, body)), project_id: projectId, last_commit_hash: null, created: toTimestamp(clock.now()) };
+      const row = {
+        ...(await toRow(projectId, body)),
+        project_id: projectId,
+        last_commit_hash: null,
+        created: toTimestamp(clock.now()),
+      };
       const id = await schedules.insert(row);
       await record(actor, projectId, id, `Schedule ${row.name} created`);
       onChange();

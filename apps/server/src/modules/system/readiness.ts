@@ -14,7 +14,11 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 /** What a readiness probe asks: can this process serve requests and run schedules right now? */
-export function createReadiness(deps: { system: SystemRepository; schedulerRunning(): boolean; logger: FastifyBaseLogger }) {
+export function createReadiness(deps: {
+  system: SystemRepository;
+  schedulerRunning(): boolean;
+  logger: FastifyBaseLogger;
+}) {
   async function checkStore(): Promise<{ store: string; migrations: string }> {
     try {
       await withTimeout(deps.system.ping(), STORE_TIMEOUT_MS);

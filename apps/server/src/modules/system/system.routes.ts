@@ -6,7 +6,10 @@ import { GANTRY_VERSION } from '../../version.ts';
 import { describeAuthMethods } from '../auth/totp.service.ts';
 import type { ReadinessService } from './readiness.ts';
 
-export function registerSystemRoutes(route: Routes, { config, readiness }: { config: Config; readiness: ReadinessService }) {
+export function registerSystemRoutes(
+  route: Routes,
+  { config, readiness }: { config: Config; readiness: ReadinessService },
+) {
   route(systemApi.health, PUBLIC, ({ reply }) => {
     reply.header('cache-control', 'no-store');
     return { status: 'ok' as const };
@@ -24,7 +27,9 @@ export function registerSystemRoutes(route: Routes, { config, readiness }: { con
     use_remote_runner: config.use_remote_runner,
     git_client: 'cmd_git' as const,
     // Everything the peers sell as "pro" is part of Gantry; the configuration says which the UI offers.
-    premium_features: Object.fromEntries(PREMIUM_FEATURES.map((feature) => [feature, config.premium_features.includes(feature)])),
+    premium_features: Object.fromEntries(
+      PREMIUM_FEATURES.map((feature) => [feature, config.premium_features.includes(feature)]),
+    ),
     schedule_timezone: config.schedule_timezone,
     demo_mode: config.demo_mode,
     auth_methods: describeAuthMethods(config),

@@ -1,6 +1,16 @@
 import type { TaskStatus, TaskUpdateMessage } from '@gantry/contract';
 import { ACTIVE_TASK_STATUSES, FINISHED_TASK_STATUSES } from '@gantry/contract';
-import { TASK_MARK_VARIABLE, TaskStopped, createTaskMark, createTaskMarkScope, killMarkedProcesses, listMarkedTaskIds, PLAN_REJECTED_LINE, runTask, type TaskOutcome } from '@gantry/runner';
+import {
+  TASK_MARK_VARIABLE,
+  TaskStopped,
+  createTaskMark,
+  createTaskMarkScope,
+  killMarkedProcesses,
+  listMarkedTaskIds,
+  PLAN_REJECTED_LINE,
+  runTask,
+  type TaskOutcome,
+} from '@gantry/runner';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
@@ -53,7 +63,10 @@ export interface TaskEngineDeps {
   logger: FastifyBaseLogger;
   audienceOf(projectId: number): Promise<Audience>;
   /** What the log's first line says; the dispatcher passes the template name it already read with the queue. */
-  describeStart(task: TaskRow, knownTemplateName?: string): Promise<{ username: string | null; incomingVersion: string | null; templateName: string }>;
+  describeStart(
+    task: TaskRow,
+    knownTemplateName?: string,
+  ): Promise<{ username: string | null; incomingVersion: string | null; templateName: string }>;
   /** Runs after a task reached its final status (autorun of deploys, alerts); its failures are only logged. */
   onFinished(task: TaskRow): Promise<void>;
   /** Told each time a task (local or on a runner) starts waiting for confirmation (alerts); must not block. */
@@ -103,7 +116,13 @@ export function createTaskEngine(deps: TaskEngineDeps) {
    * Moves a task to a new status if it is still in one of `from`, and tells the clients. The caller
    * passes the audience when it already knows it (a running task), so hot paths skip the lookup.
    */
-  async function setStatus(task: TaskRef, from: readonly TaskStatus[], status: TaskStatus, extra: Partial<TaskRow> = {}, audience?: Audience): Promise<boolean> {
+  async function setStatus(
+    task: TaskRef,
+    from: readonly TaskStatus[],
+    status: TaskStatus,
+    extra: Partial<TaskRow> = {},
+    audience?: Audience,
+  ): Promise<boolean> {
     const changed = await deps.tasks.transition(task.id, from, { status, ...extra });
     if (!changed) return false;
     Object.assign(task, extra);
@@ -117,7 +136,11 @@ export function createTaskEngine(deps: TaskEngineDeps) {
       end: task.end,
       version: task.version,
     };
-    deps.hub.publishUpdate(audience ?? (await deps.audienceOf(task.project_id)), message, FINISHED_TASK_STATUSES.includes(status));
+    deps.hub.publishUpdate(
+      audience ?? (await deps.audienceOf(task.project_id)),
+      message,
+      FINISHED_TASK_STATUSES.includes(status),
+    );
     if (status === 'waiting_confirmation') deps.onWaitingConfirmation?.(task.id);
     return true;
   }
@@ -160,7 +183,8 @@ export function createTaskEngine(deps: TaskEngineDeps) {
       const page = await deps.tasks.listWaiting(afterId, pageSize);
       for (const queued of page) {
         if (closed || total >= limit) return;
-        if (queued.max_parallel_tasks > 0 && (perProject.get(queued.project_id) ?? 0) >= queued.max_parallel_tasks) continue;
+        if (queued.max_parallel_tasks > 0 && (perProject.get(queued.project_id) ?? 0) >= queued.max_parallel_tasks)
+          continue;
         if (queued.allow_parallel_tasks !== 1 && (perTemplate.get(queued.template_id) ?? 0) > 0) continue;
         place ??= await placement.plan(active);
         const where = place(queued);
@@ -202,7 +226,13 @@ export function createTaskEngine(deps: TaskEngineDeps) {
     try {
       const about = await deps.describeStart(task, templateName);
       log.write(`Task ${task.id} (${about.templateName}) started${about.username ? ` by ${about.username}` : ''}.`);
-      await deps.events.record({ userId: task.user_id, projectId: task.project_id, objectType: 'task', objectId: task.id, description: `Task ${task.id} (${about.templateName}) started` });
+      await deps.events.record({
+        userId: task.user_id,
+        projectId: task.project_id,
+        objectType: 'task',
+        objectId: task.id,
+        description: `Task ${task.id} (${about.templateName}) started`,
+      });
       if (!(await setStatus(task, ['starting'], 'running', { start: now() }, audience))) {
         outcome = 'stopped';
         return;
@@ -217,7 +247,8 @@ export function createTaskEngine(deps: TaskEngineDeps) {
         killGraceMs: deps.config.task_kill_grace_seconds * 1000,
         onLine: (line) => log.write(line),
         onProcessStart: (pid) => background(deps.tasks.update(task.id, { pid }), task.id),
-        onCommit: (hash, message) => background(deps.tasks.update(task.id, { commit_hash: hash, commit_message: message }), task.id),
+        onCommit: (hash, message) =>
+          background(deps.tasks.update(task.id, { commit_hash: hash, commit_message: message }), task.id),
         onStatus: (status) =>
           background(
             status === 'waiting_confirmation'
@@ -249,18 +280,37 @@ export function createTaskEngine(deps: TaskEngineDeps) {
    * Records a started task's final status (wherever it ran) and runs the after-task work once. A task
    * rejected through another server process is already 'rejected' (the stored request) without an end.
    */
-  async function settle(task: TaskRow, outcome: TaskOutcome, audience?: Audience, from: readonly TaskStatus[] = ACTIVE_TASK_STATUSES): Promise<boolean> {
+  async function settle(
+    task: TaskRow,
+    outcome: TaskOutcome,
+    audience?: Audience,
+    from: readonly TaskStatus[] = ACTIVE_TASK_STATUSES,
+  ): Promise<boolean> {
     const status: TaskStatus = outcome;
     const allowed = outcome === 'rejected' && from === ACTIVE_TASK_STATUSES ? [...from, 'rejected' as const] : from;
     if (!(await setStatus(task, allowed, status, { end: now(), pid: null }, audience))) return false;
-    await deps.events.record({ userId: task.user_id, projectId: task.project_id, objectType: 'task', objectId: task.id, description: `Task ${task.id} finished: ${status}` });
-    await deps.onFinished({ ...task, status }).catch((error: unknown) => deps.logger.error({ err: error, taskId: task.id }, 'after-task hook failed'));
+    await deps.events.record({
+      userId: task.user_id,
+      projectId: task.project_id,
+      objectType: 'task',
+      objectId: task.id,
+      description: `Task ${task.id} finished: ${status}`,
+    });
+    await deps
+      .onFinished({ ...task, status })
+      .catch((error: unknown) => deps.logger.error({ err: error, taskId: task.id }, 'after-task hook failed'));
     return true;
   }
 
   /** A task another server process of the cluster runs in-process: only that one can act on it. */
   function runsOnOtherNode(task: TaskRow): boolean {
-    return deps.control !== undefined && task.runner_id === null && task.node_id !== null && task.node_id !== deps.nodeId && !running.has(task.id);
+    return (
+      deps.control !== undefined &&
+      task.runner_id === null &&
+      task.node_id !== null &&
+      task.node_id !== deps.nodeId &&
+      !running.has(task.id)
+    );
   }
 
   async function answerOnOtherNode(task: TaskRow, answer: 'confirmed' | 'rejected'): Promise<boolean> {
@@ -313,7 +363,10 @@ export function createTaskEngine(deps: TaskEngineDeps) {
       const row = await deps.tasks.findById(taskId);
       const killed = await killMarkedProcesses({ mark: markOf(taskId) });
       if (killed === 0 || !row) continue;
-      deps.logger.warn({ taskId, processes: killed }, 'stopped the processes a closed task left running on this machine');
+      deps.logger.warn(
+        { taskId, processes: killed },
+        'stopped the processes a closed task left running on this machine',
+      );
       const log = deps.openLog(row, row.output_lines, await deps.audienceOf(row.project_id));
       log.write('Gantry came back on the machine that ran this task and stopped its processes, still running.');
       await log.flush();
@@ -356,13 +409,15 @@ export function createTaskEngine(deps: TaskEngineDeps) {
       const entry = running.get(task.id);
       if (runsOnOtherNode(task) && task.status !== 'waiting') {
         // If that process is gone, the node sweep closes the task.
-        if ((await setStatus(task, STOPPABLE_WHILE_STARTED, 'stopping')) || force) deps.control?.send(task.id, force ? 'force_stop' : 'stop');
+        if ((await setStatus(task, STOPPABLE_WHILE_STARTED, 'stopping')) || force)
+          deps.control?.send(task.id, force ? 'force_stop' : 'stop');
         return;
       }
       if (!entry && task.runner_id !== null && task.status !== 'starting') {
         // The runner kills the processes and reports the final status; if it is gone, the sweep closes the task.
         const change = force ? 'force_stop' : 'changed';
-        if ((await setStatus(task, STOPPABLE_WHILE_STARTED, 'stopping')) || force) deps.placement().notify(task.runner_id, task.id, change);
+        if ((await setStatus(task, STOPPABLE_WHILE_STARTED, 'stopping')) || force)
+          deps.placement().notify(task.runner_id, task.id, change);
         return;
       }
       if (!entry) {
@@ -440,7 +495,10 @@ export function createTaskEngine(deps: TaskEngineDeps) {
      */
     async followStoredRequests(): Promise<void> {
       if (running.size === 0) return;
-      for (const { id, status } of await deps.tasks.listWithStatus([...running.keys()], ['stopping', 'confirmed', 'rejected'])) {
+      for (const { id, status } of await deps.tasks.listWithStatus(
+        [...running.keys()],
+        ['stopping', 'confirmed', 'rejected'],
+      )) {
         const entry = running.get(id);
         if (!entry) continue;
         if (status === 'stopping') {
@@ -475,7 +533,8 @@ export function createTaskEngine(deps: TaskEngineDeps) {
             : 'Gantry restarted while this task was running; the task can no longer be followed and was closed.',
         );
         // By mark, not by the recorded pid: the leader may be gone while what it started (setsid, double forks) runs on.
-        if ((await killMarkedProcesses({ mark: markOf(row.id) })) > 0) log.write('Its processes, still running, were stopped.');
+        if ((await killMarkedProcesses({ mark: markOf(row.id) })) > 0)
+          log.write('Its processes, still running, were stopped.');
         await log.flush();
         if (await setStatus(row, ACTIVE_TASK_STATUSES, status, { end: now() })) closedCount += 1;
       }
@@ -496,9 +555,12 @@ export function createTaskEngine(deps: TaskEngineDeps) {
         entry.controller.abort();
         entry.confirmation?.reject(new TaskStopped());
       }
-      const forceLater = setTimeout(() => {
-        for (const entry of running.values()) entry.force = true;
-      }, Math.min(SHUTDOWN_GRACE_MS, deps.config.task_kill_grace_seconds * 1000));
+      const forceLater = setTimeout(
+        () => {
+          for (const entry of running.values()) entry.force = true;
+        },
+        Math.min(SHUTDOWN_GRACE_MS, deps.config.task_kill_grace_seconds * 1000),
+      );
       await Promise.all([...running.values()].map((e) => e.done));
       clearTimeout(forceLater);
     },

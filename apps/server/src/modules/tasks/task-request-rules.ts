@@ -29,7 +29,10 @@ const DENIED_VARIABLES: readonly RegExp[] = [
 
 /** How a variable name is compared: every spelling of one name (case, spaces, invisible characters) is the same name. */
 function normalizeVariableName(name: string): string {
-  return name.normalize('NFKC').replace(/[\s\p{Cf}]/gu, '').toLowerCase();
+  return name
+    .normalize('NFKC')
+    .replace(/[\s\p{Cf}]/gu, '')
+    .toLowerCase();
 }
 
 function isDeniedVariable(name: string): boolean {
@@ -38,7 +41,9 @@ function isDeniedVariable(name: string): boolean {
 }
 
 const deniedVariable = (name: string) =>
-  validationFailed(`Variable "${name}" cannot be set from a task: connection and interpreter settings belong to the inventory or the template`);
+  validationFailed(
+    `Variable "${name}" cannot be set from a task: connection and interpreter settings belong to the inventory or the template`,
+  );
 
 /** ansible-playbook options that pick the transport, the inventory or code the controller runs; argparse also takes their prefixes. */
 const DENIED_ANSIBLE_LONG_OPTIONS = [
@@ -66,7 +71,8 @@ const ANSIBLE_SHORT_OPTIONS_WITH_VALUE = new Set(['c', 'e', 'f', 'i', 'l', 'M', 
 function checkExtraVarsText(text: string, untrusted: boolean): void {
   for (const word of text.match(/[\p{L}\p{N}_]+/gu) ?? []) if (isDeniedVariable(word)) throw deniedVariable(word);
   if (!untrusted) return;
-  if (TEMPLATE_EXPRESSION.test(text)) throw validationFailed('CLI argument --extra-vars cannot hold a template expression ({{ }}, {% %} or {# #})');
+  if (TEMPLATE_EXPRESSION.test(text))
+    throw validationFailed('CLI argument --extra-vars cannot hold a template expression ({{ }}, {% %} or {# #})');
   // `@file` loads variables from a file of the server's, which a task runner has no business reading.
   if (text.trimStart().startsWith('@')) throw validationFailed('CLI argument --extra-vars cannot load a file (@…)');
 }
@@ -85,18 +91,25 @@ function checkAnsibleArguments(args: readonly string[], untrusted: boolean): voi
     const arg = args[i] ?? '';
     const next = args[i + 1] ?? '';
     const value = arg.startsWith('-') ? arg.slice(arg.indexOf('=') + 1 || arg.length) : arg;
-    if (untrusted && leavesCheckout(value)) throw validationFailed(`CLI argument ${arg} names a file outside the repository`);
+    if (untrusted && leavesCheckout(value))
+      throw validationFailed(`CLI argument ${arg} names a file outside the repository`);
     if (arg.startsWith('--')) {
       const [name = '', ...rest] = arg.split('=');
       if (name.length < 3 || ALLOWED_ANSIBLE_LONG_OPTIONS.has(name)) continue;
       const denied = DENIED_ANSIBLE_LONG_OPTIONS.find((option) => option.startsWith(name));
-      if (denied) throw validationFailed(`CLI argument ${denied} cannot be passed to a task: the template and its inventory set it`);
+      if (denied)
+        throw validationFailed(
+          `CLI argument ${denied} cannot be passed to a task: the template and its inventory set it`,
+        );
       if ('--extra-vars'.startsWith(name)) checkExtraVarsText(rest.length > 0 ? rest.join('=') : next, untrusted);
     } else if (arg.startsWith('-')) {
       // Short flags combine (-vvc local) and a value may follow its letter directly (-clocal).
       for (let j = 1; j < arg.length; j++) {
         const letter = arg[j] ?? '';
-        if (DENIED_ANSIBLE_SHORT_OPTIONS.has(letter)) throw validationFailed(`CLI argument -${letter} cannot be passed to a task: the template and its inventory set it`);
+        if (DENIED_ANSIBLE_SHORT_OPTIONS.has(letter))
+          throw validationFailed(
+            `CLI argument -${letter} cannot be passed to a task: the template and its inventory set it`,
+          );
         if (letter === 'e') checkExtraVarsText(j + 1 < arg.length ? arg.slice(j + 1) : next, untrusted);
         if (ANSIBLE_SHORT_OPTIONS_WITH_VALUE.has(letter)) break;
       }
@@ -133,7 +146,9 @@ function refusesExpressions(requester: TaskRequester): boolean {
 function holdsTemplateExpression(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return TEMPLATE_EXPRESSION.test(value);
   if (depth > 64 || typeof value !== 'object' || value === null) return false;
-  return Object.entries(value).some(([key, item]) => TEMPLATE_EXPRESSION.test(key) || holdsTemplateExpression(item, depth + 1));
+  return Object.entries(value).some(
+    ([key, item]) => TEMPLATE_EXPRESSION.test(key) || holdsTemplateExpression(item, depth + 1),
+  );
 }
 
 export interface TaskRequestRulesDeps {
@@ -154,31 +169,44 @@ export interface CheckedTaskRequest {
  * offers (its survey variables, its params, a branch or inventory when it lets one be chosen).
  */
 export function createTaskRequestRules(deps: TaskRequestRulesDeps) {
-  function checkVariables(template: Template, environment: Record<string, unknown>, secret: Record<string, unknown>, requester: TaskRequester): void {
-    for (const name of [...Object.keys(environment), ...Object.keys(secret)]) if (isDeniedVariable(name)) throw deniedVariable(name);
+  function checkVariables(
+    template: Template,
+    environment: Record<string, unknown>,
+    secret: Record<string, unknown>,
+    requester: TaskRequester,
+  ): void {
+    for (const name of [...Object.keys(environment), ...Object.keys(secret)])
+      if (isDeniedVariable(name)) throw deniedVariable(name);
     const problem = findSurveyAnswerProblem(template.survey_vars, { environment, secret });
     if (problem) throw validationFailed(problem.message);
     if (template.app === 'ansible' && refusesExpressions(requester)) {
       for (const [name, value] of [...Object.entries(environment), ...Object.entries(secret)]) {
-        if (holdsTemplateExpression(value)) throw validationFailed(`Variable "${name}" cannot hold a template expression ({{ }}, {% %} or {# #})`);
+        if (holdsTemplateExpression(value))
+          throw validationFailed(`Variable "${name}" cannot hold a template expression ({{ }}, {% %} or {# #})`);
       }
     }
     if (requester.canManage) return;
     const plain = new Set(template.survey_vars.filter((v) => v.type !== 'secret').map((v) => v.name));
     const secrets = new Set(template.survey_vars.filter((v) => v.type === 'secret').map((v) => v.name));
     for (const name of Object.keys(environment)) {
-      if (!plain.has(name)) throw validationFailed(`Variable "${name}" in environment is not a survey variable of this template; ${onlyManagers}`);
+      if (!plain.has(name))
+        throw validationFailed(
+          `Variable "${name}" in environment is not a survey variable of this template; ${onlyManagers}`,
+        );
     }
     for (const name of Object.keys(secret)) {
-      if (!secrets.has(name)) throw validationFailed(`Secret "${name}" is not a secret survey variable of this template; ${onlyManagers}`);
+      if (!secrets.has(name))
+        throw validationFailed(`Secret "${name}" is not a secret survey variable of this template; ${onlyManagers}`);
     }
   }
 
   async function checkChoices(projectId: number, template: Template, body: CreateTaskInput): Promise<void> {
     for (const name of Object.keys(body.params)) {
-      if (!offersParam(template.app, name)) throw validationFailed(`Task parameter "${name}" is not offered by this template; ${onlyManagers}`);
+      if (!offersParam(template.app, name))
+        throw validationFailed(`Task parameter "${name}" is not offered by this template; ${onlyManagers}`);
     }
-    if (body.limit?.trim() && !offersParam(template.app, 'limit')) throw validationFailed(`Task parameter "limit" is not offered by this template; ${onlyManagers}`);
+    if (body.limit?.trim() && !offersParam(template.app, 'limit'))
+      throw validationFailed(`Task parameter "limit" is not offered by this template; ${onlyManagers}`);
     const branch = body.git_branch?.trim();
     if (branch && !template.allow_override_branch_in_task && branch !== template.git_branch) {
       throw validationFailed('git_branch: this template does not allow choosing the branch');
@@ -188,9 +216,16 @@ export function createTaskRequestRules(deps: TaskRequestRulesDeps) {
       throw validationFailed('inventory_id: this template does not allow choosing the inventory');
     }
     const playbook = body.playbook?.trim();
-    if (playbook && playbook !== template.playbook) throw validationFailed(`playbook: the task cannot replace the template's playbook; ${onlyManagers}`);
-    if (body.commit_hash && !template.allow_override_branch_in_task && !(await deps.hasRunCommit(projectId, template.id, body.commit_hash))) {
-      throw validationFailed('commit_hash: a task may only pin a commit this template has already run, unless the template allows choosing the branch');
+    if (playbook && playbook !== template.playbook)
+      throw validationFailed(`playbook: the task cannot replace the template's playbook; ${onlyManagers}`);
+    if (
+      body.commit_hash &&
+      !template.allow_override_branch_in_task &&
+      !(await deps.hasRunCommit(projectId, template.id, body.commit_hash))
+    ) {
+      throw validationFailed(
+        'commit_hash: a task may only pin a commit this template has already run, unless the template allows choosing the branch',
+      );
     }
   }
 
@@ -199,7 +234,8 @@ export function createTaskRequestRules(deps: TaskRequestRulesDeps) {
     // Semaphore drops them silently; the task's log says so here.
     if (!template.allow_override_args_in_task) return { arguments: null, argumentsIgnored: true };
     if (!isJsonStringArray(body.arguments)) throw validationFailed(CLI_ARGS_INVALID);
-    if (template.app === 'ansible') checkAnsibleArguments(JSON.parse(body.arguments) as string[], refusesExpressions(requester));
+    if (template.app === 'ansible')
+      checkAnsibleArguments(JSON.parse(body.arguments) as string[], refusesExpressions(requester));
     return { arguments: body.arguments, argumentsIgnored: false };
   }
 

@@ -37,7 +37,8 @@ export function createTaskRetention({ config, clock, logger, tasks }: TaskRetent
     for (const task of doomed) {
       const lines = Number(task.output_lines);
       if (lines > OUTPUT_SLICE) {
-        for (let from = 0; from < lines; from += OUTPUT_SLICE) await tasks.deleteOutputRange(task.id, from, from + OUTPUT_SLICE);
+        for (let from = 0; from < lines; from += OUTPUT_SLICE)
+          await tasks.deleteOutputRange(task.id, from, from + OUTPUT_SLICE);
         continue;
       }
       if (group.length > 0 && groupLines + lines > OUTPUT_SLICE) {
@@ -55,7 +56,9 @@ export function createTaskRetention({ config, clock, logger, tasks }: TaskRetent
   async function removeBatch(candidates: RetentionCandidate[]): Promise<number> {
     const ids = candidates.map((c) => Number(c.id));
     const referenced = new Set(await tasks.listBuildsReferencedByOthers(ids));
-    const doomed = candidates.map((c) => ({ id: Number(c.id), output_lines: Number(c.output_lines) })).filter((c) => !referenced.has(c.id));
+    const doomed = candidates
+      .map((c) => ({ id: Number(c.id), output_lines: Number(c.output_lines) }))
+      .filter((c) => !referenced.has(c.id));
     await deleteOutput(doomed);
     return tasks.deleteFinished(doomed.map((c) => c.id));
   }
@@ -90,7 +93,9 @@ export function createTaskRetention({ config, clock, logger, tasks }: TaskRetent
         if (stopped) break;
         const oldestKept = await tasks.findOldestKeptFinished(templateId, keep);
         if (oldestKept === undefined) continue;
-        removed += await removeAll((afterId) => tasks.listFinishedOfTemplateBelow(templateId, oldestKept, afterId, TASK_BATCH));
+        removed += await removeAll((afterId) =>
+          tasks.listFinishedOfTemplateBelow(templateId, oldestKept, afterId, TASK_BATCH),
+        );
       }
     }
     return removed;

@@ -21,7 +21,9 @@ interface SpecDeps {
   environments: EnvironmentsService;
   templates: TemplatesService;
   /** Gives terraform/tofu tasks the built-in state backend of their workspace (TF_HTTP_* variables). */
-  terraformBackend?: { issueTaskBackend(task: TaskRow, inventoryId: number): Promise<{ env: Record<string, string>; password: string }> };
+  terraformBackend?: {
+    issueTaskBackend(task: TaskRow, inventoryId: number): Promise<{ env: Record<string, string>; password: string }>;
+  };
 }
 
 export interface SpecContext {
@@ -78,16 +80,25 @@ export function createTaskSpecBuilder(deps: SpecDeps) {
       const overrideInventory = template.task_params.allow_override_inventory === true;
       const inventoryId = (overrideInventory && task.inventory_id) || template.inventory_id;
       const inventoryRow = inventoryId ? await deps.inventories.get(task.project_id, inventoryId) : undefined;
-      const userKey = inventoryRow?.ssh_key_id ? await deps.keys.getLoginMaterial(task.project_id, inventoryRow.ssh_key_id) : none;
-      const becomeKey = inventoryRow?.become_key_id ? await deps.keys.getLoginMaterial(task.project_id, inventoryRow.become_key_id) : none;
+      const userKey = inventoryRow?.ssh_key_id
+        ? await deps.keys.getLoginMaterial(task.project_id, inventoryRow.ssh_key_id)
+        : none;
+      const becomeKey = inventoryRow?.become_key_id
+        ? await deps.keys.getLoginMaterial(task.project_id, inventoryRow.become_key_id)
+        : none;
 
       // The row alone: its secrets are read once, opened, just below.
-      const group = template.environment_id ? await deps.environments.assertExists(task.project_id, template.environment_id) : undefined;
+      const group = template.environment_id
+        ? await deps.environments.assertExists(task.project_id, template.environment_id)
+        : undefined;
       const groupSecrets = group ? await deps.environments.listSecretValues(task.project_id, group.id) : [];
-      const surveySecrets = task.secret ? (parseObject(deps.secrets.open(task.secret), 'Secret') as Record<string, unknown>) : {};
+      const surveySecrets = task.secret
+        ? (parseObject(deps.secrets.open(task.secret), 'Secret') as Record<string, unknown>)
+        : {};
 
       const env: Record<string, string> = {};
-      for (const [key, value] of Object.entries(parseObject(group?.env, 'Environment variables'))) env[key] = String(value);
+      for (const [key, value] of Object.entries(parseObject(group?.env, 'Environment variables')))
+        env[key] = String(value);
       const secretVars: Record<string, string> = {};
       for (const secret of groupSecrets) (secret.type === 'env' ? env : secretVars)[secret.name] = secret.value;
       for (const [key, value] of Object.entries(surveySecrets)) secretVars[key] = String(value);
@@ -97,10 +108,15 @@ export function createTaskSpecBuilder(deps: SpecDeps) {
 
       // A `backend "http" {}` block picks these up; any other backend ignores them.
       const isWorkspace = inventoryRow !== undefined && inventoryRow.type === `${template.app}-workspace`;
-      const backend = isWorkspace && deps.terraformBackend ? await deps.terraformBackend.issueTaskBackend(task, inventoryRow.id) : undefined;
+      const backend =
+        isWorkspace && deps.terraformBackend
+          ? await deps.terraformBackend.issueTaskBackend(task, inventoryRow.id)
+          : undefined;
       if (backend) Object.assign(env, backend.env);
 
-      const taskUrl = deps.config.web_host ? `${deps.config.web_host.replace(/\/$/, '')}/project/${task.project_id}/history?t=${task.id}` : null;
+      const taskUrl = deps.config.web_host
+        ? `${deps.config.web_host.replace(/\/$/, '')}/project/${task.project_id}/history?t=${task.id}`
+        : null;
       const details = {
         id: task.id,
         username: context.username,
@@ -118,11 +134,15 @@ export function createTaskSpecBuilder(deps: SpecDeps) {
 
       const vaults = [];
       for (const vault of template.vaults) {
-        const key = vault.type === 'password' && vault.vault_key_id ? await deps.keys.getMaterial(task.project_id, vault.vault_key_id) : none;
+        const key =
+          vault.type === 'password' && vault.vault_key_id
+            ? await deps.keys.getMaterial(task.project_id, vault.vault_key_id)
+            : none;
         vaults.push({ name: vault.name, type: vault.type, password: passwordOf(key) ?? '', script: vault.script });
       }
 
-      const branch = (template.allow_override_branch_in_task && task.git_branch) || template.git_branch || repository.git_branch;
+      const branch =
+        (template.allow_override_branch_in_task && task.git_branch) || template.git_branch || repository.git_branch;
       const secrets = [
         ...secretValuesOf(repositoryKey),
         ...urlPasswordOf(repository.git_url),
@@ -142,9 +162,23 @@ export function createTaskSpecBuilder(deps: SpecDeps) {
         app_path: app.path,
         app_args: app.args,
         playbook: task.playbook || template.playbook,
-        repository: { id: repository.id, url: repository.git_url, branch, key: repositoryKey, commit_hash: task.commit_hash },
+        repository: {
+          id: repository.id,
+          url: repository.git_url,
+          branch,
+          key: repositoryKey,
+          commit_hash: task.commit_hash,
+        },
         private_checkout: template.allow_parallel_tasks,
-        inventory: inventoryRow ? { id: inventoryRow.id, type: inventoryRow.type, content: inventoryRow.inventory, user_key: userKey, become_key: becomeKey } : null,
+        inventory: inventoryRow
+          ? {
+              id: inventoryRow.id,
+              type: inventoryRow.type,
+              content: inventoryRow.inventory,
+              user_key: userKey,
+              become_key: becomeKey,
+            }
+          : null,
         extra_vars: extraVars,
         secret_vars: secretVars,
         env,

@@ -27,7 +27,15 @@ export function countStatDeltas(changes: { task: CountedTask; sign: 1 | -1 }[]):
     const key = `${task.template_id}|${userId}|${createdDay}|${task.status}`;
     const row = byKey.get(key);
     if (row) row.task_count += sign;
-    else byKey.set(key, { project_id: task.project_id, template_id: task.template_id, created_day: createdDay, user_id: userId, status: task.status, task_count: sign });
+    else
+      byKey.set(key, {
+        project_id: task.project_id,
+        template_id: task.template_id,
+        created_day: createdDay,
+        user_id: userId,
+        status: task.status,
+        task_count: sign,
+      });
   };
   for (const { task, sign } of changes) {
     if (!isFinished(task.status)) continue;

@@ -54,7 +54,8 @@ export interface ActiveTaskRow {
   username: string | null;
 }
 
-const isFinished = (status: string | undefined) => status !== undefined && (FINISHED_TASK_STATUSES as readonly string[]).includes(status);
+const isFinished = (status: string | undefined) =>
+  status !== undefined && (FINISHED_TASK_STATUSES as readonly string[]).includes(status);
 const COUNTED_COLUMNS = ['id', 'project_id', 'template_id', 'user_id', 'created', 'status'] as const;
 
 export function createTasksRepository(db: Db, dialect: Dialect) {
@@ -64,7 +65,14 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
       db.transaction().execute(async (trx) => {
         const doomed = await select(trx);
         if (doomed.length === 0) return 0;
-        const result = await trx.deleteFrom('task').where('id', 'in', doomed.map((t) => t.id)).executeTakeFirst();
+        const result = await trx
+          .deleteFrom('task')
+          .where(
+            'id',
+            'in',
+            doomed.map((t) => t.id),
+          )
+          .executeTakeFirst();
         await addTaskStatCounts(trx, dialect, countStatDeltas(doomed.map((task) => ({ task, sign: -1 as const }))));
         return Number(result.numDeletedRows);
       }),
@@ -90,10 +98,17 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
    * A page of tasks with their templates: the ids first, by the index alone, then their rows. Asked
    * in one statement, PostgreSQL joined from the template and sorted all of its tasks for each page.
    */
-  async function selectPage(projectId: number, page: SelectQueryBuilder<Database, 'task', { id: number }>): Promise<TaskListRow[]> {
+  async function selectPage(
+    projectId: number,
+    page: SelectQueryBuilder<Database, 'task', { id: number }>,
+  ): Promise<TaskListRow[]> {
     const ids = (await page.execute()).map((row) => Number(row.id));
     if (ids.length === 0) return [];
-    return selectWithTemplate().where('task.project_id', '=', projectId).where('task.id', 'in', ids).orderBy('task.id', 'desc').execute();
+    return selectWithTemplate()
+      .where('task.project_id', '=', projectId)
+      .where('task.id', 'in', ids)
+      .orderBy('task.id', 'desc')
+      .execute();
   }
 
   return {
@@ -112,8 +127,17 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
       if (beforeId !== undefined) page = page.where('id', '<', beforeId);
       return selectPage(projectId, page.orderBy('id', 'desc').limit(limit));
     },
-    listForTemplate(projectId: number, templateId: number, limit: number, options: { status?: TaskStatus | undefined; beforeId?: number | undefined } = {}): Promise<TaskListRow[]> {
-      let page = db.selectFrom('task').select('id').where('project_id', '=', projectId).where('template_id', '=', templateId);
+    listForTemplate(
+      projectId: number,
+      templateId: number,
+      limit: number,
+      options: { status?: TaskStatus | undefined; beforeId?: number | undefined } = {},
+    ): Promise<TaskListRow[]> {
+      let page = db
+        .selectFrom('task')
+        .select('id')
+        .where('project_id', '=', projectId)
+        .where('template_id', '=', templateId);
       if (options.status) page = page.where('status', '=', options.status);
       if (options.beforeId !== undefined) page = page.where('id', '<', options.beforeId);
       return selectPage(projectId, page.orderBy('id', 'desc').limit(limit));
@@ -129,7 +153,13 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
       // One index seek per template (max over (template_id, id)), not a scan of all their tasks.
       const newest = db
         .selectFrom('template')
-        .select((eb) => eb.selectFrom('task').select((inner) => inner.fn.max('task.id').as('id')).whereRef('task.template_id', '=', 'template.id').as('id'))
+        .select((eb) =>
+          eb
+            .selectFrom('task')
+            .select((inner) => inner.fn.max('task.id').as('id'))
+            .whereRef('task.template_id', '=', 'template.id')
+            .as('id'),
+        )
         .where('template.project_id', '=', projectId)
         .where('template.id', 'in', templateIds);
       const ids = (await newest.execute()).flatMap((row) => (row.id === null ? [] : [Number(row.id)]));
@@ -137,11 +167,21 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
       return selectWithTemplate().where('task.project_id', '=', projectId).where('task.id', 'in', ids).execute();
     },
     findLastOfTemplate(templateId: number): Promise<TaskRow | undefined> {
-      return db.selectFrom('task').selectAll().where('template_id', '=', templateId).orderBy('id', 'desc').limit(1).executeTakeFirst();
+      return db
+        .selectFrom('task')
+        .selectAll()
+        .where('template_id', '=', templateId)
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
     },
     /** Whether a task of the template already ran this commit: a re-run may pin it without choosing code of its own. */
     async hasRunCommit(projectId: number, templateId: number, commitHash: string): Promise<boolean> {
-      const query = db.selectFrom('task').select('id').where('project_id', '=', projectId).where('template_id', '=', templateId);
+      const query = db
+        .selectFrom('task')
+        .select('id')
+        .where('project_id', '=', projectId)
+        .where('template_id', '=', templateId);
       return (await query.where('commit_hash', '=', commitHash).limit(1).executeTakeFirst()) !== undefined;
     },
     /** The queue in order, one page at a time: the dispatcher reads only as far as it can start tasks. */
@@ -150,7 +190,14 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
         .selectFrom('task')
         .innerJoin('template', 'template.id', 'task.template_id')
         .innerJoin('project', 'project.id', 'task.project_id')
-        .select(['task.id', 'task.project_id', 'task.template_id', 'template.name as template_name', 'template.allow_parallel_tasks', 'project.max_parallel_tasks'])
+        .select([
+          'task.id',
+          'task.project_id',
+          'task.template_id',
+          'template.name as template_name',
+          'template.allow_parallel_tasks',
+          'project.max_parallel_tasks',
+        ])
         .where('task.status', '=', 'waiting')
         .where('task.id', '>', afterId)
         .orderBy('task.id')
@@ -172,7 +219,12 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
     /** Those of the tasks `ids` that are in one of `statuses`. */
     async listWithStatus(ids: number[], statuses: readonly TaskStatus[]): Promise<{ id: number; status: string }[]> {
       if (ids.length === 0) return [];
-      const rows = await db.selectFrom('task').select(['id', 'status']).where('id', 'in', ids).where('status', 'in', [...statuses]).execute();
+      const rows = await db
+        .selectFrom('task')
+        .select(['id', 'status'])
+        .where('id', 'in', ids)
+        .where('status', 'in', [...statuses])
+        .execute();
       return rows.map((row) => ({ id: Number(row.id), status: row.status }));
     },
     listActive(): Promise<ActiveTaskRow[]> {
@@ -181,7 +233,17 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
         .innerJoin('project', 'project.id', 'task.project_id')
         .leftJoin('users', 'users.id', 'task.user_id')
         .leftJoin('runner', 'runner.id', 'task.runner_id')
-        .select(['task.id', 'task.project_id', 'task.template_id', 'task.status', 'task.runner_id', 'task.node_id', 'runner.name as runner_name', 'project.name as project_name', 'users.username as username'])
+        .select([
+          'task.id',
+          'task.project_id',
+          'task.template_id',
+          'task.status',
+          'task.runner_id',
+          'task.node_id',
+          'runner.name as runner_name',
+          'project.name as project_name',
+          'users.username as username',
+        ])
         .where('task.status', 'in', ['waiting', ...ACTIVE_TASK_STATUSES])
         .orderBy('task.id')
         .execute();
@@ -189,18 +251,36 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
     /** Moves a task from one status to another only if it is still in the first; true when it was. */
     async transition(id: number, from: readonly string[], changes: Partial<Omit<TaskRow, 'id'>>): Promise<boolean> {
       if (!isFinished(changes.status) && !from.some(isFinished)) {
-        const result = await retryOnConflict(() => db.updateTable('task').set(changes).where('id', '=', id).where('status', 'in', [...from]).executeTakeFirst());
+        const result = await retryOnConflict(() =>
+          db
+            .updateTable('task')
+            .set(changes)
+            .where('id', '=', id)
+            .where('status', 'in', [...from])
+            .executeTakeFirst(),
+        );
         return Number(result.numUpdatedRows) > 0;
       }
       // Entering or leaving a final status moves the task between the per-day stats counters.
       return retryOnConflict(() =>
         db.transaction().execute(async (trx) => {
-          const select = trx.selectFrom('task').select(COUNTED_COLUMNS).where('id', '=', id).where('status', 'in', [...from]);
+          const select = trx
+            .selectFrom('task')
+            .select(COUNTED_COLUMNS)
+            .where('id', '=', id)
+            .where('status', 'in', [...from]);
           const before = await lockForUpdate(select, dialect).executeTakeFirst();
           if (!before) return false;
           await trx.updateTable('task').set(changes).where('id', '=', id).execute();
           const after = { ...before, ...changes };
-          await addTaskStatCounts(trx, dialect, countStatDeltas([{ task: before, sign: -1 }, { task: after, sign: 1 }]));
+          await addTaskStatCounts(
+            trx,
+            dialect,
+            countStatDeltas([
+              { task: before, sign: -1 },
+              { task: after, sign: 1 },
+            ]),
+          );
           return true;
         }),
       );
@@ -209,10 +289,21 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
       await retryOnConflict(() => db.updateTable('task').set(changes).where('id', '=', id).execute());
     },
     async delete(projectId: number, id: number): Promise<void> {
-      await deleteCounted((trx) => lockForUpdate(trx.selectFrom('task').select(COUNTED_COLUMNS).where('project_id', '=', projectId).where('id', '=', id), dialect).execute());
+      await deleteCounted((trx) =>
+        lockForUpdate(
+          trx.selectFrom('task').select(COUNTED_COLUMNS).where('project_id', '=', projectId).where('id', '=', id),
+          dialect,
+        ).execute(),
+      );
     },
     /** Finished tasks of a template created from day `fromDay` to day `toDay` (YYYY-MM-DD, inclusive), per day and status, from the per-day counters. */
-    async listStatCounts(projectId: number, templateId: number, fromDay: string, toDay: string, userId?: number): Promise<{ day: string; status: string; count: number }[]> {
+    async listStatCounts(
+      projectId: number,
+      templateId: number,
+      fromDay: string,
+      toDay: string,
+      userId?: number,
+    ): Promise<{ day: string; status: string; count: number }[]> {
       const rows = await db
         .selectFrom('task_stat_day')
         .select(['created_day', 'status', 'task_count'])
@@ -234,7 +325,12 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
       });
     },
     listOutput(taskId: number, offset: number, limit: number | undefined): Promise<TaskOutputRow[]> {
-      let query = db.selectFrom('task_output').selectAll().where('task_id', '=', taskId).where('seq', '>=', offset).orderBy('seq');
+      let query = db
+        .selectFrom('task_output')
+        .selectAll()
+        .where('task_id', '=', taskId)
+        .where('seq', '>=', offset)
+        .orderBy('seq');
       if (limit !== undefined) query = query.where('seq', '<', offset + limit);
       return query.execute();
     },
@@ -277,7 +373,12 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
         .executeTakeFirst();
       return row ? Number(row.id) : undefined;
     },
-    listFinishedOfTemplateBelow(templateId: number, belowId: number, afterId: number, limit: number): Promise<RetentionCandidate[]> {
+    listFinishedOfTemplateBelow(
+      templateId: number,
+      belowId: number,
+      afterId: number,
+      limit: number,
+    ): Promise<RetentionCandidate[]> {
       return db
         .selectFrom('task')
         .select(['id', 'output_lines'])
@@ -307,17 +408,33 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
     },
     /** One slice of a long log, by the (task_id, seq) index, so no single statement removes millions of rows. */
     async deleteOutputRange(taskId: number, fromSeq: number, toSeq: number): Promise<void> {
-      await retryOnConflict(() => db.deleteFrom('task_output').where('task_id', '=', taskId).where('seq', '>=', fromSeq).where('seq', '<', toSeq).execute());
+      await retryOnConflict(() =>
+        db
+          .deleteFrom('task_output')
+          .where('task_id', '=', taskId)
+          .where('seq', '>=', fromSeq)
+          .where('seq', '<', toSeq)
+          .execute(),
+      );
     },
     /** Deletes finished tasks (output already gone), detaching the Terraform states they wrote; returns how many went. */
     async deleteFinished(ids: number[]): Promise<number> {
       if (ids.length === 0) return 0;
-      await retryOnConflict(() => db.updateTable('terraform_state').set({ task_id: null }).where('task_id', 'in', ids).execute());
+      await retryOnConflict(() =>
+        db.updateTable('terraform_state').set({ task_id: null }).where('task_id', 'in', ids).execute(),
+      );
       await retryOnConflict(() => db.deleteFrom('terraform_alias').where('task_id', 'in', ids).execute());
       // Lines a task could not have written after finishing; this also covers any the slices missed.
       await retryOnConflict(() => db.deleteFrom('task_output').where('task_id', 'in', ids).execute());
       return deleteCounted((trx) =>
-        lockForUpdate(trx.selectFrom('task').select(COUNTED_COLUMNS).where('id', 'in', ids).where('status', 'in', [...FINISHED_TASK_STATUSES]), dialect).execute(),
+        lockForUpdate(
+          trx
+            .selectFrom('task')
+            .select(COUNTED_COLUMNS)
+            .where('id', 'in', ids)
+            .where('status', 'in', [...FINISHED_TASK_STATUSES]),
+          dialect,
+        ).execute(),
       );
     },
   };

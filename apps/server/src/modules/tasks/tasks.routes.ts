@@ -5,22 +5,41 @@ import type { TasksService } from './tasks.service.ts';
 
 export function registerTasksRoutes(route: Routes, { tasks }: { tasks: TasksService }) {
   const run = projectMember(Permission.runProjectTasks);
-  route(tasksApi.create, run, ({ actor, access, body }) => tasks.create(access.project.id, body, { user: actor, permissions: access.permissions }));
+  route(tasksApi.create, run, ({ actor, access, body }) =>
+    tasks.create(access.project.id, body, { user: actor, permissions: access.permissions }),
+  );
   route(tasksApi.list, projectMember(), ({ access }) => tasks.list(access.project.id));
-  route(tasksApi.last, projectMember(), ({ access, query }) => tasks.list(access.project.id, query.limit ?? 200, query.before_id));
+  route(tasksApi.last, projectMember(), ({ access, query }) =>
+    tasks.list(access.project.id, query.limit ?? 200, query.before_id),
+  );
   route(tasksApi.get, projectMember(), ({ access, params }) => tasks.get(access.project.id, params.taskId));
-  route(tasksApi.output, projectMember(), ({ access, params, query }) => tasks.output(access.project.id, params.taskId, query.offset, query.limit));
+  route(tasksApi.output, projectMember(), ({ access, params, query }) =>
+    tasks.output(access.project.id, params.taskId, query.offset, query.limit),
+  );
   route(rawOutputApi, projectMember(), async ({ access, params, reply }) =>
     reply.type('text/plain; charset=utf-8').send(await tasks.rawOutput(access.project.id, params.taskId)),
   );
-  route(tasksApi.stop, run, ({ access, params, body }) => tasks.stop(access.project.id, params.taskId, body?.force ?? false));
+  route(tasksApi.stop, run, ({ access, params, body }) =>
+    tasks.stop(access.project.id, params.taskId, body?.force ?? false),
+  );
   route(tasksApi.stopWaiting, run, ({ access, body }) => tasks.stopWaiting(access.project.id, body?.template_id));
   route(tasksApi.confirm, run, ({ access, params }) => tasks.confirm(access.project.id, params.taskId));
   route(tasksApi.reject, run, ({ access, params }) => tasks.reject(access.project.id, params.taskId));
-  route(tasksApi.remove, projectMember(Permission.manageProjectResources), ({ actor, access, params }) => tasks.remove(actor, access.project.id, params.taskId));
-  route(tasksApi.templateTasks, projectMember(), ({ access, params, query }) => tasks.listForTemplate(access.project.id, params.templateId, 1000, { status: query.status, beforeId: query.before_id }));
-  route(tasksApi.templateLast, projectMember(), ({ access, params, query }) => tasks.listForTemplate(access.project.id, params.templateId, query.limit ?? 200, { beforeId: query.before_id }));
-  route(tasksApi.templateStats, projectMember(), ({ access, params, query }) => tasks.stats(access.project.id, params.templateId, query));
+  route(tasksApi.remove, projectMember(Permission.manageProjectResources), ({ actor, access, params }) =>
+    tasks.remove(actor, access.project.id, params.taskId),
+  );
+  route(tasksApi.templateTasks, projectMember(), ({ access, params, query }) =>
+    tasks.listForTemplate(access.project.id, params.templateId, 1000, {
+      status: query.status,
+      beforeId: query.before_id,
+    }),
+  );
+  route(tasksApi.templateLast, projectMember(), ({ access, params, query }) =>
+    tasks.listForTemplate(access.project.id, params.templateId, query.limit ?? 200, { beforeId: query.before_id }),
+  );
+  route(tasksApi.templateStats, projectMember(), ({ access, params, query }) =>
+    tasks.stats(access.project.id, params.templateId, query),
+  );
   route(activeTasksApi.list, ADMIN, () => tasks.listActive());
   route(activeTasksApi.stop, ADMIN, ({ params }) => tasks.stopAnywhere(params.taskId));
 }

@@ -1,4 +1,14 @@
-import type { ActiveTask, CreateTaskBody, StatsEntry, StopWaitingTasksResult, Task, TaskOutput, TaskStatus, TaskWithTemplate, Template } from '@gantry/contract';
+import type {
+  ActiveTask,
+  CreateTaskBody,
+  StatsEntry,
+  StopWaitingTasksResult,
+  Task,
+  TaskOutput,
+  TaskStatus,
+  TaskWithTemplate,
+  Template,
+} from '@gantry/contract';
 import { ACTIVE_TASK_STATUSES, FINISHED_TASK_STATUSES, Permission, hasPermissions } from '@gantry/contract';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.ts';
@@ -64,7 +74,8 @@ const HISTORY_LIMIT = 1000;
 // Colour and cursor escape sequences.
 const ANSI_PATTERN = /\u001b\[[0-9;?]*[ -\/]*[@-~]/g;
 const DAY_MS = 86_400_000;
-const ARGUMENTS_IGNORED_LINE = 'CLI arguments sent with this task were ignored: the template does not allow overriding them.';
+const ARGUMENTS_IGNORED_LINE =
+  'CLI arguments sent with this task were ignored: the template does not allow overriding them.';
 
 /** Schedules, integrations and autorun were set up by managers; a user holds what their role gives. */
 function canManage(origin: TaskOrigin): boolean {
@@ -82,7 +93,9 @@ interface TasksDeps {
 }
 
 export function createTasksService({ tasks, templates, inventories, engine, events, secrets, clock }: TasksDeps) {
-  const requestRules = createTaskRequestRules({ hasRunCommit: (projectId, templateId, commitHash) => tasks.hasRunCommit(projectId, templateId, commitHash) });
+  const requestRules = createTaskRequestRules({
+    hasRunCommit: (projectId, templateId, commitHash) => tasks.hasRunCommit(projectId, templateId, commitHash),
+  });
 
   async function getRow(projectId: number, id: number): Promise<TaskListRow> {
     const row = await tasks.find(projectId, id);
@@ -130,19 +143,30 @@ export function createTasksService({ tasks, templates, inventories, engine, even
 
   return {
     async create(projectId: number, body: CreateTaskInput, origin: TaskOrigin): Promise<Task> {
-      if (body.project_id !== undefined && body.project_id !== projectId) throw badRequest('Project ID in body and URL must be the same');
+      if (body.project_id !== undefined && body.project_id !== projectId)
+        throw badRequest('Project ID in body and URL must be the same');
       const template = await templates.getDefinition(projectId, body.template_id).catch(() => {
         throw badRequest('Template not found in this project');
       });
       const environment = JSON.parse(body.environment) as Record<string, unknown>;
       const secret = JSON.parse(body.secret) as Record<string, unknown>;
-      const checked = await requestRules.check(projectId, template, body, { environment, secret }, { canManage: canManage(origin), fromOutside: origin.integrationId !== undefined });
+      const checked = await requestRules.check(
+        projectId,
+        template,
+        body,
+        { environment, secret },
+        { canManage: canManage(origin), fromOutside: origin.integrationId !== undefined },
+      );
       if (body.inventory_id) await inventories.assertExists(projectId, body.inventory_id);
       const params = { ...body.params };
       if (body.debug !== undefined) params.debug ??= body.debug;
       if (body.dry_run !== undefined) params.dry_run ??= body.dry_run;
       if (body.diff !== undefined) params.diff ??= body.diff;
-      if (body.limit?.trim() && !params.limit) params.limit = body.limit.split(',').map((s) => s.trim()).filter(Boolean);
+      if (body.limit?.trim() && !params.limit)
+        params.limit = body.limit
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
 
       const row = {
         project_id: projectId,
@@ -173,8 +197,15 @@ export function createTasksService({ tasks, templates, inventories, engine, even
         runner_log_offset: 0,
       };
       const id = await tasks.insert(row);
-      if (checked.argumentsIgnored) await tasks.insertOutput([{ task_id: id, seq: 0, time: row.created, output: ARGUMENTS_IGNORED_LINE }], id, 1);
-      await events.record({ userId: row.user_id, projectId, objectType: 'task', objectId: id, description: `Task ${id} (${template.name}) queued` });
+      if (checked.argumentsIgnored)
+        await tasks.insertOutput([{ task_id: id, seq: 0, time: row.created, output: ARGUMENTS_IGNORED_LINE }], id, 1);
+      await events.record({
+        userId: row.user_id,
+        projectId,
+        objectType: 'task',
+        objectId: id,
+        description: `Task ${id} (${template.name}) queued`,
+      });
       engine.wake();
       return toTask({ ...row, id });
     },
@@ -182,7 +213,12 @@ export function createTasksService({ tasks, templates, inventories, engine, even
     async list(projectId: number, limit = HISTORY_LIMIT, beforeId?: number): Promise<TaskWithTemplate[]> {
       return withBuildTasks(projectId, await tasks.listForProject(projectId, limit, beforeId));
     },
-    async listForTemplate(projectId: number, templateId: number, limit = HISTORY_LIMIT, options: { status?: TaskStatus | undefined; beforeId?: number | undefined } = {}): Promise<TaskWithTemplate[]> {
+    async listForTemplate(
+      projectId: number,
+      templateId: number,
+      limit = HISTORY_LIMIT,
+      options: { status?: TaskStatus | undefined; beforeId?: number | undefined } = {},
+    ): Promise<TaskWithTemplate[]> {
       await assertTemplateExists(projectId, templateId);
       return withBuildTasks(projectId, await tasks.listForTemplate(projectId, templateId, limit, options));
     },
@@ -213,7 +249,8 @@ export function createTasksService({ tasks, templates, inventories, engine, even
     },
     /** Stops every task of the project (or of one template) still in the queue; started tasks are never touched. */
     async stopWaiting(projectId: number, templateId?: number): Promise<StopWaitingTasksResult> {
-      if (templateId !== undefined && !(await templates.exists(projectId, templateId))) throw badRequest('Template not found in this project');
+      if (templateId !== undefined && !(await templates.exists(projectId, templateId)))
+        throw badRequest('Template not found in this project');
       return { stopped: await engine.stopQueued(await tasks.listWaitingInProject(projectId, templateId)) };
     },
     async confirm(projectId: number, id: number): Promise<void> {
@@ -231,7 +268,13 @@ export function createTasksService({ tasks, templates, inventories, engine, even
         throw badRequest('A task that is queued or running cannot be deleted; stop it first');
       }
       await tasks.delete(projectId, id);
-      await events.record({ userId: actor.id, projectId, objectType: 'task', objectId: id, description: `Task ${id} deleted` });
+      await events.record({
+        userId: actor.id,
+        projectId,
+        objectType: 'task',
+        objectId: id,
+        description: `Task ${id} deleted`,
+      });
     },
     async listActive(): Promise<ActiveTask[]> {
       return (await tasks.listActive()).map((t) => ({
@@ -252,14 +295,19 @@ export function createTasksService({ tasks, templates, inventories, engine, even
       await engine.stop(task, false);
     },
     /** Per-day counts by status from `start` (default: 30 days ago) to `end` (default: today), zero days included. */
-    async stats(projectId: number, templateId: number, query: { start?: string | undefined; end?: string | undefined; user_id?: number | undefined }): Promise<StatsEntry[]> {
+    async stats(
+      projectId: number,
+      templateId: number,
+      query: { start?: string | undefined; end?: string | undefined; user_id?: number | undefined },
+    ): Promise<StatsEntry[]> {
       await assertTemplateExists(projectId, templateId);
       const today = toTimestamp(clock.now()).slice(0, 10);
       const end = query.end ?? today;
       const start = query.start ?? toTimestamp(new Date(Date.parse(`${end}T00:00:00Z`) - 30 * DAY_MS)).slice(0, 10);
       const until = Date.parse(`${end}T00:00:00Z`) + DAY_MS;
       const days = new Map<string, Record<string, number>>();
-      for (let t = Date.parse(`${start}T00:00:00Z`); t < until; t += DAY_MS) days.set(toTimestamp(new Date(t)).slice(0, 10), {});
+      for (let t = Date.parse(`${start}T00:00:00Z`); t < until; t += DAY_MS)
+        days.set(toTimestamp(new Date(t)).slice(0, 10), {});
       for (const row of await tasks.listStatCounts(projectId, templateId, start, end, query.user_id)) {
         const bucket = days.get(row.day);
         if (!bucket) continue;
@@ -268,7 +316,10 @@ export function createTasksService({ tasks, templates, inventories, engine, even
         if (!['success', 'failed', 'stopped'].includes(status)) continue;
         bucket[status] = (bucket[status] ?? 0) + row.count;
       }
-      return [...days.entries()].map(([date, counts]) => ({ date, count_by_status: { success: 0, failed: 0, stopped: 0, ...counts } }));
+      return [...days.entries()].map(([date, counts]) => ({
+        date,
+        count_by_status: { success: 0, failed: 0, stopped: 0, ...counts },
+      }));
     },
   };
 }

@@ -56,14 +56,26 @@ export function createTeamService({ projects, users, events, clock }: TeamDeps) 
     async add(actor: UserRow, project: ProjectRow, userId: number, role: ProjectRoleSlug): Promise<void> {
       const user = await users.findById(userId);
       if (!user) throw badRequest('User not found');
-      if (await projects.findMembership(project.id, userId)) throw conflict(`User ${user.username} is already a member of this project`);
+      if (await projects.findMembership(project.id, userId))
+        throw conflict(`User ${user.username} is already a member of this project`);
       try {
-        await projects.insertMember({ project_id: project.id, user_id: userId, role, created: toTimestamp(clock.now()) });
+        await projects.insertMember({
+          project_id: project.id,
+          user_id: userId,
+          role,
+          created: toTimestamp(clock.now()),
+        });
       } catch (error) {
         if (isUniqueViolation(error)) throw conflict(`User ${user.username} is already a member of this project`);
         throw error;
       }
-      await events.record({ userId: actor.id, projectId: project.id, objectType: 'user', objectId: userId, description: `User ${user.username} added to the team as ${role}` });
+      await events.record({
+        userId: actor.id,
+        projectId: project.id,
+        objectType: 'user',
+        objectId: userId,
+        description: `User ${user.username} added to the team as ${role}`,
+      });
     },
 
     async updateRole(actor: UserRow, project: ProjectRow, userId: number, role: ProjectRoleSlug): Promise<void> {
@@ -71,7 +83,13 @@ export function createTeamService({ projects, users, events, clock }: TeamDeps) 
       if (membership.role === role) return;
       await assertOwnerRemains(project.id, membership.role);
       await projects.updateMemberRole(project.id, userId, role);
-      await events.record({ userId: actor.id, projectId: project.id, objectType: 'user', objectId: userId, description: `User ${await describeUser(userId)} is now ${role}` });
+      await events.record({
+        userId: actor.id,
+        projectId: project.id,
+        objectType: 'user',
+        objectId: userId,
+        description: `User ${await describeUser(userId)} is now ${role}`,
+      });
     },
 
     async leave(actor: UserRow, project: ProjectRow): Promise<void> {
@@ -79,14 +97,26 @@ export function createTeamService({ projects, users, events, clock }: TeamDeps) 
       if (!membership) throw badRequest('You are not a member of this project');
       await assertOwnerRemains(project.id, membership.role);
       await projects.deleteMember(project.id, actor.id);
-      await events.record({ userId: actor.id, projectId: project.id, objectType: 'user', objectId: actor.id, description: `User ${actor.username} left the project` });
+      await events.record({
+        userId: actor.id,
+        projectId: project.id,
+        objectType: 'user',
+        objectId: actor.id,
+        description: `User ${actor.username} left the project`,
+      });
     },
 
     async remove(actor: UserRow, project: ProjectRow, userId: number): Promise<void> {
       const membership = await getMembership(project.id, userId);
       await assertOwnerRemains(project.id, membership.role);
       await projects.deleteMember(project.id, userId);
-      await events.record({ userId: actor.id, projectId: project.id, objectType: 'user', objectId: userId, description: `User ${await describeUser(userId)} removed from the team` });
+      await events.record({
+        userId: actor.id,
+        projectId: project.id,
+        objectType: 'user',
+        objectId: userId,
+        description: `User ${await describeUser(userId)} removed from the team`,
+      });
     },
   };
 }

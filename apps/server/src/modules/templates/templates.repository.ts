@@ -19,7 +19,12 @@ const SORT_COLUMNS = {
 
 export function createTemplatesRepository(db: Db, dialect: Dialect) {
   return {
-    list(projectId: number, sort: TemplateSort, order: 'asc' | 'desc', filter: TemplateFilter = {}): Promise<TemplateRow[]> {
+    list(
+      projectId: number,
+      sort: TemplateSort,
+      order: 'asc' | 'desc',
+      filter: TemplateFilter = {},
+    ): Promise<TemplateRow[]> {
       let query = db
         .selectFrom('template')
         .leftJoin('inventory', 'inventory.id', 'template.inventory_id')
@@ -32,12 +37,21 @@ export function createTemplatesRepository(db: Db, dialect: Dialect) {
       return query.orderBy(SORT_COLUMNS[sort], order).orderBy('template.id').execute();
     },
     find(projectId: number, id: number): Promise<TemplateRow | undefined> {
-      return db.selectFrom('template').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+      return db
+        .selectFrom('template')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .where('id', '=', id)
+        .executeTakeFirst();
     },
     insert(row: Omit<TemplateRow, 'id'>): Promise<number> {
       return insertRow(db, dialect, 'template', row);
     },
-    async update(projectId: number, id: number, changes: Partial<Omit<TemplateRow, 'id' | 'project_id'>>): Promise<void> {
+    async update(
+      projectId: number,
+      id: number,
+      changes: Partial<Omit<TemplateRow, 'id' | 'project_id'>>,
+    ): Promise<void> {
       await db.updateTable('template').set(changes).where('project_id', '=', projectId).where('id', '=', id).execute();
     },
     async delete(projectId: number, id: number): Promise<void> {
@@ -54,9 +68,17 @@ export function createTemplatesRepository(db: Db, dialect: Dialect) {
         .execute();
     },
     /** Replaces a template's vaults in one transaction. */
-    async replaceVaults(projectId: number, templateId: number, vaults: Omit<TemplateVaultRow, 'id' | 'project_id' | 'template_id'>[]): Promise<void> {
+    async replaceVaults(
+      projectId: number,
+      templateId: number,
+      vaults: Omit<TemplateVaultRow, 'id' | 'project_id' | 'template_id'>[],
+    ): Promise<void> {
       await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('template_vault').where('project_id', '=', projectId).where('template_id', '=', templateId).execute();
+        await trx
+          .deleteFrom('template_vault')
+          .where('project_id', '=', projectId)
+          .where('template_id', '=', templateId)
+          .execute();
         if (vaults.length > 0) {
           await trx
             .insertInto('template_vault')

@@ -9,11 +9,20 @@ export function registerTemplatesRoutes(route: Routes, { templates }: { template
     templates.list(access.project.id, query.sort ?? 'name', query.order ?? 'asc', query.app ? { app: query.app } : {}),
   );
   route(templatesApi.listByView, projectMember(), ({ access, params, query }) =>
-    templates.list(access.project.id, query.sort ?? 'name', query.order ?? 'asc', { viewId: params.viewId, ...(query.app ? { app: query.app } : {}) }),
+    templates.list(access.project.id, query.sort ?? 'name', query.order ?? 'asc', {
+      viewId: params.viewId,
+      ...(query.app ? { app: query.app } : {}),
+    }),
   );
   route(templatesApi.create, manage, ({ actor, access, body }) => templates.create(actor, access.project.id, body));
   route(templatesApi.get, projectMember(), ({ access, params }) => templates.get(access.project.id, params.templateId));
-  route(templatesApi.refs, projectMember(), ({ access, params }) => templates.refs(access.project.id, params.templateId));
-  route(templatesApi.update, manage, ({ actor, access, params, body }) => templates.update(actor, access.project.id, params.templateId, body));
-  route(templatesApi.remove, manage, ({ actor, access, params }) => templates.remove(actor, access.project.id, params.templateId));
+  route(templatesApi.refs, projectMember(), ({ access, params }) =>
+    templates.refs(access.project.id, params.templateId),
+  );
+  route(templatesApi.update, manage, ({ actor, access, params, body }) =>
+    templates.update(actor, access.project.id, params.templateId, body),
+  );
+  route(templatesApi.remove, manage, ({ actor, access, params }) =>
+    templates.remove(actor, access.project.id, params.templateId),
+  );
 }

@@ -40,7 +40,13 @@ function toTemplate(row: TemplateRow, vaults: TemplateVaultRow[], lastTask: Temp
     autorun: row.autorun === 1,
     git_branch: row.git_branch,
     survey_vars: JSON.parse(row.survey_vars) as SurveyVar[],
-    vaults: vaults.map((v) => ({ id: v.id, name: v.name, type: v.type as 'password' | 'script', vault_key_id: v.vault_key_id, script: v.script })),
+    vaults: vaults.map((v) => ({
+      id: v.id,
+      name: v.name,
+      type: v.type as 'password' | 'script',
+      vault_key_id: v.vault_key_id,
+      script: v.script,
+    })),
     task_params: JSON.parse(row.task_params) as Record<string, unknown>,
     runner_tag: null,
     tasks: 0,
@@ -80,12 +86,19 @@ export function createTemplatesService(deps: TemplatesDeps) {
     const ids = rows.map((r) => r.id);
     const vaults = await templates.listVaults(projectId, ids);
     const lastTasks = await deps.lastTasks(projectId, ids);
-    return rows.map((row) => toTemplate(row, vaults.filter((v) => v.template_id === row.id), lastTasks.get(row.id) ?? null));
+    return rows.map((row) =>
+      toTemplate(
+        row,
+        vaults.filter((v) => v.template_id === row.id),
+        lastTasks.get(row.id) ?? null,
+      ),
+    );
   }
 
   /** Checks that everything the template points at exists in the same project, then shapes the row. */
   async function toRow(projectId: number, body: TemplateInput, selfId?: number) {
-    if (body.project_id !== undefined && body.project_id !== projectId) throw badRequest('Project ID in body and URL must be the same');
+    if (body.project_id !== undefined && body.project_id !== projectId)
+      throw badRequest('Project ID in body and URL must be the same');
     await deps.apps.assertKnown(body.app);
     if (body.repository_id) await deps.repositories.assertExists(projectId, body.repository_id);
     const environmentId = templateEnvironmentIdOf(body);
@@ -127,13 +140,23 @@ export function createTemplatesService(deps: TemplatesDeps) {
   }
 
   const toVaultRows = (body: TemplateInput) =>
-    body.vaults.map((v) => ({ name: v.name, type: v.type, vault_key_id: v.type === 'password' ? (v.vault_key_id ?? null) : null, script: v.type === 'script' ? v.script : '' }));
+    body.vaults.map((v) => ({
+      name: v.name,
+      type: v.type,
+      vault_key_id: v.type === 'password' ? (v.vault_key_id ?? null) : null,
+      script: v.type === 'script' ? v.script : '',
+    }));
 
   const record = (actor: UserRow, projectId: number, id: number, description: string) =>
     events.record({ userId: actor.id, projectId, objectType: 'template', objectId: id, description });
 
   return {
-    async list(projectId: number, sort: TemplateSort, order: 'asc' | 'desc', filter: TemplateFilter): Promise<Template[]> {
+    async list(
+      projectId: number,
+      sort: TemplateSort,
+      order: 'asc' | 'desc',
+      filter: TemplateFilter,
+    ): Promise<Template[]> {
       // A view of another project is not found, rather than a view without templates.
       if (filter.viewId !== undefined) await deps.views.get(projectId, filter.viewId);
       return withVaults(projectId, await templates.list(projectId, sort, order, filter));

@@ -26,7 +26,10 @@ const OPERATIONS: Record<string, Operation> = {
  * The Terraform/OpenTofu HTTP state backend at /api/terraform/{alias}: terraform's own protocol
  * (raw state bodies, LOCK/UNLOCK methods, HTTP Basic auth), so it lives outside the JSON router.
  */
-export async function registerTerraformBackend(app: FastifyInstance, { terraformBackend }: { terraformBackend: TerraformBackendService }): Promise<void> {
+export async function registerTerraformBackend(
+  app: FastifyInstance,
+  { terraformBackend }: { terraformBackend: TerraformBackendService },
+): Promise<void> {
   for (const method of ['LOCK', 'UNLOCK']) {
     if (!app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: true });
   }

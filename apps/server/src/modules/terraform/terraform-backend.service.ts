@@ -70,7 +70,12 @@ export function createTerraformBackendService(deps: BackendDeps) {
       // A task's alias works only while that task is still going.
       const status = await terraform.findTaskStatus(row.task_id);
       const active = status !== undefined && (ACTIVE_TASK_STATUSES as readonly string[]).includes(status);
-      return active && row.task_secret_hash !== null && isSameSecret(username, `task-${row.task_id}`) && isSameSecret(hashSecret(password), row.task_secret_hash);
+      return (
+        active &&
+        row.task_secret_hash !== null &&
+        isSameSecret(username, `task-${row.task_id}`) &&
+        isSameSecret(hashSecret(password), row.task_secret_hash)
+      );
     }
     if (row.auth_key_id === null) return false;
     const key = await deps.keys.getMaterial(row.project_id, row.auth_key_id);
@@ -94,7 +99,8 @@ export function createTerraformBackendService(deps: BackendDeps) {
       if (!row) throw notFound('Alias');
       const credentials = readBasicCredentials(authorization);
       if (!credentials) throw unauthorized('Backend credentials are required');
-      if (!(await checkCredentials(row, credentials.login, credentials.password))) throw unauthorized(INVALID_CREDENTIALS);
+      if (!(await checkCredentials(row, credentials.login, credentials.password)))
+        throw unauthorized(INVALID_CREDENTIALS);
       return { projectId: row.project_id, inventoryId: row.inventory_id, taskId: row.task_id };
     },
 
@@ -121,7 +127,13 @@ export function createTerraformBackendService(deps: BackendDeps) {
     async lock(target: Target, body: string): Promise<BackendReply> {
       const lockId = readLockId(body);
       if (!lockId || lockId.length > 255) throw badRequest('The lock info must be a JSON object with an ID');
-      const row = { inventory_id: target.inventoryId, project_id: target.projectId, lock_id: lockId, info: body, created: toTimestamp(clock.now()) };
+      const row = {
+        inventory_id: target.inventoryId,
+        project_id: target.projectId,
+        lock_id: lockId,
+        info: body,
+        created: toTimestamp(clock.now()),
+      };
       if (await terraform.tryLock(row)) return { status: 200 };
       const current = await terraform.findLock(target.projectId, target.inventoryId);
       if (!current) throw new AppError(409, ErrorCode.conflict, 'The lock changed hands; try again');
@@ -155,7 +167,10 @@ export function createTerraformBackendService(deps: BackendDeps) {
      * Gives a starting task its own alias of the workspace, valid while the task runs, and the
      * TF_HTTP_* variables that point a `backend "http" {}` block at it.
      */
-    async issueTaskBackend(task: { id: number; project_id: number }, inventoryId: number): Promise<{ env: Record<string, string>; password: string }> {
+    async issueTaskBackend(
+      task: { id: number; project_id: number },
+      inventoryId: number,
+    ): Promise<{ env: Record<string, string>; password: string }> {
       const password = generateAlias();
       const alias = generateAlias();
       await terraform.insertAlias({

@@ -47,13 +47,23 @@ export function createTerraformRepository(db: Db, dialect: Dialect) {
       return insertRow(db, dialect, 'terraform_alias', row);
     },
     async updateAliasKey(projectId: number, id: number, authKeyId: number | null): Promise<void> {
-      await db.updateTable('terraform_alias').set({ auth_key_id: authKeyId }).where('project_id', '=', projectId).where('id', '=', id).execute();
+      await db
+        .updateTable('terraform_alias')
+        .set({ auth_key_id: authKeyId })
+        .where('project_id', '=', projectId)
+        .where('id', '=', id)
+        .execute();
     },
     async deleteAlias(projectId: number, id: number): Promise<void> {
       await db.deleteFrom('terraform_alias').where('project_id', '=', projectId).where('id', '=', id).execute();
     },
 
-    listStates(projectId: number, inventoryId: number, limit: number | undefined, offset: number): Promise<StateSummaryRow[]> {
+    listStates(
+      projectId: number,
+      inventoryId: number,
+      limit: number | undefined,
+      offset: number,
+    ): Promise<StateSummaryRow[]> {
       let query = states()
         .where('terraform_state.project_id', '=', projectId)
         .where('terraform_state.inventory_id', '=', inventoryId)
@@ -63,12 +73,19 @@ export function createTerraformRepository(db: Db, dialect: Dialect) {
       query = query.limit(limit ?? Number.MAX_SAFE_INTEGER);
       return query.execute();
     },
-    async findState(projectId: number, inventoryId: number, id: number | 'latest'): Promise<(StateSummaryRow & { state: string }) | undefined> {
+    async findState(
+      projectId: number,
+      inventoryId: number,
+      id: number | 'latest',
+    ): Promise<(StateSummaryRow & { state: string }) | undefined> {
       let query = states()
         .select('terraform_state.state')
         .where('terraform_state.project_id', '=', projectId)
         .where('terraform_state.inventory_id', '=', inventoryId);
-      query = id === 'latest' ? query.orderBy('terraform_state.id', 'desc').limit(1) : query.where('terraform_state.id', '=', id);
+      query =
+        id === 'latest'
+          ? query.orderBy('terraform_state.id', 'desc').limit(1)
+          : query.where('terraform_state.id', '=', id);
       return query.executeTakeFirst();
     },
     insertState(row: Omit<TerraformStateRow, 'id'>): Promise<number> {
@@ -84,7 +101,11 @@ export function createTerraformRepository(db: Db, dialect: Dialect) {
       return Number(result.numDeletedRows) > 0;
     },
     async deleteAllStates(projectId: number, inventoryId: number): Promise<void> {
-      await db.deleteFrom('terraform_state').where('project_id', '=', projectId).where('inventory_id', '=', inventoryId).execute();
+      await db
+        .deleteFrom('terraform_state')
+        .where('project_id', '=', projectId)
+        .where('inventory_id', '=', inventoryId)
+        .execute();
     },
 
     async findTaskStatus(taskId: number): Promise<string | undefined> {
@@ -92,7 +113,12 @@ export function createTerraformRepository(db: Db, dialect: Dialect) {
     },
 
     findLock(projectId: number, inventoryId: number): Promise<TerraformLockRow | undefined> {
-      return db.selectFrom('terraform_lock').selectAll().where('project_id', '=', projectId).where('inventory_id', '=', inventoryId).executeTakeFirst();
+      return db
+        .selectFrom('terraform_lock')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .where('inventory_id', '=', inventoryId)
+        .executeTakeFirst();
     },
     /** Takes the workspace's lock; false when someone holds it (the primary key refuses a second row). */
     async tryLock(row: TerraformLockRow): Promise<boolean> {
@@ -106,7 +132,10 @@ export function createTerraformRepository(db: Db, dialect: Dialect) {
     },
     /** Releases the lock if `lockId` holds it (any holder when undefined); true when a lock was removed. */
     async unlock(projectId: number, inventoryId: number, lockId: string | undefined): Promise<boolean> {
-      let query = db.deleteFrom('terraform_lock').where('project_id', '=', projectId).where('inventory_id', '=', inventoryId);
+      let query = db
+        .deleteFrom('terraform_lock')
+        .where('project_id', '=', projectId)
+        .where('inventory_id', '=', inventoryId);
       if (lockId !== undefined) query = query.where('lock_id', '=', lockId);
       const result = await query.executeTakeFirst();
       return Number(result.numDeletedRows) > 0;

@@ -15,7 +15,8 @@ import type { TerraformAliasRow, TerraformLockRow } from './terraform.table.ts';
 type AliasInput = z.output<typeof TerraformAliasBody>;
 
 /** Where terraform reaches this server: the configured public URL, else a path for the caller to resolve. */
-export const backendAddress = (publicUrl: string, alias: string) => `${publicUrl.replace(/\/$/, '')}${TERRAFORM_BACKEND_PATH}/${alias}`;
+export const backendAddress = (publicUrl: string, alias: string) =>
+  `${publicUrl.replace(/\/$/, '')}${TERRAFORM_BACKEND_PATH}/${alias}`;
 
 function toAlias(row: TerraformAliasRow, publicUrl: string): TerraformAlias {
   return {
@@ -94,7 +95,12 @@ export function createTerraformService(deps: TerraformDeps) {
     async getAlias(projectId: number, inventoryId: number, aliasId: number): Promise<TerraformAlias> {
       return toAlias(await getAliasRow(projectId, inventoryId, aliasId), deps.publicUrl);
     },
-    async createAlias(actor: UserRow, projectId: number, inventoryId: number, body: AliasInput): Promise<TerraformAlias> {
+    async createAlias(
+      actor: UserRow,
+      projectId: number,
+      inventoryId: number,
+      body: AliasInput,
+    ): Promise<TerraformAlias> {
       const inventory = await getWorkspace(projectId, inventoryId);
       await assertLoginPasswordKey(projectId, body.auth_key_id);
       const row = {
@@ -110,7 +116,13 @@ export function createTerraformService(deps: TerraformDeps) {
       await record(actor, projectId, inventoryId, `Terraform backend alias added to workspace ${inventory.name}`);
       return toAlias({ ...row, id }, deps.publicUrl);
     },
-    async updateAlias(actor: UserRow, projectId: number, inventoryId: number, aliasId: number, body: AliasInput): Promise<void> {
+    async updateAlias(
+      actor: UserRow,
+      projectId: number,
+      inventoryId: number,
+      aliasId: number,
+      body: AliasInput,
+    ): Promise<void> {
       await getAliasRow(projectId, inventoryId, aliasId);
       await assertLoginPasswordKey(projectId, body.auth_key_id);
       await terraform.updateAliasKey(projectId, aliasId, body.auth_key_id ?? null);
@@ -122,7 +134,11 @@ export function createTerraformService(deps: TerraformDeps) {
       await record(actor, projectId, inventoryId, 'Terraform backend alias deleted');
     },
 
-    async listStates(projectId: number, inventoryId: number, page: { limit?: number | undefined; offset?: number | undefined }): Promise<TerraformState[]> {
+    async listStates(
+      projectId: number,
+      inventoryId: number,
+      page: { limit?: number | undefined; offset?: number | undefined },
+    ): Promise<TerraformState[]> {
       await getWorkspace(projectId, inventoryId);
       return (await terraform.listStates(projectId, inventoryId, page.limit, page.offset ?? 0)).map(toState);
     },
@@ -139,11 +155,13 @@ export function createTerraformService(deps: TerraformDeps) {
     },
     async removeLock(actor: UserRow, projectId: number, inventoryId: number): Promise<void> {
       const inventory = await getWorkspace(projectId, inventoryId);
-      if (await terraform.unlock(projectId, inventoryId, undefined)) await record(actor, projectId, inventoryId, `Terraform state lock of workspace ${inventory.name} released`);
+      if (await terraform.unlock(projectId, inventoryId, undefined))
+        await record(actor, projectId, inventoryId, `Terraform state lock of workspace ${inventory.name} released`);
     },
     async removeState(actor: UserRow, projectId: number, inventoryId: number, stateId: number): Promise<void> {
       await getWorkspace(projectId, inventoryId);
-      if (!(await terraform.deleteState(projectId, inventoryId, stateId))) throw new AppError(404, ErrorCode.notFound, NO_STATE_MESSAGE);
+      if (!(await terraform.deleteState(projectId, inventoryId, stateId)))
+        throw new AppError(404, ErrorCode.notFound, NO_STATE_MESSAGE);
       await record(actor, projectId, inventoryId, `Terraform state #${stateId} deleted`);
     },
   };

@@ -24,14 +24,20 @@ interface WorkspacesDeps {
 export function createWorkspacesService(deps: WorkspacesDeps) {
   const { templates, inventories, events } = deps;
 
-  async function load(projectId: number, templateId: number, inventoryId: number): Promise<{ template: TemplateRow; inventory: InventoryRow }> {
+  async function load(
+    projectId: number,
+    templateId: number,
+    inventoryId: number,
+  ): Promise<{ template: TemplateRow; inventory: InventoryRow }> {
     const template = await templates.find(projectId, templateId);
     if (!template) throw notFound('Template');
     if (!isTerraformApp(template.app)) throw badRequest('Only Terraform and OpenTofu templates have workspaces');
     const inventory = await inventories.find(projectId, inventoryId);
     if (!inventory) throw notFound('Inventory');
-    if (inventory.type !== workspaceTypeOf(template.app)) throw badRequest(`The inventory is not a ${workspaceTypeOf(template.app)}`);
-    if (inventory.template_id !== null && inventory.template_id !== templateId) throw badRequest('The workspace belongs to another template');
+    if (inventory.type !== workspaceTypeOf(template.app))
+      throw badRequest(`The inventory is not a ${workspaceTypeOf(template.app)}`);
+    if (inventory.template_id !== null && inventory.template_id !== templateId)
+      throw badRequest('The workspace belongs to another template');
     return { template, inventory };
   }
 
@@ -57,7 +63,12 @@ export function createWorkspacesService(deps: WorkspacesDeps) {
       if (template.inventory_id === inventoryId) throw badRequest('The workspace is already the default');
       if (inventory.template_id === null) await inventories.update(projectId, inventoryId, { template_id: templateId });
       await templates.update(projectId, templateId, { inventory_id: inventoryId });
-      await record(actor, projectId, template, `Workspace ${inventory.name} made the default of template ${template.name}`);
+      await record(
+        actor,
+        projectId,
+        template,
+        `Workspace ${inventory.name} made the default of template ${template.name}`,
+      );
     },
     /** A new terraform/tofu template without a workspace gets "<name> - default" (workspace "default"), like its peers. */
     async ensureDefault(projectId: number, templateId: number): Promise<void> {
@@ -66,7 +77,8 @@ export function createWorkspacesService(deps: WorkspacesDeps) {
       if (template.inventory_id !== null) {
         // A workspace chosen on creation that nobody holds yet becomes this template's.
         const chosen = await inventories.find(projectId, template.inventory_id);
-        if (chosen?.type === workspaceTypeOf(template.app) && chosen.template_id === null) await inventories.update(projectId, chosen.id, { template_id: templateId });
+        if (chosen?.type === workspaceTypeOf(template.app) && chosen.template_id === null)
+          await inventories.update(projectId, chosen.id, { template_id: templateId });
         return;
       }
       const id = await inventories.insert({

@@ -21,7 +21,10 @@ export function createUsersRepository(db: Db, dialect: Dialect) {
         .executeTakeFirst();
     },
     async count(): Promise<number> {
-      const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       return Number(row.n);
     },
     insert(row: NewUserRow): Promise<number> {

@@ -9,7 +9,9 @@ export function registerUsersRoutes(route: Routes, { users }: { users: UsersServ
   route(usersApi.list, SIGNED_IN, ({ actor }) => users.list(actor));
   route(usersApi.get, SIGNED_IN, ({ actor, params }) => users.get(actor, params.userId));
   route(usersApi.create, SIGNED_IN, ({ actor, body }) => users.create(actor, body));
-  route(usersApi.update, SIGNED_IN, ({ actor, params, body, request }) => users.update(actor, params.userId, body, readSessionCookie(request)));
+  route(usersApi.update, SIGNED_IN, ({ actor, params, body, request }) =>
+    users.update(actor, params.userId, body, readSessionCookie(request)),
+  );
   route(usersApi.setPassword, SIGNED_IN, ({ actor, params, body, request }) =>
     users.setPassword(actor, params.userId, body, readSessionCookie(request)),
   );

@@ -43,7 +43,15 @@ interface UsersDeps {
   verifyCurrentPassword(user: UserRow, password: string): Promise<boolean>;
 }
 
-export function createUsersService({ users, projects, events, clock, onPasswordChanged, onRemoved, verifyCurrentPassword }: UsersDeps) {
+export function createUsersService({
+  users,
+  projects,
+  events,
+  clock,
+  onPasswordChanged,
+  onRemoved,
+  verifyCurrentPassword,
+}: UsersDeps) {
   async function getRow(id: number): Promise<UserRow> {
     const row = await users.findById(id);
     if (!row) throw notFound('User');
@@ -58,7 +66,11 @@ export function createUsersService({ users, projects, events, clock, onPasswordC
    * Changing your own password or email takes your current password: a stolen session or API token
    * alone must not be enough to take the account over. Administrators changing others' need not.
    */
-  async function assertCurrentPassword(actor: UserRow | undefined, target: UserRow, currentPassword: string | undefined): Promise<void> {
+  async function assertCurrentPassword(
+    actor: UserRow | undefined,
+    target: UserRow,
+    currentPassword: string | undefined,
+  ): Promise<void> {
     if (actor?.id !== target.id) return;
     if (!currentPassword) throw badRequest('Enter your current password to change your password or email');
     if (!(await verifyCurrentPassword(target, currentPassword))) throw forbidden('Current password is incorrect');
@@ -101,7 +113,12 @@ export function createUsersService({ users, projects, events, clock, onPasswordC
         pro: 0,
       };
       const id = await writeUnique(() => users.insert(row));
-      await events.record({ userId: actor?.id ?? null, objectType: 'user', objectId: id, description: `User ${row.username} created` });
+      await events.record({
+        userId: actor?.id ?? null,
+        objectType: 'user',
+        objectId: id,
+        description: `User ${row.username} created`,
+      });
       return toUser({ ...row, id });
     },
 
@@ -121,7 +138,8 @@ export function createUsersService({ users, projects, events, clock, onPasswordC
         if (body.username !== current.username) throw badRequest('External users cannot change their username');
       }
       const changingPassword = Boolean(body.password) && current.external === 0;
-      if (changingPassword || body.email !== current.email) await assertCurrentPassword(actor, current, body.current_password);
+      if (changingPassword || body.email !== current.email)
+        await assertCurrentPassword(actor, current, body.current_password);
       const changes = {
         name: body.name,
         username: body.username,
@@ -132,17 +150,32 @@ export function createUsersService({ users, projects, events, clock, onPasswordC
       };
       await writeUnique(() => users.update(id, changes));
       if (changes.password_hash) await onPasswordChanged(id, actor?.id === id ? sessionToken : undefined);
-      await events.record({ userId: actor?.id ?? null, objectType: 'user', objectId: id, description: `User ${changes.username} updated` });
+      await events.record({
+        userId: actor?.id ?? null,
+        objectType: 'user',
+        objectId: id,
+        description: `User ${changes.username} updated`,
+      });
     },
 
-    async setPassword(actor: UserRow | undefined, id: number, body: { password: string; current_password?: string | undefined }, sessionToken?: string): Promise<void> {
+    async setPassword(
+      actor: UserRow | undefined,
+      id: number,
+      body: { password: string; current_password?: string | undefined },
+      sessionToken?: string,
+    ): Promise<void> {
       if (actor) assertAdminOrSelf(actor, id);
       const current = await getRow(id);
       if (current.external === 1) throw badRequest('External users cannot change their password');
       await assertCurrentPassword(actor, current, body.current_password);
       await users.update(id, { password_hash: await hashPassword(body.password) });
       await onPasswordChanged(id, actor?.id === id ? sessionToken : undefined);
-      await events.record({ userId: actor?.id ?? null, objectType: 'user', objectId: id, description: `Password of user ${current.username} changed` });
+      await events.record({
+        userId: actor?.id ?? null,
+        objectType: 'user',
+        objectId: id,
+        description: `Password of user ${current.username} changed`,
+      });
     },
 
     async remove(actor: UserRow | undefined, id: number): Promise<void> {
@@ -156,7 +189,12 @@ export function createUsersService({ users, projects, events, clock, onPasswordC
       }
       await users.delete(id);
       onRemoved(id);
-      await events.record({ userId: actor?.id ?? null, objectType: 'user', objectId: id, description: `User ${current.username} deleted` });
+      await events.record({
+        userId: actor?.id ?? null,
+        objectType: 'user',
+        objectId: id,
+        description: `User ${current.username} deleted`,
+      });
     },
 
     findByLogin(login: string): Promise<UserRow | undefined> {

@@ -5,10 +5,21 @@ import type { ViewRow } from './views.table.ts';
 export function createViewsRepository(db: Db, dialect: Dialect) {
   return {
     list(projectId: number): Promise<ViewRow[]> {
-      return db.selectFrom('view').selectAll().where('project_id', '=', projectId).orderBy('position').orderBy('id').execute();
+      return db
+        .selectFrom('view')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .orderBy('position')
+        .orderBy('id')
+        .execute();
     },
     find(projectId: number, id: number): Promise<ViewRow | undefined> {
-      return db.selectFrom('view').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+      return db
+        .selectFrom('view')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .where('id', '=', id)
+        .executeTakeFirst();
     },
     insert(row: Omit<ViewRow, 'id'>): Promise<number> {
       return insertRow(db, dialect, 'view', row);
@@ -23,7 +34,12 @@ export function createViewsRepository(db: Db, dialect: Dialect) {
     async setPositions(projectId: number, positions: [number, number][]): Promise<void> {
       await db.transaction().execute(async (trx) => {
         for (const [id, position] of positions) {
-          await trx.updateTable('view').set({ position }).where('project_id', '=', projectId).where('id', '=', id).execute();
+          await trx
+            .updateTable('view')
+            .set({ position })
+            .where('project_id', '=', projectId)
+            .where('id', '=', id)
+            .execute();
         }
       });
     },

@@ -9,6 +9,8 @@ export function registerViewsRoutes(route: Routes, { views }: { views: ViewsServ
   route(viewsApi.create, manage, ({ actor, access, body }) => views.create(actor, access.project.id, body));
   route(viewsApi.positions, manage, ({ access, body }) => views.setPositions(access.project.id, body));
   route(viewsApi.get, projectMember(), ({ access, params }) => views.get(access.project.id, params.viewId));
-  route(viewsApi.update, manage, ({ actor, access, params, body }) => views.update(actor, access.project.id, params.viewId, body));
+  route(viewsApi.update, manage, ({ actor, access, params, body }) =>
+    views.update(actor, access.project.id, params.viewId, body),
+  );
   route(viewsApi.remove, manage, ({ actor, access, params }) => views.remove(actor, access.project.id, params.viewId));
 }

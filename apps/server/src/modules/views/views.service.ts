@@ -8,7 +8,12 @@ import type { ViewRow } from './views.table.ts';
 
 type ViewInput = z.output<typeof ViewBody>;
 
-const toView = (row: ViewRow): View => ({ id: row.id, project_id: row.project_id, title: row.title, position: row.position });
+const toView = (row: ViewRow): View => ({
+  id: row.id,
+  project_id: row.project_id,
+  title: row.title,
+  position: row.position,
+});
 
 export function createViewsService({ views, events }: { views: ViewsRepository; events: EventsService }) {
   async function getRow(projectId: number, id: number): Promise<ViewRow> {
@@ -31,7 +36,8 @@ export function createViewsService({ views, events }: { views: ViewsRepository; 
       if (!(await views.find(projectId, id))) throw badRequest('View not found in this project');
     },
     async create(actor: UserRow | undefined, projectId: number, body: ViewInput): Promise<View> {
-      if (body.project_id !== undefined && body.project_id !== projectId) throw badRequest('Project ID in body and URL must be the same');
+      if (body.project_id !== undefined && body.project_id !== projectId)
+        throw badRequest('Project ID in body and URL must be the same');
       const position = body.position ?? (await views.list(projectId)).length;
       const row = { project_id: projectId, title: body.title, position };
       const id = await views.insert(row);

@@ -22,7 +22,9 @@ import { DelayedProgress } from './delayed-progress.tsx';
 import { SideMenu } from './side-menu.tsx';
 
 // The task log and new-task dialogs (log view, survey forms) are fetched alongside the first page, not before it.
-const TaskLogHost = lazy(async () => ({ default: (await import('../../features/tasks/components/task-log-host.tsx')).TaskLogHost }));
+const TaskLogHost = lazy(async () => ({
+  default: (await import('../../features/tasks/components/task-log-host.tsx')).TaskLogHost,
+}));
 
 /** Sidebar width in px. */
 const DRAWER_WIDTH = 260;
@@ -66,7 +68,8 @@ function ShellFrame() {
 
   // Outside project routes (users, active tasks...) the menu keeps showing the last project.
   const routeProjectId = Number(projectMatch?.params.projectId);
-  const currentProjectId = Number.isInteger(routeProjectId) && routeProjectId > 0 ? routeProjectId : storage.getLastProjectId();
+  const currentProjectId =
+    Number.isInteger(routeProjectId) && routeProjectId > 0 ? routeProjectId : storage.getLastProjectId();
   const currentProject = projects.data.find((project) => project.id === currentProjectId);
 
   const menu = (
@@ -82,7 +85,12 @@ function ShellFrame() {
   return (
     <Box sx={{ display: 'flex', minHeight: '100dvh' }}>
       {isDesktop ? null : (
-        <AppBar position="fixed" color="inherit" elevation={0} sx={{ borderBottom: 1, borderColor: 'divider', bgcolor: 'background.paper' }}>
+        <AppBar
+          position="fixed"
+          color="inherit"
+          elevation={0}
+          sx={{ borderBottom: 1, borderColor: 'divider', bgcolor: 'background.paper' }}
+        >
           <Toolbar>
             <IconButton edge="start" onClick={() => setMobileOpen(true)} aria-label={t('menu.openMenu')} sx={{ mr: 1 }}>
               <MenuIcon />

@@ -23,7 +23,10 @@ export function ErrorScreen({ message }: { message: string }) {
     });
 
   return (
-    <Box sx={{ minHeight: '100dvh', display: 'grid', placeItems: 'center', px: 2, bgcolor: 'background.default' }} role="alert">
+    <Box
+      sx={{ minHeight: '100dvh', display: 'grid', placeItems: 'center', px: 2, bgcolor: 'background.default' }}
+      role="alert"
+    >
       <Stack spacing={2} sx={{ alignItems: 'center', maxWidth: 480, textAlign: 'center' }}>
         <ErrorOutlineIcon color="error" sx={{ fontSize: 56 }} />
         <Typography variant="h5" component="h1" sx={{ fontWeight: 600 }}>
@@ -33,7 +36,12 @@ export function ErrorScreen({ message }: { message: string }) {
           {message}
         </Typography>
         <Stack direction="row" spacing={1.5} sx={{ pt: 1 }}>
-          <Button variant="contained" disableElevation startIcon={<RefreshIcon />} onClick={() => window.location.reload()}>
+          <Button
+            variant="contained"
+            disableElevation
+            startIcon={<RefreshIcon />}
+            onClick={() => window.location.reload()}
+          >
             {t('errorScreen.refresh')}
           </Button>
           <Button variant="outlined" startIcon={<LoginIcon />} onClick={relogin} disabled={logout.isPending}>
@@ -63,7 +71,11 @@ class ErrorBoundary extends Component<BoundaryProps, { failure: { error: unknown
   }
 
   override render() {
-    return this.state.failure ? <ErrorScreen message={getErrorMessage(this.state.failure.error)} /> : this.props.children;
+    return this.state.failure ? (
+      <ErrorScreen message={getErrorMessage(this.state.failure.error)} />
+    ) : (
+      this.props.children
+    );
   }
 }
 

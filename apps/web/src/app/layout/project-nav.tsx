@@ -32,7 +32,9 @@ export function ProjectNav({ project, onNavigate }: { project: Project; onNaviga
   const location = useLocation();
   const access = useProjectAccess(project.id);
   const base = `/project/${project.id}`;
-  const activeSegment = location.pathname.startsWith(`${base}/`) ? location.pathname.slice(base.length + 1).split('/')[0] : undefined;
+  const activeSegment = location.pathname.startsWith(`${base}/`)
+    ? location.pathname.slice(base.length + 1).split('/')[0]
+    : undefined;
   const isPlain = project.type === '';
 
   const entries: NavEntry[] = [
@@ -57,7 +59,9 @@ export function ProjectNav({ project, onNavigate }: { project: Project; onNaviga
   return (
     <List component="nav" aria-label={t('menu.projectNavigation')} sx={{ display: 'grid', gap: 0.25 }}>
       {entries.map((entry) => {
-        const selected = activeSegment === entry.segment || (activeSegment !== undefined && (entry.also ?? []).includes(activeSegment));
+        const selected =
+          activeSegment === entry.segment ||
+          (activeSegment !== undefined && (entry.also ?? []).includes(activeSegment));
         return (
           <ListItemButton
             key={entry.segment}
@@ -69,7 +73,10 @@ export function ProjectNav({ project, onNavigate }: { project: Project; onNaviga
             sx={{ py: 0.75 }}
           >
             <ListItemIcon>{entry.icon}</ListItemIcon>
-            <ListItemText primary={t(entry.labelKey)} slotProps={{ primary: { variant: 'body2', sx: { fontWeight: 500 } } }} />
+            <ListItemText
+              primary={t(entry.labelKey)}
+              slotProps={{ primary: { variant: 'body2', sx: { fontWeight: 500 } } }}
+            />
           </ListItemButton>
         );
       })}

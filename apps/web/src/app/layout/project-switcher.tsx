@@ -50,7 +50,10 @@ export function ProjectSwitcher({ projects, currentId, canCreateProject, onNavig
         <ListItemText
           primary={current?.name ?? t('menu.noProject')}
           secondary={t('menu.project')}
-          slotProps={{ primary: { noWrap: true, sx: { fontWeight: 600 } }, secondary: { noWrap: true, variant: 'caption' } }}
+          slotProps={{
+            primary: { noWrap: true, sx: { fontWeight: 600 } },
+            secondary: { noWrap: true, variant: 'caption' },
+          }}
         />
         <UnfoldMoreIcon fontSize="small" sx={{ color: 'text.secondary', ml: 0.5 }} />
       </ListItemButton>

@@ -22,7 +22,12 @@ export function SideMenu({ user, info, projects, currentProjectId, onNavigate }:
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
       <Box sx={{ p: 1.5 }}>
-        <ProjectSwitcher projects={projects} currentId={project?.id ?? null} canCreateProject={user.can_create_project} onNavigate={onNavigate} />
+        <ProjectSwitcher
+          projects={projects}
+          currentId={project?.id ?? null}
+          canCreateProject={user.can_create_project}
+          onNavigate={onNavigate}
+        />
       </Box>
       <Box sx={{ flexGrow: 1, overflowY: 'auto', px: 1.5 }}>
         {project ? (

@@ -95,12 +95,17 @@ export function UserMenu({ user, info, onNavigate }: UserMenuProps) {
         sx={{ borderRadius: 2, py: 1, px: 1.25 }}
       >
         <ListItemIcon sx={{ minWidth: 44 }}>
-          <Avatar sx={{ width: 32, height: 32, fontSize: 13, fontWeight: 600, bgcolor: 'secondary.main' }}>{initialsOf(user.name)}</Avatar>
+          <Avatar sx={{ width: 32, height: 32, fontSize: 13, fontWeight: 600, bgcolor: 'secondary.main' }}>
+            {initialsOf(user.name)}
+          </Avatar>
         </ListItemIcon>
         <ListItemText
           primary={user.name}
           secondary={user.username}
-          slotProps={{ primary: { noWrap: true, variant: 'body2', sx: { fontWeight: 600 } }, secondary: { noWrap: true, variant: 'caption' } }}
+          slotProps={{
+            primary: { noWrap: true, variant: 'body2', sx: { fontWeight: 600 } },
+            secondary: { noWrap: true, variant: 'caption' },
+          }}
         />
         <ExpandLessIcon fontSize="small" sx={{ color: 'text.secondary' }} />
       </ListItemButton>

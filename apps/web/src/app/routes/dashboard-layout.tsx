@@ -31,7 +31,15 @@ export function DashboardLayout() {
   if (access.can(Permission.updateProject)) tabs.push({ value: 'settings', label: t('dashboard.settings') });
   if (project?.type === '' && access.can(Permission.manageProjectResources)) {
     const mark = runnersOffered === false ? <ProMark label={t('runners.proMark')} /> : null;
-    tabs.push({ value: 'runners', label: <span>{t('dashboard.runners')}{mark}</span> });
+    tabs.push({
+      value: 'runners',
+      label: (
+        <span>
+          {t('dashboard.runners')}
+          {mark}
+        </span>
+      ),
+    });
   }
 
   return (

@@ -8,7 +8,8 @@ export function HomeRedirect() {
   const location = useLocation();
   const projects = useQuery(projectsQuery);
   if (!projects.data) return null;
-  if (projects.data.length === 0) return <Navigate to={{ pathname: '/project/new', search: location.search }} replace />;
+  if (projects.data.length === 0)
+    return <Navigate to={{ pathname: '/project/new', search: location.search }} replace />;
   const lastId = storage.getLastProjectId();
   const project = projects.data.find((candidate) => candidate.id === lastId) ?? projects.data[0];
   return <Navigate to={{ pathname: `/project/${project?.id ?? ''}/history`, search: location.search }} replace />;

@@ -5,5 +5,7 @@ import { useProjectId } from '../../lib/use-project-id.ts';
 /** The schedules page, with the tasks area's last-tasks summary inside expanded rows. */
 export function ScheduleRoute() {
   const projectId = useProjectId();
-  return <SchedulesPage renderLastTasks={(templateId) => <LastTasksRow projectId={projectId} templateId={templateId} />} />;
+  return (
+    <SchedulesPage renderLastTasks={(templateId) => <LastTasksRow projectId={projectId} templateId={templateId} />} />
+  );
 }

@@ -18,7 +18,8 @@ export function SignedInGate() {
   const location = useLocation();
   const user = useQuery(currentUserQuery);
   // The query string travels through sign-in (the sign-in page hands it back to the base page).
-  if (user.isError && isApiError(user.error, 401)) return <Navigate to={{ pathname: '/auth/login', search: location.search }} replace />;
+  if (user.isError && isApiError(user.error, 401))
+    return <Navigate to={{ pathname: '/auth/login', search: location.search }} replace />;
   if (user.isPending) return <DelayedProgress />;
   return (
     <Suspense fallback={<DelayedProgress />}>

@@ -21,33 +21,62 @@ function onDemand(load: () => Promise<ComponentType>): ComponentType {
 const templateRoutesModule = () => import('./template-routes.tsx');
 const runnersModule = () => import('../../features/runners/components/runners-page.tsx');
 
-const NewProjectPage = onDemand(async () => (await import('../../features/projects/components/new-project-page.tsx')).NewProjectPage);
-const RestoreProjectPage = onDemand(async () => (await import('../../features/projects/components/restore-project-page.tsx')).RestoreProjectPage);
-const HistoryPage = onDemand(async () => (await import('../../features/tasks/components/history-page.tsx')).HistoryPage);
-const ActivityPage = onDemand(async () => (await import('../../features/dashboard/components/activity-page.tsx')).ActivityPage);
+const NewProjectPage = onDemand(
+  async () => (await import('../../features/projects/components/new-project-page.tsx')).NewProjectPage,
+);
+const RestoreProjectPage = onDemand(
+  async () => (await import('../../features/projects/components/restore-project-page.tsx')).RestoreProjectPage,
+);
+const HistoryPage = onDemand(
+  async () => (await import('../../features/tasks/components/history-page.tsx')).HistoryPage,
+);
+const ActivityPage = onDemand(
+  async () => (await import('../../features/dashboard/components/activity-page.tsx')).ActivityPage,
+);
 const SettingsRoute = onDemand(async () => (await import('./settings-route.tsx')).SettingsRoute);
 const ProjectRunnersTab = onDemand(async () => (await runnersModule()).ProjectRunnersTab);
 const GlobalRunnersPage = onDemand(async () => (await runnersModule()).GlobalRunnersPage);
 const TeamPage = onDemand(async () => (await import('../../features/team/components/team-page.tsx')).TeamPage);
-const InventoriesPage = onDemand(async () => (await import('../../features/inventories/components/inventories-page.tsx')).InventoriesPage);
-const EnvironmentsPage = onDemand(async () => (await import('../../features/environments/components/environments-page.tsx')).EnvironmentsPage);
+const InventoriesPage = onDemand(
+  async () => (await import('../../features/inventories/components/inventories-page.tsx')).InventoriesPage,
+);
+const EnvironmentsPage = onDemand(
+  async () => (await import('../../features/environments/components/environments-page.tsx')).EnvironmentsPage,
+);
 const KeysPage = onDemand(async () => (await import('../../features/keys/components/keys-page.tsx')).KeysPage);
-const RepositoriesPage = onDemand(async () => (await import('../../features/repositories/components/repositories-page.tsx')).RepositoriesPage);
+const RepositoriesPage = onDemand(
+  async () => (await import('../../features/repositories/components/repositories-page.tsx')).RepositoriesPage,
+);
 const ScheduleRoute = onDemand(async () => (await import('./schedule-route.tsx')).ScheduleRoute);
-const IntegrationsPage = onDemand(async () => (await import('../../features/integrations/components/integrations-page.tsx')).IntegrationsPage);
-const IntegrationDetailPage = onDemand(async () => (await import('../../features/integrations/components/integration-detail-page.tsx')).IntegrationDetailPage);
+const IntegrationsPage = onDemand(
+  async () => (await import('../../features/integrations/components/integrations-page.tsx')).IntegrationsPage,
+);
+const IntegrationDetailPage = onDemand(
+  async () =>
+    (await import('../../features/integrations/components/integration-detail-page.tsx')).IntegrationDetailPage,
+);
 const UsersPage = onDemand(async () => (await import('../../features/users/components/users-page.tsx')).UsersPage);
-const AccountPage = onDemand(async () => (await import('../../features/account/components/account-page.tsx')).AccountPage);
-const ActiveTasksPage = onDemand(async () => (await import('../../features/tasks/components/active-tasks-page.tsx')).ActiveTasksPage);
+const AccountPage = onDemand(
+  async () => (await import('../../features/account/components/account-page.tsx')).AccountPage,
+);
+const ActiveTasksPage = onDemand(
+  async () => (await import('../../features/tasks/components/active-tasks-page.tsx')).ActiveTasksPage,
+);
 const AppsPage = onDemand(async () => (await import('../../features/apps/components/apps-page.tsx')).AppsPage);
 const TemplatesListRoute = onDemand(async () => (await templateRoutesModule()).TemplatesListRoute);
 const NewTemplateRedirect = onDemand(async () => (await templateRoutesModule()).NewTemplateRedirect);
 const TemplateIndexRedirect = onDemand(async () => (await templateRoutesModule()).TemplateIndexRedirect);
 const TemplateTasksRoute = onDemand(async () => (await templateRoutesModule()).TemplateTasksRoute);
 const TemplateOverviewRoute = onDemand(async () => (await templateRoutesModule()).TemplateOverviewRoute);
-const TemplateFormPage = onDemand(async () => (await import('../../features/templates/components/template-form-page.tsx')).TemplateFormPage);
-const TemplateLayout = onDemand(async () => (await import('../../features/templates/components/template-layout.tsx')).TemplateLayout);
-const TemplateWorkspacesTab = onDemand(async () => (await import('../../features/terraform/components/template-workspaces-tab.tsx')).TemplateWorkspacesTab);
+const TemplateFormPage = onDemand(
+  async () => (await import('../../features/templates/components/template-form-page.tsx')).TemplateFormPage,
+);
+const TemplateLayout = onDemand(
+  async () => (await import('../../features/templates/components/template-layout.tsx')).TemplateLayout,
+);
+const TemplateWorkspacesTab = onDemand(
+  async () => (await import('../../features/terraform/components/template-workspaces-tab.tsx')).TemplateWorkspacesTab,
+);
 
 /** The template routes under a prefix: "templates" for all, "views/:viewId/templates" for a view. */
 function templateRoutes(prefix: string) {
@@ -71,8 +100,22 @@ export function SignedInRoutes() {
     <Routes>
       <Route element={<AppShell />}>
         <Route index element={<HomeRedirect />} />
-        <Route path="project/new" element={<ProjectCreationRoute><NewProjectPage /></ProjectCreationRoute>} />
-        <Route path="project/restore" element={<ProjectCreationRoute><RestoreProjectPage /></ProjectCreationRoute>} />
+        <Route
+          path="project/new"
+          element={
+            <ProjectCreationRoute>
+              <NewProjectPage />
+            </ProjectCreationRoute>
+          }
+        />
+        <Route
+          path="project/restore"
+          element={
+            <ProjectCreationRoute>
+              <RestoreProjectPage />
+            </ProjectCreationRoute>
+          }
+        />
         <Route path="project/:projectId" element={<ProjectLayout />}>
           <Route index element={<ProjectIndexRedirect />} />
           <Route element={<DashboardLayout />}>

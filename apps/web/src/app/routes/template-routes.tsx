@@ -38,7 +38,9 @@ export function TemplatesListRoute() {
       key={viewId ?? 0}
       projectId={projectId}
       viewId={viewId}
-      viewTabs={<ViewTabs projectId={projectId} viewId={viewId} canEdit={access.can(Permission.manageProjectResources)} />}
+      viewTabs={
+        <ViewTabs projectId={projectId} viewId={viewId} canEdit={access.can(Permission.manageProjectResources)} />
+      }
       renderLastTasks={(templateId) => <LastTasksRow projectId={projectId} templateId={templateId} />}
     />
   );
@@ -47,13 +49,17 @@ export function TemplatesListRoute() {
 /** /templates/new is the form at /templates/new/edit, with the ?app= choice kept. */
 export function NewTemplateRedirect() {
   const location = useLocation();
-  return <Navigate to={{ pathname: `${location.pathname.replace(/\/$/, '')}/edit`, search: location.search }} replace />;
+  return (
+    <Navigate to={{ pathname: `${location.pathname.replace(/\/$/, '')}/edit`, search: location.search }} replace />
+  );
 }
 
 /** A template's page opens its Tasks tab, keeping the query string (?t=taskId). */
 export function TemplateIndexRedirect() {
   const location = useLocation();
-  return <Navigate to={{ pathname: `${location.pathname.replace(/\/$/, '')}/tasks`, search: location.search }} replace />;
+  return (
+    <Navigate to={{ pathname: `${location.pathname.replace(/\/$/, '')}/tasks`, search: location.search }} replace />
+  );
 }
 
 /** The Tasks tab: the template's newest tasks, following the websocket, each with re-run. */

@@ -17,7 +17,20 @@ describe('parseCron', () => {
   });
 
   it('leaves to raw mode what the picker cannot show', () => {
-    for (const cron of ['@daily', '*/5 * * * *', '0 1-5 * * *', '7 * * * *', '0 0 1 * 1', '0 0 * * MON', '0 24 * * *', '0 0 0 * *', '0 0 * 13 *', '* * * *', 'a b c d e', '']) {
+    for (const cron of [
+      '@daily',
+      '*/5 * * * *',
+      '0 1-5 * * *',
+      '7 * * * *',
+      '0 0 1 * 1',
+      '0 0 * * MON',
+      '0 24 * * *',
+      '0 0 0 * *',
+      '0 0 * 13 *',
+      '* * * *',
+      'a b c d e',
+      '',
+    ]) {
       expect(parseCron(cron), cron).toBeUndefined();
     }
   });

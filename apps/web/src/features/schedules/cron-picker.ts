@@ -13,7 +13,8 @@ export const TIMING_FIELDS: Record<Timing, readonly PickerField[]> = {
   yearly: ['minutes', 'hours', 'days', 'months'],
 };
 
-const range = (from: number, to: number, step = 1) => Array.from({ length: Math.floor((to - from) / step) + 1 }, (_, i) => from + i * step);
+const range = (from: number, to: number, step = 1) =>
+  Array.from({ length: Math.floor((to - from) / step) + 1 }, (_, i) => from + i * step);
 
 /** The values each field offers: minutes in 5-minute steps, weekdays 0 (Sunday) to 6 (Saturday). */
 export const FIELD_CHOICES: Record<PickerField, readonly number[]> = {
@@ -37,7 +38,14 @@ export interface CronPicker {
   weekdays: number[];
 }
 
-export const EMPTY_PICKER: CronPicker = { timing: 'hourly', minutes: [], hours: [], days: [], months: [], weekdays: [] };
+export const EMPTY_PICKER: CronPicker = {
+  timing: 'hourly',
+  minutes: [],
+  hours: [],
+  days: [],
+  months: [],
+  weekdays: [],
+};
 
 /** The cron text's field order. */
 const CRON_ORDER: readonly PickerField[] = ['minutes', 'hours', 'days', 'months', 'weekdays'];

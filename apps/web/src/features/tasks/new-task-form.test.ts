@@ -45,7 +45,13 @@ function errors(tpl: TaskFormTemplate, input: TaskFormValues): string[] {
 describe('survey validation', () => {
   const surveyed = template({
     survey_vars: [
-      variable({ name: 'region', title: 'Region', type: 'enum', required: true, values: [{ name: 'Europe', value: 'eu' }] }),
+      variable({
+        name: 'region',
+        title: 'Region',
+        type: 'enum',
+        required: true,
+        values: [{ name: 'Europe', value: 'eu' }],
+      }),
       variable({ name: 'count', title: 'Count', type: 'int' }),
       variable({ name: 'token', title: 'Token', type: 'secret', required: true }),
       variable({ name: 'note', title: 'Note' }),
@@ -53,17 +59,18 @@ describe('survey validation', () => {
   });
 
   it('requires the required variables with "<Title> is required"', () => {
-    expect(errors(surveyed, values({ survey: [{ value: '' }, { value: '' }, { value: '  ' }, { value: '' }] }))).toEqual([
-      'survey.0.value: Region is required',
-      'survey.2.value: Token is required',
-    ]);
+    expect(
+      errors(surveyed, values({ survey: [{ value: '' }, { value: '' }, { value: '  ' }, { value: '' }] })),
+    ).toEqual(['survey.0.value: Region is required', 'survey.2.value: Token is required']);
   });
 
   it('accepts digits only in integer variables, "Must be integer" otherwise', () => {
-    const answers = (count: string) => values({ survey: [{ value: 'eu' }, { value: count }, { value: 's' }, { value: '' }] });
+    const answers = (count: string) =>
+      values({ survey: [{ value: 'eu' }, { value: count }, { value: 's' }, { value: '' }] });
     expect(errors(surveyed, answers('42'))).toEqual([]);
     expect(errors(surveyed, answers(''))).toEqual([]);
-    for (const wrong of ['4.2', 'abc', '1e3', ' 7']) expect(errors(surveyed, answers(wrong))).toEqual(['survey.1.value: Must be integer']);
+    for (const wrong of ['4.2', 'abc', '1e3', ' 7'])
+      expect(errors(surveyed, answers(wrong))).toEqual(['survey.1.value: Must be integer']);
   });
 
   it('requires a build version for deploy templates only', () => {
@@ -73,31 +80,59 @@ describe('survey validation', () => {
   });
 
   it('speaks the translated messages it is given', () => {
-    const schema = buildTaskFormSchema(surveyed, { required: (title) => `${title} fehlt`, mustBeInteger: 'Ganzzahl', buildVersionRequired: 'Version' });
+    const schema = buildTaskFormSchema(surveyed, {
+      required: (title) => `${title} fehlt`,
+      mustBeInteger: 'Ganzzahl',
+      buildVersionRequired: 'Version',
+    });
     const result = schema.safeParse(values({ survey: [{ value: '' }, { value: 'x' }, { value: 's' }, { value: '' }] }));
-    expect(result.success ? [] : result.error.issues.map((issue) => issue.message)).toEqual(['Region fehlt', 'Ganzzahl']);
+    expect(result.success ? [] : result.error.issues.map((issue) => issue.message)).toEqual([
+      'Region fehlt',
+      'Ganzzahl',
+    ]);
   });
 });
 
 describe('request body', () => {
   it('sends survey answers as environment, secrets in secret, integers as numbers, and leaves empty ones out', () => {
     const tpl = template({
-      survey_vars: [variable({ name: 'app.env', title: 'Env' }), variable({ name: 'count', title: 'Count', type: 'int' }), variable({ name: 'token', title: 'Token', type: 'secret' })],
+      survey_vars: [
+        variable({ name: 'app.env', title: 'Env' }),
+        variable({ name: 'count', title: 'Count', type: 'int' }),
+        variable({ name: 'token', title: 'Token', type: 'secret' }),
+      ],
     });
-    const body = toCreateTaskBody(tpl, values({ message: ' hello ', survey: [{ value: 'prod' }, { value: '3' }, { value: 's3cret' }] }));
-    expect(body).toMatchObject({ template_id: 5, message: 'hello', environment: '{"app.env":"prod","count":3}', secret: '{"token":"s3cret"}' });
+    const body = toCreateTaskBody(
+      tpl,
+      values({ message: ' hello ', survey: [{ value: 'prod' }, { value: '3' }, { value: 's3cret' }] }),
+    );
+    expect(body).toMatchObject({
+      template_id: 5,
+      message: 'hello',
+      environment: '{"app.env":"prod","count":3}',
+      secret: '{"token":"s3cret"}',
+    });
     expect(body.arguments).toBeUndefined();
     expect(body.build_task_id).toBeUndefined();
-    expect(JSON.parse(toCreateTaskBody(tpl, values({ survey: [{ value: '' }, { value: '' }, { value: '' }] })).environment ?? '')).toEqual({});
+    expect(
+      JSON.parse(
+        toCreateTaskBody(tpl, values({ survey: [{ value: '' }, { value: '' }, { value: '' }] })).environment ?? '',
+      ),
+    ).toEqual({});
   });
 
   it('sends CLI args as a JSON array only when the template allows overriding them', () => {
-    expect(toCreateTaskBody(template({ allow_override_args_in_task: true }), values({ args: ['--limit', 'web 1'] })).arguments).toBe('["--limit","web 1"]');
+    expect(
+      toCreateTaskBody(template({ allow_override_args_in_task: true }), values({ args: ['--limit', 'web 1'] }))
+        .arguments,
+    ).toBe('["--limit","web 1"]');
     expect(toCreateTaskBody(template(), values({ args: ['--x'] })).arguments).toBeUndefined();
   });
 
   it('sends the app options of ansible and terraform', () => {
-    expect(toCreateTaskBody(template({ app: 'ansible' }), values({ params: { debug: true, diff: true } })).params).toEqual({ debug: true, dry_run: false, diff: true });
+    expect(
+      toCreateTaskBody(template({ app: 'ansible' }), values({ params: { debug: true, diff: true } })).params,
+    ).toEqual({ debug: true, dry_run: false, diff: true });
     expect(toCreateTaskBody(template({ app: 'tofu' }), values({ params: { plan: true } })).params).toEqual({
       plan: true,
       destroy: false,
@@ -124,18 +159,37 @@ describe('re-run', () => {
   it('fills the form from the task, keeping declared variables and pinning its commit', () => {
     const tpl = template({
       app: 'ansible',
-      survey_vars: [variable({ name: 'region', title: 'Region' }), variable({ name: 'count', title: 'Count', type: 'int' }), variable({ name: 'token', title: 'Token', type: 'secret', default_value: 'dflt' })],
+      survey_vars: [
+        variable({ name: 'region', title: 'Region' }),
+        variable({ name: 'count', title: 'Count', type: 'int' }),
+        variable({ name: 'token', title: 'Token', type: 'secret', default_value: 'dflt' }),
+      ],
     });
     const initial = getInitialTaskValues(tpl, source);
-    expect(initial).toMatchObject({ message: 'again', build_task_id: 3, args: ['-v'], commit_hash: 'abcdef1234567890', params: { debug: false, dry_run: true, diff: false } });
+    expect(initial).toMatchObject({
+      message: 'again',
+      build_task_id: 3,
+      args: ['-v'],
+      commit_hash: 'abcdef1234567890',
+      params: { debug: false, dry_run: true, diff: false },
+    });
     expect(initial.survey).toEqual([{ value: 'eu' }, { value: '4' }, { value: '' }]);
     expect(toCreateTaskBody(tpl, initial, source).commit_hash).toBe('abcdef1234567890');
   });
 
   it('sends again only the params the app offers, so a task runner may re-run any task', () => {
-    const rerun = { ...source, params: { dry_run: true, become: true, tags: ['web'], extra: 'x' } } as unknown as TaskWithTemplate;
+    const rerun = {
+      ...source,
+      params: { dry_run: true, become: true, tags: ['web'], extra: 'x' },
+    } as unknown as TaskWithTemplate;
     const ansible = template({ app: 'ansible', task_params: { tags: ['db'], limit: ['all'] } });
-    expect(toCreateTaskBody(ansible, getInitialTaskValues(ansible, rerun), rerun).params).toEqual({ debug: false, dry_run: true, diff: false, tags: ['web'], limit: ['all'] });
+    expect(toCreateTaskBody(ansible, getInitialTaskValues(ansible, rerun), rerun).params).toEqual({
+      debug: false,
+      dry_run: true,
+      diff: false,
+      tags: ['web'],
+      limit: ['all'],
+    });
     const bash = template({ app: 'bash' });
     expect(toCreateTaskBody(bash, getInitialTaskValues(bash, rerun), rerun).params).toEqual({});
   });

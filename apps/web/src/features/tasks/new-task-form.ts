@@ -17,7 +17,15 @@ export function getParamNames(app: string): readonly TaskParamName[] {
 /** The template fields the form is built from. */
 export type TaskFormTemplate = Pick<
   Template,
-  'id' | 'app' | 'type' | 'survey_vars' | 'allow_override_args_in_task' | 'allow_override_branch_in_task' | 'git_branch' | 'task_params' | 'build_template_id'
+  | 'id'
+  | 'app'
+  | 'type'
+  | 'survey_vars'
+  | 'allow_override_args_in_task'
+  | 'allow_override_branch_in_task'
+  | 'git_branch'
+  | 'task_params'
+  | 'build_template_id'
 >;
 
 export interface TaskFormValues {
@@ -61,8 +69,10 @@ export function buildTaskFormSchema(template: TaskFormTemplate, messages: TaskFo
     survey: z.array(z.object({ value: z.string() })).superRefine((entries, ctx) => {
       template.survey_vars.forEach((variable, index) => {
         const value = entries[index]?.value ?? '';
-        if (variable.required && value.trim() === '') ctx.addIssue({ code: 'custom', path: [index, 'value'], message: messages.required(variable.title) });
-        else if (variable.type === 'int' && value !== '' && !DIGITS.test(value)) ctx.addIssue({ code: 'custom', path: [index, 'value'], message: messages.mustBeInteger });
+        if (variable.required && value.trim() === '')
+          ctx.addIssue({ code: 'custom', path: [index, 'value'], message: messages.required(variable.title) });
+        else if (variable.type === 'int' && value !== '' && !DIGITS.test(value))
+          ctx.addIssue({ code: 'custom', path: [index, 'value'], message: messages.mustBeInteger });
       });
     }),
     params: z.record(z.string(), z.boolean()),
@@ -75,7 +85,9 @@ export function buildTaskFormSchema(template: TaskFormTemplate, messages: TaskFo
 function parseObject(text: string | null | undefined): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(text ?? '{}');
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
   } catch {
     return {};
   }
@@ -115,7 +127,11 @@ export function getInitialTaskValues(template: TaskFormTemplate, source?: TaskWi
 }
 
 /** The request body for the validated values. */
-export function toCreateTaskBody(template: TaskFormTemplate, values: TaskFormValues, source?: TaskWithTemplate | null): CreateTaskBody {
+export function toCreateTaskBody(
+  template: TaskFormTemplate,
+  values: TaskFormValues,
+  source?: TaskWithTemplate | null,
+): CreateTaskBody {
   const environment: Record<string, string | number> = {};
   const secret: Record<string, string> = {};
   template.survey_vars.forEach((variable, index) => {
@@ -148,6 +164,7 @@ export function toCreateTaskBody(template: TaskFormTemplate, values: TaskFormVal
   if (template.allow_override_args_in_task) body.arguments = JSON.stringify(values.args.map((arg) => arg.trim()));
   if (template.allow_override_branch_in_task && values.git_branch.trim()) body.git_branch = values.git_branch.trim();
   if (values.commit_hash) body.commit_hash = values.commit_hash;
-  if (source?.inventory_id && template.task_params.allow_override_inventory === true) body.inventory_id = source.inventory_id;
+  if (source?.inventory_id && template.task_params.allow_override_inventory === true)
+    body.inventory_id = source.inventory_id;
   return body;
 }

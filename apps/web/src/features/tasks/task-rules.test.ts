@@ -13,7 +13,14 @@ describe('getTaskButtons', () => {
 
   it('offers stop in running, stopping, waiting, starting, waiting_confirmation and confirmed; a rejected task has ended', () => {
     const stoppable = TaskStatus.options.filter((status) => getTaskButtons(status).stop !== null);
-    expect(stoppable.sort()).toEqual(['confirmed', 'running', 'starting', 'stopping', 'waiting', 'waiting_confirmation']);
+    expect(stoppable.sort()).toEqual([
+      'confirmed',
+      'running',
+      'starting',
+      'stopping',
+      'waiting',
+      'waiting_confirmation',
+    ]);
   });
 
   it('turns stop into a forced stop once the task is stopping', () => {
@@ -24,7 +31,8 @@ describe('getTaskButtons', () => {
   it('offers re-run for finished tasks only, never next to stop', () => {
     const rerunnable = TaskStatus.options.filter((status) => getTaskButtons(status).rerun);
     expect(rerunnable.sort()).toEqual(['error', 'rejected', 'stopped', 'success']);
-    for (const status of TaskStatus.options) expect(getTaskButtons(status).rerun && getTaskButtons(status).stop !== null).toBe(false);
+    for (const status of TaskStatus.options)
+      expect(getTaskButtons(status).rerun && getTaskButtons(status).stop !== null).toBe(false);
   });
 });
 
@@ -37,12 +45,21 @@ describe('labels and summaries', () => {
   it('shows the build version of builds and deploys only', () => {
     const base = { version: null, build_task: null, build_task_id: null };
     expect(getTaskVersion({ ...base, tpl_type: '', version: null })).toBeNull();
-    expect(getTaskVersion({ ...base, tpl_type: 'build', version: '1.2.3' })).toEqual({ version: '1.2.3', buildTaskId: null });
-    expect(getTaskVersion({ ...base, tpl_type: 'deploy', version: '1.2.3', build_task_id: 4 })).toEqual({ version: '1.2.3', buildTaskId: 4 });
+    expect(getTaskVersion({ ...base, tpl_type: 'build', version: '1.2.3' })).toEqual({
+      version: '1.2.3',
+      buildTaskId: null,
+    });
+    expect(getTaskVersion({ ...base, tpl_type: 'deploy', version: '1.2.3', build_task_id: 4 })).toEqual({
+      version: '1.2.3',
+      buildTaskId: 4,
+    });
   });
 
   it('cuts the commit hash to 10 characters and its message to 50', () => {
-    expect(getCommitSummary('0123456789abcdef', 'x'.repeat(80))).toEqual({ hash: '0123456789', message: 'x'.repeat(50) });
+    expect(getCommitSummary('0123456789abcdef', 'x'.repeat(80))).toEqual({
+      hash: '0123456789',
+      message: 'x'.repeat(50),
+    });
     expect(getCommitSummary(null, 'message')).toBeNull();
   });
 });

@@ -4,7 +4,14 @@ import type { TaskStatus, TaskWithTemplate } from '@gantry/contract';
  * Statuses in which Stop is offered (seed 000 section 4); in "stopping" it becomes a forced stop.
  * Not "rejected": in Gantry a rejected plan ends the task, nothing is left to stop.
  */
-const STOPPABLE_STATUSES: readonly TaskStatus[] = ['running', 'stopping', 'waiting', 'starting', 'waiting_confirmation', 'confirmed'];
+const STOPPABLE_STATUSES: readonly TaskStatus[] = [
+  'running',
+  'stopping',
+  'waiting',
+  'starting',
+  'waiting_confirmation',
+  'confirmed',
+];
 
 /** A task in one of these is over: it can be re-run and its duration no longer ticks. */
 const DONE_STATUSES: readonly TaskStatus[] = ['success', 'error', 'stopped', 'rejected'];
@@ -43,7 +50,9 @@ export function getRerunLabelKey(templateType: string): 'tasks.rerun' | 'tasks.r
 }
 
 /** The version a task shows: its own for a build, its build's for a deploy, none otherwise. */
-export function getTaskVersion(task: Pick<TaskWithTemplate, 'tpl_type' | 'version' | 'build_task' | 'build_task_id'>): { version: string; buildTaskId: number | null } | null {
+export function getTaskVersion(
+  task: Pick<TaskWithTemplate, 'tpl_type' | 'version' | 'build_task' | 'build_task_id'>,
+): { version: string; buildTaskId: number | null } | null {
   if (task.tpl_type === 'build') return task.version ? { version: task.version, buildTaskId: null } : null;
   if (task.tpl_type === 'deploy') {
     const version = task.build_task?.version ?? task.version;

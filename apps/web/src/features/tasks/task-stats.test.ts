@@ -11,9 +11,9 @@ describe('task stats', () => {
   });
 
   it('counts error as failed and totals each day', () => {
-    expect(toStatsDays([{ date: '2026-03-10', count_by_status: { success: 2, failed: 1, error: 1, stopped: 3 } }])).toEqual([
-      { date: '2026-03-10', success: 2, failed: 2, stopped: 3, total: 7 },
-    ]);
+    expect(
+      toStatsDays([{ date: '2026-03-10', count_by_status: { success: 2, failed: 1, error: 1, stopped: 3 } }]),
+    ).toEqual([{ date: '2026-03-10', success: 2, failed: 2, stopped: 3, total: 7 }]);
   });
 
   it('rounds the axis to 1, 2 or 5 times a power of ten', () => {

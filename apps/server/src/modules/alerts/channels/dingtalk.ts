@@ -4,7 +4,13 @@ import { postJson } from '../http-post.ts';
 /** DingTalk robot markdown message. */
 function buildDingTalkPayload(alert: Alert) {
   const title = describeTitle(alert);
-  const text = [`### ${title}`, '', ...describeFacts(alert).map((f) => `- **${f.label}:** ${f.value}`), '', `[Open task](${alert.task.url})`].join('\n');
+  const text = [
+    `### ${title}`,
+    '',
+    ...describeFacts(alert).map((f) => `- **${f.label}:** ${f.value}`),
+    '',
+    `[Open task](${alert.task.url})`,
+  ].join('\n');
   return { msgtype: 'markdown', markdown: { title, text } };
 }
 
@@ -13,7 +19,10 @@ export function createDingTalkChannel(url: string): AlertChannel {
     name: 'dingtalk',
     async send(alert, signal) {
       // DingTalk reports refusals (bad keyword, bad signature, rate limit) as HTTP 200 with a non-zero errcode.
-      const result = ((await postJson('dingtalk', url, buildDingTalkPayload(alert), signal)) ?? {}) as { errcode?: unknown; errmsg?: unknown };
+      const result = ((await postJson('dingtalk', url, buildDingTalkPayload(alert), signal)) ?? {}) as {
+        errcode?: unknown;
+        errmsg?: unknown;
+      };
       if (typeof result.errcode === 'number' && result.errcode !== 0) {
         throw new Error(`dingtalk: errcode ${result.errcode} (${String(result.errmsg ?? '')})`);
       }

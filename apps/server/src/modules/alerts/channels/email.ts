@@ -25,7 +25,10 @@ function buildEmailSubject(alert: Alert): string {
 
 function buildEmailHtml(alert: Alert): string {
   const rows = describeFacts(alert)
-    .map((f) => `<tr><th align="left" style="padding:2px 12px 2px 0">${escapeMarkup(f.label)}</th><td>${escapeMarkup(f.value)}</td></tr>`)
+    .map(
+      (f) =>
+        `<tr><th align="left" style="padding:2px 12px 2px 0">${escapeMarkup(f.label)}</th><td>${escapeMarkup(f.value)}</td></tr>`,
+    )
     .join('');
   const url = escapeMarkup(alert.task.url);
   return `<h3>${escapeMarkup(describeTitle(alert))}</h3><table>${rows}</table><p><a href="${url}">Open task</a></p>`;
@@ -38,7 +41,10 @@ function buildEmailHtml(alert: Alert): string {
  */
 const loadMailer = loadOnDemand<typeof import('nodemailer')>('nodemailer');
 
-export function createEmailChannel(settings: EmailSettings, listRecipients: (projectId: number) => Promise<AlertRecipient[]>): AlertChannel {
+export function createEmailChannel(
+  settings: EmailSettings,
+  listRecipients: (projectId: number) => Promise<AlertRecipient[]>,
+): AlertChannel {
   const transport = loadMailer().createTransport({
     host: settings.host,
     port: settings.port,
@@ -58,12 +64,19 @@ export function createEmailChannel(settings: EmailSettings, listRecipients: (pro
       const text = describePlainText(alert);
       const html = buildEmailHtml(alert);
       const results = await Promise.allSettled(
-        recipients.map((r) => abortable(transport.sendMail({ from: settings.sender, to: { name: r.name, address: r.email }, subject, text, html }), signal)),
+        recipients.map((r) =>
+          abortable(
+            transport.sendMail({ from: settings.sender, to: { name: r.name, address: r.email }, subject, text, html }),
+            signal,
+          ),
+        ),
       );
       const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failed.length > 0) {
         const reason = failed[0]?.reason;
-        throw new Error(`email: ${failed.length} of ${recipients.length} messages not sent (${reason instanceof Error ? reason.message : String(reason)})`);
+        throw new Error(
+          `email: ${failed.length} of ${recipients.length} messages not sent (${reason instanceof Error ? reason.message : String(reason)})`,
+        );
       }
     },
   };

@@ -5,7 +5,11 @@ const PRIORITIES = { success: 4, waiting_confirmation: 6, error: 8 } as const;
 
 /** Gotify message with markdown content and a click-through to the task. */
 function buildGotifyPayload(alert: Alert) {
-  const lines = [...describeFacts(alert).map((f) => `**${f.label}:** ${f.value}  `), '', `[Open task](${alert.task.url})`];
+  const lines = [
+    ...describeFacts(alert).map((f) => `**${f.label}:** ${f.value}  `),
+    '',
+    `[Open task](${alert.task.url})`,
+  ];
   return {
     title: describeTitle(alert),
     message: lines.join('\n'),

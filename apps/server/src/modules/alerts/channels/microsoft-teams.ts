@@ -16,7 +16,14 @@ function buildTeamsPayload(alert: Alert) {
           type: 'AdaptiveCard',
           version: '1.4',
           body: [
-            { type: 'TextBlock', text: describeTitle(alert), weight: 'Bolder', size: 'Medium', color: CARD_STYLES[alert.status], wrap: true },
+            {
+              type: 'TextBlock',
+              text: describeTitle(alert),
+              weight: 'Bolder',
+              size: 'Medium',
+              color: CARD_STYLES[alert.status],
+              wrap: true,
+            },
             { type: 'FactSet', facts: describeFacts(alert).map((f) => ({ title: f.label, value: f.value })) },
           ],
           actions: [{ type: 'Action.OpenUrl', title: 'Open task', url: alert.task.url }],
@@ -31,7 +38,9 @@ export function createTeamsChannel(url: string): AlertChannel {
     name: 'microsoft_teams',
     async send(alert, signal) {
       // Workflow webhooks answer 202 Accepted, the older connectors 200.
-      await postJson('microsoft_teams', url, buildTeamsPayload(alert), signal, { accept: (status) => status === 200 || status === 202 });
+      await postJson('microsoft_teams', url, buildTeamsPayload(alert), signal, {
+        accept: (status) => status === 200 || status === 202,
+      });
     },
   };
 }

@@ -12,7 +12,11 @@ function buildSlackPayload(alert: Alert) {
         fallback: title,
         title: escapeMarkup(title),
         title_link: alert.task.url,
-        fields: describeFacts(alert).map((f) => ({ title: f.label, value: escapeMarkup(f.value), short: f.label !== 'Message' })),
+        fields: describeFacts(alert).map((f) => ({
+          title: f.label,
+          value: escapeMarkup(f.value),
+          short: f.label !== 'Message',
+        })),
         footer: 'Gantry',
       },
     ],

@@ -27,10 +27,21 @@ export class SsoRefusal extends Error {
 
 const MAX_FIELD = 255;
 
-export function createExternalUsers({ users, groupMapper, clock }: { users: UsersRepository; groupMapper: GroupMapper; clock: Clock }) {
+export function createExternalUsers({
+  users,
+  groupMapper,
+  clock,
+}: {
+  users: UsersRepository;
+  groupMapper: GroupMapper;
+  clock: Clock;
+}) {
   async function findExisting(identity: ExternalIdentity, matchBy: 'email' | 'login'): Promise<UserRow | undefined> {
     if (matchBy === 'email') return identity.email ? users.findByLogin(identity.email) : undefined;
-    return (await users.findByLogin(identity.username)) ?? (identity.email ? await users.findByLogin(identity.email) : undefined);
+    return (
+      (await users.findByLogin(identity.username)) ??
+      (identity.email ? await users.findByLogin(identity.email) : undefined)
+    );
   }
 
   return {
@@ -38,7 +49,10 @@ export function createExternalUsers({ users, groupMapper, clock }: { users: User
      * Finds the Gantry user behind an external identity, creating an external user on first sign-in,
      * then applies the provider's group mapping. A local (password) account is never taken over.
      */
-    async signIn(identity: ExternalIdentity, options: { matchBy: 'email' | 'login'; mapping: GroupMapping }): Promise<UserRow> {
+    async signIn(
+      identity: ExternalIdentity,
+      options: { matchBy: 'email' | 'login'; mapping: GroupMapping },
+    ): Promise<UserRow> {
       const normalized: ExternalIdentity = {
         username: identity.username.trim().toLowerCase().slice(0, MAX_FIELD),
         name: identity.name.trim().slice(0, MAX_FIELD),
@@ -47,10 +61,14 @@ export function createExternalUsers({ users, groupMapper, clock }: { users: User
       };
       let user = await findExisting(normalized, options.matchBy);
       if (user && user.external !== 1) {
-        throw new SsoRefusal('sso_local_user_conflict', `A local account already uses ${normalized.email || normalized.username}`);
+        throw new SsoRefusal(
+          'sso_local_user_conflict',
+          `A local account already uses ${normalized.email || normalized.username}`,
+        );
       }
       if (!user) {
-        if (!normalized.email) throw new SsoRefusal('sso_no_email', 'The identity provider did not tell the e-mail address');
+        if (!normalized.email)
+          throw new SsoRefusal('sso_no_email', 'The identity provider did not tell the e-mail address');
         if (!normalized.username || (await users.findByLogin(normalized.username))) {
           throw new SsoRefusal('sso_username_taken', `The username ${normalized.username} is already taken`);
         }
@@ -68,7 +86,8 @@ export function createExternalUsers({ users, groupMapper, clock }: { users: User
         user = await users.findById(id);
         if (!user) throw new Error(`External user ${id} vanished after insert`);
       }
-      if (isGroupMappingConfigured(options.mapping)) user = await groupMapper.apply(user, normalized.groups, options.mapping);
+      if (isGroupMappingConfigured(options.mapping))
+        user = await groupMapper.apply(user, normalized.groups, options.mapping);
       return user;
     },
   };

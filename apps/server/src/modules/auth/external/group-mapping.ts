@@ -32,7 +32,15 @@ export function resolveProjectRoles(mapping: GroupMapping, groups: string[]): Ma
   return roles;
 }
 
-export function createGroupMapper({ users, projects, clock }: { users: UsersRepository; projects: ProjectsRepository; clock: Clock }) {
+export function createGroupMapper({
+  users,
+  projects,
+  clock,
+}: {
+  users: UsersRepository;
+  projects: ProjectsRepository;
+  clock: Clock;
+}) {
   return {
     /**
      * Brings the user's admin flag and memberships of the mapped projects in line with the groups the
@@ -55,7 +63,12 @@ export function createGroupMapper({ users, projects, clock }: { users: UsersRepo
         if (!role) {
           if (membership) await projects.deleteMember(projectId, user.id);
         } else if (!membership) {
-          await projects.insertMember({ project_id: projectId, user_id: user.id, role, created: toTimestamp(clock.now()) });
+          await projects.insertMember({
+            project_id: projectId,
+            user_id: user.id,
+            role,
+            created: toTimestamp(clock.now()),
+          });
         } else if (membership.role !== role) {
           await projects.updateMemberRole(projectId, user.id, role);
         }

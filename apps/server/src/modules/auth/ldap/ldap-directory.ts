@@ -49,7 +49,12 @@ export function createLdapDirectory(config: Config) {
     const secure = url.toLowerCase().startsWith('ldaps://');
     // ldapts speaks TLS from the first byte whenever it is given TLS options, so plain ldap:// gets none.
     const { Client } = loadLdap();
-    const client = new Client({ url, connectTimeout: CONNECT_TIMEOUT_MS, timeout: OPERATION_TIMEOUT_MS, ...(secure ? { tlsOptions: tlsOptions() } : {}) });
+    const client = new Client({
+      url,
+      connectTimeout: CONNECT_TIMEOUT_MS,
+      timeout: OPERATION_TIMEOUT_MS,
+      ...(secure ? { tlsOptions: tlsOptions() } : {}),
+    });
     // The upgraded socket knows no host name of its own; the certificate is checked against the server's.
     if (config.ldap_starttls && !secure) await client.startTLS({ ...tlsOptions(), host: new URL(url).hostname });
     return client;

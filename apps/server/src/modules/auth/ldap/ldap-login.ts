@@ -10,7 +10,17 @@ import type { LdapDirectory } from './ldap-directory.ts';
  * that belongs to a local account) answers undefined, so the caller can still try the local
  * password: administrators keep their way in while the directory is unreachable.
  */
-export function createLdapLogin({ config, directory, externalUsers, logger }: { config: Config; directory: LdapDirectory; externalUsers: ExternalUsers; logger: FastifyBaseLogger }) {
+export function createLdapLogin({
+  config,
+  directory,
+  externalUsers,
+  logger,
+}: {
+  config: Config;
+  directory: LdapDirectory;
+  externalUsers: ExternalUsers;
+  logger: FastifyBaseLogger;
+}) {
   const mapping = { admin_groups: config.ldap_admin_groups, project_roles: config.ldap_project_roles };
   return {
     enabled: config.ldap_enable,

@@ -23,7 +23,8 @@ function asText(value: unknown): string {
 const TEMPLATE_FIELD = /\{\{\s*\.([\w.-]+)\s*\}\}/g;
 
 export function readClaim(claims: Claims, spec: string): string {
-  if (spec.includes('{{')) return spec.replace(TEMPLATE_FIELD, (_match, path: string) => asText(readPath(claims, path))).trim();
+  if (spec.includes('{{'))
+    return spec.replace(TEMPLATE_FIELD, (_match, path: string) => asText(readPath(claims, path))).trim();
   for (const alternative of spec.split('|')) {
     const text = asText(readPath(claims, alternative.trim())).trim();
     if (text) return text;

@@ -32,11 +32,17 @@ async function readServerMetadata(provider: OidcProviderConfig): Promise<oidc.Se
     };
   }
   if (!provider.provider_url) throw new Error('provider_url (or endpoint.auth_url and endpoint.token_url) is required');
-  const discovered = await oidc.discovery(new URL(provider.provider_url), provider.client_id ?? '', undefined, oidc.None(), {
-    timeout: PROVIDER_TIMEOUT_SECONDS,
-    // The administrator chose this URL; plain http is their call (an IdP on the same private network).
-    execute: provider.provider_url.startsWith('http:') ? [oidc.allowInsecureRequests] : [],
-  });
+  const discovered = await oidc.discovery(
+    new URL(provider.provider_url),
+    provider.client_id ?? '',
+    undefined,
+    oidc.None(),
+    {
+      timeout: PROVIDER_TIMEOUT_SECONDS,
+      // The administrator chose this URL; plain http is their call (an IdP on the same private network).
+      execute: provider.provider_url.startsWith('http:') ? [oidc.allowInsecureRequests] : [],
+    },
+  );
   return discovered.serverMetadata();
 }
 
@@ -47,7 +53,12 @@ export function createOidcClients(providers: Record<string, OidcProviderConfig>)
   async function build(provider: OidcProviderConfig): Promise<oidc.Configuration> {
     if (!provider.client_id) throw new Error('client_id is required');
     const metadata = await readServerMetadata(provider);
-    const client = new oidc.Configuration(metadata, provider.client_id, undefined, chooseClientAuth(provider, metadata));
+    const client = new oidc.Configuration(
+      metadata,
+      provider.client_id,
+      undefined,
+      chooseClientAuth(provider, metadata),
+    );
     client.timeout = PROVIDER_TIMEOUT_SECONDS;
     const urls = [metadata.issuer, metadata.authorization_endpoint, metadata.token_endpoint];
     if (urls.some((url) => url?.startsWith('http:'))) oidc.allowInsecureRequests(client);

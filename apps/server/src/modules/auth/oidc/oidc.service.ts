@@ -53,10 +53,15 @@ export function createOidcService({ config, clock, secrets, clients, externalUse
   }
 
   function callbackUrl(providerId: string, provider: OidcProviderConfig, requestOrigin: string): string {
-    return provider.redirect_url || `${siteBase(requestOrigin)}/api/auth/oidc/${encodeURIComponent(providerId)}/redirect`;
+    return (
+      provider.redirect_url || `${siteBase(requestOrigin)}/api/auth/oidc/${encodeURIComponent(providerId)}/redirect`
+    );
   }
 
-  async function readClaims(client: oidc.Configuration, tokens: oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers): Promise<Claims> {
+  async function readClaims(
+    client: oidc.Configuration,
+    tokens: oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers,
+  ): Promise<Claims> {
     const idClaims: Claims = tokens.claims() ?? {};
     if (!client.serverMetadata().userinfo_endpoint || typeof idClaims.sub !== 'string') return idClaims;
     // Many providers put e-mail and groups only into userinfo; the ID token stays the authority on who signed in.
@@ -98,12 +103,24 @@ export function createOidcService({ config, clock, secrets, clients, externalUse
     },
 
     /** Checks the authorization response against the flow, redeems the code and signs the user in. */
-    async finishLogin(providerId: string, query: Record<string, unknown>, sealedFlow: string | undefined, requestOrigin: string, clientInfo: ClientInfo): Promise<OidcStep> {
+    async finishLogin(
+      providerId: string,
+      query: Record<string, unknown>,
+      sealedFlow: string | undefined,
+      requestOrigin: string,
+      clientInfo: ClientInfo,
+    ): Promise<OidcStep> {
       const provider = findProvider(providerId);
       if (!provider) return toLoginPage(requestOrigin, 'oidc_unknown_provider');
       const flow = openFlow(secrets, sealedFlow);
       const state = typeof query.state === 'string' ? query.state : '';
-      if (!flow || flow.provider !== providerId || flow.expiresAt <= clock.now().getTime() || !state || flow.state !== state) {
+      if (
+        !flow ||
+        flow.provider !== providerId ||
+        flow.expiresAt <= clock.now().getTime() ||
+        !state ||
+        flow.state !== state
+      ) {
         return toLoginPage(requestOrigin, 'oidc_invalid_state');
       }
       if (!spentStates.spend(flow.state, flow.expiresAt)) return toLoginPage(requestOrigin, 'oidc_invalid_state');
@@ -114,7 +131,8 @@ export function createOidcService({ config, clock, secrets, clients, externalUse
       try {
         const client = await clients.get(providerId);
         const currentUrl = new URL(flow.redirectUri);
-        for (const [key, value] of Object.entries(query)) if (typeof value === 'string') currentUrl.searchParams.set(key, value);
+        for (const [key, value] of Object.entries(query))
+          if (typeof value === 'string') currentUrl.searchParams.set(key, value);
         const tokens = await oidc.authorizationCodeGrant(client, currentUrl, {
           expectedState: flow.state,
           expectedNonce: flow.nonce,
@@ -126,7 +144,8 @@ export function createOidcService({ config, clock, secrets, clients, externalUse
         if (claims.email_verified === false || claims.email_verified === 'false') {
           throw new SsoRefusal('sso_email_unverified', 'The identity provider has not verified the e-mail address');
         }
-        const username = readClaim(claims, provider.username_claim || 'preferred_username') || oidc.randomState().slice(0, 16);
+        const username =
+          readClaim(claims, provider.username_claim || 'preferred_username') || oidc.randomState().slice(0, 16);
         const user = await externalUsers.signIn(
           {
             username,
@@ -136,7 +155,10 @@ export function createOidcService({ config, clock, secrets, clients, externalUse
           },
           { matchBy: 'email', mapping: provider },
         );
-        return { location: toApp(requestOrigin, flow.returnPath), sessionToken: await createSession(user.id, clientInfo) };
+        return {
+          location: toApp(requestOrigin, flow.returnPath),
+          sessionToken: await createSession(user.id, clientInfo),
+        };
       } catch (error) {
         if (error instanceof SsoRefusal) {
           logger.info({ provider: providerId, reason: error.message }, 'OpenID sign-in refused');

@@ -46,7 +46,8 @@ export function useConfirmTotp() {
 export function useRemoveTotp() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ userId, totpId }: { userId: number; totpId: number }) => api(totpApi.remove, { params: { userId, totpId } }),
+    mutationFn: ({ userId, totpId }: { userId: number; totpId: number }) =>
+      api(totpApi.remove, { params: { userId, totpId } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: currentUserQuery.queryKey }),
   });
 }

@@ -20,7 +20,11 @@ import { DASH, formatDate } from '../../../lib/format-date.ts';
 import { apiTokensQuery, useRevokeApiToken } from '../api/account-queries.ts';
 import { NewTokenDialog } from './new-token-dialog.tsx';
 
-const mono = { fontFamily: 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace', fontSize: 13, whiteSpace: 'nowrap' };
+const mono = {
+  fontFamily: 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace',
+  fontSize: 13,
+  whiteSpace: 'nowrap',
+};
 // Dates broken over three lines on a phone read badly; the table scrolls sideways instead.
 const noWrap = { whiteSpace: 'nowrap' };
 
@@ -44,12 +48,22 @@ export function ApiTokensSection() {
 
   const columns: Column<ApiToken>[] = [
     { id: 'name', header: t('account.tokens.name'), render: (token) => token.name || DASH },
-    { id: 'token', header: t('account.tokens.token'), render: (token) => <Box component="code" sx={mono}>{`${token.id}…`}</Box> },
-    { id: 'created', header: t('account.tokens.created'), render: (token) => <Box sx={noWrap}>{formatDate(token.created, { locale })}</Box> },
+    {
+      id: 'token',
+      header: t('account.tokens.token'),
+      render: (token) => <Box component="code" sx={mono}>{`${token.id}…`}</Box>,
+    },
+    {
+      id: 'created',
+      header: t('account.tokens.created'),
+      render: (token) => <Box sx={noWrap}>{formatDate(token.created, { locale })}</Box>,
+    },
     {
       id: 'expires',
       header: t('account.tokens.expires'),
-      render: (token) => <Box sx={noWrap}>{token.expires_at ? formatDate(token.expires_at, { locale }) : t('account.tokens.never')}</Box>,
+      render: (token) => (
+        <Box sx={noWrap}>{token.expires_at ? formatDate(token.expires_at, { locale }) : t('account.tokens.never')}</Box>
+      ),
     },
     {
       id: 'status',
@@ -70,7 +84,11 @@ export function ApiTokensSection() {
       width: 64,
       render: (token) => (
         <Tooltip title={t('account.tokens.revoke')}>
-          <IconButton size="small" onClick={() => revokeDialog.show(token)} aria-label={t('account.tokens.revokeNamed', { name: token.name || token.id })}>
+          <IconButton
+            size="small"
+            onClick={() => revokeDialog.show(token)}
+            aria-label={t('account.tokens.revokeNamed', { name: token.name || token.id })}
+          >
             <DeleteOutlineIcon fontSize="small" />
           </IconButton>
         </Tooltip>

@@ -55,7 +55,9 @@ export function NewTokenDialog({ open, onClose }: { open: boolean; onClose: () =
       fullWidth
       aria-labelledby="new-token-title"
     >
-      <DialogTitle id="new-token-title">{created ? t('account.tokens.createdTitle') : t('account.tokens.new')}</DialogTitle>
+      <DialogTitle id="new-token-title">
+        {created ? t('account.tokens.createdTitle') : t('account.tokens.new')}
+      </DialogTitle>
       {created ? (
         <>
           <DialogContent>
@@ -91,7 +93,13 @@ export function NewTokenDialog({ open, onClose }: { open: boolean; onClose: () =
                 autoFocus
                 fullWidth
               />
-              <TextField select label={t('account.tokens.expiresIn')} value={days} onChange={(event) => setDays(Number(event.target.value))} fullWidth>
+              <TextField
+                select
+                label={t('account.tokens.expiresIn')}
+                value={days}
+                onChange={(event) => setDays(Number(event.target.value))}
+                fullWidth
+              >
                 {TOKEN_LIFETIMES.map((value) => (
                   <MenuItem key={value} value={value}>
                     {value === 0 ? t('account.tokens.never') : t('account.tokens.days', { count: value })}
@@ -104,9 +112,7 @@ export function NewTokenDialog({ open, onClose }: { open: boolean; onClose: () =
             <Button onClick={onClose} color="inherit" disabled={create.isPending}>
               {t('common.cancel')}
             </Button>
-            <SubmitButton pending={create.isPending}>
-              {t('common.create')}
-            </SubmitButton>
+            <SubmitButton pending={create.isPending}>{t('common.create')}</SubmitButton>
           </DialogActions>
         </form>
       )}

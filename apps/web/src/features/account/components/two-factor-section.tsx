@@ -38,7 +38,13 @@ function EnrolDialog({ open, userId, onClose }: { open: boolean; userId: number;
   // Once confirmed the dialog shows the recovery code: only its Done button closes it, so a stray click cannot lose the code.
   const confirmed = confirm.isSuccess;
   return (
-    <Dialog open={open} onClose={confirmed ? undefined : onClose} maxWidth="xs" fullWidth aria-labelledby="totp-enrol-title">
+    <Dialog
+      open={open}
+      onClose={confirmed ? undefined : onClose}
+      maxWidth="xs"
+      fullWidth
+      aria-labelledby="totp-enrol-title"
+    >
       <DialogTitle id="totp-enrol-title">{t('account.totp.setUp')}</DialogTitle>
       <DialogContent>
         {start.isError ? <Alert severity="error">{getErrorMessage(start.error)}</Alert> : null}

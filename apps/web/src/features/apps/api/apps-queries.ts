@@ -23,12 +23,16 @@ export function useSaveApp() {
 export function useSetAppActive() {
   const invalidate = useInvalidateApps();
   return useMutation({
-    mutationFn: ({ id, active }: { id: string; active: boolean }) => api(appsApi.setActive, { params: { appId: id }, body: { active } }),
+    mutationFn: ({ id, active }: { id: string; active: boolean }) =>
+      api(appsApi.setActive, { params: { appId: id }, body: { active } }),
     onSettled: invalidate,
   });
 }
 
 export function useDeleteApp() {
   const invalidate = useInvalidateApps();
-  return useMutation({ mutationFn: (id: string) => api(appsApi.remove, { params: { appId: id } }), onSuccess: invalidate });
+  return useMutation({
+    mutationFn: (id: string) => api(appsApi.remove, { params: { appId: id } }),
+    onSuccess: invalidate,
+  });
 }

@@ -26,7 +26,10 @@ export function AppDialog({ open, app, onClose }: AppDialogProps) {
   const snackbar = useSnackbar();
   const save = useSaveApp();
   const isNew = app === undefined;
-  const form = useForm<AppFormInput, unknown, AppFormValues>({ resolver: zodResolver(buildAppFormSchema(isNew)), defaultValues: getAppFormDefaults(app) });
+  const form = useForm<AppFormInput, unknown, AppFormValues>({
+    resolver: zodResolver(buildAppFormSchema(isNew)),
+    defaultValues: getAppFormDefaults(app),
+  });
 
   useEffect(() => {
     if (!open) return;
@@ -62,20 +65,57 @@ export function AppDialog({ open, app, onClose }: AppDialogProps) {
       error={save.error ? getErrorMessage(save.error) : null}
     >
       <Stack direction="row" spacing={2} sx={{ alignItems: 'flex-start' }}>
-        <FormTextField control={form.control} name="id" label={t('apps.id')} required={isNew} disabled={!isNew} autoFocus={isNew} helperText={t('apps.idHint')} />
+        <FormTextField
+          control={form.control}
+          name="id"
+          label={t('apps.id')}
+          required={isNew}
+          disabled={!isNew}
+          autoFocus={isNew}
+          helperText={t('apps.idHint')}
+        />
         <FormTextField control={form.control} name="title" label={t('apps.appTitle')} autoFocus={!isNew} />
       </Stack>
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
-        <FormTextField control={form.control} name="icon" label={t('apps.icon')} placeholder="language-ruby" helperText={t('apps.iconHint')} />
-        <AppIcon app={{ id: String(id ?? ''), title: String(title ?? ''), icon: String(icon ?? ''), color: String(color ?? ''), dark_color: String(darkColor ?? '') }} size={28} />
+        <FormTextField
+          control={form.control}
+          name="icon"
+          label={t('apps.icon')}
+          placeholder="language-ruby"
+          helperText={t('apps.iconHint')}
+        />
+        <AppIcon
+          app={{
+            id: String(id ?? ''),
+            title: String(title ?? ''),
+            icon: String(icon ?? ''),
+            color: String(color ?? ''),
+            dark_color: String(darkColor ?? ''),
+          }}
+          size={28}
+        />
       </Stack>
       <Stack direction="row" spacing={2}>
         <FormTextField control={form.control} name="color" label={t('apps.color')} placeholder="#cc342d" />
         <FormTextField control={form.control} name="dark_color" label={t('apps.darkColor')} placeholder="#ff6b6b" />
       </Stack>
       <Stack direction="row" spacing={2}>
-        <FormTextField control={form.control} name="path" label={t('apps.path')} placeholder="/usr/bin/ruby" helperText={t('apps.pathHint')} slotProps={{ htmlInput: { spellCheck: false } }} />
-        <FormTextField control={form.control} name="priority" label={t('apps.priority')} numeric helperText={t('apps.priorityHint')} sx={{ maxWidth: 160 }} />
+        <FormTextField
+          control={form.control}
+          name="path"
+          label={t('apps.path')}
+          placeholder="/usr/bin/ruby"
+          helperText={t('apps.pathHint')}
+          slotProps={{ htmlInput: { spellCheck: false } }}
+        />
+        <FormTextField
+          control={form.control}
+          name="priority"
+          label={t('apps.priority')}
+          numeric
+          helperText={t('apps.priorityHint')}
+          sx={{ maxWidth: 160 }}
+        />
       </Stack>
       <Controller
         control={form.control}

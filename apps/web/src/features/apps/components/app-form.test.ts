@@ -15,9 +15,16 @@ describe('app form', () => {
   });
 
   it('reads the priority from text and drops blank arguments', () => {
-    const values = buildAppFormSchema(true).parse({ ...getAppFormDefaults(), id: 'ruby', priority: '300', args: ['-W0', '  ', ' script.rb '] });
+    const values = buildAppFormSchema(true).parse({
+      ...getAppFormDefaults(),
+      id: 'ruby',
+      priority: '300',
+      args: ['-W0', '  ', ' script.rb '],
+    });
     expect(values).toMatchObject({ id: 'ruby', priority: 300, args: ['-W0', 'script.rb'] });
     expect(buildAppFormSchema(true).parse({ ...getAppFormDefaults(), id: 'ruby' }).priority).toBeUndefined();
-    expect(issues(buildAppFormSchema(true).safeParse({ ...getAppFormDefaults(), id: 'ruby', priority: 'high' }))).toEqual(['priority: Priority must be a number']);
+    expect(
+      issues(buildAppFormSchema(true).safeParse({ ...getAppFormDefaults(), id: 'ruby', priority: 'high' })),
+    ).toEqual(['priority: Priority must be a number']);
   });
 });

@@ -7,7 +7,10 @@ import { cleanStringList } from '../../../components/string-list-editor.tsx';
 export function buildAppFormSchema(isNew: boolean) {
   return AppBody.extend({
     id: isNew ? AppId : z.string(),
-    priority: z.preprocess((value) => (value === '' || value === null || value === undefined ? undefined : Number(value)), AppBody.shape.priority),
+    priority: z.preprocess(
+      (value) => (value === '' || value === null || value === undefined ? undefined : Number(value)),
+      AppBody.shape.priority,
+    ),
     args: z.array(z.string()).transform(cleanStringList),
   });
 }

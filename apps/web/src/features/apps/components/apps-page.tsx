@@ -57,7 +57,10 @@ export function AppsPage() {
           checked={app.active}
           disabled={!isAdmin || (setActive.isPending && setActive.variables?.id === app.id)}
           onChange={(event) =>
-            setActive.mutate({ id: app.id, active: event.target.checked }, { onError: (error) => snackbar.showError(getErrorMessage(error)) })
+            setActive.mutate(
+              { id: app.id, active: event.target.checked },
+              { onError: (error) => snackbar.showError(getErrorMessage(error)) },
+            )
           }
           slotProps={{ input: { 'aria-label': t('apps.activeNamed', { name: app.title || app.id }) } }}
         />
@@ -107,7 +110,13 @@ export function AppsPage() {
         title={t('apps.title')}
         backTo={lastProjectId ? `/project/${lastProjectId}` : '/'}
         actions={
-          <Button variant="contained" disableElevation startIcon={<AddIcon />} disabled={!isAdmin} onClick={() => editDialog.show(undefined)}>
+          <Button
+            variant="contained"
+            disableElevation
+            startIcon={<AddIcon />}
+            disabled={!isAdmin}
+            onClick={() => editDialog.show(undefined)}
+          >
             {t('apps.newApp')}
           </Button>
         }

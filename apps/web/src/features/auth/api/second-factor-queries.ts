@@ -24,12 +24,18 @@ export function useRefreshSession() {
 
 export function useVerifyPasscode() {
   const refresh = useRefreshSession();
-  return useMutation({ mutationFn: (passcode: string) => api(totpApi.verify, { body: { passcode } }), onSuccess: refresh });
+  return useMutation({
+    mutationFn: (passcode: string) => api(totpApi.verify, { body: { passcode } }),
+    onSuccess: refresh,
+  });
 }
 
 export function useRecoverWithCode() {
   const refresh = useRefreshSession();
-  return useMutation({ mutationFn: (recoveryCode: string) => api(totpApi.recovery, { body: { recovery_code: recoveryCode } }), onSuccess: refresh });
+  return useMutation({
+    mutationFn: (recoveryCode: string) => api(totpApi.recovery, { body: { recovery_code: recoveryCode } }),
+    onSuccess: refresh,
+  });
 }
 
 export function useStartEnrolmentAtLogin() {
@@ -39,7 +45,8 @@ export function useStartEnrolmentAtLogin() {
 /** Confirms without refreshing the session yet: the recovery code must be shown first. */
 export function useConfirmEnrolmentAtLogin() {
   return useMutation({
-    mutationFn: ({ totpId, passcode }: { totpId: number; passcode: string }) => api(totpApi.confirmAtLogin, { params: { totpId }, body: { passcode } }),
+    mutationFn: ({ totpId, passcode }: { totpId: number; passcode: string }) =>
+      api(totpApi.confirmAtLogin, { params: { totpId }, body: { passcode } }),
   });
 }
 

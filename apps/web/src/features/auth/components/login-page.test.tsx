@@ -31,7 +31,10 @@ describe('LoginPage', () => {
       fakeFetch({
         'GET /api/user': unauthorized,
         'GET /api/auth/login': () =>
-          json(200, { oidc_providers: [{ id: 'github', name: 'GitHub', color: '#24292e', icon: 'github' }], login_with_password: false }),
+          json(200, {
+            oidc_providers: [{ id: 'github', name: 'GitHub', color: '#24292e', icon: 'github' }],
+            login_with_password: false,
+          }),
       }).fetchImpl,
     );
     renderLogin('/auth/login?t=5');
@@ -78,7 +81,9 @@ describe('LoginPage', () => {
     fireEvent.change(password, { target: { value: ' secret ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(await screen.findByText('Incorrect login or password')).toBeTruthy();
-    expect(calls.filter((call) => call.method === 'POST').map((call) => call.body)).toEqual([{ auth: 'admin', password: ' secret ' }]);
+    expect(calls.filter((call) => call.method === 'POST').map((call) => call.body)).toEqual([
+      { auth: 'admin', password: ' secret ' },
+    ]);
   });
 
   it('opens the sign-in help, fetched at the first click, with the commands to run on the server', async () => {

@@ -48,7 +48,13 @@ export function LoginPage() {
   if (user.isError && !isApiError(user.error, 401)) throw user.error;
   if (user.isPending || options.isPending) return <FullPageSpinner />;
   const pendingFactor = secondFactorOf(user.error);
-  if (pendingFactor) return <SecondFactorStep factor={pendingFactor} allowRecovery={options.data?.auth_methods.totp?.allow_recovery ?? false} />;
+  if (pendingFactor)
+    return (
+      <SecondFactorStep
+        factor={pendingFactor}
+        allowRecovery={options.data?.auth_methods.totp?.allow_recovery ?? false}
+      />
+    );
 
   const loginError = login.error
     ? isApiError(login.error, 401)
@@ -59,7 +65,17 @@ export function LoginPage() {
   const withPassword = options.data?.login_with_password ?? true;
 
   return (
-    <Box sx={{ minHeight: '100dvh', display: 'flex', alignItems: 'center', justifyContent: 'center', px: 2, py: 6, bgcolor: 'background.default' }}>
+    <Box
+      sx={{
+        minHeight: '100dvh',
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+        px: 2,
+        py: 6,
+        bgcolor: 'background.default',
+      }}
+    >
       <Box sx={{ width: 300, maxWidth: '100%' }}>
         <Stack spacing={1.5} sx={{ alignItems: 'center', mb: 4 }}>
           <GantryLogo size={48} />
@@ -76,11 +92,15 @@ export function LoginPage() {
           </Alert>
         ) : null}
 
-        {withPassword ? <SignInForm pending={login.isPending} error={loginError} onSubmit={(body) => login.mutate(body)} /> : null}
+        {withPassword ? (
+          <SignInForm pending={login.isPending} error={loginError} onSubmit={(body) => login.mutate(body)} />
+        ) : null}
 
         {providers.length > 0 ? (
           <>
-            {withPassword ? <Divider sx={{ my: 3, color: 'text.secondary', fontSize: 13 }}>{t('auth.or')}</Divider> : null}
+            {withPassword ? (
+              <Divider sx={{ my: 3, color: 'text.secondary', fontSize: 13 }}>{t('auth.or')}</Divider>
+            ) : null}
             <Stack spacing={1.5}>
               {providers.map((provider) => (
                 <OidcProviderButton key={provider.id} provider={provider} />

@@ -58,7 +58,15 @@ export function OidcProviderButton({ provider }: { provider: OidcProvider }) {
       fullWidth
       disableElevation
       startIcon={renderIcon(provider.icon)}
-      sx={provider.color ? { bgcolor: provider.color, color: textColor, '&:hover': { bgcolor: provider.color, filter: 'brightness(0.92)' } } : undefined}
+      sx={
+        provider.color
+          ? {
+              bgcolor: provider.color,
+              color: textColor,
+              '&:hover': { bgcolor: provider.color, filter: 'brightness(0.92)' },
+            }
+          : undefined
+      }
     >
       {provider.name}
     </Button>

@@ -18,7 +18,11 @@ const me = {
   pro: false,
   can_create_project: false,
 };
-const loginOptions = { oidc_providers: [], login_with_password: true, auth_methods: { totp: { allow_recovery: true, required: false } } };
+const loginOptions = {
+  oidc_providers: [],
+  login_with_password: true,
+  auth_methods: { totp: { allow_recovery: true, required: false } },
+};
 
 /** /api/user refuses with `refusal` until `verified()` is called, like a session awaiting its factor. */
 function sessionAwaiting(refusal: { error: string; code: string }) {
@@ -64,7 +68,10 @@ describe('sign-in second step', () => {
     fireEvent.change(screen.getByLabelText('6-digit code'), { target: { value: '654321' } });
     fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
     expect(await screen.findByText('signed in')).toBeTruthy();
-    expect(calls.filter((call) => call.url === '/api/auth/verify').map((call) => call.body)).toEqual([{ passcode: '123456' }, { passcode: '654321' }]);
+    expect(calls.filter((call) => call.url === '/api/auth/verify').map((call) => call.body)).toEqual([
+      { passcode: '123456' },
+      { passcode: '654321' },
+    ]);
   });
 
   it('signs in with the recovery code instead', async () => {
@@ -92,7 +99,8 @@ describe('sign-in second step', () => {
       'fetch',
       fakeFetch({
         'GET /api/user': () => json(401, { error: 'TOTP_REQUIRED', code: 'totp_required' }),
-        'GET /api/auth/login': () => json(200, { ...loginOptions, auth_methods: { totp: { allow_recovery: false, required: false } } }),
+        'GET /api/auth/login': () =>
+          json(200, { ...loginOptions, auth_methods: { totp: { allow_recovery: false, required: false } } }),
       }).fetchImpl,
     );
     renderLogin();
@@ -102,7 +110,13 @@ describe('sign-in second step', () => {
 
   it('walks a user the server requires TOTP of through the enrolment, showing the recovery code before going on', async () => {
     const session = sessionAwaiting({ error: 'TOTP_ENROLL_REQUIRED', code: 'totp_enroll_required' });
-    const enrolment = { id: 7, created: me.created, user_id: 1, url: 'otpauth://totp/Gantry:ada?secret=JBSWY3DPEHPK3PXP&issuer=Gantry', recovery_code: 'AAAA-BBBB-CCCC-DDDD-EEEE' };
+    const enrolment = {
+      id: 7,
+      created: me.created,
+      user_id: 1,
+      url: 'otpauth://totp/Gantry:ada?secret=JBSWY3DPEHPK3PXP&issuer=Gantry',
+      recovery_code: 'AAAA-BBBB-CCCC-DDDD-EEEE',
+    };
     vi.stubGlobal(
       'fetch',
       fakeFetch({
@@ -117,7 +131,9 @@ describe('sign-in second step', () => {
     );
     renderLogin();
 
-    expect(await screen.findByText('Your administrator requires two-factor authentication. Set it up to continue.')).toBeTruthy();
+    expect(
+      await screen.findByText('Your administrator requires two-factor authentication. Set it up to continue.'),
+    ).toBeTruthy();
     const qr = await screen.findByRole('img', { name: 'QR code for the authenticator app' });
     expect(qr.getAttribute('src')).toBe('/api/auth/totp/enroll/7/qr');
     expect(screen.getByLabelText('Setup key').textContent).toBe('JBSWY3DPEHPK3PXP');

@@ -26,7 +26,17 @@ import {
 
 function StepLayout({ title, children, width = 300 }: { title: string; children: ReactNode; width?: number }) {
   return (
-    <Box sx={{ minHeight: '100dvh', display: 'flex', alignItems: 'center', justifyContent: 'center', px: 2, py: 6, bgcolor: 'background.default' }}>
+    <Box
+      sx={{
+        minHeight: '100dvh',
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+        px: 2,
+        py: 6,
+        bgcolor: 'background.default',
+      }}
+    >
       <Box sx={{ width, maxWidth: '100%' }}>
         <Stack spacing={1.5} sx={{ alignItems: 'center', mb: 4 }}>
           <GantryLogo size={48} />
@@ -81,7 +91,11 @@ function PasscodeForm({ allowRecovery }: { allowRecovery: boolean }) {
         ) : (
           <PasscodeField value={passcode} onChange={setPasscode} label={t('account.totp.code')} autoFocus />
         )}
-        <SubmitButton size="large" pending={mutation.isPending} disabled={useRecovery ? !recoveryCode.trim() : passcode.length !== 6}>
+        <SubmitButton
+          size="large"
+          pending={mutation.isPending}
+          disabled={useRecovery ? !recoveryCode.trim() : passcode.length !== 6}
+        >
           {t('account.signIn.verify')}
         </SubmitButton>
         {allowRecovery ? (
@@ -140,10 +154,18 @@ export function SecondFactorStep({ factor, allowRecovery }: { factor: SecondFact
   const { t } = useTranslation();
   const logout = useLogout();
   return (
-    <StepLayout title={factor === 'totp' ? t('account.signIn.title') : t('account.totp.setUp')} width={factor === 'totp' ? 300 : 360}>
+    <StepLayout
+      title={factor === 'totp' ? t('account.signIn.title') : t('account.totp.setUp')}
+      width={factor === 'totp' ? 300 : 360}
+    >
       {factor === 'totp' ? <PasscodeForm allowRecovery={allowRecovery} /> : <EnrolAtLogin />}
       <Box sx={{ textAlign: 'center', mt: 3 }}>
-        <Link component="button" type="button" variant="body2" onClick={() => logout.mutate(undefined, { onSettled: () => window.location.assign('/auth/login') })}>
+        <Link
+          component="button"
+          type="button"
+          variant="body2"
+          onClick={() => logout.mutate(undefined, { onSettled: () => window.location.assign('/auth/login') })}
+        >
           {t('account.signIn.otherAccount')}
         </Link>
       </Box>

@@ -23,7 +23,17 @@ interface SignInFieldProps {
  * and helper text wiring). TextField itself imports the select, menu and popover machinery too,
  * which the sign-in page, the first page everyone loads, never uses.
  */
-export function SignInField({ name, label, value, onChange, error, inputRef, type = 'text', autoComplete, autoFocus = false }: SignInFieldProps) {
+export function SignInField({
+  name,
+  label,
+  value,
+  onChange,
+  error,
+  inputRef,
+  type = 'text',
+  autoComplete,
+  autoFocus = false,
+}: SignInFieldProps) {
   const id = useId();
   const helperTextId = error ? `${id}-helper-text` : undefined;
   return (

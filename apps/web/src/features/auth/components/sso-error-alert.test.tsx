@@ -11,7 +11,11 @@ function renderLogin(url: string) {
     'fetch',
     fakeFetch({
       'GET /api/user': () => new Response(null, { status: 401, statusText: 'Unauthorized' }),
-      'GET /api/auth/login': () => json(200, { oidc_providers: [{ id: 'corp', name: 'Corp SSO', color: '', icon: '' }], login_with_password: true }),
+      'GET /api/auth/login': () =>
+        json(200, {
+          oidc_providers: [{ id: 'corp', name: 'Corp SSO', color: '', icon: '' }],
+          login_with_password: true,
+        }),
     }).fetchImpl,
   );
   return renderWithProviders(

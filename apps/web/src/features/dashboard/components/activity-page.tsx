@@ -19,7 +19,11 @@ export function ActivityPage() {
       header: t('activity.time'),
       width: 220,
       render: (event) => (
-        <Typography variant="body2" sx={{ whiteSpace: 'nowrap' }} title={new Date(event.created).toLocaleString(i18n.language)}>
+        <Typography
+          variant="body2"
+          sx={{ whiteSpace: 'nowrap' }}
+          title={new Date(event.created).toLocaleString(i18n.language)}
+        >
           {formatDate(event.created, { locale: i18n.language })}
         </Typography>
       ),

@@ -36,4 +36,5 @@ export function useDeleteEnvironment(projectId: number) {
   });
 }
 
-export const loadEnvironmentRefs = (projectId: number, environmentId: number) => api(environmentsApi.refs, { params: { projectId, environmentId } });
+export const loadEnvironmentRefs = (projectId: number, environmentId: number) =>
+  api(environmentsApi.refs, { params: { projectId, environmentId } });

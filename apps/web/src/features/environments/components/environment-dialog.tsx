@@ -56,7 +56,10 @@ export function EnvironmentDialog({ open, projectId, environmentId, onClose }: E
     }
     return zodResolver(EnvironmentBody)({ ...values, secrets: buildSecretChanges(rows) }, context, options);
   };
-  const form = useForm<EnvironmentFormInput, unknown, EnvironmentFormValues>({ resolver, defaultValues: { name: '', json: '{}', env: '{}' } });
+  const form = useForm<EnvironmentFormInput, unknown, EnvironmentFormValues>({
+    resolver,
+    defaultValues: { name: '', json: '{}', env: '{}' },
+  });
 
   const loaded = isNew ? undefined : existing.data;
   useEffect(() => {
@@ -78,7 +81,13 @@ export function EnvironmentDialog({ open, projectId, environmentId, onClose }: E
       save.mutate(
         {
           environmentId,
-          body: { ...(environmentId ? { id: environmentId } : {}), name: values.name, json: values.json, env: values.env, secrets: buildSecretChanges(secretsRef.current) },
+          body: {
+            ...(environmentId ? { id: environmentId } : {}),
+            name: values.name,
+            json: values.json,
+            env: values.env,
+            secrets: buildSecretChanges(secretsRef.current),
+          },
         },
         {
           onSuccess: () => {

@@ -23,7 +23,12 @@ describe('variables table', () => {
 
   it('reads empty text as no variables and drops rows without a name', () => {
     expect(toVariableRows('  ')).toEqual([]);
-    expect(fromVariableRows([{ name: ' ', value: 'x', raw: false }, { name: ' PORT ', value: '8080', raw: false }])).toBe('{\n  "PORT": "8080"\n}');
+    expect(
+      fromVariableRows([
+        { name: ' ', value: 'x', raw: false },
+        { name: ' PORT ', value: '8080', raw: false },
+      ]),
+    ).toBe('{\n  "PORT": "8080"\n}');
   });
 
   it('keeps a raw value that no longer parses as text', () => {

@@ -11,7 +11,9 @@ function parseObject(text: string): Record<string, unknown> | undefined {
   if (text.trim() === '') return {};
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -27,7 +29,9 @@ export function toVariableRows(text: string): VariableRow[] | null {
   const rows: VariableRow[] = [];
   for (const [name, value] of Object.entries(object)) {
     if (typeof value === 'object' && value !== null) return null;
-    rows.push(typeof value === 'string' ? { name, value, raw: false } : { name, value: JSON.stringify(value), raw: true });
+    rows.push(
+      typeof value === 'string' ? { name, value, raw: false } : { name, value: JSON.stringify(value), raw: true },
+    );
   }
   return rows;
 }
@@ -63,7 +67,14 @@ export interface SecretRow {
 }
 
 export function toSecretRows(environment?: Environment): SecretRow[] {
-  return (environment?.secrets ?? []).map((secret) => ({ key: `saved-${secret.id}`, id: secret.id, name: secret.name, type: secret.type, value: '', deleted: false }));
+  return (environment?.secrets ?? []).map((secret) => ({
+    key: `saved-${secret.id}`,
+    id: secret.id,
+    name: secret.name,
+    type: secret.type,
+    value: '',
+    deleted: false,
+  }));
 }
 
 /** What the server must do with the secrets: create new ones, update edited ones, delete removed ones; the rest is not sent. */

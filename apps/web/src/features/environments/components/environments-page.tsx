@@ -34,7 +34,9 @@ export function EnvironmentsPage() {
       onDeleted: () => snackbar.showSuccess(t('environments.deleted', { name: environment.name })),
     });
 
-  const columns: Column<Environment>[] = [{ id: 'name', header: t('environments.name'), render: (environment) => environment.name }];
+  const columns: Column<Environment>[] = [
+    { id: 'name', header: t('environments.name'), render: (environment) => environment.name },
+  ];
   if (canManage) {
     columns.push(
       createActionsColumn<Environment>({
@@ -56,7 +58,12 @@ export function EnvironmentsPage() {
       getRowKey={(environment) => environment.id}
       emptyText={t('environments.empty')}
     >
-      <EnvironmentDialog open={editDialog.open} projectId={projectId} environmentId={editDialog.item} onClose={editDialog.close} />
+      <EnvironmentDialog
+        open={editDialog.open}
+        projectId={projectId}
+        environmentId={editDialog.item}
+        onClose={editDialog.close}
+      />
       {deletion.element}
     </ResourceListPage>
   );

@@ -24,8 +24,14 @@ let nextKey = 0;
 /** Secrets of a variable group: saved ones can get a new value or be removed; new ones need a name and a type. */
 export function SecretsEditor({ rows, onChange, error }: SecretsEditorProps) {
   const { t } = useTranslation();
-  const update = (key: string, change: Partial<SecretRow>) => onChange(rows.map((row) => (row.key === key ? { ...row, ...change } : row)));
-  const remove = (row: SecretRow) => onChange(row.id === undefined ? rows.filter((other) => other.key !== row.key) : rows.map((other) => (other.key === row.key ? { ...other, deleted: true } : other)));
+  const update = (key: string, change: Partial<SecretRow>) =>
+    onChange(rows.map((row) => (row.key === key ? { ...row, ...change } : row)));
+  const remove = (row: SecretRow) =>
+    onChange(
+      row.id === undefined
+        ? rows.filter((other) => other.key !== row.key)
+        : rows.map((other) => (other.key === row.key ? { ...other, deleted: true } : other)),
+    );
   const visible = rows.filter((row) => !row.deleted);
 
   return (
@@ -42,11 +48,27 @@ export function SecretsEditor({ rows, onChange, error }: SecretsEditorProps) {
       {visible.map((row) => {
         const saved = row.id !== undefined;
         return (
-          <Stack key={row.key} direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' } }} role="group" aria-label={row.name || t('environments.newSecret')}>
+          <Stack
+            key={row.key}
+            direction={{ xs: 'column', sm: 'row' }}
+            spacing={1}
+            sx={{ alignItems: { sm: 'center' } }}
+            role="group"
+            aria-label={row.name || t('environments.newSecret')}
+          >
             {saved ? (
               <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flex: 2, minWidth: 0 }}>
-                <Typography sx={{ fontFamily: 'monospace', fontSize: 14, overflow: 'hidden', textOverflow: 'ellipsis' }}>{row.name}</Typography>
-                <Chip size="small" variant="outlined" label={t(`environments.secretTypes.${row.type}`)} sx={{ height: 20, fontSize: 11 }} />
+                <Typography
+                  sx={{ fontFamily: 'monospace', fontSize: 14, overflow: 'hidden', textOverflow: 'ellipsis' }}
+                >
+                  {row.name}
+                </Typography>
+                <Chip
+                  size="small"
+                  variant="outlined"
+                  label={t(`environments.secretTypes.${row.type}`)}
+                  sx={{ height: 20, fontSize: 11 }}
+                />
               </Stack>
             ) : (
               <Stack direction="row" spacing={1} sx={{ flex: 3, minWidth: 0 }}>
@@ -80,11 +102,19 @@ export function SecretsEditor({ rows, onChange, error }: SecretsEditorProps) {
                 value={row.value}
                 onChange={(event) => update(row.key, { value: event.target.value })}
                 placeholder={saved ? t('environments.secretUnchanged') : t('environments.secretValue')}
-                slotProps={{ htmlInput: { 'aria-label': t('environments.secretValueOf', { name: row.name || t('environments.newSecret') }) } }}
+                slotProps={{
+                  htmlInput: {
+                    'aria-label': t('environments.secretValueOf', { name: row.name || t('environments.newSecret') }),
+                  },
+                }}
                 sx={{ flex: 1 }}
               />
               <Tooltip title={t('common.delete')}>
-                <IconButton size="small" onClick={() => remove(row)} aria-label={t('lists.deleteNamed', { name: row.name || t('environments.newSecret') })}>
+                <IconButton
+                  size="small"
+                  onClick={() => remove(row)}
+                  aria-label={t('lists.deleteNamed', { name: row.name || t('environments.newSecret') })}
+                >
                   <DeleteOutlineIcon fontSize="small" />
                 </IconButton>
               </Tooltip>
@@ -96,7 +126,9 @@ export function SecretsEditor({ rows, onChange, error }: SecretsEditorProps) {
         <Button
           size="small"
           startIcon={<AddIcon />}
-          onClick={() => onChange([...rows, { key: `new-${(nextKey += 1)}`, name: '', type: 'var', value: '', deleted: false }])}
+          onClick={() =>
+            onChange([...rows, { key: `new-${(nextKey += 1)}`, name: '', type: 'var', value: '', deleted: false }])
+          }
         >
           {t('environments.addSecret')}
         </Button>

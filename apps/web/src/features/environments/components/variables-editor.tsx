@@ -62,7 +62,13 @@ export function VariablesEditor({ label, value, onChange, error, namePlaceholder
         <Typography id={`${id}-label`} variant="subtitle2" color={error ? 'error' : undefined}>
           {label}
         </Typography>
-        <ToggleButtonGroup size="small" exclusive value={mode} onChange={(_, next: Mode | null) => switchMode(next)} aria-label={t('environments.viewAs', { name: label })}>
+        <ToggleButtonGroup
+          size="small"
+          exclusive
+          value={mode}
+          onChange={(_, next: Mode | null) => switchMode(next)}
+          aria-label={t('environments.viewAs', { name: label })}
+        >
           <ToggleButton value="table" sx={{ py: 0.25, px: 1.25 }}>
             {t('environments.table')}
           </ToggleButton>
@@ -84,7 +90,9 @@ export function VariablesEditor({ label, value, onChange, error, namePlaceholder
           fullWidth
           error={Boolean(error)}
           placeholder="{}"
-          slotProps={{ htmlInput: { 'aria-label': label, spellCheck: false, style: { fontFamily: 'monospace', fontSize: 13 } } }}
+          slotProps={{
+            htmlInput: { 'aria-label': label, spellCheck: false, style: { fontFamily: 'monospace', fontSize: 13 } },
+          }}
         />
       ) : rows === null ? (
         <Alert severity="info">{t('environments.cannotShowTable')}</Alert>
@@ -101,25 +109,41 @@ export function VariablesEditor({ label, value, onChange, error, namePlaceholder
                 size="small"
                 value={row.name}
                 placeholder={namePlaceholder}
-                onChange={(event) => changeRows(rows.map((old, i) => (i === index ? { ...old, name: event.target.value } : old)))}
-                slotProps={{ htmlInput: { 'aria-label': t('environments.variableName', { index: index + 1 }), spellCheck: false } }}
+                onChange={(event) =>
+                  changeRows(rows.map((old, i) => (i === index ? { ...old, name: event.target.value } : old)))
+                }
+                slotProps={{
+                  htmlInput: { 'aria-label': t('environments.variableName', { index: index + 1 }), spellCheck: false },
+                }}
                 sx={{ flex: 2, '& input': { fontFamily: 'monospace', fontSize: 13 } }}
               />
               <TextField
                 size="small"
                 value={row.value}
                 placeholder={t('environments.value')}
-                onChange={(event) => changeRows(rows.map((old, i) => (i === index ? { ...old, value: event.target.value } : old)))}
-                slotProps={{ htmlInput: { 'aria-label': t('environments.variableValue', { index: index + 1 }), spellCheck: false } }}
+                onChange={(event) =>
+                  changeRows(rows.map((old, i) => (i === index ? { ...old, value: event.target.value } : old)))
+                }
+                slotProps={{
+                  htmlInput: { 'aria-label': t('environments.variableValue', { index: index + 1 }), spellCheck: false },
+                }}
                 sx={{ flex: 3, '& input': { fontFamily: 'monospace', fontSize: 13 } }}
               />
-              <IconButton size="small" onClick={() => changeRows(rows.filter((_, i) => i !== index))} aria-label={t('environments.removeVariable', { index: index + 1 })}>
+              <IconButton
+                size="small"
+                onClick={() => changeRows(rows.filter((_, i) => i !== index))}
+                aria-label={t('environments.removeVariable', { index: index + 1 })}
+              >
                 <CloseIcon fontSize="small" />
               </IconButton>
             </Stack>
           ))}
           <Box>
-            <Button size="small" startIcon={<AddIcon />} onClick={() => changeRows([...rows, { name: '', value: '', raw: false }])}>
+            <Button
+              size="small"
+              startIcon={<AddIcon />}
+              onClick={() => changeRows([...rows, { name: '', value: '', raw: false }])}
+            >
               {t('environments.addVariable')}
             </Button>
           </Box>

@@ -1,6 +1,12 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { integrationsApi } from '@gantry/contract';
-import type { Integration, IntegrationBody, IntegrationExtractValueBody, IntegrationMatcherBody, ResourceRefs } from '@gantry/contract';
+import type {
+  Integration,
+  IntegrationBody,
+  IntegrationExtractValueBody,
+  IntegrationMatcherBody,
+  ResourceRefs,
+} from '@gantry/contract';
 import { api } from '../../../lib/api-client.ts';
 import { resourceKeys } from '../../../lib/project-resources.ts';
 
@@ -8,9 +14,12 @@ const integrationKeys = {
   all: (projectId: number) => [...resourceKeys.all(projectId), 'integrations'] as const,
   list: (projectId: number) => [...integrationKeys.all(projectId), 'list'] as const,
   one: (projectId: number, integrationId: number) => [...integrationKeys.all(projectId), 'one', integrationId] as const,
-  aliases: (projectId: number, integrationId: number | null) => [...integrationKeys.all(projectId), 'aliases', integrationId ?? 'project'] as const,
-  values: (projectId: number, integrationId: number) => [...integrationKeys.one(projectId, integrationId), 'values'] as const,
-  matchers: (projectId: number, integrationId: number) => [...integrationKeys.one(projectId, integrationId), 'matchers'] as const,
+  aliases: (projectId: number, integrationId: number | null) =>
+    [...integrationKeys.all(projectId), 'aliases', integrationId ?? 'project'] as const,
+  values: (projectId: number, integrationId: number) =>
+    [...integrationKeys.one(projectId, integrationId), 'values'] as const,
+  matchers: (projectId: number, integrationId: number) =>
+    [...integrationKeys.one(projectId, integrationId), 'matchers'] as const,
 };
 
 export const integrationsQuery = (projectId: number) =>
@@ -69,9 +78,14 @@ export function useSetSearchable(projectId: number) {
   const invalidate = useInvalidate(projectId);
   return useMutation({
     mutationFn: ({ integration, searchable }: { integration: Integration; searchable: boolean }) =>
-      api(integrationsApi.update, { params: { projectId, integrationId: integration.id }, body: { ...integration, searchable } }),
+      api(integrationsApi.update, {
+        params: { projectId, integrationId: integration.id },
+        body: { ...integration, searchable },
+      }),
     onMutate: ({ integration, searchable }) => {
-      queryClient.setQueryData<Integration>(integrationKeys.one(projectId, integration.id), (current) => (current ? { ...current, searchable } : current));
+      queryClient.setQueryData<Integration>(integrationKeys.one(projectId, integration.id), (current) =>
+        current ? { ...current, searchable } : current,
+      );
     },
     onSettled: invalidate,
   });
@@ -137,7 +151,8 @@ export function useSaveExtractValue(projectId: number, integrationId: number) {
 export function useDeleteExtractValue(projectId: number, integrationId: number) {
   const invalidate = useInvalidate(projectId);
   return useMutation({
-    mutationFn: (valueId: number) => api(integrationsApi.removeValue, { params: { projectId, integrationId, valueId } }),
+    mutationFn: (valueId: number) =>
+      api(integrationsApi.removeValue, { params: { projectId, integrationId, valueId } }),
     onSuccess: invalidate,
   });
 }
@@ -146,7 +161,8 @@ export function useSaveMatcher(projectId: number, integrationId: number) {
   const invalidate = useInvalidate(projectId);
   return useMutation({
     mutationFn: async ({ id: matcherId, body }: SaveRuleVariables<IntegrationMatcherBody>): Promise<void> => {
-      if (matcherId) await api(integrationsApi.updateMatcher, { params: { projectId, integrationId, matcherId }, body });
+      if (matcherId)
+        await api(integrationsApi.updateMatcher, { params: { projectId, integrationId, matcherId }, body });
       else await api(integrationsApi.createMatcher, { params: { projectId, integrationId }, body });
     },
     onSuccess: invalidate,
@@ -156,7 +172,8 @@ export function useSaveMatcher(projectId: number, integrationId: number) {
 export function useDeleteMatcher(projectId: number, integrationId: number) {
   const invalidate = useInvalidate(projectId);
   return useMutation({
-    mutationFn: (matcherId: number) => api(integrationsApi.removeMatcher, { params: { projectId, integrationId, matcherId } }),
+    mutationFn: (matcherId: number) =>
+      api(integrationsApi.removeMatcher, { params: { projectId, integrationId, matcherId } }),
     onSuccess: invalidate,
   });
 }

@@ -41,7 +41,8 @@ export function AliasList({ projectId, integrationId, canManage, title, descript
     );
 
   const addAlias = () => add.mutate(undefined, { onError: (error) => snackbar.showError(getErrorMessage(error)) });
-  const removeAlias = (aliasId: number) => remove.mutate(aliasId, { onError: (error) => snackbar.showError(getErrorMessage(error)) });
+  const removeAlias = (aliasId: number) =>
+    remove.mutate(aliasId, { onError: (error) => snackbar.showError(getErrorMessage(error)) });
 
   return (
     <Paper variant="outlined" component="section" aria-label={title} sx={{ p: 2 }}>
@@ -69,18 +70,44 @@ export function AliasList({ projectId, integrationId, canManage, title, descript
           {t('integrations.noAliases')}
         </Typography>
       ) : (
-        <Stack component="ul" spacing={0.5} sx={{ listStyle: 'none', m: 0, p: 0 }} aria-label={t('integrations.aliasUrls')}>
+        <Stack
+          component="ul"
+          spacing={0.5}
+          sx={{ listStyle: 'none', m: 0, p: 0 }}
+          aria-label={t('integrations.aliasUrls')}
+        >
           {aliases.data.map((alias) => (
-            <Stack component="li" key={alias.id} direction="row" spacing={0.5} sx={{ alignItems: 'center', minWidth: 0 }}>
+            <Stack
+              component="li"
+              key={alias.id}
+              direction="row"
+              spacing={0.5}
+              sx={{ alignItems: 'center', minWidth: 0 }}
+            >
               <Box
                 component="code"
-                sx={{ flexGrow: 1, minWidth: 0, fontSize: 13, px: 1, py: 0.75, borderRadius: 1, bgcolor: 'action.hover', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+                sx={{
+                  flexGrow: 1,
+                  minWidth: 0,
+                  fontSize: 13,
+                  px: 1,
+                  py: 0.75,
+                  borderRadius: 1,
+                  bgcolor: 'action.hover',
+                  overflow: 'hidden',
+                  textOverflow: 'ellipsis',
+                  whiteSpace: 'nowrap',
+                }}
                 title={alias.url}
               >
                 {alias.url}
               </Box>
               <Tooltip title={t('integrations.copyAlias')}>
-                <IconButton size="small" onClick={() => void copy(alias.url)} aria-label={t('integrations.copyNamed', { url: alias.url })}>
+                <IconButton
+                  size="small"
+                  onClick={() => void copy(alias.url)}
+                  aria-label={t('integrations.copyNamed', { url: alias.url })}
+                >
                   <ContentCopyIcon fontSize="small" />
                 </IconButton>
               </Tooltip>

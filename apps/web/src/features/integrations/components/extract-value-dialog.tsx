@@ -22,7 +22,10 @@ export function ExtractValueDialog({ open, projectId, integrationId, value, onCl
   const { t } = useTranslation();
   const save = useSaveExtractValue(projectId, integrationId);
   const isNew = value === undefined;
-  const form = useForm<ExtractValueFields>({ resolver: zodResolver(ExtractValueFormSchema), defaultValues: getExtractValueDefaults(value) });
+  const form = useForm<ExtractValueFields>({
+    resolver: zodResolver(ExtractValueFormSchema),
+    defaultValues: getExtractValueDefaults(value),
+  });
   const source = useWatch({ control: form.control, name: 'value_source' });
   const bodyDataType = useWatch({ control: form.control, name: 'body_data_type' });
 

@@ -48,7 +48,17 @@ import { MatcherDialog } from './matcher-dialog.tsx';
 import { SectionHeading } from './section-heading.tsx';
 import { getIntegrationsPath } from './integrations-page.tsx';
 
-function Section({ title, description, action, children }: { title: string; description: string; action: ReactNode; children: ReactNode }) {
+function Section({
+  title,
+  description,
+  action,
+  children,
+}: {
+  title: string;
+  description: string;
+  action: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <Box component="section" aria-label={title}>
       <SectionHeading title={title} description={description} action={action} alignAction="flex-end" />
@@ -88,12 +98,24 @@ export function IntegrationDetailPage() {
   const listPath = getIntegrationsPath(projectId);
 
   const sourceLabel = (source: 'body' | 'header', bodyDataType: string) =>
-    source === 'header' ? t('integrations.sources.header') : `${t('integrations.sources.body')} (${t(`integrations.bodyDataTypes.${bodyDataType || 'json'}`)})`;
+    source === 'header'
+      ? t('integrations.sources.header')
+      : `${t('integrations.sources.body')} (${t(`integrations.bodyDataTypes.${bodyDataType || 'json'}`)})`;
 
   const valueColumns: Column<IntegrationExtractValue>[] = [
     { id: 'name', header: t('integrations.name'), render: (value) => value.name },
-    { id: 'source', header: t('integrations.valueSource'), hideBelow: 'md', render: (value) => sourceLabel(value.value_source, value.body_data_type) },
-    { id: 'key', header: t('integrations.key'), hideBelow: 'sm', render: (value) => (value.key ? <Code>{value.key}</Code> : DASH) },
+    {
+      id: 'source',
+      header: t('integrations.valueSource'),
+      hideBelow: 'md',
+      render: (value) => sourceLabel(value.value_source, value.body_data_type),
+    },
+    {
+      id: 'key',
+      header: t('integrations.key'),
+      hideBelow: 'sm',
+      render: (value) => (value.key ? <Code>{value.key}</Code> : DASH),
+    },
     {
       id: 'variable',
       header: t('integrations.variable'),
@@ -109,10 +131,30 @@ export function IntegrationDetailPage() {
   ];
   const matcherColumns: Column<IntegrationMatcher>[] = [
     { id: 'name', header: t('integrations.name'), render: (matcher) => matcher.name },
-    { id: 'source', header: t('integrations.matchSource'), hideBelow: 'md', render: (matcher) => sourceLabel(matcher.match_type, matcher.body_data_type) },
-    { id: 'key', header: t('integrations.key'), hideBelow: 'sm', render: (matcher) => (matcher.key ? <Code>{matcher.key}</Code> : DASH) },
-    { id: 'method', header: t('integrations.method'), hideBelow: 'sm', render: (matcher) => t(`integrations.methods.${matcher.method}`) },
-    { id: 'value', header: t('integrations.value'), fill: true, render: (matcher) => <Code title={matcher.value}>{matcher.value}</Code> },
+    {
+      id: 'source',
+      header: t('integrations.matchSource'),
+      hideBelow: 'md',
+      render: (matcher) => sourceLabel(matcher.match_type, matcher.body_data_type),
+    },
+    {
+      id: 'key',
+      header: t('integrations.key'),
+      hideBelow: 'sm',
+      render: (matcher) => (matcher.key ? <Code>{matcher.key}</Code> : DASH),
+    },
+    {
+      id: 'method',
+      header: t('integrations.method'),
+      hideBelow: 'sm',
+      render: (matcher) => t(`integrations.methods.${matcher.method}`),
+    },
+    {
+      id: 'value',
+      header: t('integrations.value'),
+      fill: true,
+      render: (matcher) => <Code title={matcher.value}>{matcher.value}</Code>,
+    },
   ];
   if (canManage) {
     valueColumns.push(
@@ -190,7 +232,13 @@ export function IntegrationDetailPage() {
               <Button variant="outlined" startIcon={<EditOutlinedIcon />} onClick={() => editDialog.show()}>
                 {t('common.edit')}
               </Button>
-              <Button variant="outlined" color="error" startIcon={<DeleteOutlineIcon />} onClick={requestDelete} disabled={removeIntegration.isPending || deletion.checking}>
+              <Button
+                variant="outlined"
+                color="error"
+                startIcon={<DeleteOutlineIcon />}
+                onClick={requestDelete}
+                disabled={removeIntegration.isPending || deletion.checking}
+              >
                 {t('common.delete')}
               </Button>
             </>
@@ -199,10 +247,25 @@ export function IntegrationDetailPage() {
       />
       <Stack spacing={3}>
         <Paper variant="outlined" sx={{ p: 2 }}>
-          <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'max-content 1fr' }, columnGap: 3, rowGap: 1, '& dt': { color: 'text.secondary' }, '& dd': { m: 0 } }}>
+          <Box
+            component="dl"
+            sx={{
+              m: 0,
+              display: 'grid',
+              gridTemplateColumns: { xs: '1fr', sm: 'max-content 1fr' },
+              columnGap: 3,
+              rowGap: 1,
+              '& dt': { color: 'text.secondary' },
+              '& dd': { m: 0 },
+            }}
+          >
             <dt>{t('integrations.template')}</dt>
             <dd>
-              <Link component={RouterLink} to={`/project/${projectId}/templates/${current.template_id}`} underline="hover">
+              <Link
+                component={RouterLink}
+                to={`/project/${projectId}/templates/${current.template_id}`}
+                underline="hover"
+              >
                 {template?.name ?? `#${current.template_id}`}
               </Link>
             </dd>
@@ -225,7 +288,10 @@ export function IntegrationDetailPage() {
                 checked={current.searchable}
                 disabled={!canManage || setSearchable.isPending}
                 onChange={(event) =>
-                  setSearchable.mutate({ integration: current, searchable: event.target.checked }, { onError: (error) => snackbar.showError(getErrorMessage(error)) })
+                  setSearchable.mutate(
+                    { integration: current, searchable: event.target.checked },
+                    { onError: (error) => snackbar.showError(getErrorMessage(error)) },
+                  )
                 }
               />
             }
@@ -239,13 +305,24 @@ export function IntegrationDetailPage() {
             }
           />
         </Paper>
-        <AliasList projectId={projectId} integrationId={current.id} canManage={canManage} title={t('integrations.aliases')} description={t('integrations.aliasesHint')} />
+        <AliasList
+          projectId={projectId}
+          integrationId={current.id}
+          canManage={canManage}
+          title={t('integrations.aliases')}
+          description={t('integrations.aliasesHint')}
+        />
         <Section
           title={t('integrations.values')}
           description={t('integrations.valuesHint')}
           action={
             canManage ? (
-              <Button size="small" variant="outlined" startIcon={<AddIcon />} onClick={() => valueDialog.show(undefined)}>
+              <Button
+                size="small"
+                variant="outlined"
+                startIcon={<AddIcon />}
+                onClick={() => valueDialog.show(undefined)}
+              >
                 {t('integrations.newValue')}
               </Button>
             ) : null
@@ -267,7 +344,12 @@ export function IntegrationDetailPage() {
           description={t('integrations.matchersHint')}
           action={
             canManage ? (
-              <Button size="small" variant="outlined" startIcon={<AddIcon />} onClick={() => matcherDialog.show(undefined)}>
+              <Button
+                size="small"
+                variant="outlined"
+                startIcon={<AddIcon />}
+                onClick={() => matcherDialog.show(undefined)}
+              >
                 {t('integrations.newMatcher')}
               </Button>
             ) : null
@@ -285,9 +367,26 @@ export function IntegrationDetailPage() {
           />
         </Section>
       </Stack>
-      <IntegrationDialog open={editDialog.open} projectId={projectId} integration={current} onClose={editDialog.close} />
-      <ExtractValueDialog open={valueDialog.open} projectId={projectId} integrationId={current.id} value={valueDialog.item} onClose={valueDialog.close} />
-      <MatcherDialog open={matcherDialog.open} projectId={projectId} integrationId={current.id} matcher={matcherDialog.item} onClose={matcherDialog.close} />
+      <IntegrationDialog
+        open={editDialog.open}
+        projectId={projectId}
+        integration={current}
+        onClose={editDialog.close}
+      />
+      <ExtractValueDialog
+        open={valueDialog.open}
+        projectId={projectId}
+        integrationId={current.id}
+        value={valueDialog.item}
+        onClose={valueDialog.close}
+      />
+      <MatcherDialog
+        open={matcherDialog.open}
+        projectId={projectId}
+        integrationId={current.id}
+        matcher={matcherDialog.item}
+        onClose={matcherDialog.close}
+      />
       {deletion.element}
     </Page>
   );

@@ -3,7 +3,12 @@ import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { INTEGRATION_AUTH_METHODS, authMethodNeedsHeader, authMethodNeedsSecret, isPasswordKeyType } from '@gantry/contract';
+import {
+  INTEGRATION_AUTH_METHODS,
+  authMethodNeedsHeader,
+  authMethodNeedsSecret,
+  isPasswordKeyType,
+} from '@gantry/contract';
 import type { Integration } from '@gantry/contract';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
@@ -32,7 +37,10 @@ export function IntegrationDialog({ open, projectId, integration, onClose }: Int
   const keys = useQuery({ ...keysQuery(projectId), enabled: open });
   const save = useSaveIntegration(projectId);
   const isNew = integration === undefined;
-  const form = useForm<IntegrationFields>({ resolver: zodResolver(IntegrationFormSchema), defaultValues: getIntegrationDefaults(integration) });
+  const form = useForm<IntegrationFields>({
+    resolver: zodResolver(IntegrationFormSchema),
+    defaultValues: getIntegrationDefaults(integration),
+  });
   const method = useWatch({ control: form.control, name: 'auth_method' });
 
   useEffect(() => {
@@ -82,7 +90,10 @@ export function IntegrationDialog({ open, projectId, integration, onClose }: Int
         control={form.control}
         name="auth_method"
         label={t('integrations.authMethod')}
-        options={INTEGRATION_AUTH_METHODS.map((value) => ({ value, label: t(`integrations.authMethods.${value || 'none'}`) }))}
+        options={INTEGRATION_AUTH_METHODS.map((value) => ({
+          value,
+          label: t(`integrations.authMethods.${value || 'none'}`),
+        }))}
       />
       {authMethodNeedsHeader(method) ? (
         <FormTextField

@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { AUTH_HEADER_REQUIRED, AUTH_SECRET_REQUIRED, BODY_DATA_FORMAT_REQUIRED, BODY_DATA_TYPE_REQUIRED, KEY_REQUIRED, authMethodNeedsHeader, authMethodNeedsSecret, requiredText } from '@gantry/contract';
+import {
+  AUTH_HEADER_REQUIRED,
+  AUTH_SECRET_REQUIRED,
+  BODY_DATA_FORMAT_REQUIRED,
+  BODY_DATA_TYPE_REQUIRED,
+  KEY_REQUIRED,
+  authMethodNeedsHeader,
+  authMethodNeedsSecret,
+  requiredText,
+} from '@gantry/contract';
 import type {
   BodyDataType,
   ExtractVariableType,
@@ -20,7 +29,11 @@ import type {
 
 type Fail = (path: string, message: string) => void;
 const collect = <T>(check: (fields: T, fail: Fail) => void) =>
-  z.custom<T>().superRefine((fields, ctx) => check(fields, (path, message) => ctx.addIssue({ code: 'custom', path: [path], message })));
+  z
+    .custom<T>()
+    .superRefine((fields, ctx) =>
+      check(fields, (path, message) => ctx.addIssue({ code: 'custom', path: [path], message })),
+    );
 
 const MATCH_SOURCE_REQUIRED = 'Match source is required';
 const VALUE_SOURCE_REQUIRED = 'Value Source is required';
@@ -48,14 +61,27 @@ export const getIntegrationDefaults = (integration?: Integration): IntegrationFi
 export const IntegrationFormSchema = collect<IntegrationFields>((fields, fail) => {
   if (!fields.name.trim()) fail('name', requiredText('Name'));
   if (fields.template_id === null) fail('template_id', requiredText('Template'));
-  if (authMethodNeedsHeader(fields.auth_method) && !fields.auth_header.trim()) fail('auth_header', AUTH_HEADER_REQUIRED);
-  if (authMethodNeedsSecret(fields.auth_method) && fields.auth_secret_id === null) fail('auth_secret_id', AUTH_SECRET_REQUIRED);
+  if (authMethodNeedsHeader(fields.auth_method) && !fields.auth_header.trim())
+    fail('auth_header', AUTH_HEADER_REQUIRED);
+  if (authMethodNeedsSecret(fields.auth_method) && fields.auth_secret_id === null)
+    fail('auth_secret_id', AUTH_SECRET_REQUIRED);
 });
 
 /** An existing integration keeps what the dialog does not edit (the alias switch, task parameters). */
-export function toIntegrationBody(fields: IntegrationFields, projectId: number, integration?: Integration): IntegrationBody {
+export function toIntegrationBody(
+  fields: IntegrationFields,
+  projectId: number,
+  integration?: Integration,
+): IntegrationBody {
   return {
-    ...(integration ? { id: integration.id, project_id: projectId, searchable: integration.searchable, task_params: integration.task_params } : { project_id: projectId }),
+    ...(integration
+      ? {
+          id: integration.id,
+          project_id: projectId,
+          searchable: integration.searchable,
+          task_params: integration.task_params,
+        }
+      : { project_id: projectId }),
     name: fields.name.trim(),
     template_id: fields.template_id ?? 0,
     auth_method: fields.auth_method,
@@ -86,11 +112,16 @@ export const ExtractValueFormSchema = collect<ExtractValueFields>((fields, fail)
   if (!fields.name.trim()) fail('name', requiredText('Name'));
   if (!fields.value_source) fail('value_source', VALUE_SOURCE_REQUIRED);
   if (fields.value_source === 'body' && !fields.body_data_type) fail('body_data_type', BODY_DATA_TYPE_REQUIRED);
-  if (fields.value_source && needsKey(fields.value_source, fields.body_data_type) && !fields.key.trim()) fail('key', KEY_REQUIRED);
+  if (fields.value_source && needsKey(fields.value_source, fields.body_data_type) && !fields.key.trim())
+    fail('key', KEY_REQUIRED);
   if (!fields.variable.trim()) fail('variable', requiredText('Variable'));
 });
 
-export function toExtractValueBody(fields: ExtractValueFields, integrationId: number, value?: IntegrationExtractValue): IntegrationExtractValueBody {
+export function toExtractValueBody(
+  fields: ExtractValueFields,
+  integrationId: number,
+  value?: IntegrationExtractValue,
+): IntegrationExtractValueBody {
   const source = fields.value_source || 'body';
   return {
     ...(value ? { id: value.id } : {}),
@@ -126,12 +157,17 @@ export const MatcherFormSchema = collect<MatcherFields>((fields, fail) => {
   if (!fields.name.trim()) fail('name', requiredText('Name'));
   if (!fields.match_type) fail('match_type', MATCH_SOURCE_REQUIRED);
   if (fields.match_type === 'body' && !fields.body_data_type) fail('body_data_type', BODY_DATA_FORMAT_REQUIRED);
-  if (fields.match_type && needsKey(fields.match_type, fields.body_data_type) && !fields.key.trim()) fail('key', KEY_REQUIRED);
+  if (fields.match_type && needsKey(fields.match_type, fields.body_data_type) && !fields.key.trim())
+    fail('key', KEY_REQUIRED);
   if (!fields.method) fail('method', METHOD_REQUIRED);
   if (!fields.value.trim()) fail('value', requiredText('Value'));
 });
 
-export function toMatcherBody(fields: MatcherFields, integrationId: number, matcher?: IntegrationMatcher): IntegrationMatcherBody {
+export function toMatcherBody(
+  fields: MatcherFields,
+  integrationId: number,
+  matcher?: IntegrationMatcher,
+): IntegrationMatcherBody {
   const source = fields.match_type || 'body';
   return {
     ...(matcher ? { id: matcher.id } : {}),

@@ -121,7 +121,15 @@ export function RequestPartFields<TFields extends FieldValues>({
   return (
     <>
       <FormSelectField control={control} name={names.source} label={sourceLabel} required options={sourceOptions} />
-      {source === 'body' ? <FormSelectField control={control} name={names.bodyDataType} label={bodyDataTypeLabel} required options={bodyDataTypeOptions} /> : null}
+      {source === 'body' ? (
+        <FormSelectField
+          control={control}
+          name={names.bodyDataType}
+          label={bodyDataTypeLabel}
+          required
+          options={bodyDataTypeOptions}
+        />
+      ) : null}
       {showsKey(source, bodyDataType) ? (
         <FormTextField
           control={control}

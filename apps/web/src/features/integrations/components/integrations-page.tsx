@@ -54,7 +54,12 @@ export function IntegrationsPage() {
       id: 'name',
       header: t('integrations.name'),
       render: (integration) => (
-        <Link component={RouterLink} to={`${getIntegrationsPath(projectId)}/${integration.id}`} underline="hover" sx={{ fontWeight: 500 }}>
+        <Link
+          component={RouterLink}
+          to={`${getIntegrationsPath(projectId)}/${integration.id}`}
+          underline="hover"
+          sx={{ fontWeight: 500 }}
+        >
           {integration.name}
         </Link>
       ),
@@ -63,13 +68,27 @@ export function IntegrationsPage() {
       id: 'template',
       header: t('integrations.template'),
       render: (integration) => (
-        <Link component={RouterLink} to={`/project/${projectId}/templates/${integration.template_id}`} underline="hover">
+        <Link
+          component={RouterLink}
+          to={`/project/${projectId}/templates/${integration.template_id}`}
+          underline="hover"
+        >
           {templateNames.get(integration.template_id) ?? `#${integration.template_id}`}
         </Link>
       ),
     },
-    { id: 'auth', header: t('integrations.authMethod'), hideBelow: 'md', render: (integration) => t(`integrations.authMethods.${integration.auth_method || 'none'}`) },
-    { id: 'searchable', header: t('integrations.globalAliasColumn'), hideBelow: 'md', render: (integration) => (integration.searchable ? t('integrations.yes') : DASH) },
+    {
+      id: 'auth',
+      header: t('integrations.authMethod'),
+      hideBelow: 'md',
+      render: (integration) => t(`integrations.authMethods.${integration.auth_method || 'none'}`),
+    },
+    {
+      id: 'searchable',
+      header: t('integrations.globalAliasColumn'),
+      hideBelow: 'md',
+      render: (integration) => (integration.searchable ? t('integrations.yes') : DASH),
+    },
   ];
   if (canManage) {
     columns.push(
@@ -88,7 +107,12 @@ export function IntegrationsPage() {
         title={t('integrations.title')}
         actions={
           canManage ? (
-            <Button variant="contained" disableElevation startIcon={<AddIcon />} onClick={() => editDialog.show(undefined)}>
+            <Button
+              variant="contained"
+              disableElevation
+              startIcon={<AddIcon />}
+              onClick={() => editDialog.show(undefined)}
+            >
               {t('integrations.newIntegration')}
             </Button>
           ) : null
@@ -113,7 +137,12 @@ export function IntegrationsPage() {
           description={t('integrations.projectAliasesHint')}
         />
       </Stack>
-      <IntegrationDialog open={editDialog.open} projectId={projectId} integration={editDialog.item} onClose={editDialog.close} />
+      <IntegrationDialog
+        open={editDialog.open}
+        projectId={projectId}
+        integration={editDialog.item}
+        onClose={editDialog.close}
+      />
       {deletion.element}
     </Page>
   );

@@ -24,7 +24,10 @@ export function MatcherDialog({ open, projectId, integrationId, matcher, onClose
   const { t } = useTranslation();
   const save = useSaveMatcher(projectId, integrationId);
   const isNew = matcher === undefined;
-  const form = useForm<MatcherFields>({ resolver: zodResolver(MatcherFormSchema), defaultValues: getMatcherDefaults(matcher) });
+  const form = useForm<MatcherFields>({
+    resolver: zodResolver(MatcherFormSchema),
+    defaultValues: getMatcherDefaults(matcher),
+  });
   const source = useWatch({ control: form.control, name: 'match_type' });
   const bodyDataType = useWatch({ control: form.control, name: 'body_data_type' });
 
@@ -37,7 +40,9 @@ export function MatcherDialog({ open, projectId, integrationId, matcher, onClose
       title={isNew ? t('integrations.newMatcher') : t('integrations.editMatcher')}
       toBody={(fields) => toMatcherBody(fields, integrationId, matcher)}
       save={save}
-      savedMessage={(body) => t(isNew ? 'integrations.matcherCreated' : 'integrations.matcherSaved', { name: body.name })}
+      savedMessage={(body) =>
+        t(isNew ? 'integrations.matcherCreated' : 'integrations.matcherSaved', { name: body.name })
+      }
       onClose={onClose}
     >
       <FormTextField control={form.control} name="name" label={t('integrations.name')} required autoFocus />
@@ -57,7 +62,14 @@ export function MatcherDialog({ open, projectId, integrationId, matcher, onClose
         required
         options={MATCH_METHODS.map((method) => ({ value: method, label: t(`integrations.methods.${method}`) }))}
       />
-      <FormTextField control={form.control} name="value" label={t('integrations.value')} required placeholder="refs/heads/main" slotProps={{ htmlInput: { spellCheck: false } }} />
+      <FormTextField
+        control={form.control}
+        name="value"
+        label={t('integrations.value')}
+        required
+        placeholder="refs/heads/main"
+        slotProps={{ htmlInput: { spellCheck: false } }}
+      />
     </IntegrationRuleDialog>
   );
 }

@@ -28,4 +28,5 @@ export function useDeleteInventory(projectId: number) {
   });
 }
 
-export const loadInventoryRefs = (projectId: number, inventoryId: number) => api(inventoriesApi.refs, { params: { projectId, inventoryId } });
+export const loadInventoryRefs = (projectId: number, inventoryId: number) =>
+  api(inventoriesApi.refs, { params: { projectId, inventoryId } });

@@ -26,10 +26,13 @@ export function AttachToTemplateDialog({ open, projectId, workspace, onClose }: 
   const [templateId, setTemplateId] = useState<number | ''>('');
   const [missing, setMissing] = useState(false);
   const attach = useMutation({
-    mutationFn: (id: number) => api(workspacesApi.attach, { params: { projectId, templateId: id, inventoryId: workspace?.id ?? 0 } }),
+    mutationFn: (id: number) =>
+      api(workspacesApi.attach, { params: { projectId, templateId: id, inventoryId: workspace?.id ?? 0 } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: resourceKeys.inventories(projectId) }),
   });
-  const matching = (templates.data ?? []).filter((template) => workspace !== undefined && workspaceTypeOf(template.app) === workspace.type);
+  const matching = (templates.data ?? []).filter(
+    (template) => workspace !== undefined && workspaceTypeOf(template.app) === workspace.type,
+  );
 
   useEffect(() => {
     if (!open) return;
@@ -55,7 +58,12 @@ export function AttachToTemplateDialog({ open, projectId, workspace, onClose }: 
         }
         attach.mutate(templateId, {
           onSuccess: () => {
-            snackbar.showSuccess(t('terraform.attachedTo', { name: workspace?.name ?? '', template: matching.find((x) => x.id === templateId)?.name ?? '' }));
+            snackbar.showSuccess(
+              t('terraform.attachedTo', {
+                name: workspace?.name ?? '',
+                template: matching.find((x) => x.id === templateId)?.name ?? '',
+              }),
+            );
             onClose();
           },
         });

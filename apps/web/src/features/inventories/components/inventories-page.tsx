@@ -34,7 +34,8 @@ import { InventoryDialog } from './inventory-dialog.tsx';
 /** Apps whose inventories this screen creates: workspaces of terraform and tofu come from their templates. */
 const INVENTORY_APPS = ['ansible'] as const;
 
-const isWorkspace = (inventory: Inventory) => inventory.type === 'terraform-workspace' || inventory.type === 'tofu-workspace';
+const isWorkspace = (inventory: Inventory) =>
+  inventory.type === 'terraform-workspace' || inventory.type === 'tofu-workspace';
 
 /** One line that says where the hosts come from: the file path, or the start of the inline content. */
 function InventorySource({ inventory, repositoryName }: { inventory: Inventory; repositoryName?: string }) {
@@ -100,13 +101,28 @@ export function InventoriesPage() {
     });
 
   const columns: Column<Inventory>[] = [
-    { id: 'name', header: t('inventories.name'), fill: true, render: (inventory) => <span title={inventory.name}>{inventory.name}</span> },
-    { id: 'type', header: t('inventories.type'), hideBelow: 'sm', render: (inventory) => t(`inventories.types.${inventory.type}`) },
+    {
+      id: 'name',
+      header: t('inventories.name'),
+      fill: true,
+      render: (inventory) => <span title={inventory.name}>{inventory.name}</span>,
+    },
+    {
+      id: 'type',
+      header: t('inventories.type'),
+      hideBelow: 'sm',
+      render: (inventory) => t(`inventories.types.${inventory.type}`),
+    },
     {
       id: 'source',
       header: t('inventories.source'),
       hideBelow: 'md',
-      render: (inventory) => <InventorySource inventory={inventory} repositoryName={inventory.repository_id ? repositoryNames.get(inventory.repository_id) : undefined} />,
+      render: (inventory) => (
+        <InventorySource
+          inventory={inventory}
+          repositoryName={inventory.repository_id ? repositoryNames.get(inventory.repository_id) : undefined}
+        />
+      ),
     },
   ];
   if (canManage) {
@@ -131,7 +147,12 @@ export function InventoriesPage() {
             </Tooltip>
           ) : (
             <Tooltip title={t('terraform.attachHeld')}>
-              <IconButton size="small" component={RouterLink} to={`/project/${projectId}/templates/${inventory.template_id}/state`} aria-label={label}>
+              <IconButton
+                size="small"
+                component={RouterLink}
+                to={`/project/${projectId}/templates/${inventory.template_id}/state`}
+                aria-label={label}
+              >
                 <LinkIcon fontSize="small" />
               </IconButton>
             </Tooltip>
@@ -154,7 +175,13 @@ export function InventoriesPage() {
       >
         {t('inventories.newInventory')}
       </Button>
-      <Menu anchorEl={menuAnchor} open={menuAnchor !== null} onClose={() => setMenuAnchor(null)} anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }} transformOrigin={{ vertical: 'top', horizontal: 'right' }}>
+      <Menu
+        anchorEl={menuAnchor}
+        open={menuAnchor !== null}
+        onClose={() => setMenuAnchor(null)}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+      >
         {INVENTORY_APPS.map((appId) => {
           const app = apps.data?.find((candidate) => candidate.id === appId) ?? { id: appId, title: 'Ansible' };
           return (
@@ -195,7 +222,12 @@ export function InventoriesPage() {
           linked.leave();
         }}
       />
-      <AttachToTemplateDialog open={attachDialog.open} projectId={projectId} workspace={attachDialog.item} onClose={attachDialog.close} />
+      <AttachToTemplateDialog
+        open={attachDialog.open}
+        projectId={projectId}
+        workspace={attachDialog.item}
+        onClose={attachDialog.close}
+      />
       {deletion.element}
     </ResourceListPage>
   );

@@ -45,7 +45,10 @@ export function InventoryDialog({ open, projectId, inventory, onClose }: Invento
   const repositories = useQuery({ ...repositoriesQuery(projectId), enabled: open });
   const save = useSaveInventory(projectId);
   const isNew = inventory === undefined;
-  const form = useForm<InventoryFormInput, unknown, InventoryFormValues>({ resolver: zodResolver(InventoryBody), defaultValues: toDefaults(inventory) });
+  const form = useForm<InventoryFormInput, unknown, InventoryFormValues>({
+    resolver: zodResolver(InventoryBody),
+    defaultValues: toDefaults(inventory),
+  });
 
   useEffect(() => {
     if (!open) return;
@@ -100,14 +103,19 @@ export function InventoryDialog({ open, projectId, inventory, onClose }: Invento
         label={t('inventories.userCredentials')}
         required
         helperText={t('inventories.userCredentialsHint')}
-        options={(keys.data ?? []).filter((key) => key.type !== 'string').map((key) => ({ value: key.id, label: `${key.name} (${t(`keys.types.${key.type}`)})` }))}
+        options={(keys.data ?? [])
+          .filter((key) => key.type !== 'string')
+          .map((key) => ({ value: key.id, label: `${key.name} (${t(`keys.types.${key.type}`)})` }))}
       />
       <FormSelectField
         control={form.control}
         name="become_key_id"
         label={t('inventories.becomeKey')}
         helperText={t('inventories.becomeKeyHint')}
-        options={[{ value: null, label: <em>{t('inventories.none')}</em> }, ...loginPasswordKeys.map((key) => ({ value: key.id, label: key.name }))]}
+        options={[
+          { value: null, label: <em>{t('inventories.none')}</em> },
+          ...loginPasswordKeys.map((key) => ({ value: key.id, label: key.name })),
+        ]}
       />
       <FormSelectField
         control={form.control}
@@ -116,7 +124,13 @@ export function InventoryDialog({ open, projectId, inventory, onClose }: Invento
         required
         options={FORM_INVENTORY_TYPES.map((value) => ({
           value,
-          label: <ListItemText primary={t(`inventories.types.${value}`)} secondary={t(`inventories.typeHints.${value}`)} sx={{ my: 0 }} />,
+          label: (
+            <ListItemText
+              primary={t(`inventories.types.${value}`)}
+              secondary={t(`inventories.typeHints.${value}`)}
+              sx={{ my: 0 }}
+            />
+          ),
         }))}
       />
       {type === 'file' ? (
@@ -135,7 +149,10 @@ export function InventoryDialog({ open, projectId, inventory, onClose }: Invento
             name="repository_id"
             label={t('inventories.repository')}
             helperText={t('inventories.repositoryHint')}
-            options={[{ value: null, label: <em>{t('inventories.templateRepository')}</em> }, ...(repositories.data ?? []).map((repo) => ({ value: repo.id, label: repo.name }))]}
+            options={[
+              { value: null, label: <em>{t('inventories.templateRepository')}</em> },
+              ...(repositories.data ?? []).map((repo) => ({ value: repo.id, label: repo.name })),
+            ]}
           />
         </>
       ) : (
@@ -146,7 +163,11 @@ export function InventoryDialog({ open, projectId, inventory, onClose }: Invento
           multiline
           minRows={8}
           maxRows={20}
-          placeholder={type === 'static-yaml' ? 'all:\n  hosts:\n    web1.example.com:' : '[web]\nweb1.example.com\nweb2.example.com'}
+          placeholder={
+            type === 'static-yaml'
+              ? 'all:\n  hosts:\n    web1.example.com:'
+              : '[web]\nweb1.example.com\nweb2.example.com'
+          }
           slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: 'monospace', fontSize: 13 } } }}
         />
       )}

@@ -22,7 +22,10 @@ export function useSaveKey(projectId: number) {
 
 export function useDeleteKey(projectId: number) {
   const invalidate = useInvalidateKeys(projectId);
-  return useMutation({ mutationFn: (keyId: number) => api(keysApi.remove, { params: { projectId, keyId } }), onSuccess: invalidate });
+  return useMutation({
+    mutationFn: (keyId: number) => api(keysApi.remove, { params: { projectId, keyId } }),
+    onSuccess: invalidate,
+  });
 }
 
 export const loadKeyRefs = (projectId: number, keyId: number) => api(keysApi.refs, { params: { projectId, keyId } });

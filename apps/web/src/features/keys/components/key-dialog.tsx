@@ -17,7 +17,8 @@ import type { KeyFormInput, KeyFormValues } from './key-form.ts';
 const KEY_TYPES = ['ssh', 'login_password', 'none'] as const;
 
 /** The seed's types; a single-value key (restored from Semaphore) keeps its own type on the list. */
-const typesFor = (key: AccessKey | undefined): readonly KeyType[] => (key?.type === 'string' ? [...KEY_TYPES, 'string'] : KEY_TYPES);
+const typesFor = (key: AccessKey | undefined): readonly KeyType[] =>
+  key?.type === 'string' ? [...KEY_TYPES, 'string'] : KEY_TYPES;
 
 interface KeyDialogProps {
   open: boolean;
@@ -34,7 +35,8 @@ export function KeyDialog({ open, projectId, accessKey, onClose }: KeyDialogProp
   const isNew = accessKey === undefined;
   const form = useForm<KeyFormInput, unknown, KeyFormValues>({
     // The schema depends on whether secrets are editable, which the form itself decides.
-    resolver: (values, context, options) => zodResolver(buildKeyFormSchema(isNew || values.override_secret === true))(values, context, options),
+    resolver: (values, context, options) =>
+      zodResolver(buildKeyFormSchema(isNew || values.override_secret === true))(values, context, options),
     defaultValues: getKeyFormDefaults(accessKey),
   });
 
@@ -79,19 +81,35 @@ export function KeyDialog({ open, projectId, accessKey, onClose }: KeyDialogProp
         disabled={!secretsEditable}
         options={typesFor(accessKey).map((value) => ({
           value,
-          label: <ListItemText primary={t(`keys.types.${value}`)} secondary={t(`keys.typeHints.${value}`)} sx={{ my: 0 }} />,
+          label: (
+            <ListItemText primary={t(`keys.types.${value}`)} secondary={t(`keys.typeHints.${value}`)} sx={{ my: 0 }} />
+          ),
         }))}
       />
       {isNew ? null : (
         <>
           <FormCheckbox control={form.control} name="override_secret" label={t('keys.override')} />
-          {accessKey.empty && !secretsEditable && accessKey.type !== 'none' ? <Alert severity="warning">{t('keys.emptyHint')}</Alert> : null}
+          {accessKey.empty && !secretsEditable && accessKey.type !== 'none' ? (
+            <Alert severity="warning">{t('keys.emptyHint')}</Alert>
+          ) : null}
         </>
       )}
       {type === 'ssh' && secretsEditable ? (
         <>
-          <FormTextField control={form.control} name="ssh.login" label={t('keys.login')} helperText={t('keys.loginOptional')} autoComplete="off" />
-          <FormTextField control={form.control} name="ssh.passphrase" label={t('keys.passphrase')} type="password" autoComplete="new-password" />
+          <FormTextField
+            control={form.control}
+            name="ssh.login"
+            label={t('keys.login')}
+            helperText={t('keys.loginOptional')}
+            autoComplete="off"
+          />
+          <FormTextField
+            control={form.control}
+            name="ssh.passphrase"
+            label={t('keys.passphrase')}
+            type="password"
+            autoComplete="new-password"
+          />
           <FormTextField
             control={form.control}
             name="ssh.private_key"
@@ -106,12 +124,31 @@ export function KeyDialog({ open, projectId, accessKey, onClose }: KeyDialogProp
         </>
       ) : null}
       {type === 'string' && secretsEditable ? (
-        <FormTextField control={form.control} name="string" label={t('keys.value')} type="password" required autoComplete="new-password" />
+        <FormTextField
+          control={form.control}
+          name="string"
+          label={t('keys.value')}
+          type="password"
+          required
+          autoComplete="new-password"
+        />
       ) : null}
       {type === 'login_password' && secretsEditable ? (
         <>
-          <FormTextField control={form.control} name="login_password.login" label={t('keys.login')} autoComplete="off" />
-          <FormTextField control={form.control} name="login_password.password" label={t('keys.password')} type="password" required autoComplete="new-password" />
+          <FormTextField
+            control={form.control}
+            name="login_password.login"
+            label={t('keys.login')}
+            autoComplete="off"
+          />
+          <FormTextField
+            control={form.control}
+            name="login_password.password"
+            label={t('keys.password')}
+            type="password"
+            required
+            autoComplete="new-password"
+          />
         </>
       ) : null}
     </FormDialog>

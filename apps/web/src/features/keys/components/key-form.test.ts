@@ -19,11 +19,15 @@ const existing: AccessKey = {
   source_storage_type: null,
 };
 
-const messages = (result: { success: boolean; error?: { issues: Array<{ message: string }> } }) => result.error?.issues.map((issue) => issue.message) ?? [];
+const messages = (result: { success: boolean; error?: { issues: Array<{ message: string }> } }) =>
+  result.error?.issues.map((issue) => issue.message) ?? [];
 
 describe('key form', () => {
   it('asks a new key for name, type and the secret of its type', () => {
-    expect(messages(buildKeyFormSchema(true).safeParse(getKeyFormDefaults()))).toEqual(['Name is required', 'Type is required']);
+    expect(messages(buildKeyFormSchema(true).safeParse(getKeyFormDefaults()))).toEqual([
+      'Name is required',
+      'Type is required',
+    ]);
     const ssh = { ...getKeyFormDefaults(), name: 'k', type: 'ssh' as const };
     expect(messages(buildKeyFormSchema(true).safeParse(ssh))).toEqual(['Private key is required']);
     const login = { ...getKeyFormDefaults(), name: 'k', type: 'login_password' as const };
@@ -43,7 +47,12 @@ describe('key form', () => {
       ssh: { login: 'x', passphrase: '', private_key: 'stale' },
       login_password: { login: 'root', password: 'pw' },
     });
-    expect(toKeyBody(values)).toEqual({ name: 'db', type: 'login_password', ssh: undefined, login_password: { login: 'root', password: 'pw' } });
+    expect(toKeyBody(values)).toEqual({
+      name: 'db',
+      type: 'login_password',
+      ssh: undefined,
+      login_password: { login: 'root', password: 'pw' },
+    });
   });
 
   it('keeps the secret of an existing key unless override is ticked', () => {
@@ -55,6 +64,11 @@ describe('key form', () => {
       override_secret: true,
       ssh: { login: 'git', passphrase: '', private_key: 'KEY' },
     });
-    expect(toKeyBody(replaced, existing)).toMatchObject({ id: 3, override_secret: true, ssh: { login: 'git', private_key: 'KEY' }, login_password: undefined });
+    expect(toKeyBody(replaced, existing)).toMatchObject({
+      id: 3,
+      override_secret: true,
+      ssh: { login: 'git', private_key: 'KEY' },
+      login_password: undefined,
+    });
   });
 });

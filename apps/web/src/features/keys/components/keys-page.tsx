@@ -44,7 +44,14 @@ export function KeysPage() {
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
           <span>{key.name}</span>
           {key.empty && key.type !== 'none' ? (
-            <Chip label={t('keys.emptyBadge')} size="small" color="warning" variant="outlined" title={t('keys.emptyHint')} sx={{ height: 20, fontSize: 11 }} />
+            <Chip
+              label={t('keys.emptyBadge')}
+              size="small"
+              color="warning"
+              variant="outlined"
+              title={t('keys.emptyHint')}
+              sx={{ height: 20, fontSize: 11 }}
+            />
           ) : null}
         </Stack>
       ),

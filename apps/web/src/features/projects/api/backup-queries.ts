@@ -6,7 +6,10 @@ import { projectsQuery } from '../../../lib/shared-queries.ts';
 
 /** The backup's file name carries the project id and the time, so several backups sort and never clash. */
 export function backupFileName(projectId: number, now: Date): string {
-  const stamp = now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
+  const stamp = now
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z')
+    .replace(/:/g, '-');
   return `gantry-project-${projectId}-${stamp}.json`;
 }
 
@@ -51,7 +54,11 @@ export function useRestoreProject() {
     mutationFn: async ({ backup, name }: { backup: ProjectBackupInput; name: string }): Promise<RestoreOutcome> => {
       const project = await api(backupApi.restore, { body: { ...backup, meta: { ...backup.meta, name } } });
       const keys = await api(keysApi.list, { params: { projectId: project.id } });
-      return { projectId: project.id, name: project.name, emptyKeys: keys.filter((key) => key.empty && key.type !== 'none').length };
+      return {
+        projectId: project.id,
+        name: project.name,
+        emptyKeys: keys.filter((key) => key.empty && key.type !== 'none').length,
+      };
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: projectsQuery.queryKey, exact: true }),
   });

@@ -33,7 +33,14 @@ interface ProjectFormProps {
   secondaryAction?: { label: string; onSubmit: (values: ProjectFormValues) => void };
 }
 
-export function ProjectForm({ defaultValues, submitLabel, submitting, error, onSubmit, secondaryAction }: ProjectFormProps) {
+export function ProjectForm({
+  defaultValues,
+  submitLabel,
+  submitting,
+  error,
+  onSubmit,
+  secondaryAction,
+}: ProjectFormProps) {
   const { t } = useTranslation();
   const form = useForm<ProjectFormInput, unknown, ProjectFormValues>({
     resolver: zodResolver(ProjectFormSchema),
@@ -62,7 +69,11 @@ export function ProjectForm({ defaultValues, submitLabel, submitting, error, onS
           helperText={t('projects.form.maxParallelTasksHint')}
           numeric
         />
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ xs: 1, sm: 2 }} sx={{ alignItems: { sm: 'flex-start' } }}>
+        <Stack
+          direction={{ xs: 'column', sm: 'row' }}
+          spacing={{ xs: 1, sm: 2 }}
+          sx={{ alignItems: { sm: 'flex-start' } }}
+        >
           <Box sx={{ flexShrink: 0, pt: { sm: 1 } }}>
             <FormCheckbox control={form.control} name="alert" label={t('projects.form.alert')} />
           </Box>
@@ -75,9 +86,7 @@ export function ProjectForm({ defaultValues, submitLabel, submitting, error, onS
           />
         </Stack>
         <Stack direction="row" spacing={1.5} useFlexGap sx={{ flexWrap: 'wrap' }}>
-          <SubmitButton pending={submitting}>
-            {submitLabel}
-          </SubmitButton>
+          <SubmitButton pending={submitting}>{submitLabel}</SubmitButton>
           {secondaryAction ? (
             <Button variant="outlined" disabled={submitting} onClick={form.handleSubmit(secondaryAction.onSubmit)}>
               {secondaryAction.label}

@@ -25,7 +25,10 @@ const FILE_REQUIRED = 'backup.restore.fileRequired';
 
 const RestoreFormSchema = z.object({
   name: requiredString('Name'),
-  file: z.instanceof(File, { message: FILE_REQUIRED }).nullable().refine((file) => file !== null, FILE_REQUIRED),
+  file: z
+    .instanceof(File, { message: FILE_REQUIRED })
+    .nullable()
+    .refine((file) => file !== null, FILE_REQUIRED),
 });
 type RestoreFormInput = z.input<typeof RestoreFormSchema>;
 type RestoreFormValues = z.output<typeof RestoreFormSchema>;
@@ -85,7 +88,12 @@ export function RestoreProjectPage() {
                 <div>
                   <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
                     {/* A real button opens the picker, so the keyboard reaches it (a label around a hidden input is not focusable). */}
-                    <Button variant="outlined" startIcon={<UploadFileIcon />} sx={{ flexShrink: 0 }} onClick={() => fileInput.current?.click()}>
+                    <Button
+                      variant="outlined"
+                      startIcon={<UploadFileIcon />}
+                      sx={{ flexShrink: 0 }}
+                      onClick={() => fileInput.current?.click()}
+                    >
                       {t('backup.restore.chooseFile')}
                     </Button>
                     <input
@@ -99,7 +107,12 @@ export function RestoreProjectPage() {
                         field.onChange(event.target.files?.[0] ?? null);
                       }}
                     />
-                    <Typography variant="body2" color={field.value ? 'text.primary' : 'text.secondary'} noWrap sx={{ minWidth: 0 }}>
+                    <Typography
+                      variant="body2"
+                      color={field.value ? 'text.primary' : 'text.secondary'}
+                      noWrap
+                      sx={{ minWidth: 0 }}
+                    >
                       {field.value instanceof File ? field.value.name : t('backup.restore.noFile')}
                     </Typography>
                   </Stack>

@@ -28,4 +28,5 @@ export function useDeleteRepository(projectId: number) {
   });
 }
 
-export const loadRepositoryRefs = (projectId: number, repositoryId: number) => api(repositoriesApi.refs, { params: { projectId, repositoryId } });
+export const loadRepositoryRefs = (projectId: number, repositoryId: number) =>
+  api(repositoriesApi.refs, { params: { projectId, repositoryId } });

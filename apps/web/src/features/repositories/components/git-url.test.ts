@@ -10,7 +10,9 @@ describe('applyUrlType', () => {
 
   it('turns a scheme URL into scp-like ssh, with git as the default user', () => {
     expect(applyUrlType('https://github.com/org/app.git', 'ssh')).toBe('git@github.com:org/app.git');
-    expect(applyUrlType('ssh://deploy@example.com/srv/app.git', 'https')).toBe('https://deploy@example.com/srv/app.git');
+    expect(applyUrlType('ssh://deploy@example.com/srv/app.git', 'https')).toBe(
+      'https://deploy@example.com/srv/app.git',
+    );
   });
 
   it('gives local paths a leading slash and converts between local and file URLs', () => {
@@ -39,8 +41,10 @@ describe('URL kinds', () => {
   });
 
   it('reads every URL without a scheme as ssh (seed 001 section 5), never an option or a remote helper', () => {
-    for (const url of ['tmp/path', 'host:repo.git', 'git@host:org/app.git', 'app']) expect(getGitUrlType(url), url).toBe('ssh');
-    for (const url of ['-uploadpack=touch /tmp/x', 'ext::sh -c id', 'ext::evil', 'fd::3', 'my repo']) expect(getGitUrlType(url), url).toBeUndefined();
+    for (const url of ['tmp/path', 'host:repo.git', 'git@host:org/app.git', 'app'])
+      expect(getGitUrlType(url), url).toBe('ssh');
+    for (const url of ['-uploadpack=touch /tmp/x', 'ext::sh -c id', 'ext::evil', 'fd::3', 'my repo'])
+      expect(getGitUrlType(url), url).toBeUndefined();
     expect(applyUrlType('tmp/path', 'local')).toBe('/tmp/path');
   });
 });

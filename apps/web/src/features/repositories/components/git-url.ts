@@ -21,7 +21,9 @@ function splitUrl(url: string): UrlParts {
     const authority = slash === -1 ? rest : rest.slice(0, slash);
     const path = slash === -1 ? '' : rest.slice(slash + 1);
     const at = authority.lastIndexOf('@');
-    return at === -1 ? { host: authority || undefined, path } : { user: authority.slice(0, at), host: authority.slice(at + 1) || undefined, path };
+    return at === -1
+      ? { host: authority || undefined, path }
+      : { user: authority.slice(0, at), host: authority.slice(at + 1) || undefined, path };
   }
   const scp = /^(?:([^@\s/]+)@)?([^\s:/]+):(.*)$/.exec(url);
   if (scp) return { user: scp[1], host: scp[2], path: scp[3] ?? '' };

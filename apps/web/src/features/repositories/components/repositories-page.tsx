@@ -31,7 +31,13 @@ export function RepositoriesPage() {
   const editDialog = useDialogState<Repository>();
   const deletion = useResourceDelete(projectId);
   const canManage = access.can(Permission.manageProjectResources);
-  const linked = useLinkedItem({ items: repositories.data, ready: access.isReady, canOpen: () => canManage, open: editDialog.show, listPath: `/project/${projectId}/repositories` });
+  const linked = useLinkedItem({
+    items: repositories.data,
+    ready: access.isReady,
+    canOpen: () => canManage,
+    open: editDialog.show,
+    listPath: `/project/${projectId}/repositories`,
+  });
   const keyNames = new Map((keys.data ?? []).map((key) => [key.id, key.name]));
 
   const requestDelete = (repository: Repository) =>
@@ -67,7 +73,12 @@ export function RepositoriesPage() {
         </Stack>
       ),
     },
-    { id: 'key', header: t('repositories.accessKey'), hideBelow: 'sm', render: (repository) => keyNames.get(repository.ssh_key_id) ?? DASH },
+    {
+      id: 'key',
+      header: t('repositories.accessKey'),
+      hideBelow: 'sm',
+      render: (repository) => keyNames.get(repository.ssh_key_id) ?? DASH,
+    },
   ];
   if (canManage) {
     columns.push(

@@ -20,7 +20,6 @@ import { URL_TYPES, applyUrlType, isLocalUrl } from './git-url.ts';
 import { RepositoryFormSchema } from './repository-form.ts';
 import type { RepositoryFormInput, RepositoryFormValues } from './repository-form.ts';
 
-
 const toDefaults = (repository?: Repository): DefaultValues<RepositoryFormInput> => ({
   name: repository?.name ?? '',
   git_url: repository?.git_url ?? '',
@@ -41,7 +40,10 @@ export function RepositoryDialog({ open, projectId, repository, onClose }: Repos
   const keys = useQuery({ ...keysQuery(projectId), enabled: open });
   const save = useSaveRepository(projectId);
   const isNew = repository === undefined;
-  const form = useForm<RepositoryFormInput, unknown, RepositoryFormValues>({ resolver: zodResolver(RepositoryFormSchema), defaultValues: toDefaults(repository) });
+  const form = useForm<RepositoryFormInput, unknown, RepositoryFormValues>({
+    resolver: zodResolver(RepositoryFormSchema),
+    defaultValues: toDefaults(repository),
+  });
 
   useEffect(() => {
     if (!open) return;
@@ -58,7 +60,13 @@ export function RepositoryDialog({ open, projectId, repository, onClose }: Repos
     save.mutate(
       {
         repositoryId: repository?.id,
-        body: { ...(repository ? { id: repository.id } : {}), name: values.name, git_url: values.git_url.trim(), git_branch: local ? '' : values.git_branch, ssh_key_id: values.ssh_key_id },
+        body: {
+          ...(repository ? { id: repository.id } : {}),
+          name: values.name,
+          git_url: values.git_url.trim(),
+          git_branch: local ? '' : values.git_branch,
+          ssh_key_id: values.ssh_key_id,
+        },
       },
       {
         onSuccess: () => {
@@ -86,7 +94,11 @@ export function RepositoryDialog({ open, projectId, repository, onClose }: Repos
           select
           label={t('repositories.urlType')}
           value={urlType}
-          onChange={(event) => form.setValue('git_url', applyUrlType(url, event.target.value as (typeof URL_TYPES)[number]), { shouldValidate: form.formState.isSubmitted })}
+          onChange={(event) =>
+            form.setValue('git_url', applyUrlType(url, event.target.value as (typeof URL_TYPES)[number]), {
+              shouldValidate: form.formState.isSubmitted,
+            })
+          }
           sx={{ minWidth: { sm: 140 } }}
         >
           {URL_TYPES.map((type) => (
@@ -105,14 +117,24 @@ export function RepositoryDialog({ open, projectId, repository, onClose }: Repos
           slotProps={{ htmlInput: { spellCheck: false } }}
         />
       </Stack>
-      {local ? null : <FormTextField control={form.control} name="git_branch" label={t('repositories.branch')} required placeholder="main" />}
+      {local ? null : (
+        <FormTextField
+          control={form.control}
+          name="git_branch"
+          label={t('repositories.branch')}
+          required
+          placeholder="main"
+        />
+      )}
       <FormSelectField
         control={form.control}
         name="ssh_key_id"
         label={t('repositories.accessKey')}
         required
         helperText={t('repositories.accessKeyHint')}
-        options={(keys.data ?? []).filter((key) => key.type !== 'string').map((key) => ({ value: key.id, label: `${key.name} (${t(`keys.types.${key.type}`)})` }))}
+        options={(keys.data ?? [])
+          .filter((key) => key.type !== 'string')
+          .map((key) => ({ value: key.id, label: `${key.name} (${t(`keys.types.${key.type}`)})` }))}
       />
     </FormDialog>
   );

@@ -3,7 +3,9 @@ import { RepositoryBody } from '@gantry/contract';
 import { RepositoryFormSchema } from './repository-form.ts';
 
 const messages = (value: unknown) =>
-  Object.fromEntries((RepositoryFormSchema.safeParse(value).error?.issues ?? []).map((issue) => [issue.path.join('.'), issue.message]));
+  Object.fromEntries(
+    (RepositoryFormSchema.safeParse(value).error?.issues ?? []).map((issue) => [issue.path.join('.'), issue.message]),
+  );
 
 describe('repository form', () => {
   it('reports an incorrect URL together with the missing access key', () => {
@@ -14,7 +16,9 @@ describe('repository form', () => {
   });
 
   it('needs a branch unless the repository is a local path', () => {
-    expect(messages({ name: 'app', git_url: 'git@github.com:acme/app.git', git_branch: '', ssh_key_id: 1 })).toEqual({ git_branch: 'Branch is required' });
+    expect(messages({ name: 'app', git_url: 'git@github.com:acme/app.git', git_branch: '', ssh_key_id: 1 })).toEqual({
+      git_branch: 'Branch is required',
+    });
     expect(messages({ name: 'app', git_url: '/srv/repos/app', git_branch: '', ssh_key_id: 1 })).toEqual({});
   });
 

@@ -6,12 +6,16 @@ import { api } from '../../../lib/api-client.ts';
 /** Null for the global runners (admin), a project id for that project's runners. */
 export type RunnerScope = number | null;
 
-const runnersKey = (scope: RunnerScope) => (scope === null ? (['runners'] as const) : (['projects', scope, 'runners'] as const));
+const runnersKey = (scope: RunnerScope) =>
+  scope === null ? (['runners'] as const) : (['projects', scope, 'runners'] as const);
 
 export const runnersQuery = (scope: RunnerScope) =>
   queryOptions({
     queryKey: runnersKey(scope),
-    queryFn: ({ signal }) => (scope === null ? api(runnersApi.list, { signal }) : api(projectRunnersApi.list, { params: { projectId: scope }, signal })),
+    queryFn: ({ signal }) =>
+      scope === null
+        ? api(runnersApi.list, { signal })
+        : api(projectRunnersApi.list, { params: { projectId: scope }, signal }),
     // The heartbeat column ages; refresh it now and then while the page is open.
     refetchInterval: 15_000,
   });
@@ -27,7 +31,9 @@ export function useSaveRunner(scope: RunnerScope) {
   return useMutation({
     mutationFn: async ({ id, body }: { id?: number; body: RunnerBody }): Promise<RunnerWithToken | undefined> => {
       if (id === undefined) {
-        return scope === null ? api(runnersApi.create, { body }) : api(projectRunnersApi.create, { params: { projectId: scope }, body });
+        return scope === null
+          ? api(runnersApi.create, { body })
+          : api(projectRunnersApi.create, { params: { projectId: scope }, body });
       }
       if (scope === null) await api(runnersApi.update, { params: { runnerId: id }, body });
       else await api(projectRunnersApi.update, { params: { projectId: scope, runnerId: id }, body });
@@ -52,7 +58,9 @@ export function useDeleteRunner(scope: RunnerScope) {
   const invalidate = useInvalidateRunners(scope);
   return useMutation({
     mutationFn: (id: number) =>
-      scope === null ? api(runnersApi.remove, { params: { runnerId: id } }) : api(projectRunnersApi.remove, { params: { projectId: scope, runnerId: id } }),
+      scope === null
+        ? api(runnersApi.remove, { params: { runnerId: id } })
+        : api(projectRunnersApi.remove, { params: { projectId: scope, runnerId: id } }),
     onSuccess: invalidate,
   });
 }

@@ -26,7 +26,10 @@ export function RunnerDialog({ open, scope, runner, onClose, onCreated }: Runner
   const snackbar = useSnackbar();
   const save = useSaveRunner(scope);
   const isNew = runner === undefined;
-  const form = useForm<RunnerFormInput, unknown, RunnerFormValues>({ resolver: zodResolver(runnerFormSchema), defaultValues: getRunnerFormDefaults(runner) });
+  const form = useForm<RunnerFormInput, unknown, RunnerFormValues>({
+    resolver: zodResolver(runnerFormSchema),
+    defaultValues: getRunnerFormDefaults(runner),
+  });
 
   useEffect(() => {
     if (!open) return;
@@ -59,8 +62,20 @@ export function RunnerDialog({ open, scope, runner, onClose, onCreated }: Runner
       error={save.error ? getErrorMessage(save.error) : null}
     >
       <FormTextField control={form.control} name="name" label={t('runners.name')} required autoFocus />
-      <FormTextField control={form.control} name="webhook" label={t('runners.webhook')} placeholder="https://" helperText={t('runners.webhookHint')} />
-      <FormTextField control={form.control} name="max_parallel_tasks" label={t('runners.maxParallelTasks')} numeric helperText={t('runners.maxParallelTasksHint')} />
+      <FormTextField
+        control={form.control}
+        name="webhook"
+        label={t('runners.webhook')}
+        placeholder="https://"
+        helperText={t('runners.webhookHint')}
+      />
+      <FormTextField
+        control={form.control}
+        name="max_parallel_tasks"
+        label={t('runners.maxParallelTasks')}
+        numeric
+        helperText={t('runners.maxParallelTasksHint')}
+      />
       <FormCheckbox control={form.control} name="active" label={t('runners.active')} />
     </FormDialog>
   );

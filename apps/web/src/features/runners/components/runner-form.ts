@@ -5,7 +5,12 @@ import type { Runner } from '@gantry/contract';
 /** The runner form: the contract's body, with the limit typed as text (an empty field means unlimited). */
 export const runnerFormSchema = RunnerBody.extend({
   max_parallel_tasks: z.preprocess(
-    (value) => (value === '' || value === null || value === undefined ? 0 : typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value),
+    (value) =>
+      value === '' || value === null || value === undefined
+        ? 0
+        : typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value)
+          ? Number(value)
+          : value,
     RunnerBody.shape.max_parallel_tasks,
   ),
 });

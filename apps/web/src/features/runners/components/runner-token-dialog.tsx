@@ -13,10 +13,21 @@ import { SecretValue } from '../../../components/secret-value.tsx';
 import { buildRunnerCommands } from './runner-form.ts';
 
 /** Shown once after a runner is created: its token and the command lines that start it. */
-export function RunnerTokenDialog({ runner, serverUrl, onClose }: { runner: RunnerWithToken | undefined; serverUrl: string; onClose: () => void }) {
+export function RunnerTokenDialog({
+  runner,
+  serverUrl,
+  onClose,
+}: {
+  runner: RunnerWithToken | undefined;
+  serverUrl: string;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const commands = runner ? buildRunnerCommands(serverUrl, runner.token) : undefined;
-  const commandMessages = { copiedMessage: t('runners.copied'), copyFailedMessage: (reason: string) => t('runners.copyFailed', { reason }) };
+  const commandMessages = {
+    copiedMessage: t('runners.copied'),
+    copyFailedMessage: (reason: string) => t('runners.copyFailed', { reason }),
+  };
   return (
     <Dialog
       open={runner !== undefined}
@@ -24,7 +35,10 @@ export function RunnerTokenDialog({ runner, serverUrl, onClose }: { runner: Runn
       onClose={(_event, reason) => {
         if (reason !== 'backdropClick') onClose();
       }}
-      fullWidth aria-labelledby="runner-token-title" slotProps={{ paper: { sx: { maxWidth: 600 } } }}>
+      fullWidth
+      aria-labelledby="runner-token-title"
+      slotProps={{ paper: { sx: { maxWidth: 600 } } }}
+    >
       <DialogTitle id="runner-token-title">{t('runners.tokenTitle', { name: runner?.name ?? '' })}</DialogTitle>
       <DialogContent>
         {runner && commands ? (
@@ -32,8 +46,18 @@ export function RunnerTokenDialog({ runner, serverUrl, onClose }: { runner: Runn
             <Alert severity="warning">{t('runners.tokenOnce')}</Alert>
             {[
               { label: t('runners.token'), value: runner.token, copyLabel: t('runners.copyToken') },
-              { label: t('runners.command'), value: commands.cli, copyLabel: t('runners.copyCommand'), ...commandMessages },
-              { label: t('runners.containerCommand'), value: commands.container, copyLabel: t('runners.copyContainerCommand'), ...commandMessages },
+              {
+                label: t('runners.command'),
+                value: commands.cli,
+                copyLabel: t('runners.copyCommand'),
+                ...commandMessages,
+              },
+              {
+                label: t('runners.containerCommand'),
+                value: commands.container,
+                copyLabel: t('runners.copyContainerCommand'),
+                ...commandMessages,
+              },
             ].map(({ label, ...value }) => (
               <Box key={label}>
                 <Typography variant="subtitle2" sx={{ mb: 0.75 }}>

@@ -22,7 +22,13 @@ import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { formatDate } from '../../../lib/format-date.ts';
-import { currentUserQuery, projectsQuery, systemInfoQuery, usePremiumFeature, useProjectAccess } from '../../../lib/shared-queries.ts';
+import {
+  currentUserQuery,
+  projectsQuery,
+  systemInfoQuery,
+  usePremiumFeature,
+  useProjectAccess,
+} from '../../../lib/shared-queries.ts';
 import { storage } from '../../../lib/storage.ts';
 import { useProjectId } from '../../../lib/use-project-id.ts';
 import { runnersQuery, useDeleteRunner, useSetRunnerActive, type RunnerScope } from '../api/runners-queries.ts';
@@ -63,12 +69,22 @@ function RunnersList({ scope, title }: { scope: RunnerScope; title?: string }) {
         <Switch
           checked={runner.active}
           disabled={setActive.isPending && setActive.variables?.id === runner.id}
-          onChange={(event) => setActive.mutate({ id: runner.id, active: event.target.checked }, { onError: (error) => snackbar.showError(getErrorMessage(error)) })}
+          onChange={(event) =>
+            setActive.mutate(
+              { id: runner.id, active: event.target.checked },
+              { onError: (error) => snackbar.showError(getErrorMessage(error)) },
+            )
+          }
           slotProps={{ input: { 'aria-label': t('runners.activeNamed', { name: runner.name }) } }}
         />
       ),
     },
-    { id: 'name', header: t('runners.name'), fill: true, render: (runner) => <span title={runner.name}>{runner.name}</span> },
+    {
+      id: 'name',
+      header: t('runners.name'),
+      fill: true,
+      render: (runner) => <span title={runner.name}>{runner.name}</span>,
+    },
     {
       id: 'webhook',
       header: t('runners.webhook'),
@@ -89,14 +105,17 @@ function RunnersList({ scope, title }: { scope: RunnerScope; title?: string }) {
       id: 'max_parallel_tasks',
       header: t('runners.maxParallelTasks'),
       hideBelow: 'md',
-      render: (runner) => (runner.max_parallel_tasks > 0 ? runner.max_parallel_tasks : <span aria-label={t('runners.unlimited')}>∞</span>),
+      render: (runner) =>
+        runner.max_parallel_tasks > 0 ? runner.max_parallel_tasks : <span aria-label={t('runners.unlimited')}>∞</span>,
     },
     {
       id: 'touched',
       header: t('runners.lastSeen'),
       hideBelow: 'sm',
       render: (runner) => (
-        <Box sx={{ whiteSpace: 'nowrap' }}>{runner.touched ? formatDate(runner.touched, { locale: i18n.language }) : t('runners.neverConnected')}</Box>
+        <Box sx={{ whiteSpace: 'nowrap' }}>
+          {runner.touched ? formatDate(runner.touched, { locale: i18n.language }) : t('runners.neverConnected')}
+        </Box>
       ),
     },
     createActionsColumn({
@@ -132,7 +151,11 @@ function RunnersList({ scope, title }: { scope: RunnerScope; title?: string }) {
           ) : null}
         </>
       ) : (
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { xs: 'flex-start', sm: 'center' }, mb: 2 }}>
+        <Stack
+          direction={{ xs: 'column', sm: 'row' }}
+          spacing={2}
+          sx={{ alignItems: { xs: 'flex-start', sm: 'center' }, mb: 2 }}
+        >
           {intro}
           {newButton}
         </Stack>
@@ -146,7 +169,13 @@ function RunnersList({ scope, title }: { scope: RunnerScope; title?: string }) {
         error={runners.error}
         emptyText={t('runners.empty')}
       />
-      <RunnerDialog open={editDialog.open} scope={scope} runner={editDialog.item} onClose={editDialog.close} onCreated={setCreated} />
+      <RunnerDialog
+        open={editDialog.open}
+        scope={scope}
+        runner={editDialog.item}
+        onClose={editDialog.close}
+        onCreated={setCreated}
+      />
       <RunnerTokenDialog runner={created} serverUrl={serverUrl} onClose={() => setCreated(undefined)} />
       {deletion.element}
     </>
@@ -179,7 +208,8 @@ export function ProjectRunnersTab() {
   const offered = usePremiumFeature('project_runners');
   const project = projects.data?.find((candidate) => candidate.id === projectId);
   if (!access.isReady || !project || offered === undefined) return null;
-  if (project.type !== '' || !access.can(Permission.manageProjectResources)) return <Navigate to={`/project/${projectId}/history`} replace />;
+  if (project.type !== '' || !access.can(Permission.manageProjectResources))
+    return <Navigate to={`/project/${projectId}/history`} replace />;
   if (!offered) return <ProNotice message={t('runners.proOnly')} hint={t('runners.proHint')} />;
   return <RunnersList scope={projectId} />;
 }

@@ -18,12 +18,17 @@ export const schedulesQuery = (projectId: number) =>
 export const validateCron = (projectId: number, cron: string, signal?: AbortSignal) =>
   api(schedulesApi.validate, { params: { projectId }, body: { cron_format: cron }, signal });
 
-export const loadScheduleRefs = (projectId: number, scheduleId: number) => api(schedulesApi.refs, { params: { projectId, scheduleId } });
+export const loadScheduleRefs = (projectId: number, scheduleId: number) =>
+  api(schedulesApi.refs, { params: { projectId, scheduleId } });
 
 function useInvalidateSchedules(projectId: number) {
   const queryClient = useQueryClient();
   // Template pages list a template's schedules too.
-  return () => Promise.all([queryClient.invalidateQueries({ queryKey: scheduleKeys.all(projectId) }), queryClient.invalidateQueries({ queryKey: resourceKeys.templates(projectId) })]);
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: scheduleKeys.all(projectId) }),
+      queryClient.invalidateQueries({ queryKey: resourceKeys.templates(projectId) }),
+    ]);
 }
 
 export function useSaveSchedule(projectId: number) {
@@ -42,10 +47,13 @@ export function useSetScheduleActive(projectId: number) {
   const queryClient = useQueryClient();
   const invalidate = useInvalidateSchedules(projectId);
   return useMutation({
-    mutationFn: ({ scheduleId, active }: { scheduleId: number; active: boolean }) => api(schedulesApi.setActive, { params: { projectId, scheduleId }, body: { active } }),
+    mutationFn: ({ scheduleId, active }: { scheduleId: number; active: boolean }) =>
+      api(schedulesApi.setActive, { params: { projectId, scheduleId }, body: { active } }),
     onMutate: async ({ scheduleId, active }) => {
       await queryClient.cancelQueries({ queryKey: scheduleKeys.all(projectId) });
-      queryClient.setQueryData<Schedule[]>(scheduleKeys.all(projectId), (list) => list?.map((schedule) => (schedule.id === scheduleId ? { ...schedule, active } : schedule)));
+      queryClient.setQueryData<Schedule[]>(scheduleKeys.all(projectId), (list) =>
+        list?.map((schedule) => (schedule.id === scheduleId ? { ...schedule, active } : schedule)),
+      );
     },
     onSettled: invalidate,
   });

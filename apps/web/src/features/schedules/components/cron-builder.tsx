@@ -21,8 +21,14 @@ function useChoiceLabel() {
   const { t, i18n } = useTranslation();
   // Menus spell names out; the closed field lists the short ones so several fit.
   return (field: PickerField, value: number, width: 'long' | 'short' = 'long'): string => {
-    if (field === 'months') return new Intl.DateTimeFormat(i18n.language, { month: width, timeZone: 'UTC' }).format(Date.UTC(2024, value - 1, 1));
-    if (field === 'weekdays') return new Intl.DateTimeFormat(i18n.language, { weekday: width, timeZone: 'UTC' }).format(Date.UTC(2024, 0, 7 + value));
+    if (field === 'months')
+      return new Intl.DateTimeFormat(i18n.language, { month: width, timeZone: 'UTC' }).format(
+        Date.UTC(2024, value - 1, 1),
+      );
+    if (field === 'weekdays')
+      return new Intl.DateTimeFormat(i18n.language, { weekday: width, timeZone: 'UTC' }).format(
+        Date.UTC(2024, 0, 7 + value),
+      );
     if (field === 'minutes') return `:${String(value).padStart(2, '0')}`;
     if (field === 'hours') return t('schedules.hourValue', { hour: String(value).padStart(2, '0') });
     return String(value);
@@ -59,7 +65,11 @@ function ChoiceField({ control, field }: ChoiceFieldProps) {
               displayEmpty: true,
               renderValue: (selected) => {
                 const values = (selected as string[]).map(Number);
-                return values.length ? values.map((value) => labelOf(field, value, 'short')).join(', ') : <em>{t(`schedules.picker.every.${field}`)}</em>;
+                return values.length ? (
+                  values.map((value) => labelOf(field, value, 'short')).join(', ')
+                ) : (
+                  <em>{t(`schedules.picker.every.${field}`)}</em>
+                );
               },
               MenuProps: { slotProps: { paper: { sx: { maxHeight: 320 } } } },
             },
@@ -99,7 +109,13 @@ export function CronBuilder({ control, setValue, fields }: CronBuilderProps) {
 
   return (
     <Stack spacing={2}>
-      <ToggleButtonGroup size="small" exclusive value={mode} onChange={(_, next: CronMode | null) => switchMode(next)} aria-label={t('schedules.cronMode')}>
+      <ToggleButtonGroup
+        size="small"
+        exclusive
+        value={mode}
+        onChange={(_, next: CronMode | null) => switchMode(next)}
+        aria-label={t('schedules.cronMode')}
+      >
         <ToggleButton value="picker">{t('schedules.modes.picker')}</ToggleButton>
         <ToggleButton value="raw">{t('schedules.modes.raw')}</ToggleButton>
       </ToggleButtonGroup>
@@ -132,7 +148,9 @@ export function CronBuilder({ control, setValue, fields }: CronBuilderProps) {
                 value={field.value}
                 onChange={(event) => field.onChange(event.target.value)}
                 error={fieldState.error !== undefined}
-                helperText={fieldState.error?.message ? translateValidationMessage(t, fieldState.error.message) : undefined}
+                helperText={
+                  fieldState.error?.message ? translateValidationMessage(t, fieldState.error.message) : undefined
+                }
               >
                 {TIMINGS.map((value) => (
                   <MenuItem key={value} value={value}>

@@ -22,7 +22,14 @@ function useDelayed<T>(value: T, delay: number): T {
 
 /** A due time in the schedule's time zone; an unknown zone name falls back to the browser's. */
 function formatRunTime(value: string, locale: string, timeZone: string | undefined): string {
-  const options: Intl.DateTimeFormatOptions = { weekday: 'short', year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' };
+  const options: Intl.DateTimeFormatOptions = {
+    weekday: 'short',
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  };
   try {
     return new Intl.DateTimeFormat(locale, { ...options, timeZone }).format(new Date(value));
   } catch {
@@ -71,7 +78,11 @@ export function NextRuns({ projectId, cron, timeZone, checksOnly = false }: Next
         </Typography>
       ) : preview.data ? (
         preview.data.next_runs.length ? (
-          <Box component="ul" sx={{ m: 0, pl: 2.5, opacity: preview.isPlaceholderData ? 0.5 : 1 }} aria-label={t('schedules.nextRuns')}>
+          <Box
+            component="ul"
+            sx={{ m: 0, pl: 2.5, opacity: preview.isPlaceholderData ? 0.5 : 1 }}
+            aria-label={t('schedules.nextRuns')}
+          >
             {preview.data.next_runs.map((run) => (
               <Typography key={run} component="li" variant="body2" sx={{ fontVariantNumeric: 'tabular-nums' }}>
                 {formatRunTime(run, i18n.language, timeZone)}

@@ -36,7 +36,10 @@ export function ScheduleDialog({ open, projectId, schedule, onClose }: ScheduleD
   const [checkError, setCheckError] = useState<string | null>(null);
   const [checking, setChecking] = useState(false);
   const isNew = schedule === undefined;
-  const form = useForm<ScheduleFormFields>({ resolver: zodResolver(ScheduleFormSchema), defaultValues: getScheduleFormDefaults(schedule) });
+  const form = useForm<ScheduleFormFields>({
+    resolver: zodResolver(ScheduleFormSchema),
+    defaultValues: getScheduleFormDefaults(schedule),
+  });
   const fields = form.watch();
   const cron = getFormCron(fields);
 
@@ -56,7 +59,8 @@ export function ScheduleDialog({ open, projectId, schedule, onClose }: ScheduleD
       await validateCron(projectId, getFormCron(values));
     } catch (error) {
       const message = getErrorMessage(error);
-      if (isApiError(error, 400) && values.mode === 'raw' && !values.run_on_commit) form.setError('cron_format', { message });
+      if (isApiError(error, 400) && values.mode === 'raw' && !values.run_on_commit)
+        form.setError('cron_format', { message });
       else setCheckError(message);
       return;
     } finally {
@@ -114,13 +118,21 @@ export function ScheduleDialog({ open, projectId, schedule, onClose }: ScheduleD
             name="check_interval"
             label={t('schedules.checkInterval')}
             required
-            options={listCheckIntervals(fields.check_interval).map((interval) => ({ value: interval, label: getCheckIntervalLabel(t, interval) }))}
+            options={listCheckIntervals(fields.check_interval).map((interval) => ({
+              value: interval,
+              label: getCheckIntervalLabel(t, interval),
+            }))}
           />
         </>
       ) : (
         <CronBuilder control={form.control} setValue={form.setValue} fields={fields} />
       )}
-      <NextRuns projectId={projectId} cron={cron} timeZone={info.data?.schedule_timezone} checksOnly={fields.run_on_commit} />
+      <NextRuns
+        projectId={projectId}
+        cron={cron}
+        timeZone={info.data?.schedule_timezone}
+        checksOnly={fields.run_on_commit}
+      />
     </FormDialog>
   );
 }

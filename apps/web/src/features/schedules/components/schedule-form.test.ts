@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Schedule } from '@gantry/contract';
-import { ScheduleFormSchema, getFormCron, getScheduleFormDefaults, toPickerFields, toScheduleBody } from './schedule-form.ts';
+import {
+  ScheduleFormSchema,
+  getFormCron,
+  getScheduleFormDefaults,
+  toPickerFields,
+  toScheduleBody,
+} from './schedule-form.ts';
 
 const schedule = (overrides: Partial<Schedule> = {}): Schedule => ({
   id: 5,
@@ -20,7 +26,9 @@ const schedule = (overrides: Partial<Schedule> = {}): Schedule => ({
 });
 
 const messages = (value: unknown) =>
-  Object.fromEntries((ScheduleFormSchema.safeParse(value).error?.issues ?? []).map((issue) => [issue.path.join('.'), issue.message]));
+  Object.fromEntries(
+    (ScheduleFormSchema.safeParse(value).error?.issues ?? []).map((issue) => [issue.path.join('.'), issue.message]),
+  );
 
 describe('the schedule form', () => {
   it('starts a new schedule at every minute in the timing picker', () => {
@@ -44,7 +52,10 @@ describe('the schedule form', () => {
   });
 
   it('validates with the seed messages for each mode', () => {
-    expect(messages({ ...getScheduleFormDefaults(), name: ' ' })).toEqual({ name: 'Name is required', template_id: 'Template is required' });
+    expect(messages({ ...getScheduleFormDefaults(), name: ' ' })).toEqual({
+      name: 'Name is required',
+      template_id: 'Template is required',
+    });
     const named = { ...getScheduleFormDefaults(), name: 'n', template_id: 2 };
     expect(messages({ ...named, mode: 'raw', cron_format: '  ' })).toEqual({ cron_format: 'Cron required' });
     expect(messages({ ...named, picker: toPickerFields('@daily') })).toEqual({ 'picker.timing': 'Timing is required' });
@@ -63,7 +74,12 @@ describe('the schedule form', () => {
       cron_format: '30 3 * * *',
       repository_id: null,
     });
-    expect(toScheduleBody({ ...getScheduleFormDefaults(), name: 'n', template_id: 2, run_on_commit: true, repository_id: 7 }, 1)).toMatchObject({
+    expect(
+      toScheduleBody(
+        { ...getScheduleFormDefaults(), name: 'n', template_id: 2, run_on_commit: true, repository_id: 7 },
+        1,
+      ),
+    ).toMatchObject({
       active: true,
       cron_format: '* * * * *',
       repository_id: 7,

@@ -56,7 +56,9 @@ export function toPickerFields(cron: string): PickerFields {
 /** The body to send; an existing schedule keeps its active state and task parameters. */
 export function toScheduleBody(fields: ScheduleFormFields, projectId: number, schedule?: Schedule): ScheduleBody {
   return {
-    ...(schedule ? { id: schedule.id, project_id: projectId, active: schedule.active, task_params: schedule.task_params } : { active: true }),
+    ...(schedule
+      ? { id: schedule.id, project_id: projectId, active: schedule.active, task_params: schedule.task_params }
+      : { active: true }),
     name: fields.name.trim(),
     template_id: fields.template_id ?? 0,
     cron_format: getFormCron(fields),

@@ -42,7 +42,13 @@ export function SchedulesPage({ renderLastTasks }: SchedulesPageProps) {
   const editDialog = useDialogState<Schedule>();
   const deletion = useResourceDelete(projectId);
   const canManage = access.can(Permission.manageProjectResources);
-  const linked = useLinkedItem({ items: schedules.data, ready: access.isReady, canOpen: () => canManage, open: editDialog.show, listPath: `/project/${projectId}/schedule` });
+  const linked = useLinkedItem({
+    items: schedules.data,
+    ready: access.isReady,
+    canOpen: () => canManage,
+    open: editDialog.show,
+    listPath: `/project/${projectId}/schedule`,
+  });
   const repositoryNames = new Map((repositories.data ?? []).map((repository) => [repository.id, repository.name]));
 
   const changeActive = (schedule: Schedule, active: boolean) =>
@@ -67,7 +73,11 @@ export function SchedulesPage({ renderLastTasks }: SchedulesPageProps) {
       <Tooltip title={t('schedules.onCommitHint', { interval: getCheckIntervalLabel(t, schedule.cron_format) })}>
         <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', color: 'text.secondary', fontSize: 12 }}>
           <CommitIcon sx={{ fontSize: 16 }} />
-          <span>{t('schedules.onCommitOf', { repository: repositoryNames.get(schedule.repository_id) ?? `#${schedule.repository_id}` })}</span>
+          <span>
+            {t('schedules.onCommitOf', {
+              repository: repositoryNames.get(schedule.repository_id) ?? `#${schedule.repository_id}`,
+            })}
+          </span>
         </Stack>
       </Tooltip>
     );
@@ -116,7 +126,14 @@ export function SchedulesPage({ renderLastTasks }: SchedulesPageProps) {
       header: t('schedules.template'),
       hideBelow: 'md',
       render: (schedule) => (
-        <Link component={RouterLink} to={`/project/${projectId}/templates/${schedule.template_id}`} underline="hover" noWrap title={schedule.tpl_name} sx={{ display: 'block', maxWidth: 240 }}>
+        <Link
+          component={RouterLink}
+          to={`/project/${projectId}/templates/${schedule.template_id}`}
+          underline="hover"
+          noWrap
+          title={schedule.tpl_name}
+          sx={{ display: 'block', maxWidth: 240 }}
+        >
           {schedule.tpl_name}
         </Link>
       ),
@@ -144,7 +161,8 @@ export function SchedulesPage({ renderLastTasks }: SchedulesPageProps) {
       emptyText={t('schedules.empty')}
       expansion={{
         render: (schedule) => renderLastTasks(schedule.template_id),
-        toggleLabel: (schedule, open) => t(open ? 'schedules.hideTasks' : 'schedules.showTasks', { name: schedule.name }),
+        toggleLabel: (schedule, open) =>
+          t(open ? 'schedules.hideTasks' : 'schedules.showTasks', { name: schedule.name }),
       }}
     >
       <ScheduleDialog

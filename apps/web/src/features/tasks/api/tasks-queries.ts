@@ -33,7 +33,8 @@ export const fetchOlderTasks = (projectId: number, beforeId: number) =>
 export const templateTasksQuery = (projectId: number, templateId: number, limit = TEMPLATE_TASKS_LIMIT) =>
   queryOptions({
     queryKey: taskKeys.templateLast(projectId, templateId, limit),
-    queryFn: ({ signal }) => api(tasksApi.templateLast, { params: { projectId, templateId }, query: { limit }, signal }),
+    queryFn: ({ signal }) =>
+      api(tasksApi.templateLast, { params: { projectId, templateId }, query: { limit }, signal }),
   });
 
 /** Successful tasks of a build template, newest first: the versions a deploy can use. */
@@ -41,7 +42,11 @@ export const buildVersionsQuery = (projectId: number, buildTemplateId: number) =
   queryOptions({
     queryKey: taskKeys.templateSuccessful(projectId, buildTemplateId),
     queryFn: async ({ signal }) => {
-      const tasks = await api(tasksApi.templateTasks, { params: { projectId, templateId: buildTemplateId }, query: { status: 'success' }, signal });
+      const tasks = await api(tasksApi.templateTasks, {
+        params: { projectId, templateId: buildTemplateId },
+        query: { status: 'success' },
+        signal,
+      });
       return tasks.filter((task) => task.status === 'success').slice(0, BUILD_VERSIONS_LIMIT);
     },
     staleTime: 0,
@@ -51,7 +56,11 @@ export const templateStatsQuery = (projectId: number, templateId: number, start:
   queryOptions({
     queryKey: taskKeys.templateStats(projectId, templateId, start, userId),
     queryFn: ({ signal }) =>
-      api(tasksApi.templateStats, { params: { projectId, templateId }, query: { start, ...(userId === null ? {} : { user_id: userId }) }, signal }),
+      api(tasksApi.templateStats, {
+        params: { projectId, templateId },
+        query: { start, ...(userId === null ? {} : { user_id: userId }) },
+        signal,
+      }),
   });
 
 /** The template a task form is built from; always fresh, since its survey may just have changed. */
@@ -65,11 +74,18 @@ export const taskTemplateQuery = (projectId: number, templateId: number) =>
 export const teamMembersQuery = (projectId: number) =>
   queryOptions({
     queryKey: ['projects', projectId, 'users'] as const,
-    queryFn: ({ signal }) => api(teamApi.list, { params: { projectId }, query: { sort: 'name', order: 'asc' }, signal }),
+    queryFn: ({ signal }) =>
+      api(teamApi.list, { params: { projectId }, query: { sort: 'name', order: 'asc' }, signal }),
   });
 
 /** Reads log lines [offset, offset + limit) of a task. */
-export async function fetchTaskOutput(projectId: number, taskId: number, offset: number, limit: number, signal: AbortSignal): Promise<LogLine[]> {
+export async function fetchTaskOutput(
+  projectId: number,
+  taskId: number,
+  offset: number,
+  limit: number,
+  signal: AbortSignal,
+): Promise<LogLine[]> {
   return api(tasksApi.output, { params: { projectId, taskId }, query: { offset, limit }, signal });
 }
 
@@ -109,7 +125,11 @@ export function useTaskAction(projectId: number, taskId: number) {
 export function useStopWaitingTasks(projectId: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (templateId?: number) => api(tasksApi.stopWaiting, { params: { projectId }, body: templateId === undefined ? {} : { template_id: templateId } }),
+    mutationFn: (templateId?: number) =>
+      api(tasksApi.stopWaiting, {
+        params: { projectId },
+        body: templateId === undefined ? {} : { template_id: templateId },
+      }),
     // The websocket updates each row; this also refreshes lists whose socket missed some.
     onSettled: () => queryClient.invalidateQueries({ queryKey: taskKeys.project(projectId) }),
   });

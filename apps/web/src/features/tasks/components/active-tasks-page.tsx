@@ -34,7 +34,11 @@ export function ActiveTasksPage() {
       header: t('activeTasks.task'),
       width: 100,
       render: (task) => (
-        <Link component={RouterLink} to={`/project/${task.project_id}/history?${TASK_PARAM}=${task.task_id}`} underline="hover">
+        <Link
+          component={RouterLink}
+          to={`/project/${task.project_id}/history?${TASK_PARAM}=${task.task_id}`}
+          underline="hover"
+        >
           #{task.task_id}
         </Link>
       ),
@@ -45,7 +49,10 @@ export function ActiveTasksPage() {
     {
       id: 'location',
       header: t('activeTasks.location'),
-      render: (task) => (task.runner_name ? `${t(`activeTasks.locations.${task.location}`)} · ${task.runner_name}` : t(`activeTasks.locations.${task.location}`)),
+      render: (task) =>
+        task.runner_name
+          ? `${t(`activeTasks.locations.${task.location}`)} · ${task.runner_name}`
+          : t(`activeTasks.locations.${task.location}`),
     },
     {
       id: 'actions',

@@ -36,7 +36,10 @@ export function ArgsEditor({ label, value, onChange, helperText, disabled = fals
   };
 
   return (
-    <Box component="fieldset" sx={{ border: 1, borderColor: 'divider', borderRadius: 1, px: 1.5, pt: 0.5, pb: 1.5, m: 0 }}>
+    <Box
+      component="fieldset"
+      sx={{ border: 1, borderColor: 'divider', borderRadius: 1, px: 1.5, pt: 0.5, pb: 1.5, m: 0 }}
+    >
       <Typography component="legend" variant="caption" color="text.secondary" sx={{ px: 0.5 }}>
         {label}
       </Typography>
@@ -87,7 +90,12 @@ export function ArgsEditor({ label, value, onChange, helperText, disabled = fals
           }}
           slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: 'monospace' } } }}
         />
-        <IconButton onClick={commit} disabled={disabled} aria-label={editing === null ? t('newTask.addArg') : t('newTask.editArg')} sx={{ mt: 0.25 }}>
+        <IconButton
+          onClick={commit}
+          disabled={disabled}
+          aria-label={editing === null ? t('newTask.addArg') : t('newTask.editArg')}
+          sx={{ mt: 0.25 }}
+        >
           <AddIcon />
         </IconButton>
       </Stack>

@@ -6,7 +6,8 @@ import { makeTask } from '../../../testing/task-fixtures.ts';
 import { HistoryPage } from './history-page.tsx';
 
 /** Tasks `from` down to `to`, newest first, as the history API lists them. */
-const tasksFrom = (from: number, to: number) => Array.from({ length: from - to + 1 }, (_, i) => makeTask(from - i, { status: 'success' }));
+const tasksFrom = (from: number, to: number) =>
+  Array.from({ length: from - to + 1 }, (_, i) => makeTask(from - i, { status: 'success' }));
 
 describe('HistoryPage', () => {
   afterEach(() => vi.unstubAllGlobals());
@@ -40,7 +41,10 @@ describe('HistoryPage', () => {
   });
 
   it('offers no older tasks when the newest page holds the whole history', async () => {
-    vi.stubGlobal('fetch', fakeFetch({ 'GET /api/project/1/tasks/last?limit=200': () => json(200, tasksFrom(30, 1)) }).fetchImpl);
+    vi.stubGlobal(
+      'fetch',
+      fakeFetch({ 'GET /api/project/1/tasks/last?limit=200': () => json(200, tasksFrom(30, 1)) }).fetchImpl,
+    );
     renderWithProviders(
       <Routes>
         <Route path="/project/:projectId/history" element={<HistoryPage />} />

@@ -51,7 +51,12 @@ function ProjectHistory({ projectId }: { projectId: number }) {
       />
       {mayHaveOlder && (
         <Stack direction="row" justifyContent="center">
-          <Button variant="outlined" size="small" disabled={loadOlder.isPending} onClick={() => loadOlder.mutate(oldestShown)}>
+          <Button
+            variant="outlined"
+            size="small"
+            disabled={loadOlder.isPending}
+            onClick={() => loadOlder.mutate(oldestShown)}
+          >
             {t('history.loadOlder')}
           </Button>
         </Stack>

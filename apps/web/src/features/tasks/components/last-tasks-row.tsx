@@ -27,7 +27,12 @@ function StatusDot({ status }: { status: TaskStatus }) {
         borderRadius: '50%',
         bgcolor: fill,
         flex: 'none',
-        ...(active ? { animation: 'gantry-pulse 1.2s ease-in-out infinite', '@keyframes gantry-pulse': { '50%': { opacity: 0.35 } } } : {}),
+        ...(active
+          ? {
+              animation: 'gantry-pulse 1.2s ease-in-out infinite',
+              '@keyframes gantry-pulse': { '50%': { opacity: 0.35 } },
+            }
+          : {}),
       }}
     />
   );
@@ -42,16 +47,31 @@ export function LastTasksRow({ projectId, templateId }: { projectId: number; tem
   if (tasks.isPending) return <Skeleton variant="text" width={160} />;
   if (!tasks.data?.length) return <>{DASH}</>;
   return (
-    <Stack direction="row" spacing={1.25} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }} aria-label={t('taskList.lastTasks')}>
+    <Stack
+      direction="row"
+      spacing={1.25}
+      useFlexGap
+      sx={{ alignItems: 'center', flexWrap: 'wrap' }}
+      aria-label={t('taskList.lastTasks')}
+    >
       {tasks.data.slice(0, LAST_TASKS_ROW_LIMIT).map((task) => (
-        <Tooltip key={task.id} title={`${t(`taskStatus.${task.status}`)} · ${formatDate(task.start ?? task.created, { locale: i18n.language })}`}>
+        <Tooltip
+          key={task.id}
+          title={`${t(`taskStatus.${task.status}`)} · ${formatDate(task.start ?? task.created, { locale: i18n.language })}`}
+        >
           <Link
             component={RouterLink}
             to={taskHref(task.id)}
             underline="hover"
             color="text.primary"
             aria-label={`#${task.id} ${t(`taskStatus.${task.status}`)}`}
-            sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, fontSize: 13, fontVariantNumeric: 'tabular-nums' }}
+            sx={{
+              display: 'inline-flex',
+              alignItems: 'center',
+              gap: 0.5,
+              fontSize: 13,
+              fontVariantNumeric: 'tabular-nums',
+            }}
           >
             <StatusDot status={task.status} />#{task.id}
           </Link>

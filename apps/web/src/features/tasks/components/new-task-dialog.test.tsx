@@ -10,7 +10,15 @@ const surveyed = makeTemplate(6, {
   name: 'Surveyed',
   allow_override_args_in_task: true,
   survey_vars: [
-    { name: 'region', title: 'Region', description: '', type: 'enum', required: true, values: [{ name: 'Europe', value: 'eu' }], default_value: '' },
+    {
+      name: 'region',
+      title: 'Region',
+      description: '',
+      type: 'enum',
+      required: true,
+      values: [{ name: 'Europe', value: 'eu' }],
+      default_value: '',
+    },
     { name: 'count', title: 'Count', description: '', type: 'int', required: false, values: [], default_value: '' },
     { name: 'token', title: 'Token', description: '', type: 'secret', required: true, values: [], default_value: '' },
   ],
@@ -58,7 +66,10 @@ describe('NewTaskDialog', () => {
 
   it('preselects the newest build for a deploy and requires one', async () => {
     const deploy = makeTemplate(9, { name: 'Deploy', type: 'deploy', build_template_id: 5 });
-    const builds = [makeTask(3, { status: 'success', version: '1.0.2', tpl_type: 'build' }), makeTask(2, { status: 'success', version: '1.0.1', tpl_type: 'build' })];
+    const builds = [
+      makeTask(3, { status: 'success', version: '1.0.2', tpl_type: 'build' }),
+      makeTask(2, { status: 'success', version: '1.0.1', tpl_type: 'build' }),
+    ];
     const { fetchImpl, calls } = fakeFetch({
       'GET /api/project/1/templates/9': () => json(200, deploy),
       'GET /api/project/1/templates/5/tasks?status=success': () => json(200, builds),

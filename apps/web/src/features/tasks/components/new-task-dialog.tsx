@@ -57,7 +57,16 @@ function describeBuild(task: TaskWithTemplate): string {
   return task.message ? `${version} — ${task.message}` : version;
 }
 
-function SecretField({ label, helperText, error, value, onChange, onBlur, inputRef, required }: {
+function SecretField({
+  label,
+  helperText,
+  error,
+  value,
+  onChange,
+  onBlur,
+  inputRef,
+  required,
+}: {
   label: string;
   helperText?: string;
   error: boolean;
@@ -86,7 +95,11 @@ function SecretField({ label, helperText, error, value, onChange, onBlur, inputR
         input: {
           endAdornment: (
             <InputAdornment position="end">
-              <IconButton onClick={() => setShown((v) => !v)} edge="end" aria-label={shown ? t('newTask.hideSecret') : t('newTask.showSecret')}>
+              <IconButton
+                onClick={() => setShown((v) => !v)}
+                edge="end"
+                aria-label={shown ? t('newTask.hideSecret') : t('newTask.showSecret')}
+              >
                 {shown ? <VisibilityOff /> : <Visibility />}
               </IconButton>
             </InputAdornment>
@@ -109,14 +122,25 @@ function NewTaskForm({ projectId, template, source, onClose, onCreated }: NewTas
   const { t } = useTranslation();
   const create = useCreateTask(projectId);
   const messages = useMemo<TaskFormMessages>(
-    () => ({ required: (title) => t('newTask.fieldRequired', { title }), mustBeInteger: t('validation.mustBeInteger'), buildVersionRequired: t('newTask.buildVersionRequired') }),
+    () => ({
+      required: (title) => t('newTask.fieldRequired', { title }),
+      mustBeInteger: t('validation.mustBeInteger'),
+      buildVersionRequired: t('newTask.buildVersionRequired'),
+    }),
     [t],
   );
   const schema = useMemo(() => buildTaskFormSchema(template, messages), [template, messages]);
   const [initial] = useState(() => getInitialTaskValues(template, source));
-  const { control, handleSubmit, setValue, getValues, watch } = useForm<TaskFormValues>({ resolver: zodResolver(schema), defaultValues: initial, mode: 'onSubmit' });
+  const { control, handleSubmit, setValue, getValues, watch } = useForm<TaskFormValues>({
+    resolver: zodResolver(schema),
+    defaultValues: initial,
+    mode: 'onSubmit',
+  });
   const isDeploy = template.type === 'deploy';
-  const builds = useQuery({ ...buildVersionsQuery(projectId, template.build_template_id ?? 0), enabled: isDeploy && template.build_template_id !== null });
+  const builds = useQuery({
+    ...buildVersionsQuery(projectId, template.build_template_id ?? 0),
+    enabled: isDeploy && template.build_template_id !== null,
+  });
   const paramNames = getParamNames(template.app);
   const commitHash = watch('commit_hash');
   const commit = getCommitSummary(commitHash, source?.commit_hash === commitHash ? (source?.commit_message ?? '') : '');
@@ -146,7 +170,12 @@ function NewTaskForm({ projectId, template, source, onClose, onCreated }: NewTas
       maxWidth="sm"
     >
       {commit ? (
-        <Alert severity="info" icon={<CallSplitIcon fontSize="small" />} onClose={() => setValue('commit_hash', null)} slotProps={{ closeButton: { title: t('newTask.unpinCommit') } }}>
+        <Alert
+          severity="info"
+          icon={<CallSplitIcon fontSize="small" />}
+          onClose={() => setValue('commit_hash', null)}
+          slotProps={{ closeButton: { title: t('newTask.unpinCommit') } }}
+        >
           <Typography variant="body2" component="span" sx={{ fontFamily: 'monospace', fontWeight: 600 }}>
             {commit.hash}
           </Typography>{' '}
@@ -174,7 +203,9 @@ function NewTaskForm({ projectId, template, source, onClose, onCreated }: NewTas
               helperText={fieldState.error?.message ?? (builds.data?.length === 0 ? t('newTask.noBuilds') : undefined)}
               disabled={builds.isPending}
               fullWidth
-              slotProps={{ input: { endAdornment: builds.isPending ? <CircularProgress size={18} sx={{ mr: 3 }} /> : undefined } }}
+              slotProps={{
+                input: { endAdornment: builds.isPending ? <CircularProgress size={18} sx={{ mr: 3 }} /> : undefined },
+              }}
             >
               {(builds.data ?? []).map((build) => (
                 <MenuItem key={build.id} value={build.id}>
@@ -264,7 +295,9 @@ function NewTaskForm({ projectId, template, source, onClose, onCreated }: NewTas
                 error={fieldState.error !== undefined}
                 helperText={helperText}
                 fullWidth
-                slotProps={variable.type === 'int' ? { htmlInput: { inputMode: 'numeric', pattern: '[0-9]*' } } : undefined}
+                slotProps={
+                  variable.type === 'int' ? { htmlInput: { inputMode: 'numeric', pattern: '[0-9]*' } } : undefined
+                }
               />
             );
           }}
@@ -276,7 +309,14 @@ function NewTaskForm({ projectId, template, source, onClose, onCreated }: NewTas
           control={control}
           name="git_branch"
           render={({ field }) => (
-            <TextField label={t('newTask.branch')} value={field.value} onChange={(event) => field.onChange(event.target.value)} onBlur={field.onBlur} inputRef={field.ref} fullWidth />
+            <TextField
+              label={t('newTask.branch')}
+              value={field.value}
+              onChange={(event) => field.onChange(event.target.value)}
+              onBlur={field.onBlur}
+              inputRef={field.ref}
+              fullWidth
+            />
           )}
         />
       ) : null}
@@ -290,7 +330,14 @@ function NewTaskForm({ projectId, template, source, onClose, onCreated }: NewTas
               name={`params.${name}`}
               render={({ field }) => (
                 <FormControlLabel
-                  control={<Checkbox checked={field.value === true} onChange={(event) => field.onChange(event.target.checked)} inputRef={field.ref} name={field.name} />}
+                  control={
+                    <Checkbox
+                      checked={field.value === true}
+                      onChange={(event) => field.onChange(event.target.checked)}
+                      inputRef={field.ref}
+                      name={field.name}
+                    />
+                  }
                   label={
                     <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
                       {t(`newTask.params.${name}`)}
@@ -335,12 +382,24 @@ export function NewTaskDialog({ projectId, templateId, sourceTaskId, onClose, on
   const failure = template.error ?? (sourceTaskId !== undefined ? source.error : null);
 
   if (template.data && (sourceTaskId === undefined || source.data)) {
-    return <NewTaskForm projectId={projectId} template={template.data} source={source.data ?? null} onClose={onClose} onCreated={onCreated} />;
+    return (
+      <NewTaskForm
+        projectId={projectId}
+        template={template.data}
+        source={source.data ?? null}
+        onClose={onClose}
+        onCreated={onCreated}
+      />
+    );
   }
   return (
     <Dialog open onClose={onClose} maxWidth="xs" fullWidth aria-label={t('newTask.loading')}>
       <DialogContent sx={{ display: 'grid', placeItems: 'center', minHeight: 120 }}>
-        {failure ? <Alert severity="error">{getErrorMessage(failure)}</Alert> : <CircularProgress aria-label={t('newTask.loading')} />}
+        {failure ? (
+          <Alert severity="error">{getErrorMessage(failure)}</Alert>
+        ) : (
+          <CircularProgress aria-label={t('newTask.loading')} />
+        )}
       </DialogContent>
     </Dialog>
   );

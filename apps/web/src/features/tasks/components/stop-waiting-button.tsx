@@ -36,7 +36,14 @@ export function StopWaitingButton({ projectId, tasks, templateId }: StopWaitingB
 
   return (
     <>
-      <Button color="error" variant="outlined" size="small" startIcon={<StopCircleOutlinedIcon />} disabled={stopWaiting.isPending} onClick={() => setConfirming(true)}>
+      <Button
+        color="error"
+        variant="outlined"
+        size="small"
+        startIcon={<StopCircleOutlinedIcon />}
+        disabled={stopWaiting.isPending}
+        onClick={() => setConfirming(true)}
+      >
         {t('stopWaiting.button')}
       </Button>
       <ConfirmDialog

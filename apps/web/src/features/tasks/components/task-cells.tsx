@@ -24,7 +24,12 @@ export function TaskDate({ value }: { value: string | null }) {
   const { i18n } = useTranslation();
   const now = useNow(RELATIVE_DATE_REFRESH_MS, value !== null);
   return (
-    <Typography component="span" variant="inherit" sx={{ whiteSpace: 'nowrap' }} title={value ? new Date(value).toLocaleString(i18n.language) : undefined}>
+    <Typography
+      component="span"
+      variant="inherit"
+      sx={{ whiteSpace: 'nowrap' }}
+      title={value ? new Date(value).toLocaleString(i18n.language) : undefined}
+    >
       {formatDate(value, { locale: i18n.language, now })}
     </Typography>
   );

@@ -35,7 +35,12 @@ function TaskSubtitle({ task }: { task: TaskWithTemplate }) {
 function VersionCell({ task }: { task: TaskWithTemplate }) {
   const version = getTaskVersion(task);
   if (!version) return <>{DASH}</>;
-  if (version.buildTaskId === null) return <Box component="span" sx={{ fontFamily: 'monospace' }}>{version.version}</Box>;
+  if (version.buildTaskId === null)
+    return (
+      <Box component="span" sx={{ fontFamily: 'monospace' }}>
+        {version.version}
+      </Box>
+    );
   return <TaskLink taskId={version.buildTaskId} label={version.version} />;
 }
 
@@ -81,7 +86,13 @@ export function useTaskColumns({ withTemplate, withRerun }: TaskColumnsOptions):
           <Stack direction="row" spacing={1} sx={{ alignItems: 'baseline' }}>
             <TaskLink taskId={task.id} />
             {withTemplate ? (
-              <Link component={RouterLink} to={`/project/${task.project_id}/templates/${task.template_id}`} underline="hover" color="text.primary" noWrap>
+              <Link
+                component={RouterLink}
+                to={`/project/${task.project_id}/templates/${task.template_id}`}
+                underline="hover"
+                color="text.primary"
+                noWrap
+              >
                 {task.tpl_alias}
               </Link>
             ) : null}
@@ -98,7 +109,8 @@ export function useTaskColumns({ withTemplate, withRerun }: TaskColumnsOptions):
       hideBelow: 'md',
       render: (task) => (
         <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
-          {task.user_name ?? (task.integration_id ? t('taskLog.integration') : task.schedule_id ? t('taskLog.schedule') : DASH)}
+          {task.user_name ??
+            (task.integration_id ? t('taskLog.integration') : task.schedule_id ? t('taskLog.schedule') : DASH)}
         </Box>
       ),
     },
@@ -113,6 +125,13 @@ export function useTaskColumns({ withTemplate, withRerun }: TaskColumnsOptions):
       ),
     },
   ];
-  if (withRerun) columns.push({ id: 'actions', header: '', align: 'right', width: 1, render: (task) => <RerunButton task={task} /> });
+  if (withRerun)
+    columns.push({
+      id: 'actions',
+      header: '',
+      align: 'right',
+      width: 1,
+      render: (task) => <RerunButton task={task} />,
+    });
   return columns;
 }

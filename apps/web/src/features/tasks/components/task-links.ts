@@ -23,13 +23,24 @@ export function withSearchParams(search: string, changes: Record<string, string 
 export function useTaskLinks() {
   const location = useLocation();
   const taskHref = useCallback(
-    (taskId: number) => ({ pathname: location.pathname, search: withSearchParams(location.search, { [TASK_PARAM]: taskId, [NEW_TASK_PARAM]: null, [SOURCE_TASK_PARAM]: null }) }),
+    (taskId: number) => ({
+      pathname: location.pathname,
+      search: withSearchParams(location.search, {
+        [TASK_PARAM]: taskId,
+        [NEW_TASK_PARAM]: null,
+        [SOURCE_TASK_PARAM]: null,
+      }),
+    }),
     [location.pathname, location.search],
   );
   const newTaskHref = useCallback(
     (templateId: number, sourceTaskId?: number) => ({
       pathname: location.pathname,
-      search: withSearchParams(location.search, { [TASK_PARAM]: null, [NEW_TASK_PARAM]: templateId, [SOURCE_TASK_PARAM]: sourceTaskId ?? null }),
+      search: withSearchParams(location.search, {
+        [TASK_PARAM]: null,
+        [NEW_TASK_PARAM]: templateId,
+        [SOURCE_TASK_PARAM]: sourceTaskId ?? null,
+      }),
     }),
     [location.pathname, location.search],
   );

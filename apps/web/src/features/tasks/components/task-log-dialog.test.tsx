@@ -15,7 +15,14 @@ const TASK_URL = '/api/project/1/tasks/7';
 function serve(status: TaskStatus, fields: Parameters<typeof makeTask>[1] = {}) {
   const output = [
     { id: 1, task_id: 7, task: '', seq: 0, time: '2026-01-01T10:00:00Z', output: 'Task 7 started.' },
-    { id: 2, task_id: 7, task: '', seq: 1, time: '2026-01-01T10:00:01Z', output: '\u001b[31mred <b>alert</b>\u001b[0m done' },
+    {
+      id: 2,
+      task_id: 7,
+      task: '',
+      seq: 1,
+      time: '2026-01-01T10:00:01Z',
+      output: '\u001b[31mred <b>alert</b>\u001b[0m done',
+    },
   ];
   const fake = fakeFetch({
     [`GET ${TASK_URL}`]: () => json(200, makeTask(7, { status, start: '2026-01-01T10:00:00Z', ...fields })),
@@ -34,7 +41,9 @@ function renderDialog(onRerun = vi.fn()) {
 }
 
 const buttonNames = () =>
-  ['Confirm', 'Reject', 'Stop', 'Force stop', 'ReRun', 'ReBuild', 'ReDeploy'].filter((name) => screen.queryByRole('button', { name }) !== null);
+  ['Confirm', 'Reject', 'Stop', 'Force stop', 'ReRun', 'ReBuild', 'ReDeploy'].filter(
+    (name) => screen.queryByRole('button', { name }) !== null,
+  );
 
 describe('TaskLogDialog', () => {
   beforeEach(() => vi.stubGlobal('ResizeObserver', NoopResizeObserver));
@@ -79,7 +88,9 @@ describe('TaskLogDialog', () => {
     const confirming = serve('waiting_confirmation');
     renderDialog();
     fireEvent.click(await screen.findByRole('button', { name: 'Confirm' }));
-    await waitFor(() => expect(confirming.calls.some((c) => c.method === 'POST' && c.url.endsWith('/confirm'))).toBe(true));
+    await waitFor(() =>
+      expect(confirming.calls.some((c) => c.method === 'POST' && c.url.endsWith('/confirm'))).toBe(true),
+    );
   });
 
   it('sends force: true from the force stop button', async () => {
@@ -106,17 +117,23 @@ describe('TaskLogDialog', () => {
   it('without live events (a task on another server while Redis is away) polls the log tail and the status', async () => {
     let finished = false;
     const fake = fakeFetch({
-      [`GET ${TASK_URL}`]: () => json(200, makeTask(7, { status: finished ? 'success' : 'running', start: '2026-01-01T10:00:00Z' })),
-      [`GET ${TASK_URL}/output?offset=0&limit=1000`]: () => json(200, [{ id: 1, task_id: 7, task: '', seq: 0, time: '2026-01-01T10:00:00Z', output: 'Task 7 started.' }]),
+      [`GET ${TASK_URL}`]: () =>
+        json(200, makeTask(7, { status: finished ? 'success' : 'running', start: '2026-01-01T10:00:00Z' })),
+      [`GET ${TASK_URL}/output?offset=0&limit=1000`]: () =>
+        json(200, [{ id: 1, task_id: 7, task: '', seq: 0, time: '2026-01-01T10:00:00Z', output: 'Task 7 started.' }]),
       [`GET ${TASK_URL}/output?offset=1&limit=5000`]: () => {
         finished = true;
-        return json(200, [{ id: 2, task_id: 7, task: '', seq: 1, time: '2026-01-01T10:00:01Z', output: 'written on the other server' }]);
+        return json(200, [
+          { id: 2, task_id: 7, task: '', seq: 1, time: '2026-01-01T10:00:01Z', output: 'written on the other server' },
+        ]);
       },
     });
     vi.stubGlobal('fetch', fake.fetchImpl);
     renderDialog();
     await screen.findByText('Task 7 started.');
-    expect(await screen.findByText('written on the other server', {}, { timeout: LOG_POLL_MS * 2 + 1000 })).toBeTruthy();
+    expect(
+      await screen.findByText('written on the other server', {}, { timeout: LOG_POLL_MS * 2 + 1000 }),
+    ).toBeTruthy();
     await waitFor(() => expect(screen.getByText('Success')).toBeTruthy(), { timeout: LOG_POLL_MS * 2 + 1000 });
   }, 15_000);
 });

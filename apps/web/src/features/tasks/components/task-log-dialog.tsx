@@ -54,7 +54,11 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
       <Typography variant="caption" color="text.secondary" component="div" sx={{ lineHeight: 1.4 }}>
         {label}
       </Typography>
-      <Typography variant="body2" component="div" sx={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}>
+      <Typography
+        variant="body2"
+        component="div"
+        sx={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}
+      >
         {children}
       </Typography>
     </Box>
@@ -75,7 +79,9 @@ function useLogSession(projectId: number, taskId: number, task: TaskWithTemplate
   const lastLiveAt = useRef(0);
 
   useEffect(() => {
-    const created = new TaskLogSession({ fetchLines: (offset, limit, signal) => fetchTaskOutput(projectId, taskId, offset, limit, signal) });
+    const created = new TaskLogSession({
+      fetchLines: (offset, limit, signal) => fetchTaskOutput(projectId, taskId, offset, limit, signal),
+    });
     setSession(created);
     lastLiveAt.current = Date.now();
     const unsubscribeLines = live.subscribeTaskLog(projectId, taskId, (lines) => {
@@ -120,7 +126,10 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun }: TaskLogDi
   const isPhone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   const [fullscreen, setFullscreen] = useState(() => storage.getDialogFullscreen(FULLSCREEN_KEY));
   // Live updates patch the status as it changes; the poll is the fallback when none come.
-  const taskResult = useQuery({ ...taskQuery(projectId, taskId), refetchInterval: (query) => (query.state.data && !isTaskDone(query.state.data.status) ? LOG_POLL_MS : false) });
+  const taskResult = useQuery({
+    ...taskQuery(projectId, taskId),
+    refetchInterval: (query) => (query.state.data && !isTaskDone(query.state.data.status) ? LOG_POLL_MS : false),
+  });
   const task = taskResult.data;
   const session = useLogSession(projectId, taskId, task);
   const action = useTaskAction(projectId, taskId);
@@ -132,7 +141,8 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun }: TaskLogDi
     });
   };
 
-  const run = (next: TaskAction) => action.mutate(next, { onError: (error) => snackbar.showError(getErrorMessage(error)) });
+  const run = (next: TaskAction) =>
+    action.mutate(next, { onError: (error) => snackbar.showError(getErrorMessage(error)) });
   const buttons = task ? getTaskButtons(task.status) : null;
   const version = task ? getTaskVersion(task) : null;
   const commit = task ? getCommitSummary(task.commit_hash, task.commit_message) : null;
@@ -148,7 +158,9 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun }: TaskLogDi
       maxWidth="lg"
       fullWidth
       aria-labelledby="task-log-title"
-      slotProps={{ paper: { sx: unreadable ? {} : fullscreen || isPhone ? { borderRadius: 0 } : { height: 'calc(100% - 64px)' } } }}
+      slotProps={{
+        paper: { sx: unreadable ? {} : fullscreen || isPhone ? { borderRadius: 0 } : { height: 'calc(100% - 64px)' } },
+      }}
     >
       <Box sx={{ px: { xs: 2, sm: 3 }, pt: 1.5, pb: 1.5, borderBottom: 1, borderColor: 'divider' }}>
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center', minHeight: 40 }}>
@@ -159,7 +171,13 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun }: TaskLogDi
                 <Box component="span" sx={{ color: 'text.secondary', mx: 1 }}>
                   ·
                 </Box>
-                <Link component={RouterLink} to={`/project/${projectId}/templates/${task.template_id}`} underline="hover" color="inherit" onClick={onClose}>
+                <Link
+                  component={RouterLink}
+                  to={`/project/${projectId}/templates/${task.template_id}`}
+                  underline="hover"
+                  color="inherit"
+                  onClick={onClose}
+                >
                   {task.tpl_alias}
                 </Link>
               </>
@@ -169,14 +187,23 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun }: TaskLogDi
           <Box sx={{ flexGrow: 1 }} />
           {unreadable ? null : (
             <Tooltip title={t('taskLog.downloadRaw')}>
-              <IconButton component="a" href={rawOutputUrl(projectId, taskId)} download={`task-${taskId}.log`} aria-label={t('taskLog.downloadRaw')}>
+              <IconButton
+                component="a"
+                href={rawOutputUrl(projectId, taskId)}
+                download={`task-${taskId}.log`}
+                aria-label={t('taskLog.downloadRaw')}
+              >
                 <DownloadIcon />
               </IconButton>
             </Tooltip>
           )}
           {isPhone || unreadable ? null : (
             <Tooltip title={fullscreen ? t('taskLog.exitFullscreen') : t('taskLog.fullscreen')}>
-              <IconButton onClick={toggleFullscreen} aria-label={fullscreen ? t('taskLog.exitFullscreen') : t('taskLog.fullscreen')} aria-pressed={fullscreen}>
+              <IconButton
+                onClick={toggleFullscreen}
+                aria-label={fullscreen ? t('taskLog.exitFullscreen') : t('taskLog.fullscreen')}
+                aria-pressed={fullscreen}
+              >
                 {fullscreen ? <FullscreenExitIcon /> : <FullscreenIcon />}
               </IconButton>
             </Tooltip>
@@ -195,17 +222,27 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun }: TaskLogDi
         ) : null}
 
         {task && buttons ? (
-          <Stack direction={{ xs: 'column', md: 'row' }} spacing={{ xs: 1.5, md: 2 }} sx={{ mt: 1, alignItems: { md: 'flex-end' } }}>
+          <Stack
+            direction={{ xs: 'column', md: 'row' }}
+            spacing={{ xs: 1.5, md: 2 }}
+            sx={{ mt: 1, alignItems: { md: 'flex-end' } }}
+          >
             <Box
               sx={{
                 flexGrow: 1,
                 minWidth: 0,
                 display: 'grid',
                 gap: { xs: 1, sm: 2 },
-                gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', sm: 'repeat(auto-fit, minmax(120px, max-content))' },
+                gridTemplateColumns: {
+                  xs: 'repeat(2, minmax(0, 1fr))',
+                  sm: 'repeat(auto-fit, minmax(120px, max-content))',
+                },
               }}
             >
-              <Detail label={t('taskLog.author')}>{task.user_name ?? (task.integration_id ? t('taskLog.integration') : task.schedule_id ? t('taskLog.schedule') : DASH)}</Detail>
+              <Detail label={t('taskLog.author')}>
+                {task.user_name ??
+                  (task.integration_id ? t('taskLog.integration') : task.schedule_id ? t('taskLog.schedule') : DASH)}
+              </Detail>
               <Detail label={t('taskLog.started')}>
                 <TaskDate value={task.start} />
               </Detail>
@@ -224,12 +261,25 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun }: TaskLogDi
             </Box>
             <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', flex: 'none' }}>
               {buttons.confirm ? (
-                <Button variant="contained" color="success" disableElevation startIcon={<CheckIcon />} disabled={busy} onClick={() => run({ kind: 'confirm' })}>
+                <Button
+                  variant="contained"
+                  color="success"
+                  disableElevation
+                  startIcon={<CheckIcon />}
+                  disabled={busy}
+                  onClick={() => run({ kind: 'confirm' })}
+                >
                   {t('taskLog.confirm')}
                 </Button>
               ) : null}
               {buttons.reject ? (
-                <Button variant="outlined" color="warning" startIcon={<DoNotDisturbIcon />} disabled={busy} onClick={() => run({ kind: 'reject' })}>
+                <Button
+                  variant="outlined"
+                  color="warning"
+                  startIcon={<DoNotDisturbIcon />}
+                  disabled={busy}
+                  onClick={() => run({ kind: 'reject' })}
+                >
                   {t('taskLog.reject')}
                 </Button>
               ) : null}
@@ -238,7 +288,13 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun }: TaskLogDi
                   variant={buttons.stop.force ? 'contained' : 'outlined'}
                   color="error"
                   disableElevation
-                  startIcon={busy && action.variables?.kind === 'stop' ? <CircularProgress size={16} color="inherit" /> : <StopCircleOutlinedIcon />}
+                  startIcon={
+                    busy && action.variables?.kind === 'stop' ? (
+                      <CircularProgress size={16} color="inherit" />
+                    ) : (
+                      <StopCircleOutlinedIcon />
+                    )
+                  }
                   disabled={busy}
                   onClick={() => run({ kind: 'stop', force: buttons.stop?.force ?? false })}
                 >
@@ -265,7 +321,13 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun }: TaskLogDi
         <TaskLogView
           key={`${projectId}-${taskId}`}
           session={session}
-          emptyText={task.status === 'waiting' ? t('taskLog.waitingForStart') : isTaskDone(task.status) ? t('taskLog.noOutput') : t('taskLog.waitingForOutput')}
+          emptyText={
+            task.status === 'waiting'
+              ? t('taskLog.waitingForStart')
+              : isTaskDone(task.status)
+                ? t('taskLog.noOutput')
+                : t('taskLog.waitingForOutput')
+          }
         />
       ) : (
         <Box sx={{ flex: 1, minHeight: 200, display: 'grid', placeItems: 'center', bgcolor: '#0d1117' }}>

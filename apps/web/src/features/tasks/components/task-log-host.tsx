@@ -26,7 +26,8 @@ export function TaskLogHost() {
   const sourceTaskId = toId(searchParams.get(SOURCE_TASK_PARAM));
 
   const change = useCallback(
-    (changes: Record<string, string | number | null>) => setSearchParams((current) => new URLSearchParams(withSearchParams(current.toString(), changes))),
+    (changes: Record<string, string | number | null>) =>
+      setSearchParams((current) => new URLSearchParams(withSearchParams(current.toString(), changes))),
     [setSearchParams],
   );
 
@@ -39,7 +40,9 @@ export function TaskLogHost() {
           projectId={projectId}
           taskId={taskId}
           onClose={() => change({ [TASK_PARAM]: null })}
-          onRerun={(task) => change({ [TASK_PARAM]: null, [NEW_TASK_PARAM]: task.template_id, [SOURCE_TASK_PARAM]: task.id })}
+          onRerun={(task) =>
+            change({ [TASK_PARAM]: null, [NEW_TASK_PARAM]: task.template_id, [SOURCE_TASK_PARAM]: task.id })
+          }
         />
       ) : null}
       {newTaskTemplateId !== null ? (

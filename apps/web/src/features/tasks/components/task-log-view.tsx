@@ -114,7 +114,10 @@ export function TaskLogView({ session, emptyText }: TaskLogViewProps) {
   useEffect(() => {
     if (endVisible <= firstVisible) return undefined;
     if (buffer.isLoaded(firstVisible, endVisible)) return undefined;
-    const timer = setTimeout(() => session.ensure(Math.max(0, firstVisible - OVERSCAN), endVisible + OVERSCAN), LOAD_DELAY_MS);
+    const timer = setTimeout(
+      () => session.ensure(Math.max(0, firstVisible - OVERSCAN), endVisible + OVERSCAN),
+      LOAD_DELAY_MS,
+    );
     return () => clearTimeout(timer);
   }, [session, buffer, firstVisible, endVisible, count]);
 
@@ -138,11 +141,23 @@ export function TaskLogView({ session, emptyText }: TaskLogViewProps) {
   }, []);
 
   const rows = [];
-  for (let seq = view.start; seq < view.end; seq++) rows.push(<LogRow key={seq} output={buffer.getOutput(seq)} time={buffer.getTime(seq)} />);
+  for (let seq = view.start; seq < view.end; seq++)
+    rows.push(<LogRow key={seq} output={buffer.getOutput(seq)} time={buffer.getTime(seq)} />);
 
   return (
-    <Box sx={{ position: 'relative', flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column', bgcolor: LOG_BACKGROUND }}>
-      <Box sx={{ height: 2, flex: 'none' }}>{session.loading ? <LinearProgress sx={{ height: 2 }} aria-label={t('taskLog.loading')} /> : null}</Box>
+    <Box
+      sx={{
+        position: 'relative',
+        flex: 1,
+        minHeight: 0,
+        display: 'flex',
+        flexDirection: 'column',
+        bgcolor: LOG_BACKGROUND,
+      }}
+    >
+      <Box sx={{ height: 2, flex: 'none' }}>
+        {session.loading ? <LinearProgress sx={{ height: 2 }} aria-label={t('taskLog.loading')} /> : null}
+      </Box>
       {session.error ? (
         <Alert
           severity="error"
@@ -194,11 +209,24 @@ export function TaskLogView({ session, emptyText }: TaskLogViewProps) {
         }}
       >
         <div style={{ height: view.scrollHeight, position: 'relative', minWidth: '100%' }}>
-          <div style={{ position: 'absolute', top: view.offsetTop, left: 0, minWidth: '100%', width: 'max-content' }}>{rows}</div>
+          <div style={{ position: 'absolute', top: view.offsetTop, left: 0, minWidth: '100%', width: 'max-content' }}>
+            {rows}
+          </div>
         </div>
       </Box>
       {count === 0 && !session.loading && !session.error ? (
-        <Typography sx={{ position: 'absolute', inset: 0, display: 'grid', placeItems: 'center', color: TIME_COLOUR, pointerEvents: 'none' }}>{emptyText}</Typography>
+        <Typography
+          sx={{
+            position: 'absolute',
+            inset: 0,
+            display: 'grid',
+            placeItems: 'center',
+            color: TIME_COLOUR,
+            pointerEvents: 'none',
+          }}
+        >
+          {emptyText}
+        </Typography>
       ) : null}
       {!follow && !atBottom && count > 0 ? (
         <Fab

@@ -25,7 +25,11 @@ const PLOT_TOP = 8;
 
 function useStatusColours(): Record<StatsStatus, string> {
   const theme = useTheme();
-  return { success: theme.palette.success.main, failed: theme.palette.error.main, stopped: theme.palette.text.disabled };
+  return {
+    success: theme.palette.success.main,
+    failed: theme.palette.error.main,
+    stopped: theme.palette.text.disabled,
+  };
 }
 
 function useWidth() {
@@ -54,7 +58,8 @@ function StatsBars({ days, label }: { days: StatsDay[]; label: string }) {
   const plotHeight = CHART_HEIGHT - LABEL_HEIGHT - PLOT_TOP;
   const slot = days.length > 0 ? plotWidth / days.length : 0;
   const barWidth = Math.max(1, Math.min(28, slot * 0.7));
-  const dayLabel = (date: string, options: Intl.DateTimeFormatOptions) => new Date(`${date}T00:00:00Z`).toLocaleDateString(i18n.language, { ...options, timeZone: 'UTC' });
+  const dayLabel = (date: string, options: Intl.DateTimeFormatOptions) =>
+    new Date(`${date}T00:00:00Z`).toLocaleDateString(i18n.language, { ...options, timeZone: 'UTC' });
   // Every day is labelled when the labels fit (about 56 px each), else the first, middle and last.
   const fitsAll = days.length <= Math.floor(plotWidth / 56);
   const labelled = fitsAll ? days.map((_, index) => index) : [0, Math.floor((days.length - 1) / 2), days.length - 1];
@@ -81,14 +86,28 @@ function StatsBars({ days, label }: { days: StatsDay[]; label: string }) {
             const x = AXIS_WIDTH + index * slot + (slot - barWidth) / 2;
             let top = PLOT_TOP + plotHeight;
             return (
-              <g key={day.date} onMouseEnter={() => setHovered(index)} opacity={hovered === null || hovered === index ? 1 : 0.55}>
+              <g
+                key={day.date}
+                onMouseEnter={() => setHovered(index)}
+                opacity={hovered === null || hovered === index ? 1 : 0.55}
+              >
                 <title>{describe(day)}</title>
                 <rect x={AXIS_WIDTH + index * slot} y={PLOT_TOP} width={slot} height={plotHeight} fill="transparent" />
                 {STATS_STATUSES.map((status) => {
                   const height = (day[status] / max) * plotHeight;
                   if (height <= 0) return null;
                   top -= height;
-                  return <rect key={status} x={x} y={top} width={barWidth} height={height} fill={colours[status]} rx={barWidth > 6 ? 2 : 0} />;
+                  return (
+                    <rect
+                      key={status}
+                      x={x}
+                      y={top}
+                      width={barWidth}
+                      height={height}
+                      fill={colours[status]}
+                      rx={barWidth > 6 ? 2 : 0}
+                    />
+                  );
                 })}
               </g>
             );
@@ -99,7 +118,14 @@ function StatsBars({ days, label }: { days: StatsDay[]; label: string }) {
             const x = AXIS_WIDTH + index * slot + slot / 2;
             const anchor = fitsAll ? 'middle' : index === 0 ? 'start' : index === days.length - 1 ? 'end' : 'middle';
             return (
-              <text key={day.date} x={anchor === 'start' ? AXIS_WIDTH : anchor === 'end' ? width : x} y={CHART_HEIGHT - 6} textAnchor={anchor} fontSize={11} fill={theme.palette.text.secondary}>
+              <text
+                key={day.date}
+                x={anchor === 'start' ? AXIS_WIDTH : anchor === 'end' ? width : x}
+                y={CHART_HEIGHT - 6}
+                textAnchor={anchor}
+                fontSize={11}
+                fill={theme.palette.text.secondary}
+              >
                 {dayLabel(day.date, { month: 'short', day: 'numeric' })}
               </text>
             );
@@ -109,7 +135,17 @@ function StatsBars({ days, label }: { days: StatsDay[]; label: string }) {
       {focus ? (
         <Typography
           variant="caption"
-          sx={{ position: 'absolute', top: 0, right: 0, px: 1, py: 0.25, borderRadius: 1, bgcolor: 'background.paper', boxShadow: 1, pointerEvents: 'none' }}
+          sx={{
+            position: 'absolute',
+            top: 0,
+            right: 0,
+            px: 1,
+            py: 0.25,
+            borderRadius: 1,
+            bgcolor: 'background.paper',
+            boxShadow: 1,
+            pointerEvents: 'none',
+          }}
         >
           {describe(focus)}
         </Typography>
@@ -131,16 +167,29 @@ export function TemplateStatsChart({ projectId, templateId }: { projectId: numbe
   const stats = useQuery(templateStatsQuery(projectId, templateId, start, userId));
   const team = useQuery(teamMembersQuery(projectId));
   const days = stats.data ? toStatsDays(stats.data) : [];
-  const totals = Object.fromEntries(STATS_STATUSES.map((status) => [status, days.reduce((sum, day) => sum + day[status], 0)])) as Record<StatsStatus, number>;
+  const totals = Object.fromEntries(
+    STATS_STATUSES.map((status) => [status, days.reduce((sum, day) => sum + day[status], 0)]),
+  ) as Record<StatsStatus, number>;
   const empty = stats.isSuccess && days.every((day) => day.total === 0);
 
   return (
     <Paper variant="outlined" sx={{ p: 2 }}>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} useFlexGap sx={{ alignItems: { sm: 'center' }, mb: 2, flexWrap: 'wrap' }}>
+      <Stack
+        direction={{ xs: 'column', sm: 'row' }}
+        spacing={1.5}
+        useFlexGap
+        sx={{ alignItems: { sm: 'center' }, mb: 2, flexWrap: 'wrap' }}
+      >
         <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600, flexGrow: 1 }}>
           {t('taskStats.title')}
         </Typography>
-        <ToggleButtonGroup size="small" exclusive value={range} onChange={(_, next: StatsRange | null) => next && setRange(next)} aria-label={t('taskStats.range')}>
+        <ToggleButtonGroup
+          size="small"
+          exclusive
+          value={range}
+          onChange={(_, next: StatsRange | null) => next && setRange(next)}
+          aria-label={t('taskStats.range')}
+        >
           {STATS_RANGES.map((value) => (
             <ToggleButton key={value} value={value} sx={{ px: 1.5, textTransform: 'none' }}>
               {t(`taskStats.ranges.${value}`)}
@@ -185,9 +234,27 @@ export function TemplateStatsChart({ projectId, templateId }: { projectId: numbe
         <Skeleton variant="rounded" height={CHART_HEIGHT} />
       ) : (
         <Box sx={{ position: 'relative' }}>
-          <StatsBars days={days} label={t('taskStats.chartLabel', { success: totals.success, failed: totals.failed, stopped: totals.stopped })} />
+          <StatsBars
+            days={days}
+            label={t('taskStats.chartLabel', {
+              success: totals.success,
+              failed: totals.failed,
+              stopped: totals.stopped,
+            })}
+          />
           {empty ? (
-            <Typography variant="body2" color="text.secondary" sx={{ position: 'absolute', inset: 0, bottom: LABEL_HEIGHT, display: 'grid', placeItems: 'center', pointerEvents: 'none' }}>
+            <Typography
+              variant="body2"
+              color="text.secondary"
+              sx={{
+                position: 'absolute',
+                inset: 0,
+                bottom: LABEL_HEIGHT,
+                display: 'grid',
+                placeItems: 'center',
+                pointerEvents: 'none',
+              }}
+            >
               {t('taskStats.empty')}
             </Typography>
           ) : null}

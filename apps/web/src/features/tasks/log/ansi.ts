@@ -67,7 +67,14 @@ function applySgr(style: AnsiStyle, rawParams: string): AnsiStyle {
 }
 
 function sameStyle(a: AnsiStyle, b: AnsiStyle): boolean {
-  return a.fg === b.fg && a.bg === b.bg && a.bold === b.bold && a.dim === b.dim && a.italic === b.italic && a.underline === b.underline;
+  return (
+    a.fg === b.fg &&
+    a.bg === b.bg &&
+    a.bold === b.bold &&
+    a.dim === b.dim &&
+    a.italic === b.italic &&
+    a.underline === b.underline
+  );
 }
 
 /** What a terminal would show of a line rewritten with carriage returns (progress bars): the text after the last one. */

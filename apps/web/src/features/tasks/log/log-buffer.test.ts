@@ -68,7 +68,15 @@ describe('LogBuffer', () => {
 
 describe('range helpers', () => {
   it('subtracts ranges in flight', () => {
-    expect(subtractRanges([{ from: 0, to: 100 }], [{ from: 10, to: 20 }, { from: 90, to: 120 }])).toEqual([
+    expect(
+      subtractRanges(
+        [{ from: 0, to: 100 }],
+        [
+          { from: 10, to: 20 },
+          { from: 90, to: 120 },
+        ],
+      ),
+    ).toEqual([
       { from: 0, to: 10 },
       { from: 20, to: 90 },
     ]);

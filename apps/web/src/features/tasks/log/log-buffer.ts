@@ -61,7 +61,11 @@ export class LogBuffer {
       const chunkIndex = Math.floor(line.seq / this.pageSize);
       let chunk = this.chunks[chunkIndex];
       if (!chunk) {
-        chunk = { outputs: new Array<string | undefined>(this.pageSize), times: new Float64Array(this.pageSize), filled: 0 };
+        chunk = {
+          outputs: new Array<string | undefined>(this.pageSize),
+          times: new Float64Array(this.pageSize),
+          filled: 0,
+        };
         this.chunks[chunkIndex] = chunk;
       }
       const index = line.seq % this.pageSize;
@@ -154,7 +158,7 @@ export function subtractRanges(ranges: readonly SeqRange[], taken: Iterable<SeqR
 export function splitRanges(ranges: readonly SeqRange[], size: number): SeqRange[] {
   const pieces: SeqRange[] = [];
   for (const range of ranges) {
-    for (let from = range.from; from < range.to; ) {
+    for (let from = range.from; from < range.to;) {
       const to = Math.min(range.to, (Math.floor(from / size) + 1) * size);
       pieces.push({ from, to });
       from = to;

@@ -9,7 +9,13 @@ function fakeStore(initial: number) {
   const fetchLines = (offset: number, limit: number): Promise<LogLine[]> => {
     requests.push([offset, limit]);
     const to = Math.min(count, offset + limit);
-    return Promise.resolve(Array.from({ length: Math.max(0, to - offset) }, (_, i) => ({ seq: offset + i, time: '2026-01-01T00:00:00Z', output: `#${offset + i}` })));
+    return Promise.resolve(
+      Array.from({ length: Math.max(0, to - offset) }, (_, i) => ({
+        seq: offset + i,
+        time: '2026-01-01T00:00:00Z',
+        output: `#${offset + i}`,
+      })),
+    );
   };
   return {
     requests,
@@ -71,11 +77,15 @@ describe('TaskLogSession', () => {
     await session.start();
     store.grow(20);
     // Lines 25..34 arrive live: 25..29 are known, 30..34 are new.
-    session.appendLive(Array.from({ length: 10 }, (_, i) => ({ seq: 25 + i, time: '2026-01-01T00:00:00Z', output: `live ${25 + i}` })));
+    session.appendLive(
+      Array.from({ length: 10 }, (_, i) => ({ seq: 25 + i, time: '2026-01-01T00:00:00Z', output: `live ${25 + i}` })),
+    );
     expect(session.buffer.getOutput(25)).toBe('#25');
     expect(session.buffer.getOutput(30)).toBe('live 30');
     // Then 45..49 arrive after a reconnect: 35..44 were never sent.
-    session.appendLive(Array.from({ length: 5 }, (_, i) => ({ seq: 45 + i, time: '2026-01-01T00:00:00Z', output: `live ${45 + i}` })));
+    session.appendLive(
+      Array.from({ length: 5 }, (_, i) => ({ seq: 45 + i, time: '2026-01-01T00:00:00Z', output: `live ${45 + i}` })),
+    );
     await settle();
     expect(store.requests.at(-1)).toEqual([35, 10]);
     expect(session.buffer.isLoaded(0, 50)).toBe(true);
@@ -106,7 +116,11 @@ describe('TaskLogSession', () => {
   it('tells listeners at most once per scheduled frame', async () => {
     const store = fakeStore(10);
     const frames: Array<() => void> = [];
-    const session = new TaskLogSession({ fetchLines: store.fetchLines, pageSize: 100, scheduleNotify: (callback) => frames.push(callback) });
+    const session = new TaskLogSession({
+      fetchLines: store.fetchLines,
+      pageSize: 100,
+      scheduleNotify: (callback) => frames.push(callback),
+    });
     let calls = 0;
     session.subscribe(() => (calls += 1));
     await session.start();

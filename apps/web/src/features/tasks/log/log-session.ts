@@ -18,7 +18,11 @@ export interface LogSessionOptions {
  * known count until a line is missing, then narrows the bracket, `fanout` probes per round.
  * A million lines take about nine rounds of tiny requests.
  */
-export async function findLineCount(exists: (seq: number) => Promise<boolean>, knownCount: number, fanout = 6): Promise<number> {
+export async function findLineCount(
+  exists: (seq: number) => Promise<boolean>,
+  knownCount: number,
+  fanout = 6,
+): Promise<number> {
   // Invariant: line `lo` exists (or lo is -1), line `hi` does not.
   let lo = knownCount - 1;
   let hi: number | undefined;
@@ -35,7 +39,9 @@ export async function findLineCount(exists: (seq: number) => Promise<boolean>, k
   }
   while (hi - lo > 1) {
     const span = hi - lo;
-    const points = [...new Set(Array.from({ length: fanout }, (_, i) => lo + Math.round(((i + 1) * span) / (fanout + 1))))].filter((p) => p > lo && p < (hi ?? 0));
+    const points = [
+      ...new Set(Array.from({ length: fanout }, (_, i) => lo + Math.round(((i + 1) * span) / (fanout + 1)))),
+    ].filter((p) => p > lo && p < (hi ?? 0));
     const found = await Promise.all(points.map(exists));
     for (let i = 0; i < points.length; i++) {
       const point = points[i] ?? 0;
@@ -73,7 +79,13 @@ export class TaskLogSession {
   private tailSync: Promise<void> | undefined;
   private tailSyncAgain = false;
 
-  constructor({ fetchLines, pageSize = LOG_PAGE_SIZE, firstPageSize = 1000, probeFanout = 6, scheduleNotify = defaultSchedule }: LogSessionOptions) {
+  constructor({
+    fetchLines,
+    pageSize = LOG_PAGE_SIZE,
+    firstPageSize = 1000,
+    probeFanout = 6,
+    scheduleNotify = defaultSchedule,
+  }: LogSessionOptions) {
     this.pageSize = pageSize;
     this.buffer = new LogBuffer(pageSize);
     this.options = { fetchLines, firstPageSize, probeFanout, scheduleNotify };
@@ -106,7 +118,8 @@ export class TaskLogSession {
       if (firstSize < this.pageSize) this.loadRanges([{ from: firstSize, to: this.pageSize }]);
       try {
         const count = await findLineCount(
-          async (seq) => this.buffer.has(seq) || (await this.options.fetchLines(seq, 1, this.controller.signal)).length > 0,
+          async (seq) =>
+            this.buffer.has(seq) || (await this.options.fetchLines(seq, 1, this.controller.signal)).length > 0,
           firstSize,
           this.options.probeFanout,
         );
@@ -141,7 +154,9 @@ export class TaskLogSession {
     const lastGap = gaps.at(-1);
     if (lastGap) {
       const nearTail = lastGap.to - this.pageSize;
-      this.loadRanges(gaps.map((gap) => ({ from: Math.max(gap.from, nearTail), to: gap.to })).filter((gap) => gap.to > gap.from));
+      this.loadRanges(
+        gaps.map((gap) => ({ from: Math.max(gap.from, nearTail), to: gap.to })).filter((gap) => gap.to > gap.from),
+      );
     }
     if (added > 0 || gaps.length > 0) this.changed();
   }

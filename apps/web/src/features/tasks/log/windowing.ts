@@ -46,7 +46,14 @@ function realTopFor(scrollTop: number, viewportHeight: number, contentHeight: nu
   return scrollHeight === contentHeight ? top : (top / maxScroll) * realMax;
 }
 
-export function computeWindow({ scrollTop, viewportHeight, lineHeight, count, overscan, maxScrollHeight = MAX_SCROLL_HEIGHT }: WindowInput): LineWindow {
+export function computeWindow({
+  scrollTop,
+  viewportHeight,
+  lineHeight,
+  count,
+  overscan,
+  maxScrollHeight = MAX_SCROLL_HEIGHT,
+}: WindowInput): LineWindow {
   const contentHeight = count * lineHeight;
   const scrollHeight = getScrollHeight(count, lineHeight, maxScrollHeight);
   const maxScroll = Math.max(0, scrollHeight - viewportHeight);
@@ -63,7 +70,15 @@ export function computeWindow({ scrollTop, viewportHeight, lineHeight, count, ov
 }
 
 /** The scrollTop that puts a line at the top of the viewport (clamped to the scroll range). */
-export function scrollTopForLine(line: number, { viewportHeight, lineHeight, count, maxScrollHeight = MAX_SCROLL_HEIGHT }: Omit<WindowInput, 'scrollTop' | 'overscan'>): number {
+export function scrollTopForLine(
+  line: number,
+  {
+    viewportHeight,
+    lineHeight,
+    count,
+    maxScrollHeight = MAX_SCROLL_HEIGHT,
+  }: Omit<WindowInput, 'scrollTop' | 'overscan'>,
+): number {
   const contentHeight = count * lineHeight;
   const scrollHeight = getScrollHeight(count, lineHeight, maxScrollHeight);
   const maxScroll = Math.max(0, scrollHeight - viewportHeight);
@@ -74,6 +89,11 @@ export function scrollTopForLine(line: number, { viewportHeight, lineHeight, cou
 }
 
 /** True when the viewport shows the end of the content (within half a line). */
-export function isAtBottom(scrollTop: number, viewportHeight: number, scrollHeight: number, lineHeight: number): boolean {
+export function isAtBottom(
+  scrollTop: number,
+  viewportHeight: number,
+  scrollHeight: number,
+  lineHeight: number,
+): boolean {
   return scrollTop + viewportHeight >= scrollHeight - lineHeight / 2;
 }

@@ -7,7 +7,8 @@ import { projectRoleQuery } from '../../../lib/shared-queries.ts';
 export const teamQuery = (projectId: number) =>
   queryOptions({
     queryKey: ['projects', projectId, 'users'],
-    queryFn: ({ signal }) => api(teamApi.list, { params: { projectId }, query: { sort: 'name', order: 'asc' }, signal }),
+    queryFn: ({ signal }) =>
+      api(teamApi.list, { params: { projectId }, query: { sort: 'name', order: 'asc' }, signal }),
   });
 
 function useInvalidateTeam(projectId: number) {

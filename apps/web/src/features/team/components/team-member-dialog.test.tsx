@@ -5,7 +5,14 @@ import { TeamMemberDialog } from './team-member-dialog.tsx';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const member = { id: 1, user_id: 1, username: 'admin', name: 'Admin', email: 'admin@example.com', role: 'owner' as const };
+const member = {
+  id: 1,
+  user_id: 1,
+  username: 'admin',
+  name: 'Admin',
+  email: 'admin@example.com',
+  role: 'owner' as const,
+};
 
 describe('TeamMemberDialog', () => {
   it('offers only users who are not members yet', async () => {

@@ -37,7 +37,9 @@ export function TeamMemberDialog({ open, projectId, members, onClose }: TeamMemb
   const snackbar = useSnackbar();
   const users = useQuery({ ...usersQuery, enabled: open });
   const add = useAddTeamMember(projectId);
-  const form = useForm<TeamMemberFormInput, unknown, TeamMemberFormValues>({ resolver: zodResolver(TeamMemberFormSchema) });
+  const form = useForm<TeamMemberFormInput, unknown, TeamMemberFormValues>({
+    resolver: zodResolver(TeamMemberFormSchema),
+  });
 
   useEffect(() => {
     if (open) {
@@ -94,7 +96,9 @@ export function TeamMemberDialog({ open, projectId, members, onClose }: TeamMemb
                 label={t('team.user')}
                 required
                 error={fieldState.error !== undefined}
-                helperText={fieldState.error?.message ? translateValidationMessage(t, fieldState.error.message) : undefined}
+                helperText={
+                  fieldState.error?.message ? translateValidationMessage(t, fieldState.error.message) : undefined
+                }
               />
             )}
           />

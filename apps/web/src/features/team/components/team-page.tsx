@@ -105,7 +105,11 @@ export function TeamPage() {
       width: 72,
       render: (member) => (
         <Tooltip title={t('team.remove')}>
-          <IconButton onClick={() => removeDialog.show(member)} aria-label={t('team.removeMember', { name: member.name })} size="small">
+          <IconButton
+            onClick={() => removeDialog.show(member)}
+            aria-label={t('team.removeMember', { name: member.name })}
+            size="small"
+          >
             <DeleteOutlineIcon fontSize="small" />
           </IconButton>
         </Tooltip>
@@ -129,7 +133,12 @@ export function TeamPage() {
               {t('team.leave')}
             </Button>
             {canManage ? (
-              <Button variant="contained" disableElevation startIcon={<PersonAddAlt1Icon />} onClick={() => addDialog.show()}>
+              <Button
+                variant="contained"
+                disableElevation
+                startIcon={<PersonAddAlt1Icon />}
+                onClick={() => addDialog.show()}
+              >
                 {t('team.newMember')}
               </Button>
             ) : null}
@@ -145,7 +154,12 @@ export function TeamPage() {
         error={team.error}
         emptyText={t('team.empty')}
       />
-      <TeamMemberDialog open={addDialog.open} projectId={projectId} members={team.data ?? []} onClose={addDialog.close} />
+      <TeamMemberDialog
+        open={addDialog.open}
+        projectId={projectId}
+        members={team.data ?? []}
+        onClose={addDialog.close}
+      />
       <ConfirmDialog
         open={removeDialog.open}
         title={t('team.removeTitle')}

@@ -18,7 +18,8 @@ export const templateSchedulesQuery = (projectId: number, templateId: number) =>
   });
 
 /** The server's cron parser decides whether an expression is accepted. */
-export const checkCron = (projectId: number, cron: string) => api(schedulesApi.validate, { params: { projectId }, body: { cron_format: cron } });
+export const checkCron = (projectId: number, cron: string) =>
+  api(schedulesApi.validate, { params: { projectId }, body: { cron_format: cron } });
 
 export async function applyCronCheckChange(projectId: number, change: CronCheckChange): Promise<void> {
   switch (change.kind) {

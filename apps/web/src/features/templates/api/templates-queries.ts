@@ -20,7 +20,8 @@ export function useCreateTemplate(projectId: number) {
 export function useUpdateTemplate(projectId: number) {
   const invalidate = useInvalidateTemplates(projectId);
   return useMutation({
-    mutationFn: ({ templateId, body }: { templateId: number; body: TemplateBody }) => api(templatesApi.update, { params: { projectId, templateId }, body }),
+    mutationFn: ({ templateId, body }: { templateId: number; body: TemplateBody }) =>
+      api(templatesApi.update, { params: { projectId, templateId }, body }),
     onSuccess: invalidate,
   });
 }
@@ -33,11 +34,15 @@ export function useDeleteTemplate(projectId: number) {
     // The template leaves the cached lists at once, so a list shown before its refetch lands never offers it.
     onSuccess: (_result, templateId) => {
       const lists = [...resourceKeys.templates(projectId), 'list'];
-      queryClient.setQueriesData<Template[]>({ queryKey: lists }, (templates) => templates?.filter((template) => template.id !== templateId));
+      queryClient.setQueriesData<Template[]>({ queryKey: lists }, (templates) =>
+        templates?.filter((template) => template.id !== templateId),
+      );
       return queryClient.invalidateQueries({ queryKey: lists });
     },
   });
 }
 
-export const loadTemplate = (projectId: number, templateId: number) => api(templatesApi.get, { params: { projectId, templateId } });
-export const loadTemplateRefs = (projectId: number, templateId: number) => api(templatesApi.refs, { params: { projectId, templateId } });
+export const loadTemplate = (projectId: number, templateId: number) =>
+  api(templatesApi.get, { params: { projectId, templateId } });
+export const loadTemplateRefs = (projectId: number, templateId: number) =>
+  api(templatesApi.refs, { params: { projectId, templateId } });

@@ -31,7 +31,9 @@ export function ColumnSettingsDialog({ open, columns, hidden, onChange, onClose 
               control={
                 <Checkbox
                   checked={!hidden.includes(column.id)}
-                  onChange={(event) => onChange(event.target.checked ? hidden.filter((id) => id !== column.id) : [...hidden, column.id])}
+                  onChange={(event) =>
+                    onChange(event.target.checked ? hidden.filter((id) => id !== column.id) : [...hidden, column.id])
+                  }
                 />
               }
             />

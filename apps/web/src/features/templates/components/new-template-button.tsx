@@ -56,7 +56,10 @@ export function NewTemplateButton({ projectId, viewId, isAdmin }: NewTemplateBut
         transformOrigin={{ vertical: 'top', horizontal: 'right' }}
       >
         {active.map((app) => (
-          <MenuItem key={app.id} onClick={() => go(`${getTemplatesPath(projectId, viewId)}/new?app=${encodeURIComponent(app.id)}`)}>
+          <MenuItem
+            key={app.id}
+            onClick={() => go(`${getTemplatesPath(projectId, viewId)}/new?app=${encodeURIComponent(app.id)}`)}
+          >
             <ListItemIcon>
               <AppIcon app={app} />
             </ListItemIcon>

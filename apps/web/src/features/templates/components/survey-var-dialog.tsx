@@ -32,7 +32,15 @@ export const SURVEY_TYPE_LABEL_KEYS: Record<SurveyVarType, string> = {
 
 type SurveyVarInput = z.input<typeof SurveyVar>;
 
-const EMPTY: SurveyVarInput = { name: '', title: '', description: '', type: '', required: false, values: [], default_value: '' };
+const EMPTY: SurveyVarInput = {
+  name: '',
+  title: '',
+  description: '',
+  type: '',
+  required: false,
+  values: [],
+  default_value: '',
+};
 
 interface SurveyVarDialogProps {
   open: boolean;
@@ -68,14 +76,46 @@ export function SurveyVarDialog({ open, variable, onSave, onClose }: SurveyVarDi
   };
 
   return (
-    <FormDialog open={open} maxWidth="sm" title={variable ? t('templates.survey.edit') : t('templates.survey.new')} submitLabel={t('common.save')} onSubmit={submit} onClose={onClose}>
+    <FormDialog
+      open={open}
+      maxWidth="sm"
+      title={variable ? t('templates.survey.edit') : t('templates.survey.new')}
+      submitLabel={t('common.save')}
+      onSubmit={submit}
+      onClose={onClose}
+    >
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-        <FormTextField control={form.control} name="title" label={t('templates.survey.title')} required autoFocus helperText={t('templates.survey.titleHint')} />
-        <FormTextField control={form.control} name="name" label={t('templates.survey.name')} required helperText={t('templates.survey.nameHint')} slotProps={{ htmlInput: { spellCheck: false } }} />
+        <FormTextField
+          control={form.control}
+          name="title"
+          label={t('templates.survey.title')}
+          required
+          autoFocus
+          helperText={t('templates.survey.titleHint')}
+        />
+        <FormTextField
+          control={form.control}
+          name="name"
+          label={t('templates.survey.name')}
+          required
+          helperText={t('templates.survey.nameHint')}
+          slotProps={{ htmlInput: { spellCheck: false } }}
+        />
       </Stack>
-      <FormTextField control={form.control} name="description" label={t('templates.survey.description')} multiline minRows={2} />
+      <FormTextField
+        control={form.control}
+        name="description"
+        label={t('templates.survey.description')}
+        multiline
+        minRows={2}
+      />
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
-        <FormSelectField control={form.control} name="type" label={t('templates.survey.type')} options={SURVEY_VAR_TYPES.map((value) => ({ value, label: t(SURVEY_TYPE_LABEL_KEYS[value]) }))} />
+        <FormSelectField
+          control={form.control}
+          name="type"
+          label={t('templates.survey.type')}
+          options={SURVEY_VAR_TYPES.map((value) => ({ value, label: t(SURVEY_TYPE_LABEL_KEYS[value]) }))}
+        />
         <Box sx={{ minWidth: 160 }}>
           <FormCheckbox control={form.control} name="required" label={t('templates.survey.required')} />
         </Box>
@@ -113,12 +153,18 @@ export function SurveyVarDialog({ open, variable, onSave, onClose }: SurveyVarDi
                       onChange={input.onChange}
                       error={valuesErrors?.[index]?.value !== undefined}
                       placeholder={t('templates.survey.value')}
-                      slotProps={{ htmlInput: { 'aria-label': t('templates.survey.valueN', { n: index + 1 }), spellCheck: false } }}
+                      slotProps={{
+                        htmlInput: { 'aria-label': t('templates.survey.valueN', { n: index + 1 }), spellCheck: false },
+                      }}
                       sx={{ flex: 1 }}
                     />
                   )}
                 />
-                <IconButton size="small" onClick={() => values.remove(index)} aria-label={t('templates.survey.removeValue', { n: index + 1 })}>
+                <IconButton
+                  size="small"
+                  onClick={() => values.remove(index)}
+                  aria-label={t('templates.survey.removeValue', { n: index + 1 })}
+                >
                   <CloseIcon fontSize="small" />
                 </IconButton>
               </Stack>
@@ -139,7 +185,9 @@ export function SurveyVarDialog({ open, variable, onSave, onClose }: SurveyVarDi
           label={t('templates.survey.default')}
           options={[
             { value: '', label: <em>{t('templates.survey.noDefault')}</em> },
-            ...enumValues.filter((value) => value.name.trim() !== '').map((value) => ({ value: value.value, label: value.name })),
+            ...enumValues
+              .filter((value) => value.name.trim() !== '')
+              .map((value) => ({ value: value.value, label: value.name })),
           ]}
         />
       ) : (

@@ -56,16 +56,34 @@ export function SurveyVarsEditor({ value, onChange }: SurveyVarsEditorProps) {
               sx={{ borderBottom: 1, borderColor: 'divider', pr: 0 }}
               secondaryAction={
                 <Stack direction="row" spacing={0.25}>
-                  <IconButton size="small" disabled={index === 0} onClick={() => move(index, index - 1)} aria-label={t('templates.survey.moveUp', { name: variable.title })}>
+                  <IconButton
+                    size="small"
+                    disabled={index === 0}
+                    onClick={() => move(index, index - 1)}
+                    aria-label={t('templates.survey.moveUp', { name: variable.title })}
+                  >
                     <ArrowUpwardIcon fontSize="small" />
                   </IconButton>
-                  <IconButton size="small" disabled={index === value.length - 1} onClick={() => move(index, index + 1)} aria-label={t('templates.survey.moveDown', { name: variable.title })}>
+                  <IconButton
+                    size="small"
+                    disabled={index === value.length - 1}
+                    onClick={() => move(index, index + 1)}
+                    aria-label={t('templates.survey.moveDown', { name: variable.title })}
+                  >
                     <ArrowDownwardIcon fontSize="small" />
                   </IconButton>
-                  <IconButton size="small" onClick={() => setEditing(index)} aria-label={t('lists.editNamed', { name: variable.title })}>
+                  <IconButton
+                    size="small"
+                    onClick={() => setEditing(index)}
+                    aria-label={t('lists.editNamed', { name: variable.title })}
+                  >
                     <EditOutlinedIcon fontSize="small" />
                   </IconButton>
-                  <IconButton size="small" onClick={() => onChange(value.filter((_, i) => i !== index))} aria-label={t('lists.deleteNamed', { name: variable.title })}>
+                  <IconButton
+                    size="small"
+                    onClick={() => onChange(value.filter((_, i) => i !== index))}
+                    aria-label={t('lists.deleteNamed', { name: variable.title })}
+                  >
                     <DeleteOutlineIcon fontSize="small" />
                   </IconButton>
                 </Stack>
@@ -76,7 +94,14 @@ export function SurveyVarsEditor({ value, onChange }: SurveyVarsEditorProps) {
                 primary={
                   <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
                     <span>{variable.title}</span>
-                    {variable.required ? <Chip label={t('templates.survey.requiredBadge')} size="small" variant="outlined" sx={{ height: 18, fontSize: 11 }} /> : null}
+                    {variable.required ? (
+                      <Chip
+                        label={t('templates.survey.requiredBadge')}
+                        size="small"
+                        variant="outlined"
+                        sx={{ height: 18, fontSize: 11 }}
+                      />
+                    ) : null}
                   </Stack>
                 }
                 secondary={`${variable.name} · ${t(SURVEY_TYPE_LABEL_KEYS[variable.type])}`}

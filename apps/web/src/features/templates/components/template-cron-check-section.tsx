@@ -22,12 +22,21 @@ interface TemplateCronCheckSectionProps {
 }
 
 /** "Run on new commit": the template's one commit-check schedule, edited with the template. */
-export function TemplateCronCheckSection({ target, fields, onChange, repositories, repositoryError, cronError }: TemplateCronCheckSectionProps) {
+export function TemplateCronCheckSection({
+  target,
+  fields,
+  onChange,
+  repositories,
+  repositoryError,
+  cronError,
+}: TemplateCronCheckSectionProps) {
   const { t } = useTranslation();
   if (target.kind === 'untouched') {
     return (
       <Alert severity="info" variant="outlined">
-        {target.reason === 'many' ? t('schedules.cronCheck.manyHint', { count: target.count }) : t('schedules.cronCheck.plainHint')}
+        {target.reason === 'many'
+          ? t('schedules.cronCheck.manyHint', { count: target.count })
+          : t('schedules.cronCheck.plainHint')}
       </Alert>
     );
   }
@@ -36,7 +45,12 @@ export function TemplateCronCheckSection({ target, fields, onChange, repositorie
       <Typography variant="subtitle2">{t('schedules.cronCheck.title')}</Typography>
       <FormControlLabel
         label={t('schedules.cronCheck.enable')}
-        control={<Checkbox checked={fields.enabled} onChange={(event) => onChange({ ...fields, enabled: event.target.checked })} />}
+        control={
+          <Checkbox
+            checked={fields.enabled}
+            onChange={(event) => onChange({ ...fields, enabled: event.target.checked })}
+          />
+        }
       />
       {fields.enabled ? (
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
@@ -46,7 +60,9 @@ export function TemplateCronCheckSection({ target, fields, onChange, repositorie
             required
             label={t('schedules.cronCheck.repository')}
             value={fields.repository_id ?? ''}
-            onChange={(event) => onChange({ ...fields, repository_id: event.target.value === '' ? null : Number(event.target.value) })}
+            onChange={(event) =>
+              onChange({ ...fields, repository_id: event.target.value === '' ? null : Number(event.target.value) })
+            }
             error={repositoryError !== undefined}
             helperText={repositoryError ? translateValidationMessage(t, repositoryError) : undefined}
           >

@@ -24,17 +24,30 @@ describe('the template form cron check', () => {
   it('manages the only schedule when it watches a repository, and leaves others alone', () => {
     expect(getCronCheckTarget([])).toEqual({ kind: 'managed', schedule: undefined });
     expect(getCronCheckTarget([schedule()])).toEqual({ kind: 'managed', schedule: schedule() });
-    expect(getCronCheckTarget([schedule({ repository_id: null })])).toMatchObject({ kind: 'untouched', reason: 'plain' });
-    expect(getCronCheckTarget([schedule(), schedule({ id: 8 })])).toMatchObject({ kind: 'untouched', reason: 'many', count: 2 });
+    expect(getCronCheckTarget([schedule({ repository_id: null })])).toMatchObject({
+      kind: 'untouched',
+      reason: 'plain',
+    });
+    expect(getCronCheckTarget([schedule(), schedule({ id: 8 })])).toMatchObject({
+      kind: 'untouched',
+      reason: 'many',
+      count: 2,
+    });
   });
 
   it('starts unticked with the template repository and the every-minute interval', () => {
     expect(getCronCheckDefaults(undefined, 4)).toEqual({ enabled: false, repository_id: 4, cron_format: '* * * * *' });
-    expect(getCronCheckDefaults(schedule(), 4)).toEqual({ enabled: true, repository_id: 2, cron_format: '*/5 * * * *' });
+    expect(getCronCheckDefaults(schedule(), 4)).toEqual({
+      enabled: true,
+      repository_id: 2,
+      cron_format: '*/5 * * * *',
+    });
   });
 
   it('requires a repository when ticked', () => {
-    expect(validateCronCheck({ enabled: true, repository_id: null, cron_format: '@daily' })).toBe('Repository is required');
+    expect(validateCronCheck({ enabled: true, repository_id: null, cron_format: '@daily' })).toBe(
+      'Repository is required',
+    );
     expect(validateCronCheck({ enabled: false, repository_id: null, cron_format: '@daily' })).toBeUndefined();
   });
 
@@ -49,10 +62,25 @@ describe('the template form cron check', () => {
     expect(planCronCheck({ enabled: true, repository_id: 2, cron_format: '@daily' }, schedule(), template, 1)).toEqual({
       kind: 'update',
       scheduleId: 7,
-      body: { id: 7, project_id: 1, name: 'Deploy on commit', template_id: 3, cron_format: '@daily', repository_id: 2, active: false, task_params: { message: 'kept' } },
+      body: {
+        id: 7,
+        project_id: 1,
+        name: 'Deploy on commit',
+        template_id: 3,
+        cron_format: '@daily',
+        repository_id: 2,
+        active: false,
+        task_params: { message: 'kept' },
+      },
     });
-    expect(planCronCheck({ enabled: true, repository_id: 2, cron_format: '*/5 * * * *' }, schedule(), template, 1)).toEqual({ kind: 'none' });
-    expect(planCronCheck({ enabled: false, repository_id: 2, cron_format: '*/5 * * * *' }, schedule(), template, 1)).toEqual({ kind: 'delete', scheduleId: 7 });
-    expect(planCronCheck({ enabled: false, repository_id: 2, cron_format: '*/5 * * * *' }, undefined, template, 1)).toEqual({ kind: 'none' });
+    expect(
+      planCronCheck({ enabled: true, repository_id: 2, cron_format: '*/5 * * * *' }, schedule(), template, 1),
+    ).toEqual({ kind: 'none' });
+    expect(
+      planCronCheck({ enabled: false, repository_id: 2, cron_format: '*/5 * * * *' }, schedule(), template, 1),
+    ).toEqual({ kind: 'delete', scheduleId: 7 });
+    expect(
+      planCronCheck({ enabled: false, repository_id: 2, cron_format: '*/5 * * * *' }, undefined, template, 1),
+    ).toEqual({ kind: 'none' });
   });
 });

@@ -7,7 +7,14 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { DASH } from '../../../lib/format-date.ts';
-import { appsQuery, environmentsQuery, inventoriesQuery, repositoriesQuery, templatesQuery, viewsQuery } from '../../../lib/project-resources.ts';
+import {
+  appsQuery,
+  environmentsQuery,
+  inventoriesQuery,
+  repositoriesQuery,
+  templatesQuery,
+  viewsQuery,
+} from '../../../lib/project-resources.ts';
 import { getPlaybookKind, parseArguments } from './template-form.ts';
 import { TYPE_LABEL_KEYS } from './template-helpers.ts';
 import { useRouteTemplate, useTemplateRoute } from './template-layout.tsx';
@@ -15,7 +22,12 @@ import { useRouteTemplate, useTemplateRoute } from './template-layout.tsx';
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
     <Box>
-      <Typography variant="caption" color="text.secondary" component="dt" sx={{ textTransform: 'uppercase', letterSpacing: 0.4, fontWeight: 600 }}>
+      <Typography
+        variant="caption"
+        color="text.secondary"
+        component="dt"
+        sx={{ textTransform: 'uppercase', letterSpacing: 0.4, fontWeight: 600 }}
+      >
         {label}
       </Typography>
       <Typography variant="body2" component="dd" sx={{ m: 0, mt: 0.25, wordBreak: 'break-word' }}>
@@ -37,7 +49,10 @@ export function TemplateDetailsTab() {
   const apps = useQuery(appsQuery);
   if (!template) return null;
 
-  const nameOf = (list: ReadonlyArray<{ id: number; name?: string; title?: string }> | undefined, id: number | null) => {
+  const nameOf = (
+    list: ReadonlyArray<{ id: number; name?: string; title?: string }> | undefined,
+    id: number | null,
+  ) => {
     if (id === null) return DASH;
     const item = list?.find((candidate) => candidate.id === id);
     return item?.name ?? item?.title ?? `#${id}`;
@@ -52,7 +67,10 @@ export function TemplateDetailsTab() {
 
   return (
     <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
-      <Box component="dl" sx={{ m: 0, display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr', md: '1fr 1fr 1fr' } }}>
+      <Box
+        component="dl"
+        sx={{ m: 0, display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr', md: '1fr 1fr 1fr' } }}
+      >
         <Field label={t(`templates.form.${kind}`)}>
           {template.playbook ? (
             <Box component="code" sx={{ fontSize: 13 }}>
@@ -63,12 +81,18 @@ export function TemplateDetailsTab() {
           )}
         </Field>
         <Field label={t('templates.type')}>{t(TYPE_LABEL_KEYS[template.type])}</Field>
-        <Field label={t('templates.app')}>{apps.data?.find((app) => app.id === template.app)?.title ?? template.app}</Field>
-        {template.app === 'ansible' ? <Field label={t('templates.inventory')}>{nameOf(inventories.data, template.inventory_id)}</Field> : null}
+        <Field label={t('templates.app')}>
+          {apps.data?.find((app) => app.id === template.app)?.title ?? template.app}
+        </Field>
+        {template.app === 'ansible' ? (
+          <Field label={t('templates.inventory')}>{nameOf(inventories.data, template.inventory_id)}</Field>
+        ) : null}
         <Field label={t('templates.environment')}>{nameOf(environments.data, template.environment_id)}</Field>
         <Field label={t('templates.repository')}>{nameOf(repositories.data, template.repository_id)}</Field>
         <Field label={t('templates.view')}>{nameOf(views.data, template.view_id)}</Field>
-        {template.type === 'build' ? <Field label={t('templates.form.startVersion')}>{template.start_version ?? DASH}</Field> : null}
+        {template.type === 'build' ? (
+          <Field label={t('templates.form.startVersion')}>{template.start_version ?? DASH}</Field>
+        ) : null}
         {template.type === 'deploy' ? (
           <Field label={t('templates.form.buildTemplate')}>
             {nameOf(templates.data, template.build_template_id)}
@@ -84,8 +108,16 @@ export function TemplateDetailsTab() {
             DASH
           )}
         </Field>
-        <Field label={t('templates.form.surveyVars')}>{template.survey_vars.length ? template.survey_vars.map((v) => v.title).join(', ') : DASH}</Field>
-        {template.app === 'ansible' ? <Field label={t('templates.form.vaults')}>{template.vaults.length ? template.vaults.map((v) => v.name || t('templates.vaults.default')).join(', ') : DASH}</Field> : null}
+        <Field label={t('templates.form.surveyVars')}>
+          {template.survey_vars.length ? template.survey_vars.map((v) => v.title).join(', ') : DASH}
+        </Field>
+        {template.app === 'ansible' ? (
+          <Field label={t('templates.form.vaults')}>
+            {template.vaults.length
+              ? template.vaults.map((v) => v.name || t('templates.vaults.default')).join(', ')
+              : DASH}
+          </Field>
+        ) : null}
       </Box>
       {flags.length ? (
         <Stack direction="row" spacing={1} useFlexGap sx={{ mt: 2.5, flexWrap: 'wrap' }}>

@@ -26,7 +26,17 @@ import { StringListEditor } from '../../../components/string-list-editor.tsx';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { getFirstErrorMessage } from '../../../lib/form-errors.ts';
 import { translateValidationMessage } from '../../../lib/i18n.ts';
-import { appsQuery, environmentsQuery, inventoriesQuery, keysQuery, repositoriesQuery, resourceKeys, templateQuery, templatesQuery, viewsQuery } from '../../../lib/project-resources.ts';
+import {
+  appsQuery,
+  environmentsQuery,
+  inventoriesQuery,
+  keysQuery,
+  repositoriesQuery,
+  resourceKeys,
+  templateQuery,
+  templatesQuery,
+  viewsQuery,
+} from '../../../lib/project-resources.ts';
 import { useProjectAccess } from '../../../lib/shared-queries.ts';
 import { useProjectId } from '../../../lib/use-project-id.ts';
 import { useCreateTemplate, useUpdateTemplate } from '../api/templates-queries.ts';
@@ -35,16 +45,38 @@ import { getCronCheckDefaults, getCronCheckTarget, planCronCheck, validateCronCh
 import type { CronCheckFields } from './template-cron-check.ts';
 import { TemplateCronCheckSection } from './template-cron-check-section.tsx';
 import { SurveyVarsEditor } from './survey-vars-editor.tsx';
-import { TEMPLATE_TYPES, TemplateFormSchema, appUsesVaults, getPlaybookKind, getTemplateFormDefaults, toTemplateBody } from './template-form.ts';
+import {
+  TEMPLATE_TYPES,
+  TemplateFormSchema,
+  appUsesVaults,
+  getPlaybookKind,
+  getTemplateFormDefaults,
+  toTemplateBody,
+} from './template-form.ts';
 import type { TemplateFormFields } from './template-form.ts';
 import { TYPE_LABEL_KEYS, getTemplatePath, getTemplatesPath, toViewId } from './template-helpers.ts';
 import { VaultsEditor } from './vaults-editor.tsx';
 import { SubmitButton } from '../../../components/submit-button.tsx';
 
 /** Fields that show their own message; a rule on any other (survey, CLI args, settings carried over) is shown above the form. */
-const FIELDS_WITH_MESSAGES = new Set(['name', 'description', 'playbook', 'inventory_id', 'repository_id', 'environment_id', 'view_id', 'start_version', 'build_template_id', 'vaults']);
+const FIELDS_WITH_MESSAGES = new Set([
+  'name',
+  'description',
+  'playbook',
+  'inventory_id',
+  'repository_id',
+  'environment_id',
+  'view_id',
+  'start_version',
+  'build_template_id',
+  'vaults',
+]);
 
-const PLAYBOOK_PLACEHOLDERS = { playbook: 'playbooks/site.yml', script: 'scripts/deploy.sh', subdirectory: 'infra/production' } as const;
+const PLAYBOOK_PLACEHOLDERS = {
+  playbook: 'playbooks/site.yml',
+  script: 'scripts/deploy.sh',
+  subdirectory: 'infra/production',
+} as const;
 
 /** /templates/new/edit?app=... and /templates/:templateId/edit: the template form as a page. */
 export function TemplateFormPage() {
@@ -68,7 +100,16 @@ export function TemplateFormPage() {
       </Page>
     );
   }
-  return <TemplateForm key={templateId ?? 'new'} projectId={projectId} viewId={viewId} template={template.data} app={search.get('app') || 'ansible'} backTo={backTo} />;
+  return (
+    <TemplateForm
+      key={templateId ?? 'new'}
+      projectId={projectId}
+      viewId={viewId}
+      template={template.data}
+      app={search.get('app') || 'ansible'}
+      backTo={backTo}
+    />
+  );
 }
 
 interface TemplateFormProps {
@@ -101,7 +142,10 @@ function TemplateForm({ projectId, viewId, template, app: appFromUrl, backTo }: 
   const update = useUpdateTemplate(projectId);
   const mutation = isNew ? create : update;
   const queryClient = useQueryClient();
-  const schedules = useQuery({ ...templateSchedulesQuery(projectId, template?.id ?? 0), enabled: template !== undefined });
+  const schedules = useQuery({
+    ...templateSchedulesQuery(projectId, template?.id ?? 0),
+    enabled: template !== undefined,
+  });
   const cronTarget = getCronCheckTarget(schedules.data ?? []);
   const managedSchedule = cronTarget.kind === 'managed' ? cronTarget.schedule : undefined;
   const [cronCheckEdit, setCronCheck] = useState<CronCheckFields | null>(null);
@@ -112,9 +156,15 @@ function TemplateForm({ projectId, viewId, template, app: appFromUrl, backTo }: 
 
   const appInfo = apps.data?.find((candidate) => candidate.id === app) ?? { id: app, title: app };
   const kind = getPlaybookKind(app);
-  const buildTemplates = (templates.data ?? []).filter((candidate) => candidate.type === 'build' && candidate.id !== template?.id);
-  const loadError = [apps, inventories, repositories, environments, views, templates, keys, schedules].find((query) => query.error)?.error;
-  const unshownError = getFirstErrorMessage(Object.entries(form.formState.errors).filter(([field]) => !FIELDS_WITH_MESSAGES.has(field)));
+  const buildTemplates = (templates.data ?? []).filter(
+    (candidate) => candidate.type === 'build' && candidate.id !== template?.id,
+  );
+  const loadError = [apps, inventories, repositories, environments, views, templates, keys, schedules].find(
+    (query) => query.error,
+  )?.error;
+  const unshownError = getFirstErrorMessage(
+    Object.entries(form.formState.errors).filter(([field]) => !FIELDS_WITH_MESSAGES.has(field)),
+  );
 
   /** Saves the commit-check schedule after the template; a failure there is reported, the template stays saved. */
   const saveCronCheck = async (saved: { id: number; name: string }) => {
@@ -169,21 +219,39 @@ function TemplateForm({ projectId, viewId, template, app: appFromUrl, backTo }: 
 
   return (
     <Page>
-      <PageHeader title={isNew ? t('templates.newTemplate') : t('templates.editNamed', { name: template.name })} backTo={backTo} />
+      <PageHeader
+        title={isNew ? t('templates.newTemplate') : t('templates.editNamed', { name: template.name })}
+        backTo={backTo}
+      />
       <Paper variant="outlined" component="form" onSubmit={submit} noValidate sx={{ overflow: 'hidden' }}>
         <Stack direction="row" sx={{ alignItems: 'center', borderBottom: 1, borderColor: 'divider', pr: 2 }}>
           <Controller
             control={form.control}
             name="type"
             render={({ field }) => (
-              <Tabs value={field.value} onChange={(_, next: TemplateType) => field.onChange(next)} aria-label={t('templates.type')} variant="scrollable" sx={{ flexGrow: 1, minWidth: 0 }}>
+              <Tabs
+                value={field.value}
+                onChange={(_, next: TemplateType) => field.onChange(next)}
+                aria-label={t('templates.type')}
+                variant="scrollable"
+                sx={{ flexGrow: 1, minWidth: 0 }}
+              >
                 {TEMPLATE_TYPES.map((value) => (
                   <Tab key={value || 'task'} value={value} label={t(TYPE_LABEL_KEYS[value])} />
                 ))}
               </Tabs>
             )}
           />
-          <Chip icon={<Box sx={{ display: 'flex', pl: 0.5 }}><AppIcon app={appInfo} size={16} /></Box>} label={appInfo.title || app} variant="outlined" size="small" />
+          <Chip
+            icon={
+              <Box sx={{ display: 'flex', pl: 0.5 }}>
+                <AppIcon app={appInfo} size={16} />
+              </Box>
+            }
+            label={appInfo.title || app}
+            variant="outlined"
+            size="small"
+          />
         </Stack>
         <Box sx={{ p: { xs: 2, sm: 3 } }}>
           {mutation.error ? (
@@ -203,8 +271,21 @@ function TemplateForm({ projectId, viewId, template, app: appFromUrl, backTo }: 
           ) : null}
           <Box sx={{ display: 'grid', gap: { xs: 3, md: 4 }, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
             <Stack spacing={2}>
-              <FormTextField control={form.control} name="name" label={t('templates.name')} required autoFocus={isNew} />
-              <FormTextField control={form.control} name="description" label={t('templates.description')} multiline minRows={2} maxRows={8} />
+              <FormTextField
+                control={form.control}
+                name="name"
+                label={t('templates.name')}
+                required
+                autoFocus={isNew}
+              />
+              <FormTextField
+                control={form.control}
+                name="description"
+                label={t('templates.description')}
+                multiline
+                minRows={2}
+                maxRows={8}
+              />
               <FormTextField
                 control={form.control}
                 name="playbook"
@@ -220,7 +301,10 @@ function TemplateForm({ projectId, viewId, template, app: appFromUrl, backTo }: 
                   name="inventory_id"
                   label={t('templates.inventory')}
                   required
-                  options={(inventories.data ?? []).map((inventory) => ({ value: inventory.id, label: inventory.name }))}
+                  options={(inventories.data ?? []).map((inventory) => ({
+                    value: inventory.id,
+                    label: inventory.name,
+                  }))}
                 />
               ) : null}
               <FormSelectField
@@ -228,23 +312,39 @@ function TemplateForm({ projectId, viewId, template, app: appFromUrl, backTo }: 
                 name="repository_id"
                 label={t('templates.repository')}
                 required
-                options={(repositories.data ?? []).map((repository) => ({ value: repository.id, label: repository.name }))}
+                options={(repositories.data ?? []).map((repository) => ({
+                  value: repository.id,
+                  label: repository.name,
+                }))}
               />
               <FormSelectField
                 control={form.control}
                 name="environment_id"
                 label={t('templates.environment')}
                 required
-                options={(environments.data ?? []).map((environment) => ({ value: environment.id, label: environment.name }))}
+                options={(environments.data ?? []).map((environment) => ({
+                  value: environment.id,
+                  label: environment.name,
+                }))}
               />
               <FormSelectField
                 control={form.control}
                 name="view_id"
                 label={t('templates.view')}
-                options={[{ value: null, label: <em>{t('templates.form.noView')}</em> }, ...(views.data ?? []).map((view) => ({ value: view.id, label: view.title }))]}
+                options={[
+                  { value: null, label: <em>{t('templates.form.noView')}</em> },
+                  ...(views.data ?? []).map((view) => ({ value: view.id, label: view.title })),
+                ]}
               />
               {type === 'build' ? (
-                <FormTextField control={form.control} name="start_version" label={t('templates.form.startVersion')} required placeholder="0.0.0" helperText={t('templates.form.startVersionHint')} />
+                <FormTextField
+                  control={form.control}
+                  name="start_version"
+                  label={t('templates.form.startVersion')}
+                  required
+                  placeholder="0.0.0"
+                  helperText={t('templates.form.startVersionHint')}
+                />
               ) : null}
               {type === 'deploy' ? (
                 <>
@@ -271,8 +371,14 @@ function TemplateForm({ projectId, viewId, template, app: appFromUrl, backTo }: 
               )}
             </Stack>
             <Stack spacing={3}>
-              <Controller control={form.control} name="survey_vars" render={({ field }) => <SurveyVarsEditor value={field.value} onChange={field.onChange} />} />
-              {appUsesVaults(app) ? <VaultsEditor control={form.control} errors={form.formState.errors.vaults} keys={keys.data ?? []} /> : null}
+              <Controller
+                control={form.control}
+                name="survey_vars"
+                render={({ field }) => <SurveyVarsEditor value={field.value} onChange={field.onChange} />}
+              />
+              {appUsesVaults(app) ? (
+                <VaultsEditor control={form.control} errors={form.formState.errors.vaults} keys={keys.data ?? []} />
+              ) : null}
               <Controller
                 control={form.control}
                 name="arguments"
@@ -289,9 +395,21 @@ function TemplateForm({ projectId, viewId, template, app: appFromUrl, backTo }: 
                 )}
               />
               <Stack>
-                <FormCheckbox control={form.control} name="allow_override_args_in_task" label={t('templates.form.allowOverrideArgs')} />
-                <FormCheckbox control={form.control} name="allow_parallel_tasks" label={t('templates.form.allowParallel')} />
-                <FormCheckbox control={form.control} name="suppress_success_alerts" label={t('templates.form.suppressSuccessAlerts')} />
+                <FormCheckbox
+                  control={form.control}
+                  name="allow_override_args_in_task"
+                  label={t('templates.form.allowOverrideArgs')}
+                />
+                <FormCheckbox
+                  control={form.control}
+                  name="allow_parallel_tasks"
+                  label={t('templates.form.allowParallel')}
+                />
+                <FormCheckbox
+                  control={form.control}
+                  name="suppress_success_alerts"
+                  label={t('templates.form.suppressSuccessAlerts')}
+                />
               </Stack>
             </Stack>
           </Box>
@@ -301,9 +419,7 @@ function TemplateForm({ projectId, viewId, template, app: appFromUrl, backTo }: 
           <Button component={RouterLink} to={backTo} color="inherit" disabled={busy}>
             {t('common.cancel')}
           </Button>
-          <SubmitButton pending={busy}>
-            {isNew ? t('common.create') : t('common.save')}
-          </SubmitButton>
+          <SubmitButton pending={busy}>{isNew ? t('common.create') : t('common.save')}</SubmitButton>
         </Stack>
       </Paper>
     </Page>

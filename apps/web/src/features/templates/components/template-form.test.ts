@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Template } from '@gantry/contract';
-import { TemplateFormSchema, getPlaybookKind, getTemplateFormDefaults, parseArguments, toCopyBody, toTemplateBody } from './template-form.ts';
+import {
+  TemplateFormSchema,
+  getPlaybookKind,
+  getTemplateFormDefaults,
+  parseArguments,
+  toCopyBody,
+  toTemplateBody,
+} from './template-form.ts';
 
 const messagesByPath = (value: unknown) => {
   const result = TemplateFormSchema.safeParse(value);
@@ -28,7 +35,9 @@ describe('template form validation', () => {
   });
 
   it('asks scripts for a script filename and infrastructure apps for neither playbook nor inventory', () => {
-    expect(messagesByPath({ ...filled, app: 'bash', playbook: '' })).toEqual({ playbook: 'Script filename is required' });
+    expect(messagesByPath({ ...filled, app: 'bash', playbook: '' })).toEqual({
+      playbook: 'Script filename is required',
+    });
     expect(messagesByPath({ ...filled, app: 'terraform', playbook: '', inventory_id: null })).toEqual({});
   });
 
@@ -50,12 +59,16 @@ describe('template form validation', () => {
       { name: ' Prod ', type: 'password' as const, vault_key_id: 5, script: '' },
       { name: 'prod', type: 'script' as const, vault_key_id: null, script: 'scripts/vault-client.py' },
     ];
-    expect(messagesByPath({ ...filled, vaults: duplicates })).toEqual({ vaults: 'Vault names must be unique; only one vault may have no name' });
+    expect(messagesByPath({ ...filled, vaults: duplicates })).toEqual({
+      vaults: 'Vault names must be unique; only one vault may have no name',
+    });
     const twoDefaults = [
       { name: '', type: 'password' as const, vault_key_id: 5, script: '' },
       { name: ' ', type: 'script' as const, vault_key_id: null, script: 'vault-client' },
     ];
-    expect(messagesByPath({ ...filled, vaults: twoDefaults })).toEqual({ vaults: 'Vault names must be unique; only one vault may have no name' });
+    expect(messagesByPath({ ...filled, vaults: twoDefaults })).toEqual({
+      vaults: 'Vault names must be unique; only one vault may have no name',
+    });
   });
 });
 
@@ -89,7 +102,11 @@ describe('template body', () => {
   });
 
   it('names the field after the app', () => {
-    expect([getPlaybookKind('ansible'), getPlaybookKind('python'), getPlaybookKind('tofu')]).toEqual(['playbook', 'script', 'subdirectory']);
+    expect([getPlaybookKind('ansible'), getPlaybookKind('python'), getPlaybookKind('tofu')]).toEqual([
+      'playbook',
+      'script',
+      'subdirectory',
+    ]);
   });
 
   it('copies a template with all its settings under a new name and without ids', () => {
@@ -115,7 +132,17 @@ describe('template body', () => {
       build_template_id: null,
       autorun: false,
       git_branch: null,
-      survey_vars: [{ name: 'region', title: 'Region', description: '', type: 'enum', required: true, values: [{ name: 'EU', value: 'eu' }], default_value: '' }],
+      survey_vars: [
+        {
+          name: 'region',
+          title: 'Region',
+          description: '',
+          type: 'enum',
+          required: true,
+          values: [{ name: 'EU', value: 'eu' }],
+          default_value: '',
+        },
+      ],
       vaults: [{ id: 31, name: 'prod', type: 'password', vault_key_id: 6, script: '' }],
       task_params: { diff: true },
       runner_tag: null,
@@ -124,9 +151,19 @@ describe('template body', () => {
       last_task_id: null,
     };
     const body = toCopyBody(template, 'Build app (copy)');
-    expect(body).toMatchObject({ name: 'Build app (copy)', type: 'build', start_version: '1.0.0', view_id: 4, arguments: '["-v"]', task_params: { diff: true } });
+    expect(body).toMatchObject({
+      name: 'Build app (copy)',
+      type: 'build',
+      start_version: '1.0.0',
+      view_id: 4,
+      arguments: '["-v"]',
+      task_params: { diff: true },
+    });
     expect(body.vaults).toEqual([{ name: 'prod', type: 'password', vault_key_id: 6, script: '' }]);
     expect(body).not.toHaveProperty('id');
-    expect(TemplateFormSchema.safeParse(getTemplateFormDefaults({ app: 'ansible', template: { ...template, name: 'x' } })).success).toBe(true);
+    expect(
+      TemplateFormSchema.safeParse(getTemplateFormDefaults({ app: 'ansible', template: { ...template, name: 'x' } }))
+        .success,
+    ).toBe(true);
   });
 });

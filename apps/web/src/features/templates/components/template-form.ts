@@ -63,7 +63,15 @@ export function parseArguments(text: string | null): string[] {
   return [text];
 }
 
-export function getTemplateFormDefaults({ app, viewId, template }: { app: string; viewId?: number; template?: Template }): TemplateFormFields {
+export function getTemplateFormDefaults({
+  app,
+  viewId,
+  template,
+}: {
+  app: string;
+  viewId?: number;
+  template?: Template;
+}): TemplateFormFields {
   if (template) {
     return {
       name: template.name,
@@ -83,7 +91,12 @@ export function getTemplateFormDefaults({ app, viewId, template }: { app: string
       build_template_id: template.build_template_id,
       autorun: template.autorun,
       survey_vars: template.survey_vars,
-      vaults: template.vaults.map((vault) => ({ name: vault.name, type: vault.type, vault_key_id: vault.vault_key_id, script: vault.script })),
+      vaults: template.vaults.map((vault) => ({
+        name: vault.name,
+        type: vault.type,
+        vault_key_id: vault.vault_key_id,
+        script: vault.script,
+      })),
       git_branch: template.git_branch,
       allow_override_branch_in_task: template.allow_override_branch_in_task,
       task_params: template.task_params,

@@ -4,8 +4,16 @@ import { TaskStatus } from '@gantry/contract';
 import type { Template, TemplateType } from '@gantry/contract';
 
 /** The button that starts a task follows the template type: Run, Build or Deploy. */
-export const RUN_LABEL_KEYS: Record<TemplateType, string> = { '': 'templates.run', build: 'templates.build', deploy: 'templates.deploy' };
-export const TYPE_LABEL_KEYS: Record<TemplateType, string> = { '': 'templates.types.task', build: 'templates.types.build', deploy: 'templates.types.deploy' };
+export const RUN_LABEL_KEYS: Record<TemplateType, string> = {
+  '': 'templates.run',
+  build: 'templates.build',
+  deploy: 'templates.deploy',
+};
+export const TYPE_LABEL_KEYS: Record<TemplateType, string> = {
+  '': 'templates.types.task',
+  build: 'templates.types.build',
+  deploy: 'templates.types.deploy',
+};
 
 /** The query parameters other screens react to: the task log (?t=) and the new task dialog (?new_task=). */
 export const TASK_LOG_PARAM = 't';
@@ -27,7 +35,14 @@ export function getLastTask(template: Template): LastTaskSummary | undefined {
 }
 
 /** Tasks in these states may still change, so their lists keep refreshing. */
-export const UNFINISHED_STATUSES: readonly TaskStatus[] = ['waiting', 'starting', 'waiting_confirmation', 'confirmed', 'running', 'stopping'];
+export const UNFINISHED_STATUSES: readonly TaskStatus[] = [
+  'waiting',
+  'starting',
+  'waiting_confirmation',
+  'confirmed',
+  'running',
+  'stopping',
+];
 
 /** Path of the template list, of a view or of all templates. */
 export function getTemplatesPath(projectId: number, viewId?: number): string {

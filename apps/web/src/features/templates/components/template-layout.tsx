@@ -49,7 +49,10 @@ export function TemplateLayout() {
   const location = useLocation();
   const { projectId, viewId, templateId } = useTemplateRoute();
   const access = useProjectAccess(projectId);
-  const template = useQuery({ ...templateQuery(projectId, templateId), enabled: Number.isInteger(templateId) && templateId > 0 });
+  const template = useQuery({
+    ...templateQuery(projectId, templateId),
+    enabled: Number.isInteger(templateId) && templateId > 0,
+  });
   const apps = useQuery(appsQuery);
   const actions = useTemplateActions(projectId, viewId);
   const canManage = access.can(Permission.manageProjectResources);
@@ -83,30 +86,52 @@ export function TemplateLayout() {
                   </Tooltip>
                   <Tooltip title={t('templates.copy')}>
                     <span>
-                      <IconButton onClick={() => void actions.copy(data)} disabled={actions.copying} aria-label={t('templates.copy')}>
+                      <IconButton
+                        onClick={() => void actions.copy(data)}
+                        disabled={actions.copying}
+                        aria-label={t('templates.copy')}
+                      >
                         <ContentCopyIcon />
                       </IconButton>
                     </span>
                   </Tooltip>
                   <Tooltip title={t('common.delete')}>
                     <span>
-                      <IconButton onClick={() => actions.requestDelete(data, () => void navigate(listPath))} disabled={actions.deleting} aria-label={t('templates.deleteTemplate')}>
+                      <IconButton
+                        onClick={() => actions.requestDelete(data, () => void navigate(listPath))}
+                        disabled={actions.deleting}
+                        aria-label={t('templates.deleteTemplate')}
+                      >
                         <DeleteOutlineIcon />
                       </IconButton>
                     </span>
                   </Tooltip>
                 </>
               ) : null}
-              <Button variant="contained" disableElevation startIcon={<PlayArrowIcon />} onClick={() => actions.run(data)}>
+              <Button
+                variant="contained"
+                disableElevation
+                startIcon={<PlayArrowIcon />}
+                onClick={() => actions.run(data)}
+              >
                 {t(RUN_LABEL_KEYS[data.type])}
               </Button>
             </>
           ) : null
         }
       >
-        <Tabs value={(tabs as readonly string[]).includes(current) ? current : false} sx={{ mt: 1, borderBottom: 1, borderColor: 'divider' }}>
+        <Tabs
+          value={(tabs as readonly string[]).includes(current) ? current : false}
+          sx={{ mt: 1, borderBottom: 1, borderColor: 'divider' }}
+        >
           {tabs.map((tab) => (
-            <Tab key={tab} value={tab} label={tab === 'state' ? t('terraform.tab') : t(`templates.tabs.${tab}`)} component={RouterLink} to={`${base}/${tab}`} />
+            <Tab
+              key={tab}
+              value={tab}
+              label={tab === 'state' ? t('terraform.tab') : t(`templates.tabs.${tab}`)}
+              component={RouterLink}
+              to={`${base}/${tab}`}
+            />
           ))}
         </Tabs>
       </PageHeader>

@@ -26,10 +26,21 @@ export function TemplateRowMenu({ name, editPath, onCopy, onDelete, busy }: Temp
   const close = () => setAnchor(null);
   return (
     <>
-      <IconButton size="small" onClick={(event) => setAnchor(event.currentTarget)} aria-label={t('templates.moreActions', { name })} aria-haspopup="menu">
+      <IconButton
+        size="small"
+        onClick={(event) => setAnchor(event.currentTarget)}
+        aria-label={t('templates.moreActions', { name })}
+        aria-haspopup="menu"
+      >
         <MoreVertIcon fontSize="small" />
       </IconButton>
-      <Menu anchorEl={anchor} open={anchor !== null} onClose={close} anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }} transformOrigin={{ vertical: 'top', horizontal: 'right' }}>
+      <Menu
+        anchorEl={anchor}
+        open={anchor !== null}
+        onClose={close}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+      >
         <MenuItem component={RouterLink} to={editPath} onClick={close}>
           <ListItemIcon>
             <EditOutlinedIcon fontSize="small" />

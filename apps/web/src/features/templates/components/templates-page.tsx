@@ -21,12 +21,26 @@ import { Page } from '../../../components/page.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
 import { DASH } from '../../../lib/format-date.ts';
-import { appsQuery, environmentsQuery, inventoriesQuery, repositoriesQuery, templatesQuery } from '../../../lib/project-resources.ts';
+import {
+  appsQuery,
+  environmentsQuery,
+  inventoriesQuery,
+  repositoriesQuery,
+  templatesQuery,
+} from '../../../lib/project-resources.ts';
 import { useProjectAccess } from '../../../lib/shared-queries.ts';
 import { storage } from '../../../lib/storage.ts';
 import { ColumnSettingsDialog } from './column-settings-dialog.tsx';
 import { NewTemplateButton } from './new-template-button.tsx';
-import { RUN_LABEL_KEYS, TASK_LOG_PARAM, TYPE_LABEL_KEYS, UNFINISHED_STATUSES, getLastTask, getTemplatePath, useHrefWithParam } from './template-helpers.ts';
+import {
+  RUN_LABEL_KEYS,
+  TASK_LOG_PARAM,
+  TYPE_LABEL_KEYS,
+  UNFINISHED_STATUSES,
+  getLastTask,
+  getTemplatePath,
+  useHrefWithParam,
+} from './template-helpers.ts';
 import { TemplateRowMenu } from './template-row-menu.tsx';
 import { TaskStatusChip } from '../../../components/task-status-chip.tsx';
 import { useTemplateActions } from './use-template-actions.ts';
@@ -39,7 +53,13 @@ const TEMPLATE_TABLE = 'project__template';
  * (beside the side menu of a 1280 px screen, the variable group and repository); the column settings
  * hide any of them.
  */
-const LESS_IMPORTANT_COLUMNS: Partial<Record<string, 'sm' | 'md' | 'lg' | 'xl'>> = { environment: 'xl', repository: 'xl', inventory: 'lg', playbook: 'md', type: 'sm' };
+const LESS_IMPORTANT_COLUMNS: Partial<Record<string, 'sm' | 'md' | 'lg' | 'xl'>> = {
+  environment: 'xl',
+  repository: 'xl',
+  inventory: 'lg',
+  playbook: 'md',
+  type: 'sm',
+};
 
 const COLUMN_IDS = ['playbook', 'type', 'inventory', 'environment', 'repository', 'lastTask', 'actions'] as const;
 type ColumnId = (typeof COLUMN_IDS)[number];
@@ -61,7 +81,10 @@ export function TemplatesPage({ projectId, viewId, viewTabs, renderLastTasks }: 
   const templates = useQuery({
     ...templatesQuery(projectId, viewId),
     // Last-task statuses change while tasks run; refresh until they settle.
-    refetchInterval: (query) => (query.state.data?.some((template) => UNFINISHED_STATUSES.includes(getLastTask(template)?.status ?? 'success')) ? 5000 : false),
+    refetchInterval: (query) =>
+      query.state.data?.some((template) => UNFINISHED_STATUSES.includes(getLastTask(template)?.status ?? 'success'))
+        ? 5000
+        : false,
   });
   const inventories = useQuery(inventoriesQuery(projectId));
   const environments = useQuery(environmentsQuery(projectId));
@@ -73,7 +96,8 @@ export function TemplatesPage({ projectId, viewId, viewTabs, renderLastTasks }: 
   const [hidden, setHidden] = useState<string[]>(() => storage.getHiddenColumns(TEMPLATE_TABLE));
   const canManage = access.can(Permission.manageProjectResources);
 
-  const names = (list: ReadonlyArray<{ id: number; name: string }> | undefined) => new Map((list ?? []).map((item) => [item.id, item.name]));
+  const names = (list: ReadonlyArray<{ id: number; name: string }> | undefined) =>
+    new Map((list ?? []).map((item) => [item.id, item.name]));
   const inventoryNames = names(inventories.data);
   const environmentNames = names(environments.data);
   const repositoryNames = names(repositories.data);
@@ -130,14 +154,29 @@ export function TemplatesPage({ projectId, viewId, viewTabs, renderLastTasks }: 
       }
       case 'actions':
         return (
-          <Stack direction="row" spacing={0.5} sx={{ justifyContent: 'flex-end', alignItems: 'center', whiteSpace: 'nowrap' }}>
+          <Stack
+            direction="row"
+            spacing={0.5}
+            sx={{ justifyContent: 'flex-end', alignItems: 'center', whiteSpace: 'nowrap' }}
+          >
             {wideRunButtons ? (
-              <Button size="small" variant="outlined" startIcon={<PlayArrowIcon />} onClick={() => actions.run(template)} aria-label={`${t(RUN_LABEL_KEYS[template.type])} ${template.name}`}>
+              <Button
+                size="small"
+                variant="outlined"
+                startIcon={<PlayArrowIcon />}
+                onClick={() => actions.run(template)}
+                aria-label={`${t(RUN_LABEL_KEYS[template.type])} ${template.name}`}
+              >
                 {t(RUN_LABEL_KEYS[template.type])}
               </Button>
             ) : (
               <Tooltip title={t(RUN_LABEL_KEYS[template.type])}>
-                <IconButton size="small" color="primary" onClick={() => actions.run(template)} aria-label={`${t(RUN_LABEL_KEYS[template.type])} ${template.name}`}>
+                <IconButton
+                  size="small"
+                  color="primary"
+                  onClick={() => actions.run(template)}
+                  aria-label={`${t(RUN_LABEL_KEYS[template.type])} ${template.name}`}
+                >
                   <PlayArrowIcon fontSize="small" />
                 </IconButton>
               </Tooltip>
@@ -166,7 +205,14 @@ export function TemplatesPage({ projectId, viewId, viewTabs, renderLastTasks }: 
         return (
           <Stack direction="row" spacing={1.25} sx={{ alignItems: 'center', minWidth: 0 }}>
             <AppIcon app={app} size={18} />
-            <Link component={RouterLink} to={getTemplatePath(projectId, viewId, template.id)} underline="hover" noWrap title={template.name} sx={{ fontWeight: 500, minWidth: 0 }}>
+            <Link
+              component={RouterLink}
+              to={getTemplatePath(projectId, viewId, template.id)}
+              underline="hover"
+              noWrap
+              title={template.name}
+              sx={{ fontWeight: 500, minWidth: 0 }}
+            >
               {template.name}
             </Link>
           </Stack>
@@ -211,7 +257,8 @@ export function TemplatesPage({ projectId, viewId, viewTabs, renderLastTasks }: 
         paginated={false}
         expansion={{
           render: (template) => renderLastTasks(template.id),
-          toggleLabel: (template, open) => t(open ? 'templates.hideTasks' : 'templates.showTasks', { name: template.name }),
+          toggleLabel: (template, open) =>
+            t(open ? 'templates.hideTasks' : 'templates.showTasks', { name: template.name }),
         }}
       />
       <ColumnSettingsDialog

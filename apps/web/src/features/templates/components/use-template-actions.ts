@@ -46,5 +46,12 @@ export function useTemplateActions(projectId: number, viewId: number | undefined
       },
     });
 
-  return { run, copy, copying: create.isPending, requestDelete, deleting: remove.isPending || deletion.checking, element: deletion.element };
+  return {
+    run,
+    copy,
+    copying: create.isPending,
+    requestDelete,
+    deleting: remove.isPending || deletion.checking,
+    element: deletion.element,
+  };
 }

@@ -48,9 +48,22 @@ export function VaultsEditor({ control, errors, keys }: VaultsEditorProps) {
         {vaults.fields.map((field, index) => {
           const rowErrors = errors?.[index];
           return (
-            <Paper key={field.id} variant="outlined" sx={{ p: 1.5 }} role="group" aria-label={t('templates.vaults.vaultN', { n: index + 1 })}>
+            <Paper
+              key={field.id}
+              variant="outlined"
+              sx={{ p: 1.5 }}
+              role="group"
+              aria-label={t('templates.vaults.vaultN', { n: index + 1 })}
+            >
               {/* Name, type and remove on one line, the key or script below at full width: four fields side by side were too narrow to read. */}
-              <Box sx={{ display: 'grid', gap: 1.5, alignItems: 'start', gridTemplateColumns: { xs: 'minmax(0, 1fr) auto', sm: 'minmax(0, 1fr) 160px auto' } }}>
+              <Box
+                sx={{
+                  display: 'grid',
+                  gap: 1.5,
+                  alignItems: 'start',
+                  gridTemplateColumns: { xs: 'minmax(0, 1fr) auto', sm: 'minmax(0, 1fr) 160px auto' },
+                }}
+              >
                 <Controller
                   control={control}
                   name={`vaults.${index}.name`}
@@ -72,7 +85,14 @@ export function VaultsEditor({ control, errors, keys }: VaultsEditorProps) {
                   control={control}
                   name={`vaults.${index}.type`}
                   render={({ field: input }) => (
-                    <TextField select size="small" label={t('templates.vaults.type')} value={input.value} onChange={input.onChange} sx={{ gridColumn: { xs: 1, sm: 2 }, gridRow: { xs: 2, sm: 1 } }}>
+                    <TextField
+                      select
+                      size="small"
+                      label={t('templates.vaults.type')}
+                      value={input.value}
+                      onChange={input.onChange}
+                      sx={{ gridColumn: { xs: 1, sm: 2 }, gridRow: { xs: 2, sm: 1 } }}
+                    >
                       <MenuItem value="password">{t('templates.vaults.types.password')}</MenuItem>
                       <MenuItem value="script">{t('templates.vaults.types.script')}</MenuItem>
                     </TextField>
@@ -92,9 +112,14 @@ export function VaultsEditor({ control, errors, keys }: VaultsEditorProps) {
                             size="small"
                             label={t('templates.vaults.password')}
                             value={input.value === null ? '' : String(input.value)}
-                            onChange={(event) => input.onChange(event.target.value === '' ? null : Number(event.target.value))}
+                            onChange={(event) =>
+                              input.onChange(event.target.value === '' ? null : Number(event.target.value))
+                            }
                             error={rowErrors?.vault_key_id !== undefined}
-                            helperText={translate(rowErrors?.vault_key_id?.message) ?? (passwordKeys.length ? undefined : t('templates.vaults.noPasswordKeys'))}
+                            helperText={
+                              translate(rowErrors?.vault_key_id?.message) ??
+                              (passwordKeys.length ? undefined : t('templates.vaults.noPasswordKeys'))
+                            }
                             sx={VAULT_SECRET_CELL}
                           >
                             {passwordKeys.map((key) => (
@@ -126,7 +151,11 @@ export function VaultsEditor({ control, errors, keys }: VaultsEditorProps) {
                     )
                   }
                 />
-                <IconButton onClick={() => vaults.remove(index)} aria-label={t('templates.vaults.remove', { n: index + 1 })} sx={{ gridColumn: { xs: 2, sm: 3 }, gridRow: 1 }}>
+                <IconButton
+                  onClick={() => vaults.remove(index)}
+                  aria-label={t('templates.vaults.remove', { n: index + 1 })}
+                  sx={{ gridColumn: { xs: 2, sm: 3 }, gridRow: 1 }}
+                >
                   <DeleteOutlineIcon fontSize="small" />
                 </IconButton>
               </Box>
@@ -135,7 +164,12 @@ export function VaultsEditor({ control, errors, keys }: VaultsEditorProps) {
         })}
       </Stack>
       {listMessage ? <FormHelperText error>{translate(listMessage)}</FormHelperText> : null}
-      <Button size="small" startIcon={<AddIcon />} onClick={() => vaults.append({ name: '', type: 'password', vault_key_id: null, script: '' })} sx={{ mt: 1 }}>
+      <Button
+        size="small"
+        startIcon={<AddIcon />}
+        onClick={() => vaults.append({ name: '', type: 'password', vault_key_id: null, script: '' })}
+        sx={{ mt: 1 }}
+      >
         {t('templates.vaults.add')}
       </Button>
     </Box>

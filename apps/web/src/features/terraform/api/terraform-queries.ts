@@ -4,13 +4,15 @@ import type { InventoryBody, TerraformAliasBody } from '@gantry/contract';
 import { api } from '../../../lib/api-client.ts';
 import { resourceKeys } from '../../../lib/project-resources.ts';
 
-const terraformKey = (projectId: number, inventoryId: number) => [...resourceKeys.inventories(projectId), 'terraform', inventoryId] as const;
+const terraformKey = (projectId: number, inventoryId: number) =>
+  [...resourceKeys.inventories(projectId), 'terraform', inventoryId] as const;
 
 /** The workspaces attached to a template. */
 export const templateWorkspacesQuery = (projectId: number, templateId: number, app: string) =>
   queryOptions({
     queryKey: [...resourceKeys.inventories(projectId), 'template', templateId, app] as const,
-    queryFn: ({ signal }) => api(inventoriesApi.list, { params: { projectId }, query: { app, template_id: templateId }, signal }),
+    queryFn: ({ signal }) =>
+      api(inventoriesApi.list, { params: { projectId }, query: { app, template_id: templateId }, signal }),
   });
 
 export const aliasesQuery = (projectId: number, inventoryId: number) =>
@@ -94,7 +96,8 @@ export function useDeleteWorkspace(projectId: number) {
 export function useCreateAlias(projectId: number, inventoryId: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: TerraformAliasBody) => api(terraformApi.createAlias, { params: { projectId, inventoryId }, body }),
+    mutationFn: (body: TerraformAliasBody) =>
+      api(terraformApi.createAlias, { params: { projectId, inventoryId }, body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: aliasesQuery(projectId, inventoryId).queryKey }),
   });
 }

@@ -34,7 +34,17 @@ import { AttachWorkspaceDialog, NewWorkspaceDialog } from './workspace-dialogs.t
 import { WorkspaceStates } from './workspace-states.tsx';
 
 /** A button that explains itself when it is off (the default workspace stays attached and in place). */
-function GuardedButton({ reason, disabled, children, onClick }: { reason: string; disabled: boolean; children: string; onClick: () => void }) {
+function GuardedButton({
+  reason,
+  disabled,
+  children,
+  onClick,
+}: {
+  reason: string;
+  disabled: boolean;
+  children: string;
+  onClick: () => void;
+}) {
   return (
     <Tooltip title={disabled ? reason : ''}>
       <span>
@@ -80,13 +90,24 @@ function WorkspacesPanel({ template }: { template: Template }) {
   return (
     <Stack spacing={2}>
       <Paper variant="outlined" sx={{ p: 2 }}>
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' }, justifyContent: 'space-between' }}>
+        <Stack
+          direction={{ xs: 'column', sm: 'row' }}
+          spacing={1}
+          sx={{ alignItems: { sm: 'center' }, justifyContent: 'space-between' }}
+        >
           <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
             {t('terraform.workspaces')}
           </Typography>
           {canManage ? (
             <>
-              <Button size="small" variant="outlined" startIcon={<AddIcon />} endIcon={<ArrowDropDownIcon />} onClick={(event) => setMenuAnchor(event.currentTarget)} aria-haspopup="menu">
+              <Button
+                size="small"
+                variant="outlined"
+                startIcon={<AddIcon />}
+                endIcon={<ArrowDropDownIcon />}
+                onClick={(event) => setMenuAnchor(event.currentTarget)}
+                aria-haspopup="menu"
+              >
                 {t('terraform.workspace')}
               </Button>
               <Menu anchorEl={menuAnchor} open={menuAnchor !== null} onClose={() => setMenuAnchor(null)}>
@@ -111,7 +132,11 @@ function WorkspacesPanel({ template }: { template: Template }) {
           ) : null}
         </Stack>
         {workspaces.isPending ? <LinearProgress sx={{ mt: 2 }} /> : null}
-        {workspaces.error ? <Alert severity="error" sx={{ mt: 2 }}>{getErrorMessage(workspaces.error)}</Alert> : null}
+        {workspaces.error ? (
+          <Alert severity="error" sx={{ mt: 2 }}>
+            {getErrorMessage(workspaces.error)}
+          </Alert>
+        ) : null}
         {workspaces.isSuccess && list.length === 0 ? (
           <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>
             {t('terraform.noWorkspaces')}
@@ -128,7 +153,9 @@ function WorkspacesPanel({ template }: { template: Template }) {
           >
             {list.map((workspace) => (
               <ToggleButton key={workspace.id} value={workspace.id} sx={{ textTransform: 'none', gap: 0.5 }}>
-                {workspace.id === template.inventory_id ? <CheckIcon fontSize="small" titleAccess={t('terraform.default')} /> : null}
+                {workspace.id === template.inventory_id ? (
+                  <CheckIcon fontSize="small" titleAccess={t('terraform.default')} />
+                ) : null}
                 {workspace.name}
               </ToggleButton>
             ))}
@@ -142,13 +169,25 @@ function WorkspacesPanel({ template }: { template: Template }) {
             <Box sx={{ flexGrow: 1 }} />
             {canManage ? (
               <>
-                <GuardedButton reason={t('terraform.alreadyDefault')} disabled={isDefault || action.isPending} onClick={() => run('setDefault', selected, 'terraform.madeDefault')}>
+                <GuardedButton
+                  reason={t('terraform.alreadyDefault')}
+                  disabled={isDefault || action.isPending}
+                  onClick={() => run('setDefault', selected, 'terraform.madeDefault')}
+                >
                   {t('terraform.makeDefault')}
                 </GuardedButton>
-                <GuardedButton reason={t('terraform.defaultCannotDetach')} disabled={isDefault || action.isPending} onClick={() => run('detach', selected, 'terraform.detached')}>
+                <GuardedButton
+                  reason={t('terraform.defaultCannotDetach')}
+                  disabled={isDefault || action.isPending}
+                  onClick={() => run('detach', selected, 'terraform.detached')}
+                >
                   {t('terraform.detach')}
                 </GuardedButton>
-                <GuardedButton reason={t('terraform.defaultCannotDelete')} disabled={isDefault || remove.isPending} onClick={() => confirmDelete.show(selected)}>
+                <GuardedButton
+                  reason={t('terraform.defaultCannotDelete')}
+                  disabled={isDefault || remove.isPending}
+                  onClick={() => confirmDelete.show(selected)}
+                >
                   {t('common.delete')}
                 </GuardedButton>
               </>
@@ -159,19 +198,34 @@ function WorkspacesPanel({ template }: { template: Template }) {
 
       {selected ? (
         <>
-          <WorkspaceLock key={`lock-${selected.id}`} projectId={projectId} inventoryId={selected.id} canManage={canManage} />
+          <WorkspaceLock
+            key={`lock-${selected.id}`}
+            projectId={projectId}
+            inventoryId={selected.id}
+            canManage={canManage}
+          />
           <Box>
             <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600, mb: 1 }}>
               {t('terraform.states')}
             </Typography>
             <WorkspaceStates key={selected.id} projectId={projectId} inventoryId={selected.id} canManage={canManage} />
           </Box>
-          <WorkspaceAliases key={`aliases-${selected.id}`} projectId={projectId} inventoryId={selected.id} canManage={canManage} />
+          <WorkspaceAliases
+            key={`aliases-${selected.id}`}
+            projectId={projectId}
+            inventoryId={selected.id}
+            canManage={canManage}
+          />
         </>
       ) : null}
 
       <NewWorkspaceDialog open={newDialog.open} onClose={newDialog.close} template={template} onCreated={setChosen} />
-      <AttachWorkspaceDialog open={attachDialog.open} onClose={attachDialog.close} template={template} onAttached={setChosen} />
+      <AttachWorkspaceDialog
+        open={attachDialog.open}
+        onClose={attachDialog.close}
+        template={template}
+        onAttached={setChosen}
+      />
       <ConfirmDialog
         open={confirmDelete.open}
         title={t('terraform.deleteWorkspaceTitle')}

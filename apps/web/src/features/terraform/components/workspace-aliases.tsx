@@ -31,8 +31,23 @@ const absoluteUrl = (url: string) => new URL(url, window.location.origin).toStri
 
 /** The backend block tasks fill in through TF_HTTP_* variables, and how to point it at an alias from elsewhere. */
 function backendSnippet(url: string): string {
-  const settings = [`address=${url}`, `lock_address=${url}`, `unlock_address=${url}`, 'lock_method=LOCK', 'unlock_method=UNLOCK', 'username=LOGIN', 'password=PASSWORD'];
-  return ['terraform {', '  backend "http" {}', '}', '', 'terraform init \\', ...settings.map((setting, i) => `  -backend-config="${setting}"${i < settings.length - 1 ? ' \\' : ''}`)].join('\n');
+  const settings = [
+    `address=${url}`,
+    `lock_address=${url}`,
+    `unlock_address=${url}`,
+    'lock_method=LOCK',
+    'unlock_method=UNLOCK',
+    'username=LOGIN',
+    'password=PASSWORD',
+  ];
+  return [
+    'terraform {',
+    '  backend "http" {}',
+    '}',
+    '',
+    'terraform init \\',
+    ...settings.map((setting, i) => `  -backend-config="${setting}"${i < settings.length - 1 ? ' \\' : ''}`),
+  ].join('\n');
 }
 
 interface WorkspaceAliasesProps {
@@ -63,7 +78,8 @@ function BackendAliases({ projectId, inventoryId, canManage }: WorkspaceAliasesP
   const addDialog = useDialogState();
   const confirm = useDialogState<TerraformAlias>();
   const firstAlias = aliases.data?.[0];
-  const keyName = (id: number | null) => (id === null ? t('terraform.noCredentials') : (keys.data?.find((key) => key.id === id)?.name ?? `#${id}`));
+  const keyName = (id: number | null) =>
+    id === null ? t('terraform.noCredentials') : (keys.data?.find((key) => key.id === id)?.name ?? `#${id}`);
 
   const copy = async (alias: TerraformAlias) => {
     try {
@@ -131,7 +147,11 @@ function BackendAliases({ projectId, inventoryId, canManage }: WorkspaceAliasesP
             }
           >
             <ListItemText
-              primary={<Box component="code" sx={{ fontSize: 13, wordBreak: 'break-all' }}>{absoluteUrl(alias.url)}</Box>}
+              primary={
+                <Box component="code" sx={{ fontSize: 13, wordBreak: 'break-all' }}>
+                  {absoluteUrl(alias.url)}
+                </Box>
+              }
               secondary={t('terraform.signsInWith', { key: keyName(alias.auth_key_id) })}
               sx={{ pr: 10 }}
             />
@@ -143,7 +163,11 @@ function BackendAliases({ projectId, inventoryId, canManage }: WorkspaceAliasesP
           <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
             {t('terraform.backendConfigHint')}
           </Typography>
-          <Box component="pre" aria-label={t('terraform.backendConfig')} sx={{ m: 0, mt: 1, p: 1.5, fontSize: 12, bgcolor: 'action.hover', borderRadius: 1, overflow: 'auto' }}>
+          <Box
+            component="pre"
+            aria-label={t('terraform.backendConfig')}
+            sx={{ m: 0, mt: 1, p: 1.5, fontSize: 12, bgcolor: 'action.hover', borderRadius: 1, overflow: 'auto' }}
+          >
             {backendSnippet(absoluteUrl(firstAlias.url))}
           </Box>
         </>

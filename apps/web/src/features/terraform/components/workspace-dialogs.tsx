@@ -43,11 +43,19 @@ interface DialogProps {
 }
 
 /** A new workspace of the template: its name is also the terraform workspace it selects. */
-export function NewWorkspaceDialog({ open, onClose, template, onCreated }: DialogProps & { template: Template; onCreated: (id: number) => void }) {
+export function NewWorkspaceDialog({
+  open,
+  onClose,
+  template,
+  onCreated,
+}: DialogProps & { template: Template; onCreated: (id: number) => void }) {
   const { t } = useTranslation();
   const keys = useQuery({ ...keysQuery(template.project_id), enabled: open });
   const create = useCreateWorkspace(template.project_id);
-  const form = useForm<NewWorkspaceInput, unknown, NewWorkspaceValues>({ resolver: zodResolver(NewWorkspaceForm), defaultValues: { name: '', ssh_key_id: null } });
+  const form = useForm<NewWorkspaceInput, unknown, NewWorkspaceValues>({
+    resolver: zodResolver(NewWorkspaceForm),
+    defaultValues: { name: '', ssh_key_id: null },
+  });
 
   useEffect(() => {
     if (!open) return;
@@ -58,7 +66,13 @@ export function NewWorkspaceDialog({ open, onClose, template, onCreated }: Dialo
 
   const submit = form.handleSubmit((values) =>
     create.mutate(
-      { name: values.name, type: workspaceTypeOf(template.app), inventory: values.name, ssh_key_id: values.ssh_key_id, template_id: template.id },
+      {
+        name: values.name,
+        type: workspaceTypeOf(template.app),
+        inventory: values.name,
+        ssh_key_id: values.ssh_key_id,
+        template_id: template.id,
+      },
       {
         onSuccess: (workspace) => {
           onCreated(workspace.id);
@@ -70,7 +84,15 @@ export function NewWorkspaceDialog({ open, onClose, template, onCreated }: Dialo
   const failure = create.error ?? keys.error;
 
   return (
-    <FormDialog open={open} title={t('terraform.newWorkspace')} submitLabel={t('common.create')} onSubmit={submit} onClose={onClose} submitting={create.isPending} error={failure ? getErrorMessage(failure) : null}>
+    <FormDialog
+      open={open}
+      title={t('terraform.newWorkspace')}
+      submitLabel={t('common.create')}
+      onSubmit={submit}
+      onClose={onClose}
+      submitting={create.isPending}
+      error={failure ? getErrorMessage(failure) : null}
+    >
       <FormTextField control={form.control} name="name" label={t('terraform.workspaceName')} required autoFocus />
       <FormSelectField
         control={form.control}
@@ -89,12 +111,22 @@ type AttachInput = z.input<typeof AttachForm>;
 type AttachValues = z.output<typeof AttachForm>;
 
 /** Attaches a workspace of the template's app that no template holds. */
-export function AttachWorkspaceDialog({ open, onClose, template, onAttached }: DialogProps & { template: Template; onAttached: (id: number) => void }) {
+export function AttachWorkspaceDialog({
+  open,
+  onClose,
+  template,
+  onAttached,
+}: DialogProps & { template: Template; onAttached: (id: number) => void }) {
   const { t } = useTranslation();
   const inventories = useQuery({ ...inventoriesQuery(template.project_id, template.app), enabled: open });
   const attach = useWorkspaceAction(template.project_id, template.id);
-  const form = useForm<AttachInput, unknown, AttachValues>({ resolver: zodResolver(AttachForm), defaultValues: { inventory_id: null } });
-  const free = (inventories.data ?? []).filter((inventory) => inventory.type === workspaceTypeOf(template.app) && inventory.template_id === null);
+  const form = useForm<AttachInput, unknown, AttachValues>({
+    resolver: zodResolver(AttachForm),
+    defaultValues: { inventory_id: null },
+  });
+  const free = (inventories.data ?? []).filter(
+    (inventory) => inventory.type === workspaceTypeOf(template.app) && inventory.template_id === null,
+  );
 
   useEffect(() => {
     if (!open) return;
@@ -116,14 +148,25 @@ export function AttachWorkspaceDialog({ open, onClose, template, onAttached }: D
   const failure = attach.error ?? inventories.error;
 
   return (
-    <FormDialog open={open} title={t('terraform.attachWorkspace')} submitLabel={t('terraform.attach')} onSubmit={submit} onClose={onClose} submitting={attach.isPending} error={failure ? getErrorMessage(failure) : null}>
+    <FormDialog
+      open={open}
+      title={t('terraform.attachWorkspace')}
+      submitLabel={t('terraform.attach')}
+      onSubmit={submit}
+      onClose={onClose}
+      submitting={attach.isPending}
+      error={failure ? getErrorMessage(failure) : null}
+    >
       <FormSelectField
         control={form.control}
         name="inventory_id"
         label={t('terraform.workspace')}
         required
         helperText={inventories.isSuccess && free.length === 0 ? t('terraform.noFreeWorkspaces') : undefined}
-        options={free.map((inventory) => ({ value: inventory.id, label: `${inventory.name} (${inventory.inventory})` }))}
+        options={free.map((inventory) => ({
+          value: inventory.id,
+          label: `${inventory.name} (${inventory.inventory})`,
+        }))}
       />
     </FormDialog>
   );
@@ -134,11 +177,19 @@ type AliasInput = z.input<typeof AliasForm>;
 type AliasValues = z.output<typeof AliasForm>;
 
 /** A new backend address of the workspace; terraform signs in with the chosen login and password. */
-export function AddAliasDialog({ open, onClose, projectId, inventoryId }: DialogProps & { projectId: number; inventoryId: number }) {
+export function AddAliasDialog({
+  open,
+  onClose,
+  projectId,
+  inventoryId,
+}: DialogProps & { projectId: number; inventoryId: number }) {
   const { t } = useTranslation();
   const keys = useQuery({ ...keysQuery(projectId), enabled: open });
   const create = useCreateAlias(projectId, inventoryId);
-  const form = useForm<AliasInput, unknown, AliasValues>({ resolver: zodResolver(AliasForm), defaultValues: { auth_key_id: null } });
+  const form = useForm<AliasInput, unknown, AliasValues>({
+    resolver: zodResolver(AliasForm),
+    defaultValues: { auth_key_id: null },
+  });
   const loginPasswordKeys = (keys.data ?? []).filter((key) => key.type === 'login_password');
 
   useEffect(() => {
@@ -147,17 +198,31 @@ export function AddAliasDialog({ open, onClose, projectId, inventoryId }: Dialog
     create.reset();
   }, [open]);
 
-  const submit = form.handleSubmit((values) => create.mutate({ auth_key_id: values.auth_key_id }, { onSuccess: onClose }));
+  const submit = form.handleSubmit((values) =>
+    create.mutate({ auth_key_id: values.auth_key_id }, { onSuccess: onClose }),
+  );
   const failure = create.error ?? keys.error;
 
   return (
-    <FormDialog open={open} title={t('terraform.addAlias')} submitLabel={t('common.create')} onSubmit={submit} onClose={onClose} submitting={create.isPending} error={failure ? getErrorMessage(failure) : null}>
+    <FormDialog
+      open={open}
+      title={t('terraform.addAlias')}
+      submitLabel={t('common.create')}
+      onSubmit={submit}
+      onClose={onClose}
+      submitting={create.isPending}
+      error={failure ? getErrorMessage(failure) : null}
+    >
       <FormSelectField
         control={form.control}
         name="auth_key_id"
         label={t('terraform.credentials')}
         required
-        helperText={keys.isSuccess && loginPasswordKeys.length === 0 ? t('terraform.noLoginPasswordKeys') : t('terraform.credentialsHint')}
+        helperText={
+          keys.isSuccess && loginPasswordKeys.length === 0
+            ? t('terraform.noLoginPasswordKeys')
+            : t('terraform.credentialsHint')
+        }
         options={loginPasswordKeys.map((key) => ({ value: key.id, label: key.name }))}
       />
     </FormDialog>

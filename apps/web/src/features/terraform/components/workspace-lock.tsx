@@ -10,7 +10,15 @@ import { formatDate } from '../../../lib/format-date.ts';
 import { lockQuery, useRemoveLock } from '../api/terraform-queries.ts';
 
 /** Says who holds the workspace's state lock; a manager can release a lock a killed run left behind. */
-export function WorkspaceLock({ projectId, inventoryId, canManage }: { projectId: number; inventoryId: number; canManage: boolean }) {
+export function WorkspaceLock({
+  projectId,
+  inventoryId,
+  canManage,
+}: {
+  projectId: number;
+  inventoryId: number;
+  canManage: boolean;
+}) {
   const { t, i18n } = useTranslation();
   const snackbar = useSnackbar();
   const lock = useQuery(lockQuery(projectId, inventoryId));
@@ -30,7 +38,11 @@ export function WorkspaceLock({ projectId, inventoryId, canManage }: { projectId
           ) : undefined
         }
       >
-        {t('terraform.lockedBy', { who: holder.who || holder.id, operation: holder.operation || '—', since: formatDate(holder.created, { locale: i18n.language }) })}
+        {t('terraform.lockedBy', {
+          who: holder.who || holder.id,
+          operation: holder.operation || '—',
+          since: formatDate(holder.created, { locale: i18n.language }),
+        })}
       </Alert>
       <ConfirmDialog
         open={confirm.open}

@@ -34,7 +34,12 @@ function RawState({ projectId, inventoryId, stateId }: { projectId: number; inve
   const { t } = useTranslation();
   const state = useQuery(stateQuery(projectId, inventoryId, stateId));
   if (state.isPending) return <LinearProgress />;
-  if (state.error) return <Alert severity="error">{isApiError(state.error, 404) ? t('terraform.noState') : getErrorMessage(state.error)}</Alert>;
+  if (state.error)
+    return (
+      <Alert severity="error">
+        {isApiError(state.error, 404) ? t('terraform.noState') : getErrorMessage(state.error)}
+      </Alert>
+    );
   let text = state.data.state ?? '';
   try {
     text = JSON.stringify(JSON.parse(text), null, 2);
@@ -42,7 +47,11 @@ function RawState({ projectId, inventoryId, stateId }: { projectId: number; inve
     // Shown as stored.
   }
   return (
-    <Box component="pre" aria-label={t('terraform.rawState')} sx={{ m: 0, p: 1.5, maxHeight: 400, overflow: 'auto', fontSize: 12, bgcolor: 'action.hover', borderRadius: 1 }}>
+    <Box
+      component="pre"
+      aria-label={t('terraform.rawState')}
+      sx={{ m: 0, p: 1.5, maxHeight: 400, overflow: 'auto', fontSize: 12, bgcolor: 'action.hover', borderRadius: 1 }}
+    >
       {text}
     </Box>
   );
@@ -87,7 +96,13 @@ export function WorkspaceStates({ projectId, inventoryId, canManage }: Workspace
               <TableRow hover>
                 <TableCell>
                   {canManage ? (
-                    <IconButton size="small" aria-label={t(open === state.id ? 'terraform.hideState' : 'terraform.showState', { id: state.id })} onClick={() => setOpen(open === state.id ? null : state.id)}>
+                    <IconButton
+                      size="small"
+                      aria-label={t(open === state.id ? 'terraform.hideState' : 'terraform.showState', {
+                        id: state.id,
+                      })}
+                      onClick={() => setOpen(open === state.id ? null : state.id)}
+                    >
                       {open === state.id ? <KeyboardArrowDownIcon /> : <KeyboardArrowRightIcon />}
                     </IconButton>
                   ) : null}
@@ -106,7 +121,11 @@ export function WorkspaceStates({ projectId, inventoryId, canManage }: Workspace
                 {canManage ? (
                   <TableCell align="right">
                     <Tooltip title={t('common.delete')}>
-                      <IconButton size="small" aria-label={t('terraform.deleteState', { id: state.id })} onClick={() => confirm.show(state)}>
+                      <IconButton
+                        size="small"
+                        aria-label={t('terraform.deleteState', { id: state.id })}
+                        onClick={() => confirm.show(state)}
+                      >
                         <DeleteOutlineIcon fontSize="small" />
                       </IconButton>
                     </Tooltip>

@@ -22,20 +22,25 @@ export function useCreateUser() {
 export function useUpdateUser() {
   const invalidate = useInvalidateUsers();
   return useMutation({
-    mutationFn: ({ userId, body }: { userId: number; body: UpdateUserBody }) => api(usersApi.update, { params: { userId }, body }),
+    mutationFn: ({ userId, body }: { userId: number; body: UpdateUserBody }) =>
+      api(usersApi.update, { params: { userId }, body }),
     onSuccess: invalidate,
   });
 }
 
 export function useDeleteUser() {
   const invalidate = useInvalidateUsers();
-  return useMutation({ mutationFn: (userId: number) => api(usersApi.remove, { params: { userId } }), onSuccess: invalidate });
+  return useMutation({
+    mutationFn: (userId: number) => api(usersApi.remove, { params: { userId } }),
+    onSuccess: invalidate,
+  });
 }
 
 export function useChangePassword() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ userId, body }: { userId: number; body: PasswordBody }) => api(usersApi.setPassword, { params: { userId }, body }),
+    mutationFn: ({ userId, body }: { userId: number; body: PasswordBody }) =>
+      api(usersApi.setPassword, { params: { userId }, body }),
     // The server may end the sessions of a user whose password changed; if it ended ours, the
     // refetch sends us to the sign-in page now rather than at some later click.
     onSuccess: () => queryClient.invalidateQueries({ queryKey: currentUserQuery.queryKey }),

@@ -23,6 +23,9 @@ describe('ChangePasswordDialog', () => {
     fireEvent.change(screen.getByLabelText(/New password/), { target: { value: 'new-Secret-2' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await vi.waitFor(() => expect(onClose).toHaveBeenCalled());
-    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ password: 'new-Secret-2', current_password: 'old-Secret-1' });
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
+      password: 'new-Secret-2',
+      current_password: 'old-Secret-1',
+    });
   });
 });

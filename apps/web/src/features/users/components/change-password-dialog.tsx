@@ -12,13 +12,26 @@ import { getErrorMessage } from '../../../lib/api-client.ts';
 import { useChangePassword } from '../api/users-queries.ts';
 
 /** The dialog changes the signed-in user's own password, which takes their current one. */
-const OwnPasswordBody = PasswordBody.extend({ current_password: z.string().min(1, requiredText('Current password')).max(1024) });
+const OwnPasswordBody = PasswordBody.extend({
+  current_password: z.string().min(1, requiredText('Current password')).max(1024),
+});
 
-export function ChangePasswordDialog({ open, userId, onClose }: { open: boolean; userId: number; onClose: () => void }) {
+export function ChangePasswordDialog({
+  open,
+  userId,
+  onClose,
+}: {
+  open: boolean;
+  userId: number;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const snackbar = useSnackbar();
   const change = useChangePassword();
-  const form = useForm({ resolver: zodResolver(OwnPasswordBody), defaultValues: { password: '', current_password: '' } });
+  const form = useForm({
+    resolver: zodResolver(OwnPasswordBody),
+    defaultValues: { password: '', current_password: '' },
+  });
 
   useEffect(() => {
     if (!open) return;
@@ -57,7 +70,14 @@ export function ChangePasswordDialog({ open, userId, onClose }: { open: boolean;
         autoFocus
         autoComplete="current-password"
       />
-      <FormTextField control={form.control} name="password" label={t('users.newPassword')} type="password" required autoComplete="new-password" />
+      <FormTextField
+        control={form.control}
+        name="password"
+        label={t('users.newPassword')}
+        type="password"
+        required
+        autoComplete="new-password"
+      />
       <Typography variant="body2" color="text.secondary">
         {t('users.passwordChangeNote')}
       </Typography>

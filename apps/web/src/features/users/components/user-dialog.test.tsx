@@ -64,7 +64,9 @@ describe('UserDialog', () => {
   });
 
   it('hides the admin flag from non-admins and disables email and password of external users', async () => {
-    renderWithProviders(<UserDialog open user={{ ...existing, external: true }} viewerIsAdmin={false} isSelf onClose={() => {}} />);
+    renderWithProviders(
+      <UserDialog open user={{ ...existing, external: true }} viewerIsAdmin={false} isSelf onClose={() => {}} />,
+    );
     await waitFor(() => expect(screen.getByLabelText(/Email/)).toHaveProperty('disabled', true));
     expect(screen.getByLabelText(/^Password/)).toHaveProperty('disabled', true);
     expect(screen.queryByLabelText('Admin user')).toBeNull();

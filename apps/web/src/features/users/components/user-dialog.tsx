@@ -41,7 +41,16 @@ interface UserDialogProps {
   onClose: () => void;
 }
 
-const emptyUser: UserFormInput = { name: '', username: '', email: '', password: '', current_password: '', admin: false, alert: false, external: false };
+const emptyUser: UserFormInput = {
+  name: '',
+  username: '',
+  email: '',
+  password: '',
+  current_password: '',
+  admin: false,
+  alert: false,
+  external: false,
+};
 
 export function UserDialog({ open, user, viewerIsAdmin, isSelf, title, onClose }: UserDialogProps) {
   const { t } = useTranslation();
@@ -58,7 +67,16 @@ export function UserDialog({ open, user, viewerIsAdmin, isSelf, title, onClose }
     if (!open) return;
     form.reset(
       user
-        ? { name: user.name, username: user.username, email: user.email, password: '', current_password: '', admin: user.admin, alert: user.alert, external: user.external }
+        ? {
+            name: user.name,
+            username: user.username,
+            email: user.email,
+            password: '',
+            current_password: '',
+            admin: user.admin,
+            alert: user.alert,
+            external: user.external,
+          }
         : emptyUser,
     );
     create.reset();
@@ -120,8 +138,22 @@ export function UserDialog({ open, user, viewerIsAdmin, isSelf, title, onClose }
       error={mutation.error ? getErrorMessage(mutation.error) : null}
     >
       <FormTextField control={form.control} name="name" label={t('users.name')} required autoComplete="name" />
-      <FormTextField control={form.control} name="username" label={t('users.username')} required autoComplete="username" />
-      <FormTextField control={form.control} name="email" label={t('users.email')} type="email" required disabled={external && !isNew} autoComplete="email" />
+      <FormTextField
+        control={form.control}
+        name="username"
+        label={t('users.username')}
+        required
+        autoComplete="username"
+      />
+      <FormTextField
+        control={form.control}
+        name="email"
+        label={t('users.email')}
+        type="email"
+        required
+        disabled={external && !isNew}
+        autoComplete="email"
+      />
       <FormTextField
         control={form.control}
         name="password"
@@ -143,7 +175,9 @@ export function UserDialog({ open, user, viewerIsAdmin, isSelf, title, onClose }
         />
       ) : null}
       <Stack>
-        {viewerIsAdmin ? <FormCheckbox control={form.control} name="admin" label={t('users.adminLabel')} disabled={isSelf} /> : null}
+        {viewerIsAdmin ? (
+          <FormCheckbox control={form.control} name="admin" label={t('users.adminLabel')} disabled={isSelf} />
+        ) : null}
         <FormCheckbox control={form.control} name="alert" label={t('users.alertLabel')} />
         <FormCheckbox control={form.control} name="external" label={t('users.externalLabel')} />
       </Stack>

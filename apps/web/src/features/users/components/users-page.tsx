@@ -64,14 +64,36 @@ export function UsersPage() {
       render: (user) => (
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
           <span>{user.name}</span>
-          {user.admin ? <Chip label={t('users.adminBadge')} size="small" color="primary" variant="outlined" sx={{ height: 20, fontSize: 11 }} /> : null}
+          {user.admin ? (
+            <Chip
+              label={t('users.adminBadge')}
+              size="small"
+              color="primary"
+              variant="outlined"
+              sx={{ height: 20, fontSize: 11 }}
+            />
+          ) : null}
         </Stack>
       ),
     },
     { id: 'username', header: t('users.username'), hideBelow: 'sm', render: (user) => user.username },
     { id: 'email', header: t('users.email'), hideBelow: 'md', render: (user) => user.email },
-    { id: 'alert', header: t('users.alert'), align: 'center', width: 80, hideBelow: 'md', render: (user) => <Flag value={user.alert} label={t('users.alert')} /> },
-    { id: 'admin', header: t('users.admin'), align: 'center', width: 80, hideBelow: 'sm', render: (user) => <Flag value={user.admin} label={t('users.admin')} /> },
+    {
+      id: 'alert',
+      header: t('users.alert'),
+      align: 'center',
+      width: 80,
+      hideBelow: 'md',
+      render: (user) => <Flag value={user.alert} label={t('users.alert')} />,
+    },
+    {
+      id: 'admin',
+      header: t('users.admin'),
+      align: 'center',
+      width: 80,
+      hideBelow: 'sm',
+      render: (user) => <Flag value={user.admin} label={t('users.admin')} />,
+    },
     {
       id: 'external',
       header: t('users.external'),
@@ -88,12 +110,20 @@ export function UsersPage() {
       render: (user) => (
         <Stack direction="row" spacing={0.5} sx={{ justifyContent: 'flex-end' }}>
           <Tooltip title={t('common.edit')}>
-            <IconButton size="small" onClick={() => editDialog.show(user)} aria-label={t('users.editNamed', { name: user.name })}>
+            <IconButton
+              size="small"
+              onClick={() => editDialog.show(user)}
+              aria-label={t('users.editNamed', { name: user.name })}
+            >
               <EditOutlinedIcon fontSize="small" />
             </IconButton>
           </Tooltip>
           <Tooltip title={t('common.delete')}>
-            <IconButton size="small" onClick={() => deleteDialog.show(user)} aria-label={t('users.deleteNamed', { name: user.name })}>
+            <IconButton
+              size="small"
+              onClick={() => deleteDialog.show(user)}
+              aria-label={t('users.deleteNamed', { name: user.name })}
+            >
               <DeleteOutlineIcon fontSize="small" />
             </IconButton>
           </Tooltip>
@@ -108,7 +138,12 @@ export function UsersPage() {
         title={t('users.title')}
         backTo={lastProjectId ? `/project/${lastProjectId}` : '/'}
         actions={
-          <Button variant="contained" disableElevation startIcon={<PersonAddAlt1Icon />} onClick={() => editDialog.show(undefined)}>
+          <Button
+            variant="contained"
+            disableElevation
+            startIcon={<PersonAddAlt1Icon />}
+            onClick={() => editDialog.show(undefined)}
+          >
             {t('users.newUser')}
           </Button>
         }

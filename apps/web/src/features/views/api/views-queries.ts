@@ -12,7 +12,8 @@ function useInvalidateViews(projectId: number) {
 export function useCreateView(projectId: number) {
   const invalidate = useInvalidateViews(projectId);
   return useMutation({
-    mutationFn: ({ title, position }: { title: string; position: number }) => api(viewsApi.create, { params: { projectId }, body: { title, position } }),
+    mutationFn: ({ title, position }: { title: string; position: number }) =>
+      api(viewsApi.create, { params: { projectId }, body: { title, position } }),
     onSuccess: invalidate,
   });
 }

@@ -38,7 +38,8 @@ interface ViewRow {
   error?: string;
 }
 
-const toRows = (views: readonly View[]): ViewRow[] => views.map((view) => ({ id: view.id, title: view.title, position: view.position, editing: false, draft: view.title }));
+const toRows = (views: readonly View[]): ViewRow[] =>
+  views.map((view) => ({ id: view.id, title: view.title, position: view.position, editing: false, draft: view.title }));
 
 interface EditViewsDialogProps {
   open: boolean;
@@ -66,7 +67,8 @@ export function EditViewsDialog({ open, projectId, views, onClose }: EditViewsDi
     // Start from the server's views each time the dialog opens; while open, the rows are the truth.
   }, [open]);
 
-  const patch = (id: number, change: Partial<ViewRow>) => setRows((current) => current.map((row) => (row.id === id ? { ...row, ...change } : row)));
+  const patch = (id: number, change: Partial<ViewRow>) =>
+    setRows((current) => current.map((row) => (row.id === id ? { ...row, ...change } : row)));
   const fail = (error: unknown) => setFailure(getErrorMessage(error));
 
   const add = () => {
@@ -86,7 +88,18 @@ export function EditViewsDialog({ open, projectId, views, onClose }: EditViewsDi
     if (row.id < 0) {
       create.mutate(
         { title, position: index },
-        { onSuccess: (view) => patch(row.id, { id: view.id, title: view.title, draft: view.title, position: view.position, editing: false, error: undefined }), onError: fail },
+        {
+          onSuccess: (view) =>
+            patch(row.id, {
+              id: view.id,
+              title: view.title,
+              draft: view.title,
+              position: view.position,
+              editing: false,
+              error: undefined,
+            }),
+          onError: fail,
+        },
       );
     } else {
       update.mutate(
@@ -108,7 +121,10 @@ export function EditViewsDialog({ open, projectId, views, onClose }: EditViewsDi
       return;
     }
     setFailure(null);
-    remove.mutate(row.id, { onSuccess: () => setRows((current) => current.filter((other) => other.id !== row.id)), onError: fail });
+    remove.mutate(row.id, {
+      onSuccess: () => setRows((current) => current.filter((other) => other.id !== row.id)),
+      onError: fail,
+    });
   };
 
   const move = (from: number, to: number) => {
@@ -119,7 +135,12 @@ export function EditViewsDialog({ open, projectId, views, onClose }: EditViewsDi
     if (Object.keys(changes).length === 0) return;
     setFailure(null);
     setPositions.mutate(changes, {
-      onSuccess: () => setRows((current) => current.map((row) => (changes[String(row.id)] === undefined ? row : { ...row, position: changes[String(row.id)] ?? row.position }))),
+      onSuccess: () =>
+        setRows((current) =>
+          current.map((row) =>
+            changes[String(row.id)] === undefined ? row : { ...row, position: changes[String(row.id)] ?? row.position },
+          ),
+        ),
       onError: (error) => {
         fail(error);
         setRows(rows);
@@ -173,7 +194,11 @@ export function EditViewsDialog({ open, projectId, views, onClose }: EditViewsDi
                 px: 1,
               }}
             >
-              <DragIndicatorIcon fontSize="small" sx={{ color: 'text.disabled', cursor: row.editing ? 'default' : 'grab' }} aria-hidden />
+              <DragIndicatorIcon
+                fontSize="small"
+                sx={{ color: 'text.disabled', cursor: row.editing ? 'default' : 'grab' }}
+                aria-hidden
+              />
               {row.editing ? (
                 <TextField
                   size="small"
@@ -204,27 +229,57 @@ export function EditViewsDialog({ open, projectId, views, onClose }: EditViewsDi
               <Stack direction="row" spacing={0.25} sx={{ flexShrink: 0 }}>
                 {row.editing ? (
                   <>
-                    <IconButton size="small" onClick={() => save(row, index)} disabled={busy} aria-label={t('views.saveView')}>
+                    <IconButton
+                      size="small"
+                      onClick={() => save(row, index)}
+                      disabled={busy}
+                      aria-label={t('views.saveView')}
+                    >
                       <CheckIcon fontSize="small" />
                     </IconButton>
-                    <IconButton size="small" onClick={() => cancel(row)} disabled={busy} aria-label={t('views.cancelEdit')}>
+                    <IconButton
+                      size="small"
+                      onClick={() => cancel(row)}
+                      disabled={busy}
+                      aria-label={t('views.cancelEdit')}
+                    >
                       <CloseIcon fontSize="small" />
                     </IconButton>
                   </>
                 ) : (
                   <>
-                    <IconButton size="small" onClick={() => move(index, index - 1)} disabled={busy || index === 0} aria-label={t('views.moveUp', { name: row.title })}>
+                    <IconButton
+                      size="small"
+                      onClick={() => move(index, index - 1)}
+                      disabled={busy || index === 0}
+                      aria-label={t('views.moveUp', { name: row.title })}
+                    >
                       <ArrowUpwardIcon fontSize="small" />
                     </IconButton>
-                    <IconButton size="small" onClick={() => move(index, index + 1)} disabled={busy || index === rows.length - 1} aria-label={t('views.moveDown', { name: row.title })}>
+                    <IconButton
+                      size="small"
+                      onClick={() => move(index, index + 1)}
+                      disabled={busy || index === rows.length - 1}
+                      aria-label={t('views.moveDown', { name: row.title })}
+                    >
                       <ArrowDownwardIcon fontSize="small" />
                     </IconButton>
-                    <IconButton size="small" onClick={() => patch(row.id, { editing: true, draft: row.title })} disabled={busy} aria-label={t('lists.editNamed', { name: row.title })}>
+                    <IconButton
+                      size="small"
+                      onClick={() => patch(row.id, { editing: true, draft: row.title })}
+                      disabled={busy}
+                      aria-label={t('lists.editNamed', { name: row.title })}
+                    >
                       <EditOutlinedIcon fontSize="small" />
                     </IconButton>
                   </>
                 )}
-                <IconButton size="small" onClick={() => deleteRow(row)} disabled={busy} aria-label={t('lists.deleteNamed', { name: row.title || t('views.newView') })}>
+                <IconButton
+                  size="small"
+                  onClick={() => deleteRow(row)}
+                  disabled={busy}
+                  aria-label={t('lists.deleteNamed', { name: row.title || t('views.newView') })}
+                >
                   <DeleteOutlineIcon fontSize="small" />
                 </IconButton>
               </Stack>

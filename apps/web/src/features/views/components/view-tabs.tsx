@@ -30,8 +30,21 @@ export function ViewTabs({ projectId, viewId, canEdit }: ViewTabsProps) {
 
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', borderBottom: 1, borderColor: 'divider', mt: 1 }}>
-      <Tabs value={viewId !== undefined && known ? viewId : viewId === undefined ? 0 : false} variant="scrollable" scrollButtons="auto" allowScrollButtonsMobile sx={{ flexGrow: 1, minWidth: 0 }} aria-label={t('views.tabsLabel')}>
-        <Tab value={0} label={t('views.all')} component={RouterLink} to={`${base}/templates`} onClick={() => storage.setLastViewId(projectId, null)} />
+      <Tabs
+        value={viewId !== undefined && known ? viewId : viewId === undefined ? 0 : false}
+        variant="scrollable"
+        scrollButtons="auto"
+        allowScrollButtonsMobile
+        sx={{ flexGrow: 1, minWidth: 0 }}
+        aria-label={t('views.tabsLabel')}
+      >
+        <Tab
+          value={0}
+          label={t('views.all')}
+          component={RouterLink}
+          to={`${base}/templates`}
+          onClick={() => storage.setLastViewId(projectId, null)}
+        />
         {(views.data ?? []).map((view) => (
           <Tab
             key={view.id}
@@ -50,7 +63,12 @@ export function ViewTabs({ projectId, viewId, canEdit }: ViewTabsProps) {
           </IconButton>
         </Tooltip>
       ) : null}
-      <EditViewsDialog open={editDialog.open} projectId={projectId} views={views.data ?? []} onClose={editDialog.close} />
+      <EditViewsDialog
+        open={editDialog.open}
+        projectId={projectId}
+        views={views.data ?? []}
+        onClose={editDialog.close}
+      />
     </Box>
   );
 }
