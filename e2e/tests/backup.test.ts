@@ -90,13 +90,11 @@ describe('project backup, restore and the demo project', () => {
     const before = (await api<unknown[]>('GET', '/api/projects')).length;
     await page.goto('/project/restore');
     await page.getByLabel('Project name').fill('Broken');
-    await page
-      .getByLabel('Backup file')
-      .setInputFiles({
-        name: 'broken.json',
-        mimeType: 'application/json',
-        buffer: Buffer.from('{"meta": {"name": "x"}, "templates": [{"name": 1}]}'),
-      });
+    await page.getByLabel('Backup file').setInputFiles({
+      name: 'broken.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from('{"meta": {"name": "x"}, "templates": [{"name": 1}]}'),
+    });
     await page.getByRole('button', { name: 'Restore', exact: true }).click();
     await page
       .getByRole('alert')
