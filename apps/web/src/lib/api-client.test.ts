@@ -46,6 +46,7 @@ describe('api', () => {
       alert_chat: null,
       max_parallel_tasks: 0,
       type: '',
+      default_secret_storage_id: null,
     };
     const { fetchImpl, calls } = fakeFetch({ 'POST /api/projects': () => json(201, project) });
     const spy = vi.fn(fetchImpl);

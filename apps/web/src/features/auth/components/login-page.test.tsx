@@ -137,6 +137,7 @@ describe('LoginPage', () => {
             alert: false,
             pro: false,
             can_create_project: true,
+            has_active_subscription: false,
           }),
       }).fetchImpl,
     );

@@ -17,6 +17,7 @@ const me = {
   alert: false,
   pro: false,
   can_create_project: false,
+  has_active_subscription: false,
 };
 const loginOptions = {
   oidc_providers: [],
