@@ -253,7 +253,7 @@ describe('project resources, as a new user would set them up', () => {
     await page.reload();
     await page.getByRole('link', { name: 'Deploy shop' }).waitFor();
     expect(await page.getByRole('columnheader', { name: 'Playbook' }).count()).toBe(0);
-    expect(await page.getByRole('columnheader', { name: 'Repository' }).count()).toBe(1);
+    expect(await page.getByRole('columnheader', { name: 'Inventory' }).count()).toBe(1);
   });
 
   it('copies a template, opens the copy, and deletes it back to the list', async () => {
