@@ -40,20 +40,16 @@ interface SignInFormProps {
 export function SignInForm({ pending, error, onSubmit }: SignInFormProps) {
   const { t } = useTranslation();
   const [values, setValues] = useState<LoginBody>({ auth: '', password: '' });
-  const [errors, setErrors] = useState<FieldErrors>({});
   const [submitted, setSubmitted] = useState(false);
   const inputs = useRef<Partial<Record<Field, HTMLInputElement | null>>>({});
+  // Messages follow the values once a submit was tried: nothing to keep in step by hand.
+  const errors: FieldErrors = submitted ? validate(values).errors : {};
 
-  const change = (field: Field) => (value: string) => {
-    const next = { ...values, [field]: value };
-    setValues(next);
-    if (submitted) setErrors(validate(next).errors);
-  };
+  const change = (field: Field) => (value: string) => setValues((current) => ({ ...current, [field]: value }));
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setSubmitted(true);
     const result = validate(values);
-    setErrors(result.errors);
     if (result.body) onSubmit(result.body);
     else inputs.current[FIELDS.find((field) => result.errors[field] !== undefined) ?? 'auth']?.focus();
   };
