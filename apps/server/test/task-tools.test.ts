@@ -57,54 +57,62 @@ describe.skipIf(!hasAnsible)('ansible tasks against localhost', () => {
   });
   afterAll(() => t.close());
 
-  it('runs a playbook with inventory, extra variables, a var secret, a vault password and --check', async () => {
-    t.secrets.add(VAULT_PASSWORD);
-    t.secrets.add('api-Token-9000');
-    const base = p.base;
-    const vaultKey = await t.request('POST', `${base}/keys`, {
-      as: t.adminCookie,
-      body: { name: 'vault', type: 'login_password', login_password: { login: '', password: VAULT_PASSWORD } },
-    });
-    const inventory = await t.request('POST', `${base}/inventory`, {
-      as: t.adminCookie,
-      body: {
-        name: 'local',
-        type: 'static',
-        inventory: 'localhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3',
-        ssh_key_id: p.noneKeyId,
-      },
-    });
-    const group = await t.request('POST', `${base}/environment`, {
-      as: t.adminCookie,
-      body: {
-        name: 'ansible',
-        json: '{"region": "eu-west"}',
-        env: '{}',
-        secrets: [{ operation: 'create', type: 'var', name: 'api_token', secret: 'api-Token-9000' }],
-      },
-    });
-    const templateId = await p.createTemplate({
-      app: 'ansible',
-      playbook: 'site.yml',
-      inventory_id: (inventory.body as { id: number }).id,
-      environment_id: (group.body as { id: number }).id,
-      vaults: [{ name: '', type: 'password', vault_key_id: (vaultKey.body as { id: number }).id }],
-      survey_vars: [{ name: 'answer', title: 'Answer', type: 'int', required: true }],
-    });
-    const taskId = await p.runTask(templateId, {
-      environment: '{"answer": "42"}',
-      params: { dry_run: true, diff: true },
-    });
-    const task = await p.waitForStatus(taskId, ['success', 'error'], 120_000);
-    const lines = await p.output(taskId);
-    expect(task.status, lines.join('\n')).toBe('success');
-    const text = lines.join('\n');
-    expect(text).toContain('region=eu-west answer=42 token=********');
-    expect(text).toContain('vault says opened the vault');
-    expect(text).toMatch(/ansible-playbook .*--diff --check/);
-    expect(text).not.toContain('api-Token-9000');
-    expect(text).not.toContain(VAULT_PASSWORD);
-  });
+  // Semaphore projects keep a vault password in a single-value `string` key; it opens the vault as a login_password key does.
+  it.each([
+    ['login_password', { login_password: { login: '', password: VAULT_PASSWORD } }],
+    ['string', { string: VAULT_PASSWORD }],
+  ])(
+    'runs a playbook with inventory, extra variables, a var secret, a vault password (%s key) and --check',
+    async (type, secret) => {
+      t.secrets.add(VAULT_PASSWORD);
+      t.secrets.add('api-Token-9000');
+      const base = p.base;
+      const vaultKey = await t.request('POST', `${base}/keys`, {
+        as: t.adminCookie,
+        body: { name: `vault ${type}`, type, ...secret },
+      });
+      expect(vaultKey.status, vaultKey.text).toBe(201);
+      const inventory = await t.request('POST', `${base}/inventory`, {
+        as: t.adminCookie,
+        body: {
+          name: `local ${type}`,
+          type: 'static',
+          inventory: 'localhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3',
+          ssh_key_id: p.noneKeyId,
+        },
+      });
+      const group = await t.request('POST', `${base}/environment`, {
+        as: t.adminCookie,
+        body: {
+          name: `ansible ${type}`,
+          json: '{"region": "eu-west"}',
+          env: '{}',
+          secrets: [{ operation: 'create', type: 'var', name: 'api_token', secret: 'api-Token-9000' }],
+        },
+      });
+      const templateId = await p.createTemplate({
+        app: 'ansible',
+        playbook: 'site.yml',
+        inventory_id: (inventory.body as { id: number }).id,
+        environment_id: (group.body as { id: number }).id,
+        vaults: [{ name: '', type: 'password', vault_key_id: (vaultKey.body as { id: number }).id }],
+        survey_vars: [{ name: 'answer', title: 'Answer', type: 'int', required: true }],
+      });
+      const taskId = await p.runTask(templateId, {
+        environment: '{"answer": "42"}',
+        params: { dry_run: true, diff: true },
+      });
+      const task = await p.waitForStatus(taskId, ['success', 'error'], 120_000);
+      const lines = await p.output(taskId);
+      expect(task.status, lines.join('\n')).toBe('success');
+      const text = lines.join('\n');
+      expect(text).toContain('region=eu-west answer=42 token=********');
+      expect(text).toContain('vault says opened the vault');
+      expect(text).toMatch(/ansible-playbook .*--diff --check/);
+      expect(text).not.toContain('api-Token-9000');
+      expect(text).not.toContain(VAULT_PASSWORD);
+    },
+  );
 });
 
 describe.skipIf(!hasTerraform)('real terraform tasks', () => {
