@@ -3,40 +3,12 @@ import type { i18n as I18n, TFunction } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { storage } from './storage.ts';
 
-/** Every catalogue shipped in src/locales. */
-export const CATALOGUES = [
-  'en',
-  'es',
-  'ru',
-  'de',
-  'zh_cn',
-  'zh_tw',
-  'fr',
-  'it',
-  'pl',
-  'pt',
-  'pt_br',
-  'ja',
-  'ko',
-  'nl',
-  'uk',
-] as const;
-export type Catalogue = (typeof CATALOGUES)[number];
-
 /** The languages offered in the picker, besides "System". */
-export const PICKER_LANGUAGES: readonly Catalogue[] = [
-  'en',
-  'es',
-  'ru',
-  'de',
-  'zh_cn',
-  'zh_tw',
-  'fr',
-  'it',
-  'pl',
-  'pt',
-  'pt_br',
-];
+export const PICKER_LANGUAGES = ['en', 'es', 'ru', 'de', 'zh_cn', 'zh_tw', 'fr', 'it', 'pl', 'pt', 'pt_br'] as const;
+
+/** Every catalogue shipped in src/locales: the picker's, and those reached only through the browser's language. */
+export const CATALOGUES = [...PICKER_LANGUAGES, 'ja', 'ko', 'nl', 'uk'] as const;
+export type Catalogue = (typeof CATALOGUES)[number];
 
 /** Each language's name in itself, as pickers customarily show them. */
 export const LANGUAGE_NAMES: Record<Catalogue, string> = {
