@@ -84,6 +84,10 @@ export function createKeysService({ keys, refs, events, secrets, clock }: KeysDe
     return row;
   }
 
+  function open(row: AccessKeyRow): StoredKeyMaterial {
+    return row.secret === null ? { type: 'none' } : (JSON.parse(secrets.open(row.secret)) as StoredKeyMaterial);
+  }
+
   function seal(material: StoredKeyMaterial | undefined): string | null {
     return material ? secrets.seal(JSON.stringify(material)) : null;
   }
@@ -141,15 +145,15 @@ export function createKeysService({ keys, refs, events, secrets, clock }: KeysDe
     },
     /** The decrypted content of a key, whatever its type. */
     async getMaterial(projectId: number, id: number): Promise<StoredKeyMaterial> {
-      const row = await getRow(projectId, id);
-      return row.secret === null ? { type: 'none' } : (JSON.parse(secrets.open(row.secret)) as StoredKeyMaterial);
+      return open(await getRow(projectId, id));
     },
     /** The material of a key used to log in (git, SSH, become); a single-value key cannot be one. */
     async getLoginMaterial(projectId: number, id: number): Promise<KeyMaterial> {
       const row = await getRow(projectId, id);
       if (row.type === 'string')
         throw badRequest(`Access key "${row.name}" holds a single value (type string) and cannot be used to log in`);
-      return row.secret === null ? { type: 'none' } : (JSON.parse(secrets.open(row.secret)) as KeyMaterial);
+      // The row's type, not its material: a restored key holds no value yet and must be refused all the same.
+      return open(row) as KeyMaterial;
     },
     /** Ensures a key exists and can log in (git, SSH, become): not a single-value key. */
     async assertLoginKey(projectId: number, id: number, label = 'Access key'): Promise<AccessKeyRow> {
