@@ -194,6 +194,13 @@ describe.each(dialects)('Semaphore backups restore whole (%s)', (dialect) => {
     ]);
     expect(await readGroupPassword(restored.projectId, 'Production vars')).toBe('legacy-Vault-Pass-2024');
     expect(await readGroupPassword(restored.projectId, 'Empty')).toBeNull();
+    // Gantry's own backup of the restored project leaves the password out (the request fails on any leak).
+    const exported = await t.request('GET', `/api/project/${restored.projectId}/backup`, { as: t.adminCookie });
+    expect(exported.status, exported.text).toBe(200);
+    expect((exported.body as { environments: Json[] }).environments.map((e) => 'password' in e)).toEqual([
+      false,
+      false,
+    ]);
     expect(restored.views).toEqual([
       ['Operations', 0],
       ['Builds', 1],
