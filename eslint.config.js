@@ -84,10 +84,15 @@ function webFeatureRule(feature) {
             ...layers.find((layer) => layer.files[0] === 'apps/web/src/**').patterns,
             forbidImports(
               'Web features do not import each other; move what both need to lib/ or components/.',
+              // A feature's folder itself too: `../templates` resolves to its index.ts.
               ...others.flatMap((name) => [
+                `../${name}`,
                 `../${name}/**`,
+                `../../${name}`,
                 `../../${name}/**`,
+                `../../../${name}`,
                 `../../../${name}/**`,
+                `**/features/${name}`,
                 `**/features/${name}/**`,
               ]),
             ),
@@ -113,6 +118,7 @@ const serverModuleRule = {
             '../../*/*.repository.ts',
             '../../modules/*/*.repository.ts',
             '../modules/*/*.repository.ts',
+            './modules/*/*.repository.ts',
           ),
         ],
       },
@@ -187,10 +193,12 @@ export default tseslint.config(
       'import-x/no-self-import': 'error',
       'no-restricted-syntax': [
         'error',
-        {
-          selector: "MemberExpression[object.name='process'][property.name='env']",
-          message: 'Only config.ts reads the environment.',
-        },
+        ...[
+          "MemberExpression[object.name='process'][property.name='env']",
+          "MemberExpression[object.name='process'][property.value='env']",
+          "VariableDeclarator[init.name='process'] > ObjectPattern > Property[key.name='env']",
+          "ImportDeclaration[source.value=/^(node:)?process$/] > ImportSpecifier[imported.name='env']",
+        ].map((selector) => ({ selector, message: 'Only config.ts reads the environment.' })),
       ],
     },
     settings: {
@@ -206,6 +214,16 @@ export default tseslint.config(
   serverModuleRule,
   {
     files: repositoryReachers,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: layers.find((layer) => layer.files[0] === 'apps/server/src/**').patterns },
+      ],
+    },
+  },
+  {
+    // The one place that wires every module's repository into its service.
+    files: ['apps/server/src/services.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
