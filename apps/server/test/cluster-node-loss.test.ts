@@ -1,34 +1,15 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isRunning } from '../../../packages/runner/test/support/process-state.ts';
-import { readTestEnvironment } from '../src/config.ts';
 import { freePort, startServerProcess } from './server-process-fixture.ts';
-import { createTestDatabase, listTestDialects, type TestDatabase } from './test-databases.ts';
+import { createTestDatabase, listClusterDialects, TEST_REDIS_URL, type TestDatabase } from './test-databases.ts';
 
-const REDIS_URL = readTestEnvironment().redisUrl;
-
-function isRedisReachable(): Promise<boolean> {
-  const { hostname, port } = new URL(REDIS_URL);
-  return new Promise((resolve) => {
-    const socket = net.connect(Number(port || 6379), hostname, () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.setTimeout(3000, () => resolve(false));
-    socket.on('error', () => resolve(false));
-  });
-}
-
-const redisReachable = await isRedisReachable();
-if (!redisReachable && readTestEnvironment().ci)
-  throw new Error(`Redis is not reachable at ${REDIS_URL}: CI must run the cluster tests`);
 // Several nodes need a shared server store: SQLite serves one machine only.
-const dialects = redisReachable ? (await listTestDialects()).filter((dialect) => dialect !== 'sqlite') : [];
+const dialects = (await listClusterDialects()).filter((dialect) => dialect !== 'sqlite');
 
 describe.each(dialects)('a Gantry node SIGKILLed in a cluster on %s', (dialect) => {
   const scripts = mkdtempSync(path.join(os.tmpdir(), 'gantry-node-loss-scripts-'));
@@ -45,7 +26,7 @@ describe.each(dialects)('a Gantry node SIGKILLed in a cluster on %s', (dialect) 
     env = {
       GANTRY_DB_DIALECT: dialect,
       GANTRY_DB_URL: database.url,
-      GANTRY_REDIS_URL: REDIS_URL,
+      GANTRY_REDIS_URL: TEST_REDIS_URL,
       GANTRY_ACCESS_KEY_ENCRYPTION: randomBytes(32).toString('base64'),
       GANTRY_ADMIN_LOGIN: 'admin',
       GANTRY_ADMIN_PASSWORD: 'node-Loss-Pass-1',

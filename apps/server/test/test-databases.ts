@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createConnection } from 'mysql2/promise';
@@ -50,6 +51,33 @@ export async function listTestDialects(): Promise<Dialect[]> {
     console.warn(`Skipping ${dialect} database tests: ${message}`);
   }
   return available;
+}
+
+/** The Redis that tests of several nodes share. */
+export const TEST_REDIS_URL = testEnv.redisUrl;
+
+function isRedisReachable(): Promise<boolean> {
+  const { hostname, port } = new URL(TEST_REDIS_URL);
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(port || 6379), hostname, () => {
+      socket.end();
+      resolve(true);
+    });
+    socket.setTimeout(3000, () => resolve(false));
+    socket.on('error', () => resolve(false));
+  });
+}
+
+/**
+ * The dialects a test of several nodes sharing Redis runs on: those of listTestDialects, or none when
+ * Redis does not answer (skipped with a message on a developer's machine, a failure under CI).
+ */
+export async function listClusterDialects(): Promise<Dialect[]> {
+  if (await isRedisReachable()) return listTestDialects();
+  const message = `Redis is not reachable at ${TEST_REDIS_URL}`;
+  if (testEnv.ci) throw new Error(`${message}: CI must run the cluster tests`);
+  console.warn(`Skipping cluster tests: ${message}`);
+  return [];
 }
 
 function withDatabase(url: string, database: string): string {

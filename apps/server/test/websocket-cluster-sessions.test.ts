@@ -1,32 +1,10 @@
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { readTestEnvironment } from '../src/config.ts';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
-import { listTestDialects } from './test-databases.ts';
+import { listClusterDialects, TEST_REDIS_URL } from './test-databases.ts';
 
-const REDIS_URL = readTestEnvironment().redisUrl;
-
-function isRedisReachable(): Promise<boolean> {
-  const { hostname, port } = new URL(REDIS_URL);
-  return new Promise((resolve) => {
-    const socket = net.connect(Number(port || 6379), hostname, () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.setTimeout(3000, () => resolve(false));
-    socket.on('error', () => resolve(false));
-  });
-}
-
-const redisReachable = await isRedisReachable();
-if (!redisReachable) {
-  if (readTestEnvironment().ci)
-    throw new Error(`Redis is not reachable at ${REDIS_URL}: CI must run the cluster tests`);
-  console.warn(`Skipping websocket cluster session tests: Redis is not reachable at ${REDIS_URL}`);
-}
-const dialects = redisReachable ? await listTestDialects() : [];
+const dialects = await listClusterDialects();
 
 describe.each(dialects)('websocket sessions across two nodes on %s', (dialect) => {
   let a: TestApp;
@@ -35,9 +13,9 @@ describe.each(dialects)('websocket sessions across two nodes on %s', (dialect) =
   let portB = 0;
 
   beforeAll(async () => {
-    a = await createTestApp(dialect, { redis_url: REDIS_URL });
+    a = await createTestApp(dialect, { redis_url: TEST_REDIS_URL });
     b = await createTestApp(dialect, {
-      redis_url: REDIS_URL,
+      redis_url: TEST_REDIS_URL,
       db_url: a.runtime.config.db_url,
       access_key_encryption: a.runtime.config.access_key_encryption,
     });
