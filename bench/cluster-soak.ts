@@ -10,10 +10,10 @@ import {
   makeTempDir,
   newAccessKey,
   openBenchStore,
-  readFlag,
   startNode,
   type Client,
 } from './gantry-nodes.ts';
+import { readFlag } from './support.ts';
 
 /**
  * Cluster soak: three Gantry nodes on one PostgreSQL or MariaDB store and Redis, a remote runner,

@@ -178,15 +178,3 @@ export function makeTempDir(name: string): { dir: string; remove(): void } {
   const dir = mkdtempSync(path.join(os.tmpdir(), `gantry-bench-${name}-`));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
-
-export function percentile(values: number[], p: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-}
-
-/** The value of `--name value` on the command line. */
-export function readFlag(name: string): string | undefined {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 ? process.argv[at + 1] : undefined;
-}

@@ -7,7 +7,7 @@ import type { ConfigInput } from '../apps/server/src/config.ts';
 import type { Dialect } from '../apps/server/src/db/database.ts';
 import { createTasksRepository } from '../apps/server/src/modules/tasks/tasks.repository.ts';
 import { createTestDatabase } from '../apps/server/test/test-databases.ts';
-import { median, ratio, spawnAndWait, spawnTrue, startBenchServer } from './support.ts';
+import { median, ratio, readFlag, spawnAndWait, spawnTrue, startBenchServer } from './support.ts';
 
 /**
  * Task engine and log pipeline benchmarks. Each prints the measured value next to a baseline
@@ -144,9 +144,9 @@ async function millionLinesOn(dialect: Dialect, lines: number): Promise<boolean[
 }
 
 async function millionLines(): Promise<boolean[]> {
-  const lines = Number(flag('lines') ?? 1_000_000);
+  const lines = Number(readFlag('lines') ?? 1_000_000);
   const results: boolean[] = [];
-  for (const dialect of (flag('stores') ?? 'sqlite,postgres,mysql').split(',') as Dialect[])
+  for (const dialect of (readFlag('stores') ?? 'sqlite,postgres,mysql').split(',') as Dialect[])
     results.push(...(await millionLinesOn(dialect, lines)));
   return [...results, await websocketFanOut(lines)];
 }
@@ -191,12 +191,6 @@ async function websocketFanOut(lines: number): Promise<boolean> {
   );
   await server.close();
   return ok;
-}
-
-/** The value of `--name value` on the command line. */
-function flag(name: string): string | undefined {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 ? process.argv[at + 1] : undefined;
 }
 
 // `npm run bench -- queue` (or dispatch, lines) runs one benchmark; no argument runs them all.

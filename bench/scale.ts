@@ -4,8 +4,6 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
-import { createConnection } from 'mysql2/promise';
-import pg from 'pg';
 import { sql } from 'kysely';
 import { buildApp } from '../apps/server/src/app.ts';
 import { ensureFirstAdmin } from '../apps/server/src/bootstrap-admin.ts';
@@ -14,7 +12,9 @@ import type { Dialect } from '../apps/server/src/db/database.ts';
 import { createTaskRetention } from '../apps/server/src/modules/tasks/task-retention.ts';
 import { createTasksRepository } from '../apps/server/src/modules/tasks/tasks.repository.ts';
 import { openRuntime } from '../apps/server/src/runtime.ts';
+import { createTestDatabase } from '../apps/server/test/test-databases.ts';
 import { generateYear, type GeneratedYear } from './scale-year.ts';
+import { percentile } from './support.ts';
 
 /**
  * A year of busy use on one box (issue 15): fills a store with bench/scale-year.ts at a small and a
@@ -52,40 +52,6 @@ const PURGE_P99_TARGET_MS = 250;
 const SINGLE_RUNS = 30;
 const DAY_MS = 86_400_000;
 const ADMIN_PASSWORD = 'bench-Pass-1';
-const testEnv = readTestEnvironment();
-
-interface Store {
-  url: string;
-  drop(): Promise<void>;
-}
-
-async function createStore(name: string): Promise<Store> {
-  if (dialect === 'sqlite') {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'scaledata-'));
-    return { url: path.join(dir, 'gantry.sqlite'), drop: async () => rmSync(dir, { recursive: true, force: true }) };
-  }
-  const base = new URL(dialect === 'postgres' ? testEnv.postgresUrl : testEnv.mysqlUrl);
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  const run = async (statement: string) => {
-    if (dialect === 'postgres') {
-      const client = new pg.Client({ connectionString: base.toString() });
-      await client.connect();
-      await client.query(statement);
-      await client.end();
-    } else {
-      const connection = await createConnection({ uri: base.toString() });
-      await connection.query(statement);
-      await connection.end();
-    }
-  };
-  await run(`drop database if exists ${name}${dialect === 'postgres' ? ' with (force)' : ''}`);
-  await run(`create database ${name}`);
-  return {
-    url: url.toString(),
-    drop: () => run(`drop database if exists ${name}${dialect === 'postgres' ? ' with (force)' : ''}`),
-  };
-}
 
 interface Endpoint {
   name: string;
@@ -180,11 +146,6 @@ function runLoad(
   });
 }
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
-};
-
 interface Installation {
   year: GeneratedYear;
   port: number;
@@ -196,7 +157,7 @@ interface Installation {
 }
 
 async function openInstallation(label: string, tasks: number): Promise<Installation> {
-  const store = await createStore(`scaledata_${label}`);
+  const store = await createTestDatabase(dialect);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scaledata-data-'));
   const config = loadConfig(
     {

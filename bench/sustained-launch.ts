@@ -1,13 +1,11 @@
 import type { Dialect } from '../apps/server/src/db/database.ts';
-import { ratio } from './support.ts';
+import { percentile, ratio, readFlag } from './support.ts';
 import {
   connectClient,
   createBenchProject,
   makeTempDir,
   newAccessKey,
   openBenchStore,
-  percentile,
-  readFlag,
   readRssMiB,
   startNode,
 } from './gantry-nodes.ts';
