@@ -28,6 +28,8 @@ export function useLinkedItem<T extends { id: number }>({
   const openedFor = useRef<string | undefined>(undefined);
 
   useEffect(() => {
+    // Back on the list: the same item linked again later opens again.
+    if (itemId === undefined) openedFor.current = undefined;
     if (itemId === undefined || !items || !ready || openedFor.current === itemId) return;
     openedFor.current = itemId;
     const item = items.find((candidate) => String(candidate.id) === itemId);
