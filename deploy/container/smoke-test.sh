@@ -69,8 +69,8 @@ run_task() { # PROJECT TEMPLATE_ID -> the finished task as JSON; fails unless it
 store=()
 case "${SMOKE_DB_URL:-}" in
   "") ;;
-  postgres://* | postgresql://*) store=(-e GANTRY_DB_DIALECT=postgres -e GANTRY_DB_URL="$SMOKE_DB_URL") ;;
-  mysql://*) store=(-e GANTRY_DB_DIALECT=mysql -e GANTRY_DB_URL="$SMOKE_DB_URL") ;;
+  postgres://* | postgresql://*) store=(-e GANTRY_DB_DIALECT=postgres -e GANTRY_DB_URL) ;;
+  mysql://*) store=(-e GANTRY_DB_DIALECT=mysql -e GANTRY_DB_URL) ;;
   *) echo "SMOKE_DB_URL must be a postgres:// or mysql:// URL" >&2; exit 2 ;;
 esac
 
@@ -78,6 +78,8 @@ started=$SECONDS
 echo "== server: $image on $base"
 # Secrets reach the containers by name (-e NAME takes the value from this environment), not on the engine's argv.
 export GANTRY_ADMIN_PASSWORD="$password" GANTRY_RUNNER_REGISTRATION_TOKEN="$registration_token"
+# The database URL too: it may hold the database's password.
+if [ -n "${SMOKE_DB_URL:-}" ]; then export GANTRY_DB_URL="$SMOKE_DB_URL"; fi
 "${engine[@]}" volume create "$name-data" >/dev/null
 "${engine[@]}" run -d --name "$name" --network=host -v "$name-data:/var/lib/gantry" \
   -e GANTRY_HOST=127.0.0.1 -e GANTRY_PORT="$port" -e GANTRY_ADMIN_PASSWORD -e GANTRY_LOG_LEVEL=warn \
