@@ -13,4 +13,13 @@ export const ResourceRefs = z.object({
 });
 export type ResourceRefs = z.infer<typeof ResourceRefs>;
 
+/** A resource nothing uses. */
+export const emptyRefs = (): ResourceRefs => ({
+  templates: [],
+  inventories: [],
+  repositories: [],
+  integrations: [],
+  schedules: [],
+});
+
 export const IN_USE_MESSAGE = (what: string) => `${what} is in use and cannot be deleted`;

@@ -1,15 +1,7 @@
-import type { ResourceRefs } from '@gantry/contract';
+import { type ResourceRefs, emptyRefs } from '@gantry/contract';
 import type { Db } from '../../db/database.ts';
 
 type Named = { id: number; name: string };
-
-const emptyRefs = (): ResourceRefs => ({
-  templates: [],
-  inventories: [],
-  repositories: [],
-  integrations: [],
-  schedules: [],
-});
 
 function unique(items: Named[]): Named[] {
   const seen = new Map<number, Named>();

@@ -1,4 +1,4 @@
-import type { ResourceRefs, Schedule, ScheduleBody } from '@gantry/contract';
+import { type ResourceRefs, type Schedule, type ScheduleBody, emptyRefs } from '@gantry/contract';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
@@ -109,7 +109,7 @@ export function createSchedulesService({
     /** What uses a schedule: nothing can, so an existing schedule has no references. */
     async refs(projectId: number, id: number): Promise<ResourceRefs> {
       await getRow(projectId, id);
-      return { templates: [], inventories: [], repositories: [], integrations: [], schedules: [] };
+      return emptyRefs();
     },
     /** Checks a cron expression and shows when it would fire next. */
     validate(expression: string): { next_runs: string[] } {
