@@ -90,6 +90,13 @@ export function finalLine(outcome: TaskOutcome): string {
 
 const STOPPABLE_WHILE_STARTED: readonly TaskStatus[] = ['starting', 'running', 'waiting_confirmation', 'confirmed'];
 
+/**
+ * What a task running in this process may end from: besides the started statuses, 'rejected' without
+ * an end, the request another server process stored. Whatever the outcome (a confirmation here may
+ * lose the race against that rejection and end the task as stopped), the task gets its end.
+ */
+const ENDABLE_HERE: readonly TaskStatus[] = [...ACTIVE_TASK_STATUSES, 'rejected'];
+
 /** Queue rows read per page in a dispatch round: about twice the free slots (tasks held back by their limits are skipped). */
 const WAITING_PAGE_MIN = 16;
 const WAITING_PAGE_MAX = 200;
@@ -273,13 +280,10 @@ export function createTaskEngine(deps: TaskEngineDeps) {
   async function finish(task: TaskRow, outcome: TaskOutcome, log: TaskLog, audience: Audience): Promise<void> {
     log.write(finalLine(outcome));
     await log.flush();
-    await settle(task, outcome, audience);
+    await settle(task, outcome, audience, ENDABLE_HERE);
   }
 
-  /**
-   * Records a started task's final status (wherever it ran) and runs the after-task work once. A task
-   * rejected through another server process is already 'rejected' (the stored request) without an end.
-   */
+  /** Records a started task's final status (wherever it ran) and runs the after-task work once. */
   async function settle(
     task: TaskRow,
     outcome: TaskOutcome,
@@ -287,8 +291,7 @@ export function createTaskEngine(deps: TaskEngineDeps) {
     from: readonly TaskStatus[] = ACTIVE_TASK_STATUSES,
   ): Promise<boolean> {
     const status: TaskStatus = outcome;
-    const allowed = outcome === 'rejected' && from === ACTIVE_TASK_STATUSES ? [...from, 'rejected' as const] : from;
-    if (!(await setStatus(task, allowed, status, { end: now(), pid: null }, audience))) return false;
+    if (!(await setStatus(task, from, status, { end: now(), pid: null }, audience))) return false;
     await deps.events.record({
       userId: task.user_id,
       projectId: task.project_id,
@@ -455,7 +458,7 @@ export function createTaskEngine(deps: TaskEngineDeps) {
       const confirmation = takeConfirmation(task.id);
       if (!confirmation) return false;
       if (!(await setStatus(task, ['waiting_confirmation'], 'confirmed'))) {
-        // Only a stop moves a task away from waiting for confirmation meanwhile.
+        // A stop moved the task on meanwhile, or a rejection through another server process (then it ends as stopped).
         confirmation.reject(new TaskStopped());
         return false;
       }
