@@ -80,8 +80,10 @@ describe('screens by access and by the features the server offers', () => {
 
   it('a guest cannot open the global or the project runners: both redirect, and no runners tab or New runner button shows', async () => {
     const page = await pageAs('guest', await createUser('guest', 'guest'), /\/project\/\d+\/history/);
-    await page.goto('/runners');
-    await page.waitForURL(new RegExp(`/project/${projectId}/history$`));
+    for (const adminPage of ['/runners', '/users', '/tasks']) {
+      await page.goto(adminPage);
+      await page.waitForURL(new RegExp(`/project/${projectId}/history$`));
+    }
     await page.goto(`/project/${projectId}/runners`);
     await page.waitForURL(new RegExp(`/project/${projectId}/history$`));
     await page.getByRole('tab', { name: 'History' }).waitFor();

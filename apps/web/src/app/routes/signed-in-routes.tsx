@@ -2,6 +2,7 @@ import { lazy } from 'react';
 import type { ComponentType } from 'react';
 import { Route, Routes } from 'react-router';
 import { AppShell } from '../layout/app-shell.tsx';
+import { AdminRoute } from './admin-route.tsx';
 import { DashboardLayout } from './dashboard-layout.tsx';
 import { HomeRedirect } from './home-redirect.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
@@ -139,10 +140,31 @@ export function SignedInRoutes() {
           <Route path="integrations/:integrationId" element={<IntegrationDetailPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Route>
-        <Route path="users" element={<UsersPage />} />
+        <Route
+          path="users"
+          element={
+            <AdminRoute>
+              <UsersPage />
+            </AdminRoute>
+          }
+        />
         <Route path="account" element={<AccountPage />} />
-        <Route path="tasks" element={<ActiveTasksPage />} />
-        <Route path="runners" element={<GlobalRunnersPage />} />
+        <Route
+          path="tasks"
+          element={
+            <AdminRoute>
+              <ActiveTasksPage />
+            </AdminRoute>
+          }
+        />
+        <Route
+          path="runners"
+          element={
+            <AdminRoute>
+              <GlobalRunnersPage />
+            </AdminRoute>
+          }
+        />
         <Route path="apps" element={<AppsPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>

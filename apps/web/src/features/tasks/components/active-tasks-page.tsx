@@ -1,4 +1,4 @@
-import { Link as RouterLink, Navigate } from 'react-router';
+import { Link as RouterLink } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import StopCircleOutlinedIcon from '@mui/icons-material/StopCircleOutlined';
@@ -12,7 +12,6 @@ import { PageHeader } from '../../../components/page-header.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { DASH } from '../../../lib/format-date.ts';
-import { currentUserQuery } from '../../../lib/shared-queries.ts';
 import { storage } from '../../../lib/storage.ts';
 import { activeTasksQuery, useStopActiveTask } from '../api/active-tasks-queries.ts';
 import { TASK_PARAM } from './task-log-host.tsx';
@@ -21,11 +20,9 @@ import { TaskStatusChip } from '../../../components/task-status-chip.tsx';
 export function ActiveTasksPage() {
   const { t } = useTranslation();
   const snackbar = useSnackbar();
-  const me = useQuery(currentUserQuery);
-  const tasks = useQuery({ ...activeTasksQuery, enabled: me.data?.admin === true });
+  const tasks = useQuery(activeTasksQuery);
   const stop = useStopActiveTask();
 
-  if (me.data && !me.data.admin) return <Navigate to="/" replace />;
   const lastProjectId = storage.getLastProjectId();
 
   const columns: Column<ActiveTask>[] = [
@@ -81,7 +78,7 @@ export function ActiveTasksPage() {
         columns={columns}
         rows={tasks.data}
         getRowKey={(task) => task.task_id}
-        loading={me.isPending || tasks.isPending}
+        loading={tasks.isPending}
         error={tasks.error}
         emptyText={t('activeTasks.empty')}
       />
