@@ -97,6 +97,13 @@ const STOPPABLE_WHILE_STARTED: readonly TaskStatus[] = ['starting', 'running', '
  */
 const ENDABLE_HERE: readonly TaskStatus[] = [...ACTIVE_TASK_STATUSES, 'rejected'];
 
+/** The requests another server process stores as the status of a task running here (see followStoredRequests). */
+const STORED_REQUESTS: Partial<Record<TaskStatus, TaskControlAction>> = {
+  stopping: 'stop',
+  confirmed: 'confirm',
+  rejected: 'reject',
+};
+
 /** Queue rows read per page in a dispatch round: about twice the free slots (tasks held back by their limits are skipped). */
 const WAITING_PAGE_MIN = 16;
 const WAITING_PAGE_MAX = 200;
@@ -397,6 +404,19 @@ export function createTaskEngine(deps: TaskEngineDeps) {
     })();
   }
 
+  /** Carries out what another server process asked of a task running here; the status is already set. */
+  function applyControl(taskId: number, action: TaskControlAction): void {
+    const entry = running.get(taskId);
+    if (!entry) return;
+    if (action === 'confirm' || action === 'reject') {
+      takeConfirmation(taskId)?.resolve(action === 'confirm');
+      return;
+    }
+    entry.force ||= action === 'force_stop';
+    entry.controller.abort();
+    entry.confirmation?.reject(new TaskStopped());
+  }
+
   return {
     wake,
     /** Status changes of tasks that run on runners go through the same guard and live updates. */
@@ -479,18 +499,7 @@ export function createTaskEngine(deps: TaskEngineDeps) {
       return true;
     },
 
-    /** Carries out what another server process asked of a task running here; the status is already set. */
-    applyControl(taskId: number, action: TaskControlAction): void {
-      const entry = running.get(taskId);
-      if (!entry) return;
-      if (action === 'confirm' || action === 'reject') {
-        takeConfirmation(taskId)?.resolve(action === 'confirm');
-        return;
-      }
-      entry.force ||= action === 'force_stop';
-      entry.controller.abort();
-      entry.confirmation?.reject(new TaskStopped());
-    },
+    applyControl,
 
     /**
      * Carries out the requests other nodes stored for tasks running here (stop, confirm, reject): the
@@ -498,16 +507,11 @@ export function createTaskEngine(deps: TaskEngineDeps) {
      */
     async followStoredRequests(): Promise<void> {
       if (running.size === 0) return;
-      for (const { id, status } of await deps.tasks.listWithStatus(
-        [...running.keys()],
-        ['stopping', 'confirmed', 'rejected'],
-      )) {
-        const entry = running.get(id);
-        if (!entry) continue;
-        if (status === 'stopping') {
-          entry.controller.abort();
-          entry.confirmation?.reject(new TaskStopped());
-        } else entry.confirmation?.resolve(status === 'confirmed');
+      const requested = Object.keys(STORED_REQUESTS) as TaskStatus[];
+      const stored = await deps.tasks.listWithStatus([...running.keys()], requested);
+      for (const { id, status } of stored) {
+        const action = STORED_REQUESTS[status as TaskStatus];
+        if (action) applyControl(id, action);
       }
     },
 
