@@ -1,4 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { freePort } from './server-process-fixture.ts';
@@ -60,6 +63,7 @@ describe.each(dialects)('two Gantry nodes on %s while their Redis goes away and 
     p = await createProjectFixture(a, {
       'count.sh': 'for i in $(seq 1 200); do echo "n$i"; done\n',
       'sleeper.sh': 'echo "going to sleep"; sleep 60 & wait\n',
+      'infra/main.tf': '',
     });
     await redis.stop();
     // B starts while Redis is away: it must come up all the same, and listen once Redis is back.
@@ -105,6 +109,33 @@ describe.each(dialects)('two Gantry nodes on %s while their Redis goes away and 
     // The final status is stored just before the engine lets go of the task.
     await expect.poll(() => a.runtime.services.engine.isRunningHere(sleeper)).toBe(false);
   }, 60_000);
+
+  it('without Redis, a confirmation and a rejection given on one node reach the plan waiting on the other', async () => {
+    const terraform = path.join(mkdtempSync(path.join(os.tmpdir(), 'redis-restart-tf-')), 'terraform');
+    writeFileSync(terraform, '#!/bin/bash\necho "terraform $1"\nif [ "$1" = plan ]; then exit 2; fi\nexit 0\n');
+    chmodSync(terraform, 0o755);
+    await a.request('PUT', '/api/apps/terraform', { as: a.adminCookie, body: { path: terraform } });
+    const templateId = await p.createTemplate({ app: 'terraform', playbook: 'infra' });
+    for (const answer of ['confirm', 'reject'] as const) {
+      const taskId = await p.runTask(templateId);
+      await p.waitForStatus(taskId, ['waiting_confirmation'], 20_000);
+      const other = a.runtime.services.engine.isRunningHere(taskId) ? b : a;
+      // The message through Redis is lost; the node running the task reads the answer from the store at its next beat.
+      expect((await other.request('POST', `${p.base}/tasks/${taskId}/${answer}`, { as: a.adminCookie })).status).toBe(
+        204,
+      );
+      if (answer === 'confirm') {
+        expect((await p.waitForStatus(taskId, ['success', 'error'], 20_000)).status).toBe('success');
+        expect(await p.output(taskId)).toContain('terraform apply');
+        continue;
+      }
+      await expect
+        .poll(async () => (await p.waitForStatus(taskId, ['rejected'], 20_000)).end, { timeout: 20_000 })
+        .not.toBeNull();
+      expect((await p.output(taskId)).slice(-2)).toEqual(['The plan was rejected.', 'Task rejected.']);
+      expect(await p.output(taskId)).not.toContain('terraform apply');
+    }
+  }, 90_000);
 
   it('once Redis is back, a browser on the node that started without it watches live a task running on the other', async () => {
     await redis.start();
