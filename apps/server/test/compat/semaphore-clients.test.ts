@@ -303,6 +303,25 @@ describe.each(dialects)('Semaphore clients against Gantry (%s)', (dialect) => {
     const accepted = await t.request('POST', path, { headers: { 'x-token': secret }, rawBody: '{}' });
     expect(accepted.status).toBe(204);
     await p.waitForStatus(Number(accepted.headers['x-gantry-task-id']), ['success']);
+
+    // A key in use keeps a type its users accept: what the API refuses on creation it refuses on a type change too.
+    const loginKeyToString = await t.request('PUT', `${p.base}/keys/${p.noneKeyId}`, {
+      as: t.adminCookie,
+      body: { name: 'None', type: 'string', override_secret: true, string: 'compat-String-Value-78' },
+    });
+    expect(loginKeyToString.status).toBe(400);
+    expect((loginKeyToString.body as { error: string }).error).toMatch(/used to log in/);
+    const secretToNone = await t.request('PUT', `${p.base}/keys/${keyId}`, {
+      as: t.adminCookie,
+      body: { name: 'Hook secret', type: 'none' },
+    });
+    expect(secretToNone.status).toBe(400);
+    expect((secretToNone.body as { error: string }).error).toMatch(/used as a password/);
+    const keys = (await t.request('GET', `${p.base}/keys`, { as: t.adminCookie })).body as {
+      id: number;
+      type: string;
+    }[];
+    expect([p.noneKeyId, keyId].map((id) => keys.find((k) => k.id === id)?.type)).toEqual(['none', 'string']);
   });
 
   it("sends app icons without the mdi- prefix and monochrome colours empty, as Semaphore's web UI expects", async () => {

@@ -1,4 +1,5 @@
 import type { AccessKey, KeyBody, KeyMaterial, KeyType, ResourceRefs } from '@gantry/contract';
+import { isPasswordKeyType } from '@gantry/contract';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
@@ -69,6 +70,15 @@ function buildMaterial(body: KeyInput): StoredKeyMaterial | undefined {
   }
 }
 
+/** Why a key in use cannot take a new type: what already uses it would refuse a key of that type (or fail its tasks). */
+function explainTypeConflict(type: KeyType, used: ResourceRefs): string | undefined {
+  if (type === 'string' && (used.repositories.length > 0 || used.inventories.length > 0))
+    return 'The key is used to log in (by a repository or an inventory): it cannot hold a single value (type string)';
+  if (!isPasswordKeyType(type) && (used.templates.length > 0 || used.integrations.length > 0))
+    return 'The key is used as a password (by a template vault or an integration): its type must be login_password or string';
+  return undefined;
+}
+
 interface KeysDeps {
   keys: KeysRepository;
   refs: RefsRepository;
@@ -128,6 +138,8 @@ export function createKeysService({ keys, refs, events, secrets, clock }: KeysDe
       const typeChanged = current.type !== body.type;
       if (typeChanged && body.type !== 'none' && !body.override_secret)
         throw validationFailed('A new secret is required when the type changes');
+      const conflict = typeChanged ? explainTypeConflict(body.type, await refs.forKey(projectId, id)) : undefined;
+      if (conflict) throw badRequest(conflict);
       const secret = body.override_secret || typeChanged ? { secret: seal(buildMaterial(body)) } : {};
       await keys.update(projectId, id, { name: body.name, type: body.type, ...secret });
       await record(actor, projectId, id, `Access key ${body.name} updated`);
