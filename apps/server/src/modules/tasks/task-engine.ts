@@ -526,9 +526,10 @@ export function createTaskEngine(deps: TaskEngineDeps) {
      */
     async recover(options: { aliveNodes?: ReadonlySet<string> } = {}): Promise<number> {
       let closedCount = 0;
-      for (const task of await deps.tasks.listActive()) {
+      // Every node beat runs this: the started tasks only, never the queue however long it is.
+      for (const task of await deps.tasks.listStarted()) {
         // Runners outlive a server restart; the lost-runner sweep judges their tasks.
-        if (task.status === 'waiting' || running.has(task.id) || task.runner_id !== null) continue;
+        if (running.has(task.id) || task.runner_id !== null) continue;
         if (task.node_id !== null && options.aliveNodes?.has(task.node_id)) continue;
         const row = await deps.tasks.findById(task.id);
         if (!row) continue;

@@ -27,13 +27,14 @@ export interface QueuedTaskRow {
   max_parallel_tasks: number;
 }
 
-/** A started task, as the dispatcher counts it against the limits. */
+/** A started task, as the dispatcher counts it against the limits and the node sweep finds it. */
 export interface StartedTaskRow {
   id: number;
   project_id: number;
   template_id: number;
   status: string;
   runner_id: number | null;
+  node_id: string | null;
 }
 
 /** A finished task the retention job may remove, with its log length to delete the log in slices. */
@@ -212,7 +213,7 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
     listStarted(): Promise<StartedTaskRow[]> {
       return db
         .selectFrom('task')
-        .select(['id', 'project_id', 'template_id', 'status', 'runner_id'])
+        .select(['id', 'project_id', 'template_id', 'status', 'runner_id', 'node_id'])
         .where('status', 'in', [...ACTIVE_TASK_STATUSES])
         .execute();
     },
