@@ -47,8 +47,15 @@ export function createNodePresence(options: NodePresenceOptions) {
     /** Beats at once (closing what silent nodes left) and then every heartbeat interval. */
     async start(): Promise<number> {
       const closed = await beatAndSweep();
+      // A beat still under way (a slow store, processes being killed) is not joined by the next one:
+      // two sweeps at once would close the same silent node's tasks twice over.
+      let underWay = false;
       timer = setInterval(() => {
-        beatAndSweep().catch((error: unknown) => options.logger.error({ err: error }, 'node heartbeat failed'));
+        if (underWay) return;
+        underWay = true;
+        beatAndSweep()
+          .catch((error: unknown) => options.logger.error({ err: error }, 'node heartbeat failed'))
+          .finally(() => (underWay = false));
       }, heartbeatMs);
       timer.unref();
       return closed;
