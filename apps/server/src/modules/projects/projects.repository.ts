@@ -1,4 +1,5 @@
 import type { Db, Dialect } from '../../db/database.ts';
+import { retryOnConflict } from '../../db/errors.ts';
 import { insertRow } from '../../db/insert.ts';
 import type { ProjectRow, ProjectTable, ProjectUserRow } from './projects.table.ts';
 import type { Insertable, Updateable } from 'kysely';
@@ -43,33 +44,37 @@ export function createProjectsRepository(db: Db, dialect: Dialect) {
      * row by row, so it cannot rely on cascades between sibling tables.
      */
     async delete(id: number): Promise<void> {
-      await db.transaction().execute(async (trx) => {
-        await trx.updateTable('template').set({ build_template_id: null }).where('project_id', '=', id).execute();
-        for (const table of [
-          'terraform_lock',
-          'terraform_state',
-          'terraform_alias',
-          'schedule',
-          'integration_alias',
-          'integration_matcher',
-          'integration_extract_value',
-          'integration',
-          'task_stat_day',
-          'task',
-          'runner',
-          'template_vault',
-          'inventory',
-          'template',
-          'repository',
-          'environment_secret',
-          'environment',
-          'access_key',
-          'view',
-        ] as const) {
-          await trx.deleteFrom(table).where('project_id', '=', id).execute();
-        }
-        await trx.deleteFrom('project').where('id', '=', id).execute();
-      });
+      await retryOnConflict(() =>
+        db.transaction().execute(async (trx) => {
+          await trx.updateTable('template').set({ build_template_id: null }).where('project_id', '=', id).execute();
+          for (const table of [
+            'terraform_lock',
+            'terraform_state',
+            'terraform_alias',
+            'schedule',
+            'integration_alias',
+            'integration_matcher',
+            'integration_extract_value',
+            'integration',
+            // Tasks before their counters: a task finishing meanwhile locks its row, then its counters, and
+            // taking them in the same order makes the delete wait for it instead of deadlocking with it.
+            'task',
+            'task_stat_day',
+            'runner',
+            'template_vault',
+            'inventory',
+            'template',
+            'repository',
+            'environment_secret',
+            'environment',
+            'access_key',
+            'view',
+          ] as const) {
+            await trx.deleteFrom(table).where('project_id', '=', id).execute();
+          }
+          await trx.deleteFrom('project').where('id', '=', id).execute();
+        }),
+      );
     },
 
     findMembership(projectId: number, userId: number): Promise<ProjectUserRow | undefined> {
