@@ -65,21 +65,28 @@ export function createTaskLogFactory(options: TaskLogOptions) {
 
     // One batch is stored at a time; lines arriving meanwhile go together into the next, so a store
     // slower than the task's output gets fewer, larger transactions instead of a growing queue of small ones.
+    // The drain lets go in the same step as it finds the buffer empty: a flush asked a moment later
+    // (the task's last line) starts a new one instead of getting the finished one's promise.
     let draining: Promise<void> | undefined;
     async function drain(): Promise<void> {
-      while (buffer.length > 0) {
-        const lines = buffer.length > MAX_STORED_BATCH ? buffer.splice(0, MAX_STORED_BATCH) : buffer;
-        if (lines === buffer) buffer = [];
-        const last = lines[lines.length - 1];
-        if (last) await persist(lines, last.seq + 1);
+      try {
+        while (buffer.length > 0) {
+          const lines = buffer.length > MAX_STORED_BATCH ? buffer.splice(0, MAX_STORED_BATCH) : buffer;
+          if (lines === buffer) buffer = [];
+          const last = lines[lines.length - 1];
+          if (last) await persist(lines, last.seq + 1);
+        }
+      } finally {
+        draining = undefined;
       }
     }
 
     function flush(): Promise<void> {
       if (timer) clearTimeout(timer);
       timer = undefined;
-      draining ??= drain().finally(() => (draining = undefined));
-      return draining;
+      // Started only with lines to store, so the drain awaits before it ends and lets go after this assignment.
+      if (!draining && buffer.length > 0) draining = drain();
+      return draining ?? Promise.resolve();
     }
 
     return {
