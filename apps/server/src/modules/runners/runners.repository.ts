@@ -1,6 +1,7 @@
 import { ACTIVE_TASK_STATUSES } from '@gantry/contract';
 import type { Db, Dialect } from '../../db/database.ts';
 import { insertRow } from '../../db/insert.ts';
+import { insertTaskOutputRows } from '../../db/task-output-insert.ts';
 import type { LogLine } from '../../http/live-hub.ts';
 import type { RunnerRow } from './runners.table.ts';
 
@@ -105,12 +106,11 @@ export function createRunnersRepository(db: Db, dialect: Dialect) {
             .where('output_lines', '=', task.output_lines)
             .executeTakeFirst();
           if (Number(updated.numUpdatedRows) === 0) return 'retry' as const;
-          const rows = stored.map((l) => ({ task_id: taskId, ...l }));
-          for (let i = 0; i < rows.length; i += 1000)
-            await trx
-              .insertInto('task_output')
-              .values(rows.slice(i, i + 1000))
-              .execute();
+          await insertTaskOutputRows(
+            trx,
+            dialect,
+            stored.map((l) => ({ task_id: taskId, ...l })),
+          );
           return { stored, runnerLogOffset };
         });
         if (result !== 'retry') return result;
