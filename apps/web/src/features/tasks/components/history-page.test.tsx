@@ -40,6 +40,30 @@ describe('HistoryPage', () => {
     ]);
   });
 
+  it('keeps the rows new tasks push off the newest page once older pages are shown', async () => {
+    let newest = tasksFrom(450, 251);
+    vi.stubGlobal(
+      'fetch',
+      fakeFetch({
+        'GET /api/project/1/tasks/last?limit=200': () => json(200, newest),
+        'GET /api/project/1/tasks/last?limit=200&before_id=251': () => json(200, tasksFrom(250, 51)),
+      }).fetchImpl,
+    );
+    const { queryClient } = renderWithProviders(
+      <Routes>
+        <Route path="/project/:projectId/history" element={<HistoryPage />} />
+      </Routes>,
+      { url: '/project/1/history' },
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Load older tasks' }));
+    await waitFor(() => expect(screen.getByText(/of 400/)).toBeTruthy());
+
+    // Five new tasks: the newest page now ends at 256, and 255..251 must stay listed above 250.
+    newest = tasksFrom(455, 256);
+    await queryClient.invalidateQueries();
+    await waitFor(() => expect(screen.getByText(/of 405/)).toBeTruthy());
+  });
+
   it('offers no older tasks when the newest page holds the whole history', async () => {
     vi.stubGlobal(
       'fetch',

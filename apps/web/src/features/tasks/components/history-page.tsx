@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import Button from '@mui/material/Button';
@@ -23,6 +23,7 @@ function ProjectHistory({ projectId }: { projectId: number }) {
   const columns = useTaskColumns({ withTemplate: true, withRerun: false });
   const [older, setOlder] = useState<TaskWithTemplate[]>([]);
   const [reachedEnd, setReachedEnd] = useState(false);
+  useKeepRowsLeavingTheNewestPage(tasks.data, setOlder);
   const newest = tasks.data ?? [];
   const newestIds = new Set(newest.map((task) => task.id));
   const rows = tasks.data ? [...newest, ...older.filter((task) => !newestIds.has(task.id))] : undefined;
@@ -63,4 +64,26 @@ function ProjectHistory({ projectId }: { projectId: number }) {
       )}
     </Stack>
   );
+}
+
+/**
+ * Once older pages are shown, a row that new tasks push off the newest page moves to the older rows,
+ * so the list stays unbroken between the newest page and the first older one.
+ */
+function useKeepRowsLeavingTheNewestPage(
+  newest: TaskWithTemplate[] | undefined,
+  setOlder: (update: (loaded: TaskWithTemplate[]) => TaskWithTemplate[]) => void,
+) {
+  const previous = useRef<TaskWithTemplate[]>([]);
+  useEffect(() => {
+    if (!newest) return;
+    const stillNewest = new Set(newest.map((task) => task.id));
+    const leaving = previous.current.filter((task) => !stillNewest.has(task.id));
+    previous.current = newest;
+    if (leaving.length === 0) return;
+    const leavingIds = new Set(leaving.map((task) => task.id));
+    setOlder((loaded) =>
+      loaded.length === 0 ? loaded : [...leaving, ...loaded.filter((task) => !leavingIds.has(task.id))],
+    );
+  }, [newest, setOlder]);
 }
