@@ -4,12 +4,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { readTestEnvironment } from '../src/config.ts';
 import { freePort } from './server-process-fixture.ts';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const redisInstalled = spawnSync('redis-server', ['--version']).status === 0;
+if (!redisInstalled && readTestEnvironment().ci)
+  throw new Error('redis-server is not installed: CI must run the Redis restart tests');
 if (!redisInstalled) console.warn('Skipping the Redis restart tests: redis-server is not installed');
 // Several nodes need a shared server store: SQLite serves one machine only.
 const dialects = redisInstalled ? (await listTestDialects()).filter((dialect) => dialect !== 'sqlite') : [];
