@@ -136,15 +136,8 @@ const repositoryReachers = [
   'apps/server/src/modules/auth/external/external-users.ts',
   'apps/server/src/modules/auth/external/group-mapping.ts',
   'apps/server/src/modules/backup/backup.repository.ts',
-  'apps/server/src/modules/environments/environments.service.ts',
-  'apps/server/src/modules/inventories/inventories.service.ts',
-  'apps/server/src/modules/keys/keys.service.ts',
-  'apps/server/src/modules/repositories/repositories.service.ts',
   'apps/server/src/modules/runners/runner-jobs.ts',
-  'apps/server/src/modules/runners/runner-placement.ts',
   'apps/server/src/modules/team/team.service.ts',
-  'apps/server/src/modules/templates/templates.service.ts',
-  'apps/server/src/modules/terraform/workspaces.service.ts',
   'apps/server/src/modules/users/users.service.ts',
 ];
 

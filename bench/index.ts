@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ConfigInput } from '../apps/server/src/config.ts';
 import type { Dialect } from '../apps/server/src/db/database.ts';
-import { createTasksRepository } from '../apps/server/src/modules/tasks/tasks.repository.ts';
+import { createTaskOutputRepository } from '../apps/server/src/modules/tasks/task-output.repository.ts';
 import { createTestDatabase } from '../apps/server/test/test-databases.ts';
 import { median, ratio, readFlag, spawnAndWait, spawnTrue, startBenchServer } from './support.ts';
 
@@ -91,7 +91,7 @@ async function millionLinesOn(dialect: Dialect, lines: number): Promise<boolean[
   const store = await openBenchStore(dialect);
   const server = await startBenchServer(store.overrides);
   const db = server.runtime.connection.db;
-  const repository = createTasksRepository(db, server.runtime.connection.dialect);
+  const repository = createTaskOutputRepository(db, server.runtime.connection.dialect);
 
   // Baseline: the same lines inserted in batches into the same database, nothing else.
   const baselineTask = await server.createTemplate('baseline', 'true\n');
@@ -109,7 +109,7 @@ async function millionLinesOn(dialect: Dialect, lines: number): Promise<boolean[
       time: now,
       output: String(i + j + 1),
     }));
-    await repository.insertOutput(rows, baselineId, offset + i + rows.length);
+    await repository.storeNumbered(rows, baselineId, offset + i + rows.length);
   }
   const baseline = performance.now() - bareStart;
 

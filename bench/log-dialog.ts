@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { launchBrowser, newPage } from '../e2e/support/browser.ts';
 import { median, ratio, startBenchServer } from './support.ts';
 
 /**
@@ -13,7 +14,6 @@ import { median, ratio, startBenchServer } from './support.ts';
 const LINES = 1_000_000;
 const TARGET_MS = 1000;
 const RUNS = 5;
-const CHROMIUM = process.env.GANTRY_CHROMIUM ?? '/usr/bin/chromium';
 const webDist = path.resolve(import.meta.dirname, '../apps/web/dist');
 
 /** Resolves once the log shows loaded lines all the way down its viewport. */
@@ -41,21 +41,10 @@ async function main(): Promise<boolean> {
   const { id: taskId } = await server.postTask(templateId);
   await server.waitForStatus(taskId, ['success', 'error']);
 
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
-  const context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+  const browser = await launchBrowser();
+  const page = await newPage(browser, base);
   const [name = '', value = ''] = server.cookie.split('=');
-  await context.addCookies([{ name, value, url: base }]);
-  const page = await context.newPage();
+  await page.context().addCookies([{ name, value, url: base }]);
 
   // Cold: a deep link to the log, the whole app loading with it.
   const coldStart = performance.now();

@@ -2,7 +2,11 @@ import { CompiledQuery, type Insertable } from 'kysely';
 import type { Database, Db, Dialect } from '../apps/server/src/db/database.ts';
 import { insertRow } from '../apps/server/src/db/insert.ts';
 import { countStatDeltas } from '../apps/server/src/modules/tasks/task-stat-deltas.ts';
+import type { ProjectUserTable } from '../apps/server/src/modules/projects/projects.table.ts';
 import type { TaskStatDayTable, TaskTable } from '../apps/server/src/modules/tasks/tasks.table.ts';
+
+const memberRole = (i: number): ProjectUserTable['role'] =>
+  i % 4 === 0 ? 'manager' : i % 4 === 1 ? 'guest' : 'task_runner';
 
 /**
  * Fills a migrated store with a year of busy use: projects with their members, keys, repositories,
@@ -176,7 +180,7 @@ async function fill(db: Db, dialect: Dialect, options: YearOptions): Promise<Gen
       ...members.map((user_id, i) => ({
         project_id: projectId,
         user_id,
-        role: i % 4 === 0 ? 'manager' : i % 4 === 1 ? 'guest' : 'task_runner',
+        role: memberRole(i),
         created,
       })),
     ]);
@@ -296,7 +300,7 @@ async function fill(db: Db, dialect: Dialect, options: YearOptions): Promise<Gen
           project_id: projectId,
           template_id,
           name: `Webhook ${i + 1}`,
-          auth_method: 'none',
+          auth_method: '',
           auth_header: '',
           auth_secret_id: null,
           searchable: 0,

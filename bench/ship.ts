@@ -1,10 +1,10 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../e2e/support/browser.ts';
-import { findFreePort } from '../e2e/support/server.ts';
+import { spawnGantry, type GantryProcess } from '../e2e/support/server.ts';
 import { median, ratio } from './support.ts';
 
 /**
@@ -26,15 +26,6 @@ const STARTS = 5;
 /** The unit of /proc/<pid>/stat's CPU times (USER_HZ), 100 on Linux. */
 const CLOCK_TICKS_PER_SECOND = 100;
 
-interface BuiltServer {
-  url: string;
-  child: ChildProcess;
-  spawnedAt: number;
-  /** Polls /api/ready until it answers 200; resolves with the milliseconds since the spawn. */
-  waitReady(): Promise<number>;
-  stop(): Promise<void>;
-}
-
 function ensureBuild(): void {
   const outputs = ['apps/server/dist/gantry.mjs', 'apps/web/dist/index.html'];
   if (outputs.every((file) => existsSync(path.join(repoRoot, file)))) return;
@@ -44,53 +35,14 @@ function ensureBuild(): void {
 }
 
 /** The compiled `gantry server` on a free port and an empty SQLite store, as an operator starts it. */
-async function startBuiltServer(webDist: string | undefined): Promise<BuiltServer> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gantry-ship-'));
-  const port = await findFreePort();
-  const url = `http://127.0.0.1:${port}`;
-  const spawnedAt = performance.now();
-  const child = spawn(process.execPath, [path.join(repoRoot, 'apps/server/bin/gantry.mjs'), 'server'], {
-    cwd: repoRoot,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: dataDir,
-      GANTRY_DATA_DIR: dataDir,
-      GANTRY_PORT: String(port),
-      GANTRY_HOST: '127.0.0.1',
-      GANTRY_ADMIN_PASSWORD: ADMIN_PASSWORD,
-      GANTRY_LOG_LEVEL: 'warn',
-      ...(webDist ? { GANTRY_WEB_DIST_DIR: webDist } : {}),
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let errors = '';
-  child.stderr?.on('data', (chunk: Buffer) => (errors += chunk.toString()));
-  return {
-    url,
-    child,
-    spawnedAt,
-    async waitReady() {
-      const deadline = spawnedAt + 60_000;
-      while (performance.now() < deadline) {
-        if (child.exitCode !== null) throw new Error(`gantry server exited early:\n${errors}`);
-        try {
-          if ((await fetch(`${url}/api/ready`)).status === 200) return performance.now() - spawnedAt;
-        } catch {
-          // not listening yet
-        }
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-      throw new Error(`gantry server was not ready within 60 s:\n${errors}`);
-    },
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+function startBuiltServer(webDist: string | undefined): Promise<GantryProcess> {
+  return spawnGantry({ GANTRY_ADMIN_PASSWORD: ADMIN_PASSWORD, ...(webDist ? { GANTRY_WEB_DIST_DIR: webDist } : {}) });
+}
+
+/** Polls /api/ready until it answers 200; resolves with the milliseconds since the spawn. */
+async function waitReady(server: GantryProcess): Promise<number> {
+  await server.waitFor('/api/ready', 5);
+  return performance.now() - server.spawnedAt;
 }
 
 /** Scripts and stylesheets the sign-in page loads, as Chromium's network layer counts them (encoded = on the wire). */
@@ -99,7 +51,7 @@ async function firstPageBytes(webDist: string | undefined): Promise<boolean> {
   // Inside the try: a server that never gets ready, or a browser that fails to start, still stops the server.
   let browser: Browser | undefined;
   try {
-    await server.waitReady();
+    await waitReady(server);
     browser = await launchBrowser();
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
     const page = await context.newPage();
@@ -153,7 +105,7 @@ async function firstPageBytes(webDist: string | undefined): Promise<boolean> {
 async function idleMemory(webDist: string | undefined): Promise<boolean> {
   const server = await startBuiltServer(webDist);
   try {
-    await server.waitReady();
+    await waitReady(server);
     await new Promise((resolve) =>
       setTimeout(resolve, Math.max(0, IDLE_AFTER_MS - (performance.now() - server.spawnedAt))),
     );
@@ -192,7 +144,7 @@ async function startToReady(webDist: string | undefined): Promise<boolean> {
   for (let i = 0; i < STARTS; i++) {
     const server = await startBuiltServer(webDist);
     try {
-      times.push(await server.waitReady());
+      times.push(await waitReady(server));
       const cpu = cpuMilliseconds(server.child.pid);
       if (cpu !== undefined) cpuTimes.push(cpu);
     } finally {

@@ -16,7 +16,7 @@ import {
  * dispatch time of every task (created to running, and created to its script's first line), the
  * answers' times, and the server's memory over the run.
  *
- *   npx tsx bench/sustained-launch.ts --store sqlite --rate 100 --duration 600 [--cpu-prof <dir>]
+ *   npx tsx bench/sustained-launch.ts --store sqlite --rate 100 --duration 600 [--pool 30] [--cpu-prof <dir>]
  *
  * Targets (issue 15): 100 launches a second for 10 minutes, dispatch p95 <= 50 ms, no memory growth.
  */
@@ -30,11 +30,15 @@ const MEMORY_GROWTH_TARGET = 1.2;
 const temp = makeTempDir('launch');
 const store = await openBenchStore(dialect, temp.dir);
 const profileDir = readFlag('cpu-prof');
+const pool = readFlag('pool');
 const node = await startNode({
   store,
   dataDir: temp.dir,
   accessKey: newAccessKey(),
-  ...(profileDir ? { env: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } } : {}),
+  env: {
+    ...(profileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } : {}),
+    ...(pool ? { GANTRY_DB_MAX_CONNECTIONS: pool } : {}),
+  },
 });
 const pid = node.child.pid ?? 0;
 try {

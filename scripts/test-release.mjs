@@ -101,6 +101,22 @@ try {
     Array.isArray(templates) && templates.length > 0,
     `the demo project has its templates from the packaged demo scripts (${templates.length})`,
   );
+  // A task runs through the process spawner, a script the bundle must ship beside itself.
+  const hello = templates.find((template) => template.app === 'bash');
+  const started = await fetch(`${url}/api/project/${project.id}/tasks`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie, origin: url },
+    body: JSON.stringify({ template_id: hello?.id }),
+  }).then((r) => r.json());
+  let task = started;
+  const taskDeadline = Date.now() + 60_000;
+  while (!['success', 'error', 'stopped'].includes(task.status) && Date.now() < taskDeadline) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    task = await fetch(`${url}/api/project/${project.id}/tasks/${started.id}`, { headers: { cookie } }).then((r) =>
+      r.json(),
+    );
+  }
+  check(task.status === 'success', `a bash task of the demo project runs to success (${task.status})`);
   console.log('Release package: installed and working.');
 } catch (error) {
   console.error(`Release package check failed: ${error instanceof Error ? error.message : String(error)}`);

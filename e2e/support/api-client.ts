@@ -26,3 +26,13 @@ export async function adminApiClient(server: RunningServer): Promise<ApiClient> 
   await api('POST', '/api/auth/login', { auth: server.adminLogin, password: server.adminPassword });
   return api;
 }
+
+/** Polls a task until it ends (success, error or stopped) and returns that status; throws after 30 s. */
+export async function waitForTaskEnd(api: ApiClient, projectId: number, taskId: number): Promise<string> {
+  for (let tries = 0; tries < 150; tries++) {
+    const { status } = await api<{ status: string }>('GET', `/api/project/${projectId}/tasks/${taskId}`);
+    if (['success', 'error', 'stopped'].includes(status)) return status;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`task ${taskId} did not end in 30 s`);
+}

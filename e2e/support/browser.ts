@@ -20,16 +20,21 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-export async function newPage(
-  browser: Browser,
-  baseURL: string,
-  options: { width?: number; colorScheme?: 'light' | 'dark' } = {},
-): Promise<Page> {
+/** The window of a new page: 1280 pixels wide and light unless asked otherwise. */
+export interface PageOptions {
+  width?: number;
+  colorScheme?: 'light' | 'dark';
+  /** Lets the page read and write the clipboard (a copy button's text). */
+  clipboard?: boolean;
+}
+
+export async function newPage(browser: Browser, baseURL: string, options: PageOptions = {}): Promise<Page> {
   const context = await browser.newContext({
     baseURL,
     viewport: { width: options.width ?? 1280, height: 800 },
     colorScheme: options.colorScheme ?? 'light',
     locale: 'en-US',
+    permissions: options.clipboard ? ['clipboard-read', 'clipboard-write'] : [],
   });
   return context.newPage();
 }

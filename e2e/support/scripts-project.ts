@@ -13,7 +13,7 @@ export interface ScriptsProject {
 }
 
 /** A file's text, or its text and the executable bit (a stand-in tool). */
-type ScriptFile = string | { content: string; executable: true };
+export type ScriptFile = string | { content: string; executable: true };
 
 /**
  * A project whose "scripts" repository is a local directory of the given files, the way a browser

@@ -26,52 +26,57 @@ export function findFreePort(): Promise<number> {
   });
 }
 
-async function waitForPing(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`Gantry exited early:\n${output()}`);
-    try {
-      const response = await fetch(`${url}/api/ping`);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`Gantry did not answer in time:\n${output()}`);
+/** A `gantry server` process of this checkout on a free port and a fresh data directory. */
+export interface GantryProcess {
+  url: string;
+  child: ChildProcess;
+  /** `performance.now()` just before the spawn. */
+  spawnedAt: number;
+  /** Polls `pathname` every `intervalMs` until it answers 2xx; throws when the process exits or 60 s pass. */
+  waitFor(pathname: string, intervalMs?: number): Promise<void>;
+  /** Ends the process (SIGTERM) and removes its data directory. */
+  stop(): Promise<void>;
 }
 
-/** Starts the real `gantry server` (built web UI, fresh SQLite store) on a free port. */
-export async function startGantry(extraEnv: Record<string, string> = {}): Promise<RunningServer> {
+/** Spawns `gantry server` with `env` over the defaults (its own data directory as HOME, warnings only). */
+export async function spawnGantry(env: Record<string, string>): Promise<GantryProcess> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gantry-e2e-'));
   const port = await findFreePort();
-  const adminLogin = 'admin';
-  const adminPassword = 'e2e-Admin-pass1';
+  const url = `http://127.0.0.1:${port}`;
+  const spawnedAt = performance.now();
   const child = spawn(process.execPath, [path.join(repoRoot, 'apps/server/bin/gantry.mjs'), 'server'], {
     cwd: repoRoot,
     env: {
       PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? dataDir,
+      HOME: dataDir,
       GANTRY_PORT: String(port),
       GANTRY_HOST: '127.0.0.1',
       GANTRY_DATA_DIR: dataDir,
-      GANTRY_ADMIN_LOGIN: adminLogin,
-      GANTRY_ADMIN_PASSWORD: adminPassword,
-      GANTRY_ADMIN_NAME: 'Ada Admin',
       GANTRY_LOG_LEVEL: 'warn',
-      ...extraEnv,
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
   child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  await waitForPing(url, child, () => log);
   return {
     url,
-    adminLogin,
-    adminPassword,
+    child,
+    spawnedAt,
+    async waitFor(pathname, intervalMs = 200) {
+      const deadline = spawnedAt + 60_000;
+      while (performance.now() < deadline) {
+        if (child.exitCode !== null) throw new Error(`Gantry exited early:\n${log}`);
+        try {
+          if ((await fetch(`${url}${pathname}`)).ok) return;
+        } catch {
+          // not listening yet
+        }
+        await new Promise((resolve) => setTimeout(resolve, intervalMs));
+      }
+      throw new Error(`Gantry did not answer ${pathname} in time:\n${log}`);
+    },
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -81,4 +86,24 @@ export async function startGantry(extraEnv: Record<string, string> = {}): Promis
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Starts the real `gantry server` (built web UI, fresh SQLite store) on a free port, with a known admin. */
+export async function startGantry(extraEnv: Record<string, string> = {}): Promise<RunningServer> {
+  const adminLogin = 'admin';
+  const adminPassword = 'e2e-Admin-pass1';
+  const server = await spawnGantry({
+    ...(process.env.HOME ? { HOME: process.env.HOME } : {}),
+    GANTRY_ADMIN_LOGIN: adminLogin,
+    GANTRY_ADMIN_PASSWORD: adminPassword,
+    GANTRY_ADMIN_NAME: 'Ada Admin',
+    ...extraEnv,
+  });
+  try {
+    await server.waitFor('/api/ping');
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  return { url: server.url, adminLogin, adminPassword, stop: () => server.stop() };
 }

@@ -1,9 +1,8 @@
 import * as OTPAuth from 'otpauth';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPage } from '../support/browser.ts';
-import { startGantry, type RunningServer } from '../support/server.ts';
-import { signIn, signOut } from '../support/ui.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useGantry } from '../support/gantry-fixture.ts';
+import { signOut } from '../support/ui.ts';
 
 async function openAccountPage(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Account and settings' }).click();
@@ -26,21 +25,10 @@ function nextCode(totp: OTPAuth.TOTP): string {
 }
 
 describe('account security in the browser', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startGantry({ GANTRY_TOTP_ENABLED: 'true' });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const gantry = useGantry({ GANTRY_TOTP_ENABLED: 'true' });
 
   it('sets up TOTP with the QR dialog, then signs in with a code and once with the recovery code', async () => {
-    const page = await newPage(browser, server.url);
-    await signIn(page, server.adminLogin, server.adminPassword, { waitForUrl: /\/project\/new/ });
+    const page = await gantry.signedInPage({ waitForUrl: /\/project\/new/ });
     await openAccountPage(page);
 
     await page.getByRole('button', { name: 'Set up two-factor authentication' }).click();
@@ -64,7 +52,7 @@ describe('account security in the browser', () => {
     await signOut(page);
 
     // Password first, then the second step asks for the code.
-    await signIn(page, server.adminLogin, server.adminPassword);
+    await gantry.signIn(page);
     await page.getByText('Enter the 6-digit code from your authenticator app.').waitFor();
     const valid = new Set(
       [-30_000, 0, 30_000, 60_000].map((offset) => totp.generate({ timestamp: Date.now() + offset })),
@@ -79,7 +67,7 @@ describe('account security in the browser', () => {
     await signOut(page);
 
     // Lost phone: the recovery code signs in once and turns the factor off.
-    await signIn(page, server.adminLogin, server.adminPassword);
+    await gantry.signIn(page);
     await page.getByRole('button', { name: 'Use a recovery code' }).click();
     await page.getByLabel('Recovery code').fill(recoveryCode);
     await page.getByRole('button', { name: 'Verify' }).click();
@@ -90,8 +78,7 @@ describe('account security in the browser', () => {
   });
 
   it('creates an API token shown once, uses it as a Bearer token, revokes it and sees it refused', async () => {
-    const page = await newPage(browser, server.url);
-    await signIn(page, server.adminLogin, server.adminPassword, { waitForUrl: /\/project\/new/ });
+    const page = await gantry.signedInPage({ waitForUrl: /\/project\/new/ });
     await openAccountPage(page);
 
     await page.getByRole('button', { name: 'New token' }).click();
@@ -109,10 +96,10 @@ describe('account security in the browser', () => {
     expect(await page.getByText(token).count()).toBe(0);
     await row.getByText(`${token.slice(0, 8)}…`).waitFor();
 
-    const asToken = () => fetch(`${server.url}/api/user`, { headers: { Authorization: `Bearer ${token}` } });
+    const asToken = () => fetch(`${gantry.server.url}/api/user`, { headers: { Authorization: `Bearer ${token}` } });
     const allowed = await asToken();
     expect(allowed.status).toBe(200);
-    expect(await allowed.json()).toMatchObject({ username: server.adminLogin });
+    expect(await allowed.json()).toMatchObject({ username: gantry.server.adminLogin });
 
     await row.getByRole('button', { name: 'Revoke ci pipeline' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
@@ -124,21 +111,10 @@ describe('account security in the browser', () => {
 });
 
 describe('TOTP required by the server, in the browser', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startGantry({ GANTRY_TOTP_ENABLED: 'true', GANTRY_TOTP_REQUIRED: 'true' });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const gantry = useGantry({ GANTRY_TOTP_ENABLED: 'true', GANTRY_TOTP_REQUIRED: 'true' });
 
   it('makes the admin set up TOTP right after the password, then asks for a code at the next sign-in', async () => {
-    const page = await newPage(browser, server.url);
-    await signIn(page, server.adminLogin, server.adminPassword);
+    const page = await gantry.signedInPage();
     await page.getByText('Your administrator requires two-factor authentication. Set it up to continue.').waitFor();
     const secret = (await page.getByLabel('Setup key', { exact: true }).textContent()) ?? '';
     const totp = authenticatorFor(secret);
@@ -151,7 +127,7 @@ describe('TOTP required by the server, in the browser', () => {
     await page.waitForURL(/\/project\/new/);
     await signOut(page);
 
-    await signIn(page, server.adminLogin, server.adminPassword);
+    await gantry.signIn(page);
     await page.getByLabel('6-digit code').fill(nextCode(totp));
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.waitForURL(/\/project\/new/);

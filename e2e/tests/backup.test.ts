@@ -1,37 +1,23 @@
 import { readFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminApiClient, type ApiClient } from '../support/api-client.ts';
-import { launchBrowser, newPage } from '../support/browser.ts';
-import { startGantry, type RunningServer } from '../support/server.ts';
-import { signIn } from '../support/ui.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useGantry } from '../support/gantry-fixture.ts';
 
 describe('project backup, restore and the demo project', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  const gantry = useGantry({ GANTRY_DEMO_MODE: 'true' });
   let page: Page;
   let projectId: number;
-  let api: ApiClient;
 
   beforeAll(async () => {
-    server = await startGantry({ GANTRY_DEMO_MODE: 'true' });
-    browser = await launchBrowser();
-    api = await adminApiClient(server);
-    projectId = (await api<{ id: number }>('POST', '/api/projects', { name: 'Backed up' })).id;
-    await api('POST', `/api/project/${projectId}/keys`, {
+    projectId = (await gantry.api<{ id: number }>('POST', '/api/projects', { name: 'Backed up' })).id;
+    await gantry.api('POST', `/api/project/${projectId}/keys`, {
       name: 'deploy',
       type: 'login_password',
       login_password: { login: 'ci', password: 'e2e-Secret-42' },
     });
-    await api('POST', `/api/project/${projectId}/views`, { title: 'Release' });
+    await gantry.api('POST', `/api/project/${projectId}/views`, { title: 'Release' });
 
-    page = await newPage(browser, server.url);
-    await signIn(page, server.adminLogin, server.adminPassword, { waitForUrl: /\/project\/\d+\/history/ });
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    page = await gantry.signedInPage({ waitForUrl: /\/project\/\d+\/history/ });
   });
 
   it('shows the demo mode banner when the server runs in demo mode', async () => {
@@ -87,7 +73,7 @@ describe('project backup, restore and the demo project', () => {
   });
 
   it('refuses a file that is not a backup without creating anything', async () => {
-    const before = (await api<unknown[]>('GET', '/api/projects')).length;
+    const before = (await gantry.api<unknown[]>('GET', '/api/projects')).length;
     await page.goto('/project/restore');
     await page.getByLabel('Project name').fill('Broken');
     await page.getByLabel('Backup file').setInputFiles({
@@ -105,7 +91,7 @@ describe('project backup, restore and the demo project', () => {
       .setInputFiles({ name: 'truncated.json', mimeType: 'application/json', buffer: Buffer.from('{"meta": {"na') });
     await page.getByRole('button', { name: 'Restore', exact: true }).click();
     await page.getByRole('alert').filter({ hasText: 'The file is not a JSON project backup' }).waitFor();
-    expect((await api<unknown[]>('GET', '/api/projects')).length).toBe(before);
+    expect((await gantry.api<unknown[]>('GET', '/api/projects')).length).toBe(before);
   });
 
   it('lets the keyboard choose the backup file: Tab reaches the button and Enter opens the file picker', async () => {

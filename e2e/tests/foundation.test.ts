@@ -1,33 +1,20 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPage } from '../support/browser.ts';
-import { startGantry, type RunningServer } from '../support/server.ts';
-import { signIn, signOut } from '../support/ui.ts';
+import { describe, expect, it } from 'vitest';
+import { useGantry } from '../support/gantry-fixture.ts';
+import { signOut } from '../support/ui.ts';
 
 describe('foundation, as a new user would try it', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startGantry();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const gantry = useGantry();
 
   it('a wrong password shows the seeded message and keeps the user on the sign-in page', async () => {
-    const page = await newPage(browser, server.url);
-    await signIn(page, server.adminLogin, 'not-the-password');
+    const page = await gantry.newPage();
+    await gantry.signIn(page, { login: gantry.server.adminLogin, password: 'not-the-password' });
     await expect.poll(() => page.getByText('Incorrect login or password').isVisible()).toBe(true);
     expect(new URL(page.url()).pathname).toBe('/auth/login');
     await page.context().close();
   });
 
   it('admin creates a project and a user, adds them as task runner; they see no settings, leave, and sign out', async () => {
-    const page = await newPage(browser, server.url);
-    await signIn(page, server.adminLogin, server.adminPassword, { waitForUrl: /\/project\/new/ });
+    const page = await gantry.signedInPage({ waitForUrl: /\/project\/new/ });
 
     await page.getByLabel('Project name').fill('Website');
     await page.getByRole('button', { name: 'Create', exact: true }).click();
@@ -58,7 +45,7 @@ describe('foundation, as a new user would try it', () => {
     expect(await page.getByRole('link', { name: 'Settings' }).count()).toBeGreaterThan(0);
     await signOut(page);
 
-    await signIn(page, 'rita', 'rita-Pass-123', { waitForUrl: /\/project\/\d+\/history/ });
+    await gantry.signIn(page, { login: 'rita', password: 'rita-Pass-123', waitForUrl: /\/project\/\d+\/history/ });
     await page.getByText('Website').first().waitFor();
     expect(await page.getByRole('link', { name: 'Settings' }).count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Users' }).count()).toBe(0);
@@ -77,10 +64,12 @@ describe('foundation, as a new user would try it', () => {
   });
 
   it('a deep link while signed out goes to sign-in and comes back after it, keeping the query string', async () => {
-    const page = await newPage(browser, server.url);
+    const page = await gantry.newPage();
     await page.goto('/users?x=1');
     await page.waitForURL(/\/auth\/login/);
-    await signIn(page, server.adminLogin, server.adminPassword, { waitForUrl: /\/project\/\d+\/history/ });
+    await gantry.signIn(page, {
+      waitForUrl: /\/project\/\d+\/history/,
+    });
     expect(new URL(page.url()).search).toBe('?x=1');
     await page.context().close();
   });

@@ -1,28 +1,19 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPage } from '../support/browser.ts';
-import { startGantry, type RunningServer } from '../support/server.ts';
-import { choose, seeText, signIn } from '../support/ui.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useGantry } from '../support/gantry-fixture.ts';
+import { choose, seeText } from '../support/ui.ts';
 
 describe('project resources, as a new user would set them up', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  const gantry = useGantry();
   let page: Page;
   let projectPath = '';
 
   beforeAll(async () => {
-    server = await startGantry();
-    browser = await launchBrowser();
-    page = await newPage(browser, server.url);
-    await signIn(page, server.adminLogin, server.adminPassword, { waitForUrl: /\/project\/new/ });
+    page = await gantry.signedInPage({ waitForUrl: /\/project\/new/ });
     await page.getByLabel('Project name').fill('Shop');
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     await page.waitForURL(/\/project\/\d+\/history/);
     projectPath = new URL(page.url()).pathname.replace(/\/history$/, '');
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   it('creates keys; secrets of a saved key stay locked until override is ticked', async () => {

@@ -2,32 +2,23 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPage } from '../support/browser.ts';
-import { startGantry, type RunningServer } from '../support/server.ts';
-import { signIn } from '../support/ui.ts';
+import { useGantry } from '../support/gantry-fixture.ts';
 
 const gantryBin = path.resolve(import.meta.dirname, '../../apps/server/bin/gantry.mjs');
 
 describe('runners, as an administrator sets them up', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  const gantry = useGantry({ GANTRY_USE_REMOTE_RUNNER: 'true' });
   let page: Page;
   let runner: ChildProcess | undefined;
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'gantry-e2e-runner-'));
 
   beforeAll(async () => {
-    server = await startGantry({ GANTRY_USE_REMOTE_RUNNER: 'true' });
-    browser = await launchBrowser();
-    page = await newPage(browser, server.url);
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-    await signIn(page, server.adminLogin, server.adminPassword, { waitForUrl: /\/project\/new/ });
+    page = await gantry.signedInPage({ waitForUrl: /\/project\/new/, clipboard: true });
   });
-  afterAll(async () => {
+  afterAll(() => {
     runner?.kill('SIGKILL');
-    await browser?.close();
-    await server?.stop();
     rmSync(workDir, { recursive: true, force: true });
   });
 
@@ -52,7 +43,9 @@ describe('runners, as an administrator sets them up', () => {
     await page.getByText('The command has been copied to the clipboard.').waitFor();
     const command = await page.evaluate(() => navigator.clipboard.readText());
     expect(command).toMatch(
-      new RegExp(`^gantry runner start --server ${server.url.replace(/[.]/g, '\\.')} --token [A-Za-z0-9_-]{40,}$`),
+      new RegExp(
+        `^gantry runner start --server ${gantry.server.url.replace(/[.]/g, '\\.')} --token [A-Za-z0-9_-]{40,}$`,
+      ),
     );
     await tokenDialog.getByRole('button', { name: 'Close' }).click();
 

@@ -1,8 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.ts';
-import { startGantry, type RunningServer } from '../support/server.ts';
-import { signIn } from '../support/ui.ts';
+import { describe, expect, it } from 'vitest';
+import { useGantry } from '../support/gantry-fixture.ts';
 
 /**
  * Before the split the sign-in page fetched 1,269 KB of script (all of the app); now about 665 KB.
@@ -42,26 +40,16 @@ async function openSignIn(browser: Browser, url: string, locale: string) {
 }
 
 describe('the first page ships only what it needs', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startGantry();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const gantry = useGantry();
 
   it('the sign-in page fetches none of the signed-in app; signing in fetches it, its texts and those of a language picked later', async () => {
-    const { page, scripts, settled } = await openSignIn(browser, server.url, 'en-US');
+    const { page, scripts, settled } = await openSignIn(gantry.browser, gantry.server.url, 'en-US');
     const paths = [...scripts.keys()];
     expect(paths.filter((path) => /\/(signed-in-routes|app-shell|task-log-host|history-page)-/.test(path))).toEqual([]);
     const totalKb = [...scripts.values()].reduce((sum, body) => sum + body.length, 0) / 1024;
     expect(totalKb).toBeLessThan(SIGN_IN_SCRIPT_BUDGET_KB);
 
-    await signIn(page, server.adminLogin, server.adminPassword, { waitForUrl: /\/project\/new/ });
+    await gantry.signIn(page, { waitForUrl: /\/project\/new/ });
     await page.getByLabel('Project name').fill('Shipping');
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     await page.waitForURL(/\/project\/\d+\/history/);
@@ -80,7 +68,7 @@ describe('the first page ships only what it needs', () => {
   });
 
   it('only the active language is fetched: a German browser gets German texts and no English catalogue', async () => {
-    const { page, scripts } = await openSignIn(browser, server.url, 'de-DE');
+    const { page, scripts } = await openSignIn(gantry.browser, gantry.server.url, 'de-DE');
     await page.getByRole('heading', { name: 'Bei Gantry anmelden' }).waitFor();
     const paths = [...scripts.keys()];
     expect(paths.some((path) => /\/assets\/de-/.test(path))).toBe(true);

@@ -1,18 +1,15 @@
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOidcTestProvider, type OidcTestProvider } from '../../apps/server/test/oidc-test-provider.ts';
-import { launchBrowser, newPage } from '../support/browser.ts';
-import { findFreePort, startGantry, type RunningServer } from '../support/server.ts';
+import { useGantry } from '../support/gantry-fixture.ts';
+import { findFreePort } from '../support/server.ts';
 
 describe('single sign-on through an OpenID provider', () => {
-  let server: RunningServer;
   let idp: OidcTestProvider;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    // Gantry learns the provider's address at start, the provider learns Gantry's callback after: fix the port first.
-    const idpPort = await findFreePort();
-    server = await startGantry({
+  let idpPort = 0;
+  // Gantry learns the provider's address at start, the provider learns Gantry's callback after: fix the port first.
+  const gantry = useGantry(async () => {
+    idpPort = await findFreePort();
+    return {
       GANTRY_OIDC_PROVIDERS: JSON.stringify({
         corp: {
           display_name: 'Corp SSO',
@@ -23,14 +20,17 @@ describe('single sign-on through an OpenID provider', () => {
           client_secret: 'e2e-client-secret',
         },
       }),
-    });
+    };
+  });
+
+  beforeAll(async () => {
     idp = await startOidcTestProvider({
       port: idpPort,
       clients: [
         {
           client_id: 'gantry',
           client_secret: 'e2e-client-secret',
-          redirect_uris: [`${server.url}/api/auth/oidc/corp/redirect`],
+          redirect_uris: [`${gantry.server.url}/api/auth/oidc/corp/redirect`],
         },
       ],
       accounts: {
@@ -38,23 +38,20 @@ describe('single sign-on through an OpenID provider', () => {
         clash: { email: 'admin@localhost', name: 'Clash', preferred_username: 'clash' },
       },
     });
-    browser = await launchBrowser();
   });
   afterAll(async () => {
-    await browser?.close();
     await idp?.close();
-    await server?.stop();
   });
 
   it('signs in with the provider button and lands signed in as an external user', async () => {
-    const page = await newPage(browser, server.url);
+    const page = await gantry.newPage();
     await page.goto('/auth/login');
     const button = page.getByRole('link', { name: 'Corp SSO' });
     expect(await button.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(11, 83, 148)');
     await button.click();
     await page.getByLabel('Login').fill('olivia');
     await page.getByRole('button', { name: 'Continue' }).click();
-    await page.waitForURL((url) => url.origin === server.url && !url.pathname.startsWith('/auth/login'));
+    await page.waitForURL((url) => url.origin === gantry.server.url && !url.pathname.startsWith('/auth/login'));
     await page.getByRole('button', { name: 'Account and settings' }).waitFor();
     const me = (await (await page.request.get('/api/user')).json()) as {
       username: string;
@@ -66,7 +63,7 @@ describe('single sign-on through an OpenID provider', () => {
   });
 
   it('brings the user back to the sign-in page with the reason when the account cannot be used', async () => {
-    const page = await newPage(browser, server.url);
+    const page = await gantry.newPage();
     await page.goto('/auth/login');
     await page.getByRole('link', { name: 'Corp SSO' }).click();
     await page.getByLabel('Login').fill('clash');

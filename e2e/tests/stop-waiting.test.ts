@@ -1,50 +1,39 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminApiClient, type ApiClient } from '../support/api-client.ts';
-import { launchBrowser, newPage } from '../support/browser.ts';
-import { createScriptsProject, type ScriptsProject } from '../support/scripts-project.ts';
-import { startGantry, type RunningServer } from '../support/server.ts';
-import { signIn } from '../support/ui.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useGantry } from '../support/gantry-fixture.ts';
 
 describe('stopping every waiting task of a flooded queue', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  const gantry = useGantry();
   let page: Page;
-  let scripts: ScriptsProject | undefined;
   let projectId: number;
   let templateId: number;
-  let api: ApiClient;
 
   const rowsWithStatus = (on: Page, status: string) =>
     on.getByRole('row').filter({ has: on.getByText(status, { exact: true }) });
 
+  const taskStatus = async (taskId: number) =>
+    (await gantry.api<{ status: string }>('GET', `/api/project/${projectId}/tasks/${taskId}`)).status;
+  /** Starts a task of the holding template and waits until it runs. */
+  const startRunningTask = async () => {
+    const task = await gantry.api<{ id: number }>('POST', `/api/project/${projectId}/tasks`, {
+      template_id: templateId,
+    });
+    await expect.poll(() => taskStatus(task.id), { timeout: 20_000 }).toBe('running');
+    return task;
+  };
+
   beforeAll(async () => {
-    server = await startGantry();
-    browser = await launchBrowser();
-    api = await adminApiClient(server);
-    scripts = await createScriptsProject(api, 'Flooded', { 'hold.sh': 'echo holding\nsleep 120\n' });
+    const scripts = await gantry.scriptsProject('Flooded', { 'hold.sh': 'echo holding\nsleep 120\n' });
     projectId = scripts.projectId;
     // One at a time: the first task holds the template, the others queue behind it.
     templateId = await scripts.createTemplate('Holder', { app: 'bash', playbook: 'hold.sh' });
-    page = await newPage(browser, server.url);
-    await signIn(page, server.adminLogin, server.adminPassword, { waitForUrl: /\/project\/\d+\/history/ });
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    scripts?.remove();
+    page = await gantry.signedInPage({ waitForUrl: /\/project\/\d+\/history/ });
   });
 
   it('stops the waiting tasks from the history after a confirmation and leaves the running one alone', async () => {
-    const running = await api<{ id: number }>('POST', `/api/project/${projectId}/tasks`, { template_id: templateId });
-    await expect
-      .poll(
-        async () => (await api<{ status: string }>('GET', `/api/project/${projectId}/tasks/${running.id}`)).status,
-        { timeout: 20_000 },
-      )
-      .toBe('running');
-    for (let i = 0; i < 3; i++) await api('POST', `/api/project/${projectId}/tasks`, { template_id: templateId });
+    const running = await startRunningTask();
+    for (let i = 0; i < 3; i++)
+      await gantry.api('POST', `/api/project/${projectId}/tasks`, { template_id: templateId });
 
     await page.goto(`/project/${projectId}/history`);
     await expect.poll(() => rowsWithStatus(page, 'Waiting').count()).toBe(3);
@@ -58,31 +47,27 @@ describe('stopping every waiting task of a flooded queue', () => {
     expect(await rowsWithStatus(page, 'Running').count()).toBe(1);
     // Nothing waits any more, so the button goes away.
     await page.getByRole('button', { name: 'Stop waiting tasks' }).waitFor({ state: 'detached' });
-    expect((await api<{ status: string }>('GET', `/api/project/${projectId}/tasks/${running.id}`)).status).toBe(
-      'running',
-    );
-    await api('POST', `/api/project/${projectId}/tasks/${running.id}/stop`, { force: true });
+    expect(await taskStatus(running.id)).toBe('running');
+    await gantry.api('POST', `/api/project/${projectId}/tasks/${running.id}/stop`, { force: true });
   });
 
   it('does not offer the button to a guest, while the template Tasks tab offers it to the admin', async () => {
-    const guest = await api<{ id: number }>('POST', '/api/users', {
+    const guest = await gantry.api<{ id: number }>('POST', '/api/users', {
       username: 'watcher',
       name: 'Watcher',
       email: 'watcher@example.com',
       password: 'watcher-Pw-1',
     });
-    await api('POST', `/api/project/${projectId}/users`, { user_id: guest.id, role: 'guest' });
-    const running = await api<{ id: number }>('POST', `/api/project/${projectId}/tasks`, { template_id: templateId });
-    await expect
-      .poll(
-        async () => (await api<{ status: string }>('GET', `/api/project/${projectId}/tasks/${running.id}`)).status,
-        { timeout: 20_000 },
-      )
-      .toBe('running');
-    await api('POST', `/api/project/${projectId}/tasks`, { template_id: templateId });
+    await gantry.api('POST', `/api/project/${projectId}/users`, { user_id: guest.id, role: 'guest' });
+    const running = await startRunningTask();
+    await gantry.api('POST', `/api/project/${projectId}/tasks`, { template_id: templateId });
 
-    const guestPage = await newPage(browser, server.url);
-    await signIn(guestPage, 'watcher', 'watcher-Pw-1', { waitForUrl: /\/project\/\d+\/history/ });
+    const guestPage = await gantry.newPage();
+    await gantry.signIn(guestPage, {
+      login: 'watcher',
+      password: 'watcher-Pw-1',
+      waitForUrl: /\/project\/\d+\/history/,
+    });
     await guestPage.goto(`/project/${projectId}/history`);
     await expect.poll(() => rowsWithStatus(guestPage, 'Waiting').count()).toBe(1);
     expect(await guestPage.getByRole('button', { name: 'Stop waiting tasks' }).count()).toBe(0);
@@ -93,6 +78,6 @@ describe('stopping every waiting task of a flooded queue', () => {
     await page.getByText('1 waiting tasks stopped').waitFor();
     await expect.poll(() => rowsWithStatus(guestPage, 'Waiting').count()).toBe(0);
     await guestPage.context().close();
-    await api('POST', `/api/project/${projectId}/tasks/${running.id}/stop`, { force: true });
+    await gantry.api('POST', `/api/project/${projectId}/tasks/${running.id}/stop`, { force: true });
   });
 });

@@ -1,10 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminApiClient, type ApiClient } from '../support/api-client.ts';
-import { launchBrowser, newPage } from '../support/browser.ts';
-import { createScriptsProject, type ScriptsProject } from '../support/scripts-project.ts';
-import { startGantry, type RunningServer } from '../support/server.ts';
-import { signIn } from '../support/ui.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { waitForTaskEnd } from '../support/api-client.ts';
+import { useGantry } from '../support/gantry-fixture.ts';
 
 interface TableFit {
   label: string;
@@ -43,19 +40,14 @@ async function measureTables(page: Page): Promise<TableFit[]> {
 }
 
 describe('tables of the main pages at 1280 px, side menu open', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  const gantry = useGantry();
   let page: Page;
-  let api: ApiClient;
-  let scripts: ScriptsProject;
   let base = '';
   let templateId = 0;
   let integrationId = 0;
 
   beforeAll(async () => {
-    server = await startGantry();
-    api = await adminApiClient(server);
-    scripts = await createScriptsProject(api, 'Storefront platform', {
+    const scripts = await gantry.scriptsProject('Storefront platform', {
       'deploy.sh': 'echo "deploying the storefront"\nexit 0\n',
       'fail.sh': 'echo "migrating"\nexit 3\n',
     });
@@ -74,35 +66,35 @@ describe('tables of the main pages at 1280 px, side menu open', () => {
       type: 'build',
       start_version: '1.0.0',
     });
-    const key = await api<{ id: number }>('POST', `${apiBase}/keys`, {
+    const key = await gantry.api<{ id: number }>('POST', `${apiBase}/keys`, {
       name: 'deploy credentials',
       type: 'login_password',
       login_password: { login: 'ci', password: 'e2e-Secret-42' },
     });
-    await api('POST', `${apiBase}/inventory`, {
+    await gantry.api('POST', `${apiBase}/inventory`, {
       name: 'production web servers',
       type: 'static',
       inventory: 'web1.example.com\nweb2.example.com\n',
       ssh_key_id: key.id,
     });
-    await api('POST', `${apiBase}/environment`, {
+    await gantry.api('POST', `${apiBase}/environment`, {
       name: 'production settings',
       json: '{"region":"eu-west-1"}',
       env: '{"LOG_LEVEL":"info"}',
     });
-    await api('POST', `${apiBase}/schedules`, {
+    await gantry.api('POST', `${apiBase}/schedules`, {
       name: 'Nightly deploy of the storefront',
       template_id: templateId,
       cron_format: '30 2 * * 1-5',
       active: true,
     });
     integrationId = (
-      await api<{ id: number }>('POST', `${apiBase}/integrations`, {
+      await gantry.api<{ id: number }>('POST', `${apiBase}/integrations`, {
         name: 'GitHub push to main',
         template_id: templateId,
       })
     ).id;
-    await api('POST', `${apiBase}/integrations/${integrationId}/values`, {
+    await gantry.api('POST', `${apiBase}/integrations/${integrationId}/values`, {
       name: 'commit',
       value_source: 'body',
       body_data_type: 'json',
@@ -110,7 +102,7 @@ describe('tables of the main pages at 1280 px, side menu open', () => {
       variable: 'COMMIT_SHA',
       variable_type: 'environment',
     });
-    await api('POST', `${apiBase}/integrations/${integrationId}/matchers`, {
+    await gantry.api('POST', `${apiBase}/integrations/${integrationId}/matchers`, {
       name: 'main branch',
       match_type: 'body',
       body_data_type: 'json',
@@ -118,39 +110,26 @@ describe('tables of the main pages at 1280 px, side menu open', () => {
       method: 'equals',
       value: 'refs/heads/main',
     });
-    const user = await api<{ id: number }>('POST', '/api/users', {
+    const user = await gantry.api<{ id: number }>('POST', '/api/users', {
       name: 'Margaret Hamilton-Fitzgerald',
       username: 'margaret',
       email: 'margaret.hamilton-fitzgerald@example.com',
       password: 'margaret-Pass-1',
     });
-    await api('POST', `${apiBase}/users`, { user_id: user.id, role: 'task_runner' });
+    await gantry.api('POST', `${apiBase}/users`, { user_id: user.id, role: 'task_runner' });
     const tasks = [
-      await api<{ id: number }>('POST', `${apiBase}/tasks`, {
+      await gantry.api<{ id: number }>('POST', `${apiBase}/tasks`, {
         template_id: templateId,
         message: 'Release 2.4 with the new checkout and a longer message than usual',
       }),
-      await api<{ id: number }>('POST', `${apiBase}/tasks`, { template_id: failing }),
+      await gantry.api<{ id: number }>('POST', `${apiBase}/tasks`, { template_id: failing }),
     ];
-    for (const task of tasks) {
-      for (let tries = 0; tries < 100; tries++) {
-        const { status } = await api<{ status: string }>('GET', `${apiBase}/tasks/${task.id}`);
-        if (status === 'success' || status === 'error') break;
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-    }
+    for (const task of tasks) await waitForTaskEnd(gantry.api, projectId, task.id);
     // Runners come after the tasks: a task placed on a runner that never connects would wait.
-    await api('POST', '/api/runners', { name: 'build machine in the basement', max_parallel_tasks: 4 });
-    await api('POST', `${apiBase}/runners`, { name: 'project runner', max_parallel_tasks: 2 });
-    browser = await launchBrowser();
-    page = await newPage(browser, server.url, { width: 1280 });
-    await signIn(page, server.adminLogin, server.adminPassword);
+    await gantry.api('POST', '/api/runners', { name: 'build machine in the basement', max_parallel_tasks: 4 });
+    await gantry.api('POST', `${apiBase}/runners`, { name: 'project runner', max_parallel_tasks: 2 });
+    page = await gantry.signedInPage({ width: 1280 });
     await page.getByText('Storefront platform').first().waitFor();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    scripts?.remove();
   });
 
   const pages = () => [
@@ -208,8 +187,7 @@ describe('tables of the main pages at 1280 px, side menu open', () => {
   });
 
   it('on a phone every main table still fits: less important columns give way, name and actions stay', async () => {
-    const narrow = await newPage(browser, server.url, { width: 400 });
-    await signIn(narrow, server.adminLogin, server.adminPassword);
+    const narrow = await gantry.signedInPage({ width: 400 });
     await narrow.getByText('Storefront platform').first().waitFor();
     const problems: string[] = [];
     for (const { path, table } of pages()) {

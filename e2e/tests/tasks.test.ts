@@ -1,29 +1,19 @@
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminApiClient, type ApiClient } from '../support/api-client.ts';
-import { launchBrowser, newPage } from '../support/browser.ts';
-import { createScriptsProject, type ScriptsProject } from '../support/scripts-project.ts';
-import { startGantry, type RunningServer } from '../support/server.ts';
-import { signIn } from '../support/ui.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useGantry } from '../support/gantry-fixture.ts';
 
 /** The texts of the log lines on screen. */
 const logLines = (page: Page) => page.locator('[role=log] .log-text').allTextContents();
 
 describe('tasks, as a user runs and watches them', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  const gantry = useGantry();
   let page: Page;
-  let scripts: ScriptsProject | undefined;
   let projectId: number;
-  let api: ApiClient;
   const templates: Record<string, number> = {};
 
   beforeAll(async () => {
-    server = await startGantry();
-    browser = await launchBrowser();
-    api = await adminApiClient(server);
-    scripts = await createScriptsProject(api, 'Tasks', {
+    const scripts = await gantry.scriptsProject('Tasks', {
       'ticker.sh': 'for i in $(seq 1 25); do echo "tick $i"; sleep 0.2; done\n',
       'chatty.sh': 'for i in $(seq 1 600); do echo "line $i"; sleep 0.01; done\n',
       'sleeper.sh': 'echo "going to sleep"\nsleep 120\necho "woke up"\n',
@@ -44,16 +34,9 @@ describe('tasks, as a user runs and watches them', () => {
     await template('Sleeper', { app: 'bash', playbook: 'sleeper.sh', allow_parallel_tasks: true });
     await template('Colours', { app: 'bash', playbook: 'colours.sh' });
     await template('Infra', { app: 'terraform', playbook: '' });
-    await api('PUT', '/api/apps/terraform', { path: path.join(scripts.dir, 'fake-terraform') });
+    await gantry.api('PUT', '/api/apps/terraform', { path: path.join(scripts.dir, 'fake-terraform') });
 
-    page = await newPage(browser, server.url);
-    await signIn(page, server.adminLogin, server.adminPassword, { waitForUrl: /\/project\/\d+\/history/ });
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    scripts?.remove();
+    page = await gantry.signedInPage({ waitForUrl: /\/project\/\d+\/history/ });
   });
 
   it('runs a template from ?new_task and watches its log arrive live, then the history row turns to Success by itself', async () => {
@@ -84,7 +67,7 @@ describe('tasks, as a user runs and watches them', () => {
   it('shows a task started elsewhere in the history without a reload', async () => {
     await page.goto(`/project/${projectId}/history`);
     await page.getByRole('table').waitFor();
-    const task = await api<{ id: number }>('POST', `/api/project/${projectId}/tasks`, {
+    const task = await gantry.api<{ id: number }>('POST', `/api/project/${projectId}/tasks`, {
       template_id: templates.Colours,
       message: 'from the API',
     });

@@ -1,10 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminApiClient, type ApiClient } from '../support/api-client.ts';
-import { launchBrowser, newPage } from '../support/browser.ts';
-import { createScriptsProject, type ScriptsProject } from '../support/scripts-project.ts';
-import { startGantry, type RunningServer } from '../support/server.ts';
-import { choose, chooseMany, seeText, signIn } from '../support/ui.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useGantry } from '../support/gantry-fixture.ts';
+import { choose, chooseMany, seeText } from '../support/ui.ts';
 
 interface ScheduleRow {
   id: number;
@@ -15,30 +12,16 @@ interface ScheduleRow {
 }
 
 describe('schedules and integrations, the ways a template starts by itself', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  const gantry = useGantry();
   let page: Page;
-  let scripts: ScriptsProject | undefined;
   let projectId: number;
   let templateId: number;
-  let api: ApiClient;
 
   beforeAll(async () => {
-    server = await startGantry();
-    browser = await launchBrowser();
-    api = await adminApiClient(server);
-    scripts = await createScriptsProject(api, 'Triggers', { 'deploy.sh': 'echo "deploying $EVENT"\n' });
+    const scripts = await gantry.scriptsProject('Triggers', { 'deploy.sh': 'echo "deploying $EVENT"\n' });
     projectId = scripts.projectId;
     templateId = await scripts.createTemplate('Deploy', { app: 'bash', playbook: 'deploy.sh' });
-    page = await newPage(browser, server.url);
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-    await signIn(page, server.adminLogin, server.adminPassword, { waitForUrl: /\/project\/\d+\/history/ });
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    scripts?.remove();
+    page = await gantry.signedInPage({ waitForUrl: /\/project\/\d+\/history/, clipboard: true });
   });
 
   it('creates a schedule with the timing picker and shows its cron in the table', async () => {
@@ -71,7 +54,7 @@ describe('schedules and integrations, the ways a template starts by itself', () 
     const row = page.getByRole('row').filter({ hasText: 'Nightly' });
     await row.getByText('30 3 * * *', { exact: true }).waitFor();
     await row.getByRole('link', { name: 'Deploy' }).waitFor();
-    const [saved] = await api<ScheduleRow[]>('GET', `/api/project/${projectId}/schedules`);
+    const [saved] = await gantry.api<ScheduleRow[]>('GET', `/api/project/${projectId}/schedules`);
     expect(saved).toMatchObject({ name: 'Nightly', cron_format: '30 3 * * *', active: true, repository_id: null });
   });
 
@@ -98,7 +81,7 @@ describe('schedules and integrations, the ways a template starts by itself', () 
     expect(await toggle.isChecked()).toBe(true);
     await toggle.click();
     await expect
-      .poll(async () => (await api<ScheduleRow[]>('GET', `/api/project/${projectId}/schedules`))[0]?.active)
+      .poll(async () => (await gantry.api<ScheduleRow[]>('GET', `/api/project/${projectId}/schedules`))[0]?.active)
       .toBe(false);
     await page.reload();
     expect(await page.getByRole('switch', { name: 'Active: Nightly' }).isChecked()).toBe(false);
@@ -115,16 +98,16 @@ describe('schedules and integrations, the ways a template starts by itself', () 
   it('adds a run-on-new-commit schedule from the template form', async () => {
     await page.goto(`/project/${projectId}/templates/${templateId}/edit`);
     await seeText(page, 'This template has a time-based schedule');
-    await api(
+    await gantry.api(
       'DELETE',
-      `/api/project/${projectId}/schedules/${(await api<ScheduleRow[]>('GET', `/api/project/${projectId}/schedules`))[0]?.id}`,
+      `/api/project/${projectId}/schedules/${(await gantry.api<ScheduleRow[]>('GET', `/api/project/${projectId}/schedules`))[0]?.id}`,
     );
     await page.reload();
     await page.getByLabel('Run this template when the repository has a new commit').check();
     await choose(page, page, /^Check interval/, 'every 10 minutes');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL(/\/templates\/\d+\/tasks$/);
-    const schedules = await api<ScheduleRow[]>('GET', `/api/project/${projectId}/schedules`);
+    const schedules = await gantry.api<ScheduleRow[]>('GET', `/api/project/${projectId}/schedules`);
     expect(schedules).toHaveLength(1);
     expect(schedules[0]).toMatchObject({ name: 'Deploy', cron_format: '*/10 * * * *', active: true });
     expect(schedules[0]?.repository_id).not.toBeNull();
@@ -186,7 +169,7 @@ describe('schedules and integrations, the ways a template starts by itself', () 
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
 
     // The copied URL is the live webhook: a matching request starts the template.
-    const hook = await fetch(new URL(new URL(url ?? '').pathname, server.url), {
+    const hook = await fetch(new URL(new URL(url ?? '').pathname, gantry.server.url), {
       method: 'POST',
       headers: { 'X-Event': 'push' },
       body: '{}',
@@ -195,7 +178,8 @@ describe('schedules and integrations, the ways a template starts by itself', () 
     await expect
       .poll(
         async () =>
-          (await api<unknown[]>('GET', `/api/project/${projectId}/templates/${templateId}/tasks/last?limit=5`)).length,
+          (await gantry.api<unknown[]>('GET', `/api/project/${projectId}/templates/${templateId}/tasks/last?limit=5`))
+            .length,
       )
       .toBe(1);
   });
@@ -209,7 +193,8 @@ describe('schedules and integrations, the ways a template starts by itself', () 
     await expect
       .poll(
         async () =>
-          (await api<Array<{ searchable: boolean }>>('GET', `/api/project/${projectId}/integrations`))[0]?.searchable,
+          (await gantry.api<Array<{ searchable: boolean }>>('GET', `/api/project/${projectId}/integrations`))[0]
+            ?.searchable,
       )
       .toBe(true);
     await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Integrations' }).click();
@@ -221,16 +206,20 @@ describe('schedules and integrations, the ways a template starts by itself', () 
     await seeText(projectAliases, 'There is no aliases.');
   });
   it('lets a manager run the schedules but shows integrations to them without actions', async () => {
-    const manager = await api<{ id: number }>('POST', '/api/users', {
+    const manager = await gantry.api<{ id: number }>('POST', '/api/users', {
       name: 'Max Manager',
       username: 'max',
       email: 'max@example.com',
       password: 'max-Pass-123',
     });
-    await api('POST', `/api/project/${projectId}/users`, { user_id: manager.id, role: 'manager' });
-    const managerPage = await newPage(browser, server.url);
+    await gantry.api('POST', `/api/project/${projectId}/users`, { user_id: manager.id, role: 'manager' });
+    const managerPage = await gantry.newPage();
     try {
-      await signIn(managerPage, 'max', 'max-Pass-123', { waitForUrl: /\/project\/\d+\/history/ });
+      await gantry.signIn(managerPage, {
+        login: 'max',
+        password: 'max-Pass-123',
+        waitForUrl: /\/project\/\d+\/history/,
+      });
       await managerPage.goto(`/project/${projectId}/schedule`);
       await managerPage.getByRole('button', { name: 'New schedule' }).waitFor();
       expect(await managerPage.getByRole('switch').first().isEnabled()).toBe(true);

@@ -1,80 +1,41 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminApiClient, type ApiClient } from '../support/api-client.ts';
-import { launchBrowser, newPage } from '../support/browser.ts';
-import { startGantry, type RunningServer } from '../support/server.ts';
-import { choose, signIn } from '../support/ui.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useGantry } from '../support/gantry-fixture.ts';
+import { choose } from '../support/ui.ts';
 
 /**
  * Who sees which screen: runner pages by role, the notices of features the server does not offer
  * (premium_features), and a user with no project who may not create one.
  */
 describe('screens by access and by the features the server offers', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  let api: ApiClient;
-  let repoDir: string;
+  const gantry = useGantry({ GANTRY_PREMIUM_FEATURES: '["task_summary"]', GANTRY_USE_REMOTE_RUNNER: 'true' });
   let projectId = 0;
   let templateId = 0;
-  const pages: Page[] = [];
 
-  async function pageAs(login: string, password: string, landing: RegExp): Promise<Page> {
-    const page = await newPage(browser, server.url);
-    pages.push(page);
-    await signIn(page, login, password, { waitForUrl: landing });
-    return page;
-  }
+  const pageAs = (login: string, password: string, landing: RegExp): Promise<Page> =>
+    gantry.signedInPage({ login, password, waitForUrl: landing });
 
   async function createUser(username: string, role?: string): Promise<string> {
     const password = `${username}-Pass-1`;
-    const user = await api<{ id: number }>('POST', '/api/users', {
+    const user = await gantry.api<{ id: number }>('POST', '/api/users', {
       name: `${username} user`,
       username,
       email: `${username}@example.com`,
       password,
     });
-    if (role) await api('POST', `/api/project/${projectId}/users`, { user_id: user.id, role });
+    if (role) await gantry.api('POST', `/api/project/${projectId}/users`, { user_id: user.id, role });
     return password;
   }
 
   beforeAll(async () => {
-    repoDir = mkdtempSync(path.join(os.tmpdir(), 'gantry-e2e-access-'));
-    writeFileSync(path.join(repoDir, 'main.tf'), 'terraform {}\n');
     // Only task_summary is offered: project runners and the Terraform HTTP backend show their notices.
-    server = await startGantry({ GANTRY_PREMIUM_FEATURES: '["task_summary"]', GANTRY_USE_REMOTE_RUNNER: 'true' });
-    browser = await launchBrowser();
-    api = await adminApiClient(server);
-    projectId = (await api<{ id: number }>('POST', '/api/projects', { name: 'Infrastructure' })).id;
-    const base = `/api/project/${projectId}`;
-    const [noneKey] = await api<Array<{ id: number }>>('GET', `${base}/keys`);
-    const [group] = await api<Array<{ id: number }>>('GET', `${base}/environment`);
-    const repository = await api<{ id: number }>('POST', `${base}/repositories`, {
-      name: 'infra',
-      git_url: repoDir,
-      ssh_key_id: noneKey?.id,
-    });
-    templateId = (
-      await api<{ id: number }>('POST', `${base}/templates`, {
-        name: 'Infra',
-        app: 'terraform',
-        playbook: '',
-        repository_id: repository.id,
-        environment_id: group?.id,
-      })
-    ).id;
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    rmSync(repoDir, { recursive: true, force: true });
+    const infrastructure = await gantry.scriptsProject('Infrastructure', { 'main.tf': 'terraform {}\n' });
+    projectId = infrastructure.projectId;
+    templateId = await infrastructure.createTemplate('Infra', { app: 'terraform', playbook: '' });
   });
 
   it('the server reports only the configured premium features', async () => {
-    const info = await api<{ premium_features: Record<string, boolean> }>('GET', '/api/info');
+    const info = await gantry.api<{ premium_features: Record<string, boolean> }>('GET', '/api/info');
     expect(info.premium_features).toEqual({ project_runners: false, terraform_backend: false, task_summary: true });
   });
 
@@ -92,7 +53,7 @@ describe('screens by access and by the features the server offers', () => {
   });
 
   it('without the project_runners feature the runners tab is marked PRO and shows the banner instead of the runners', async () => {
-    const page = await pageAs(server.adminLogin, server.adminPassword, /\/project\/\d+\/history/);
+    const page = await pageAs(gantry.server.adminLogin, gantry.server.adminPassword, /\/project\/\d+\/history/);
     await page.goto(`/project/${projectId}/runners`);
     const tab = page.getByRole('tab', { name: /Runners/ });
     await tab.getByText('PRO').waitFor();
@@ -105,7 +66,7 @@ describe('screens by access and by the features the server offers', () => {
   });
 
   it('without the terraform_backend feature the workspace shows the PRO notice instead of its backend addresses', async () => {
-    const page = await pageAs(server.adminLogin, server.adminPassword, /\/project\/\d+\/history/);
+    const page = await pageAs(gantry.server.adminLogin, gantry.server.adminPassword, /\/project\/\d+\/history/);
     await page.goto(`/project/${projectId}/templates/${templateId}/state`);
     await page.getByText('Terraform/OpenTofu HTTP backend available only in PRO version.').waitFor();
     expect(await page.getByRole('button', { name: 'Add alias' }).count()).toBe(0);
@@ -124,7 +85,7 @@ describe('screens by access and by the features the server offers', () => {
   });
 
   it('forms have room at 1280 px: the new-project form area is 300 px high, vault and secret rows show whole fields', async () => {
-    const page = await pageAs(server.adminLogin, server.adminPassword, /\/project\/\d+\/history/);
+    const page = await pageAs(gantry.server.adminLogin, gantry.server.adminPassword, /\/project\/\d+\/history/);
     await page.goto('/project/new');
     const form = page.getByRole('form', { name: /project/i });
     await form.getByRole('button', { name: 'Create', exact: true }).waitFor();

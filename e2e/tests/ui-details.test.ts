@@ -1,35 +1,23 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminApiClient, type ApiClient } from '../support/api-client.ts';
-import { launchBrowser, newPage } from '../support/browser.ts';
-import { createScriptsProject, type ScriptsProject } from '../support/scripts-project.ts';
-import { startGantry, type RunningServer } from '../support/server.ts';
-import { choose, seeText, signIn } from '../support/ui.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { waitForTaskEnd } from '../support/api-client.ts';
+import { useGantry } from '../support/gantry-fixture.ts';
+import type { ScriptsProject } from '../support/scripts-project.ts';
+import { choose, seeText } from '../support/ui.ts';
 
 describe('details a daily user trips on: live last task, form messages, the task log, refs before delete', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  const gantry = useGantry();
   let page: Page;
-  let api: ApiClient;
   let scripts: ScriptsProject;
   let projectId = 0;
   let base = '';
   let apiBase = '';
   let templateId = 0;
 
-  const waitForTask = async (taskId: number) => {
-    for (let tries = 0; tries < 150; tries++) {
-      const { status } = await api<{ status: string }>('GET', `${apiBase}/tasks/${taskId}`);
-      if (['success', 'error', 'stopped'].includes(status)) return status;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    throw new Error(`task ${taskId} did not finish`);
-  };
+  const waitForTask = (taskId: number) => waitForTaskEnd(gantry.api, projectId, taskId);
 
   beforeAll(async () => {
-    server = await startGantry();
-    api = await adminApiClient(server);
-    scripts = await createScriptsProject(api, 'Details', {
+    scripts = await gantry.scriptsProject('Details', {
       'long.sh': 'for i in $(seq 1 400); do echo "line $i of the build"; done\necho "RESULT: all 400 steps passed"\n',
       'play.yml': '- hosts: all\n  tasks: []\n',
     });
@@ -37,29 +25,22 @@ describe('details a daily user trips on: live last task, form messages, the task
     base = `/project/${projectId}`;
     apiBase = `/api/project/${projectId}`;
     templateId = await scripts.createTemplate('Long build', { app: 'bash', playbook: 'long.sh' });
-    browser = await launchBrowser();
-    page = await newPage(browser, server.url);
-    await signIn(page, server.adminLogin, server.adminPassword);
+    page = await gantry.signedInPage();
     await page.getByText('Details').first().waitFor();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    scripts?.remove();
   });
 
   it("the template list's last task follows a task started elsewhere (the API) without reload", async () => {
     await page.goto(`${base}/templates`);
     const row = page.getByRole('row').filter({ hasText: 'Long build' });
     await row.waitFor();
-    const task = await api<{ id: number }>('POST', `${apiBase}/tasks`, { template_id: templateId });
+    const task = await gantry.api<{ id: number }>('POST', `${apiBase}/tasks`, { template_id: templateId });
     await row.getByRole('link', { name: `#${task.id}` }).waitFor({ timeout: 10_000 });
     await waitForTask(task.id);
     await row.getByText('Success').waitFor({ timeout: 10_000 });
   });
 
   it('a finished task log opens at its end and keeps the position the user scrolls to', async () => {
-    const task = await api<{ id: number }>('POST', `${apiBase}/tasks`, { template_id: templateId });
+    const task = await gantry.api<{ id: number }>('POST', `${apiBase}/tasks`, { template_id: templateId });
     await waitForTask(task.id);
     await page.goto(`${base}/history?t=${task.id}`);
     const log = page.getByRole('log');
@@ -87,8 +68,8 @@ describe('details a daily user trips on: live last task, form messages, the task
   });
 
   it('survey enum values and vaults say why the template cannot be saved', async () => {
-    const [noneKey] = await api<Array<{ id: number }>>('GET', `${apiBase}/keys`);
-    const inventory = await api<{ id: number }>('POST', `${apiBase}/inventory`, {
+    const [noneKey] = await gantry.api<Array<{ id: number }>>('GET', `${apiBase}/keys`);
+    const inventory = await gantry.api<{ id: number }>('POST', `${apiBase}/inventory`, {
       name: 'local',
       type: 'static',
       inventory: 'localhost ansible_connection=local\n',
@@ -136,7 +117,7 @@ describe('details a daily user trips on: live last task, form messages, the task
     await page.getByRole('table').waitFor();
     expect(calls).toContain('GET /events/last');
 
-    const schedule = await api<{ id: number }>('POST', `${apiBase}/schedules`, {
+    const schedule = await gantry.api<{ id: number }>('POST', `${apiBase}/schedules`, {
       name: 'Hourly build',
       template_id: templateId,
       cron_format: '0 * * * *',
@@ -150,7 +131,7 @@ describe('details a daily user trips on: live last task, form messages, the task
       `DELETE /schedules/${schedule.id}`,
     ]);
 
-    const integration = await api<{ id: number }>('POST', `${apiBase}/integrations`, {
+    const integration = await gantry.api<{ id: number }>('POST', `${apiBase}/integrations`, {
       name: 'Push hook',
       template_id: templateId,
     });

@@ -2,19 +2,14 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminApiClient, type ApiClient } from '../support/api-client.ts';
-import { launchBrowser, newPage } from '../support/browser.ts';
-import { startGantry, type RunningServer } from '../support/server.ts';
-import { signIn } from '../support/ui.ts';
+import { useGantry } from '../support/gantry-fixture.ts';
 
 /** A rejected plan, workspace inventories in the inventory list, and reference links that lead to the item. */
 describe('rejected plans, workspaces and reference links, as a manager meets them', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  const gantry = useGantry();
   let page: Page;
-  let api: ApiClient;
   let workDir: string;
   let projectId = 0;
   let templateId = 0;
@@ -48,37 +43,34 @@ describe('rejected plans, workspaces and reference links, as a manager meets the
     writeFileSync(terraform, '#!/bin/sh\necho "terraform $1"\nif [ "$1" = plan ]; then exit 2; fi\nexit 0\n');
     chmodSync(terraform, 0o755);
 
-    server = await startGantry();
-    browser = await launchBrowser();
-    api = await adminApiClient(server);
-    await api('PUT', '/api/apps/terraform', { path: terraform, active: true });
-    projectId = (await api<{ id: number }>('POST', '/api/projects', { name: 'Infrastructure' })).id;
+    await gantry.api('PUT', '/api/apps/terraform', { path: terraform, active: true });
+    projectId = (await gantry.api<{ id: number }>('POST', '/api/projects', { name: 'Infrastructure' })).id;
     const apiBase = `/api/project/${projectId}`;
-    const [noneKey] = await api<Array<{ id: number }>>('GET', `${apiBase}/keys`);
-    const [group] = await api<Array<{ id: number }>>('GET', `${apiBase}/environment`);
+    const [noneKey] = await gantry.api<Array<{ id: number }>>('GET', `${apiBase}/keys`);
+    const [group] = await gantry.api<Array<{ id: number }>>('GET', `${apiBase}/environment`);
     keyId = (
-      await api<{ id: number }>('POST', `${apiBase}/keys`, {
+      await gantry.api<{ id: number }>('POST', `${apiBase}/keys`, {
         name: 'deploy login',
         type: 'login_password',
         login_password: { login: 'deploy', password: 'deploy-Pa55' },
       })
     ).id;
     repositoryId = (
-      await api<{ id: number }>('POST', `${apiBase}/repositories`, {
+      await gantry.api<{ id: number }>('POST', `${apiBase}/repositories`, {
         name: 'infra',
         git_url: repoDir,
         ssh_key_id: noneKey?.id,
       })
     ).id;
     inventoryId = (
-      await api<{ id: number }>('POST', `${apiBase}/inventory`, {
+      await gantry.api<{ id: number }>('POST', `${apiBase}/inventory`, {
         name: 'web servers',
         type: 'static',
         inventory: 'web1\n',
         ssh_key_id: keyId,
       })
     ).id;
-    const template = await api<{ id: number; inventory_id: number }>('POST', `${apiBase}/templates`, {
+    const template = await gantry.api<{ id: number; inventory_id: number }>('POST', `${apiBase}/templates`, {
       name: 'Infra',
       app: 'terraform',
       playbook: '',
@@ -88,7 +80,7 @@ describe('rejected plans, workspaces and reference links, as a manager meets the
     templateId = template.id;
     workspaceId = template.inventory_id;
     scheduleId = (
-      await api<{ id: number }>('POST', `${apiBase}/schedules`, {
+      await gantry.api<{ id: number }>('POST', `${apiBase}/schedules`, {
         name: 'Nightly plan',
         template_id: templateId,
         cron_format: '0 3 * * *',
@@ -96,18 +88,17 @@ describe('rejected plans, workspaces and reference links, as a manager meets the
       })
     ).id;
 
-    page = await newPage(browser, server.url);
-    await signIn(page, server.adminLogin, server.adminPassword, { waitForUrl: /\/project\/\d+\/history/ });
+    page = await gantry.signedInPage({ waitForUrl: /\/project\/\d+\/history/ });
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
     rmSync(workDir, { recursive: true, force: true });
   });
 
   it('rejecting a plan in the task log ends the task as Rejected, with re-run and no stop', async () => {
-    const task = await api<{ id: number }>('POST', `/api/project/${projectId}/tasks`, { template_id: templateId });
+    const task = await gantry.api<{ id: number }>('POST', `/api/project/${projectId}/tasks`, {
+      template_id: templateId,
+    });
     await page.goto(`${base()}/history?t=${task.id}`);
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('button', { name: 'Reject' }).click({ timeout: 20_000 });

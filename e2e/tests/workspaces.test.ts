@@ -1,29 +1,21 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminApiClient, type ApiClient } from '../support/api-client.ts';
-import { launchBrowser, newPage } from '../support/browser.ts';
-import { startGantry, type RunningServer } from '../support/server.ts';
-import { choose, signIn } from '../support/ui.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useGantry } from '../support/gantry-fixture.ts';
+import { choose } from '../support/ui.ts';
 
 const BACKEND_LOGIN = 'tf-state';
 const BACKEND_PASSWORD = 'tf-State-Pa55';
 
 describe('terraform workspaces, as a user manages them on the template page', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  const gantry = useGantry();
   let page: Page;
-  let repoDir: string;
   let projectId = 0;
   let templateId = 0;
-  let api: ApiClient;
   let aliasName = '';
 
   /** Calls the state backend the way terraform does: HTTP Basic credentials, JSON bodies. */
   async function backend(method: string, alias: string, body: unknown): Promise<number> {
-    const response = await fetch(`${server.url}/api/terraform/${alias}`, {
+    const response = await fetch(`${gantry.server.url}/api/terraform/${alias}`, {
       method,
       headers: {
         authorization: `Basic ${Buffer.from(`${BACKEND_LOGIN}:${BACKEND_PASSWORD}`).toString('base64')}`,
@@ -45,49 +37,31 @@ describe('terraform workspaces, as a user manages them on the template page', ()
     ).toBe(200);
 
   beforeAll(async () => {
-    repoDir = mkdtempSync(path.join(os.tmpdir(), 'gantry-e2e-tf-'));
-    writeFileSync(path.join(repoDir, 'main.tf'), 'terraform {\n  backend "http" {}\n}\n');
-    server = await startGantry();
-    browser = await launchBrowser();
-    api = await adminApiClient(server);
-    projectId = (await api<{ id: number }>('POST', '/api/projects', { name: 'Infrastructure' })).id;
+    const infrastructure = await gantry.scriptsProject('Infrastructure', {
+      'main.tf': 'terraform {\n  backend "http" {}\n}\n',
+    });
+    projectId = infrastructure.projectId;
     const base = `/api/project/${projectId}`;
-    const [noneKey] = await api<Array<{ id: number }>>('GET', `${base}/keys`);
-    const [group] = await api<Array<{ id: number }>>('GET', `${base}/environment`);
-    await api('POST', `${base}/keys`, {
+    await gantry.api('POST', `${base}/keys`, {
       name: 'state backend',
       type: 'login_password',
       login_password: { login: BACKEND_LOGIN, password: BACKEND_PASSWORD },
     });
-    const repository = await api<{ id: number }>('POST', `${base}/repositories`, {
-      name: 'infra',
-      git_url: repoDir,
-      ssh_key_id: noneKey?.id,
-    });
-    const template = await api<{ id: number; inventory_id: number }>('POST', `${base}/templates`, {
-      name: 'Infra',
-      app: 'terraform',
-      playbook: '',
-      repository_id: repository.id,
-      environment_id: group?.id,
-    });
-    templateId = template.id;
-    const keys = await api<Array<{ id: number; name: string }>>('GET', `${base}/keys`);
-    const alias = await api<{ alias: string }>('POST', `${base}/inventory/${template.inventory_id}/terraform/aliases`, {
-      auth_key_id: keys.find((key) => key.name === 'state backend')?.id,
-    });
+    templateId = await infrastructure.createTemplate('Infra', { app: 'terraform', playbook: '' });
+    const template = await gantry.api<{ inventory_id: number }>('GET', `${base}/templates/${templateId}`);
+    const keys = await gantry.api<Array<{ id: number; name: string }>>('GET', `${base}/keys`);
+    const alias = await gantry.api<{ alias: string }>(
+      'POST',
+      `${base}/inventory/${template.inventory_id}/terraform/aliases`,
+      {
+        auth_key_id: keys.find((key) => key.name === 'state backend')?.id,
+      },
+    );
     aliasName = alias.alias;
     await pushState(alias.alias, 1);
     await pushState(alias.alias, 2);
 
-    page = await newPage(browser, server.url);
-    await signIn(page, server.adminLogin, server.adminPassword, { waitForUrl: /\/project\/\d+\/history/ });
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (repoDir) rmSync(repoDir, { recursive: true, force: true });
+    page = await gantry.signedInPage({ waitForUrl: /\/project\/\d+\/history/ });
   });
 
   const workspaceButton = (name: string) =>
@@ -112,7 +86,7 @@ describe('terraform workspaces, as a user manages them on the template page', ()
     expect(await raw.textContent()).toContain('"serial": 2');
 
     const aliases = page.getByRole('list', { name: 'Backend addresses' });
-    await aliases.getByText(`${server.url}/api/terraform/`).waitFor();
+    await aliases.getByText(`${gantry.server.url}/api/terraform/`).waitFor();
     await page.getByRole('button', { name: 'Add alias' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('button', { name: 'Create' }).click();
@@ -177,8 +151,11 @@ describe('terraform workspaces, as a user manages them on the template page', ()
     await page.getByText('Workspace Infra - default deleted').waitFor();
     await expect.poll(() => workspaceButton('Infra - default').count()).toBe(0);
 
-    const template = await api<{ inventory_id: number }>('GET', `/api/project/${projectId}/templates/${templateId}`);
-    const workspaces = await api<Array<{ id: number; name: string }>>(
+    const template = await gantry.api<{ inventory_id: number }>(
+      'GET',
+      `/api/project/${projectId}/templates/${templateId}`,
+    );
+    const workspaces = await gantry.api<Array<{ id: number; name: string }>>(
       'GET',
       `/api/project/${projectId}/inventory?app=terraform&template_id=${templateId}`,
     );
@@ -187,8 +164,8 @@ describe('terraform workspaces, as a user manages them on the template page', ()
   });
 
   it('attaches a workspace nobody holds from the inventory screen', async () => {
-    const [noneKey] = await api<Array<{ id: number }>>('GET', `/api/project/${projectId}/keys`);
-    await api('POST', `/api/project/${projectId}/inventory`, {
+    const [noneKey] = await gantry.api<Array<{ id: number }>>('GET', `/api/project/${projectId}/keys`);
+    await gantry.api('POST', `/api/project/${projectId}/inventory`, {
       name: 'orphan',
       type: 'terraform-workspace',
       inventory: 'orphan',

@@ -1,6 +1,8 @@
 // Compiles the server, with the runner and contract packages and the pure JavaScript dependencies it
 // imports, into one ES module (dist/gantry.mjs): a start then reads one file instead of hundreds.
 // Native modules stay in node_modules, and so do the libraries loaded on demand (load-on-demand.ts).
+// The runner's process spawner is a script of its own, run by node beside the bundle: it is copied there.
+import { copyFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 
@@ -33,3 +35,8 @@ await build({
   },
   logLevel: 'warning',
 }).catch(() => process.exit(1));
+
+copyFileSync(
+  path.join(serverRoot, '../../packages/runner/src/process-spawner.cjs'),
+  path.join(serverRoot, 'dist/process-spawner.cjs'),
+);

@@ -1,7 +1,7 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
 import { TERRAFORM_BACKEND_PATH, backupApi, runnerProtocolApi, webhookApi } from '@gantry/contract';
 import type { Config } from './config.ts';
 import { stripApiTrailingSlash } from './http/api-trailing-slash.ts';
@@ -9,6 +9,7 @@ import { registerCrossSiteGuard } from './http/cross-site-guard.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { registerMetrics } from './metrics/metrics.routes.ts';
 import { registerResponsePolicy } from './http/response-policy.ts';
+import { createResponseSerializer } from './http/response-serializer.ts';
 import { registerNulTextGuard } from './http/reject-nul-text.ts';
 import { createKnownCallerCheck, registerBodyLimits, registerJsonBodyParser } from './http/request-body.ts';
 import { createRouter } from './http/route.ts';
@@ -31,6 +32,7 @@ import { registerKeysRoutes } from './modules/keys/keys.routes.ts';
 import { registerRepositoriesRoutes } from './modules/repositories/repositories.routes.ts';
 import { registerTemplatesRoutes } from './modules/templates/templates.routes.ts';
 import { registerViewsRoutes } from './modules/views/views.routes.ts';
+import { registerWorkflowsRoutes } from './modules/workflows/workflows.routes.ts';
 import { registerTerraformBackend } from './modules/terraform/terraform-backend.routes.ts';
 import { registerTerraformRoutes } from './modules/terraform/terraform.routes.ts';
 import { registerEventsRoutes } from './modules/events/events.routes.ts';
@@ -45,8 +47,15 @@ import { GANTRY_VERSION } from './version.ts';
 const OWN_BODY_ROUTES = [webhookApi.path, `${TERRAFORM_BACKEND_PATH}/:alias`];
 const MACHINE_ROUTES = [...OWN_BODY_ROUTES, runnerProtocolApi.register.path];
 
+interface AppParts {
+  config: Config;
+  services: Services;
+  /** Parse every response with zod as well and fail on any difference from the compiled copy (tests). */
+  verifyResponses?: boolean;
+}
+
 /** Builds the HTTP application around ready services. It never listens; main.ts and tests decide that. */
-export async function buildApp({ config, services }: { config: Config; services: Services }): Promise<FastifyInstance> {
+export async function buildApp({ config, services, verifyResponses = false }: AppParts): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: services.logger,
     bodyLimit: config.max_body_bytes,
@@ -54,7 +63,7 @@ export async function buildApp({ config, services }: { config: Config; services:
     rewriteUrl: (request) => stripApiTrailingSlash(request.url ?? '/'),
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(createResponseSerializer({ verify: verifyResponses }));
   registerErrorHandler(app);
   registerNulTextGuard(app);
   await registerResponsePolicy(app);
@@ -93,6 +102,7 @@ export async function buildApp({ config, services }: { config: Config; services:
   registerInventoriesRoutes(route, services);
   registerEnvironmentsRoutes(route, services);
   registerViewsRoutes(route, services);
+  registerWorkflowsRoutes(route, services);
   registerTemplatesRoutes(route, services);
   registerTerraformRoutes(route, services);
   registerAppsRoutes(route, services);

@@ -7,6 +7,8 @@ const DESCRIPTIONS: Record<ConfigKey, string> = {
   data_dir: 'Where the SQLite file, the key file and working files live (made private to the server user).',
   db_dialect: '`sqlite`, `postgres` or `mysql`.',
   db_url: 'SQLite file path, or a `postgres://` / `mysql://` connection URL. Default: `<data_dir>/gantry.sqlite`.',
+  db_max_connections:
+    "Connections to PostgreSQL/MySQL this node opens at most, shared by the API and the log writers of running tasks. Raise it for many tasks at once (with the server's own connection limit in mind across nodes).",
   admin_login: 'Login of the first administrator, created at start when it does not exist. Default: `admin`.',
   admin_password: 'Password of the first administrator; a random one is printed once when unset.',
   admin_email: 'E-mail of the first administrator. Default: `<login>@localhost`.',

@@ -63,6 +63,7 @@ const ConfigSchema = z.object({
   data_dir: z.string().default('./data'),
   db_dialect: z.enum(['sqlite', 'postgres', 'mysql']).default('sqlite'),
   db_url: z.string().optional(),
+  db_max_connections: z.coerce.number().int().min(1).max(1000).default(10),
   admin_login: z.string().optional(),
   admin_password: z.string().optional(),
   admin_email: z.string().optional(),

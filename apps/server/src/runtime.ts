@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
-import { connectDatabase, type ConnectionHooks, type DbConnection } from './db/connect.ts';
+import { connectDatabase, type ConnectionOptions, type DbConnection } from './db/connect.ts';
 import { isMigrationFailure, migrateToLatest } from './db/migrate.ts';
 import { storeUnavailable } from './db/store-unavailable.ts';
 import { createServices, type Services } from './services.ts';
@@ -16,11 +16,14 @@ export interface Runtime {
 /** Connects the store and applies pending migrations; a store that cannot be reached is a StoreUnavailableError. */
 export async function openMigratedStore(
   config: Config,
-  hooks: ConnectionHooks = {},
+  hooks: Pick<ConnectionOptions, 'onQueryError'> = {},
 ): Promise<{ connection: DbConnection; applied: string[] }> {
   let connection: DbConnection;
   try {
-    connection = connectDatabase(config.db_dialect, config.db_url, hooks);
+    connection = connectDatabase(config.db_dialect, config.db_url, {
+      ...hooks,
+      maxConnections: config.db_max_connections,
+    });
   } catch (error) {
     throw storeUnavailable(config.db_dialect, config.db_url, error);
   }

@@ -3,7 +3,7 @@ import { buildApp } from './app.ts';
 import { ensureFirstAdmin } from './bootstrap-admin.ts';
 import type { Config } from './config.ts';
 import { openRuntime } from './runtime.ts';
-import { prepareWorkRoot } from './secrets/private-data.ts';
+import { prepareWorkRoot } from '@gantry/runner';
 
 /**
  * Starts a whole installation in this process: store, first admin, API and web UI. What it has to

@@ -6,14 +6,18 @@ import { createClusterBus } from './cluster/cluster-bus.ts';
 import { createNodePresence } from './cluster/node-presence.ts';
 import { createNodesRepository } from './cluster/nodes.repository.ts';
 import { createClusteredHub } from './cluster/clustered-hub.ts';
-import { createLiveHub } from './http/live-hub.ts';
-import { createLiveMembership } from './http/live-membership.ts';
+import { createLiveHub } from './live/live-hub.ts';
+import { createLiveMembership } from './live/live-membership.ts';
 import { createSessionCookies } from './http/session-cookie.ts';
+import { createBuildAutorun } from './modules/tasks/build-autorun.ts';
 import { createTaskEngine } from './modules/tasks/task-engine.ts';
+import { createStartDescriber } from './modules/tasks/task-start.ts';
 import { createAlertChannels } from './modules/alerts/alert-channels.ts';
 import { createAlertDispatcher } from './modules/alerts/alert-dispatcher.ts';
 import { createAlertsRepository } from './modules/alerts/alerts.repository.ts';
 import { createTaskLogFactory } from './modules/tasks/task-log.ts';
+import { createTaskOutput } from './modules/tasks/task-output.ts';
+import { createTaskOutputRepository } from './modules/tasks/task-output.repository.ts';
 import { createTaskSpecBuilder } from './modules/tasks/task-spec-builder.ts';
 import { createTasksRepository } from './modules/tasks/tasks.repository.ts';
 import { createTasksService } from './modules/tasks/tasks.service.ts';
@@ -24,6 +28,8 @@ import { createMetrics } from './metrics/metrics.ts';
 import { createMetricsRepository } from './metrics/metrics.repository.ts';
 import { createSystemRepository } from './modules/system/system.repository.ts';
 import { createTaskRetention } from './modules/tasks/task-retention.ts';
+import { LOG_SEARCH_LIMITS, createLogMatcher } from './modules/tasks/log-matcher.ts';
+import { createTaskLogSearch } from './modules/tasks/task-log-search.ts';
 import { createSchedulesRepository } from './modules/schedules/schedules.repository.ts';
 import { createSchedulesService } from './modules/schedules/schedules.service.ts';
 import { createIntegrationsRepository } from './modules/integrations/integrations.repository.ts';
@@ -54,6 +60,8 @@ import { createInventoriesService } from './modules/inventories/inventories.serv
 import { createKeysRepository } from './modules/keys/keys.repository.ts';
 import { createKeysService } from './modules/keys/keys.service.ts';
 import { createProjectsRepository } from './modules/projects/projects.repository.ts';
+import { announceMemberChanges } from './modules/projects/member-changes.ts';
+import { createProjectSeeder } from './modules/projects/project-seed.ts';
 import { createProjectsService } from './modules/projects/projects.service.ts';
 import { createRefsRepository } from './modules/refs/refs.repository.ts';
 import { createRepositoriesRepository } from './modules/repositories/repositories.repository.ts';
@@ -65,12 +73,15 @@ import { createUsersRepository } from './modules/users/users.repository.ts';
 import { createUsersService } from './modules/users/users.service.ts';
 import { createViewsRepository } from './modules/views/views.repository.ts';
 import { createViewsService } from './modules/views/views.service.ts';
+import { createWorkflowsRepository } from './modules/workflows/workflows.repository.ts';
+import { createWorkflowsService } from './modules/workflows/workflows.service.ts';
 import { createTerraformBackendService, localServerUrl } from './modules/terraform/terraform-backend.service.ts';
 import { createTerraformRepository } from './modules/terraform/terraform.repository.ts';
 import { createTerraformService } from './modules/terraform/terraform.service.ts';
 import { createWorkspacesService } from './modules/terraform/workspaces.service.ts';
 import { createRunnerJobs } from './modules/runners/runner-jobs.ts';
-import type { TaskRow } from './modules/tasks/tasks.table.ts';
+import { createRunnerPlacement } from './modules/runners/runner-placement.ts';
+import { createRunnerRegistration } from './modules/runners/runner-registration.ts';
 import { createRunnersRepository } from './modules/runners/runners.repository.ts';
 import { createRunnersService } from './modules/runners/runners.service.ts';
 import { loadEncryptionKey } from './secrets/encryption-key.ts';
@@ -93,18 +104,27 @@ export function createServices({
   const refs = createRefsRepository(db);
   const usersRepository = createUsersRepository(db, dialect);
   const storedProjects = createProjectsRepository(db, dialect);
-  // Every change of a team goes through here, so the live hub learns of it at once.
-  const projectsRepository: typeof storedProjects = {
-    ...storedProjects,
-    async insertMember(row) {
-      await storedProjects.insertMember(row);
-      hub.membershipChanged(row.project_id);
-    },
-    async deleteMember(projectId, userId) {
-      await storedProjects.deleteMember(projectId, userId);
-      hub.membershipChanged(projectId, userId);
-    },
-  };
+  const tasksRepository = createTasksRepository(db, dialect);
+  const outputRepository = createTaskOutputRepository(db, dialect);
+  const localHub = createLiveHub({
+    readLines: async (taskId, fromSeq, limit) =>
+      (await outputRepository.list(taskId, fromSeq, limit)).map((l) => ({
+        seq: l.seq,
+        time: l.time,
+        output: l.output,
+      })),
+    membership: createLiveMembership({ listMemberIds: (projectId) => storedProjects.listMemberIds(projectId), clock }),
+  });
+  // Nodes sharing one store share their live events and task requests through Redis when it is configured.
+  const nodeId = randomUUID();
+  const nodes = createNodesRepository(db);
+  const clusterBus = config.redis_url
+    ? createClusterBus({ url: config.redis_url, nodeId, readClusterId: () => nodes.getClusterId(), logger })
+    : undefined;
+  const hub = clusterBus ? createClusteredHub(localHub, clusterBus) : localHub;
+  const projectsRepository = announceMemberChanges(storedProjects, (projectId, removedUserId) =>
+    hub.membershipChanged(projectId, removedUserId),
+  );
   const templatesRepository = createTemplatesRepository(db, dialect);
   const events = createEventsService({ events: createEventsRepository(db), clock });
   const authRepository = createAuthRepository(db, dialect);
@@ -130,6 +150,7 @@ export function createServices({
     users: usersRepository,
     throttle,
     ldap: createLdapLogin({ config, directory: createLdapDirectory(config), externalUsers, logger }),
+    // Forward reference: sign-in asks TOTP for a pending second factor, TOTP asks sign-in for the session (knot 7).
     pendingFactorFor: (userId) => totp.pendingFactorFor(userId),
     onCredentialsEnded: (ended) => hub.endCredentials(ended),
   });
@@ -202,7 +223,6 @@ export function createServices({
   });
   const views = createViewsService({ views: createViewsRepository(db, dialect), events });
   const apps = createAppsService({ apps: createAppsRepository(db), events });
-  const tasksRepository = createTasksRepository(db, dialect);
   const templates = createTemplatesService({
     templates: templatesRepository,
     apps,
@@ -214,25 +234,19 @@ export function createServices({
     refs,
     events,
     clock,
+    // Forward reference: templates list their last tasks, and tasks are created from templates.
     lastTasks: (projectId, templateIds) => tasks.lastPerTemplate(projectId, templateIds),
     onCreated: (projectId, templateId) => workspaces.ensureDefault(projectId, templateId),
   });
-  const localHub = createLiveHub({
-    readLines: async (taskId, fromSeq, limit) =>
-      (await tasksRepository.listOutput(taskId, fromSeq, limit)).map((l) => ({
-        seq: l.seq,
-        time: l.time,
-        output: l.output,
-      })),
-    membership: createLiveMembership({ listMemberIds: (projectId) => storedProjects.listMemberIds(projectId), clock }),
+  const workflows = createWorkflowsService({
+    workflows: createWorkflowsRepository(db, dialect),
+    templates,
+    inventories,
+    environments,
+    listMembers: (projectId) => storedProjects.listMembers(projectId, 'name', 'asc'),
+    events,
+    clock,
   });
-  // Nodes sharing one store share their live events and task requests through Redis when it is configured.
-  const nodeId = randomUUID();
-  const nodes = createNodesRepository(db);
-  const clusterBus = config.redis_url
-    ? createClusterBus({ url: config.redis_url, nodeId, readClusterId: () => nodes.getClusterId(), logger })
-    : undefined;
-  const hub = clusterBus ? createClusteredHub(localHub, clusterBus) : localHub;
   const metrics = createMetrics({
     repository: createMetricsRepository(db),
     clock,
@@ -251,16 +265,11 @@ export function createServices({
     clock,
     logger,
   });
-  const describeStart = async (task: TaskRow, knownTemplateName?: string) => {
-    const user = task.user_id ? await usersRepository.findById(task.user_id) : undefined;
-    const build = task.build_task_id ? await tasksRepository.findById(task.build_task_id) : undefined;
-    const templateName = knownTemplateName ?? (await templatesRepository.find(task.project_id, task.template_id))?.name;
-    return {
-      username: user?.username ?? null,
-      incomingVersion: build?.version ?? null,
-      templateName: templateName ?? `#${task.template_id}`,
-    };
-  };
+  const describeStart = createStartDescriber({
+    tasks: tasksRepository,
+    findUsername: async (userId) => (await usersRepository.findById(userId))?.username,
+    findTemplateName: async (projectId, templateId) => (await templatesRepository.find(projectId, templateId))?.name,
+  });
   // One builder for the tasks run here and those handed to runners: a task's spec is the same wherever it runs.
   const specs = createTaskSpecBuilder({
     config,
@@ -273,17 +282,38 @@ export function createServices({
     templates,
     terraformBackend,
   });
+  const output = createTaskOutput({ output: outputRepository, hub, clock, audienceOf });
+  const runnersRepository = createRunnersRepository(db, dialect);
+  const runnerPlacement = createRunnerPlacement({
+    config,
+    clock,
+    logger,
+    runners: runnersRepository,
+    findTask: (taskId) => tasksRepository.findById(taskId),
+    ...(clusterBus
+      ? {
+          broadcast: (runnerId, taskId, change) =>
+            clusterBus.publish({ kind: 'runner', runner_id: runnerId, task_id: taskId, change }),
+        }
+      : {}),
+  });
+  const runFollowers = createBuildAutorun({
+    templates,
+    // Forward reference: a build's followers are created through the tasks service, which needs the engine.
+    createTask: (projectId, body) => tasks.create(projectId, body, {}),
+  });
   const engine = createTaskEngine({
     nodeId,
     ...(clusterBus
       ? { control: { send: (taskId, action) => clusterBus.publish({ kind: 'control', task_id: taskId, action }) } }
       : {}),
     config,
-    placement: () => runnerJobs.placement,
+    placement: runnerPlacement.placement,
     tasks: tasksRepository,
     specs,
+    output,
     openLog: createTaskLogFactory({
-      tasks: tasksRepository,
+      output: outputRepository,
       hub,
       clock,
       logger,
@@ -301,37 +331,8 @@ export function createServices({
       metrics
         .taskFinished(task)
         .catch((error: unknown) => logger.warn({ err: error, taskId: task.id }, 'task metrics not recorded'));
-      // Only builds carry a version: most tasks are done here without another read of their template.
-      if (
-        task.status !== 'success' ||
-        task.version === null ||
-        (await templatesRepository.find(task.project_id, task.template_id))?.type !== 'build'
-      )
-        return;
-      // A successful build starts the deploy templates that follow it automatically.
-      const followers = (await templates.list(task.project_id, 'name', 'asc', {})).filter(
-        (t) => t.type === 'deploy' && t.autorun && t.build_template_id === task.template_id,
-      );
-      for (const follower of followers) {
-        await tasks.create(
-          task.project_id,
-          {
-            template_id: follower.id,
-            build_task_id: task.id,
-            message: '',
-            environment: '{}',
-            secret: '{}',
-            arguments: null,
-            params: {},
-          },
-          {},
-        );
-      }
+      await runFollowers(task);
     },
-  });
-  clusterBus?.onMessage((message) => {
-    if (message.kind === 'control') engine.applyControl(message.task_id, message.action);
-    else if (message.kind === 'runner') runnerJobs.hear(message.runner_id, message.task_id, message.change);
   });
   const presence = clusterBus
     ? createNodePresence({
@@ -346,8 +347,39 @@ export function createServices({
         },
       })
     : undefined;
-  const tasks = createTasksService({ tasks: tasksRepository, templates, inventories, engine, events, secrets, clock });
-  const runnersRepository = createRunnersRepository(db, dialect);
+  const logSearch = createTaskLogSearch({
+    readLines: (taskId, afterSeq, step) => outputRepository.listText(taskId, afterSeq, step),
+    matcher: createLogMatcher(LOG_SEARCH_LIMITS),
+  });
+  const tasks = createTasksService({
+    tasks: tasksRepository,
+    output: outputRepository,
+    templates,
+    inventories,
+    engine,
+    events,
+    secrets,
+    clock,
+    logSearch,
+  });
+  const runnerJobs = createRunnerJobs({
+    config,
+    clock,
+    logger,
+    runners: runnersRepository,
+    tasks: tasksRepository,
+    specs,
+    engine,
+    placement: runnerPlacement,
+    output,
+    events,
+    audienceOf,
+    describeStart,
+  });
+  clusterBus?.onMessage((message) => {
+    if (message.kind === 'control') engine.applyControl(message.task_id, message.action);
+    else if (message.kind === 'runner') runnerPlacement.hear(message.runner_id, message.task_id, message.change);
+  });
   const runners = createRunnersService({
     runners: runnersRepository,
     events,
@@ -355,26 +387,11 @@ export function createServices({
     onRemoved: (runnerId) => runnerJobs.releaseRunner(runnerId),
     onChanged: () => engine.wake(),
   });
-  const runnerJobs = createRunnerJobs({
+  const runnerRegistration = createRunnerRegistration({
     config,
-    clock,
-    logger,
     runners: runnersRepository,
     runnersService: runners,
-    tasks: tasksRepository,
-    specs,
-    engine: () => engine,
-    hub,
-    events,
-    audienceOf,
-    describeStart,
     projectExists: async (projectId) => (await projectsRepository.findById(projectId)) !== undefined,
-    ...(clusterBus
-      ? {
-          broadcast: (runnerId, taskId, change) =>
-            clusterBus.publish({ kind: 'runner', runner_id: runnerId, task_id: taskId, change }),
-        }
-      : {}),
   });
   const schedulesRepository = createSchedulesRepository(db, dialect);
   const scheduler = createScheduler({
@@ -420,22 +437,15 @@ export function createServices({
     clock,
     projects: projectsRepository,
     events,
-    // Every project starts with a "None" key and an "Empty" variable group, so templates can always name both.
-    seedProject: async (projectId) => {
-      await keys.create(undefined, projectId, { name: 'None', type: 'none' });
-      await environments.create(undefined, projectId, { name: 'Empty', json: '{}', env: '{}' });
-    },
+    seedProject: createProjectSeeder({ keys, environments }),
+    // Forward references (createDemo, listProjectFiles): a demo project is built from a backup, and the backup
+    // service creates projects.
     createDemo: (actor, body) => backup.createDemo(actor, body),
     listProjectFiles: async (projectId) => [
       projectCheckoutsDirectory(config.data_dir, projectId),
       ...(await backup.listOwnDemoRepositories(projectId)),
     ],
-    stopProjectTasks: async (projectId) => {
-      for (const active of await tasksRepository.listActive()) {
-        const row = active.project_id === projectId ? await tasksRepository.findById(active.id) : undefined;
-        if (row) await engine.stop(row, true);
-      }
-    },
+    stopProjectTasks: (projectId) => engine.stopProject(projectId),
     logger,
   });
   const backup = createBackupService({
@@ -480,10 +490,12 @@ export function createServices({
     views,
     apps,
     templates,
+    workflows,
     tasks,
     engine,
     runners,
     runnerJobs,
+    runnerRegistration,
     hub,
     clusterBus,
     presence,

@@ -29,7 +29,7 @@ export async function openBareApp(overrides: ConfigInput): Promise<{ app: Fastif
   );
   const runtime = await openRuntime(config);
   await ensureFirstAdmin(config, runtime.services.users);
-  const app = await buildApp({ config, services: runtime.services });
+  const app = await buildApp({ config, services: runtime.services, verifyResponses: true });
   return {
     app,
     async close() {

@@ -3,11 +3,11 @@ import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
+import { connectLive } from './live-client.ts';
 import { readTestEnvironment } from '../src/config.ts';
 import { freePort } from './server-process-fixture.ts';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { createPeerNode, createTestApp, listen, type TestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const redisInstalled = spawnSync('redis-server', ['--version']).status === 0;
@@ -55,7 +55,7 @@ describe.each(dialects)('two Gantry nodes on %s while their Redis goes away and 
   let a: TestApp;
   let b: TestApp;
   let p: ProjectFixture;
-  let portB = 0;
+  let urlB = '';
 
   beforeAll(async () => {
     redis = createOwnRedis(await freePort());
@@ -70,15 +70,9 @@ describe.each(dialects)('two Gantry nodes on %s while their Redis goes away and 
     });
     await redis.stop();
     // B starts while Redis is away: it must come up all the same, and listen once Redis is back.
-    b = await createTestApp(dialect, {
-      redis_url: redis.url,
-      db_url: a.runtime.config.db_url,
-      access_key_encryption: a.runtime.config.access_key_encryption,
-    });
+    b = await createPeerNode(a);
     await b.runtime.services.presence?.start();
-    await b.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = b.app.server.address();
-    portB = typeof address === 'object' && address ? address.port : 0;
+    urlB = await listen(b.app);
   });
   afterAll(async () => {
     try {
@@ -143,10 +137,7 @@ describe.each(dialects)('two Gantry nodes on %s while their Redis goes away and 
   it('once Redis is back, a browser on the node that started without it watches live a task running on the other', async () => {
     await redis.start();
     await b.runtime.services.clusterBus?.ready;
-    const socket = new WebSocket(`ws://127.0.0.1:${portB}/api/ws?batch=1`, { headers: { cookie: a.adminCookie } });
-    const messages: Record<string, unknown>[] = [];
-    socket.on('message', (data: Buffer) => messages.push(JSON.parse(data.toString()) as Record<string, unknown>));
-    await new Promise((resolve, reject) => socket.on('open', resolve).on('error', reject));
+    const { socket, messages } = await connectLive(urlB, { cookie: a.adminCookie }, '?batch=1');
     try {
       const templateId = await p.createTemplate({ playbook: 'count.sh' });
       // Node A's publisher reconnects on its own schedule (ioredis backs off up to 2 s).

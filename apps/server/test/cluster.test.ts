@@ -2,9 +2,9 @@ import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
+import { connectLive } from './live-client.ts';
 import { createProjectFixture, insertTaskRow, type ProjectFixture } from './task-fixture.ts';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { createPeerNode, createTestApp, listen, type TestApp } from './test-app.ts';
 import { listClusterDialects, TEST_REDIS_URL } from './test-databases.ts';
 
 const dialects = await listClusterDialects();
@@ -13,35 +13,38 @@ describe.each(dialects)('two Gantry nodes sharing one %s store and Redis', (dial
   let a: TestApp;
   let b: TestApp;
   let p: ProjectFixture;
-  let portB = 0;
+  let urlB = '';
 
   beforeAll(async () => {
     a = await createTestApp(dialect, { redis_url: TEST_REDIS_URL });
-    b = await createTestApp(dialect, {
-      redis_url: TEST_REDIS_URL,
-      db_url: a.runtime.config.db_url,
-      access_key_encryption: a.runtime.config.access_key_encryption,
-    });
+    b = await createPeerNode(a);
     await Promise.all([a.runtime.services.clusterBus?.ready, b.runtime.services.clusterBus?.ready]);
     p = await createProjectFixture(a, {
       'count.sh': 'for i in $(seq 1 500); do echo "n$i"; done\n',
       'sleeper.sh': 'echo "going to sleep"; sleep 60 & wait\n',
       'infra/main.tf': '',
     });
-    await b.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = b.app.server.address();
-    portB = typeof address === 'object' && address ? address.port : 0;
+    urlB = await listen(b.app);
   });
   afterAll(async () => {
     await b?.close();
     await a?.close();
   });
 
+  /** Runs a terraform template on a stand-in whose plan always has changes; resolves once it waits for confirmation. */
+  async function startPlanWaitingForConfirmation(): Promise<number> {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cluster-tf-'));
+    const terraform = path.join(dir, 'terraform');
+    writeFileSync(terraform, '#!/bin/bash\necho "terraform $1"\nif [ "$1" = plan ]; then exit 2; fi\nexit 0\n');
+    chmodSync(terraform, 0o755);
+    await a.request('PUT', '/api/apps/terraform', { as: a.adminCookie, body: { path: terraform } });
+    const taskId = await p.runTask(await p.createTemplate({ app: 'terraform', playbook: 'infra' }));
+    await p.waitForStatus(taskId, ['waiting_confirmation'], 20_000);
+    return taskId;
+  }
+
   it('a browser connected to one node watches, live and in order, a task that runs on the other', async () => {
-    const socket = new WebSocket(`ws://127.0.0.1:${portB}/api/ws?batch=1`, { headers: { cookie: a.adminCookie } });
-    const messages: Record<string, unknown>[] = [];
-    socket.on('message', (data: Buffer) => messages.push(JSON.parse(data.toString()) as Record<string, unknown>));
-    await new Promise((resolve, reject) => socket.on('open', resolve).on('error', reject));
+    const { socket, messages } = await connectLive(urlB, { cookie: a.adminCookie }, '?batch=1');
 
     const templateId = await p.createTemplate({ playbook: 'count.sh' });
     const taskId = await p.runTask(templateId);
@@ -63,10 +66,7 @@ describe.each(dialects)('two Gantry nodes sharing one %s store and Redis', (dial
   });
 
   it('a node whose Redis messages were lost still delivers every line, read back from the shared store', async () => {
-    const socket = new WebSocket(`ws://127.0.0.1:${portB}/api/ws?batch=1`, { headers: { cookie: a.adminCookie } });
-    const messages: Record<string, unknown>[] = [];
-    socket.on('message', (data: Buffer) => messages.push(JSON.parse(data.toString()) as Record<string, unknown>));
-    await new Promise((resolve, reject) => socket.on('open', resolve).on('error', reject));
+    const { socket, messages } = await connectLive(urlB, { cookie: a.adminCookie }, '?batch=1');
 
     // After the first, every other batch of lines published by node A goes missing on its way to
     // node B. (A first batch lost is a client that joined mid-task: it reads the start from the API.)
@@ -117,28 +117,14 @@ describe.each(dialects)('two Gantry nodes sharing one %s store and Redis', (dial
   });
 
   it('a plan waiting on one node is confirmed through the other', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'cluster-tf-'));
-    const terraform = path.join(dir, 'terraform');
-    writeFileSync(terraform, '#!/bin/bash\necho "terraform $1"\nif [ "$1" = plan ]; then exit 2; fi\nexit 0\n');
-    chmodSync(terraform, 0o755);
-    await a.request('PUT', '/api/apps/terraform', { as: a.adminCookie, body: { path: terraform } });
-    const templateId = await p.createTemplate({ app: 'terraform', playbook: 'infra' });
-    const taskId = await p.runTask(templateId);
-    await p.waitForStatus(taskId, ['waiting_confirmation'], 20_000);
+    const taskId = await startPlanWaitingForConfirmation();
     expect((await b.request('POST', `${p.base}/tasks/${taskId}/confirm`, { as: a.adminCookie })).status).toBe(204);
     expect((await p.waitForStatus(taskId, ['success', 'error'], 20_000)).status).toBe('success');
     expect(await p.output(taskId)).toContain('terraform apply');
   });
 
   it('a plan waiting on one node is rejected through the other: the task ends as rejected after its last log lines', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'cluster-tf-'));
-    const terraform = path.join(dir, 'terraform');
-    writeFileSync(terraform, '#!/bin/bash\necho "terraform $1"\nif [ "$1" = plan ]; then exit 2; fi\nexit 0\n');
-    chmodSync(terraform, 0o755);
-    await a.request('PUT', '/api/apps/terraform', { as: a.adminCookie, body: { path: terraform } });
-    const templateId = await p.createTemplate({ app: 'terraform', playbook: 'infra' });
-    const taskId = await p.runTask(templateId);
-    await p.waitForStatus(taskId, ['waiting_confirmation'], 20_000);
+    const taskId = await startPlanWaitingForConfirmation();
     const owner = a.runtime.services.engine.isRunningHere(taskId) ? a : b;
     const other = owner === a ? b : a;
     expect((await other.request('POST', `${p.base}/tasks/${taskId}/reject`, { as: a.adminCookie })).status).toBe(204);

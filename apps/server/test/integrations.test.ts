@@ -425,82 +425,44 @@ describe.each(dialects)('integrations on %s', (dialect) => {
     const matcherId = ((await api('GET', `/integrations/${shared.id}/matchers`)).body as { id: number }[])[0]?.id ?? 0;
     const valueId = ((await api('GET', `/integrations/${shared.id}/values`)).body as { id: number }[])[0]?.id ?? 0;
 
+    const matcher = (key: string, value: string) => ({ name: 'm', match_type: 'header', key, method: 'equals', value });
+    const value = (key: string, variable: string) => ({ name: 'v', value_source: 'header', key, variable });
     for (const role of ROLES) {
       const as = cookies[role];
-      const call = (method: string, path: string, body?: unknown) =>
-        t.request(method, `${p.base}${path}`, { ...(as ? { as } : {}), ...(body !== undefined ? { body } : {}) });
-      const expectStatus = async (response: Promise<TestResponse>, expected: number, what: string) =>
-        expect((await response).status, `${role} ${what}`).toBe(expected);
       const disposable = await createIntegration({ name: `Disposable ${role}` });
-
-      await expectStatus(call('GET', '/integrations'), READ[role], 'lists integrations');
-      await expectStatus(call('GET', `/integrations/${shared.id}`), READ[role], 'reads an integration');
-      await expectStatus(call('GET', `/integrations/${shared.id}/refs`), READ[role], 'reads refs');
-      await expectStatus(call('GET', `/integrations/${shared.id}/aliases`), READ[role], 'lists aliases');
-      await expectStatus(call('GET', '/integrations/aliases'), READ[role], 'lists project aliases');
-      await expectStatus(call('GET', `/integrations/${shared.id}/values`), READ[role], 'lists values');
-      await expectStatus(call('GET', `/integrations/${shared.id}/matchers`), READ[role], 'lists matchers');
-      await expectStatus(
-        call('GET', `/integrations/${shared.id}/matchers/${matcherId}`),
-        READ[role],
-        'reads a matcher',
-      );
-
-      await expectStatus(
-        call('POST', '/integrations', { name: `By ${role}`, template_id: templateId }),
-        manage(201)[role],
-        'creates an integration',
-      );
-      await expectStatus(
-        call('PUT', `/integrations/${shared.id}`, { name: 'Shared', template_id: templateId }),
-        manage(204)[role],
-        'updates an integration',
-      );
-      await expectStatus(call('POST', `/integrations/${shared.id}/aliases`), manage(200)[role], 'adds an alias');
-      await expectStatus(call('POST', '/integrations/aliases'), manage(200)[role], 'adds a project alias');
-      await expectStatus(
-        call('POST', `/integrations/${shared.id}/matchers`, {
-          name: 'm',
-          match_type: 'header',
-          key: 'X',
-          method: 'equals',
-          value: 'v',
-        }),
-        manage(200)[role],
-        'adds a matcher',
-      );
-      await expectStatus(
-        call('PUT', `/integrations/${shared.id}/matchers/${matcherId}`, {
-          name: 'm',
-          match_type: 'header',
-          key: 'X-A',
-          method: 'equals',
-          value: 'a',
-        }),
-        manage(204)[role],
-        'updates a matcher',
-      );
-      await expectStatus(
-        call('POST', `/integrations/${shared.id}/values`, {
-          name: 'v',
-          value_source: 'header',
-          key: 'X',
-          variable: 'V',
-        }),
-        manage(201)[role],
-        'adds a value',
-      );
-      await expectStatus(
-        call('PUT', `/integrations/${shared.id}/values/${valueId}`, {
-          name: 'v',
-          value_source: 'header',
-          key: 'X-A',
-          variable: 'A',
-        }),
-        manage(204)[role],
-        'updates a value',
-      );
-      await expectStatus(call('DELETE', `/integrations/${disposable.id}`), manage(204)[role], 'deletes an integration');
+      const sharedPath = `/integrations/${shared.id}`;
+      const checks: [method: string, path: string, body: unknown, expected: Record<Role, number>, what: string][] = [
+        ['GET', '/integrations', undefined, READ, 'lists integrations'],
+        ['GET', sharedPath, undefined, READ, 'reads an integration'],
+        ['GET', `${sharedPath}/refs`, undefined, READ, 'reads refs'],
+        ['GET', `${sharedPath}/aliases`, undefined, READ, 'lists aliases'],
+        ['GET', '/integrations/aliases', undefined, READ, 'lists project aliases'],
+        ['GET', `${sharedPath}/values`, undefined, READ, 'lists values'],
+        ['GET', `${sharedPath}/matchers`, undefined, READ, 'lists matchers'],
+        ['GET', `${sharedPath}/matchers/${matcherId}`, undefined, READ, 'reads a matcher'],
+        [
+          'POST',
+          '/integrations',
+          { name: `By ${role}`, template_id: templateId },
+          manage(201),
+          'creates an integration',
+        ],
+        ['PUT', sharedPath, { name: 'Shared', template_id: templateId }, manage(204), 'updates an integration'],
+        ['POST', `${sharedPath}/aliases`, undefined, manage(200), 'adds an alias'],
+        ['POST', '/integrations/aliases', undefined, manage(200), 'adds a project alias'],
+        ['POST', `${sharedPath}/matchers`, matcher('X', 'v'), manage(200), 'adds a matcher'],
+        ['PUT', `${sharedPath}/matchers/${matcherId}`, matcher('X-A', 'a'), manage(204), 'updates a matcher'],
+        ['POST', `${sharedPath}/values`, value('X', 'V'), manage(201), 'adds a value'],
+        ['PUT', `${sharedPath}/values/${valueId}`, value('X-A', 'A'), manage(204), 'updates a value'],
+        ['DELETE', `/integrations/${disposable.id}`, undefined, manage(204), 'deletes an integration'],
+      ];
+      for (const [method, path, body, expected, what] of checks) {
+        const response = await t.request(method, `${p.base}${path}`, {
+          ...(as ? { as } : {}),
+          ...(body !== undefined ? { body } : {}),
+        });
+        expect(response.status, `${role} ${what}`).toBe(expected[role]);
+      }
     }
   });
 

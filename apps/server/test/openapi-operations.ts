@@ -77,6 +77,9 @@ export interface ProjectIds {
   workspaceId: number;
   workspaceAliasId: number;
   workspaceStateId: number;
+  /** A workflow running the seeded template, and the number of its first revision. */
+  workflowId: number;
+  version: number;
 }
 
 const unique = () => Math.random().toString(36).slice(2, 8);
@@ -163,6 +166,10 @@ export async function seedProject(t: TestApp, name: string, memberId: number): P
     created: new Date().toISOString(),
   });
   const taskId = await insertTaskRow(t, { project_id: projectId, template_id: templateId, status: 'success' });
+  const workflowId = await create('workflows', {
+    name: `w${unique()}`,
+    steps: [{ key: 'run', kind: 'template', template_id: templateId }],
+  });
   const added = await t.request('POST', `${base}/users`, {
     as: t.adminCookie,
     body: { user_id: memberId, role: 'guest' },
@@ -187,6 +194,8 @@ export async function seedProject(t: TestApp, name: string, memberId: number): P
     workspaceId,
     workspaceAliasId,
     workspaceStateId,
+    workflowId,
+    version: 1,
   };
 }
 
@@ -216,6 +225,7 @@ export async function snapshotProject(t: TestApp, projectId: number): Promise<Re
     '/integrations',
     '/runners',
     '/tasks',
+    '/workflows',
   ];
   const snapshot: Record<string, unknown> = {};
   for (const path of paths) {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateYear, type GeneratedYear } from '../../../bench/scale-year.ts';
 import type { Db, Dialect } from '../src/db/database.ts';
 import { createEventsRepository } from '../src/modules/events/events.repository.ts';
+import { createTaskOutputRepository } from '../src/modules/tasks/task-output.repository.ts';
 import { createTasksRepository } from '../src/modules/tasks/tasks.repository.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
@@ -97,7 +98,7 @@ describe.each(dialects)('query plans of the growing tables on %s', (dialect) => 
     await tasks.find(projectId, newest.id);
     await tasks.listStatCounts(projectId, templateId, '2030-01-01', '2030-12-31');
     await tasks.listStatCounts(projectId, templateId, '2030-01-01', '2030-12-31', year.userIds[0]);
-    await tasks.listOutput(newest.id, 0, 500);
+    await createTaskOutputRepository(recorder.db, dialect).list(newest.id, 0, 500);
     await tasks.listBuildsReferencedByOthers([newest.id]);
     await events.listForProject(projectId, 200);
     await events.listForUser(year.userIds[0]!, 200);

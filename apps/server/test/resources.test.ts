@@ -519,6 +519,7 @@ describe.each(dialects)('project resources on %s', (dialect) => {
       repositories: [],
       integrations: [],
       schedules: [],
+      workflows: [],
     });
     expect((await t.request('DELETE', `${base}/keys/${unused.id}`, { as: t.adminCookie })).status).toBe(204);
   });

@@ -1,14 +1,14 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import type { Clock } from '../src/clock.ts';
-import { readTestEnvironment } from '../src/config.ts';
 import { openRuntime } from '../src/runtime.ts';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
-import { createTestApp, type TestApp, type TestResponse } from './test-app.ts';
+import { spawnGantryCommand, type CapturedProcess } from './server-process-fixture.ts';
+import { createTestApp, listen, type TestApp, type TestResponse } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
@@ -563,7 +563,6 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
 });
 
 describe('gantry runner processes against a listening server (sqlite)', () => {
-  const bin = path.resolve(import.meta.dirname, '../bin/gantry-source.mjs');
   const hasAnsible = spawnSync('ansible-playbook', ['--version']).status === 0;
   let t: TestApp;
   let p: ProjectFixture;
@@ -595,10 +594,8 @@ describe('gantry runner processes against a listening server (sqlite)', () => {
         '',
       ].join('\n'),
     });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = t.app.server.address();
-    port = typeof address === 'object' && address ? address.port : 0;
-    url = `http://127.0.0.1:${port}`;
+    url = await listen(t.app);
+    port = Number(new URL(url).port);
   });
   afterAll(async () => {
     for (const child of children) child.kill('SIGKILL');
@@ -606,37 +603,19 @@ describe('gantry runner processes against a listening server (sqlite)', () => {
     for (const dir of workDirs) rmSync(dir, { recursive: true, force: true });
   });
 
-  function startRunner(token: string): { child: ChildProcess; output: () => string } {
+  function startRunner(token: string): CapturedProcess {
     const workDir = mkdtempSync(path.join(os.tmpdir(), 'gantry-runner-'));
     workDirs.push(workDir);
-    const child = spawn(
-      process.execPath,
-      [bin, 'runner', 'start', '--server', url, '--token', token, '--work-dir', workDir],
-      {
-        env: { PATH: readTestEnvironment().path },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    children.push(child);
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    return { child, output: () => output };
+    const runner = spawnGantryCommand(['runner', 'start', '--server', url, '--token', token, '--work-dir', workDir]);
+    children.push(runner.child);
+    return runner;
   }
 
   /** Runs a short gantry command without blocking this process, which serves the API it calls. */
-  function runGantry(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-    return new Promise((resolve) => {
-      const child = spawn(process.execPath, [bin, ...args], {
-        env: { PATH: readTestEnvironment().path },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.on('close', (status) => resolve({ status, stdout, stderr }));
-    });
+  async function runGantry(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+    const command = spawnGantryCommand(args);
+    const status = await new Promise<number | null>((resolve) => command.child.on('close', resolve));
+    return { status, stdout: command.stdout(), stderr: command.stderr() };
   }
 
   async function waitUntilConnected(runnerId: number, list: string): Promise<void> {
@@ -836,7 +815,7 @@ describe('gantry runner processes against a listening server (sqlite)', () => {
     // A second server on the same store and port replaces the first one while the task runs.
     await t.app.close();
     const runtime = await openRuntime(t.runtime.config);
-    const app = await buildApp({ config: t.runtime.config, services: runtime.services });
+    const app = await buildApp({ config: t.runtime.config, services: runtime.services, verifyResponses: true });
     try {
       await app.listen({ port, host: '127.0.0.1' });
       runtime.services.runnerJobs.start();

@@ -1,8 +1,9 @@
-import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateYear, type GeneratedYear } from '../../../bench/scale-year.ts';
 import type { Clock } from '../src/clock.ts';
-import { migrateToLatest } from '../src/db/migrate.ts';
+import { taskStats } from '../src/db/migrations/0013-task-stats.ts';
+import { createSchemaHelpers } from '../src/db/schema.ts';
 import { createTasksRepository } from '../src/modules/tasks/tasks.repository.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
@@ -224,8 +225,8 @@ describe.each(dialects)('a generated year of history on %s', (dialect) => {
   it('the migration counts the tasks a store already holds', async () => {
     const { db } = t.runtime.connection;
     await db.schema.dropTable('task_stat_day').execute();
-    await sql`delete from gantry_migration where name = '0013-task-stats'`.execute(db);
-    expect(await migrateToLatest(db, dialect)).toEqual(['0013-task-stats']);
+    // Later migrations have run too, so 0013 is run on its own, as it ran on a store that held tasks.
+    await taskStats.up(db as unknown as Kysely<unknown>, createSchemaHelpers(dialect));
     await expectStatsMatchDirectCount();
     await expectStatsMatchDirectCount(await busiestUser());
   });

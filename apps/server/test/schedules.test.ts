@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emptyRefs } from '@gantry/contract';
 import type { Clock } from '../src/clock.ts';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
@@ -192,7 +193,7 @@ describe.each(dialects)('schedules on %s', (dialect) => {
     const schedule = await createSchedule({ name: 'Short-lived', cron_format: '@daily' });
     const refs = await t.request('GET', `${p.base}/schedules/${schedule.id}/refs`, { as: t.adminCookie });
     expect(refs.status).toBe(200);
-    expect(refs.body).toEqual({ templates: [], inventories: [], repositories: [], integrations: [], schedules: [] });
+    expect(refs.body).toEqual(emptyRefs());
     expect((await t.request('DELETE', `${p.base}/schedules/${schedule.id}`, { as: t.adminCookie })).status).toBe(204);
     const gone = await t.request('GET', `${p.base}/schedules/${schedule.id}/refs`, { as: t.adminCookie });
     expect(gone.status).toBe(404);

@@ -12,11 +12,9 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { privateFilesRoot } from '@gantry/runner';
+import { createRunnerAgent, createRunnerClient, privateFilesRoot } from '@gantry/runner';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createGitRepository } from '../../../packages/runner/test/support/git-fixture.ts';
-import { createRunnerAgent } from '../src/cli/runner-agent.ts';
-import { createRunnerClient } from '../src/cli/runner-client.ts';
 import { freePort, startServerProcess } from './server-process-fixture.ts';
 
 const PASSWORD = 'atRest-Pass-1';

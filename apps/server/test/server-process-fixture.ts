@@ -1,6 +1,9 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
+import { afterAll } from 'vitest';
 import { readTestEnvironment } from '../src/config.ts';
 
 /** The `gantry` command run from the sources: tests exercise the code as it is now, not the last build. */
@@ -67,4 +70,109 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
   }
   child.kill('SIGKILL');
   throw new Error(`the server did not start:\n${output}`);
+}
+
+/** A process started from the sources with the test PATH, its output gathered. */
+export interface CapturedProcess {
+  child: ChildProcess;
+  /** Standard output and error as they came, interleaved. */
+  output(): string;
+  stdout(): string;
+  stderr(): string;
+}
+
+/** Runs `gantry <args>` from the sources as a process of its own (a runner, a CLI command). */
+export function spawnGantryCommand(args: string[]): CapturedProcess {
+  const child = spawn(process.execPath, [GANTRY_SOURCE_BIN, ...args], {
+    env: { PATH: readTestEnvironment().path },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const gathered = { output: '', stdout: '', stderr: '' };
+  for (const stream of ['stdout', 'stderr'] as const)
+    child[stream]?.on('data', (chunk: Buffer) => {
+      gathered[stream] += chunk.toString();
+      gathered.output += chunk.toString();
+    });
+  return { child, output: () => gathered.output, stdout: () => gathered.stdout, stderr: () => gathered.stderr };
+}
+
+/** Calls a server process's API with a session: JSON in and out, sent from the server's own origin. */
+export type ProcessApi = <T = Record<string, unknown> & { id: number }>(
+  method: string,
+  route: string,
+  body?: unknown,
+) => Promise<T>;
+
+/** Signs in to the server at `url` and returns a client that calls it with that session. */
+export async function signInToProcess(url: string, login: string, password: string): Promise<ProcessApi> {
+  const response = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ auth: login, password }),
+  });
+  const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  return async <T>(method: string, route: string, body?: unknown): Promise<T> => {
+    const answer = await fetch(`${url}${route}`, {
+      method,
+      headers: { cookie, 'content-type': 'application/json', origin: url },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    return (await answer.json()) as T;
+  };
+}
+
+/**
+ * Creates, through `api`, a project whose repository is the local directory `scripts`, and a bash
+ * template running `playbook` from it; returns the project's API path and the template's id.
+ */
+export async function createScriptTemplate(
+  api: ProcessApi,
+  scripts: string,
+  names: { project: string; template: string; playbook: string },
+): Promise<{ base: string; templateId: number }> {
+  const project = await api('POST', '/api/projects', { name: names.project });
+  const base = `/api/project/${project.id}`;
+  const [key] = await api<{ id: number }[]>('GET', `${base}/keys`);
+  const [group] = await api<{ id: number }[]>('GET', `${base}/environment`);
+  const repository = await api('POST', `${base}/repositories`, {
+    name: 'local',
+    git_url: scripts,
+    ssh_key_id: key?.id,
+  });
+  const template = await api('POST', `${base}/templates`, {
+    name: names.template,
+    app: 'bash',
+    playbook: names.playbook,
+    repository_id: repository.id,
+    environment_id: group?.id,
+  });
+  return { base, templateId: template.id };
+}
+
+/**
+ * A store and a scripts directory that outlive one server process, for tests that kill a server and
+ * start another on the same store; `start` starts one with a known admin. Registers the clean-up.
+ */
+export function useServerStore(name: string, adminPassword: string) {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), `gantry-${name}-`));
+  const scripts = mkdtempSync(path.join(os.tmpdir(), `gantry-${name}-scripts-`));
+  const children: ChildProcess[] = [];
+  afterAll(() => {
+    for (const child of children) child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(scripts, { recursive: true, force: true });
+  });
+  return {
+    dataDir,
+    scripts,
+    async start(port: number): Promise<ChildProcess> {
+      const { child } = await startServerProcess({
+        dataDir,
+        port,
+        env: { GANTRY_ADMIN_LOGIN: 'admin', GANTRY_ADMIN_PASSWORD: adminPassword },
+      });
+      children.push(child);
+      return child;
+    },
+  };
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort, startServerProcess } from './server-process-fixture.ts';
+import { createScriptTemplate, freePort, signInToProcess, startServerProcess } from './server-process-fixture.ts';
 
 describe('the server process as a service manager sees it', () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gantry-process-'));
@@ -64,41 +64,14 @@ describe('the server process as a service manager sees it', () => {
       const env = { GANTRY_ADMIN_LOGIN: 'admin', GANTRY_ADMIN_PASSWORD: 'process-Pass-1' };
       const server = await startServerProcess({ dataDir: taskDataDir, port, env });
       children.push(server.child);
-      const login = await fetch(`${server.url}/api/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ auth: 'admin', password: 'process-Pass-1' }),
-      });
-      const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-      const call = async (method: string, route: string, body?: unknown) => {
-        const response = await fetch(`${server.url}${route}`, {
-          method,
-          headers: { cookie, 'content-type': 'application/json', origin: server.url },
-          ...(body ? { body: JSON.stringify(body) } : {}),
-        });
-        return (await response.json()) as Record<string, unknown> & { id: number };
-      };
-      const project = await call('POST', '/api/projects', { name: 'Shutdown' });
-      const base = `/api/project/${project.id}`;
-      const [key] = (await call('GET', `${base}/keys`)) as unknown as { id: number }[];
-      const [group] = (await call('GET', `${base}/environment`)) as unknown as { id: number }[];
-      const repository = await call('POST', `${base}/repositories`, {
-        name: 'local',
-        git_url: scripts,
-        ssh_key_id: key?.id,
-      });
-      const template = await call('POST', `${base}/templates`, {
-        name: 'Stubborn',
-        app: 'bash',
-        playbook: 'stubborn.sh',
-        repository_id: repository.id,
-        environment_id: group?.id,
-      });
-      const task = await call('POST', `${base}/tasks`, { template_id: template.id });
+      const call = await signInToProcess(server.url, 'admin', 'process-Pass-1');
+      const names = { project: 'Shutdown', template: 'Stubborn', playbook: 'stubborn.sh' };
+      const { base, templateId } = await createScriptTemplate(call, scripts, names);
+      const task = await call('POST', `${base}/tasks`, { template_id: templateId });
       await expect
         .poll(
           async () =>
-            ((await call('GET', `${base}/tasks/${task.id}/output`)) as unknown as { output: string }[]).some(
+            (await call<{ output: string }[]>('GET', `${base}/tasks/${task.id}/output`)).some(
               (l) => l.output === 'started',
             ),
           { timeout: 20_000 },
@@ -112,15 +85,8 @@ describe('the server process as a service manager sees it', () => {
 
       const again = await startServerProcess({ dataDir: taskDataDir, port, env });
       children.push(again.child);
-      const relogin = await fetch(`${again.url}/api/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ auth: 'admin', password: 'process-Pass-1' }),
-      });
-      const status = await fetch(`${again.url}${base}/tasks/${task.id}`, {
-        headers: { cookie: (relogin.headers.get('set-cookie') ?? '').split(';')[0] ?? '' },
-      }).then((r) => r.json() as Promise<{ status: string }>);
-      expect(status.status).toBe('stopped');
+      const callAgain = await signInToProcess(again.url, 'admin', 'process-Pass-1');
+      expect((await callAgain('GET', `${base}/tasks/${task.id}`)).status).toBe('stopped');
     } finally {
       rmSync(taskDataDir, { recursive: true, force: true });
       rmSync(scripts, { recursive: true, force: true });

@@ -2,9 +2,9 @@ import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
+import { connectLive } from './live-client.ts';
 import { createProjectFixture, insertTaskRow, type ProjectFixture } from './task-fixture.ts';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { createTestApp, listen, type TestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
@@ -28,7 +28,7 @@ function createFakeTerraform(): { path: string; calls: () => string[] } {
 describe.each(dialects)('live updates, confirmation and recovery on %s', (dialect) => {
   let t: TestApp;
   let p: ProjectFixture;
-  let port = 0;
+  let url = '';
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
@@ -36,21 +36,11 @@ describe.each(dialects)('live updates, confirmation and recovery on %s', (dialec
       'count.sh': 'for i in $(seq 1 300); do echo "n$i"; done\n',
       'infra/main.tf': '',
     });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = t.app.server.address();
-    port = typeof address === 'object' && address ? address.port : 0;
+    url = await listen(t.app);
   });
   afterAll(() => t.close());
 
-  function connect(query: string): Promise<{ messages: Record<string, unknown>[]; socket: WebSocket }> {
-    return new Promise((resolve, reject) => {
-      const socket = new WebSocket(`ws://127.0.0.1:${port}/api/ws${query}`, { headers: { cookie: t.adminCookie } });
-      const messages: Record<string, unknown>[] = [];
-      socket.on('message', (data: Buffer) => messages.push(JSON.parse(data.toString()) as Record<string, unknown>));
-      socket.on('open', () => resolve({ messages, socket }));
-      socket.on('error', reject);
-    });
-  }
+  const connect = (query: string) => connectLive(url, { cookie: t.adminCookie }, query);
 
   it('websocket clients get status updates and every log line in order, per line or in batches', async () => {
     const perLine = await connect('');
@@ -76,19 +66,9 @@ describe.each(dialects)('live updates, confirmation and recovery on %s', (dialec
   });
 
   it('a websocket without a session is refused, and non-members receive nothing', async () => {
-    await expect(
-      new Promise((resolve, reject) => {
-        const socket = new WebSocket(`ws://127.0.0.1:${port}/api/ws`);
-        socket.on('open', resolve);
-        socket.on('unexpected-response', (_req, res) => reject(new Error(String(res.statusCode))));
-        socket.on('error', reject);
-      }),
-    ).rejects.toThrow('401');
+    await expect(connectLive(url)).rejects.toThrow('handshake answered 401');
     const outsider = await t.createUser(`outsider${Math.random().toString(36).slice(2, 6)}`);
-    const messages: unknown[] = [];
-    const socket = new WebSocket(`ws://127.0.0.1:${port}/api/ws`, { headers: { cookie: outsider.cookie } });
-    socket.on('message', (data: Buffer) => messages.push(JSON.parse(data.toString())));
-    await new Promise((resolve) => socket.on('open', resolve));
+    const { socket, messages } = await connectLive(url, { cookie: outsider.cookie });
     const taskId = await p.runTask(await p.createTemplate({ playbook: 'count.sh' }));
     await p.waitForStatus(taskId, ['success']);
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -1,25 +1,25 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import type { Audience, LiveHub } from '../src/http/live-hub.ts';
+import type { Audience, LiveHub } from '../src/live/live-hub.ts';
 import { createTaskLogFactory } from '../src/modules/tasks/task-log.ts';
-import type { TasksRepository } from '../src/modules/tasks/tasks.repository.ts';
+import type { TaskOutputRepository } from '../src/modules/tasks/task-output.repository.ts';
 
 /** A log whose store answers each batch when the test lets it. */
 function createLog() {
   const stored: string[] = [];
   const answers: (() => void)[] = [];
-  const tasks = {
-    insertOutput: (rows: { output: string }[]) =>
+  const output = {
+    storeNumbered: (rows: { output: string }[]) =>
       new Promise<void>((resolve) =>
         answers.push(() => {
           stored.push(...rows.map((row) => row.output));
           resolve();
         }),
       ),
-  } as unknown as TasksRepository;
+  } as unknown as TaskOutputRepository;
   const hub = { publishLines: () => undefined } as unknown as LiveHub;
   const open = createTaskLogFactory({
-    tasks,
+    output,
     hub,
     clock: { now: () => new Date() },
     logger: pino({ level: 'silent' }),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTasksRepository } from '../src/modules/tasks/tasks.repository.ts';
+import { createTaskOutputRepository } from '../src/modules/tasks/task-output.repository.ts';
 import { createProjectFixture, insertTaskRow, type ProjectFixture } from './task-fixture.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
@@ -23,7 +23,7 @@ describe.each(dialects)('storing task output in bulk on %s', (dialect) => {
       template_id: await p.createTemplate({ playbook: 'noop.sh' }),
       status: 'running',
     });
-    const repository = createTasksRepository(t.runtime.connection.db, dialect);
+    const repository = createTaskOutputRepository(t.runtime.connection.db, dialect);
     const time = new Date().toISOString();
     // Characters a bulk format could take for its own (tab, backslash, quotes, CR, braces, commas), wide
     // characters, and long lines whose text alone is more than one statement may carry.
@@ -40,12 +40,12 @@ describe.each(dialects)('storing task output in bulk on %s', (dialect) => {
     const outputs = Array.from({ length: 12_000 }, (_, i) =>
       i % 1000 === 999 ? `${i}${long}` : `${i} ${special[i % special.length]}`,
     );
-    await repository.insertOutput(
+    await repository.storeNumbered(
       outputs.map((output, seq) => ({ task_id: taskId, seq, time, output })),
       taskId,
       outputs.length,
     );
-    const stored = await repository.listOutput(taskId, 0, undefined);
+    const stored = await repository.list(taskId, 0, undefined);
     expect(stored.map((row) => row.seq)).toEqual(outputs.map((_, seq) => seq));
     expect(stored.map((row) => row.output)).toEqual(outputs);
     expect(

@@ -1,14 +1,20 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isRunning } from '../../../packages/runner/test/support/process-state.ts';
-import { readTestEnvironment } from '../src/config.ts';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { createTestApp, listen, type TestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
-import { GANTRY_SOURCE_BIN, freePort, startServerProcess } from './server-process-fixture.ts';
+import {
+  createScriptTemplate,
+  freePort,
+  signInToProcess,
+  spawnGantryCommand,
+  useServerStore,
+  type CapturedProcess,
+} from './server-process-fixture.ts';
 
 // The sources, not the last build: this tests the code as it is now.
 const KINDS = ['group', 'setsid', 'double-fork', 'double-fork-setsid'] as const;
@@ -111,65 +117,23 @@ describe.each(dialects)('the process tree of a task on %s', (dialect) => {
 });
 
 describe('a server killed while a task runs a process tree', () => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gantry-tree-restart-'));
-  const scripts = mkdtempSync(path.join(os.tmpdir(), 'gantry-tree-restart-scripts-'));
-  const children: ChildProcess[] = [];
-  afterAll(() => {
-    for (const child of children) child.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
-    rmSync(scripts, { recursive: true, force: true });
-  });
-
-  async function start(port: number): Promise<ChildProcess> {
-    const { child } = await startServerProcess({
-      dataDir,
-      port,
-      env: { GANTRY_ADMIN_LOGIN: 'admin', GANTRY_ADMIN_PASSWORD: 'tree-Pass-1' },
-    });
-    children.push(child);
-    return child;
-  }
+  const { scripts, start } = useServerStore('tree-restart', 'tree-Pass-1');
 
   it('the restarted server kills every process the task left, though the script that started them is dead too', async () => {
     const { dir, script } = plantingScript('echo "leader $$"\nexec sleep 327');
     writeFileSync(path.join(scripts, 'tree.sh'), script);
     const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
     const first = await start(port);
-    const login = await fetch(`${url}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ auth: 'admin', password: 'tree-Pass-1' }),
-    });
-    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-    const call = async (method: string, route: string, body?: unknown) => {
-      const response = await fetch(`${url}${route}`, {
-        method,
-        headers: { cookie, 'content-type': 'application/json' },
-        ...(body ? { body: JSON.stringify(body) } : {}),
-      });
-      return (await response.json()) as Record<string, unknown> & { id: number };
-    };
-    const project = await call('POST', '/api/projects', { name: 'Tree' });
-    const base = `/api/project/${project.id}`;
-    const [key] = (await call('GET', `${base}/keys`)) as unknown as { id: number }[];
-    const [group] = (await call('GET', `${base}/environment`)) as unknown as { id: number }[];
-    const repository = await call('POST', `${base}/repositories`, {
-      name: 'local',
-      git_url: scripts,
-      ssh_key_id: key?.id,
-    });
-    const template = await call('POST', `${base}/templates`, {
-      name: 'Tree',
-      app: 'bash',
+    const call = await signInToProcess(`http://127.0.0.1:${port}`, 'admin', 'tree-Pass-1');
+    const { base, templateId } = await createScriptTemplate(call, scripts, {
+      project: 'Tree',
+      template: 'Tree',
       playbook: 'tree.sh',
-      repository_id: repository.id,
-      environment_id: group?.id,
     });
-    const task = await call('POST', `${base}/tasks`, { template_id: template.id });
+    const task = await call('POST', `${base}/tasks`, { template_id: templateId });
 
     const output = async () =>
-      ((await call('GET', `${base}/tasks/${task.id}/output`)) as unknown as { output: string }[]).map((l) => l.output);
+      (await call<{ output: string }[]>('GET', `${base}/tasks/${task.id}/output`)).map((l) => l.output);
     await expect.poll(output, { timeout: 20_000, interval: 50 }).toContain('planted');
     const pids = plantedPids(dir);
     const leader = Number((await output()).find((line) => line.startsWith('leader '))?.slice(7));
@@ -204,9 +168,7 @@ describe('a runner killed while a task runs a process tree (sqlite)', () => {
     t = await createTestApp('sqlite', { use_remote_runner: true });
     t.runtime.services.runnerJobs.start();
     p = await createProjectFixture(t, { 'tree.sh': planted.script });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = t.app.server.address();
-    url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    url = await listen(t.app);
   });
   afterAll(async () => {
     for (const child of children) child.kill('SIGKILL');
@@ -214,20 +176,10 @@ describe('a runner killed while a task runs a process tree (sqlite)', () => {
     rmSync(workDir, { recursive: true, force: true });
   });
 
-  function startRunner(token: string): { child: ChildProcess; output: () => string } {
-    const child = spawn(
-      process.execPath,
-      [GANTRY_SOURCE_BIN, 'runner', 'start', '--server', url, '--token', token, '--work-dir', workDir],
-      {
-        env: { PATH: readTestEnvironment().path },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    children.push(child);
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    return { child, output: () => output };
+  function startRunner(token: string): CapturedProcess {
+    const runner = spawnGantryCommand(['runner', 'start', '--server', url, '--token', token, '--work-dir', workDir]);
+    children.push(runner.child);
+    return runner;
   }
 
   it('the restarted runner kills every process its earlier run left', async () => {

@@ -74,7 +74,7 @@ export async function createTestApp(
   );
   const runtime = await openRuntime(config, options.clock);
   await ensureFirstAdmin(config, runtime.services.users);
-  const app = await buildApp({ config, services: runtime.services });
+  const app = await buildApp({ config, services: runtime.services, verifyResponses: true });
   const secrets = new Set<string>([ADMIN_PASSWORD]);
 
   async function request(method: string, url: string, options: RequestOptions = {}): Promise<TestResponse> {
@@ -141,4 +141,17 @@ export async function createTestApp(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Makes the app listen on a free port of 127.0.0.1 and returns its address, for clients outside the process. */
+export async function listen(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+}
+
+/** Another node on `node`'s store, secrets key and Redis, as a second Gantry behind a load balancer. */
+export function createPeerNode(node: TestApp): Promise<TestApp> {
+  const { db_url, access_key_encryption, redis_url } = node.runtime.config;
+  return createTestApp(node.dialect, { db_url, access_key_encryption, redis_url });
 }

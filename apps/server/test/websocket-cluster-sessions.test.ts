@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
+import { connectLive } from './live-client.ts';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { createPeerNode, createTestApp, listen, type TestApp } from './test-app.ts';
 import { listClusterDialects, TEST_REDIS_URL } from './test-databases.ts';
 
 const dialects = await listClusterDialects();
@@ -10,38 +10,21 @@ describe.each(dialects)('websocket sessions across two nodes on %s', (dialect) =
   let a: TestApp;
   let b: TestApp;
   let p: ProjectFixture;
-  let portB = 0;
+  let urlB = '';
 
   beforeAll(async () => {
     a = await createTestApp(dialect, { redis_url: TEST_REDIS_URL });
-    b = await createTestApp(dialect, {
-      redis_url: TEST_REDIS_URL,
-      db_url: a.runtime.config.db_url,
-      access_key_encryption: a.runtime.config.access_key_encryption,
-    });
+    b = await createPeerNode(a);
     await Promise.all([a.runtime.services.clusterBus?.ready, b.runtime.services.clusterBus?.ready]);
     p = await createProjectFixture(a, { 'slow.sh': 'for i in $(seq 1 40); do echo "n$i"; sleep 0.1; done\n' });
-    await b.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = b.app.server.address();
-    portB = typeof address === 'object' && address ? address.port : 0;
+    urlB = await listen(b.app);
   });
   afterAll(async () => {
     await b?.close();
     await a?.close();
   });
 
-  function connectToB(
-    cookie: string,
-  ): Promise<{ socket: WebSocket; messages: Record<string, unknown>[]; closed: Promise<number> }> {
-    return new Promise((resolve, reject) => {
-      const socket = new WebSocket(`ws://127.0.0.1:${portB}/api/ws`, { headers: { cookie } });
-      const messages: Record<string, unknown>[] = [];
-      const closed = new Promise<number>((done) => socket.on('close', (code: number) => done(code)));
-      socket.on('message', (data: Buffer) => messages.push(JSON.parse(data.toString()) as Record<string, unknown>));
-      socket.on('open', () => resolve({ socket, messages, closed }));
-      socket.on('error', reject);
-    });
-  }
+  const connectToB = (cookie: string) => connectLive(urlB, { cookie });
 
   it('signing out on one node closes the socket of that session on the other', async () => {
     const user = await a.createUser('cluster-signout');

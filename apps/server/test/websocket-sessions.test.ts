@@ -1,19 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import type { Clock } from '../src/clock.ts';
 import { revalidateSockets } from '../src/http/websocket.ts';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { connectLive, type LiveClient } from './live-client.ts';
+import { createTestApp, listen, type TestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
-
-interface LiveClient {
-  socket: WebSocket;
-  messages: Record<string, unknown>[];
-  /** Settles with the close code once the server closes the socket. */
-  closed: Promise<number>;
-}
 
 /** Resolves with 'open' or the close code, whichever comes first, or 'still open' after the wait. */
 function stateAfter(client: LiveClient, ms: number): Promise<number | 'still open'> {
@@ -28,30 +21,16 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe.each(dialects)('websocket sessions on %s', (dialect) => {
   let t: TestApp;
   let p: ProjectFixture;
-  let port = 0;
+  let url = '';
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
     p = await createProjectFixture(t, { 'slow.sh': 'for i in $(seq 1 40); do echo "n$i"; sleep 0.1; done\n' });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = t.app.server.address();
-    port = typeof address === 'object' && address ? address.port : 0;
+    url = await listen(t.app);
   });
   afterAll(() => t.close());
 
-  function connect(headers: Record<string, string>): Promise<LiveClient> {
-    return new Promise((resolve, reject) => {
-      const socket = new WebSocket(`ws://127.0.0.1:${port}/api/ws`, { headers });
-      const messages: Record<string, unknown>[] = [];
-      const closed = new Promise<number>((done) => socket.on('close', (code: number) => done(code)));
-      socket.on('message', (data: Buffer) => messages.push(JSON.parse(data.toString()) as Record<string, unknown>));
-      socket.on('open', () => resolve({ socket, messages, closed }));
-      socket.on('unexpected-response', (_request, response) =>
-        reject(new Error(`handshake answered ${String(response.statusCode)}`)),
-      );
-      socket.on('error', reject);
-    });
-  }
+  const connect = (headers: Record<string, string>) => connectLive(url, headers);
 
   async function createUser(name: string): Promise<{ id: number; cookie: string; password: string }> {
     const password = `${name}-Secret-1`;
@@ -144,16 +123,8 @@ describe.each(dialects)('websocket sessions on %s', (dialect) => {
     const clock: Clock = { now: () => new Date(now) };
     const idle = await createTestApp(dialect, { session_idle_minutes: 5 }, { clock });
     try {
-      await idle.app.listen({ port: 0, host: '127.0.0.1' });
-      const address = idle.app.server.address();
-      const idlePort = typeof address === 'object' && address ? address.port : 0;
-      const open = (cookie: string) =>
-        new Promise<LiveClient>((resolve, reject) => {
-          const socket = new WebSocket(`ws://127.0.0.1:${idlePort}/api/ws`, { headers: { cookie } });
-          const closed = new Promise<number>((done) => socket.on('close', (code: number) => done(code)));
-          socket.on('open', () => resolve({ socket, messages: [], closed }));
-          socket.on('error', reject);
-        });
+      const idleUrl = await listen(idle.app);
+      const open = (cookie: string) => connectLive(idleUrl, { cookie });
       const user = await idle.createUser('ws-idle');
       const idleClient = await open(user.cookie);
       now += 4 * 60_000;
@@ -175,7 +146,7 @@ describe.each(dialects)('websocket sessions on %s', (dialect) => {
       'handshake answered 403',
     );
     await expect(connect({ cookie: t.adminCookie, origin: 'null' })).rejects.toThrow('handshake answered 403');
-    const own = await connect({ cookie: t.adminCookie, origin: `http://127.0.0.1:${port}` });
+    const own = await connect({ cookie: t.adminCookie, origin: url });
     const script = await connect({ cookie: t.adminCookie });
     own.socket.close();
     script.socket.close();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint } from './endpoint.ts';
+import { collectionEndpoints, endpoint } from './endpoint.ts';
 import { NoContent, wireInteger } from './common.ts';
 
 export const DEFAULT_APP_IDS = ['ansible', 'terraform', 'tofu', 'pulumi', 'bash', 'python', 'powershell'] as const;
@@ -48,22 +48,13 @@ export type AppBody = z.input<typeof AppBody>;
 const AppParams = z.object({ appId: AppId });
 
 export const appsApi = {
-  list: endpoint({ method: 'GET', path: '/api/apps', response: z.array(App) }),
-  create: endpoint({
-    method: 'POST',
+  ...collectionEndpoints({
     path: '/api/apps',
+    itemPath: '/api/apps/:appId',
+    itemParams: AppParams,
     body: AppBody.extend({ id: AppId }),
-    response: App,
-    status: 201,
-  }),
-  get: endpoint({ method: 'GET', path: '/api/apps/:appId', params: AppParams, response: App }),
-  update: endpoint({
-    method: 'PUT',
-    path: '/api/apps/:appId',
-    params: AppParams,
-    body: AppBody,
-    response: NoContent,
-    status: 204,
+    item: App,
+    updateBody: AppBody,
   }),
   setActive: endpoint({
     method: 'POST',
@@ -73,5 +64,4 @@ export const appsApi = {
     response: NoContent,
     status: 204,
   }),
-  remove: endpoint({ method: 'DELETE', path: '/api/apps/:appId', params: AppParams, response: NoContent, status: 204 }),
 };

@@ -14,6 +14,7 @@ import { Project } from './projects.ts';
 import { getGitUrlType, INCORRECT_URL_MESSAGE } from './repositories.ts';
 import { TaskParams } from './task-spec.ts';
 import { CLI_ARGS_INVALID, isJsonStringArray, SurveyVar, TemplateType } from './templates.ts';
+import { WorkflowFile } from './workflows.ts';
 
 /**
  * A project backup as Semaphore writes and reads it: objects refer to each other by name, never by
@@ -340,6 +341,8 @@ export const ProjectBackup = z.object(
       .nullish()
       .transform((v) => v ?? []),
     schedules: section(BackupSchedule),
+    /** Gantry's own: each workflow's current revision in its file form (templates named). */
+    workflows: section(WorkflowFile),
   },
   { error: 'Backup must be a JSON object' },
 );

@@ -1,4 +1,5 @@
-import type { z } from 'zod';
+import { z } from 'zod';
+import { NoContent } from './common.ts';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -34,3 +35,60 @@ export type EndpointParams<E> = E extends Endpoint<infer P, z.ZodType, z.ZodType
 export type EndpointQuery<E> = E extends Endpoint<z.ZodType, infer Q, z.ZodType, z.ZodType> ? z.input<Q> : never;
 export type EndpointBody<E> = E extends Endpoint<z.ZodType, z.ZodType, infer B, z.ZodType> ? z.input<B> : never;
 export type EndpointResponse<E> = E extends Endpoint<z.ZodType, z.ZodType, z.ZodType, infer R> ? z.output<R> : never;
+
+/**
+ * The five endpoints of a collection: `list` and `create` on `path`, `get`, `update` (204) and
+ * `remove` (204) on `itemPath`. `created` is what create answers when it is not the item itself;
+ * `updateBody` what update takes when it differs from what create takes; `createStatus` the status
+ * create answers (201 unless the wire says otherwise).
+ */
+export function collectionEndpoints<
+  TListParams extends z.ZodType,
+  TItemParams extends z.ZodType,
+  TQuery extends z.ZodType,
+  TBody extends z.ZodType,
+  TItem extends z.ZodType,
+  TCreated extends z.ZodType = TItem,
+  TUpdateBody extends z.ZodType = TBody,
+>(spec: {
+  path: string;
+  itemPath: string;
+  listParams?: TListParams;
+  itemParams: TItemParams;
+  query?: TQuery;
+  body: TBody;
+  item: TItem;
+  created?: TCreated;
+  updateBody?: TUpdateBody;
+  createStatus?: number;
+}) {
+  const listParams = spec.listParams ? { params: spec.listParams } : {};
+  const params = spec.itemParams;
+  return {
+    list: endpoint<TListParams, TQuery, z.ZodType, z.ZodArray<TItem>>({
+      method: 'GET',
+      path: spec.path,
+      ...listParams,
+      ...(spec.query ? { query: spec.query } : {}),
+      response: z.array(spec.item),
+    }),
+    create: endpoint<TListParams, z.ZodType, TBody, TCreated>({
+      method: 'POST',
+      path: spec.path,
+      ...listParams,
+      body: spec.body,
+      response: spec.created ?? (spec.item as z.ZodType as TCreated),
+      status: spec.createStatus ?? 201,
+    }),
+    get: endpoint({ method: 'GET', path: spec.itemPath, params, response: spec.item }),
+    update: endpoint<TItemParams, z.ZodType, TUpdateBody, typeof NoContent>({
+      method: 'PUT',
+      path: spec.itemPath,
+      params,
+      body: spec.updateBody ?? (spec.body as z.ZodType as TUpdateBody),
+      response: NoContent,
+      status: 204,
+    }),
+    remove: endpoint({ method: 'DELETE', path: spec.itemPath, params, response: NoContent, status: 204 }),
+  };
+}

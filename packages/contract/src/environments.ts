@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { endpoint } from './endpoint.ts';
-import { Id, NoContent, PathId, ProjectParams, SortOrder, requiredString } from './common.ts';
+import { collectionEndpoints, endpoint } from './endpoint.ts';
+import { Id, PathId, ProjectParams, SortOrder, requiredString } from './common.ts';
 import { ResourceRefs } from './refs.ts';
 
 export const EXTRA_VARIABLES_INVALID = 'Extra variables must be valid JSON';
@@ -18,6 +18,7 @@ function parseJsonObject(text: string): Record<string, unknown> | undefined {
 }
 
 export const EnvironmentSecretType = z.enum(['var', 'env']);
+export type EnvironmentSecretType = z.infer<typeof EnvironmentSecretType>;
 
 export const EnvironmentSecret = z.object({
   id: Id,
@@ -117,46 +118,19 @@ export const EnvironmentParams = z.object({ projectId: PathId, environmentId: Pa
 const SortQuery = z.object({ sort: z.enum(['name']).catch('name').optional(), order: SortOrder.optional() });
 
 export const environmentsApi = {
-  list: endpoint({
-    method: 'GET',
+  ...collectionEndpoints({
     path: '/api/project/:projectId/environment',
-    params: ProjectParams,
+    itemPath: '/api/project/:projectId/environment/:environmentId',
+    listParams: ProjectParams,
+    itemParams: EnvironmentParams,
     query: SortQuery,
-    response: z.array(Environment),
-  }),
-  create: endpoint({
-    method: 'POST',
-    path: '/api/project/:projectId/environment',
-    params: ProjectParams,
     body: EnvironmentBody,
-    response: Environment,
-    status: 201,
-  }),
-  get: endpoint({
-    method: 'GET',
-    path: '/api/project/:projectId/environment/:environmentId',
-    params: EnvironmentParams,
-    response: Environment,
+    item: Environment,
   }),
   refs: endpoint({
     method: 'GET',
     path: '/api/project/:projectId/environment/:environmentId/refs',
     params: EnvironmentParams,
     response: ResourceRefs,
-  }),
-  update: endpoint({
-    method: 'PUT',
-    path: '/api/project/:projectId/environment/:environmentId',
-    params: EnvironmentParams,
-    body: EnvironmentBody,
-    response: NoContent,
-    status: 204,
-  }),
-  remove: endpoint({
-    method: 'DELETE',
-    path: '/api/project/:projectId/environment/:environmentId',
-    params: EnvironmentParams,
-    response: NoContent,
-    status: 204,
   }),
 };

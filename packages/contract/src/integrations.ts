@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint } from './endpoint.ts';
+import { collectionEndpoints, endpoint } from './endpoint.ts';
 import { Id, NoContent, PathId, ProjectParams, SortOrder, requiredId, requiredString, requiredText } from './common.ts';
 import { ScheduleTaskParams } from './schedules.ts';
 
@@ -190,110 +190,73 @@ const SortQuery = z.object({ sort: z.enum(['name']).catch('name').optional(), or
 const base = '/api/project/:projectId/integrations';
 const one = `${base}/:integrationId`;
 
+/** The aliases (webhook addresses) under `path`: list, create (no body, answers 200) and delete. */
+function aliasEndpoints<TParams extends z.ZodType, TAliasParams extends z.ZodType>(
+  path: string,
+  params: TParams,
+  aliasParams: TAliasParams,
+) {
+  return {
+    list: endpoint({ method: 'GET', path, params, response: z.array(IntegrationAlias) }),
+    create: endpoint({ method: 'POST', path, params, response: IntegrationAlias }),
+    remove: endpoint({
+      method: 'DELETE',
+      path: `${path}/:aliasId`,
+      params: aliasParams,
+      response: NoContent,
+      status: 204,
+    }),
+  };
+}
+const aliases = aliasEndpoints(`${one}/aliases`, IntegrationParams, AliasParams);
+const projectAliases = aliasEndpoints(`${base}/aliases`, ProjectParams, ProjectAliasParams);
+
+const values = collectionEndpoints({
+  path: `${one}/values`,
+  itemPath: `${one}/values/:valueId`,
+  listParams: IntegrationParams,
+  itemParams: ValueParams,
+  query: SortQuery,
+  body: IntegrationExtractValueBody,
+  item: IntegrationExtractValue,
+});
+const matchers = collectionEndpoints({
+  path: `${one}/matchers`,
+  itemPath: `${one}/matchers/:matcherId`,
+  listParams: IntegrationParams,
+  itemParams: MatcherParams,
+  query: SortQuery,
+  body: IntegrationMatcherBody,
+  item: IntegrationMatcher,
+  // Semaphore answers 200 (not 201) when a matcher is created; kept for wire compatibility.
+  createStatus: 200,
+});
+
 export const integrationsApi = {
-  list: endpoint({
-    method: 'GET',
+  ...collectionEndpoints({
     path: base,
-    params: ProjectParams,
+    itemPath: one,
+    listParams: ProjectParams,
+    itemParams: IntegrationParams,
     query: SortQuery,
-    response: z.array(Integration),
-  }),
-  create: endpoint({
-    method: 'POST',
-    path: base,
-    params: ProjectParams,
     body: IntegrationBody,
-    response: Integration,
-    status: 201,
+    item: Integration,
   }),
-  get: endpoint({ method: 'GET', path: one, params: IntegrationParams, response: Integration }),
-  update: endpoint({
-    method: 'PUT',
-    path: one,
-    params: IntegrationParams,
-    body: IntegrationBody,
-    response: NoContent,
-    status: 204,
-  }),
-  remove: endpoint({ method: 'DELETE', path: one, params: IntegrationParams, response: NoContent, status: 204 }),
   refs: endpoint({ method: 'GET', path: `${one}/refs`, params: IntegrationParams, response: IntegrationRefs }),
 
-  listAliases: endpoint({
-    method: 'GET',
-    path: `${one}/aliases`,
-    params: IntegrationParams,
-    response: z.array(IntegrationAlias),
-  }),
-  createAlias: endpoint({
-    method: 'POST',
-    path: `${one}/aliases`,
-    params: IntegrationParams,
-    response: IntegrationAlias,
-  }),
-  removeAlias: endpoint({
-    method: 'DELETE',
-    path: `${one}/aliases/:aliasId`,
-    params: AliasParams,
-    response: NoContent,
-    status: 204,
-  }),
+  listAliases: aliases.list,
+  createAlias: aliases.create,
+  removeAlias: aliases.remove,
 
-  listProjectAliases: endpoint({
-    method: 'GET',
-    path: `${base}/aliases`,
-    params: ProjectParams,
-    response: z.array(IntegrationAlias),
-  }),
-  createProjectAlias: endpoint({
-    method: 'POST',
-    path: `${base}/aliases`,
-    params: ProjectParams,
-    response: IntegrationAlias,
-  }),
-  removeProjectAlias: endpoint({
-    method: 'DELETE',
-    path: `${base}/aliases/:aliasId`,
-    params: ProjectAliasParams,
-    response: NoContent,
-    status: 204,
-  }),
+  listProjectAliases: projectAliases.list,
+  createProjectAlias: projectAliases.create,
+  removeProjectAlias: projectAliases.remove,
 
-  listValues: endpoint({
-    method: 'GET',
-    path: `${one}/values`,
-    params: IntegrationParams,
-    query: SortQuery,
-    response: z.array(IntegrationExtractValue),
-  }),
-  createValue: endpoint({
-    method: 'POST',
-    path: `${one}/values`,
-    params: IntegrationParams,
-    body: IntegrationExtractValueBody,
-    response: IntegrationExtractValue,
-    status: 201,
-  }),
-  getValue: endpoint({
-    method: 'GET',
-    path: `${one}/values/:valueId`,
-    params: ValueParams,
-    response: IntegrationExtractValue,
-  }),
-  updateValue: endpoint({
-    method: 'PUT',
-    path: `${one}/values/:valueId`,
-    params: ValueParams,
-    body: IntegrationExtractValueBody,
-    response: NoContent,
-    status: 204,
-  }),
-  removeValue: endpoint({
-    method: 'DELETE',
-    path: `${one}/values/:valueId`,
-    params: ValueParams,
-    response: NoContent,
-    status: 204,
-  }),
+  listValues: values.list,
+  createValue: values.create,
+  getValue: values.get,
+  updateValue: values.update,
+  removeValue: values.remove,
   valueRefs: endpoint({
     method: 'GET',
     path: `${one}/values/:valueId/refs`,
@@ -301,42 +264,11 @@ export const integrationsApi = {
     response: IntegrationChildRefs,
   }),
 
-  listMatchers: endpoint({
-    method: 'GET',
-    path: `${one}/matchers`,
-    params: IntegrationParams,
-    query: SortQuery,
-    response: z.array(IntegrationMatcher),
-  }),
-  // Semaphore answers 200 (not 201) when a matcher is created; kept for wire compatibility.
-  createMatcher: endpoint({
-    method: 'POST',
-    path: `${one}/matchers`,
-    params: IntegrationParams,
-    body: IntegrationMatcherBody,
-    response: IntegrationMatcher,
-  }),
-  getMatcher: endpoint({
-    method: 'GET',
-    path: `${one}/matchers/:matcherId`,
-    params: MatcherParams,
-    response: IntegrationMatcher,
-  }),
-  updateMatcher: endpoint({
-    method: 'PUT',
-    path: `${one}/matchers/:matcherId`,
-    params: MatcherParams,
-    body: IntegrationMatcherBody,
-    response: NoContent,
-    status: 204,
-  }),
-  removeMatcher: endpoint({
-    method: 'DELETE',
-    path: `${one}/matchers/:matcherId`,
-    params: MatcherParams,
-    response: NoContent,
-    status: 204,
-  }),
+  listMatchers: matchers.list,
+  createMatcher: matchers.create,
+  getMatcher: matchers.get,
+  updateMatcher: matchers.update,
+  removeMatcher: matchers.remove,
   matcherRefs: endpoint({
     method: 'GET',
     path: `${one}/matchers/:matcherId/refs`,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { endpoint } from './endpoint.ts';
-import { Id, NoContent, OptionalId, PathId, ProjectParams, QueryId, SortOrder, requiredString } from './common.ts';
+import { collectionEndpoints, endpoint } from './endpoint.ts';
+import { Id, OptionalId, PathId, ProjectParams, QueryId, SortOrder, requiredString } from './common.ts';
 import { ResourceRefs } from './refs.ts';
 
 export const InventoryType = z.enum(['static', 'static-yaml', 'file', 'terraform-workspace', 'tofu-workspace'], {
@@ -71,46 +71,19 @@ const ListQuery = z.object({
 });
 
 export const inventoriesApi = {
-  list: endpoint({
-    method: 'GET',
+  ...collectionEndpoints({
     path: '/api/project/:projectId/inventory',
-    params: ProjectParams,
+    itemPath: '/api/project/:projectId/inventory/:inventoryId',
+    listParams: ProjectParams,
+    itemParams: InventoryParams,
     query: ListQuery,
-    response: z.array(Inventory),
-  }),
-  create: endpoint({
-    method: 'POST',
-    path: '/api/project/:projectId/inventory',
-    params: ProjectParams,
     body: InventoryBody,
-    response: Inventory,
-    status: 201,
-  }),
-  get: endpoint({
-    method: 'GET',
-    path: '/api/project/:projectId/inventory/:inventoryId',
-    params: InventoryParams,
-    response: Inventory,
+    item: Inventory,
   }),
   refs: endpoint({
     method: 'GET',
     path: '/api/project/:projectId/inventory/:inventoryId/refs',
     params: InventoryParams,
     response: ResourceRefs,
-  }),
-  update: endpoint({
-    method: 'PUT',
-    path: '/api/project/:projectId/inventory/:inventoryId',
-    params: InventoryParams,
-    body: InventoryBody,
-    response: NoContent,
-    status: 204,
-  }),
-  remove: endpoint({
-    method: 'DELETE',
-    path: '/api/project/:projectId/inventory/:inventoryId',
-    params: InventoryParams,
-    response: NoContent,
-    status: 204,
   }),
 };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { endpoint } from './endpoint.ts';
-import { Id, NoContent, PathId, ProjectParams, SortOrder, requiredString } from './common.ts';
+import { collectionEndpoints, endpoint } from './endpoint.ts';
+import { Id, PathId, ProjectParams, SortOrder, requiredString } from './common.ts';
 import { ResourceRefs } from './refs.ts';
 
 /** `string` is Semaphore's key holding one secret value (a vault password, a webhook secret). */
@@ -69,41 +69,19 @@ export const KeyParams = z.object({ projectId: PathId, keyId: PathId });
 const SortQuery = z.object({ sort: z.enum(['name', 'type']).catch('name').optional(), order: SortOrder.optional() });
 
 export const keysApi = {
-  list: endpoint({
-    method: 'GET',
+  ...collectionEndpoints({
     path: '/api/project/:projectId/keys',
-    params: ProjectParams,
+    itemPath: '/api/project/:projectId/keys/:keyId',
+    listParams: ProjectParams,
+    itemParams: KeyParams,
     query: SortQuery,
-    response: z.array(AccessKey),
-  }),
-  create: endpoint({
-    method: 'POST',
-    path: '/api/project/:projectId/keys',
-    params: ProjectParams,
     body: KeyBody,
-    response: AccessKey,
-    status: 201,
+    item: AccessKey,
   }),
-  get: endpoint({ method: 'GET', path: '/api/project/:projectId/keys/:keyId', params: KeyParams, response: AccessKey }),
   refs: endpoint({
     method: 'GET',
     path: '/api/project/:projectId/keys/:keyId/refs',
     params: KeyParams,
     response: ResourceRefs,
-  }),
-  update: endpoint({
-    method: 'PUT',
-    path: '/api/project/:projectId/keys/:keyId',
-    params: KeyParams,
-    body: KeyBody,
-    response: NoContent,
-    status: 204,
-  }),
-  remove: endpoint({
-    method: 'DELETE',
-    path: '/api/project/:projectId/keys/:keyId',
-    params: KeyParams,
-    response: NoContent,
-    status: 204,
   }),
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint } from './endpoint.ts';
+import { collectionEndpoints, endpoint } from './endpoint.ts';
 import {
   COUNTER_MESSAGES,
   DateTime,
@@ -70,23 +70,13 @@ export type UpdateTeamMemberBody = z.input<typeof UpdateTeamMemberBody>;
 const MemberParams = z.object({ projectId: PathId, userId: PathId });
 
 export const projectsApi = {
-  list: endpoint({ method: 'GET', path: '/api/projects', response: z.array(Project) }),
-  create: endpoint({ method: 'POST', path: '/api/projects', body: CreateProjectBody, response: Project, status: 201 }),
-  get: endpoint({ method: 'GET', path: '/api/project/:projectId', params: ProjectParams, response: Project }),
-  update: endpoint({
-    method: 'PUT',
-    path: '/api/project/:projectId',
-    params: ProjectParams,
-    body: UpdateProjectBody,
-    response: NoContent,
-    status: 204,
-  }),
-  remove: endpoint({
-    method: 'DELETE',
-    path: '/api/project/:projectId',
-    params: ProjectParams,
-    response: NoContent,
-    status: 204,
+  ...collectionEndpoints({
+    path: '/api/projects',
+    itemPath: '/api/project/:projectId',
+    itemParams: ProjectParams,
+    body: CreateProjectBody,
+    item: Project,
+    updateBody: UpdateProjectBody,
   }),
   role: endpoint({ method: 'GET', path: '/api/project/:projectId/role', params: ProjectParams, response: ProjectRole }),
   leave: endpoint({

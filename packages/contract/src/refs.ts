@@ -10,6 +10,7 @@ export const ResourceRefs = z.object({
   repositories: z.array(RefItem),
   integrations: z.array(RefItem),
   schedules: z.array(RefItem),
+  workflows: z.array(RefItem),
 });
 export type ResourceRefs = z.infer<typeof ResourceRefs>;
 
@@ -20,6 +21,7 @@ export const emptyRefs = (): ResourceRefs => ({
   repositories: [],
   integrations: [],
   schedules: [],
+  workflows: [],
 });
 
 export const IN_USE_MESSAGE = (what: string) => `${what} is in use and cannot be deleted`;

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { endpoint } from './endpoint.ts';
+import { collectionEndpoints, endpoint } from './endpoint.ts';
 import {
   GIT_BRANCH_INVALID,
   Id,
-  NoContent,
   PathId,
   ProjectParams,
   SortOrder,
@@ -65,46 +64,19 @@ const SortQuery = z.object({
 });
 
 export const repositoriesApi = {
-  list: endpoint({
-    method: 'GET',
+  ...collectionEndpoints({
     path: '/api/project/:projectId/repositories',
-    params: ProjectParams,
+    itemPath: '/api/project/:projectId/repositories/:repositoryId',
+    listParams: ProjectParams,
+    itemParams: RepositoryParams,
     query: SortQuery,
-    response: z.array(Repository),
-  }),
-  create: endpoint({
-    method: 'POST',
-    path: '/api/project/:projectId/repositories',
-    params: ProjectParams,
     body: RepositoryBody,
-    response: Repository,
-    status: 201,
-  }),
-  get: endpoint({
-    method: 'GET',
-    path: '/api/project/:projectId/repositories/:repositoryId',
-    params: RepositoryParams,
-    response: Repository,
+    item: Repository,
   }),
   refs: endpoint({
     method: 'GET',
     path: '/api/project/:projectId/repositories/:repositoryId/refs',
     params: RepositoryParams,
     response: ResourceRefs,
-  }),
-  update: endpoint({
-    method: 'PUT',
-    path: '/api/project/:projectId/repositories/:repositoryId',
-    params: RepositoryParams,
-    body: RepositoryBody,
-    response: NoContent,
-    status: 204,
-  }),
-  remove: endpoint({
-    method: 'DELETE',
-    path: '/api/project/:projectId/repositories/:repositoryId',
-    params: RepositoryParams,
-    response: NoContent,
-    status: 204,
   }),
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint } from './endpoint.ts';
+import { collectionEndpoints, endpoint } from './endpoint.ts';
 import {
   COUNTER_MESSAGES,
   DateTime,
@@ -12,7 +12,7 @@ import {
   wireInteger,
 } from './common.ts';
 import { TaskSpec } from './task-spec.ts';
-import { TaskStatus } from './tasks.ts';
+import { TaskStatus } from './task-statuses.ts';
 
 export const Runner = z.object({
   id: Id,
@@ -60,16 +60,13 @@ const GlobalRunnerParams = z.object({ runnerId: PathId });
 const ProjectRunnerParams = z.object({ projectId: PathId, runnerId: PathId });
 
 export const runnersApi = {
-  list: endpoint({ method: 'GET', path: '/api/runners', response: z.array(Runner) }),
-  create: endpoint({ method: 'POST', path: '/api/runners', body: RunnerBody, response: RunnerWithToken, status: 201 }),
-  get: endpoint({ method: 'GET', path: '/api/runners/:runnerId', params: GlobalRunnerParams, response: Runner }),
-  update: endpoint({
-    method: 'PUT',
-    path: '/api/runners/:runnerId',
-    params: GlobalRunnerParams,
+  ...collectionEndpoints({
+    path: '/api/runners',
+    itemPath: '/api/runners/:runnerId',
+    itemParams: GlobalRunnerParams,
     body: RunnerBody,
-    response: NoContent,
-    status: 204,
+    item: Runner,
+    created: RunnerWithToken,
   }),
   setActive: endpoint({
     method: 'POST',
@@ -79,56 +76,23 @@ export const runnersApi = {
     response: NoContent,
     status: 204,
   }),
-  remove: endpoint({
-    method: 'DELETE',
-    path: '/api/runners/:runnerId',
-    params: GlobalRunnerParams,
-    response: NoContent,
-    status: 204,
-  }),
 };
 
 export const projectRunnersApi = {
-  list: endpoint({
-    method: 'GET',
+  ...collectionEndpoints({
     path: '/api/project/:projectId/runners',
-    params: ProjectParams,
-    response: z.array(Runner),
-  }),
-  create: endpoint({
-    method: 'POST',
-    path: '/api/project/:projectId/runners',
-    params: ProjectParams,
+    itemPath: '/api/project/:projectId/runners/:runnerId',
+    listParams: ProjectParams,
+    itemParams: ProjectRunnerParams,
     body: RunnerBody,
-    response: RunnerWithToken,
-    status: 201,
-  }),
-  get: endpoint({
-    method: 'GET',
-    path: '/api/project/:projectId/runners/:runnerId',
-    params: ProjectRunnerParams,
-    response: Runner,
-  }),
-  update: endpoint({
-    method: 'PUT',
-    path: '/api/project/:projectId/runners/:runnerId',
-    params: ProjectRunnerParams,
-    body: RunnerBody,
-    response: NoContent,
-    status: 204,
+    item: Runner,
+    created: RunnerWithToken,
   }),
   setActive: endpoint({
     method: 'POST',
     path: '/api/project/:projectId/runners/:runnerId/active',
     params: ProjectRunnerParams,
     body: RunnerActiveBody,
-    response: NoContent,
-    status: 204,
-  }),
-  remove: endpoint({
-    method: 'DELETE',
-    path: '/api/project/:projectId/runners/:runnerId',
-    params: ProjectRunnerParams,
     response: NoContent,
     status: 204,
   }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint } from './endpoint.ts';
+import { collectionEndpoints, endpoint } from './endpoint.ts';
 import {
   DateTime,
   GIT_BRANCH_INVALID,
@@ -84,19 +84,13 @@ export type ScheduleBody = z.input<typeof ScheduleBody>;
 const ScheduleParams = z.object({ projectId: PathId, scheduleId: PathId });
 
 export const schedulesApi = {
-  list: endpoint({
-    method: 'GET',
+  ...collectionEndpoints({
     path: '/api/project/:projectId/schedules',
-    params: ProjectParams,
-    response: z.array(Schedule),
-  }),
-  create: endpoint({
-    method: 'POST',
-    path: '/api/project/:projectId/schedules',
-    params: ProjectParams,
+    itemPath: '/api/project/:projectId/schedules/:scheduleId',
+    listParams: ProjectParams,
+    itemParams: ScheduleParams,
     body: ScheduleBody,
-    response: Schedule,
-    status: 201,
+    item: Schedule,
   }),
   validate: endpoint({
     method: 'POST',
@@ -105,32 +99,11 @@ export const schedulesApi = {
     body: z.object({ cron_format: z.string({ error: CRON_REQUIRED }).trim().min(1, CRON_REQUIRED).max(255) }),
     response: z.object({ next_runs: z.array(DateTime) }),
   }),
-  get: endpoint({
-    method: 'GET',
-    path: '/api/project/:projectId/schedules/:scheduleId',
-    params: ScheduleParams,
-    response: Schedule,
-  }),
-  update: endpoint({
-    method: 'PUT',
-    path: '/api/project/:projectId/schedules/:scheduleId',
-    params: ScheduleParams,
-    body: ScheduleBody,
-    response: NoContent,
-    status: 204,
-  }),
   setActive: endpoint({
     method: 'PUT',
     path: '/api/project/:projectId/schedules/:scheduleId/active',
     params: ScheduleParams,
     body: z.object({ active: z.boolean({ error: 'active must be true or false' }) }),
-    response: NoContent,
-    status: 204,
-  }),
-  remove: endpoint({
-    method: 'DELETE',
-    path: '/api/project/:projectId/schedules/:scheduleId',
-    params: ScheduleParams,
     response: NoContent,
     status: 204,
   }),

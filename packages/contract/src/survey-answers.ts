@@ -43,34 +43,40 @@ export function isSurveyInteger(value: string | number | boolean): boolean {
   return typeof value === 'string' && INTEGER_TEXT.test(value) && Number.isSafeInteger(Number(value));
 }
 
+/** What can be wrong with one answer; the keys of the answer messages. */
+export type SurveyValueFault = 'required' | 'mustBeInteger' | 'notOneOfValues' | 'notSingleValue';
+
 /**
- * The first answer that breaks the template's survey: a required variable left empty, a value of
- * the wrong type, an enum value the template does not declare, or a secret sent in `environment`.
- * Undefined when every answer fits.
+ * What is wrong with one variable's answer: a required one left empty or blank, a value of the wrong
+ * type, or an enum value the template does not declare. Undefined when the answer fits.
+ */
+export function findSurveyValueFault(question: SurveyQuestion, value: unknown): SurveyValueFault | undefined {
+  if (value === undefined || value === null || value === '') return question.required ? 'required' : undefined;
+  if (!isSingleValue(value)) return 'notSingleValue';
+  if (question.required && String(value).trim() === '') return 'required';
+  if (question.type === 'int' && !isSurveyInteger(value)) return 'mustBeInteger';
+  if (question.type === 'enum' && !question.values.some((v) => v.value === String(value))) return 'notOneOfValues';
+  return undefined;
+}
+
+/**
+ * The first answer that breaks the template's survey (see findSurveyValueFault), or a secret sent
+ * in `environment`. Undefined when every answer fits.
  */
 export function findSurveyAnswerProblem(
   questions: readonly SurveyQuestion[],
   answers: SurveyAnswers,
 ): SurveyAnswerProblem | undefined {
   for (const question of questions) {
-    const problem = (message: string) => ({ name: question.name, message });
     if (question.type === 'secret' && Object.hasOwn(answers.environment, question.name)) {
-      return problem(SURVEY_ANSWER_MESSAGES.secretInEnvironment(question.name));
+      return { name: question.name, message: SURVEY_ANSWER_MESSAGES.secretInEnvironment(question.name) };
     }
     const source = question.type === 'secret' ? answers.secret : answers.environment;
-    const value = Object.hasOwn(source, question.name) ? source[question.name] : undefined;
-    if (value === undefined || value === null || value === '') {
-      if (question.required) return problem(SURVEY_ANSWER_MESSAGES.required(question.title));
-      continue;
-    }
-    if (!isSingleValue(value)) return problem(SURVEY_ANSWER_MESSAGES.notSingleValue(question.title));
-    if (question.required && String(value).trim() === '')
-      return problem(SURVEY_ANSWER_MESSAGES.required(question.title));
-    if (question.type === 'int' && !isSurveyInteger(value))
-      return problem(SURVEY_ANSWER_MESSAGES.mustBeInteger(question.title));
-    if (question.type === 'enum' && !question.values.some((v) => v.value === String(value))) {
-      return problem(SURVEY_ANSWER_MESSAGES.notOneOfValues(question.title));
-    }
+    const fault = findSurveyValueFault(
+      question,
+      Object.hasOwn(source, question.name) ? source[question.name] : undefined,
+    );
+    if (fault) return { name: question.name, message: SURVEY_ANSWER_MESSAGES[fault](question.title) };
   }
   return undefined;
 }

@@ -15,22 +15,7 @@ import {
 } from './common.ts';
 import { TaskParams } from './task-spec.ts';
 import { repositoryPath } from './templates.ts';
-
-export const TaskStatus = z.enum([
-  'waiting',
-  'starting',
-  'waiting_confirmation',
-  'confirmed',
-  'rejected',
-  'running',
-  'stopping',
-  'stopped',
-  'success',
-  'error',
-]);
-export type TaskStatus = z.infer<typeof TaskStatus>;
-
-export const FINISHED_TASK_STATUSES: readonly TaskStatus[] = ['success', 'error', 'stopped', 'rejected'];
+import { TaskStatus } from './task-statuses.ts';
 
 /** Where an active task is: queued for dispatch or running (on the server or a runner). */
 export const ActiveTaskLocation = z.enum(['queue', 'running']);
@@ -60,15 +45,6 @@ export const activeTasksApi = {
     status: 204,
   }),
 };
-
-/** Statuses in which a task holds a slot: started and not yet finished ('rejected' is final: nothing runs after a rejected plan). */
-export const ACTIVE_TASK_STATUSES: readonly TaskStatus[] = [
-  'starting',
-  'running',
-  'waiting_confirmation',
-  'confirmed',
-  'stopping',
-];
 
 export const Task = z.object({
   id: Id,
@@ -213,6 +189,38 @@ const OutputQuery = z.object({
   limit: queryInteger({ min: 1, max: 1_000_000 }).optional(),
 });
 
+/** A yes/no flag of a query string: true, false, 1 or 0. */
+const queryFlag = (label: string) =>
+  z
+    .enum(['true', 'false', '1', '0'], { error: `${label} must be true or false` })
+    .optional()
+    .transform((v) => v === 'true' || v === '1');
+
+/** Longest search text or regular expression accepted: enough for any real query, short enough to bound its cost. */
+export const LOG_SEARCH_MAX_LENGTH = 500;
+export const LOG_SEARCH_MAX_LIMIT = 1000;
+export const TaskOutputSearchQuery = z.object({
+  q: z
+    .string({ error: 'Search text is required' })
+    .min(1, 'Search text is required')
+    .max(LOG_SEARCH_MAX_LENGTH, `Search text must be at most ${LOG_SEARCH_MAX_LENGTH} characters`),
+  case: queryFlag('case'),
+  regex: queryFlag('regex'),
+  /** Only matches on lines after this seq (the last one of the previous page). */
+  after: queryInteger({ min: 0, message: 'Invalid after' }).optional(),
+  limit: queryInteger({ min: 1, max: LOG_SEARCH_MAX_LIMIT, message: 'Invalid limit' }).optional(),
+});
+
+/** Matches of a search in one task's log: how many lines match in all, and the seqs of a page of them. */
+export const TaskOutputSearchResult = z.object({
+  count: wireInteger(),
+  /** Seqs (0-based line numbers, as in the output endpoint) of matching lines, ascending. */
+  lines: z.array(wireInteger()),
+  /** Lines of the log searched: a live task's log grows, and the count is for this many lines. */
+  searched: wireInteger(),
+});
+export type TaskOutputSearchResult = z.infer<typeof TaskOutputSearchResult>;
+
 export const StatsEntry = z.object({ date: z.string(), count_by_status: z.record(z.string(), wireInteger()) });
 export type StatsEntry = z.infer<typeof StatsEntry>;
 
@@ -250,6 +258,14 @@ export const tasksApi = {
     params: TaskParamsPath,
     query: OutputQuery,
     response: z.array(TaskOutput),
+  }),
+  /** Gantry's own: finds lines of one task's log (text as shown, without colour codes; secrets already masked). */
+  searchOutput: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/tasks/:taskId/output/search',
+    params: TaskParamsPath,
+    query: TaskOutputSearchQuery,
+    response: TaskOutputSearchResult,
   }),
   stop: endpoint({
     method: 'POST',

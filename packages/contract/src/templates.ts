@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { endpoint } from './endpoint.ts';
+import { collectionEndpoints, endpoint } from './endpoint.ts';
 import {
   GIT_BRANCH_INVALID,
   Id,
-  NoContent,
   OptionalId,
   PathId,
   ProjectParams,
@@ -269,12 +268,14 @@ const ListQuery = z.object({
 });
 
 export const templatesApi = {
-  list: endpoint({
-    method: 'GET',
+  ...collectionEndpoints({
     path: '/api/project/:projectId/templates',
-    params: ProjectParams,
+    itemPath: '/api/project/:projectId/templates/:templateId',
+    listParams: ProjectParams,
+    itemParams: TemplateParams,
     query: ListQuery,
-    response: z.array(Template),
+    body: TemplateBody,
+    item: Template,
   }),
   listByView: endpoint({
     method: 'GET',
@@ -283,39 +284,10 @@ export const templatesApi = {
     query: ListQuery,
     response: z.array(Template),
   }),
-  create: endpoint({
-    method: 'POST',
-    path: '/api/project/:projectId/templates',
-    params: ProjectParams,
-    body: TemplateBody,
-    response: Template,
-    status: 201,
-  }),
-  get: endpoint({
-    method: 'GET',
-    path: '/api/project/:projectId/templates/:templateId',
-    params: TemplateParams,
-    response: Template,
-  }),
   refs: endpoint({
     method: 'GET',
     path: '/api/project/:projectId/templates/:templateId/refs',
     params: TemplateParams,
     response: ResourceRefs,
-  }),
-  update: endpoint({
-    method: 'PUT',
-    path: '/api/project/:projectId/templates/:templateId',
-    params: TemplateParams,
-    body: TemplateBody,
-    response: NoContent,
-    status: 204,
-  }),
-  remove: endpoint({
-    method: 'DELETE',
-    path: '/api/project/:projectId/templates/:templateId',
-    params: TemplateParams,
-    response: NoContent,
-    status: 204,
   }),
 };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
 import { DateTime, Id, NoContent, PathId, queryInteger, wireInteger } from './common.ts';
-import { TaskStatus } from './tasks.ts';
+import { TaskStatus } from './task-statuses.ts';
 
 /** Apps whose templates keep their state in workspace inventories. */
 export const TERRAFORM_APPS = ['terraform', 'tofu'] as const;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint } from './endpoint.ts';
+import { collectionEndpoints, endpoint } from './endpoint.ts';
 import { Id, IdText, NoContent, PathId, ProjectParams, requiredString, wireInteger } from './common.ts';
 
 export const View = z.object({ id: Id, project_id: Id, title: z.string(), position: wireInteger() });
@@ -27,41 +27,19 @@ export type ViewPositionsBody = z.input<typeof ViewPositionsBody>;
 export const ViewParams = z.object({ projectId: PathId, viewId: PathId });
 
 export const viewsApi = {
-  list: endpoint({
-    method: 'GET',
+  ...collectionEndpoints({
     path: '/api/project/:projectId/views',
-    params: ProjectParams,
-    response: z.array(View),
-  }),
-  create: endpoint({
-    method: 'POST',
-    path: '/api/project/:projectId/views',
-    params: ProjectParams,
+    itemPath: '/api/project/:projectId/views/:viewId',
+    listParams: ProjectParams,
+    itemParams: ViewParams,
     body: ViewBody,
-    response: View,
-    status: 201,
+    item: View,
   }),
   positions: endpoint({
     method: 'POST',
     path: '/api/project/:projectId/views/positions',
     params: ProjectParams,
     body: ViewPositionsBody,
-    response: NoContent,
-    status: 204,
-  }),
-  get: endpoint({ method: 'GET', path: '/api/project/:projectId/views/:viewId', params: ViewParams, response: View }),
-  update: endpoint({
-    method: 'PUT',
-    path: '/api/project/:projectId/views/:viewId',
-    params: ViewParams,
-    body: ViewBody,
-    response: NoContent,
-    status: 204,
-  }),
-  remove: endpoint({
-    method: 'DELETE',
-    path: '/api/project/:projectId/views/:viewId',
-    params: ViewParams,
     response: NoContent,
     status: 204,
   }),

@@ -10,4 +10,6 @@ export {
 export { createRedactor, REDACTED } from './redact.ts';
 export { TaskStopped } from './step-runner.ts';
 export { readRemoteHead } from './git.ts';
-export { privateFilesRoot, projectCheckoutsDirectory, removeLeftoverWorkspaces } from './workspace.ts';
+export { prepareWorkRoot, privateFilesRoot, projectCheckoutsDirectory } from './workspace.ts';
+export { createRunnerAgent } from './agent/runner-agent.ts';
+export { RunnerRefused, createRunnerClient } from './agent/runner-client.ts';

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { TASK_MARK_VARIABLE, createProcessMark, killMarkedProcesses, signalMarkedProcesses } from './process-sweep.ts';
 
 type ProcessOutcome = 'exited' | 'timed_out' | 'cancelled' | 'spawn_failed';
@@ -81,67 +82,11 @@ function createLineSplitter(emit: (line: string, cut: boolean) => void) {
  * channel. While this side has not read the channel, the helper stops reading the child's pipes, so
  * a flood of output waits in the child as it would with a direct pipe. The helper leaves when its
  * server does (the channel closes); the children, like directly spawned detached ones, remain for
- * the next server's recovery. Plain JavaScript given to `node -e`: it runs the same under tsx,
- * vitest and a build.
+ * the next server's recovery. The helper is plain JavaScript in its own file beside this module,
+ * which the build copies beside its bundle (apps/server/scripts/build.mjs): it runs the same under
+ * tsx, vitest and a build.
  */
-const SPAWNER_SOURCE = `
-process.title = 'gantry-process-spawner';
-const { spawn } = require('node:child_process');
-const PAUSE_ABOVE = 64;
-const RESUME_BELOW = 16;
-let unsent = 0;
-const paused = new Set();
-function send(message) {
-  unsent += 1;
-  process.send(message, () => {
-    unsent -= 1;
-    if (unsent < RESUME_BELOW) for (const child of paused) { paused.delete(child); child.stdout.resume(); child.stderr.resume(); }
-  });
-}
-process.on('disconnect', () => process.exit(0));
-const children = new Map();
-process.on('message', (request) => {
-  const id = request.id;
-  if (request.type === 'abandon') {
-    // The leader is gone but something that escaped its group still holds the pipes: stop reading them.
-    const child = children.get(id);
-    children.delete(id);
-    if (child) { paused.delete(child); child.stdout.destroy(); child.stderr.destroy(); }
-    return;
-  }
-  let child;
-  try {
-    child = spawn(request.command, request.args, { cwd: request.cwd, env: request.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  } catch (error) {
-    send({ type: 'failed', id, message: String(error) });
-    return;
-  }
-  children.set(id, child);
-  const forward = (stream) => (chunk) => {
-    send({ type: 'data', id, stream, chunk });
-    if (unsent > PAUSE_ABOVE && !paused.has(child)) {
-      paused.add(child);
-      child.stdout.pause();
-      child.stderr.pause();
-    }
-  };
-  child.stdout.setEncoding('utf8').on('data', forward('stdout'));
-  child.stderr.setEncoding('utf8').on('data', forward('stderr'));
-  child.on('error', (error) => send({ type: 'error', id, message: error.message }));
-  child.on('spawn', () => send({ type: 'spawn', id, pid: child.pid }));
-  child.on('exit', (code, signal) => {
-    // Whatever the leader left running in its group goes with it; otherwise a stray background
-    // process would hold the output pipes open and the task would never end.
-    try { process.kill(-child.pid, 'SIGKILL'); } catch {}
-    send({ type: 'exit', id, code, signal });
-  });
-  child.on('close', (code, signal) => {
-    children.delete(id);
-    paused.delete(child);
-    send({ type: 'close', id, code, signal });
-  });
-});
-`;
+const SPAWNER_FILE = fileURLToPath(new URL('./process-spawner.cjs', import.meta.url));
 
 type SpawnerEvent =
   | { type: 'spawn'; id: number; pid: number }
@@ -165,7 +110,7 @@ let spawner: Spawner | undefined;
 function connectSpawner(): Spawner {
   if (spawner) return spawner;
   // An empty environment: the helper needs none, and NODE_OPTIONS (loaders such as tsx) must stay out.
-  const helper = spawn(process.execPath, ['-e', SPAWNER_SOURCE], {
+  const helper = spawn(process.execPath, [SPAWNER_FILE], {
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     serialization: 'advanced',
     env: {},

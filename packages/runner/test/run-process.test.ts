@@ -25,7 +25,7 @@ describe('runProcess', () => {
     const lines: string[] = [];
     const running = runProcess({
       command: 'bash',
-      args: ['-c', 'sleep 300 & echo "child $!"; bash -c "sleep 300" & wait'],
+      args: ['-c', 'sleep 301.5 & echo "child $!"; bash -c "sleep 301.5" & wait'],
       cwd: '/tmp',
       env,
       signal: controller.signal,
@@ -77,7 +77,7 @@ describe('runProcess', () => {
     const started = Date.now();
     const result = await runProcess({
       command: 'bash',
-      args: ['-c', 'sleep 300 & echo done'],
+      args: ['-c', 'sleep 301.5 & echo done'],
       cwd: '/tmp',
       env,
       onLine: () => undefined,
@@ -154,7 +154,7 @@ describe('runProcess', () => {
     const started = Date.now();
     const running = runProcess({
       command: 'sleep',
-      args: ['300'],
+      args: ['301.5'],
       cwd: '/tmp',
       env,
       signal: controller.signal,
@@ -170,7 +170,7 @@ describe('runProcess', () => {
     const lines: string[] = [];
     const running = runProcess({
       command: 'bash',
-      args: ['-c', 'echo "pid $$"; sleep 300'],
+      args: ['-c', 'echo "pid $$"; sleep 301.5'],
       cwd: '/tmp',
       env,
       onLine: (line) => lines.push(line),
@@ -195,10 +195,11 @@ describe('runProcess', () => {
     expect(next).toEqual(['again']);
   });
 
-  it('leaves nothing running (sanity: pgrep finds no stray sleep 300)', () => {
+  // 301.5 s is this file's own duration: the server's tests, running beside it, use sleep 300.
+  it('leaves nothing running (sanity: pgrep finds no stray sleep 301.5)', () => {
     let out = '';
     try {
-      out = execFileSync('pgrep', ['-f', 'sleep 300'], { encoding: 'utf8' });
+      out = execFileSync('pgrep', ['-f', 'sleep 301.5'], { encoding: 'utf8' });
     } catch {
       out = '';
     }

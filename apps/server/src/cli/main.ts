@@ -5,11 +5,13 @@ import { AppError } from '../errors.ts';
 import { openMigratedStore } from '../runtime.ts';
 import { startServer } from '../server.ts';
 import { GANTRY_VERSION } from '../version.ts';
+import { RunnerRefused } from '@gantry/runner';
 import { CliError, createCliContext } from './cli-context.ts';
 import { registerSecretsCommands } from './secrets-commands.ts';
 import { registerStoreCommands } from './store-commands.ts';
 import { registerUserCommands } from './user-commands.ts';
 import { registerRunnerCommands } from './runner-commands.ts';
+import { registerWorkflowCommands } from './workflow-commands.ts';
 
 /** The `gantry` command line. Returns the exit code instead of exiting, so tests can run it in-process. */
 export interface CliIo {
@@ -73,6 +75,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
   registerRunnerCommands(program, io.env, print);
   registerSecretsCommands(program, readConfig, print);
   registerStoreCommands(program, print);
+  registerWorkflowCommands(program, io.env, print);
 
   if (argv.length === 0) {
     program.outputHelp();
@@ -86,6 +89,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     // Expected failures are the operator's to fix: one line, no stack trace.
     if (
       error instanceof CliError ||
+      error instanceof RunnerRefused ||
       error instanceof AppError ||
       error instanceof ConfigError ||
       error instanceof StoreUnavailableError

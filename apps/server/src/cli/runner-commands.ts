@@ -2,9 +2,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { loadRunnerConfig, type RunnerConfig } from '../config.ts';
+import { createRunnerAgent, createRunnerClient } from '@gantry/runner';
 import { CliError } from './cli-context.ts';
-import { createRunnerAgent } from './runner-agent.ts';
-import { createRunnerClient } from './runner-client.ts';
 
 interface RunnerOptions {
   server?: string;

@@ -1,4 +1,4 @@
-import type { LiveHub } from '../http/live-hub.ts';
+import type { LiveHub } from '../live/live-hub.ts';
 import type { CredentialKey } from '../modules/auth/session.ts';
 import type { ClusterBus } from './cluster-bus.ts';
 

@@ -16,23 +16,33 @@ export interface DbConnection {
   dialect: Dialect;
 }
 
-export interface ConnectionHooks {
+export interface ConnectionOptions {
   /** A query failed for another reason than a duplicate key (which is an answer, not a failure). */
   onQueryError?(): void;
+  /** Connections a PostgreSQL or MySQL pool opens at most (SQLite has one). */
+  maxConnections?: number;
 }
 
+const DEFAULT_MAX_CONNECTIONS = 10;
+
 /** Opens the store for the configured dialect. The SQLite file lives in WAL mode with foreign keys on. */
-export function connectDatabase(dialect: Dialect, url: string, hooks: ConnectionHooks = {}): DbConnection {
-  const onQueryError = hooks.onQueryError;
+export function connectDatabase(dialect: Dialect, url: string, options: ConnectionOptions = {}): DbConnection {
+  const onQueryError = options.onQueryError;
   const log = onQueryError
     ? (event: LogEvent): void => {
         if (event.level === 'error' && !isUniqueViolation(event.error)) onQueryError();
       }
     : undefined;
-  return { db: new Kysely<Database>({ dialect: createDialect(dialect, url), ...(log ? { log } : {}) }), dialect };
+  return {
+    db: new Kysely<Database>({
+      dialect: createDialect(dialect, url, options.maxConnections ?? DEFAULT_MAX_CONNECTIONS),
+      ...(log ? { log } : {}),
+    }),
+    dialect,
+  };
 }
 
-function createDialect(dialect: Dialect, url: string) {
+function createDialect(dialect: Dialect, url: string, maxConnections: number) {
   switch (dialect) {
     case 'sqlite': {
       if (url !== ':memory:') mkdirSync(path.dirname(url), { recursive: true, mode: 0o700 });
@@ -50,7 +60,7 @@ function createDialect(dialect: Dialect, url: string) {
       const pg = loadPostgres();
       // int8 counts come back as strings by default; ours always fit a JS number.
       pg.types.setTypeParser(20, (v) => Number(v));
-      const pool = new pg.Pool({ connectionString: url, max: 10 });
+      const pool = new pg.Pool({ connectionString: url, max: maxConnections });
       // An idle connection the server closed (restart, failover) is dropped and replaced on the next
       // query; unhandled, its error event would bring the whole process down.
       pool.on('error', () => undefined);
@@ -60,7 +70,7 @@ function createDialect(dialect: Dialect, url: string) {
       return new MysqlDialect({
         pool: loadMysql().createPool({
           uri: url,
-          connectionLimit: 10,
+          connectionLimit: maxConnections,
           supportBigNumbers: true,
           bigNumberStrings: false,
           timezone: 'Z',

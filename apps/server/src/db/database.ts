@@ -25,6 +25,11 @@ import type {
   TerraformStateTable,
 } from '../modules/terraform/terraform.table.ts';
 import type { ClusterTable, ServerNodeTable } from '../cluster/nodes.table.ts';
+import type {
+  WorkflowRevisionTable,
+  WorkflowTable,
+  WorkflowTemplateTable,
+} from '../modules/workflows/workflows.table.ts';
 import type { Kysely } from 'kysely';
 
 /** Every table of the store, keyed by table name. */
@@ -60,6 +65,9 @@ export interface Database {
   runner: RunnerTable;
   server_node: ServerNodeTable;
   cluster: ClusterTable;
+  workflow: WorkflowTable;
+  workflow_revision: WorkflowRevisionTable;
+  workflow_template: WorkflowTemplateTable;
 }
 
 export type Db = Kysely<Database>;

@@ -13,6 +13,7 @@ import { loginAttempts } from './migrations/0010-login-attempts.ts';
 import { environmentPassword } from './migrations/0011-environment-password.ts';
 import { taskDeleteIndexes } from './migrations/0012-task-delete-indexes.ts';
 import { taskStats } from './migrations/0013-task-stats.ts';
+import { workflows } from './migrations/0014-workflows.ts';
 import { createSchemaHelpers, type GantryMigration } from './schema.ts';
 
 /** The one ordered migration set, shared by every dialect. */
@@ -30,6 +31,7 @@ const MIGRATIONS: GantryMigration[] = [
   environmentPassword,
   taskDeleteIndexes,
   taskStats,
+  workflows,
 ];
 
 function createMigrator(db: Db, dialect: Dialect): Migrator {

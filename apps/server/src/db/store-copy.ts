@@ -51,6 +51,9 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   { table: 'terraform_alias', key: 'id' },
   { table: 'terraform_state', key: 'id' },
   { table: 'terraform_lock', key: 'inventory_id' },
+  { table: 'workflow', key: 'id' },
+  { table: 'workflow_revision', key: 'id' },
+  { table: 'workflow_template', key: 'id' },
 ];
 
 /**

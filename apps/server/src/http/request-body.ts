@@ -3,7 +3,7 @@ import { ErrorCode, RUNNER_TOKEN_HEADER } from '@gantry/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, validationFailed } from '../errors.ts';
 import type { AuthService } from '../modules/auth/auth.service.ts';
-import type { RunnerJobs } from '../modules/runners/runner-jobs.ts';
+import type { RunnerRegistration } from '../modules/runners/runner-registration.ts';
 import { readBearerToken, readSessionCookie } from './session-cookie.ts';
 
 /** Far deeper than any body of ours, and shallow enough that neither parsing nor storing it can hurt. */
@@ -127,14 +127,14 @@ export function registerBodyLimits(app: FastifyInstance, deps: BodyLimitDeps): v
 /** A request carries a valid credential: an API token, a fully signed-in session or a runner token. */
 export function createKnownCallerCheck(deps: {
   auth: Pick<AuthService, 'findCaller'>;
-  runnerJobs: Pick<RunnerJobs, 'isKnownToken'>;
+  runnerRegistration: Pick<RunnerRegistration, 'isKnownToken'>;
 }) {
   return async function isKnownCaller(request: FastifyRequest): Promise<boolean> {
     const bearer = readBearerToken(request);
     if (await deps.auth.findCaller(bearer, readSessionCookie(request))) return true;
     if (bearer) return false;
     const runnerToken = request.headers[RUNNER_TOKEN_HEADER];
-    return typeof runnerToken === 'string' && runnerToken !== '' && deps.runnerJobs.isKnownToken(runnerToken);
+    return typeof runnerToken === 'string' && runnerToken !== '' && deps.runnerRegistration.isKnownToken(runnerToken);
   };
 }
 

@@ -3,7 +3,7 @@ import fastifyWebsocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthService } from '../modules/auth/auth.service.ts';
 import { createOwnOriginCheck } from './cross-site-guard.ts';
-import type { LiveCaller, LiveHub } from './live-hub.ts';
+import type { LiveCaller, LiveHub } from '../live/live-hub.ts';
 import { readBearerToken, readSessionCookie } from './session-cookie.ts';
 
 /** How often open sockets have their session or token checked again (idle expiry, changes on other nodes). */

@@ -242,6 +242,31 @@ const PROVIDER_OPERATIONS = {
 
 type Operation = keyof typeof PROVIDER_OPERATIONS;
 
+/** The operations the provider calls on one kind of project resource, and the parameter naming one. */
+const PROJECT_RESOURCES = {
+  repository: {
+    idParam: 'repository_id',
+    create: 'PostProjectProjectIDRepositories',
+    update: 'PutProjectProjectIDRepositoriesRepositoryID',
+    read: 'GetProjectProjectIDRepositoriesRepositoryID',
+    list: 'GetProjectProjectIDRepositories',
+  },
+  inventory: {
+    idParam: 'inventory_id',
+    create: 'PostProjectProjectIDInventory',
+    update: 'PutProjectProjectIDInventoryInventoryID',
+    read: 'GetProjectProjectIDInventoryInventoryID',
+    list: 'GetProjectProjectIDInventory',
+  },
+  view: {
+    idParam: 'view_id',
+    create: 'PostProjectProjectIDViews',
+    update: 'PutProjectProjectIDViewsViewID',
+    read: 'GetProjectProjectIDViewsViewID',
+    list: 'GetProjectProjectIDViews',
+  },
+} satisfies Record<string, { idParam: string; create: Operation; update: Operation; read: Operation; list: Operation }>;
+
 /**
  * Replays what the provider does for each resource, call by call, as its client sends them: go-swagger's
  * headers (JSON content type on every call, bodyless DELETEs included), a Bearer token, and bodies the way
@@ -279,6 +304,25 @@ describe.each(dialects)('the Terraform provider against Gantry (%s)', (dialect) 
     return response.body;
   }
   const idOf = (body: unknown) => (body as { id: number }).id;
+
+  /**
+   * The provider's cycle on a project resource: create it, update it (the body carries its id), read it
+   * back matching `expected`, and find it in the list. Returns its id.
+   */
+  async function createUpdateRead(
+    resource: (typeof PROJECT_RESOURCES)[keyof typeof PROJECT_RESOURCES],
+    create: Json,
+    update: Json,
+    expected: Json,
+  ): Promise<number> {
+    const params = { project_id: p.projectId };
+    const id = idOf(await call(resource.create, params, create));
+    const one = { ...params, [resource.idParam]: id };
+    await call(resource.update, one, { id, ...update });
+    expect(await call(resource.read, one)).toMatchObject(expected);
+    expect(((await call(resource.list, params)) as Json[]).map(idOf)).toContain(id);
+    return id;
+  }
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
@@ -374,57 +418,22 @@ describe.each(dialects)('the Terraform provider against Gantry (%s)', (dialect) 
       empty: false,
     });
 
-    const repository = (await call('PostProjectProjectIDRepositories', params, {
-      name: 'Provider repo',
-      project_id: p.projectId,
-      git_url: 'https://example.com/acme/site.git',
-      git_branch: 'main',
-      ssh_key_id: keyId,
-    })) as Json;
-    const repositoryId = idOf(repository);
-    await call(
-      'PutProjectProjectIDRepositoriesRepositoryID',
-      { ...params, repository_id: repositoryId },
-      {
-        id: repositoryId,
-        name: 'Provider repo 2',
-        project_id: p.projectId,
-        git_url: 'https://example.com/acme/site.git',
-        git_branch: 'release',
-        ssh_key_id: keyId,
-      },
+    const repository = { project_id: p.projectId, git_url: 'https://example.com/acme/site.git', ssh_key_id: keyId };
+    const repositoryId = await createUpdateRead(
+      PROJECT_RESOURCES.repository,
+      { ...repository, name: 'Provider repo', git_branch: 'main' },
+      { ...repository, name: 'Provider repo 2', git_branch: 'release' },
+      { name: 'Provider repo 2', git_branch: 'release', ssh_key_id: keyId },
     );
-    expect(
-      await call('GetProjectProjectIDRepositoriesRepositoryID', { ...params, repository_id: repositoryId }),
-    ).toMatchObject({ name: 'Provider repo 2', git_branch: 'release', ssh_key_id: keyId });
-    expect(((await call('GetProjectProjectIDRepositories', params)) as Json[]).map(idOf)).toContain(repositoryId);
 
-    const inventory = (await call('PostProjectProjectIDInventory', params, {
-      name: 'Provider hosts',
-      project_id: p.projectId,
-      inventory: 'web1.example.com',
-      ssh_key_id: p.noneKeyId,
-      become_key_id: keyId,
-      type: 'static',
-    })) as Json;
-    const inventoryId = idOf(inventory);
-    // Without become_key_id (0 is left out) the inventory no longer has a become key.
-    await call(
-      'PutProjectProjectIDInventoryInventoryID',
-      { ...params, inventory_id: inventoryId },
-      {
-        id: inventoryId,
-        name: 'Provider hosts',
-        project_id: p.projectId,
-        inventory: 'web2.example.com',
-        ssh_key_id: p.noneKeyId,
-        type: 'static',
-      },
+    const inventory = { name: 'Provider hosts', project_id: p.projectId, ssh_key_id: p.noneKeyId, type: 'static' };
+    const inventoryId = await createUpdateRead(
+      PROJECT_RESOURCES.inventory,
+      { ...inventory, inventory: 'web1.example.com', become_key_id: keyId },
+      // Without become_key_id (0 is left out) the inventory no longer has a become key.
+      { ...inventory, inventory: 'web2.example.com' },
+      { inventory: 'web2.example.com', become_key_id: null },
     );
-    expect(
-      await call('GetProjectProjectIDInventoryInventoryID', { ...params, inventory_id: inventoryId }),
-    ).toMatchObject({ inventory: 'web2.example.com', become_key_id: null });
-    expect(((await call('GetProjectProjectIDInventory', params)) as Json[]).map(idOf)).toContain(inventoryId);
 
     const group = (await call('PostProjectProjectIDEnvironment', params, {
       name: 'Provider vars',
@@ -457,22 +466,12 @@ describe.each(dialects)('the Terraform provider against Gantry (%s)', (dialect) 
       await call('GetProjectProjectIDEnvironmentEnvironmentID', { ...params, environment_id: groupId }),
     ).toMatchObject({ json: '{"a":"2"}', secrets: [{ id: secretId, name: 'token', type: 'var' }] });
 
-    const view = (await call('PostProjectProjectIDViews', params, {
-      title: 'Provider view',
-      project_id: p.projectId,
-      position: 1,
-    })) as Json;
-    const viewId = idOf(view);
-    await call(
-      'PutProjectProjectIDViewsViewID',
-      { ...params, view_id: viewId },
-      { id: viewId, title: 'Provider view 2', project_id: p.projectId },
+    const viewId = await createUpdateRead(
+      PROJECT_RESOURCES.view,
+      { title: 'Provider view', project_id: p.projectId, position: 1 },
+      { title: 'Provider view 2', project_id: p.projectId },
+      { title: 'Provider view 2', position: 0 },
     );
-    expect(await call('GetProjectProjectIDViewsViewID', { ...params, view_id: viewId })).toMatchObject({
-      title: 'Provider view 2',
-      position: 0,
-    });
-    expect(((await call('GetProjectProjectIDViews', params)) as Json[]).map(idOf)).toContain(viewId);
 
     await call('DeleteProjectProjectIDViewsViewID', { ...params, view_id: viewId });
     await call('DeleteProjectProjectIDEnvironmentEnvironmentID', { ...params, environment_id: groupId });

@@ -7,7 +7,14 @@ import { useResourceDelete } from './resource-delete.tsx';
 
 afterEach(() => vi.restoreAllMocks());
 
-const noRefs: ResourceRefs = { templates: [], inventories: [], repositories: [], integrations: [], schedules: [] };
+const noRefs: ResourceRefs = {
+  templates: [],
+  inventories: [],
+  repositories: [],
+  integrations: [],
+  schedules: [],
+  workflows: [],
+};
 
 function Harness({ refs, remove }: { refs: () => Promise<ResourceRefs>; remove: () => Promise<unknown> }) {
   const deletion = useResourceDelete(7);

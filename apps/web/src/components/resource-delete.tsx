@@ -16,16 +16,19 @@ import type { ResourceRefs } from '@gantry/contract';
 import { getErrorMessage } from '../lib/api-client.ts';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { useSnackbar } from './snackbar-provider.tsx';
+import { paths } from '../lib/paths.ts';
 
 type RefKind = keyof ResourceRefs;
 
 /** The reference kinds in the order the in-use dialog lists them. */
-const REF_KINDS: readonly RefKind[] = ['templates', 'inventories', 'repositories', 'integrations', 'schedules'];
-
-/** Where a reference leads: the item itself, /project/{p}/{kind}/{id} (seed 001 section 2). */
-function getRefLink(projectId: number, kind: RefKind, id: number): string {
-  return `/project/${projectId}/${kind}/${id}`;
-}
+const REF_KINDS: readonly RefKind[] = [
+  'templates',
+  'inventories',
+  'repositories',
+  'integrations',
+  'schedules',
+  'workflows',
+];
 
 function hasRefs(refs: ResourceRefs): boolean {
   return REF_KINDS.some((kind) => refs[kind].length > 0);
@@ -130,7 +133,7 @@ export function useResourceDelete(projectId: number) {
                     <ListItem key={ref.id} disableGutters sx={{ py: 0.25 }}>
                       <Link
                         component={RouterLink}
-                        to={getRefLink(projectId, kind, ref.id)}
+                        to={paths.item(projectId, kind, ref.id)}
                         underline="hover"
                         onClick={() => setInUseOpen(false)}
                       >

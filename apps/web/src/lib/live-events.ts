@@ -2,7 +2,7 @@ import { createContext, createElement, useContext, useEffect, useState } from 'r
 import type { ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
-import { FINISHED_TASK_STATUSES, TaskLogBatchMessage, TaskUpdateMessage } from '@gantry/contract';
+import { TaskLogBatchMessage, TaskUpdateMessage, isTaskFinished } from '@gantry/contract';
 import type { ActiveTask, TaskWithTemplate, Template } from '@gantry/contract';
 import { resourceKeys } from './project-resources.ts';
 
@@ -65,8 +65,6 @@ export interface LiveConnection extends LiveEvents {
   stop(): void;
 }
 
-const isFinished = (status: string) => (FINISHED_TASK_STATUSES as readonly string[]).includes(status);
-
 type Patch = Pick<TaskUpdateMessage, 'status' | 'start' | 'end' | 'version'>;
 
 function patchRows<T extends { id: number }>(rows: readonly T[], id: number, patch: Patch): T[] {
@@ -85,7 +83,7 @@ export function applyTaskUpdate(
   reload: (queryKey: QueryKey) => void,
 ): void {
   const patch: Patch = { status: message.status, start: message.start, end: message.end, version: message.version };
-  const finished = isFinished(message.status);
+  const finished = isTaskFinished(message.status);
   // A response already on its way may predate this update and overwrite the patch: read again after it.
   const reloadIfFetching = (queryKey: QueryKey) => {
     if (queryClient.getQueryState(queryKey)?.fetchStatus === 'fetching') reload(queryKey);

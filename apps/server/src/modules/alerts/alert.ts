@@ -1,10 +1,12 @@
+import { TASK_STATUS_RULES, type TaskStatus } from '@gantry/contract';
+
 /** What one alert says, whichever channel carries it. */
 
-const ALERT_STATUSES = ['success', 'error', 'waiting_confirmation'] as const;
-export type AlertStatus = (typeof ALERT_STATUSES)[number];
+/** The statuses whose rule in the contract's table says they alert. */
+export type AlertStatus = Extract<TaskStatus, 'success' | 'error' | 'waiting_confirmation'>;
 
-export function isAlertStatus(status: string): status is AlertStatus {
-  return (ALERT_STATUSES as readonly string[]).includes(status);
+export function isAlertStatus(status: TaskStatus): status is AlertStatus {
+  return TASK_STATUS_RULES[status].alerts;
 }
 
 export interface Alert {

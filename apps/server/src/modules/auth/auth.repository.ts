@@ -1,19 +1,42 @@
 import type { Db, Dialect } from '../../db/database.ts';
 import { insertRow } from '../../db/insert.ts';
+import type { UserRow } from '../users/users.table.ts';
 import type { ApiTokenRow, LoginAttemptTable, SessionRow } from './auth.table.ts';
+
+type SessionState = Pick<SessionRow, 'id' | 'token_hash' | 'created' | 'last_active' | 'pending_factor'>;
 
 export function createAuthRepository(db: Db, dialect: Dialect) {
   return {
     insertSession(row: Omit<SessionRow, 'id'>): Promise<number> {
       return insertRow(db, dialect, 'session', row);
     },
-    findActiveSession(tokenHash: string): Promise<SessionRow | undefined> {
-      return db
+    /** An active session with its user in one round trip: every signed-in request reads both. */
+    async findActiveSessionWithUser(tokenHash: string): Promise<{ session: SessionState; user: UserRow } | undefined> {
+      const row = await db
         .selectFrom('session')
-        .selectAll()
-        .where('token_hash', '=', tokenHash)
-        .where('expired', '=', 0)
+        .innerJoin('users', 'users.id', 'session.user_id')
+        .selectAll('users')
+        .select([
+          'session.id as session_id',
+          'session.created as session_created',
+          'session.last_active as session_last_active',
+          'session.pending_factor as session_pending_factor',
+        ])
+        .where('session.token_hash', '=', tokenHash)
+        .where('session.expired', '=', 0)
         .executeTakeFirst();
+      if (!row) return undefined;
+      const { session_id, session_created, session_last_active, session_pending_factor, ...user } = row;
+      return {
+        session: {
+          id: session_id,
+          token_hash: tokenHash,
+          created: session_created,
+          last_active: session_last_active,
+          pending_factor: session_pending_factor,
+        },
+        user,
+      };
     },
     async touchSession(id: number, lastActive: string): Promise<void> {
       await db.updateTable('session').set({ last_active: lastActive }).where('id', '=', id).execute();

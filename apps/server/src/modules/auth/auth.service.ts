@@ -116,8 +116,9 @@ export function createAuthService({
 
     /** The session behind a cookie in any state, or undefined when it is unknown, expired or idle too long. */
     async findSession(sessionToken: string): Promise<SessionInfo | undefined> {
-      const session = await auth.findActiveSession(hashSecret(sessionToken));
-      if (!session) return undefined;
+      const found = await auth.findActiveSessionWithUser(hashSecret(sessionToken));
+      if (!found) return undefined;
+      const { session, user } = found;
       const now = clock.now();
       const idleFor = now.getTime() - Date.parse(session.last_active);
       const pendingTooLong =
@@ -127,11 +128,8 @@ export function createAuthService({
         return undefined;
       }
       if (idleFor > TOUCH_INTERVAL_MS) await auth.touchSession(session.id, toTimestamp(now));
-      const user = await users.findById(session.user_id);
       // A factor awaited while TOTP was switched off in the configuration is no longer asked for.
-      return user
-        ? { id: session.id, user, pendingFactor: config.totp_enabled ? session.pending_factor : '' }
-        : undefined;
+      return { id: session.id, user, pendingFactor: config.totp_enabled ? session.pending_factor : '' };
     },
 
     /** The user behind a verified session cookie; undefined too while the session awaits its second factor. */
@@ -240,14 +238,14 @@ export function createAuthService({
         const row = await auth.findToken(hash);
         return row && !toApiToken(row).expired ? users.findById(row.user_id) : undefined;
       }
-      const session = await auth.findActiveSession(hash);
+      const found = await auth.findActiveSessionWithUser(hash);
       if (
-        !session ||
-        (config.totp_enabled && session.pending_factor !== '') ||
-        clock.now().getTime() - Date.parse(session.last_active) > idleMs
+        !found ||
+        (config.totp_enabled && found.session.pending_factor !== '') ||
+        clock.now().getTime() - Date.parse(found.session.last_active) > idleMs
       )
         return undefined;
-      return users.findById(session.user_id);
+      return found.user;
     },
   };
 }

@@ -1,4 +1,6 @@
 import type { ProjectBackup, SurveyVar } from '@gantry/contract';
+import { WorkflowDefinition } from '@gantry/contract';
+import { toWorkflowFile } from '../workflows/workflow-file.ts';
 import type { ProjectRow } from '../projects/projects.table.ts';
 import type { BackupStores } from './backup.repository.ts';
 
@@ -37,6 +39,7 @@ function sortSections(backup: ProjectBackup): ProjectBackup {
     backup.inventories,
     backup.environments,
     backup.integrations,
+    backup.workflows,
   ] as { name: string }[][]) {
     section.sort(compareNames);
   }
@@ -49,15 +52,18 @@ export async function buildBackup(stores: BackupStores, project: ProjectRow): Pr
   const keys = byId(await stores.keys.list(projectId, 'name', 'asc'));
   const repositories = byId(await stores.repositories.list(projectId, 'name', 'asc'));
   const inventories = byId(await stores.inventories.list(projectId, 'asc'));
-  const environments = byId(await stores.environments.list(projectId, 'asc'));
-  const views = byId(await stores.views.list(projectId));
+  const environments = byId(await stores.environments.list(projectId, 'name'));
+  const views = byId(await stores.views.list(projectId, 'position'));
   const templates = byId(await stores.templates.list(projectId, 'name', 'asc'));
   const vaults = await stores.templates.listVaults(
     projectId,
     templates.map((t) => t.id),
   );
   const schedules = byId(await stores.schedules.list(projectId));
-  const integrations = byId(await stores.integrations.list(projectId, 'asc'));
+  const integrations = byId(await stores.integrations.list(projectId, 'name'));
+
+  const workflows = await stores.workflows.list(projectId);
+  const members = await stores.projects.listMembers(projectId, 'username', 'asc');
 
   const keyNames = assignUniqueNames(keys, (k) => k.name);
   const repositoryNames = assignUniqueNames(repositories, (r) => r.name);
@@ -177,5 +183,19 @@ export async function buildBackup(stores: BackupStores, project: ProjectRow): Pr
       checkable_repository: nameOf(repositoryNames, s.repository_id),
       task_params: toBackupParams(s.task_params),
     })),
+    workflows: await Promise.all(
+      workflows.map(async (w) => {
+        const revision = await stores.workflows.findRevision(projectId, w.id, w.revision);
+        const definition = WorkflowDefinition.parse(JSON.parse(revision?.definition ?? '{}'));
+        return toWorkflowFile(definition, {
+          templates: listNames(templateNames),
+          inventories: listNames(inventoryNames),
+          environments: listNames(environmentNames),
+          users: members.map((m) => ({ id: m.user_id, name: m.username })),
+        });
+      }),
+    ),
   });
 }
+
+const listNames = (names: Map<number, string>) => [...names].map(([id, name]) => ({ id, name }));

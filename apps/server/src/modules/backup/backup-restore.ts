@@ -1,9 +1,17 @@
-import type { ProjectBackup } from '@gantry/contract';
-import { RUN_ONCE_SCHEDULE_TYPE, VAULT_SCRIPT_PATTERN, isPasswordKeyType } from '@gantry/contract';
+import type { ProjectBackup, WorkflowFile } from '@gantry/contract';
+import {
+  RUN_ONCE_SCHEDULE_TYPE,
+  VAULT_SCRIPT_PATTERN,
+  WorkflowDefinition,
+  isPasswordKeyType,
+  validateWorkflowGraph,
+} from '@gantry/contract';
 import { validationFailed } from '../../errors.ts';
 import { generateAlias } from '../../http/public-credentials.ts';
 import type { ProjectRow } from '../projects/projects.table.ts';
 import { explainCron, nextRunAfter } from '../schedules/cron.ts';
+import { fromWorkflowFile, type ProjectNames } from '../workflows/workflow-file.ts';
+import { listTemplateIds } from '../workflows/workflow-checks.ts';
 import type { BackupStores } from './backup.repository.ts';
 
 type BackupTemplate = ProjectBackup['templates'][number];
@@ -133,6 +141,7 @@ export function verifyBackup(backup: ProjectBackup, timezone: string): void {
     integration.aliases.forEach((alias) => claimAlias(where, alias));
   });
   backup.integration_aliases.forEach((alias, i) => claimAlias(`integration_aliases[${i}]`, alias));
+  indexByName('workflows', backup.workflows, (w) => w.name);
   backup.schedules.forEach((s, i) => {
     const where = `schedules[${i}]${s.name ? ` "${s.name}"` : ''}`;
     if (s.type === RUN_ONCE_SCHEDULE_TYPE) return;
@@ -147,6 +156,7 @@ export function verifyBackup(backup: ProjectBackup, timezone: string): void {
 
 interface RestoreContext {
   ownerId: number;
+  ownerUsername: string;
   now: Date;
   timezone: string;
   /** Encrypts a secret the backup carries (a variable group's legacy vault password). */
@@ -157,7 +167,7 @@ interface RestoreContext {
 export async function writeBackup(
   stores: BackupStores,
   backup: ProjectBackup,
-  { ownerId, now, timezone, seal }: RestoreContext,
+  { ownerId, ownerUsername, now, timezone, seal }: RestoreContext,
 ): Promise<ProjectRow> {
   const created = now.toISOString();
   const project = {
@@ -378,5 +388,40 @@ export async function writeBackup(
     });
   }
 
+  const names: ProjectNames = {
+    templates: listNamed(templateIds),
+    inventories: listNamed(inventoryIds),
+    environments: listNamed(environmentIds),
+    users: [{ id: ownerId, name: ownerUsername }],
+  };
+  for (const [i, file] of backup.workflows.entries()) {
+    const where = `workflows[${i}] "${file.name}"`;
+    const resolved = fromWorkflowFile(keepMemberApprovers(file, ownerUsername), names);
+    const definition = WorkflowDefinition.parse(resolved.definition);
+    const errors = [...resolved.errors, ...validateWorkflowGraph(definition)];
+    if (errors.length > 0) throw fail(where, errors.join('; '));
+    await stores.workflows.insert(
+      { project_id: projectId, name: definition.name, description: definition.description, created, updated: created },
+      { definition: JSON.stringify(definition), userId: ownerId, created, templateIds: listTemplateIds(definition) },
+    );
+  }
+
   return { id: projectId, ...project };
+}
+
+const listNamed = (ids: Map<string, number>) => [...ids].map(([name, id]) => ({ id, name }));
+
+/**
+ * The restored project has one member, its owner: other approvers are left out, and an approval
+ * left without any falls to the owners, so that the gate stays closed rather than disappearing.
+ */
+function keepMemberApprovers(file: WorkflowFile, ownerUsername: string): WorkflowFile {
+  const steps = file.steps.map((step) => {
+    if (step.kind !== 'approval') return step;
+    const users = step.approvers.users.filter((name) => name === ownerUsername);
+    const roles = users.length === 0 && step.approvers.roles.length === 0 ? (['owner'] as const) : step.approvers.roles;
+    const required = roles.length === 0 ? Math.min(step.required, users.length) : step.required;
+    return { ...step, approvers: { users, roles: [...roles] }, required };
+  });
+  return { ...file, steps };
 }

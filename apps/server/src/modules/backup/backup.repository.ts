@@ -9,6 +9,7 @@ import { createSchedulesRepository } from '../schedules/schedules.repository.ts'
 import { createTemplatesRepository } from '../templates/templates.repository.ts';
 import type { TemplateVaultRow } from '../templates/templates.table.ts';
 import { createViewsRepository } from '../views/views.repository.ts';
+import { createWorkflowsRepository } from '../workflows/workflows.repository.ts';
 
 /**
  * Every store a backup reads or a restore writes, bound to one connection or transaction: a restore
@@ -25,6 +26,7 @@ export function createBackupStores(db: Db, dialect: Dialect) {
     templates: createTemplatesRepository(db, dialect),
     schedules: createSchedulesRepository(db, dialect),
     integrations: createIntegrationsRepository(db, dialect),
+    workflows: createWorkflowsRepository(db, dialect),
     /** Which of these git URLs repositories of other projects use too. */
     async listGitUrlsUsedElsewhere(projectId: number, urls: string[]): Promise<Set<string>> {
       if (urls.length === 0) return new Set();

@@ -64,6 +64,7 @@ export function createBackupService({
         const trxStores = createBackupStores(trx, dialect);
         const project = await writeBackup(trxStores, backup, {
           ownerId: actor.id,
+          ownerUsername: actor.username,
           now: clock.now(),
           timezone: config.schedule_timezone,
           seal: (secret) => secrets.seal(secret),

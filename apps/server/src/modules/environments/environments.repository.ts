@@ -1,44 +1,11 @@
 import type { Db, Dialect } from '../../db/database.ts';
-import { insertRow } from '../../db/insert.ts';
-import type { EnvironmentRow, EnvironmentSecretRow } from './environments.table.ts';
+import { projectRows } from '../../db/project-rows.ts';
+import type { EnvironmentSecretRow } from './environments.table.ts';
 
 export function createEnvironmentsRepository(db: Db, dialect: Dialect) {
+  const rows = projectRows(db, dialect, 'environment');
   return {
-    list(projectId: number, order: 'asc' | 'desc'): Promise<EnvironmentRow[]> {
-      return db
-        .selectFrom('environment')
-        .selectAll()
-        .where('project_id', '=', projectId)
-        .orderBy('name', order)
-        .orderBy('id')
-        .execute();
-    },
-    find(projectId: number, id: number): Promise<EnvironmentRow | undefined> {
-      return db
-        .selectFrom('environment')
-        .selectAll()
-        .where('project_id', '=', projectId)
-        .where('id', '=', id)
-        .executeTakeFirst();
-    },
-    insert(row: Omit<EnvironmentRow, 'id'>): Promise<number> {
-      return insertRow(db, dialect, 'environment', row);
-    },
-    async update(
-      projectId: number,
-      id: number,
-      changes: Partial<Omit<EnvironmentRow, 'id' | 'project_id'>>,
-    ): Promise<void> {
-      await db
-        .updateTable('environment')
-        .set(changes)
-        .where('project_id', '=', projectId)
-        .where('id', '=', id)
-        .execute();
-    },
-    async delete(projectId: number, id: number): Promise<void> {
-      await db.deleteFrom('environment').where('project_id', '=', projectId).where('id', '=', id).execute();
-    },
+    ...rows,
     /** Every variable group's secrets (names and types; values stay sealed), for the list in one query. */
     listProjectSecrets(projectId: number): Promise<EnvironmentSecretRow[]> {
       return db

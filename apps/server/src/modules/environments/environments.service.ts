@@ -1,12 +1,11 @@
-import type { Environment, EnvironmentBody, EnvironmentSecretChange, ResourceRefs } from '@gantry/contract';
+import type { Environment, EnvironmentBody, EnvironmentSecretChange } from '@gantry/contract';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
-import { badRequest, notFound } from '../../errors.ts';
+import { badRequest } from '../../errors.ts';
 import type { SecretBox } from '../../secrets/secret-box.ts';
 import type { EventsService } from '../events/events.service.ts';
-import { assertUnused } from '../refs/assert-unused.ts';
-import type { RefsRepository } from '../refs/refs.repository.ts';
+import { type ResourceRefsLookup, usedResource } from '../refs/project-resource.ts';
 import type { UserRow } from '../users/users.table.ts';
 import type { EnvironmentsRepository } from './environments.repository.ts';
 import type { EnvironmentRow, EnvironmentSecretRow } from './environments.table.ts';
@@ -47,18 +46,21 @@ function listChanges(body: EnvironmentInput): EnvironmentSecretChange[] {
 
 interface EnvironmentsDeps {
   environments: EnvironmentsRepository;
-  refs: RefsRepository;
+  refs: ResourceRefsLookup;
   events: EventsService;
   secrets: SecretBox;
   clock: Clock;
 }
 
 export function createEnvironmentsService({ environments, refs, events, secrets, clock }: EnvironmentsDeps) {
-  async function getRow(projectId: number, id: number): Promise<EnvironmentRow> {
-    const row = await environments.find(projectId, id);
-    if (!row) throw notFound('Variable group');
-    return row;
-  }
+  const resource = usedResource({
+    label: 'Variable group',
+    objectType: 'environment',
+    rows: environments,
+    events,
+    usedBy: refs.forEnvironment,
+  });
+  const { get: getRow, record } = resource;
 
   async function applySecretChanges(
     projectId: number,
@@ -91,24 +93,19 @@ export function createEnvironmentsService({ environments, refs, events, secrets,
     }
   }
 
-  const record = (actor: UserRow, projectId: number, id: number, description: string) =>
-    events.record({ userId: actor.id, projectId, objectType: 'environment', objectId: id, description });
-
   return {
     async list(projectId: number, order: 'asc' | 'desc'): Promise<Environment[]> {
       const secretsOf = new Map<number, EnvironmentSecretRow[]>();
       for (const secret of await environments.listProjectSecrets(projectId))
         secretsOf.set(secret.environment_id, [...(secretsOf.get(secret.environment_id) ?? []), secret]);
-      return (await environments.list(projectId, order)).map((row) => toEnvironment(row, secretsOf.get(row.id) ?? []));
+      return (await environments.list(projectId, 'name', order)).map((row) =>
+        toEnvironment(row, secretsOf.get(row.id) ?? []),
+      );
     },
     async get(projectId: number, id: number): Promise<Environment> {
       return toEnvironment(await getRow(projectId, id), await environments.listSecrets(projectId, id));
     },
-    async assertExists(projectId: number, id: number): Promise<EnvironmentRow> {
-      const row = await environments.find(projectId, id);
-      if (!row) throw badRequest('Variable group not found in this project');
-      return row;
-    },
+    assertExists: resource.assertExists,
     async create(actor: UserRow | undefined, projectId: number, body: EnvironmentInput): Promise<Environment> {
       if (body.project_id !== undefined && body.project_id !== projectId)
         throw badRequest('Project ID in body and URL must be the same');
@@ -137,17 +134,8 @@ export function createEnvironmentsService({ environments, refs, events, secrets,
       await applySecretChanges(projectId, id, listChanges(body));
       await record(actor, projectId, id, `Variable group ${body.name} updated`);
     },
-    async refs(projectId: number, id: number): Promise<ResourceRefs> {
-      // Another project's id must not read as "used nowhere".
-      await getRow(projectId, id);
-      return refs.forEnvironment(projectId, id);
-    },
-    async remove(actor: UserRow, projectId: number, id: number): Promise<void> {
-      const current = await getRow(projectId, id);
-      assertUnused('Variable group', await refs.forEnvironment(projectId, id));
-      await environments.delete(projectId, id);
-      await record(actor, projectId, id, `Variable group ${current.name} deleted`);
-    },
+    refs: resource.refs,
+    remove: resource.remove,
     /** The decrypted secrets of a variable group, for the task engine only. */
     async listSecretValues(projectId: number, id: number): Promise<EnvironmentSecretValue[]> {
       return (await environments.listSecrets(projectId, id)).map((s) => ({

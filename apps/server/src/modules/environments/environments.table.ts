@@ -1,3 +1,4 @@
+import type { EnvironmentSecretType } from '@gantry/contract';
 import type { Generated, Selectable } from 'kysely';
 
 export interface EnvironmentTable {
@@ -16,7 +17,7 @@ export interface EnvironmentSecretTable {
   id: Generated<number>;
   project_id: number;
   environment_id: number;
-  type: string;
+  type: EnvironmentSecretType;
   name: string;
   /** Encrypted value. */
   secret: string;

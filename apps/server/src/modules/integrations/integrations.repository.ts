@@ -1,6 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Database, Db, Dialect } from '../../db/database.ts';
 import { insertRow } from '../../db/insert.ts';
+import { projectRows } from '../../db/project-rows.ts';
 import type { IntegrationAliasRow, IntegrationRow } from './integrations.table.ts';
 
 type Order = 'asc' | 'desc';
@@ -68,23 +69,7 @@ function createRuleQueries<T extends RuleTable>(db: Db, dialect: Dialect, table:
 /** Integrations, their aliases, extracted values and matchers. Every query is scoped by project. */
 export function createIntegrationsRepository(db: Db, dialect: Dialect) {
   return {
-    list(projectId: number, order: Order): Promise<IntegrationRow[]> {
-      return db
-        .selectFrom('integration')
-        .selectAll()
-        .where('project_id', '=', projectId)
-        .orderBy('name', order)
-        .orderBy('id')
-        .execute();
-    },
-    find(projectId: number, id: number): Promise<IntegrationRow | undefined> {
-      return db
-        .selectFrom('integration')
-        .selectAll()
-        .where('project_id', '=', projectId)
-        .where('id', '=', id)
-        .executeTakeFirst();
-    },
+    ...projectRows(db, dialect, 'integration'),
     /** Integrations a project-wide alias serves. */
     listSearchable(projectId: number): Promise<IntegrationRow[]> {
       return db
@@ -93,21 +78,6 @@ export function createIntegrationsRepository(db: Db, dialect: Dialect) {
         .where('project_id', '=', projectId)
         .where('searchable', '=', 1)
         .orderBy('id')
-        .execute();
-    },
-    insert(row: Omit<IntegrationRow, 'id'>): Promise<number> {
-      return insertRow(db, dialect, 'integration', row);
-    },
-    async update(
-      projectId: number,
-      id: number,
-      changes: Partial<Omit<IntegrationRow, 'id' | 'project_id' | 'created'>>,
-    ): Promise<void> {
-      await db
-        .updateTable('integration')
-        .set(changes)
-        .where('project_id', '=', projectId)
-        .where('id', '=', id)
         .execute();
     },
     /** Removes the integration with everything hanging off it; children first, MySQL checks keys row by row. */

@@ -1,7 +1,6 @@
 import type {
   Integration,
   IntegrationAlias,
-  IntegrationAuthMethod,
   IntegrationBody,
   IntegrationExtractValue,
   IntegrationExtractValueBody,
@@ -57,7 +56,7 @@ function toIntegration(row: IntegrationRow): Integration {
     project_id: row.project_id,
     name: row.name,
     template_id: row.template_id,
-    auth_method: row.auth_method as IntegrationAuthMethod,
+    auth_method: row.auth_method,
     auth_header: row.auth_header,
     auth_secret_id: row.auth_secret_id,
     searchable: row.searchable === 1,
@@ -70,11 +69,11 @@ export function toExtractValue(row: IntegrationExtractValueRow): IntegrationExtr
     id: row.id,
     integration_id: row.integration_id,
     name: row.name,
-    value_source: row.value_source as IntegrationExtractValue['value_source'],
-    body_data_type: row.body_data_type as IntegrationExtractValue['body_data_type'],
+    value_source: row.value_source,
+    body_data_type: row.body_data_type,
     key: row.key,
     variable: row.variable,
-    variable_type: row.variable_type as IntegrationExtractValue['variable_type'],
+    variable_type: row.variable_type,
   };
 }
 
@@ -83,10 +82,10 @@ export function toMatcher(row: IntegrationMatcherRow): IntegrationMatcher {
     id: row.id,
     integration_id: row.integration_id,
     name: row.name,
-    match_type: row.match_type as IntegrationMatcher['match_type'],
-    body_data_type: row.body_data_type as IntegrationMatcher['body_data_type'],
+    match_type: row.match_type,
+    body_data_type: row.body_data_type,
     key: row.key,
-    method: row.method as IntegrationMatcher['method'],
+    method: row.method,
     value: row.value,
   };
 }
@@ -221,7 +220,7 @@ export function createIntegrationsService({ config, clock, integrations, templat
 
   return {
     async list(projectId: number, order: Order = 'asc'): Promise<Integration[]> {
-      return (await integrations.list(projectId, order)).map(toIntegration);
+      return (await integrations.list(projectId, 'name', order)).map(toIntegration);
     },
     async get(projectId: number, id: number): Promise<Integration> {
       return toIntegration(await getRow(projectId, id));

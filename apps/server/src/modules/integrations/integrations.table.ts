@@ -1,3 +1,4 @@
+import type { IntegrationAuthMethod, IntegrationExtractValue, IntegrationMatcher } from '@gantry/contract';
 import type { Generated, Selectable } from 'kysely';
 
 export interface IntegrationTable {
@@ -6,7 +7,7 @@ export interface IntegrationTable {
   template_id: number;
   name: string;
   /** '' (no check), github, bitbucket, token, hmac or basic. */
-  auth_method: string;
+  auth_method: IntegrationAuthMethod;
   auth_header: string;
   /** A login_password key whose password is the shared secret. */
   auth_secret_id: number | null;
@@ -33,11 +34,11 @@ export interface IntegrationExtractValueTable {
   project_id: number;
   integration_id: number;
   name: string;
-  value_source: string;
-  body_data_type: string;
+  value_source: IntegrationExtractValue['value_source'];
+  body_data_type: IntegrationExtractValue['body_data_type'];
   key: string;
   variable: string;
-  variable_type: string;
+  variable_type: IntegrationExtractValue['variable_type'];
 }
 export type IntegrationExtractValueRow = Selectable<IntegrationExtractValueTable>;
 
@@ -46,10 +47,10 @@ export interface IntegrationMatcherTable {
   project_id: number;
   integration_id: number;
   name: string;
-  match_type: string;
-  body_data_type: string;
+  match_type: IntegrationMatcher['match_type'];
+  body_data_type: IntegrationMatcher['body_data_type'];
   key: string;
-  method: string;
+  method: IntegrationMatcher['method'];
   value: string;
 }
 export type IntegrationMatcherRow = Selectable<IntegrationMatcherTable>;

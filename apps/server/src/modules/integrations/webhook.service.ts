@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { IntegrationAuthMethod, ScheduleTaskParams, Task } from '@gantry/contract';
+import type { ScheduleTaskParams, Task } from '@gantry/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError, notFound } from '../../errors.ts';
 import type { Clock } from '../../clock.ts';
@@ -109,7 +109,7 @@ export function createWebhookService({ integrations, keys, tasks, events, logger
     projectWide: boolean,
   ): Promise<Task | Skip> {
     const authFailure = explainAuthFailure(
-      integration.auth_method as IntegrationAuthMethod,
+      integration.auth_method,
       integration.auth_header,
       await readSecret(integration),
       payload,

@@ -1,12 +1,11 @@
-import type { Inventory, InventoryBody, InventoryType, ResourceRefs } from '@gantry/contract';
+import type { Inventory, InventoryBody, InventoryType } from '@gantry/contract';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
-import { badRequest, notFound } from '../../errors.ts';
+import { badRequest } from '../../errors.ts';
 import type { EventsService } from '../events/events.service.ts';
 import type { KeysService } from '../keys/keys.service.ts';
-import { assertUnused } from '../refs/assert-unused.ts';
-import type { RefsRepository } from '../refs/refs.repository.ts';
+import { type ResourceRefsLookup, usedResource } from '../refs/project-resource.ts';
 import type { RepositoriesService } from '../repositories/repositories.service.ts';
 import type { UserRow } from '../users/users.table.ts';
 import type { InventoriesRepository } from './inventories.repository.ts';
@@ -26,7 +25,7 @@ function toInventory(row: InventoryRow): Inventory {
     id: row.id,
     project_id: row.project_id,
     name: row.name,
-    type: row.type as InventoryType,
+    type: row.type,
     inventory: row.inventory,
     ssh_key_id: row.ssh_key_id,
     become_key_id: row.become_key_id,
@@ -42,7 +41,7 @@ interface InventoriesDeps {
   keys: KeysService;
   repositories: RepositoriesService;
   templateExists(projectId: number, templateId: number): Promise<boolean>;
-  refs: RefsRepository;
+  refs: ResourceRefsLookup;
   events: EventsService;
   clock: Clock;
 }
@@ -50,11 +49,14 @@ interface InventoriesDeps {
 export function createInventoriesService(deps: InventoriesDeps) {
   const { inventories, keys, repositories, refs, events, clock } = deps;
 
-  async function getRow(projectId: number, id: number): Promise<InventoryRow> {
-    const row = await inventories.find(projectId, id);
-    if (!row) throw notFound('Inventory');
-    return row;
-  }
+  const resource = usedResource({
+    label: 'Inventory',
+    objectType: 'inventory',
+    rows: inventories,
+    events,
+    usedBy: refs.forInventory,
+  });
+  const { get: getRow, record } = resource;
 
   async function toRow(projectId: number, body: InventoryInput) {
     if (body.project_id !== undefined && body.project_id !== projectId)
@@ -74,9 +76,6 @@ export function createInventoriesService(deps: InventoriesDeps) {
       template_id: body.template_id ?? null,
     };
   }
-
-  const record = (actor: UserRow, projectId: number, id: number, description: string) =>
-    events.record({ userId: actor.id, projectId, objectType: 'inventory', objectId: id, description });
 
   return {
     async list(
@@ -98,11 +97,7 @@ export function createInventoriesService(deps: InventoriesDeps) {
     async get(projectId: number, id: number): Promise<Inventory> {
       return toInventory(await getRow(projectId, id));
     },
-    async assertExists(projectId: number, id: number): Promise<InventoryRow> {
-      const row = await inventories.find(projectId, id);
-      if (!row) throw badRequest('Inventory not found in this project');
-      return row;
-    },
+    assertExists: resource.assertExists,
     async create(actor: UserRow | undefined, projectId: number, body: InventoryInput): Promise<Inventory> {
       const row = { ...(await toRow(projectId, body)), project_id: projectId, created: toTimestamp(clock.now()) };
       const id = await inventories.insert(row);
@@ -115,17 +110,8 @@ export function createInventoriesService(deps: InventoriesDeps) {
       await inventories.update(projectId, id, await toRow(projectId, body));
       await record(actor, projectId, id, `Inventory ${body.name} updated`);
     },
-    async refs(projectId: number, id: number): Promise<ResourceRefs> {
-      // Another project's id must not read as "used nowhere".
-      await getRow(projectId, id);
-      return refs.forInventory(projectId, id);
-    },
-    async remove(actor: UserRow, projectId: number, id: number): Promise<void> {
-      const current = await getRow(projectId, id);
-      assertUnused('Inventory', await refs.forInventory(projectId, id));
-      await inventories.delete(projectId, id);
-      await record(actor, projectId, id, `Inventory ${current.name} deleted`);
-    },
+    refs: resource.refs,
+    remove: resource.remove,
   };
 }
 

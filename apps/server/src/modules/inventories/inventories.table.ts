@@ -1,10 +1,11 @@
+import type { InventoryType } from '@gantry/contract';
 import type { Generated, Selectable } from 'kysely';
 
 export interface InventoryTable {
   id: Generated<number>;
   project_id: number;
   name: string;
-  type: string;
+  type: InventoryType;
   inventory: string;
   ssh_key_id: number | null;
   become_key_id: number | null;

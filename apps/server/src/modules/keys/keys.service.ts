@@ -3,11 +3,10 @@ import { isPasswordKeyType } from '@gantry/contract';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
-import { badRequest, notFound, validationFailed } from '../../errors.ts';
+import { badRequest, validationFailed } from '../../errors.ts';
 import type { SecretBox } from '../../secrets/secret-box.ts';
 import type { EventsService } from '../events/events.service.ts';
-import { assertUnused } from '../refs/assert-unused.ts';
-import type { RefsRepository } from '../refs/refs.repository.ts';
+import { type ResourceRefsLookup, usedResource } from '../refs/project-resource.ts';
 import type { UserRow } from '../users/users.table.ts';
 import type { KeysRepository } from './keys.repository.ts';
 import type { AccessKeyRow } from './keys.table.ts';
@@ -29,7 +28,7 @@ function toAccessKey(row: AccessKeyRow): AccessKey {
     id: row.id,
     project_id: row.project_id,
     name: row.name,
-    type: row.type as KeyType,
+    type: row.type,
     empty: row.secret === null,
     ssh: { login: '', passphrase: '', private_key: '' },
     login_password: { login: '', password: '' },
@@ -81,18 +80,15 @@ function explainTypeConflict(type: KeyType, used: ResourceRefs): string | undefi
 
 interface KeysDeps {
   keys: KeysRepository;
-  refs: RefsRepository;
+  refs: ResourceRefsLookup;
   events: EventsService;
   secrets: SecretBox;
   clock: Clock;
 }
 
 export function createKeysService({ keys, refs, events, secrets, clock }: KeysDeps) {
-  async function getRow(projectId: number, id: number): Promise<AccessKeyRow> {
-    const row = await keys.find(projectId, id);
-    if (!row) throw notFound('Access key');
-    return row;
-  }
+  const resource = usedResource({ label: 'Access key', objectType: 'key', rows: keys, events, usedBy: refs.forKey });
+  const { get: getRow, record } = resource;
 
   function open(row: AccessKeyRow): StoredKeyMaterial {
     return row.secret === null ? { type: 'none' } : (JSON.parse(secrets.open(row.secret)) as StoredKeyMaterial);
@@ -102,9 +98,6 @@ export function createKeysService({ keys, refs, events, secrets, clock }: KeysDe
     return material ? secrets.seal(JSON.stringify(material)) : null;
   }
 
-  const record = (actor: UserRow, projectId: number, id: number, description: string) =>
-    events.record({ userId: actor.id, projectId, objectType: 'key', objectId: id, description });
-
   return {
     async list(projectId: number, sort: 'name' | 'type', order: 'asc' | 'desc'): Promise<AccessKey[]> {
       return (await keys.list(projectId, sort, order)).map(toAccessKey);
@@ -113,11 +106,7 @@ export function createKeysService({ keys, refs, events, secrets, clock }: KeysDe
       return toAccessKey(await getRow(projectId, id));
     },
     /** Ensures a key id belongs to the project; used by every resource that points at a key. */
-    async assertExists(projectId: number, id: number, label = 'Access key'): Promise<AccessKeyRow> {
-      const row = await keys.find(projectId, id);
-      if (!row) throw badRequest(`${label} not found in this project`);
-      return row;
-    },
+    assertExists: resource.assertExists,
     async create(actor: UserRow | undefined, projectId: number, body: KeyInput): Promise<AccessKey> {
       if (body.project_id !== undefined && body.project_id !== projectId)
         throw badRequest('Project ID in body and URL must be the same');
@@ -144,17 +133,8 @@ export function createKeysService({ keys, refs, events, secrets, clock }: KeysDe
       await keys.update(projectId, id, { name: body.name, type: body.type, ...secret });
       await record(actor, projectId, id, `Access key ${body.name} updated`);
     },
-    async refs(projectId: number, id: number): Promise<ResourceRefs> {
-      // Another project's id must not read as "used nowhere".
-      await getRow(projectId, id);
-      return refs.forKey(projectId, id);
-    },
-    async remove(actor: UserRow, projectId: number, id: number): Promise<void> {
-      const current = await getRow(projectId, id);
-      assertUnused('Access key', await refs.forKey(projectId, id));
-      await keys.delete(projectId, id);
-      await record(actor, projectId, id, `Access key ${current.name} deleted`);
-    },
+    refs: resource.refs,
+    remove: resource.remove,
     /** The decrypted content of a key, whatever its type. */
     async getMaterial(projectId: number, id: number): Promise<StoredKeyMaterial> {
       return open(await getRow(projectId, id));
@@ -169,7 +149,7 @@ export function createKeysService({ keys, refs, events, secrets, clock }: KeysDe
     },
     /** Ensures a key exists and can log in (git, SSH, become): not a single-value key. */
     async assertLoginKey(projectId: number, id: number, label = 'Access key'): Promise<AccessKeyRow> {
-      const row = await this.assertExists(projectId, id, label);
+      const row = await resource.assertExists(projectId, id, label);
       if (row.type === 'string')
         throw badRequest(`${label} holds a single value (type string) and cannot be used to log in`);
       return row;

@@ -1,10 +1,11 @@
+import type { KeyType } from '@gantry/contract';
 import type { Generated, Selectable } from 'kysely';
 
 export interface AccessKeyTable {
   id: Generated<number>;
   project_id: number;
   name: string;
-  type: string;
+  type: KeyType;
   /** Encrypted JSON of the key material; null when none is stored. */
   secret: string | null;
   created: string;

@@ -1,3 +1,4 @@
+import type { ProjectRoleSlug } from '@gantry/contract';
 import type { Db, Dialect } from '../../db/database.ts';
 import { retryOnConflict } from '../../db/errors.ts';
 import { insertRow } from '../../db/insert.ts';
@@ -12,7 +13,7 @@ export interface TeamMemberRow {
   username: string;
   name: string;
   email: string;
-  role: string;
+  role: ProjectRoleSlug;
 }
 
 export function createProjectsRepository(db: Db, dialect: Dialect) {
@@ -48,6 +49,9 @@ export function createProjectsRepository(db: Db, dialect: Dialect) {
         db.transaction().execute(async (trx) => {
           await trx.updateTable('template').set({ build_template_id: null }).where('project_id', '=', id).execute();
           for (const table of [
+            'workflow_template',
+            'workflow_revision',
+            'workflow',
             'terraform_lock',
             'terraform_state',
             'terraform_alias',
@@ -77,6 +81,24 @@ export function createProjectsRepository(db: Db, dialect: Dialect) {
       );
     },
 
+    /** A project with the user's role in it (null when not a member), in one round trip: every project request reads both. */
+    async findWithRole(
+      projectId: number,
+      userId: number,
+    ): Promise<{ project: ProjectRow; role: ProjectUserRow['role'] | null } | undefined> {
+      const row = await db
+        .selectFrom('project')
+        .leftJoin('project_user', (join) =>
+          join.onRef('project_user.project_id', '=', 'project.id').on('project_user.user_id', '=', userId),
+        )
+        .selectAll('project')
+        .select('project_user.role as member_role')
+        .where('project.id', '=', projectId)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      const { member_role, ...project } = row;
+      return { project, role: member_role };
+    },
     findMembership(projectId: number, userId: number): Promise<ProjectUserRow | undefined> {
       return db
         .selectFrom('project_user')
@@ -106,7 +128,7 @@ export function createProjectsRepository(db: Db, dialect: Dialect) {
     async insertMember(row: Omit<ProjectUserRow, 'id'>): Promise<void> {
       await db.insertInto('project_user').values(row).execute();
     },
-    async updateMemberRole(projectId: number, userId: number, role: string): Promise<void> {
+    async updateMemberRole(projectId: number, userId: number, role: ProjectRoleSlug): Promise<void> {
       await db
         .updateTable('project_user')
         .set({ role })

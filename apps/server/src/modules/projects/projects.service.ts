@@ -99,11 +99,11 @@ export function createProjectsService({
 
     /** Resolves the caller's access to a project; undefined when the project is unknown or hidden from them. */
     async findAccess(actor: UserRow, projectId: number): Promise<ProjectAccess | undefined> {
-      const project = await projects.findById(projectId);
-      if (!project) return undefined;
-      const membership = await projects.findMembership(projectId, actor.id);
-      if (membership) {
-        const role = membership.role as ProjectRoleSlug;
+      const found = await projects.findWithRole(projectId, actor.id);
+      if (!found) return undefined;
+      const { project } = found;
+      if (found.role !== null) {
+        const role = found.role;
         const permissions = actor.admin === 1 ? ALL_PERMISSIONS : ROLE_PERMISSIONS[role];
         return { project, role, permissions };
       }

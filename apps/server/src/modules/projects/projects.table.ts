@@ -1,3 +1,4 @@
+import type { ProjectRoleSlug } from '@gantry/contract';
 import type { Generated, Selectable } from 'kysely';
 
 export interface ProjectTable {
@@ -15,7 +16,7 @@ export interface ProjectUserTable {
   id: Generated<number>;
   project_id: number;
   user_id: number;
-  role: string;
+  role: ProjectRoleSlug;
   created: string;
 }
 export type ProjectUserRow = Selectable<ProjectUserTable>;

@@ -85,6 +85,15 @@ export function createRefsRepository(db: Db) {
         ...emptyRefs(),
         templates: unique(await templates(projectId).where('build_template_id', '=', templateId).execute()),
         integrations: unique(await integrations(projectId).where('template_id', '=', templateId).execute()),
+        workflows: unique(
+          await db
+            .selectFrom('workflow_template')
+            .innerJoin('workflow', 'workflow.id', 'workflow_template.workflow_id')
+            .select(['workflow.id', 'workflow.name'])
+            .where('workflow_template.project_id', '=', projectId)
+            .where('workflow_template.template_id', '=', templateId)
+            .execute(),
+        ),
       };
     },
   };

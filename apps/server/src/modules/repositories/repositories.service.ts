@@ -1,13 +1,12 @@
-import type { Repository, RepositoryBody, ResourceRefs } from '@gantry/contract';
+import type { Repository, RepositoryBody } from '@gantry/contract';
 import { getGitUrlType } from '@gantry/contract';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
-import { badRequest, notFound } from '../../errors.ts';
+import { badRequest } from '../../errors.ts';
 import type { EventsService } from '../events/events.service.ts';
 import type { KeysService } from '../keys/keys.service.ts';
-import { assertUnused } from '../refs/assert-unused.ts';
-import type { RefsRepository } from '../refs/refs.repository.ts';
+import { type ResourceRefsLookup, usedResource } from '../refs/project-resource.ts';
 import type { UserRow } from '../users/users.table.ts';
 import type { RepositoriesRepository, RepositorySort } from './repositories.repository.ts';
 import type { RepositoryRow } from './repositories.table.ts';
@@ -28,17 +27,20 @@ function toRepository(row: RepositoryRow): Repository {
 interface RepositoriesDeps {
   repositories: RepositoriesRepository;
   keys: KeysService;
-  refs: RefsRepository;
+  refs: ResourceRefsLookup;
   events: EventsService;
   clock: Clock;
 }
 
 export function createRepositoriesService({ repositories, keys, refs, events, clock }: RepositoriesDeps) {
-  async function getRow(projectId: number, id: number): Promise<RepositoryRow> {
-    const row = await repositories.find(projectId, id);
-    if (!row) throw notFound('Repository');
-    return row;
-  }
+  const resource = usedResource({
+    label: 'Repository',
+    objectType: 'repository',
+    rows: repositories,
+    events,
+    usedBy: refs.forRepository,
+  });
+  const { get: getRow, record } = resource;
 
   async function toRow(projectId: number, body: RepositoryInput) {
     if (body.project_id !== undefined && body.project_id !== projectId)
@@ -53,9 +55,6 @@ export function createRepositoriesService({ repositories, keys, refs, events, cl
     };
   }
 
-  const record = (actor: UserRow, projectId: number, id: number, description: string) =>
-    events.record({ userId: actor.id, projectId, objectType: 'repository', objectId: id, description });
-
   return {
     async list(projectId: number, sort: RepositorySort, order: 'asc' | 'desc'): Promise<Repository[]> {
       return (await repositories.list(projectId, sort, order)).map(toRepository);
@@ -63,11 +62,7 @@ export function createRepositoriesService({ repositories, keys, refs, events, cl
     async get(projectId: number, id: number): Promise<Repository> {
       return toRepository(await getRow(projectId, id));
     },
-    async assertExists(projectId: number, id: number): Promise<RepositoryRow> {
-      const row = await repositories.find(projectId, id);
-      if (!row) throw badRequest('Repository not found in this project');
-      return row;
-    },
+    assertExists: resource.assertExists,
     async create(actor: UserRow | undefined, projectId: number, body: RepositoryInput): Promise<Repository> {
       const row = { ...(await toRow(projectId, body)), project_id: projectId, created: toTimestamp(clock.now()) };
       const id = await repositories.insert(row);
@@ -80,17 +75,8 @@ export function createRepositoriesService({ repositories, keys, refs, events, cl
       await repositories.update(projectId, id, await toRow(projectId, body));
       await record(actor, projectId, id, `Repository ${body.name} updated`);
     },
-    async refs(projectId: number, id: number): Promise<ResourceRefs> {
-      // Another project's id must not read as "used nowhere".
-      await getRow(projectId, id);
-      return refs.forRepository(projectId, id);
-    },
-    async remove(actor: UserRow, projectId: number, id: number): Promise<void> {
-      const current = await getRow(projectId, id);
-      assertUnused('Repository', await refs.forRepository(projectId, id));
-      await repositories.delete(projectId, id);
-      await record(actor, projectId, id, `Repository ${current.name} deleted`);
-    },
+    refs: resource.refs,
+    remove: resource.remove,
   };
 }
 

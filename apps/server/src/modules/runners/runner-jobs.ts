@@ -1,27 +1,22 @@
-import type {
-  RunnerJob,
-  RunnerJobProgress,
-  RunnerProgressResult,
-  RunnerRegisterBody,
-  RunnerState,
-} from '@gantry/contract';
-import { FINISHED_TASK_STATUSES } from '@gantry/contract';
+import type { RunnerJob, RunnerJobProgress, RunnerProgressResult, RunnerState } from '@gantry/contract';
+import { isTaskFinished } from '@gantry/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
 import type { Config } from '../../config.ts';
-import { badRequest, notFound, unauthorized } from '../../errors.ts';
-import type { Audience, LiveHub } from '../../http/live-hub.ts';
+import type { Audience } from '../../live/live-hub.ts';
 import type { EventsService } from '../events/events.service.ts';
-import { finalLine, type TaskEngine, type TaskPlacement } from '../tasks/task-engine.ts';
+import type { TaskEngine } from '../tasks/task-engine.ts';
+import type { TaskOutput } from '../tasks/task-output.ts';
+import { finalLine } from '../tasks/task-statuses.ts';
 import type { TaskSpecBuilder } from '../tasks/task-spec-builder.ts';
+import { recordStartEvent, startNotes, type DescribeStart } from '../tasks/task-start.ts';
 import type { TasksRepository } from '../tasks/tasks.repository.ts';
 import type { TaskRow } from '../tasks/tasks.table.ts';
-import { createPlacer } from './runner-placement.ts';
-import { hashSecret, isSameSecret } from '../../secrets/secret-hash.ts';
+import type { RunnerPlacement } from './runner-placement.ts';
+import { authenticateRunner } from './runner-token.ts';
 import type { RunnersRepository, RunnerTaskRow } from './runners.repository.ts';
-import type { RunnersService } from './runners.service.ts';
 import type { RunnerRow } from './runners.table.ts';
 
 type JobProgress = z.output<typeof RunnerJobProgress>;
@@ -32,71 +27,35 @@ export interface RunnerJobsDeps {
   clock: Clock;
   logger: FastifyBaseLogger;
   runners: RunnersRepository;
-  runnersService: RunnersService;
   tasks: TasksRepository;
   specs: TaskSpecBuilder;
-  engine(): TaskEngine;
-  hub: LiveHub;
+  engine: TaskEngine;
+  placement: RunnerPlacement;
+  output: TaskOutput;
   events: EventsService;
   audienceOf(projectId: number): Promise<Audience>;
-  describeStart(
-    task: TaskRow,
-  ): Promise<{ username: string | null; incomingVersion: string | null; templateName: string }>;
-  projectExists(projectId: number): Promise<boolean>;
-  /** Tells the other server processes of a cluster, whose long polls may hold the runner. */
-  broadcast?(runnerId: number, taskId: number, change: RunnerChange): void;
+  describeStart: DescribeStart;
 }
-
-type RunnerChange = Parameters<TaskPlacement['notify']>[2];
 
 const STARTED_STATUSES = ['running', 'waiting_confirmation', 'confirmed', 'rejected', 'stopping'];
 const MAX_POLL_WAIT_SECONDS = 20;
 const TOUCH_EVERY_MS = 1000;
 
 /**
- * The server's half of remote running: places queued tasks on runners, serves the runner protocol
- * (jobs out, lines and statuses in) and closes the tasks of runners that went silent. Statuses always
+ * The server's half of remote running: serves the runner protocol (jobs out, lines and statuses in)
+ * and closes the tasks of runners that went silent. Statuses always
  * change through the engine, so local and remote tasks follow the same rules.
  */
 export function createRunnerJobs(deps: RunnerJobsDeps) {
   const offlineMs = deps.config.runner_offline_seconds * 1000;
   const startedAt = deps.clock.now().getTime();
-  const lastAssigned = new Map<number, number>();
-  const forceStops = new Set<number>();
-  /** Bumped on every change a runner must hear about; long polls wait for it to move. */
-  const versions = new Map<number, number>();
-  const waiters = new Map<number, Set<() => void>>();
+  const { placement, engine } = deps;
   /** What each runner last heard about its started jobs: a poll answers at once when that changed. */
   const lastReported = new Map<number, string>();
   const taskLocks = new Map<number, Promise<unknown>>();
   let sweepTimer: NodeJS.Timeout | undefined;
-  let closing = false;
 
   const now = () => toTimestamp(deps.clock.now());
-  const isAlive = (runner: Pick<RunnerRow, 'touched'>) =>
-    runner.touched !== null && deps.clock.now().getTime() - Date.parse(runner.touched) <= offlineMs;
-
-  function bump(runnerId: number): void {
-    versions.set(runnerId, (versions.get(runnerId) ?? 0) + 1);
-    const waiting = waiters.get(runnerId);
-    waiters.delete(runnerId);
-    for (const resolve of waiting ?? []) resolve();
-  }
-
-  function waitForChange(runnerId: number, since: number, ms: number): Promise<void> {
-    if ((versions.get(runnerId) ?? 0) !== since || closing || ms <= 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      const set = waiters.get(runnerId) ?? new Set();
-      waiters.set(runnerId, set);
-      const done = () => {
-        clearTimeout(timer);
-        set.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      set.add(done);
-    });
-  }
 
   /** Runs the work of one task strictly after the previous work of the same task (resent reports may overlap). */
   function withTaskLock<T>(taskId: number, work: () => Promise<T>): Promise<T> {
@@ -111,62 +70,20 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
     return next;
   }
 
-  async function writeLines(task: Pick<TaskRow, 'id' | 'project_id'>, outputs: string[]): Promise<void> {
-    const time = now();
-    const result = await deps.runners.appendOutput(
-      task.id,
-      outputs.map((output) => ({ time, output })),
-      null,
-    );
-    if (result) deps.hub.publishLines(await deps.audienceOf(task.project_id), task, result.stored);
-  }
-
-  function callWebhook(
-    runnerId: number,
-    task: Pick<TaskRow, 'id' | 'project_id' | 'template_id'>,
-    action: 'start' | 'finish',
-  ): void {
-    void (async () => {
-      const runner = await deps.runners.findById(runnerId);
-      if (!runner?.webhook) return;
-      const body = {
-        action,
-        project_id: task.project_id,
-        task_id: task.id,
-        template_id: task.template_id,
-        runner_id: runnerId,
-      };
-      const response = await fetch(runner.webhook, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(5000),
-      });
-      if (!response.ok)
-        deps.logger.warn(
-          { runnerId, taskId: task.id, status: response.status },
-          'runner webhook answered with an error',
-        );
-    })().catch((error: unknown) =>
-      deps.logger.warn({ err: error, runnerId, taskId: task.id }, 'runner webhook failed'),
-    );
-  }
-
   /** A runner lost a task: one it never started goes back to the queue, a started one is closed. */
   async function releaseTask(row: RunnerTaskRow, reason: string): Promise<void> {
     await withTaskLock(row.id, async () => {
       const task = await deps.tasks.findById(row.id);
-      if (!task || task.runner_id !== row.runner_id || FINISHED_TASK_STATUSES.includes(task.status as never)) return;
-      const engine = deps.engine();
+      if (!task || task.runner_id !== row.runner_id || isTaskFinished(task.status)) return;
       if (task.status === 'starting') {
         if (await engine.transition(task, ['starting'], 'waiting', { runner_id: null })) {
-          await writeLines(task, [`${reason}; the task never started there and was returned to the queue.`]);
+          await deps.output.write(task, [`${reason}; the task never started there and was returned to the queue.`]);
           engine.wake();
         }
         return;
       }
       const outcome: Outcome = task.status === 'stopping' ? 'stopped' : 'error';
-      await writeLines(task, [
+      await deps.output.write(task, [
         `${reason}; the task was running there and is marked ${outcome === 'stopped' ? 'stopped' : 'failed'}.`,
         finalLine(outcome),
       ]);
@@ -191,18 +108,11 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
     }
   }
 
-  async function authenticate(token: string | undefined): Promise<RunnerRow> {
-    if (!token) throw unauthorized('Invalid token');
-    const runner = await deps.runners.findByTokenHash(hashSecret(token));
-    if (!runner) throw notFound('Runner');
-    return runner;
-  }
-
   /** The heartbeat. A runner process that started anew has lost the jobs it was running. */
   async function touch(runner: RunnerRow, startedAtHeader: string | undefined): Promise<void> {
     // Cut to what the column holds before comparing, or a longer value would look like a restart at every call.
     const processStartedAt = startedAtHeader?.slice(0, 40);
-    const wasAlive = isAlive(runner);
+    const wasAlive = placement.isAlive(runner);
     const restarted =
       processStartedAt !== undefined && runner.started_at !== null && runner.started_at !== processStartedAt;
     const fresh = runner.touched !== null && deps.clock.now().getTime() - Date.parse(runner.touched) < TOUCH_EVERY_MS;
@@ -220,7 +130,7 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
           await releaseTask(row, `Runner #${runner.id} (${runner.name}) restarted`);
       }
     }
-    if (!wasAlive) deps.engine().wake();
+    if (!wasAlive) engine.wake();
   }
 
   async function buildJob(row: RunnerTaskRow): Promise<RunnerJob | undefined> {
@@ -235,11 +145,11 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
     } catch (error) {
       // The same task would fail the same way on any runner: close it instead of handing it around.
       await withTaskLock(task.id, async () => {
-        await writeLines(task, [
+        await deps.output.write(task, [
           `Failed to run task: ${error instanceof Error ? error.message : String(error)}`,
           finalLine('error'),
         ]);
-        await deps.engine().settle(task, 'error');
+        await engine.settle(task, 'error');
       });
       return undefined;
     }
@@ -251,8 +161,8 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
       if (row.status !== 'starting') {
         state.CurrentJobs.push({
           id: row.id,
-          status: row.status as RunnerState['CurrentJobs'][number]['status'],
-          force: forceStops.has(row.id),
+          status: row.status,
+          force: placement.isForceStopped(row.id),
         });
         continue;
       }
@@ -263,35 +173,25 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
   }
 
   async function markStarted(runner: RunnerRow, task: TaskRow, audience: Audience): Promise<boolean> {
-    if (!(await deps.engine().transition(task, ['starting'], 'running', { start: now(), secret: null }, audience)))
+    if (!(await engine.transition(task, ['starting'], 'running', { start: now(), secret: null }, audience)))
       return false;
     const about = await deps.describeStart(task);
-    await writeLines(task, [
-      `Task ${task.id} (${about.templateName}) started${about.username ? ` by ${about.username}` : ''} on runner ${runner.name}.`,
-    ]);
-    await deps.events.record({
-      userId: task.user_id,
-      projectId: task.project_id,
-      objectType: 'task',
-      objectId: task.id,
-      description: `Task ${task.id} (${about.templateName}) started on runner ${runner.name}`,
-    });
+    const notes = startNotes(task, about, runner.name);
+    await deps.output.write(task, [notes.line], audience);
+    await recordStartEvent(deps.events, task, notes.event);
     return true;
   }
 
   /** Applies one job's report; returns how many of its lines the server holds, or undefined when the runner must drop the job. */
   async function applyProgress(runner: RunnerRow, job: JobProgress): Promise<number | undefined> {
     const task = await deps.tasks.findById(job.ID);
-    if (!task || task.runner_id !== runner.id || FINISHED_TASK_STATUSES.includes(task.status as never))
-      return undefined;
-    const engine = deps.engine();
+    if (!task || task.runner_id !== runner.id || isTaskFinished(task.status)) return undefined;
     const audience = await deps.audienceOf(task.project_id);
     if (task.status === 'starting' && !(await markStarted(runner, task, audience))) return undefined;
 
     const records = job.LogRecords.map((r) => ({ time: r.time, output: r.message }));
-    const appended = await deps.runners.appendOutput(task.id, records, job.LogOffset);
+    const appended = await deps.output.appendReport(task, records, job.LogOffset, audience);
     if (!appended) return undefined;
-    deps.hub.publishLines(audience, task, appended.stored);
     if (job.Commit)
       await deps.tasks.update(task.id, {
         commit_hash: job.Commit.hash,
@@ -304,76 +204,19 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
       await engine.transition(task, ['running'], 'waiting_confirmation', {}, audience);
     else if (job.Status === 'running') await engine.transition(task, ['confirmed'], 'running', {}, audience);
     else {
-      await writeLines(task, [finalLine(job.Status)]);
-      if (await engine.settle(task, job.Status)) callWebhook(runner.id, task, 'finish');
-      forceStops.delete(task.id);
+      await deps.output.write(task, [finalLine(job.Status)]);
+      if (await engine.settle(task, job.Status)) placement.callWebhook(runner.id, task, 'finish');
+      placement.forgetForceStop(task.id);
     }
     return appended.runnerLogOffset;
   }
 
-  const placement: TaskPlacement = {
-    async plan(active) {
-      return createPlacer({
-        runners: await deps.runners.listActive(),
-        active,
-        useRemoteRunner: deps.config.use_remote_runner,
-        isAlive,
-        lastAssigned,
-      });
-    },
-    notify(runnerId, taskId, change) {
-      if (change === 'force_stop') forceStops.add(taskId);
-      bump(runnerId);
-      deps.broadcast?.(runnerId, taskId, change);
-      if (change === 'assigned') {
-        void deps.tasks.findById(taskId).then((task) => task && callWebhook(runnerId, task, 'start'));
-      }
-    },
-  };
-
   return {
-    placement,
-
-    /** Another server process changed a runner's work: answer its long poll here if it waits on this one. */
-    hear(runnerId: number, taskId: number, change: RunnerChange): void {
-      if (change === 'force_stop') forceStops.add(taskId);
-      bump(runnerId);
-    },
-
-    async register(body: z.output<typeof RunnerRegisterBody>): Promise<{ token: string }> {
-      // The registration token opens every task's secrets to the runner it creates: no timing hints about it.
-      if (
-        !deps.config.runner_registration_token ||
-        !isSameSecret(body.registration_token, deps.config.runner_registration_token)
-      ) {
-        throw badRequest('Invalid registration token');
-      }
-      const projectId = body.project_id ?? null;
-      if (projectId !== null && !(await deps.projectExists(projectId))) throw badRequest('Project not found');
-      const created = await deps.runnersService.create(undefined, projectId, {
-        name: body.name || 'Runner',
-        webhook: body.webhook ?? '',
-        max_parallel_tasks: body.max_parallel_tasks ?? 0,
-        active: true,
-      });
-      return { token: created.token };
-    },
-
-    /** Whether a runner token is known, so that its task output may be larger than an anonymous body. */
-    async isKnownToken(token: string): Promise<boolean> {
-      return (await deps.runners.findByTokenHash(hashSecret(token))) !== undefined;
-    },
-
-    async unregister(token: string | undefined): Promise<void> {
-      const runner = await authenticate(token);
-      await deps.runnersService.remove(undefined, runner.project_id, runner.id);
-    },
-
     /** The runner's heartbeat and job fetch; waits up to `wait` seconds for news when there is none. */
     async poll(token: string | undefined, processStartedAt: string | undefined, wait = 0): Promise<RunnerState> {
-      const runner = await authenticate(token);
+      const runner = await authenticateRunner(deps.runners, token);
       await touch(runner, processStartedAt);
-      const since = versions.get(runner.id) ?? 0;
+      const since = placement.version(runner.id);
       // A job stays listed until the runner's first report starts it: one already handed out does not end
       // the next wait again, or the runner would poll in a tight loop, its spec rebuilt every time.
       const summary = (state: RunnerState) => JSON.stringify([state.CurrentJobs, state.new_jobs.map((job) => job.id)]);
@@ -384,12 +227,12 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
       const state = await buildState(runner);
       if (wait <= 0 || lastReported.get(runner.id) !== summary(state)) return answer(state);
       const waitSeconds = Math.min(wait, MAX_POLL_WAIT_SECONDS, Math.floor(deps.config.runner_offline_seconds / 3));
-      await waitForChange(runner.id, since, waitSeconds * 1000);
-      return answer((versions.get(runner.id) ?? 0) === since ? state : await buildState(runner));
+      await placement.waitForChange(runner.id, since, waitSeconds * 1000);
+      return answer(placement.version(runner.id) === since ? state : await buildState(runner));
     },
 
     async progress(token: string | undefined, jobs: JobProgress[]): Promise<RunnerProgressResult> {
-      const runner = await authenticate(token);
+      const runner = await authenticateRunner(deps.runners, token);
       await touch(runner, undefined);
       const result: RunnerProgressResult = { terminated_jobs: [], log_offsets: {} };
       for (const job of jobs) {
@@ -402,7 +245,7 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
 
     /** Closes the tasks of a deleted runner at once instead of waiting for the sweep. */
     async releaseRunner(runnerId: number): Promise<void> {
-      bump(runnerId);
+      placement.bump(runnerId);
       lastReported.delete(runnerId);
       for (const row of await deps.runners.listRunnerTasks(runnerId))
         await releaseTask(row, `Runner #${runnerId} was deleted`);
@@ -412,7 +255,7 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
 
     start(): void {
       if (sweepTimer) return;
-      closing = false;
+      placement.open();
       const interval = Math.max(500, Math.floor(offlineMs / 4));
       sweepTimer = setInterval(
         () => void sweep().catch((error: unknown) => deps.logger.error({ err: error }, 'runner sweep failed')),
@@ -422,10 +265,9 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
 
     /** Ends pending long polls (before the HTTP server closes) and the sweep. */
     close(): void {
-      closing = true;
+      placement.close();
       if (sweepTimer) clearInterval(sweepTimer);
       sweepTimer = undefined;
-      for (const runnerId of [...waiters.keys()]) bump(runnerId);
     },
   };
 }

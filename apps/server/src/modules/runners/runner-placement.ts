@@ -1,4 +1,9 @@
-import type { QueuedTaskRow, StartedTaskRow } from '../tasks/tasks.repository.ts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../clock.ts';
+import type { Config } from '../../config.ts';
+import type { TaskPlacement } from '../tasks/task-dispatcher.ts';
+import type { QueuedTaskRow, StartedTaskRow, TaskRow } from '../tasks/tasks.table.ts';
+import type { RunnersRepository } from './runners.repository.ts';
 import type { RunnerRow } from './runners.table.ts';
 
 export interface PlacementInput {
@@ -49,3 +54,143 @@ export function createPlacer(input: PlacementInput): (task: QueuedTaskRow) => nu
     return chosen.id;
   };
 }
+
+export type RunnerChange = Parameters<TaskPlacement['notify']>[2];
+
+export interface RunnerPlacementDeps {
+  config: Config;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+  runners: RunnersRepository;
+  findTask(taskId: number): Promise<Pick<TaskRow, 'id' | 'project_id' | 'template_id'> | undefined>;
+  /** Tells the other server processes of a cluster, whose long polls may hold the runner. */
+  broadcast?(runnerId: number, taskId: number, change: RunnerChange): void;
+}
+
+/**
+ * The engine's placement on runners, and what each runner must hear about its work: a version per
+ * runner that long polls wait on, the force stops asked, and the webhook calls at a task's start and end.
+ */
+export function createRunnerPlacement(deps: RunnerPlacementDeps) {
+  const offlineMs = deps.config.runner_offline_seconds * 1000;
+  const lastAssigned = new Map<number, number>();
+  const forceStops = new Set<number>();
+  /** Bumped on every change a runner must hear about; long polls wait for it to move. */
+  const versions = new Map<number, number>();
+  const waiters = new Map<number, Set<() => void>>();
+  let closing = false;
+
+  const isAlive = (runner: Pick<RunnerRow, 'touched'>) =>
+    runner.touched !== null && deps.clock.now().getTime() - Date.parse(runner.touched) <= offlineMs;
+
+  function bump(runnerId: number): void {
+    versions.set(runnerId, (versions.get(runnerId) ?? 0) + 1);
+    const waiting = waiters.get(runnerId);
+    waiters.delete(runnerId);
+    for (const resolve of waiting ?? []) resolve();
+  }
+
+  function callWebhook(
+    runnerId: number,
+    task: Pick<TaskRow, 'id' | 'project_id' | 'template_id'>,
+    action: 'start' | 'finish',
+  ): void {
+    void (async () => {
+      const runner = await deps.runners.findById(runnerId);
+      if (!runner?.webhook) return;
+      const body = {
+        action,
+        project_id: task.project_id,
+        task_id: task.id,
+        template_id: task.template_id,
+        runner_id: runnerId,
+      };
+      const response = await fetch(runner.webhook, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(5000),
+      });
+      if (!response.ok)
+        deps.logger.warn(
+          { runnerId, taskId: task.id, status: response.status },
+          'runner webhook answered with an error',
+        );
+    })().catch((error: unknown) =>
+      deps.logger.warn({ err: error, runnerId, taskId: task.id }, 'runner webhook failed'),
+    );
+  }
+
+  const placement: TaskPlacement = {
+    async plan(active) {
+      return createPlacer({
+        runners: await deps.runners.listActive(),
+        active,
+        useRemoteRunner: deps.config.use_remote_runner,
+        isAlive,
+        lastAssigned,
+      });
+    },
+    notify(runnerId, taskId, change) {
+      if (change === 'force_stop') forceStops.add(taskId);
+      bump(runnerId);
+      deps.broadcast?.(runnerId, taskId, change);
+      if (change === 'assigned') {
+        void deps.findTask(taskId).then((task) => task && callWebhook(runnerId, task, 'start'));
+      }
+    },
+  };
+
+  return {
+    placement,
+    isAlive,
+    callWebhook,
+    bump,
+
+    /** Another server process changed a runner's work: answer its long poll here if it waits on this one. */
+    hear(runnerId: number, taskId: number, change: RunnerChange): void {
+      if (change === 'force_stop') forceStops.add(taskId);
+      bump(runnerId);
+    },
+
+    version(runnerId: number): number {
+      return versions.get(runnerId) ?? 0;
+    },
+
+    isForceStopped(taskId: number): boolean {
+      return forceStops.has(taskId);
+    },
+
+    forgetForceStop(taskId: number): void {
+      forceStops.delete(taskId);
+    },
+
+    /** Waits until the runner's version moves from `since`, at most `ms`. */
+    waitForChange(runnerId: number, since: number, ms: number): Promise<void> {
+      if ((versions.get(runnerId) ?? 0) !== since || closing || ms <= 0) return Promise.resolve();
+      return new Promise((resolve) => {
+        const set = waiters.get(runnerId) ?? new Set();
+        waiters.set(runnerId, set);
+        const done = () => {
+          clearTimeout(timer);
+          set.delete(done);
+          resolve();
+        };
+        const timer = setTimeout(done, ms);
+        set.add(done);
+      });
+    },
+
+    /** Long polls wait for news again (the server started anew after a close). */
+    open(): void {
+      closing = false;
+    },
+    /** Ends pending long polls, and those asked from now on wait no more. */
+    close(): void {
+      closing = true;
+      for (const runnerId of [...waiters.keys()]) bump(runnerId);
+    },
+  };
+}
+
+export type RunnerPlacement = ReturnType<typeof createRunnerPlacement>;

@@ -1,8 +1,6 @@
-import { ACTIVE_TASK_STATUSES } from '@gantry/contract';
+import { ACTIVE_TASK_STATUSES, type TaskStatus } from '@gantry/contract';
 import type { Db, Dialect } from '../../db/database.ts';
 import { insertRow } from '../../db/insert.ts';
-import { insertTaskOutputRows } from '../../db/task-output-insert.ts';
-import type { LogLine } from '../../http/live-hub.ts';
 import type { RunnerRow } from './runners.table.ts';
 
 /** A started or assigned task of some runner, with what the lost-runner sweep needs to judge it. */
@@ -10,7 +8,7 @@ export interface RunnerTaskRow {
   id: number;
   project_id: number;
   template_id: number;
-  status: string;
+  status: TaskStatus;
   runner_id: number;
   /** Null when the runner no longer exists. */
   runner_name: string | null;
@@ -70,52 +68,6 @@ export function createRunnersRepository(db: Db, dialect: Dialect) {
         .where('task.status', 'in', [...ACTIVE_TASK_STATUSES]);
       if (runnerId !== undefined) query = query.where('task.runner_id', '=', runnerId);
       return query.orderBy('task.id').execute();
-    },
-
-    /**
-     * Appends lines to a task's log with the next sequence numbers. With `runnerIndex` (the runner's own
-     * number of the first record) records the server already holds are skipped, so a resent batch is
-     * stored once; a batch that starts past what the server holds stores nothing (the runner resends).
-     * Guarded by the line count, so two writers can never give out the same sequence number.
-     */
-    async appendOutput(
-      taskId: number,
-      records: { time: string; output: string }[],
-      runnerIndex: number | null,
-    ): Promise<{ stored: LogLine[]; runnerLogOffset: number } | undefined> {
-      for (let attempt = 0; attempt < 20; attempt++) {
-        const result = await db.transaction().execute(async (trx) => {
-          const task = await trx
-            .selectFrom('task')
-            .select(['output_lines', 'runner_log_offset'])
-            .where('id', '=', taskId)
-            .executeTakeFirst();
-          if (!task) return undefined;
-          let fresh = records;
-          if (runnerIndex !== null) {
-            const skip = task.runner_log_offset - runnerIndex;
-            fresh = skip < 0 ? [] : records.slice(skip);
-          }
-          if (fresh.length === 0) return { stored: [], runnerLogOffset: task.runner_log_offset };
-          const stored = fresh.map((r, i) => ({ seq: task.output_lines + i, time: r.time, output: r.output }));
-          const runnerLogOffset = task.runner_log_offset + (runnerIndex !== null ? stored.length : 0);
-          const updated = await trx
-            .updateTable('task')
-            .set({ output_lines: task.output_lines + stored.length, runner_log_offset: runnerLogOffset })
-            .where('id', '=', taskId)
-            .where('output_lines', '=', task.output_lines)
-            .executeTakeFirst();
-          if (Number(updated.numUpdatedRows) === 0) return 'retry' as const;
-          await insertTaskOutputRows(
-            trx,
-            dialect,
-            stored.map((l) => ({ task_id: taskId, ...l })),
-          );
-          return { stored, runnerLogOffset };
-        });
-        if (result !== 'retry') return result;
-      }
-      throw new Error(`Could not append to the log of task ${taskId}: too many concurrent writers`);
     },
   };
 }

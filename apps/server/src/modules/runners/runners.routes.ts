@@ -10,6 +10,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Routes } from '../../http/route.ts';
 import { ADMIN, PUBLIC, projectMember } from '../../http/route.ts';
 import type { RunnerJobs } from './runner-jobs.ts';
+import type { RunnerRegistration } from './runner-registration.ts';
 import type { RunnersService } from './runners.service.ts';
 
 const manage = projectMember(Permission.manageProjectResources);
@@ -21,7 +22,11 @@ function header(request: FastifyRequest, name: string): string | undefined {
 
 export function registerRunnersRoutes(
   route: Routes,
-  { runners, runnerJobs }: { runners: RunnersService; runnerJobs: RunnerJobs },
+  {
+    runners,
+    runnerJobs,
+    runnerRegistration,
+  }: { runners: RunnersService; runnerJobs: RunnerJobs; runnerRegistration: RunnerRegistration },
 ) {
   route(runnersApi.list, ADMIN, () => runners.list(null));
   route(runnersApi.create, ADMIN, ({ actor, body }) => runners.create(actor, null, body));
@@ -46,7 +51,7 @@ export function registerRunnersRoutes(
   );
 
   // The runner protocol: no user session, the runner's own token in X-Runner-Token.
-  route(runnerProtocolApi.register, PUBLIC, ({ body }) => runnerJobs.register(body));
+  route(runnerProtocolApi.register, PUBLIC, ({ body }) => runnerRegistration.register(body));
   route(runnerProtocolApi.poll, PUBLIC, ({ request, query }) =>
     runnerJobs.poll(header(request, RUNNER_TOKEN_HEADER), header(request, RUNNER_STARTED_AT_HEADER), query.wait),
   );
@@ -54,6 +59,6 @@ export function registerRunnersRoutes(
     runnerJobs.progress(header(request, RUNNER_TOKEN_HEADER), body.Jobs ?? []),
   );
   route(runnerProtocolApi.unregister, PUBLIC, ({ request }) =>
-    runnerJobs.unregister(header(request, RUNNER_TOKEN_HEADER)),
+    runnerRegistration.unregister(header(request, RUNNER_TOKEN_HEADER)),
   );
 }

@@ -1,5 +1,5 @@
 import type { Db, Dialect } from '../../db/database.ts';
-import { insertRow } from '../../db/insert.ts';
+import { projectRows } from '../../db/project-rows.ts';
 import type { ScheduleRow } from './schedules.table.ts';
 
 export type ScheduleListRow = ScheduleRow & { tpl_name: string };
@@ -13,6 +13,7 @@ export function createSchedulesRepository(db: Db, dialect: Dialect) {
       .select('template.name as tpl_name');
 
   return {
+    ...projectRows(db, dialect, 'schedule'),
     list(projectId: number, templateId?: number, onlyCommitChecks = false): Promise<ScheduleListRow[]> {
       let query = selectWithTemplate().where('schedule.project_id', '=', projectId);
       if (templateId !== undefined) query = query.where('schedule.template_id', '=', templateId);
@@ -24,19 +25,6 @@ export function createSchedulesRepository(db: Db, dialect: Dialect) {
         .where('schedule.project_id', '=', projectId)
         .where('schedule.id', '=', id)
         .executeTakeFirst();
-    },
-    insert(row: Omit<ScheduleRow, 'id'>): Promise<number> {
-      return insertRow(db, dialect, 'schedule', row);
-    },
-    async update(
-      projectId: number,
-      id: number,
-      changes: Partial<Omit<ScheduleRow, 'id' | 'project_id'>>,
-    ): Promise<void> {
-      await db.updateTable('schedule').set(changes).where('project_id', '=', projectId).where('id', '=', id).execute();
-    },
-    async delete(projectId: number, id: number): Promise<void> {
-      await db.deleteFrom('schedule').where('project_id', '=', projectId).where('id', '=', id).execute();
     },
     /** Active schedules whose due time has come. */
     listDue(now: string): Promise<ScheduleRow[]> {

@@ -5,6 +5,7 @@ import { toTimestamp } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import { badRequest, notFound, validationFailed } from '../../errors.ts';
 import type { EventsService } from '../events/events.service.ts';
+import { projectResource } from '../refs/project-resource.ts';
 import type { RepositoriesService } from '../repositories/repositories.service.ts';
 import type { TemplatesService } from '../templates/templates.service.ts';
 import type { UserRow } from '../users/users.table.ts';
@@ -53,11 +54,12 @@ export function createSchedulesService({
 }: SchedulesDeps) {
   const timezone = config.schedule_timezone;
 
-  async function getRow(projectId: number, id: number): Promise<ScheduleListRow> {
-    const row = await schedules.find(projectId, id);
-    if (!row) throw notFound('Schedule');
-    return row;
-  }
+  const { get: getRow, record } = projectResource({
+    label: 'Schedule',
+    objectType: 'schedule',
+    rows: schedules,
+    events,
+  });
 
   function checkCron(expression: string): void {
     const problem = explainCron(expression, timezone);
@@ -86,9 +88,6 @@ export function createSchedulesService({
       task_params: JSON.stringify(body.task_params),
     };
   }
-
-  const record = (actor: UserRow, projectId: number, id: number, description: string) =>
-    events.record({ userId: actor.id, projectId, objectType: 'schedule', objectId: id, description });
 
   return {
     async list(projectId: number): Promise<Schedule[]> {

@@ -1,11 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
-import type { Audience, LiveHub, LogLine } from '../../http/live-hub.ts';
-import type { TasksRepository } from './tasks.repository.ts';
+import type { Audience, LiveHub, LogLine } from '../../live/live-hub.ts';
+import type { TaskOutputRepository } from './task-output.repository.ts';
 
 export interface TaskLogOptions {
-  tasks: TasksRepository;
+  output: TaskOutputRepository;
   hub: LiveHub;
   clock: Clock;
   logger: FastifyBaseLogger;
@@ -49,7 +49,7 @@ export function createTaskLogFactory(options: TaskLogOptions) {
       const rows = lines.map((l) => ({ task_id: task.id, seq: l.seq, time: l.time, output: l.output }));
       for (let attempt = 1; ; attempt++) {
         try {
-          await options.tasks.insertOutput(rows, task.id, lastSeq);
+          await options.output.storeNumbered(rows, task.id, lastSeq);
           options.onStored?.(rows.length);
           break;
         } catch (error) {
@@ -102,4 +102,3 @@ export function createTaskLogFactory(options: TaskLogOptions) {
 }
 
 export type OpenTaskLog = ReturnType<typeof createTaskLogFactory>;
-export type TaskLog = ReturnType<OpenTaskLog>;

@@ -1,4 +1,4 @@
-import { FINISHED_TASK_STATUSES } from '@gantry/contract';
+import { isTaskFinished, type TaskStatus } from '@gantry/contract';
 import type { Insertable } from 'kysely';
 import type { TaskStatDayTable } from './tasks.table.ts';
 
@@ -8,13 +8,11 @@ export interface CountedTask {
   template_id: number;
   user_id: number | null;
   created: string;
-  status: string;
+  status: TaskStatus;
 }
 
 /** The counter that sums every user's tasks. */
 export const ALL_USERS = 0;
-
-const isFinished = (status: string) => (FINISHED_TASK_STATUSES as readonly string[]).includes(status);
 
 /**
  * The changes to the per-day counters when tasks enter (+1) or leave (-1) the counted set (finished
@@ -38,7 +36,7 @@ export function countStatDeltas(changes: { task: CountedTask; sign: 1 | -1 }[]):
       });
   };
   for (const { task, sign } of changes) {
-    if (!isFinished(task.status)) continue;
+    if (!isTaskFinished(task.status)) continue;
     add(task, ALL_USERS, sign);
     if (task.user_id !== null) add(task, Number(task.user_id), sign);
   }

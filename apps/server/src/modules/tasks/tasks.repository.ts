@@ -1,13 +1,31 @@
-import { ACTIVE_TASK_STATUSES, FINISHED_TASK_STATUSES, type TaskStatus } from '@gantry/contract';
-import type { SelectQueryBuilder } from 'kysely';
+import {
+  ACTIVE_TASK_STATUSES,
+  FINISHED_TASK_STATUSES,
+  TASK_STATUS_RULES,
+  isTaskFinished,
+  type TaskStatOutcome,
+  type TaskStatus,
+} from '@gantry/contract';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Database, Db, Dialect } from '../../db/database.ts';
 import { retryOnConflict } from '../../db/errors.ts';
 import { insertRow } from '../../db/insert.ts';
-import { insertTaskOutputRows } from '../../db/task-output-insert.ts';
 import { lockForUpdate } from '../../db/row-lock.ts';
 import { addTaskStatCounts } from '../../db/task-stat-counts.ts';
 import { ALL_USERS, countStatDeltas, type CountedTask } from './task-stat-deltas.ts';
-import type { TaskOutputRow, TaskRow } from './tasks.table.ts';
+import type { QueuedTaskRow, StartedTaskRow, TaskRow } from './tasks.table.ts';
+
+/** The finished statuses the stats chart counts under an outcome (a rejected plan counts as stopped). */
+const statusesCountedAs = (outcome: TaskStatOutcome) =>
+  FINISHED_TASK_STATUSES.filter((status) => TASK_STATUS_RULES[status].statOutcome === outcome);
+
+/** A day's finished tasks by the outcomes the stats chart shows. */
+interface DayStatusCounts {
+  day: string;
+  success: number;
+  failed: number;
+  stopped: number;
+}
 
 export interface TaskListRow extends TaskRow {
   tpl_alias: string;
@@ -17,46 +35,18 @@ export interface TaskListRow extends TaskRow {
   user_name: string | null;
 }
 
-/** A waiting task with what the dispatcher needs to decide whether it may start. */
-export interface QueuedTaskRow {
-  id: number;
-  project_id: number;
-  template_id: number;
-  template_name: string;
-  allow_parallel_tasks: number;
-  max_parallel_tasks: number;
-}
-
-/** A started task, as the dispatcher counts it against the limits and the node sweep finds it. */
-export interface StartedTaskRow {
-  id: number;
-  project_id: number;
-  template_id: number;
-  status: string;
-  runner_id: number | null;
-  node_id: string | null;
-}
-
 /** A finished task the retention job may remove, with its log length to delete the log in slices. */
 export interface RetentionCandidate {
   id: number;
   output_lines: number;
 }
 
-export interface ActiveTaskRow {
-  id: number;
-  project_id: number;
-  template_id: number;
-  status: string;
-  runner_id: number | null;
-  node_id: string | null;
+export interface ActiveTaskRow extends StartedTaskRow {
   runner_name: string | null;
   project_name: string;
   username: string | null;
 }
 
-const isFinished = (status: string | undefined) =>
-  status !== undefined && (FINISHED_TASK_STATUSES as readonly string[]).includes(status);
 const COUNTED_COLUMNS = ['id', 'project_id', 'template_id', 'user_id', 'created', 'status'] as const;
 
 export function createTasksRepository(db: Db, dialect: Dialect) {
@@ -218,7 +208,10 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
         .execute();
     },
     /** Those of the tasks `ids` that are in one of `statuses`. */
-    async listWithStatus(ids: number[], statuses: readonly TaskStatus[]): Promise<{ id: number; status: string }[]> {
+    async listWithStatus(
+      ids: number[],
+      statuses: readonly TaskStatus[],
+    ): Promise<{ id: number; status: TaskStatus }[]> {
       if (ids.length === 0) return [];
       const rows = await db
         .selectFrom('task')
@@ -250,8 +243,8 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
         .execute();
     },
     /** Moves a task from one status to another only if it is still in the first; true when it was. */
-    async transition(id: number, from: readonly string[], changes: Partial<Omit<TaskRow, 'id'>>): Promise<boolean> {
-      if (!isFinished(changes.status) && !from.some(isFinished)) {
+    async transition(id: number, from: readonly TaskStatus[], changes: Partial<Omit<TaskRow, 'id'>>): Promise<boolean> {
+      if (!(changes.status !== undefined && isTaskFinished(changes.status)) && !from.some(isTaskFinished)) {
         const result = await retryOnConflict(() =>
           db
             .updateTable('task')
@@ -297,43 +290,36 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
         ).execute(),
       );
     },
-    /** Finished tasks of a template created from day `fromDay` to day `toDay` (YYYY-MM-DD, inclusive), per day and status, from the per-day counters. */
+    /**
+     * Finished tasks of a template created from day `fromDay` to day `toDay` (YYYY-MM-DD, inclusive),
+     * one row per day with a count for each outcome the chart shows, from the per-day counters.
+     */
     async listStatCounts(
       projectId: number,
       templateId: number,
       fromDay: string,
       toDay: string,
       userId?: number,
-    ): Promise<{ day: string; status: string; count: number }[]> {
+    ): Promise<DayStatusCounts[]> {
+      const countOf = (outcome: TaskStatOutcome) =>
+        sql<number>`sum(case when status in (${sql.join(statusesCountedAs(outcome))}) then task_count else 0 end)`;
       const rows = await db
         .selectFrom('task_stat_day')
-        .select(['created_day', 'status', 'task_count'])
+        .select(['created_day', countOf('success').as('success'), countOf('failed').as('failed')])
+        .select(countOf('stopped').as('stopped'))
         .where('template_id', '=', templateId)
         .where('user_id', '=', userId ?? ALL_USERS)
         .where('created_day', '>=', fromDay)
         .where('created_day', '<=', toDay)
         .where('project_id', '=', projectId)
+        .groupBy('created_day')
         .execute();
-      return rows.map((row) => ({ day: row.created_day, status: row.status, count: Number(row.task_count) }));
-    },
-
-    async insertOutput(rows: Omit<TaskOutputRow, 'id'>[], taskId: number, nextSeq: number): Promise<void> {
-      await db.transaction().execute(async (trx) => {
-        // The task row first: on MySQL, inserting lines share-locks it (foreign key) and a later update
-        // would have to upgrade that lock, deadlocking with a concurrent status change.
-        await trx.updateTable('task').set({ output_lines: nextSeq }).where('id', '=', taskId).execute();
-        await insertTaskOutputRows(trx, dialect, rows);
-      });
-    },
-    listOutput(taskId: number, offset: number, limit: number | undefined): Promise<TaskOutputRow[]> {
-      let query = db
-        .selectFrom('task_output')
-        .selectAll()
-        .where('task_id', '=', taskId)
-        .where('seq', '>=', offset)
-        .orderBy('seq');
-      if (limit !== undefined) query = query.where('seq', '<', offset + limit);
-      return query.execute();
+      return rows.map((row) => ({
+        day: row.created_day,
+        success: Number(row.success),
+        failed: Number(row.failed),
+        stopped: Number(row.stopped),
+      }));
     },
 
     // History retention (task-retention.ts). Every statement touches finished tasks only and is

@@ -16,6 +16,9 @@ export function registerTasksRoutes(route: Routes, { tasks }: { tasks: TasksServ
   route(tasksApi.output, projectMember(), ({ access, params, query }) =>
     tasks.output(access.project.id, params.taskId, query.offset, query.limit),
   );
+  route(tasksApi.searchOutput, projectMember(), ({ actor, access, params, query }) =>
+    tasks.searchOutput(access.project.id, params.taskId, query, actor.id),
+  );
   route(rawOutputApi, projectMember(), async ({ access, params, reply }) =>
     reply.type('text/plain; charset=utf-8').send(await tasks.rawOutput(access.project.id, params.taskId)),
   );

@@ -5,11 +5,12 @@ import type {
   StopWaitingTasksResult,
   Task,
   TaskOutput,
+  TaskOutputSearchResult,
   TaskStatus,
   TaskWithTemplate,
   Template,
 } from '@gantry/contract';
-import { ACTIVE_TASK_STATUSES, FINISHED_TASK_STATUSES, Permission, hasPermissions } from '@gantry/contract';
+import { Permission, hasPermissions, isTaskFinished } from '@gantry/contract';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
@@ -20,8 +21,11 @@ import type { InventoriesService } from '../inventories/inventories.service.ts';
 import type { TemplatesService } from '../templates/templates.service.ts';
 import type { UserRow } from '../users/users.table.ts';
 import { nextBuildVersion } from './build-version.ts';
+import { stripAnsi } from './log-text.ts';
+import type { LogSearchQuery, TaskLogSearch } from './task-log-search.ts';
 import { createTaskRequestRules } from './task-request-rules.ts';
 import type { TaskEngine } from './task-engine.ts';
+import type { TaskOutputRepository } from './task-output.repository.ts';
 import type { TaskListRow, TasksRepository } from './tasks.repository.ts';
 import type { TaskRow } from './tasks.table.ts';
 
@@ -42,7 +46,7 @@ function toTask(row: TaskRow): Task {
     id: row.id,
     template_id: row.template_id,
     project_id: row.project_id,
-    status: row.status as TaskStatus,
+    status: row.status,
     user_id: row.user_id,
     integration_id: row.integration_id,
     schedule_id: row.schedule_id,
@@ -71,8 +75,6 @@ function toTask(row: TaskRow): Task {
 }
 
 const HISTORY_LIMIT = 1000;
-// Colour and cursor escape sequences.
-const ANSI_PATTERN = /\u001b\[[0-9;?]*[ -\/]*[@-~]/g;
 const DAY_MS = 86_400_000;
 const ARGUMENTS_IGNORED_LINE =
   'CLI arguments sent with this task were ignored: the template does not allow overriding them.';
@@ -84,15 +86,27 @@ function canManage(origin: TaskOrigin): boolean {
 
 interface TasksDeps {
   tasks: TasksRepository;
+  output: TaskOutputRepository;
   templates: TemplatesService;
   inventories: InventoriesService;
   engine: TaskEngine;
   events: EventsService;
   secrets: SecretBox;
   clock: Clock;
+  logSearch: TaskLogSearch;
 }
 
-export function createTasksService({ tasks, templates, inventories, engine, events, secrets, clock }: TasksDeps) {
+export function createTasksService({
+  tasks,
+  output,
+  templates,
+  inventories,
+  engine,
+  events,
+  secrets,
+  clock,
+  logSearch,
+}: TasksDeps) {
   const requestRules = createTaskRequestRules({
     hasRunCommit: (projectId, templateId, commitHash) => tasks.hasRunCommit(projectId, templateId, commitHash),
   });
@@ -168,7 +182,7 @@ export function createTasksService({ tasks, templates, inventories, engine, even
           .map((s) => s.trim())
           .filter(Boolean);
 
-      const row = {
+      const row: Omit<TaskRow, 'id'> = {
         project_id: projectId,
         template_id: template.id,
         status: 'waiting',
@@ -198,7 +212,7 @@ export function createTasksService({ tasks, templates, inventories, engine, even
       };
       const id = await tasks.insert(row);
       if (checked.argumentsIgnored)
-        await tasks.insertOutput([{ task_id: id, seq: 0, time: row.created, output: ARGUMENTS_IGNORED_LINE }], id, 1);
+        await output.storeNumbered([{ task_id: id, seq: 0, time: row.created, output: ARGUMENTS_IGNORED_LINE }], id, 1);
       await events.record({
         userId: row.user_id,
         projectId,
@@ -234,17 +248,26 @@ export function createTasksService({ tasks, templates, inventories, engine, even
     },
     async output(projectId: number, id: number, offset = 0, limit?: number): Promise<TaskOutput[]> {
       await getRow(projectId, id);
-      return (await tasks.listOutput(id, offset, limit)).map((line) => ({ ...line, task: '' }));
+      return (await output.list(id, offset, limit)).map((line) => ({ ...line, task: '' }));
     },
     /** The whole log as plain text without ANSI colour codes. */
     async rawOutput(projectId: number, id: number): Promise<string> {
       await getRow(projectId, id);
-      const lines = await tasks.listOutput(id, 0, undefined);
-      return lines.map((l) => `${l.output.replace(ANSI_PATTERN, '')}\n`).join('');
+      const lines = await output.list(id, 0, undefined);
+      return lines.map((l) => `${stripAnsi(l.output)}\n`).join('');
+    },
+    async searchOutput(
+      projectId: number,
+      id: number,
+      query: LogSearchQuery,
+      userId: number,
+    ): Promise<TaskOutputSearchResult> {
+      await getRow(projectId, id);
+      return logSearch.search(id, query, userId);
     },
     async stop(projectId: number, id: number, force: boolean): Promise<void> {
       const task = await getRow(projectId, id);
-      if ((FINISHED_TASK_STATUSES as readonly string[]).includes(task.status)) return;
+      if (isTaskFinished(task.status)) return;
       await engine.stop(task, force);
     },
     /** Stops every task of the project (or of one template) still in the queue; started tasks are never touched. */
@@ -264,7 +287,7 @@ export function createTasksService({ tasks, templates, inventories, engine, even
     async remove(actor: UserRow, projectId: number, id: number): Promise<void> {
       if (actor.admin !== 1) throw forbidden('Only administrators can delete tasks');
       const task = await getRow(projectId, id);
-      if (task.status === 'waiting' || (ACTIVE_TASK_STATUSES as readonly string[]).includes(task.status)) {
+      if (!isTaskFinished(task.status)) {
         throw badRequest('A task that is queued or running cannot be deleted; stop it first');
       }
       await tasks.delete(projectId, id);
@@ -284,14 +307,14 @@ export function createTasksService({ tasks, templates, inventories, engine, even
         username: t.username,
         runner_id: t.runner_id,
         runner_name: t.runner_name,
-        status: t.status as TaskStatus,
+        status: t.status,
         location: t.status === 'waiting' ? 'queue' : 'running',
       }));
     },
     async stopAnywhere(id: number): Promise<void> {
       const task = await tasks.findById(id);
       if (!task) throw notFound('Task');
-      if ((FINISHED_TASK_STATUSES as readonly string[]).includes(task.status)) return;
+      if (isTaskFinished(task.status)) return;
       await engine.stop(task, false);
     },
     /** Per-day counts by status from `start` (default: 30 days ago) to `end` (default: today), zero days included. */
@@ -305,21 +328,16 @@ export function createTasksService({ tasks, templates, inventories, engine, even
       const end = query.end ?? today;
       const start = query.start ?? toTimestamp(new Date(Date.parse(`${end}T00:00:00Z`) - 30 * DAY_MS)).slice(0, 10);
       const until = Date.parse(`${end}T00:00:00Z`) + DAY_MS;
-      const days = new Map<string, Record<string, number>>();
-      for (let t = Date.parse(`${start}T00:00:00Z`); t < until; t += DAY_MS)
-        days.set(toTimestamp(new Date(t)).slice(0, 10), {});
-      for (const row of await tasks.listStatCounts(projectId, templateId, start, end, query.user_id)) {
-        const bucket = days.get(row.day);
-        if (!bucket) continue;
-        // The chart knows success, failed and stopped: a rejected plan was ended by a user, like a stop, and is no failure.
-        const status = row.status === 'error' ? 'failed' : row.status === 'rejected' ? 'stopped' : row.status;
-        if (!['success', 'failed', 'stopped'].includes(status)) continue;
-        bucket[status] = (bucket[status] ?? 0) + row.count;
+      const counted = new Map(
+        (await tasks.listStatCounts(projectId, templateId, start, end, query.user_id)).map((row) => [row.day, row]),
+      );
+      const entries: StatsEntry[] = [];
+      for (let t = Date.parse(`${start}T00:00:00Z`); t < until; t += DAY_MS) {
+        const date = toTimestamp(new Date(t)).slice(0, 10);
+        const { success = 0, failed = 0, stopped = 0 } = counted.get(date) ?? {};
+        entries.push({ date, count_by_status: { success, failed, stopped } });
       }
-      return [...days.entries()].map(([date, counts]) => ({
-        date,
-        count_by_status: { success: 0, failed: 0, stopped: 0, ...counts },
-      }));
+      return entries;
     },
   };
 }

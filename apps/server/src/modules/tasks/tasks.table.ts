@@ -1,10 +1,11 @@
+import type { TaskStatus } from '@gantry/contract';
 import type { ColumnType, Generated, Selectable } from 'kysely';
 
 export interface TaskTable {
   id: Generated<number>;
   project_id: number;
   template_id: number;
-  status: string;
+  status: TaskStatus;
   user_id: number | null;
   integration_id: number | null;
   schedule_id: number | null;
@@ -38,6 +39,26 @@ export interface TaskTable {
 }
 export type TaskRow = Selectable<TaskTable>;
 
+/** A waiting task with what the dispatcher needs to decide whether it may start. */
+export interface QueuedTaskRow {
+  id: number;
+  project_id: number;
+  template_id: number;
+  template_name: string;
+  allow_parallel_tasks: number;
+  max_parallel_tasks: number;
+}
+
+/** A started task, as the dispatcher counts it against the limits and the node sweep finds it. */
+export interface StartedTaskRow {
+  id: number;
+  project_id: number;
+  template_id: number;
+  status: TaskStatus;
+  runner_id: number | null;
+  node_id: string | null;
+}
+
 export interface TaskOutputTable {
   id: Generated<number>;
   task_id: number;
@@ -55,6 +76,6 @@ export interface TaskStatDayTable {
   /** YYYY-MM-DD (UTC) of the tasks' creation, as the stats group them. */
   created_day: string;
   user_id: number;
-  status: string;
+  status: TaskStatus;
   task_count: number;
 }

@@ -3,17 +3,13 @@ import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
 import type { EventsService } from '../events/events.service.ts';
-import type { ProjectsRepository, TeamMemberRow, TeamSortColumn } from '../projects/projects.repository.ts';
+import type { ProjectsRepository, TeamSortColumn } from '../projects/projects.repository.ts';
 import type { ProjectRow } from '../projects/projects.table.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
 import type { UserRow } from '../users/users.table.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 
 const LAST_OWNER = 'A project must keep at least one owner';
-
-function toTeamMember(row: TeamMemberRow): TeamMember {
-  return { ...row, role: row.role as ProjectRoleSlug };
-}
 
 interface TeamDeps {
   projects: ProjectsRepository;
@@ -43,14 +39,14 @@ export function createTeamService({ projects, users, events, clock }: TeamDeps) 
 
   return {
     async list(project: ProjectRow, sort: TeamSortColumn, order: 'asc' | 'desc'): Promise<TeamMember[]> {
-      return (await projects.listMembers(project.id, sort, order)).map(toTeamMember);
+      return projects.listMembers(project.id, sort, order);
     },
 
     async get(project: ProjectRow, userId: number): Promise<TeamMember> {
       await getMembership(project.id, userId);
       const member = (await projects.listMembers(project.id, 'name', 'asc')).find((m) => m.user_id === userId);
       if (!member) throw notFound('Team member');
-      return toTeamMember(member);
+      return member;
     },
 
     async add(actor: UserRow, project: ProjectRow, userId: number, role: ProjectRoleSlug): Promise<void> {

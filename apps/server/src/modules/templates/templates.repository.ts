@@ -1,5 +1,5 @@
 import type { Db, Dialect } from '../../db/database.ts';
-import { insertRow } from '../../db/insert.ts';
+import { projectRows } from '../../db/project-rows.ts';
 import type { TemplateRow, TemplateVaultRow } from './templates.table.ts';
 
 export type TemplateSort = 'name' | 'playbook' | 'inventory' | 'environment' | 'repository';
@@ -18,7 +18,9 @@ const SORT_COLUMNS = {
 } as const;
 
 export function createTemplatesRepository(db: Db, dialect: Dialect) {
+  const rows = projectRows(db, dialect, 'template');
   return {
+    ...rows,
     list(
       projectId: number,
       sort: TemplateSort,
@@ -35,27 +37,6 @@ export function createTemplatesRepository(db: Db, dialect: Dialect) {
       if (filter.app) query = query.where('template.app', '=', filter.app);
       if (filter.viewId !== undefined) query = query.where('template.view_id', '=', filter.viewId);
       return query.orderBy(SORT_COLUMNS[sort], order).orderBy('template.id').execute();
-    },
-    find(projectId: number, id: number): Promise<TemplateRow | undefined> {
-      return db
-        .selectFrom('template')
-        .selectAll()
-        .where('project_id', '=', projectId)
-        .where('id', '=', id)
-        .executeTakeFirst();
-    },
-    insert(row: Omit<TemplateRow, 'id'>): Promise<number> {
-      return insertRow(db, dialect, 'template', row);
-    },
-    async update(
-      projectId: number,
-      id: number,
-      changes: Partial<Omit<TemplateRow, 'id' | 'project_id'>>,
-    ): Promise<void> {
-      await db.updateTable('template').set(changes).where('project_id', '=', projectId).where('id', '=', id).execute();
-    },
-    async delete(projectId: number, id: number): Promise<void> {
-      await db.deleteFrom('template').where('project_id', '=', projectId).where('id', '=', id).execute();
     },
     listVaults(projectId: number, templateIds: number[]): Promise<TemplateVaultRow[]> {
       if (templateIds.length === 0) return Promise.resolve([]);

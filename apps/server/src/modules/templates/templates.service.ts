@@ -1,4 +1,4 @@
-import type { ResourceRefs, SurveyVar, Template, TemplateInput, TemplateType } from '@gantry/contract';
+import type { SurveyVar, Template, TemplateInput } from '@gantry/contract';
 import { isPasswordKeyType, templateEnvironmentIdOf } from '@gantry/contract';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
@@ -8,8 +8,7 @@ import type { EnvironmentsService } from '../environments/environments.service.t
 import type { EventsService } from '../events/events.service.ts';
 import type { InventoriesService } from '../inventories/inventories.service.ts';
 import type { KeysService } from '../keys/keys.service.ts';
-import { assertUnused } from '../refs/assert-unused.ts';
-import type { RefsRepository } from '../refs/refs.repository.ts';
+import { type ResourceRefsLookup, usedResource } from '../refs/project-resource.ts';
 import type { RepositoriesService } from '../repositories/repositories.service.ts';
 import type { UserRow } from '../users/users.table.ts';
 import type { ViewsService } from '../views/views.service.ts';
@@ -23,7 +22,7 @@ function toTemplate(row: TemplateRow, vaults: TemplateVaultRow[], lastTask: Temp
     name: row.name,
     description: row.description,
     app: row.app,
-    type: row.type as TemplateType,
+    type: row.type,
     playbook: row.playbook,
     inventory_id: row.inventory_id,
     repository_id: row.repository_id,
@@ -63,7 +62,7 @@ interface TemplatesDeps {
   inventories: InventoriesService;
   environments: EnvironmentsService;
   views: ViewsService;
-  refs: RefsRepository;
+  refs: ResourceRefsLookup;
   events: EventsService;
   clock: Clock;
   /** The newest task of each of the given templates, keyed by template id (from the task engine). */
@@ -75,11 +74,14 @@ interface TemplatesDeps {
 export function createTemplatesService(deps: TemplatesDeps) {
   const { templates, refs, events, clock } = deps;
 
-  async function getRow(projectId: number, id: number): Promise<TemplateRow> {
-    const row = await templates.find(projectId, id);
-    if (!row) throw notFound('Template');
-    return row;
-  }
+  const resource = usedResource({
+    label: 'Template',
+    objectType: 'template',
+    rows: templates,
+    events,
+    usedBy: refs.forTemplate,
+  });
+  const { get: getRow, record } = resource;
 
   /** Templates with their vaults; lists also carry each template's newest task. */
   async function withVaults(projectId: number, rows: TemplateRow[]): Promise<Template[]> {
@@ -147,9 +149,6 @@ export function createTemplatesService(deps: TemplatesDeps) {
       script: v.type === 'script' ? v.script : '',
     }));
 
-  const record = (actor: UserRow, projectId: number, id: number, description: string) =>
-    events.record({ userId: actor.id, projectId, objectType: 'template', objectId: id, description });
-
   return {
     async list(
       projectId: number,
@@ -189,17 +188,8 @@ export function createTemplatesService(deps: TemplatesDeps) {
       await templates.replaceVaults(projectId, id, toVaultRows(body));
       await record(actor, projectId, id, `Template ${body.name} updated`);
     },
-    async refs(projectId: number, id: number): Promise<ResourceRefs> {
-      // Another project's id must not read as "used nowhere".
-      await getRow(projectId, id);
-      return refs.forTemplate(projectId, id);
-    },
-    async remove(actor: UserRow, projectId: number, id: number): Promise<void> {
-      const current = await getRow(projectId, id);
-      assertUnused('Template', await refs.forTemplate(projectId, id));
-      await templates.delete(projectId, id);
-      await record(actor, projectId, id, `Template ${current.name} deleted`);
-    },
+    refs: resource.refs,
+    remove: resource.remove,
   };
 }
 

@@ -1,3 +1,4 @@
+import type { TemplateType, TemplateVault } from '@gantry/contract';
 import type { Generated, Selectable } from 'kysely';
 
 export interface TemplateTable {
@@ -6,7 +7,7 @@ export interface TemplateTable {
   name: string;
   description: string;
   app: string;
-  type: string;
+  type: TemplateType;
   playbook: string;
   inventory_id: number | null;
   repository_id: number | null;
@@ -34,7 +35,7 @@ export interface TemplateVaultTable {
   project_id: number;
   template_id: number;
   name: string;
-  type: string;
+  type: TemplateVault['type'];
   vault_key_id: number | null;
   script: string;
 }

@@ -1,4 +1,4 @@
-import { ACTIVE_TASK_STATUSES, ErrorCode } from '@gantry/contract';
+import { ErrorCode, isTaskActive } from '@gantry/contract';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
 import { AppError, badRequest, notFound, unauthorized } from '../../errors.ts';
@@ -69,7 +69,7 @@ export function createTerraformBackendService(deps: BackendDeps) {
     if (row.task_id !== null) {
       // A task's alias works only while that task is still going.
       const status = await terraform.findTaskStatus(row.task_id);
-      const active = status !== undefined && (ACTIVE_TASK_STATUSES as readonly string[]).includes(status);
+      const active = status !== undefined && isTaskActive(status);
       return (
         active &&
         row.task_secret_hash !== null &&

@@ -1,8 +1,9 @@
+import type { TaskStatus } from '@gantry/contract';
 import type { Db, Dialect } from '../../db/database.ts';
 import { insertRow } from '../../db/insert.ts';
 import type { TerraformAliasRow, TerraformLockRow, TerraformStateRow } from './terraform.table.ts';
 
-export type StateSummaryRow = Omit<TerraformStateRow, 'state'> & { status: string | null };
+export type StateSummaryRow = Omit<TerraformStateRow, 'state'> & { status: TaskStatus | null };
 
 /** Every query is scoped by project and workspace inventory, except the lookups by alias the backend starts from. */
 export function createTerraformRepository(db: Db, dialect: Dialect) {
@@ -108,7 +109,7 @@ export function createTerraformRepository(db: Db, dialect: Dialect) {
         .execute();
     },
 
-    async findTaskStatus(taskId: number): Promise<string | undefined> {
+    async findTaskStatus(taskId: number): Promise<TaskStatus | undefined> {
       return (await db.selectFrom('task').select('status').where('id', '=', taskId).executeTakeFirst())?.status;
     },
 

@@ -1,4 +1,4 @@
-import type { TaskStatus, TerraformAlias, TerraformAliasBody, TerraformLock, TerraformState } from '@gantry/contract';
+import type { TerraformAlias, TerraformAliasBody, TerraformLock, TerraformState } from '@gantry/contract';
 import { ErrorCode, NO_STATE_MESSAGE, TERRAFORM_BACKEND_PATH, isWorkspaceType } from '@gantry/contract';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.ts';
@@ -35,7 +35,7 @@ function toState(row: StateSummaryRow & { state?: string }): TerraformState {
     project_id: row.project_id,
     inventory_id: row.inventory_id,
     task_id: row.task_id,
-    status: row.status as TaskStatus | null,
+    status: row.status,
     created: row.created,
     ...(row.state !== undefined ? { state: row.state } : {}),
   };

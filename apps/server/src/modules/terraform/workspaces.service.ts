@@ -1,17 +1,16 @@
 import { isTerraformApp, workspaceTypeOf } from '@gantry/contract';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
+import type { ProjectRowsById } from '../../db/project-rows.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import type { EventsService } from '../events/events.service.ts';
-import type { InventoriesRepository } from '../inventories/inventories.repository.ts';
 import type { InventoryRow } from '../inventories/inventories.table.ts';
-import type { TemplatesRepository } from '../templates/templates.repository.ts';
 import type { TemplateRow } from '../templates/templates.table.ts';
 import type { UserRow } from '../users/users.table.ts';
 
 interface WorkspacesDeps {
-  templates: TemplatesRepository;
-  inventories: InventoriesRepository;
+  templates: ProjectRowsById<'template'>;
+  inventories: ProjectRowsById<'inventory'>;
   events: EventsService;
   clock: Clock;
 }

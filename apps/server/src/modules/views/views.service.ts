@@ -1,7 +1,8 @@
 import type { View, ViewBody, ViewPositionsBody } from '@gantry/contract';
 import type { z } from 'zod';
-import { badRequest, notFound } from '../../errors.ts';
+import { badRequest } from '../../errors.ts';
 import type { EventsService } from '../events/events.service.ts';
+import { projectResource } from '../refs/project-resource.ts';
 import type { UserRow } from '../users/users.table.ts';
 import type { ViewsRepository } from './views.repository.ts';
 import type { ViewRow } from './views.table.ts';
@@ -16,29 +17,21 @@ const toView = (row: ViewRow): View => ({
 });
 
 export function createViewsService({ views, events }: { views: ViewsRepository; events: EventsService }) {
-  async function getRow(projectId: number, id: number): Promise<ViewRow> {
-    const row = await views.find(projectId, id);
-    if (!row) throw notFound('View');
-    return row;
-  }
-
-  const record = (actor: UserRow, projectId: number, id: number, description: string) =>
-    events.record({ userId: actor.id, projectId, objectType: 'view', objectId: id, description });
+  const resource = projectResource({ label: 'View', objectType: 'view', rows: views, events });
+  const { get: getRow, record } = resource;
 
   return {
     async list(projectId: number): Promise<View[]> {
-      return (await views.list(projectId)).map(toView);
+      return (await views.list(projectId, 'position')).map(toView);
     },
     async get(projectId: number, id: number): Promise<View> {
       return toView(await getRow(projectId, id));
     },
-    async assertExists(projectId: number, id: number): Promise<void> {
-      if (!(await views.find(projectId, id))) throw badRequest('View not found in this project');
-    },
+    assertExists: resource.assertExists,
     async create(actor: UserRow | undefined, projectId: number, body: ViewInput): Promise<View> {
       if (body.project_id !== undefined && body.project_id !== projectId)
         throw badRequest('Project ID in body and URL must be the same');
-      const position = body.position ?? (await views.list(projectId)).length;
+      const position = body.position ?? (await views.list(projectId, 'position')).length;
       const row = { project_id: projectId, title: body.title, position };
       const id = await views.insert(row);
       if (actor) await record(actor, projectId, id, `View ${row.title} created`);
@@ -52,7 +45,7 @@ export function createViewsService({ views, events }: { views: ViewsRepository; 
       await record(actor, projectId, id, `View ${body.title} updated`);
     },
     async setPositions(projectId: number, body: z.output<typeof ViewPositionsBody>): Promise<void> {
-      const known = new Set((await views.list(projectId)).map((v) => v.id));
+      const known = new Set((await views.list(projectId, 'position')).map((v) => v.id));
       const positions = Object.entries(body).map(([id, position]) => [Number(id), position] as [number, number]);
       const unknown = positions.find(([id]) => !known.has(id));
       if (unknown) throw badRequest(`View ${unknown[0]} not found in this project`);

@@ -18,6 +18,7 @@ import ListItemText from '@mui/material/ListItemText';
 import { Permission } from '@gantry/contract';
 import type { Project } from '@gantry/contract';
 import { useProjectAccess } from '../../lib/shared-queries.ts';
+import { paths } from '../../lib/paths.ts';
 
 interface NavEntry {
   /** Path segment under /project/:id; also the segments that keep the entry highlighted. */
@@ -31,7 +32,7 @@ export function ProjectNav({ project, onNavigate }: { project: Project; onNaviga
   const { t } = useTranslation();
   const location = useLocation();
   const access = useProjectAccess(project.id);
-  const base = `/project/${project.id}`;
+  const base = paths.project(project.id);
   const activeSegment = location.pathname.startsWith(`${base}/`)
     ? location.pathname.slice(base.length + 1).split('/')[0]
     : undefined;

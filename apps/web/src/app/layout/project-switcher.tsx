@@ -14,6 +14,7 @@ import MenuItem from '@mui/material/MenuItem';
 import type { Project } from '@gantry/contract';
 import { GantryLogo } from '../../components/gantry-logo.tsx';
 import { ProjectAvatar } from './project-avatar.tsx';
+import { paths } from '../../lib/paths.ts';
 
 interface ProjectSwitcherProps {
   projects: readonly Project[];
@@ -64,7 +65,7 @@ export function ProjectSwitcher({ projects, currentId, canCreateProject, onNavig
         slotProps={{ paper: { sx: { width: 244, maxHeight: 480 } }, list: { dense: false } }}
       >
         {projects.map((project, index) => (
-          <MenuItem key={project.id} selected={project.id === currentId} onClick={() => go(`/project/${project.id}`)}>
+          <MenuItem key={project.id} selected={project.id === currentId} onClick={() => go(paths.project(project.id))}>
             <ListItemIcon sx={{ minWidth: 40 }}>
               <ProjectAvatar name={project.name} index={index} size={28} />
             </ListItemIcon>
@@ -74,7 +75,7 @@ export function ProjectSwitcher({ projects, currentId, canCreateProject, onNavig
         ))}
         {canCreateProject && projects.length > 0 ? <Divider /> : null}
         {canCreateProject ? (
-          <MenuItem onClick={() => go('/project/new')}>
+          <MenuItem onClick={() => go(paths.newProject)}>
             <ListItemIcon>
               <AddIcon fontSize="small" />
             </ListItemIcon>
@@ -82,7 +83,7 @@ export function ProjectSwitcher({ projects, currentId, canCreateProject, onNavig
           </MenuItem>
         ) : null}
         {canCreateProject ? (
-          <MenuItem onClick={() => go('/project/restore')}>
+          <MenuItem onClick={() => go(paths.restoreProject)}>
             <ListItemIcon>
               <RestoreIcon fontSize="small" />
             </ListItemIcon>

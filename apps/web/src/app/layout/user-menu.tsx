@@ -30,6 +30,7 @@ import { UserDialog } from '../../features/users/components/user-dialog.tsx';
 import { LANGUAGE_NAMES, PICKER_LANGUAGES, changeLanguage, getLanguageChoice } from '../../lib/i18n.ts';
 import type { LanguageChoice } from '../../lib/i18n.ts';
 import { useColorMode } from '../color-mode.tsx';
+import { paths } from '../../lib/paths.ts';
 
 /** The version shown in the menu: the part before the first hyphen ("2.1.0-beta.3" reads "2.1.0"). */
 function formatVersion(version: string): string {
@@ -79,7 +80,7 @@ export function UserMenu({ user, info, onNavigate }: UserMenuProps) {
   };
   const signOut = () => {
     close();
-    logout.mutate(undefined, { onSettled: () => void navigate('/auth/login', { replace: true }) });
+    logout.mutate(undefined, { onSettled: () => void navigate(paths.login, { replace: true }) });
   };
 
   const version = formatVersion(info.version);

@@ -10,6 +10,7 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { ProMark } from '../../components/pro-notice.tsx';
 import { projectsQuery, usePremiumFeature, useProjectAccess } from '../../lib/shared-queries.ts';
 import { useProjectId } from '../../lib/use-project-id.ts';
+import { paths } from '../../lib/paths.ts';
 
 /** The project dashboard: history, activity, settings and (for plain projects) runners as tabs. */
 export function DashboardLayout() {
@@ -19,7 +20,7 @@ export function DashboardLayout() {
   const access = useProjectAccess(projectId);
   const projects = useQuery(projectsQuery);
   const project = projects.data?.find((candidate) => candidate.id === projectId);
-  const base = `/project/${projectId}`;
+  const base = paths.project(projectId);
   const current = location.pathname.slice(base.length + 1).split('/')[0] ?? 'history';
 
   const runnersOffered = usePremiumFeature('project_runners');

@@ -2,6 +2,7 @@ import { Navigate, useLocation } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { projectsQuery } from '../../lib/shared-queries.ts';
 import { storage } from '../../lib/storage.ts';
+import { paths } from '../../lib/paths.ts';
 
 /** The base page: the last project (or the first) when there is one, the new-project form otherwise. */
 export function HomeRedirect() {
@@ -9,7 +10,7 @@ export function HomeRedirect() {
   const projects = useQuery(projectsQuery);
   if (!projects.data) return null;
   if (projects.data.length === 0)
-    return <Navigate to={{ pathname: '/project/new', search: location.search }} replace />;
+    return <Navigate to={{ pathname: paths.newProject, search: location.search }} replace />;
   const lastId = storage.getLastProjectId();
   const project = projects.data.find((candidate) => candidate.id === lastId) ?? projects.data[0];
   return <Navigate to={{ pathname: `/project/${project?.id ?? ''}/history`, search: location.search }} replace />;

@@ -13,6 +13,7 @@ import { viewsQuery } from '../../lib/project-resources.ts';
 import { useProjectAccess } from '../../lib/shared-queries.ts';
 import { storage } from '../../lib/storage.ts';
 import { useProjectId } from '../../lib/use-project-id.ts';
+import { paths } from '../../lib/paths.ts';
 
 /**
  * The template list with its view tabs. /templates opens the project's last visited view when it
@@ -32,7 +33,7 @@ export function TemplatesListRoute() {
   }, [projectId, viewId, remembered, views.isSuccess, rememberedExists]);
 
   if (remembered !== null && views.isPending) return null;
-  if (rememberedExists) return <Navigate to={`/project/${projectId}/views/${remembered}/templates`} replace />;
+  if (rememberedExists) return <Navigate to={paths.templates(projectId, remembered)} replace />;
   return (
     <TemplatesPage
       key={viewId ?? 0}

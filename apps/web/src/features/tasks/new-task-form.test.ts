@@ -64,13 +64,20 @@ describe('survey validation', () => {
     ).toEqual(['survey.0.value: Region is required', 'survey.2.value: Token is required']);
   });
 
-  it('accepts digits only in integer variables, "Must be integer" otherwise', () => {
+  it('accepts whole numbers in integer variables, as the server does, "Must be integer" otherwise', () => {
     const answers = (count: string) =>
       values({ survey: [{ value: 'eu' }, { value: count }, { value: 's' }, { value: '' }] });
     expect(errors(surveyed, answers('42'))).toEqual([]);
+    expect(errors(surveyed, answers('-3'))).toEqual([]);
     expect(errors(surveyed, answers(''))).toEqual([]);
-    for (const wrong of ['4.2', 'abc', '1e3', ' 7'])
+    for (const wrong of ['4.2', 'abc', '1e3', ' 7', '99999999999999999999'])
       expect(errors(surveyed, answers(wrong))).toEqual(['survey.1.value: Must be integer']);
+  });
+
+  it('refuses an enum value the template does not declare, as the server does', () => {
+    expect(
+      errors(surveyed, values({ survey: [{ value: 'us' }, { value: '' }, { value: 's' }, { value: '' }] })),
+    ).toEqual(['survey.0.value: Region must be one of its values']);
   });
 
   it('requires a build version for deploy templates only', () => {
@@ -83,6 +90,7 @@ describe('survey validation', () => {
     const schema = buildTaskFormSchema(surveyed, {
       required: (title) => `${title} fehlt`,
       mustBeInteger: 'Ganzzahl',
+      notOneOfValues: (title) => `${title} unbekannt`,
       buildVersionRequired: 'Version',
     });
     const result = schema.safeParse(values({ survey: [{ value: '' }, { value: 'x' }, { value: 's' }, { value: '' }] }));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SURVEY_ANSWER_MESSAGES, findSurveyValueFault } from '@gantry/contract';
 import type { CreateTaskBody, Template, TaskWithTemplate } from '@gantry/contract';
 
 /** Ansible and terraform/tofu options of a task, in the order the form shows them. */
@@ -43,18 +44,17 @@ export interface TaskFormValues {
 export interface TaskFormMessages {
   required: (title: string) => string;
   mustBeInteger: string;
+  notOneOfValues: (title: string) => string;
   buildVersionRequired: string;
 }
 
 /** The seed's texts, which the server answers with too. */
 const TASK_FORM_MESSAGES: TaskFormMessages = {
-  required: (title) => `${title} is required`,
+  required: SURVEY_ANSWER_MESSAGES.required,
   mustBeInteger: 'Must be integer',
+  notOneOfValues: SURVEY_ANSWER_MESSAGES.notOneOfValues,
   buildVersionRequired: 'Build version is required',
 };
-
-/** Integer survey variables accept digits only. */
-const DIGITS = /^\d+$/;
 
 /** Validation of the new task form for one template: checked on submit, nothing is sent while it fails. */
 export function buildTaskFormSchema(template: TaskFormTemplate, messages: TaskFormMessages = TASK_FORM_MESSAGES) {
@@ -67,12 +67,17 @@ export function buildTaskFormSchema(template: TaskFormTemplate, messages: TaskFo
       .nullable()
       .refine((value) => template.type !== 'deploy' || value !== null, messages.buildVersionRequired),
     survey: z.array(z.object({ value: z.string() })).superRefine((entries, ctx) => {
+      // The server's check of the answers; a text field's answer is always a single value.
       template.survey_vars.forEach((variable, index) => {
-        const value = entries[index]?.value ?? '';
-        if (variable.required && value.trim() === '')
-          ctx.addIssue({ code: 'custom', path: [index, 'value'], message: messages.required(variable.title) });
-        else if (variable.type === 'int' && value !== '' && !DIGITS.test(value))
-          ctx.addIssue({ code: 'custom', path: [index, 'value'], message: messages.mustBeInteger });
+        const fault = findSurveyValueFault(variable, entries[index]?.value ?? '');
+        if (fault === undefined) return;
+        const message =
+          fault === 'required'
+            ? messages.required(variable.title)
+            : fault === 'mustBeInteger'
+              ? messages.mustBeInteger
+              : messages.notOneOfValues(variable.title);
+        ctx.addIssue({ code: 'custom', path: [index, 'value'], message });
       });
     }),
     params: z.record(z.string(), z.boolean()),

@@ -1,22 +1,4 @@
-import type { TaskStatus, TaskWithTemplate } from '@gantry/contract';
-
-/**
- * Statuses in which Stop is offered (seed 000 section 4); in "stopping" it becomes a forced stop.
- * Not "rejected": in Gantry a rejected plan ends the task, nothing is left to stop.
- */
-const STOPPABLE_STATUSES: readonly TaskStatus[] = [
-  'running',
-  'stopping',
-  'waiting',
-  'starting',
-  'waiting_confirmation',
-  'confirmed',
-];
-
-/** A task in one of these is over: it can be re-run and its duration no longer ticks. */
-const DONE_STATUSES: readonly TaskStatus[] = ['success', 'error', 'stopped', 'rejected'];
-
-export const isTaskDone = (status: TaskStatus) => DONE_STATUSES.includes(status);
+import { TASK_STATUS_RULES, type TaskStatus, type TaskWithTemplate } from '@gantry/contract';
 
 export interface TaskButtons {
   confirm: boolean;
@@ -28,11 +10,12 @@ export interface TaskButtons {
 
 /** Which actions the task log offers in a status. */
 export function getTaskButtons(status: TaskStatus): TaskButtons {
+  const rule = TASK_STATUS_RULES[status];
   return {
-    confirm: status === 'waiting_confirmation',
-    reject: status === 'waiting_confirmation',
-    stop: STOPPABLE_STATUSES.includes(status) ? { force: status === 'stopping' } : null,
-    rerun: isTaskDone(status),
+    confirm: rule.awaitsAnswer,
+    reject: rule.awaitsAnswer,
+    stop: rule.stop === null ? null : { force: rule.stop === 'force' },
+    rerun: rule.final,
   };
 }
 

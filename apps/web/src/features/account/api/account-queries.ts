@@ -1,5 +1,6 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation } from '@tanstack/react-query';
 import { buildUrl, api } from '../../../lib/api-client.ts';
+import { useRefreshingMutation } from '../../../lib/mutations.ts';
 import { currentUserQuery } from '../../../lib/shared-queries.ts';
 import { totpApi, userApi } from '@gantry/contract';
 import type { UserTotp } from '@gantry/contract';
@@ -10,19 +11,15 @@ export const apiTokensQuery = queryOptions({
 });
 
 export function useCreateApiToken() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: { name: string; expires_at: string | null }) => api(userApi.createToken, { body }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiTokensQuery.queryKey }),
-  });
+  return useRefreshingMutation([apiTokensQuery.queryKey], (body: { name: string; expires_at: string | null }) =>
+    api(userApi.createToken, { body }),
+  );
 }
 
 export function useRevokeApiToken() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (tokenId: string) => api(userApi.deleteToken, { params: { tokenId } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiTokensQuery.queryKey }),
-  });
+  return useRefreshingMutation([apiTokensQuery.queryKey], (tokenId: string) =>
+    api(userApi.deleteToken, { params: { tokenId } }),
+  );
 }
 
 /** Where the enrolment's QR code image is served (the browser sends the session cookie). */
@@ -35,19 +32,15 @@ export function useStartTotpEnrolment() {
 }
 
 export function useConfirmTotp() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ totp, passcode }: { totp: UserTotp; passcode: string }) =>
+  return useRefreshingMutation(
+    [currentUserQuery.queryKey],
+    ({ totp, passcode }: { totp: UserTotp; passcode: string }) =>
       api(totpApi.confirm, { params: { userId: totp.user_id, totpId: totp.id }, body: { passcode } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: currentUserQuery.queryKey }),
-  });
+  );
 }
 
 export function useRemoveTotp() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ userId, totpId }: { userId: number; totpId: number }) =>
-      api(totpApi.remove, { params: { userId, totpId } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: currentUserQuery.queryKey }),
-  });
+  return useRefreshingMutation([currentUserQuery.queryKey], ({ userId, totpId }: { userId: number; totpId: number }) =>
+    api(totpApi.remove, { params: { userId, totpId } }),
+  );
 }

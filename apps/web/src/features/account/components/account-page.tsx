@@ -7,6 +7,7 @@ import { currentUserQuery } from '../../../lib/shared-queries.ts';
 import { storage } from '../../../lib/storage.ts';
 import { ApiTokensSection } from './api-tokens-section.tsx';
 import { TwoFactorSection } from './two-factor-section.tsx';
+import { paths } from '../../../lib/paths.ts';
 
 /** The security half of the edit-account area: the second factor and personal API tokens. */
 export function AccountPage() {
@@ -15,7 +16,7 @@ export function AccountPage() {
   const lastProjectId = storage.getLastProjectId();
   return (
     <Page>
-      <PageHeader title={t('account.title')} backTo={lastProjectId ? `/project/${lastProjectId}` : '/'} />
+      <PageHeader title={t('account.title')} backTo={paths.back(lastProjectId)} />
       <Stack spacing={4}>
         {user.data ? <TwoFactorSection user={user.data} /> : null}
         <ApiTokensSection />

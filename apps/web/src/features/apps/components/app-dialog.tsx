@@ -1,5 +1,4 @@
-import { useEffect } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import Stack from '@mui/material/Stack';
@@ -8,11 +7,11 @@ import { AppIcon } from '../../../components/app-icon.tsx';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
+import { useFormDialog } from '../../../components/use-form-dialog.ts';
 import { StringListEditor } from '../../../components/string-list-editor.tsx';
-import { getErrorMessage } from '../../../lib/api-client.ts';
 import { useSaveApp } from '../api/apps-queries.ts';
 import { buildAppFormSchema, getAppFormDefaults } from './app-form.ts';
-import type { AppFormInput, AppFormValues } from './app-form.ts';
+import type { AppFormValues } from './app-form.ts';
 
 interface AppDialogProps {
   open: boolean;
@@ -24,46 +23,24 @@ interface AppDialogProps {
 export function AppDialog({ open, app, onClose }: AppDialogProps) {
   const { t } = useTranslation();
   const snackbar = useSnackbar();
-  const save = useSaveApp();
   const isNew = app === undefined;
-  const form = useForm<AppFormInput, unknown, AppFormValues>({
+  const { form, dialogProps } = useFormDialog({
+    open,
+    onClose,
+    isNew,
+    itemKey: app?.id,
     resolver: zodResolver(buildAppFormSchema(isNew)),
-    defaultValues: getAppFormDefaults(app),
+    defaults: getAppFormDefaults(app),
+    mutation: useSaveApp(),
+    toVariables: ({ id: appId, ...body }: AppFormValues) => ({ isNew, id: app?.id ?? appId, body }),
+    onSaved: ({ values }) =>
+      snackbar.showSuccess(t(isNew ? 'apps.created' : 'apps.saved', { name: values.title || values.id })),
   });
-
-  useEffect(() => {
-    if (!open) return;
-    form.reset(getAppFormDefaults(app));
-    save.reset();
-    // Reset when the dialog opens, or reopens for another app.
-  }, [open, app?.id]);
 
   const [id, title, icon, color, darkColor] = form.watch(['id', 'title', 'icon', 'color', 'dark_color']);
 
-  const submit = form.handleSubmit((values) => {
-    const { id: appId, ...body } = values;
-    save.mutate(
-      { isNew, id: app?.id ?? appId, body },
-      {
-        onSuccess: () => {
-          snackbar.showSuccess(t(isNew ? 'apps.created' : 'apps.saved', { name: values.title || appId }));
-          onClose();
-        },
-      },
-    );
-  });
-
   return (
-    <FormDialog
-      open={open}
-      maxWidth="sm"
-      title={isNew ? t('apps.newApp') : t('apps.editApp')}
-      submitLabel={isNew ? t('common.create') : t('common.save')}
-      onSubmit={submit}
-      onClose={onClose}
-      submitting={save.isPending}
-      error={save.error ? getErrorMessage(save.error) : null}
-    >
+    <FormDialog {...dialogProps} maxWidth="sm" title={isNew ? t('apps.newApp') : t('apps.editApp')}>
       <Stack direction="row" spacing={2} sx={{ alignItems: 'flex-start' }}>
         <FormTextField
           control={form.control}

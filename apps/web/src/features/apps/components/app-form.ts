@@ -14,7 +14,6 @@ export function buildAppFormSchema(isNew: boolean) {
     args: z.array(z.string()).transform(cleanStringList),
   });
 }
-export type AppFormInput = z.input<ReturnType<typeof buildAppFormSchema>>;
 export type AppFormValues = z.output<ReturnType<typeof buildAppFormSchema>>;
 
 export interface AppFormFields {

@@ -22,6 +22,7 @@ import { currentUserQuery } from '../../../lib/shared-queries.ts';
 import { storage } from '../../../lib/storage.ts';
 import { useDeleteApp, useSetAppActive } from '../api/apps-queries.ts';
 import { AppDialog } from './app-dialog.tsx';
+import { paths } from '../../../lib/paths.ts';
 
 const isDefaultApp = (id: string) => (DEFAULT_APP_IDS as readonly string[]).includes(id);
 
@@ -108,7 +109,7 @@ export function AppsPage() {
     <Page>
       <PageHeader
         title={t('apps.title')}
-        backTo={lastProjectId ? `/project/${lastProjectId}` : '/'}
+        backTo={paths.back(lastProjectId)}
         actions={
           <Button
             variant="contained"

@@ -2,7 +2,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import { authApi } from '@gantry/contract';
 import type { LoginBody } from '@gantry/contract';
 import { api } from '../../../lib/api-client.ts';
-import { currentUserQuery } from '../../../lib/shared-queries.ts';
+import { useRefreshSession } from './second-factor-queries.ts';
 
 export const loginOptionsQuery = queryOptions({
   queryKey: ['auth', 'login-options'],
@@ -12,13 +12,10 @@ export const loginOptionsQuery = queryOptions({
 
 /** Signs in, then refreshes the current user so every screen sees the new session. */
 export function useLogin() {
-  const queryClient = useQueryClient();
+  const refresh = useRefreshSession();
   return useMutation({
     mutationFn: (body: LoginBody) => api(authApi.login, { body }),
-    onSuccess: async () => {
-      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== currentUserQuery.queryKey[0] });
-      await queryClient.invalidateQueries({ queryKey: currentUserQuery.queryKey });
-    },
+    onSuccess: refresh,
   });
 }
 

@@ -1,7 +1,8 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { environmentsApi } from '@gantry/contract';
 import type { EnvironmentBody } from '@gantry/contract';
 import { api } from '../../../lib/api-client.ts';
+import { useRefreshingMutation, useSaveMutation } from '../../../lib/mutations.ts';
 import { resourceKeys } from '../../../lib/project-resources.ts';
 
 /** One variable group with the names and types of its secrets. */
@@ -12,28 +13,18 @@ export const environmentQuery = (projectId: number, environmentId: number) =>
     staleTime: 0,
   });
 
-function useInvalidateEnvironments(projectId: number) {
-  const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: resourceKeys.environments(projectId) });
-}
-
 export function useSaveEnvironment(projectId: number) {
-  const invalidate = useInvalidateEnvironments(projectId);
-  return useMutation({
-    mutationFn: async ({ environmentId, body }: { environmentId?: number; body: EnvironmentBody }): Promise<void> => {
-      if (environmentId) await api(environmentsApi.update, { params: { projectId, environmentId }, body });
-      else await api(environmentsApi.create, { params: { projectId }, body });
-    },
-    onSuccess: invalidate,
-  });
+  return useSaveMutation<EnvironmentBody>(
+    [resourceKeys.environments(projectId)],
+    (body) => api(environmentsApi.create, { params: { projectId }, body }),
+    (environmentId, body) => api(environmentsApi.update, { params: { projectId, environmentId }, body }),
+  );
 }
 
 export function useDeleteEnvironment(projectId: number) {
-  const invalidate = useInvalidateEnvironments(projectId);
-  return useMutation({
-    mutationFn: (environmentId: number) => api(environmentsApi.remove, { params: { projectId, environmentId } }),
-    onSuccess: invalidate,
-  });
+  return useRefreshingMutation([resourceKeys.environments(projectId)], (environmentId: number) =>
+    api(environmentsApi.remove, { params: { projectId, environmentId } }),
+  );
 }
 
 export const loadEnvironmentRefs = (projectId: number, environmentId: number) =>

@@ -1,6 +1,6 @@
-import { useEffect, useRef, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
-import type { FieldErrors, Resolver } from 'react-hook-form';
+import { useRef, useState } from 'react';
+import { Controller } from 'react-hook-form';
+import type { Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -14,7 +14,7 @@ import { EnvironmentBody } from '@gantry/contract';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
-import { getErrorMessage } from '../../../lib/api-client.ts';
+import { useFormDialog } from '../../../components/use-form-dialog.ts';
 import { getFirstErrorMessage } from '../../../lib/form-errors.ts';
 import { translateValidationMessage } from '../../../lib/i18n.ts';
 import { environmentQuery, useSaveEnvironment } from '../api/environments-queries.ts';
@@ -42,7 +42,6 @@ export function EnvironmentDialog({ open, projectId, environmentId, onClose }: E
   const snackbar = useSnackbar();
   const isNew = environmentId === undefined;
   const existing = useQuery({ ...environmentQuery(projectId, environmentId ?? 0), enabled: open && !isNew });
-  const save = useSaveEnvironment(projectId);
   const [tab, setTab] = useState<TabName>('variables');
   const [secrets, setSecrets] = useState<SecretRow[]>([]);
   // The resolver reads the secrets of the latest render.
@@ -56,64 +55,48 @@ export function EnvironmentDialog({ open, projectId, environmentId, onClose }: E
     }
     return zodResolver(EnvironmentBody)({ ...values, secrets: buildSecretChanges(rows) }, context, options);
   };
-  const form = useForm<EnvironmentFormInput, unknown, EnvironmentFormValues>({
-    resolver,
-    defaultValues: { name: '', json: '{}', env: '{}' },
-  });
-
   const loaded = isNew ? undefined : existing.data;
-  useEffect(() => {
-    if (!open) return;
-    setTab('variables');
-    save.reset();
-    form.reset({ name: loaded?.name ?? '', json: loaded?.json || '{}', env: loaded?.env || '{}' });
-    setSecrets(toSecretRows(loaded));
-    // Reset when the dialog opens and once the group has loaded.
-  }, [open, environmentId, loaded]);
-
-  const showTabOfFirstError = (errors: FieldErrors<EnvironmentFormInput>) => {
-    if (errors.name || errors.json || errors.env) setTab('variables');
-    else if (errors.secrets) setTab('secrets');
-  };
-
-  const submit = form.handleSubmit(
-    (values) =>
-      save.mutate(
-        {
-          environmentId,
-          body: {
-            ...(environmentId ? { id: environmentId } : {}),
-            name: values.name,
-            json: values.json,
-            env: values.env,
-            secrets: buildSecretChanges(secretsRef.current),
-          },
-        },
-        {
-          onSuccess: () => {
-            snackbar.showSuccess(t(isNew ? 'environments.created' : 'environments.saved', { name: values.name }));
-            onClose();
-          },
-        },
-      ),
-    showTabOfFirstError,
-  );
+  const { form, dialogProps } = useFormDialog({
+    open,
+    onClose,
+    isNew,
+    // Starts again once the group has loaded.
+    itemKey: loaded ?? environmentId,
+    resolver,
+    defaults: { name: loaded?.name ?? '', json: loaded?.json || '{}', env: loaded?.env || '{}' },
+    mutation: useSaveEnvironment(projectId),
+    onOpen: () => {
+      setTab('variables');
+      setSecrets(toSecretRows(loaded));
+    },
+    toVariables: (values) => ({
+      id: environmentId,
+      body: {
+        ...(environmentId ? { id: environmentId } : {}),
+        name: values.name,
+        json: values.json,
+        env: values.env,
+        secrets: buildSecretChanges(secretsRef.current),
+      },
+    }),
+    onSaved: ({ values }) =>
+      snackbar.showSuccess(t(isNew ? 'environments.created' : 'environments.saved', { name: values.name })),
+    onInvalid: (errors) => {
+      if (errors.name || errors.json || errors.env) setTab('variables');
+      else if (errors.secrets) setTab('secrets');
+    },
+    otherErrors: [existing.error],
+  });
 
   const fieldError = (message?: string) => (message ? translateValidationMessage(t, message) : undefined);
   // Secrets are no registered fields: a rule on one secret (a name too long) is shown under the list.
   const secretsError = getFirstErrorMessage(form.formState.errors.secrets);
-  const failure = save.error ?? existing.error;
 
   return (
     <FormDialog
-      open={open}
+      {...dialogProps}
       maxWidth="md"
       title={isNew ? t('environments.newEnvironment') : t('environments.editEnvironment')}
-      submitLabel={isNew ? t('common.create') : t('common.save')}
-      onSubmit={submit}
-      onClose={onClose}
-      submitting={save.isPending}
-      error={failure ? getErrorMessage(failure) : null}
     >
       {!isNew && existing.isPending ? <LinearProgress /> : null}
       <FormTextField control={form.control} name="name" label={t('environments.name')} required autoFocus />

@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQueryClient } from '@tanstack/react-query';
 import { integrationsApi } from '@gantry/contract';
 import type {
   Integration,
@@ -8,6 +8,7 @@ import type {
   ResourceRefs,
 } from '@gantry/contract';
 import { api } from '../../../lib/api-client.ts';
+import { useRefreshingMutation, useSaveMutation } from '../../../lib/mutations.ts';
 import { resourceKeys } from '../../../lib/project-resources.ts';
 
 const integrationKeys = {
@@ -56,39 +57,33 @@ export const matchersQuery = (projectId: number, integrationId: number) =>
     queryFn: ({ signal }) => api(integrationsApi.listMatchers, { params: { projectId, integrationId }, signal }),
   });
 
-function useInvalidate(projectId: number) {
-  const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: integrationKeys.all(projectId) });
-}
-
 export function useSaveIntegration(projectId: number) {
-  const invalidate = useInvalidate(projectId);
-  return useMutation({
-    mutationFn: async ({ integrationId, body }: { integrationId?: number; body: IntegrationBody }): Promise<void> => {
-      if (integrationId) await api(integrationsApi.update, { params: { projectId, integrationId }, body });
-      else await api(integrationsApi.create, { params: { projectId }, body });
-    },
-    onSuccess: invalidate,
-  });
+  return useSaveMutation<IntegrationBody>(
+    [integrationKeys.all(projectId)],
+    (body) => api(integrationsApi.create, { params: { projectId }, body }),
+    (integrationId, body) => api(integrationsApi.update, { params: { projectId, integrationId }, body }),
+  );
 }
 
 /** The "global alias" switch: whether project-wide aliases reach this integration. Saves at once. */
 export function useSetSearchable(projectId: number) {
   const queryClient = useQueryClient();
-  const invalidate = useInvalidate(projectId);
-  return useMutation({
-    mutationFn: ({ integration, searchable }: { integration: Integration; searchable: boolean }) =>
+  return useRefreshingMutation(
+    [integrationKeys.all(projectId)],
+    ({ integration, searchable }: { integration: Integration; searchable: boolean }) =>
       api(integrationsApi.update, {
         params: { projectId, integrationId: integration.id },
         body: { ...integration, searchable },
       }),
-    onMutate: ({ integration, searchable }) => {
-      queryClient.setQueryData<Integration>(integrationKeys.one(projectId, integration.id), (current) =>
-        current ? { ...current, searchable } : current,
-      );
+    {
+      alsoAfterFailure: true,
+      onMutate: ({ integration, searchable }) => {
+        queryClient.setQueryData<Integration>(integrationKeys.one(projectId, integration.id), (current) =>
+          current ? { ...current, searchable } : current,
+        );
+      },
     },
-    onSettled: invalidate,
-  });
+  );
 }
 
 /**
@@ -97,83 +92,56 @@ export function useSetSearchable(projectId: number) {
  */
 export async function loadIntegrationRefs(projectId: number, integrationId: number): Promise<ResourceRefs> {
   await api(integrationsApi.refs, { params: { projectId, integrationId } });
-  return { templates: [], inventories: [], repositories: [], integrations: [], schedules: [] };
+  return { templates: [], inventories: [], repositories: [], integrations: [], schedules: [], workflows: [] };
 }
 
 export function useDeleteIntegration(projectId: number) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (integrationId: number) => api(integrationsApi.remove, { params: { projectId, integrationId } }),
-    // Only the list: a deleted integration's own page must not refetch into a 404 while it closes.
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: integrationKeys.list(projectId) }),
-  });
+  // Only the list: a deleted integration's own page must not refetch into a 404 while it closes.
+  return useRefreshingMutation([integrationKeys.list(projectId)], (integrationId: number) =>
+    api(integrationsApi.remove, { params: { projectId, integrationId } }),
+  );
 }
 
 export function useAddAlias(projectId: number, integrationId: number | null) {
-  const invalidate = useInvalidate(projectId);
-  return useMutation({
-    mutationFn: () =>
-      integrationId === null
-        ? api(integrationsApi.createProjectAlias, { params: { projectId } })
-        : api(integrationsApi.createAlias, { params: { projectId, integrationId } }),
-    onSuccess: invalidate,
-  });
+  return useRefreshingMutation([integrationKeys.all(projectId)], () =>
+    integrationId === null
+      ? api(integrationsApi.createProjectAlias, { params: { projectId } })
+      : api(integrationsApi.createAlias, { params: { projectId, integrationId } }),
+  );
 }
 
 export function useDeleteAlias(projectId: number, integrationId: number | null) {
-  const invalidate = useInvalidate(projectId);
-  return useMutation({
-    mutationFn: (aliasId: number) =>
-      integrationId === null
-        ? api(integrationsApi.removeProjectAlias, { params: { projectId, aliasId } })
-        : api(integrationsApi.removeAlias, { params: { projectId, integrationId, aliasId } }),
-    onSuccess: invalidate,
-  });
-}
-
-/** What saving a rule of an integration (a matcher, an extracted value) takes: no id creates it. */
-export interface SaveRuleVariables<TBody> {
-  id?: number;
-  body: TBody;
+  return useRefreshingMutation([integrationKeys.all(projectId)], (aliasId: number) =>
+    integrationId === null
+      ? api(integrationsApi.removeProjectAlias, { params: { projectId, aliasId } })
+      : api(integrationsApi.removeAlias, { params: { projectId, integrationId, aliasId } }),
+  );
 }
 
 export function useSaveExtractValue(projectId: number, integrationId: number) {
-  const invalidate = useInvalidate(projectId);
-  return useMutation({
-    mutationFn: async ({ id: valueId, body }: SaveRuleVariables<IntegrationExtractValueBody>): Promise<void> => {
-      if (valueId) await api(integrationsApi.updateValue, { params: { projectId, integrationId, valueId }, body });
-      else await api(integrationsApi.createValue, { params: { projectId, integrationId }, body });
-    },
-    onSuccess: invalidate,
-  });
+  return useSaveMutation<IntegrationExtractValueBody>(
+    [integrationKeys.all(projectId)],
+    (body) => api(integrationsApi.createValue, { params: { projectId, integrationId }, body }),
+    (valueId, body) => api(integrationsApi.updateValue, { params: { projectId, integrationId, valueId }, body }),
+  );
 }
 
 export function useDeleteExtractValue(projectId: number, integrationId: number) {
-  const invalidate = useInvalidate(projectId);
-  return useMutation({
-    mutationFn: (valueId: number) =>
-      api(integrationsApi.removeValue, { params: { projectId, integrationId, valueId } }),
-    onSuccess: invalidate,
-  });
+  return useRefreshingMutation([integrationKeys.all(projectId)], (valueId: number) =>
+    api(integrationsApi.removeValue, { params: { projectId, integrationId, valueId } }),
+  );
 }
 
 export function useSaveMatcher(projectId: number, integrationId: number) {
-  const invalidate = useInvalidate(projectId);
-  return useMutation({
-    mutationFn: async ({ id: matcherId, body }: SaveRuleVariables<IntegrationMatcherBody>): Promise<void> => {
-      if (matcherId)
-        await api(integrationsApi.updateMatcher, { params: { projectId, integrationId, matcherId }, body });
-      else await api(integrationsApi.createMatcher, { params: { projectId, integrationId }, body });
-    },
-    onSuccess: invalidate,
-  });
+  return useSaveMutation<IntegrationMatcherBody>(
+    [integrationKeys.all(projectId)],
+    (body) => api(integrationsApi.createMatcher, { params: { projectId, integrationId }, body }),
+    (matcherId, body) => api(integrationsApi.updateMatcher, { params: { projectId, integrationId, matcherId }, body }),
+  );
 }
 
 export function useDeleteMatcher(projectId: number, integrationId: number) {
-  const invalidate = useInvalidate(projectId);
-  return useMutation({
-    mutationFn: (matcherId: number) =>
-      api(integrationsApi.removeMatcher, { params: { projectId, integrationId, matcherId } }),
-    onSuccess: invalidate,
-  });
+  return useRefreshingMutation([integrationKeys.all(projectId)], (matcherId: number) =>
+    api(integrationsApi.removeMatcher, { params: { projectId, integrationId, matcherId } }),
+  );
 }

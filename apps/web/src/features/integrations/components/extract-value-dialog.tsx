@@ -1,13 +1,17 @@
-import { useForm, useWatch } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import type { IntegrationExtractValue } from '@gantry/contract';
+import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
 import { FormSelectField } from '../../../components/form-select-field.tsx';
+import { useSnackbar } from '../../../components/snackbar-provider.tsx';
+import { useFormDialog } from '../../../components/use-form-dialog.ts';
 import { useSaveExtractValue } from '../api/integrations-queries.ts';
 import { ExtractValueFormSchema, getExtractValueDefaults, toExtractValueBody } from './integration-forms.ts';
 import type { ExtractValueFields } from './integration-forms.ts';
-import { IntegrationRuleDialog, RequestPartFields } from './integration-rule-dialog.tsx';
+import { INTEGRATION_DIALOG_WIDTH } from './integration-dialog.tsx';
+import { RequestPartFields } from './request-part-fields.tsx';
 
 interface ExtractValueDialogProps {
   open: boolean;
@@ -20,26 +24,33 @@ interface ExtractValueDialogProps {
 /** A value taken from each incoming request and handed to the task as a variable. */
 export function ExtractValueDialog({ open, projectId, integrationId, value, onClose }: ExtractValueDialogProps) {
   const { t } = useTranslation();
-  const save = useSaveExtractValue(projectId, integrationId);
+  const snackbar = useSnackbar();
   const isNew = value === undefined;
-  const form = useForm<ExtractValueFields>({
+  const { form, dialogProps } = useFormDialog({
+    open,
+    onClose,
+    isNew,
+    itemKey: value?.id,
     resolver: zodResolver(ExtractValueFormSchema),
-    defaultValues: getExtractValueDefaults(value),
+    defaults: getExtractValueDefaults(value),
+    mutation: useSaveExtractValue(projectId, integrationId),
+    toVariables: (fields: ExtractValueFields) => ({
+      id: value?.id,
+      body: toExtractValueBody(fields, integrationId, value),
+    }),
+    onSaved: ({ variables }) =>
+      snackbar.showSuccess(
+        t(isNew ? 'integrations.valueCreated' : 'integrations.valueSaved', { name: variables.body.name }),
+      ),
   });
   const source = useWatch({ control: form.control, name: 'value_source' });
   const bodyDataType = useWatch({ control: form.control, name: 'body_data_type' });
 
   return (
-    <IntegrationRuleDialog
-      open={open}
-      ruleId={value?.id}
-      form={form}
-      defaults={getExtractValueDefaults(value)}
+    <FormDialog
+      {...dialogProps}
+      width={INTEGRATION_DIALOG_WIDTH}
       title={isNew ? t('integrations.newValue') : t('integrations.editValue')}
-      toBody={(fields) => toExtractValueBody(fields, integrationId, value)}
-      save={save}
-      savedMessage={(body) => t(isNew ? 'integrations.valueCreated' : 'integrations.valueSaved', { name: body.name })}
-      onClose={onClose}
     >
       <FormTextField control={form.control} name="name" label={t('integrations.name')} required autoFocus />
       <RequestPartFields
@@ -68,6 +79,6 @@ export function ExtractValueDialog({ open, projectId, integrationId, value, onCl
           { value: 'task', label: t('integrations.variableTypes.task') },
         ]}
       />
-    </IntegrationRuleDialog>
+    </FormDialog>
   );
 }

@@ -46,7 +46,7 @@ import { IntegrationDialog } from './integration-dialog.tsx';
 import { ExtractValueDialog } from './extract-value-dialog.tsx';
 import { MatcherDialog } from './matcher-dialog.tsx';
 import { SectionHeading } from './section-heading.tsx';
-import { getIntegrationsPath } from './integrations-page.tsx';
+import { paths } from '../../../lib/paths.ts';
 
 function Section({
   title,
@@ -95,7 +95,7 @@ export function IntegrationDetailPage() {
   const valueDialog = useDialogState<IntegrationExtractValue>();
   const matcherDialog = useDialogState<IntegrationMatcher>();
   const deletion = useResourceDelete(projectId);
-  const listPath = getIntegrationsPath(projectId);
+  const listPath = paths.projectPage(projectId, 'integrations');
 
   const sourceLabel = (source: 'body' | 'header', bodyDataType: string) =>
     source === 'header'
@@ -261,11 +261,7 @@ export function IntegrationDetailPage() {
           >
             <dt>{t('integrations.template')}</dt>
             <dd>
-              <Link
-                component={RouterLink}
-                to={`/project/${projectId}/templates/${current.template_id}`}
-                underline="hover"
-              >
+              <Link component={RouterLink} to={paths.template(projectId, current.template_id)} underline="hover">
                 {template?.name ?? `#${current.template_id}`}
               </Link>
             </dd>

@@ -1,5 +1,4 @@
-import { useEffect } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -14,7 +13,7 @@ import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
 import { FormSelectField } from '../../../components/form-select-field.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
-import { getErrorMessage } from '../../../lib/api-client.ts';
+import { useFormDialog } from '../../../components/use-form-dialog.ts';
 import { keysQuery, templatesQuery } from '../../../lib/project-resources.ts';
 import { useSaveIntegration } from '../api/integrations-queries.ts';
 import { IntegrationFormSchema, getIntegrationDefaults, toIntegrationBody } from './integration-forms.ts';
@@ -35,48 +34,33 @@ export function IntegrationDialog({ open, projectId, integration, onClose }: Int
   const snackbar = useSnackbar();
   const templates = useQuery({ ...templatesQuery(projectId), enabled: open });
   const keys = useQuery({ ...keysQuery(projectId), enabled: open });
-  const save = useSaveIntegration(projectId);
   const isNew = integration === undefined;
-  const form = useForm<IntegrationFields>({
+  const { form, dialogProps } = useFormDialog({
+    open,
+    onClose,
+    isNew,
+    itemKey: integration?.id,
     resolver: zodResolver(IntegrationFormSchema),
-    defaultValues: getIntegrationDefaults(integration),
+    defaults: getIntegrationDefaults(integration),
+    mutation: useSaveIntegration(projectId),
+    toVariables: (values: IntegrationFields) => ({
+      id: integration?.id,
+      body: toIntegrationBody(values, projectId, integration),
+    }),
+    onSaved: ({ variables }) =>
+      snackbar.showSuccess(t(isNew ? 'integrations.created' : 'integrations.saved', { name: variables.body.name })),
+    otherErrors: [templates.error, keys.error],
   });
   const method = useWatch({ control: form.control, name: 'auth_method' });
 
-  useEffect(() => {
-    if (!open) return;
-    form.reset(getIntegrationDefaults(integration));
-    save.reset();
-    // Reset when the dialog opens, or reopens for another integration.
-  }, [open, integration?.id]);
-
-  const submit = form.handleSubmit((values) => {
-    const body = toIntegrationBody(values, projectId, integration);
-    save.mutate(
-      { integrationId: integration?.id, body },
-      {
-        onSuccess: () => {
-          snackbar.showSuccess(t(isNew ? 'integrations.created' : 'integrations.saved', { name: body.name }));
-          onClose();
-        },
-      },
-    );
-  });
-
   // The shared secret is a login-with-password key (its password) or a single-value key.
   const secretKeys = (keys.data ?? []).filter((key) => isPasswordKeyType(key.type));
-  const loadError = templates.error ?? keys.error;
 
   return (
     <FormDialog
-      open={open}
+      {...dialogProps}
       width={INTEGRATION_DIALOG_WIDTH}
       title={isNew ? t('integrations.newIntegration') : t('integrations.editIntegration')}
-      submitLabel={isNew ? t('common.create') : t('common.save')}
-      onSubmit={submit}
-      onClose={onClose}
-      submitting={save.isPending}
-      error={save.error ? getErrorMessage(save.error) : loadError ? getErrorMessage(loadError) : null}
     >
       <FormTextField control={form.control} name="name" label={t('integrations.name')} required autoFocus />
       <FormSelectField

@@ -22,8 +22,7 @@ import { integrationsQuery, loadIntegrationRefs, useDeleteIntegration } from '..
 import { AliasList } from './alias-list.tsx';
 import { IntegrationDialog } from './integration-dialog.tsx';
 import { INTEGRATION_ACTIONS } from './integration-access.ts';
-
-export const getIntegrationsPath = (projectId: number) => `/project/${projectId}/integrations`;
+import { paths } from '../../../lib/paths.ts';
 
 /** /integrations: the project's incoming webhooks and its project-wide alias URLs. */
 export function IntegrationsPage() {
@@ -56,7 +55,7 @@ export function IntegrationsPage() {
       render: (integration) => (
         <Link
           component={RouterLink}
-          to={`${getIntegrationsPath(projectId)}/${integration.id}`}
+          to={paths.integration(projectId, integration.id)}
           underline="hover"
           sx={{ fontWeight: 500 }}
         >
@@ -68,11 +67,7 @@ export function IntegrationsPage() {
       id: 'template',
       header: t('integrations.template'),
       render: (integration) => (
-        <Link
-          component={RouterLink}
-          to={`/project/${projectId}/templates/${integration.template_id}`}
-          underline="hover"
-        >
+        <Link component={RouterLink} to={paths.template(projectId, integration.template_id)} underline="hover">
           {templateNames.get(integration.template_id) ?? `#${integration.template_id}`}
         </Link>
       ),

@@ -1,13 +1,17 @@
-import { useForm, useWatch } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import type { IntegrationMatcher } from '@gantry/contract';
+import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
 import { FormSelectField } from '../../../components/form-select-field.tsx';
+import { useSnackbar } from '../../../components/snackbar-provider.tsx';
+import { useFormDialog } from '../../../components/use-form-dialog.ts';
 import { useSaveMatcher } from '../api/integrations-queries.ts';
 import { MatcherFormSchema, getMatcherDefaults, toMatcherBody } from './integration-forms.ts';
 import type { MatcherFields } from './integration-forms.ts';
-import { IntegrationRuleDialog, RequestPartFields } from './integration-rule-dialog.tsx';
+import { INTEGRATION_DIALOG_WIDTH } from './integration-dialog.tsx';
+import { RequestPartFields } from './request-part-fields.tsx';
 
 const MATCH_METHODS = ['equals', 'unequals', 'contains'] as const;
 
@@ -22,28 +26,30 @@ interface MatcherDialogProps {
 /** A condition every incoming request must meet before the integration starts its template. */
 export function MatcherDialog({ open, projectId, integrationId, matcher, onClose }: MatcherDialogProps) {
   const { t } = useTranslation();
-  const save = useSaveMatcher(projectId, integrationId);
+  const snackbar = useSnackbar();
   const isNew = matcher === undefined;
-  const form = useForm<MatcherFields>({
+  const { form, dialogProps } = useFormDialog({
+    open,
+    onClose,
+    isNew,
+    itemKey: matcher?.id,
     resolver: zodResolver(MatcherFormSchema),
-    defaultValues: getMatcherDefaults(matcher),
+    defaults: getMatcherDefaults(matcher),
+    mutation: useSaveMatcher(projectId, integrationId),
+    toVariables: (fields: MatcherFields) => ({ id: matcher?.id, body: toMatcherBody(fields, integrationId, matcher) }),
+    onSaved: ({ variables }) =>
+      snackbar.showSuccess(
+        t(isNew ? 'integrations.matcherCreated' : 'integrations.matcherSaved', { name: variables.body.name }),
+      ),
   });
   const source = useWatch({ control: form.control, name: 'match_type' });
   const bodyDataType = useWatch({ control: form.control, name: 'body_data_type' });
 
   return (
-    <IntegrationRuleDialog
-      open={open}
-      ruleId={matcher?.id}
-      form={form}
-      defaults={getMatcherDefaults(matcher)}
+    <FormDialog
+      {...dialogProps}
+      width={INTEGRATION_DIALOG_WIDTH}
       title={isNew ? t('integrations.newMatcher') : t('integrations.editMatcher')}
-      toBody={(fields) => toMatcherBody(fields, integrationId, matcher)}
-      save={save}
-      savedMessage={(body) =>
-        t(isNew ? 'integrations.matcherCreated' : 'integrations.matcherSaved', { name: body.name })
-      }
-      onClose={onClose}
     >
       <FormTextField control={form.control} name="name" label={t('integrations.name')} required autoFocus />
       <RequestPartFields
@@ -70,6 +76,6 @@ export function MatcherDialog({ open, projectId, integrationId, matcher, onClose
         placeholder="refs/heads/main"
         slotProps={{ htmlInput: { spellCheck: false } }}
       />
-    </IntegrationRuleDialog>
+    </FormDialog>
   );
 }

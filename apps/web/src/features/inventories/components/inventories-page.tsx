@@ -30,6 +30,7 @@ import { useProjectId } from '../../../lib/use-project-id.ts';
 import { loadInventoryRefs, useDeleteInventory } from '../api/inventories-queries.ts';
 import { AttachToTemplateDialog } from './attach-to-template-dialog.tsx';
 import { InventoryDialog } from './inventory-dialog.tsx';
+import { paths } from '../../../lib/paths.ts';
 
 /** Apps whose inventories this screen creates: workspaces of terraform and tofu come from their templates. */
 const INVENTORY_APPS = ['ansible'] as const;
@@ -84,7 +85,7 @@ export function InventoriesPage() {
     ready: access.isReady,
     canOpen: (inventory) => access.can(Permission.manageProjectResources) && !isWorkspace(inventory),
     open: editDialog.show,
-    listPath: `/project/${projectId}/inventory`,
+    listPath: paths.projectPage(projectId, 'inventory'),
   });
   const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
   const canManage = access.can(Permission.manageProjectResources);
@@ -150,7 +151,7 @@ export function InventoriesPage() {
               <IconButton
                 size="small"
                 component={RouterLink}
-                to={`/project/${projectId}/templates/${inventory.template_id}/state`}
+                to={paths.template(projectId, inventory.template_id, { page: 'state' })}
                 aria-label={label}
               >
                 <LinkIcon fontSize="small" />

@@ -1,5 +1,3 @@
-import { useEffect } from 'react';
-import { useForm } from 'react-hook-form';
 import type { DefaultValues } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
@@ -12,7 +10,7 @@ import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
 import { FormSelectField } from '../../../components/form-select-field.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
-import { getErrorMessage } from '../../../lib/api-client.ts';
+import { useFormDialog } from '../../../components/use-form-dialog.ts';
 import { keysQuery, repositoriesQuery } from '../../../lib/project-resources.ts';
 import { useSaveInventory } from '../api/inventories-queries.ts';
 
@@ -43,58 +41,39 @@ export function InventoryDialog({ open, projectId, inventory, onClose }: Invento
   const snackbar = useSnackbar();
   const keys = useQuery({ ...keysQuery(projectId), enabled: open });
   const repositories = useQuery({ ...repositoriesQuery(projectId), enabled: open });
-  const save = useSaveInventory(projectId);
   const isNew = inventory === undefined;
-  const form = useForm<InventoryFormInput, unknown, InventoryFormValues>({
+  const { form, dialogProps } = useFormDialog({
+    open,
+    onClose,
+    isNew,
+    itemKey: inventory?.id,
     resolver: zodResolver(InventoryBody),
-    defaultValues: toDefaults(inventory),
+    defaults: toDefaults(inventory),
+    mutation: useSaveInventory(projectId),
+    toVariables: (values: InventoryFormValues) => ({
+      id: inventory?.id,
+      body: {
+        ...(inventory ? { id: inventory.id } : {}),
+        name: values.name,
+        type: values.type,
+        inventory: values.type === 'file' ? values.inventory.trim() : values.inventory,
+        ssh_key_id: values.ssh_key_id ?? null,
+        become_key_id: values.become_key_id ?? null,
+        repository_id: values.type === 'file' ? (values.repository_id ?? null) : null,
+      },
+    }),
+    onSaved: ({ values }) =>
+      snackbar.showSuccess(t(isNew ? 'inventories.created' : 'inventories.saved', { name: values.name })),
+    otherErrors: [keys.error, repositories.error],
   });
-
-  useEffect(() => {
-    if (!open) return;
-    form.reset(toDefaults(inventory));
-    save.reset();
-    // Reset when the dialog opens, or reopens for another inventory.
-  }, [open, inventory?.id]);
-
   const type = form.watch('type');
-
-  const submit = form.handleSubmit((values) =>
-    save.mutate(
-      {
-        inventoryId: inventory?.id,
-        body: {
-          ...(inventory ? { id: inventory.id } : {}),
-          name: values.name,
-          type: values.type,
-          inventory: values.type === 'file' ? values.inventory.trim() : values.inventory,
-          ssh_key_id: values.ssh_key_id ?? null,
-          become_key_id: values.become_key_id ?? null,
-          repository_id: values.type === 'file' ? (values.repository_id ?? null) : null,
-        },
-      },
-      {
-        onSuccess: () => {
-          snackbar.showSuccess(t(isNew ? 'inventories.created' : 'inventories.saved', { name: values.name }));
-          onClose();
-        },
-      },
-    ),
-  );
-
   const loginPasswordKeys = (keys.data ?? []).filter((key) => key.type === 'login_password');
-  const failure = save.error ?? keys.error ?? repositories.error;
 
   return (
     <FormDialog
-      open={open}
+      {...dialogProps}
       maxWidth="sm"
       title={isNew ? t('inventories.newInventory') : t('inventories.editInventory')}
-      submitLabel={isNew ? t('common.create') : t('common.save')}
-      onSubmit={submit}
-      onClose={onClose}
-      submitting={save.isPending}
-      error={failure ? getErrorMessage(failure) : null}
     >
       <FormTextField control={form.control} name="name" label={t('inventories.name')} required autoFocus />
       <FormSelectField

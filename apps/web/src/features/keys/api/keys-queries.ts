@@ -1,31 +1,21 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { keysApi } from '@gantry/contract';
 import type { KeyBody } from '@gantry/contract';
 import { api } from '../../../lib/api-client.ts';
+import { useRefreshingMutation, useSaveMutation } from '../../../lib/mutations.ts';
 import { resourceKeys } from '../../../lib/project-resources.ts';
 
-function useInvalidateKeys(projectId: number) {
-  const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: resourceKeys.keys(projectId) });
-}
-
 export function useSaveKey(projectId: number) {
-  const invalidate = useInvalidateKeys(projectId);
-  return useMutation({
-    mutationFn: async ({ keyId, body }: { keyId?: number; body: KeyBody }): Promise<void> => {
-      if (keyId) await api(keysApi.update, { params: { projectId, keyId }, body });
-      else await api(keysApi.create, { params: { projectId }, body });
-    },
-    onSuccess: invalidate,
-  });
+  return useSaveMutation<KeyBody>(
+    [resourceKeys.keys(projectId)],
+    (body) => api(keysApi.create, { params: { projectId }, body }),
+    (keyId, body) => api(keysApi.update, { params: { projectId, keyId }, body }),
+  );
 }
 
 export function useDeleteKey(projectId: number) {
-  const invalidate = useInvalidateKeys(projectId);
-  return useMutation({
-    mutationFn: (keyId: number) => api(keysApi.remove, { params: { projectId, keyId } }),
-    onSuccess: invalidate,
-  });
+  return useRefreshingMutation([resourceKeys.keys(projectId)], (keyId: number) =>
+    api(keysApi.remove, { params: { projectId, keyId } }),
+  );
 }
 
 export const loadKeyRefs = (projectId: number, keyId: number) => api(keysApi.refs, { params: { projectId, keyId } });

@@ -1,5 +1,3 @@
-import { useEffect } from 'react';
-import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
@@ -9,7 +7,7 @@ import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormCheckbox, FormTextField } from '../../../components/form-fields.tsx';
 import { FormSelectField } from '../../../components/form-select-field.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
-import { getErrorMessage } from '../../../lib/api-client.ts';
+import { useFormDialog } from '../../../components/use-form-dialog.ts';
 import { useSaveKey } from '../api/keys-queries.ts';
 import { buildKeyFormSchema, getKeyFormDefaults, toKeyBody } from './key-form.ts';
 import type { KeyFormInput, KeyFormValues } from './key-form.ts';
@@ -31,47 +29,26 @@ interface KeyDialogProps {
 export function KeyDialog({ open, projectId, accessKey, onClose }: KeyDialogProps) {
   const { t } = useTranslation();
   const snackbar = useSnackbar();
-  const save = useSaveKey(projectId);
   const isNew = accessKey === undefined;
-  const form = useForm<KeyFormInput, unknown, KeyFormValues>({
+  const { form, dialogProps } = useFormDialog({
+    open,
+    onClose,
+    isNew,
+    itemKey: accessKey?.id,
     // The schema depends on whether secrets are editable, which the form itself decides.
-    resolver: (values, context, options) =>
+    resolver: (values: KeyFormInput, context, options) =>
       zodResolver(buildKeyFormSchema(isNew || values.override_secret === true))(values, context, options),
-    defaultValues: getKeyFormDefaults(accessKey),
+    defaults: getKeyFormDefaults(accessKey),
+    mutation: useSaveKey(projectId),
+    toVariables: (values: KeyFormValues) => ({ id: accessKey?.id, body: toKeyBody(values, accessKey) }),
+    onSaved: ({ values }) => snackbar.showSuccess(t(isNew ? 'keys.created' : 'keys.saved', { name: values.name })),
   });
-
-  useEffect(() => {
-    if (!open) return;
-    form.reset(getKeyFormDefaults(accessKey));
-    save.reset();
-    // Reset when the dialog opens, or reopens for another key.
-  }, [open, accessKey?.id]);
 
   const type = form.watch('type');
   const secretsEditable = isNew || form.watch('override_secret') === true;
 
-  const submit = form.handleSubmit((values) =>
-    save.mutate(
-      { keyId: accessKey?.id, body: toKeyBody(values, accessKey) },
-      {
-        onSuccess: () => {
-          snackbar.showSuccess(t(isNew ? 'keys.created' : 'keys.saved', { name: values.name }));
-          onClose();
-        },
-      },
-    ),
-  );
-
   return (
-    <FormDialog
-      open={open}
-      title={isNew ? t('keys.newKey') : t('keys.editKey')}
-      submitLabel={isNew ? t('common.create') : t('common.save')}
-      onSubmit={submit}
-      onClose={onClose}
-      submitting={save.isPending}
-      error={save.error ? getErrorMessage(save.error) : null}
-    >
+    <FormDialog {...dialogProps} title={isNew ? t('keys.newKey') : t('keys.editKey')}>
       <FormTextField control={form.control} name="name" label={t('keys.name')} required autoFocus />
       <FormSelectField
         control={form.control}

@@ -1,8 +1,9 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { backupApi, keysApi, projectsApi } from '@gantry/contract';
 import type { CreateProjectBody, ProjectBackupInput } from '@gantry/contract';
 import { api } from '../../../lib/api-client.ts';
-import { projectsQuery } from '../../../lib/shared-queries.ts';
+import { useRefreshingMutation } from '../../../lib/mutations.ts';
+import { projectListRefresh } from './projects-queries.ts';
 
 /** The backup's file name carries the project id and the time, so several backups sort and never clash. */
 export function backupFileName(projectId: number, now: Date): string {
@@ -49,9 +50,9 @@ export interface RestoreOutcome {
 
 /** Restores a backup under the typed name, then counts the keys that came back without secrets. */
 export function useRestoreProject() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async ({ backup, name }: { backup: ProjectBackupInput; name: string }): Promise<RestoreOutcome> => {
+  return useRefreshingMutation(
+    [projectListRefresh],
+    async ({ backup, name }: { backup: ProjectBackupInput; name: string }): Promise<RestoreOutcome> => {
       const project = await api(backupApi.restore, { body: { ...backup, meta: { ...backup.meta, name } } });
       const keys = await api(keysApi.list, { params: { projectId: project.id } });
       return {
@@ -60,16 +61,13 @@ export function useRestoreProject() {
         emptyKeys: keys.filter((key) => key.empty && key.type !== 'none').length,
       };
     },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: projectsQuery.queryKey, exact: true }),
-  });
+  );
 }
 
 export function useCreateDemoProject() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: CreateProjectBody) => api(projectsApi.create, { body: { ...body, demo: true } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: projectsQuery.queryKey, exact: true }),
-  });
+  return useRefreshingMutation([projectListRefresh], (body: CreateProjectBody) =>
+    api(projectsApi.create, { body: { ...body, demo: true } }),
+  );
 }
 
 function readText(file: File): Promise<string> {

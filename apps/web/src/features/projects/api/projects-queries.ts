@@ -2,6 +2,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import { projectsApi } from '@gantry/contract';
 import type { CreateProjectBody, UpdateProjectBody } from '@gantry/contract';
 import { api } from '../../../lib/api-client.ts';
+import { useRefreshingMutation } from '../../../lib/mutations.ts';
 import { projectsQuery } from '../../../lib/shared-queries.ts';
 
 export const projectQuery = (projectId: number) =>
@@ -10,24 +11,18 @@ export const projectQuery = (projectId: number) =>
     queryFn: ({ signal }) => api(projectsApi.get, { params: { projectId }, signal }),
   });
 
+/** Only the list itself: the keys under ['projects'] are every project's resources. */
+export const projectListRefresh = { queryKey: projectsQuery.queryKey, exact: true };
+
 export function useCreateProject() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: CreateProjectBody) => api(projectsApi.create, { body }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: projectsQuery.queryKey, exact: true }),
-  });
+  return useRefreshingMutation([projectListRefresh], (body: CreateProjectBody) => api(projectsApi.create, { body }));
 }
 
 export function useUpdateProject(projectId: number) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: UpdateProjectBody) => api(projectsApi.update, { params: { projectId }, body }),
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: projectsQuery.queryKey, exact: true }),
-        queryClient.invalidateQueries({ queryKey: projectQuery(projectId).queryKey, exact: true }),
-      ]),
-  });
+  return useRefreshingMutation(
+    [projectListRefresh, { queryKey: projectQuery(projectId).queryKey, exact: true }],
+    (body: UpdateProjectBody) => api(projectsApi.update, { params: { projectId }, body }),
+  );
 }
 
 /** Deletes a project; the list is refreshed before the caller moves on to another project. */
@@ -37,7 +32,7 @@ export function useDeleteProject() {
     mutationFn: (projectId: number) => api(projectsApi.remove, { params: { projectId } }),
     onSuccess: async (_, projectId) => {
       queryClient.removeQueries({ queryKey: projectQuery(projectId).queryKey });
-      await queryClient.invalidateQueries({ queryKey: projectsQuery.queryKey, exact: true });
+      await queryClient.invalidateQueries(projectListRefresh);
     },
   });
 }

@@ -9,6 +9,7 @@ import { storage } from '../../../lib/storage.ts';
 import { useCreateDemoProject } from '../api/backup-queries.ts';
 import { useCreateProject } from '../api/projects-queries.ts';
 import { ProjectForm, toProjectBody } from './project-form.tsx';
+import { paths } from '../../../lib/paths.ts';
 
 export function NewProjectPage() {
   const { t } = useTranslation();
@@ -32,7 +33,7 @@ export function NewProjectPage() {
               onSuccess: (project) => {
                 snackbar.showSuccess(t('projects.created', { name: project.name }));
                 storage.setLastProjectId(project.id);
-                void navigate(`/project/${project.id}/history`);
+                void navigate(paths.projectPage(project.id, 'history'));
               },
             });
           }}
@@ -44,7 +45,7 @@ export function NewProjectPage() {
                 onSuccess: (project) => {
                   snackbar.showSuccess(t('backup.demo.created', { name: project.name }));
                   storage.setLastProjectId(project.id);
-                  void navigate(`/project/${project.id}/templates`);
+                  void navigate(paths.templates(project.id));
                 },
               });
             },

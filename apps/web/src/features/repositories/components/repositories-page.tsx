@@ -19,6 +19,7 @@ import { useProjectId } from '../../../lib/use-project-id.ts';
 import { loadRepositoryRefs, useDeleteRepository } from '../api/repositories-queries.ts';
 import { isLocalUrl } from './git-url.ts';
 import { RepositoryDialog } from './repository-dialog.tsx';
+import { paths } from '../../../lib/paths.ts';
 
 export function RepositoriesPage() {
   const { t } = useTranslation();
@@ -36,7 +37,7 @@ export function RepositoriesPage() {
     ready: access.isReady,
     canOpen: () => canManage,
     open: editDialog.show,
-    listPath: `/project/${projectId}/repositories`,
+    listPath: paths.projectPage(projectId, 'repositories'),
   });
   const keyNames = new Map((keys.data ?? []).map((key) => [key.id, key.name]));
 

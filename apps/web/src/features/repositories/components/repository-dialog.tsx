@@ -1,5 +1,3 @@
-import { useEffect } from 'react';
-import { useForm } from 'react-hook-form';
 import type { DefaultValues } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
@@ -13,7 +11,7 @@ import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
 import { FormSelectField } from '../../../components/form-select-field.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
-import { getErrorMessage } from '../../../lib/api-client.ts';
+import { useFormDialog } from '../../../components/use-form-dialog.ts';
 import { keysQuery } from '../../../lib/project-resources.ts';
 import { useSaveRepository } from '../api/repositories-queries.ts';
 import { URL_TYPES, applyUrlType, isLocalUrl } from './git-url.ts';
@@ -38,55 +36,39 @@ export function RepositoryDialog({ open, projectId, repository, onClose }: Repos
   const { t } = useTranslation();
   const snackbar = useSnackbar();
   const keys = useQuery({ ...keysQuery(projectId), enabled: open });
-  const save = useSaveRepository(projectId);
   const isNew = repository === undefined;
-  const form = useForm<RepositoryFormInput, unknown, RepositoryFormValues>({
+  const { form, dialogProps } = useFormDialog({
+    open,
+    onClose,
+    isNew,
+    itemKey: repository?.id,
     resolver: zodResolver(RepositoryFormSchema),
-    defaultValues: toDefaults(repository),
+    defaults: toDefaults(repository),
+    mutation: useSaveRepository(projectId),
+    toVariables: (values: RepositoryFormValues) => ({
+      id: repository?.id,
+      body: {
+        ...(repository ? { id: repository.id } : {}),
+        name: values.name,
+        git_url: values.git_url.trim(),
+        git_branch: isLocalUrl(values.git_url) ? '' : values.git_branch,
+        ssh_key_id: values.ssh_key_id,
+      },
+    }),
+    onSaved: ({ values }) =>
+      snackbar.showSuccess(t(isNew ? 'repositories.created' : 'repositories.saved', { name: values.name })),
+    otherErrors: [keys.error],
   });
-
-  useEffect(() => {
-    if (!open) return;
-    form.reset(toDefaults(repository));
-    save.reset();
-    // Reset when the dialog opens, or reopens for another repository.
-  }, [open, repository?.id]);
 
   const url = form.watch('git_url');
   const urlType = getGitUrlType(url.trim()) ?? '';
   const local = isLocalUrl(url);
 
-  const submit = form.handleSubmit((values) =>
-    save.mutate(
-      {
-        repositoryId: repository?.id,
-        body: {
-          ...(repository ? { id: repository.id } : {}),
-          name: values.name,
-          git_url: values.git_url.trim(),
-          git_branch: local ? '' : values.git_branch,
-          ssh_key_id: values.ssh_key_id,
-        },
-      },
-      {
-        onSuccess: () => {
-          snackbar.showSuccess(t(isNew ? 'repositories.created' : 'repositories.saved', { name: values.name }));
-          onClose();
-        },
-      },
-    ),
-  );
-
   return (
     <FormDialog
-      open={open}
+      {...dialogProps}
       maxWidth="sm"
       title={isNew ? t('repositories.newRepository') : t('repositories.editRepository')}
-      submitLabel={isNew ? t('common.create') : t('common.save')}
-      onSubmit={submit}
-      onClose={onClose}
-      submitting={save.isPending}
-      error={save.error ? getErrorMessage(save.error) : keys.error ? getErrorMessage(keys.error) : null}
     >
       <FormTextField control={form.control} name="name" label={t('repositories.name')} required autoFocus />
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>

@@ -1,7 +1,8 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { projectRunnersApi, runnersApi } from '@gantry/contract';
 import type { RunnerBody, RunnerWithToken } from '@gantry/contract';
 import { api } from '../../../lib/api-client.ts';
+import { useRefreshingMutation } from '../../../lib/mutations.ts';
 
 /** Null for the global runners (admin), a project id for that project's runners. */
 export type RunnerScope = number | null;
@@ -20,16 +21,11 @@ export const runnersQuery = (scope: RunnerScope) =>
     refetchInterval: 15_000,
   });
 
-function useInvalidateRunners(scope: RunnerScope) {
-  const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: runnersKey(scope) });
-}
-
 /** Creates (answering with the one-time token) or updates a runner. */
 export function useSaveRunner(scope: RunnerScope) {
-  const invalidate = useInvalidateRunners(scope);
-  return useMutation({
-    mutationFn: async ({ id, body }: { id?: number; body: RunnerBody }): Promise<RunnerWithToken | undefined> => {
+  return useRefreshingMutation(
+    [runnersKey(scope)],
+    async ({ id, body }: { id?: number; body: RunnerBody }): Promise<RunnerWithToken | undefined> => {
       if (id === undefined) {
         return scope === null
           ? api(runnersApi.create, { body })
@@ -39,28 +35,24 @@ export function useSaveRunner(scope: RunnerScope) {
       else await api(projectRunnersApi.update, { params: { projectId: scope, runnerId: id }, body });
       return undefined;
     },
-    onSuccess: invalidate,
-  });
+  );
 }
 
 export function useSetRunnerActive(scope: RunnerScope) {
-  const invalidate = useInvalidateRunners(scope);
-  return useMutation({
-    mutationFn: ({ id, active }: { id: number; active: boolean }) =>
+  return useRefreshingMutation(
+    [runnersKey(scope)],
+    ({ id, active }: { id: number; active: boolean }) =>
       scope === null
         ? api(runnersApi.setActive, { params: { runnerId: id }, body: { active } })
         : api(projectRunnersApi.setActive, { params: { projectId: scope, runnerId: id }, body: { active } }),
-    onSettled: invalidate,
-  });
+    { alsoAfterFailure: true },
+  );
 }
 
 export function useDeleteRunner(scope: RunnerScope) {
-  const invalidate = useInvalidateRunners(scope);
-  return useMutation({
-    mutationFn: (id: number) =>
-      scope === null
-        ? api(runnersApi.remove, { params: { runnerId: id } })
-        : api(projectRunnersApi.remove, { params: { projectId: scope, runnerId: id } }),
-    onSuccess: invalidate,
-  });
+  return useRefreshingMutation([runnersKey(scope)], (id: number) =>
+    scope === null
+      ? api(runnersApi.remove, { params: { runnerId: id } })
+      : api(projectRunnersApi.remove, { params: { projectId: scope, runnerId: id } }),
+  );
 }

@@ -1,15 +1,13 @@
-import { useEffect } from 'react';
-import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import type { Runner, RunnerWithToken } from '@gantry/contract';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormCheckbox, FormTextField } from '../../../components/form-fields.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
-import { getErrorMessage } from '../../../lib/api-client.ts';
+import { useFormDialog } from '../../../components/use-form-dialog.ts';
 import { useSaveRunner, type RunnerScope } from '../api/runners-queries.ts';
 import { getRunnerFormDefaults, runnerFormSchema } from './runner-form.ts';
-import type { RunnerFormInput, RunnerFormValues } from './runner-form.ts';
+import type { RunnerFormValues } from './runner-form.ts';
 
 interface RunnerDialogProps {
   open: boolean;
@@ -24,43 +22,24 @@ interface RunnerDialogProps {
 export function RunnerDialog({ open, scope, runner, onClose, onCreated }: RunnerDialogProps) {
   const { t } = useTranslation();
   const snackbar = useSnackbar();
-  const save = useSaveRunner(scope);
   const isNew = runner === undefined;
-  const form = useForm<RunnerFormInput, unknown, RunnerFormValues>({
+  const { form, dialogProps } = useFormDialog({
+    open,
+    onClose,
+    isNew,
+    itemKey: runner?.id,
     resolver: zodResolver(runnerFormSchema),
-    defaultValues: getRunnerFormDefaults(runner),
-  });
-
-  useEffect(() => {
-    if (!open) return;
-    form.reset(getRunnerFormDefaults(runner));
-    save.reset();
-    // Reset when the dialog opens, or reopens for another runner.
-  }, [open, runner?.id]);
-
-  const submit = form.handleSubmit((values) => {
-    save.mutate(
-      { ...(runner ? { id: runner.id } : {}), body: values },
-      {
-        onSuccess: (created) => {
-          onClose();
-          if (created) onCreated(created);
-          else snackbar.showSuccess(t('runners.saved', { name: values.name }));
-        },
-      },
-    );
+    defaults: getRunnerFormDefaults(runner),
+    mutation: useSaveRunner(scope),
+    toVariables: (values: RunnerFormValues) => ({ ...(runner ? { id: runner.id } : {}), body: values }),
+    onSaved: ({ values, result: created }) => {
+      if (created) onCreated(created);
+      else snackbar.showSuccess(t('runners.saved', { name: values.name }));
+    },
   });
 
   return (
-    <FormDialog
-      open={open}
-      title={isNew ? t('runners.newRunner') : t('runners.editRunner')}
-      submitLabel={isNew ? t('common.create') : t('common.save')}
-      onSubmit={submit}
-      onClose={onClose}
-      submitting={save.isPending}
-      error={save.error ? getErrorMessage(save.error) : null}
-    >
+    <FormDialog {...dialogProps} title={isNew ? t('runners.newRunner') : t('runners.editRunner')}>
       <FormTextField control={form.control} name="name" label={t('runners.name')} required autoFocus />
       <FormTextField
         control={form.control}

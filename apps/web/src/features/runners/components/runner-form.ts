@@ -14,7 +14,6 @@ export const runnerFormSchema = RunnerBody.extend({
     RunnerBody.shape.max_parallel_tasks,
   ),
 });
-export type RunnerFormInput = z.input<typeof runnerFormSchema>;
 export type RunnerFormValues = z.output<typeof runnerFormSchema>;
 
 export interface RunnerFormFields {

@@ -28,6 +28,7 @@ import { useProjectId } from '../../../lib/use-project-id.ts';
 import { runnersQuery, useDeleteRunner, useSetRunnerActive, type RunnerScope } from '../api/runners-queries.ts';
 import { RunnerDialog } from './runner-dialog.tsx';
 import { RunnerTokenDialog } from './runner-token-dialog.tsx';
+import { paths } from '../../../lib/paths.ts';
 
 /** The runners table with its dialogs; the same for global runners (scope null) and a project's runners. */
 function RunnersList({ scope, title }: { scope: RunnerScope; title?: string }) {
@@ -43,7 +44,7 @@ function RunnersList({ scope, title }: { scope: RunnerScope; title?: string }) {
   const deletion = useResourceDelete(scope ?? 0);
   const serverUrl = info.data?.web_host || window.location.origin;
   const lastProjectId = storage.getLastProjectId();
-  const backTo = lastProjectId ? `/project/${lastProjectId}` : '/';
+  const backTo = paths.back(lastProjectId);
 
   const requestDelete = (runner: Runner) =>
     void deletion.request({
@@ -200,7 +201,7 @@ export function ProjectRunnersTab() {
   const project = projects.data?.find((candidate) => candidate.id === projectId);
   if (!access.isReady || !project || offered === undefined) return null;
   if (project.type !== '' || !access.can(Permission.manageProjectResources))
-    return <Navigate to={`/project/${projectId}/history`} replace />;
+    return <Navigate to={paths.projectPage(projectId, 'history')} replace />;
   if (!offered) return <ProNotice message={t('runners.proOnly')} hint={t('runners.proHint')} />;
   return <RunnersList scope={projectId} />;
 }

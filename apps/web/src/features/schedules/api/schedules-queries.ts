@@ -1,7 +1,8 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQueryClient } from '@tanstack/react-query';
 import { schedulesApi } from '@gantry/contract';
 import type { Schedule, ScheduleBody } from '@gantry/contract';
 import { api } from '../../../lib/api-client.ts';
+import { useRefreshingMutation, useSaveMutation } from '../../../lib/mutations.ts';
 import { resourceKeys } from '../../../lib/project-resources.ts';
 
 export const scheduleKeys = {
@@ -21,48 +22,38 @@ export const validateCron = (projectId: number, cron: string, signal?: AbortSign
 export const loadScheduleRefs = (projectId: number, scheduleId: number) =>
   api(schedulesApi.refs, { params: { projectId, scheduleId } });
 
-function useInvalidateSchedules(projectId: number) {
-  const queryClient = useQueryClient();
-  // Template pages list a template's schedules too.
-  return () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: scheduleKeys.all(projectId) }),
-      queryClient.invalidateQueries({ queryKey: resourceKeys.templates(projectId) }),
-    ]);
-}
+// Template pages list a template's schedules too.
+const refreshFor = (projectId: number) => [scheduleKeys.all(projectId), resourceKeys.templates(projectId)];
 
 export function useSaveSchedule(projectId: number) {
-  const invalidate = useInvalidateSchedules(projectId);
-  return useMutation({
-    mutationFn: async ({ scheduleId, body }: { scheduleId?: number; body: ScheduleBody }): Promise<void> => {
-      if (scheduleId) await api(schedulesApi.update, { params: { projectId, scheduleId }, body });
-      else await api(schedulesApi.create, { params: { projectId }, body });
-    },
-    onSuccess: invalidate,
-  });
+  return useSaveMutation<ScheduleBody>(
+    refreshFor(projectId),
+    (body) => api(schedulesApi.create, { params: { projectId }, body }),
+    (scheduleId, body) => api(schedulesApi.update, { params: { projectId, scheduleId }, body }),
+  );
 }
 
 /** The active switch saves at once; the row shows the new state before the server answers. */
 export function useSetScheduleActive(projectId: number) {
   const queryClient = useQueryClient();
-  const invalidate = useInvalidateSchedules(projectId);
-  return useMutation({
-    mutationFn: ({ scheduleId, active }: { scheduleId: number; active: boolean }) =>
+  return useRefreshingMutation(
+    refreshFor(projectId),
+    ({ scheduleId, active }: { scheduleId: number; active: boolean }) =>
       api(schedulesApi.setActive, { params: { projectId, scheduleId }, body: { active } }),
-    onMutate: async ({ scheduleId, active }) => {
-      await queryClient.cancelQueries({ queryKey: scheduleKeys.all(projectId) });
-      queryClient.setQueryData<Schedule[]>(scheduleKeys.all(projectId), (list) =>
-        list?.map((schedule) => (schedule.id === scheduleId ? { ...schedule, active } : schedule)),
-      );
+    {
+      alsoAfterFailure: true,
+      onMutate: async ({ scheduleId, active }) => {
+        await queryClient.cancelQueries({ queryKey: scheduleKeys.all(projectId) });
+        queryClient.setQueryData<Schedule[]>(scheduleKeys.all(projectId), (list) =>
+          list?.map((schedule) => (schedule.id === scheduleId ? { ...schedule, active } : schedule)),
+        );
+      },
     },
-    onSettled: invalidate,
-  });
+  );
 }
 
 export function useDeleteSchedule(projectId: number) {
-  const invalidate = useInvalidateSchedules(projectId);
-  return useMutation({
-    mutationFn: (scheduleId: number) => api(schedulesApi.remove, { params: { projectId, scheduleId } }),
-    onSuccess: invalidate,
-  });
+  return useRefreshingMutation(refreshFor(projectId), (scheduleId: number) =>
+    api(schedulesApi.remove, { params: { projectId, scheduleId } }),
+  );
 }

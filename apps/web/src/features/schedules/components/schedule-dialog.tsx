@@ -1,5 +1,4 @@
-import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useState } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +7,7 @@ import { FormCheckbox, FormTextField } from '../../../components/form-fields.tsx
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormSelectField } from '../../../components/form-select-field.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
+import { useFormDialog } from '../../../components/use-form-dialog.ts';
 import { getErrorMessage, isApiError } from '../../../lib/api-client.ts';
 import { getCheckIntervalLabel, listCheckIntervals } from '../../../lib/check-intervals.ts';
 import { repositoriesQuery, templatesQuery } from '../../../lib/project-resources.ts';
@@ -32,64 +32,48 @@ export function ScheduleDialog({ open, projectId, schedule, onClose }: ScheduleD
   const templates = useQuery({ ...templatesQuery(projectId), enabled: open });
   const repositories = useQuery({ ...repositoriesQuery(projectId), enabled: open });
   const info = useQuery({ ...systemInfoQuery, enabled: open });
-  const save = useSaveSchedule(projectId);
   const [checkError, setCheckError] = useState<string | null>(null);
   const [checking, setChecking] = useState(false);
   const isNew = schedule === undefined;
-  const form = useForm<ScheduleFormFields>({
+  const { form, dialogProps } = useFormDialog({
+    open,
+    onClose,
+    isNew,
+    itemKey: schedule?.id,
     resolver: zodResolver(ScheduleFormSchema),
-    defaultValues: getScheduleFormDefaults(schedule),
+    defaults: getScheduleFormDefaults(schedule),
+    mutation: useSaveSchedule(projectId),
+    onOpen: () => setCheckError(null),
+    // The server has the last word on the expression: it is checked again right before saving.
+    toVariables: async (values: ScheduleFormFields) => {
+      setCheckError(null);
+      setChecking(true);
+      try {
+        await validateCron(projectId, getFormCron(values));
+      } catch (error) {
+        const message = getErrorMessage(error);
+        if (isApiError(error, 400) && values.mode === 'raw' && !values.run_on_commit)
+          form.setError('cron_format', { message });
+        else setCheckError(message);
+        return undefined;
+      } finally {
+        setChecking(false);
+      }
+      return { id: schedule?.id, body: toScheduleBody(values, projectId, schedule) };
+    },
+    onSaved: ({ variables }) =>
+      snackbar.showSuccess(t(isNew ? 'schedules.created' : 'schedules.saved', { name: variables.body.name })),
+    otherErrors: [checkError, templates.error, repositories.error],
   });
   const fields = form.watch();
   const cron = getFormCron(fields);
 
-  useEffect(() => {
-    if (!open) return;
-    form.reset(getScheduleFormDefaults(schedule));
-    save.reset();
-    setCheckError(null);
-    // Reset when the dialog opens, or reopens for another schedule.
-  }, [open, schedule?.id]);
-
-  // The server has the last word on the expression: it is checked again right before saving.
-  const submit = form.handleSubmit(async (values) => {
-    setCheckError(null);
-    setChecking(true);
-    try {
-      await validateCron(projectId, getFormCron(values));
-    } catch (error) {
-      const message = getErrorMessage(error);
-      if (isApiError(error, 400) && values.mode === 'raw' && !values.run_on_commit)
-        form.setError('cron_format', { message });
-      else setCheckError(message);
-      return;
-    } finally {
-      setChecking(false);
-    }
-    const body = toScheduleBody(values, projectId, schedule);
-    save.mutate(
-      { scheduleId: schedule?.id, body },
-      {
-        onSuccess: () => {
-          snackbar.showSuccess(t(isNew ? 'schedules.created' : 'schedules.saved', { name: body.name }));
-          onClose();
-        },
-      },
-    );
-  });
-
-  const loadError = templates.error ?? repositories.error;
-
   return (
     <FormDialog
-      open={open}
+      {...dialogProps}
       maxWidth="sm"
       title={isNew ? t('schedules.newSchedule') : t('schedules.editSchedule')}
-      submitLabel={isNew ? t('common.create') : t('common.save')}
-      onSubmit={submit}
-      onClose={onClose}
-      submitting={checking || save.isPending}
-      error={save.error ? getErrorMessage(save.error) : (checkError ?? (loadError ? getErrorMessage(loadError) : null))}
+      submitting={checking || dialogProps.submitting}
     >
       <FormTextField control={form.control} name="name" label={t('schedules.name')} required autoFocus />
       <FormSelectField

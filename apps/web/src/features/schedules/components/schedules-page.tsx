@@ -23,6 +23,7 @@ import { useProjectAccess } from '../../../lib/shared-queries.ts';
 import { useProjectId } from '../../../lib/use-project-id.ts';
 import { loadScheduleRefs, schedulesQuery, useDeleteSchedule, useSetScheduleActive } from '../api/schedules-queries.ts';
 import { ScheduleDialog } from './schedule-dialog.tsx';
+import { paths } from '../../../lib/paths.ts';
 
 interface SchedulesPageProps {
   /** The template's last tasks, shown when a row is expanded (the tasks area provides it). */
@@ -47,7 +48,7 @@ export function SchedulesPage({ renderLastTasks }: SchedulesPageProps) {
     ready: access.isReady,
     canOpen: () => canManage,
     open: editDialog.show,
-    listPath: `/project/${projectId}/schedule`,
+    listPath: paths.projectPage(projectId, 'schedule'),
   });
   const repositoryNames = new Map((repositories.data ?? []).map((repository) => [repository.id, repository.name]));
 
@@ -128,7 +129,7 @@ export function SchedulesPage({ renderLastTasks }: SchedulesPageProps) {
       render: (schedule) => (
         <Link
           component={RouterLink}
-          to={`/project/${projectId}/templates/${schedule.template_id}`}
+          to={paths.template(projectId, schedule.template_id)}
           underline="hover"
           noWrap
           title={schedule.tpl_name}

@@ -1,6 +1,7 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { activeTasksApi } from '@gantry/contract';
 import { api } from '../../../lib/api-client.ts';
+import { useRefreshingMutation } from '../../../lib/mutations.ts';
 import { taskKeys } from '../../../lib/live-events.ts';
 
 /** The admin's active tasks are refreshed every 10 seconds (and patched live in between). */
@@ -13,9 +14,9 @@ export const activeTasksQuery = queryOptions({
 });
 
 export function useStopActiveTask() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (taskId: number) => api(activeTasksApi.stop, { params: { taskId } }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: activeTasksQuery.queryKey }),
-  });
+  return useRefreshingMutation(
+    [activeTasksQuery.queryKey],
+    (taskId: number) => api(activeTasksApi.stop, { params: { taskId } }),
+    { alsoAfterFailure: true },
+  );
 }

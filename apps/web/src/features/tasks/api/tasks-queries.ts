@@ -1,7 +1,8 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { rawOutputApi, tasksApi, teamApi, templatesApi } from '@gantry/contract';
 import type { CreateTaskBody, Task } from '@gantry/contract';
 import { api, buildUrl } from '../../../lib/api-client.ts';
+import { useRefreshingMutation } from '../../../lib/mutations.ts';
 import { taskKeys } from '../../../lib/live-events.ts';
 import type { LogLine } from '../log/log-buffer.ts';
 
@@ -89,6 +90,42 @@ export async function fetchTaskOutput(
   return api(tasksApi.output, { params: { projectId, taskId }, query: { offset, limit }, signal });
 }
 
+export interface LogSearch {
+  text: string;
+  caseSensitive: boolean;
+  regex: boolean;
+}
+
+/** Matches the log search bar can step through; the count is always the total. */
+const LOG_SEARCH_PAGE = 1000;
+
+/** Search in one task's log on the server for the first `limit` matches; a running task's is searched again every `refreshMs`. */
+export const taskLogSearchQuery = (
+  projectId: number,
+  taskId: number,
+  search: LogSearch,
+  refreshMs: number | false,
+  limit = LOG_SEARCH_PAGE,
+) =>
+  queryOptions({
+    queryKey: ['projects', projectId, 'tasks', 'log-search', taskId, search, limit] as const,
+    queryFn: ({ signal }) =>
+      api(tasksApi.searchOutput, {
+        params: { projectId, taskId },
+        query: {
+          q: search.text,
+          case: search.caseSensitive ? 'true' : 'false',
+          regex: search.regex ? 'true' : 'false',
+          limit,
+        },
+        signal,
+      }),
+    enabled: search.text !== '',
+    placeholderData: keepPreviousData,
+    refetchInterval: refreshMs,
+    retry: false,
+  });
+
 export function rawOutputUrl(projectId: number, taskId: number): string {
   return buildUrl(rawOutputApi.path, { projectId, taskId });
 }
@@ -109,28 +146,28 @@ export function useCreateTask(projectId: number) {
 export type TaskAction = { kind: 'stop'; force: boolean } | { kind: 'confirm' } | { kind: 'reject' };
 
 export function useTaskAction(projectId: number, taskId: number) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (action: TaskAction) => {
+  return useRefreshingMutation(
+    [taskKeys.detail(projectId, taskId)],
+    (action: TaskAction) => {
       const params = { projectId, taskId };
       if (action.kind === 'stop') return api(tasksApi.stop, { params, body: { force: action.force } });
       if (action.kind === 'confirm') return api(tasksApi.confirm, { params });
       return api(tasksApi.reject, { params });
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: taskKeys.detail(projectId, taskId) }),
-  });
+    { alsoAfterFailure: true },
+  );
 }
 
 /** Stops every waiting task of the project, or of one template; resolves with how many were stopped. */
 export function useStopWaitingTasks(projectId: number) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (templateId?: number) =>
+  // The websocket updates each row; this also refreshes lists whose socket missed some.
+  return useRefreshingMutation(
+    [taskKeys.project(projectId)],
+    (templateId?: number) =>
       api(tasksApi.stopWaiting, {
         params: { projectId },
         body: templateId === undefined ? {} : { template_id: templateId },
       }),
-    // The websocket updates each row; this also refreshes lists whose socket missed some.
-    onSettled: () => queryClient.invalidateQueries({ queryKey: taskKeys.project(projectId) }),
-  });
+    { alsoAfterFailure: true },
+  );
 }

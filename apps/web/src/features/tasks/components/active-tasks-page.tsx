@@ -14,8 +14,8 @@ import { getErrorMessage } from '../../../lib/api-client.ts';
 import { DASH } from '../../../lib/format-date.ts';
 import { storage } from '../../../lib/storage.ts';
 import { activeTasksQuery, useStopActiveTask } from '../api/active-tasks-queries.ts';
-import { TASK_PARAM } from './task-log-host.tsx';
 import { TaskStatusChip } from '../../../components/task-status-chip.tsx';
+import { paths } from '../../../lib/paths.ts';
 
 export function ActiveTasksPage() {
   const { t } = useTranslation();
@@ -31,11 +31,7 @@ export function ActiveTasksPage() {
       header: t('activeTasks.task'),
       width: 100,
       render: (task) => (
-        <Link
-          component={RouterLink}
-          to={`/project/${task.project_id}/history?${TASK_PARAM}=${task.task_id}`}
-          underline="hover"
-        >
+        <Link component={RouterLink} to={paths.taskLog(task.project_id, task.task_id)} underline="hover">
           #{task.task_id}
         </Link>
       ),
@@ -72,7 +68,7 @@ export function ActiveTasksPage() {
 
   return (
     <Page>
-      <PageHeader title={t('activeTasks.title')} backTo={lastProjectId ? `/project/${lastProjectId}` : '/'} />
+      <PageHeader title={t('activeTasks.title')} backTo={paths.back(lastProjectId)} />
       <DataTable
         aria-label={t('activeTasks.title')}
         columns={columns}

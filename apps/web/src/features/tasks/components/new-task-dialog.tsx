@@ -125,6 +125,7 @@ function NewTaskForm({ projectId, template, source, onClose, onCreated }: NewTas
     () => ({
       required: (title) => t('newTask.fieldRequired', { title }),
       mustBeInteger: t('validation.mustBeInteger'),
+      notOneOfValues: (title) => t('newTask.notOneOfValues', { title }),
       buildVersionRequired: t('newTask.buildVersionRequired'),
     }),
     [t],

@@ -2,9 +2,8 @@ import { Link as RouterLink } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import type { TaskStatus } from '@gantry/contract';
+import { isTaskFinished, type TaskStatus } from '@gantry/contract';
 import { formatDate, formatDuration } from '../../../lib/format-date.ts';
-import { isTaskDone } from '../task-rules.ts';
 import { useTaskLinks } from './task-links.ts';
 import { useNow } from './use-now.ts';
 
@@ -14,7 +13,7 @@ const RELATIVE_DATE_REFRESH_MS = 30_000;
 /** A task's duration; it ticks every second while the task runs. */
 export function TaskDuration({ start, end, status }: { start: string | null; end: string | null; status: TaskStatus }) {
   const { i18n } = useTranslation();
-  const ticking = start !== null && end === null && !isTaskDone(status);
+  const ticking = start !== null && end === null && !isTaskFinished(status);
   const now = useNow(1000, ticking);
   return <>{formatDuration([start, end], { locale: i18n.language, now })}</>;
 }

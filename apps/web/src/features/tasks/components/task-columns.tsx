@@ -8,13 +8,14 @@ import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import type { TaskWithTemplate } from '@gantry/contract';
+import { isTaskFinished, type TaskWithTemplate } from '@gantry/contract';
 import type { Column } from '../../../components/data-table.tsx';
 import { DASH } from '../../../lib/format-date.ts';
-import { getCommitSummary, getRerunLabelKey, getTaskVersion, isTaskDone } from '../task-rules.ts';
+import { getCommitSummary, getRerunLabelKey, getTaskVersion } from '../task-rules.ts';
 import { TaskDate, TaskDuration, TaskLink } from './task-cells.tsx';
 import { useTaskLinks } from './task-links.ts';
 import { TaskStatusChip } from '../../../components/task-status-chip.tsx';
+import { paths } from '../../../lib/paths.ts';
 
 /** The task's message, or else the message of the commit it ran. */
 function TaskSubtitle({ task }: { task: TaskWithTemplate }) {
@@ -55,7 +56,7 @@ function RerunButton({ task }: { task: TaskWithTemplate }) {
       to={newTaskHref(task.template_id, task.id)}
       size="small"
       startIcon={<ReplayIcon />}
-      disabled={!isTaskDone(task.status)}
+      disabled={!isTaskFinished(task.status)}
       aria-label={label}
       sx={{ whiteSpace: 'nowrap', minWidth: 0, '& .MuiButton-startIcon': { mr: { xs: 0, sm: 1 } } }}
     >
@@ -88,7 +89,7 @@ export function useTaskColumns({ withTemplate, withRerun }: TaskColumnsOptions):
             {withTemplate ? (
               <Link
                 component={RouterLink}
-                to={`/project/${task.project_id}/templates/${task.template_id}`}
+                to={paths.template(task.project_id, task.template_id)}
                 underline="hover"
                 color="text.primary"
                 noWrap

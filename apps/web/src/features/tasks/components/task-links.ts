@@ -1,8 +1,12 @@
 import { useCallback } from 'react';
 import { useLocation } from 'react-router';
+import { TASK_PARAM } from '../../../lib/paths.ts';
 
-/** The query parameter that opens a task's log over the current page: ?t=taskId. */
-export const TASK_PARAM = 't';
+/** The query parameter that opens a task's log over the current page. */
+export { TASK_PARAM };
+
+/** With TASK_PARAM: the 1-based line the log opens at, highlighted. */
+export const LINE_PARAM = 'line';
 /** Opens the new task dialog of a template over the current page: ?new_task=templateId. */
 export const NEW_TASK_PARAM = 'new_task';
 /** With NEW_TASK_PARAM: the task being re-run, whose values fill the form. */

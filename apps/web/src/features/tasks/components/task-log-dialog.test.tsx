@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import type { TaskStatus } from '@gantry/contract';
 import { fakeFetch, json, renderWithProviders } from '../../../testing/render.tsx';
 import { makeTask } from '../../../testing/task-fixtures.ts';
+import { ERROR_LINE_PATTERN } from '../log/error-lines.ts';
 import { LOG_POLL_MS, TaskLogDialog } from './task-log-dialog.tsx';
 
 class NoopResizeObserver {
@@ -11,8 +12,9 @@ class NoopResizeObserver {
 }
 
 const TASK_URL = '/api/project/1/tasks/7';
+const ERROR_SEARCH_URL = `${TASK_URL}/output/search?${new URLSearchParams({ q: ERROR_LINE_PATTERN, case: 'true', regex: 'true', limit: '1' }).toString()}`;
 
-function serve(status: TaskStatus, fields: Parameters<typeof makeTask>[1] = {}) {
+function serve(status: TaskStatus, fields: Parameters<typeof makeTask>[1] = {}, errorLines: number[] = []) {
   const output = [
     { id: 1, task_id: 7, task: '', seq: 0, time: '2026-01-01T10:00:00Z', output: 'Task 7 started.' },
     {
@@ -27,6 +29,11 @@ function serve(status: TaskStatus, fields: Parameters<typeof makeTask>[1] = {}) 
   const fake = fakeFetch({
     [`GET ${TASK_URL}`]: () => json(200, makeTask(7, { status, start: '2026-01-01T10:00:00Z', ...fields })),
     [`GET ${TASK_URL}/output?offset=0&limit=1000`]: () => json(200, output),
+    [`GET ${TASK_URL}/output/search?q=alert&case=false&regex=false&limit=1000`]: () =>
+      json(200, { count: 1, lines: [1], searched: 2 }),
+    [`GET ${TASK_URL}/output/search?q=%28&case=false&regex=true&limit=1000`]: () =>
+      json(400, { error: 'Invalid regular expression: /(/: Unterminated group' }),
+    [`GET ${ERROR_SEARCH_URL}`]: () => json(200, { count: errorLines.length, lines: errorLines, searched: 2 }),
     [`POST ${TASK_URL}/stop`]: () => new Response(null, { status: 204 }),
     [`POST ${TASK_URL}/confirm`]: () => new Response(null, { status: 204 }),
     [`POST ${TASK_URL}/reject`]: () => new Response(null, { status: 204 }),
@@ -136,4 +143,95 @@ describe('TaskLogDialog', () => {
     ).toBeTruthy();
     await waitFor(() => expect(screen.getByText('Success')).toBeTruthy(), { timeout: LOG_POLL_MS * 2 + 1000 });
   }, 15_000);
+
+  it('Ctrl+F opens a search of the whole log that counts, highlights the current match and closes on Escape', async () => {
+    serve('success');
+    renderDialog();
+    await screen.findByText('Task 7 started.');
+    fireEvent.keyDown(screen.getByRole('log'), { key: 'f', ctrlKey: true });
+    const input = await screen.findByRole('textbox', { name: 'Search in the log' });
+    await waitFor(() => expect(document.activeElement).toBe(input));
+    fireEvent.change(input, { target: { value: 'alert' } });
+    expect(await screen.findByText('1 of 1')).toBeTruthy();
+    await waitFor(() =>
+      expect(
+        screen.getByText('done', { exact: false }).closest('.log-line')?.classList.contains('log-line--focus'),
+      ).toBe(true),
+    );
+    expect(screen.getByText('Task 7 started.').closest('.log-line')?.className).toBe('log-line');
+    fireEvent.keyDown(input, { key: 'Enter' });
+    expect(screen.getByText('1 of 1')).toBeTruthy();
+    fireEvent.keyDown(input, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('search')).toBeNull());
+  });
+
+  it('shows the server’s reason for a regular expression it refuses', async () => {
+    serve('success');
+    renderDialog();
+    await screen.findByText('Task 7 started.');
+    fireEvent.click(screen.getByRole('button', { name: 'Search in the log' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Regular expression' }));
+    fireEvent.change(screen.getByRole('textbox', { name: 'Search in the log' }), { target: { value: '(' } });
+    expect(await screen.findByText(/Invalid regular expression/)).toBeTruthy();
+  });
+
+  it('opens at a linked line, highlighted', async () => {
+    serve('success');
+    renderWithProviders(<TaskLogDialog projectId={1} taskId={7} line={2} onClose={() => {}} onRerun={vi.fn()} />);
+    await screen.findByText('Task 7 started.');
+    await waitFor(() =>
+      expect(
+        screen.getByText('done', { exact: false }).closest('.log-line')?.classList.contains('log-line--focus'),
+      ).toBe(true),
+    );
+  });
+
+  it('Jump to first error highlights the line the server found', async () => {
+    const fake = serve('error', {}, [1]);
+    renderDialog();
+    await screen.findByText('Task 7 started.');
+    const jump = screen.getByRole('button', { name: 'Jump to first error' });
+    await waitFor(() => expect((jump as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(jump);
+    await waitFor(() =>
+      expect(
+        screen.getByText('done', { exact: false }).closest('.log-line')?.classList.contains('log-line--focus'),
+      ).toBe(true),
+    );
+    expect(fake.calls.some((call) => call.url === ERROR_SEARCH_URL)).toBe(true);
+  });
+
+  it('Jump to first error is disabled in a log without an error line', async () => {
+    serve('success');
+    renderDialog();
+    await screen.findByText('Task 7 started.');
+    await waitFor(() => expect(screen.getByLabelText('No line looks like an error')).toBeTruthy());
+    expect((screen.getByRole('button', { name: 'Jump to first error' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  /** Opens the log, picks `item` from line `line`'s actions and returns what was written to the clipboard. */
+  async function copyFromLineActions(line: number, item: string, confirmation: string) {
+    serve('success');
+    const writeText = vi.fn((_text: string) => Promise.resolve());
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
+    vi.stubGlobal('isSecureContext', true);
+    renderDialog();
+    await screen.findByText('Task 7 started.');
+    fireEvent.click(screen.getByRole('button', { name: `Actions of line ${line}` }));
+    fireEvent.click(await screen.findByRole('menuitem', { name: item }));
+    expect(await screen.findByText(confirmation)).toBeTruthy();
+    return writeText.mock.calls.map(([text]) => text);
+  }
+
+  it('copies a line without its colour codes from the line’s actions', async () => {
+    expect(await copyFromLineActions(2, 'Copy line', 'Line copied to the clipboard.')).toEqual([
+      'red <b>alert</b> done',
+    ]);
+  });
+
+  it('copies the absolute address of a line', async () => {
+    expect(await copyFromLineActions(1, 'Copy link to line', 'Link to the line copied to the clipboard.')).toEqual([
+      `${window.location.origin}${window.location.pathname}?t=7&line=1`,
+    ]);
+  });
 });

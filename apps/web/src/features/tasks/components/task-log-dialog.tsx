@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
-import type { ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { KeyboardEvent, ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -7,9 +7,11 @@ import CheckIcon from '@mui/icons-material/Check';
 import CloseIcon from '@mui/icons-material/Close';
 import DoNotDisturbIcon from '@mui/icons-material/DoNotDisturb';
 import DownloadIcon from '@mui/icons-material/Download';
+import ErrorOutlineIcon from '@mui/icons-material/ErrorOutline';
 import FullscreenExitIcon from '@mui/icons-material/FullscreenExit';
 import FullscreenIcon from '@mui/icons-material/Fullscreen';
 import ReplayIcon from '@mui/icons-material/Replay';
+import SearchIcon from '@mui/icons-material/Search';
 import StopCircleOutlinedIcon from '@mui/icons-material/StopCircleOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -23,17 +25,20 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
-import type { TaskWithTemplate } from '@gantry/contract';
+import { isTaskFinished, type TaskWithTemplate } from '@gantry/contract';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { getErrorMessage, isApiError } from '../../../lib/api-client.ts';
 import { DASH } from '../../../lib/format-date.ts';
 import { useLiveEvents } from '../../../lib/live-events.ts';
 import { storage } from '../../../lib/storage.ts';
-import { fetchTaskOutput, rawOutputUrl, taskQuery, useTaskAction } from '../api/tasks-queries.ts';
-import type { TaskAction } from '../api/tasks-queries.ts';
+import { fetchTaskOutput, rawOutputUrl, taskLogSearchQuery, taskQuery, useTaskAction } from '../api/tasks-queries.ts';
+import type { LogSearch, TaskAction } from '../api/tasks-queries.ts';
+import { ERROR_LINE_PATTERN } from '../log/error-lines.ts';
 import { TaskLogSession } from '../log/log-session.ts';
-import { getCommitSummary, getRerunLabelKey, getTaskButtons, getTaskVersion, isTaskDone } from '../task-rules.ts';
+import { getCommitSummary, getRerunLabelKey, getTaskButtons, getTaskVersion } from '../task-rules.ts';
 import { TaskDate, TaskDuration } from './task-cells.tsx';
+import { LINE_PARAM, TASK_PARAM, withSearchParams } from './task-links.ts';
+import { TaskLogSearchBar } from './task-log-search-bar.tsx';
 import { TaskLogView } from './task-log-view.tsx';
 import { TaskStatusChip } from '../../../components/task-status-chip.tsx';
 
@@ -46,6 +51,8 @@ interface TaskLogDialogProps {
   onClose: () => void;
   /** Opens the new task dialog filled from this task. */
   onRerun: (task: TaskWithTemplate) => void;
+  /** 1-based line to open the log at, highlighted (a link to a line: ?t=task&line=n). */
+  line?: number | null;
 }
 
 function Detail({ label, children }: { label: string; children: ReactNode }) {
@@ -71,6 +78,14 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
  * while Redis is away sends no live events here, and the dialog falls back to polling.
  */
 export const LOG_POLL_MS = 3000;
+
+const ERROR_SEARCH: LogSearch = { text: ERROR_LINE_PATTERN, caseSensitive: true, regex: true };
+
+/** The absolute address of the current page with the log of `taskId` open at the 1-based `line`. */
+function lineAddress(taskId: number, line: number): string {
+  const { origin, pathname, search } = window.location;
+  return `${origin}${pathname}${withSearchParams(search, { [TASK_PARAM]: taskId, [LINE_PARAM]: line })}`;
+}
 
 /** Keeps the log of one task loaded and fed by the websocket (or, when it stays quiet, by polling) while the dialog shows it. */
 function useLogSession(projectId: number, taskId: number, task: TaskWithTemplate | undefined): TaskLogSession | null {
@@ -98,7 +113,7 @@ function useLogSession(projectId: number, taskId: number, task: TaskWithTemplate
   }, [live, projectId, taskId]);
 
   // Lines written just before the end may reach the store after the socket; read them once the task is over.
-  const done = task ? isTaskDone(task.status) : undefined;
+  const done = task ? isTaskFinished(task.status) : undefined;
   const wasRunning = useRef(false);
   useEffect(() => {
     if (done === false) wasRunning.current = true;
@@ -119,7 +134,7 @@ function useLogSession(projectId: number, taskId: number, task: TaskWithTemplate
   return session;
 }
 
-export function TaskLogDialog({ projectId, taskId, onClose, onRerun }: TaskLogDialogProps) {
+export function TaskLogDialog({ projectId, taskId, onClose, onRerun, line = null }: TaskLogDialogProps) {
   const { t } = useTranslation();
   const theme = useTheme();
   const snackbar = useSnackbar();
@@ -128,11 +143,37 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun }: TaskLogDi
   // Live updates patch the status as it changes; the poll is the fallback when none come.
   const taskResult = useQuery({
     ...taskQuery(projectId, taskId),
-    refetchInterval: (query) => (query.state.data && !isTaskDone(query.state.data.status) ? LOG_POLL_MS : false),
+    refetchInterval: (query) => (query.state.data && !isTaskFinished(query.state.data.status) ? LOG_POLL_MS : false),
   });
   const task = taskResult.data;
   const session = useLogSession(projectId, taskId, task);
   const action = useTaskAction(projectId, taskId);
+  const [searchOpen, setSearchOpen] = useState(false);
+  const [focusSeq, setFocusSeq] = useState<number | null>(line === null ? null : line - 1);
+  const [matchSeqs, setMatchSeqs] = useState<ReadonlySet<number>>(new Set());
+  const onSearchResults = useCallback((current: number | null, matches: readonly number[]) => {
+    setMatchSeqs(new Set(matches));
+    if (current !== null) setFocusSeq(current);
+  }, []);
+  // The first line that looks like an error, found by the server so that it works on a log of any length.
+  const running = task ? !isTaskFinished(task.status) : false;
+  const firstError = useQuery({
+    ...taskLogSearchQuery(projectId, taskId, ERROR_SEARCH, running ? LOG_POLL_MS : false, 1),
+    enabled: task !== undefined,
+  });
+  const firstErrorSeq = firstError.data?.lines[0] ?? null;
+  const lineLink = useCallback((seq: number) => lineAddress(taskId, seq + 1), [taskId]);
+  const closeSearch = () => {
+    setSearchOpen(false);
+    setMatchSeqs(new Set());
+  };
+  // The browser's find cannot see the lines a virtualized log does not render: Ctrl/Cmd+F searches the whole log instead.
+  const onDialogKeyDown = (event: KeyboardEvent) => {
+    if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'f') {
+      event.preventDefault();
+      setSearchOpen(true);
+    }
+  };
 
   const toggleFullscreen = () => {
     setFullscreen((value) => {
@@ -158,6 +199,7 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun }: TaskLogDi
       maxWidth="lg"
       fullWidth
       aria-labelledby="task-log-title"
+      onKeyDown={onDialogKeyDown}
       slotProps={{
         paper: { sx: unreadable ? {} : fullscreen || isPhone ? { borderRadius: 0 } : { height: 'calc(100% - 64px)' } },
       }}
@@ -185,6 +227,38 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun }: TaskLogDi
           </Typography>
           {task ? <TaskStatusChip status={task.status} /> : null}
           <Box sx={{ flexGrow: 1 }} />
+          {unreadable ? null : (
+            <Tooltip title={t('taskLog.search')}>
+              <IconButton
+                onClick={() => setSearchOpen(true)}
+                aria-label={t('taskLog.search')}
+                aria-pressed={searchOpen}
+              >
+                <SearchIcon />
+              </IconButton>
+            </Tooltip>
+          )}
+          {unreadable ? null : (
+            <Tooltip
+              title={
+                firstErrorSeq !== null
+                  ? t('taskLog.jumpToFirstError')
+                  : firstError.error
+                    ? getErrorMessage(firstError.error)
+                    : t('taskLog.noErrorLine')
+              }
+            >
+              <span>
+                <IconButton
+                  onClick={() => setFocusSeq(firstErrorSeq)}
+                  disabled={firstErrorSeq === null}
+                  aria-label={t('taskLog.jumpToFirstError')}
+                >
+                  <ErrorOutlineIcon />
+                </IconButton>
+              </span>
+            </Tooltip>
+          )}
           {unreadable ? null : (
             <Tooltip title={t('taskLog.downloadRaw')}>
               <IconButton
@@ -317,14 +391,26 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun }: TaskLogDi
         ) : null}
       </Box>
 
+      {searchOpen && !unreadable ? (
+        <TaskLogSearchBar
+          projectId={projectId}
+          taskId={taskId}
+          refreshMs={task && !isTaskFinished(task.status) ? LOG_POLL_MS : false}
+          onResults={onSearchResults}
+          onClose={closeSearch}
+        />
+      ) : null}
       {unreadable ? null : session && task ? (
         <TaskLogView
           key={`${projectId}-${taskId}`}
           session={session}
+          focusSeq={focusSeq}
+          matchSeqs={matchSeqs}
+          lineLink={lineLink}
           emptyText={
             task.status === 'waiting'
               ? t('taskLog.waitingForStart')
-              : isTaskDone(task.status)
+              : isTaskFinished(task.status)
                 ? t('taskLog.noOutput')
                 : t('taskLog.waitingForOutput')
           }

@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import { useMatch, useSearchParams } from 'react-router';
 import { storage } from '../../../lib/storage.ts';
 import { NewTaskDialog } from './new-task-dialog.tsx';
-import { NEW_TASK_PARAM, SOURCE_TASK_PARAM, TASK_PARAM, withSearchParams } from './task-links.ts';
+import { LINE_PARAM, NEW_TASK_PARAM, SOURCE_TASK_PARAM, TASK_PARAM, withSearchParams } from './task-links.ts';
 import { TaskLogDialog } from './task-log-dialog.tsx';
 
 export { NEW_TASK_PARAM, SOURCE_TASK_PARAM, TASK_PARAM } from './task-links.ts';
@@ -13,7 +13,7 @@ function toId(value: string | null): number | null {
 }
 
 /**
- * Rendered once by the app shell: ?t=taskId opens that task's log and ?new_task=templateId
+ * Rendered once by the app shell: ?t=taskId opens that task's log (with &line=n at its 1-based line n) and ?new_task=templateId
  * (with source_task=taskId for a re-run) the new task dialog, over whatever page is showing.
  * Outside project pages the last project is meant.
  */
@@ -22,6 +22,7 @@ export function TaskLogHost() {
   const projectMatch = useMatch('/project/:projectId/*');
   const projectId = toId(projectMatch?.params.projectId ?? null) ?? storage.getLastProjectId();
   const taskId = toId(searchParams.get(TASK_PARAM));
+  const line = toId(searchParams.get(LINE_PARAM));
   const newTaskTemplateId = toId(searchParams.get(NEW_TASK_PARAM));
   const sourceTaskId = toId(searchParams.get(SOURCE_TASK_PARAM));
 
@@ -39,9 +40,15 @@ export function TaskLogHost() {
           key={`${projectId}-${taskId}`}
           projectId={projectId}
           taskId={taskId}
-          onClose={() => change({ [TASK_PARAM]: null })}
+          line={line}
+          onClose={() => change({ [TASK_PARAM]: null, [LINE_PARAM]: null })}
           onRerun={(task) =>
-            change({ [TASK_PARAM]: null, [NEW_TASK_PARAM]: task.template_id, [SOURCE_TASK_PARAM]: task.id })
+            change({
+              [TASK_PARAM]: null,
+              [LINE_PARAM]: null,
+              [NEW_TASK_PARAM]: task.template_id,
+              [SOURCE_TASK_PARAM]: task.id,
+            })
           }
         />
       ) : null}

@@ -1,15 +1,28 @@
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
-import type { KeyboardEvent, WheelEvent } from 'react';
+import type { KeyboardEvent, MouseEvent, WheelEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
+import MoreVertIcon from '@mui/icons-material/MoreVert';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Fab from '@mui/material/Fab';
 import LinearProgress from '@mui/material/LinearProgress';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
+import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { getErrorMessage } from '../../../lib/api-client.ts';
-import { ANSI_BACKGROUND_PALETTE, ANSI_PALETTE, ansiClassName, parseAnsi } from '../log/ansi.ts';
+import { copyText } from '../../../lib/clipboard.ts';
+import {
+  ANSI_BACKGROUND_PALETTE,
+  ANSI_PALETTE,
+  ansiClassName,
+  ansiInlineColours,
+  parseAnsi,
+  stripAnsi,
+} from '../log/ansi.ts';
+import { splitLinks } from '../log/log-links.ts';
 import type { TaskLogSession } from '../log/log-session.ts';
 import { computeWindow, isAtBottom } from '../log/windowing.ts';
 
@@ -32,20 +45,62 @@ function formatClock(ms: number | undefined): string {
   return `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
 }
 
-const LogRow = memo(function LogRow({ output, time }: { output: string | undefined; time: number | undefined }) {
+/** A segment's text, with its http(s) addresses as links that open in a new tab without access to this page. */
+function SegmentText({ text }: { text: string }) {
+  const parts = splitLinks(text);
+  if (parts.length === 1 && parts[0]?.href === undefined) return text;
+  return parts.map((part, index) =>
+    part.href ? (
+      <a key={index} className="log-link" href={part.href} target="_blank" rel="noopener noreferrer">
+        {part.text}
+      </a>
+    ) : (
+      part.text
+    ),
+  );
+}
+
+interface LogRowProps {
+  seq: number;
+  output: string | undefined;
+  time: number | undefined;
+  /** The line a search or a link points at. */
+  focused: boolean;
+  /** Another line matching the search. */
+  matched: boolean;
+  /** The accessible name of the line's actions button. */
+  actionsLabel: string;
+  onActions: (seq: number, anchor: HTMLElement) => void;
+}
+
+const LogRow = memo(function LogRow({ seq, output, time, focused, matched, actionsLabel, onActions }: LogRowProps) {
   if (output === undefined) return <div className="log-line log-line--pending" />;
+  const className = focused ? 'log-line log-line--focus' : matched ? 'log-line log-line--match' : 'log-line';
+  const openActions = (event: MouseEvent<HTMLButtonElement>) => onActions(seq, event.currentTarget);
   return (
-    <div className="log-line">
-      <span className="log-time">{formatClock(time)}</span>
+    <div className={className} aria-current={focused ? 'true' : undefined} data-seq={seq}>
+      <span className="log-time">
+        <button
+          type="button"
+          className="log-actions"
+          aria-label={actionsLabel}
+          aria-haspopup="menu"
+          onClick={openActions}
+        >
+          <MoreVertIcon fontSize="inherit" />
+        </button>
+        {formatClock(time)}
+      </span>
       <span className="log-text">
         {parseAnsi(output).map((segment, index) => {
           const className = ansiClassName(segment);
-          return className ? (
-            <span key={index} className={className}>
-              {segment.text}
+          const style = ansiInlineColours(segment);
+          return className || style ? (
+            <span key={index} className={className || undefined} style={style}>
+              <SegmentText text={segment.text} />
             </span>
           ) : (
-            segment.text
+            <SegmentText key={index} text={segment.text} />
           );
         })}
       </span>
@@ -66,15 +121,32 @@ interface TaskLogViewProps {
   session: TaskLogSession;
   /** Shown while the log has no line. */
   emptyText: string;
+  /** Seq of the line to scroll to and highlight (a search result or a link to a line). */
+  focusSeq?: number | null;
+  /** Seqs of the lines matching the search, shown subtly. */
+  matchSeqs?: ReadonlySet<number>;
+  /** The absolute address that opens this log at a line (for "Copy link to line"). */
+  lineLink: (seq: number) => string;
 }
+
+const NO_MATCHES: ReadonlySet<number> = new Set();
 
 /**
  * The task log: a windowed list with a fixed line height, so a log of any length renders only the
  * lines on screen. It opens at the end and follows the tail until the user scrolls up, then keeps
  * the user's position; "Jump to bottom" resumes following.
  */
-export function TaskLogView({ session, emptyText }: TaskLogViewProps) {
+export function TaskLogView({
+  session,
+  emptyText,
+  focusSeq = null,
+  matchSeqs = NO_MATCHES,
+  lineLink,
+}: TaskLogViewProps) {
   const { t } = useTranslation();
+  const snackbar = useSnackbar();
+  const [actions, setActions] = useState<{ seq: number; anchor: HTMLElement } | null>(null);
+  const onActions = useCallback((seq: number, anchor: HTMLElement) => setActions({ seq, anchor }), []);
   useSyncExternalStore(session.subscribe, session.getVersion);
   const scrollerRef = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
@@ -109,6 +181,18 @@ export function TaskLogView({ session, emptyText }: TaskLogViewProps) {
     setScrollTop(scroller.scrollTop);
   }, [follow, view.scrollHeight, viewportHeight]);
 
+  // A focused line is brought to the middle of the view, and following the tail stops so it stays there.
+  const focusReady = focusSeq !== null && focusSeq < count;
+  useLayoutEffect(() => {
+    const scroller = scrollerRef.current;
+    if (focusSeq === null || !focusReady || !scroller) return;
+    setFollow(false);
+    const top = Math.max(0, focusSeq * LOG_LINE_HEIGHT - scroller.clientHeight / 2 + LOG_LINE_HEIGHT / 2);
+    scroller.scrollTop = top;
+    programmaticTop.current = scroller.scrollTop;
+    setScrollTop(scroller.scrollTop);
+  }, [focusSeq, focusReady]);
+
   // Lines on screen that are not loaded yet are asked for once scrolling pauses.
   const { firstVisible, endVisible } = view;
   useEffect(() => {
@@ -140,9 +224,28 @@ export function TaskLogView({ session, emptyText }: TaskLogViewProps) {
     if (SCROLL_UP_KEYS.has(event.key)) setFollow(false);
   }, []);
 
+  const copy = (text: string, done: string) => {
+    setActions(null);
+    copyText(text).then(
+      () => snackbar.showSuccess(done),
+      (error: unknown) => snackbar.showError(t('taskLog.cantCopy', { reason: getErrorMessage(error) })),
+    );
+  };
+
   const rows = [];
   for (let seq = view.start; seq < view.end; seq++)
-    rows.push(<LogRow key={seq} output={buffer.getOutput(seq)} time={buffer.getTime(seq)} />);
+    rows.push(
+      <LogRow
+        key={seq}
+        seq={seq}
+        output={buffer.getOutput(seq)}
+        time={buffer.getTime(seq)}
+        focused={seq === focusSeq}
+        matched={matchSeqs.has(seq)}
+        actionsLabel={t('taskLog.lineActions', { line: seq + 1 })}
+        onActions={onActions}
+      />,
+    );
 
   return (
     <Box
@@ -193,6 +296,10 @@ export function TaskLogView({ session, emptyText }: TaskLogViewProps) {
           outline: 'none',
           '&:focus-visible': { boxShadow: 'inset 0 0 0 2px #58a6ff' },
           '& .log-line': { display: 'flex', height: LOG_LINE_HEIGHT, whiteSpace: 'pre', tabSize: 8 },
+          '& .log-line--match': { bgcolor: 'rgba(210, 153, 34, 0.14)' },
+          '& .log-line--focus': { bgcolor: 'rgba(210, 153, 34, 0.38)', boxShadow: 'inset 3px 0 0 #e3b341' },
+          // The sticky time column covers the line's start: the focus bar is drawn on it too.
+          '& .log-line--focus .log-time': { boxShadow: 'inset 3px 0 0 #e3b341' },
           '& .log-time': {
             position: 'sticky',
             left: 0,
@@ -200,11 +307,32 @@ export function TaskLogView({ session, emptyText }: TaskLogViewProps) {
             width: { xs: 0, sm: 76 },
             overflow: 'hidden',
             pl: { xs: 0, sm: 1.5 },
+            display: 'flex',
+            alignItems: 'center',
             color: TIME_COLOUR,
             bgcolor: LOG_BACKGROUND,
             userSelect: 'none',
           },
+          // The line's actions sit in the gutter before the time, shown on hover and on keyboard focus.
+          '& .log-actions': {
+            position: 'absolute',
+            left: 0,
+            width: 12,
+            height: LOG_LINE_HEIGHT,
+            p: 0,
+            border: 0,
+            display: 'grid',
+            placeItems: 'center',
+            fontSize: 14,
+            color: LOG_FOREGROUND,
+            bgcolor: 'transparent',
+            cursor: 'pointer',
+            opacity: 0,
+          },
+          '& .log-line:hover .log-actions, & .log-actions:focus-visible': { opacity: 1 },
+          '& .log-actions:focus-visible': { outline: '2px solid #58a6ff', outlineOffset: -2 },
           '& .log-text': { pl: 1.5, pr: 2 },
+          '& .log-link': { color: 'inherit', textDecoration: 'underline', textDecorationColor: '#58a6ff' },
           ...ansiStyles,
         }}
       >
@@ -228,6 +356,21 @@ export function TaskLogView({ session, emptyText }: TaskLogViewProps) {
           {emptyText}
         </Typography>
       ) : null}
+      <Menu
+        anchorEl={actions?.anchor ?? null}
+        open={actions !== null}
+        onClose={() => setActions(null)}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'left' }}
+      >
+        <MenuItem
+          onClick={() => actions && copy(stripAnsi(buffer.getOutput(actions.seq) ?? ''), t('taskLog.lineCopied'))}
+        >
+          {t('taskLog.copyLine')}
+        </MenuItem>
+        <MenuItem onClick={() => actions && copy(lineLink(actions.seq), t('taskLog.lineLinkCopied'))}>
+          {t('taskLog.copyLineLink')}
+        </MenuItem>
+      </Menu>
       {!follow && !atBottom && count > 0 ? (
         <Fab
           variant="extended"

@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { ansiClassName, parseAnsi, stripAnsi } from './ansi.ts';
+import { ansiClassName, ansiInlineColours, parseAnsi, stripAnsi } from './ansi.ts';
+import type { AnsiSegment } from './ansi.ts';
 
 const ESC = '\u001b';
+const PLAIN_SEGMENT: AnsiSegment = {
+  text: '',
+  fg: null,
+  bg: null,
+  bold: false,
+  dim: false,
+  italic: false,
+  underline: false,
+};
 const texts = (line: string) => parseAnsi(line).map((s) => [s.text, ansiClassName(s)]);
 
 describe('parseAnsi', () => {
@@ -46,13 +56,49 @@ describe('parseAnsi', () => {
     ]);
   });
 
-  it('uses 256-colour codes below 16 and drops the others without misreading their parameters', () => {
-    expect(texts(`${ESC}[38;5;9ma${ESC}[38;5;200mb${ESC}[38;2;1;32;4mc`)).toEqual([
+  it('reads 256-colour codes: the 16 named colours by class, the cube and greys as colours', () => {
+    expect(texts(`${ESC}[38;5;9ma${ESC}[38;5;200mb`)).toEqual([
       ['a', 'ansi-fg-9'],
-      ['bc', ''],
+      ['b', ''],
     ]);
+    expect(parseAnsi(`${ESC}[38;5;200mb`)[0]).toMatchObject({ fg: '#ff00d7' });
+    expect(parseAnsi(`${ESC}[38;5;16mb`)[0]).toMatchObject({ fg: '#000000' });
+    expect(parseAnsi(`${ESC}[38;5;231mb`)[0]).toMatchObject({ fg: '#ffffff' });
+    expect(parseAnsi(`${ESC}[38;5;232mb`)[0]).toMatchObject({ fg: '#080808' });
+    expect(parseAnsi(`${ESC}[48;5;255mb`)[0]).toMatchObject({ bg: '#eeeeee', fg: null });
+    expect(ansiInlineColours(parseAnsi(`${ESC}[38;5;200;48;5;21mb`)[0] ?? PLAIN_SEGMENT)).toEqual({
+      color: '#ff00d7',
+      backgroundColor: '#0000ff',
+    });
+  });
+
+  it('reads true colours without misreading their parameters as attributes', () => {
+    const [segment] = parseAnsi(`${ESC}[38;2;1;32;4mc`);
     // "32" inside the RGB triple must not turn the text green; "4" must not underline it.
-    expect(parseAnsi(`${ESC}[38;2;1;32;4mx`)[0]).toMatchObject({ fg: null, underline: false });
+    expect(segment).toMatchObject({ fg: '#012004', underline: false });
+    expect(ansiClassName(segment ?? PLAIN_SEGMENT)).toBe('');
+    expect(parseAnsi(`${ESC}[1;48;2;255;128;0;3mx`)[0]).toMatchObject({ bg: '#ff8000', bold: true, italic: true });
+    expect(parseAnsi(`${ESC}[38;2;255;128;0mx${ESC}[39my`)).toMatchObject([{ fg: '#ff8000' }, { fg: null }]);
+    // Out of range or missing components leave the default colour.
+    expect(parseAnsi(`${ESC}[38;2;300;0;0mx`)[0]).toMatchObject({ fg: null });
+    expect(parseAnsi(`${ESC}[38;5;256mx`)[0]).toMatchObject({ fg: null });
+    expect(ansiInlineColours(parseAnsi('plain')[0] ?? PLAIN_SEGMENT)).toBeUndefined();
+  });
+
+  it('turns bold, dim, italic and underline on and off, and a full reset clears colours too', () => {
+    expect(texts(`${ESC}[1mb${ESC}[2md${ESC}[22mn${ESC}[3;4mi${ESC}[23mu${ESC}[24mp`)).toEqual([
+      ['b', 'ansi-bold'],
+      ['d', 'ansi-bold ansi-dim'],
+      ['n', ''],
+      ['i', 'ansi-italic ansi-underline'],
+      ['u', 'ansi-underline'],
+      ['p', ''],
+    ]);
+    expect(parseAnsi(`${ESC}[1;38;5;100;48;2;1;2;3mx${ESC}[0my`)[1]).toMatchObject({
+      fg: null,
+      bg: null,
+      bold: false,
+    });
   });
 
   it('drops cursor moves, OSC titles and stray control characters', () => {

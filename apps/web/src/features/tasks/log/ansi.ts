@@ -1,13 +1,17 @@
 /**
- * A small ANSI SGR parser for task logs: the 8 standard and 8 bright colours (foreground and
- * background), bold, dim, italic and underline. Other escape sequences (cursor moves, titles,
- * 256/true colours) are consumed and dropped, so they never show up as garbage.
+ * A small ANSI SGR parser for task logs: the 8 standard and 8 bright colours, the 256-colour palette
+ * (`38;5;n`, `48;5;n`) and true colours (`38;2;r;g;b`), foreground and background; bold, dim, italic,
+ * underline and their resets. Other escape sequences (cursor moves, titles) are consumed and dropped,
+ * so they never show up as garbage.
  */
 
+/** 0-7 standard, 8-15 bright (drawn with the log's theme palette); any other colour as `#rrggbb`. */
+type AnsiColour = number | string;
+
 export interface AnsiStyle {
-  /** 0-7 standard, 8-15 bright; null is the default colour. */
-  fg: number | null;
-  bg: number | null;
+  /** null is the default colour. */
+  fg: AnsiColour | null;
+  bg: AnsiColour | null;
   bold: boolean;
   dim: boolean;
   italic: boolean;
@@ -24,14 +28,37 @@ const PLAIN: AnsiStyle = { fg: null, bg: null, bold: false, dim: false, italic: 
 const ESCAPE = /\u001b(?:\[([0-9;:?<=>]*)[ -/]*([@-~])|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[ -/]+[0-~]|[@-Z\\-_])/g;
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
 
-/** Reads the extended colour after 38/48 (`5;n` or `2;r;g;b`); returns the colour (only the 16 named ones) and how many parameters it used. */
-function readExtendedColour(params: number[], index: number): { colour: number | null; used: number } {
+const hex = (value: number) =>
+  Math.max(0, Math.min(255, Math.round(value)))
+    .toString(16)
+    .padStart(2, '0');
+const rgb = (r: number, g: number, b: number) => `#${hex(r)}${hex(g)}${hex(b)}`;
+const CUBE_LEVELS = [0, 95, 135, 175, 215, 255];
+
+/** The xterm 256-colour palette: the 16 named colours, a 6×6×6 cube, then 24 greys. */
+function paletteColour(n: number): AnsiColour {
+  if (n < 16) return n;
+  if (n < 232) {
+    const i = n - 16;
+    return rgb(CUBE_LEVELS[Math.floor(i / 36)] ?? 0, CUBE_LEVELS[Math.floor(i / 6) % 6] ?? 0, CUBE_LEVELS[i % 6] ?? 0);
+  }
+  const grey = 8 + (n - 232) * 10;
+  return rgb(grey, grey, grey);
+}
+
+const isByte = (n: number | undefined): n is number => n !== undefined && Number.isInteger(n) && n >= 0 && n <= 255;
+
+/** Reads the extended colour after 38/48 (`5;n` or `2;r;g;b`); returns the colour (null when malformed) and how many parameters it used. */
+function readExtendedColour(params: number[], index: number): { colour: AnsiColour | null; used: number } {
   const mode = params[index + 1];
   if (mode === 5) {
     const n = params[index + 2];
-    return { colour: n !== undefined && n >= 0 && n < 16 ? n : null, used: 2 };
+    return { colour: isByte(n) ? paletteColour(n) : null, used: 2 };
   }
-  if (mode === 2) return { colour: null, used: 4 };
+  if (mode === 2) {
+    const [r, g, b] = [params[index + 2], params[index + 3], params[index + 4]];
+    return { colour: isByte(r) && isByte(g) && isByte(b) ? rgb(r, g, b) : null, used: 4 };
+  }
   return { colour: null, used: 0 };
 }
 
@@ -114,16 +141,24 @@ export function stripAnsi(line: string): string {
     .join('');
 }
 
-/** CSS class names of a segment's style, matched by the log view's stylesheet. */
+/** CSS class names of a segment's style, matched by the log view's stylesheet; colours outside the 16 named ones are in {@link ansiInlineColours}. */
 export function ansiClassName(style: AnsiStyle): string {
   const names: string[] = [];
-  if (style.fg !== null) names.push(`ansi-fg-${style.fg}`);
-  if (style.bg !== null) names.push(`ansi-bg-${style.bg}`);
+  if (typeof style.fg === 'number') names.push(`ansi-fg-${style.fg}`);
+  if (typeof style.bg === 'number') names.push(`ansi-bg-${style.bg}`);
   if (style.bold) names.push('ansi-bold');
   if (style.dim) names.push('ansi-dim');
   if (style.italic) names.push('ansi-italic');
   if (style.underline) names.push('ansi-underline');
   return names.join(' ');
+}
+
+/** The 256-colour and true colours of a segment, as inline CSS (they have no class); undefined when there are none. */
+export function ansiInlineColours(style: AnsiStyle): { color?: string; backgroundColor?: string } | undefined {
+  const color = typeof style.fg === 'string' ? style.fg : undefined;
+  const backgroundColor = typeof style.bg === 'string' ? style.bg : undefined;
+  if (color === undefined && backgroundColor === undefined) return undefined;
+  return { ...(color ? { color } : {}), ...(backgroundColor ? { backgroundColor } : {}) };
 }
 
 /** Terminal palette for a dark log background: 8 standard colours, then their 8 bright variants; black text stays readable. */

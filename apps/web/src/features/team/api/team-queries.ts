@@ -1,7 +1,8 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation } from '@tanstack/react-query';
 import { projectsApi, teamApi } from '@gantry/contract';
 import type { AddTeamMemberBody, ProjectRoleSlug } from '@gantry/contract';
 import { api } from '../../../lib/api-client.ts';
+import { useRefreshingMutation } from '../../../lib/mutations.ts';
 import { projectRoleQuery } from '../../../lib/shared-queries.ts';
 
 export const teamQuery = (projectId: number) =>
@@ -11,39 +12,25 @@ export const teamQuery = (projectId: number) =>
       api(teamApi.list, { params: { projectId }, query: { sort: 'name', order: 'asc' }, signal }),
   });
 
-function useInvalidateTeam(projectId: number) {
-  const queryClient = useQueryClient();
-  return () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: teamQuery(projectId).queryKey }),
-      // Changing one's own role changes what the menu and the pages offer.
-      queryClient.invalidateQueries({ queryKey: projectRoleQuery(projectId).queryKey }),
-    ]);
-}
+// Changing one's own role changes what the menu and the pages offer.
+const refreshFor = (projectId: number) => [teamQuery(projectId).queryKey, projectRoleQuery(projectId).queryKey];
 
 export function useAddTeamMember(projectId: number) {
-  const invalidate = useInvalidateTeam(projectId);
-  return useMutation({
-    mutationFn: (body: AddTeamMemberBody) => api(teamApi.add, { params: { projectId }, body }),
-    onSuccess: invalidate,
-  });
+  return useRefreshingMutation(refreshFor(projectId), (body: AddTeamMemberBody) =>
+    api(teamApi.add, { params: { projectId }, body }),
+  );
 }
 
 export function useUpdateTeamMemberRole(projectId: number) {
-  const invalidate = useInvalidateTeam(projectId);
-  return useMutation({
-    mutationFn: ({ userId, role }: { userId: number; role: ProjectRoleSlug }) =>
-      api(teamApi.update, { params: { projectId, userId }, body: { role } }),
-    onSuccess: invalidate,
-  });
+  return useRefreshingMutation(refreshFor(projectId), ({ userId, role }: { userId: number; role: ProjectRoleSlug }) =>
+    api(teamApi.update, { params: { projectId, userId }, body: { role } }),
+  );
 }
 
 export function useRemoveTeamMember(projectId: number) {
-  const invalidate = useInvalidateTeam(projectId);
-  return useMutation({
-    mutationFn: (userId: number) => api(teamApi.remove, { params: { projectId, userId } }),
-    onSuccess: invalidate,
-  });
+  return useRefreshingMutation(refreshFor(projectId), (userId: number) =>
+    api(teamApi.remove, { params: { projectId, userId } }),
+  );
 }
 
 export function useLeaveProject(projectId: number) {

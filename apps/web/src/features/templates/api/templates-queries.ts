@@ -2,28 +2,21 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { templatesApi } from '@gantry/contract';
 import type { Template, TemplateBody } from '@gantry/contract';
 import { api } from '../../../lib/api-client.ts';
+import { useRefreshingMutation } from '../../../lib/mutations.ts';
 import { resourceKeys } from '../../../lib/project-resources.ts';
 
-function useInvalidateTemplates(projectId: number) {
-  const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: resourceKeys.templates(projectId) });
-}
-
 export function useCreateTemplate(projectId: number) {
-  const invalidate = useInvalidateTemplates(projectId);
-  return useMutation({
-    mutationFn: (body: TemplateBody): Promise<Template> => api(templatesApi.create, { params: { projectId }, body }),
-    onSuccess: invalidate,
-  });
+  return useRefreshingMutation([resourceKeys.templates(projectId)], (body: TemplateBody) =>
+    api(templatesApi.create, { params: { projectId }, body }),
+  );
 }
 
 export function useUpdateTemplate(projectId: number) {
-  const invalidate = useInvalidateTemplates(projectId);
-  return useMutation({
-    mutationFn: ({ templateId, body }: { templateId: number; body: TemplateBody }) =>
+  return useRefreshingMutation(
+    [resourceKeys.templates(projectId)],
+    ({ templateId, body }: { templateId: number; body: TemplateBody }) =>
       api(templatesApi.update, { params: { projectId, templateId }, body }),
-    onSuccess: invalidate,
-  });
+  );
 }
 
 export function useDeleteTemplate(projectId: number) {

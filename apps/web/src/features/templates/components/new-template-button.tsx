@@ -13,7 +13,7 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import { AppIcon } from '../../../components/app-icon.tsx';
 import { appsQuery } from '../../../lib/project-resources.ts';
-import { getTemplatesPath } from './template-helpers.ts';
+import { paths } from '../../../lib/paths.ts';
 
 interface NewTemplateButtonProps {
   projectId: number;
@@ -56,10 +56,7 @@ export function NewTemplateButton({ projectId, viewId, isAdmin }: NewTemplateBut
         transformOrigin={{ vertical: 'top', horizontal: 'right' }}
       >
         {active.map((app) => (
-          <MenuItem
-            key={app.id}
-            onClick={() => go(`${getTemplatesPath(projectId, viewId)}/new?app=${encodeURIComponent(app.id)}`)}
-          >
+          <MenuItem key={app.id} onClick={() => go(paths.newTemplate(projectId, app.id, viewId))}>
             <ListItemIcon>
               <AppIcon app={app} />
             </ListItemIcon>

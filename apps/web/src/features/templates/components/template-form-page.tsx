@@ -54,9 +54,10 @@ import {
   toTemplateBody,
 } from './template-form.ts';
 import type { TemplateFormFields } from './template-form.ts';
-import { TYPE_LABEL_KEYS, getTemplatePath, getTemplatesPath, toViewId } from './template-helpers.ts';
+import { TYPE_LABEL_KEYS, toViewId } from './template-helpers.ts';
 import { VaultsEditor } from './vaults-editor.tsx';
 import { SubmitButton } from '../../../components/submit-button.tsx';
+import { paths } from '../../../lib/paths.ts';
 
 /** Fields that show their own message; a rule on any other (survey, CLI args, settings carried over) is shown above the form. */
 const FIELDS_WITH_MESSAGES = new Set([
@@ -87,7 +88,7 @@ export function TemplateFormPage() {
   const viewId = toViewId(params.viewId);
   const templateId = params.templateId ? Number(params.templateId) : undefined;
   const template = useQuery({ ...templateQuery(projectId, templateId ?? 0), enabled: templateId !== undefined });
-  const backTo = templateId ? getTemplatePath(projectId, viewId, templateId) : getTemplatesPath(projectId, viewId);
+  const backTo = templateId ? paths.template(projectId, templateId, { viewId }) : paths.templates(projectId, viewId);
   const access = useProjectAccess(projectId);
 
   // Only those who manage project resources create or edit templates.
@@ -202,7 +203,7 @@ function TemplateForm({ projectId, viewId, template, app: appFromUrl, backTo }: 
           onSuccess: async () => {
             await saveCronCheck({ id: template.id, name: body.name });
             snackbar.showSuccess(t('templates.saved', { name: body.name }));
-            void navigate(getTemplatePath(projectId, viewId, template.id));
+            void navigate(paths.template(projectId, template.id, { viewId }));
           },
         },
       );
@@ -211,7 +212,7 @@ function TemplateForm({ projectId, viewId, template, app: appFromUrl, backTo }: 
         onSuccess: async (created) => {
           await saveCronCheck(created);
           snackbar.showSuccess(t('templates.created', { name: created.name }));
-          void navigate(getTemplatePath(projectId, viewId, created.id));
+          void navigate(paths.template(projectId, created.id, { viewId }));
         },
       });
     }

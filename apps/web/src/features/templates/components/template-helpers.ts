@@ -34,25 +34,6 @@ export function getLastTask(template: Template): LastTaskSummary | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
-/** Tasks in these states may still change, so their lists keep refreshing. */
-export const UNFINISHED_STATUSES: readonly TaskStatus[] = [
-  'waiting',
-  'starting',
-  'waiting_confirmation',
-  'confirmed',
-  'running',
-  'stopping',
-];
-
-/** Path of the template list, of a view or of all templates. */
-export function getTemplatesPath(projectId: number, viewId?: number): string {
-  return viewId ? `/project/${projectId}/views/${viewId}/templates` : `/project/${projectId}/templates`;
-}
-
-export function getTemplatePath(projectId: number, viewId: number | undefined, templateId: number): string {
-  return `${getTemplatesPath(projectId, viewId)}/${templateId}`;
-}
-
 /** The current page with one query parameter set: ?t=12 opens a task's log over whatever is shown. */
 export function useHrefWithParam(): (key: string, value: string | number) => string {
   const location = useLocation();

@@ -22,8 +22,9 @@ import { getErrorMessage, isApiError } from '../../../lib/api-client.ts';
 import { appsQuery, templateQuery } from '../../../lib/project-resources.ts';
 import { useProjectAccess } from '../../../lib/shared-queries.ts';
 import { useProjectId } from '../../../lib/use-project-id.ts';
-import { RUN_LABEL_KEYS, getTemplatePath, getTemplatesPath, toViewId } from './template-helpers.ts';
+import { RUN_LABEL_KEYS, toViewId } from './template-helpers.ts';
 import { useTemplateActions } from './use-template-actions.ts';
+import { paths } from '../../../lib/paths.ts';
 
 /** The tabs of a template page; each is a child route. */
 const TABS = ['tasks', 'details'] as const;
@@ -56,9 +57,9 @@ export function TemplateLayout() {
   const apps = useQuery(appsQuery);
   const actions = useTemplateActions(projectId, viewId);
   const canManage = access.can(Permission.manageProjectResources);
-  const base = getTemplatePath(projectId, viewId, templateId);
+  const base = paths.template(projectId, templateId, { viewId });
   const current = location.pathname.slice(base.length + 1).split('/')[0] ?? '';
-  const listPath = getTemplatesPath(projectId, viewId);
+  const listPath = paths.templates(projectId, viewId);
 
   const data = template.data;
   const tabs = data && isTerraformApp(data.app) ? TERRAFORM_TABS : TABS;

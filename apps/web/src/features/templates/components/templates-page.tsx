@@ -12,7 +12,7 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { Permission } from '@gantry/contract';
+import { Permission, isTaskFinished } from '@gantry/contract';
 import type { Template } from '@gantry/contract';
 import { AppIcon } from '../../../components/app-icon.tsx';
 import { DataTable } from '../../../components/data-table.tsx';
@@ -32,18 +32,11 @@ import { useProjectAccess } from '../../../lib/shared-queries.ts';
 import { storage } from '../../../lib/storage.ts';
 import { ColumnSettingsDialog } from './column-settings-dialog.tsx';
 import { NewTemplateButton } from './new-template-button.tsx';
-import {
-  RUN_LABEL_KEYS,
-  TASK_LOG_PARAM,
-  TYPE_LABEL_KEYS,
-  UNFINISHED_STATUSES,
-  getLastTask,
-  getTemplatePath,
-  useHrefWithParam,
-} from './template-helpers.ts';
+import { RUN_LABEL_KEYS, TASK_LOG_PARAM, TYPE_LABEL_KEYS, getLastTask, useHrefWithParam } from './template-helpers.ts';
 import { TemplateRowMenu } from './template-row-menu.tsx';
 import { TaskStatusChip } from '../../../components/task-status-chip.tsx';
 import { useTemplateActions } from './use-template-actions.ts';
+import { paths } from '../../../lib/paths.ts';
 
 /** Column visibility of this table is kept in the browser under this name. */
 const TEMPLATE_TABLE = 'project__template';
@@ -82,9 +75,7 @@ export function TemplatesPage({ projectId, viewId, viewTabs, renderLastTasks }: 
     ...templatesQuery(projectId, viewId),
     // Last-task statuses change while tasks run; refresh until they settle.
     refetchInterval: (query) =>
-      query.state.data?.some((template) => UNFINISHED_STATUSES.includes(getLastTask(template)?.status ?? 'success'))
-        ? 5000
-        : false,
+      query.state.data?.some((template) => !isTaskFinished(getLastTask(template)?.status ?? 'success')) ? 5000 : false,
   });
   const inventories = useQuery(inventoriesQuery(projectId));
   const environments = useQuery(environmentsQuery(projectId));
@@ -184,7 +175,7 @@ export function TemplatesPage({ projectId, viewId, viewTabs, renderLastTasks }: 
             {canManage ? (
               <TemplateRowMenu
                 name={template.name}
-                editPath={`${getTemplatePath(projectId, viewId, template.id)}/edit`}
+                editPath={paths.template(projectId, template.id, { viewId, page: 'edit' })}
                 onCopy={() => void actions.copy(template)}
                 onDelete={() => actions.requestDelete(template)}
                 busy={actions.copying || actions.deleting}
@@ -207,7 +198,7 @@ export function TemplatesPage({ projectId, viewId, viewTabs, renderLastTasks }: 
             <AppIcon app={app} size={18} />
             <Link
               component={RouterLink}
-              to={getTemplatePath(projectId, viewId, template.id)}
+              to={paths.template(projectId, template.id, { viewId })}
               underline="hover"
               noWrap
               title={template.name}
@@ -272,7 +263,7 @@ export function TemplatesPage({ projectId, viewId, viewTabs, renderLastTasks }: 
       {/* Navigating from an emptied view back to all templates. */}
       {templates.error && viewId ? (
         <Box sx={{ mt: 2 }}>
-          <Button onClick={() => navigate(`/project/${projectId}/templates`)}>{t('templates.backToAll')}</Button>
+          <Button onClick={() => navigate(paths.templates(projectId))}>{t('templates.backToAll')}</Button>
         </Box>
       ) : null}
     </Page>

@@ -6,7 +6,8 @@ import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { loadTemplate, loadTemplateRefs, useCreateTemplate, useDeleteTemplate } from '../api/templates-queries.ts';
 import { toCopyBody } from './template-form.ts';
-import { NEW_TASK_PARAM, getTemplatePath, useHrefWithParam } from './template-helpers.ts';
+import { NEW_TASK_PARAM, useHrefWithParam } from './template-helpers.ts';
+import { paths } from '../../../lib/paths.ts';
 
 /** Run, copy and delete, as the list and the template page both offer them. */
 export function useTemplateActions(projectId: number, viewId: number | undefined) {
@@ -27,7 +28,7 @@ export function useTemplateActions(projectId: number, viewId: number | undefined
       const source = await loadTemplate(projectId, template.id);
       const created = await create.mutateAsync(toCopyBody(source, `${source.name} (copy)`));
       snackbar.showSuccess(t('templates.copied', { name: created.name }));
-      void navigate(getTemplatePath(projectId, viewId, created.id));
+      void navigate(paths.template(projectId, created.id, { viewId }));
     } catch (error) {
       snackbar.showError(getErrorMessage(error));
     }

@@ -1,7 +1,8 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { TERRAFORM_STATES_PER_PAGE, inventoriesApi, terraformApi, workspacesApi } from '@gantry/contract';
 import type { InventoryBody, TerraformAliasBody } from '@gantry/contract';
 import { api } from '../../../lib/api-client.ts';
+import { useRefreshingMutation } from '../../../lib/mutations.ts';
 import { resourceKeys } from '../../../lib/project-resources.ts';
 
 const terraformKey = (projectId: number, inventoryId: number) =>
@@ -42,11 +43,9 @@ export const lockQuery = (projectId: number, inventoryId: number) =>
   });
 
 export function useRemoveLock(projectId: number, inventoryId: number) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: () => api(terraformApi.removeLock, { params: { projectId, inventoryId } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: lockQuery(projectId, inventoryId).queryKey }),
-  });
+  return useRefreshingMutation([lockQuery(projectId, inventoryId).queryKey], () =>
+    api(terraformApi.removeLock, { params: { projectId, inventoryId } }),
+  );
 }
 
 export const stateQuery = (projectId: number, inventoryId: number, stateId: number) =>
@@ -56,64 +55,45 @@ export const stateQuery = (projectId: number, inventoryId: number, stateId: numb
     staleTime: Infinity,
   });
 
-function useInvalidateInventories(projectId: number) {
-  const queryClient = useQueryClient();
-  return () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: resourceKeys.inventories(projectId) }),
-      // The template's default workspace is its inventory_id.
-      queryClient.invalidateQueries({ queryKey: resourceKeys.templates(projectId) }),
-    ]);
-}
+// The template's default workspace is its inventory_id.
+const refreshFor = (projectId: number) => [resourceKeys.inventories(projectId), resourceKeys.templates(projectId)];
 
 export type WorkspaceAction = 'attach' | 'detach' | 'setDefault';
 
 export function useWorkspaceAction(projectId: number, templateId: number) {
-  const invalidate = useInvalidateInventories(projectId);
-  return useMutation({
-    mutationFn: ({ action, inventoryId }: { action: WorkspaceAction; inventoryId: number }) =>
+  return useRefreshingMutation(
+    refreshFor(projectId),
+    ({ action, inventoryId }: { action: WorkspaceAction; inventoryId: number }) =>
       api(workspacesApi[action], { params: { projectId, templateId, inventoryId } }),
-    onSuccess: invalidate,
-  });
+  );
 }
 
 export function useCreateWorkspace(projectId: number) {
-  const invalidate = useInvalidateInventories(projectId);
-  return useMutation({
-    mutationFn: (body: InventoryBody) => api(inventoriesApi.create, { params: { projectId }, body }),
-    onSuccess: invalidate,
-  });
+  return useRefreshingMutation(refreshFor(projectId), (body: InventoryBody) =>
+    api(inventoriesApi.create, { params: { projectId }, body }),
+  );
 }
 
 export function useDeleteWorkspace(projectId: number) {
-  const invalidate = useInvalidateInventories(projectId);
-  return useMutation({
-    mutationFn: (inventoryId: number) => api(inventoriesApi.remove, { params: { projectId, inventoryId } }),
-    onSuccess: invalidate,
-  });
+  return useRefreshingMutation(refreshFor(projectId), (inventoryId: number) =>
+    api(inventoriesApi.remove, { params: { projectId, inventoryId } }),
+  );
 }
 
 export function useCreateAlias(projectId: number, inventoryId: number) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: TerraformAliasBody) =>
-      api(terraformApi.createAlias, { params: { projectId, inventoryId }, body }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: aliasesQuery(projectId, inventoryId).queryKey }),
-  });
+  return useRefreshingMutation([aliasesQuery(projectId, inventoryId).queryKey], (body: TerraformAliasBody) =>
+    api(terraformApi.createAlias, { params: { projectId, inventoryId }, body }),
+  );
 }
 
 export function useDeleteAlias(projectId: number, inventoryId: number) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (aliasId: number) => api(terraformApi.removeAlias, { params: { projectId, inventoryId, aliasId } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: aliasesQuery(projectId, inventoryId).queryKey }),
-  });
+  return useRefreshingMutation([aliasesQuery(projectId, inventoryId).queryKey], (aliasId: number) =>
+    api(terraformApi.removeAlias, { params: { projectId, inventoryId, aliasId } }),
+  );
 }
 
 export function useDeleteState(projectId: number, inventoryId: number) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (stateId: number) => api(terraformApi.removeState, { params: { projectId, inventoryId, stateId } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: [...terraformKey(projectId, inventoryId), 'states'] }),
-  });
+  return useRefreshingMutation([[...terraformKey(projectId, inventoryId), 'states']], (stateId: number) =>
+    api(terraformApi.removeState, { params: { projectId, inventoryId, stateId } }),
+  );
 }

@@ -1,5 +1,3 @@
-import { useEffect } from 'react';
-import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -9,7 +7,7 @@ import type { Template } from '@gantry/contract';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
 import { FormSelectField } from '../../../components/form-select-field.tsx';
-import { getErrorMessage } from '../../../lib/api-client.ts';
+import { useFormDialog } from '../../../components/use-form-dialog.ts';
 import { inventoriesQuery, keysQuery } from '../../../lib/project-resources.ts';
 import { useCreateAlias, useCreateWorkspace, useWorkspaceAction } from '../api/terraform-queries.ts';
 
@@ -34,7 +32,6 @@ const NewWorkspaceForm = z.object({
   name: requiredString('Workspace name'),
   ssh_key_id: requiredId(KEY_REQUIRED),
 });
-type NewWorkspaceInput = z.input<typeof NewWorkspaceForm>;
 type NewWorkspaceValues = z.output<typeof NewWorkspaceForm>;
 
 interface DialogProps {
@@ -51,48 +48,29 @@ export function NewWorkspaceDialog({
 }: DialogProps & { template: Template; onCreated: (id: number) => void }) {
   const { t } = useTranslation();
   const keys = useQuery({ ...keysQuery(template.project_id), enabled: open });
-  const create = useCreateWorkspace(template.project_id);
-  const form = useForm<NewWorkspaceInput, unknown, NewWorkspaceValues>({
+  const none = keys.data?.find((key) => key.type === 'none');
+  const { form, dialogProps } = useFormDialog({
+    open,
+    onClose,
+    isNew: true,
+    // The keys arrive after the dialog opens: the form starts again with the "none" key picked.
+    itemKey: keys.data,
     resolver: zodResolver(NewWorkspaceForm),
-    defaultValues: { name: '', ssh_key_id: null },
+    defaults: { name: '', ssh_key_id: none?.id ?? null },
+    mutation: useCreateWorkspace(template.project_id),
+    toVariables: (values: NewWorkspaceValues) => ({
+      name: values.name,
+      type: workspaceTypeOf(template.app),
+      inventory: values.name,
+      ssh_key_id: values.ssh_key_id,
+      template_id: template.id,
+    }),
+    onSaved: ({ result: workspace }) => onCreated(workspace.id),
+    otherErrors: [keys.error],
   });
 
-  useEffect(() => {
-    if (!open) return;
-    const none = keys.data?.find((key) => key.type === 'none');
-    form.reset({ name: '', ssh_key_id: none?.id ?? null });
-    create.reset();
-  }, [open, keys.data]);
-
-  const submit = form.handleSubmit((values) =>
-    create.mutate(
-      {
-        name: values.name,
-        type: workspaceTypeOf(template.app),
-        inventory: values.name,
-        ssh_key_id: values.ssh_key_id,
-        template_id: template.id,
-      },
-      {
-        onSuccess: (workspace) => {
-          onCreated(workspace.id);
-          onClose();
-        },
-      },
-    ),
-  );
-  const failure = create.error ?? keys.error;
-
   return (
-    <FormDialog
-      open={open}
-      title={t('terraform.newWorkspace')}
-      submitLabel={t('common.create')}
-      onSubmit={submit}
-      onClose={onClose}
-      submitting={create.isPending}
-      error={failure ? getErrorMessage(failure) : null}
-    >
+    <FormDialog {...dialogProps} title={t('terraform.newWorkspace')}>
       <FormTextField control={form.control} name="name" label={t('terraform.workspaceName')} required autoFocus />
       <FormSelectField
         control={form.control}
@@ -107,7 +85,6 @@ export function NewWorkspaceDialog({
 }
 
 const AttachForm = z.object({ inventory_id: requiredId('Inventory is required') });
-type AttachInput = z.input<typeof AttachForm>;
 type AttachValues = z.output<typeof AttachForm>;
 
 /** Attaches a workspace of the template's app that no template holds. */
@@ -119,44 +96,22 @@ export function AttachWorkspaceDialog({
 }: DialogProps & { template: Template; onAttached: (id: number) => void }) {
   const { t } = useTranslation();
   const inventories = useQuery({ ...inventoriesQuery(template.project_id, template.app), enabled: open });
-  const attach = useWorkspaceAction(template.project_id, template.id);
-  const form = useForm<AttachInput, unknown, AttachValues>({
+  const { form, dialogProps } = useFormDialog({
+    open,
+    onClose,
     resolver: zodResolver(AttachForm),
-    defaultValues: { inventory_id: null },
+    defaults: { inventory_id: null },
+    mutation: useWorkspaceAction(template.project_id, template.id),
+    toVariables: (values: AttachValues) => ({ action: 'attach' as const, inventoryId: values.inventory_id }),
+    onSaved: ({ values }) => onAttached(values.inventory_id),
+    otherErrors: [inventories.error],
   });
   const free = (inventories.data ?? []).filter(
     (inventory) => inventory.type === workspaceTypeOf(template.app) && inventory.template_id === null,
   );
 
-  useEffect(() => {
-    if (!open) return;
-    form.reset({ inventory_id: null });
-    attach.reset();
-  }, [open]);
-
-  const submit = form.handleSubmit((values) =>
-    attach.mutate(
-      { action: 'attach', inventoryId: values.inventory_id },
-      {
-        onSuccess: () => {
-          onAttached(values.inventory_id);
-          onClose();
-        },
-      },
-    ),
-  );
-  const failure = attach.error ?? inventories.error;
-
   return (
-    <FormDialog
-      open={open}
-      title={t('terraform.attachWorkspace')}
-      submitLabel={t('terraform.attach')}
-      onSubmit={submit}
-      onClose={onClose}
-      submitting={attach.isPending}
-      error={failure ? getErrorMessage(failure) : null}
-    >
+    <FormDialog {...dialogProps} title={t('terraform.attachWorkspace')} submitLabel={t('terraform.attach')}>
       <FormSelectField
         control={form.control}
         name="inventory_id"
@@ -173,7 +128,6 @@ export function AttachWorkspaceDialog({
 }
 
 const AliasForm = z.object({ auth_key_id: requiredId(KEY_REQUIRED) });
-type AliasInput = z.input<typeof AliasForm>;
 type AliasValues = z.output<typeof AliasForm>;
 
 /** A new backend address of the workspace; terraform signs in with the chosen login and password. */
@@ -185,34 +139,20 @@ export function AddAliasDialog({
 }: DialogProps & { projectId: number; inventoryId: number }) {
   const { t } = useTranslation();
   const keys = useQuery({ ...keysQuery(projectId), enabled: open });
-  const create = useCreateAlias(projectId, inventoryId);
-  const form = useForm<AliasInput, unknown, AliasValues>({
+  const { form, dialogProps } = useFormDialog({
+    open,
+    onClose,
+    isNew: true,
     resolver: zodResolver(AliasForm),
-    defaultValues: { auth_key_id: null },
+    defaults: { auth_key_id: null },
+    mutation: useCreateAlias(projectId, inventoryId),
+    toVariables: (values: AliasValues) => ({ auth_key_id: values.auth_key_id }),
+    otherErrors: [keys.error],
   });
   const loginPasswordKeys = (keys.data ?? []).filter((key) => key.type === 'login_password');
 
-  useEffect(() => {
-    if (!open) return;
-    form.reset({ auth_key_id: null });
-    create.reset();
-  }, [open]);
-
-  const submit = form.handleSubmit((values) =>
-    create.mutate({ auth_key_id: values.auth_key_id }, { onSuccess: onClose }),
-  );
-  const failure = create.error ?? keys.error;
-
   return (
-    <FormDialog
-      open={open}
-      title={t('terraform.addAlias')}
-      submitLabel={t('common.create')}
-      onSubmit={submit}
-      onClose={onClose}
-      submitting={create.isPending}
-      error={failure ? getErrorMessage(failure) : null}
-    >
+    <FormDialog {...dialogProps} title={t('terraform.addAlias')}>
       <FormSelectField
         control={form.control}
         name="auth_key_id"

@@ -28,6 +28,7 @@ import { useDialogState } from '../../../components/use-dialog-state.ts';
 import { getErrorMessage, isApiError } from '../../../lib/api-client.ts';
 import { DASH, formatDate } from '../../../lib/format-date.ts';
 import { stateQuery, statesPageQuery, useDeleteState } from '../api/terraform-queries.ts';
+import { paths } from '../../../lib/paths.ts';
 
 /** The raw state of one version, loaded when its row opens; tall states scroll inside 400 px. */
 function RawState({ projectId, inventoryId, stateId }: { projectId: number; inventoryId: number; stateId: number }) {
@@ -110,7 +111,7 @@ export function WorkspaceStates({ projectId, inventoryId, canManage }: Workspace
                 <TableCell>{state.id}</TableCell>
                 <TableCell>
                   {state.task_id ? (
-                    <Link component={RouterLink} to={`/project/${projectId}/history?t=${state.task_id}`}>
+                    <Link component={RouterLink} to={paths.taskLog(projectId, state.task_id)}>
                       #{state.task_id}
                     </Link>
                   ) : (

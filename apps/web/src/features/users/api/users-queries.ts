@@ -1,48 +1,38 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { usersApi } from '@gantry/contract';
 import type { CreateUserBody, PasswordBody, UpdateUserBody } from '@gantry/contract';
 import { api } from '../../../lib/api-client.ts';
+import { useRefreshingMutation } from '../../../lib/mutations.ts';
 import { currentUserQuery, usersQuery } from '../../../lib/shared-queries.ts';
 
-function useInvalidateUsers() {
-  const queryClient = useQueryClient();
-  return () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: usersQuery.queryKey }),
-      // The signed-in user may be the one that changed.
-      queryClient.invalidateQueries({ queryKey: currentUserQuery.queryKey }),
-    ]);
-}
+// The signed-in user may be the one that changed.
+const refresh = [usersQuery.queryKey, currentUserQuery.queryKey];
 
-export function useCreateUser() {
-  const invalidate = useInvalidateUsers();
-  return useMutation({ mutationFn: (body: CreateUserBody) => api(usersApi.create, { body }), onSuccess: invalidate });
-}
+/** A new user's body, or an existing user's id and changes. */
+export type SaveUserVariables = { body: CreateUserBody } | { userId: number; body: UpdateUserBody };
 
-export function useUpdateUser() {
-  const invalidate = useInvalidateUsers();
-  return useMutation({
-    mutationFn: ({ userId, body }: { userId: number; body: UpdateUserBody }) =>
-      api(usersApi.update, { params: { userId }, body }),
-    onSuccess: invalidate,
+/** Creates or updates a user; answers with the name the user is saved under. */
+export function useSaveUser() {
+  return useRefreshingMutation(refresh, async (variables: SaveUserVariables): Promise<string> => {
+    if ('userId' in variables) {
+      await api(usersApi.update, { params: { userId: variables.userId }, body: variables.body });
+      return variables.body.name;
+    }
+    return (await api(usersApi.create, { body: variables.body })).name;
   });
 }
 
 export function useDeleteUser() {
-  const invalidate = useInvalidateUsers();
-  return useMutation({
-    mutationFn: (userId: number) => api(usersApi.remove, { params: { userId } }),
-    onSuccess: invalidate,
-  });
+  return useRefreshingMutation(refresh, (userId: number) => api(usersApi.remove, { params: { userId } }));
 }
 
+/**
+ * The server may end the sessions of a user whose password changed; if it ended ours, the refetch
+ * sends us to the sign-in page now rather than at some later click.
+ */
 export function useChangePassword() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ userId, body }: { userId: number; body: PasswordBody }) =>
+  return useRefreshingMutation(
+    [currentUserQuery.queryKey],
+    ({ userId, body }: { userId: number; body: PasswordBody }) =>
       api(usersApi.setPassword, { params: { userId }, body }),
-    // The server may end the sessions of a user whose password changed; if it ended ours, the
-    // refetch sends us to the sign-in page now rather than at some later click.
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: currentUserQuery.queryKey }),
-  });
+  );
 }

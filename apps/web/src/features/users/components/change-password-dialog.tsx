@@ -1,5 +1,3 @@
-import { useEffect } from 'react';
-import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -8,13 +6,14 @@ import { PasswordBody, requiredText } from '@gantry/contract';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
-import { getErrorMessage } from '../../../lib/api-client.ts';
+import { useFormDialog } from '../../../components/use-form-dialog.ts';
 import { useChangePassword } from '../api/users-queries.ts';
 
 /** The dialog changes the signed-in user's own password, which takes their current one. */
 const OwnPasswordBody = PasswordBody.extend({
   current_password: z.string().min(1, requiredText('Current password')).max(1024),
 });
+type OwnPasswordBody = z.output<typeof OwnPasswordBody>;
 
 export function ChangePasswordDialog({
   open,
@@ -27,40 +26,18 @@ export function ChangePasswordDialog({
 }) {
   const { t } = useTranslation();
   const snackbar = useSnackbar();
-  const change = useChangePassword();
-  const form = useForm({
+  const { form, dialogProps } = useFormDialog({
+    open,
+    onClose,
     resolver: zodResolver(OwnPasswordBody),
-    defaultValues: { password: '', current_password: '' },
+    defaults: { password: '', current_password: '' },
+    mutation: useChangePassword(),
+    toVariables: (body: OwnPasswordBody) => ({ userId, body }),
+    onSaved: () => snackbar.showSuccess(t('users.passwordChanged')),
   });
 
-  useEffect(() => {
-    if (!open) return;
-    form.reset({ password: '', current_password: '' });
-    change.reset();
-  }, [open]);
-
-  const submit = form.handleSubmit((body) =>
-    change.mutate(
-      { userId, body },
-      {
-        onSuccess: () => {
-          snackbar.showSuccess(t('users.passwordChanged'));
-          onClose();
-        },
-      },
-    ),
-  );
-
   return (
-    <FormDialog
-      open={open}
-      title={t('users.changePassword')}
-      submitLabel={t('common.save')}
-      onSubmit={submit}
-      onClose={onClose}
-      submitting={change.isPending}
-      error={change.error ? getErrorMessage(change.error) : null}
-    >
+    <FormDialog {...dialogProps} title={t('users.changePassword')}>
       <FormTextField
         control={form.control}
         name="current_password"

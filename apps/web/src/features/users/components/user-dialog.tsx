@@ -1,5 +1,3 @@
-import { useEffect } from 'react';
-import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
@@ -9,8 +7,9 @@ import type { User } from '@gantry/contract';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormCheckbox, FormTextField } from '../../../components/form-fields.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
-import { getErrorMessage } from '../../../lib/api-client.ts';
-import { useCreateUser, useUpdateUser } from '../api/users-queries.ts';
+import { useFormDialog } from '../../../components/use-form-dialog.ts';
+import { useSaveUser } from '../api/users-queries.ts';
+import type { SaveUserVariables } from '../api/users-queries.ts';
 
 /**
  * One form for new and existing users. A new user needs a password unless external (the rule of
@@ -55,88 +54,52 @@ const emptyUser: UserFormInput = {
 export function UserDialog({ open, user, viewerIsAdmin, isSelf, title, onClose }: UserDialogProps) {
   const { t } = useTranslation();
   const snackbar = useSnackbar();
-  const create = useCreateUser();
-  const update = useUpdateUser();
   const isNew = user === undefined;
-  const form = useForm<UserFormInput, unknown, UserFormValues>({
+  const { form, dialogProps } = useFormDialog({
+    open,
+    onClose,
+    isNew,
+    itemKey: user?.id,
     resolver: zodResolver(buildUserFormSchema(isNew)),
-    defaultValues: emptyUser,
+    defaults: user
+      ? {
+          name: user.name,
+          username: user.username,
+          email: user.email,
+          password: '',
+          current_password: '',
+          admin: user.admin,
+          alert: user.alert,
+          external: user.external,
+        }
+      : emptyUser,
+    mutation: useSaveUser(),
+    toVariables: (values: UserFormValues): SaveUserVariables => {
+      const body = {
+        name: values.name,
+        username: values.username,
+        email: values.email,
+        alert: values.alert ?? false,
+        external: values.external ?? false,
+        admin: viewerIsAdmin ? (values.admin ?? false) : undefined,
+      };
+      if (!user) return { body: { ...body, password: values.external ? undefined : values.password } };
+      return {
+        userId: user.id,
+        body: {
+          ...body,
+          id: user.id,
+          password: values.password ? values.password : undefined,
+          current_password: isSelf && values.current_password ? values.current_password : undefined,
+        },
+      };
+    },
+    onSaved: ({ result: name }) => snackbar.showSuccess(t(isNew ? 'users.created' : 'users.saved', { name })),
   });
-
-  useEffect(() => {
-    if (!open) return;
-    form.reset(
-      user
-        ? {
-            name: user.name,
-            username: user.username,
-            email: user.email,
-            password: '',
-            current_password: '',
-            admin: user.admin,
-            alert: user.alert,
-            external: user.external,
-          }
-        : emptyUser,
-    );
-    create.reset();
-    update.reset();
-    // Reset when the dialog opens, or reopens for another user.
-  }, [open, user?.id]);
-
   const external = form.watch('external') === true;
-  const mutation = isNew ? create : update;
-
-  const submit = form.handleSubmit((values) => {
-    const body = {
-      name: values.name,
-      username: values.username,
-      email: values.email,
-      alert: values.alert ?? false,
-      external: values.external ?? false,
-      admin: viewerIsAdmin ? (values.admin ?? false) : undefined,
-    };
-    if (user) {
-      update.mutate(
-        {
-          userId: user.id,
-          body: {
-            ...body,
-            id: user.id,
-            password: values.password ? values.password : undefined,
-            current_password: isSelf && values.current_password ? values.current_password : undefined,
-          },
-        },
-        {
-          onSuccess: () => {
-            snackbar.showSuccess(t('users.saved', { name: values.name }));
-            onClose();
-          },
-        },
-      );
-    } else {
-      create.mutate(
-        { ...body, password: values.external ? undefined : values.password },
-        {
-          onSuccess: (created) => {
-            snackbar.showSuccess(t('users.created', { name: created.name }));
-            onClose();
-          },
-        },
-      );
-    }
-  });
 
   return (
-    <FormDialog
-      open={open}
-      title={title ?? (isNew ? t('users.newUser') : t('users.editUser'))}
-      submitLabel={isNew ? t('common.create') : t('common.save')}
-      onSubmit={submit}
-      onClose={onClose}
-      submitting={mutation.isPending}
-      error={mutation.error ? getErrorMessage(mutation.error) : null}
-    >
+    <FormDialog {...dialogProps} title={title ?? (isNew ? t('users.newUser') : t('users.editUser'))}>
       <FormTextField control={form.control} name="name" label={t('users.name')} required autoComplete="name" />
       <FormTextField
         control={form.control}

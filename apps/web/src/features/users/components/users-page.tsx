@@ -22,6 +22,7 @@ import { currentUserQuery, usersQuery } from '../../../lib/shared-queries.ts';
 import { storage } from '../../../lib/storage.ts';
 import { useDeleteUser } from '../api/users-queries.ts';
 import { UserDialog } from './user-dialog.tsx';
+import { paths } from '../../../lib/paths.ts';
 
 /** Admins receive full user records; the summary shape is what other users get. */
 function isFullUser(user: User | UserSummary): user is User {
@@ -133,7 +134,7 @@ export function UsersPage() {
     <Page>
       <PageHeader
         title={t('users.title')}
-        backTo={lastProjectId ? `/project/${lastProjectId}` : '/'}
+        backTo={paths.back(lastProjectId)}
         actions={
           <Button
             variant="contained"

@@ -11,6 +11,7 @@ import { useDialogState } from '../../../components/use-dialog-state.ts';
 import { viewsQuery } from '../../../lib/project-resources.ts';
 import { storage } from '../../../lib/storage.ts';
 import { EditViewsDialog } from './edit-views-dialog.tsx';
+import { paths } from '../../../lib/paths.ts';
 
 interface ViewTabsProps {
   projectId: number;
@@ -25,7 +26,6 @@ export function ViewTabs({ projectId, viewId, canEdit }: ViewTabsProps) {
   const { t } = useTranslation();
   const views = useQuery(viewsQuery(projectId));
   const editDialog = useDialogState();
-  const base = `/project/${projectId}`;
   const known = views.data?.some((view) => view.id === viewId) ?? false;
 
   return (
@@ -42,7 +42,7 @@ export function ViewTabs({ projectId, viewId, canEdit }: ViewTabsProps) {
           value={0}
           label={t('views.all')}
           component={RouterLink}
-          to={`${base}/templates`}
+          to={paths.templates(projectId)}
           onClick={() => storage.setLastViewId(projectId, null)}
         />
         {(views.data ?? []).map((view) => (
@@ -51,7 +51,7 @@ export function ViewTabs({ projectId, viewId, canEdit }: ViewTabsProps) {
             value={view.id}
             label={view.title}
             component={RouterLink}
-            to={`${base}/views/${view.id}/templates`}
+            to={paths.templates(projectId, view.id)}
             onClick={() => storage.setLastViewId(projectId, view.id)}
           />
         ))}

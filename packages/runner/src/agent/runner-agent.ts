@@ -1,13 +1,8 @@
 import type { RunnerJob, RunnerJobProgress, RunnerReportedStatus, RunnerState } from '@gantry/contract';
-import {
-  TASK_MARK_VARIABLE,
-  TaskStopped,
-  createTaskMark,
-  createTaskMarkScope,
-  killMarkedProcesses,
-  runTask,
-} from '@gantry/runner';
-import { prepareWorkRoot } from '../secrets/private-data.ts';
+import { TASK_MARK_VARIABLE, createTaskMark, createTaskMarkScope, killMarkedProcesses } from '../process-sweep.ts';
+import { runTask } from '../run-task.ts';
+import { TaskStopped } from '../step-runner.ts';
+import { prepareWorkRoot } from '../workspace.ts';
 import { ServerUnavailable, type RunnerClient } from './runner-client.ts';
 
 interface Job {

@@ -5,10 +5,12 @@ import {
   RunnerProgressResult as ProgressResultSchema,
   RunnerState as StateSchema,
 } from '@gantry/contract';
-import { CliError } from './cli-context.ts';
 
 /** The server cannot be reached or failed for now: try again later. */
 export class ServerUnavailable extends Error {}
+
+/** The server refused the runner (a wrong or deleted token, a bad request): retrying will not help. */
+export class RunnerRefused extends Error {}
 
 const REQUEST_TIMEOUT_MS = 30_000;
 
@@ -54,7 +56,7 @@ export function createRunnerClient(
       } catch {
         // not JSON: keep the text
       }
-      throw new CliError(`The server refused the runner (${response.status}): ${message || response.statusText}`);
+      throw new RunnerRefused(`The server refused the runner (${response.status}): ${message || response.statusText}`);
     }
     return text ? (JSON.parse(text) as unknown) : undefined;
   }
@@ -62,7 +64,7 @@ export function createRunnerClient(
   return {
     async register(body: RunnerRegisterBody): Promise<string> {
       const result = (await call('POST', '/api/internal/runners', body)) as { token?: unknown };
-      if (typeof result.token !== 'string') throw new CliError('The server did not return a runner token');
+      if (typeof result.token !== 'string') throw new RunnerRefused('The server did not return a runner token');
       return result.token;
     },
     /** Waits up to `waitSeconds` for news; `cancel` ends the wait at once (the runner is stopping). */

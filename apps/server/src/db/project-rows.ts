@@ -1,0 +1,59 @@
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Database, Db, Dialect } from './database.ts';
+import { insertRow } from './insert.ts';
+
+/** Tables whose rows belong to one project: an id of their own and the project's id. */
+export type ProjectTable = {
+  [K in keyof Database]: Database[K] extends { id: unknown; project_id: number } ? K : never;
+}[keyof Database];
+
+/** Columns a caller may change: never the row's id or the project it belongs to. */
+export type RowChanges<T extends ProjectTable> = Partial<Omit<Selectable<Database[T]>, 'id' | 'project_id'>>;
+
+/**
+ * Kysely cannot relate a generic table name to its columns, so the queries below see every project
+ * table as this one shape; the signatures of projectRows keep each caller typed to its own table.
+ */
+type ScopedView = Kysely<Record<string, { id: number; project_id: number; [column: string]: unknown }>>;
+
+/**
+ * The queries every project resource shares. Each one carries the project id, so a row of another
+ * project can be neither read, changed nor deleted through them (rule 5 by construction).
+ */
+export function projectRows<T extends ProjectTable>(db: Db, dialect: Dialect, table: T) {
+  type Row = Selectable<Database[T]>;
+  const scoped = db as unknown as ScopedView;
+  const name: string = table;
+  return {
+    /** The project's rows by one column, then by id so that ties keep a stable order. */
+    list(projectId: number, column: keyof Row & string, order: 'asc' | 'desc' = 'asc'): Promise<Row[]> {
+      return scoped
+        .selectFrom(name)
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .orderBy(column, order)
+        .orderBy('id')
+        .execute() as Promise<Row[]>;
+    },
+    find(projectId: number, id: number): Promise<Row | undefined> {
+      return scoped
+        .selectFrom(name)
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .where('id', '=', id)
+        .executeTakeFirst() as Promise<Row | undefined>;
+    },
+    insert(row: Insertable<Database[T]>): Promise<number> {
+      return insertRow(db, dialect, table, row);
+    },
+    async update(projectId: number, id: number, changes: RowChanges<T>): Promise<void> {
+      await scoped.updateTable(name).set(changes).where('project_id', '=', projectId).where('id', '=', id).execute();
+    },
+    async delete(projectId: number, id: number): Promise<void> {
+      await scoped.deleteFrom(name).where('project_id', '=', projectId).where('id', '=', id).execute();
+    },
+  };
+}
+
+/** One project table's queries by id: what a module may be given of another module's rows. */
+export type ProjectRowsById<T extends ProjectTable> = Omit<ReturnType<typeof projectRows<T>>, 'list'>;

@@ -1,0 +1,67 @@
+import type { ResourceRefs } from '@gantry/contract';
+import { badRequest, notFound } from '../../errors.ts';
+import type { EventsService } from '../events/events.service.ts';
+import type { UserRow } from '../users/users.table.ts';
+import { assertUnused } from './assert-unused.ts';
+import type { RefsRepository } from './refs.repository.ts';
+
+/** Who uses each kind of project resource: the lookups the resources' services are given. */
+export type ResourceRefsLookup = Pick<
+  RefsRepository,
+  'forKey' | 'forRepository' | 'forInventory' | 'forEnvironment' | 'forTemplate'
+>;
+
+interface ProjectResourceOptions<Row> {
+  /** How messages and audit events name the resource: "Access key", "Variable group". */
+  label: string;
+  /** The audit event's object type: "key", "environment". */
+  objectType: string;
+  rows: { find(projectId: number, id: number): Promise<Row | undefined> };
+  events: EventsService;
+}
+
+/** What every project resource's service does the same way: read a row or fail, and log what changed. */
+export function projectResource<Row>({ label, objectType, rows, events }: ProjectResourceOptions<Row>) {
+  return {
+    /** The row, or 404 when the project has no such resource. */
+    async get(projectId: number, id: number): Promise<Row> {
+      const row = await rows.find(projectId, id);
+      if (!row) throw notFound(label);
+      return row;
+    },
+    /** The row another resource points at, or 400: the id in a body is the caller's mistake. */
+    async assertExists(projectId: number, id: number, what = label): Promise<Row> {
+      const row = await rows.find(projectId, id);
+      if (!row) throw badRequest(`${what} not found in this project`);
+      return row;
+    },
+    record(actor: UserRow, projectId: number, id: number, description: string): Promise<void> {
+      return events.record({ userId: actor.id, projectId, objectType, objectId: id, description });
+    },
+  };
+}
+
+interface UsedResourceOptions<Row> extends ProjectResourceOptions<Row> {
+  rows: ProjectResourceOptions<Row>['rows'] & { delete(projectId: number, id: number): Promise<void> };
+  usedBy(projectId: number, id: number): Promise<ResourceRefs>;
+}
+
+/** A resource others point at (keys, repositories, ...): it lists its users and cannot be deleted while used. */
+export function usedResource<Row extends { name: string }>(options: UsedResourceOptions<Row>) {
+  const { label, rows, usedBy } = options;
+  const resource = projectResource(options);
+  return {
+    ...resource,
+    async refs(projectId: number, id: number): Promise<ResourceRefs> {
+      // Another project's id must not read as "used nowhere".
+      await resource.get(projectId, id);
+      return usedBy(projectId, id);
+    },
+    async remove(actor: UserRow, projectId: number, id: number): Promise<void> {
+      const current = await resource.get(projectId, id);
+      assertUnused(label, await usedBy(projectId, id));
+      await rows.delete(projectId, id);
+      await resource.record(actor, projectId, id, `${label} ${current.name} deleted`);
+    },
+  };
+}

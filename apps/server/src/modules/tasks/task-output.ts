@@ -1,0 +1,50 @@
+import type { Clock } from '../../clock.ts';
+import { toTimestamp } from '../../clock.ts';
+import type { Audience, LiveHub } from '../../live/live-hub.ts';
+import type { OutputRecord, TaskOutputRepository } from './task-output.repository.ts';
+import type { TaskRow } from './tasks.table.ts';
+
+export interface TaskOutputDeps {
+  output: TaskOutputRepository;
+  hub: LiveHub;
+  clock: Clock;
+  audienceOf(projectId: number): Promise<Audience>;
+}
+
+type TaskRef = Pick<TaskRow, 'id' | 'project_id'>;
+
+/**
+ * Lines written to a task's log outside its open log (a runner's reports, the engine's notes on a task
+ * it does not run): numbered by the store, stored, then sent to the project's members.
+ */
+export function createTaskOutput(deps: TaskOutputDeps) {
+  async function append(
+    task: TaskRef,
+    records: readonly OutputRecord[],
+    runnerIndex: number | null,
+    audience?: Audience,
+  ): Promise<{ runnerLogOffset: number } | undefined> {
+    const appended = await deps.output.append(task.id, records, runnerIndex);
+    if (appended && appended.stored.length > 0)
+      deps.hub.publishLines(audience ?? (await deps.audienceOf(task.project_id)), task, appended.stored);
+    return appended;
+  }
+
+  return {
+    /** Appends a runner's report; undefined when the task no longer exists. */
+    appendReport: append,
+
+    /** Appends lines written now. */
+    async write(task: TaskRef, outputs: readonly string[], audience?: Audience): Promise<void> {
+      const time = toTimestamp(deps.clock.now());
+      await append(
+        task,
+        outputs.map((output) => ({ time, output })),
+        null,
+        audience,
+      );
+    },
+  };
+}
+
+export type TaskOutput = ReturnType<typeof createTaskOutput>;

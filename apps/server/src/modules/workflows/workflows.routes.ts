@@ -1,0 +1,27 @@
+import { Permission, workflowsApi } from '@gantry/contract';
+import type { Routes } from '../../http/route.ts';
+import { projectMember } from '../../http/route.ts';
+import type { WorkflowsService } from './workflows.service.ts';
+
+export function registerWorkflowsRoutes(route: Routes, { workflows }: { workflows: WorkflowsService }) {
+  const manage = projectMember(Permission.manageProjectResources);
+  route(workflowsApi.list, projectMember(), ({ access }) => workflows.list(access.project.id));
+  route(workflowsApi.create, manage, ({ actor, access, body }) => workflows.create(actor, access, body));
+  route(workflowsApi.validate, manage, ({ access, body }) => workflows.validate(access, body));
+  route(workflowsApi.get, projectMember(), ({ access, params }) => workflows.get(access.project.id, params.workflowId));
+  route(workflowsApi.update, manage, ({ actor, access, params, body }) =>
+    workflows.update(actor, access, params.workflowId, body),
+  );
+  route(workflowsApi.remove, manage, ({ actor, access, params }) =>
+    workflows.remove(actor, access.project.id, params.workflowId),
+  );
+  route(workflowsApi.yaml, projectMember(), async ({ access, params, reply }) =>
+    reply.type('application/yaml; charset=utf-8').send(await workflows.getYaml(access.project.id, params.workflowId)),
+  );
+  route(workflowsApi.versions, projectMember(), ({ access, params }) =>
+    workflows.listVersions(access.project.id, params.workflowId),
+  );
+  route(workflowsApi.version, projectMember(), ({ access, params }) =>
+    workflows.getVersion(access.project.id, params.workflowId, params.version),
+  );
+}

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectRows } from '../src/db/project-rows.ts';
+import { createTestApp, type TestApp } from './test-app.ts';
+import { listTestDialects } from './test-databases.ts';
+
+const dialects = await listTestDialects();
+
+describe.each(dialects)('project-scoped rows on %s', (dialect) => {
+  let t: TestApp;
+  let projectA: number;
+  let projectB: number;
+
+  async function createProject(name: string): Promise<number> {
+    const res = await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name } });
+    expect(res.status).toBe(201);
+    return (res.body as { id: number }).id;
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    projectA = await createProject('A');
+    projectB = await createProject('B');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const views = () => projectRows(t.runtime.connection.db, dialect, 'view');
+
+  it('inserts a row and finds it by id only within its own project', async () => {
+    const id = await views().insert({ project_id: projectA, title: 'mine', position: 0 });
+    expect(await views().find(projectA, id)).toEqual({ id, project_id: projectA, title: 'mine', position: 0 });
+    expect(await views().find(projectB, id)).toBeUndefined();
+  });
+
+  it("lists only the project's own rows, ordered by the column then by id", async () => {
+    const first = await views().insert({ project_id: projectB, title: 'b', position: 2 });
+    const second = await views().insert({ project_id: projectB, title: 'a', position: 1 });
+    const tie = await views().insert({ project_id: projectB, title: 'c', position: 1 });
+    expect((await views().list(projectB, 'position')).map((v) => v.id)).toEqual([second, tie, first]);
+    expect((await views().list(projectB, 'title', 'desc')).map((v) => v.title)).toEqual(['c', 'b', 'a']);
+    expect((await views().list(projectA, 'position')).every((v) => v.project_id === projectA)).toBe(true);
+  });
+
+  it("cannot change or delete another project's row through that project's id", async () => {
+    const id = await views().insert({ project_id: projectA, title: 'kept', position: 5 });
+    await views().update(projectB, id, { title: 'taken' });
+    await views().delete(projectB, id);
+    expect(await views().find(projectA, id)).toEqual({ id, project_id: projectA, title: 'kept', position: 5 });
+
+    await views().update(projectA, id, { title: 'renamed' });
+    expect((await views().find(projectA, id))?.title).toBe('renamed');
+    await views().delete(projectA, id);
+    expect(await views().find(projectA, id)).toBeUndefined();
+  });
+
+  it('scopes every table it serves the same way', async () => {
+    const keys = projectRows(t.runtime.connection.db, dialect, 'access_key');
+    const id = await keys.insert({
+      project_id: projectA,
+      name: 'k',
+      type: 'none',
+      secret: null,
+      created: new Date().toISOString(),
+    });
+    expect(await keys.find(projectB, id)).toBeUndefined();
+    expect((await keys.list(projectB, 'name')).map((k) => k.project_id)).not.toContain(projectA);
+    await keys.delete(projectB, id);
+    expect((await keys.find(projectA, id))?.name).toBe('k');
+  });
+});

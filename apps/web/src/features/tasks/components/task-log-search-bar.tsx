@@ -1,0 +1,167 @@
+import { useEffect, useRef, useState } from 'react';
+import type { KeyboardEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import CloseIcon from '@mui/icons-material/Close';
+import KeyboardArrowDownIcon from '@mui/icons-material/KeyboardArrowDown';
+import KeyboardArrowUpIcon from '@mui/icons-material/KeyboardArrowUp';
+import IconButton from '@mui/material/IconButton';
+import InputBase from '@mui/material/InputBase';
+import Stack from '@mui/material/Stack';
+import ToggleButton from '@mui/material/ToggleButton';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { getErrorMessage } from '../../../lib/api-client.ts';
+import { taskLogSearchQuery } from '../api/tasks-queries.ts';
+import type { LogSearch } from '../api/tasks-queries.ts';
+
+const NO_LINES: readonly number[] = [];
+
+/** Typing pauses this long before the log is searched. */
+const TYPING_PAUSE_MS = 250;
+
+interface TaskLogSearchBarProps {
+  projectId: number;
+  taskId: number;
+  /** A running task's log grows: its search is repeated this often (false once it is finished). */
+  refreshMs: number | false;
+  /** Called with the seq of the current match (null when none) and all matching seqs known. */
+  onResults: (current: number | null, matches: readonly number[]) => void;
+  onClose: () => void;
+}
+
+/** The log dialog's search: server-side, so it sees every line of a log the view only partly renders. */
+export function TaskLogSearchBar({ projectId, taskId, refreshMs, onResults, onClose }: TaskLogSearchBarProps) {
+  const { t } = useTranslation();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [text, setText] = useState('');
+  const [caseSensitive, setCaseSensitive] = useState(false);
+  const [regex, setRegex] = useState(false);
+  const [search, setSearch] = useState<LogSearch>({ text: '', caseSensitive: false, regex: false });
+  const [index, setIndex] = useState(0);
+
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      setSearch({ text, caseSensitive, regex });
+      setIndex(0);
+    }, TYPING_PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [text, caseSensitive, regex]);
+
+  const result = useQuery(taskLogSearchQuery(projectId, taskId, search, refreshMs));
+  // A stable empty list: a new one each render would report new results each render.
+  const lines = search.text && result.data ? result.data.lines : NO_LINES;
+  const total = search.text && result.data ? result.data.count : 0;
+  const current = lines.length > 0 ? Math.min(index, lines.length - 1) : -1;
+
+  useEffect(() => {
+    onResults(current >= 0 ? (lines[current] ?? null) : null, lines);
+  }, [current, lines, onResults]);
+
+  useEffect(() => inputRef.current?.focus(), []);
+
+  const step = (by: number) => {
+    if (lines.length === 0) return;
+    setIndex((current + by + lines.length) % lines.length);
+  };
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      step(event.shiftKey ? -1 : 1);
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      event.stopPropagation();
+      onClose();
+    }
+  };
+
+  const status = result.error
+    ? getErrorMessage(result.error)
+    : !search.text
+      ? ''
+      : total === 0
+        ? t('taskLog.searchNoMatches')
+        : t('taskLog.searchCount', { current: current + 1, total });
+
+  return (
+    <Stack
+      direction="row"
+      spacing={0.5}
+      role="search"
+      sx={{ alignItems: 'center', px: { xs: 1, sm: 2 }, py: 0.5, borderBottom: 1, borderColor: 'divider' }}
+      onKeyDown={onKeyDown}
+    >
+      <InputBase
+        inputRef={inputRef}
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+        placeholder={t('taskLog.searchPlaceholder')}
+        inputProps={{ 'aria-label': t('taskLog.search'), maxLength: 500, spellCheck: false }}
+        sx={{ flex: 1, minWidth: 0, fontFamily: 'monospace', fontSize: 14 }}
+      />
+      <Typography
+        variant="body2"
+        color={result.error ? 'error' : 'text.secondary'}
+        role="status"
+        noWrap
+        sx={{ maxWidth: { xs: 120, sm: 360 } }}
+      >
+        {status}
+      </Typography>
+      <Tooltip title={t('taskLog.searchCase')}>
+        <ToggleButton
+          value="case"
+          size="small"
+          selected={caseSensitive}
+          onChange={() => setCaseSensitive((value) => !value)}
+          aria-label={t('taskLog.searchCase')}
+          sx={{ px: 1, py: 0.25, fontFamily: 'monospace', textTransform: 'none' }}
+        >
+          Aa
+        </ToggleButton>
+      </Tooltip>
+      <Tooltip title={t('taskLog.searchRegex')}>
+        <ToggleButton
+          value="regex"
+          size="small"
+          selected={regex}
+          onChange={() => setRegex((value) => !value)}
+          aria-label={t('taskLog.searchRegex')}
+          sx={{ px: 1, py: 0.25, fontFamily: 'monospace', textTransform: 'none' }}
+        >
+          .*
+        </ToggleButton>
+      </Tooltip>
+      <Tooltip title={t('taskLog.searchPrevious')}>
+        <span>
+          <IconButton
+            size="small"
+            onClick={() => step(-1)}
+            disabled={lines.length === 0}
+            aria-label={t('taskLog.searchPrevious')}
+          >
+            <KeyboardArrowUpIcon />
+          </IconButton>
+        </span>
+      </Tooltip>
+      <Tooltip title={t('taskLog.searchNext')}>
+        <span>
+          <IconButton
+            size="small"
+            onClick={() => step(1)}
+            disabled={lines.length === 0}
+            aria-label={t('taskLog.searchNext')}
+          >
+            <KeyboardArrowDownIcon />
+          </IconButton>
+        </span>
+      </Tooltip>
+      <Tooltip title={t('taskLog.searchClose')}>
+        <IconButton size="small" onClick={onClose} aria-label={t('taskLog.searchClose')}>
+          <CloseIcon fontSize="small" />
+        </IconButton>
+      </Tooltip>
+    </Stack>
+  );
+}

@@ -1,0 +1,89 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { adminApiClient, type ApiClient } from './api-client.ts';
+import { launchBrowser, newPage, type PageOptions } from './browser.ts';
+import { createScriptsProject, type ScriptFile, type ScriptsProject } from './scripts-project.ts';
+import { startGantry, type RunningServer } from './server.ts';
+import { signIn } from './ui.ts';
+
+/** Who signs in and where the page should land; the server's admin unless `login` is given. */
+interface SignInOptions {
+  login?: string;
+  password?: string;
+  waitForUrl?: RegExp;
+}
+
+/** A built Gantry server on a fresh store and a browser, started before a test file's tests and closed after. */
+export interface GantryFixture {
+  readonly server: RunningServer;
+  readonly browser: Browser;
+  /** The admin's API client; it signs in on its first call. */
+  readonly api: ApiClient;
+  /** A new page in its own browser context, not signed in. */
+  newPage(options?: PageOptions): Promise<Page>;
+  /** Signs `page` in through the sign-in form (see ui.ts signIn). */
+  signIn(page: Page, options?: SignInOptions): Promise<void>;
+  /** A new page in its own browser context, signed in through the sign-in form. */
+  signedInPage(options?: SignInOptions & PageOptions): Promise<Page>;
+  /** A project on a local scripts directory (see createScriptsProject), removed after the tests. */
+  scriptsProject(name: string, files: Record<string, ScriptFile>): Promise<ScriptsProject>;
+}
+
+type Environment = Record<string, string>;
+
+/**
+ * Registers the `beforeAll` that starts Gantry (with `env`, or the environment `env()` resolves
+ * to) and launches Chromium, and the `afterAll` that closes both. Call it in a `describe` body;
+ * hooks the file registers after it run once the server is up, and close before it stops.
+ */
+export function useGantry(env: Environment | (() => Promise<Environment>) = {}): GantryFixture {
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
+  let admin: Promise<ApiClient> | undefined;
+  const scripts: ScriptsProject[] = [];
+
+  beforeAll(async () => {
+    server = await startGantry(typeof env === 'function' ? await env() : env);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    for (const project of scripts) project.remove();
+  });
+
+  const started = <T>(value: T | undefined, name: string): T => {
+    if (value === undefined) throw new Error(`The Gantry fixture's ${name} is used before its beforeAll ran`);
+    return value;
+  };
+  const api: ApiClient = async <T>(method: string, url: string, body?: unknown): Promise<T> => {
+    admin ??= adminApiClient(started(server, 'server'));
+    return (await admin)<T>(method, url, body);
+  };
+
+  const fixture: GantryFixture = {
+    get server() {
+      return started(server, 'server');
+    },
+    get browser() {
+      return started(browser, 'browser');
+    },
+    api,
+    newPage: (options) => newPage(fixture.browser, fixture.server.url, options),
+    async signIn(page, { login, password, waitForUrl } = {}) {
+      const { adminLogin, adminPassword } = fixture.server;
+      await signIn(page, login ?? adminLogin, login === undefined ? adminPassword : (password ?? ''), { waitForUrl });
+    },
+    async signedInPage({ login, password, waitForUrl, ...pageOptions } = {}) {
+      const page = await fixture.newPage(pageOptions);
+      await fixture.signIn(page, { login, password, waitForUrl });
+      return page;
+    },
+    async scriptsProject(name, files) {
+      const project = await createScriptsProject(api, name, files);
+      scripts.push(project);
+      return project;
+    },
+  };
+  return fixture;
+}
