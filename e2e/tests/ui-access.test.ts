@@ -27,6 +27,24 @@ describe('screens by access and by the features the server offers', () => {
     return password;
   }
 
+  /** The page the upgrade links lead to: which features are on, and the setting that turns them on. */
+  async function expectFeaturesPage(page: Page): Promise<void> {
+    await page.waitForURL(/\/features$/);
+    await page.getByRole('heading', { name: 'Features of this server' }).waitFor();
+    const table = page.getByRole('table', { name: 'Features of this server' });
+    const state = (feature: string) =>
+      table
+        .getByRole('row', { name: new RegExp(feature) })
+        .getByRole('cell')
+        .nth(2);
+    await expect.poll(() => state('Project runners').textContent()).toBe('Off');
+    expect(await state('Terraform/OpenTofu HTTP backend').textContent()).toBe('Off');
+    expect(await state('Task summary').textContent()).toBe('On');
+    expect(await page.getByLabel('Environment variable', { exact: true }).textContent()).toBe(
+      `GANTRY_PREMIUM_FEATURES='["project_runners","terraform_backend","task_summary"]'`,
+    );
+  }
+
   beforeAll(async () => {
     // Only task_summary is offered: project runners and the Terraform HTTP backend show their notices.
     const infrastructure = await gantry.scriptsProject('Infrastructure', { 'main.tf': 'terraform {}\n' });
@@ -60,6 +78,9 @@ describe('screens by access and by the features the server offers', () => {
     await page.getByText('Project runners are available only in the PRO version.').waitFor();
     await page.getByText(/turn them on with the premium_features setting/).waitFor();
     expect(await page.getByRole('button', { name: 'New runner' }).count()).toBe(0);
+    // The upgrade link leads to this server's page on its features.
+    await page.getByRole('status').getByRole('link', { name: 'How to turn it on' }).click();
+    await expectFeaturesPage(page);
     // Global runners are not a premium feature: the admin's page works.
     await page.goto('/runners');
     await page.getByRole('button', { name: 'New runner' }).waitFor();
@@ -71,6 +92,16 @@ describe('screens by access and by the features the server offers', () => {
     await page.getByText('Terraform/OpenTofu HTTP backend available only in PRO version.').waitFor();
     expect(await page.getByRole('button', { name: 'Add alias' }).count()).toBe(0);
     expect(await page.getByRole('list', { name: 'Backend addresses' }).count()).toBe(0);
+    await page.getByRole('status').getByRole('link', { name: 'How to turn it on' }).click();
+    await expectFeaturesPage(page);
+    expect(await page.getByText(/Only an administrator of the server can change this setting/).count()).toBe(0);
+  });
+
+  it('the features page is open to every signed-in user and tells a non-admin to ask an administrator', async () => {
+    const page = await pageAs('viewer', await createUser('viewer', 'guest'), /\/project\/\d+\/history/);
+    await page.goto('/features');
+    await expectFeaturesPage(page);
+    await page.getByText(/Only an administrator of the server can change this setting/).waitFor();
   });
 
   it('a user with no project who may not create one sees whom to ask instead of a create form', async () => {

@@ -36,7 +36,7 @@ const DESCRIPTIONS: Record<ConfigKey, string> = {
   ldap_project_roles: 'JSON map of group to project role grants (`{"project_id": 1, "role": "manager"}`).',
   demo_mode: 'Show the demo banner.',
   premium_features:
-    'The features Semaphore sells as "pro" that `/api/info` reports (`project_runners`, `terraform_backend`, `task_summary`; a JSON list). Gantry has them all; for one left out the web UI shows Semaphore\'s upgrade notice instead of that feature\'s screen.',
+    'The features Semaphore sells as "pro" that `/api/info` reports (`project_runners`, `terraform_backend`, `task_summary`; a JSON list). Gantry has them all; for one left out the web UI shows Semaphore\'s upgrade notice instead of that feature\'s screen, whose link leads to the page `/features` of the installation: which features are on and how an administrator turns the others on.',
   access_key_encryption:
     'Base64 of the 32-byte key that encrypts stored secrets. Default: the key file `<data_dir>/gantry.key`, created at first start.',
   session_idle_minutes: 'A session unused this long ends.',

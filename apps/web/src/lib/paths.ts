@@ -36,6 +36,7 @@ export const paths = {
   apps: '/apps',
   activeTasks: '/tasks',
   runners: '/runners',
+  premiumFeatures: '/features',
   project: (projectId: number) => `/project/${projectId}`,
   projectPage: (projectId: number, page: ProjectPage) => `/project/${projectId}/${page}`,
   /** The template list, of a view or of all templates. */

@@ -56,6 +56,7 @@ const IntegrationDetailPage = onDemand(
   async () =>
     (await import('../../features/integrations/components/integration-detail-page.tsx')).IntegrationDetailPage,
 );
+const PremiumFeaturesPage = onDemand(async () => (await import('./premium-features-page.tsx')).PremiumFeaturesPage);
 const UsersPage = onDemand(async () => (await import('../../features/users/components/users-page.tsx')).UsersPage);
 const AccountPage = onDemand(
   async () => (await import('../../features/account/components/account-page.tsx')).AccountPage,
@@ -166,6 +167,7 @@ export function SignedInRoutes() {
           }
         />
         <Route path="apps" element={<AppsPage />} />
+        <Route path="features" element={<PremiumFeaturesPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>
