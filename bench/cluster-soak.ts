@@ -91,13 +91,11 @@ try {
       'start',
       '--server',
       urlOf(0),
-      '--token',
-      runner.token,
       '--work-dir',
       path.join(temp.dir, 'runner'),
     ],
     {
-      env: { PATH: readTestEnvironment().path },
+      env: { PATH: readTestEnvironment().path, GANTRY_RUNNER_TOKEN: runner.token },
       stdio: 'ignore',
     },
   );

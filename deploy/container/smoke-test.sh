@@ -141,8 +141,9 @@ ran_on="$(run_task "$project" "$template" | jq -r .runner_id)"
 echo "bash task on the container runner: success"
 
 # Self-registration as docs/container.md shows it: the token lands in a file in the runner's volume.
-"${engine[@]}" run --rm --network=host -v "$name-runner:/var/lib/gantry" "$image" runner register \
-  --server "$base" --registration-token "$registration_token" --name smoke-registered --token-file /var/lib/gantry/runner.token >/dev/null \
+"${engine[@]}" run --rm --network=host -v "$name-runner:/var/lib/gantry" \
+  -e GANTRY_RUNNER_REGISTRATION_TOKEN="$registration_token" "$image" runner register \
+  --server "$base" --name smoke-registered --token-file /var/lib/gantry/runner.token >/dev/null \
   || fail "gantry runner register failed in the image"
 api GET /api/runners | jq -e 'any(.[]; .name == "smoke-registered")' >/dev/null || fail "the registered runner is not listed"
 echo "runner registration from the image: success"

@@ -44,7 +44,7 @@ describe('runners, as an administrator sets them up', () => {
     const command = await page.evaluate(() => navigator.clipboard.readText());
     expect(command).toMatch(
       new RegExp(
-        `^gantry runner start --server ${gantry.server.url.replace(/[.]/g, '\\.')} --token [A-Za-z0-9_-]{40,}$`,
+        `^GANTRY_RUNNER_TOKEN=[A-Za-z0-9_-]{40,} gantry runner start --server ${gantry.server.url.replace(/[.]/g, '\\.')}$`,
       ),
     );
     await tokenDialog.getByRole('button', { name: 'Close' }).click();
@@ -55,9 +55,11 @@ describe('runners, as an administrator sets them up', () => {
     await row.getByText('Never connected').waitFor();
 
     // Run exactly what was copied (with this checkout's gantry), and the runner shows up as seen.
-    const [, ...args] = command.split(' ');
+    // The token travels in the environment, never on the command line where `ps` shows it.
+    const [assignment = '', , ...args] = command.split(' ');
+    const [variable = '', token = ''] = assignment.split('=');
     runner = spawn(process.execPath, [gantryBin, ...args, '--work-dir', workDir], {
-      env: { PATH: process.env.PATH ?? '' },
+      env: { PATH: process.env.PATH ?? '', [variable]: token },
       stdio: 'ignore',
     });
     await expect

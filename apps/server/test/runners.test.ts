@@ -580,7 +580,8 @@ describe('gantry runner processes against a listening server (sqlite)', () => {
     t.secrets.add('reg-Token-42');
     t.runtime.services.runnerJobs.start();
     p = await createProjectFixture(t, {
-      'count.sh': 'echo "token=$API_TOKEN"\nfor i in $(seq 1 500); do echo "n$i"; done\n',
+      'count.sh':
+        'echo "token=$API_TOKEN"\necho "runner token=${GANTRY_RUNNER_TOKEN:-none}"\nfor i in $(seq 1 500); do echo "n$i"; done\n',
       'slow.sh': 'for i in $(seq 1 30); do echo "s$i"; sleep 0.1; done\n',
       'hang.sh': 'echo "pid $$"\nsleep 30\necho never\n',
       // Printed at once: more than one report may carry, in bytes (20 MB) and in lines (30000).
@@ -606,14 +607,19 @@ describe('gantry runner processes against a listening server (sqlite)', () => {
   function startRunner(token: string): CapturedProcess {
     const workDir = mkdtempSync(path.join(os.tmpdir(), 'gantry-runner-'));
     workDirs.push(workDir);
-    const runner = spawnGantryCommand(['runner', 'start', '--server', url, '--token', token, '--work-dir', workDir]);
+    const runner = spawnGantryCommand(['runner', 'start', '--server', url, '--work-dir', workDir], {
+      GANTRY_RUNNER_TOKEN: token,
+    });
     children.push(runner.child);
     return runner;
   }
 
   /** Runs a short gantry command without blocking this process, which serves the API it calls. */
-  async function runGantry(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-    const command = spawnGantryCommand(args);
+  async function runGantry(
+    args: string[],
+    env: Record<string, string> = {},
+  ): Promise<{ status: number | null; stdout: string; stderr: string }> {
+    const command = spawnGantryCommand(args, env);
     const status = await new Promise<number | null>((resolve) => command.child.on('close', resolve));
     return { status, stdout: command.stdout(), stderr: command.stderr() };
   }
@@ -659,6 +665,8 @@ describe('gantry runner processes against a listening server (sqlite)', () => {
       expect(bashLines.filter((l) => /^n\d+$/.test(l))).toEqual(Array.from({ length: 500 }, (_, i) => `n${i + 1}`));
       expect(bashLines[0]).toContain('on runner');
       expect(bashLines).toContain('token=********');
+      // The runner's own token, in its environment, is not handed down to the task.
+      expect(bashLines).toContain('runner token=none');
       expect(bashLines.at(-1)).toBe('Task finished successfully.');
 
       const inventory = await t.request('POST', `${p.base}/inventory`, {
@@ -751,20 +759,21 @@ describe('gantry runner processes against a listening server (sqlite)', () => {
   it('registers and unregisters a runner from the command line, keeping the token in a 0600 file', async () => {
     const tokenFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'gantry-token-')), 'runner.token');
     workDirs.push(path.dirname(tokenFile));
-    const register = await runGantry([
-      'runner',
-      'register',
-      '--server',
-      url,
-      '--registration-token',
-      'reg-Token-42',
-      '--name',
-      'cli-made',
-      '--max-parallel-tasks',
-      '3',
-      '--token-file',
-      tokenFile,
-    ]);
+    const register = await runGantry(
+      [
+        'runner',
+        'register',
+        '--server',
+        url,
+        '--name',
+        'cli-made',
+        '--max-parallel-tasks',
+        '3',
+        '--token-file',
+        tokenFile,
+      ],
+      { GANTRY_RUNNER_REGISTRATION_TOKEN: 'reg-Token-42' },
+    );
     expect(register.status, register.stderr).toBe(0);
     expect(register.stdout).toContain(`its token is in ${tokenFile}`);
     expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
@@ -777,9 +786,23 @@ describe('gantry runner processes against a listening server (sqlite)', () => {
     ).find((r) => r.name === 'cli-made');
     expect(listed?.max_parallel_tasks).toBe(3);
 
-    const wrong = await runGantry(['runner', 'register', '--server', url, '--registration-token', 'nope']);
+    const wrong = await runGantry(['runner', 'register', '--server', url], {
+      GANTRY_RUNNER_REGISTRATION_TOKEN: 'nope',
+    });
     expect(wrong.status).toBe(1);
     expect(wrong.stderr).toContain('Invalid registration token');
+
+    // Secrets are refused on the command line, where every user of the machine can read them.
+    for (const [option, variable] of [
+      ['--token', 'GANTRY_RUNNER_TOKEN'],
+      ['--registration-token', 'GANTRY_RUNNER_REGISTRATION_TOKEN'],
+    ] as const)
+      for (const command of ['start', 'register', 'unregister']) {
+        const refused = await runGantry(['runner', command, '--server', url, option, 'reg-Token-42']);
+        expect(refused.status).toBe(1);
+        expect(refused.stderr).toContain(`${option} would show`);
+        expect(refused.stderr).toContain(variable);
+      }
 
     const unregister = await runGantry(['runner', 'unregister', '--server', url, '--token-file', tokenFile]);
     expect(unregister.status, unregister.stderr).toBe(0);

@@ -82,9 +82,9 @@ export interface CapturedProcess {
 }
 
 /** Runs `gantry <args>` from the sources as a process of its own (a runner, a CLI command). */
-export function spawnGantryCommand(args: string[]): CapturedProcess {
+export function spawnGantryCommand(args: string[], env: Record<string, string> = {}): CapturedProcess {
   const child = spawn(process.execPath, [GANTRY_SOURCE_BIN, ...args], {
-    env: { PATH: readTestEnvironment().path },
+    env: { PATH: readTestEnvironment().path, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const gathered = { output: '', stdout: '', stderr: '' };

@@ -177,7 +177,9 @@ describe('a runner killed while a task runs a process tree (sqlite)', () => {
   });
 
   function startRunner(token: string): CapturedProcess {
-    const runner = spawnGantryCommand(['runner', 'start', '--server', url, '--token', token, '--work-dir', workDir]);
+    const runner = spawnGantryCommand(['runner', 'start', '--server', url, '--work-dir', workDir], {
+      GANTRY_RUNNER_TOKEN: token,
+    });
     children.push(runner.child);
     return runner;
   }

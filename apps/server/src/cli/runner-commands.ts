@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { loadRunnerConfig, type RunnerConfig } from '../config.ts';
 import { createRunnerAgent, createRunnerClient } from '@gantry/runner';
 import { CliError } from './cli-context.ts';
@@ -18,15 +18,25 @@ interface RunnerOptions {
   pollWait?: string;
 }
 
+/**
+ * Every user of the machine can read a process's command line (ps, /proc/<pid>/cmdline), so the
+ * runner's secrets are refused there and read from the environment or a 0600 file instead.
+ */
+function refuseSecretsOnCommandLine(options: RunnerOptions): void {
+  if (options.token !== undefined)
+    throw new CliError(
+      '--token would show the runner token to every user of this machine (ps): set GANTRY_RUNNER_TOKEN or use --token-file FILE',
+    );
+  if (options.registrationToken !== undefined)
+    throw new CliError(
+      '--registration-token would show the registration token to every user of this machine (ps): set GANTRY_RUNNER_REGISTRATION_TOKEN',
+    );
+}
+
 function readConfig(options: RunnerOptions, env: NodeJS.ProcessEnv): RunnerConfig & { server: string } {
+  refuseSecretsOnCommandLine(options);
   const config = loadRunnerConfig(
-    {
-      server: options.server,
-      token: options.token,
-      token_file: options.tokenFile,
-      registration_token: options.registrationToken,
-      work_dir: options.workDir,
-    },
+    { server: options.server, token_file: options.tokenFile, work_dir: options.workDir },
     env,
   );
   if (!config.server)
@@ -57,7 +67,7 @@ async function register(
   print: (line: string) => void,
 ): Promise<string> {
   if (!config.registration_token)
-    throw new CliError('A registration token is required: --registration-token (or GANTRY_RUNNER_REGISTRATION_TOKEN)');
+    throw new CliError('A registration token is required: set GANTRY_RUNNER_REGISTRATION_TOKEN');
   const maxParallelTasks = integerOption(options.maxParallelTasks, '--max-parallel-tasks');
   const projectId = integerOption(options.projectId, '--project-id');
   const token = await createRunnerClient(config.server, undefined).register({
@@ -84,19 +94,19 @@ export function registerRunnerCommands(program: Command, env: NodeJS.ProcessEnv,
   const connection = (command: Command) =>
     command
       .option('--server <url>', 'URL of the Gantry server')
-      .option('--token <token>', 'the runner token shown when the runner was created')
-      .option('--token-file <file>', 'file holding the runner token');
+      .option('--token-file <file>', 'file holding the runner token (or set GANTRY_RUNNER_TOKEN)')
+      .addOption(new Option('--token <token>').hideHelp())
+      .addOption(new Option('--registration-token <token>').hideHelp());
 
   connection(runner.command('start'))
     .description('connect to the server and run the tasks it hands out')
     .option('--work-dir <dir>', 'where checkouts and temporary task files live')
-    .option('--registration-token <token>', 'register first when there is no token yet')
     .option('--poll-wait <seconds>', 'how long the server may hold a poll open')
     .action(async (options: RunnerOptions) => {
       const config = readConfig(options, env);
       const token =
         readToken(config) ?? (config.registration_token ? await register(config, options, print) : undefined);
-      if (!token) throw new CliError('The runner token is required: --token, --token-file or GANTRY_RUNNER_TOKEN');
+      if (!token) throw new CliError('The runner token is required: GANTRY_RUNNER_TOKEN or --token-file FILE');
       mkdirSync(config.work_dir, { recursive: true });
       const pollWait = integerOption(options.pollWait, '--poll-wait');
       const agent = createRunnerAgent({
@@ -120,7 +130,6 @@ export function registerRunnerCommands(program: Command, env: NodeJS.ProcessEnv,
 
   connection(runner.command('register'))
     .description('create a runner on the server with its registration token and print (or store) the runner token')
-    .option('--registration-token <token>', "the server's runner_registration_token")
     .option('--name <name>', 'runner name')
     .option('--webhook <url>', 'URL the server calls when it hands this runner a task')
     .option('--max-parallel-tasks <n>', 'tasks at once (0 = unlimited)')
@@ -134,7 +143,7 @@ export function registerRunnerCommands(program: Command, env: NodeJS.ProcessEnv,
     .action(async (options: RunnerOptions) => {
       const config = readConfig(options, env);
       const token = readToken(config);
-      if (!token) throw new CliError('The runner token is required: --token, --token-file or GANTRY_RUNNER_TOKEN');
+      if (!token) throw new CliError('The runner token is required: GANTRY_RUNNER_TOKEN or --token-file FILE');
       await createRunnerClient(config.server, token).unregister();
       print('Runner unregistered.');
     });

@@ -36,7 +36,7 @@ describe('runner form', () => {
 
   it('builds the runner and container command lines for the server and token', () => {
     const commands = buildRunnerCommands('https://gantry.example.com/', 'tok-1');
-    expect(commands.cli).toBe('gantry runner start --server https://gantry.example.com --token tok-1');
+    expect(commands.cli).toBe('GANTRY_RUNNER_TOKEN=tok-1 gantry runner start --server https://gantry.example.com');
     expect(commands.container).toContain(
       '-e GANTRY_RUNNER_SERVER=https://gantry.example.com -e GANTRY_RUNNER_TOKEN=tok-1',
     );

@@ -36,7 +36,7 @@ export function getRunnerFormDefaults(runner?: Runner): RunnerFormFields {
 export function buildRunnerCommands(serverUrl: string, token: string): { cli: string; container: string } {
   const server = serverUrl.replace(/\/+$/, '');
   return {
-    cli: `gantry runner start --server ${server} --token ${token}`,
+    cli: `GANTRY_RUNNER_TOKEN=${token} gantry runner start --server ${server}`,
     container: `docker run -d --name gantry-runner --restart unless-stopped -v gantry-runner:/var/lib/gantry -e GANTRY_RUNNER_SERVER=${server} -e GANTRY_RUNNER_TOKEN=${token} gantry/gantry runner start`,
   };
 }
