@@ -77,6 +77,7 @@ try {
     );
     if (!ready) await new Promise((resolve) => setTimeout(resolve, 200));
   }
+  if (!ready) console.error(`The installed server's output:\n${log || '(none)'}`);
   check(ready, `the installed server is ready at ${url}/api/ready`);
   const page = await fetch(`${url}/project/1/history`).then((r) => r.text());
   check(page.includes('<div id="root">'), 'it serves the web UI, deep links included');
