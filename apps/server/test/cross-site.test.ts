@@ -24,11 +24,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The longest the event loop stalled while `work` ran, in milliseconds. The machine's other load stalls
- * it too, at random; a stall the work causes shows in every attempt, so the quietest of three counts.
+ * it too, at random; a stall the work causes shows in every attempt, so the quietest of five counts.
  */
 async function measureLoopDelay(work: () => Promise<void>): Promise<number> {
   const stalls: number[] = [];
-  for (let attempt = 0; attempt < 3; attempt++) {
+  for (let attempt = 0; attempt < 5; attempt++) {
     const monitor = monitorEventLoopDelay({ resolution: 5 });
     monitor.enable();
     await sleep(10);
