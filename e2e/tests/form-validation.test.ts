@@ -33,11 +33,7 @@ describe('every form says at the field why it does not save', () => {
   beforeAll(async () => {
     const project = await gantry.scriptsProject('Checks', { 'play.yml': '- hosts: all\n' });
     base = `/project/${project.projectId}`;
-    const [template] = await gantry.api<Array<{ id: number }>>(
-      'GET',
-      `${base.replace('/project', '/api/project')}/templates`,
-    );
-    const templateId = template?.id ?? (await project.createTemplate('Play', { app: 'bash', playbook: 'play.yml' }));
+    const templateId = await project.createTemplate('Play', { app: 'bash', playbook: 'play.yml' });
     integrationId = (
       await gantry.api<{ id: number }>('POST', `/api/project/${project.projectId}/integrations`, {
         name: 'Hook',
@@ -73,6 +69,31 @@ describe('every form says at the field why it does not save', () => {
     await dialog.getByLabel(/^URL or path/).fill('https://example.com/app.git');
     await dialog.getByRole('button', { name: 'Create' }).click();
     await expectAtField(dialog, /^Branch/, 'Branch is required');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it('a URL without a scheme is ssh, with or without a leading slash; choosing Local path adds the slash', async () => {
+    await page.goto(`${base}/repositories`);
+    await page.getByRole('button', { name: 'New repository' }).click();
+    const dialog = page.getByRole('dialog');
+    const url = dialog.getByLabel(/^URL or path/);
+    const protocol = dialog.getByRole('combobox', { name: 'Protocol' });
+    await dialog.getByLabel(/^Name/).fill('mirror');
+    for (const scp of ['host:repo.git', 'tmp/path']) {
+      await url.fill(scp);
+      await expect.poll(() => protocol.textContent()).toBe('SSH');
+    }
+    await dialog.getByLabel(/^Branch/).fill('main');
+    await choose(dialog, page, /^Access key/, /None/);
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('cell', { name: /tmp\/path/ }).waitFor();
+    expect(await page.getByText('Incorrect URL').count()).toBe(0);
+
+    await page.getByRole('button', { name: 'New repository' }).click();
+    await url.fill('srv/git/app');
+    await choose(dialog, page, 'Protocol', 'Local path');
+    expect(await url.inputValue()).toBe('/srv/git/app');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
   });
 
@@ -169,6 +190,21 @@ describe('every form says at the field why it does not save', () => {
     await choose(dialog, page, /^Value source/, 'Header');
     await dialog.getByRole('button', { name: 'Create' }).click();
     await expectAtField(dialog, /^Header name/, 'Key is required');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it('a schedule whose cron expression the picker cannot show needs a timing', async () => {
+    await page.goto(`${base}/schedule`);
+    await page.getByRole('button', { name: 'New schedule' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel(/^Name/).fill('Odd hours');
+    await choose(dialog, page, /^Template/, 'Play');
+    await dialog.getByRole('button', { name: 'Cron expression' }).click();
+    await dialog.getByLabel(/^Cron/).fill('5 1-3 * * *');
+    await dialog.getByRole('button', { name: 'Timing', exact: true }).click();
+    await dialog.getByText('cannot be shown as a timing').waitFor();
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expectAtField(dialog, /^Timing/, 'Timing is required');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
   });
 
