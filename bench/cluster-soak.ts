@@ -85,15 +85,7 @@ try {
   };
   const runnerChild = spawn(
     process.execPath,
-    [
-      GANTRY_SOURCE_BIN,
-      'runner',
-      'start',
-      '--server',
-      urlOf(0),
-      '--work-dir',
-      path.join(temp.dir, 'runner'),
-    ],
+    [GANTRY_SOURCE_BIN, 'runner', 'start', '--server', urlOf(0), '--work-dir', path.join(temp.dir, 'runner')],
     {
       env: { PATH: readTestEnvironment().path, GANTRY_RUNNER_TOKEN: runner.token },
       stdio: 'ignore',
