@@ -21,6 +21,8 @@ import { createTaskOutputRepository } from './modules/tasks/task-output.reposito
 import { createTaskSpecBuilder } from './modules/tasks/task-spec-builder.ts';
 import { createTasksRepository } from './modules/tasks/tasks.repository.ts';
 import { createTasksService } from './modules/tasks/tasks.service.ts';
+import { createTaskCreation } from './modules/tasks/task-creation.ts';
+import { createTaskHistory } from './modules/tasks/task-history.ts';
 import { createScheduler } from './modules/schedules/scheduler.ts';
 import { createReadiness } from './modules/system/readiness.ts';
 import { countWebhookCalls } from './metrics/instrumented-webhooks.ts';
@@ -51,6 +53,7 @@ import { createOidcClients } from './modules/auth/oidc/oidc-clients.ts';
 import { createOidcService } from './modules/auth/oidc/oidc.service.ts';
 import { createTotpRepository } from './modules/auth/totp.repository.ts';
 import { createTotpService } from './modules/auth/totp.service.ts';
+import { createSessionLookup } from './modules/auth/session.ts';
 import { createEnvironmentsRepository } from './modules/environments/environments.repository.ts';
 import { createEnvironmentsService } from './modules/environments/environments.service.ts';
 import { createEventsRepository } from './modules/events/events.repository.ts';
@@ -143,17 +146,7 @@ export function createServices({
     groupMapper: createGroupMapper({ users: usersRepository, projects: projectsRepository, clock }),
     clock,
   });
-  const auth = createAuthService({
-    config,
-    clock,
-    auth: authRepository,
-    users: usersRepository,
-    throttle,
-    ldap: createLdapLogin({ config, directory: createLdapDirectory(config), externalUsers, logger }),
-    // Forward reference: sign-in asks TOTP for a pending second factor, TOTP asks sign-in for the session (knot 7).
-    pendingFactorFor: (userId) => totp.pendingFactorFor(userId),
-    onCredentialsEnded: (ended) => hub.endCredentials(ended),
-  });
+  const sessions = createSessionLookup({ config, clock, auth: authRepository });
   const totp = createTotpService({
     config,
     clock,
@@ -164,7 +157,18 @@ export function createServices({
       ...throttleLimits,
       describeRefusal: (seconds) => `Too many wrong codes. Try again in ${seconds} seconds.`,
     }),
-    findSession: (token) => auth.findSession(token),
+    sessions,
+  });
+  const auth = createAuthService({
+    config,
+    clock,
+    auth: authRepository,
+    users: usersRepository,
+    throttle,
+    sessions,
+    ldap: createLdapLogin({ config, directory: createLdapDirectory(config), externalUsers, logger }),
+    pendingFactorFor: totp.pendingFactorFor,
+    onCredentialsEnded: (ended) => hub.endCredentials(ended),
   });
   const users = createUsersService({
     users: usersRepository,
@@ -223,6 +227,7 @@ export function createServices({
   });
   const views = createViewsService({ views: createViewsRepository(db, dialect), events });
   const apps = createAppsService({ apps: createAppsRepository(db), events });
+  const taskHistory = createTaskHistory({ tasks: tasksRepository });
   const templates = createTemplatesService({
     templates: templatesRepository,
     apps,
@@ -234,8 +239,7 @@ export function createServices({
     refs,
     events,
     clock,
-    // Forward reference: templates list their last tasks, and tasks are created from templates.
-    lastTasks: (projectId, templateIds) => tasks.lastPerTemplate(projectId, templateIds),
+    lastTasks: taskHistory.lastPerTemplate,
     onCreated: (projectId, templateId) => workspaces.ensureDefault(projectId, templateId),
   });
   const workflows = createWorkflowsService({
@@ -297,10 +301,19 @@ export function createServices({
         }
       : {}),
   });
+  const createTask = createTaskCreation({
+    tasks: tasksRepository,
+    output: outputRepository,
+    templates,
+    inventories,
+    events,
+    secrets,
+    clock,
+  });
+  // The engine reads the queue again after a task's after-work, so the followers need no wake of their own.
   const runFollowers = createBuildAutorun({
     templates,
-    // Forward reference: a build's followers are created through the tasks service, which needs the engine.
-    createTask: (projectId, body) => tasks.create(projectId, body, {}),
+    createTask: (projectId, body) => createTask(projectId, body, {}),
   });
   const engine = createTaskEngine({
     nodeId,
@@ -355,10 +368,10 @@ export function createServices({
     tasks: tasksRepository,
     output: outputRepository,
     templates,
-    inventories,
+    createTask,
+    history: taskHistory,
     engine,
     events,
-    secrets,
     clock,
     logSearch,
   });
@@ -432,22 +445,6 @@ export function createServices({
     createWebhookService({ integrations: integrationsRepository, keys, tasks, events, logger, clock }),
     metrics,
   );
-  const projects = createProjectsService({
-    config,
-    clock,
-    projects: projectsRepository,
-    events,
-    seedProject: createProjectSeeder({ keys, environments }),
-    // Forward references (createDemo, listProjectFiles): a demo project is built from a backup, and the backup
-    // service creates projects.
-    createDemo: (actor, body) => backup.createDemo(actor, body),
-    listProjectFiles: async (projectId) => [
-      projectCheckoutsDirectory(config.data_dir, projectId),
-      ...(await backup.listOwnDemoRepositories(projectId)),
-    ],
-    stopProjectTasks: (projectId) => engine.stopProject(projectId),
-    logger,
-  });
   const backup = createBackupService({
     config,
     secrets,
@@ -456,8 +453,21 @@ export function createServices({
     dialect,
     apps,
     events,
-    canCreateProject: (actor) => projects.canCreate(actor),
     onSchedulesChanged: () => scheduler.wake(),
+  });
+  const projects = createProjectsService({
+    config,
+    clock,
+    projects: projectsRepository,
+    events,
+    seedProject: createProjectSeeder({ keys, environments }),
+    createDemo: (actor, body) => backup.createDemo(actor, body),
+    listProjectFiles: async (projectId) => [
+      projectCheckoutsDirectory(config.data_dir, projectId),
+      ...(await backup.listOwnDemoRepositories(projectId)),
+    ],
+    stopProjectTasks: (projectId) => engine.stopProject(projectId),
+    logger,
   });
   const team = createTeamService({ projects: projectsRepository, users: usersRepository, events, clock });
   const oidc = createOidcService({

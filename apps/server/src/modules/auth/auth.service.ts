@@ -10,7 +10,7 @@ import type { AuthRepository } from './auth.repository.ts';
 import type { ApiTokenRow } from './auth.table.ts';
 import type { LdapLogin } from './ldap/ldap-login.ts';
 import type { Credential } from '../../http/session-cookie.ts';
-import type { Caller, ClientInfo, CredentialKey, EndedCredentials, SessionInfo } from './session.ts';
+import type { Caller, ClientInfo, CredentialKey, EndedCredentials, SessionLookup } from './session.ts';
 import type { LoginThrottle } from './login-throttle.ts';
 import { assertSessionCredential } from './session-only.ts';
 import { verifyPassword } from './passwords.ts';
@@ -24,6 +24,7 @@ interface AuthDeps {
   auth: AuthRepository;
   users: UsersRepository;
   throttle: LoginThrottle;
+  sessions: SessionLookup;
   ldap: Pick<LdapLogin, 'enabled' | 'signIn'>;
   /** The second factor a new session of the user must pass first ('' for none). */
   pendingFactorFor(userId: number): Promise<string>;
@@ -31,11 +32,7 @@ interface AuthDeps {
   onCredentialsEnded(ended: EndedCredentials): void;
 }
 
-/** Sessions are touched at most this often, so reads do not turn into a write per request. */
-const TOUCH_INTERVAL_MS = 60_000;
 const TOKEN_PREFIX_LENGTH = 8;
-/** A session that still awaits its second factor lapses after this long. */
-const PENDING_SESSION_MS = 10 * 60_000;
 
 export function createAuthService({
   config,
@@ -43,6 +40,7 @@ export function createAuthService({
   auth,
   users,
   throttle,
+  sessions,
   ldap,
   pendingFactorFor,
   onCredentialsEnded,
@@ -115,26 +113,11 @@ export function createAuthService({
     },
 
     /** The session behind a cookie in any state, or undefined when it is unknown, expired or idle too long. */
-    async findSession(sessionToken: string): Promise<SessionInfo | undefined> {
-      const found = await auth.findActiveSessionWithUser(hashSecret(sessionToken));
-      if (!found) return undefined;
-      const { session, user } = found;
-      const now = clock.now();
-      const idleFor = now.getTime() - Date.parse(session.last_active);
-      const pendingTooLong =
-        session.pending_factor !== '' && now.getTime() - Date.parse(session.created) > PENDING_SESSION_MS;
-      if (idleFor > idleMs || pendingTooLong) {
-        await auth.expireSession(session.token_hash);
-        return undefined;
-      }
-      if (idleFor > TOUCH_INTERVAL_MS) await auth.touchSession(session.id, toTimestamp(now));
-      // A factor awaited while TOTP was switched off in the configuration is no longer asked for.
-      return { id: session.id, user, pendingFactor: config.totp_enabled ? session.pending_factor : '' };
-    },
+    findSession: sessions.findSession,
 
     /** The user behind a verified session cookie; undefined too while the session awaits its second factor. */
     async findSessionUser(sessionToken: string): Promise<UserRow | undefined> {
-      const session = await this.findSession(sessionToken);
+      const session = await sessions.findSession(sessionToken);
       return session?.pendingFactor === '' ? session.user : undefined;
     },
 

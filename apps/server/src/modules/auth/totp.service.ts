@@ -11,7 +11,7 @@ import type { SecretBox } from '../../secrets/secret-box.ts';
 import type { EventsService } from '../events/events.service.ts';
 import type { UserRow } from '../users/users.table.ts';
 import type { Credential } from '../../http/session-cookie.ts';
-import type { SessionInfo } from './session.ts';
+import type { SessionInfo, SessionLookup } from './session.ts';
 import { assertSessionCredential } from './session-only.ts';
 import type { LoginThrottle } from './login-throttle.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
@@ -66,10 +66,10 @@ interface TotpDeps {
   events: EventsService;
   /** Failed passcodes and recovery codes, counted per user: a stolen password alone cannot brute-force six digits. */
   throttle: LoginThrottle;
-  findSession(sessionToken: string): Promise<SessionInfo | undefined>;
+  sessions: SessionLookup;
 }
 
-export function createTotpService({ config, clock, secrets, totp, events, throttle, findSession }: TotpDeps) {
+export function createTotpService({ config, clock, secrets, totp, events, throttle, sessions }: TotpDeps) {
   function buildTotp(row: Pick<UserTotpRow, 'secret'>, label: string): TOTP {
     return new TOTP({
       issuer: ISSUER,
@@ -172,7 +172,7 @@ export function createTotpService({ config, clock, secrets, totp, events, thrott
 
   /** The session behind the cookie, in any state; 401 without one. */
   async function requireSession(sessionToken: string | undefined): Promise<SessionInfo> {
-    const session = sessionToken ? await findSession(sessionToken) : undefined;
+    const session = sessionToken ? await sessions.findSession(sessionToken) : undefined;
     if (!session) throw unauthorized();
     return session;
   }

@@ -7,10 +7,9 @@ import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import type { Db, Dialect } from '../../db/database.ts';
 import type { SecretBox } from '../../secrets/secret-box.ts';
-import { forbidden } from '../../errors.ts';
 import type { AppsService } from '../apps/apps.service.ts';
 import type { EventsService } from '../events/events.service.ts';
-import { toProject } from '../projects/projects.service.ts';
+import { assertCanCreateProject, toProject } from '../projects/projects.service.ts';
 import type { ProjectRow } from '../projects/projects.table.ts';
 import { createWorkspacesService } from '../terraform/workspaces.service.ts';
 import type { UserRow } from '../users/users.table.ts';
@@ -27,7 +26,6 @@ interface BackupDeps {
   dialect: Dialect;
   apps: AppsService;
   events: EventsService;
-  canCreateProject(actor: UserRow): boolean;
   /** Tells the scheduler that restored schedules may be due. */
   onSchedulesChanged(): void;
 }
@@ -40,7 +38,6 @@ export function createBackupService({
   dialect,
   apps,
   events,
-  canCreateProject,
   onSchedulesChanged,
 }: BackupDeps) {
   const stores = createBackupStores(db, dialect);
@@ -56,7 +53,7 @@ export function createBackupService({
       backup: ProjectBackup,
       description = `Project ${backup.meta.name} restored`,
     ): Promise<Project> {
-      if (!canCreateProject(actor)) throw forbidden('You are not allowed to create projects');
+      assertCanCreateProject(config, actor);
       verifyBackup(backup, config.schedule_timezone);
       // Checked before the transaction opens: SQLite has one connection, a read beside it would wait forever.
       for (const app of new Set(backup.templates.map((t) => t.app))) await apps.assertKnown(app);
@@ -107,7 +104,7 @@ export function createBackupService({
 
     /** A project whose templates run out of the box, from a local repository of scripts shipped with Gantry. */
     async createDemo(actor: UserRow, body: z.output<typeof CreateProjectBody>): Promise<Project> {
-      if (!canCreateProject(actor)) throw forbidden('You are not allowed to create projects');
+      assertCanCreateProject(config, actor);
       const repositoryDir = await createDemoRepository(config.data_dir, config.task_base_env);
       const backup = ProjectBackup.parse(buildDemoBackup(body.name, repositoryDir));
       backup.meta = {

@@ -30,6 +30,15 @@ export function toProject(row: ProjectRow): Project {
   };
 }
 
+/** Admins create projects, and everyone else where the configuration allows it. */
+export function canCreateProject(config: Pick<Config, 'non_admin_can_create_project'>, actor: UserRow): boolean {
+  return actor.admin === 1 || config.non_admin_can_create_project;
+}
+
+export function assertCanCreateProject(config: Pick<Config, 'non_admin_can_create_project'>, actor: UserRow): void {
+  if (!canCreateProject(config, actor)) throw forbidden('You are not allowed to create projects');
+}
+
 /** What the caller may do in a project: the member's role, or every bit for an admin. */
 export interface ProjectAccess {
   project: ProjectRow;
@@ -70,11 +79,11 @@ export function createProjectsService({
     },
 
     canCreate(actor: UserRow): boolean {
-      return actor.admin === 1 || config.non_admin_can_create_project;
+      return canCreateProject(config, actor);
     },
 
     async create(actor: UserRow, body: CreateProjectInput): Promise<Project> {
-      if (!this.canCreate(actor)) throw forbidden('You are not allowed to create projects');
+      assertCanCreateProject(config, actor);
       if (body.demo) return createDemo(actor, body);
       const row = {
         name: body.name,

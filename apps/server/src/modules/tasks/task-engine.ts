@@ -42,7 +42,17 @@ export interface TaskEngineDeps {
  * a started task goes through the same guard (task-statuses.ts).
  */
 export function createTaskEngine(deps: TaskEngineDeps) {
-  const statuses = createTaskStatuses(deps);
+  const statuses = createTaskStatuses({
+    ...deps,
+    // The after-task work may queue tasks (autorun of a build's deploys): the queue is read again after it.
+    onFinished: async (task) => {
+      try {
+        await deps.onFinished(task);
+      } finally {
+        dispatcher.wake();
+      }
+    },
+  });
   const local = createLocalExecution({ ...deps, statuses, onEnded: () => dispatcher.wake() });
   const dispatcher = createTaskDispatcher({
     ...deps,

@@ -1,0 +1,150 @@
+import type { CreateTaskBody, Task, Template } from '@gantry/contract';
+import { Permission, hasPermissions } from '@gantry/contract';
+import type { z } from 'zod';
+import type { Clock } from '../../clock.ts';
+import { toTimestamp } from '../../clock.ts';
+import { badRequest, validationFailed } from '../../errors.ts';
+import type { SecretBox } from '../../secrets/secret-box.ts';
+import type { EventsService } from '../events/events.service.ts';
+import type { InventoriesService } from '../inventories/inventories.service.ts';
+import type { TemplatesService } from '../templates/templates.service.ts';
+import type { UserRow } from '../users/users.table.ts';
+import { nextBuildVersion } from './build-version.ts';
+import { toTask } from './task-history.ts';
+import type { TaskOutputRepository } from './task-output.repository.ts';
+import { createTaskRequestRules } from './task-request-rules.ts';
+import type { TasksRepository } from './tasks.repository.ts';
+import type { TaskRow } from './tasks.table.ts';
+
+export type CreateTaskInput = z.output<typeof CreateTaskBody>;
+
+/** Who asked for a task: a user, or a schedule or integration acting on its own. */
+export interface TaskOrigin {
+  user?: UserRow;
+  /** The user's permission bits in the project; without manageProjectResources a user may set only what the template offers. */
+  permissions?: number;
+  scheduleId?: number;
+  integrationId?: number;
+}
+
+const ARGUMENTS_IGNORED_LINE =
+  'CLI arguments sent with this task were ignored: the template does not allow overriding them.';
+
+/** Schedules, integrations and autorun were set up by managers; a user holds what their role gives. */
+function canManage(origin: TaskOrigin): boolean {
+  return origin.user === undefined || hasPermissions(origin.permissions ?? 0, Permission.manageProjectResources);
+}
+
+interface TaskCreationDeps {
+  tasks: TasksRepository;
+  output: TaskOutputRepository;
+  templates: TemplatesService;
+  inventories: InventoriesService;
+  events: EventsService;
+  secrets: SecretBox;
+  clock: Clock;
+}
+
+/**
+ * Checks a request for a task and stores it as a waiting row. Waking the dispatcher is the caller's
+ * part: the tasks service wakes it, and the engine looks at the queue again after a task's after-work
+ * (autorun) has queued its followers.
+ */
+export function createTaskCreation({
+  tasks,
+  output,
+  templates,
+  inventories,
+  events,
+  secrets,
+  clock,
+}: TaskCreationDeps) {
+  const requestRules = createTaskRequestRules({
+    hasRunCommit: (projectId, templateId, commitHash) => tasks.hasRunCommit(projectId, templateId, commitHash),
+  });
+
+  async function versionOf(template: Template, body: CreateTaskInput, projectId: number): Promise<string | null> {
+    if (template.type === 'build') {
+      const previous = await tasks.findLastOfTemplate(template.id);
+      return nextBuildVersion(template.start_version ?? '', previous?.version ?? null);
+    }
+    if (template.type === 'deploy') {
+      if (!body.build_task_id) throw validationFailed('Build version is required');
+      const build = await tasks.find(projectId, body.build_task_id);
+      if (!build || build.template_id !== template.build_template_id || build.status !== 'success') {
+        throw validationFailed('Build version must be a successful task of the build template');
+      }
+      return build.version;
+    }
+    return null;
+  }
+
+  return async function createTask(projectId: number, body: CreateTaskInput, origin: TaskOrigin): Promise<Task> {
+    if (body.project_id !== undefined && body.project_id !== projectId)
+      throw badRequest('Project ID in body and URL must be the same');
+    const template = await templates.getDefinition(projectId, body.template_id).catch(() => {
+      throw badRequest('Template not found in this project');
+    });
+    const environment = JSON.parse(body.environment) as Record<string, unknown>;
+    const secret = JSON.parse(body.secret) as Record<string, unknown>;
+    const checked = await requestRules.check(
+      projectId,
+      template,
+      body,
+      { environment, secret },
+      { canManage: canManage(origin), fromOutside: origin.integrationId !== undefined },
+    );
+    if (body.inventory_id) await inventories.assertExists(projectId, body.inventory_id);
+    const params = { ...body.params };
+    if (body.debug !== undefined) params.debug ??= body.debug;
+    if (body.dry_run !== undefined) params.dry_run ??= body.dry_run;
+    if (body.diff !== undefined) params.diff ??= body.diff;
+    if (body.limit?.trim() && !params.limit)
+      params.limit = body.limit
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+
+    const row: Omit<TaskRow, 'id'> = {
+      project_id: projectId,
+      template_id: template.id,
+      status: 'waiting',
+      user_id: origin.user?.id ?? null,
+      integration_id: origin.integrationId ?? null,
+      schedule_id: origin.scheduleId ?? null,
+      message: body.message,
+      commit_hash: body.commit_hash ?? null,
+      commit_message: '',
+      build_task_id: template.type === 'deploy' ? (body.build_task_id ?? null) : null,
+      version: await versionOf(template, body, projectId),
+      created: toTimestamp(clock.now()),
+      start: null,
+      end: null,
+      environment: body.environment,
+      secret: Object.keys(secret).length > 0 ? secrets.seal(body.secret) : null,
+      arguments: checked.arguments,
+      git_branch: body.git_branch ?? null,
+      inventory_id: body.inventory_id ?? null,
+      params: JSON.stringify(params),
+      playbook: body.playbook ?? '',
+      runner_id: null,
+      node_id: null,
+      pid: null,
+      output_lines: checked.argumentsIgnored ? 1 : 0,
+      runner_log_offset: 0,
+    };
+    const id = await tasks.insert(row);
+    if (checked.argumentsIgnored)
+      await output.storeNumbered([{ task_id: id, seq: 0, time: row.created, output: ARGUMENTS_IGNORED_LINE }], id, 1);
+    await events.record({
+      userId: row.user_id,
+      projectId,
+      objectType: 'task',
+      objectId: id,
+      description: `Task ${id} (${template.name}) queued`,
+    });
+    return toTask({ ...row, id });
+  };
+}
+
+export type CreateTask = ReturnType<typeof createTaskCreation>;

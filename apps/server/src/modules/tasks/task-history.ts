@@ -1,0 +1,72 @@
+import type { Task, TaskWithTemplate } from '@gantry/contract';
+import type { TaskListRow, TasksRepository } from './tasks.repository.ts';
+import type { TaskRow } from './tasks.table.ts';
+
+/** A task row as the API shows it. */
+export function toTask(row: TaskRow): Task {
+  const params = JSON.parse(row.params) as Record<string, unknown>;
+  return {
+    id: row.id,
+    template_id: row.template_id,
+    project_id: row.project_id,
+    status: row.status,
+    user_id: row.user_id,
+    integration_id: row.integration_id,
+    schedule_id: row.schedule_id,
+    message: row.message,
+    commit_hash: row.commit_hash,
+    commit_message: row.commit_message,
+    build_task_id: row.build_task_id,
+    version: row.version,
+    created: row.created,
+    start: row.start,
+    end: row.end,
+    environment: row.environment,
+    arguments: row.arguments,
+    git_branch: row.git_branch,
+    inventory_id: row.inventory_id,
+    params,
+    playbook: row.playbook,
+    runner_id: row.runner_id,
+    location: row.status === 'waiting' ? 'queue' : 'running',
+    debug: params.debug === true,
+    dry_run: params.dry_run === true,
+    diff: params.diff === true,
+    limit: Array.isArray(params.limit) ? params.limit.join(',') : '',
+    secret: '',
+  };
+}
+
+/**
+ * Tasks as the lists show them, each with the build it deploys. Templates read their newest tasks here
+ * and the tasks service its lists, so neither needs the other for it.
+ */
+export function createTaskHistory({ tasks }: { tasks: TasksRepository }) {
+  async function withBuildTasks(projectId: number, rows: TaskListRow[]): Promise<TaskWithTemplate[]> {
+    const buildIds = [...new Set(rows.flatMap((row) => (row.build_task_id ? [row.build_task_id] : [])))];
+    const builds = new Map((await tasks.listByIds(projectId, buildIds)).map((build) => [Number(build.id), build]));
+    return rows.map((row) => {
+      const build = row.build_task_id ? builds.get(row.build_task_id) : undefined;
+      return {
+        ...toTask(row),
+        tpl_alias: row.tpl_alias,
+        tpl_playbook: row.tpl_playbook,
+        tpl_type: row.tpl_type,
+        tpl_app: row.tpl_app,
+        user_name: row.user_name,
+        build_task: build ? toTask(build) : null,
+      };
+    });
+  }
+
+  return {
+    withBuildTasks,
+    /** The newest task of every template of the project, keyed by template id. */
+    async lastPerTemplate(projectId: number, templateIds: number[]): Promise<Map<number, TaskWithTemplate>> {
+      const rows = await withBuildTasks(projectId, await tasks.listLastPerTemplate(projectId, templateIds));
+      return new Map(rows.map((t) => [t.template_id, t]));
+    },
+  };
+}
+
+export type TaskHistory = ReturnType<typeof createTaskHistory>;
