@@ -31,7 +31,7 @@ export function toProject(row: ProjectRow): Project {
 }
 
 /** Admins create projects, and everyone else where the configuration allows it. */
-export function canCreateProject(config: Pick<Config, 'non_admin_can_create_project'>, actor: UserRow): boolean {
+function canCreateProject(config: Pick<Config, 'non_admin_can_create_project'>, actor: UserRow): boolean {
   return actor.admin === 1 || config.non_admin_can_create_project;
 }
 
