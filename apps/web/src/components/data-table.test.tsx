@@ -18,7 +18,7 @@ function renderTable(list: Row[] | undefined, emptyHint?: string) {
     <DataTable
       aria-label="Schedules"
       columns={[{ id: 'name', header: 'Name', render: (row: Row) => row.name }]}
-      rows={list}
+      query={{ data: list, isPending: false, error: null }}
       getRowKey={(row) => row.id}
       emptyText="No schedules yet."
       emptyHint={emptyHint}

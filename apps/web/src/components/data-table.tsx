@@ -1,3 +1,4 @@
+import type { UseQueryResult } from '@tanstack/react-query';
 import { Fragment, useEffect, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -55,12 +56,13 @@ export interface RowExpansion<T> {
   toggleLabel: (row: T, open: boolean) => string;
 }
 
+/** The rows and whether they are still loading or failed to: a list query as it is, or rows made from queries. */
+export type TableRows<T> = Pick<UseQueryResult<readonly T[]>, 'data' | 'isPending' | 'error'>;
+
 interface DataTableProps<T> {
   columns: readonly Column<T>[];
-  rows: readonly T[] | undefined;
+  query: TableRows<T>;
   getRowKey: (row: T) => string | number;
-  loading?: boolean;
-  error?: unknown;
   emptyText: string;
   /** A second, quieter line under the empty text. */
   emptyHint?: string;
@@ -72,10 +74,8 @@ interface DataTableProps<T> {
 
 export function DataTable<T>({
   columns,
-  rows,
+  query: { data: rows, isPending: loading, error },
   getRowKey,
-  loading = false,
-  error,
   emptyText,
   emptyHint,
   expansion,

@@ -1,9 +1,8 @@
 import type { ReactNode } from 'react';
-import type { UseQueryResult } from '@tanstack/react-query';
 import AddIcon from '@mui/icons-material/Add';
 import Button from '@mui/material/Button';
 import { DataTable } from './data-table.tsx';
-import type { Column, RowExpansion } from './data-table.tsx';
+import type { Column, RowExpansion, TableRows } from './data-table.tsx';
 import { Page } from './page.tsx';
 import { PageHeader } from './page-header.tsx';
 import { RowActions } from './row-actions.tsx';
@@ -14,7 +13,7 @@ interface ResourceListPageProps<T> {
   canManage: boolean;
   /** The header's create control: a label for a plain "new" button, or a whole control (a menu). */
   create: { label: string; onClick: () => void } | ReactNode;
-  query: Pick<UseQueryResult<readonly T[]>, 'data' | 'isPending' | 'error'>;
+  query: TableRows<T>;
   columns: readonly Column<T>[];
   getRowKey: (row: T) => number;
   emptyText: string;
@@ -54,10 +53,8 @@ export function ResourceListPage<T>({
       <DataTable
         aria-label={title}
         columns={columns}
-        rows={query.data}
+        query={query}
         getRowKey={getRowKey}
-        loading={query.isPending}
-        error={query.error}
         emptyText={emptyText}
         paginated={false}
         expansion={expansion}
@@ -67,21 +64,24 @@ export function ResourceListPage<T>({
   );
 }
 
+/** What the actions column needs of a list's delete (`useItemDelete`). */
+interface RowDeletion<T> {
+  nameOf: (row: T) => string;
+  request: (row: T) => void;
+  /** The row's delete is under way (its button waits). */
+  isDeleting: (row: T) => boolean;
+}
+
 /** The trailing edit/delete column of a resource table. */
 export function createActionsColumn<T>({
-  nameOf,
+  deletion,
   onEdit,
   canEdit = () => true,
-  onDelete,
-  isDeleting,
   extraActions,
 }: {
-  nameOf: (row: T) => string;
+  deletion: RowDeletion<T>;
   onEdit: (row: T) => void;
   canEdit?: (row: T) => boolean;
-  onDelete: (row: T) => void;
-  /** The row's delete is under way (its button waits); rows whose delete runs in a dialog leave it out. */
-  isDeleting?: (row: T) => boolean;
   /** Buttons of the row shown before edit and delete. */
   extraActions?: (row: T) => ReactNode;
 }): Column<T> {
@@ -92,10 +92,10 @@ export function createActionsColumn<T>({
     width: 104,
     render: (row) => (
       <RowActions
-        name={nameOf(row)}
+        name={deletion.nameOf(row)}
         onEdit={canEdit(row) ? () => onEdit(row) : undefined}
-        onDelete={() => onDelete(row)}
-        deleting={isDeleting?.(row) ?? false}
+        onDelete={() => deletion.request(row)}
+        deleting={deletion.isDeleting(row)}
       >
         {extraActions?.(row)}
       </RowActions>

@@ -112,10 +112,8 @@ export function ApiTokensSection() {
       <DataTable
         aria-label={t('account.tokens.title')}
         columns={columns}
-        rows={tokens.data}
+        query={tokens}
         getRowKey={(token) => token.id}
-        loading={tokens.isPending}
-        error={tokens.error}
         emptyText={t('account.tokens.empty')}
       />
       <NewTokenDialog open={newDialog.open} onClose={newDialog.close} />

@@ -12,10 +12,10 @@ import { DataTable } from '../../../components/data-table.tsx';
 import type { Column } from '../../../components/data-table.tsx';
 import { Page } from '../../../components/page.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
-import { useResourceDelete } from '../../../components/resource-delete.tsx';
 import { RowActions } from '../../../components/row-actions.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
+import { deleteTextsOf, useItemDelete } from '../../../components/use-item-delete.ts';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { appsQuery } from '../../../lib/project-resources.ts';
 import { currentUserQuery } from '../../../lib/shared-queries.ts';
@@ -33,20 +33,15 @@ export function AppsPage() {
   const me = useQuery(currentUserQuery);
   const apps = useQuery(appsQuery);
   const setActive = useSetAppActive();
-  const remove = useDeleteApp();
   const editDialog = useDialogState<App>();
   const lastProjectId = storage.getLastProjectId();
-  const deletion = useResourceDelete(lastProjectId ?? 0);
+  const deletion = useItemDelete<App>({
+    projectId: lastProjectId ?? 0,
+    texts: deleteTextsOf('apps'),
+    nameOf: (app) => app.title || app.id,
+    remove: useDeleteApp(),
+  });
   const isAdmin = me.data?.admin === true;
-
-  const requestDelete = (app: App) =>
-    void deletion.request({
-      name: app.title || app.id,
-      title: t('apps.deleteTitle'),
-      message: t('apps.deleteConfirm', { name: app.title || app.id }),
-      remove: () => remove.mutateAsync(app.id),
-      onDeleted: () => snackbar.showSuccess(t('apps.deleted', { name: app.title || app.id })),
-    });
 
   const columns: Column<App>[] = [
     {
@@ -98,8 +93,8 @@ export function AppsPage() {
         <RowActions
           name={app.title || app.id}
           onEdit={() => editDialog.show(app)}
-          onDelete={isDefaultApp(app.id) ? undefined : () => requestDelete(app)}
-          deleting={remove.isPending && remove.variables === app.id}
+          onDelete={isDefaultApp(app.id) ? undefined : () => deletion.request(app)}
+          deleting={deletion.isDeleting(app)}
         />
       ),
     });
@@ -125,10 +120,8 @@ export function AppsPage() {
       <DataTable
         aria-label={t('apps.title')}
         columns={columns}
-        rows={apps.data}
+        query={apps}
         getRowKey={(app) => app.id}
-        loading={apps.isPending}
-        error={apps.error}
         emptyText={t('apps.empty')}
       />
       <AppDialog open={editDialog.open} app={editDialog.item} onClose={editDialog.close} />

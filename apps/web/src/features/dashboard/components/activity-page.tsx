@@ -36,10 +36,8 @@ export function ActivityPage() {
     <DataTable
       aria-label={t('activity.title')}
       columns={columns}
-      rows={events.data}
+      query={events}
       getRowKey={(event) => event.id}
-      loading={events.isPending}
-      error={events.error}
       emptyText={t('activity.empty')}
     />
   );

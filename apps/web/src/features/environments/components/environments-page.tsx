@@ -3,10 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { Permission } from '@gantry/contract';
 import type { Environment } from '@gantry/contract';
 import type { Column } from '../../../components/data-table.tsx';
-import { useResourceDelete } from '../../../components/resource-delete.tsx';
 import { ResourceListPage, createActionsColumn } from '../../../components/resource-list-page.tsx';
-import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
+import { deleteTextsOf, useItemDelete } from '../../../components/use-item-delete.ts';
 import { environmentsQuery } from '../../../lib/project-resources.ts';
 import { useProjectAccess } from '../../../lib/shared-queries.ts';
 import { useProjectId } from '../../../lib/use-project-id.ts';
@@ -16,23 +15,16 @@ import { EnvironmentDialog } from './environment-dialog.tsx';
 export function EnvironmentsPage() {
   const { t } = useTranslation();
   const projectId = useProjectId();
-  const snackbar = useSnackbar();
   const access = useProjectAccess(projectId);
   const environments = useQuery(environmentsQuery(projectId));
-  const remove = useDeleteEnvironment(projectId);
   const editDialog = useDialogState<number>();
-  const deletion = useResourceDelete(projectId);
+  const deletion = useItemDelete<Environment>({
+    projectId,
+    texts: deleteTextsOf('environments'),
+    remove: useDeleteEnvironment(projectId),
+    loadRefs: (id) => loadEnvironmentRefs(projectId, id),
+  });
   const canManage = access.can(Permission.manageProjectResources);
-
-  const requestDelete = (environment: Environment) =>
-    void deletion.request({
-      name: environment.name,
-      title: t('environments.deleteTitle'),
-      message: t('environments.deleteConfirm', { name: environment.name }),
-      loadRefs: () => loadEnvironmentRefs(projectId, environment.id),
-      remove: () => remove.mutateAsync(environment.id),
-      onDeleted: () => snackbar.showSuccess(t('environments.deleted', { name: environment.name })),
-    });
 
   const columns: Column<Environment>[] = [
     { id: 'name', header: t('environments.name'), render: (environment) => environment.name },
@@ -40,10 +32,8 @@ export function EnvironmentsPage() {
   if (canManage) {
     columns.push(
       createActionsColumn<Environment>({
-        nameOf: (environment) => environment.name,
+        deletion,
         onEdit: (environment) => editDialog.show(environment.id),
-        onDelete: requestDelete,
-        isDeleting: (environment) => deletion.checking || (remove.isPending && remove.variables === environment.id),
       }),
     );
   }

@@ -2,7 +2,6 @@ import type { ReactNode } from 'react';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import Alert from '@mui/material/Alert';
@@ -16,15 +15,13 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
-import type { IntegrationExtractValue, IntegrationMatcher } from '@gantry/contract';
-import { DataTable } from '../../../components/data-table.tsx';
+import type { Integration, IntegrationExtractValue, IntegrationMatcher } from '@gantry/contract';
 import type { Column } from '../../../components/data-table.tsx';
 import { Page } from '../../../components/page.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
-import { useResourceDelete } from '../../../components/resource-delete.tsx';
-import { createActionsColumn } from '../../../components/resource-list-page.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
+import { deleteTextsOf, useItemDelete } from '../../../components/use-item-delete.ts';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { DASH } from '../../../lib/format-date.ts';
 import { keysQuery, templatesQuery } from '../../../lib/project-resources.ts';
@@ -45,27 +42,8 @@ import { INTEGRATION_ACTIONS } from './integration-access.ts';
 import { IntegrationDialog } from './integration-dialog.tsx';
 import { ExtractValueDialog } from './extract-value-dialog.tsx';
 import { MatcherDialog } from './matcher-dialog.tsx';
-import { SectionHeading } from './section-heading.tsx';
+import { PartsSection } from './parts-section.tsx';
 import { paths } from '../../../lib/paths.ts';
-
-function Section({
-  title,
-  description,
-  action,
-  children,
-}: {
-  title: string;
-  description: string;
-  action: ReactNode;
-  children: ReactNode;
-}) {
-  return (
-    <Box component="section" aria-label={title}>
-      <SectionHeading title={title} description={description} action={action} alignAction="flex-end" />
-      {children}
-    </Box>
-  );
-}
 
 const Code = ({ children, title }: { children: ReactNode; title?: string }) => (
   <Box component="code" title={title} sx={{ fontSize: 13, whiteSpace: 'nowrap' }}>
@@ -88,13 +66,17 @@ export function IntegrationDetailPage() {
   const values = useQuery(extractValuesQuery(projectId, integrationId));
   const matchers = useQuery(matchersQuery(projectId, integrationId));
   const setSearchable = useSetSearchable(projectId);
-  const removeIntegration = useDeleteIntegration(projectId);
   const removeValue = useDeleteExtractValue(projectId, integrationId);
   const removeMatcher = useDeleteMatcher(projectId, integrationId);
   const editDialog = useDialogState();
   const valueDialog = useDialogState<IntegrationExtractValue>();
   const matcherDialog = useDialogState<IntegrationMatcher>();
-  const deletion = useResourceDelete(projectId);
+  const deletion = useItemDelete<Integration>({
+    projectId,
+    texts: deleteTextsOf('integrations'),
+    remove: useDeleteIntegration(projectId),
+    loadRefs: (id) => loadIntegrationRefs(projectId, id),
+  });
   const listPath = paths.projectPage(projectId, 'integrations');
 
   const sourceLabel = (source: 'body' | 'header', bodyDataType: string) =>
@@ -156,37 +138,6 @@ export function IntegrationDetailPage() {
       render: (matcher) => <Code title={matcher.value}>{matcher.value}</Code>,
     },
   ];
-  if (canManage) {
-    valueColumns.push(
-      createActionsColumn<IntegrationExtractValue>({
-        nameOf: (value) => value.name,
-        onEdit: valueDialog.show,
-        onDelete: (value) =>
-          void deletion.request({
-            name: value.name,
-            title: t('integrations.deleteValueTitle'),
-            message: t('integrations.deleteValueConfirm', { name: value.name }),
-            remove: () => removeValue.mutateAsync(value.id),
-            onDeleted: () => snackbar.showSuccess(t('integrations.valueDeleted', { name: value.name })),
-          }),
-      }),
-    );
-    matcherColumns.push(
-      createActionsColumn<IntegrationMatcher>({
-        nameOf: (matcher) => matcher.name,
-        onEdit: matcherDialog.show,
-        onDelete: (matcher) =>
-          void deletion.request({
-            name: matcher.name,
-            title: t('integrations.deleteMatcherTitle'),
-            message: t('integrations.deleteMatcherConfirm', { name: matcher.name }),
-            remove: () => removeMatcher.mutateAsync(matcher.id),
-            onDeleted: () => snackbar.showSuccess(t('integrations.matcherDeleted', { name: matcher.name })),
-          }),
-      }),
-    );
-  }
-
   const breadcrumbs = (name: string) => (
     <Breadcrumbs aria-label={t('integrations.breadcrumb')} sx={{ mb: 1 }}>
       <Link component={RouterLink} to={listPath} underline="hover" color="inherit">
@@ -208,19 +159,6 @@ export function IntegrationDetailPage() {
   const template = templates.data?.find((candidate) => candidate.id === current.template_id);
   const secretName = keys.data?.find((key) => key.id === current.auth_secret_id)?.name;
 
-  const requestDelete = () =>
-    void deletion.request({
-      name: current.name,
-      title: t('integrations.deleteTitle'),
-      message: t('integrations.deleteConfirm', { name: current.name }),
-      loadRefs: () => loadIntegrationRefs(projectId, current.id),
-      remove: () => removeIntegration.mutateAsync(current.id),
-      onDeleted: () => {
-        snackbar.showSuccess(t('integrations.deleted', { name: current.name }));
-        void navigate(listPath);
-      },
-    });
-
   return (
     <Page>
       {breadcrumbs(current.name)}
@@ -236,8 +174,8 @@ export function IntegrationDetailPage() {
                 variant="outlined"
                 color="error"
                 startIcon={<DeleteOutlineIcon />}
-                onClick={requestDelete}
-                disabled={removeIntegration.isPending || deletion.checking}
+                onClick={() => deletion.request(current, () => void navigate(listPath))}
+                disabled={deletion.isDeleting(current)}
               >
                 {t('common.delete')}
               </Button>
@@ -308,60 +246,24 @@ export function IntegrationDetailPage() {
           title={t('integrations.aliases')}
           description={t('integrations.aliasesHint')}
         />
-        <Section
-          title={t('integrations.values')}
-          description={t('integrations.valuesHint')}
-          action={
-            canManage ? (
-              <Button
-                size="small"
-                variant="outlined"
-                startIcon={<AddIcon />}
-                onClick={() => valueDialog.show(undefined)}
-              >
-                {t('integrations.newValue')}
-              </Button>
-            ) : null
-          }
-        >
-          <DataTable
-            aria-label={t('integrations.values')}
-            columns={valueColumns}
-            rows={values.data}
-            getRowKey={(value) => value.id}
-            loading={values.isPending}
-            error={values.error}
-            emptyText={t('integrations.noValues')}
-            paginated={false}
-          />
-        </Section>
-        <Section
-          title={t('integrations.matchers')}
-          description={t('integrations.matchersHint')}
-          action={
-            canManage ? (
-              <Button
-                size="small"
-                variant="outlined"
-                startIcon={<AddIcon />}
-                onClick={() => matcherDialog.show(undefined)}
-              >
-                {t('integrations.newMatcher')}
-              </Button>
-            ) : null
-          }
-        >
-          <DataTable
-            aria-label={t('integrations.matchers')}
-            columns={matcherColumns}
-            rows={matchers.data}
-            getRowKey={(matcher) => matcher.id}
-            loading={matchers.isPending}
-            error={matchers.error}
-            emptyText={t('integrations.noMatchers')}
-            paginated={false}
-          />
-        </Section>
+        <PartsSection
+          part="value"
+          projectId={projectId}
+          query={values}
+          columns={valueColumns}
+          canManage={canManage}
+          onEdit={valueDialog.show}
+          remove={removeValue}
+        />
+        <PartsSection
+          part="matcher"
+          projectId={projectId}
+          query={matchers}
+          columns={matcherColumns}
+          canManage={canManage}
+          onEdit={matcherDialog.show}
+          remove={removeMatcher}
+        />
       </Stack>
       <IntegrationDialog
         open={editDialog.open}

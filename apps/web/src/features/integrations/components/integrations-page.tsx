@@ -10,10 +10,9 @@ import { DataTable } from '../../../components/data-table.tsx';
 import type { Column } from '../../../components/data-table.tsx';
 import { Page } from '../../../components/page.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
-import { useResourceDelete } from '../../../components/resource-delete.tsx';
 import { createActionsColumn } from '../../../components/resource-list-page.tsx';
-import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
+import { deleteTextsOf, useItemDelete } from '../../../components/use-item-delete.ts';
 import { DASH } from '../../../lib/format-date.ts';
 import { templatesQuery } from '../../../lib/project-resources.ts';
 import { useProjectAccess } from '../../../lib/shared-queries.ts';
@@ -28,25 +27,18 @@ import { paths } from '../../../lib/paths.ts';
 export function IntegrationsPage() {
   const { t } = useTranslation();
   const projectId = useProjectId();
-  const snackbar = useSnackbar();
   const access = useProjectAccess(projectId);
   const integrations = useQuery(integrationsQuery(projectId));
   const templates = useQuery(templatesQuery(projectId));
-  const remove = useDeleteIntegration(projectId);
   const editDialog = useDialogState<Integration>();
-  const deletion = useResourceDelete(projectId);
+  const deletion = useItemDelete<Integration>({
+    projectId,
+    texts: deleteTextsOf('integrations'),
+    remove: useDeleteIntegration(projectId),
+    loadRefs: (id) => loadIntegrationRefs(projectId, id),
+  });
   const canManage = access.can(INTEGRATION_ACTIONS);
   const templateNames = new Map((templates.data ?? []).map((template) => [template.id, template.name]));
-
-  const requestDelete = (integration: Integration) =>
-    void deletion.request({
-      name: integration.name,
-      title: t('integrations.deleteTitle'),
-      message: t('integrations.deleteConfirm', { name: integration.name }),
-      loadRefs: () => loadIntegrationRefs(projectId, integration.id),
-      remove: () => remove.mutateAsync(integration.id),
-      onDeleted: () => snackbar.showSuccess(t('integrations.deleted', { name: integration.name })),
-    });
 
   const columns: Column<Integration>[] = [
     {
@@ -88,10 +80,8 @@ export function IntegrationsPage() {
   if (canManage) {
     columns.push(
       createActionsColumn({
-        nameOf: (integration) => integration.name,
+        deletion,
         onEdit: editDialog.show,
-        onDelete: requestDelete,
-        isDeleting: (integration) => remove.isPending && remove.variables === integration.id,
       }),
     );
   }
@@ -117,10 +107,8 @@ export function IntegrationsPage() {
         <DataTable
           aria-label={t('integrations.title')}
           columns={columns}
-          rows={integrations.data}
+          query={integrations}
           getRowKey={(integration) => integration.id}
-          loading={integrations.isPending}
-          error={integrations.error}
           emptyText={t('integrations.empty')}
           paginated={false}
         />

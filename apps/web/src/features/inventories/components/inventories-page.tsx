@@ -18,10 +18,9 @@ import { Permission } from '@gantry/contract';
 import type { Inventory } from '@gantry/contract';
 import { AppIcon } from '../../../components/app-icon.tsx';
 import type { Column } from '../../../components/data-table.tsx';
-import { useResourceDelete } from '../../../components/resource-delete.tsx';
 import { ResourceListPage, createActionsColumn } from '../../../components/resource-list-page.tsx';
-import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
+import { deleteTextsOf, useItemDelete } from '../../../components/use-item-delete.ts';
 import { useLinkedItem } from '../../../components/use-linked-item.ts';
 import { DASH } from '../../../lib/format-date.ts';
 import { appsQuery, inventoriesQuery, repositoriesQuery } from '../../../lib/project-resources.ts';
@@ -71,15 +70,18 @@ function InventorySource({ inventory, repositoryName }: { inventory: Inventory; 
 export function InventoriesPage() {
   const { t } = useTranslation();
   const projectId = useProjectId();
-  const snackbar = useSnackbar();
   const access = useProjectAccess(projectId);
   const inventories = useQuery(inventoriesQuery(projectId));
   const repositories = useQuery(repositoriesQuery(projectId));
   const apps = useQuery(appsQuery);
-  const remove = useDeleteInventory(projectId);
   const editDialog = useDialogState<Inventory>();
   const attachDialog = useDialogState<Inventory>();
-  const deletion = useResourceDelete(projectId);
+  const deletion = useItemDelete<Inventory>({
+    projectId,
+    texts: deleteTextsOf('inventories'),
+    remove: useDeleteInventory(projectId),
+    loadRefs: (id) => loadInventoryRefs(projectId, id),
+  });
   const linked = useLinkedItem({
     items: inventories.data,
     ready: access.isReady,
@@ -90,16 +92,6 @@ export function InventoriesPage() {
   const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
   const canManage = access.can(Permission.manageProjectResources);
   const repositoryNames = new Map((repositories.data ?? []).map((repo) => [repo.id, repo.name]));
-
-  const requestDelete = (inventory: Inventory) =>
-    void deletion.request({
-      name: inventory.name,
-      title: t('inventories.deleteTitle'),
-      message: t('inventories.deleteConfirm', { name: inventory.name }),
-      loadRefs: () => loadInventoryRefs(projectId, inventory.id),
-      remove: () => remove.mutateAsync(inventory.id),
-      onDeleted: () => snackbar.showSuccess(t('inventories.deleted', { name: inventory.name })),
-    });
 
   const columns: Column<Inventory>[] = [
     {
@@ -129,12 +121,10 @@ export function InventoriesPage() {
   if (canManage) {
     columns.push(
       createActionsColumn<Inventory>({
-        nameOf: (inventory) => inventory.name,
+        deletion,
         onEdit: (inventory) => editDialog.show(inventory),
         // Workspaces are attached to templates from the template's page, not edited here.
         canEdit: (inventory) => !isWorkspace(inventory),
-        onDelete: requestDelete,
-        isDeleting: (inventory) => deletion.checking || (remove.isPending && remove.variables === inventory.id),
         // Workspaces get an attach action instead of edit (seed 001 section 2): one no template holds is
         // attached here, one a template holds is attached, detached and made default on that template's page.
         extraActions: (inventory) => {

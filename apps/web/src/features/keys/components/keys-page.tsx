@@ -5,10 +5,9 @@ import Stack from '@mui/material/Stack';
 import { Permission } from '@gantry/contract';
 import type { AccessKey } from '@gantry/contract';
 import type { Column } from '../../../components/data-table.tsx';
-import { useResourceDelete } from '../../../components/resource-delete.tsx';
 import { ResourceListPage, createActionsColumn } from '../../../components/resource-list-page.tsx';
-import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
+import { deleteTextsOf, useItemDelete } from '../../../components/use-item-delete.ts';
 import { keysQuery } from '../../../lib/project-resources.ts';
 import { useProjectAccess } from '../../../lib/shared-queries.ts';
 import { useProjectId } from '../../../lib/use-project-id.ts';
@@ -18,23 +17,16 @@ import { KeyDialog } from './key-dialog.tsx';
 export function KeysPage() {
   const { t } = useTranslation();
   const projectId = useProjectId();
-  const snackbar = useSnackbar();
   const access = useProjectAccess(projectId);
   const keys = useQuery(keysQuery(projectId));
-  const remove = useDeleteKey(projectId);
   const editDialog = useDialogState<AccessKey>();
-  const deletion = useResourceDelete(projectId);
+  const deletion = useItemDelete<AccessKey>({
+    projectId,
+    texts: deleteTextsOf('keys'),
+    remove: useDeleteKey(projectId),
+    loadRefs: (id) => loadKeyRefs(projectId, id),
+  });
   const canManage = access.can(Permission.manageProjectResources);
-
-  const requestDelete = (key: AccessKey) =>
-    void deletion.request({
-      name: key.name,
-      title: t('keys.deleteTitle'),
-      message: t('keys.deleteConfirm', { name: key.name }),
-      loadRefs: () => loadKeyRefs(projectId, key.id),
-      remove: () => remove.mutateAsync(key.id),
-      onDeleted: () => snackbar.showSuccess(t('keys.deleted', { name: key.name })),
-    });
 
   const columns: Column<AccessKey>[] = [
     {
@@ -61,10 +53,8 @@ export function KeysPage() {
   if (canManage) {
     columns.push(
       createActionsColumn<AccessKey>({
-        nameOf: (key) => key.name,
+        deletion,
         onEdit: (key) => editDialog.show(key),
-        onDelete: requestDelete,
-        isDeleting: (key) => deletion.checking || (remove.isPending && remove.variables === key.id),
       }),
     );
   }

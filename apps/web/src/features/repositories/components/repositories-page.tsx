@@ -7,10 +7,9 @@ import Stack from '@mui/material/Stack';
 import { Permission } from '@gantry/contract';
 import type { Repository } from '@gantry/contract';
 import type { Column } from '../../../components/data-table.tsx';
-import { useResourceDelete } from '../../../components/resource-delete.tsx';
 import { ResourceListPage, createActionsColumn } from '../../../components/resource-list-page.tsx';
-import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
+import { deleteTextsOf, useItemDelete } from '../../../components/use-item-delete.ts';
 import { useLinkedItem } from '../../../components/use-linked-item.ts';
 import { DASH } from '../../../lib/format-date.ts';
 import { keysQuery, repositoriesQuery } from '../../../lib/project-resources.ts';
@@ -24,13 +23,16 @@ import { paths } from '../../../lib/paths.ts';
 export function RepositoriesPage() {
   const { t } = useTranslation();
   const projectId = useProjectId();
-  const snackbar = useSnackbar();
   const access = useProjectAccess(projectId);
   const repositories = useQuery(repositoriesQuery(projectId));
   const keys = useQuery(keysQuery(projectId));
-  const remove = useDeleteRepository(projectId);
   const editDialog = useDialogState<Repository>();
-  const deletion = useResourceDelete(projectId);
+  const deletion = useItemDelete<Repository>({
+    projectId,
+    texts: deleteTextsOf('repositories'),
+    remove: useDeleteRepository(projectId),
+    loadRefs: (id) => loadRepositoryRefs(projectId, id),
+  });
   const canManage = access.can(Permission.manageProjectResources);
   const linked = useLinkedItem({
     items: repositories.data,
@@ -40,16 +42,6 @@ export function RepositoriesPage() {
     listPath: paths.projectPage(projectId, 'repositories'),
   });
   const keyNames = new Map((keys.data ?? []).map((key) => [key.id, key.name]));
-
-  const requestDelete = (repository: Repository) =>
-    void deletion.request({
-      name: repository.name,
-      title: t('repositories.deleteTitle'),
-      message: t('repositories.deleteConfirm', { name: repository.name }),
-      loadRefs: () => loadRepositoryRefs(projectId, repository.id),
-      remove: () => remove.mutateAsync(repository.id),
-      onDeleted: () => snackbar.showSuccess(t('repositories.deleted', { name: repository.name })),
-    });
 
   const columns: Column<Repository>[] = [
     { id: 'name', header: t('repositories.name'), render: (repository) => repository.name },
@@ -84,10 +76,8 @@ export function RepositoriesPage() {
   if (canManage) {
     columns.push(
       createActionsColumn<Repository>({
-        nameOf: (repository) => repository.name,
+        deletion,
         onEdit: (repository) => editDialog.show(repository),
-        onDelete: requestDelete,
-        isDeleting: (repository) => deletion.checking || (remove.isPending && remove.variables === repository.id),
       }),
     );
   }

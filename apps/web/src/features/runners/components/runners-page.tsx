@@ -16,10 +16,10 @@ import type { Column } from '../../../components/data-table.tsx';
 import { Page } from '../../../components/page.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { ProNotice } from '../../../components/pro-notice.tsx';
-import { useResourceDelete } from '../../../components/resource-delete.tsx';
 import { createActionsColumn } from '../../../components/resource-list-page.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
+import { deleteTextsOf, useItemDelete } from '../../../components/use-item-delete.ts';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { formatDate } from '../../../lib/format-date.ts';
 import { projectsQuery, systemInfoQuery, usePremiumFeature, useProjectAccess } from '../../../lib/shared-queries.ts';
@@ -37,23 +37,17 @@ function RunnersList({ scope, title }: { scope: RunnerScope; title?: string }) {
   const info = useQuery(systemInfoQuery);
   const runners = useQuery(runnersQuery(scope));
   const setActive = useSetRunnerActive(scope);
-  const remove = useDeleteRunner(scope);
   const editDialog = useDialogState<Runner>();
   const [created, setCreated] = useState<RunnerWithToken | undefined>(undefined);
   // Nothing refers to a runner, so the project only matters for reference links that never show.
-  const deletion = useResourceDelete(scope ?? 0);
+  const deletion = useItemDelete<Runner>({
+    projectId: scope ?? 0,
+    texts: deleteTextsOf('runners'),
+    remove: useDeleteRunner(scope),
+  });
   const serverUrl = info.data?.web_host || window.location.origin;
   const lastProjectId = storage.getLastProjectId();
   const backTo = paths.back(lastProjectId);
-
-  const requestDelete = (runner: Runner) =>
-    void deletion.request({
-      name: runner.name,
-      title: t('runners.deleteTitle'),
-      message: t('runners.deleteConfirm', { name: runner.name }),
-      remove: () => remove.mutateAsync(runner.id),
-      onDeleted: () => snackbar.showSuccess(t('runners.deleted', { name: runner.name })),
-    });
 
   const columns: Column<Runner>[] = [
     {
@@ -114,10 +108,8 @@ function RunnersList({ scope, title }: { scope: RunnerScope; title?: string }) {
       ),
     },
     createActionsColumn({
-      nameOf: (runner) => runner.name,
+      deletion,
       onEdit: editDialog.show,
-      onDelete: requestDelete,
-      isDeleting: (runner) => remove.isPending && remove.variables === runner.id,
     }),
   ];
 
@@ -158,10 +150,8 @@ function RunnersList({ scope, title }: { scope: RunnerScope; title?: string }) {
       <DataTable
         aria-label={t('runners.title')}
         columns={columns}
-        rows={runners.data}
+        query={runners}
         getRowKey={(runner) => String(runner.id)}
-        loading={runners.isPending}
-        error={runners.error}
         emptyText={t('runners.empty')}
       />
       <RunnerDialog

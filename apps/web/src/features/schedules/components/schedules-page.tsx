@@ -11,10 +11,10 @@ import Tooltip from '@mui/material/Tooltip';
 import { Permission } from '@gantry/contract';
 import type { Schedule } from '@gantry/contract';
 import type { Column } from '../../../components/data-table.tsx';
-import { useResourceDelete } from '../../../components/resource-delete.tsx';
 import { ResourceListPage, createActionsColumn } from '../../../components/resource-list-page.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
+import { deleteTextsOf, useItemDelete } from '../../../components/use-item-delete.ts';
 import { useLinkedItem } from '../../../components/use-linked-item.ts';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { getCheckIntervalLabel } from '../../../lib/check-intervals.ts';
@@ -39,9 +39,13 @@ export function SchedulesPage({ renderLastTasks }: SchedulesPageProps) {
   const schedules = useQuery(schedulesQuery(projectId));
   const repositories = useQuery(repositoriesQuery(projectId));
   const setActive = useSetScheduleActive(projectId);
-  const remove = useDeleteSchedule(projectId);
   const editDialog = useDialogState<Schedule>();
-  const deletion = useResourceDelete(projectId);
+  const deletion = useItemDelete<Schedule>({
+    projectId,
+    texts: deleteTextsOf('schedules'),
+    remove: useDeleteSchedule(projectId),
+    loadRefs: (id) => loadScheduleRefs(projectId, id),
+  });
   const canManage = access.can(Permission.manageProjectResources);
   const linked = useLinkedItem({
     items: schedules.data,
@@ -57,16 +61,6 @@ export function SchedulesPage({ renderLastTasks }: SchedulesPageProps) {
       { scheduleId: schedule.id, active },
       { onError: (error) => snackbar.showError(getErrorMessage(error)) },
     );
-
-  const requestDelete = (schedule: Schedule) =>
-    void deletion.request({
-      name: schedule.name,
-      title: t('schedules.deleteTitle'),
-      message: t('schedules.deleteConfirm', { name: schedule.name }),
-      loadRefs: () => loadScheduleRefs(projectId, schedule.id),
-      remove: () => remove.mutateAsync(schedule.id),
-      onDeleted: () => snackbar.showSuccess(t('schedules.deleted', { name: schedule.name })),
-    });
 
   const describeCron = (schedule: Schedule) => {
     if (schedule.repository_id === null) return null;
@@ -143,10 +137,8 @@ export function SchedulesPage({ renderLastTasks }: SchedulesPageProps) {
   if (canManage) {
     columns.push(
       createActionsColumn({
-        nameOf: (schedule) => schedule.name,
+        deletion,
         onEdit: editDialog.show,
-        onDelete: requestDelete,
-        isDeleting: (schedule) => remove.isPending && remove.variables === schedule.id,
       }),
     );
   }

@@ -72,10 +72,8 @@ export function ActiveTasksPage() {
       <DataTable
         aria-label={t('activeTasks.title')}
         columns={columns}
-        rows={tasks.data}
+        query={tasks}
         getRowKey={(task) => task.task_id}
-        loading={tasks.isPending}
-        error={tasks.error}
         emptyText={t('activeTasks.empty')}
       />
     </Page>

@@ -44,10 +44,8 @@ function ProjectHistory({ projectId }: { projectId: number }) {
       <DataTable<TaskWithTemplate>
         aria-label={t('history.title')}
         columns={columns}
-        rows={rows}
+        query={{ data: rows, isPending: tasks.isPending, error: tasks.error ?? loadOlder.error }}
         getRowKey={(task) => task.id}
-        loading={tasks.isPending}
-        error={tasks.error ?? loadOlder.error}
         emptyText={t('history.empty')}
       />
       {mayHaveOlder && (

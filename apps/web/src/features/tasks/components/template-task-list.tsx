@@ -23,10 +23,8 @@ export function TemplateTaskList({ projectId, templateId }: { projectId: number;
       <DataTable<TaskWithTemplate>
         aria-label={t('taskList.title')}
         columns={columns}
-        rows={tasks.data}
+        query={tasks}
         getRowKey={(task) => task.id}
-        loading={tasks.isPending}
-        error={tasks.error}
         emptyText={t('taskList.empty')}
       />
     </Stack>

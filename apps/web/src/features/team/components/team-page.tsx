@@ -148,10 +148,8 @@ export function TeamPage() {
       <DataTable
         aria-label={t('team.title')}
         columns={columns}
-        rows={team.data}
+        query={team}
         getRowKey={(member) => member.user_id}
-        loading={team.isPending}
-        error={team.error}
         emptyText={t('team.empty')}
       />
       <TeamMemberDialog

@@ -239,10 +239,8 @@ export function TemplatesPage({ projectId, viewId, viewTabs, renderLastTasks }: 
       <DataTable
         aria-label={t('templates.title')}
         columns={columns}
-        rows={templates.data}
+        query={templates}
         getRowKey={(template) => template.id}
-        loading={templates.isPending}
-        error={templates.error}
         emptyText={viewId ? t('templates.emptyView') : t('templates.empty')}
         emptyHint={canManage && !viewId ? t('templates.emptyHint') : undefined}
         paginated={false}

@@ -1,7 +1,7 @@
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { Template } from '@gantry/contract';
-import { useResourceDelete } from '../../../components/resource-delete.tsx';
+import { deleteTextsOf, useItemDelete } from '../../../components/use-item-delete.ts';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { loadTemplate, loadTemplateRefs, useCreateTemplate, useDeleteTemplate } from '../api/templates-queries.ts';
@@ -16,8 +16,12 @@ export function useTemplateActions(projectId: number, viewId: number | undefined
   const snackbar = useSnackbar();
   const hrefWithParam = useHrefWithParam();
   const create = useCreateTemplate(projectId);
-  const remove = useDeleteTemplate(projectId);
-  const deletion = useResourceDelete(projectId);
+  const deletion = useItemDelete<Template>({
+    projectId,
+    texts: deleteTextsOf('templates'),
+    remove: useDeleteTemplate(projectId),
+    loadRefs: (id) => loadTemplateRefs(projectId, id),
+  });
 
   /** Opens the new task dialog (owned by the tasks screens) over the current page. */
   const run = (template: Template) => navigate(hrefWithParam(NEW_TASK_PARAM, template.id));
@@ -34,25 +38,12 @@ export function useTemplateActions(projectId: number, viewId: number | undefined
     }
   };
 
-  const requestDelete = (template: Template, onDeleted?: () => void) =>
-    void deletion.request({
-      name: template.name,
-      title: t('templates.deleteTitle'),
-      message: t('templates.deleteConfirm', { name: template.name }),
-      loadRefs: () => loadTemplateRefs(projectId, template.id),
-      remove: () => remove.mutateAsync(template.id),
-      onDeleted: () => {
-        onDeleted?.();
-        snackbar.showSuccess(t('templates.deleted', { name: template.name }));
-      },
-    });
-
   return {
     run,
     copy,
     copying: create.isPending,
-    requestDelete,
-    deleting: remove.isPending || deletion.checking,
+    requestDelete: deletion.request,
+    deleting: deletion.busy,
     element: deletion.element,
   };
 }

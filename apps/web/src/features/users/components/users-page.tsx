@@ -149,10 +149,8 @@ export function UsersPage() {
       <DataTable
         aria-label={t('users.title')}
         columns={columns}
-        rows={rows}
+        query={{ data: rows, isPending: me.isPending || users.isPending, error: users.error }}
         getRowKey={(user) => user.id}
-        loading={me.isPending || users.isPending}
-        error={users.error}
         emptyText={t('users.empty')}
       />
       <UserDialog
