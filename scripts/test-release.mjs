@@ -2,7 +2,7 @@
 // `gantry` starts, serves the web UI and the API, signs in and creates a demo project. Bounded: it
 // gives up after a few minutes and always stops the server it started.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,12 +11,21 @@ const root = path.resolve(import.meta.dirname, '..');
 const version = JSON.parse(readFileSync(path.join(root, 'apps/server/package.json'), 'utf8')).version;
 const PASSWORD = 'release-Smoke-pass1';
 
+// Native modules (better-sqlite3) must build against the headers of the Node that runs them, whatever
+// nodedir a global npmrc names.
+const nodePrefix = path.dirname(path.dirname(realpathSync(process.execPath)));
+const buildEnv = existsSync(path.join(nodePrefix, 'include/node/node.h'))
+  ? { ...process.env, npm_config_nodedir: nodePrefix }
+  : process.env;
+
 function run(command, args, cwd) {
   const result = spawnSync(command, args, {
     cwd,
+    env: buildEnv,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
-    timeout: 5 * 60_000,
+    // Installing compiles better-sqlite3 where no prebuilt binary fits: minutes on a busy 2-core machine.
+    timeout: 15 * 60_000,
   });
   if (result.status !== 0)
     throw new Error(`${command} ${args.join(' ')} failed (${result.status ?? result.signal})\n${result.stdout}`);
@@ -68,7 +77,7 @@ try {
   });
   server.stdout.on('data', (chunk) => (log += chunk));
   server.stderr.on('data', (chunk) => (log += chunk));
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 120_000;
   let ready = false;
   while (!ready && Date.now() < deadline && server.exitCode === null) {
     ready = await fetch(`${url}/api/ready`).then(
