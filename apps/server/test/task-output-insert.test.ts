@@ -17,25 +17,46 @@ describe.each(dialects)('storing task output in bulk on %s', (dialect) => {
     await t?.close();
   });
 
-  it('stores every line of a batch larger than one statement takes, byte for byte and in order', async () => {
-    const taskId = await insertTaskRow(t, {
+  const newTask = async () =>
+    insertTaskRow(t, {
       project_id: p.projectId,
       template_id: await p.createTemplate({ playbook: 'noop.sh' }),
       status: 'running',
     });
+  const storedCount = async (taskId: number) =>
+    (
+      await t.runtime.connection.db
+        .selectFrom('task')
+        .select('output_lines')
+        .where('id', '=', taskId)
+        .executeTakeFirstOrThrow()
+    ).output_lines;
+  // What each store keeps of a line: PostgreSQL's text cannot hold NUL, which it keeps as U+FFFD.
+  const kept = (output: string) => (dialect === 'postgres' ? output.replaceAll('\0', '\uFFFD') : output);
+
+  // Characters a bulk format could take for its own (tab, newline, backslash and its escapes, COPY's end
+  // marker and NULL, quotes, placeholders, CR, braces, commas), NUL, wide characters, and an empty line.
+  const special = [
+    'a\tb',
+    'back\\slash \\N \\t \\\\n',
+    '\\.',
+    '\\',
+    '\\N',
+    'line\nfeed and\r\nCRLF',
+    'nul\0byte\0',
+    `quote ' and " and \`tick\` ? ?? $1 %s`,
+    'carriage\rreturn',
+    '{1,2} (x) NULL',
+    'ünï €𝄞 \u{1F600} \u200B',
+    '\u0001\u001F\u007F\u0085\u2028',
+    '',
+  ];
+
+  it('stores every line of a batch larger than one statement takes, byte for byte and in order', async () => {
+    const taskId = await newTask();
     const repository = createTaskOutputRepository(t.runtime.connection.db, dialect);
     const time = new Date().toISOString();
-    // Characters a bulk format could take for its own (tab, backslash, quotes, CR, braces, commas), wide
-    // characters, and long lines whose text alone is more than one statement may carry.
-    const special = [
-      'a\tb',
-      'back\\slash \\N \\t',
-      `quote ' and " and \`tick\``,
-      'carriage\rreturn',
-      '{1,2} (x) NULL',
-      'ünï €𝄞',
-      '',
-    ];
+    // Long lines whose text alone is more than one statement may carry.
     const long = 'x'.repeat(400_000);
     const outputs = Array.from({ length: 12_000 }, (_, i) =>
       i % 1000 === 999 ? `${i}${long}` : `${i} ${special[i % special.length]}`,
@@ -47,15 +68,63 @@ describe.each(dialects)('storing task output in bulk on %s', (dialect) => {
     );
     const stored = await repository.list(taskId, 0, undefined);
     expect(stored.map((row) => row.seq)).toEqual(outputs.map((_, seq) => seq));
-    expect(stored.map((row) => row.output)).toEqual(outputs);
-    expect(
-      (
-        await t.runtime.connection.db
-          .selectFrom('task')
-          .select('output_lines')
-          .where('id', '=', taskId)
-          .executeTakeFirstOrThrow()
-      ).output_lines,
-    ).toBe(outputs.length);
+    expect(stored.map((row) => row.output)).toEqual(outputs.map(kept));
+    expect(await storedCount(taskId)).toBe(outputs.length);
+  });
+
+  it('stores lines made only of special characters exactly, one batch after the other in order', async () => {
+    const taskId = await newTask();
+    const repository = createTaskOutputRepository(t.runtime.connection.db, dialect);
+    const time = new Date().toISOString();
+    let next = 0;
+    for (const batch of [special, [...special].reverse(), special.map((s) => s + s)]) {
+      await repository.storeNumbered(
+        batch.map((output, i) => ({ task_id: taskId, seq: next + i, time, output })),
+        taskId,
+        next + batch.length,
+      );
+      next += batch.length;
+    }
+    const expected = [...special, ...[...special].reverse(), ...special.map((s) => s + s)];
+    const stored = await repository.list(taskId, 0, undefined);
+    expect(stored.map((row) => [row.seq, row.output])).toEqual(expected.map((output, seq) => [seq, kept(output)]));
+    expect(stored.every((row) => row.time === time)).toBe(true);
+  });
+
+  it("appends a runner's lines exactly, and a resent report once", async () => {
+    const taskId = await newTask();
+    const repository = createTaskOutputRepository(t.runtime.connection.db, dialect);
+    const time = new Date().toISOString();
+    const records = special.map((output) => ({ time, output }));
+    await repository.append(taskId, records.slice(0, 5), 0);
+    await repository.append(taskId, records, 0);
+    await repository.append(taskId, records.slice(3), 3);
+    const stored = await repository.list(taskId, 0, undefined);
+    expect(stored.map((row) => [row.seq, row.output])).toEqual(special.map((output, seq) => [seq, kept(output)]));
+    expect(await storedCount(taskId)).toBe(special.length);
+  });
+
+  it('stores nothing of a batch that fails, and the next batch goes in on the same store', async () => {
+    const taskId = await newTask();
+    const repository = createTaskOutputRepository(t.runtime.connection.db, dialect);
+    const time = new Date().toISOString();
+    await repository.storeNumbered([{ task_id: taskId, seq: 0, time, output: 'first' }], taskId, 1);
+    // Sequence number 0 again, after 3,000 good lines: the unique index refuses the batch.
+    const clashing = Array.from({ length: 3001 }, (_, i) => ({
+      task_id: taskId,
+      seq: i === 3000 ? 0 : i + 1,
+      time,
+      output: `clash ${i}`,
+    }));
+    await expect(repository.storeNumbered(clashing, taskId, 3002)).rejects.toThrow();
+    expect((await repository.list(taskId, 0, undefined)).map((row) => row.output)).toEqual(['first']);
+    expect(await storedCount(taskId)).toBe(1);
+    // Every connection of the pool is used again (more batches than connections).
+    for (let seq = 1; seq <= 20; seq++)
+      await repository.storeNumbered([{ task_id: taskId, seq, time, output: `after ${seq}` }], taskId, seq + 1);
+    expect(await storedCount(taskId)).toBe(21);
+    expect((await repository.list(taskId, 0, undefined)).map((row) => row.seq)).toEqual(
+      Array.from({ length: 21 }, (_, i) => i),
+    );
   });
 });

@@ -4,12 +4,13 @@ import type SQLite from 'better-sqlite3';
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
 import { loadOnDemand } from '../load-on-demand.ts';
 import type { Database, Db, Dialect } from './database.ts';
+import { enableCopyIn } from './postgres-copy.ts';
 import { isUniqueViolation } from './errors.ts';
 
 // Only the configured dialect's driver is ever loaded.
 const loadSqlite = loadOnDemand<typeof import('better-sqlite3')>('better-sqlite3');
 const loadPostgres = loadOnDemand<typeof import('pg')>('pg');
-const loadMysql = loadOnDemand<typeof import('mysql2')>('mysql2');
+export const loadMysql = loadOnDemand<typeof import('mysql2')>('mysql2');
 
 export interface DbConnection {
   db: Db;
@@ -64,6 +65,7 @@ function createDialect(dialect: Dialect, url: string, maxConnections: number) {
       // An idle connection the server closed (restart, failover) is dropped and replaced on the next
       // query; unhandled, its error event would bring the whole process down.
       pool.on('error', () => undefined);
+      pool.on('connect', enableCopyIn);
       return new PostgresDialect({ pool });
     }
     case 'mysql':
