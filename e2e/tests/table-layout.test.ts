@@ -149,6 +149,7 @@ describe('tables of the main pages at 1280 px, side menu open', () => {
     { path: '/users', table: 'Margaret Hamilton-Fitzgerald' },
     { path: '/runners', table: 'build machine in the basement' },
     { path: '/apps', table: 'Ansible' },
+    { path: '/features', table: 'Project runners' },
   ];
 
   it('every table fits its page: no sideways scrolling, every column visible, rows one line high', async () => {

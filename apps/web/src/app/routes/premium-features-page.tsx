@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
@@ -16,6 +17,9 @@ import { SecretValue } from '../../components/secret-value.tsx';
 import { currentUserQuery, systemInfoQuery } from '../../lib/shared-queries.ts';
 
 const EVERY_FEATURE = JSON.stringify(PREMIUM_FEATURES);
+/** On a phone the setting value goes under the feature's name instead of a column of its own. */
+const WIDE_ONLY = { display: { xs: 'none', sm: 'table-cell' } };
+const NARROW_ONLY = { display: { xs: 'block', sm: 'none' } };
 
 /**
  * Where a notice of a feature this server does not offer leads ("available only in the PRO
@@ -37,7 +41,7 @@ export function PremiumFeaturesPage() {
             <TableHead>
               <TableRow>
                 <TableCell>{t('premiumFeatures.feature')}</TableCell>
-                <TableCell>{t('premiumFeatures.setting')}</TableCell>
+                <TableCell sx={WIDE_ONLY}>{t('premiumFeatures.setting')}</TableCell>
                 <TableCell>{t('premiumFeatures.state')}</TableCell>
               </TableRow>
             </TableHead>
@@ -46,8 +50,13 @@ export function PremiumFeaturesPage() {
                 const on = info.data?.premium_features[feature] === true;
                 return (
                   <TableRow key={feature}>
-                    <TableCell>{t(`premiumFeatures.names.${feature}`)}</TableCell>
                     <TableCell>
+                      {t(`premiumFeatures.names.${feature}`)}
+                      <Box component="code" sx={NARROW_ONLY}>
+                        {feature}
+                      </Box>
+                    </TableCell>
+                    <TableCell sx={WIDE_ONLY}>
                       <code>{feature}</code>
                     </TableCell>
                     <TableCell>
