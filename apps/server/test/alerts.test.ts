@@ -14,7 +14,7 @@ import { createAlertsRepository } from '../src/modules/alerts/alerts.repository.
 import { buildTelegramPayload } from '../src/modules/alerts/channels/telegram.ts';
 import { startHttpReceiver, startSmtpReceiver, type HttpReceiver, type SmtpReceiver } from './alert-receivers.ts';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { createTestApp, type TestApp, useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
@@ -561,11 +561,7 @@ describe.each(dialects)('broken alert channels on %s', (dialect) => {
 });
 
 describe.each(dialects)('alerts without channels on %s', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(dialect);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp(dialect);
 
   it('a test alert is refused with a clear message when the server has no channel', async () => {
     const project = (

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_LOGIN, ADMIN_PASSWORD, createTestApp, type TestApp } from './test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_LOGIN, ADMIN_PASSWORD, createTestApp, useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
 
 describe.each(dialects)('sign-in and sessions on %s', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(dialect, { login_max_failures: 3, login_failure_window_seconds: 60 });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp(dialect, { login_max_failures: 3, login_failure_window_seconds: 60 });
 
   it('GET /api/user answers 401 without a session', async () => {
     const response = await t.request('GET', '/api/user');
@@ -154,11 +150,7 @@ describe.each(dialects)('sign-in and sessions on %s', (dialect) => {
 });
 
 describe.each(dialects)('API tokens on %s', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(dialect);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp(dialect);
 
   it('creates a token shown once, lists only its prefix, authenticates with Bearer and stops working when deleted', async () => {
     const created = await t.request('POST', '/api/user/tokens', { as: t.adminCookie, body: { name: 'ci' } });

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { existsSync, mkdirSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
@@ -135,12 +135,7 @@ function semaphoreBackup(name: string): Json {
 }
 
 describe.each(dialects)('project backup and restore on %s', (dialect) => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp(dialect);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp(dialect);
 
   const as = () => t.adminCookie;
   const get = async (url: string) => {
@@ -748,11 +743,7 @@ describe.each(dialects)('project backup and restore on %s', (dialect) => {
 });
 
 describe.each(dialects)('project restore permissions with non-admin project creation on %s', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(dialect, { non_admin_can_create_project: true });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp(dialect, { non_admin_can_create_project: true });
 
   it('lets any signed-in user restore a project they then own', async () => {
     const user = await t.createUser('restorer');
@@ -769,11 +760,7 @@ describe.each(dialects)('project restore permissions with non-admin project crea
 });
 
 describe.each(dialects)('demo project on %s', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(dialect);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp(dialect);
 
   async function waitForStatus(base: string, taskId: number): Promise<string> {
     const deadline = Date.now() + 60_000;

@@ -1,5 +1,5 @@
 import { MAX_INTEGER } from '@gantry/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   fillPath,
   listOperations,
@@ -9,7 +9,7 @@ import {
   type Operation,
   type ProjectIds,
 } from './openapi-operations.ts';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 /** Small deterministic generator (mulberry32): the same seed gives the same requests on every run. */
@@ -253,7 +253,6 @@ const SKIPPED = new Set([
 const dialects = await listTestDialects();
 
 describe.each(dialects)('OpenAPI fuzzing on %s', (dialect) => {
-  let t: TestApp;
   let operations: Operation[];
   let bodies: Map<string, JsonSchema | undefined>;
   let target: ProjectIds;
@@ -266,8 +265,8 @@ describe.each(dialects)('OpenAPI fuzzing on %s', (dialect) => {
     >;
   };
 
+  const t = useTestApp(dialect);
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     const guest = await t.createUser('fuzz-guest');
     guestCookie = guest.cookie;
     const member = await t.createUser('fuzz-member');
@@ -289,7 +288,6 @@ describe.each(dialects)('OpenAPI fuzzing on %s', (dialect) => {
       ]),
     );
   }, 60_000);
-  afterAll(() => t.close());
 
   it('bounds every integer the API accepts by the range of the integer columns', () => {
     const unbounded: string[] = [];

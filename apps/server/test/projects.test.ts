@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { createTestApp, useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
 
 describe.each(dialects)('projects and team on %s', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(dialect);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp(dialect);
 
   async function createProject(name: string, as = t.adminCookie): Promise<number> {
     const response = await t.request('POST', '/api/projects', { as, body: { name } });

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
@@ -8,7 +8,6 @@ const PRIVATE_KEY =
   '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ-test-only\n-----END OPENSSH PRIVATE KEY-----';
 
 describe.each(dialects)('project resources on %s', (dialect) => {
-  let t: TestApp;
   let projectId: number;
   let base: string;
   const ids = { key: 0, loginKey: 0, repository: 0, inventory: 0, environment: 0 };
@@ -19,15 +18,14 @@ describe.each(dialects)('project resources on %s', (dialect) => {
     return response.body as { id: number } & Record<string, unknown>;
   };
 
+  const t = useTestApp(dialect);
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     for (const secret of [PRIVATE_KEY, 'key-passphrase-1', 'vault-Password-9', 'db-Password-7', 'env-Secret-5'])
       t.secrets.add(secret);
     const project = await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: 'Resources' } });
     projectId = (project.body as { id: number }).id;
     base = `/api/project/${projectId}`;
   });
-  afterAll(() => t.close());
 
   it('a new project starts with a "None" key and an "Empty" variable group', async () => {
     const keys = (await t.request('GET', `${base}/keys`, { as: t.adminCookie })).body;
@@ -545,11 +543,7 @@ describe.each(dialects)('project resources on %s', (dialect) => {
 });
 
 describe.each(dialects)('apps on %s', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(dialect);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp(dialect);
 
   it('lists the default apps by priority; admins add, edit, toggle and delete custom ones', async () => {
     const apps = (await t.request('GET', '/api/apps', { as: t.adminCookie })).body as { id: string; active: boolean }[];

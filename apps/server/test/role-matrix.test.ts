@@ -1,5 +1,5 @@
 import { ROLE_PERMISSIONS, hasPermissions, type ProjectRoleSlug } from '@gantry/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   fillPath,
   listOperations,
@@ -9,7 +9,7 @@ import {
   type Operation,
   type ProjectIds,
 } from './openapi-operations.ts';
-import { createTestApp, type RequestOptions, type TestApp } from './test-app.ts';
+import { type RequestOptions, useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 type Caller = 'admin' | ProjectRoleSlug | 'non_member' | 'anonymous' | 'guest_token';
@@ -71,7 +71,6 @@ const isUnguarded = (operation: Operation) =>
 const dialects = await listTestDialects();
 
 describe.each(dialects)('role matrix on %s', (dialect) => {
-  let t: TestApp;
   let operations: Operation[];
   const auth = {} as Record<Caller, RequestOptions>;
   const userIds = {} as Record<Caller, number>;
@@ -88,8 +87,8 @@ describe.each(dialects)('role matrix on %s', (dialect) => {
     }
   }
 
+  const t = useTestApp(dialect);
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     auth.anonymous = {};
     const admin = await t.createUser('matrix-admin', { admin: true });
     auth.admin = { as: admin.cookie };
@@ -111,7 +110,6 @@ describe.each(dialects)('role matrix on %s', (dialect) => {
     other = await seedProject(t, 'Matrix other', otherTarget.id);
     operations = await listOperations(t);
   });
-  afterAll(() => t.close());
 
   /** A request that passes the access check and then fails validation, so that an allowed caller changes nothing. */
   function harmlessRequest(operation: Operation, projectId: number): { url: string; options: RequestOptions } {

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
@@ -14,7 +14,6 @@ const SCRIPTS = {
 const IGNORED_LINE = 'CLI arguments sent with this task were ignored: the template does not allow overriding them.';
 
 describe.each(dialects)('task request rights on %s', (dialect) => {
-  let t: TestApp;
   let p: ProjectFixture;
   const cookies: Record<'owner' | 'manager' | 'runner', string> = { owner: '', manager: '', runner: '' };
   let bashTemplate: number;
@@ -42,8 +41,8 @@ describe.each(dialects)('task request rights on %s', (dialect) => {
     return response.body as Record<string, unknown>;
   }
 
+  const t = useTestApp(dialect);
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     p = await createProjectFixture(t, SCRIPTS);
     t.secrets.add('runner-Token-1');
     for (const [role, slug] of [
@@ -93,7 +92,6 @@ describe.each(dialects)('task request rights on %s', (dialect) => {
       allow_override_args_in_task: true,
     });
   });
-  afterAll(() => t.close());
 
   it('refuses a task runner every field the template does not offer, naming it', async () => {
     const runner = cookies.runner;

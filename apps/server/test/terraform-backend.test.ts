@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readTestEnvironment } from '../src/config.ts';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { createTestApp, type TestApp, useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
@@ -45,7 +45,6 @@ function stateDocument(serial: number) {
 }
 
 describe.each(dialects)('terraform workspaces and the HTTP state backend on %s', (dialect) => {
-  let t: TestApp;
   let p: ProjectFixture;
   let templateId = 0;
   let defaultWorkspaceId = 0;
@@ -88,8 +87,8 @@ describe.each(dialects)('terraform workspaces and the HTTP state backend on %s',
     return (response.body as { alias: string }).alias;
   }
 
+  const t = useTestApp(dialect);
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     t.secrets.add(BACKEND_PASSWORD);
     p = await createProjectFixture(t, { 'tf/main.tf': 'output "hello" { value = "world" }\n' });
     templateId = await p.createTemplate({ name: 'Infra', app: 'terraform', playbook: 'tf' });
@@ -105,7 +104,6 @@ describe.each(dialects)('terraform workspaces and the HTTP state backend on %s',
     expect((await post(`${p.base}/users`, { user_id: guest.id, role: 'task_runner' })).status).toBe(204);
     guestCookie = guest.cookie;
   });
-  afterAll(() => t.close());
 
   it('gives a new terraform template its default workspace', async () => {
     expect(defaultWorkspaceId).toBeGreaterThan(0);

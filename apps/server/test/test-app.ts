@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import type { Clock } from '../src/clock.ts';
 import { ensureFirstAdmin } from '../src/bootstrap-admin.ts';
@@ -141,6 +141,20 @@ export async function createTestApp(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The app of a describe block: created before its first test, closed after its last. The returned
+ * object is filled in by the block's first beforeAll, so hooks registered after this call and the
+ * tests use it as it is.
+ */
+export function useTestApp(dialect: Dialect, overrides: ConfigInput = {}, options: { clock?: Clock } = {}): TestApp {
+  const t = {} as TestApp;
+  beforeAll(async () => {
+    Object.assign(t, await createTestApp(dialect, overrides, options));
+  });
+  afterAll(() => t.close());
+  return t;
 }
 
 /** Makes the app listen on a free port of 127.0.0.1 and returns its address, for clients outside the process. */

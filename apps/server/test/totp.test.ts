@@ -1,8 +1,8 @@
 import * as OTPAuth from 'otpauth';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/main.ts';
 import type { Clock } from '../src/clock.ts';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { createTestApp, type TestApp, useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
@@ -56,21 +56,19 @@ async function enrolAndConfirm(t: TestApp, userId: number, cookie: string, clock
 }
 
 describe.each(dialects)('TOTP second factor on %s', (dialect) => {
-  let t: TestApp;
   const clock = createFakeClock('2026-06-01T10:00:00Z');
   let alice: { id: number; cookie: string };
   const alicePassword = 'alice-Secret-1';
   let enrolment: Enrolment;
 
+  const t = useTestApp(
+    dialect,
+    { totp_enabled: true, login_max_failures: 6, login_failure_window_seconds: 600 },
+    { clock },
+  );
   beforeAll(async () => {
-    t = await createTestApp(
-      dialect,
-      { totp_enabled: true, login_max_failures: 6, login_failure_window_seconds: 600 },
-      { clock },
-    );
     alice = await t.createUser('alice');
   });
-  afterAll(() => t.close());
 
   const signIn = () => t.login('alice', alicePassword);
 
@@ -345,13 +343,9 @@ describe.each(dialects)('TOTP second factor on %s', (dialect) => {
 });
 
 describe.each(dialects)('TOTP required by the administrator on %s', (dialect) => {
-  let t: TestApp;
   const clock = createFakeClock('2026-06-01T12:00:00Z');
 
-  beforeAll(async () => {
-    t = await createTestApp(dialect, { totp_enabled: true, totp_required: true }, { clock });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp(dialect, { totp_enabled: true, totp_required: true }, { clock });
 
   /** Enrols the session's user through the sign-in enrolment steps; returns the enrolment. */
   async function enrolAtLogin(cookie: string) {
@@ -449,11 +443,7 @@ describe.each(dialects)('TOTP required by the administrator on %s', (dialect) =>
 });
 
 describe.each(dialects)('TOTP switched off on %s', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(dialect);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp(dialect);
 
   it('offers no TOTP and refuses its endpoints', async () => {
     const options = await t.request('GET', '/api/auth/login');

@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
 
 describe.each(dialects)('workflows on %s', (dialect) => {
-  let t: TestApp;
   let p: ProjectFixture;
   let other: ProjectFixture;
   let buildId = 0;
@@ -42,8 +41,8 @@ describe.each(dialects)('workflows on %s', (dialect) => {
   const send = (method: string, path: string, body?: unknown, as = t.adminCookie) =>
     t.request(method, `${p.base}${path}`, { as, ...(body === undefined ? {} : { body }) });
 
+  const t = useTestApp(dialect);
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     p = await createProjectFixture(t, { 'run.sh': 'echo hi\n' });
     other = await createProjectFixture(t, { 'run.sh': 'echo other\n' });
     const surveyVar = (name: string) => ({ name, title: name });
@@ -66,7 +65,6 @@ describe.each(dialects)('workflows on %s', (dialect) => {
       expect(added.status).toBe(204);
     }
   });
-  afterAll(() => t.close());
 
   it('creates, reads, lists, updates and deletes a workflow, keeping every saved change as a revision', async () => {
     const created = await send('POST', '/workflows', definition(), users.manager.cookie);

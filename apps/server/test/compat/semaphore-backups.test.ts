@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../src/secrets/secret-box.ts';
 import { loadEncryptionKey } from '../../src/secrets/encryption-key.ts';
-import { createTestApp, type TestApp } from '../test-app.ts';
+import { useTestApp } from '../test-app.ts';
 import { listTestDialects } from '../test-databases.ts';
 
 const dialects = await listTestDialects();
@@ -22,15 +22,13 @@ type Json = Record<string, unknown>;
 const fixture = (name: string): string => readFileSync(new URL(`./fixtures/${name}.json`, import.meta.url), 'utf8');
 
 describe.each(dialects)('Semaphore backups restore whole (%s)', (dialect) => {
-  let t: TestApp;
   let token: string;
+  const t = useTestApp(dialect);
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     token = ((await t.request('POST', '/api/user/tokens', { as: t.adminCookie, rawBody: '' })).body as { id: string })
       .id;
     t.secrets.add(token);
   });
-  afterAll(() => t.close());
 
   const get = async (url: string) => {
     const response = await t.request('GET', url, { as: t.adminCookie });

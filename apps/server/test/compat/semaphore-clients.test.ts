@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createProjectFixture, type ProjectFixture } from '../task-fixture.ts';
-import { ADMIN_LOGIN, ADMIN_PASSWORD, createTestApp, type TestApp } from '../test-app.ts';
+import { ADMIN_LOGIN, ADMIN_PASSWORD, useTestApp } from '../test-app.ts';
 import { listTestDialects } from '../test-databases.ts';
 
 const dialects = await listTestDialects();
@@ -14,15 +14,13 @@ const CURL_JSON = { 'content-type': 'application/json', accept: 'application/jso
  * slashes, DELETE with a JSON content type and no body) and Semaphore's web UI editing a template.
  */
 describe.each(dialects)('Semaphore clients against Gantry (%s)', (dialect) => {
-  let t: TestApp;
   let p: ProjectFixture;
   let templateId: number;
+  const t = useTestApp(dialect);
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     p = await createProjectFixture(t, { 'deploy.sh': 'echo deployed\n' });
     templateId = await p.createTemplate({ playbook: 'deploy.sh', name: 'Deploy' });
   });
-  afterAll(() => t.close());
 
   it('runs the API documentation recipe unchanged: sign in, create a token with an empty body, start a task with it, expire it by its value', async () => {
     const login = await t.request('POST', '/api/auth/login', {

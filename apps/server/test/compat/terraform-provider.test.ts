@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createProjectFixture, type ProjectFixture } from '../task-fixture.ts';
-import { createTestApp, type TestApp } from '../test-app.ts';
+import { useTestApp } from '../test-app.ts';
 import { listTestDialects } from '../test-databases.ts';
 import { explainFieldMismatches } from './semaphore-fields.ts';
 
@@ -273,7 +273,6 @@ const PROJECT_RESOURCES = {
  * Go serialises its request models (`omitempty`: false, 0 and "" are left out, so an absent boolean means false).
  */
 describe.each(dialects)('the Terraform provider against Gantry (%s)', (dialect) => {
-  let t: TestApp;
   let p: ProjectFixture;
   let token: string;
   const called = new Set<Operation>();
@@ -324,14 +323,13 @@ describe.each(dialects)('the Terraform provider against Gantry (%s)', (dialect) 
     return id;
   }
 
+  const t = useTestApp(dialect);
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     p = await createProjectFixture(t, { 'site.yml': '- hosts: all\n' });
     token = ((await t.request('POST', '/api/user/tokens', { as: t.adminCookie, rawBody: '' })).body as { id: string })
       .id;
     t.secrets.add(token);
   });
-  afterAll(() => t.close());
 
   it('manages a project: create with Go zero values left out, read with and without a trailing slash, update switching alert off, delete', async () => {
     const project = (await call(
