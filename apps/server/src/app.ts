@@ -38,7 +38,7 @@ import { registerTerraformRoutes } from './modules/terraform/terraform.routes.ts
 import { registerEventsRoutes } from './modules/events/events.routes.ts';
 import { registerProjectsRoutes } from './modules/projects/projects.routes.ts';
 import { registerSystemRoutes } from './modules/system/system.routes.ts';
-import { registerTeamRoutes } from './modules/team/team.routes.ts';
+import { registerTeamRoutes } from './modules/projects/team.routes.ts';
 import { registerUsersRoutes } from './modules/users/users.routes.ts';
 import type { Services } from './services.ts';
 import { GANTRY_VERSION } from './version.ts';

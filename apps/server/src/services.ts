@@ -69,11 +69,13 @@ import { createProjectsService } from './modules/projects/projects.service.ts';
 import { createRefsRepository } from './modules/refs/refs.repository.ts';
 import { createRepositoriesRepository } from './modules/repositories/repositories.repository.ts';
 import { createRepositoriesService } from './modules/repositories/repositories.service.ts';
-import { createTeamService } from './modules/team/team.service.ts';
+import { createTeamService } from './modules/projects/team.service.ts';
 import { createTemplatesRepository } from './modules/templates/templates.repository.ts';
 import { createTemplatesService } from './modules/templates/templates.service.ts';
 import { createUsersRepository } from './modules/users/users.repository.ts';
 import { createUsersService } from './modules/users/users.service.ts';
+import { createUserAccounts } from './modules/users/user-accounts.ts';
+import { createProjectMembers } from './modules/projects/project-members.ts';
 import { createViewsRepository } from './modules/views/views.repository.ts';
 import { createViewsService } from './modules/views/views.service.ts';
 import { createWorkflowsRepository } from './modules/workflows/workflows.repository.ts';
@@ -141,9 +143,11 @@ export function createServices({
     ...throttleLimits,
     describeRefusal: (seconds) => `Too many failed sign-in attempts. Try again in ${seconds} seconds.`,
   });
+  const userAccounts = createUserAccounts(usersRepository);
+  const members = createProjectMembers({ projects: projectsRepository, clock });
   const externalUsers = createExternalUsers({
-    users: usersRepository,
-    groupMapper: createGroupMapper({ users: usersRepository, projects: projectsRepository, clock }),
+    users: userAccounts,
+    groupMapper: createGroupMapper({ users: userAccounts, members }),
     clock,
   });
   const sessions = createSessionLookup({ config, clock, auth: authRepository });
@@ -163,7 +167,7 @@ export function createServices({
     config,
     clock,
     auth: authRepository,
-    users: usersRepository,
+    users: userAccounts,
     throttle,
     sessions,
     ldap: createLdapLogin({ config, directory: createLdapDirectory(config), externalUsers, logger }),
@@ -172,7 +176,7 @@ export function createServices({
   });
   const users = createUsersService({
     users: usersRepository,
-    projects: projectsRepository,
+    members,
     events,
     clock,
     onPasswordChanged: (userId, keepSessionToken) => auth.endCredentialsAfterPasswordChange(userId, keepSessionToken),
@@ -380,7 +384,6 @@ export function createServices({
     clock,
     logger,
     runners: runnersRepository,
-    tasks: tasksRepository,
     specs,
     engine,
     placement: runnerPlacement,
@@ -469,7 +472,7 @@ export function createServices({
     stopProjectTasks: (projectId) => engine.stopProject(projectId),
     logger,
   });
-  const team = createTeamService({ projects: projectsRepository, users: usersRepository, events, clock });
+  const team = createTeamService({ projects: projectsRepository, users: userAccounts, events, clock });
   const oidc = createOidcService({
     config,
     clock,

@@ -7,7 +7,7 @@ import { connectDatabase } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { KEY_FILE_NAME, loadEncryptionKey } from '../secrets/encryption-key.ts';
 import { createSecretBox } from '../secrets/secret-box.ts';
-import { createSecretsRepository } from '../secrets/secrets.repository.ts';
+import { resealStoredSecrets } from '../secrets/secret-rotation.ts';
 import { CliError } from './cli-context.ts';
 
 /**
@@ -34,7 +34,7 @@ export function registerSecretsCommands(
       const { db, dialect } = connectDatabase(config.db_dialect, config.db_url);
       try {
         await migrateToLatest(db, dialect);
-        const count = await createSecretsRepository(db).resealAll((sealed) => newBox.seal(oldBox.open(sealed)));
+        const count = await resealStoredSecrets(db, oldBox, newBox);
         print(`Re-encrypted ${count} secret(s).`);
       } finally {
         await db.destroy();

@@ -4,7 +4,7 @@ import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import { badRequest, forbidden, notFound, unauthorized } from '../../errors.ts';
-import type { UsersRepository } from '../users/users.repository.ts';
+import type { UserAccounts } from '../users/user-accounts.ts';
 import type { UserRow } from '../users/users.table.ts';
 import type { AuthRepository } from './auth.repository.ts';
 import type { ApiTokenRow } from './auth.table.ts';
@@ -22,7 +22,7 @@ interface AuthDeps {
   config: Config;
   clock: Clock;
   auth: AuthRepository;
-  users: UsersRepository;
+  users: UserAccounts;
   throttle: LoginThrottle;
   sessions: SessionLookup;
   ldap: Pick<LdapLogin, 'enabled' | 'signIn'>;

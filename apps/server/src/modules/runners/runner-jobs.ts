@@ -12,7 +12,6 @@ import type { TaskOutput } from '../tasks/task-output.ts';
 import { finalLine } from '../tasks/task-statuses.ts';
 import type { TaskSpecBuilder } from '../tasks/task-spec-builder.ts';
 import { recordStartEvent, startNotes, type DescribeStart } from '../tasks/task-start.ts';
-import type { TasksRepository } from '../tasks/tasks.repository.ts';
 import type { TaskRow } from '../tasks/tasks.table.ts';
 import type { RunnerPlacement } from './runner-placement.ts';
 import { authenticateRunner } from './runner-token.ts';
@@ -27,7 +26,6 @@ export interface RunnerJobsDeps {
   clock: Clock;
   logger: FastifyBaseLogger;
   runners: RunnersRepository;
-  tasks: TasksRepository;
   specs: TaskSpecBuilder;
   engine: TaskEngine;
   placement: RunnerPlacement;
@@ -73,7 +71,7 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
   /** A runner lost a task: one it never started goes back to the queue, a started one is closed. */
   async function releaseTask(row: RunnerTaskRow, reason: string): Promise<void> {
     await withTaskLock(row.id, async () => {
-      const task = await deps.tasks.findById(row.id);
+      const task = await engine.findTask(row.id);
       if (!task || task.runner_id !== row.runner_id || isTaskFinished(task.status)) return;
       if (task.status === 'starting') {
         if (await engine.transition(task, ['starting'], 'waiting', { runner_id: null })) {
@@ -134,7 +132,7 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
   }
 
   async function buildJob(row: RunnerTaskRow): Promise<RunnerJob | undefined> {
-    const task = await deps.tasks.findById(row.id);
+    const task = await engine.findTask(row.id);
     if (!task) return undefined;
     try {
       const about = await deps.describeStart(task);
@@ -184,7 +182,7 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
 
   /** Applies one job's report; returns how many of its lines the server holds, or undefined when the runner must drop the job. */
   async function applyProgress(runner: RunnerRow, job: JobProgress): Promise<number | undefined> {
-    const task = await deps.tasks.findById(job.ID);
+    const task = await engine.findTask(job.ID);
     if (!task || task.runner_id !== runner.id || isTaskFinished(task.status)) return undefined;
     const audience = await deps.audienceOf(task.project_id);
     if (task.status === 'starting' && !(await markStarted(runner, task, audience))) return undefined;
@@ -192,11 +190,7 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
     const records = job.LogRecords.map((r) => ({ time: r.time, output: r.message }));
     const appended = await deps.output.appendReport(task, records, job.LogOffset, audience);
     if (!appended) return undefined;
-    if (job.Commit)
-      await deps.tasks.update(task.id, {
-        commit_hash: job.Commit.hash,
-        commit_message: job.Commit.message.slice(0, 255),
-      });
+    if (job.Commit) await engine.recordCommit(task.id, job.Commit);
     // A status change comes after the lines that led to it; with lines missing, wait for them.
     if (appended.runnerLogOffset < job.LogOffset + records.length || !job.Status) return appended.runnerLogOffset;
 

@@ -65,6 +65,11 @@ export function createTaskEngine(deps: TaskEngineDeps) {
 
   return {
     wake: dispatcher.wake,
+    /** A task as stored now, wherever it runs (runners' reports read it before they change it). */
+    findTask: (taskId: number) => deps.tasks.findById(taskId),
+    /** The commit a runner checked out for the task. */
+    recordCommit: (taskId: number, commit: { hash: string; message: string }) =>
+      deps.tasks.update(taskId, { commit_hash: commit.hash, commit_message: commit.message.slice(0, 255) }),
     /** Status changes of tasks that run on runners go through the same guard and live updates. */
     transition: statuses.transition,
     settle: async (task: TaskRow, outcome: TaskOutcome) => {

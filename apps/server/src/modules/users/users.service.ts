@@ -6,7 +6,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import type { EventsService } from '../events/events.service.ts';
-import type { ProjectsRepository } from '../projects/projects.repository.ts';
+import type { ProjectMembers } from '../projects/project-members.ts';
 import type { UsersRepository } from './users.repository.ts';
 import type { UserRow } from './users.table.ts';
 import type { CreateUserBody as CreateUserSchema, UpdateUserBody as UpdateUserSchema } from '@gantry/contract';
@@ -32,7 +32,7 @@ const DUPLICATE_USER = 'A user with this username or email already exists';
 
 interface UsersDeps {
   users: UsersRepository;
-  projects: ProjectsRepository;
+  members: ProjectMembers;
   events: EventsService;
   clock: Clock;
   /** Ends the user's API tokens and other sessions; `keepSessionToken` is the session that made the change. */
@@ -45,7 +45,7 @@ interface UsersDeps {
 
 export function createUsersService({
   users,
-  projects,
+  members,
   events,
   clock,
   onPasswordChanged,
@@ -182,7 +182,7 @@ export function createUsersService({
       if (actor && actor.admin !== 1) throw forbidden('Only administrators can delete users');
       if (actor?.id === id) throw badRequest('You cannot delete your own account');
       const current = await getRow(id);
-      const orphaned = await projects.listProjectsSolelyOwnedBy(id);
+      const orphaned = await members.listProjectsSolelyOwnedBy(id);
       if (orphaned.length > 0) {
         const names = orphaned.map((p) => p.name).join(', ');
         throw badRequest(`User ${current.username} is the only owner of: ${names}. Make someone else owner first.`);

@@ -1,7 +1,7 @@
 import type { SsoErrorCode } from '@gantry/contract';
 import type { Clock } from '../../../clock.ts';
 import { toTimestamp } from '../../../clock.ts';
-import type { UsersRepository } from '../../users/users.repository.ts';
+import type { UserAccounts } from '../../users/user-accounts.ts';
 import type { UserRow } from '../../users/users.table.ts';
 import type { GroupMapper, GroupMapping } from './group-mapping.ts';
 import { isGroupMappingConfigured } from './group-mapping.ts';
@@ -32,7 +32,7 @@ export function createExternalUsers({
   groupMapper,
   clock,
 }: {
-  users: UsersRepository;
+  users: UserAccounts;
   groupMapper: GroupMapper;
   clock: Clock;
 }) {
@@ -72,19 +72,10 @@ export function createExternalUsers({
         if (!normalized.username || (await users.findByLogin(normalized.username))) {
           throw new SsoRefusal('sso_username_taken', `The username ${normalized.username} is already taken`);
         }
-        const id = await users.insert({
-          created: toTimestamp(clock.now()),
-          username: normalized.username,
-          name: normalized.name || normalized.username,
-          email: normalized.email,
-          password_hash: null,
-          admin: 0,
-          external: 1,
-          alert: 0,
-          pro: 0,
-        });
-        user = await users.findById(id);
-        if (!user) throw new Error(`External user ${id} vanished after insert`);
+        user = await users.createExternal(
+          { username: normalized.username, name: normalized.name || normalized.username, email: normalized.email },
+          toTimestamp(clock.now()),
+        );
       }
       if (isGroupMappingConfigured(options.mapping))
         user = await groupMapper.apply(user, normalized.groups, options.mapping);

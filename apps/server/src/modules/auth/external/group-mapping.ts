@@ -1,8 +1,6 @@
 import type { ProjectRoleSlug } from '@gantry/contract';
-import type { Clock } from '../../../clock.ts';
-import { toTimestamp } from '../../../clock.ts';
-import type { ProjectsRepository } from '../../projects/projects.repository.ts';
-import type { UsersRepository } from '../../users/users.repository.ts';
+import type { ProjectMembers } from '../../projects/project-members.ts';
+import type { UserAccounts } from '../../users/user-accounts.ts';
 import type { UserRow } from '../../users/users.table.ts';
 
 /** Which identity-provider groups make a user an admin or a member of a project. */
@@ -32,15 +30,7 @@ export function resolveProjectRoles(mapping: GroupMapping, groups: string[]): Ma
   return roles;
 }
 
-export function createGroupMapper({
-  users,
-  projects,
-  clock,
-}: {
-  users: UsersRepository;
-  projects: ProjectsRepository;
-  clock: Clock;
-}) {
+export function createGroupMapper({ users, members }: { users: UserAccounts; members: ProjectMembers }) {
   return {
     /**
      * Brings the user's admin flag and memberships of the mapped projects in line with the groups the
@@ -53,26 +43,12 @@ export function createGroupMapper({
         const held = new Set(groups.map((g) => g.toLowerCase()));
         const admin = mapping.admin_groups?.some((g) => held.has(g.toLowerCase())) ? 1 : 0;
         if (admin !== user.admin) {
-          await users.update(user.id, { admin });
+          await users.setAdmin(user.id, admin);
           updated = { ...user, admin };
         }
       }
-      for (const [projectId, role] of resolveProjectRoles(mapping, groups)) {
-        if (!(await projects.findById(projectId))) continue;
-        const membership = await projects.findMembership(projectId, user.id);
-        if (!role) {
-          if (membership) await projects.deleteMember(projectId, user.id);
-        } else if (!membership) {
-          await projects.insertMember({
-            project_id: projectId,
-            user_id: user.id,
-            role,
-            created: toTimestamp(clock.now()),
-          });
-        } else if (membership.role !== role) {
-          await projects.updateMemberRole(projectId, user.id, role);
-        }
-      }
+      for (const [projectId, role] of resolveProjectRoles(mapping, groups))
+        await members.setMappedRole(projectId, user.id, role);
       return updated;
     },
   };

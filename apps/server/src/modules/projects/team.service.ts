@@ -3,9 +3,9 @@ import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
 import type { EventsService } from '../events/events.service.ts';
-import type { ProjectsRepository, TeamSortColumn } from '../projects/projects.repository.ts';
-import type { ProjectRow } from '../projects/projects.table.ts';
-import type { UsersRepository } from '../users/users.repository.ts';
+import type { UserAccounts } from '../users/user-accounts.ts';
+import type { ProjectsRepository, TeamSortColumn } from './projects.repository.ts';
+import type { ProjectRow } from './projects.table.ts';
 import type { UserRow } from '../users/users.table.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 
@@ -13,7 +13,7 @@ const LAST_OWNER = 'A project must keep at least one owner';
 
 interface TeamDeps {
   projects: ProjectsRepository;
-  users: UsersRepository;
+  users: UserAccounts;
   events: EventsService;
   clock: Clock;
 }

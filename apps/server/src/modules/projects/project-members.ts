@@ -1,0 +1,37 @@
+import type { ProjectRoleSlug } from '@gantry/contract';
+import type { Clock } from '../../clock.ts';
+import { toTimestamp } from '../../clock.ts';
+import type { ProjectsRepository } from './projects.repository.ts';
+import type { ProjectRow } from './projects.table.ts';
+
+/** Project memberships as other modules change them: identity providers' group mappings, user removal. */
+export function createProjectMembers({ projects, clock }: { projects: ProjectsRepository; clock: Clock }) {
+  return {
+    /**
+     * Gives the user exactly this role in the project, or takes the membership away (undefined); a
+     * project that does not exist (any more) is left alone.
+     */
+    async setMappedRole(projectId: number, userId: number, role: ProjectRoleSlug | undefined): Promise<void> {
+      if (!(await projects.findById(projectId))) return;
+      const membership = await projects.findMembership(projectId, userId);
+      if (!role) {
+        if (membership) await projects.deleteMember(projectId, userId);
+      } else if (!membership) {
+        await projects.insertMember({
+          project_id: projectId,
+          user_id: userId,
+          role,
+          created: toTimestamp(clock.now()),
+        });
+      } else if (membership.role !== role) {
+        await projects.updateMemberRole(projectId, userId, role);
+      }
+    },
+    /** Projects in which the user is the only owner: removing the user would orphan them. */
+    listProjectsSolelyOwnedBy(userId: number): Promise<ProjectRow[]> {
+      return projects.listProjectsSolelyOwnedBy(userId);
+    },
+  };
+}
+
+export type ProjectMembers = ReturnType<typeof createProjectMembers>;

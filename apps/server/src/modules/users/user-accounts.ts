@@ -1,0 +1,40 @@
+import type { UsersRepository } from './users.repository.ts';
+import type { UserRow } from './users.table.ts';
+
+/** What other modules may read and change of user accounts: sign-in, external identities, team changes. */
+export function createUserAccounts(users: UsersRepository) {
+  return {
+    findById(id: number): Promise<UserRow | undefined> {
+      return users.findById(id);
+    },
+    /** Looks a user up by username or email, both compared lower-cased. */
+    findByLogin(login: string): Promise<UserRow | undefined> {
+      return users.findByLogin(login);
+    },
+    /** A user an identity provider vouches for: no password, never an admin until a group mapping says so. */
+    async createExternal(
+      identity: { username: string; name: string; email: string },
+      created: string,
+    ): Promise<UserRow> {
+      const id = await users.insert({
+        created,
+        username: identity.username,
+        name: identity.name,
+        email: identity.email,
+        password_hash: null,
+        admin: 0,
+        external: 1,
+        alert: 0,
+        pro: 0,
+      });
+      const user = await users.findById(id);
+      if (!user) throw new Error(`External user ${id} vanished after insert`);
+      return user;
+    },
+    async setAdmin(id: number, admin: 0 | 1): Promise<void> {
+      await users.update(id, { admin });
+    },
+  };
+}
+
+export type UserAccounts = ReturnType<typeof createUserAccounts>;
