@@ -55,6 +55,23 @@ export function fillPath(operation: Operation, values: Record<string, string | n
   );
 }
 
+/** A valid body for an integration's extracted value, and one for a matcher. */
+export const INTEGRATION_VALUE_BODY = {
+  name: 'v',
+  value_source: 'body',
+  body_data_type: 'json',
+  key: 'a',
+  variable: 'V',
+};
+export const INTEGRATION_MATCHER_BODY = {
+  name: 'm',
+  match_type: 'body',
+  body_data_type: 'json',
+  key: 'a',
+  method: 'equals',
+  value: 'x',
+};
+
 /** Ids of one seeded resource of each kind in a project, keyed by the path parameter that names it. */
 export interface ProjectIds {
   projectId: number;
@@ -132,21 +149,8 @@ export async function seedProject(t: TestApp, name: string, memberId: number): P
     active: false,
   });
   const integrationId = await create('integrations', { name: `n${unique()}`, template_id: templateId });
-  const valueId = await create(`integrations/${integrationId}/values`, {
-    name: 'v',
-    value_source: 'body',
-    body_data_type: 'json',
-    key: 'a',
-    variable: 'V',
-  });
-  const matcherId = await create(`integrations/${integrationId}/matchers`, {
-    name: 'm',
-    match_type: 'body',
-    body_data_type: 'json',
-    key: 'a',
-    method: 'equals',
-    value: 'x',
-  });
+  const valueId = await create(`integrations/${integrationId}/values`, INTEGRATION_VALUE_BODY);
+  const matcherId = await create(`integrations/${integrationId}/matchers`, INTEGRATION_MATCHER_BODY);
   const aliasId = await create(`integrations/${integrationId}/aliases`);
   const runnerId = await create('runners', { name: `runner${unique()}` });
   const workspaceId = await create('inventory', {

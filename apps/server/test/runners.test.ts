@@ -449,7 +449,8 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
     await t.request('DELETE', `${p.base}/runners/${absent.id}`, { as: t.adminCookie });
   });
 
-  it('passes a plan confirmation to the runner through the task status', async () => {
+  /** A task on a new runner that reported its plan and now waits for confirmation. */
+  async function runToConfirmation() {
     const runner = await createRunner(t, `${p.base}/runners`);
     const r = protocol(t, runner.token);
     const taskId = await p.runTask(await p.createTemplate({ playbook: 'hello.sh' }));
@@ -457,6 +458,11 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
     await r.report([{ ID: taskId, Status: 'running', LogOffset: 0, LogRecords: [] }]);
     await r.report([{ ID: taskId, Status: 'waiting_confirmation', LogOffset: 0, LogRecords: records(0, 1) }]);
     await p.waitForStatus(taskId, ['waiting_confirmation']);
+    return { runner, r, taskId };
+  }
+
+  it('passes a plan confirmation to the runner through the task status', async () => {
+    const { runner, r, taskId } = await runToConfirmation();
     expect((await t.request('POST', `${p.base}/tasks/${taskId}/confirm`, { as: t.adminCookie })).status).toBe(204);
     expect(((await r.poll()).body as { CurrentJobs: unknown[] }).CurrentJobs).toEqual([
       { id: taskId, status: 'confirmed', force: false },
@@ -469,13 +475,7 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
   });
 
   it("closes a runner task whose plan is rejected as rejected, and drops it from the runner's jobs", async () => {
-    const runner = await createRunner(t, `${p.base}/runners`);
-    const r = protocol(t, runner.token);
-    const taskId = await p.runTask(await p.createTemplate({ playbook: 'hello.sh' }));
-    await r.nextJob();
-    await r.report([{ ID: taskId, Status: 'running', LogOffset: 0, LogRecords: [] }]);
-    await r.report([{ ID: taskId, Status: 'waiting_confirmation', LogOffset: 0, LogRecords: records(0, 1) }]);
-    await p.waitForStatus(taskId, ['waiting_confirmation']);
+    const { runner, r, taskId } = await runToConfirmation();
     expect((await t.request('POST', `${p.base}/tasks/${taskId}/reject`, { as: t.adminCookie })).status).toBe(204);
     const rejected = await p.waitForStatus(taskId, ['rejected']);
     expect(rejected.end).not.toBeNull();
