@@ -1,11 +1,15 @@
-import { describe, expect, it } from 'vitest';
-import { useTestApp } from './test-app.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
 
 describe.each(dialects)('what an API token may do to its account on %s', (dialect) => {
-  const t = useTestApp(dialect, { totp_enabled: true, login_max_failures: 3, login_failure_window_seconds: 600 });
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect, { totp_enabled: true, login_max_failures: 3, login_failure_window_seconds: 600 });
+  });
+  afterAll(() => t.close());
 
   async function createUser(name: string) {
     const password = `${name}-Secret-1`;

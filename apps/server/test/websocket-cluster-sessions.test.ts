@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectLive } from './live-client.ts';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
-import { createTwoNodes, listen, type TestApp } from './test-app.ts';
-import { listClusterDialects } from './test-databases.ts';
+import { createPeerNode, createTestApp, listen, type TestApp } from './test-app.ts';
+import { listClusterDialects, TEST_REDIS_URL } from './test-databases.ts';
 
 const dialects = await listClusterDialects();
 
@@ -13,7 +13,9 @@ describe.each(dialects)('websocket sessions across two nodes on %s', (dialect) =
   let urlB = '';
 
   beforeAll(async () => {
-    [a, b] = await createTwoNodes(dialect);
+    a = await createTestApp(dialect, { redis_url: TEST_REDIS_URL });
+    b = await createPeerNode(a);
+    await Promise.all([a.runtime.services.clusterBus?.ready, b.runtime.services.clusterBus?.ready]);
     p = await createProjectFixture(a, { 'slow.sh': 'for i in $(seq 1 40); do echo "n$i"; sleep 0.1; done\n' });
     urlB = await listen(b.app);
   });
