@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type SQLite from 'better-sqlite3';
-import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
+import { CompiledQuery, Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
 import { loadOnDemand } from '../load-on-demand.ts';
 import type { Database, Db, Dialect } from './database.ts';
 import { enableCopyIn } from './postgres-copy.ts';
@@ -77,9 +77,20 @@ function createDialect(dialect: Dialect, url: string, maxConnections: number) {
           bigNumberStrings: false,
           timezone: 'Z',
         }),
+        onCreateConnection: (connection) => connection.executeQuery(KEEP_BACKSLASH_ESCAPES).then(() => undefined),
       });
   }
 }
+
+/**
+ * The MySQL driver writes parameters into the statement's text, quoting them with backslash escapes.
+ * A server whose sql_mode holds NO_BACKSLASH_ESCAPES reads `\'` as a backslash and the end of the
+ * string, so a quote in any value (a log line, a name) would end it early: each connection takes that
+ * mode out of its own session before it runs anything else.
+ */
+const KEEP_BACKSLASH_ESCAPES = CompiledQuery.raw(
+  "set session sql_mode = trim(both ',' from replace(concat(',', @@session.sql_mode, ','), ',NO_BACKSLASH_ESCAPES,', ','))",
+);
 
 /**
  * The store holds password hashes, sessions and encrypted secrets: only the server's user may read
