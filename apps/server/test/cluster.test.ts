@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectLive } from './live-client.ts';
 import { createProjectFixture, insertTaskRow, type ProjectFixture } from './task-fixture.ts';
-import { createPeerNode, createTestApp, listen, type TestApp } from './test-app.ts';
-import { listClusterDialects, TEST_REDIS_URL } from './test-databases.ts';
+import { createTwoNodes, listen, type TestApp } from './test-app.ts';
+import { listClusterDialects } from './test-databases.ts';
 
 const dialects = await listClusterDialects();
 
@@ -16,9 +16,7 @@ describe.each(dialects)('two Gantry nodes sharing one %s store and Redis', (dial
   let urlB = '';
 
   beforeAll(async () => {
-    a = await createTestApp(dialect, { redis_url: TEST_REDIS_URL });
-    b = await createPeerNode(a);
-    await Promise.all([a.runtime.services.clusterBus?.ready, b.runtime.services.clusterBus?.ready]);
+    [a, b] = await createTwoNodes(dialect);
     p = await createProjectFixture(a, {
       'count.sh': 'for i in $(seq 1 500); do echo "n$i"; done\n',
       'sleeper.sh': 'echo "going to sleep"; sleep 60 & wait\n',

@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ANONYMOUS_BODY_LIMIT, MAX_JSON_DEPTH, SIGNED_IN_BODY_LIMIT } from '../src/http/request-body.ts';
-import { ADMIN_LOGIN, ADMIN_PASSWORD, createTestApp, type TestApp } from './test-app.ts';
+import { ADMIN_LOGIN, ADMIN_PASSWORD, useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
@@ -42,7 +42,6 @@ async function measureLoopDelay(work: () => Promise<void>): Promise<number> {
 }
 
 describe.each(dialects)('cross-site requests and request bodies on %s', (dialect) => {
-  let t: TestApp;
   let projectId: number;
   let bearer: string;
   let keyId: number;
@@ -66,8 +65,8 @@ describe.each(dialects)('cross-site requests and request bodies on %s', (dialect
     return { status: response.statusCode, body: isJson && response.body ? JSON.parse(response.body) : {}, ms };
   }
 
+  const t = useTestApp(dialect);
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     const project = await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: 'Cross-site' } });
     projectId = (project.body as { id: number }).id;
     const token = await t.request('POST', '/api/user/tokens', { as: t.adminCookie, body: {} });
@@ -77,7 +76,6 @@ describe.each(dialects)('cross-site requests and request bodies on %s', (dialect
     const keys = await t.request('GET', `/api/project/${projectId}/keys`, { as: t.adminCookie });
     keyId = (keys.body as { id: number }[])[0]?.id ?? 0;
   });
-  afterAll(() => t.close());
 
   /** The state-changing requests without a body that a browser could be made to send cross-site. */
   const bodiless = () => [
@@ -335,15 +333,13 @@ describe.each(dialects)('cross-site requests and request bodies on %s', (dialect
 });
 
 describe.each(dialects)('the own origin behind a proxy on %s', (dialect) => {
-  let t: TestApp;
   let aliases: string;
 
+  const t = useTestApp(dialect, { web_host: 'https://gantry.example.com/', trust_proxy: true });
   beforeAll(async () => {
-    t = await createTestApp(dialect, { web_host: 'https://gantry.example.com/', trust_proxy: true });
     const project = await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: 'Proxied' } });
     aliases = `/api/project/${(project.body as { id: number }).id}/integrations/aliases`;
   });
-  afterAll(() => t.close());
 
   const post = async (headers: Record<string, string>) => {
     const response = await t.app.inject({

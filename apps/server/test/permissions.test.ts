@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 type Role = 'admin' | 'owner' | 'manager' | 'task_runner' | 'guest' | 'non_member' | 'anonymous';
@@ -291,13 +291,12 @@ let outsiderId = 0;
 const dialects = await listTestDialects();
 
 describe.each(dialects)('permissions on %s', (dialect) => {
-  let t: TestApp;
   const cookies = {} as Record<Role, string>;
   const ids = {} as Record<Role, number>;
   let targetCounter = 0;
 
+  const t = useTestApp(dialect);
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     const admin2 = await t.createUser('admin2', { admin: true });
     cookies.admin = admin2.cookie;
     for (const role of ['owner', 'manager', 'task_runner', 'guest', 'non_member'] as const) {
@@ -308,7 +307,6 @@ describe.each(dialects)('permissions on %s', (dialect) => {
     outsiderId = ids.non_member;
     cookies.anonymous = '';
   });
-  afterAll(() => t.close());
 
   async function createFixture(): Promise<Fixture> {
     const project = await t.request('POST', '/api/projects', {

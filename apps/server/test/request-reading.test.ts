@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
@@ -13,16 +13,14 @@ interface RawRequest {
 }
 
 describe.each(dialects)('reading requests as Semaphore clients send them on %s', (dialect) => {
-  let t: TestApp;
   let bearer: string;
 
+  const t = useTestApp(dialect);
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     const created = await t.request('POST', '/api/user/tokens', { as: t.adminCookie, body: { name: 'script' } });
     bearer = `Bearer ${(created.body as { id: string }).id}`;
     t.secrets.add((created.body as { id: string }).id);
   });
-  afterAll(() => t.close());
 
   async function send({ method, url, payload, headers = {} }: RawRequest) {
     const response = await t.app.inject({ method, url, headers, ...(payload !== undefined ? { payload } : {}) });

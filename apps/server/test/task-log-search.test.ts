@@ -1,12 +1,12 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { LOG_SEARCH_LIMITS, createLogMatcher } from '../src/modules/tasks/log-matcher.ts';
 import { createTaskLogSearch } from '../src/modules/tasks/task-log-search.ts';
 import { createTaskOutputRepository } from '../src/modules/tasks/task-output.repository.ts';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
@@ -32,7 +32,6 @@ interface SearchResult {
 }
 
 describe.each(dialects)('search in a task log on %s', (dialect) => {
-  let t: TestApp;
   let p: ProjectFixture;
   let taskId: number;
   let lines: string[];
@@ -46,15 +45,14 @@ describe.each(dialects)('search in a task log on %s', (dialect) => {
   };
   const seqOf = (text: string) => lines.findIndex((line) => line.includes(text));
 
+  const t = useTestApp(dialect);
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     p = await createProjectFixture(t, SCRIPTS);
     const templateId = await p.createTemplate({ playbook: 'log.sh' });
     taskId = await p.runTask(templateId);
     await p.waitForStatus(taskId, ['success', 'error']);
     lines = await p.output(taskId);
   });
-  afterAll(() => t.close());
 
   it('counts plain-text matches without regard to case by default, and with it on request', async () => {
     const insensitive = await found('q=error');

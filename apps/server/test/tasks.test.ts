@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { isRunning } from '../../../packages/runner/test/support/process-state.ts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
@@ -18,14 +18,12 @@ const SCRIPTS = {
 };
 
 describe.each(dialects)('task engine on %s', (dialect) => {
-  let t: TestApp;
   let p: ProjectFixture;
 
+  const t = useTestApp(dialect);
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     p = await createProjectFixture(t, SCRIPTS);
   });
-  afterAll(() => t.close());
 
   it('runs a bash template from git to success, storing every line in order with the commit', async () => {
     const templateId = await p.createTemplate({ name: 'Hello', playbook: 'hello.sh', arguments: '["--loud"]' });

@@ -10,7 +10,7 @@ import { ensureFirstAdmin } from '../src/bootstrap-admin.ts';
 import { loadConfig, readTestEnvironment, type ConfigInput } from '../src/config.ts';
 import type { Dialect } from '../src/db/database.ts';
 import { openRuntime, type Runtime } from '../src/runtime.ts';
-import { createTestDatabase, type TestDatabase } from './test-databases.ts';
+import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from './test-databases.ts';
 
 export const ADMIN_LOGIN = 'admin';
 export const ADMIN_PASSWORD = 'admin-Pa55word';
@@ -168,4 +168,12 @@ export async function listen(app: FastifyInstance): Promise<string> {
 export function createPeerNode(node: TestApp): Promise<TestApp> {
   const { db_url, access_key_encryption, redis_url } = node.runtime.config;
   return createTestApp(node.dialect, { db_url, access_key_encryption, redis_url });
+}
+
+/** Two nodes sharing one store and the test Redis, both listening on the bus. */
+export async function createTwoNodes(dialect: Dialect): Promise<[TestApp, TestApp]> {
+  const a = await createTestApp(dialect, { redis_url: TEST_REDIS_URL });
+  const b = await createPeerNode(a);
+  await Promise.all([a.runtime.services.clusterBus?.ready, b.runtime.services.clusterBus?.ready]);
+  return [a, b];
 }

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
 
 describe.each(dialects)('what an API token may do to its account on %s', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(dialect, { totp_enabled: true, login_max_failures: 3, login_failure_window_seconds: 600 });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp(dialect, { totp_enabled: true, login_max_failures: 3, login_failure_window_seconds: 600 });
 
   async function createUser(name: string) {
     const password = `${name}-Secret-1`;
