@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
 
 describe.each(dialects)('bad input on %s', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(dialect, { max_body_bytes: 64 * 1024 });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp(dialect, { max_body_bytes: 64 * 1024 });
 
   it('malformed JSON gets a 400 with an error message', async () => {
     const response = await t.request('POST', '/api/projects', { as: t.adminCookie, rawBody: '{"name": ' });

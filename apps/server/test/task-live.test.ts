@@ -1,10 +1,10 @@
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { connectLive } from './live-client.ts';
 import { createProjectFixture, insertTaskRow, type ProjectFixture } from './task-fixture.ts';
-import { createTestApp, listen, type TestApp } from './test-app.ts';
+import { listen, useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
@@ -26,19 +26,17 @@ function createFakeTerraform(): { path: string; calls: () => string[] } {
 }
 
 describe.each(dialects)('live updates, confirmation and recovery on %s', (dialect) => {
-  let t: TestApp;
   let p: ProjectFixture;
   let url = '';
 
+  const t = useTestApp(dialect);
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     p = await createProjectFixture(t, {
       'count.sh': 'for i in $(seq 1 300); do echo "n$i"; done\n',
       'infra/main.tf': '',
     });
     url = await listen(t.app);
   });
-  afterAll(() => t.close());
 
   const connect = (query: string) => connectLive(url, { cookie: t.adminCookie }, query);
 

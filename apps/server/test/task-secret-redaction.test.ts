@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
@@ -79,12 +79,11 @@ const SITE_YML = `- hosts: all
 `;
 
 describe.each(dialects)('secrets in the task log on %s', (dialect) => {
-  let t: TestApp;
   let p: ProjectFixture;
   let groupId = 0;
 
+  const t = useTestApp(dialect);
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     t.secrets.add(TOKEN);
     t.secrets.add(DB_PASSWORD);
     p = await createProjectFixture(t, { 'print.sh': PRINT_SH, 'print.py': PRINT_PY, 'site.yml': SITE_YML });
@@ -99,7 +98,6 @@ describe.each(dialects)('secrets in the task log on %s', (dialect) => {
     });
     groupId = (group.body as { id: number }).id;
   });
-  afterAll(() => t.close());
 
   async function runWithSecrets(
     fields: Record<string, unknown>,

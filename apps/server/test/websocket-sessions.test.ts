@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../src/clock.ts';
 import { revalidateSockets } from '../src/http/websocket.ts';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
 import { connectLive, type LiveClient } from './live-client.ts';
-import { createTestApp, listen, type TestApp } from './test-app.ts';
+import { createTestApp, listen, useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
@@ -19,16 +19,14 @@ function stateAfter(client: LiveClient, ms: number): Promise<number | 'still ope
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.each(dialects)('websocket sessions on %s', (dialect) => {
-  let t: TestApp;
   let p: ProjectFixture;
   let url = '';
 
+  const t = useTestApp(dialect);
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     p = await createProjectFixture(t, { 'slow.sh': 'for i in $(seq 1 40); do echo "n$i"; sleep 0.1; done\n' });
     url = await listen(t.app);
   });
-  afterAll(() => t.close());
 
   const connect = (headers: Record<string, string>) => connectLive(url, headers);
 

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createProjectFixture, type ProjectFixture } from '../task-fixture.ts';
-import { createTestApp, type TestApp } from '../test-app.ts';
+import { useTestApp } from '../test-app.ts';
 import { listTestDialects } from '../test-databases.ts';
 import { SEMAPHORE_TYPE_NAMES, explainFieldMismatches } from './semaphore-fields.ts';
 
@@ -14,7 +14,6 @@ type Json = Record<string, unknown>;
  * on a string where it expects an integer).
  */
 describe.each(dialects)("responses carry every field of Semaphore's API documentation (%s)", (dialect) => {
-  let t: TestApp;
   let p: ProjectFixture;
   const responses = new Map<string, unknown[]>();
   const get = async (url: string) => {
@@ -30,8 +29,8 @@ describe.each(dialects)("responses carry every field of Semaphore's API document
   const collect = (typeName: string, ...bodies: unknown[]) =>
     responses.set(typeName, [...(responses.get(typeName) ?? []), ...bodies]);
 
+  const t = useTestApp(dialect);
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     p = await createProjectFixture(t, { 'deploy.sh': 'echo deployed\n' });
     const base = p.base;
     const vaultKey = await post(`${base}/keys`, {
@@ -154,7 +153,6 @@ describe.each(dialects)("responses carry every field of Semaphore's API document
     collect('Info', await get('/api/info'));
     collect('App', ...((await get('/api/apps')) as unknown[]));
   });
-  afterAll(() => t.close());
 
   it('answers every response type of the documentation at least once', () => {
     expect(SEMAPHORE_TYPE_NAMES.filter((name) => (responses.get(name) ?? []).length === 0)).toEqual([]);
