@@ -2,7 +2,7 @@
 // imports, into one ES module (dist/gantry.mjs): a start then reads one file instead of hundreds.
 // Native modules stay in node_modules, and so do the libraries loaded on demand (load-on-demand.ts).
 // The runner's process spawner is a script of its own, run by node beside the bundle: it is copied there.
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, cpSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 
@@ -39,4 +39,10 @@ await build({
 copyFileSync(
   path.join(serverRoot, '../../packages/runner/src/process-spawner.cjs'),
   path.join(serverRoot, 'dist/process-spawner.cjs'),
+);
+// Gantry's ansible callback plugin: the runner package finds its folder beside the bundle.
+cpSync(
+  path.join(serverRoot, '../../packages/runner/src/ansible-callback'),
+  path.join(serverRoot, 'dist/ansible-callback'),
+  { recursive: true },
 );

@@ -18,6 +18,8 @@ import { createAlertsRepository } from './modules/alerts/alerts.repository.ts';
 import { createTaskLogFactory } from './modules/tasks/task-log.ts';
 import { createTaskOutput } from './modules/tasks/task-output.ts';
 import { createTaskOutputRepository } from './modules/tasks/task-output.repository.ts';
+import { createTaskHosts } from './modules/tasks/task-hosts.ts';
+import { createTaskHostsRepository } from './modules/tasks/task-hosts.repository.ts';
 import { createTaskSpecBuilder } from './modules/tasks/task-spec-builder.ts';
 import { createTasksRepository } from './modules/tasks/tasks.repository.ts';
 import { createTasksService } from './modules/tasks/tasks.service.ts';
@@ -291,6 +293,7 @@ export function createServices({
     terraformBackend,
   });
   const output = createTaskOutput({ output: outputRepository, hub, clock, audienceOf });
+  const taskHosts = createTaskHosts({ hosts: createTaskHostsRepository(db), tasks: tasksRepository });
   const runnersRepository = createRunnersRepository(db, dialect);
   const runnerPlacement = createRunnerPlacement({
     config,
@@ -342,6 +345,7 @@ export function createServices({
     logger,
     audienceOf,
     describeStart,
+    saveHosts: taskHosts.save,
     onWaitingConfirmation: (taskId) => alerts.notifyWaiting(taskId),
     onFinished: async (task) => {
       alerts.notify(task);
@@ -391,6 +395,7 @@ export function createServices({
     events,
     audienceOf,
     describeStart,
+    saveHosts: taskHosts.save,
   });
   clusterBus?.onMessage((message) => {
     if (message.kind === 'control') engine.applyControl(message.task_id, message.action);
@@ -505,6 +510,7 @@ export function createServices({
     templates,
     workflows,
     tasks,
+    taskHosts,
     engine,
     runners,
     runnerJobs,

@@ -26,3 +26,4 @@ export * from './terraform.ts';
 export * from './alerts.ts';
 export * from './survey-answers.ts';
 export * from './workflows.ts';
+export * from './task-hosts.ts';

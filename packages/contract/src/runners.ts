@@ -12,6 +12,7 @@ import {
   wireInteger,
 } from './common.ts';
 import { TaskSpec } from './task-spec.ts';
+import { TaskHostReport } from './task-hosts.ts';
 import { TaskStatus } from './task-statuses.ts';
 
 export const Runner = z.object({
@@ -161,6 +162,8 @@ export const RunnerJobProgress = z.object({
     .object({ hash: z.string().max(64), message: z.string().max(1024) })
     .nullable()
     .optional(),
+  /** An ansible task's results per host, sent with its final status. */
+  Hosts: TaskHostReport.optional(),
 });
 export type RunnerJobProgress = z.input<typeof RunnerJobProgress>;
 

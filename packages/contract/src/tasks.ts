@@ -16,6 +16,7 @@ import {
 import { TaskParams } from './task-spec.ts';
 import { repositoryPath } from './templates.ts';
 import { TaskStatus } from './task-statuses.ts';
+import { HostRecap } from './task-hosts.ts';
 
 /** Where an active task is: queued for dispatch or running (on the server or a runner). */
 export const ActiveTaskLocation = z.enum(['queue', 'running']);
@@ -78,6 +79,10 @@ export const Task = z.object({
   limit: z.string(),
   /** Semaphore's field for secret survey answers: always empty in a response, they never leave the server. */
   secret: z.string(),
+  /** Gantry's own: an ansible task's hosts by outcome, once it reported them. */
+  host_recap: HostRecap.nullable(),
+  /** Gantry's own: the task whose failed hosts this one runs again. */
+  rerun_of_task_id: Id.nullable(),
 });
 export type Task = z.infer<typeof Task>;
 

@@ -1,9 +1,10 @@
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import type { TaskSpec } from '@gantry/contract';
+import type { TaskHostReport, TaskSpec } from '@gantry/contract';
 import { resolveInside } from './contained-path.ts';
 import { planExecution, type ExecutionPlan, type PlannedCommand } from './executors/index.ts';
 import { prepareRepository } from './git.ts';
+import { createHostEvents, readHostReport, type HostEvents } from './host-results.ts';
 import { createRedactor } from './redact.ts';
 import { TaskStopped, TaskTimedOut, createStepRunner, type StepRunner } from './step-runner.ts';
 import { TaskFailure } from './task-failure.ts';
@@ -30,6 +31,8 @@ export interface RunTaskHooks {
   onStatus(status: 'running' | 'waiting_confirmation'): void;
   /** Resolves true when the plan is confirmed, false when rejected. */
   waitForConfirmation(): Promise<boolean>;
+  /** An ansible task's results per host (secrets masked), once ansible-playbook has ended; awaited. */
+  onHosts?(report: TaskHostReport): Promise<void>;
   /** Each process of the task as it starts, so a later server can find it if this one dies. */
   onProcessStart?(pid: number): void;
 }
@@ -117,6 +120,20 @@ async function execute(plan: ExecutionPlan, steps: StepRunner, hooks: RunTaskHoo
   return applyCode === 0 ? 'success' : 'error';
 }
 
+async function deliverHosts(
+  file: string,
+  redact: (text: string) => string,
+  onHosts: (report: TaskHostReport) => Promise<void>,
+  steps: StepRunner,
+): Promise<void> {
+  try {
+    const report = await readHostReport(file, redact);
+    if (report) await onHosts(report);
+  } catch (error) {
+    steps.log(`Could not record the results per host: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 /** Runs one task to its end: repository, inventory, the app's commands; never throws. */
 export async function runTask(spec: TaskSpec, hooks: RunTaskHooks): Promise<TaskOutcome> {
   const redact = createRedactor(spec.secrets);
@@ -132,8 +149,10 @@ export async function runTask(spec: TaskSpec, hooks: RunTaskHooks): Promise<Task
     emit: hooks.onLine,
   });
   let workspace: TaskWorkspace | undefined;
+  let hostEvents: HostEvents | null = null;
   try {
     workspace = createTaskWorkspace(hooks.workRoot, spec.task_id);
+    if (spec.app === 'ansible' && hooks.onHosts) hostEvents = createHostEvents(workspace);
     const checkout = await prepareRepository(spec, workspace, hooks.workRoot, steps);
     if (checkout.commitHash) hooks.onCommit(checkout.commitHash, checkout.commitMessage);
     const plan = planExecution({
@@ -142,6 +161,8 @@ export async function runTask(spec: TaskSpec, hooks: RunTaskHooks): Promise<Task
       workspace,
       inventoryPath: materializeInventory(spec, checkout.dir, workspace),
       requirements: findRequirements(spec, checkout.dir),
+      hostEvents,
+      baseEnv: hooks.baseEnv,
     });
     return await execute(plan, steps, hooks);
   } catch (error) {
@@ -157,6 +178,8 @@ export async function runTask(spec: TaskSpec, hooks: RunTaskHooks): Promise<Task
     );
     return 'error';
   } finally {
+    // A stopped or failed run reports the hosts it got to.
+    if (hostEvents && hooks.onHosts) await deliverHosts(hostEvents.file, redact, hooks.onHosts, steps);
     workspace?.cleanup();
     if (spec.private_checkout) rmSync(checkoutDirectory(hooks.workRoot, spec), { recursive: true, force: true });
   }

@@ -10,7 +10,13 @@ import type { AccessKeyTable } from '../modules/keys/keys.table.ts';
 import type { RepositoryTable } from '../modules/repositories/repositories.table.ts';
 import type { TemplateTable, TemplateVaultTable } from '../modules/templates/templates.table.ts';
 import type { ViewTable } from '../modules/views/views.table.ts';
-import type { TaskOutputTable, TaskStatDayTable, TaskTable } from '../modules/tasks/tasks.table.ts';
+import type {
+  TaskHostResultTable,
+  TaskHostTable,
+  TaskOutputTable,
+  TaskStatDayTable,
+  TaskTable,
+} from '../modules/tasks/tasks.table.ts';
 import type { ScheduleTable } from '../modules/schedules/schedules.table.ts';
 import type {
   IntegrationAliasTable,
@@ -54,6 +60,8 @@ export interface Database {
   task: TaskTable;
   task_output: TaskOutputTable;
   task_stat_day: TaskStatDayTable;
+  task_host: TaskHostTable;
+  task_host_result: TaskHostResultTable;
   schedule: ScheduleTable;
   integration: IntegrationTable;
   integration_alias: IntegrationAliasTable;

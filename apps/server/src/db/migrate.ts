@@ -14,6 +14,7 @@ import { environmentPassword } from './migrations/0011-environment-password.ts';
 import { taskDeleteIndexes } from './migrations/0012-task-delete-indexes.ts';
 import { taskStats } from './migrations/0013-task-stats.ts';
 import { workflows } from './migrations/0014-workflows.ts';
+import { taskHosts } from './migrations/0015-task-hosts.ts';
 import { createSchemaHelpers, type GantryMigration } from './schema.ts';
 
 /** The one ordered migration set, shared by every dialect. */
@@ -32,6 +33,7 @@ const MIGRATIONS: GantryMigration[] = [
   taskDeleteIndexes,
   taskStats,
   workflows,
+  taskHosts,
 ];
 
 function createMigrator(db: Db, dialect: Dialect): Migrator {

@@ -31,6 +31,8 @@ export function makeTask(id: number, fields: Partial<TaskWithTemplate> = {}): Ta
     diff: false,
     limit: '',
     secret: '',
+    host_recap: null,
+    rerun_of_task_id: null,
     tpl_alias: 'Deploy site',
     tpl_playbook: 'run.sh',
     tpl_type: '',

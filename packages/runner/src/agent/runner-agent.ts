@@ -1,4 +1,5 @@
-import type { RunnerJob, RunnerJobProgress, RunnerReportedStatus, RunnerState } from '@gantry/contract';
+import type { RunnerJob, RunnerJobProgress, RunnerReportedStatus, RunnerState, TaskHostReport } from '@gantry/contract';
+import { fitHostReport } from '../host-results.ts';
 import { TASK_MARK_VARIABLE, createTaskMark, createTaskMarkScope, killMarkedProcesses } from '../process-sweep.ts';
 import { runTask } from '../run-task.ts';
 import { TaskStopped } from '../step-runner.ts';
@@ -15,6 +16,8 @@ interface Job {
   /** Latest status the server has not confirmed yet. */
   status: RunnerReportedStatus | undefined;
   commit: { hash: string; message: string } | undefined;
+  /** The ansible results per host, sent with the final status. */
+  hosts: TaskHostReport | undefined;
   finished: boolean;
   confirmation?: { resolve(confirmed: boolean): void; reject(error: Error): void };
 }
@@ -32,6 +35,8 @@ export interface RunnerAgentOptions {
 const MAX_LINES_PER_REPORT = 5000;
 /** Raw text per report: even escaped as JSON it stays well under the server's default body limit (10 MiB). */
 const MAX_REPORT_BYTES = 1024 * 1024;
+/** A job's host results ride with its final status, beside at most MAX_REPORT_BYTES of lines. */
+const MAX_HOSTS_REPORT_BYTES = 6 * 1024 * 1024;
 const REPORT_DELAY_MS = 50;
 const MAX_BACKOFF_MS = 5000;
 const SHUTDOWN_REPORT_MS = 15_000;
@@ -106,6 +111,7 @@ export function createRunnerAgent(options: RunnerAgentOptions) {
       offset: 0,
       status: 'running',
       commit: undefined,
+      hosts: undefined,
       finished: false,
     };
     jobs.set(id, job);
@@ -128,6 +134,10 @@ export function createRunnerAgent(options: RunnerAgentOptions) {
       onStatus: (status) => {
         job.status = status;
         kick();
+      },
+      onHosts: (report) => {
+        job.hosts = fitHostReport(report, MAX_HOSTS_REPORT_BYTES);
+        return Promise.resolve();
       },
       waitForConfirmation: () =>
         new Promise<boolean>((resolve, reject) => {
@@ -217,6 +227,7 @@ export function createRunnerAgent(options: RunnerAgentOptions) {
         LogOffset: job.offset,
         LogRecords: records,
         ...(status ? { Status: status } : {}),
+        ...(status && job.finished && job.hosts ? { Hosts: job.hosts } : {}),
         ...(job.commit ? { Commit: job.commit } : {}),
       });
       sent.set(job.id, { lines: records.length, status });

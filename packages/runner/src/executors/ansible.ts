@@ -15,6 +15,7 @@ export function planAnsible(ctx: ExecutorContext): ExecutionPlan {
     ANSIBLE_HOST_KEY_CHECKING: 'False',
     ...spec.env,
   };
+  if (ctx.hostEvents) Object.assign(env, ctx.hostEvents.environment({ ...ctx.baseEnv, ...env }, ctx.checkoutDir));
   resolveInside(ctx.checkoutDir, spec.playbook, 'The playbook');
   // A name starting with - would be read as an option of ansible-playbook.
   const playbook = spec.playbook.startsWith('-') ? `./${spec.playbook}` : spec.playbook;

@@ -1,4 +1,5 @@
 import type { TaskSpec } from '@gantry/contract';
+import type { HostEvents } from '../host-results.ts';
 import type { TaskWorkspace } from '../workspace.ts';
 
 export interface PlannedCommand {
@@ -32,6 +33,10 @@ export interface ExecutorContext {
   inventoryPath: string | null;
   /** Requirement files found in the checkout (ansible-galaxy). */
   requirements: { roles: string[]; collections: string[] };
+  /** Where ansible's per-host results go (Gantry's callback plugin); null for other apps. */
+  hostEvents: HostEvents | null;
+  /** The environment every process of the task starts from (HOME, an ANSIBLE_CONFIG of the installation). */
+  baseEnv: Record<string, string>;
 }
 
 /** String form of a variable value for KEY=VALUE and TF_VAR_ use: strings as they are, the rest as JSON. */

@@ -8,6 +8,7 @@ import type { Config } from '../../config.ts';
 import type { Audience } from '../../live/live-hub.ts';
 import type { EventsService } from '../events/events.service.ts';
 import type { TaskEngine } from '../tasks/task-engine.ts';
+import type { TaskHostsService } from '../tasks/task-hosts.ts';
 import type { TaskOutput } from '../tasks/task-output.ts';
 import { finalLine } from '../tasks/task-statuses.ts';
 import type { TaskSpecBuilder } from '../tasks/task-spec-builder.ts';
@@ -33,6 +34,7 @@ export interface RunnerJobsDeps {
   events: EventsService;
   audienceOf(projectId: number): Promise<Audience>;
   describeStart: DescribeStart;
+  saveHosts: TaskHostsService['save'];
 }
 
 const STARTED_STATUSES = ['running', 'waiting_confirmation', 'confirmed', 'rejected', 'stopping'];
@@ -198,6 +200,7 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
       await engine.transition(task, ['running'], 'waiting_confirmation', {}, audience);
     else if (job.Status === 'running') await engine.transition(task, ['confirmed'], 'running', {}, audience);
     else {
+      if (job.Hosts) await deps.saveHosts(task.id, job.Hosts);
       await deps.output.write(task, [finalLine(job.Status)]);
       if (await engine.settle(task, job.Status)) placement.callWebhook(runner.id, task, 'finish');
       placement.forgetForceStop(task.id);

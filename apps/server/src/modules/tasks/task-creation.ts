@@ -132,6 +132,8 @@ export function createTaskCreation({
       pid: null,
       output_lines: checked.argumentsIgnored ? 1 : 0,
       runner_log_offset: 0,
+      host_recap: null,
+      rerun_of_task_id: null,
     };
     const id = await tasks.insert(row);
     if (checked.argumentsIgnored)

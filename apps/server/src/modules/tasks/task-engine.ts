@@ -32,6 +32,7 @@ export interface TaskEngineDeps {
   logger: FastifyBaseLogger;
   audienceOf(projectId: number): Promise<Audience>;
   describeStart: LocalExecutionDeps['describeStart'];
+  saveHosts: LocalExecutionDeps['saveHosts'];
   onFinished: TaskStatusesDeps['onFinished'];
   onWaitingConfirmation?: TaskStatusesDeps['onWaitingConfirmation'];
 }

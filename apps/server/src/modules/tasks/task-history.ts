@@ -1,4 +1,5 @@
 import type { Task, TaskWithTemplate } from '@gantry/contract';
+import { parseHostRecap } from './task-hosts.ts';
 import type { TaskListRow, TasksRepository } from './tasks.repository.ts';
 import type { TaskRow } from './tasks.table.ts';
 
@@ -34,6 +35,8 @@ export function toTask(row: TaskRow): Task {
     diff: params.diff === true,
     limit: Array.isArray(params.limit) ? params.limit.join(',') : '',
     secret: '',
+    host_recap: parseHostRecap(row.host_recap),
+    rerun_of_task_id: row.rerun_of_task_id,
   };
 }
 

@@ -1,9 +1,13 @@
-import { Permission, activeTasksApi, rawOutputApi, tasksApi } from '@gantry/contract';
+import { Permission, activeTasksApi, rawOutputApi, taskHostsApi, tasksApi } from '@gantry/contract';
 import type { Routes } from '../../http/route.ts';
 import { ADMIN, projectMember } from '../../http/route.ts';
+import type { TaskHostsService } from './task-hosts.ts';
 import type { TasksService } from './tasks.service.ts';
 
-export function registerTasksRoutes(route: Routes, { tasks }: { tasks: TasksService }) {
+export function registerTasksRoutes(
+  route: Routes,
+  { tasks, taskHosts }: { tasks: TasksService; taskHosts: TaskHostsService },
+) {
   const run = projectMember(Permission.runProjectTasks);
   route(tasksApi.create, run, ({ actor, access, body }) =>
     tasks.create(access.project.id, body, { user: actor, permissions: access.permissions }),
@@ -19,6 +23,7 @@ export function registerTasksRoutes(route: Routes, { tasks }: { tasks: TasksServ
   route(tasksApi.searchOutput, projectMember(), ({ actor, access, params, query }) =>
     tasks.searchOutput(access.project.id, params.taskId, query, actor.id),
   );
+  route(taskHostsApi.list, projectMember(), ({ access, params }) => taskHosts.list(access.project.id, params.taskId));
   route(rawOutputApi, projectMember(), async ({ access, params, reply }) =>
     reply.type('text/plain; charset=utf-8').send(await tasks.rawOutput(access.project.id, params.taskId)),
   );

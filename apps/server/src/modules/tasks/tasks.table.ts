@@ -1,4 +1,4 @@
-import type { TaskStatus } from '@gantry/contract';
+import type { HostStatus, TaskStatus } from '@gantry/contract';
 import type { ColumnType, Generated, Selectable } from 'kysely';
 
 export interface TaskTable {
@@ -36,6 +36,10 @@ export interface TaskTable {
   output_lines: number;
   /** Lines of a runner's own log already stored, so a resent batch is not stored twice. */
   runner_log_offset: ColumnType<number, number | undefined, number>;
+  /** JSON of the contract's HostRecap once an ansible task reported its hosts. */
+  host_recap: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The task whose failed hosts this one runs again. */
+  rerun_of_task_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 export type TaskRow = Selectable<TaskTable>;
 
@@ -78,4 +82,30 @@ export interface TaskStatDayTable {
   user_id: number;
   status: TaskStatus;
   task_count: number;
+}
+
+/** One host of an ansible task: its task results counted per status. */
+export interface TaskHostTable {
+  id: Generated<number>;
+  task_id: number;
+  host: string;
+  ok: number;
+  changed: number;
+  failed: number;
+  unreachable: number;
+  skipped: number;
+  rescued: number;
+  ignored: number;
+}
+
+/** What one ansible task did on one host. */
+export interface TaskHostResultTable {
+  id: Generated<number>;
+  task_id: number;
+  host: string;
+  play: string;
+  task: string;
+  status: HostStatus;
+  duration_ms: number;
+  message: string;
 }

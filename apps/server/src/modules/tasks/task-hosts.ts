@@ -1,0 +1,92 @@
+import {
+  HOST_LIMITS,
+  HOST_STATUSES,
+  HostRecap,
+  type HostCounts,
+  type TaskHostReport,
+  type TaskHosts,
+} from '@gantry/contract';
+import { notFound } from '../../errors.ts';
+import type { TaskHostsRepository } from './task-hosts.repository.ts';
+import type { TasksRepository } from './tasks.repository.ts';
+
+/** A host counted once in the recap, by the worst of its results. */
+function outcomeOf(counts: HostCounts): keyof HostRecap {
+  if (counts.unreachable > 0) return 'unreachable';
+  if (counts.failed > 0) return 'failed';
+  if (counts.changed > 0) return 'changed';
+  return 'ok';
+}
+
+function summarizeHosts(hosts: readonly HostCounts[]): HostRecap {
+  const recap: HostRecap = { ok: 0, changed: 0, failed: 0, unreachable: 0 };
+  for (const host of hosts) recap[outcomeOf(host)] += 1;
+  return recap;
+}
+
+/** The stored recap of a task, or null for a task that reported no hosts (or a value this version cannot read). */
+export function parseHostRecap(text: string | null): HostRecap | null {
+  if (!text) return null;
+  try {
+    const parsed = HostRecap.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+interface TaskHostsDeps {
+  hosts: TaskHostsRepository;
+  tasks: TasksRepository;
+}
+
+/** What ansible did per host in a task (docs/task-hosts.md): stored at the task's end, read by the Hosts view. */
+export function createTaskHosts(deps: TaskHostsDeps) {
+  async function assertTask(projectId: number, taskId: number): Promise<void> {
+    if (!(await deps.tasks.find(projectId, taskId))) throw notFound('Task');
+  }
+
+  return {
+    /** Stores a report (from this server's run or a runner's); the report is already masked and bounded. */
+    async save(taskId: number, report: TaskHostReport): Promise<void> {
+      const hosts = report.hosts.slice(0, HOST_LIMITS.maxHosts);
+      const results = report.results.slice(0, HOST_LIMITS.maxResults);
+      await deps.hosts.replace(
+        taskId,
+        hosts.map((host) => ({ task_id: taskId, ...host })),
+        results.map((result) => ({ task_id: taskId, ...result })),
+        JSON.stringify(summarizeHosts(hosts)),
+      );
+    },
+
+    async list(projectId: number, taskId: number): Promise<TaskHosts> {
+      await assertTask(projectId, taskId);
+      const [hosts, results] = await Promise.all([deps.hosts.listHosts(taskId), deps.hosts.listResults(taskId)]);
+      const byHost = new Map<string, TaskHosts['hosts'][number]['results']>();
+      for (const { host, play, task, status, duration_ms, message } of results) {
+        const list = byHost.get(host) ?? [];
+        list.push({ play, task, status, duration_ms, message });
+        byHost.set(host, list);
+      }
+      const counted = hosts.reduce((sum, host) => sum + HOST_STATUSES.reduce((n, s) => n + host[s], 0), 0);
+      return {
+        hosts: hosts.map((row) => ({
+          host: row.host,
+          ok: row.ok,
+          changed: row.changed,
+          failed: row.failed,
+          unreachable: row.unreachable,
+          skipped: row.skipped,
+          rescued: row.rescued,
+          ignored: row.ignored,
+          results: byHost.get(row.host) ?? [],
+        })),
+        truncated: results.length < counted,
+      };
+    },
+
+    listFailedHosts: (taskId: number) => deps.hosts.listFailedHosts(taskId),
+  };
+}
+
+export type TaskHostsService = ReturnType<typeof createTaskHosts>;

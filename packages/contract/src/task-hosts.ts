@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { PathId, wireInteger } from './common.ts';
+import { endpoint } from './endpoint.ts';
+
+/** What one ansible task did on one host, as ansible's recap names it. */
+export const HOST_STATUSES = ['ok', 'changed', 'failed', 'unreachable', 'skipped', 'rescued', 'ignored'] as const;
+export const HostStatus = z.enum(HOST_STATUSES);
+export type HostStatus = z.infer<typeof HostStatus>;
+
+/**
+ * Bounds of one task's host results: counts are kept for every host up to MAX_HOSTS, task results
+ * only up to MAX_RESULTS (a playbook of 50 tasks on 5,000 hosts has 250,000), so neither the
+ * runner's report nor the store grows with the size of the fleet times the playbook.
+ */
+export const HOST_LIMITS = {
+  maxHosts: 10_000,
+  maxResults: 5_000,
+  nameLength: 255,
+  messageLength: 1_000,
+} as const;
+
+const Name = z.string().max(HOST_LIMITS.nameLength);
+const Count = wireInteger({ min: 0 });
+
+export const HostCounts = z.object({
+  ok: Count,
+  changed: Count,
+  failed: Count,
+  unreachable: Count,
+  skipped: Count,
+  rescued: Count,
+  ignored: Count,
+});
+export type HostCounts = z.infer<typeof HostCounts>;
+
+export const HostTaskResult = z.object({
+  play: Name,
+  task: Name,
+  status: HostStatus,
+  duration_ms: wireInteger({ min: 0 }),
+  /** Why it failed or was unreachable, secrets masked; empty otherwise. */
+  message: z.string().max(HOST_LIMITS.messageLength),
+});
+export type HostTaskResult = z.infer<typeof HostTaskResult>;
+
+/** One task's results per host, as a runner reports them with the task's end. */
+export const TaskHostReport = z.object({
+  hosts: z.array(HostCounts.extend({ host: Name })).max(HOST_LIMITS.maxHosts),
+  results: z.array(HostTaskResult.extend({ host: Name })).max(HOST_LIMITS.maxResults),
+  /** Task results were left out past MAX_RESULTS (the counts are complete). */
+  truncated: z.boolean(),
+});
+export type TaskHostReport = z.infer<typeof TaskHostReport>;
+
+const EventCount = z
+  .number()
+  .int()
+  .min(0)
+  .max(2 ** 31 - 1);
+/**
+ * One line of the events file Gantry's ansible callback plugin writes while a task runs (read back by
+ * the runner package, which masks secrets and applies HOST_LIMITS before anything is reported).
+ */
+export const HostEventLine = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('result'),
+    host: z.string(),
+    play: z.string(),
+    task: z.string(),
+    status: HostStatus,
+    duration_ms: EventCount.catch(0),
+    message: z.string(),
+  }),
+  z.object({
+    type: z.literal('host'),
+    host: z.string(),
+    ok: EventCount.default(0),
+    changed: EventCount.default(0),
+    failed: EventCount.default(0),
+    unreachable: EventCount.default(0),
+    skipped: EventCount.default(0),
+    rescued: EventCount.default(0),
+    ignored: EventCount.default(0),
+  }),
+  z.object({ type: z.literal('truncated') }),
+]);
+
+/** Hosts of a task by how their run ended: each host counted once, by its worst status. */
+export const HostRecap = z.object({
+  ok: Count,
+  changed: Count,
+  failed: Count,
+  unreachable: Count,
+});
+export type HostRecap = z.infer<typeof HostRecap>;
+
+export const TaskHost = HostCounts.extend({ host: z.string(), results: z.array(HostTaskResult) });
+export type TaskHost = z.infer<typeof TaskHost>;
+
+export const TaskHosts = z.object({ hosts: z.array(TaskHost), truncated: z.boolean() });
+export type TaskHosts = z.infer<typeof TaskHosts>;
+
+export const taskHostsApi = {
+  /** Gantry's own: the hosts of an ansible task with their counts and task results. */
+  list: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/tasks/:taskId/hosts',
+    params: z.object({ projectId: PathId, taskId: PathId }),
+    response: TaskHosts,
+  }),
+};
