@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { rawOutputApi, tasksApi, teamApi, templatesApi } from '@gantry/contract';
+import { rawOutputApi, taskHostsApi, tasksApi, teamApi, templatesApi } from '@gantry/contract';
 import type { CreateTaskBody, Task } from '@gantry/contract';
 import { api, buildUrl } from '../../../lib/api-client.ts';
 import { useRefreshingMutation } from '../../../lib/mutations.ts';
@@ -16,6 +16,13 @@ export const taskQuery = (projectId: number, taskId: number) =>
   queryOptions({
     queryKey: taskKeys.detail(projectId, taskId),
     queryFn: ({ signal }) => api(tasksApi.get, { params: { projectId, taskId }, signal }),
+  });
+
+/** The hosts of an ansible task; stored when it ends, so read again once it has finished. */
+export const taskHostsQuery = (projectId: number, taskId: number, finished: boolean) =>
+  queryOptions({
+    queryKey: [...taskKeys.detail(projectId, taskId), 'hosts', finished] as const,
+    queryFn: ({ signal }) => api(taskHostsApi.list, { params: { projectId, taskId }, signal }),
   });
 
 /** The history shows the newest 200 tasks, and 200 more each time the user asks for older ones. */

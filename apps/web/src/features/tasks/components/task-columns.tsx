@@ -12,6 +12,7 @@ import { isTaskFinished, type TaskWithTemplate } from '@gantry/contract';
 import type { Column } from '../../../components/data-table.tsx';
 import { DASH } from '../../../lib/format-date.ts';
 import { getCommitSummary, getRerunLabelKey, getTaskVersion } from '../task-rules.ts';
+import { HostRecapLine } from './host-recap-line.tsx';
 import { TaskDate, TaskDuration, TaskLink } from './task-cells.tsx';
 import { useTaskLinks } from './task-links.ts';
 import { TaskStatusChip } from '../../../components/task-status-chip.tsx';
@@ -103,7 +104,16 @@ export function useTaskColumns({ withTemplate, withRerun }: TaskColumnsOptions):
       ),
     },
     { id: 'version', header: t('history.version'), hideBelow: 'md', render: (task) => <VersionCell task={task} /> },
-    { id: 'status', header: t('history.status'), render: (task) => <TaskStatusChip status={task.status} /> },
+    {
+      id: 'status',
+      header: t('history.status'),
+      render: (task) => (
+        <>
+          <TaskStatusChip status={task.status} />
+          <HostRecapLine recap={task.host_recap} />
+        </>
+      ),
+    },
     {
       id: 'user',
       header: t('history.user'),

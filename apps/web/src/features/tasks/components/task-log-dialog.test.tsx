@@ -34,6 +34,7 @@ function serve(status: TaskStatus, fields: Parameters<typeof makeTask>[1] = {}, 
     [`GET ${TASK_URL}/output/search?q=%28&case=false&regex=true&limit=1000`]: () =>
       json(400, { error: 'Invalid regular expression: /(/: Unterminated group' }),
     [`GET ${ERROR_SEARCH_URL}`]: () => json(200, { count: errorLines.length, lines: errorLines, searched: 2 }),
+    [`GET ${TASK_URL}/hosts`]: () => json(200, HOSTS),
     [`POST ${TASK_URL}/stop`]: () => new Response(null, { status: 204 }),
     [`POST ${TASK_URL}/confirm`]: () => new Response(null, { status: 204 }),
     [`POST ${TASK_URL}/reject`]: () => new Response(null, { status: 204 }),
@@ -41,6 +42,29 @@ function serve(status: TaskStatus, fields: Parameters<typeof makeTask>[1] = {}, 
   vi.stubGlobal('fetch', fake.fetchImpl);
   return fake;
 }
+
+const counts = { ok: 0, changed: 0, failed: 0, unreachable: 0, skipped: 0, rescued: 0, ignored: 0 };
+const HOSTS = {
+  truncated: false,
+  hosts: [
+    {
+      host: 'web1',
+      ...counts,
+      ok: 2,
+      failed: 1,
+      results: [
+        { play: 'Site', task: 'install nginx', status: 'ok', duration_ms: 1200, message: '' },
+        { play: 'Site', task: 'start nginx', status: 'failed', duration_ms: 80, message: 'port 80 is taken' },
+      ],
+    },
+    {
+      host: 'db1',
+      ...counts,
+      unreachable: 1,
+      results: [{ play: 'Site', task: 'install nginx', status: 'unreachable', duration_ms: 5, message: 'no route' }],
+    },
+  ],
+};
 
 function renderDialog(onRerun = vi.fn()) {
   renderWithProviders(<TaskLogDialog projectId={1} taskId={7} onClose={() => {}} onRerun={onRerun} />);
@@ -112,6 +136,33 @@ describe('TaskLogDialog', () => {
     const onRerun = renderDialog();
     fireEvent.click(await screen.findByRole('button', { name: 'ReDeploy' }));
     expect(onRerun).toHaveBeenCalledWith(expect.objectContaining({ id: 7 }));
+  });
+
+  it('shows the hosts of an ansible task with their counts, expands a host to its task results, and the recap', async () => {
+    serve('error', { tpl_app: 'ansible', host_recap: { ok: 0, changed: 0, failed: 1, unreachable: 1 } });
+    renderDialog();
+    await screen.findByText('Task 7 started.');
+    expect(screen.getByLabelText('Hosts by outcome').textContent).toBe('1 failed · 1 unreachable');
+    fireEvent.click(screen.getByRole('button', { name: 'Hosts' }));
+    const web = await screen.findByText('web1');
+    expect(screen.queryByText('Task 7 started.')).toBeNull();
+    const row = web.closest('li');
+    expect(row?.textContent).toContain('2 ok');
+    expect(row?.textContent).toContain('1 failed');
+    expect(screen.queryByText('port 80 is taken')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Results of web1' }));
+    expect(await screen.findByText('port 80 is taken')).toBeTruthy();
+    expect(screen.getByText('start nginx')).toBeTruthy();
+    expect(screen.getByText('1.2 s')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Log' }));
+    expect(await screen.findByText('Task 7 started.')).toBeTruthy();
+  });
+
+  it('offers no hosts view for a task of another app', async () => {
+    serve('success');
+    renderDialog();
+    await screen.findByText('Task 7 started.');
+    expect(screen.queryByRole('button', { name: 'Hosts' })).toBeNull();
   });
 
   it('remembers the fullscreen choice', async () => {

@@ -21,6 +21,8 @@ import Dialog from '@mui/material/Dialog';
 import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
+import ToggleButton from '@mui/material/ToggleButton';
+import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
@@ -40,6 +42,8 @@ import { TaskDate, TaskDuration } from './task-cells.tsx';
 import { LINE_PARAM, TASK_PARAM, withSearchParams } from './task-links.ts';
 import { TaskLogSearchBar } from './task-log-search-bar.tsx';
 import { TaskLogView } from './task-log-view.tsx';
+import { HostRecapLine } from './host-recap-line.tsx';
+import { TaskHostsView } from './task-hosts-view.tsx';
 import { TaskStatusChip } from '../../../components/task-status-chip.tsx';
 
 /** Name under which the dialog's fullscreen choice is remembered. */
@@ -149,6 +153,7 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun, line = null
   const session = useLogSession(projectId, taskId, task);
   const action = useTaskAction(projectId, taskId);
   const [searchOpen, setSearchOpen] = useState(false);
+  const [view, setView] = useState<'log' | 'hosts'>('log');
   const [focusSeq, setFocusSeq] = useState<number | null>(line === null ? null : line - 1);
   const [matchSeqs, setMatchSeqs] = useState<ReadonlySet<number>>(new Set());
   const onSearchResults = useCallback((current: number | null, matches: readonly number[]) => {
@@ -171,6 +176,7 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun, line = null
   const onDialogKeyDown = (event: KeyboardEvent) => {
     if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'f') {
       event.preventDefault();
+      setView('log');
       setSearchOpen(true);
     }
   };
@@ -230,7 +236,10 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun, line = null
           {unreadable ? null : (
             <Tooltip title={t('taskLog.search')}>
               <IconButton
-                onClick={() => setSearchOpen(true)}
+                onClick={() => {
+                  setView('log');
+                  setSearchOpen(true);
+                }}
                 aria-label={t('taskLog.search')}
                 aria-pressed={searchOpen}
               >
@@ -389,9 +398,28 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun, line = null
             {task.message}
           </Typography>
         ) : null}
+
+        {task?.tpl_app === 'ansible' ? (
+          <Stack direction="row" spacing={1.5} sx={{ mt: 1, alignItems: 'center', minWidth: 0 }}>
+            <ToggleButtonGroup
+              size="small"
+              exclusive
+              value={view}
+              onChange={(_event, next: 'log' | 'hosts' | null) => next && setView(next)}
+              aria-label={t('taskLog.view')}
+            >
+              <ToggleButton value="log">{t('taskLog.viewLog')}</ToggleButton>
+              <ToggleButton value="hosts">{t('taskLog.viewHosts')}</ToggleButton>
+            </ToggleButtonGroup>
+            <HostRecapLine recap={task.host_recap} />
+          </Stack>
+        ) : null}
       </Box>
 
-      {searchOpen && !unreadable ? (
+      {view === 'hosts' && task && !unreadable ? (
+        <TaskHostsView projectId={projectId} taskId={taskId} finished={isTaskFinished(task.status)} />
+      ) : null}
+      {view === 'hosts' ? null : searchOpen && !unreadable ? (
         <TaskLogSearchBar
           projectId={projectId}
           taskId={taskId}
@@ -400,7 +428,7 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun, line = null
           onClose={closeSearch}
         />
       ) : null}
-      {unreadable ? null : session && task ? (
+      {view === 'hosts' || unreadable ? null : session && task ? (
         <TaskLogView
           key={`${projectId}-${taskId}`}
           session={session}
