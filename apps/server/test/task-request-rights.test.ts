@@ -161,6 +161,24 @@ describe.each(dialects)('task request rights on %s', (dialect) => {
     );
   });
 
+  it("refuses a task runner host patterns that read a file of the server's (@…), as a parameter or a CLI argument", async () => {
+    const runner = cookies.runner;
+    for (const body of [
+      { limit: '@/etc/passwd' },
+      { limit: 'web1, @/etc/passwd' },
+      { limit: 'web:&@hosts.txt' },
+      { params: { limit: ['web1', '!@/etc/passwd'] } },
+      { arguments: JSON.stringify(['--limit', '@/etc/passwd']) },
+      { arguments: JSON.stringify(['--lim=web,@/etc/passwd']) },
+      { arguments: JSON.stringify(['-l@/etc/passwd']) },
+      { arguments: JSON.stringify(['-vl', 'web:@../../secret']) },
+    ])
+      await expectRefused(runner, ansibleTemplate, body, /cannot read hosts from a file/);
+    await expectAccepted(runner, ansibleTemplate, { limit: 'web1,!db*:&prod', params: { limit: ['web2'] } });
+    await expectAccepted(runner, ansibleTemplate, { arguments: JSON.stringify(['--limit', 'user@host']) });
+    await expectAccepted(cookies.manager, ansibleTemplate, { limit: '@hosts.txt' });
+  });
+
   it('lets managers and owners pass what they could put in the template anyway', async () => {
     for (const as of [cookies.manager, cookies.owner]) {
       await expectAccepted(as, bashTemplate, {

@@ -78,6 +78,23 @@ function checkExtraVarsText(text: string, untrusted: boolean): void {
 }
 
 /**
+ * A host pattern (--limit) element that starts with `@` makes ansible read that file as a list of
+ * hosts and print every line it cannot match: any file of the server's would land in the task's log.
+ * Elements are separated by commas or colons; `!` and `&` may lead one.
+ */
+function checkHostPatterns(text: string, source: string): void {
+  for (const element of text.split(/[,:]/)) {
+    if (
+      element
+        .trim()
+        .replace(/^[!&]+/, '')
+        .startsWith('@')
+    )
+      throw validationFailed(`${source} cannot read hosts from a file (@…)`);
+  }
+}
+
+/**
  * A word that names a file outside the checkout: ansible-playbook takes extra words as more
  * playbooks, so `/srv/other-project/site.yml` or `../../x.yml` would run another project's code.
  */
@@ -101,7 +118,9 @@ function checkAnsibleArguments(args: readonly string[], untrusted: boolean): voi
         throw validationFailed(
           `CLI argument ${denied} cannot be passed to a task: the template and its inventory set it`,
         );
-      if ('--extra-vars'.startsWith(name)) checkExtraVarsText(rest.length > 0 ? rest.join('=') : next, untrusted);
+      const optionValue = rest.length > 0 ? rest.join('=') : next;
+      if ('--extra-vars'.startsWith(name)) checkExtraVarsText(optionValue, untrusted);
+      if (untrusted && '--limit'.startsWith(name)) checkHostPatterns(optionValue, 'CLI argument --limit');
     } else if (arg.startsWith('-')) {
       // Short flags combine (-vvc local) and a value may follow its letter directly (-clocal).
       for (let j = 1; j < arg.length; j++) {
@@ -110,7 +129,9 @@ function checkAnsibleArguments(args: readonly string[], untrusted: boolean): voi
           throw validationFailed(
             `CLI argument -${letter} cannot be passed to a task: the template and its inventory set it`,
           );
-        if (letter === 'e') checkExtraVarsText(j + 1 < arg.length ? arg.slice(j + 1) : next, untrusted);
+        const letterValue = j + 1 < arg.length ? arg.slice(j + 1) : next;
+        if (letter === 'e') checkExtraVarsText(letterValue, untrusted);
+        if (untrusted && letter === 'l') checkHostPatterns(letterValue, 'CLI argument -l');
         if (ANSIBLE_SHORT_OPTIONS_WITH_VALUE.has(letter)) break;
       }
     }
@@ -249,6 +270,9 @@ export function createTaskRequestRules(deps: TaskRequestRulesDeps) {
       requester: TaskRequester,
     ): Promise<CheckedTaskRequest> {
       checkVariables(template, answers.environment, answers.secret, requester);
+      if (refusesExpressions(requester))
+        for (const pattern of [...(body.params.limit ?? []), body.limit ?? ''])
+          checkHostPatterns(pattern, 'Task parameter "limit"');
       if (!requester.canManage) await checkChoices(projectId, template, body);
       return checkArguments(template, body, requester);
     },
