@@ -49,6 +49,7 @@ export async function openRuntime(config: Config, clock: Clock = systemClock): P
     services,
     async close() {
       services.scheduler.stop();
+      await services.workflowRuns.endSweep();
       await services.taskRetention.stop();
       services.runnerJobs.close();
       await services.engine.shutdown();

@@ -35,6 +35,7 @@ export async function startServer(config: Config, print?: (line: string) => void
     ]);
   runtime.services.engine.wake();
   runtime.services.scheduler.start();
+  runtime.services.workflowRuns.beginSweep();
   runtime.services.taskRetention.start();
   runtime.services.runnerJobs.start();
   const url = `http://localhost:${config.port}`;

@@ -80,6 +80,8 @@ import { createUserAccounts } from './modules/users/user-accounts.ts';
 import { createProjectMembers } from './modules/projects/project-members.ts';
 import { createViewsRepository } from './modules/views/views.repository.ts';
 import { createViewsService } from './modules/views/views.service.ts';
+import { createWorkflowRunsRepository } from './modules/workflows/workflow-runs.repository.ts';
+import { createWorkflowRuns } from './modules/workflows/workflow-runs.service.ts';
 import { createWorkflowsRepository } from './modules/workflows/workflows.repository.ts';
 import { createWorkflowsService } from './modules/workflows/workflows.service.ts';
 import { createTerraformBackendService, localServerUrl } from './modules/terraform/terraform-backend.service.ts';
@@ -477,6 +479,20 @@ export function createServices({
     stopProjectTasks: (projectId) => engine.stopProject(projectId),
     logger,
   });
+  const workflowRuns = createWorkflowRuns({
+    runs: createWorkflowRunsRepository(db, dialect),
+    workflows,
+    tasks,
+    findTask: (id) => tasksRepository.findById(id),
+    originOf: async (userId, projectId) => {
+      const user = await usersRepository.findById(userId);
+      const access = user ? await projects.findAccess(user, projectId) : undefined;
+      return user && access ? { user, permissions: access.permissions } : undefined;
+    },
+    events,
+    clock,
+    logger,
+  });
   const team = createTeamService({ projects: projectsRepository, users: userAccounts, events, clock });
   const oidc = createOidcService({
     config,
@@ -509,6 +525,7 @@ export function createServices({
     apps,
     templates,
     workflows,
+    workflowRuns,
     tasks,
     taskHosts,
     engine,

@@ -300,6 +300,95 @@ export const workflowsApi = {
   }),
 };
 
+export const WorkflowRunStatus = z.enum(['running', 'success', 'failed', 'stopped']);
+export type WorkflowRunStatus = z.output<typeof WorkflowRunStatus>;
+export const WorkflowStepRunStatus = z.enum([
+  'pending',
+  'starting',
+  'running',
+  'waiting_approval',
+  'success',
+  'failed',
+  'skipped',
+  'stopped',
+]);
+export type WorkflowStepRunStatus = z.output<typeof WorkflowStepRunStatus>;
+
+export const WorkflowStepRun = z.object({
+  key: z.string(),
+  kind: z.enum(['template', 'approval', 'wait']),
+  status: WorkflowStepRunStatus,
+  /** The task a template step started (it may since have been deleted by retention). */
+  task_id: Id.nullable(),
+  /** When a wait ends or an approval times out. */
+  due: DateTime.nullable(),
+  message: z.string(),
+  start: DateTime.nullable(),
+  end: DateTime.nullable(),
+});
+export type WorkflowStepRun = z.output<typeof WorkflowStepRun>;
+
+export const WorkflowRun = z.object({
+  id: Id,
+  project_id: Id,
+  workflow_id: Id,
+  revision: Id,
+  status: WorkflowRunStatus,
+  user_id: Id.nullable(),
+  variables: z.record(z.string(), z.string()),
+  message: z.string(),
+  start: DateTime,
+  end: DateTime.nullable(),
+});
+export type WorkflowRun = z.output<typeof WorkflowRun>;
+
+export const WorkflowRunDetail = WorkflowRun.extend({ steps: z.array(WorkflowStepRun) });
+export type WorkflowRunDetail = z.output<typeof WorkflowRunDetail>;
+
+export const StartWorkflowRunBody = z
+  .object({
+    /** Values of the workflow's variables; undeclared names are refused, missing ones take their default. */
+    variables: z
+      .record(nameOf('Variable name'), z.string().max(4096, 'Variable values must be at most 4096 characters'))
+      .optional()
+      .default({}),
+  })
+  .nullable()
+  .optional()
+  .transform((v) => v ?? { variables: {} });
+
+export const WorkflowRunParams = WorkflowParams.extend({ runId: PathId });
+
+export const workflowRunsApi = {
+  start: endpoint({
+    method: 'POST',
+    path: '/api/project/:projectId/workflows/:workflowId/runs',
+    params: WorkflowParams,
+    body: StartWorkflowRunBody,
+    response: WorkflowRunDetail,
+    status: 201,
+  }),
+  list: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/workflows/:workflowId/runs',
+    params: WorkflowParams,
+    response: z.array(WorkflowRun),
+  }),
+  get: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/workflows/:workflowId/runs/:runId',
+    params: WorkflowRunParams,
+    response: WorkflowRunDetail,
+  }),
+  stop: endpoint({
+    method: 'POST',
+    path: '/api/project/:projectId/workflows/:workflowId/runs/:runId/stop',
+    params: WorkflowRunParams,
+    response: NoContent,
+    status: 204,
+  }),
+};
+
 const describeCycle = (keys: string[]) => `Steps form a cycle: ${keys.join(' → ')}`;
 
 /**

@@ -33,6 +33,8 @@ import type {
 import type { ClusterTable, ServerNodeTable } from '../cluster/nodes.table.ts';
 import type {
   WorkflowRevisionTable,
+  WorkflowRunTable,
+  WorkflowStepRunTable,
   WorkflowTable,
   WorkflowTemplateTable,
 } from '../modules/workflows/workflows.table.ts';
@@ -76,6 +78,8 @@ export interface Database {
   workflow: WorkflowTable;
   workflow_revision: WorkflowRevisionTable;
   workflow_template: WorkflowTemplateTable;
+  workflow_run: WorkflowRunTable;
+  workflow_step_run: WorkflowStepRunTable;
 }
 
 export type Db = Kysely<Database>;

@@ -15,6 +15,7 @@ import { taskDeleteIndexes } from './migrations/0012-task-delete-indexes.ts';
 import { taskStats } from './migrations/0013-task-stats.ts';
 import { workflows } from './migrations/0014-workflows.ts';
 import { taskHosts } from './migrations/0015-task-hosts.ts';
+import { workflowRuns } from './migrations/0016-workflow-runs.ts';
 import { createSchemaHelpers, type GantryMigration } from './schema.ts';
 
 /** The one ordered migration set, shared by every dialect. */
@@ -34,6 +35,7 @@ const MIGRATIONS: GantryMigration[] = [
   taskStats,
   workflows,
   taskHosts,
+  workflowRuns,
 ];
 
 function createMigrator(db: Db, dialect: Dialect): Migrator {

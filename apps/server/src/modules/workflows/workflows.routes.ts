@@ -1,10 +1,15 @@
-import { Permission, workflowsApi } from '@gantry/contract';
+import { Permission, workflowRunsApi, workflowsApi } from '@gantry/contract';
 import type { Routes } from '../../http/route.ts';
 import { projectMember } from '../../http/route.ts';
+import type { WorkflowRuns } from './workflow-runs.service.ts';
 import type { WorkflowsService } from './workflows.service.ts';
 
-export function registerWorkflowsRoutes(route: Routes, { workflows }: { workflows: WorkflowsService }) {
+export function registerWorkflowsRoutes(
+  route: Routes,
+  { workflows, workflowRuns }: { workflows: WorkflowsService; workflowRuns: WorkflowRuns },
+) {
   const manage = projectMember(Permission.manageProjectResources);
+  const run = projectMember(Permission.runProjectTasks);
   route(workflowsApi.list, projectMember(), ({ access }) => workflows.list(access.project.id));
   route(workflowsApi.create, manage, ({ actor, access, body }) => workflows.create(actor, access, body));
   route(workflowsApi.validate, manage, ({ access, body }) => workflows.validate(access, body));
@@ -23,5 +28,17 @@ export function registerWorkflowsRoutes(route: Routes, { workflows }: { workflow
   );
   route(workflowsApi.version, projectMember(), ({ access, params }) =>
     workflows.getVersion(access.project.id, params.workflowId, params.version),
+  );
+  route(workflowRunsApi.start, run, ({ actor, access, params, body }) =>
+    workflowRuns.start(actor, access.project.id, params.workflowId, body.variables),
+  );
+  route(workflowRunsApi.list, projectMember(), ({ access, params }) =>
+    workflowRuns.list(access.project.id, params.workflowId),
+  );
+  route(workflowRunsApi.get, projectMember(), ({ access, params }) =>
+    workflowRuns.get(access.project.id, params.workflowId, params.runId),
+  );
+  route(workflowRunsApi.stop, run, ({ actor, access, params }) =>
+    workflowRuns.stop(actor, access.project.id, params.workflowId, params.runId),
   );
 }

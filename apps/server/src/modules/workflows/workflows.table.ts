@@ -29,3 +29,35 @@ export interface WorkflowTemplateTable {
   project_id: number;
   template_id: number;
 }
+
+export interface WorkflowRunTable {
+  id: Generated<number>;
+  project_id: number;
+  workflow_id: number;
+  revision: number;
+  /** running, success, failed or stopped. */
+  status: string;
+  user_id: number | null;
+  /** The values of the workflow's variables as a JSON object. */
+  variables: string;
+  message: string;
+  start: string;
+  end: string | null;
+}
+export type WorkflowRunRow = Selectable<WorkflowRunTable>;
+
+export interface WorkflowStepRunTable {
+  id: Generated<number>;
+  run_id: number;
+  project_id: number;
+  step_key: string;
+  kind: string;
+  /** pending, starting, running, waiting_approval, success, failed, skipped or stopped. */
+  status: string;
+  task_id: number | null;
+  due: string | null;
+  message: string;
+  start: string | null;
+  end: string | null;
+}
+export type WorkflowStepRunRow = Selectable<WorkflowStepRunTable>;

@@ -1,0 +1,309 @@
+import type {
+  WorkflowDefinition,
+  WorkflowRun,
+  WorkflowRunDetail,
+  WorkflowRunStatus,
+  WorkflowStep,
+  WorkflowStepRunStatus,
+} from '@gantry/contract';
+import { CreateTaskBody, Permission, hasPermissions, isTaskFinished } from '@gantry/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../clock.ts';
+import { toTimestamp } from '../../clock.ts';
+import { conflict, notFound, validationFailed } from '../../errors.ts';
+import type { EventsService } from '../events/events.service.ts';
+import type { TaskOrigin } from '../tasks/task-creation.ts';
+import type { TaskRow } from '../tasks/tasks.table.ts';
+import type { TasksService } from '../tasks/tasks.service.ts';
+import type { UserRow } from '../users/users.table.ts';
+import type { WorkflowRunsRepository } from './workflow-runs.repository.ts';
+import { planRun } from './workflow-run-plan.ts';
+import type { WorkflowsService } from './workflows.service.ts';
+import type { WorkflowRunRow, WorkflowStepRunRow } from './workflows.table.ts';
+
+/** How often the engine looks at the runs still going (ended tasks, due waits, runs left by a crash). */
+const SWEEP_MS = 1000;
+/** A step claimed this long ago without its task recorded was being started by an engine that died. */
+const STARTING_STALE_MS = 60_000;
+const UNENDED: WorkflowStepRunStatus[] = ['pending', 'starting', 'running', 'waiting_approval'];
+
+interface WorkflowRunsDeps {
+  runs: WorkflowRunsRepository;
+  workflows: WorkflowsService;
+  tasks: Pick<TasksService, 'create' | 'stop'>;
+  findTask(id: number): Promise<TaskRow | undefined>;
+  /** The user's current rights in the project, or undefined when they are no member any more. */
+  originOf(userId: number, projectId: number): Promise<TaskOrigin | undefined>;
+  events: EventsService;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+  sweepMs?: number;
+}
+
+const toRun = (row: WorkflowRunRow): WorkflowRun => ({
+  id: row.id,
+  project_id: row.project_id,
+  workflow_id: row.workflow_id,
+  revision: row.revision,
+  status: row.status as WorkflowRunStatus,
+  user_id: row.user_id,
+  variables: JSON.parse(row.variables) as Record<string, string>,
+  message: row.message,
+  start: row.start,
+  end: row.end,
+});
+
+const toDetail = (row: WorkflowRunRow, steps: WorkflowStepRunRow[]): WorkflowRunDetail => ({
+  ...toRun(row),
+  steps: steps.map((s) => ({
+    key: s.step_key,
+    kind: s.kind as WorkflowStep['kind'],
+    status: s.status as WorkflowStepRunStatus,
+    task_id: s.task_id,
+    due: s.due,
+    message: s.message,
+    start: s.start,
+    end: s.end,
+  })),
+});
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 1000);
+
+/**
+ * Runs workflows: each step's state is in the store and every move is a conditional update, so a
+ * step starts once however many engines look at the run, and a run left by a crash goes on when
+ * an engine next sweeps the runs still going.
+ */
+export function createWorkflowRuns(deps: WorkflowRunsDeps) {
+  const { runs, clock } = deps;
+  const now = () => toTimestamp(clock.now());
+  const later = (seconds: number) => toTimestamp(new Date(clock.now().getTime() + seconds * 1000));
+
+  async function definitionOf(run: WorkflowRunRow): Promise<WorkflowDefinition> {
+    return (await deps.workflows.getVersion(run.project_id, run.workflow_id, run.revision)).definition;
+  }
+
+  const finish = (step: WorkflowStepRunRow, from: string[], status: WorkflowStepRunStatus, message = '') =>
+    runs.moveStep(step.id, from, { status, message, end: now() });
+
+  /** Ends the steps whose work is over: ended tasks, due waits, timed-out approvals, starts a dead engine left. */
+  async function settleSteps(steps: WorkflowStepRunRow[], definition: WorkflowDefinition): Promise<boolean> {
+    let changed = false;
+    const time = now();
+    for (const step of steps) {
+      const spec = definition.steps.find((s) => s.key === step.step_key);
+      if (step.status === 'running' && step.task_id !== null) {
+        const task = await deps.findTask(step.task_id);
+        if (!task) changed = (await finish(step, ['running'], 'failed', 'The task was deleted')) || changed;
+        else if (isTaskFinished(task.status))
+          changed =
+            (await finish(
+              step,
+              ['running'],
+              task.status === 'success' ? 'success' : 'failed',
+              `Task ${task.status}`,
+            )) || changed;
+      } else if (step.status === 'running' && step.due !== null && step.due <= time) {
+        changed = (await finish(step, ['running'], 'success')) || changed;
+      } else if (step.status === 'waiting_approval' && step.due !== null && step.due <= time) {
+        const approve = spec?.kind === 'approval' && spec.on_timeout === 'approve';
+        changed =
+          (await finish(step, ['waiting_approval'], approve ? 'success' : 'failed', 'Approval timed out')) || changed;
+      } else if (step.status === 'starting' && Date.parse(step.start ?? time) + STARTING_STALE_MS < Date.parse(time)) {
+        const message = 'Gantry stopped while starting this step; it was not started again';
+        changed = (await finish(step, ['starting'], 'failed', message)) || changed;
+      }
+    }
+    return changed;
+  }
+
+  function inputValues(step: Extract<WorkflowStep, { kind: 'template' }>, variables: Record<string, string>) {
+    const values: Record<string, string> = { ...step.survey_values };
+    for (const input of step.inputs)
+      if (input.source === 'variable') values[input.variable] = variables[input.name] ?? '';
+    return values;
+  }
+
+  async function startTemplate(run: WorkflowRunRow, row: WorkflowStepRunRow, step: WorkflowStep): Promise<void> {
+    if (step.kind !== 'template') return;
+    if (!(await runs.moveStep(row.id, ['pending'], { status: 'starting', start: now() }))) return;
+    const origin = run.user_id === null ? undefined : await deps.originOf(run.user_id, run.project_id);
+    if (!origin || !hasPermissions(origin.permissions ?? 0, Permission.runProjectTasks)) {
+      await finish(row, ['starting'], 'failed', 'Who started the run may no longer run tasks in this project');
+      return;
+    }
+    let taskId: number;
+    try {
+      const body = CreateTaskBody.parse({
+        template_id: step.template_id,
+        environment: JSON.stringify(inputValues(step, JSON.parse(run.variables) as Record<string, string>)),
+        inventory_id: step.inventory_id,
+        params: step.params,
+        message: `Workflow run ${run.id}, step ${step.key}`,
+      });
+      taskId = (await deps.tasks.create(run.project_id, body, origin)).id;
+    } catch (error) {
+      await finish(row, ['starting'], 'failed', errorText(error));
+      return;
+    }
+    // A stop that came meanwhile has marked the step stopped: its task must not run either.
+    if (!(await runs.moveStep(row.id, ['starting'], { status: 'running', task_id: taskId })))
+      await deps.tasks.stop(run.project_id, taskId, false);
+  }
+
+  async function startStep(run: WorkflowRunRow, row: WorkflowStepRunRow, step: WorkflowStep): Promise<void> {
+    if (step.kind === 'template') return startTemplate(run, row, step);
+    const start = now();
+    if (step.kind === 'wait')
+      await runs.moveStep(row.id, ['pending'], { status: 'running', start, due: later(step.seconds) });
+    else
+      await runs.moveStep(row.id, ['pending'], {
+        status: 'waiting_approval',
+        start,
+        due: later(step.timeout_seconds),
+        message: 'Approvals are not implemented yet: the timeout decides',
+      });
+  }
+
+  /** One look at a run: settle, skip, start, end. True when something moved (another look may move more). */
+  async function advanceOnce(run: WorkflowRunRow, definition: WorkflowDefinition): Promise<boolean> {
+    let steps = await runs.listSteps(run.id);
+    if (await settleSteps(steps, definition)) steps = await runs.listSteps(run.id);
+    const plan = planRun(definition, new Map(steps.map((s) => [s.step_key, s.status as WorkflowStepRunStatus])));
+    const rows = new Map(steps.map((s) => [s.step_key, s]));
+    for (const key of plan.skip) {
+      const row = rows.get(key);
+      if (row) await runs.moveStep(row.id, ['pending'], { status: 'skipped', end: now() });
+    }
+    for (const key of plan.start) {
+      const row = rows.get(key);
+      const step = definition.steps.find((s) => s.key === key);
+      if (row && step) await startStep(run, row, step);
+    }
+    if (plan.done) {
+      if (await runs.end(run.id, plan.outcome, now()))
+        await deps.events.record({
+          userId: run.user_id,
+          projectId: run.project_id,
+          objectType: 'workflow',
+          objectId: run.workflow_id,
+          description: `Workflow run ${run.id} finished: ${plan.outcome}`,
+        });
+      return false;
+    }
+    return plan.start.length > 0 || plan.skip.length > 0;
+  }
+
+  async function advance(runId: number): Promise<void> {
+    const run = await runs.findById(runId);
+    if (!run || run.status !== 'running') return;
+    const definition = await definitionOf(run);
+    // Each round ends at least one step or starts one, so a run needs at most one round per step and one more.
+    for (let round = 0; round <= definition.steps.length; round++) if (!(await advanceOnce(run, definition))) break;
+  }
+
+  let timer: NodeJS.Timeout | undefined;
+  let sweeping: Promise<void> | undefined;
+  async function sweep(): Promise<void> {
+    for (const id of await runs.listRunningIds())
+      await advance(id).catch((error: unknown) =>
+        deps.logger.error({ err: error, runId: id }, 'workflow run not advanced'),
+      );
+  }
+  function schedule(): void {
+    timer = setTimeout(() => {
+      sweeping = sweep()
+        .catch((error: unknown) => deps.logger.error({ err: error }, 'workflow sweep failed'))
+        .finally(() => {
+          sweeping = undefined;
+          if (timer) schedule();
+        });
+    }, deps.sweepMs ?? SWEEP_MS);
+  }
+
+  async function getRun(projectId: number, workflowId: number, runId: number): Promise<WorkflowRunRow> {
+    const run = await runs.find(projectId, workflowId, runId);
+    if (!run) throw notFound('Workflow run');
+    return run;
+  }
+
+  return {
+    async start(actor: UserRow, projectId: number, workflowId: number, given: Record<string, string>) {
+      const workflow = await deps.workflows.get(projectId, workflowId);
+      const declared = new Map(workflow.variables.map((v) => [v.name, v]));
+      const unknown = Object.keys(given).filter((name) => !declared.has(name));
+      if (unknown.length > 0) throw validationFailed(`Unknown workflow variables: ${unknown.join(', ')}`);
+      const variables: Record<string, string> = {};
+      for (const v of workflow.variables) variables[v.name] = given[v.name] ?? v.default_value;
+      const missing = workflow.variables.filter((v) => v.required && !variables[v.name]).map((v) => v.name);
+      if (missing.length > 0) throw validationFailed(`Required workflow variables missing: ${missing.join(', ')}`);
+      const id = await runs.insert(
+        {
+          project_id: projectId,
+          workflow_id: workflowId,
+          revision: workflow.revision,
+          status: 'running',
+          user_id: actor.id,
+          variables: JSON.stringify(variables),
+          message: '',
+          start: now(),
+          end: null,
+        },
+        workflow.steps.map((s) => ({ step_key: s.key, kind: s.kind })),
+      );
+      await deps.events.record({
+        userId: actor.id,
+        projectId,
+        objectType: 'workflow',
+        objectId: workflowId,
+        objectName: workflow.name,
+        description: `Workflow ${workflow.name} run ${id} started`,
+      });
+      await advance(id);
+      return this.get(projectId, workflowId, id);
+    },
+    async list(projectId: number, workflowId: number): Promise<WorkflowRun[]> {
+      await deps.workflows.get(projectId, workflowId);
+      return (await runs.list(projectId, workflowId)).map(toRun);
+    },
+    async get(projectId: number, workflowId: number, runId: number): Promise<WorkflowRunDetail> {
+      const run = await getRun(projectId, workflowId, runId);
+      return toDetail(run, await runs.listSteps(run.id));
+    },
+    /** Ends the run as stopped, marks its unended steps stopped and stops the tasks they started. */
+    async stop(actor: UserRow, projectId: number, workflowId: number, runId: number): Promise<void> {
+      const run = await getRun(projectId, workflowId, runId);
+      const end = now();
+      if (!(await runs.end(run.id, 'stopped', end, `Stopped by ${actor.username}`)))
+        throw conflict('The workflow run has already ended');
+      await runs.stopSteps(run.id, UNENDED, end);
+      // Read after the stop: a step whose task was recorded meanwhile is stopped with it.
+      for (const step of await runs.listSteps(run.id))
+        if (step.status === 'stopped' && step.task_id !== null)
+          await deps.tasks
+            .stop(projectId, step.task_id, false)
+            .catch((error: unknown) =>
+              deps.logger.warn({ err: error, taskId: step.task_id }, 'task of a run not stopped'),
+            );
+      await deps.events.record({
+        userId: actor.id,
+        projectId,
+        objectType: 'workflow',
+        objectId: workflowId,
+        description: `Workflow run ${run.id} stopped`,
+      });
+    },
+    advance,
+    /** Starts this node's sweep of the runs still going (several nodes may sweep the same store). */
+    beginSweep(): void {
+      if (!timer) schedule();
+    },
+    async endSweep(): Promise<void> {
+      clearTimeout(timer);
+      timer = undefined;
+      await sweeping;
+    },
+  };
+}
+
+export type WorkflowRuns = ReturnType<typeof createWorkflowRuns>;
