@@ -6,19 +6,31 @@ import Typography from '@mui/material/Typography';
 import { Page } from '../../components/page.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 
-export function NotFoundPage() {
-  const { t } = useTranslation();
+interface NotFoundProps {
+  title: string;
+  text: string;
+  /** The label of the button that leads home. */
+  home: string;
+}
+
+/** What stands where the address names nothing: what is missing, and the way home. */
+export function NotFound({ title, text, home }: NotFoundProps) {
   return (
     <Page>
-      <PageHeader title={t('notFound.title')} />
+      <PageHeader title={title} />
       <Paper variant="outlined" sx={{ p: 4, textAlign: 'center' }}>
         <Typography color="text.secondary" sx={{ mb: 2 }}>
-          {t('notFound.text')}
+          {text}
         </Typography>
         <Button component={RouterLink} to="/" variant="contained" disableElevation>
-          {t('notFound.home')}
+          {home}
         </Button>
       </Paper>
     </Page>
   );
+}
+
+export function NotFoundPage() {
+  const { t } = useTranslation();
+  return <NotFound title={t('notFound.title')} text={t('notFound.text')} home={t('notFound.home')} />;
 }

@@ -8,14 +8,13 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Divider from '@mui/material/Divider';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
 import { getErrorMessage, isApiError } from '../../../lib/api-client.ts';
 import { currentUserQuery } from '../../../lib/shared-queries.ts';
 import { loginOptionsQuery, useLogin } from '../api/auth-queries.ts';
 import { OidcProviderButton } from './oidc-provider-button.tsx';
 import { SsoErrorAlert } from './sso-error-alert.tsx';
 import { secondFactorOf } from '../api/second-factor-queries.ts';
-import { GantryLogo } from '../../../components/gantry-logo.tsx';
+import { AuthScreen } from './auth-screen.tsx';
 import { SignInForm } from './sign-in-form.tsx';
 
 // Only accounts with a second factor reach this step: its code (enrolment, copy buttons) is fetched when needed.
@@ -65,55 +64,36 @@ export function LoginPage() {
   const withPassword = options.data?.login_with_password ?? true;
 
   return (
-    <Box
-      sx={{
-        minHeight: '100dvh',
-        display: 'flex',
-        alignItems: 'center',
-        justifyContent: 'center',
-        px: 2,
-        py: 6,
-        bgcolor: 'background.default',
-      }}
-    >
-      <Box sx={{ width: 300, maxWidth: '100%' }}>
-        <Stack spacing={1.5} sx={{ alignItems: 'center', mb: 4 }}>
-          <GantryLogo size={48} />
-          <Typography variant="h5" component="h1" sx={{ fontWeight: 600 }}>
-            {t('auth.title')}
-          </Typography>
-        </Stack>
+    <AuthScreen title={t('auth.title')}>
+      <SsoErrorAlert />
 
-        <SsoErrorAlert />
+      {options.isError ? (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          {getErrorMessage(options.error)}
+        </Alert>
+      ) : null}
 
-        {options.isError ? (
-          <Alert severity="error" sx={{ mb: 2 }}>
-            {getErrorMessage(options.error)}
-          </Alert>
-        ) : null}
+      {withPassword ? (
+        <SignInForm pending={login.isPending} error={loginError} onSubmit={(body) => login.mutate(body)} />
+      ) : null}
 
-        {withPassword ? (
-          <SignInForm pending={login.isPending} error={loginError} onSubmit={(body) => login.mutate(body)} />
-        ) : null}
+      {providers.length > 0 ? (
+        <>
+          {withPassword ? (
+            <Divider sx={{ my: 3, color: 'text.secondary', fontSize: 13 }}>{t('auth.or')}</Divider>
+          ) : null}
+          <Stack spacing={1.5}>
+            {providers.map((provider) => (
+              <OidcProviderButton key={provider.id} provider={provider} />
+            ))}
+          </Stack>
+        </>
+      ) : null}
 
-        {providers.length > 0 ? (
-          <>
-            {withPassword ? (
-              <Divider sx={{ my: 3, color: 'text.secondary', fontSize: 13 }}>{t('auth.or')}</Divider>
-            ) : null}
-            <Stack spacing={1.5}>
-              {providers.map((provider) => (
-                <OidcProviderButton key={provider.id} provider={provider} />
-              ))}
-            </Stack>
-          </>
-        ) : null}
-
-        <Box sx={{ textAlign: 'center', mt: 3 }}>
-          <Link component="button" type="button" variant="body2" onClick={openHelp}>
-            {t('auth.help.link')}
-          </Link>
-        </Box>
+      <Box sx={{ textAlign: 'center', mt: 3 }}>
+        <Link component="button" type="button" variant="body2" onClick={openHelp}>
+          {t('auth.help.link')}
+        </Link>
       </Box>
       {/* Once fetched it stays mounted, so closing it animates like any dialog. */}
       {helpOpened ? (
@@ -121,6 +101,6 @@ export function LoginPage() {
           <LoginHelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
         </Suspense>
       ) : null}
-    </Box>
+    </AuthScreen>
   );
 }

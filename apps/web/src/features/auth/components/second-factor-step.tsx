@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { FormEvent, ReactNode } from 'react';
+import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -8,12 +8,12 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { GantryLogo } from '../../../components/gantry-logo.tsx';
 import { PasscodeField } from '../../../components/passcode-field.tsx';
 import { SubmitButton } from '../../../components/submit-button.tsx';
 import { TotpEnrolment } from '../../../components/totp-enrolment.tsx';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { useLogout } from '../api/auth-queries.ts';
+import { AuthScreen } from './auth-screen.tsx';
 import type { SecondFactor } from '../api/second-factor-queries.ts';
 import {
   enrolmentQrUrl,
@@ -23,32 +23,6 @@ import {
   useStartEnrolmentAtLogin,
   useVerifyPasscode,
 } from '../api/second-factor-queries.ts';
-
-function StepLayout({ title, children, width = 300 }: { title: string; children: ReactNode; width?: number }) {
-  return (
-    <Box
-      sx={{
-        minHeight: '100dvh',
-        display: 'flex',
-        alignItems: 'center',
-        justifyContent: 'center',
-        px: 2,
-        py: 6,
-        bgcolor: 'background.default',
-      }}
-    >
-      <Box sx={{ width, maxWidth: '100%' }}>
-        <Stack spacing={1.5} sx={{ alignItems: 'center', mb: 4 }}>
-          <GantryLogo size={48} />
-          <Typography variant="h5" component="h1" sx={{ fontWeight: 600, textAlign: 'center' }}>
-            {title}
-          </Typography>
-        </Stack>
-        {children}
-      </Box>
-    </Box>
-  );
-}
 
 function PasscodeForm({ allowRecovery }: { allowRecovery: boolean }) {
   const { t } = useTranslation();
@@ -154,7 +128,7 @@ export function SecondFactorStep({ factor, allowRecovery }: { factor: SecondFact
   const { t } = useTranslation();
   const logout = useLogout();
   return (
-    <StepLayout
+    <AuthScreen
       title={factor === 'totp' ? t('account.signIn.title') : t('account.totp.setUp')}
       width={factor === 'totp' ? 300 : 360}
     >
@@ -169,6 +143,6 @@ export function SecondFactorStep({ factor, allowRecovery }: { factor: SecondFact
           {t('account.signIn.otherAccount')}
         </Link>
       </Box>
-    </StepLayout>
+    </AuthScreen>
   );
 }

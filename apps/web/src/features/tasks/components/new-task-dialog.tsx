@@ -22,6 +22,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { Template, TaskWithTemplate } from '@gantry/contract';
 import { FormDialog } from '../../../components/form-dialog.tsx';
+import { FormTextField } from '../../../components/form-fields.tsx';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { DASH } from '../../../lib/format-date.ts';
 import { buildVersionsQuery, taskQuery, taskTemplateQuery, useCreateTask } from '../api/tasks-queries.ts';
@@ -221,20 +222,11 @@ function NewTaskForm({ projectId, template, source, onClose, onCreated }: NewTas
         />
       ) : null}
 
-      <Controller
+      <FormTextField
         control={control}
         name="message"
-        render={({ field }) => (
-          <TextField
-            label={t('newTask.message')}
-            value={field.value}
-            onChange={(event) => field.onChange(event.target.value)}
-            onBlur={field.onBlur}
-            inputRef={field.ref}
-            fullWidth
-            slotProps={{ htmlInput: { maxLength: 1024 } }}
-          />
-        )}
+        label={t('newTask.message')}
+        slotProps={{ htmlInput: { maxLength: 1024 } }}
       />
 
       {template.survey_vars.map((variable, index) => (
@@ -306,20 +298,7 @@ function NewTaskForm({ projectId, template, source, onClose, onCreated }: NewTas
       ))}
 
       {template.allow_override_branch_in_task ? (
-        <Controller
-          control={control}
-          name="git_branch"
-          render={({ field }) => (
-            <TextField
-              label={t('newTask.branch')}
-              value={field.value}
-              onChange={(event) => field.onChange(event.target.value)}
-              onBlur={field.onBlur}
-              inputRef={field.ref}
-              fullWidth
-            />
-          )}
-        />
+        <FormTextField control={control} name="git_branch" label={t('newTask.branch')} />
       ) : null}
 
       {paramNames.length > 0 ? (
