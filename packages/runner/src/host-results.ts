@@ -1,4 +1,4 @@
-import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { closeSync, constants, createReadStream, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -22,13 +22,38 @@ const emptyCounts = (): HostCounts => ({
   ignored: 0,
 });
 
+/** Only the start of an ansible.cfg is read: the setting sits near its top, and the file is the repository's. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/**
+ * Opens a regular file for reading, or gives undefined: a repository's symlink or a task's own
+ * process may put a device (/dev/zero never ends), a FIFO (blocks forever) or a socket where a file is
+ * expected. Opened without blocking, then checked on the descriptor itself, so it cannot be swapped.
+ */
+function openRegularFile(file: string, flags = 0): number | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | flags);
+    if (fstatSync(fd).isFile()) return fd;
+  } catch {
+    // Missing, unreadable, or a symlink where none may be: nothing to read.
+  }
+  if (fd !== undefined) closeSync(fd);
+  return undefined;
+}
+
 /** [defaults] callback_plugins of an ansible.cfg, relative entries resolved against its folder as ansible does. */
 function readCallbackPlugins(configFile: string, home: string): string | undefined {
+  const fd = openRegularFile(configFile);
+  if (fd === undefined) return undefined;
   let text: string;
   try {
-    text = readFileSync(configFile, 'utf8');
+    const buffer = Buffer.alloc(MAX_CONFIG_BYTES);
+    text = buffer.subarray(0, readSync(fd, buffer, 0, MAX_CONFIG_BYTES, 0)).toString('utf8');
   } catch {
     return undefined;
+  } finally {
+    closeSync(fd);
   }
   let section = '';
   for (const raw of text.split(/\r?\n/)) {
@@ -97,7 +122,11 @@ export async function readHostReport(file: string, redact: (text: string) => str
   const results: TaskHostReport['results'] = [];
   let truncated = false;
   const name = (text: string) => redact(text).slice(0, HOST_LIMITS.nameLength);
-  const lines = createInterface({ input: createReadStream(file, { end: MAX_EVENTS_BYTES - 1 }), crlfDelay: Infinity });
+  // The file is ours, made before the task started; a symlink or anything but a file put there since is not read.
+  const fd = openRegularFile(file, constants.O_NOFOLLOW);
+  if (fd === undefined) return null;
+  const input = createReadStream('', { fd, start: 0, end: MAX_EVENTS_BYTES - 1 });
+  const lines = createInterface({ input, crlfDelay: Infinity });
   for await (const line of lines) {
     let parsed;
     try {

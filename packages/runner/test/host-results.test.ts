@@ -1,9 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { HOST_LIMITS, type TaskHostReport } from '@gantry/contract';
 import { describe, expect, it } from 'vitest';
-import { readHostReport } from '../src/host-results.ts';
+import { createHostEvents, readHostReport } from '../src/host-results.ts';
 import { runTask } from '../src/run-task.ts';
 import { createGitRepository } from './support/git-fixture.ts';
 import { buildSpec } from './support/spec.ts';
@@ -141,6 +142,35 @@ describe('host results of an ansible task', () => {
     expect(report?.results).toHaveLength(HOST_LIMITS.maxResults);
     expect(report?.results[0]?.message).toHaveLength(HOST_LIMITS.messageLength);
     expect(report?.truncated).toBe(true);
+  });
+
+  it('reads nothing a task put in place of its events file: a symlink, a FIFO, a device', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'gantry-events-'));
+    const real = path.join(dir, 'real.jsonl');
+    const event = { type: 'result', host: 'h', play: 'p', task: 't', status: 'ok', duration_ms: 1, message: '' };
+    writeFileSync(real, `${JSON.stringify(event)}\n`);
+    expect(await readHostReport(real, (text) => text)).not.toBeNull();
+    const linked = path.join(dir, 'linked.jsonl');
+    symlinkSync(real, linked);
+    const fifo = path.join(dir, 'fifo.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    const device = path.join(dir, 'device.jsonl');
+    symlinkSync('/dev/zero', device);
+    for (const file of [linked, fifo, device]) expect(await readHostReport(file, (text) => text)).toBeNull();
+  });
+
+  it("takes the callback path of a repository's ansible.cfg only from a regular file", () => {
+    const events = createHostEvents({ writePrivateFile: () => '/private/host-events.jsonl' });
+    const settings = (cwd: string) => events.environment({ HOME: '/home/gantry' }, cwd).ANSIBLE_CALLBACK_PLUGINS;
+    const plain = mkdtempSync(path.join(os.tmpdir(), 'gantry-cfg-'));
+    writeFileSync(path.join(plain, 'ansible.cfg'), '[defaults]\ncallback_plugins = ./mine\n');
+    expect(settings(plain)).toMatch(new RegExp(`:${plain}/mine$`));
+    // A symlink to a device or a FIFO would stall the server reading it: the default path is used.
+    const device = mkdtempSync(path.join(os.tmpdir(), 'gantry-cfg-'));
+    symlinkSync('/dev/zero', path.join(device, 'ansible.cfg'));
+    const fifo = mkdtempSync(path.join(os.tmpdir(), 'gantry-cfg-'));
+    execFileSync('mkfifo', [path.join(fifo, 'ansible.cfg')]);
+    for (const cwd of [device, fifo]) expect(settings(cwd)).toContain('/home/gantry/.ansible/plugins/callback');
   });
 
   it('is nothing when ansible ran no task on any host', async () => {
