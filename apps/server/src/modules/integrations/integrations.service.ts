@@ -26,6 +26,7 @@ import type {
   IntegrationMatcherRow,
   IntegrationRow,
 } from './integrations.table.ts';
+import { columnsOf, flagsOf } from '../../db/row-fields.ts';
 
 type IntegrationInput = z.output<typeof IntegrationBody>;
 type ValueInput = z.output<typeof IntegrationExtractValueBody>;
@@ -52,42 +53,27 @@ interface RuleKind<TFields, TWire, TInput extends RuleInput> {
 
 function toIntegration(row: IntegrationRow): Integration {
   return {
-    id: row.id,
-    project_id: row.project_id,
-    name: row.name,
-    template_id: row.template_id,
-    auth_method: row.auth_method,
-    auth_header: row.auth_header,
-    auth_secret_id: row.auth_secret_id,
-    searchable: row.searchable === 1,
+    ...columnsOf(row, ['id', 'project_id', 'name', 'template_id', 'auth_method', 'auth_header', 'auth_secret_id']),
+    ...flagsOf(row, ['searchable']),
     task_params: JSON.parse(row.task_params) as Record<string, unknown>,
   };
 }
 
 export function toExtractValue(row: IntegrationExtractValueRow): IntegrationExtractValue {
-  return {
-    id: row.id,
-    integration_id: row.integration_id,
-    name: row.name,
-    value_source: row.value_source,
-    body_data_type: row.body_data_type,
-    key: row.key,
-    variable: row.variable,
-    variable_type: row.variable_type,
-  };
+  return columnsOf(row, [
+    'id',
+    'integration_id',
+    'name',
+    'value_source',
+    'body_data_type',
+    'key',
+    'variable',
+    'variable_type',
+  ]);
 }
 
 export function toMatcher(row: IntegrationMatcherRow): IntegrationMatcher {
-  return {
-    id: row.id,
-    integration_id: row.integration_id,
-    name: row.name,
-    match_type: row.match_type,
-    body_data_type: row.body_data_type,
-    key: row.key,
-    method: row.method,
-    value: row.value,
-  };
+  return columnsOf(row, ['id', 'integration_id', 'name', 'match_type', 'body_data_type', 'key', 'method', 'value']);
 }
 
 interface IntegrationsDeps {

@@ -10,6 +10,7 @@ import type { RepositoriesService } from '../repositories/repositories.service.t
 import type { UserRow } from '../users/users.table.ts';
 import type { InventoriesRepository } from './inventories.repository.ts';
 import type { InventoryRow } from './inventories.table.ts';
+import { columnsOf } from '../../db/row-fields.ts';
 
 type InventoryInput = z.output<typeof InventoryBody>;
 
@@ -22,15 +23,17 @@ const TYPES_BY_APP: Record<string, InventoryType[]> = {
 
 function toInventory(row: InventoryRow): Inventory {
   return {
-    id: row.id,
-    project_id: row.project_id,
-    name: row.name,
-    type: row.type,
-    inventory: row.inventory,
-    ssh_key_id: row.ssh_key_id,
-    become_key_id: row.become_key_id,
-    repository_id: row.repository_id,
-    template_id: row.template_id,
+    ...columnsOf(row, [
+      'id',
+      'project_id',
+      'name',
+      'type',
+      'inventory',
+      'ssh_key_id',
+      'become_key_id',
+      'repository_id',
+      'template_id',
+    ]),
     holder_id: row.template_id,
     runner_tag: null,
   };

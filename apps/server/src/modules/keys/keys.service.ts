@@ -10,6 +10,7 @@ import { type ResourceRefsLookup, usedResource } from '../refs/project-resource.
 import type { UserRow } from '../users/users.table.ts';
 import type { KeysRepository } from './keys.repository.ts';
 import type { AccessKeyRow } from './keys.table.ts';
+import { columnsOf } from '../../db/row-fields.ts';
 
 type KeyInput = z.output<typeof KeyBody>;
 
@@ -25,10 +26,7 @@ export function passwordOf(material: StoredKeyMaterial): string | undefined {
 
 function toAccessKey(row: AccessKeyRow): AccessKey {
   return {
-    id: row.id,
-    project_id: row.project_id,
-    name: row.name,
-    type: row.type,
+    ...columnsOf(row, ['id', 'project_id', 'name', 'type']),
     empty: row.secret === null,
     ssh: { login: '', passphrase: '', private_key: '' },
     login_password: { login: '', password: '' },

@@ -11,6 +11,7 @@ import type { EventsService } from '../events/events.service.ts';
 import type { UserRow } from '../users/users.table.ts';
 import type { ProjectsRepository } from './projects.repository.ts';
 import type { ProjectRow } from './projects.table.ts';
+import { columnsOf, flagsOf } from '../../db/row-fields.ts';
 
 type CreateProjectInput = z.output<typeof CreateProjectBody>;
 type UpdateProjectInput = z.output<typeof UpdateProjectBody>;
@@ -19,13 +20,8 @@ const ALL_PERMISSIONS = Object.values(Permission).reduce((all, bit) => all | bit
 
 export function toProject(row: ProjectRow): Project {
   return {
-    id: row.id,
-    name: row.name,
-    created: row.created,
-    alert: row.alert === 1,
-    alert_chat: row.alert_chat,
-    max_parallel_tasks: row.max_parallel_tasks,
-    type: row.type,
+    ...columnsOf(row, ['id', 'name', 'created', 'alert_chat', 'max_parallel_tasks', 'type']),
+    ...flagsOf(row, ['alert']),
     default_secret_storage_id: null,
   };
 }

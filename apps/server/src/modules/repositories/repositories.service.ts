@@ -10,18 +10,12 @@ import { type ResourceRefsLookup, usedResource } from '../refs/project-resource.
 import type { UserRow } from '../users/users.table.ts';
 import type { RepositoriesRepository, RepositorySort } from './repositories.repository.ts';
 import type { RepositoryRow } from './repositories.table.ts';
+import { columnsOf } from '../../db/row-fields.ts';
 
 type RepositoryInput = z.output<typeof RepositoryBody>;
 
 function toRepository(row: RepositoryRow): Repository {
-  return {
-    id: row.id,
-    project_id: row.project_id,
-    name: row.name,
-    git_url: row.git_url,
-    git_branch: row.git_branch,
-    ssh_key_id: row.ssh_key_id,
-  };
+  return columnsOf(row, ['id', 'project_id', 'name', 'git_url', 'git_branch', 'ssh_key_id']);
 }
 
 interface RepositoriesDeps {

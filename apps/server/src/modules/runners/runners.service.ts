@@ -9,6 +9,7 @@ import { hashSecret } from '../../secrets/secret-hash.ts';
 import { generateRunnerToken } from './runner-token.ts';
 import type { RunnersRepository } from './runners.repository.ts';
 import type { RunnerRow } from './runners.table.ts';
+import { columnsOf, flagsOf } from '../../db/row-fields.ts';
 
 type RunnerInput = z.output<typeof RunnerBody>;
 /** Null for the global runners (admin), a project id for that project's runners. */
@@ -16,13 +17,8 @@ export type RunnerScope = number | null;
 
 function toRunner(row: RunnerRow): Runner {
   return {
-    id: row.id,
-    project_id: row.project_id,
-    name: row.name,
-    webhook: row.webhook,
-    max_parallel_tasks: row.max_parallel_tasks,
-    active: row.active === 1,
-    touched: row.touched,
+    ...columnsOf(row, ['id', 'project_id', 'name', 'webhook', 'max_parallel_tasks', 'touched']),
+    ...flagsOf(row, ['active']),
   };
 }
 

@@ -11,19 +11,14 @@ import type { TemplatesService } from '../templates/templates.service.ts';
 import type { UserRow } from '../users/users.table.ts';
 import { explainCron, nextRunAfter } from './cron.ts';
 import type { ScheduleListRow, SchedulesRepository } from './schedules.repository.ts';
+import { columnsOf, flagsOf } from '../../db/row-fields.ts';
 
 type ScheduleInput = z.output<typeof ScheduleBody>;
 
 function toSchedule(row: ScheduleListRow): Schedule {
   return {
-    id: row.id,
-    project_id: row.project_id,
-    template_id: row.template_id,
-    tpl_name: row.tpl_name,
-    name: row.name,
-    cron_format: row.cron_format,
-    active: row.active === 1,
-    repository_id: row.repository_id,
+    ...columnsOf(row, ['id', 'project_id', 'template_id', 'tpl_name', 'name', 'cron_format', 'repository_id']),
+    ...flagsOf(row, ['active']),
     next_run: row.active === 1 ? row.next_run : null,
     task_params: JSON.parse(row.task_params) as Record<string, unknown>,
     type: '',

@@ -14,30 +14,35 @@ import type { UserRow } from '../users/users.table.ts';
 import type { ViewsService } from '../views/views.service.ts';
 import type { TemplateFilter, TemplateSort, TemplatesRepository } from './templates.repository.ts';
 import type { TemplateRow, TemplateVaultRow } from './templates.table.ts';
+import { columnsOf, flagsOf } from '../../db/row-fields.ts';
 
 function toTemplate(row: TemplateRow, vaults: TemplateVaultRow[], lastTask: Template['last_task'] = null): Template {
   return {
-    id: row.id,
-    project_id: row.project_id,
-    name: row.name,
-    description: row.description,
-    app: row.app,
-    type: row.type,
-    playbook: row.playbook,
-    inventory_id: row.inventory_id,
-    repository_id: row.repository_id,
-    environment_id: row.environment_id,
+    ...columnsOf(row, [
+      'id',
+      'project_id',
+      'name',
+      'description',
+      'app',
+      'type',
+      'playbook',
+      'inventory_id',
+      'repository_id',
+      'environment_id',
+      'view_id',
+      'arguments',
+      'start_version',
+      'build_template_id',
+      'git_branch',
+    ]),
+    ...flagsOf(row, [
+      'allow_override_args_in_task',
+      'allow_override_branch_in_task',
+      'allow_parallel_tasks',
+      'suppress_success_alerts',
+      'autorun',
+    ]),
     environment_ids: row.environment_id ? [row.environment_id] : [],
-    view_id: row.view_id,
-    arguments: row.arguments,
-    allow_override_args_in_task: row.allow_override_args_in_task === 1,
-    allow_override_branch_in_task: row.allow_override_branch_in_task === 1,
-    allow_parallel_tasks: row.allow_parallel_tasks === 1,
-    suppress_success_alerts: row.suppress_success_alerts === 1,
-    start_version: row.start_version,
-    build_template_id: row.build_template_id,
-    autorun: row.autorun === 1,
-    git_branch: row.git_branch,
     survey_vars: JSON.parse(row.survey_vars) as SurveyVar[],
     vaults: vaults.map((v) => ({
       id: v.id,

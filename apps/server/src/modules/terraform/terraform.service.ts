@@ -11,6 +11,7 @@ import type { KeysService } from '../keys/keys.service.ts';
 import type { UserRow } from '../users/users.table.ts';
 import type { StateSummaryRow, TerraformRepository } from './terraform.repository.ts';
 import type { TerraformAliasRow, TerraformLockRow } from './terraform.table.ts';
+import { columnsOf } from '../../db/row-fields.ts';
 
 type AliasInput = z.output<typeof TerraformAliasBody>;
 
@@ -20,23 +21,14 @@ export const backendAddress = (publicUrl: string, alias: string) =>
 
 function toAlias(row: TerraformAliasRow, publicUrl: string): TerraformAlias {
   return {
-    id: row.id,
-    project_id: row.project_id,
-    inventory_id: row.inventory_id,
-    auth_key_id: row.auth_key_id,
-    alias: row.alias,
+    ...columnsOf(row, ['id', 'project_id', 'inventory_id', 'auth_key_id', 'alias']),
     url: backendAddress(publicUrl, row.alias),
   };
 }
 
 function toState(row: StateSummaryRow & { state?: string }): TerraformState {
   return {
-    id: row.id,
-    project_id: row.project_id,
-    inventory_id: row.inventory_id,
-    task_id: row.task_id,
-    status: row.status,
-    created: row.created,
+    ...columnsOf(row, ['id', 'project_id', 'inventory_id', 'task_id', 'status', 'created']),
     ...(row.state !== undefined ? { state: row.state } : {}),
   };
 }

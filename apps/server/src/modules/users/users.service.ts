@@ -10,21 +10,15 @@ import type { ProjectMembers } from '../projects/project-members.ts';
 import type { UsersRepository } from './users.repository.ts';
 import type { UserRow } from './users.table.ts';
 import type { CreateUserBody as CreateUserSchema, UpdateUserBody as UpdateUserSchema } from '@gantry/contract';
+import { columnsOf, flagsOf } from '../../db/row-fields.ts';
 
 type CreateUserInput = z.output<typeof CreateUserSchema>;
 type UpdateUserInput = z.output<typeof UpdateUserSchema>;
 
 export function toUser(row: UserRow): User {
   return {
-    id: row.id,
-    created: row.created,
-    username: row.username,
-    name: row.name,
-    email: row.email,
-    admin: row.admin === 1,
-    external: row.external === 1,
-    alert: row.alert === 1,
-    pro: row.pro === 1,
+    ...columnsOf(row, ['id', 'created', 'username', 'name', 'email']),
+    ...flagsOf(row, ['admin', 'external', 'alert', 'pro']),
   };
 }
 

@@ -1,0 +1,21 @@
+/**
+ * What row mappers share: the columns that go on the wire as they are stored, and the 0/1 columns
+ * (the store has no boolean type on every dialect) that go as booleans.
+ */
+
+/** The columns `keys` of a row, unchanged. */
+export function columnsOf<R, K extends keyof R>(row: R, keys: readonly K[]): Pick<R, K> {
+  const picked = {} as Pick<R, K>;
+  for (const key of keys) picked[key] = row[key];
+  return picked;
+}
+
+/** The 0/1 columns `keys` of a row as booleans (1 is true). */
+export function flagsOf<R extends Record<K, number>, K extends keyof R>(
+  row: R,
+  keys: readonly K[],
+): Record<K, boolean> {
+  const flags = {} as Record<K, boolean>;
+  for (const key of keys) flags[key] = row[key] === 1;
+  return flags;
+}
