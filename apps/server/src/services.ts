@@ -490,6 +490,7 @@ export function createServices({
       return user && access ? { user, permissions: access.permissions } : undefined;
     },
     events,
+    alertApproval: (waiting) => alerts.notifyApproval(waiting),
     clock,
     logger,
   });

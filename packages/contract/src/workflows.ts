@@ -314,6 +314,47 @@ export const WorkflowStepRunStatus = z.enum([
 ]);
 export type WorkflowStepRunStatus = z.output<typeof WorkflowStepRunStatus>;
 
+export const WORKFLOW_APPROVAL_REASON_MAX = 1000;
+
+/** One approver's decision on an approval step of a run. */
+export const WorkflowApprovalDecision = z.object({
+  /** Null once the user has been deleted; the username stays as it was. */
+  user_id: Id.nullable(),
+  username: z.string(),
+  decision: z.enum(['approve', 'reject']),
+  reason: z.string(),
+  created: DateTime,
+});
+export type WorkflowApprovalDecision = z.output<typeof WorkflowApprovalDecision>;
+
+export const WorkflowApprover = z.object({ id: Id, username: z.string(), name: z.string() });
+export type WorkflowApprover = z.output<typeof WorkflowApprover>;
+
+/** Where an approval step of a run stands. */
+export const WorkflowStepApproval = z.object({
+  /** Approvals needed (N of the step's M approvers). */
+  required: wireInteger(),
+  approvals: wireInteger(),
+  decisions: z.array(WorkflowApprovalDecision),
+  /** Members who may still decide while the step waits (empty once it has ended). */
+  pending_approvers: z.array(WorkflowApprover),
+  /** Whether the caller may approve or reject this step now. */
+  can_decide: z.boolean(),
+});
+export type WorkflowStepApproval = z.output<typeof WorkflowStepApproval>;
+
+export const WorkflowApprovalBody = z.object(
+  {
+    reason: z
+      .string({ error: 'Reason is required' })
+      .trim()
+      .min(1, 'Reason is required')
+      .max(WORKFLOW_APPROVAL_REASON_MAX, `Reason must be at most ${WORKFLOW_APPROVAL_REASON_MAX} characters`),
+  },
+  { error: 'Reason is required' },
+);
+export type WorkflowApprovalBody = z.input<typeof WorkflowApprovalBody>;
+
 export const WorkflowStepRun = z.object({
   key: z.string(),
   kind: z.enum(['template', 'approval', 'wait']),
@@ -325,6 +366,8 @@ export const WorkflowStepRun = z.object({
   message: z.string(),
   start: DateTime.nullable(),
   end: DateTime.nullable(),
+  /** Decisions and approvers of an approval step; null for other kinds. */
+  approval: WorkflowStepApproval.nullable(),
 });
 export type WorkflowStepRun = z.output<typeof WorkflowStepRun>;
 
@@ -358,6 +401,7 @@ export const StartWorkflowRunBody = z
   .transform((v) => v ?? { variables: {} });
 
 export const WorkflowRunParams = WorkflowParams.extend({ runId: PathId });
+export const WorkflowRunStepParams = WorkflowRunParams.extend({ stepKey: nameOf('Step key') });
 
 export const workflowRunsApi = {
   start: endpoint({
@@ -386,6 +430,22 @@ export const workflowRunsApi = {
     params: WorkflowRunParams,
     response: NoContent,
     status: 204,
+  }),
+  /** Approves an approval step that waits; answers the run as it now stands. */
+  approve: endpoint({
+    method: 'POST',
+    path: '/api/project/:projectId/workflows/:workflowId/runs/:runId/steps/:stepKey/approve',
+    params: WorkflowRunStepParams,
+    body: WorkflowApprovalBody,
+    response: WorkflowRunDetail,
+  }),
+  /** Rejects an approval step that waits: one rejection fails the step. */
+  reject: endpoint({
+    method: 'POST',
+    path: '/api/project/:projectId/workflows/:workflowId/runs/:runId/steps/:stepKey/reject',
+    params: WorkflowRunStepParams,
+    body: WorkflowApprovalBody,
+    response: WorkflowRunDetail,
   }),
 };
 

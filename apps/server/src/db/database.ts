@@ -34,6 +34,7 @@ import type { ClusterTable, ServerNodeTable } from '../cluster/nodes.table.ts';
 import type {
   WorkflowRevisionTable,
   WorkflowRunTable,
+  WorkflowApprovalTable,
   WorkflowStepRunTable,
   WorkflowTable,
   WorkflowTemplateTable,
@@ -80,6 +81,7 @@ export interface Database {
   workflow_template: WorkflowTemplateTable;
   workflow_run: WorkflowRunTable;
   workflow_step_run: WorkflowStepRunTable;
+  workflow_approval: WorkflowApprovalTable;
 }
 
 export type Db = Kysely<Database>;

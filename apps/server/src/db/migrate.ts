@@ -16,6 +16,7 @@ import { taskStats } from './migrations/0013-task-stats.ts';
 import { workflows } from './migrations/0014-workflows.ts';
 import { taskHosts } from './migrations/0015-task-hosts.ts';
 import { workflowRuns } from './migrations/0016-workflow-runs.ts';
+import { workflowApprovals } from './migrations/0018-workflow-approvals.ts';
 import { createSchemaHelpers, type GantryMigration } from './schema.ts';
 
 /** The one ordered migration set, shared by every dialect. */
@@ -36,6 +37,7 @@ const MIGRATIONS: GantryMigration[] = [
   workflows,
   taskHosts,
   workflowRuns,
+  workflowApprovals,
 ];
 
 function createMigrator(db: Db, dialect: Dialect): Migrator {

@@ -58,6 +58,7 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   { table: 'workflow_template', key: 'id' },
   { table: 'workflow_run', key: 'id' },
   { table: 'workflow_step_run', key: 'id' },
+  { table: 'workflow_approval', key: 'id' },
 ];
 
 /**

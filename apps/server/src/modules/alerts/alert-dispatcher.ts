@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.ts';
 import { badRequest } from '../../errors.ts';
 import type { TaskRow } from '../tasks/tasks.table.ts';
-import { isAlertStatus, type Alert, type AlertChannel, type AlertStatus } from './alert.ts';
+import { isAlertStatus, type Alert, type AlertChannel, type AlertStatus, type ApprovalWaiting } from './alert.ts';
 import type { AlertsRepository } from './alerts.repository.ts';
 
 export interface AlertDispatcherDeps {
@@ -104,6 +104,45 @@ export function createAlertDispatcher(deps: AlertDispatcherDeps) {
         const task = await deps.alerts.findTask(taskId);
         if (task) await deliver({ ...task, status: 'waiting_confirmation' });
       });
+    },
+
+    /** Starts alerting that an approval step of a workflow run waits, with a link to the run; never throws. */
+    notifyApproval(waiting: ApprovalWaiting): void {
+      if (!hasChannels) return;
+      const where = { projectId: waiting.projectId, runId: waiting.runId };
+      const running = (async () => {
+        const project = await deps.alerts.findProject(waiting.projectId);
+        if (project?.alert !== 1) return;
+        const author = waiting.userId === null ? undefined : await deps.alerts.findAuthorName(waiting.userId);
+        const url = `${origin}/project/${waiting.projectId}/workflows/${waiting.workflow.id}/runs/${waiting.runId}`;
+        await sendToAll(
+          {
+            status: 'waiting_confirmation',
+            approval: {
+              workflow: waiting.workflow,
+              runId: waiting.runId,
+              step: waiting.step,
+              required: waiting.required,
+              due: waiting.due,
+            },
+            project: { id: waiting.projectId, name: project.name, alertChat: project.alert_chat },
+            template: { id: 0, name: '' },
+            task: {
+              id: 0,
+              message: '',
+              version: null,
+              author: author ?? '—',
+              start: null,
+              end: null,
+              durationSeconds: null,
+              url,
+            },
+          },
+          null,
+        );
+      })().catch((error: unknown) => deps.logger.error({ err: error, ...where }, 'approval alert failed'));
+      pending.add(running);
+      void running.finally(() => pending.delete(running));
     },
 
     /**

@@ -13,6 +13,17 @@ export interface Alert {
   status: AlertStatus;
   /** A test sent from project settings: says so, and stands for no real task. */
   test?: boolean;
+  /**
+   * An approval step of a workflow run waits for its approvers: the alert stands for the run (status
+   * waiting_confirmation, task.url the run's page, task.author who started it), not for a task.
+   */
+  approval?: {
+    workflow: { id: number; name: string };
+    runId: number;
+    step: { key: string; name: string };
+    required: number;
+    due: string;
+  };
   project: { id: number; name: string; alertChat: string | null };
   template: { id: number; name: string };
   task: {
@@ -27,6 +38,18 @@ export interface Alert {
     durationSeconds: number | null;
     url: string;
   };
+}
+
+/** That an approval step of a workflow run waits, as the workflow engine tells it. */
+export interface ApprovalWaiting {
+  projectId: number;
+  workflow: { id: number; name: string };
+  runId: number;
+  step: { key: string; name: string };
+  /** Who started the run, null when unknown. */
+  userId: number | null;
+  required: number;
+  due: string;
 }
 
 export interface AlertChannel {
@@ -73,6 +96,8 @@ export function formatDuration(seconds: number | null): string {
 /** One-line headline, e.g. `Task #12 of "Deploy" failed`. */
 export function describeTitle(alert: Alert): string {
   if (alert.test) return `Test alert from Gantry for project "${alert.project.name}"`;
+  if (alert.approval)
+    return `Run #${alert.approval.runId} of workflow "${alert.approval.workflow.name}" waits for approval at "${alert.approval.step.name}"`;
   return `Task #${alert.task.id} of "${alert.template.name}" ${STATUS_VERBS[alert.status]}`;
 }
 
@@ -89,6 +114,17 @@ export function describeFacts(alert: Alert): AlertFact[] {
       { label: 'Sent by', value: alert.task.author },
     ];
   }
+  if (alert.approval) {
+    return [
+      { label: 'Project', value: alert.project.name },
+      { label: 'Workflow', value: alert.approval.workflow.name },
+      { label: 'Run', value: `#${alert.approval.runId}` },
+      { label: 'Step', value: alert.approval.step.name },
+      { label: 'Started by', value: alert.task.author },
+      { label: 'Approvals required', value: String(alert.approval.required) },
+      { label: 'Decide by', value: alert.approval.due },
+    ];
+  }
   const facts: AlertFact[] = [
     { label: 'Project', value: alert.project.name },
     { label: 'Template', value: alert.template.name },
@@ -100,6 +136,11 @@ export function describeFacts(alert: Alert): AlertFact[] {
   if (alert.task.version) facts.push({ label: 'Version', value: alert.task.version });
   if (alert.task.message) facts.push({ label: 'Message', value: alert.task.message });
   return facts;
+}
+
+/** The text of the link every channel adds. */
+export function describeLinkText(alert: Alert): string {
+  return alert.approval ? 'Open run' : 'Open task';
 }
 
 /** Plain text rendering: the e-mail text part and the Gotify/webhook text. */

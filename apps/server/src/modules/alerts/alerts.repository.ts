@@ -32,6 +32,13 @@ export function createAlertsRepository(db: Db) {
         .where('template.id', '=', templateId)
         .executeTakeFirst();
     },
+    findProject(projectId: number) {
+      return db
+        .selectFrom('project')
+        .select(['name', 'alert', 'alert_chat'])
+        .where('id', '=', projectId)
+        .executeTakeFirst();
+    },
     findTask(taskId: number): Promise<TaskRow | undefined> {
       return db.selectFrom('task').selectAll().where('id', '=', taskId).executeTakeFirst();
     },

@@ -49,6 +49,7 @@ export function createProjectsRepository(db: Db, dialect: Dialect) {
         db.transaction().execute(async (trx) => {
           await trx.updateTable('template').set({ build_template_id: null }).where('project_id', '=', id).execute();
           for (const table of [
+            'workflow_approval',
             'workflow_step_run',
             'workflow_run',
             'workflow_template',

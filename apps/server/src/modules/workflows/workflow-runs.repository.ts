@@ -1,11 +1,30 @@
+import type { ProjectRoleSlug } from '@gantry/contract';
 import type { Updateable } from 'kysely';
 import type { Db, Dialect } from '../../db/database.ts';
+import { retryOnConflict } from '../../db/errors.ts';
 import { insertRow } from '../../db/insert.ts';
-import type { WorkflowRunRow, WorkflowStepRunRow, WorkflowStepRunTable } from './workflows.table.ts';
+import { lockForUpdate } from '../../db/row-lock.ts';
+import type {
+  WorkflowApprovalRow,
+  WorkflowRunRow,
+  WorkflowStepRunRow,
+  WorkflowStepRunTable,
+} from './workflows.table.ts';
 
 const RUNS_LISTED = 200;
 
 type NewStep = Pick<WorkflowStepRunRow, 'step_key' | 'kind'>;
+type NewDecision = Omit<WorkflowApprovalRow, 'id' | 'user_id'> & { user_id: number };
+
+export interface ApproverRow {
+  id: number;
+  username: string;
+  name: string;
+  role: string;
+}
+
+/** Whether a decision was recorded, or why not. */
+export type DecisionResult = 'recorded' | 'not_waiting' | 'duplicate';
 
 /**
  * The store of workflow runs. Every change of a step is conditional on the status it is seen in, so
@@ -78,6 +97,77 @@ export function createWorkflowRunsRepository(db: Db, dialect: Dialect) {
         .set({ status: 'stopped', end })
         .where('run_id', '=', runId)
         .where('status', 'in', from)
+        .execute();
+    },
+    listDecisions(runId: number): Promise<WorkflowApprovalRow[]> {
+      return db.selectFrom('workflow_approval').selectAll().where('run_id', '=', runId).orderBy('id').execute();
+    },
+    /**
+     * Records a decision on a step that waits for approval and applies what `settle` makes of the
+     * approvals now recorded, in one transaction under a lock of the step's row: two decisions at once
+     * are taken one after the other (the second counts the first, only one moves the step), a user
+     * decides once, and no decision lands on a step that a timeout or a stop has ended.
+     */
+    recordDecision(
+      stepId: number,
+      decision: NewDecision,
+      settle: (approvals: number) => Updateable<WorkflowStepRunTable>,
+    ): Promise<DecisionResult> {
+      return retryOnConflict(() =>
+        db.transaction().execute(async (trx): Promise<DecisionResult> => {
+          const step = await lockForUpdate(
+            trx.selectFrom('workflow_step_run').select('status').where('id', '=', stepId),
+            dialect,
+          ).executeTakeFirst();
+          if (step?.status !== 'waiting_approval') return 'not_waiting';
+          const earlier = await trx
+            .selectFrom('workflow_approval')
+            .select('id')
+            .where('run_id', '=', decision.run_id)
+            .where('step_key', '=', decision.step_key)
+            .where('user_id', '=', decision.user_id)
+            .executeTakeFirst();
+          if (earlier) return 'duplicate';
+          await insertRow(trx, dialect, 'workflow_approval', decision);
+          const approvals = await lockForUpdate(
+            trx
+              .selectFrom('workflow_approval')
+              .select('id')
+              .where('run_id', '=', decision.run_id)
+              .where('step_key', '=', decision.step_key)
+              .where('decision', '=', 'approve'),
+            dialect,
+          ).execute();
+          await trx
+            .updateTable('workflow_step_run')
+            .set(settle(approvals.length))
+            .where('id', '=', stepId)
+            .where('status', '=', 'waiting_approval')
+            .execute();
+          return 'recorded';
+        }),
+      );
+    },
+    /** Members of the project who are not guests and are listed by id or hold one of the roles. */
+    listApprovers(
+      projectId: number,
+      userIds: readonly number[],
+      roles: readonly ProjectRoleSlug[],
+    ): Promise<ApproverRow[]> {
+      if (userIds.length === 0 && roles.length === 0) return Promise.resolve([]);
+      return db
+        .selectFrom('project_user')
+        .innerJoin('users', 'users.id', 'project_user.user_id')
+        .select(['users.id', 'users.username', 'users.name', 'project_user.role'])
+        .where('project_user.project_id', '=', projectId)
+        .where('project_user.role', '!=', 'guest')
+        .where((eb) =>
+          eb.or([
+            ...(userIds.length > 0 ? [eb('project_user.user_id', 'in', userIds)] : []),
+            ...(roles.length > 0 ? [eb('project_user.role', 'in', roles)] : []),
+          ]),
+        )
+        .orderBy('users.username')
         .execute();
     },
     /** Ends a running run; false when it had already ended. */

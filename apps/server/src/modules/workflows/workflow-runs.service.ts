@@ -4,28 +4,32 @@ import type {
   WorkflowRunDetail,
   WorkflowRunStatus,
   WorkflowStep,
+  WorkflowStepApproval,
   WorkflowStepRunStatus,
 } from '@gantry/contract';
 import { CreateTaskBody, Permission, hasPermissions, isTaskFinished } from '@gantry/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
-import { conflict, notFound, validationFailed } from '../../errors.ts';
+import { badRequest, conflict, forbidden, notFound, validationFailed } from '../../errors.ts';
+import type { ApprovalWaiting } from '../alerts/alert.ts';
 import type { EventsService } from '../events/events.service.ts';
 import type { TaskOrigin } from '../tasks/task-creation.ts';
 import type { TaskRow } from '../tasks/tasks.table.ts';
 import type { TasksService } from '../tasks/tasks.service.ts';
 import type { UserRow } from '../users/users.table.ts';
-import type { WorkflowRunsRepository } from './workflow-runs.repository.ts';
+import type { ApproverRow, WorkflowRunsRepository } from './workflow-runs.repository.ts';
 import { planRun } from './workflow-run-plan.ts';
 import type { WorkflowsService } from './workflows.service.ts';
-import type { WorkflowRunRow, WorkflowStepRunRow } from './workflows.table.ts';
+import type { WorkflowApprovalRow, WorkflowRunRow, WorkflowStepRunRow } from './workflows.table.ts';
 
 /** How often the engine looks at the runs still going (ended tasks, due waits, runs left by a crash). */
 const SWEEP_MS = 1000;
 /** A step claimed this long ago without its task recorded was being started by an engine that died. */
 const STARTING_STALE_MS = 60_000;
 const UNENDED: WorkflowStepRunStatus[] = ['pending', 'starting', 'running', 'waiting_approval'];
+
+type ApprovalStep = Extract<WorkflowStep, { kind: 'approval' }>;
 
 interface WorkflowRunsDeps {
   runs: WorkflowRunsRepository;
@@ -35,6 +39,8 @@ interface WorkflowRunsDeps {
   /** The user's current rights in the project, or undefined when they are no member any more. */
   originOf(userId: number, projectId: number): Promise<TaskOrigin | undefined>;
   events: EventsService;
+  /** Tells the project's alert channels that an approval step waits; must not throw or wait. */
+  alertApproval(waiting: ApprovalWaiting): void;
   clock: Clock;
   logger: FastifyBaseLogger;
   sweepMs?: number;
@@ -53,18 +59,16 @@ const toRun = (row: WorkflowRunRow): WorkflowRun => ({
   end: row.end,
 });
 
-const toDetail = (row: WorkflowRunRow, steps: WorkflowStepRunRow[]): WorkflowRunDetail => ({
-  ...toRun(row),
-  steps: steps.map((s) => ({
-    key: s.step_key,
-    kind: s.kind as WorkflowStep['kind'],
-    status: s.status as WorkflowStepRunStatus,
-    task_id: s.task_id,
-    due: s.due,
-    message: s.message,
-    start: s.start,
-    end: s.end,
-  })),
+const toStepRun = (s: WorkflowStepRunRow, approval: WorkflowStepApproval | null) => ({
+  key: s.step_key,
+  kind: s.kind as WorkflowStep['kind'],
+  status: s.status as WorkflowStepRunStatus,
+  task_id: s.task_id,
+  due: s.due,
+  message: s.message,
+  start: s.start,
+  end: s.end,
+  approval,
 });
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 1000);
@@ -151,18 +155,79 @@ export function createWorkflowRuns(deps: WorkflowRunsDeps) {
       await deps.tasks.stop(run.project_id, taskId, false);
   }
 
-  async function startStep(run: WorkflowRunRow, row: WorkflowStepRunRow, step: WorkflowStep): Promise<void> {
+  async function startStep(
+    run: WorkflowRunRow,
+    row: WorkflowStepRunRow,
+    step: WorkflowStep,
+    workflowName: string,
+  ): Promise<void> {
     if (step.kind === 'template') return startTemplate(run, row, step);
     const start = now();
     if (step.kind === 'wait')
       await runs.moveStep(row.id, ['pending'], { status: 'running', start, due: later(step.seconds) });
-    else
-      await runs.moveStep(row.id, ['pending'], {
-        status: 'waiting_approval',
-        start,
-        due: later(step.timeout_seconds),
-        message: 'Approvals are not implemented yet: the timeout decides',
-      });
+    else {
+      const due = later(step.timeout_seconds);
+      const message = `0 of ${step.required} approvals`;
+      if (await runs.moveStep(row.id, ['pending'], { status: 'waiting_approval', start, due, message }))
+        deps.alertApproval({
+          projectId: run.project_id,
+          workflow: { id: run.workflow_id, name: workflowName },
+          runId: run.id,
+          step: { key: step.key, name: step.name || step.key },
+          userId: run.user_id,
+          required: step.required,
+          due,
+        });
+    }
+  }
+
+  /** Members who may still decide on a step: approvers who have not decided, the starter only if allowed. */
+  async function listPendingApprovers(
+    run: WorkflowRunRow,
+    step: ApprovalStep,
+    decisions: WorkflowApprovalRow[],
+  ): Promise<ApproverRow[]> {
+    const decided = new Set(decisions.filter((d) => d.step_key === step.key).map((d) => d.user_id));
+    const approvers = await runs.listApprovers(run.project_id, step.approvers.user_ids, step.approvers.roles);
+    return approvers.filter((a) => !decided.has(a.id) && (step.starter_may_approve || a.id !== run.user_id));
+  }
+
+  async function describeApproval(
+    run: WorkflowRunRow,
+    row: WorkflowStepRunRow,
+    step: WorkflowStep | undefined,
+    decisions: WorkflowApprovalRow[],
+    viewerId: number,
+  ): Promise<WorkflowStepApproval | null> {
+    if (step?.kind !== 'approval') return null;
+    const own = decisions.filter((d) => d.step_key === step.key);
+    const pending = row.status === 'waiting_approval' ? await listPendingApprovers(run, step, decisions) : [];
+    return {
+      required: step.required,
+      approvals: own.filter((d) => d.decision === 'approve').length,
+      decisions: own.map((d) => ({
+        user_id: d.user_id,
+        username: d.username,
+        decision: d.decision === 'approve' ? 'approve' : 'reject',
+        reason: d.reason,
+        created: d.created,
+      })),
+      pending_approvers: pending.map((a) => ({ id: a.id, username: a.username, name: a.name })),
+      can_decide: pending.some((a) => a.id === viewerId),
+    };
+  }
+
+  async function toDetail(run: WorkflowRunRow, viewerId: number): Promise<WorkflowRunDetail> {
+    const steps = await runs.listSteps(run.id);
+    const hasApprovals = steps.some((s) => s.kind === 'approval');
+    const definition = hasApprovals ? await definitionOf(run) : undefined;
+    const decisions = hasApprovals ? await runs.listDecisions(run.id) : [];
+    const detailed = [];
+    for (const row of steps) {
+      const step = definition?.steps.find((s) => s.key === row.step_key);
+      detailed.push(toStepRun(row, await describeApproval(run, row, step, decisions, viewerId)));
+    }
+    return { ...toRun(run), steps: detailed };
   }
 
   /** One look at a run: settle, skip, start, end. True when something moved (another look may move more). */
@@ -178,7 +243,7 @@ export function createWorkflowRuns(deps: WorkflowRunsDeps) {
     for (const key of plan.start) {
       const row = rows.get(key);
       const step = definition.steps.find((s) => s.key === key);
-      if (row && step) await startStep(run, row, step);
+      if (row && step) await startStep(run, row, step, definition.name);
     }
     if (plan.done) {
       if (await runs.end(run.id, plan.outcome, now()))
@@ -260,15 +325,70 @@ export function createWorkflowRuns(deps: WorkflowRunsDeps) {
         description: `Workflow ${workflow.name} run ${id} started`,
       });
       await advance(id);
-      return this.get(projectId, workflowId, id);
+      return this.get(actor, projectId, workflowId, id);
     },
     async list(projectId: number, workflowId: number): Promise<WorkflowRun[]> {
       await deps.workflows.get(projectId, workflowId);
       return (await runs.list(projectId, workflowId)).map(toRun);
     },
-    async get(projectId: number, workflowId: number, runId: number): Promise<WorkflowRunDetail> {
-      const run = await getRun(projectId, workflowId, runId);
-      return toDetail(run, await runs.listSteps(run.id));
+    async get(viewer: UserRow, projectId: number, workflowId: number, runId: number): Promise<WorkflowRunDetail> {
+      return toDetail(await getRun(projectId, workflowId, runId), viewer.id);
+    },
+    /**
+     * Records an approver's approval or rejection of a step that waits. N approvals end the step as
+     * a success, one rejection ends it as failed; the step's edges then fire as for any other step.
+     */
+    async decide(
+      actor: UserRow,
+      target: { projectId: number; workflowId: number; runId: number; stepKey: string },
+      decision: 'approve' | 'reject',
+      reason: string,
+    ): Promise<WorkflowRunDetail> {
+      const run = await getRun(target.projectId, target.workflowId, target.runId);
+      const { stepKey } = target;
+      const step = (await definitionOf(run)).steps.find((s) => s.key === stepKey);
+      const row = (await runs.listSteps(run.id)).find((s) => s.step_key === stepKey);
+      if (!step || !row) throw notFound('Workflow step');
+      if (step.kind !== 'approval') throw badRequest(`Step "${stepKey}" is not an approval step`);
+      if (row.status !== 'waiting_approval') throw conflict(`Step "${stepKey}" is not waiting for approval`);
+      const decisions = await runs.listDecisions(run.id);
+      if (decisions.some((d) => d.step_key === stepKey && d.user_id === actor.id))
+        throw conflict('You have already decided on this step');
+      if (actor.id === run.user_id && !step.starter_may_approve)
+        throw forbidden('Who started the run may not approve or reject it');
+      if (!(await listPendingApprovers(run, step, decisions)).some((a) => a.id === actor.id))
+        throw forbidden('You are not an approver of this step');
+      const time = now();
+      const result = await runs.recordDecision(
+        row.id,
+        {
+          run_id: run.id,
+          project_id: run.project_id,
+          step_key: stepKey,
+          user_id: actor.id,
+          username: actor.username,
+          decision,
+          reason,
+          created: time,
+        },
+        (approvals) => {
+          if (decision === 'reject')
+            return { status: 'failed', end: time, message: `Rejected by ${actor.username}`.slice(0, 1024) };
+          const message = `${approvals} of ${step.required} approvals`;
+          return approvals >= step.required ? { status: 'success', end: time, message } : { message };
+        },
+      );
+      if (result === 'duplicate') throw conflict('You have already decided on this step');
+      if (result === 'not_waiting') throw conflict(`Step "${stepKey}" is not waiting for approval`);
+      await deps.events.record({
+        userId: actor.id,
+        projectId: run.project_id,
+        objectType: 'workflow',
+        objectId: run.workflow_id,
+        description: `Workflow run ${run.id}, step ${stepKey} ${decision === 'approve' ? 'approved' : 'rejected'} by ${actor.username}: ${reason}`,
+      });
+      await advance(run.id);
+      return toDetail((await runs.findById(run.id)) ?? run, actor.id);
     },
     /** Ends the run as stopped, marks its unended steps stopped and stops the tasks they started. */
     async stop(actor: UserRow, projectId: number, workflowId: number, runId: number): Promise<void> {

@@ -35,8 +35,14 @@ export function registerWorkflowsRoutes(
   route(workflowRunsApi.list, projectMember(), ({ access, params }) =>
     workflowRuns.list(access.project.id, params.workflowId),
   );
-  route(workflowRunsApi.get, projectMember(), ({ access, params }) =>
-    workflowRuns.get(access.project.id, params.workflowId, params.runId),
+  route(workflowRunsApi.get, projectMember(), ({ actor, access, params }) =>
+    workflowRuns.get(actor, access.project.id, params.workflowId, params.runId),
+  );
+  route(workflowRunsApi.approve, run, ({ actor, access, params, body }) =>
+    workflowRuns.decide(actor, { ...params, projectId: access.project.id }, 'approve', body.reason),
+  );
+  route(workflowRunsApi.reject, run, ({ actor, access, params, body }) =>
+    workflowRuns.decide(actor, { ...params, projectId: access.project.id }, 'reject', body.reason),
   );
   route(workflowRunsApi.stop, run, ({ actor, access, params }) =>
     workflowRuns.stop(actor, access.project.id, params.workflowId, params.runId),

@@ -61,3 +61,17 @@ export interface WorkflowStepRunTable {
   end: string | null;
 }
 export type WorkflowStepRunRow = Selectable<WorkflowStepRunTable>;
+
+export interface WorkflowApprovalTable {
+  id: Generated<number>;
+  run_id: number;
+  project_id: number;
+  step_key: string;
+  user_id: number | null;
+  username: string;
+  /** approve or reject. */
+  decision: string;
+  reason: string;
+  created: string;
+}
+export type WorkflowApprovalRow = Selectable<WorkflowApprovalTable>;

@@ -1,4 +1,4 @@
-import { describeFacts, describeTitle, type Alert, type AlertChannel } from '../alert.ts';
+import { describeFacts, describeLinkText, describeTitle, type Alert, type AlertChannel } from '../alert.ts';
 import { postJson } from '../http-post.ts';
 
 /** DingTalk robot markdown message. */
@@ -9,7 +9,7 @@ function buildDingTalkPayload(alert: Alert) {
     '',
     ...describeFacts(alert).map((f) => `- **${f.label}:** ${f.value}`),
     '',
-    `[Open task](${alert.task.url})`,
+    `[${describeLinkText(alert)}](${alert.task.url})`,
   ].join('\n');
   return { msgtype: 'markdown', markdown: { title, text } };
 }

@@ -1,5 +1,12 @@
 import { loadOnDemand } from '../../../load-on-demand.ts';
-import { describeFacts, describePlainText, describeTitle, type Alert, type AlertChannel } from '../alert.ts';
+import {
+  describeFacts,
+  describeLinkText,
+  describePlainText,
+  describeTitle,
+  type Alert,
+  type AlertChannel,
+} from '../alert.ts';
 import { escapeMarkup } from '../http-post.ts';
 import type { AlertRecipient } from '../alerts.repository.ts';
 
@@ -31,7 +38,7 @@ function buildEmailHtml(alert: Alert): string {
     )
     .join('');
   const url = escapeMarkup(alert.task.url);
-  return `<h3>${escapeMarkup(describeTitle(alert))}</h3><table>${rows}</table><p><a href="${url}">Open task</a></p>`;
+  return `<h3>${escapeMarkup(describeTitle(alert))}</h3><table>${rows}</table><p><a href="${url}">${escapeMarkup(describeLinkText(alert))}</a></p>`;
 }
 
 /**

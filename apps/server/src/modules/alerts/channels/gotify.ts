@@ -1,4 +1,4 @@
-import { describeFacts, describeTitle, type Alert, type AlertChannel } from '../alert.ts';
+import { describeFacts, describeLinkText, describeTitle, type Alert, type AlertChannel } from '../alert.ts';
 import { postJson } from '../http-post.ts';
 
 const PRIORITIES = { success: 4, waiting_confirmation: 6, error: 8 } as const;
@@ -8,7 +8,7 @@ function buildGotifyPayload(alert: Alert) {
   const lines = [
     ...describeFacts(alert).map((f) => `**${f.label}:** ${f.value}  `),
     '',
-    `[Open task](${alert.task.url})`,
+    `[${describeLinkText(alert)}](${alert.task.url})`,
   ];
   return {
     title: describeTitle(alert),

@@ -1,4 +1,4 @@
-import { describeFacts, describeTitle, type Alert, type AlertChannel } from '../alert.ts';
+import { describeFacts, describeLinkText, describeTitle, type Alert, type AlertChannel } from '../alert.ts';
 import { postJson } from '../http-post.ts';
 
 const CARD_STYLES = { success: 'good', error: 'attention', waiting_confirmation: 'warning' } as const;
@@ -26,7 +26,7 @@ function buildTeamsPayload(alert: Alert) {
             },
             { type: 'FactSet', facts: describeFacts(alert).map((f) => ({ title: f.label, value: f.value })) },
           ],
-          actions: [{ type: 'Action.OpenUrl', title: 'Open task', url: alert.task.url }],
+          actions: [{ type: 'Action.OpenUrl', title: describeLinkText(alert), url: alert.task.url }],
         },
       },
     ],

@@ -1,4 +1,4 @@
-import { describeFacts, describeTitle, type Alert, type AlertChannel } from '../alert.ts';
+import { describeFacts, describeLinkText, describeTitle, type Alert, type AlertChannel } from '../alert.ts';
 import { escapeMarkup, postJson } from '../http-post.ts';
 
 /** Bot API sendMessage body in HTML parse mode; the project's alert_chat wins over the server's chat. */
@@ -6,7 +6,7 @@ export function buildTelegramPayload(alert: Alert, defaultChat: string) {
   const lines = [
     `<b>${escapeMarkup(describeTitle(alert))}</b>`,
     ...describeFacts(alert).map((f) => `<b>${escapeMarkup(f.label)}:</b> ${escapeMarkup(f.value)}`),
-    `<a href="${escapeMarkup(alert.task.url)}">Open task</a>`,
+    `<a href="${escapeMarkup(alert.task.url)}">${escapeMarkup(describeLinkText(alert))}</a>`,
   ];
   return {
     chat_id: alert.project.alertChat || defaultChat,
