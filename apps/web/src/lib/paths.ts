@@ -18,7 +18,8 @@ export type ProjectPage =
   | 'keys'
   | 'repositories'
   | 'schedule'
-  | 'integrations';
+  | 'integrations'
+  | 'workflows';
 
 /** The tabs of a template's page, and its form. */
 export type TemplatePage = 'tasks' | 'details' | 'state' | 'edit';
@@ -48,6 +49,10 @@ export const paths = {
   /** The new template form for an app, within a view or all templates. */
   newTemplate: (projectId: number, app: string, viewId?: number) =>
     `${paths.templates(projectId, viewId)}/new?app=${encodeURIComponent(app)}`,
+  /** A workflow's page (its graph editor), or the form of a new one. */
+  workflow: (projectId: number, workflowId: number | 'new') => `/project/${projectId}/workflows/${workflowId}`,
+  workflowRun: (projectId: number, workflowId: number, runId: number) =>
+    `/project/${projectId}/workflows/${workflowId}/runs/${runId}`,
   integration: (projectId: number, integrationId: number) => `/project/${projectId}/integrations/${integrationId}`,
   /** One item of a project's list, opened in its dialog (seed 001 section 2). */
   item: (projectId: number, kind: keyof ResourceRefs, itemId: number) => `/project/${projectId}/${kind}/${itemId}`,

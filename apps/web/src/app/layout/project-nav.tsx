@@ -10,6 +10,7 @@ import GroupOutlinedIcon from '@mui/icons-material/GroupOutlined';
 import HubOutlinedIcon from '@mui/icons-material/HubOutlined';
 import KeyOutlinedIcon from '@mui/icons-material/KeyOutlined';
 import PlaylistPlayIcon from '@mui/icons-material/PlaylistPlay';
+import SchemaOutlinedIcon from '@mui/icons-material/SchemaOutlined';
 import SettingsOutlinedIcon from '@mui/icons-material/SettingsOutlined';
 import List from '@mui/material/List';
 import ListItemButton from '@mui/material/ListItemButton';
@@ -44,6 +45,7 @@ export function ProjectNav({ project, onNavigate }: { project: Project; onNaviga
   if (isPlain) {
     entries.push(
       { segment: 'templates', also: ['views'], labelKey: 'menu.templates', icon: <PlaylistPlayIcon /> },
+      { segment: 'workflows', labelKey: 'menu.workflows', icon: <SchemaOutlinedIcon /> },
       { segment: 'schedule', labelKey: 'menu.schedule', icon: <EventRepeatOutlinedIcon /> },
       { segment: 'inventory', labelKey: 'menu.inventory', icon: <DnsOutlinedIcon /> },
       { segment: 'environment', labelKey: 'menu.environment', icon: <DataObjectIcon /> },

@@ -56,6 +56,10 @@ const IntegrationDetailPage = onDemand(
   async () =>
     (await import('../../features/integrations/components/integration-detail-page.tsx')).IntegrationDetailPage,
 );
+const workflowsModule = () => import('../../features/workflows/index.ts');
+const WorkflowsPage = onDemand(async () => (await workflowsModule()).WorkflowsPage);
+const WorkflowEditorPage = onDemand(async () => (await workflowsModule()).WorkflowEditorPage);
+const WorkflowRunPage = onDemand(async () => (await workflowsModule()).WorkflowRunPage);
 const PremiumFeaturesPage = onDemand(async () => (await import('./premium-features-page.tsx')).PremiumFeaturesPage);
 const UsersPage = onDemand(async () => (await import('../../features/users/components/users-page.tsx')).UsersPage);
 const AccountPage = onDemand(
@@ -137,6 +141,9 @@ export function SignedInRoutes() {
           <Route path="repositories/:itemId" element={<RepositoriesPage />} />
           <Route path="schedule" element={<ScheduleRoute />} />
           <Route path="schedules/:itemId" element={<ScheduleRoute />} />
+          <Route path="workflows" element={<WorkflowsPage />} />
+          <Route path="workflows/:workflowId" element={<WorkflowEditorPage />} />
+          <Route path="workflows/:workflowId/runs/:runId" element={<WorkflowRunPage />} />
           <Route path="integrations" element={<IntegrationsPage />} />
           <Route path="integrations/:integrationId" element={<IntegrationDetailPage />} />
           <Route path="*" element={<NotFoundPage />} />

@@ -1,0 +1,90 @@
+import { queryOptions } from '@tanstack/react-query';
+import { teamApi, workflowRunsApi, workflowsApi } from '@gantry/contract';
+import type { WorkflowBody } from '@gantry/contract';
+import { api } from '../../../lib/api-client.ts';
+import { useRefreshingMutation } from '../../../lib/mutations.ts';
+
+export const workflowKeys = {
+  all: (projectId: number) => ['projects', projectId, 'workflows'] as const,
+  one: (projectId: number, workflowId: number) => ['projects', projectId, 'workflows', workflowId] as const,
+  runs: (projectId: number, workflowId: number) => ['projects', projectId, 'workflows', workflowId, 'runs'] as const,
+};
+
+/** A running workflow run is read again this often (runs have no live messages). */
+const RUN_POLL_MS = 1500;
+
+export const workflowsQuery = (projectId: number) =>
+  queryOptions({
+    queryKey: workflowKeys.all(projectId),
+    queryFn: ({ signal }) => api(workflowsApi.list, { params: { projectId }, signal }),
+  });
+
+export const workflowQuery = (projectId: number, workflowId: number) =>
+  queryOptions({
+    queryKey: [...workflowKeys.one(projectId, workflowId), 'definition'] as const,
+    queryFn: ({ signal }) => api(workflowsApi.get, { params: { projectId, workflowId }, signal }),
+  });
+
+export const workflowYamlQuery = (projectId: number, workflowId: number) =>
+  queryOptions({
+    queryKey: [...workflowKeys.one(projectId, workflowId), 'yaml'] as const,
+    queryFn: ({ signal }) => api(workflowsApi.yaml, { params: { projectId, workflowId }, signal }),
+  });
+
+export const workflowVersionsQuery = (projectId: number, workflowId: number) =>
+  queryOptions({
+    queryKey: [...workflowKeys.one(projectId, workflowId), 'versions'] as const,
+    queryFn: ({ signal }) => api(workflowsApi.versions, { params: { projectId, workflowId }, signal }),
+  });
+
+export const workflowRunsQuery = (projectId: number, workflowId: number) =>
+  queryOptions({
+    queryKey: workflowKeys.runs(projectId, workflowId),
+    queryFn: ({ signal }) => api(workflowRunsApi.list, { params: { projectId, workflowId }, signal }),
+    refetchInterval: (query) => (query.state.data?.some((run) => run.status === 'running') ? RUN_POLL_MS : false),
+  });
+
+export const workflowRunQuery = (projectId: number, workflowId: number, runId: number) =>
+  queryOptions({
+    queryKey: [...workflowKeys.runs(projectId, workflowId), runId] as const,
+    queryFn: ({ signal }) => api(workflowRunsApi.get, { params: { projectId, workflowId, runId }, signal }),
+    refetchInterval: (query) => (query.state.data?.status === 'running' ? RUN_POLL_MS : false),
+  });
+
+export const validateWorkflow = (projectId: number, body: WorkflowBody, signal?: AbortSignal) =>
+  api(workflowsApi.validate, { params: { projectId }, body, signal });
+
+/** Creates the workflow (no id) or saves a new revision of it; resolves to the saved workflow. */
+export function useSaveWorkflow(projectId: number) {
+  return useRefreshingMutation([workflowKeys.all(projectId)], ({ id, body }: { id?: number; body: WorkflowBody }) =>
+    id
+      ? api(workflowsApi.update, { params: { projectId, workflowId: id }, body })
+      : api(workflowsApi.create, { params: { projectId }, body }),
+  );
+}
+
+export function useDeleteWorkflow(projectId: number) {
+  return useRefreshingMutation([workflowKeys.all(projectId)], (workflowId: number) =>
+    api(workflowsApi.remove, { params: { projectId, workflowId } }),
+  );
+}
+
+export function useStartWorkflowRun(projectId: number, workflowId: number) {
+  return useRefreshingMutation([workflowKeys.runs(projectId, workflowId)], (variables: Record<string, string>) =>
+    api(workflowRunsApi.start, { params: { projectId, workflowId }, body: { variables } }),
+  );
+}
+
+export function useStopWorkflowRun(projectId: number, workflowId: number) {
+  return useRefreshingMutation([workflowKeys.runs(projectId, workflowId)], (runId: number) =>
+    api(workflowRunsApi.stop, { params: { projectId, workflowId, runId } }),
+  );
+}
+
+/** The project's members, the approvers an approval step can name. */
+export const membersQuery = (projectId: number) =>
+  queryOptions({
+    queryKey: [...workflowKeys.all(projectId), 'members'] as const,
+    queryFn: ({ signal }) =>
+      api(teamApi.list, { params: { projectId }, query: { sort: 'name', order: 'asc' }, signal }),
+  });

@@ -1,0 +1,252 @@
+import { useState } from 'react';
+import type { FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import MenuItem from '@mui/material/MenuItem';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { ProjectRoleSlug } from '@gantry/contract';
+import type { WorkflowStep } from '@gantry/contract';
+import { FormDialog } from '../../../components/form-dialog.tsx';
+import { environmentsQuery, inventoriesQuery, templatesQuery } from '../../../lib/project-resources.ts';
+import { translateValidationMessage } from '../../../lib/i18n.ts';
+import { membersQuery } from '../api/workflows-queries.ts';
+import { formToStep } from '../workflow-draft.ts';
+import type { StepForm } from '../workflow-draft.ts';
+
+interface StepDialogProps {
+  projectId: number;
+  /** The form's first values: a new step's or the edited step's. */
+  initial: StepForm;
+  /** The step being edited; none for a new step. */
+  step?: WorkflowStep;
+  onSave: (step: WorkflowStep) => void;
+  onRemove?: () => void;
+  onClose: () => void;
+}
+
+const NONE = '';
+
+/** Adds or edits one step of the workflow being edited; the editor keeps it until the workflow is saved. */
+export function StepDialog({ projectId, initial, step, onSave, onRemove, onClose }: StepDialogProps) {
+  const { t } = useTranslation();
+  const [form, setForm] = useState<StepForm>(initial);
+  const [error, setError] = useState<string | null>(null);
+  const templates = useQuery({ ...templatesQuery(projectId), enabled: form.kind === 'template' });
+  const inventories = useQuery({ ...inventoriesQuery(projectId), enabled: form.kind === 'template' });
+  const environments = useQuery({ ...environmentsQuery(projectId), enabled: form.kind === 'template' });
+  const members = useQuery({ ...membersQuery(projectId), enabled: form.kind === 'approval' });
+  const template = templates.data?.find((candidate) => candidate.id === form.template_id);
+  const set = (changes: Partial<StepForm>) => setForm((current) => ({ ...current, ...changes }));
+  const idOf = (value: string) => (value === NONE ? null : Number(value));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const result = formToStep(form, step);
+    if (result.error !== undefined) {
+      setError(translateValidationMessage(t, result.error));
+      return;
+    }
+    onSave(result.step);
+  };
+
+  return (
+    <FormDialog
+      open
+      title={t(step ? 'workflows.editStep' : 'workflows.newStep', { kind: t(`workflows.stepKinds.${form.kind}`) })}
+      submitLabel={t('workflows.applyStep')}
+      onSubmit={submit}
+      onClose={onClose}
+      error={error}
+      maxWidth="sm"
+    >
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+        <TextField
+          label={t('workflows.stepKey')}
+          value={form.key}
+          onChange={(event) => set({ key: event.target.value })}
+          helperText={t('workflows.stepKeyHint')}
+          required
+          fullWidth
+        />
+        <TextField
+          label={t('workflows.stepName')}
+          value={form.name}
+          onChange={(event) => set({ name: event.target.value })}
+          fullWidth
+        />
+      </Stack>
+      <TextField
+        select
+        label={t('workflows.join')}
+        value={form.join}
+        onChange={(event) => set({ join: event.target.value === 'any' ? 'any' : 'all' })}
+        helperText={t('workflows.joinHint')}
+      >
+        <MenuItem value="all">{t('workflows.joinAll')}</MenuItem>
+        <MenuItem value="any">{t('workflows.joinAny')}</MenuItem>
+      </TextField>
+
+      {form.kind === 'template' ? (
+        <>
+          <TextField
+            select
+            required
+            label={t('workflows.template')}
+            value={form.template_id ?? NONE}
+            onChange={(event) => set({ template_id: idOf(event.target.value), survey_values: {} })}
+          >
+            {(templates.data ?? []).map((candidate) => (
+              <MenuItem key={candidate.id} value={candidate.id}>
+                {candidate.name}
+              </MenuItem>
+            ))}
+          </TextField>
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+            <TextField
+              select
+              fullWidth
+              label={t('workflows.inventory')}
+              value={form.inventory_id ?? NONE}
+              onChange={(event) => set({ inventory_id: idOf(event.target.value) })}
+              slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
+            >
+              <MenuItem value={NONE}>{t('workflows.templateDefault')}</MenuItem>
+              {(inventories.data ?? []).map((inventory) => (
+                <MenuItem key={inventory.id} value={inventory.id}>
+                  {inventory.name}
+                </MenuItem>
+              ))}
+            </TextField>
+            <TextField
+              select
+              fullWidth
+              label={t('workflows.environment')}
+              value={form.environment_id ?? NONE}
+              onChange={(event) => set({ environment_id: idOf(event.target.value) })}
+              slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
+            >
+              <MenuItem value={NONE}>{t('workflows.templateDefault')}</MenuItem>
+              {(environments.data ?? []).map((environment) => (
+                <MenuItem key={environment.id} value={environment.id}>
+                  {environment.name}
+                </MenuItem>
+              ))}
+            </TextField>
+          </Stack>
+          {template && template.survey_vars.length > 0 ? (
+            <>
+              <Typography variant="subtitle2">{t('workflows.surveyValues')}</Typography>
+              {template.survey_vars.map((variable) => (
+                <TextField
+                  key={variable.name}
+                  label={variable.title || variable.name}
+                  value={form.survey_values[variable.name] ?? ''}
+                  placeholder={variable.default_value}
+                  helperText={variable.description || undefined}
+                  onChange={(event) =>
+                    set({ survey_values: { ...form.survey_values, [variable.name]: event.target.value } })
+                  }
+                />
+              ))}
+            </>
+          ) : null}
+        </>
+      ) : null}
+
+      {form.kind === 'approval' ? (
+        <>
+          <TextField
+            select
+            label={t('workflows.approverUsers')}
+            value={form.approver_user_ids}
+            onChange={(event) => {
+              const value: unknown = event.target.value;
+              set({ approver_user_ids: Array.isArray(value) ? value.map(Number) : [] });
+            }}
+            slotProps={{ select: { multiple: true } }}
+          >
+            {(members.data ?? []).map((member) => (
+              <MenuItem key={member.user_id} value={member.user_id}>
+                {member.name || member.username}
+              </MenuItem>
+            ))}
+          </TextField>
+          <TextField
+            select
+            label={t('workflows.approverRoles')}
+            value={form.approver_roles}
+            onChange={(event) => {
+              const value: unknown = event.target.value;
+              const roles = Array.isArray(value) ? value : [];
+              set({ approver_roles: ProjectRoleSlug.options.filter((role) => roles.includes(role)) });
+            }}
+            slotProps={{ select: { multiple: true } }}
+          >
+            {ProjectRoleSlug.options.map((role) => (
+              <MenuItem key={role} value={role}>
+                {t(`team.roles.${role}.title`)}
+              </MenuItem>
+            ))}
+          </TextField>
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+            <TextField
+              label={t('workflows.required')}
+              value={form.required}
+              onChange={(event) => set({ required: event.target.value })}
+              slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+              helperText={t('workflows.requiredHint')}
+              fullWidth
+            />
+            <TextField
+              label={t('workflows.timeoutSeconds')}
+              value={form.timeout_seconds}
+              onChange={(event) => set({ timeout_seconds: event.target.value })}
+              slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+              fullWidth
+            />
+          </Stack>
+          <TextField
+            select
+            label={t('workflows.onTimeout')}
+            value={form.on_timeout}
+            onChange={(event) => set({ on_timeout: event.target.value === 'approve' ? 'approve' : 'reject' })}
+          >
+            <MenuItem value="reject">{t('workflows.onTimeoutReject')}</MenuItem>
+            <MenuItem value="approve">{t('workflows.onTimeoutApprove')}</MenuItem>
+          </TextField>
+          <FormControlLabel
+            control={
+              <Checkbox
+                checked={form.starter_may_approve}
+                onChange={(event) => set({ starter_may_approve: event.target.checked })}
+              />
+            }
+            label={t('workflows.starterMayApprove')}
+          />
+        </>
+      ) : null}
+
+      {form.kind === 'wait' ? (
+        <TextField
+          label={t('workflows.waitSeconds')}
+          value={form.seconds}
+          onChange={(event) => set({ seconds: event.target.value })}
+          slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+          required
+        />
+      ) : null}
+
+      {onRemove ? (
+        <Button color="error" startIcon={<DeleteOutlineIcon />} onClick={onRemove} sx={{ alignSelf: 'flex-start' }}>
+          {t('workflows.removeStep')}
+        </Button>
+      ) : null}
+    </FormDialog>
+  );
+}

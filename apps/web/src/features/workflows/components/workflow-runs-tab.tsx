@@ -1,0 +1,52 @@
+import { Link as RouterLink } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import Link from '@mui/material/Link';
+import type { WorkflowRun } from '@gantry/contract';
+import { DataTable } from '../../../components/data-table.tsx';
+import type { Column } from '../../../components/data-table.tsx';
+import { formatDate, formatDuration } from '../../../lib/format-date.ts';
+import { paths } from '../../../lib/paths.ts';
+import { workflowRunsQuery } from '../api/workflows-queries.ts';
+import { StepStatusChip } from './step-node.tsx';
+
+/** The workflow's newest runs; a running one is read again until it ends. */
+export function WorkflowRunsTab({ projectId, workflowId }: { projectId: number; workflowId: number }) {
+  const { t, i18n } = useTranslation();
+  const runs = useQuery(workflowRunsQuery(projectId, workflowId));
+  const columns: Column<WorkflowRun>[] = [
+    {
+      id: 'id',
+      header: t('workflows.runNumber'),
+      width: 96,
+      render: (run) => (
+        <Link component={RouterLink} to={paths.workflowRun(projectId, workflowId, run.id)} underline="hover">
+          {t('workflows.runLabel', { id: run.id })}
+        </Link>
+      ),
+    },
+    { id: 'status', header: t('workflows.runStatus'), render: (run) => <StepStatusChip status={run.status} /> },
+    { id: 'revision', header: t('workflows.revision'), hideBelow: 'sm', render: (run) => run.revision },
+    {
+      id: 'start',
+      header: t('workflows.started'),
+      fill: true,
+      render: (run) => formatDate(run.start, { locale: i18n.language }),
+    },
+    {
+      id: 'duration',
+      header: t('workflows.duration'),
+      hideBelow: 'sm',
+      render: (run) => formatDuration([run.start, run.end], { locale: i18n.language }),
+    },
+  ];
+  return (
+    <DataTable
+      aria-label={t('workflows.tabs.runs')}
+      columns={columns}
+      query={runs}
+      getRowKey={(run) => run.id}
+      emptyText={t('workflows.noRuns')}
+    />
+  );
+}

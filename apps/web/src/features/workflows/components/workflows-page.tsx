@@ -1,0 +1,97 @@
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import Box from '@mui/material/Box';
+import Link from '@mui/material/Link';
+import { Permission } from '@gantry/contract';
+import type { WorkflowSummary } from '@gantry/contract';
+import type { Column } from '../../../components/data-table.tsx';
+import { ResourceListPage, createActionsColumn } from '../../../components/resource-list-page.tsx';
+import { deleteTextsOf, useItemDelete } from '../../../components/use-item-delete.ts';
+import { formatDate } from '../../../lib/format-date.ts';
+import { paths } from '../../../lib/paths.ts';
+import { useProjectAccess } from '../../../lib/shared-queries.ts';
+import { useProjectId } from '../../../lib/use-project-id.ts';
+import { useDeleteWorkflow, workflowsQuery } from '../api/workflows-queries.ts';
+
+/** /workflows: the project's workflows; a name opens the workflow's graph, its runs and its versions. */
+export function WorkflowsPage() {
+  const { t, i18n } = useTranslation();
+  const projectId = useProjectId();
+  const navigate = useNavigate();
+  const access = useProjectAccess(projectId);
+  const workflows = useQuery(workflowsQuery(projectId));
+  const deletion = useItemDelete<WorkflowSummary>({
+    projectId,
+    texts: deleteTextsOf('workflows'),
+    remove: useDeleteWorkflow(projectId),
+  });
+  const canManage = access.can(Permission.manageProjectResources);
+
+  const columns: Column<WorkflowSummary>[] = [
+    {
+      id: 'name',
+      header: t('workflows.name'),
+      render: (workflow) => (
+        <Link
+          component={RouterLink}
+          to={paths.workflow(projectId, workflow.id)}
+          underline="hover"
+          title={workflow.name}
+          sx={{ fontWeight: 500 }}
+        >
+          {workflow.name}
+        </Link>
+      ),
+    },
+    {
+      id: 'description',
+      header: t('workflows.description'),
+      fill: true,
+      hideBelow: 'md',
+      render: (workflow) => (
+        <Box component="span" title={workflow.description} sx={{ color: 'text.secondary' }}>
+          {workflow.description}
+        </Box>
+      ),
+    },
+    { id: 'steps', header: t('workflows.steps'), width: 80, align: 'right', render: (workflow) => workflow.steps },
+    {
+      id: 'revision',
+      header: t('workflows.revision'),
+      width: 96,
+      align: 'right',
+      hideBelow: 'sm',
+      render: (workflow) => workflow.revision,
+    },
+    {
+      id: 'updated',
+      header: t('workflows.updated'),
+      hideBelow: 'sm',
+      render: (workflow) => (
+        <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+          {formatDate(workflow.updated, { locale: i18n.language })}
+        </Box>
+      ),
+    },
+  ];
+  if (canManage) {
+    columns.push(
+      createActionsColumn({ deletion, onEdit: (workflow) => void navigate(paths.workflow(projectId, workflow.id)) }),
+    );
+  }
+
+  return (
+    <ResourceListPage
+      title={t('workflows.title')}
+      canManage={canManage}
+      create={{ label: t('workflows.newWorkflow'), onClick: () => void navigate(paths.workflow(projectId, 'new')) }}
+      query={workflows}
+      columns={columns}
+      getRowKey={(workflow) => workflow.id}
+      emptyText={t('workflows.empty')}
+    >
+      {deletion.element}
+    </ResourceListPage>
+  );
+}

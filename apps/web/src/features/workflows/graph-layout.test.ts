@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { computeDepths, layoutGraph, NODE_HEIGHT, NODE_WIDTH } from './graph-layout.ts';
+
+describe('computeDepths', () => {
+  it('puts a step one column after its deepest source', () => {
+    const depths = computeDepths(
+      ['a', 'b', 'c', 'd'],
+      [
+        { from: 'a', to: 'b', on: 'success' },
+        { from: 'b', to: 'd', on: 'success' },
+        { from: 'a', to: 'd', on: 'failure' },
+        { from: 'c', to: 'd', on: 'always' },
+      ],
+    );
+    expect(Object.fromEntries(depths)).toEqual({ a: 0, b: 1, c: 0, d: 2 });
+  });
+
+  it('stays bounded on a cycle and ignores edges to unknown steps', () => {
+    const depths = computeDepths(
+      ['a', 'b'],
+      [
+        { from: 'a', to: 'b', on: 'success' },
+        { from: 'b', to: 'a', on: 'success' },
+        { from: 'a', to: 'ghost', on: 'success' },
+      ],
+    );
+    expect([...depths.values()].every((depth) => depth <= 1)).toBe(true);
+  });
+});
+
+describe('layoutGraph', () => {
+  it('lays steps out in columns by depth and rows in list order, with edges between their sides', () => {
+    const layout = layoutGraph(
+      ['build', 'test', 'lint', 'deploy'],
+      [
+        { from: 'build', to: 'test', on: 'success' },
+        { from: 'build', to: 'lint', on: 'success' },
+        { from: 'test', to: 'deploy', on: 'success' },
+        { from: 'lint', to: 'deploy', on: 'success' },
+      ],
+    );
+    expect(layout.nodes.map(({ key, layer, row }) => [key, layer, row])).toEqual([
+      ['build', 0, 0],
+      ['test', 1, 0],
+      ['lint', 1, 1],
+      ['deploy', 2, 0],
+    ]);
+    const [build, test, lint] = layout.nodes;
+    expect(test?.x).toBeGreaterThan((build?.x ?? 0) + NODE_WIDTH);
+    expect(lint?.y).toBeGreaterThan((test?.y ?? 0) + NODE_HEIGHT);
+    expect(layout.edges).toHaveLength(4);
+    expect(layout.edges[0]?.path).toMatch(new RegExp(`^M ${NODE_WIDTH} ${NODE_HEIGHT / 2} C`));
+    expect(layout.width).toBe((lint?.x ?? 0) * 2 + NODE_WIDTH);
+    expect(layout.height).toBe((lint?.y ?? 0) + NODE_HEIGHT);
+  });
+
+  it('draws no edge from a step to itself', () => {
+    expect(layoutGraph(['a'], [{ from: 'a', to: 'a', on: 'success' }]).edges).toEqual([]);
+  });
+});

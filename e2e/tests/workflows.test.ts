@@ -1,0 +1,105 @@
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useGantry } from '../support/gantry-fixture.ts';
+import { choose } from '../support/ui.ts';
+
+describe('workflows in the browser', () => {
+  const gantry = useGantry();
+  let page: Page;
+  let projectId: number;
+
+  beforeAll(async () => {
+    const scripts = await gantry.scriptsProject('Workflows', {
+      'build.sh': 'echo building\n',
+      'deploy.sh': 'echo deploying\n',
+    });
+    projectId = scripts.projectId;
+    await scripts.createTemplate('Build', { app: 'bash', playbook: 'build.sh' });
+    await scripts.createTemplate('Deploy', { app: 'bash', playbook: 'deploy.sh' });
+    page = await gantry.signedInPage({ waitForUrl: /\/project\/\d+\/history/ });
+  });
+
+  const addStep = async (kind: 'Template' | 'Wait', fill: () => Promise<void>) => {
+    await page.getByRole('button', { name: 'Add step' }).click();
+    await page.getByRole('menuitem', { name: kind, exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await fill();
+    await dialog.getByRole('button', { name: 'Apply' }).click();
+    await dialog.waitFor({ state: 'detached' });
+  };
+
+  const connect = async (from: string, to: string) => {
+    await page.getByRole('button', { name: 'Connect steps' }).click();
+    const dialog = page.getByRole('dialog');
+    await choose(dialog, page, /^After step/, from);
+    await choose(dialog, page, /^Start step/, to);
+    await dialog.getByRole('button', { name: 'Connect' }).click();
+    await dialog.waitFor({ state: 'detached' });
+  };
+
+  it('builds template → wait 1 s → template in the editor, saves it and runs it to success', async () => {
+    await page.goto(`/project/${projectId}/workflows`);
+    await page
+      .getByRole('navigation', { name: 'Project navigation' })
+      .getByRole('link', { name: 'Workflows' })
+      .waitFor();
+    await page.getByRole('button', { name: 'New workflow' }).click();
+    await page.waitForURL(/\/workflows\/new$/);
+    await page.getByRole('textbox', { name: 'Name' }).fill('Release');
+
+    const dialog = page.getByRole('dialog');
+    await addStep('Template', () => choose(dialog, page, /^Template/, 'Build'));
+    await addStep('Wait', () => dialog.getByRole('textbox', { name: 'Wait (seconds)' }).fill('1'));
+    await addStep('Template', () => choose(dialog, page, /^Template/, 'Deploy'));
+    // Three start steps and no edge is a valid graph too; the two connections make it a chain.
+    await connect('template_1', 'wait_1');
+    await connect('wait_1', 'template_2');
+    await page.getByText('template_1 → wait_1').waitFor();
+    await page.getByText('wait_1 → template_2').waitFor();
+
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/\/workflows\/\d+$/);
+    await page.getByText('Workflow Release saved as revision 1').waitFor();
+    const workflowId = Number(/\/workflows\/(\d+)$/.exec(page.url())?.[1]);
+    const saved = await gantry.api<{ steps: unknown[]; edges: unknown[] }>(
+      'GET',
+      `/api/project/${projectId}/workflows/${workflowId}`,
+    );
+    expect(saved.steps).toHaveLength(3);
+    expect(saved.edges).toEqual([
+      { from: 'template_1', to: 'wait_1', on: 'success' },
+      { from: 'wait_1', to: 'template_2', on: 'success' },
+    ]);
+
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Run', exact: true }).click();
+    await page.waitForURL(/\/workflows\/\d+\/runs\/\d+$/);
+    for (const key of ['template_1', 'wait_1', 'template_2'])
+      await page.getByRole('group', { name: `Step ${key}: Success` }).waitFor({ timeout: 30_000 });
+    await page.getByRole('status').getByText('Success', { exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: 'Stop run' }).count()).toBe(0);
+
+    // A template step's log is one click away, in the task log dialog over the run.
+    await page.getByRole('link', { name: 'Log of step template_2' }).click();
+    await page.getByRole('dialog').getByText('deploying').first().waitFor();
+  });
+
+  it('shows the workflow to a guest without edit or run controls', async () => {
+    const guest = await gantry.api<{ id: number }>('POST', '/api/users', {
+      username: 'wf-guest',
+      name: 'Guest',
+      email: 'wf-guest@example.com',
+      password: 'wf-guest-Pw-1',
+    });
+    await gantry.api('POST', `/api/project/${projectId}/users`, { user_id: guest.id, role: 'guest' });
+    const guestPage = await gantry.newPage();
+    await gantry.signIn(guestPage, { login: 'wf-guest', password: 'wf-guest-Pw-1', waitForUrl: /\/project\/\d+/ });
+    await guestPage.goto(`/project/${projectId}/workflows`);
+    await guestPage.getByRole('link', { name: 'Release' }).click();
+    await guestPage.getByRole('group', { name: 'Step wait_1' }).waitFor();
+    expect(await guestPage.getByRole('button', { name: 'New workflow' }).count()).toBe(0);
+    for (const name of ['Save', 'Run', 'Add step'])
+      expect(await guestPage.getByRole('button', { name, exact: true }).count()).toBe(0);
+    await guestPage.context().close();
+  });
+});
