@@ -20,6 +20,7 @@ import { createTaskOutput } from './modules/tasks/task-output.ts';
 import { createTaskOutputRepository } from './modules/tasks/task-output.repository.ts';
 import { createTaskHosts } from './modules/tasks/task-hosts.ts';
 import { createTaskHostsRepository } from './modules/tasks/task-hosts.repository.ts';
+import { createTaskRerun } from './modules/tasks/task-rerun.ts';
 import { createTaskSpecBuilder } from './modules/tasks/task-spec-builder.ts';
 import { createTasksRepository } from './modules/tasks/tasks.repository.ts';
 import { createTasksService } from './modules/tasks/tasks.service.ts';
@@ -295,7 +296,7 @@ export function createServices({
     terraformBackend,
   });
   const output = createTaskOutput({ output: outputRepository, hub, clock, audienceOf });
-  const taskHosts = createTaskHosts({ hosts: createTaskHostsRepository(db), tasks: tasksRepository });
+  const taskHosts = createTaskHosts({ hosts: createTaskHostsRepository(db), tasks: tasksRepository, clock });
   const runnersRepository = createRunnersRepository(db, dialect);
   const runnerPlacement = createRunnerPlacement({
     config,
@@ -384,6 +385,11 @@ export function createServices({
     events,
     clock,
     logSearch,
+  });
+  const rerunFailedHosts = createTaskRerun({
+    tasks: tasksRepository,
+    listFailedHosts: taskHosts.listFailedHosts,
+    create: tasks.create,
   });
   const runnerJobs = createRunnerJobs({
     config,
@@ -529,6 +535,7 @@ export function createServices({
     workflowRuns,
     tasks,
     taskHosts,
+    rerunFailedHosts,
     engine,
     runners,
     runnerJobs,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateYear, type GeneratedYear } from '../../../bench/scale-year.ts';
 import type { Db, Dialect } from '../src/db/database.ts';
 import { createEventsRepository } from '../src/modules/events/events.repository.ts';
+import { createTaskHostsRepository } from '../src/modules/tasks/task-hosts.repository.ts';
 import { createTaskOutputRepository } from '../src/modules/tasks/task-output.repository.ts';
 import { createTasksRepository } from '../src/modules/tasks/tasks.repository.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
@@ -11,7 +12,7 @@ import { listTestDialects } from './test-databases.ts';
 const dialects = await listTestDialects();
 
 /** Tables that grow with use: a query the UI or retention runs must never read one of them whole. */
-const GROWING = ['task', 'task_output', 'task_stat_day', 'event'];
+const GROWING = ['task', 'task_output', 'task_stat_day', 'event', 'task_host'];
 
 /** A view of the store that records the statements the repositories send, as the store receives them. */
 function recordQueries(db: Db) {
@@ -68,13 +69,28 @@ describe.each(dialects)('query plans of the growing tables on %s', (dialect) => 
       users: 10,
       now: new Date('2031-01-01T00:00:00.000Z'),
     });
+    // Every project's tasks ran on a fleet of hosts, so the host history has rows to find.
+    const { db } = t.runtime.connection;
+    const taskIds = (await db.selectFrom('task').select('id').orderBy('id').execute()).map((row) => row.id);
+    const counts = { ok: 1, changed: 0, failed: 0, unreachable: 0, skipped: 0, rescued: 0, ignored: 0 };
+    for (let i = 0; i < taskIds.length; i += 400) {
+      const rows = taskIds.slice(i, i + 400).flatMap((taskId) =>
+        ['web1', 'web2', 'db1'].map((host, n) => ({
+          task_id: taskId,
+          host,
+          ...counts,
+          failed: (taskId + n) % 7 === 0 ? 1 : 0,
+        })),
+      );
+      await db.insertInto('task_host').values(rows).execute();
+    }
     if (dialect === 'mysql')
-      await sql`analyze table task, task_output, task_stat_day, event`.execute(t.runtime.connection.db);
+      await sql`analyze table task, task_output, task_stat_day, event, task_host`.execute(t.runtime.connection.db);
     if (dialect === 'postgres') await sql`analyze`.execute(t.runtime.connection.db);
   });
   afterAll(() => t?.close());
 
-  it('serves history, template tasks, stats, logs, activity and retention from indexes', async () => {
+  it('serves history, template tasks, stats, logs, activity, host history and retention from indexes', async () => {
     const { db } = t.runtime.connection;
     const recorder = recordQueries(db);
     const tasks = createTasksRepository(recorder.db, dialect);
@@ -100,10 +116,15 @@ describe.each(dialects)('query plans of the growing tables on %s', (dialect) => 
     await tasks.listStatCounts(projectId, templateId, '2030-01-01', '2030-12-31', year.userIds[0]);
     await createTaskOutputRepository(recorder.db, dialect).list(newest.id, 0, 500);
     await tasks.listBuildsReferencedByOthers([newest.id]);
+    const hosts = createTaskHostsRepository(recorder.db);
+    await hosts.listLastRuns(projectId, 20_001);
+    await hosts.listFailing(projectId, '2030-12-01T00:00:00.000Z', 100);
+    await hosts.listTaskTimes(projectId, [newest.id]);
+    await hosts.listFailedHosts(newest.id);
     await events.listForProject(projectId, 200);
     await events.listForUser(year.userIds[0]!, 200);
 
-    expect(recorder.queries.length).toBeGreaterThanOrEqual(13);
+    expect(recorder.queries.length).toBeGreaterThanOrEqual(17);
     for (const query of recorder.queries) {
       expect(await findFullScans(db, dialect, query), query.sql).toEqual([]);
     }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { PathId, wireInteger } from './common.ts';
+import { DateTime, Id, PathId, ProjectParams, queryInteger, wireInteger } from './common.ts';
 import { endpoint } from './endpoint.ts';
+import { TaskStatus } from './task-statuses.ts';
 
 /** What one ansible task did on one host, as ansible's recap names it. */
 export const HOST_STATUSES = ['ok', 'changed', 'failed', 'unreachable', 'skipped', 'rescued', 'ignored'] as const;
@@ -107,5 +108,63 @@ export const taskHostsApi = {
     path: '/api/project/:projectId/tasks/:taskId/hosts',
     params: z.object({ projectId: PathId, taskId: PathId }),
     response: TaskHosts,
+  }),
+};
+
+/** The last task of one template that ran on a host. */
+export const HostLastRun = z.object({
+  template_id: Id,
+  template_name: z.string(),
+  task_id: Id,
+  status: TaskStatus,
+  /** When the task ended (or started, or was queued, while it has not). */
+  time: DateTime,
+  failed: Count,
+  unreachable: Count,
+});
+export type HostLastRun = z.infer<typeof HostLastRun>;
+
+export const ProjectHost = z.object({ host: z.string(), runs: z.array(HostLastRun) });
+export type ProjectHost = z.infer<typeof ProjectHost>;
+
+/** Host-and-template pairs one answer holds at most; past it, `truncated` (hosts in name order). */
+export const PROJECT_HOSTS_MAX_RUNS = 20_000;
+
+export const ProjectHosts = z.object({ hosts: z.array(ProjectHost), truncated: z.boolean() });
+export type ProjectHosts = z.infer<typeof ProjectHosts>;
+
+export const FAILING_HOSTS_MAX = 100;
+
+export const FailingHost = z.object({
+  host: z.string(),
+  /** Tasks in the window in which the host had a failed or unreachable result. */
+  failures: Count,
+  last_task_id: Id,
+  last_time: DateTime,
+});
+export type FailingHost = z.infer<typeof FailingHost>;
+
+export const FailingHostsQuery = z.object({
+  days: queryInteger({ min: 1, max: 365, message: 'days must be an integer from 1 to 365' }).optional().default(30),
+});
+
+export const FailingHosts = z.object({ days: Count, hosts: z.array(FailingHost) });
+export type FailingHosts = z.infer<typeof FailingHosts>;
+
+/** Gantry's own: the hosts ansible tasks of a project ran on (docs/task-hosts.md). */
+export const projectHostsApi = {
+  list: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/hosts',
+    params: ProjectParams,
+    response: ProjectHosts,
+  }),
+  /** Hosts by how many tasks failed on them in the last `days` days, most first (at most FAILING_HOSTS_MAX). */
+  failing: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/hosts/failing',
+    params: ProjectParams,
+    query: FailingHostsQuery,
+    response: FailingHosts,
   }),
 };

@@ -230,6 +230,17 @@ export const StatsEntry = z.object({ date: z.string(), count_by_status: z.record
 export type StatsEntry = z.infer<typeof StatsEntry>;
 
 export const tasksApi = {
+  /**
+   * Gantry's own: a new task of the same template, params, inventory and variables, limited to the hosts
+   * that failed or were unreachable in this one (task.rerun_of_task_id names this one).
+   */
+  rerunFailedHosts: endpoint({
+    method: 'POST',
+    path: '/api/project/:projectId/tasks/:taskId/rerun_failed_hosts',
+    params: TaskParamsPath,
+    response: Task,
+    status: 201,
+  }),
   create: endpoint({
     method: 'POST',
     path: '/api/project/:projectId/tasks',

@@ -17,6 +17,7 @@ import { workflows } from './migrations/0014-workflows.ts';
 import { taskHosts } from './migrations/0015-task-hosts.ts';
 import { workflowRuns } from './migrations/0016-workflow-runs.ts';
 import { workflowApprovals } from './migrations/0018-workflow-approvals.ts';
+import { hostHistory } from './migrations/0019-host-history.ts';
 import { createSchemaHelpers, type GantryMigration } from './schema.ts';
 
 /** The one ordered migration set, shared by every dialect. */
@@ -38,6 +39,7 @@ const MIGRATIONS: GantryMigration[] = [
   taskHosts,
   workflowRuns,
   workflowApprovals,
+  hostHistory,
 ];
 
 function createMigrator(db: Db, dialect: Dialect): Migrator {

@@ -25,6 +25,8 @@ export interface TaskOrigin {
   permissions?: number;
   scheduleId?: number;
   integrationId?: number;
+  /** The task whose failed hosts this one runs again. */
+  rerunOf?: number;
 }
 
 const ARGUMENTS_IGNORED_LINE =
@@ -133,7 +135,7 @@ export function createTaskCreation({
       output_lines: checked.argumentsIgnored ? 1 : 0,
       runner_log_offset: 0,
       host_recap: null,
-      rerun_of_task_id: null,
+      rerun_of_task_id: origin.rerunOf ?? null,
     };
     const id = await tasks.insert(row);
     if (checked.argumentsIgnored)

@@ -1,11 +1,18 @@
 import {
+  FAILING_HOSTS_MAX,
   HOST_LIMITS,
+  PROJECT_HOSTS_MAX_RUNS,
+  type FailingHosts,
+  type ProjectHost,
+  type ProjectHosts,
   HOST_STATUSES,
   HostRecap,
   type HostCounts,
   type TaskHostReport,
   type TaskHosts,
 } from '@gantry/contract';
+import type { Clock } from '../../clock.ts';
+import { toTimestamp } from '../../clock.ts';
 import { notFound } from '../../errors.ts';
 import type { TaskHostsRepository } from './task-hosts.repository.ts';
 import type { TasksRepository } from './tasks.repository.ts';
@@ -38,6 +45,14 @@ export function parseHostRecap(text: string | null): HostRecap | null {
 interface TaskHostsDeps {
   hosts: TaskHostsRepository;
   tasks: TasksRepository;
+  clock: Clock;
+}
+
+const DAY_MS = 86_400_000;
+
+/** When a task happened, as the history shows it: its end, else its start, else when it was queued. */
+function timeOf(task: { created: string; start: string | null; end: string | null }): string {
+  return task.end ?? task.start ?? task.created;
 }
 
 /** What ansible did per host in a task (docs/task-hosts.md): stored at the task's end, read by the Hosts view. */
@@ -86,6 +101,48 @@ export function createTaskHosts(deps: TaskHostsDeps) {
     },
 
     listFailedHosts: (taskId: number) => deps.hosts.listFailedHosts(taskId),
+
+    /** Every host of the project's ansible tasks with the newest task of each template on it. */
+    async listProjectHosts(projectId: number): Promise<ProjectHosts> {
+      const rows = await deps.hosts.listLastRuns(projectId, PROJECT_HOSTS_MAX_RUNS + 1);
+      const hosts: ProjectHost[] = [];
+      for (const row of rows.slice(0, PROJECT_HOSTS_MAX_RUNS)) {
+        let host = hosts.at(-1);
+        if (host?.host !== row.host) {
+          host = { host: row.host, runs: [] };
+          hosts.push(host);
+        }
+        host.runs.push({
+          template_id: row.template_id,
+          template_name: row.template_name,
+          task_id: row.task_id,
+          status: row.status,
+          time: timeOf(row),
+          failed: row.failed,
+          unreachable: row.unreachable,
+        });
+      }
+      return { hosts, truncated: rows.length > PROJECT_HOSTS_MAX_RUNS };
+    },
+
+    /** Hosts by the number of the last `days` days' tasks that failed on them or could not reach them. */
+    async listFailingHosts(projectId: number, days: number): Promise<FailingHosts> {
+      const since = toTimestamp(new Date(deps.clock.now().getTime() - days * DAY_MS));
+      const rows = await deps.hosts.listFailing(projectId, since, FAILING_HOSTS_MAX);
+      const ids = rows.map((row) => Number(row.last_task_id));
+      const times = new Map(
+        (await deps.hosts.listTaskTimes(projectId, ids)).map((task) => [Number(task.id), timeOf(task)]),
+      );
+      return {
+        days,
+        hosts: rows.map((row) => ({
+          host: row.host,
+          failures: Number(row.failures),
+          last_task_id: Number(row.last_task_id),
+          last_time: times.get(Number(row.last_task_id)) ?? '',
+        })),
+      };
+    },
   };
 }
 

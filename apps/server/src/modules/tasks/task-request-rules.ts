@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { CreateTaskBody, Template } from '@gantry/contract';
-import { CLI_ARGS_INVALID, findSurveyAnswerProblem, isJsonStringArray } from '@gantry/contract';
+import { CLI_ARGS_INVALID, HOST_LIMITS, findSurveyAnswerProblem, isJsonStringArray } from '@gantry/contract';
 import type { z } from 'zod';
 import { validationFailed } from '../../errors.ts';
 
@@ -92,6 +92,17 @@ function checkHostPatterns(text: string, source: string): void {
     )
       throw validationFailed(`${source} cannot read hosts from a file (@…)`);
   }
+}
+
+/**
+ * Whether a host name can go into --limit as it is and name exactly that host. Host pattern syntax would
+ * widen or redirect it: `,` and `:` separate patterns, a leading `!`, `&`, `~` or `@` negates,
+ * intersects, starts a regular expression or reads a file, and `*`, `?`, `[`, `]` match other hosts.
+ */
+export function isExactHostName(name: string): boolean {
+  return (
+    name.length > 0 && name.length <= HOST_LIMITS.nameLength && !/[\s\p{C},:*?[\]]/u.test(name) && !/^[!&~@]/.test(name)
+  );
 }
 
 /**

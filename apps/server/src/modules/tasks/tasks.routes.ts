@@ -1,12 +1,17 @@
-import { Permission, activeTasksApi, rawOutputApi, taskHostsApi, tasksApi } from '@gantry/contract';
+import { Permission, activeTasksApi, projectHostsApi, rawOutputApi, taskHostsApi, tasksApi } from '@gantry/contract';
 import type { Routes } from '../../http/route.ts';
 import { ADMIN, projectMember } from '../../http/route.ts';
 import type { TaskHostsService } from './task-hosts.ts';
+import type { TaskRerun } from './task-rerun.ts';
 import type { TasksService } from './tasks.service.ts';
 
 export function registerTasksRoutes(
   route: Routes,
-  { tasks, taskHosts }: { tasks: TasksService; taskHosts: TaskHostsService },
+  {
+    tasks,
+    taskHosts,
+    rerunFailedHosts,
+  }: { tasks: TasksService; taskHosts: TaskHostsService; rerunFailedHosts: TaskRerun },
 ) {
   const run = projectMember(Permission.runProjectTasks);
   route(tasksApi.create, run, ({ actor, access, body }) =>
@@ -24,6 +29,13 @@ export function registerTasksRoutes(
     tasks.searchOutput(access.project.id, params.taskId, query, actor.id),
   );
   route(taskHostsApi.list, projectMember(), ({ access, params }) => taskHosts.list(access.project.id, params.taskId));
+  route(tasksApi.rerunFailedHosts, run, ({ actor, access, params }) =>
+    rerunFailedHosts(access.project.id, params.taskId, { user: actor, permissions: access.permissions }),
+  );
+  route(projectHostsApi.list, projectMember(), ({ access }) => taskHosts.listProjectHosts(access.project.id));
+  route(projectHostsApi.failing, projectMember(), ({ access, query }) =>
+    taskHosts.listFailingHosts(access.project.id, query.days),
+  );
   route(rawOutputApi, projectMember(), async ({ access, params, reply }) =>
     reply.type('text/plain; charset=utf-8').send(await tasks.rawOutput(access.project.id, params.taskId)),
   );
