@@ -1,4 +1,6 @@
 import type { FormEventHandler, ReactNode } from 'react';
+import { FormProvider } from 'react-hook-form';
+import type { FieldValues, UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
@@ -9,7 +11,7 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import { SubmitButton } from './submit-button.tsx';
 
-interface FormDialogProps {
+interface FormDialogProps<TInput extends FieldValues, TValues> {
   open: boolean;
   title: string;
   submitLabel: string;
@@ -22,10 +24,12 @@ interface FormDialogProps {
   maxWidth?: 'xs' | 'sm' | 'md';
   /** A fixed maximum width in pixels where the seed names one (integration dialogs: 450). */
   width?: number;
+  /** The dialog's form: its fields (FormTextField, Controller, ...) take their control from it. */
+  form?: UseFormReturn<TInput, unknown, TValues>;
   children: ReactNode;
 }
 
-export function FormDialog({
+export function FormDialog<TInput extends FieldValues, TValues>({
   open,
   title,
   submitLabel,
@@ -35,8 +39,9 @@ export function FormDialog({
   error,
   maxWidth = 'xs',
   width,
+  form,
   children,
-}: FormDialogProps) {
+}: FormDialogProps<TInput, TValues>) {
   const { t } = useTranslation();
   return (
     <Dialog
@@ -56,7 +61,7 @@ export function FormDialog({
                 {error}
               </Alert>
             ) : null}
-            {children}
+            {form ? <FormProvider {...form}>{children}</FormProvider> : children}
           </Stack>
         </DialogContent>
         <DialogActions sx={{ px: 3, pb: 2 }}>

@@ -7,8 +7,9 @@ import TextField from '@mui/material/TextField';
 import type { TextFieldProps } from '@mui/material/TextField';
 import { translateValidationMessage } from '../lib/i18n.ts';
 
-interface FieldProps<TValues extends FieldValues, TOutput> {
-  control: Control<TValues, unknown, TOutput>;
+export interface FieldProps<TValues extends FieldValues, TOutput> {
+  /** The form's control; by default the one of the surrounding form (FormProvider, as in FormDialog). */
+  control?: Control<TValues, unknown, TOutput>;
   name: FieldPath<TValues>;
 }
 

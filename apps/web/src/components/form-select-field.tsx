@@ -1,11 +1,12 @@
 import type { ReactNode } from 'react';
 import { Controller } from 'react-hook-form';
-import type { Control, FieldPath, FieldValues } from 'react-hook-form';
+import type { FieldValues } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import type { TextFieldProps } from '@mui/material/TextField';
 import { translateValidationMessage } from '../lib/i18n.ts';
+import type { FieldProps } from './form-fields.tsx';
 
 interface SelectOption {
   /** Ids are numbers, enums strings; null (or '' for text fields) is "none". */
@@ -14,9 +15,7 @@ interface SelectOption {
   disabled?: boolean;
 }
 
-type FormSelectFieldProps<TValues extends FieldValues, TOutput> = {
-  control: Control<TValues, unknown, TOutput>;
-  name: FieldPath<TValues>;
+type FormSelectFieldProps<TValues extends FieldValues, TOutput> = FieldProps<TValues, TOutput> & {
   options: readonly SelectOption[];
 } & Omit<TextFieldProps, 'name' | 'value' | 'onChange' | 'onBlur' | 'error' | 'select' | 'children'>;
 

@@ -72,6 +72,7 @@ export function useFormDialog<TInput extends FieldValues, TValues, TVariables, T
   return {
     form,
     dialogProps: {
+      form,
       open,
       onClose,
       onSubmit,

@@ -43,7 +43,6 @@ export function AppDialog({ open, app, onClose }: AppDialogProps) {
     <FormDialog {...dialogProps} maxWidth="sm" title={isNew ? t('apps.newApp') : t('apps.editApp')}>
       <Stack direction="row" spacing={2} sx={{ alignItems: 'flex-start' }}>
         <FormTextField
-          control={form.control}
           name="id"
           label={t('apps.id')}
           required={isNew}
@@ -51,16 +50,10 @@ export function AppDialog({ open, app, onClose }: AppDialogProps) {
           autoFocus={isNew}
           helperText={t('apps.idHint')}
         />
-        <FormTextField control={form.control} name="title" label={t('apps.appTitle')} autoFocus={!isNew} />
+        <FormTextField name="title" label={t('apps.appTitle')} autoFocus={!isNew} />
       </Stack>
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
-        <FormTextField
-          control={form.control}
-          name="icon"
-          label={t('apps.icon')}
-          placeholder="language-ruby"
-          helperText={t('apps.iconHint')}
-        />
+        <FormTextField name="icon" label={t('apps.icon')} placeholder="language-ruby" helperText={t('apps.iconHint')} />
         <AppIcon
           app={{
             id: String(id ?? ''),
@@ -73,12 +66,11 @@ export function AppDialog({ open, app, onClose }: AppDialogProps) {
         />
       </Stack>
       <Stack direction="row" spacing={2}>
-        <FormTextField control={form.control} name="color" label={t('apps.color')} placeholder="#cc342d" />
-        <FormTextField control={form.control} name="dark_color" label={t('apps.darkColor')} placeholder="#ff6b6b" />
+        <FormTextField name="color" label={t('apps.color')} placeholder="#cc342d" />
+        <FormTextField name="dark_color" label={t('apps.darkColor')} placeholder="#ff6b6b" />
       </Stack>
       <Stack direction="row" spacing={2}>
         <FormTextField
-          control={form.control}
           name="path"
           label={t('apps.path')}
           placeholder="/usr/bin/ruby"
@@ -86,7 +78,6 @@ export function AppDialog({ open, app, onClose }: AppDialogProps) {
           slotProps={{ htmlInput: { spellCheck: false } }}
         />
         <FormTextField
-          control={form.control}
           name="priority"
           label={t('apps.priority')}
           numeric
@@ -95,7 +86,6 @@ export function AppDialog({ open, app, onClose }: AppDialogProps) {
         />
       </Stack>
       <Controller
-        control={form.control}
         name="args"
         render={({ field }) => (
           <StringListEditor

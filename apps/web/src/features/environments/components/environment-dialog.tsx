@@ -99,7 +99,7 @@ export function EnvironmentDialog({ open, projectId, environmentId, onClose }: E
       title={isNew ? t('environments.newEnvironment') : t('environments.editEnvironment')}
     >
       {!isNew && existing.isPending ? <LinearProgress /> : null}
-      <FormTextField control={form.control} name="name" label={t('environments.name')} required autoFocus />
+      <FormTextField name="name" label={t('environments.name')} required autoFocus />
       <Box sx={{ borderBottom: 1, borderColor: 'divider' }}>
         <Tabs value={tab} onChange={(_, next: TabName) => setTab(next)}>
           <Tab value="variables" label={t('environments.variablesTab')} />
@@ -109,7 +109,6 @@ export function EnvironmentDialog({ open, projectId, environmentId, onClose }: E
       <Box hidden={tab !== 'variables'}>
         <Stack spacing={3}>
           <Controller
-            control={form.control}
             name="json"
             render={({ field, fieldState }) => (
               <VariablesEditor
@@ -123,7 +122,6 @@ export function EnvironmentDialog({ open, projectId, environmentId, onClose }: E
             )}
           />
           <Controller
-            control={form.control}
             name="env"
             render={({ field, fieldState }) => (
               <VariablesEditor

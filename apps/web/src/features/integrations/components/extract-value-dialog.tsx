@@ -52,9 +52,8 @@ export function ExtractValueDialog({ open, projectId, integrationId, value, onCl
       width={INTEGRATION_DIALOG_WIDTH}
       title={isNew ? t('integrations.newValue') : t('integrations.editValue')}
     >
-      <FormTextField control={form.control} name="name" label={t('integrations.name')} required autoFocus />
+      <FormTextField name="name" label={t('integrations.name')} required autoFocus />
       <RequestPartFields
-        control={form.control}
         names={{ source: 'value_source', bodyDataType: 'body_data_type', key: 'key' }}
         source={source}
         bodyDataType={bodyDataType}
@@ -63,7 +62,6 @@ export function ExtractValueDialog({ open, projectId, integrationId, value, onCl
         jsonPathPlaceholder="repository.full_name"
       />
       <FormTextField
-        control={form.control}
         name="variable"
         label={t('integrations.variable')}
         required
@@ -71,7 +69,6 @@ export function ExtractValueDialog({ open, projectId, integrationId, value, onCl
         slotProps={{ htmlInput: { spellCheck: false } }}
       />
       <FormSelectField
-        control={form.control}
         name="variable_type"
         label={t('integrations.variableType')}
         options={[

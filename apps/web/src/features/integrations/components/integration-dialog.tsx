@@ -62,16 +62,14 @@ export function IntegrationDialog({ open, projectId, integration, onClose }: Int
       width={INTEGRATION_DIALOG_WIDTH}
       title={isNew ? t('integrations.newIntegration') : t('integrations.editIntegration')}
     >
-      <FormTextField control={form.control} name="name" label={t('integrations.name')} required autoFocus />
+      <FormTextField name="name" label={t('integrations.name')} required autoFocus />
       <FormSelectField
-        control={form.control}
         name="template_id"
         label={t('integrations.template')}
         required
         options={(templates.data ?? []).map((template) => ({ value: template.id, label: template.name }))}
       />
       <FormSelectField
-        control={form.control}
         name="auth_method"
         label={t('integrations.authMethod')}
         options={INTEGRATION_AUTH_METHODS.map((value) => ({
@@ -81,7 +79,6 @@ export function IntegrationDialog({ open, projectId, integration, onClose }: Int
       />
       {authMethodNeedsHeader(method) ? (
         <FormTextField
-          control={form.control}
           name="auth_header"
           label={t('integrations.authHeader')}
           required
@@ -91,7 +88,6 @@ export function IntegrationDialog({ open, projectId, integration, onClose }: Int
       ) : null}
       {authMethodNeedsSecret(method) ? (
         <FormSelectField
-          control={form.control}
           name="auth_secret_id"
           label={t('integrations.authSecret')}
           required

@@ -51,9 +51,8 @@ export function MatcherDialog({ open, projectId, integrationId, matcher, onClose
       width={INTEGRATION_DIALOG_WIDTH}
       title={isNew ? t('integrations.newMatcher') : t('integrations.editMatcher')}
     >
-      <FormTextField control={form.control} name="name" label={t('integrations.name')} required autoFocus />
+      <FormTextField name="name" label={t('integrations.name')} required autoFocus />
       <RequestPartFields
-        control={form.control}
         names={{ source: 'match_type', bodyDataType: 'body_data_type', key: 'key' }}
         source={source}
         bodyDataType={bodyDataType}
@@ -62,14 +61,12 @@ export function MatcherDialog({ open, projectId, integrationId, matcher, onClose
         jsonPathPlaceholder="ref"
       />
       <FormSelectField
-        control={form.control}
         name="method"
         label={t('integrations.method')}
         required
         options={MATCH_METHODS.map((method) => ({ value: method, label: t(`integrations.methods.${method}`) }))}
       />
       <FormTextField
-        control={form.control}
         name="value"
         label={t('integrations.value')}
         required

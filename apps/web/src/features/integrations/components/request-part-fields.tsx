@@ -1,11 +1,10 @@
-import type { Control, FieldPath, FieldValues } from 'react-hook-form';
+import type { FieldPath, FieldValues } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormTextField } from '../../../components/form-fields.tsx';
 import { FormSelectField } from '../../../components/form-select-field.tsx';
 import { showsKey } from './integration-forms.ts';
 
 interface RequestPartFieldsProps<TFields extends FieldValues> {
-  control: Control<TFields>;
   /** The form's names for the part of the request read, the body's format and the key in it. */
   names: { source: FieldPath<TFields>; bodyDataType: FieldPath<TFields>; key: FieldPath<TFields> };
   /** The values of the first two, as the dialog watches them. */
@@ -22,7 +21,6 @@ interface RequestPartFieldsProps<TFields extends FieldValues> {
  * header by name. The format shows only for a body, the key only where there is one to look up.
  */
 export function RequestPartFields<TFields extends FieldValues>({
-  control,
   names,
   source,
   bodyDataType,
@@ -41,19 +39,12 @@ export function RequestPartFields<TFields extends FieldValues>({
   ];
   return (
     <>
-      <FormSelectField control={control} name={names.source} label={sourceLabel} required options={sourceOptions} />
+      <FormSelectField name={names.source} label={sourceLabel} required options={sourceOptions} />
       {source === 'body' ? (
-        <FormSelectField
-          control={control}
-          name={names.bodyDataType}
-          label={bodyDataTypeLabel}
-          required
-          options={bodyDataTypeOptions}
-        />
+        <FormSelectField name={names.bodyDataType} label={bodyDataTypeLabel} required options={bodyDataTypeOptions} />
       ) : null}
       {showsKey(source, bodyDataType) ? (
         <FormTextField
-          control={control}
           name={names.key}
           label={source === 'header' ? t('integrations.headerName') : t('integrations.jsonPath')}
           required

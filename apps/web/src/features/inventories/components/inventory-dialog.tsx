@@ -75,9 +75,8 @@ export function InventoryDialog({ open, projectId, inventory, onClose }: Invento
       maxWidth="sm"
       title={isNew ? t('inventories.newInventory') : t('inventories.editInventory')}
     >
-      <FormTextField control={form.control} name="name" label={t('inventories.name')} required autoFocus />
+      <FormTextField name="name" label={t('inventories.name')} required autoFocus />
       <FormSelectField
-        control={form.control}
         name="ssh_key_id"
         label={t('inventories.userCredentials')}
         required
@@ -87,7 +86,6 @@ export function InventoryDialog({ open, projectId, inventory, onClose }: Invento
           .map((key) => ({ value: key.id, label: `${key.name} (${t(`keys.types.${key.type}`)})` }))}
       />
       <FormSelectField
-        control={form.control}
         name="become_key_id"
         label={t('inventories.becomeKey')}
         helperText={t('inventories.becomeKeyHint')}
@@ -97,7 +95,6 @@ export function InventoryDialog({ open, projectId, inventory, onClose }: Invento
         ]}
       />
       <FormSelectField
-        control={form.control}
         name="type"
         label={t('inventories.type')}
         required
@@ -115,7 +112,6 @@ export function InventoryDialog({ open, projectId, inventory, onClose }: Invento
       {type === 'file' ? (
         <>
           <FormTextField
-            control={form.control}
             name="inventory"
             label={t('inventories.path')}
             required
@@ -124,7 +120,6 @@ export function InventoryDialog({ open, projectId, inventory, onClose }: Invento
             slotProps={{ htmlInput: { spellCheck: false } }}
           />
           <FormSelectField
-            control={form.control}
             name="repository_id"
             label={t('inventories.repository')}
             helperText={t('inventories.repositoryHint')}
@@ -136,7 +131,6 @@ export function InventoryDialog({ open, projectId, inventory, onClose }: Invento
         </>
       ) : (
         <FormTextField
-          control={form.control}
           name="inventory"
           label={type === 'static-yaml' ? t('inventories.yamlContent') : t('inventories.iniContent')}
           multiline

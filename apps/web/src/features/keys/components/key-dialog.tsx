@@ -49,9 +49,8 @@ export function KeyDialog({ open, projectId, accessKey, onClose }: KeyDialogProp
 
   return (
     <FormDialog {...dialogProps} title={isNew ? t('keys.newKey') : t('keys.editKey')}>
-      <FormTextField control={form.control} name="name" label={t('keys.name')} required autoFocus />
+      <FormTextField name="name" label={t('keys.name')} required autoFocus />
       <FormSelectField
-        control={form.control}
         name="type"
         label={t('keys.type')}
         required
@@ -65,7 +64,7 @@ export function KeyDialog({ open, projectId, accessKey, onClose }: KeyDialogProp
       />
       {isNew ? null : (
         <>
-          <FormCheckbox control={form.control} name="override_secret" label={t('keys.override')} />
+          <FormCheckbox name="override_secret" label={t('keys.override')} />
           {accessKey.empty && !secretsEditable && accessKey.type !== 'none' ? (
             <Alert severity="warning">{t('keys.emptyHint')}</Alert>
           ) : null}
@@ -74,21 +73,18 @@ export function KeyDialog({ open, projectId, accessKey, onClose }: KeyDialogProp
       {type === 'ssh' && secretsEditable ? (
         <>
           <FormTextField
-            control={form.control}
             name="ssh.login"
             label={t('keys.login')}
             helperText={t('keys.loginOptional')}
             autoComplete="off"
           />
           <FormTextField
-            control={form.control}
             name="ssh.passphrase"
             label={t('keys.passphrase')}
             type="password"
             autoComplete="new-password"
           />
           <FormTextField
-            control={form.control}
             name="ssh.private_key"
             label={t('keys.privateKey')}
             required
@@ -101,25 +97,12 @@ export function KeyDialog({ open, projectId, accessKey, onClose }: KeyDialogProp
         </>
       ) : null}
       {type === 'string' && secretsEditable ? (
-        <FormTextField
-          control={form.control}
-          name="string"
-          label={t('keys.value')}
-          type="password"
-          required
-          autoComplete="new-password"
-        />
+        <FormTextField name="string" label={t('keys.value')} type="password" required autoComplete="new-password" />
       ) : null}
       {type === 'login_password' && secretsEditable ? (
         <>
+          <FormTextField name="login_password.login" label={t('keys.login')} autoComplete="off" />
           <FormTextField
-            control={form.control}
-            name="login_password.login"
-            label={t('keys.login')}
-            autoComplete="off"
-          />
-          <FormTextField
-            control={form.control}
             name="login_password.password"
             label={t('keys.password')}
             type="password"

@@ -1,4 +1,4 @@
-import { useForm } from 'react-hook-form';
+import { FormProvider, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -53,48 +53,48 @@ export function ProjectForm({
   });
 
   return (
-    <form onSubmit={form.handleSubmit(onSubmit)} noValidate aria-label={t('projects.form.label')}>
-      {/* Seed 000 section 9: the project form area is 300 px high; the alert switch and its chat share a line. */}
-      <Stack spacing={2} sx={{ maxWidth: 640 }}>
-        {error ? (
-          <Alert severity="error" role="alert">
-            {error}
-          </Alert>
-        ) : null}
-        <FormTextField control={form.control} name="name" label={t('projects.form.name')} required />
-        <FormTextField
-          control={form.control}
-          name="max_parallel_tasks"
-          label={t('projects.form.maxParallelTasks')}
-          helperText={t('projects.form.maxParallelTasksHint')}
-          numeric
-        />
-        <Stack
-          direction={{ xs: 'column', sm: 'row' }}
-          spacing={{ xs: 1, sm: 2 }}
-          sx={{ alignItems: { sm: 'flex-start' } }}
-        >
-          <Box sx={{ flexShrink: 0, pt: { sm: 1 } }}>
-            <FormCheckbox control={form.control} name="alert" label={t('projects.form.alert')} />
-          </Box>
-          <FormTextField
-            control={form.control}
-            name="alert_chat"
-            label={t('projects.form.alertChat')}
-            helperText={t('projects.form.alertChatHint')}
-            sx={{ flex: 1 }}
-          />
-        </Stack>
-        <Stack direction="row" spacing={1.5} useFlexGap sx={{ flexWrap: 'wrap' }}>
-          <SubmitButton pending={submitting}>{submitLabel}</SubmitButton>
-          {secondaryAction ? (
-            <Button variant="outlined" disabled={submitting} onClick={form.handleSubmit(secondaryAction.onSubmit)}>
-              {secondaryAction.label}
-            </Button>
+    <FormProvider {...form}>
+      <form onSubmit={form.handleSubmit(onSubmit)} noValidate aria-label={t('projects.form.label')}>
+        {/* Seed 000 section 9: the project form area is 300 px high; the alert switch and its chat share a line. */}
+        <Stack spacing={2} sx={{ maxWidth: 640 }}>
+          {error ? (
+            <Alert severity="error" role="alert">
+              {error}
+            </Alert>
           ) : null}
+          <FormTextField name="name" label={t('projects.form.name')} required />
+          <FormTextField
+            name="max_parallel_tasks"
+            label={t('projects.form.maxParallelTasks')}
+            helperText={t('projects.form.maxParallelTasksHint')}
+            numeric
+          />
+          <Stack
+            direction={{ xs: 'column', sm: 'row' }}
+            spacing={{ xs: 1, sm: 2 }}
+            sx={{ alignItems: { sm: 'flex-start' } }}
+          >
+            <Box sx={{ flexShrink: 0, pt: { sm: 1 } }}>
+              <FormCheckbox name="alert" label={t('projects.form.alert')} />
+            </Box>
+            <FormTextField
+              name="alert_chat"
+              label={t('projects.form.alertChat')}
+              helperText={t('projects.form.alertChatHint')}
+              sx={{ flex: 1 }}
+            />
+          </Stack>
+          <Stack direction="row" spacing={1.5} useFlexGap sx={{ flexWrap: 'wrap' }}>
+            <SubmitButton pending={submitting}>{submitLabel}</SubmitButton>
+            {secondaryAction ? (
+              <Button variant="outlined" disabled={submitting} onClick={form.handleSubmit(secondaryAction.onSubmit)}>
+                {secondaryAction.label}
+              </Button>
+            ) : null}
+          </Stack>
         </Stack>
-      </Stack>
-    </form>
+      </form>
+    </FormProvider>
   );
 }
 

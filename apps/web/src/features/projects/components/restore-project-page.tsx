@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, FormProvider, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -70,61 +70,62 @@ export function RestoreProjectPage() {
     <Page>
       <PageHeader title={t('projects.restore.title')} />
       <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
-        <form onSubmit={form.handleSubmit(submit)} noValidate aria-label={t('projects.restore.title')}>
-          <Stack spacing={2.5} sx={{ maxWidth: 480 }}>
-            <Typography variant="body2" color="text.secondary">
-              {t('backup.restore.hint')}
-            </Typography>
-            {error ? (
-              <Alert severity="error" role="alert">
-                {error}
-              </Alert>
-            ) : null}
-            <FormTextField control={form.control} name="name" label={t('backup.restore.name')} required />
-            <Controller
-              control={form.control}
-              name="file"
-              render={({ field, fieldState }) => (
-                <div>
-                  <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
-                    {/* A real button opens the picker, so the keyboard reaches it (a label around a hidden input is not focusable). */}
-                    <Button
-                      variant="outlined"
-                      startIcon={<UploadFileIcon />}
-                      sx={{ flexShrink: 0 }}
-                      onClick={() => fileInput.current?.click()}
-                    >
-                      {t('backup.restore.chooseFile')}
-                    </Button>
-                    <input
-                      ref={fileInput}
-                      hidden
-                      type="file"
-                      accept="application/json,.json"
-                      aria-label={t('backup.restore.file')}
-                      onChange={(event) => {
-                        setFileError(null);
-                        field.onChange(event.target.files?.[0] ?? null);
-                      }}
-                    />
-                    <Typography
-                      variant="body2"
-                      color={field.value ? 'text.primary' : 'text.secondary'}
-                      noWrap
-                      sx={{ minWidth: 0 }}
-                    >
-                      {field.value instanceof File ? field.value.name : t('backup.restore.noFile')}
-                    </Typography>
-                  </Stack>
-                  {fieldState.error ? <FormHelperText error>{t(FILE_REQUIRED)}</FormHelperText> : null}
-                </div>
-              )}
-            />
-            <div>
-              <SubmitButton pending={restore.isPending}>{t('backup.restore.submit')}</SubmitButton>
-            </div>
-          </Stack>
-        </form>
+        <FormProvider {...form}>
+          <form onSubmit={form.handleSubmit(submit)} noValidate aria-label={t('projects.restore.title')}>
+            <Stack spacing={2.5} sx={{ maxWidth: 480 }}>
+              <Typography variant="body2" color="text.secondary">
+                {t('backup.restore.hint')}
+              </Typography>
+              {error ? (
+                <Alert severity="error" role="alert">
+                  {error}
+                </Alert>
+              ) : null}
+              <FormTextField name="name" label={t('backup.restore.name')} required />
+              <Controller
+                name="file"
+                render={({ field, fieldState }) => (
+                  <div>
+                    <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+                      {/* A real button opens the picker, so the keyboard reaches it (a label around a hidden input is not focusable). */}
+                      <Button
+                        variant="outlined"
+                        startIcon={<UploadFileIcon />}
+                        sx={{ flexShrink: 0 }}
+                        onClick={() => fileInput.current?.click()}
+                      >
+                        {t('backup.restore.chooseFile')}
+                      </Button>
+                      <input
+                        ref={fileInput}
+                        hidden
+                        type="file"
+                        accept="application/json,.json"
+                        aria-label={t('backup.restore.file')}
+                        onChange={(event) => {
+                          setFileError(null);
+                          field.onChange(event.target.files?.[0] ?? null);
+                        }}
+                      />
+                      <Typography
+                        variant="body2"
+                        color={field.value ? 'text.primary' : 'text.secondary'}
+                        noWrap
+                        sx={{ minWidth: 0 }}
+                      >
+                        {field.value instanceof File ? field.value.name : t('backup.restore.noFile')}
+                      </Typography>
+                    </Stack>
+                    {fieldState.error ? <FormHelperText error>{t(FILE_REQUIRED)}</FormHelperText> : null}
+                  </div>
+                )}
+              />
+              <div>
+                <SubmitButton pending={restore.isPending}>{t('backup.restore.submit')}</SubmitButton>
+              </div>
+            </Stack>
+          </form>
+        </FormProvider>
       </Paper>
       <RestoreResultDialog
         outcome={outcome}

@@ -70,7 +70,7 @@ export function RepositoryDialog({ open, projectId, repository, onClose }: Repos
       maxWidth="sm"
       title={isNew ? t('repositories.newRepository') : t('repositories.editRepository')}
     >
-      <FormTextField control={form.control} name="name" label={t('repositories.name')} required autoFocus />
+      <FormTextField name="name" label={t('repositories.name')} required autoFocus />
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
         <TextField
           select
@@ -90,7 +90,6 @@ export function RepositoryDialog({ open, projectId, repository, onClose }: Repos
           ))}
         </TextField>
         <FormTextField
-          control={form.control}
           name="git_url"
           label={t('repositories.url')}
           required
@@ -99,17 +98,8 @@ export function RepositoryDialog({ open, projectId, repository, onClose }: Repos
           slotProps={{ htmlInput: { spellCheck: false } }}
         />
       </Stack>
-      {local ? null : (
-        <FormTextField
-          control={form.control}
-          name="git_branch"
-          label={t('repositories.branch')}
-          required
-          placeholder="main"
-        />
-      )}
+      {local ? null : <FormTextField name="git_branch" label={t('repositories.branch')} required placeholder="main" />}
       <FormSelectField
-        control={form.control}
         name="ssh_key_id"
         label={t('repositories.accessKey')}
         required

@@ -23,7 +23,7 @@ export function RunnerDialog({ open, scope, runner, onClose, onCreated }: Runner
   const { t } = useTranslation();
   const snackbar = useSnackbar();
   const isNew = runner === undefined;
-  const { form, dialogProps } = useFormDialog({
+  const { dialogProps } = useFormDialog({
     open,
     onClose,
     isNew,
@@ -40,22 +40,20 @@ export function RunnerDialog({ open, scope, runner, onClose, onCreated }: Runner
 
   return (
     <FormDialog {...dialogProps} title={isNew ? t('runners.newRunner') : t('runners.editRunner')}>
-      <FormTextField control={form.control} name="name" label={t('runners.name')} required autoFocus />
+      <FormTextField name="name" label={t('runners.name')} required autoFocus />
       <FormTextField
-        control={form.control}
         name="webhook"
         label={t('runners.webhook')}
         placeholder="https://"
         helperText={t('runners.webhookHint')}
       />
       <FormTextField
-        control={form.control}
         name="max_parallel_tasks"
         label={t('runners.maxParallelTasks')}
         numeric
         helperText={t('runners.maxParallelTasksHint')}
       />
-      <FormCheckbox control={form.control} name="active" label={t('runners.active')} />
+      <FormCheckbox name="active" label={t('runners.active')} />
     </FormDialog>
   );
 }

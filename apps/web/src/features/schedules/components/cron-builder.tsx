@@ -1,5 +1,5 @@
 import { Controller } from 'react-hook-form';
-import type { Control, UseFormSetValue } from 'react-hook-form';
+import type { UseFormSetValue } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -36,17 +36,15 @@ function useChoiceLabel() {
 }
 
 interface ChoiceFieldProps {
-  control: Control<ScheduleFormFields>;
   field: PickerField;
 }
 
 /** One picker field: several values may be chosen; none means "every". */
-function ChoiceField({ control, field }: ChoiceFieldProps) {
+function ChoiceField({ field }: ChoiceFieldProps) {
   const { t } = useTranslation();
   const labelOf = useChoiceLabel();
   return (
     <Controller
-      control={control}
       name={`picker.${field}`}
       render={({ field: input }) => (
         <TextField
@@ -88,14 +86,13 @@ function ChoiceField({ control, field }: ChoiceFieldProps) {
 }
 
 interface CronBuilderProps {
-  control: Control<ScheduleFormFields>;
   setValue: UseFormSetValue<ScheduleFormFields>;
   /** The form's current values (watched by the dialog). */
   fields: ScheduleFormFields;
 }
 
 /** Raw cron text or the timing picker; switching carries the expression across both ways. */
-export function CronBuilder({ control, setValue, fields }: CronBuilderProps) {
+export function CronBuilder({ setValue, fields }: CronBuilderProps) {
   const { t } = useTranslation();
   const { mode, picker } = fields;
   const timing = picker.timing;
@@ -121,7 +118,6 @@ export function CronBuilder({ control, setValue, fields }: CronBuilderProps) {
       </ToggleButtonGroup>
       {mode === 'raw' ? (
         <FormTextField
-          control={control}
           name="cron_format"
           label={t('schedules.cron')}
           required
@@ -137,7 +133,6 @@ export function CronBuilder({ control, setValue, fields }: CronBuilderProps) {
             </Alert>
           ) : null}
           <Controller
-            control={control}
             name="picker.timing"
             render={({ field, fieldState }) => (
               <TextField
@@ -164,7 +159,7 @@ export function CronBuilder({ control, setValue, fields }: CronBuilderProps) {
             <>
               <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
                 {TIMING_FIELDS[timing].map((field) => (
-                  <ChoiceField key={field} control={control} field={field} />
+                  <ChoiceField key={field} field={field} />
                 ))}
               </Box>
               <Typography variant="body2" color="text.secondary">

@@ -75,19 +75,17 @@ export function ScheduleDialog({ open, projectId, schedule, onClose }: ScheduleD
       title={isNew ? t('schedules.newSchedule') : t('schedules.editSchedule')}
       submitting={checking || dialogProps.submitting}
     >
-      <FormTextField control={form.control} name="name" label={t('schedules.name')} required autoFocus />
+      <FormTextField name="name" label={t('schedules.name')} required autoFocus />
       <FormSelectField
-        control={form.control}
         name="template_id"
         label={t('schedules.template')}
         required
         options={(templates.data ?? []).map((template) => ({ value: template.id, label: template.name }))}
       />
-      <FormCheckbox control={form.control} name="run_on_commit" label={t('schedules.runOnCommit')} />
+      <FormCheckbox name="run_on_commit" label={t('schedules.runOnCommit')} />
       {fields.run_on_commit ? (
         <>
           <FormSelectField
-            control={form.control}
             name="repository_id"
             label={t('schedules.repository')}
             required
@@ -98,7 +96,6 @@ export function ScheduleDialog({ open, projectId, schedule, onClose }: ScheduleD
             }))}
           />
           <FormSelectField
-            control={form.control}
             name="check_interval"
             label={t('schedules.checkInterval')}
             required
@@ -109,7 +106,7 @@ export function ScheduleDialog({ open, projectId, schedule, onClose }: ScheduleD
           />
         </>
       ) : (
-        <CronBuilder control={form.control} setValue={form.setValue} fields={fields} />
+        <CronBuilder setValue={form.setValue} fields={fields} />
       )}
       <NextRuns
         projectId={projectId}

@@ -133,11 +133,12 @@ function NewTaskForm({ projectId, template, source, onClose, onCreated }: NewTas
   );
   const schema = useMemo(() => buildTaskFormSchema(template, messages), [template, messages]);
   const [initial] = useState(() => getInitialTaskValues(template, source));
-  const { control, handleSubmit, setValue, getValues, watch } = useForm<TaskFormValues>({
+  const form = useForm<TaskFormValues>({
     resolver: zodResolver(schema),
     defaultValues: initial,
     mode: 'onSubmit',
   });
+  const { handleSubmit, setValue, getValues, watch } = form;
   const isDeploy = template.type === 'deploy';
   const builds = useQuery({
     ...buildVersionsQuery(projectId, template.build_template_id ?? 0),
@@ -163,6 +164,7 @@ function NewTaskForm({ projectId, template, source, onClose, onCreated }: NewTas
   return (
     <FormDialog
       open
+      form={form}
       title={title}
       submitLabel={t(source ? getRerunLabelKey(template.type) : getRunLabelKey(template.type))}
       onSubmit={(event) => void submit(event)}
@@ -190,7 +192,6 @@ function NewTaskForm({ projectId, template, source, onClose, onCreated }: NewTas
 
       {isDeploy ? (
         <Controller
-          control={control}
           name="build_task_id"
           render={({ field, fieldState }) => (
             <TextField
@@ -222,17 +223,11 @@ function NewTaskForm({ projectId, template, source, onClose, onCreated }: NewTas
         />
       ) : null}
 
-      <FormTextField
-        control={control}
-        name="message"
-        label={t('newTask.message')}
-        slotProps={{ htmlInput: { maxLength: 1024 } }}
-      />
+      <FormTextField name="message" label={t('newTask.message')} slotProps={{ htmlInput: { maxLength: 1024 } }} />
 
       {template.survey_vars.map((variable, index) => (
         <Controller
           key={`${index}-${variable.name}`}
-          control={control}
           name={`survey.${index}.value`}
           render={({ field, fieldState }) => {
             const helperText = fieldState.error?.message ?? (variable.description || undefined);
@@ -297,16 +292,13 @@ function NewTaskForm({ projectId, template, source, onClose, onCreated }: NewTas
         />
       ))}
 
-      {template.allow_override_branch_in_task ? (
-        <FormTextField control={control} name="git_branch" label={t('newTask.branch')} />
-      ) : null}
+      {template.allow_override_branch_in_task ? <FormTextField name="git_branch" label={t('newTask.branch')} /> : null}
 
       {paramNames.length > 0 ? (
         <FormGroup row sx={{ columnGap: 2 }}>
           {paramNames.map((name) => (
             <Controller
               key={name}
-              control={control}
               name={`params.${name}`}
               render={({ field }) => (
                 <FormControlLabel
@@ -337,7 +329,6 @@ function NewTaskForm({ projectId, template, source, onClose, onCreated }: NewTas
 
       {template.allow_override_args_in_task ? (
         <Controller
-          control={control}
           name="args"
           render={({ field }) => (
             <ArgsEditor

@@ -65,6 +65,7 @@ export function TeamMemberDialog({ open, projectId, members, onClose }: TeamMemb
   return (
     <FormDialog
       open={open}
+      form={form}
       title={t('team.newMember')}
       submitLabel={t('team.link')}
       onSubmit={submit}
@@ -73,7 +74,6 @@ export function TeamMemberDialog({ open, projectId, members, onClose }: TeamMemb
       error={add.error ? getErrorMessage(add.error) : users.error ? getErrorMessage(users.error) : null}
     >
       <Controller
-        control={form.control}
         name="user_id"
         render={({ field, fieldState }) => (
           <Autocomplete
@@ -105,7 +105,6 @@ export function TeamMemberDialog({ open, projectId, members, onClose }: TeamMemb
         )}
       />
       <Controller
-        control={form.control}
         name="role"
         render={({ field, fieldState }) => (
           <TextField

@@ -78,6 +78,7 @@ export function SurveyVarDialog({ open, variable, onSave, onClose }: SurveyVarDi
   return (
     <FormDialog
       open={open}
+      form={form}
       maxWidth="sm"
       title={variable ? t('templates.survey.edit') : t('templates.survey.new')}
       submitLabel={t('common.save')}
@@ -86,7 +87,6 @@ export function SurveyVarDialog({ open, variable, onSave, onClose }: SurveyVarDi
     >
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
         <FormTextField
-          control={form.control}
           name="title"
           label={t('templates.survey.title')}
           required
@@ -94,7 +94,6 @@ export function SurveyVarDialog({ open, variable, onSave, onClose }: SurveyVarDi
           helperText={t('templates.survey.titleHint')}
         />
         <FormTextField
-          control={form.control}
           name="name"
           label={t('templates.survey.name')}
           required
@@ -102,22 +101,15 @@ export function SurveyVarDialog({ open, variable, onSave, onClose }: SurveyVarDi
           slotProps={{ htmlInput: { spellCheck: false } }}
         />
       </Stack>
-      <FormTextField
-        control={form.control}
-        name="description"
-        label={t('templates.survey.description')}
-        multiline
-        minRows={2}
-      />
+      <FormTextField name="description" label={t('templates.survey.description')} multiline minRows={2} />
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
         <FormSelectField
-          control={form.control}
           name="type"
           label={t('templates.survey.type')}
           options={SURVEY_VAR_TYPES.map((value) => ({ value, label: t(SURVEY_TYPE_LABEL_KEYS[value]) }))}
         />
         <Box sx={{ minWidth: 160 }}>
-          <FormCheckbox control={form.control} name="required" label={t('templates.survey.required')} />
+          <FormCheckbox name="required" label={t('templates.survey.required')} />
         </Box>
       </Stack>
       {type === 'enum' ? (
@@ -129,7 +121,6 @@ export function SurveyVarDialog({ open, variable, onSave, onClose }: SurveyVarDi
             {values.fields.map((field, index) => (
               <Stack key={field.id} direction="row" spacing={1} sx={{ alignItems: 'center' }}>
                 <Controller
-                  control={form.control}
                   name={`values.${index}.name`}
                   render={({ field: input }) => (
                     <TextField
@@ -144,7 +135,6 @@ export function SurveyVarDialog({ open, variable, onSave, onClose }: SurveyVarDi
                   )}
                 />
                 <Controller
-                  control={form.control}
                   name={`values.${index}.value`}
                   render={({ field: input }) => (
                     <TextField
@@ -180,7 +170,6 @@ export function SurveyVarDialog({ open, variable, onSave, onClose }: SurveyVarDi
       ) : null}
       {type === 'enum' ? (
         <FormSelectField
-          control={form.control}
           name="default_value"
           label={t('templates.survey.default')}
           options={[
@@ -192,7 +181,6 @@ export function SurveyVarDialog({ open, variable, onSave, onClose }: SurveyVarDi
         />
       ) : (
         <FormTextField
-          control={form.control}
           name="default_value"
           label={t('templates.survey.default')}
           type={type === 'secret' ? 'password' : 'text'}

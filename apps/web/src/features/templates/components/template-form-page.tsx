@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, FormProvider, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Navigate, Link as RouterLink, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -224,205 +224,178 @@ function TemplateForm({ projectId, viewId, template, app: appFromUrl, backTo }: 
         title={isNew ? t('templates.newTemplate') : t('templates.editNamed', { name: template.name })}
         backTo={backTo}
       />
-      <Paper variant="outlined" component="form" onSubmit={submit} noValidate sx={{ overflow: 'hidden' }}>
-        <Stack direction="row" sx={{ alignItems: 'center', borderBottom: 1, borderColor: 'divider', pr: 2 }}>
-          <Controller
-            control={form.control}
-            name="type"
-            render={({ field }) => (
-              <Tabs
-                value={field.value}
-                onChange={(_, next: TemplateType) => field.onChange(next)}
-                aria-label={t('templates.type')}
-                variant="scrollable"
-                sx={{ flexGrow: 1, minWidth: 0 }}
-              >
-                {TEMPLATE_TYPES.map((value) => (
-                  <Tab key={value || 'task'} value={value} label={t(TYPE_LABEL_KEYS[value])} />
-                ))}
-              </Tabs>
-            )}
-          />
-          <Chip
-            icon={
-              <Box sx={{ display: 'flex', pl: 0.5 }}>
-                <AppIcon app={appInfo} size={16} />
-              </Box>
-            }
-            label={appInfo.title || app}
-            variant="outlined"
-            size="small"
-          />
-        </Stack>
-        <Box sx={{ p: { xs: 2, sm: 3 } }}>
-          {mutation.error ? (
-            <Alert severity="error" role="alert" sx={{ mb: 2 }}>
-              {getErrorMessage(mutation.error)}
-            </Alert>
-          ) : null}
-          {unshownError ? (
-            <Alert severity="error" role="alert" sx={{ mb: 2 }}>
-              {translateValidationMessage(t, unshownError)}
-            </Alert>
-          ) : null}
-          {loadError ? (
-            <Alert severity="error" sx={{ mb: 2 }}>
-              {getErrorMessage(loadError)}
-            </Alert>
-          ) : null}
-          <Box sx={{ display: 'grid', gap: { xs: 3, md: 4 }, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
-            <Stack spacing={2}>
-              <FormTextField
-                control={form.control}
-                name="name"
-                label={t('templates.name')}
-                required
-                autoFocus={isNew}
-              />
-              <FormTextField
-                control={form.control}
-                name="description"
-                label={t('templates.description')}
-                multiline
-                minRows={2}
-                maxRows={8}
-              />
-              <FormTextField
-                control={form.control}
-                name="playbook"
-                label={t(`templates.form.${kind}`)}
-                required={kind !== 'subdirectory'}
-                placeholder={PLAYBOOK_PLACEHOLDERS[kind]}
-                helperText={t(`templates.form.${kind}Hint`)}
-                slotProps={{ htmlInput: { spellCheck: false } }}
-              />
-              {appNeedsInventory(app) ? (
+      <FormProvider {...form}>
+        <Paper variant="outlined" component="form" onSubmit={submit} noValidate sx={{ overflow: 'hidden' }}>
+          <Stack direction="row" sx={{ alignItems: 'center', borderBottom: 1, borderColor: 'divider', pr: 2 }}>
+            <Controller
+              name="type"
+              render={({ field }) => (
+                <Tabs
+                  value={field.value}
+                  onChange={(_, next: TemplateType) => field.onChange(next)}
+                  aria-label={t('templates.type')}
+                  variant="scrollable"
+                  sx={{ flexGrow: 1, minWidth: 0 }}
+                >
+                  {TEMPLATE_TYPES.map((value) => (
+                    <Tab key={value || 'task'} value={value} label={t(TYPE_LABEL_KEYS[value])} />
+                  ))}
+                </Tabs>
+              )}
+            />
+            <Chip
+              icon={
+                <Box sx={{ display: 'flex', pl: 0.5 }}>
+                  <AppIcon app={appInfo} size={16} />
+                </Box>
+              }
+              label={appInfo.title || app}
+              variant="outlined"
+              size="small"
+            />
+          </Stack>
+          <Box sx={{ p: { xs: 2, sm: 3 } }}>
+            {mutation.error ? (
+              <Alert severity="error" role="alert" sx={{ mb: 2 }}>
+                {getErrorMessage(mutation.error)}
+              </Alert>
+            ) : null}
+            {unshownError ? (
+              <Alert severity="error" role="alert" sx={{ mb: 2 }}>
+                {translateValidationMessage(t, unshownError)}
+              </Alert>
+            ) : null}
+            {loadError ? (
+              <Alert severity="error" sx={{ mb: 2 }}>
+                {getErrorMessage(loadError)}
+              </Alert>
+            ) : null}
+            <Box sx={{ display: 'grid', gap: { xs: 3, md: 4 }, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
+              <Stack spacing={2}>
+                <FormTextField name="name" label={t('templates.name')} required autoFocus={isNew} />
+                <FormTextField
+                  name="description"
+                  label={t('templates.description')}
+                  multiline
+                  minRows={2}
+                  maxRows={8}
+                />
+                <FormTextField
+                  name="playbook"
+                  label={t(`templates.form.${kind}`)}
+                  required={kind !== 'subdirectory'}
+                  placeholder={PLAYBOOK_PLACEHOLDERS[kind]}
+                  helperText={t(`templates.form.${kind}Hint`)}
+                  slotProps={{ htmlInput: { spellCheck: false } }}
+                />
+                {appNeedsInventory(app) ? (
+                  <FormSelectField
+                    name="inventory_id"
+                    label={t('templates.inventory')}
+                    required
+                    options={(inventories.data ?? []).map((inventory) => ({
+                      value: inventory.id,
+                      label: inventory.name,
+                    }))}
+                  />
+                ) : null}
                 <FormSelectField
-                  control={form.control}
-                  name="inventory_id"
-                  label={t('templates.inventory')}
+                  name="repository_id"
+                  label={t('templates.repository')}
                   required
-                  options={(inventories.data ?? []).map((inventory) => ({
-                    value: inventory.id,
-                    label: inventory.name,
+                  options={(repositories.data ?? []).map((repository) => ({
+                    value: repository.id,
+                    label: repository.name,
                   }))}
                 />
-              ) : null}
-              <FormSelectField
-                control={form.control}
-                name="repository_id"
-                label={t('templates.repository')}
-                required
-                options={(repositories.data ?? []).map((repository) => ({
-                  value: repository.id,
-                  label: repository.name,
-                }))}
-              />
-              <FormSelectField
-                control={form.control}
-                name="environment_id"
-                label={t('templates.environment')}
-                required
-                options={(environments.data ?? []).map((environment) => ({
-                  value: environment.id,
-                  label: environment.name,
-                }))}
-              />
-              <FormSelectField
-                control={form.control}
-                name="view_id"
-                label={t('templates.view')}
-                options={[
-                  { value: null, label: <em>{t('templates.form.noView')}</em> },
-                  ...(views.data ?? []).map((view) => ({ value: view.id, label: view.title })),
-                ]}
-              />
-              {type === 'build' ? (
-                <FormTextField
-                  control={form.control}
-                  name="start_version"
-                  label={t('templates.form.startVersion')}
+                <FormSelectField
+                  name="environment_id"
+                  label={t('templates.environment')}
                   required
-                  placeholder="0.0.0"
-                  helperText={t('templates.form.startVersionHint')}
+                  options={(environments.data ?? []).map((environment) => ({
+                    value: environment.id,
+                    label: environment.name,
+                  }))}
                 />
-              ) : null}
-              {type === 'deploy' ? (
-                <>
-                  <FormSelectField
-                    control={form.control}
-                    name="build_template_id"
-                    label={t('templates.form.buildTemplate')}
+                <FormSelectField
+                  name="view_id"
+                  label={t('templates.view')}
+                  options={[
+                    { value: null, label: <em>{t('templates.form.noView')}</em> },
+                    ...(views.data ?? []).map((view) => ({ value: view.id, label: view.title })),
+                  ]}
+                />
+                {type === 'build' ? (
+                  <FormTextField
+                    name="start_version"
+                    label={t('templates.form.startVersion')}
                     required
-                    helperText={buildTemplates.length ? undefined : t('templates.form.noBuildTemplates')}
-                    options={buildTemplates.map((candidate) => ({ value: candidate.id, label: candidate.name }))}
+                    placeholder="0.0.0"
+                    helperText={t('templates.form.startVersionHint')}
                   />
-                  <FormCheckbox control={form.control} name="autorun" label={t('templates.form.autorun')} />
-                </>
-              ) : null}
-              {template && !schedules.isSuccess ? null : (
-                <TemplateCronCheckSection
-                  target={cronTarget}
-                  fields={cronCheck}
-                  onChange={setCronCheck}
-                  repositories={repositories.data ?? []}
-                  repositoryError={cronCheckErrors.repository}
-                  cronError={cronCheckErrors.cron}
-                />
-              )}
-            </Stack>
-            <Stack spacing={3}>
-              <Controller
-                control={form.control}
-                name="survey_vars"
-                render={({ field }) => <SurveyVarsEditor value={field.value} onChange={field.onChange} />}
-              />
-              {appUsesVaults(app) ? (
-                <VaultsEditor control={form.control} errors={form.formState.errors.vaults} keys={keys.data ?? []} />
-              ) : null}
-              <Controller
-                control={form.control}
-                name="arguments"
-                render={({ field }) => (
-                  <StringListEditor
-                    label={t('templates.form.cliArgs')}
-                    values={field.value}
-                    onChange={field.onChange}
-                    addLabel={t('templates.form.addArg')}
-                    itemLabel={(index) => t('templates.form.argN', { n: index + 1 })}
-                    placeholder="--verbose"
-                    helperText={t('templates.form.cliArgsHint')}
+                ) : null}
+                {type === 'deploy' ? (
+                  <>
+                    <FormSelectField
+                      name="build_template_id"
+                      label={t('templates.form.buildTemplate')}
+                      required
+                      helperText={buildTemplates.length ? undefined : t('templates.form.noBuildTemplates')}
+                      options={buildTemplates.map((candidate) => ({ value: candidate.id, label: candidate.name }))}
+                    />
+                    <FormCheckbox name="autorun" label={t('templates.form.autorun')} />
+                  </>
+                ) : null}
+                {template && !schedules.isSuccess ? null : (
+                  <TemplateCronCheckSection
+                    target={cronTarget}
+                    fields={cronCheck}
+                    onChange={setCronCheck}
+                    repositories={repositories.data ?? []}
+                    repositoryError={cronCheckErrors.repository}
+                    cronError={cronCheckErrors.cron}
                   />
                 )}
-              />
-              <Stack>
-                <FormCheckbox
-                  control={form.control}
-                  name="allow_override_args_in_task"
-                  label={t('templates.form.allowOverrideArgs')}
-                />
-                <FormCheckbox
-                  control={form.control}
-                  name="allow_parallel_tasks"
-                  label={t('templates.form.allowParallel')}
-                />
-                <FormCheckbox
-                  control={form.control}
-                  name="suppress_success_alerts"
-                  label={t('templates.form.suppressSuccessAlerts')}
-                />
               </Stack>
-            </Stack>
+              <Stack spacing={3}>
+                <Controller
+                  name="survey_vars"
+                  render={({ field }) => <SurveyVarsEditor value={field.value} onChange={field.onChange} />}
+                />
+                {appUsesVaults(app) ? (
+                  <VaultsEditor errors={form.formState.errors.vaults} keys={keys.data ?? []} />
+                ) : null}
+                <Controller
+                  name="arguments"
+                  render={({ field }) => (
+                    <StringListEditor
+                      label={t('templates.form.cliArgs')}
+                      values={field.value}
+                      onChange={field.onChange}
+                      addLabel={t('templates.form.addArg')}
+                      itemLabel={(index) => t('templates.form.argN', { n: index + 1 })}
+                      placeholder="--verbose"
+                      helperText={t('templates.form.cliArgsHint')}
+                    />
+                  )}
+                />
+                <Stack>
+                  <FormCheckbox name="allow_override_args_in_task" label={t('templates.form.allowOverrideArgs')} />
+                  <FormCheckbox name="allow_parallel_tasks" label={t('templates.form.allowParallel')} />
+                  <FormCheckbox name="suppress_success_alerts" label={t('templates.form.suppressSuccessAlerts')} />
+                </Stack>
+              </Stack>
+            </Box>
           </Box>
-        </Box>
-        <Divider />
-        <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end', px: { xs: 2, sm: 3 }, py: 2 }}>
-          <Button component={RouterLink} to={backTo} color="inherit" disabled={busy}>
-            {t('common.cancel')}
-          </Button>
-          <SubmitButton pending={busy}>{isNew ? t('common.create') : t('common.save')}</SubmitButton>
-        </Stack>
-      </Paper>
+          <Divider />
+          <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end', px: { xs: 2, sm: 3 }, py: 2 }}>
+            <Button component={RouterLink} to={backTo} color="inherit" disabled={busy}>
+              {t('common.cancel')}
+            </Button>
+            <SubmitButton pending={busy}>{isNew ? t('common.create') : t('common.save')}</SubmitButton>
+          </Stack>
+        </Paper>
+      </FormProvider>
     </Page>
   );
 }

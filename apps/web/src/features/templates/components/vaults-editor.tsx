@@ -1,5 +1,5 @@
-import { Controller, useFieldArray } from 'react-hook-form';
-import type { Control, FieldErrors } from 'react-hook-form';
+import { Controller, useFieldArray, useFormContext } from 'react-hook-form';
+import type { FieldErrors } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
@@ -19,7 +19,6 @@ import { translateValidationMessage } from '../../../lib/i18n.ts';
 import type { TemplateFormFields } from './template-form.ts';
 
 interface VaultsEditorProps {
-  control: Control<TemplateFormFields, unknown, TemplateInput>;
   errors: FieldErrors<TemplateFormFields>['vaults'];
   /** Keys of the project; password vaults use login_password keys or single-value (string) keys. */
   keys: readonly AccessKey[];
@@ -29,7 +28,8 @@ interface VaultsEditorProps {
 /** The password key or the script of a vault: its own line, as wide as name and type together. */
 const VAULT_SECRET_CELL = { gridColumn: { xs: 1, sm: '1 / 3' }, gridRow: { xs: 3, sm: 2 } } as const;
 
-export function VaultsEditor({ control, errors, keys }: VaultsEditorProps) {
+export function VaultsEditor({ errors, keys }: VaultsEditorProps) {
+  const { control } = useFormContext<TemplateFormFields, unknown, TemplateInput>();
   const { t } = useTranslation();
   const vaults = useFieldArray({ control, name: 'vaults' });
   const passwordKeys = keys.filter((key) => isPasswordKeyType(key.type));
@@ -65,7 +65,6 @@ export function VaultsEditor({ control, errors, keys }: VaultsEditorProps) {
                 }}
               >
                 <Controller
-                  control={control}
                   name={`vaults.${index}.name`}
                   render={({ field: input }) => (
                     <TextField
@@ -82,7 +81,6 @@ export function VaultsEditor({ control, errors, keys }: VaultsEditorProps) {
                   )}
                 />
                 <Controller
-                  control={control}
                   name={`vaults.${index}.type`}
                   render={({ field: input }) => (
                     <TextField
@@ -99,12 +97,10 @@ export function VaultsEditor({ control, errors, keys }: VaultsEditorProps) {
                   )}
                 />
                 <Controller
-                  control={control}
                   name={`vaults.${index}.type`}
                   render={({ field: typeField }) =>
                     typeField.value === 'password' ? (
                       <Controller
-                        control={control}
                         name={`vaults.${index}.vault_key_id`}
                         render={({ field: input }) => (
                           <TextField
@@ -132,7 +128,6 @@ export function VaultsEditor({ control, errors, keys }: VaultsEditorProps) {
                       />
                     ) : (
                       <Controller
-                        control={control}
                         name={`vaults.${index}.script`}
                         render={({ field: input }) => (
                           <TextField

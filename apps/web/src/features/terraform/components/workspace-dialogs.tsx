@@ -49,7 +49,7 @@ export function NewWorkspaceDialog({
   const { t } = useTranslation();
   const keys = useQuery({ ...keysQuery(template.project_id), enabled: open });
   const none = keys.data?.find((key) => key.type === 'none');
-  const { form, dialogProps } = useFormDialog({
+  const { dialogProps } = useFormDialog({
     open,
     onClose,
     isNew: true,
@@ -71,9 +71,8 @@ export function NewWorkspaceDialog({
 
   return (
     <FormDialog {...dialogProps} title={t('terraform.newWorkspace')}>
-      <FormTextField control={form.control} name="name" label={t('terraform.workspaceName')} required autoFocus />
+      <FormTextField name="name" label={t('terraform.workspaceName')} required autoFocus />
       <FormSelectField
-        control={form.control}
         name="ssh_key_id"
         label={t('terraform.moduleKey')}
         helperText={t('terraform.moduleKeyHint')}
@@ -96,7 +95,7 @@ export function AttachWorkspaceDialog({
 }: DialogProps & { template: Template; onAttached: (id: number) => void }) {
   const { t } = useTranslation();
   const inventories = useQuery({ ...inventoriesQuery(template.project_id, template.app), enabled: open });
-  const { form, dialogProps } = useFormDialog({
+  const { dialogProps } = useFormDialog({
     open,
     onClose,
     resolver: zodResolver(AttachForm),
@@ -113,7 +112,6 @@ export function AttachWorkspaceDialog({
   return (
     <FormDialog {...dialogProps} title={t('terraform.attachWorkspace')} submitLabel={t('terraform.attach')}>
       <FormSelectField
-        control={form.control}
         name="inventory_id"
         label={t('terraform.workspace')}
         required
@@ -139,7 +137,7 @@ export function AddAliasDialog({
 }: DialogProps & { projectId: number; inventoryId: number }) {
   const { t } = useTranslation();
   const keys = useQuery({ ...keysQuery(projectId), enabled: open });
-  const { form, dialogProps } = useFormDialog({
+  const { dialogProps } = useFormDialog({
     open,
     onClose,
     isNew: true,
@@ -154,7 +152,6 @@ export function AddAliasDialog({
   return (
     <FormDialog {...dialogProps} title={t('terraform.addAlias')}>
       <FormSelectField
-        control={form.control}
         name="auth_key_id"
         label={t('terraform.credentials')}
         required

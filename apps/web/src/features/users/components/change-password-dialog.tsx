@@ -26,7 +26,7 @@ export function ChangePasswordDialog({
 }) {
   const { t } = useTranslation();
   const snackbar = useSnackbar();
-  const { form, dialogProps } = useFormDialog({
+  const { dialogProps } = useFormDialog({
     open,
     onClose,
     resolver: zodResolver(OwnPasswordBody),
@@ -39,7 +39,6 @@ export function ChangePasswordDialog({
   return (
     <FormDialog {...dialogProps} title={t('users.changePassword')}>
       <FormTextField
-        control={form.control}
         name="current_password"
         label={t('users.currentPassword')}
         type="password"
@@ -48,7 +47,6 @@ export function ChangePasswordDialog({
         autoComplete="current-password"
       />
       <FormTextField
-        control={form.control}
         name="password"
         label={t('users.newPassword')}
         type="password"

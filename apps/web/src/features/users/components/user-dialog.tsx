@@ -100,16 +100,9 @@ export function UserDialog({ open, user, viewerIsAdmin, isSelf, title, onClose }
 
   return (
     <FormDialog {...dialogProps} title={title ?? (isNew ? t('users.newUser') : t('users.editUser'))}>
-      <FormTextField control={form.control} name="name" label={t('users.name')} required autoComplete="name" />
+      <FormTextField name="name" label={t('users.name')} required autoComplete="name" />
+      <FormTextField name="username" label={t('users.username')} required autoComplete="username" />
       <FormTextField
-        control={form.control}
-        name="username"
-        label={t('users.username')}
-        required
-        autoComplete="username"
-      />
-      <FormTextField
-        control={form.control}
         name="email"
         label={t('users.email')}
         type="email"
@@ -118,7 +111,6 @@ export function UserDialog({ open, user, viewerIsAdmin, isSelf, title, onClose }
         autoComplete="email"
       />
       <FormTextField
-        control={form.control}
         name="password"
         label={t('users.password')}
         type="password"
@@ -129,7 +121,6 @@ export function UserDialog({ open, user, viewerIsAdmin, isSelf, title, onClose }
       />
       {isSelf && !isNew && !external ? (
         <FormTextField
-          control={form.control}
           name="current_password"
           label={t('users.currentPassword')}
           type="password"
@@ -138,11 +129,9 @@ export function UserDialog({ open, user, viewerIsAdmin, isSelf, title, onClose }
         />
       ) : null}
       <Stack>
-        {viewerIsAdmin ? (
-          <FormCheckbox control={form.control} name="admin" label={t('users.adminLabel')} disabled={isSelf} />
-        ) : null}
-        <FormCheckbox control={form.control} name="alert" label={t('users.alertLabel')} />
-        <FormCheckbox control={form.control} name="external" label={t('users.externalLabel')} />
+        {viewerIsAdmin ? <FormCheckbox name="admin" label={t('users.adminLabel')} disabled={isSelf} /> : null}
+        <FormCheckbox name="alert" label={t('users.alertLabel')} />
+        <FormCheckbox name="external" label={t('users.externalLabel')} />
       </Stack>
     </FormDialog>
   );
