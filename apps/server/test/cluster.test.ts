@@ -156,6 +156,25 @@ describe.each(dialects)('two Gantry nodes sharing one %s store and Redis', (dial
     await db.updateTable('task').set({ status: 'error' }).where('id', '=', owned).execute();
   });
 
+  it('two nodes sweeping the same silent node at once close its task once, with one closing line', async () => {
+    const templateId = await p.createTemplate({ playbook: 'count.sh' });
+    const orphan = await insertTaskRow(a, {
+      project_id: p.projectId,
+      template_id: templateId,
+      status: 'running',
+      node_id: 'another-node-that-died',
+    });
+    const alive = new Set([a.runtime.services.clusterBus?.nodeId ?? '', b.runtime.services.clusterBus?.nodeId ?? '']);
+    const closed = await Promise.all([
+      a.runtime.services.engine.recover({ aliveNodes: alive }),
+      b.runtime.services.engine.recover({ aliveNodes: alive }),
+    ]);
+    expect(closed[0] + closed[1]).toBe(1);
+    expect((await p.waitForStatus(orphan, ['error'])).status).toBe('error');
+    const closing = (await p.output(orphan)).filter((line) => line.includes('stopped answering'));
+    expect(closing).toHaveLength(1);
+  });
+
   it('a runner whose long poll waits on one node hears at once of the stop given on the other', async () => {
     const created = await a.request('POST', `${p.base}/runners`, {
       as: a.adminCookie,

@@ -96,7 +96,10 @@ export const TaskWithTemplate = Task.extend({
 });
 export type TaskWithTemplate = z.infer<typeof TaskWithTemplate>;
 
-/** `task` is the Ansible task a line belongs to in Semaphore's records; Gantry sends it empty. */
+/**
+ * `task` is the Ansible task a line belongs to in Semaphore's records; Gantry sends it empty. `id` is
+ * the line's number in its task counted from 1 (`seq` + 1): lines are keyed by task and number.
+ */
 export const TaskOutput = z.object({
   id: Id,
   task_id: Id,

@@ -16,6 +16,7 @@ import { taskStats } from './migrations/0013-task-stats.ts';
 import { workflows } from './migrations/0014-workflows.ts';
 import { taskHosts } from './migrations/0015-task-hosts.ts';
 import { workflowRuns } from './migrations/0016-workflow-runs.ts';
+import { taskOutputKey } from './migrations/0017-task-output-key.ts';
 import { workflowApprovals } from './migrations/0018-workflow-approvals.ts';
 import { hostHistory } from './migrations/0019-host-history.ts';
 import { createSchemaHelpers, type GantryMigration } from './schema.ts';
@@ -38,6 +39,7 @@ const MIGRATIONS: GantryMigration[] = [
   workflows,
   taskHosts,
   workflowRuns,
+  taskOutputKey,
   workflowApprovals,
   hostHistory,
 ];
@@ -71,6 +73,12 @@ export async function migrateToLatest(db: Db, dialect: Dialect): Promise<string[
     throw new MigrationFailure(`Migration ${failed} failed: ${String(result.error)}`, { cause: result.error });
   }
   return (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Applies the migrations up to and including `name`, as a store of an earlier build had them. */
+export async function migrateUpTo(db: Db, dialect: Dialect, name: string): Promise<void> {
+  const result = await createMigrator(db, dialect).migrateTo(name);
+  if (result.error) throw result.error;
 }
 
 /** Names of the migrations this build knows that the store has not applied yet. */

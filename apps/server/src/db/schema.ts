@@ -1,9 +1,13 @@
 import { sql, type CreateTableBuilder, type Kysely } from 'kysely';
 import type { Dialect } from './database.ts';
 
-/** Dialect differences of DDL live here and nowhere else. */
+/**
+ * Dialect differences of DDL live here, or in a migration that branches on `dialect` where a store
+ * needs statements of its own (as 0017 does).
+ */
 export function createSchemaHelpers(dialect: Dialect) {
   return {
+    dialect,
     /** An auto-incrementing integer primary key named id. */
     withId<T extends string>(table: CreateTableBuilder<T, never>) {
       if (dialect === 'postgres') return table.addColumn('id', 'serial', (c) => c.primaryKey());

@@ -14,6 +14,8 @@ interface CopiedTable {
   table: Table;
   /** The primary key, used to read the source in order and in pages. */
   key: string;
+  /** The key's second column, where it has two. */
+  then?: string;
   /** Columns that may name a later row of the same table: written once every row exists. */
   deferred?: string[];
   /** Rows the migrations seed (the built-in apps): the source's replace them. */
@@ -46,7 +48,7 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   { table: 'integration_matcher', key: 'id' },
   { table: 'runner', key: 'id' },
   { table: 'task', key: 'id' },
-  { table: 'task_output', key: 'id' },
+  { table: 'task_output', key: 'task_id', then: 'seq' },
   { table: 'task_stat_day', key: 'id' },
   { table: 'task_host', key: 'id' },
   { table: 'task_host_result', key: 'id' },
@@ -131,19 +133,34 @@ async function assertTargetEmpty(target: DbConnection): Promise<void> {
   }
 }
 
-async function copyTable(source: Db, target: Db, { table, key, deferred = [], seeded }: CopiedTable): Promise<number> {
+/** A page of a table's rows in key order, after the row `after` (from the start without it). */
+function readPage(source: Db, { table, key, then }: CopiedTable, after: Record<string, unknown> | undefined) {
+  let query = source
+    .selectFrom(table)
+    .selectAll()
+    .orderBy(key as never)
+    .limit(PAGE_ROWS);
+  if (then) query = query.orderBy(then as never);
+  if (after)
+    query = query.where((eb) => {
+      const past = eb(key as never, '>', after[key] as never);
+      if (!then) return past;
+      return eb.or([
+        past,
+        eb.and([eb(key as never, '=', after[key] as never), eb(then as never, '>', after[then] as never)]),
+      ]);
+    });
+  return query.execute() as Promise<Record<string, unknown>[]>;
+}
+
+async function copyTable(source: Db, target: Db, entry: CopiedTable): Promise<number> {
+  const { table, key, deferred = [], seeded } = entry;
   if (seeded) await target.deleteFrom(table).execute();
   const later: { key: unknown; values: Record<string, unknown> }[] = [];
   let copied = 0;
-  let after: unknown = undefined;
+  let after: Record<string, unknown> | undefined = undefined;
   for (;;) {
-    let query = source
-      .selectFrom(table)
-      .selectAll()
-      .orderBy(key as never)
-      .limit(PAGE_ROWS);
-    if (after !== undefined) query = query.where(key as never, '>', after as never);
-    const rows = (await query.execute()) as Record<string, unknown>[];
+    const rows = await readPage(source, entry, after);
     if (rows.length === 0) break;
     const columns = Object.keys(rows[0] ?? {}).length || 1;
     const chunk = Math.max(1, Math.floor(MAX_PARAMETERS / columns));
@@ -163,7 +180,7 @@ async function copyTable(source: Db, target: Db, { table, key, deferred = [], se
         .execute();
     }
     copied += rows.length;
-    after = rows[rows.length - 1]?.[key];
+    after = rows[rows.length - 1];
   }
   for (const { key: id, values } of later) {
     await target

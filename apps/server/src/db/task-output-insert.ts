@@ -4,8 +4,6 @@ import { CopyInData, copyChunks, copyText } from './postgres-copy.ts';
 import type { Db, Dialect } from './database.ts';
 import type { TaskOutputRow } from '../modules/tasks/tasks.table.ts';
 
-type OutputRow = Omit<TaskOutputRow, 'id'>;
-
 /**
  * Rows per statement, and text per statement: a statement must stay below MySQL's packet limit
  * (16 MiB by default) however long the lines are. MariaDB stored most rows per second with
@@ -15,7 +13,7 @@ type OutputRow = Omit<TaskOutputRow, 'id'>;
 const ROWS_PER_STATEMENT: Record<Exclude<Dialect, 'postgres'>, number> = { sqlite: 1000, mysql: 5000 };
 const TEXT_PER_STATEMENT = 4 * 1024 * 1024;
 
-function* chunksOf(rows: OutputRow[], maxRows: number): Generator<OutputRow[]> {
+function* chunksOf(rows: TaskOutputRow[], maxRows: number): Generator<TaskOutputRow[]> {
   let start = 0;
   let text = 0;
   for (let i = 0; i < rows.length; i++) {
@@ -34,7 +32,7 @@ function* chunksOf(rows: OutputRow[], maxRows: number): Generator<OutputRow[]> {
  * COPY (its fastest way in: no statement to parse or plan, no parameters to encode), the others
  * multi-row VALUES lists.
  */
-export async function insertTaskOutputRows(db: Db, dialect: Dialect, rows: OutputRow[]): Promise<void> {
+export async function insertTaskOutputRows(db: Db, dialect: Dialect, rows: TaskOutputRow[]): Promise<void> {
   if (dialect === 'postgres') {
     if (rows.length === 0) return;
     const data = new CopyInData(
@@ -53,11 +51,11 @@ export async function insertTaskOutputRows(db: Db, dialect: Dialect, rows: Outpu
  * parameters, which it too inlines into the text): half the work of building the same statement
  * through the query builder, which numbers and then substitutes four parameters per row.
  */
-function mysqlInsert(rows: OutputRow[]): string {
+function mysqlInsert(rows: TaskOutputRow[]): string {
   const { escape } = loadMysql();
   let text = 'insert into task_output (task_id, seq, time, output) values ';
   for (let i = 0; i < rows.length; i++) {
-    const r = rows[i] as OutputRow;
+    const r = rows[i] as TaskOutputRow;
     text += `${i === 0 ? '' : ','}(${Number(r.task_id)},${Number(r.seq)},${escape(r.time)},${escape(r.output)})`;
   }
   return text;

@@ -66,11 +66,18 @@ export function createTaskOutputRepository(db: Db, dialect: Dialect) {
     },
 
     /** Stores lines numbered by the task's open log; `nextSeq` follows the last of them. */
-    async storeNumbered(rows: Omit<TaskOutputRow, 'id'>[], taskId: number, nextSeq: number): Promise<void> {
+    async storeNumbered(rows: TaskOutputRow[], taskId: number, nextSeq: number): Promise<void> {
       await db.transaction().execute(async (trx) => {
         // The task row first: on MySQL, inserting lines share-locks it (foreign key) and a later update
-        // would have to upgrade that lock, deadlocking with a concurrent status change.
-        await trx.updateTable('task').set({ output_lines: nextSeq }).where('id', '=', taskId).execute();
+        // would have to upgrade that lock, deadlocking with a concurrent status change. Locking the row
+        // also orders this against the task's deletion: a task already gone gets no lines (PostgreSQL has
+        // no foreign key to refuse them), one deleted later takes these lines with it.
+        const updated = await trx
+          .updateTable('task')
+          .set({ output_lines: nextSeq })
+          .where('id', '=', taskId)
+          .executeTakeFirst();
+        if (Number(updated.numUpdatedRows) === 0) return;
         await insertTaskOutputRows(trx, dialect, rows);
       });
     },

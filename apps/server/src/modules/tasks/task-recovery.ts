@@ -10,6 +10,8 @@ import type { TaskStatuses } from './task-statuses.ts';
 import type { TasksRepository } from './tasks.repository.ts';
 
 export interface TaskRecoveryDeps {
+  /** This server process. */
+  nodeId: string;
   tasks: TasksRepository;
   output: TaskOutput;
   statuses: TaskStatuses;
@@ -57,6 +59,9 @@ export function createTaskRecovery(deps: TaskRecoveryDeps) {
         // Runners outlive a server restart; the lost-runner sweep judges their tasks.
         if (deps.local.isRunningHere(task.id) || task.runner_id !== null) continue;
         if (task.node_id !== null && options.aliveNodes?.has(task.node_id)) continue;
+        // Every live node sweeps: the one that takes the task over closes it, the others leave it.
+        if (task.node_id !== null && task.node_id !== deps.nodeId)
+          if (!(await deps.tasks.takeOverFromNode(task.id, task.node_id, deps.nodeId))) continue;
         const row = await deps.tasks.findById(task.id);
         if (!row) continue;
         const lines = [

@@ -207,6 +207,20 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
         .where('status', 'in', [...ACTIVE_TASK_STATUSES])
         .execute();
     },
+    /**
+     * Takes over a started task of a node that is gone, so of several nodes noticing it only one
+     * closes it (and writes its closing lines). True for the node that took it.
+     */
+    async takeOverFromNode(taskId: number, goneNodeId: string, nodeId: string): Promise<boolean> {
+      const result = await db
+        .updateTable('task')
+        .set({ node_id: nodeId })
+        .where('id', '=', taskId)
+        .where('node_id', '=', goneNodeId)
+        .where('status', 'in', [...ACTIVE_TASK_STATUSES])
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
     /** Those of the tasks `ids` that are in one of `statuses`. */
     async listWithStatus(
       ids: number[],

@@ -86,7 +86,7 @@ export function createTasksService({
     },
     async output(projectId: number, id: number, offset = 0, limit?: number): Promise<TaskOutput[]> {
       await getRow(projectId, id);
-      return (await output.list(id, offset, limit)).map((line) => ({ ...line, task: '' }));
+      return (await output.list(id, offset, limit)).map((line) => ({ ...line, id: line.seq + 1, task: '' }));
     },
     /** The whole log as plain text without ANSI colour codes. */
     async rawOutput(projectId: number, id: number): Promise<string> {

@@ -63,8 +63,8 @@ export interface StartedTaskRow {
   node_id: string | null;
 }
 
+/** A line of a task's log, keyed by (task_id, seq). */
 export interface TaskOutputTable {
-  id: Generated<number>;
   task_id: number;
   seq: number;
   time: string;
