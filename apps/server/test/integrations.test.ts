@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerErrorHandler } from '../src/http/error-handler.ts';
 import { registerWebhookRoutes } from '../src/modules/integrations/webhook.routes.ts';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
-import { createTestApp, type TestApp, type TestResponse } from './test-app.ts';
+import { createTestApp, type TestResponse, useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
@@ -47,14 +47,13 @@ interface Integration {
 }
 
 describe.each(dialects)('integrations on %s', (dialect) => {
-  let t: TestApp;
+  const t = useTestApp(dialect);
   let p: ProjectFixture;
   let templateId = 0;
   let secretKeyId = 0;
   const cookies: Partial<Record<Role, string>> = {};
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     t.secrets.add(HOOK_SECRET);
     p = await createProjectFixture(t, { 'hook.sh': 'echo "hook args: $*"\n' });
     templateId = await p.createTemplate({ name: 'Deploy on push', playbook: 'hook.sh', allow_parallel_tasks: true });
@@ -88,7 +87,6 @@ describe.each(dialects)('integrations on %s', (dialect) => {
       if (tasks.every((task) => ['success', 'error', 'stopped'].includes(task.status))) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    await t.close();
   });
 
   const api = (method: string, path: string, body?: unknown, as: string | undefined = t.adminCookie) =>

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../src/clock.ts';
-import { ADMIN_LOGIN, ADMIN_PASSWORD, createTestApp, type TestApp, type TestResponse } from './test-app.ts';
+import { ADMIN_LOGIN, ADMIN_PASSWORD, createTestApp, type TestApp, type TestResponse, useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
@@ -16,17 +16,15 @@ function signIn(t: TestApp, auth: string, password: string, address: string): Pr
 
 describe.each(dialects)('sign-in throttle on %s', (dialect) => {
   const clock = createFakeClock();
-  let t: TestApp;
+  const t = useTestApp(
+    dialect,
+    { login_max_failures: 10, login_failure_window_seconds: 600, trust_proxy: true },
+    { clock },
+  );
   beforeAll(async () => {
-    t = await createTestApp(
-      dialect,
-      { login_max_failures: 10, login_failure_window_seconds: 600, trust_proxy: true },
-      { clock },
-    );
     await t.createUser('carol', { password: 'carol-Secret-1' });
     for (let i = 0; i < 6; i++) await t.createUser(`sweep${i}`);
   });
-  afterAll(() => t.close());
 
   it('checks at most the limit of 20 concurrent wrong passwords and refuses the rest with 429 and Retry-After', async () => {
     const attacker = '203.0.113.20';

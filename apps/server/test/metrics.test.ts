@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createProjectFixture, insertTaskRow, type ProjectFixture } from './task-fixture.ts';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
@@ -14,16 +14,14 @@ function sample(text: string, series: string): number | undefined {
 }
 
 describe.each(dialects)('Prometheus metrics (%s)', (dialect) => {
-  let t: TestApp;
+  const t = useTestApp(dialect, { metrics_token: METRICS_TOKEN });
   let project: ProjectFixture;
   let guestCookie: string;
   beforeAll(async () => {
-    t = await createTestApp(dialect, { metrics_token: METRICS_TOKEN });
     t.secrets.add(METRICS_TOKEN);
     project = await createProjectFixture(t, { 'hello.sh': 'echo one\necho two\necho three\n' });
     guestCookie = (await t.createUser('metrics-guest')).cookie;
   });
-  afterAll(() => t.close());
 
   const scrape = async (headers: Record<string, string>) => t.request('GET', '/api/metrics', { headers });
 

@@ -1,20 +1,19 @@
 import { execFileSync } from 'node:child_process';
 import { symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
 
 describe.each(dialects)('paths built from input stay inside their roots on %s', (dialect) => {
-  let t: TestApp;
+  const t = useTestApp(dialect);
   let p: ProjectFixture;
   let passwordKeyId: number;
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     p = await createProjectFixture(t, { 'run.sh': 'echo ran\n', 'infra/main.tf': '', 'site.yml': '- hosts: all\n' });
     // A repository is its committers' content: it may hold a link to anywhere on the server.
     symlinkSync('/etc', path.join(p.repoDir, 'etc-link'));
@@ -28,7 +27,6 @@ describe.each(dialects)('paths built from input stay inside their roots on %s', 
     });
     passwordKeyId = (key.body as { id: number }).id;
   });
-  afterAll(() => t.close());
 
   const template = (fields: Record<string, unknown>) =>
     t.request('POST', `${p.base}/templates`, {

@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { projectRows } from '../src/db/project-rows.ts';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
 
 describe.each(dialects)('project-scoped rows on %s', (dialect) => {
-  let t: TestApp;
+  const t = useTestApp(dialect);
   let projectA: number;
   let projectB: number;
 
@@ -17,12 +17,8 @@ describe.each(dialects)('project-scoped rows on %s', (dialect) => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     projectA = await createProject('A');
     projectB = await createProject('B');
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   const views = () => projectRows(t.runtime.connection.db, dialect, 'view');

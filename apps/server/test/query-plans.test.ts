@@ -1,12 +1,12 @@
 import { sql, type CompiledQuery, type KyselyPlugin } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { generateYear, type GeneratedYear } from '../../../bench/scale-year.ts';
 import type { Db, Dialect } from '../src/db/database.ts';
 import { createEventsRepository } from '../src/modules/events/events.repository.ts';
 import { createTaskHostsRepository } from '../src/modules/tasks/task-hosts.repository.ts';
 import { createTaskOutputRepository } from '../src/modules/tasks/task-output.repository.ts';
 import { createTasksRepository } from '../src/modules/tasks/tasks.repository.ts';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
@@ -56,11 +56,10 @@ async function findFullScans(db: Db, dialect: Dialect, query: CompiledQuery): Pr
 }
 
 describe.each(dialects)('query plans of the growing tables on %s', (dialect) => {
-  let t: TestApp;
+  const t = useTestApp(dialect);
   let year: GeneratedYear;
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     year = await generateYear(t.runtime.connection.db, dialect, {
       projects: 4,
       templates: 20,
@@ -88,7 +87,6 @@ describe.each(dialects)('query plans of the growing tables on %s', (dialect) => 
       await sql`analyze table task, task_output, task_stat_day, event, task_host`.execute(t.runtime.connection.db);
     if (dialect === 'postgres') await sql`analyze`.execute(t.runtime.connection.db);
   });
-  afterAll(() => t?.close());
 
   it('serves history, template tasks, stats, logs, activity, host history and retention from indexes', async () => {
     const { db } = t.runtime.connection;

@@ -8,7 +8,7 @@ import type { Clock } from '../src/clock.ts';
 import { openRuntime } from '../src/runtime.ts';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
 import { spawnGantryCommand, type CapturedProcess } from './server-process-fixture.ts';
-import { createTestApp, listen, type TestApp, type TestResponse } from './test-app.ts';
+import { listen, type TestApp, type TestResponse, useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
@@ -62,14 +62,13 @@ function records(from: number, count: number) {
 }
 
 describe.each(dialects)('runner management on %s', (dialect) => {
-  let t: TestApp;
   let projectId: number;
   let otherProjectId: number;
   let manager: { id: number; cookie: string };
   let taskRunner: { id: number; cookie: string };
 
+  const t = useTestApp(dialect);
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     projectId = (
       (await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: 'Runners' } })).body as {
         id: number;
@@ -94,7 +93,6 @@ describe.each(dialects)('runner management on %s', (dialect) => {
       ).toBe(204);
     }
   });
-  afterAll(() => t.close());
 
   it('creates a global runner whose token is shown once, then lists, edits, toggles and deletes it', async () => {
     const created = await t.request('POST', '/api/runners', {
@@ -224,20 +222,18 @@ describe.each(dialects)('runner management on %s', (dialect) => {
 });
 
 describe.each(dialects)('runner protocol on %s', (dialect) => {
-  let t: TestApp;
   let p: ProjectFixture;
   const clock = createMovableClock();
 
+  const t = useTestApp(
+    dialect,
+    { runner_registration_token: 'register-Me-123', runner_offline_seconds: 30 },
+    { clock },
+  );
   beforeAll(async () => {
-    t = await createTestApp(
-      dialect,
-      { runner_registration_token: 'register-Me-123', runner_offline_seconds: 30 },
-      { clock },
-    );
     t.secrets.add('register-Me-123');
     p = await createProjectFixture(t, { 'hello.sh': 'echo hello\n' });
   });
-  afterAll(() => t.close());
 
   it('answers a runner without a valid token as the reference does', async () => {
     expect(await t.request('GET', '/api/internal/runners')).toMatchObject({
@@ -564,19 +560,18 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
 
 describe('gantry runner processes against a listening server (sqlite)', () => {
   const hasAnsible = spawnSync('ansible-playbook', ['--version']).status === 0;
-  let t: TestApp;
   let p: ProjectFixture;
   let url = '';
   let port = 0;
   const children: ChildProcess[] = [];
   const workDirs: string[] = [];
 
+  const t = useTestApp('sqlite', {
+    use_remote_runner: true,
+    runner_offline_seconds: 3,
+    runner_registration_token: 'reg-Token-42',
+  });
   beforeAll(async () => {
-    t = await createTestApp('sqlite', {
-      use_remote_runner: true,
-      runner_offline_seconds: 3,
-      runner_registration_token: 'reg-Token-42',
-    });
     t.secrets.add('reg-Token-42');
     t.runtime.services.runnerJobs.start();
     p = await createProjectFixture(t, {
@@ -600,7 +595,6 @@ describe('gantry runner processes against a listening server (sqlite)', () => {
   });
   afterAll(async () => {
     for (const child of children) child.kill('SIGKILL');
-    await t.close();
     for (const dir of workDirs) rmSync(dir, { recursive: true, force: true });
   });
 

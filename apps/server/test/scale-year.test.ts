@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { generateYear, type GeneratedYear } from '../../../bench/scale-year.ts';
 import type { Clock } from '../src/clock.ts';
 import { taskStats } from '../src/db/migrations/0013-task-stats.ts';
 import { createSchemaHelpers } from '../src/db/schema.ts';
 import { createTasksRepository } from '../src/modules/tasks/tasks.repository.ts';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { type TestApp, useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
@@ -51,7 +51,7 @@ function sumStats(stats: Stats) {
 }
 
 describe.each(dialects)('a generated year of history on %s', (dialect) => {
-  let t: TestApp;
+  const t = useTestApp(dialect, { task_retention_days: 200 }, { clock });
   let year: GeneratedYear;
   let base: string;
   let templateId: number;
@@ -81,7 +81,6 @@ describe.each(dialects)('a generated year of history on %s', (dialect) => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp(dialect, { task_retention_days: 200 }, { clock });
     year = await generateYear(t.runtime.connection.db, dialect, {
       projects: 3,
       templates: 9,
@@ -93,7 +92,6 @@ describe.each(dialects)('a generated year of history on %s', (dialect) => {
     base = `/api/project/${year.projectIds[0]}`;
     templateId = year.templateIds[0]![0]!;
   });
-  afterAll(() => t?.close());
 
   it('writes the asked numbers of tasks and log lines', async () => {
     const { db } = t.runtime.connection;

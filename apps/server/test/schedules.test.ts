@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { emptyRefs } from '@gantry/contract';
 import type { Clock } from '../src/clock.ts';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
@@ -13,17 +13,15 @@ function createFakeClock(start: string): Clock & { set(time: string): void } {
 }
 
 describe.each(dialects)('schedules on %s', (dialect) => {
-  let t: TestApp;
   let p: ProjectFixture;
   const clock = createFakeClock('2026-06-01T10:02:00Z');
   let templateId = 0;
 
+  const t = useTestApp(dialect, {}, { clock });
   beforeAll(async () => {
-    t = await createTestApp(dialect, {}, { clock });
     p = await createProjectFixture(t, { 'run.sh': 'echo scheduled\n' });
     templateId = await p.createTemplate({ name: 'Nightly', playbook: 'run.sh', allow_parallel_tasks: true });
   });
-  afterAll(() => t.close());
 
   const tasksOf = async (scheduleId: number) =>
     (
@@ -205,20 +203,14 @@ describe.each(dialects)('schedules on %s', (dialect) => {
 });
 
 describe('schedule time zones', () => {
-  let t: TestApp;
   let p: ProjectFixture;
   const clock = createFakeClock('2026-03-28T12:00:00Z');
 
+  // The fake clock jumps months ahead; the test session must outlive that.
+  const t = useTestApp('sqlite', { schedule_timezone: 'Europe/Berlin', session_idle_minutes: 10_000_000 }, { clock });
   beforeAll(async () => {
-    // The fake clock jumps months ahead; the test session must outlive that.
-    t = await createTestApp(
-      'sqlite',
-      { schedule_timezone: 'Europe/Berlin', session_idle_minutes: 10_000_000 },
-      { clock },
-    );
     p = await createProjectFixture(t, { 'run.sh': 'true\n' });
   });
-  afterAll(() => t.close());
 
   it('counts cron times in the configured zone and fires once across both DST changes', async () => {
     const templateId = await p.createTemplate({ playbook: 'run.sh', allow_parallel_tasks: true });
@@ -250,11 +242,7 @@ describe('schedule time zones', () => {
 });
 
 describe('a real schedule on the wall clock', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp('sqlite');
-  });
-  afterAll(() => t.close());
+  const t = useTestApp('sqlite');
 
   it('a "* * * * *" schedule starts a task within a minute', { timeout: 75_000 }, async () => {
     const p = await createProjectFixture(t, { 'run.sh': 'echo tick\n' });

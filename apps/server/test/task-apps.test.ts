@@ -1,9 +1,9 @@
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { useTestApp } from './test-app.ts';
 
 /**
  * Pulumi and PowerShell are rarely installed where the suite runs, so these tests put a stand-in
@@ -20,17 +20,15 @@ function createStandIn(name: string, body: string): { path: string; calls: () =>
 }
 
 describe('pulumi and powershell tasks through stand-in executables', () => {
-  let t: TestApp;
+  const t = useTestApp('sqlite');
   let p: ProjectFixture;
 
   beforeAll(async () => {
-    t = await createTestApp('sqlite');
     p = await createProjectFixture(t, {
       'stack/Pulumi.yaml': 'name: demo\nruntime: yaml\n',
       'hello.ps1': 'Write-Output "hello"\n',
     });
   });
-  afterAll(() => t.close());
 
   async function useApp(app: string, executable: string) {
     expect((await t.request('PUT', `/api/apps/${app}`, { as: t.adminCookie, body: { path: executable } })).status).toBe(

@@ -2,9 +2,9 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRunnerAgent, createRunnerClient } from '@gantry/runner';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createProjectFixture, insertTaskRow, type ProjectFixture } from './task-fixture.ts';
-import { createTestApp, listen, type TestApp } from './test-app.ts';
+import { listen, useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
@@ -43,14 +43,13 @@ interface HostRow {
 }
 
 describe.each(dialects)('task hosts on %s', (dialect) => {
-  let t: TestApp;
+  const t = useTestApp(dialect);
   let p: ProjectFixture;
   let templateId: number;
   /** The first run on the fleet: web2 failed, down1 unreachable. */
   let fleetTaskId: number;
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     t.secrets.add(TOKEN);
     p = await createProjectFixture(t, { 'site.yml': HOSTS_PLAYBOOK, 'hello.sh': 'echo hello\n' });
     const inventory = await t.request('POST', `${p.base}/inventory`, {
@@ -73,7 +72,6 @@ describe.each(dialects)('task hosts on %s', (dialect) => {
       environment_id: (group.body as { id: number }).id,
     });
   });
-  afterAll(() => t.close());
 
   async function hostsOf(taskId: number): Promise<HostRow[]> {
     const response = await t.request('GET', `${p.base}/tasks/${taskId}/hosts`, { as: t.adminCookie });

@@ -1,20 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createTaskOutputRepository } from '../src/modules/tasks/task-output.repository.ts';
 import { createProjectFixture, insertTaskRow, type ProjectFixture } from './task-fixture.ts';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
 
 describe.each(dialects)('storing task output in bulk on %s', (dialect) => {
-  let t: TestApp;
+  const t = useTestApp(dialect);
   let p: ProjectFixture;
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     p = await createProjectFixture(t, { 'noop.sh': 'true\n' });
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   const newTask = async () =>

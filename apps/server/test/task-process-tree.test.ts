@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isRunning } from '../../../packages/runner/test/support/process-state.ts';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
-import { createTestApp, listen, type TestApp } from './test-app.ts';
+import { listen, useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 import {
   createScriptTemplate,
@@ -67,17 +67,15 @@ function plantedPids(dir: string): number[] {
 const dialects = await listTestDialects();
 
 describe.each(dialects)('the process tree of a task on %s', (dialect) => {
-  let t: TestApp;
   let p: ProjectFixture;
   const stubborn = plantingScript(`trap 'echo got TERM' TERM\nwhile true; do sleep 0.1; done`);
   const plain = plantingScript('sleep 327');
 
+  // A grace period far longer than any assertion below waits: only a real force stop can end the task in time.
+  const t = useTestApp(dialect, { task_kill_grace_seconds: 120 });
   beforeAll(async () => {
-    // A grace period far longer than any assertion below waits: only a real force stop can end the task in time.
-    t = await createTestApp(dialect, { task_kill_grace_seconds: 120 });
     p = await createProjectFixture(t, { 'stubborn.sh': stubborn.script, 'plain.sh': plain.script });
   });
-  afterAll(() => t.close());
 
   async function waitForLine(taskId: number, line: string): Promise<void> {
     await expect.poll(() => p.output(taskId), { timeout: 20_000, interval: 50 }).toContain(line);
@@ -160,19 +158,17 @@ describe('a runner killed while a task runs a process tree (sqlite)', () => {
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'gantry-tree-runner-'));
   const planted = plantingScript('sleep 327');
   const children: ChildProcess[] = [];
-  let t: TestApp;
   let p: ProjectFixture;
   let url = '';
 
+  const t = useTestApp('sqlite', { use_remote_runner: true });
   beforeAll(async () => {
-    t = await createTestApp('sqlite', { use_remote_runner: true });
     t.runtime.services.runnerJobs.start();
     p = await createProjectFixture(t, { 'tree.sh': planted.script });
     url = await listen(t.app);
   });
   afterAll(async () => {
     for (const child of children) child.kill('SIGKILL');
-    await t.close();
     rmSync(workDir, { recursive: true, force: true });
   });
 

@@ -2,9 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { useTestApp } from './test-app.ts';
 
 function has(binary: string): boolean {
   try {
@@ -35,11 +35,10 @@ function encryptWithVault(value: string): string {
 }
 
 describe.skipIf(!hasAnsible)('ansible tasks against localhost', () => {
-  let t: TestApp;
+  const t = useTestApp('sqlite');
   let p: ProjectFixture;
 
   beforeAll(async () => {
-    t = await createTestApp('sqlite');
     p = await createProjectFixture(t, {
       'site.yml': [
         '- hosts: all',
@@ -55,7 +54,6 @@ describe.skipIf(!hasAnsible)('ansible tasks against localhost', () => {
       'vault.yml': encryptWithVault('opened the vault'),
     });
   });
-  afterAll(() => t.close());
 
   // Semaphore projects keep a vault password in a single-value `string` key; it opens the vault as a login_password key does.
   it.each([
@@ -116,11 +114,10 @@ describe.skipIf(!hasAnsible)('ansible tasks against localhost', () => {
 });
 
 describe.skipIf(!hasTerraform)('real terraform tasks', () => {
-  let t: TestApp;
+  const t = useTestApp('sqlite');
   let p: ProjectFixture;
 
   beforeAll(async () => {
-    t = await createTestApp('sqlite');
     p = await createProjectFixture(t, {
       'tf/main.tf': [
         'variable "greeting" { type = string }',
@@ -130,7 +127,6 @@ describe.skipIf(!hasTerraform)('real terraform tasks', () => {
       ].join('\n'),
     });
   });
-  afterAll(() => t.close());
 
   it('plans, waits for confirmation, applies, and finds no changes on the next run', async () => {
     const group = await t.request('POST', `${p.base}/environment`, {

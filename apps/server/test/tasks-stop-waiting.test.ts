@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
@@ -12,18 +12,16 @@ const dialects = await listTestDialects();
 const SCRIPTS = { 'hold.sh': 'while [ ! -e "$1" ]; do sleep 0.05; done\necho released\n' };
 
 describe.each(dialects)('stopping all waiting tasks on %s', (dialect) => {
-  let t: TestApp;
+  const t = useTestApp(dialect);
   let p: ProjectFixture;
   let flagDir: string;
   let flagCount = 0;
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     p = await createProjectFixture(t, SCRIPTS);
     flagDir = mkdtempSync(join(tmpdir(), 'gantry-stop-waiting-'));
   });
   afterAll(async () => {
-    await t.close();
     rmSync(flagDir, { recursive: true, force: true });
   });
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/main.ts';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { useTestApp } from './test-app.ts';
 
 const RELEASE = `name: Release
 description: from git
@@ -32,7 +32,7 @@ edges:
 
 // The command talks HTTP to a server: the store behind it does not change what it does.
 describe('gantry workflow validate, diff and apply', () => {
-  let t: TestApp;
+  const t = useTestApp('sqlite');
   let p: ProjectFixture;
   let dir: string;
   let env: Record<string, string>;
@@ -51,7 +51,6 @@ describe('gantry workflow validate, diff and apply', () => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp('sqlite');
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const address = t.app.server.address();
     if (!address || typeof address === 'string') throw new Error('no address');
@@ -72,7 +71,6 @@ describe('gantry workflow validate, diff and apply', () => {
   });
   afterAll(async () => {
     rmSync(dir, { recursive: true, force: true });
-    await t.close();
   });
 
   it('validate names every problem of a file and accepts a good one', async () => {

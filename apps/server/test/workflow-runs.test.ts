@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
-import { createPeerNode, createTestApp, type TestApp } from './test-app.ts';
+import { createPeerNode, useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
@@ -27,7 +27,7 @@ type Step = Record<string, unknown> & { key: string };
 type Edge = { from: string; to: string; on: 'success' | 'failure' | 'always' };
 
 describe.each(dialects)('workflow runs on %s', (dialect) => {
-  let t: TestApp;
+  const t = useTestApp(dialect);
   let p: ProjectFixture;
   let other: ProjectFixture;
   const templates = { ok: 0, fail: 0, slow: 0 };
@@ -89,7 +89,6 @@ describe.each(dialects)('workflow runs on %s', (dialect) => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
     t.runtime.services.workflowRuns.beginSweep();
     p = await createProjectFixture(t, { 'ok.sh': 'echo ok\n', 'fail.sh': 'exit 3\n', 'slow.sh': 'sleep 300\n' });
     other = await createProjectFixture(t, { 'ok.sh': 'echo other\n' });
@@ -116,7 +115,6 @@ describe.each(dialects)('workflow runs on %s', (dialect) => {
       expect(added.status).toBe(204);
     }
   });
-  afterAll(() => t.close());
 
   it('fires success, failure and always edges and skips the branches that cannot run', async () => {
     const id = await createWorkflow(

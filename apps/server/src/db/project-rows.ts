@@ -35,12 +35,37 @@ export function projectRows<T extends ProjectTable>(db: Db, dialect: Dialect, ta
         .orderBy('id')
         .execute() as Promise<Row[]>;
     },
+    /** The project's rows whose `column` holds `value` (the runs of one workflow, the rows with a flag set), by id. */
+    listWhere<C extends keyof Row & string>(
+      projectId: number,
+      column: C,
+      value: Row[C],
+      options: { order?: 'asc' | 'desc'; limit?: number } = {},
+    ): Promise<Row[]> {
+      const query = scoped
+        .selectFrom(name)
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .where(column as string, '=', value)
+        .orderBy('id', options.order ?? 'asc');
+      return (options.limit === undefined ? query : query.limit(options.limit)).execute() as Promise<Row[]>;
+    },
     find(projectId: number, id: number): Promise<Row | undefined> {
       return scoped
         .selectFrom(name)
         .selectAll()
         .where('project_id', '=', projectId)
         .where('id', '=', id)
+        .executeTakeFirst() as Promise<Row | undefined>;
+    },
+    /** The project's first row (by id) whose `column` holds `value`, such as the row of a name. */
+    findWhere<C extends keyof Row & string>(projectId: number, column: C, value: Row[C]): Promise<Row | undefined> {
+      return scoped
+        .selectFrom(name)
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .where(column as string, '=', value)
+        .orderBy('id')
         .executeTakeFirst() as Promise<Row | undefined>;
     },
     insert(row: Insertable<Database[T]>): Promise<number> {
@@ -56,4 +81,7 @@ export function projectRows<T extends ProjectTable>(db: Db, dialect: Dialect, ta
 }
 
 /** One project table's queries by id: what a module may be given of another module's rows. */
-export type ProjectRowsById<T extends ProjectTable> = Omit<ReturnType<typeof projectRows<T>>, 'list'>;
+export type ProjectRowsById<T extends ProjectTable> = Omit<
+  ReturnType<typeof projectRows<T>>,
+  'list' | 'listWhere' | 'findWhere'
+>;

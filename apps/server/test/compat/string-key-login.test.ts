@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createProjectFixture, type ProjectFixture } from '../task-fixture.ts';
-import { createTestApp, type TestApp } from '../test-app.ts';
+import { useTestApp } from '../test-app.ts';
 
 /**
  * A restored Semaphore `string` key may stand where a login is needed (the API refuses that, a backup
@@ -8,14 +8,12 @@ import { createTestApp, type TestApp } from '../test-app.ts';
  * the store side runs on all databases in semaphore-clients.
  */
 describe('a Semaphore string key restored as a repository key', () => {
-  let t: TestApp;
+  const t = useTestApp('sqlite');
   let p: ProjectFixture;
 
   beforeAll(async () => {
-    t = await createTestApp('sqlite');
     p = await createProjectFixture(t, { 'site.yml': 'echo never runs\n' });
   });
-  afterAll(() => t.close());
 
   it('fails the task, saying why', async () => {
     const backup = {

@@ -68,18 +68,11 @@ function createRuleQueries<T extends RuleTable>(db: Db, dialect: Dialect, table:
 
 /** Integrations, their aliases, extracted values and matchers. Every query is scoped by project. */
 export function createIntegrationsRepository(db: Db, dialect: Dialect) {
+  const rows = projectRows(db, dialect, 'integration');
   return {
-    ...projectRows(db, dialect, 'integration'),
+    ...rows,
     /** Integrations a project-wide alias serves. */
-    listSearchable(projectId: number): Promise<IntegrationRow[]> {
-      return db
-        .selectFrom('integration')
-        .selectAll()
-        .where('project_id', '=', projectId)
-        .where('searchable', '=', 1)
-        .orderBy('id')
-        .execute();
-    },
+    listSearchable: (projectId: number): Promise<IntegrationRow[]> => rows.listWhere(projectId, 'searchable', 1),
     /** Removes the integration with everything hanging off it; children first, MySQL checks keys row by row. */
     async delete(projectId: number, id: number): Promise<void> {
       await db.transaction().execute(async (trx) => {

@@ -6,15 +6,8 @@ export function createKeysRepository(db: Db, dialect: Dialect) {
   const rows = projectRows(db, dialect, 'access_key');
   return {
     ...rows,
-    findByName(projectId: number, name: string): Promise<AccessKeyRow | undefined> {
-      return db
-        .selectFrom('access_key')
-        .selectAll()
-        .where('project_id', '=', projectId)
-        .where('name', '=', name)
-        .orderBy('id')
-        .executeTakeFirst();
-    },
+    findByName: (projectId: number, name: string): Promise<AccessKeyRow | undefined> =>
+      rows.findWhere(projectId, 'name', name),
   };
 }
 

@@ -3,6 +3,7 @@ import type { Updateable } from 'kysely';
 import type { Db, Dialect } from '../../db/database.ts';
 import { retryOnConflict } from '../../db/errors.ts';
 import { insertRow } from '../../db/insert.ts';
+import { projectRows } from '../../db/project-rows.ts';
 import { lockForUpdate } from '../../db/row-lock.ts';
 import type {
   WorkflowApprovalRow,
@@ -31,6 +32,7 @@ export type DecisionResult = 'recorded' | 'not_waiting' | 'duplicate';
  * two engines (a restarted node, two nodes of a cluster) never move a step twice.
  */
 export function createWorkflowRunsRepository(db: Db, dialect: Dialect) {
+  const runs = projectRows(db, dialect, 'workflow_run');
   return {
     /** The run and one pending row per step, all or nothing. */
     insert(run: Omit<WorkflowRunRow, 'id'>, steps: NewStep[]): Promise<number> {
@@ -51,28 +53,17 @@ export function createWorkflowRunsRepository(db: Db, dialect: Dialect) {
         return id;
       });
     },
-    find(projectId: number, workflowId: number, id: number): Promise<WorkflowRunRow | undefined> {
-      return db
-        .selectFrom('workflow_run')
-        .selectAll()
-        .where('project_id', '=', projectId)
-        .where('workflow_id', '=', workflowId)
-        .where('id', '=', id)
-        .executeTakeFirst();
+    /** A run of the project's workflow; undefined when it is another workflow's. */
+    async find(projectId: number, workflowId: number, id: number): Promise<WorkflowRunRow | undefined> {
+      const run = await runs.find(projectId, id);
+      return run?.workflow_id === workflowId ? run : undefined;
     },
     findById(id: number): Promise<WorkflowRunRow | undefined> {
       return db.selectFrom('workflow_run').selectAll().where('id', '=', id).executeTakeFirst();
     },
-    list(projectId: number, workflowId: number): Promise<WorkflowRunRow[]> {
-      return db
-        .selectFrom('workflow_run')
-        .selectAll()
-        .where('project_id', '=', projectId)
-        .where('workflow_id', '=', workflowId)
-        .orderBy('id', 'desc')
-        .limit(RUNS_LISTED)
-        .execute();
-    },
+    /** The workflow's latest runs, newest first. */
+    list: (projectId: number, workflowId: number): Promise<WorkflowRunRow[]> =>
+      runs.listWhere(projectId, 'workflow_id', workflowId, { order: 'desc', limit: RUNS_LISTED }),
     async listRunningIds(): Promise<number[]> {
       const rows = await db.selectFrom('workflow_run').select('id').where('status', '=', 'running').execute();
       return rows.map((r) => r.id);

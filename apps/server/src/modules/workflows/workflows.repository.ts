@@ -42,14 +42,8 @@ export function createWorkflowsRepository(db: Db, dialect: Dialect) {
   return {
     list: (projectId: number): Promise<WorkflowRow[]> => rows.list(projectId, 'name'),
     find: rows.find,
-    findByName(projectId: number, name: string): Promise<WorkflowRow | undefined> {
-      return db
-        .selectFrom('workflow')
-        .selectAll()
-        .where('project_id', '=', projectId)
-        .where('name', '=', name)
-        .executeTakeFirst();
-    },
+    findByName: (projectId: number, name: string): Promise<WorkflowRow | undefined> =>
+      rows.findWhere(projectId, 'name', name),
     findRevision(projectId: number, workflowId: number, number: number): Promise<RevisionRow | undefined> {
       return db
         .selectFrom('workflow_revision')
