@@ -1,12 +1,9 @@
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ConfigInput } from '../apps/server/src/config.ts';
 import type { Dialect } from '../apps/server/src/db/database.ts';
-import { createTestDatabase } from '../apps/server/test/test-databases.ts';
-import { median, ratio, readFlag, spawnAndWait, spawnTrue, startBenchServer } from './support.ts';
+import { median, openBenchDatabase, ratio, readFlag, spawnAndWait, spawnTrue, startBenchServer } from './support.ts';
 
 /**
  * Task engine and log pipeline benchmarks. Each prints the measured value next to a baseline
@@ -72,22 +69,12 @@ async function queueThroughput(): Promise<boolean> {
   );
 }
 
-/** Where a benchmark stores its data: a temp SQLite file, or a fresh database on the test PostgreSQL or MariaDB. */
-async function openBenchStore(dialect: Dialect): Promise<{ overrides: ConfigInput; drop(): Promise<void> }> {
-  if (dialect === 'sqlite') return { overrides: {}, drop: async () => undefined };
-  const database = await createTestDatabase(dialect);
-  return {
-    overrides: { db_dialect: dialect, db_url: database.url, access_key_encryption: randomBytes(32).toString('base64') },
-    drop: () => database.drop(),
-  };
-}
-
 /**
  * A task printing `lines` lines, from the POST to its final status, against the same lines inserted
  * by hand in batches into the same store; the target is an absolute rate, whatever the store.
  */
 async function millionLinesOn(dialect: Dialect, lines: number): Promise<boolean[]> {
-  const store = await openBenchStore(dialect);
+  const store = await openBenchDatabase(dialect);
   const server = await startBenchServer(store.overrides);
   const db = server.runtime.connection.db;
 

@@ -1,8 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import type { ConfigInput } from '../apps/server/src/config.ts';
 import type { Dialect } from '../apps/server/src/db/database.ts';
-import { createTestDatabase } from '../apps/server/test/test-databases.ts';
-import { median, ratio, readFlag, startBenchServer } from './support.ts';
+import { median, openBenchDatabase, ratio, readFlag, startBenchServer } from './support.ts';
 
 /**
  * Search inside one task's log (issue 16): on a 1,000,000-line log of Ansible-like lines, the time
@@ -24,17 +21,8 @@ const SEARCHES = [
   { label: 'regular expression', query: `q=${encodeURIComponent('^fatal: \\[db-\\d+\\]')}&regex=true` },
 ];
 
-async function openStore(dialect: Dialect): Promise<{ overrides: ConfigInput; drop(): Promise<void> }> {
-  if (dialect === 'sqlite') return { overrides: {}, drop: async () => undefined };
-  const database = await createTestDatabase(dialect);
-  return {
-    overrides: { db_dialect: dialect, db_url: database.url, access_key_encryption: randomBytes(32).toString('base64') },
-    drop: () => database.drop(),
-  };
-}
-
 async function searchOn(dialect: Dialect, lines: number): Promise<boolean[]> {
-  const store = await openStore(dialect);
+  const store = await openBenchDatabase(dialect);
   const server = await startBenchServer(store.overrides);
   const templateId = await server.createTemplate('million', script(lines));
   const { id: taskId } = await server.postTask(templateId);

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -6,7 +7,9 @@ import path from 'node:path';
 import { buildApp } from '../apps/server/src/app.ts';
 import { ensureFirstAdmin } from '../apps/server/src/bootstrap-admin.ts';
 import { loadConfig, readTestEnvironment, type ConfigInput } from '../apps/server/src/config.ts';
+import type { Dialect } from '../apps/server/src/db/database.ts';
 import { openRuntime } from '../apps/server/src/runtime.ts';
+import { createTestDatabase } from '../apps/server/test/test-databases.ts';
 
 export const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -162,5 +165,15 @@ export async function startBenchServer(overrides: ConfigInput = {}) {
       // A million-line store is over 100 MB: runs must not pile them up in the temp directory.
       rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/** Where a benchmark stores its data: a temp SQLite file, or a fresh database on the test PostgreSQL or MariaDB. */
+export async function openBenchDatabase(dialect: Dialect): Promise<{ overrides: ConfigInput; drop(): Promise<void> }> {
+  if (dialect === 'sqlite') return { overrides: {}, drop: async () => undefined };
+  const database = await createTestDatabase(dialect);
+  return {
+    overrides: { db_dialect: dialect, db_url: database.url, access_key_encryption: randomBytes(32).toString('base64') },
+    drop: () => database.drop(),
   };
 }
