@@ -18,7 +18,31 @@ function writeItem(key: string, value: string | null): void {
   }
 }
 
+/** An address inside the app: a path of this origin, never another site's (`//host`). */
+const isAppPath = (value: string) => value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\');
+
 export const storage = {
+  /**
+   * Where a signed-out visitor was going (a link in an alert, a bookmark): the base page, where every
+   * sign-in ends, leads there. Kept for this tab only, so it survives the single sign-on round trip.
+   */
+  getReturnPath: (): string | null => {
+    try {
+      const value = window.sessionStorage.getItem(`${PREFIX}return_path`);
+      return value !== null && isAppPath(value) ? value : null;
+    } catch {
+      return null;
+    }
+  },
+  setReturnPath: (path: string | null): void => {
+    try {
+      if (path === null) window.sessionStorage.removeItem(`${PREFIX}return_path`);
+      else window.sessionStorage.setItem(`${PREFIX}return_path`, path);
+    } catch {
+      // Without storage the visitor lands on the base page after sign-in.
+    }
+  },
+
   getLanguage: (): string | null => readItem('language'),
   setLanguage: (language: string | null): void => writeItem('language', language),
 

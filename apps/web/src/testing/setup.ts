@@ -7,4 +7,5 @@ await initI18n('en', 'all');
 afterEach(() => {
   cleanup();
   window.localStorage.clear();
+  window.sessionStorage.clear();
 });
