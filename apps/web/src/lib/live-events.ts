@@ -89,8 +89,10 @@ export function applyTaskUpdate(
     if (queryClient.getQueryState(queryKey)?.fetchStatus === 'fetching') reload(queryKey);
   };
   const detailKey = taskKeys.detail(message.project_id, message.task_id);
-  queryClient.setQueryData<TaskWithTemplate>(detailKey, (old) => (old ? { ...old, ...patch } : old));
-  reloadIfFetching(detailKey);
+  const cached = queryClient.setQueryData<TaskWithTemplate>(detailKey, (old) => (old ? { ...old, ...patch } : old));
+  // An ansible task's hosts recap is stored as it ends, and the update does not carry it.
+  if (finished && cached?.tpl_app === 'ansible') reload(detailKey);
+  else reloadIfFetching(detailKey);
 
   for (const [queryKey, data] of queryClient.getQueriesData<unknown>({
     queryKey: taskKeys.project(message.project_id),
@@ -98,6 +100,10 @@ export function applyTaskUpdate(
     const [, , , kind, templateId, list] = queryKey;
     const isHistory = kind === 'last';
     const isTemplateList = kind === 'template' && templateId === message.template_id;
+    if (kind === 'hosts') {
+      if (finished) reload(queryKey);
+      continue;
+    }
     if (isTemplateList && list === 'success') {
       if (message.status === 'success') reload(queryKey);
       continue;

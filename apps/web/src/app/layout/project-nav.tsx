@@ -40,7 +40,12 @@ export function ProjectNav({ project, onNavigate }: { project: Project; onNaviga
   const isPlain = project.type === '';
 
   const entries: NavEntry[] = [
-    { segment: 'history', also: ['activity', 'runners'], labelKey: 'menu.dashboard', icon: <DashboardOutlinedIcon /> },
+    {
+      segment: 'history',
+      also: ['hosts', 'activity', 'runners'],
+      labelKey: 'menu.dashboard',
+      icon: <DashboardOutlinedIcon />,
+    },
   ];
   if (isPlain) {
     entries.push(

@@ -27,6 +27,7 @@ export function DashboardLayout() {
 
   const tabs: { value: string; label: ReactNode }[] = [
     { value: 'history', label: t('dashboard.history') },
+    { value: 'hosts', label: t('dashboard.hosts') },
     { value: 'activity', label: t('dashboard.activity') },
   ];
   if (access.can(Permission.updateProject)) tabs.push({ value: 'settings', label: t('dashboard.settings') });

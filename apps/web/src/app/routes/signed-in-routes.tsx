@@ -31,6 +31,7 @@ const RestoreProjectPage = onDemand(
 const HistoryPage = onDemand(
   async () => (await import('../../features/tasks/components/history-page.tsx')).HistoryPage,
 );
+const HostsPage = onDemand(async () => (await import('../../features/tasks/components/hosts-page.tsx')).HostsPage);
 const ActivityPage = onDemand(
   async () => (await import('../../features/dashboard/components/activity-page.tsx')).ActivityPage,
 );
@@ -126,6 +127,7 @@ export function SignedInRoutes() {
           <Route index element={<ProjectIndexRedirect />} />
           <Route element={<DashboardLayout />}>
             <Route path="history" element={<HistoryPage />} />
+            <Route path="hosts" element={<HostsPage />} />
             <Route path="activity" element={<ActivityPage />} />
             <Route path="settings" element={<SettingsRoute />} />
             <Route path="runners" element={<ProjectRunnersTab />} />

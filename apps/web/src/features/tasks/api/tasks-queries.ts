@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { rawOutputApi, taskHostsApi, tasksApi, teamApi, templatesApi } from '@gantry/contract';
+import { projectHostsApi, rawOutputApi, taskHostsApi, tasksApi, teamApi, templatesApi } from '@gantry/contract';
 import type { CreateTaskBody, Task } from '@gantry/contract';
 import { api, buildUrl } from '../../../lib/api-client.ts';
 import { useRefreshingMutation } from '../../../lib/mutations.ts';
@@ -23,6 +23,20 @@ export const taskHostsQuery = (projectId: number, taskId: number, finished: bool
   queryOptions({
     queryKey: [...taskKeys.detail(projectId, taskId), 'hosts', finished] as const,
     queryFn: ({ signal }) => api(taskHostsApi.list, { params: { projectId, taskId }, signal }),
+  });
+
+/** Every host of the project's ansible tasks with the newest task of each template on it. */
+export const projectHostsQuery = (projectId: number) =>
+  queryOptions({
+    queryKey: [...taskKeys.project(projectId), 'hosts'] as const,
+    queryFn: ({ signal }) => api(projectHostsApi.list, { params: { projectId }, signal }),
+  });
+
+/** The hosts that failed in the most tasks of the last `days` days. */
+export const failingHostsQuery = (projectId: number, days: number) =>
+  queryOptions({
+    queryKey: [...taskKeys.project(projectId), 'hosts', 'failing', days] as const,
+    queryFn: ({ signal }) => api(projectHostsApi.failing, { params: { projectId }, query: { days }, signal }),
   });
 
 /** The history shows the newest 200 tasks, and 200 more each time the user asks for older ones. */
@@ -143,6 +157,19 @@ export function useCreateTask(projectId: number) {
     mutationFn: (body: CreateTaskBody) => api(tasksApi.create, { params: { projectId }, body }),
     onSuccess: (task: Task) => {
       // The server announces a task on its first status change; lists show it right away.
+      void queryClient.invalidateQueries({ queryKey: taskKeys.last(projectId) });
+      void queryClient.invalidateQueries({ queryKey: taskKeys.template(projectId, task.template_id) });
+      void queryClient.invalidateQueries({ queryKey: taskKeys.active });
+    },
+  });
+}
+
+/** Queues the template again for the failed and unreachable hosts of a task. */
+export function useRerunFailedHosts(projectId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (taskId: number) => api(tasksApi.rerunFailedHosts, { params: { projectId, taskId } }),
+    onSuccess: (task: Task) => {
       void queryClient.invalidateQueries({ queryKey: taskKeys.last(projectId) });
       void queryClient.invalidateQueries({ queryKey: taskKeys.template(projectId, task.template_id) });
       void queryClient.invalidateQueries({ queryKey: taskKeys.active });

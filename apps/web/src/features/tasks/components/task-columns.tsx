@@ -99,6 +99,11 @@ export function useTaskColumns({ withTemplate, withRerun }: TaskColumnsOptions):
               </Link>
             ) : null}
           </Stack>
+          {task.rerun_of_task_id ? (
+            <Typography variant="caption" color="text.secondary" component="div">
+              <TaskLink taskId={task.rerun_of_task_id} label={t('taskLog.rerunOf', { id: task.rerun_of_task_id })} />
+            </Typography>
+          ) : null}
           <TaskSubtitle task={task} />
         </Box>
       ),

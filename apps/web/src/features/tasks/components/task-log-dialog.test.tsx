@@ -67,7 +67,9 @@ const HOSTS = {
 };
 
 function renderDialog(onRerun = vi.fn()) {
-  renderWithProviders(<TaskLogDialog projectId={1} taskId={7} onClose={() => {}} onRerun={onRerun} />);
+  renderWithProviders(
+    <TaskLogDialog projectId={1} taskId={7} onClose={() => {}} onRerun={onRerun} onOpenTask={() => {}} />,
+  );
   return onRerun;
 }
 
@@ -228,7 +230,9 @@ describe('TaskLogDialog', () => {
 
   it('opens at a linked line, highlighted', async () => {
     serve('success');
-    renderWithProviders(<TaskLogDialog projectId={1} taskId={7} line={2} onClose={() => {}} onRerun={vi.fn()} />);
+    renderWithProviders(
+      <TaskLogDialog projectId={1} taskId={7} line={2} onClose={() => {}} onRerun={vi.fn()} onOpenTask={vi.fn()} />,
+    );
     await screen.findByText('Task 7 started.');
     await waitFor(() =>
       expect(

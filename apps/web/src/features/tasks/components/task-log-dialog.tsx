@@ -44,6 +44,7 @@ import { TaskLogSearchBar } from './task-log-search-bar.tsx';
 import { TaskLogView } from './task-log-view.tsx';
 import { HostRecapLine } from './host-recap-line.tsx';
 import { TaskHostsView } from './task-hosts-view.tsx';
+import { RerunFailedHostsButton } from './rerun-failed-hosts-button.tsx';
 import { TaskStatusChip } from '../../../components/task-status-chip.tsx';
 
 /** Name under which the dialog's fullscreen choice is remembered. */
@@ -55,6 +56,8 @@ interface TaskLogDialogProps {
   onClose: () => void;
   /** Opens the new task dialog filled from this task. */
   onRerun: (task: TaskWithTemplate) => void;
+  /** Shows the log of another task instead (the one started by "Rerun failed hosts", the one a rerun repeats). */
+  onOpenTask: (taskId: number) => void;
   /** 1-based line to open the log at, highlighted (a link to a line: ?t=task&line=n). */
   line?: number | null;
 }
@@ -138,7 +141,7 @@ function useLogSession(projectId: number, taskId: number, task: TaskWithTemplate
   return session;
 }
 
-export function TaskLogDialog({ projectId, taskId, onClose, onRerun, line = null }: TaskLogDialogProps) {
+export function TaskLogDialog({ projectId, taskId, onClose, onRerun, onOpenTask, line = null }: TaskLogDialogProps) {
   const { t } = useTranslation();
   const theme = useTheme();
   const snackbar = useSnackbar();
@@ -399,8 +402,26 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun, line = null
           </Typography>
         ) : null}
 
+        {task?.rerun_of_task_id ? (
+          <Link
+            component="button"
+            type="button"
+            variant="body2"
+            underline="hover"
+            onClick={() => task.rerun_of_task_id && onOpenTask(task.rerun_of_task_id)}
+            sx={{ mt: 0.5, display: 'block' }}
+          >
+            {t('taskLog.rerunOf', { id: task.rerun_of_task_id })}
+          </Link>
+        ) : null}
+
         {task?.tpl_app === 'ansible' ? (
-          <Stack direction="row" spacing={1.5} sx={{ mt: 1, alignItems: 'center', minWidth: 0 }}>
+          <Stack
+            direction="row"
+            spacing={1.5}
+            useFlexGap
+            sx={{ mt: 1, alignItems: 'center', minWidth: 0, flexWrap: 'wrap' }}
+          >
             <ToggleButtonGroup
               size="small"
               exclusive
@@ -412,6 +433,8 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun, line = null
               <ToggleButton value="hosts">{t('taskLog.viewHosts')}</ToggleButton>
             </ToggleButtonGroup>
             <HostRecapLine recap={task.host_recap} />
+            <Box sx={{ flexGrow: 1 }} />
+            <RerunFailedHostsButton projectId={projectId} task={task} onStarted={onOpenTask} />
           </Stack>
         ) : null}
       </Box>

@@ -42,6 +42,7 @@ export function TaskLogHost() {
           taskId={taskId}
           line={line}
           onClose={() => change({ [TASK_PARAM]: null, [LINE_PARAM]: null })}
+          onOpenTask={(id) => change({ [TASK_PARAM]: id, [LINE_PARAM]: null })}
           onRerun={(task) =>
             change({
               [TASK_PARAM]: null,
