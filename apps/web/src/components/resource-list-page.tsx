@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import AddIcon from '@mui/icons-material/Add';
 import Button from '@mui/material/Button';
 import { DataTable } from './data-table.tsx';
@@ -7,39 +8,44 @@ import { Page } from './page.tsx';
 import { PageHeader } from './page-header.tsx';
 import { RowActions } from './row-actions.tsx';
 
-interface ResourceListPageProps<T> {
-  title: string;
-  /** Shown only to those who may manage the resource. */
-  canManage: boolean;
+interface ResourceListPageProps<T extends { id: number }> {
+  /** The page's list (useResourceList): its texts' section, rows, who may manage them and their delete flow. */
+  list: {
+    section: string;
+    canManage: boolean;
+    rows: TableRows<T>;
+    deletion: RowDeletion<NoInfer<T>> & { element: ReactNode };
+  };
   /** The header's create control: a label for a plain "new" button, or a whole control (a menu). */
   create: { label: string; onClick: () => void } | ReactNode;
-  query: TableRows<T>;
   columns: readonly Column<T>[];
-  getRowKey: (row: T) => number;
-  emptyText: string;
+  /** The trailing edit/delete column, for those who may manage the rows: what edit opens, and more. */
+  actions: RowActions<T>;
   expansion?: RowExpansion<T>;
   /** The page's dialogs. */
   children?: ReactNode;
 }
 
 function isButtonSpec(
-  create: ResourceListPageProps<unknown>['create'],
+  create: ResourceListPageProps<{ id: number }>['create'],
 ): create is { label: string; onClick: () => void } {
   return typeof create === 'object' && create !== null && 'label' in create && 'onClick' in create;
 }
 
-/** A project resource's page: its title with the create control, and every row in one table. */
-export function ResourceListPage<T>({
-  title,
-  canManage,
+/**
+ * A project resource's page: its title (`<section>.title`) with the create control, every row in one
+ * table (`<section>.empty` when there is none) with the edit/delete column, and the delete dialogs.
+ */
+export function ResourceListPage<T extends { id: number }>({
+  list,
   create,
-  query,
   columns,
-  getRowKey,
-  emptyText,
+  actions,
   expansion,
   children,
 }: ResourceListPageProps<T>) {
+  const { t } = useTranslation();
+  const title = t(`${list.section}.title`);
   const createControl = isButtonSpec(create) ? (
     <Button variant="contained" disableElevation startIcon={<AddIcon />} onClick={create.onClick}>
       {create.label}
@@ -49,17 +55,18 @@ export function ResourceListPage<T>({
   );
   return (
     <Page>
-      <PageHeader title={title} actions={canManage ? createControl : null} />
+      <PageHeader title={title} actions={list.canManage ? createControl : null} />
       <DataTable
         aria-label={title}
-        columns={columns}
-        query={query}
-        getRowKey={getRowKey}
-        emptyText={emptyText}
+        columns={list.canManage ? [...columns, createActionsColumn({ deletion: list.deletion, ...actions })] : columns}
+        query={list.rows}
+        getRowKey={(row) => row.id}
+        emptyText={t(`${list.section}.empty`)}
         paginated={false}
         expansion={expansion}
       />
       {children}
+      {list.deletion.element}
     </Page>
   );
 }
@@ -72,19 +79,24 @@ interface RowDeletion<T> {
   isDeleting: (row: T) => boolean;
 }
 
+interface ActionsColumnOptions<T> {
+  deletion: RowDeletion<T>;
+  onEdit: (row: T) => void;
+  canEdit?: (row: T) => boolean;
+  /** Buttons of the row shown before edit and delete. */
+  extraActions?: (row: T) => ReactNode;
+}
+
+/** A resource page's row actions besides delete, which the page's list brings. */
+export type RowActions<T> = Omit<ActionsColumnOptions<T>, 'deletion'>;
+
 /** The trailing edit/delete column of a resource table. */
 export function createActionsColumn<T>({
   deletion,
   onEdit,
   canEdit = () => true,
   extraActions,
-}: {
-  deletion: RowDeletion<T>;
-  onEdit: (row: T) => void;
-  canEdit?: (row: T) => boolean;
-  /** Buttons of the row shown before edit and delete. */
-  extraActions?: (row: T) => ReactNode;
-}): Column<T> {
+}: ActionsColumnOptions<T>): Column<T> {
   return {
     id: 'actions',
     header: '',

@@ -3,7 +3,7 @@ import { environmentsApi } from '@gantry/contract';
 import type { EnvironmentBody } from '@gantry/contract';
 import { api } from '../../../lib/api-client.ts';
 import { useRefreshingMutation, useSaveMutation } from '../../../lib/mutations.ts';
-import { resourceKeys } from '../../../lib/project-resources.ts';
+import { environmentsQuery, resourceKeys } from '../../../lib/project-resources.ts';
 
 /** One variable group with the names and types of its secrets. */
 export const environmentQuery = (projectId: number, environmentId: number) =>
@@ -21,11 +21,19 @@ export function useSaveEnvironment(projectId: number) {
   );
 }
 
-export function useDeleteEnvironment(projectId: number) {
+function useDeleteEnvironment(projectId: number) {
   return useRefreshingMutation([resourceKeys.environments(projectId)], (environmentId: number) =>
     api(environmentsApi.remove, { params: { projectId, environmentId } }),
   );
 }
 
-export const loadEnvironmentRefs = (projectId: number, environmentId: number) =>
+const loadEnvironmentRefs = (projectId: number, environmentId: number) =>
   api(environmentsApi.refs, { params: { projectId, environmentId } });
+
+/** Environments as their list page knows them. */
+export const environmentsResource = {
+  section: 'environments',
+  query: environmentsQuery,
+  useRemove: useDeleteEnvironment,
+  loadRefs: loadEnvironmentRefs,
+};

@@ -2,7 +2,7 @@ import { inventoriesApi } from '@gantry/contract';
 import type { InventoryBody } from '@gantry/contract';
 import { api } from '../../../lib/api-client.ts';
 import { useRefreshingMutation, useSaveMutation } from '../../../lib/mutations.ts';
-import { resourceKeys } from '../../../lib/project-resources.ts';
+import { inventoriesQuery, resourceKeys } from '../../../lib/project-resources.ts';
 
 export function useSaveInventory(projectId: number) {
   return useSaveMutation<InventoryBody>(
@@ -12,11 +12,19 @@ export function useSaveInventory(projectId: number) {
   );
 }
 
-export function useDeleteInventory(projectId: number) {
+function useDeleteInventory(projectId: number) {
   return useRefreshingMutation([resourceKeys.inventories(projectId)], (inventoryId: number) =>
     api(inventoriesApi.remove, { params: { projectId, inventoryId } }),
   );
 }
 
-export const loadInventoryRefs = (projectId: number, inventoryId: number) =>
+const loadInventoryRefs = (projectId: number, inventoryId: number) =>
   api(inventoriesApi.refs, { params: { projectId, inventoryId } });
+
+/** Inventories as their list page knows them. */
+export const inventoriesResource = {
+  section: 'inventories',
+  query: inventoriesQuery,
+  useRemove: useDeleteInventory,
+  loadRefs: loadInventoryRefs,
+};

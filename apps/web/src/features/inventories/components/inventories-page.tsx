@@ -14,19 +14,17 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { Permission } from '@gantry/contract';
 import type { Inventory } from '@gantry/contract';
 import { AppIcon } from '../../../components/app-icon.tsx';
 import type { Column } from '../../../components/data-table.tsx';
-import { ResourceListPage, createActionsColumn } from '../../../components/resource-list-page.tsx';
+import { ResourceListPage } from '../../../components/resource-list-page.tsx';
+import type { RowActions } from '../../../components/resource-list-page.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
-import { deleteTextsOf, useItemDelete } from '../../../components/use-item-delete.ts';
 import { useLinkedItem } from '../../../components/use-linked-item.ts';
+import { useResourceList } from '../../../components/use-resource-list.ts';
 import { DASH } from '../../../lib/format-date.ts';
-import { appsQuery, inventoriesQuery, repositoriesQuery } from '../../../lib/project-resources.ts';
-import { useProjectAccess } from '../../../lib/shared-queries.ts';
-import { useProjectId } from '../../../lib/use-project-id.ts';
-import { loadInventoryRefs, useDeleteInventory } from '../api/inventories-queries.ts';
+import { appsQuery, repositoriesQuery } from '../../../lib/project-resources.ts';
+import { inventoriesResource } from '../api/inventories-queries.ts';
 import { AttachToTemplateDialog } from './attach-to-template-dialog.tsx';
 import { InventoryDialog } from './inventory-dialog.tsx';
 import { paths } from '../../../lib/paths.ts';
@@ -69,28 +67,19 @@ function InventorySource({ inventory, repositoryName }: { inventory: Inventory; 
 
 export function InventoriesPage() {
   const { t } = useTranslation();
-  const projectId = useProjectId();
-  const access = useProjectAccess(projectId);
-  const inventories = useQuery(inventoriesQuery(projectId));
+  const list = useResourceList(inventoriesResource);
+  const { projectId, access, canManage, editDialog } = list;
   const repositories = useQuery(repositoriesQuery(projectId));
   const apps = useQuery(appsQuery);
-  const editDialog = useDialogState<Inventory>();
   const attachDialog = useDialogState<Inventory>();
-  const deletion = useItemDelete<Inventory>({
-    projectId,
-    texts: deleteTextsOf('inventories'),
-    remove: useDeleteInventory(projectId),
-    loadRefs: (id) => loadInventoryRefs(projectId, id),
-  });
   const linked = useLinkedItem({
-    items: inventories.data,
+    items: list.rows.data,
     ready: access.isReady,
-    canOpen: (inventory) => access.can(Permission.manageProjectResources) && !isWorkspace(inventory),
+    canOpen: (inventory) => canManage && !isWorkspace(inventory),
     open: editDialog.show,
     listPath: paths.projectPage(projectId, 'inventory'),
   });
   const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
-  const canManage = access.can(Permission.manageProjectResources);
   const repositoryNames = new Map((repositories.data ?? []).map((repo) => [repo.id, repo.name]));
 
   const columns: Column<Inventory>[] = [
@@ -118,40 +107,35 @@ export function InventoriesPage() {
       ),
     },
   ];
-  if (canManage) {
-    columns.push(
-      createActionsColumn<Inventory>({
-        deletion,
-        onEdit: (inventory) => editDialog.show(inventory),
-        // Workspaces are attached to templates from the template's page, not edited here.
-        canEdit: (inventory) => !isWorkspace(inventory),
-        // Workspaces get an attach action instead of edit (seed 001 section 2): one no template holds is
-        // attached here, one a template holds is attached, detached and made default on that template's page.
-        extraActions: (inventory) => {
-          if (!isWorkspace(inventory)) return null;
-          const label = t('terraform.attachNamed', { name: inventory.name });
-          return inventory.template_id === null ? (
-            <Tooltip title={t('terraform.attach')}>
-              <IconButton size="small" onClick={() => attachDialog.show(inventory)} aria-label={label}>
-                <LinkIcon fontSize="small" />
-              </IconButton>
-            </Tooltip>
-          ) : (
-            <Tooltip title={t('terraform.attachHeld')}>
-              <IconButton
-                size="small"
-                component={RouterLink}
-                to={paths.template(projectId, inventory.template_id, { page: 'state' })}
-                aria-label={label}
-              >
-                <LinkIcon fontSize="small" />
-              </IconButton>
-            </Tooltip>
-          );
-        },
-      }),
-    );
-  }
+  const actions: RowActions<Inventory> = {
+    onEdit: editDialog.show,
+    // Workspaces are attached to templates from the template's page, not edited here.
+    canEdit: (inventory) => !isWorkspace(inventory),
+    // Workspaces get an attach action instead of edit (seed 001 section 2): one no template holds is
+    // attached here, one a template holds is attached, detached and made default on that template's page.
+    extraActions: (inventory) => {
+      if (!isWorkspace(inventory)) return null;
+      const label = t('terraform.attachNamed', { name: inventory.name });
+      return inventory.template_id === null ? (
+        <Tooltip title={t('terraform.attach')}>
+          <IconButton size="small" onClick={() => attachDialog.show(inventory)} aria-label={label}>
+            <LinkIcon fontSize="small" />
+          </IconButton>
+        </Tooltip>
+      ) : (
+        <Tooltip title={t('terraform.attachHeld')}>
+          <IconButton
+            size="small"
+            component={RouterLink}
+            to={paths.template(projectId, inventory.template_id, { page: 'state' })}
+            aria-label={label}
+          >
+            <LinkIcon fontSize="small" />
+          </IconButton>
+        </Tooltip>
+      );
+    },
+  };
 
   const newInventoryMenu = (
     <>
@@ -195,15 +179,7 @@ export function InventoriesPage() {
   );
 
   return (
-    <ResourceListPage
-      title={t('inventories.title')}
-      canManage={canManage}
-      create={newInventoryMenu}
-      query={inventories}
-      columns={columns}
-      getRowKey={(inventory) => inventory.id}
-      emptyText={t('inventories.empty')}
-    >
+    <ResourceListPage list={list} create={newInventoryMenu} columns={columns} actions={actions}>
       <InventoryDialog
         open={editDialog.open}
         projectId={projectId}
@@ -219,7 +195,6 @@ export function InventoriesPage() {
         workspace={attachDialog.item}
         onClose={attachDialog.close}
       />
-      {deletion.element}
     </ResourceListPage>
   );
 }

@@ -2,7 +2,7 @@ import { keysApi } from '@gantry/contract';
 import type { KeyBody } from '@gantry/contract';
 import { api } from '../../../lib/api-client.ts';
 import { useRefreshingMutation, useSaveMutation } from '../../../lib/mutations.ts';
-import { resourceKeys } from '../../../lib/project-resources.ts';
+import { keysQuery, resourceKeys } from '../../../lib/project-resources.ts';
 
 export function useSaveKey(projectId: number) {
   return useSaveMutation<KeyBody>(
@@ -12,10 +12,18 @@ export function useSaveKey(projectId: number) {
   );
 }
 
-export function useDeleteKey(projectId: number) {
+function useDeleteKey(projectId: number) {
   return useRefreshingMutation([resourceKeys.keys(projectId)], (keyId: number) =>
     api(keysApi.remove, { params: { projectId, keyId } }),
   );
 }
 
-export const loadKeyRefs = (projectId: number, keyId: number) => api(keysApi.refs, { params: { projectId, keyId } });
+const loadKeyRefs = (projectId: number, keyId: number) => api(keysApi.refs, { params: { projectId, keyId } });
+
+/** Keys as their list page knows them. */
+export const keysResource = {
+  section: 'keys',
+  query: keysQuery,
+  useRemove: useDeleteKey,
+  loadRefs: loadKeyRefs,
+};

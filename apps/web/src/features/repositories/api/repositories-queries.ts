@@ -2,7 +2,7 @@ import { repositoriesApi } from '@gantry/contract';
 import type { RepositoryBody } from '@gantry/contract';
 import { api } from '../../../lib/api-client.ts';
 import { useRefreshingMutation, useSaveMutation } from '../../../lib/mutations.ts';
-import { resourceKeys } from '../../../lib/project-resources.ts';
+import { repositoriesQuery, resourceKeys } from '../../../lib/project-resources.ts';
 
 export function useSaveRepository(projectId: number) {
   return useSaveMutation<RepositoryBody>(
@@ -12,11 +12,19 @@ export function useSaveRepository(projectId: number) {
   );
 }
 
-export function useDeleteRepository(projectId: number) {
+function useDeleteRepository(projectId: number) {
   return useRefreshingMutation([resourceKeys.repositories(projectId)], (repositoryId: number) =>
     api(repositoriesApi.remove, { params: { projectId, repositoryId } }),
   );
 }
 
-export const loadRepositoryRefs = (projectId: number, repositoryId: number) =>
+const loadRepositoryRefs = (projectId: number, repositoryId: number) =>
   api(repositoriesApi.refs, { params: { projectId, repositoryId } });
+
+/** Repositories as their list page knows them. */
+export const repositoriesResource = {
+  section: 'repositories',
+  query: repositoriesQuery,
+  useRemove: useDeleteRepository,
+  loadRefs: loadRepositoryRefs,
+};

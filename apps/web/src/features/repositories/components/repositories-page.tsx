@@ -4,38 +4,25 @@ import CallSplitIcon from '@mui/icons-material/CallSplit';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
-import { Permission } from '@gantry/contract';
 import type { Repository } from '@gantry/contract';
 import type { Column } from '../../../components/data-table.tsx';
-import { ResourceListPage, createActionsColumn } from '../../../components/resource-list-page.tsx';
-import { useDialogState } from '../../../components/use-dialog-state.ts';
-import { deleteTextsOf, useItemDelete } from '../../../components/use-item-delete.ts';
+import { ResourceListPage } from '../../../components/resource-list-page.tsx';
+import { useResourceList } from '../../../components/use-resource-list.ts';
 import { useLinkedItem } from '../../../components/use-linked-item.ts';
 import { DASH } from '../../../lib/format-date.ts';
-import { keysQuery, repositoriesQuery } from '../../../lib/project-resources.ts';
-import { useProjectAccess } from '../../../lib/shared-queries.ts';
-import { useProjectId } from '../../../lib/use-project-id.ts';
-import { loadRepositoryRefs, useDeleteRepository } from '../api/repositories-queries.ts';
+import { keysQuery } from '../../../lib/project-resources.ts';
+import { repositoriesResource } from '../api/repositories-queries.ts';
 import { isLocalUrl } from './git-url.ts';
 import { RepositoryDialog } from './repository-dialog.tsx';
 import { paths } from '../../../lib/paths.ts';
 
 export function RepositoriesPage() {
   const { t } = useTranslation();
-  const projectId = useProjectId();
-  const access = useProjectAccess(projectId);
-  const repositories = useQuery(repositoriesQuery(projectId));
+  const list = useResourceList(repositoriesResource);
+  const { projectId, access, canManage, editDialog } = list;
   const keys = useQuery(keysQuery(projectId));
-  const editDialog = useDialogState<Repository>();
-  const deletion = useItemDelete<Repository>({
-    projectId,
-    texts: deleteTextsOf('repositories'),
-    remove: useDeleteRepository(projectId),
-    loadRefs: (id) => loadRepositoryRefs(projectId, id),
-  });
-  const canManage = access.can(Permission.manageProjectResources);
   const linked = useLinkedItem({
-    items: repositories.data,
+    items: list.rows.data,
     ready: access.isReady,
     canOpen: () => canManage,
     open: editDialog.show,
@@ -73,24 +60,13 @@ export function RepositoriesPage() {
       render: (repository) => keyNames.get(repository.ssh_key_id) ?? DASH,
     },
   ];
-  if (canManage) {
-    columns.push(
-      createActionsColumn<Repository>({
-        deletion,
-        onEdit: (repository) => editDialog.show(repository),
-      }),
-    );
-  }
 
   return (
     <ResourceListPage
-      title={t('repositories.title')}
-      canManage={canManage}
+      list={list}
       create={{ label: t('repositories.newRepository'), onClick: () => editDialog.show(undefined) }}
-      query={repositories}
       columns={columns}
-      getRowKey={(repository) => repository.id}
-      emptyText={t('repositories.empty')}
+      actions={{ onEdit: editDialog.show }}
     >
       <RepositoryDialog
         open={editDialog.open}
@@ -101,7 +77,6 @@ export function RepositoriesPage() {
           linked.leave();
         }}
       />
-      {deletion.element}
     </ResourceListPage>
   );
 }

@@ -9,7 +9,7 @@ export const scheduleKeys = {
   all: resourceKeys.schedules,
 };
 
-export const schedulesQuery = (projectId: number) =>
+const schedulesQuery = (projectId: number) =>
   queryOptions({
     queryKey: scheduleKeys.all(projectId),
     queryFn: ({ signal }) => api(schedulesApi.list, { params: { projectId }, signal }),
@@ -19,7 +19,7 @@ export const schedulesQuery = (projectId: number) =>
 export const validateCron = (projectId: number, cron: string, signal?: AbortSignal) =>
   api(schedulesApi.validate, { params: { projectId }, body: { cron_format: cron }, signal });
 
-export const loadScheduleRefs = (projectId: number, scheduleId: number) =>
+const loadScheduleRefs = (projectId: number, scheduleId: number) =>
   api(schedulesApi.refs, { params: { projectId, scheduleId } });
 
 // Template pages list a template's schedules too.
@@ -52,8 +52,16 @@ export function useSetScheduleActive(projectId: number) {
   );
 }
 
-export function useDeleteSchedule(projectId: number) {
+function useDeleteSchedule(projectId: number) {
   return useRefreshingMutation(refreshFor(projectId), (scheduleId: number) =>
     api(schedulesApi.remove, { params: { projectId, scheduleId } }),
   );
 }
+
+/** Schedules as their list page knows them. */
+export const schedulesResource = {
+  section: 'schedules',
+  query: schedulesQuery,
+  useRemove: useDeleteSchedule,
+  loadRefs: loadScheduleRefs,
+};

@@ -8,20 +8,16 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import Tooltip from '@mui/material/Tooltip';
-import { Permission } from '@gantry/contract';
 import type { Schedule } from '@gantry/contract';
 import type { Column } from '../../../components/data-table.tsx';
-import { ResourceListPage, createActionsColumn } from '../../../components/resource-list-page.tsx';
+import { ResourceListPage } from '../../../components/resource-list-page.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
-import { useDialogState } from '../../../components/use-dialog-state.ts';
-import { deleteTextsOf, useItemDelete } from '../../../components/use-item-delete.ts';
 import { useLinkedItem } from '../../../components/use-linked-item.ts';
+import { useResourceList } from '../../../components/use-resource-list.ts';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { getCheckIntervalLabel } from '../../../lib/check-intervals.ts';
 import { repositoriesQuery } from '../../../lib/project-resources.ts';
-import { useProjectAccess } from '../../../lib/shared-queries.ts';
-import { useProjectId } from '../../../lib/use-project-id.ts';
-import { loadScheduleRefs, schedulesQuery, useDeleteSchedule, useSetScheduleActive } from '../api/schedules-queries.ts';
+import { schedulesResource, useSetScheduleActive } from '../api/schedules-queries.ts';
 import { ScheduleDialog } from './schedule-dialog.tsx';
 import { paths } from '../../../lib/paths.ts';
 
@@ -33,22 +29,13 @@ interface SchedulesPageProps {
 /** /schedule: the project's schedules; a row expands to its template's last 5 tasks. */
 export function SchedulesPage({ renderLastTasks }: SchedulesPageProps) {
   const { t } = useTranslation();
-  const projectId = useProjectId();
   const snackbar = useSnackbar();
-  const access = useProjectAccess(projectId);
-  const schedules = useQuery(schedulesQuery(projectId));
+  const list = useResourceList(schedulesResource);
+  const { projectId, access, canManage, editDialog } = list;
   const repositories = useQuery(repositoriesQuery(projectId));
   const setActive = useSetScheduleActive(projectId);
-  const editDialog = useDialogState<Schedule>();
-  const deletion = useItemDelete<Schedule>({
-    projectId,
-    texts: deleteTextsOf('schedules'),
-    remove: useDeleteSchedule(projectId),
-    loadRefs: (id) => loadScheduleRefs(projectId, id),
-  });
-  const canManage = access.can(Permission.manageProjectResources);
   const linked = useLinkedItem({
-    items: schedules.data,
+    items: list.rows.data,
     ready: access.isReady,
     canOpen: () => canManage,
     open: editDialog.show,
@@ -134,24 +121,13 @@ export function SchedulesPage({ renderLastTasks }: SchedulesPageProps) {
       ),
     },
   ];
-  if (canManage) {
-    columns.push(
-      createActionsColumn({
-        deletion,
-        onEdit: editDialog.show,
-      }),
-    );
-  }
 
   return (
     <ResourceListPage
-      title={t('schedules.title')}
-      canManage={canManage}
+      list={list}
       create={{ label: t('schedules.newSchedule'), onClick: () => editDialog.show(undefined) }}
-      query={schedules}
       columns={columns}
-      getRowKey={(schedule) => schedule.id}
-      emptyText={t('schedules.empty')}
+      actions={{ onEdit: editDialog.show }}
       expansion={{
         render: (schedule) => renderLastTasks(schedule.template_id),
         toggleLabel: (schedule, open) =>
@@ -167,7 +143,6 @@ export function SchedulesPage({ renderLastTasks }: SchedulesPageProps) {
           linked.leave();
         }}
       />
-      {deletion.element}
     </ResourceListPage>
   );
 }

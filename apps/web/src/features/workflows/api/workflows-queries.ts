@@ -13,7 +13,7 @@ export const workflowKeys = {
 /** A running workflow run is read again this often (runs have no live messages). */
 const RUN_POLL_MS = 1500;
 
-export const workflowsQuery = (projectId: number) =>
+const workflowsQuery = (projectId: number) =>
   queryOptions({
     queryKey: workflowKeys.all(projectId),
     queryFn: ({ signal }) => api(workflowsApi.list, { params: { projectId }, signal }),
@@ -63,7 +63,7 @@ export function useSaveWorkflow(projectId: number) {
   );
 }
 
-export function useDeleteWorkflow(projectId: number) {
+function useDeleteWorkflow(projectId: number) {
   return useRefreshingMutation([workflowKeys.all(projectId)], (workflowId: number) =>
     api(workflowsApi.remove, { params: { projectId, workflowId } }),
   );
@@ -88,3 +88,10 @@ export const membersQuery = (projectId: number) =>
     queryFn: ({ signal }) =>
       api(teamApi.list, { params: { projectId }, query: { sort: 'name', order: 'asc' }, signal }),
   });
+
+/** Workflows as their list page knows them. */
+export const workflowsResource = {
+  section: 'workflows',
+  query: workflowsQuery,
+  useRemove: useDeleteWorkflow,
+};

@@ -1,32 +1,21 @@
 import { Link as RouterLink, useNavigate } from 'react-router';
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
-import { Permission } from '@gantry/contract';
 import type { WorkflowSummary } from '@gantry/contract';
 import type { Column } from '../../../components/data-table.tsx';
-import { ResourceListPage, createActionsColumn } from '../../../components/resource-list-page.tsx';
-import { deleteTextsOf, useItemDelete } from '../../../components/use-item-delete.ts';
+import { ResourceListPage } from '../../../components/resource-list-page.tsx';
+import { useResourceList } from '../../../components/use-resource-list.ts';
 import { formatDate } from '../../../lib/format-date.ts';
 import { paths } from '../../../lib/paths.ts';
-import { useProjectAccess } from '../../../lib/shared-queries.ts';
-import { useProjectId } from '../../../lib/use-project-id.ts';
-import { useDeleteWorkflow, workflowsQuery } from '../api/workflows-queries.ts';
+import { workflowsResource } from '../api/workflows-queries.ts';
 
 /** /workflows: the project's workflows; a name opens the workflow's graph, its runs and its versions. */
 export function WorkflowsPage() {
   const { t, i18n } = useTranslation();
-  const projectId = useProjectId();
   const navigate = useNavigate();
-  const access = useProjectAccess(projectId);
-  const workflows = useQuery(workflowsQuery(projectId));
-  const deletion = useItemDelete<WorkflowSummary>({
-    projectId,
-    texts: deleteTextsOf('workflows'),
-    remove: useDeleteWorkflow(projectId),
-  });
-  const canManage = access.can(Permission.manageProjectResources);
+  const list = useResourceList(workflowsResource);
+  const { projectId } = list;
 
   const columns: Column<WorkflowSummary>[] = [
     {
@@ -75,23 +64,13 @@ export function WorkflowsPage() {
       ),
     },
   ];
-  if (canManage) {
-    columns.push(
-      createActionsColumn({ deletion, onEdit: (workflow) => void navigate(paths.workflow(projectId, workflow.id)) }),
-    );
-  }
 
   return (
     <ResourceListPage
-      title={t('workflows.title')}
-      canManage={canManage}
+      list={list}
       create={{ label: t('workflows.newWorkflow'), onClick: () => void navigate(paths.workflow(projectId, 'new')) }}
-      query={workflows}
       columns={columns}
-      getRowKey={(workflow) => workflow.id}
-      emptyText={t('workflows.empty')}
-    >
-      {deletion.element}
-    </ResourceListPage>
+      actions={{ onEdit: (workflow) => void navigate(paths.workflow(projectId, workflow.id)) }}
+    />
   );
 }

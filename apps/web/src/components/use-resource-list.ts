@@ -1,0 +1,54 @@
+import { useQuery } from '@tanstack/react-query';
+import type { QueryKey, UseMutationResult, UseQueryOptions } from '@tanstack/react-query';
+import { Permission } from '@gantry/contract';
+import type { ResourceRefs } from '@gantry/contract';
+import { useProjectAccess } from '../lib/shared-queries.ts';
+import { useProjectId } from '../lib/use-project-id.ts';
+import { useDialogState } from './use-dialog-state.ts';
+import { deleteTextsOf, useItemDelete } from './use-item-delete.ts';
+
+interface Row {
+  id: number;
+  name: string;
+}
+
+/** A kind of project resource as its list page knows it. */
+export interface ResourceKind<T extends Row, TKey extends QueryKey> {
+  /** The translation section: `title`, `empty` and the delete texts (`keys.title`, `keys.deleteTitle`...). */
+  section: string;
+  /** The query of the project's rows. */
+  query: (projectId: number) => UseQueryOptions<T[], Error, T[], TKey>;
+  /** The kind's DELETE mutation, called with the row's id. */
+  useRemove: (projectId: number) => UseMutationResult<unknown, Error, number>;
+  /** GET {row}/refs: what uses the row, shown before a delete; absent for rows nothing refers to. */
+  loadRefs?: (projectId: number, id: number) => Promise<ResourceRefs>;
+  /** The permission bits that manage the kind; project resources' by default. */
+  permission?: number;
+}
+
+/**
+ * What a project resource's list page starts from: the project, the caller's access (and whether they
+ * may manage the kind), its rows, the edit dialog (about one row, or a new one) and the rows' delete flow.
+ */
+export function useResourceList<T extends Row, TKey extends QueryKey>(kind: ResourceKind<T, TKey>) {
+  const { loadRefs } = kind;
+  const projectId = useProjectId();
+  const access = useProjectAccess(projectId);
+  const rows = useQuery(kind.query(projectId));
+  const editDialog = useDialogState<T>();
+  const deletion = useItemDelete<Row>({
+    projectId,
+    texts: deleteTextsOf(kind.section),
+    remove: kind.useRemove(projectId),
+    loadRefs: loadRefs ? (id) => loadRefs(projectId, id) : undefined,
+  });
+  return {
+    section: kind.section,
+    projectId,
+    access,
+    canManage: access.can(kind.permission ?? Permission.manageProjectResources),
+    rows,
+    editDialog,
+    deletion,
+  };
+}
