@@ -14,6 +14,9 @@ class NoopResizeObserver {
 const TASK_URL = '/api/project/1/tasks/7';
 const ERROR_SEARCH_URL = `${TASK_URL}/output/search?${new URLSearchParams({ q: ERROR_LINE_PATTERN, case: 'true', regex: 'true', limit: '1' }).toString()}`;
 
+/** The caller's role in project 1: a guest unless a test says otherwise. */
+let projectRole = { role: 'guest', permissions: 0 };
+
 function serve(status: TaskStatus, fields: Parameters<typeof makeTask>[1] = {}, errorLines: number[] = []) {
   const output = [
     { id: 1, task_id: 7, task: '', seq: 0, time: '2026-01-01T10:00:00Z', output: 'Task 7 started.' },
@@ -35,6 +38,8 @@ function serve(status: TaskStatus, fields: Parameters<typeof makeTask>[1] = {}, 
       json(400, { error: 'Invalid regular expression: /(/: Unterminated group' }),
     [`GET ${ERROR_SEARCH_URL}`]: () => json(200, { count: errorLines.length, lines: errorLines, searched: 2 }),
     [`GET ${TASK_URL}/hosts`]: () => json(200, HOSTS),
+    [`GET /api/project/1/role`]: () => json(200, projectRole),
+    [`POST ${TASK_URL}/rerun_failed_hosts`]: () => json(201, makeTask(8, { rerun_of_task_id: 7 })),
     [`POST ${TASK_URL}/stop`]: () => new Response(null, { status: 204 }),
     [`POST ${TASK_URL}/confirm`]: () => new Response(null, { status: 204 }),
     [`POST ${TASK_URL}/reject`]: () => new Response(null, { status: 204 }),
@@ -158,6 +163,37 @@ describe('TaskLogDialog', () => {
     expect(screen.getByText('1.2 s')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Log' }));
     expect(await screen.findByText('Task 7 started.')).toBeTruthy();
+  });
+
+  it('offers Rerun failed hosts to a member who may run tasks, and opens the new task', async () => {
+    projectRole = { role: 'task_runner', permissions: 1 };
+    const fake = serve('error', { tpl_app: 'ansible', host_recap: { ok: 1, changed: 0, failed: 0, unreachable: 1 } });
+    const onOpenTask = vi.fn();
+    renderWithProviders(
+      <TaskLogDialog projectId={1} taskId={7} onClose={() => {}} onRerun={vi.fn()} onOpenTask={onOpenTask} />,
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Rerun failed hosts' }));
+    await waitFor(() => expect(onOpenTask).toHaveBeenCalledWith(8));
+    expect(fake.calls.some((call) => call.method === 'POST' && call.url.endsWith('/rerun_failed_hosts'))).toBe(true);
+  });
+
+  it('offers no Rerun failed hosts to a guest', async () => {
+    projectRole = { role: 'guest', permissions: 0 };
+    serve('error', { tpl_app: 'ansible', host_recap: { ok: 1, changed: 0, failed: 1, unreachable: 0 } });
+    renderDialog();
+    await screen.findByText('Task 7 started.');
+    await screen.findByLabelText('Hosts by outcome');
+    expect(screen.queryByRole('button', { name: 'Rerun failed hosts' })).toBeNull();
+  });
+
+  it('links a rerun to the task it repeats', async () => {
+    serve('success', { tpl_app: 'ansible', rerun_of_task_id: 5 });
+    const onOpenTask = vi.fn();
+    renderWithProviders(
+      <TaskLogDialog projectId={1} taskId={7} onClose={() => {}} onRerun={vi.fn()} onOpenTask={onOpenTask} />,
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Rerun of task 5' }));
+    expect(onOpenTask).toHaveBeenCalledWith(5);
   });
 
   it('offers no hosts view for a task of another app', async () => {
