@@ -1,18 +1,14 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTestApp, useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
 
 describe.each(dialects)('health and readiness probes (%s)', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(dialect);
-  });
+  const t = useTestApp(dialect);
   afterAll(async () => {
     t.runtime.services.scheduler.stop();
-    await t.close();
   });
 
   it('answers /api/health without signing in and without caching', async () => {

@@ -640,18 +640,10 @@ describe('gantry runner processes against a listening server (sqlite)', () => {
 
       // A secret of the variable group travels to the runner and is masked in the output it sends back.
       t.secrets.add('tok-Secret-777');
-      const group = await t.request('POST', `${p.base}/environment`, {
-        as: t.adminCookie,
-        body: {
-          name: 'with secret',
-          json: '{}',
-          env: '{}',
-          secrets: [{ operation: 'create', type: 'env', name: 'API_TOKEN', secret: 'tok-Secret-777' }],
-        },
-      });
-      const bashTask = await p.runTask(
-        await p.createTemplate({ playbook: 'count.sh', environment_id: (group.body as { id: number }).id }),
-      );
+      const groupId = await p.createVariableGroup('with secret', [
+        { type: 'env', name: 'API_TOKEN', secret: 'tok-Secret-777' },
+      ]);
+      const bashTask = await p.runTask(await p.createTemplate({ playbook: 'count.sh', environment_id: groupId }));
       const bash = await p.waitForStatus(bashTask, ['success', 'error'], 60_000);
       const bashLines = await p.output(bashTask);
       expect(bash.status, `${bashLines.join('\n')}\n${process1.output()}`).toBe('success');
@@ -663,20 +655,12 @@ describe('gantry runner processes against a listening server (sqlite)', () => {
       expect(bashLines).toContain('runner token=none');
       expect(bashLines.at(-1)).toBe('Task finished successfully.');
 
-      const inventory = await t.request('POST', `${p.base}/inventory`, {
-        as: t.adminCookie,
-        body: {
-          name: 'local',
-          type: 'static',
-          inventory: 'localhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3',
-          ssh_key_id: p.noneKeyId,
-        },
-      });
+      const inventoryId = await p.createLocalInventory();
       const ansibleTask = await p.runTask(
         await p.createTemplate({
           app: 'ansible',
           playbook: 'site.yml',
-          inventory_id: (inventory.body as { id: number }).id,
+          inventory_id: inventoryId,
         }),
       );
       const ansible = await p.waitForStatus(ansibleTask, ['success', 'error'], 120_000);

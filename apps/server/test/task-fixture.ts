@@ -18,11 +18,22 @@ export interface ProjectFixture {
   commit(files: Record<string, string>, message: string): string;
   /** Creates a template in the project and returns its id. */
   createTemplate(fields: Record<string, unknown>): Promise<number>;
+  /** Creates a static inventory of this machine (ansible connects locally) and returns its id. */
+  createLocalInventory(name?: string): Promise<number>;
+  /** Creates a variable group holding `secrets` (JSON variables `json`, no environment) and returns its id. */
+  createVariableGroup(name: string, secrets: NewSecret[], json?: string): Promise<number>;
   /** Starts a task and returns its id. */
   runTask(templateId: number, fields?: Record<string, unknown>, as?: string): Promise<number>;
   /** Waits until the task reaches one of the statuses and returns it. */
   waitForStatus(taskId: number, statuses: string[], timeoutMs?: number): Promise<Record<string, unknown>>;
   output(taskId: number): Promise<string[]>;
+}
+
+/** A secret of a new variable group: an ansible variable or an environment variable. */
+interface NewSecret {
+  type: 'var' | 'env';
+  name: string;
+  secret: string;
 }
 
 /** A project with a git repository of the given files, ready to run templates from it. */
@@ -44,6 +55,12 @@ export async function createProjectFixture(t: TestApp, files: Record<string, str
   });
   const repositoryId = (repository.body as { id: number }).id;
 
+  async function create(path: string, body: Record<string, unknown>): Promise<number> {
+    const response = await t.request('POST', `${base}/${path}`, { as: t.adminCookie, body });
+    expect(response.status, JSON.stringify(response.body)).toBe(201);
+    return (response.body as { id: number }).id;
+  }
+
   return {
     projectId,
     base,
@@ -52,20 +69,28 @@ export async function createProjectFixture(t: TestApp, files: Record<string, str
     repositoryId,
     repoDir: repo.dir,
     commit: (files, message) => repo.commit(files, message),
-    async createTemplate(fields) {
-      const response = await t.request('POST', `${base}/templates`, {
-        as: t.adminCookie,
-        body: {
-          name: `T${Math.random().toString(36).slice(2, 7)}`,
-          app: 'bash',
-          repository_id: repositoryId,
-          environment_id: emptyEnvironmentId,
-          ...fields,
-        },
-      });
-      expect(response.status, JSON.stringify(response.body)).toBe(201);
-      return (response.body as { id: number }).id;
-    },
+    createTemplate: (fields) =>
+      create('templates', {
+        name: `T${Math.random().toString(36).slice(2, 7)}`,
+        app: 'bash',
+        repository_id: repositoryId,
+        environment_id: emptyEnvironmentId,
+        ...fields,
+      }),
+    createLocalInventory: (name = 'local') =>
+      create('inventory', {
+        name,
+        type: 'static',
+        inventory: 'localhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3',
+        ssh_key_id: noneKeyId,
+      }),
+    createVariableGroup: (name, secrets, json = '{}') =>
+      create('environment', {
+        name,
+        json,
+        env: '{}',
+        secrets: secrets.map((secret) => ({ operation: 'create', ...secret })),
+      }),
     async runTask(templateId, fields = {}, as = t.adminCookie) {
       const response = await t.request('POST', `${base}/tasks`, { as, body: { template_id: templateId, ...fields } });
       expect(response.status, JSON.stringify(response.body)).toBe(201);

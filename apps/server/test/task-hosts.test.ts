@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { TaskHost } from '@gantry/contract';
 import { createRunnerAgent, createRunnerClient } from '@gantry/runner';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createProjectFixture, insertTaskRow, type ProjectFixture } from './task-fixture.ts';
@@ -32,16 +33,6 @@ down1 ansible_host=127.0.0.1 ansible_port=1 ansible_connection=ssh ansible_ssh_c
 
 const TOKEN = 'hosts-Token-7781';
 
-interface HostRow {
-  host: string;
-  ok: number;
-  changed: number;
-  failed: number;
-  unreachable: number;
-  skipped: number;
-  results: { task: string; status: string; message: string; play: string; duration_ms: number }[];
-}
-
 describe.each(dialects)('task hosts on %s', (dialect) => {
   const t = useTestApp(dialect);
   let p: ProjectFixture;
@@ -56,30 +47,22 @@ describe.each(dialects)('task hosts on %s', (dialect) => {
       as: t.adminCookie,
       body: { name: 'fleet', type: 'static', inventory: HOSTS_INVENTORY, ssh_key_id: p.noneKeyId },
     });
-    const group = await t.request('POST', `${p.base}/environment`, {
-      as: t.adminCookie,
-      body: {
-        name: 'secrets',
-        json: '{}',
-        env: '{}',
-        secrets: [{ operation: 'create', type: 'var', name: 'api_token', secret: TOKEN }],
-      },
-    });
+    const groupId = await p.createVariableGroup('secrets', [{ type: 'var', name: 'api_token', secret: TOKEN }]);
     templateId = await p.createTemplate({
       app: 'ansible',
       playbook: 'site.yml',
       inventory_id: (inventory.body as { id: number }).id,
-      environment_id: (group.body as { id: number }).id,
+      environment_id: groupId,
     });
   });
 
-  async function hostsOf(taskId: number): Promise<HostRow[]> {
+  async function hostsOf(taskId: number): Promise<TaskHost[]> {
     const response = await t.request('GET', `${p.base}/tasks/${taskId}/hosts`, { as: t.adminCookie });
     expect(response.status, response.text).toBe(200);
-    return (response.body as { hosts: HostRow[] }).hosts;
+    return (response.body as { hosts: TaskHost[] }).hosts;
   }
 
-  function expectFleetResults(hosts: HostRow[]) {
+  function expectFleetResults(hosts: TaskHost[]) {
     const byName = new Map(hosts.map((h) => [h.host, h]));
     expect([...byName.keys()].sort()).toEqual(['down1', 'web1', 'web2']);
     expect(byName.get('web1')).toMatchObject({ changed: 1, skipped: 2, failed: 0, unreachable: 0 });

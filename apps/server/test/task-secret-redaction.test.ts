@@ -87,16 +87,7 @@ describe.each(dialects)('secrets in the task log on %s', (dialect) => {
     t.secrets.add(TOKEN);
     t.secrets.add(DB_PASSWORD);
     p = await createProjectFixture(t, { 'print.sh': PRINT_SH, 'print.py': PRINT_PY, 'site.yml': SITE_YML });
-    const group = await t.request('POST', `${p.base}/environment`, {
-      as: t.adminCookie,
-      body: {
-        name: 'secrets',
-        json: '{}',
-        env: '{}',
-        secrets: [{ operation: 'create', type: 'env', name: 'DB_PASSWORD', secret: DB_PASSWORD }],
-      },
-    });
-    groupId = (group.body as { id: number }).id;
+    groupId = await p.createVariableGroup('secrets', [{ type: 'env', name: 'DB_PASSWORD', secret: DB_PASSWORD }]);
   });
 
   async function runWithSecrets(
@@ -175,30 +166,16 @@ describe.each(dialects)('secrets in the task log on %s', (dialect) => {
   it.skipIf(!hasAnsible || dialect !== dialects[0])(
     'ansible-playbook -vvvv: debug var, to_json, b64encode, urlencode and module arguments show only the mask',
     async () => {
-      const inventory = await t.request('POST', `${p.base}/inventory`, {
-        as: t.adminCookie,
-        body: {
-          name: 'local',
-          type: 'static',
-          inventory: 'localhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3',
-          ssh_key_id: p.noneKeyId,
-        },
-      });
-      const group = await t.request('POST', `${p.base}/environment`, {
-        as: t.adminCookie,
-        body: {
-          name: 'ansible secrets',
-          json: '{}',
-          env: '{}',
-          secrets: [{ operation: 'create', type: 'var', name: 'db_password', secret: DB_PASSWORD }],
-        },
-      });
+      const inventoryId = await p.createLocalInventory();
+      const ansibleGroupId = await p.createVariableGroup('ansible secrets', [
+        { type: 'var', name: 'db_password', secret: DB_PASSWORD },
+      ]);
       const lines = await runWithSecrets(
         {
           app: 'ansible',
           playbook: 'site.yml',
-          inventory_id: (inventory.body as { id: number }).id,
-          environment_id: (group.body as { id: number }).id,
+          inventory_id: inventoryId,
+          environment_id: ansibleGroupId,
         },
         'token',
         { params: { debug: true } },

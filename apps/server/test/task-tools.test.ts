@@ -70,29 +70,17 @@ describe.skipIf(!hasAnsible)('ansible tasks against localhost', () => {
         body: { name: `vault ${type}`, type, ...secret },
       });
       expect(vaultKey.status, vaultKey.text).toBe(201);
-      const inventory = await t.request('POST', `${base}/inventory`, {
-        as: t.adminCookie,
-        body: {
-          name: `local ${type}`,
-          type: 'static',
-          inventory: 'localhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3',
-          ssh_key_id: p.noneKeyId,
-        },
-      });
-      const group = await t.request('POST', `${base}/environment`, {
-        as: t.adminCookie,
-        body: {
-          name: `ansible ${type}`,
-          json: '{"region": "eu-west"}',
-          env: '{}',
-          secrets: [{ operation: 'create', type: 'var', name: 'api_token', secret: 'api-Token-9000' }],
-        },
-      });
+      const inventoryId = await p.createLocalInventory(`local ${type}`);
+      const groupId = await p.createVariableGroup(
+        `ansible ${type}`,
+        [{ type: 'var', name: 'api_token', secret: 'api-Token-9000' }],
+        '{"region": "eu-west"}',
+      );
       const templateId = await p.createTemplate({
         app: 'ansible',
         playbook: 'site.yml',
-        inventory_id: (inventory.body as { id: number }).id,
-        environment_id: (group.body as { id: number }).id,
+        inventory_id: inventoryId,
+        environment_id: groupId,
         vaults: [{ name: '', type: 'password', vault_key_id: (vaultKey.body as { id: number }).id }],
         survey_vars: [{ name: 'answer', title: 'Answer', type: 'int', required: true }],
       });

@@ -111,18 +111,12 @@ describe.each(dialects)('task engine on %s', (dialect) => {
   it('secrets of the variable group and the survey reach the script but never the log, the process list or a response', async () => {
     t.secrets.add('hunter2-Secret');
     t.secrets.add('survey-Token-77');
-    const group = await t.request('POST', `${p.base}/environment`, {
-      as: t.adminCookie,
-      body: {
-        name: 'secrets',
-        json: '{}',
-        env: '{}',
-        secrets: [{ operation: 'create', type: 'env', name: 'DB_PASSWORD', secret: 'hunter2-Secret' }],
-      },
-    });
+    const groupId = await p.createVariableGroup('secrets', [
+      { type: 'env', name: 'DB_PASSWORD', secret: 'hunter2-Secret' },
+    ]);
     const templateId = await p.createTemplate({
       playbook: 'secret.sh',
-      environment_id: (group.body as { id: number }).id,
+      environment_id: groupId,
       survey_vars: [{ name: 'TOKEN', title: 'Token', type: 'secret' }],
     });
     const taskId = await p.runTask(templateId, { secret: JSON.stringify({ TOKEN: 'survey-Token-77' }) });

@@ -104,6 +104,40 @@ const optionalBodyDataType = z
   .optional()
   .transform((v) => v ?? '');
 
+/** The key of a rule: the header's name or the body's path; empty when the whole body is taken. */
+const optionalKey = z
+  .string()
+  .trim()
+  .max(1024)
+  .nullable()
+  .optional()
+  .transform((v) => v ?? '');
+
+interface RuleSource {
+  body_data_type: BodyDataType | '';
+  key: string;
+}
+
+/**
+ * What both kinds of rule check the same way, whichever field names where they read (`source`): a
+ * body needs its data type, every source but a whole string body needs a key.
+ */
+function checkRuleSource(
+  source: 'body' | 'header',
+  rule: RuleSource,
+  ctx: z.RefinementCtx,
+  bodyDataTypeMessage: string,
+): void {
+  if (source === 'body' && !rule.body_data_type)
+    ctx.addIssue({ code: 'custom', path: ['body_data_type'], message: bodyDataTypeMessage });
+  if (needsKey(source, rule.body_data_type) && !rule.key)
+    ctx.addIssue({ code: 'custom', path: ['key'], message: KEY_REQUIRED });
+}
+
+/** A header has no body data type; storing one would only confuse the next edit. */
+const bodyDataTypeOf = (source: 'body' | 'header', rule: RuleSource): BodyDataType | '' =>
+  source === 'header' ? '' : rule.body_data_type;
+
 export const IntegrationExtractValueBody = z
   .object({
     id: Id.optional(),
@@ -111,13 +145,7 @@ export const IntegrationExtractValueBody = z
     name: requiredString('Name'),
     value_source: ValueSource,
     body_data_type: optionalBodyDataType,
-    key: z
-      .string()
-      .trim()
-      .max(1024)
-      .nullable()
-      .optional()
-      .transform((v) => v ?? ''),
+    key: optionalKey,
     variable: requiredString('Variable'),
     variable_type: z
       .union([ExtractVariableType, z.literal('')])
@@ -125,14 +153,8 @@ export const IntegrationExtractValueBody = z
       .optional()
       .transform((v) => (v ? v : 'environment')),
   })
-  .superRefine((v, ctx) => {
-    if (v.value_source === 'body' && !v.body_data_type)
-      ctx.addIssue({ code: 'custom', path: ['body_data_type'], message: BODY_DATA_TYPE_REQUIRED });
-    if (needsKey(v.value_source, v.body_data_type) && !v.key)
-      ctx.addIssue({ code: 'custom', path: ['key'], message: KEY_REQUIRED });
-  })
-  // A header value has no body data type; storing one would only confuse the next edit.
-  .transform((v) => ({ ...v, body_data_type: v.value_source === 'header' ? ('' as const) : v.body_data_type }));
+  .superRefine((v, ctx) => checkRuleSource(v.value_source, v, ctx, BODY_DATA_TYPE_REQUIRED))
+  .transform((v) => ({ ...v, body_data_type: bodyDataTypeOf(v.value_source, v) }));
 export type IntegrationExtractValueBody = z.input<typeof IntegrationExtractValueBody>;
 
 export const IntegrationMatcher = z.object({
@@ -154,23 +176,12 @@ export const IntegrationMatcherBody = z
     name: requiredString('Name'),
     match_type: MatchType,
     body_data_type: optionalBodyDataType,
-    key: z
-      .string()
-      .trim()
-      .max(1024)
-      .nullable()
-      .optional()
-      .transform((v) => v ?? ''),
+    key: optionalKey,
     method: MatchMethod,
     value: requiredString('Value', 4096),
   })
-  .superRefine((v, ctx) => {
-    if (v.match_type === 'body' && !v.body_data_type)
-      ctx.addIssue({ code: 'custom', path: ['body_data_type'], message: BODY_DATA_FORMAT_REQUIRED });
-    if (needsKey(v.match_type, v.body_data_type) && !v.key)
-      ctx.addIssue({ code: 'custom', path: ['key'], message: KEY_REQUIRED });
-  })
-  .transform((v) => ({ ...v, body_data_type: v.match_type === 'header' ? ('' as const) : v.body_data_type }));
+  .superRefine((v, ctx) => checkRuleSource(v.match_type, v, ctx, BODY_DATA_FORMAT_REQUIRED))
+  .transform((v) => ({ ...v, body_data_type: bodyDataTypeOf(v.match_type, v) }));
 export type IntegrationMatcherBody = z.input<typeof IntegrationMatcherBody>;
 
 const RefItem = z.object({ id: Id, name: z.string() });
