@@ -102,4 +102,51 @@ describe('workflows in the browser', () => {
       expect(await guestPage.getByRole('button', { name, exact: true }).count()).toBe(0);
     await guestPage.context().close();
   });
+
+  const startRun = async (definition: Record<string, unknown>) => {
+    const workflow = await gantry.api<{ id: number }>('POST', `/api/project/${projectId}/workflows`, definition);
+    const run = await gantry.api<{ id: number }>('POST', `/api/project/${projectId}/workflows/${workflow.id}/runs`, {});
+    return `/project/${projectId}/workflows/${workflow.id}/runs/${run.id}`;
+  };
+
+  it('lets an approver approve a waiting approval step with a reason, after which the run goes on', async () => {
+    const templates = await gantry.api<Array<{ id: number; name: string }>>(
+      'GET',
+      `/api/project/${projectId}/templates`,
+    );
+    const deploy = templates.find((template) => template.name === 'Deploy');
+    await page.goto(
+      await startRun({
+        name: 'Gated',
+        steps: [
+          { key: 'gate', kind: 'approval', approvers: { roles: ['owner'] }, starter_may_approve: true },
+          { key: 'ship', kind: 'template', template_id: deploy?.id },
+        ],
+        edges: [{ from: 'gate', to: 'ship', on: 'success' }],
+      }),
+    );
+    await page.getByRole('group', { name: 'Step gate: Waiting for approval' }).waitFor();
+    await page.getByRole('button', { name: 'Approve gate' }).click();
+    const dialog = page.getByRole('dialog');
+    // A decision needs a reason.
+    await dialog.getByRole('button', { name: 'Approve', exact: true }).click();
+    await dialog.getByText('A reason is required').waitFor();
+    await dialog.getByRole('textbox', { name: 'Reason' }).fill('Release notes checked');
+    await dialog.getByRole('button', { name: 'Approve', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText(/approved \(.*\): Release notes checked/).waitFor();
+    await page.getByRole('group', { name: 'Step ship: Success' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('status').getByText('Success', { exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: 'Approve gate' }).count()).toBe(0);
+  });
+
+  it('stops a run from its page', async () => {
+    await page.goto(await startRun({ name: 'Long wait', steps: [{ key: 'nap', kind: 'wait', seconds: 600 }] }));
+    await page.getByRole('group', { name: 'Step nap: Running' }).waitFor();
+    await page.getByRole('button', { name: 'Stop run' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Stop run' }).click();
+    await page.getByRole('group', { name: 'Step nap: Stopped' }).waitFor();
+    await page.getByRole('status').getByText('Stopped', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Stop run' }).waitFor({ state: 'detached' });
+  });
 });

@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useQueryClient } from '@tanstack/react-query';
 import { teamApi, workflowRunsApi, workflowsApi } from '@gantry/contract';
 import type { WorkflowBody } from '@gantry/contract';
 import { api } from '../../../lib/api-client.ts';
@@ -95,3 +95,22 @@ export const workflowsResource = {
   query: workflowsQuery,
   useRemove: useDeleteWorkflow,
 };
+
+export type ApprovalDecision = 'approve' | 'reject';
+
+/** Approves or rejects an approval step; the run's answer replaces the cached run at once. */
+export function useDecideApproval(projectId: number, workflowId: number, runId: number) {
+  const queryClient = useQueryClient();
+  return useRefreshingMutation(
+    [workflowKeys.runs(projectId, workflowId)],
+    async ({ stepKey, decision, reason }: { stepKey: string; decision: ApprovalDecision; reason: string }) => {
+      const params = { projectId, workflowId, runId, stepKey };
+      const run = await api(decision === 'approve' ? workflowRunsApi.approve : workflowRunsApi.reject, {
+        params,
+        body: { reason },
+      });
+      queryClient.setQueryData(workflowRunQuery(projectId, workflowId, runId).queryKey, run);
+      return run;
+    },
+  );
+}

@@ -23,6 +23,7 @@ import { useProjectAccess } from '../../../lib/shared-queries.ts';
 import { useProjectId } from '../../../lib/use-project-id.ts';
 import { useStopWorkflowRun, workflowKeys, workflowQuery, workflowRunQuery } from '../api/workflows-queries.ts';
 import { STEP_STATUS_COLORS, StepNode, StepStatusChip, useStepSummary } from './step-node.tsx';
+import { ApprovalSection } from './approval-section.tsx';
 import { WorkflowGraph } from './workflow-graph.tsx';
 
 /** /workflows/{id}/runs/{runId}: the run's graph with each step's status, read again while the run goes on. */
@@ -146,7 +147,17 @@ export function WorkflowRunPage() {
           const stepRun = stepRuns.get(key);
           if (!step) return null;
           return (
-            <StepNode step={step} summary={summaryOf(step)}>
+            <StepNode
+              step={step}
+              summary={
+                stepRun?.approval
+                  ? t('workflows.approvalCount', {
+                      approvals: stepRun.approval.approvals,
+                      required: stepRun.approval.required,
+                    })
+                  : summaryOf(step)
+              }
+            >
               <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mt: 0.5, fontSize: 12 }}>
                 <StepStatusChip status={stepRun?.status ?? 'pending'} />
                 {stepRun?.start ? (
@@ -169,6 +180,15 @@ export function WorkflowRunPage() {
             </StepNode>
           );
         }}
+      />
+      <ApprovalSection
+        projectId={projectId}
+        workflowId={workflowId}
+        runId={current.id}
+        steps={(steps ?? []).flatMap((step) => {
+          const stepRun = stepRuns.get(step.key);
+          return step.kind === 'approval' && stepRun ? [{ step, run: stepRun }] : [];
+        })}
       />
       <StepMessages steps={current.steps} />
       <ConfirmDialog
