@@ -93,6 +93,25 @@ describe('step form mapping', () => {
     });
   });
 
+  it('maps template variables taken from workflow variables to inputs, keeping inputs from outputs', () => {
+    const deploy = definition().steps[1];
+    if (!deploy) throw new Error('no step');
+    const form = stepToForm(deploy);
+    expect(form.variable_inputs).toEqual({});
+    const result = formToStep(
+      { ...form, survey_values: { ref: 'main', tag: 'ignored' }, variable_inputs: { tag: 'version', ref: '' } },
+      deploy,
+    );
+    expect(result.step).toMatchObject({
+      survey_values: { ref: 'main' },
+      inputs: [
+        { variable: 'file', source: 'output', step: 'build', output: 'artifact' },
+        { variable: 'tag', source: 'variable', name: 'version' },
+      ],
+    });
+    if (result.step) expect(stepToForm(result.step).variable_inputs).toEqual({ tag: 'version' });
+  });
+
   it('refuses a template step without template, a bad key and a wait out of range', () => {
     expect(formToStep(newStepForm(emptyDefinition(), 'template')).error).toBeDefined();
     expect(formToStep({ ...newStepForm(emptyDefinition(), 'wait'), key: '1bad' }).error).toMatch(/Step key/);

@@ -29,6 +29,8 @@ export interface StepForm {
   inventory_id: number | null;
   environment_id: number | null;
   survey_values: Record<string, string>;
+  /** Template survey variable → the workflow variable it takes its value from. */
+  variable_inputs: Record<string, string>;
   approver_user_ids: number[];
   approver_roles: ProjectRoleSlug[];
   required: string;
@@ -57,6 +59,7 @@ export function newStepForm(definition: WorkflowDefinition, kind: StepKind): Ste
     inventory_id: null,
     environment_id: null,
     survey_values: {},
+    variable_inputs: {},
     approver_user_ids: [],
     approver_roles: [],
     required: '1',
@@ -81,6 +84,9 @@ export function stepToForm(step: WorkflowStep): StepForm {
       inventory_id: step.inventory_id,
       environment_id: step.environment_id,
       survey_values: { ...step.survey_values },
+      variable_inputs: Object.fromEntries(
+        step.inputs.flatMap((input) => (input.source === 'variable' ? [[input.variable, input.name]] : [])),
+      ),
     };
   }
   if (step.kind === 'approval') {
@@ -111,7 +117,15 @@ export function formToStep(
   let input: unknown;
   if (form.kind === 'template') {
     const kept = original?.kind === 'template' ? original : undefined;
-    const survey = Object.fromEntries(Object.entries(form.survey_values).filter(([, value]) => value !== ''));
+    const fromVariables = Object.entries(form.variable_inputs).filter(([, name]) => name !== '');
+    const mapped = new Set(fromVariables.map(([variable]) => variable));
+    const survey = Object.fromEntries(
+      Object.entries(form.survey_values).filter(([variable, value]) => value !== '' && !mapped.has(variable)),
+    );
+    const inputs = [
+      ...(kept?.inputs ?? []).filter((input) => input.source === 'output'),
+      ...fromVariables.map(([variable, name]) => ({ variable, source: 'variable' as const, name })),
+    ];
     input = {
       ...kept,
       ...common,
@@ -120,6 +134,7 @@ export function formToStep(
       inventory_id: form.inventory_id,
       environment_id: form.environment_id,
       survey_values: survey,
+      inputs,
     };
   } else if (form.kind === 'approval') {
     input = {

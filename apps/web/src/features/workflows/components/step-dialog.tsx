@@ -11,7 +11,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { ProjectRoleSlug } from '@gantry/contract';
-import type { WorkflowStep } from '@gantry/contract';
+import type { WorkflowStep, WorkflowVariable } from '@gantry/contract';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { environmentsQuery, inventoriesQuery, templatesQuery } from '../../../lib/project-resources.ts';
 import { translateValidationMessage } from '../../../lib/i18n.ts';
@@ -25,6 +25,8 @@ interface StepDialogProps {
   initial: StepForm;
   /** The step being edited; none for a new step. */
   step?: WorkflowStep;
+  /** The workflow's variables, which a template variable can take its value from. */
+  variables: readonly WorkflowVariable[];
   onSave: (step: WorkflowStep) => void;
   onRemove?: () => void;
   onClose: () => void;
@@ -33,7 +35,7 @@ interface StepDialogProps {
 const NONE = '';
 
 /** Adds or edits one step of the workflow being edited; the editor keeps it until the workflow is saved. */
-export function StepDialog({ projectId, initial, step, onSave, onRemove, onClose }: StepDialogProps) {
+export function StepDialog({ projectId, initial, step, variables, onSave, onRemove, onClose }: StepDialogProps) {
   const { t } = useTranslation();
   const [form, setForm] = useState<StepForm>(initial);
   const [error, setError] = useState<string | null>(null);
@@ -99,7 +101,7 @@ export function StepDialog({ projectId, initial, step, onSave, onRemove, onClose
             required
             label={t('workflows.template')}
             value={form.template_id ?? NONE}
-            onChange={(event) => set({ template_id: idOf(event.target.value), survey_values: {} })}
+            onChange={(event) => set({ template_id: idOf(event.target.value), survey_values: {}, variable_inputs: {} })}
           >
             {(templates.data ?? []).map((candidate) => (
               <MenuItem key={candidate.id} value={candidate.id}>
@@ -142,18 +144,49 @@ export function StepDialog({ projectId, initial, step, onSave, onRemove, onClose
           {template && template.survey_vars.length > 0 ? (
             <>
               <Typography variant="subtitle2">{t('workflows.surveyValues')}</Typography>
-              {template.survey_vars.map((variable) => (
-                <TextField
-                  key={variable.name}
-                  label={variable.title || variable.name}
-                  value={form.survey_values[variable.name] ?? ''}
-                  placeholder={variable.default_value}
-                  helperText={variable.description || undefined}
-                  onChange={(event) =>
-                    set({ survey_values: { ...form.survey_values, [variable.name]: event.target.value } })
-                  }
-                />
-              ))}
+              {template.survey_vars.map((variable) => {
+                const label = variable.title || variable.name;
+                const source = form.variable_inputs[variable.name] ?? '';
+                return (
+                  <Stack key={variable.name} direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+                    <TextField
+                      label={label}
+                      value={source ? '' : (form.survey_values[variable.name] ?? '')}
+                      placeholder={source ? t('workflows.fromVariable', { name: source }) : variable.default_value}
+                      helperText={variable.description || undefined}
+                      disabled={source !== ''}
+                      slotProps={source ? { inputLabel: { shrink: true } } : undefined}
+                      onChange={(event) =>
+                        set({ survey_values: { ...form.survey_values, [variable.name]: event.target.value } })
+                      }
+                      fullWidth
+                    />
+                    {variables.length > 0 ? (
+                      <TextField
+                        select
+                        label={t('workflows.valueSource')}
+                        value={source}
+                        onChange={(event) =>
+                          set({ variable_inputs: { ...form.variable_inputs, [variable.name]: event.target.value } })
+                        }
+                        slotProps={{
+                          inputLabel: { shrink: true },
+                          select: { displayEmpty: true },
+                          htmlInput: { 'aria-label': t('workflows.valueSourceOf', { name: label }) },
+                        }}
+                        sx={{ minWidth: { sm: 200 } }}
+                      >
+                        <MenuItem value="">{t('workflows.fixedValue')}</MenuItem>
+                        {variables.map((workflowVariable) => (
+                          <MenuItem key={workflowVariable.name} value={workflowVariable.name}>
+                            {workflowVariable.name}
+                          </MenuItem>
+                        ))}
+                      </TextField>
+                    ) : null}
+                  </Stack>
+                );
+              })}
             </>
           ) : null}
         </>

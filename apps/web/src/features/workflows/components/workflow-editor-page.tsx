@@ -332,6 +332,7 @@ function WorkflowEditor({ projectId, saved }: { projectId: number; saved?: Workf
           projectId={projectId}
           initial={stepDialog.form}
           step={stepDialog.step}
+          variables={draft.variables}
           onClose={() => setStepDialog(null)}
           onSave={(step) => {
             setDraft(saveStep(draft, step, stepDialog.step?.key));
