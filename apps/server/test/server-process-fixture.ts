@@ -1,9 +1,6 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll } from 'vitest';
 import { readTestEnvironment } from '../src/config.ts';
 
 /** The `gantry` command run from the sources: tests exercise the code as it is now, not the last build. */
@@ -147,32 +144,4 @@ export async function createScriptTemplate(
     environment_id: group?.id,
   });
   return { base, templateId: template.id };
-}
-
-/**
- * A store and a scripts directory that outlive one server process, for tests that kill a server and
- * start another on the same store; `start` starts one with a known admin. Registers the clean-up.
- */
-export function useServerStore(name: string, adminPassword: string) {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), `gantry-${name}-`));
-  const scripts = mkdtempSync(path.join(os.tmpdir(), `gantry-${name}-scripts-`));
-  const children: ChildProcess[] = [];
-  afterAll(() => {
-    for (const child of children) child.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
-    rmSync(scripts, { recursive: true, force: true });
-  });
-  return {
-    dataDir,
-    scripts,
-    async start(port: number): Promise<ChildProcess> {
-      const { child } = await startServerProcess({
-        dataDir,
-        port,
-        env: { GANTRY_ADMIN_LOGIN: 'admin', GANTRY_ADMIN_PASSWORD: adminPassword },
-      });
-      children.push(child);
-      return child;
-    },
-  };
 }

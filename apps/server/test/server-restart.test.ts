@@ -2,7 +2,8 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isRunning } from '../../../packages/runner/test/support/process-state.ts';
 import { describe, expect, it } from 'vitest';
-import { createScriptTemplate, freePort, signInToProcess, useServerStore } from './server-process-fixture.ts';
+import { createScriptTemplate, freePort, signInToProcess } from './server-process-fixture.ts';
+import { useServerStore } from './server-store-fixture.ts';
 
 describe('a server killed in the middle of a task', () => {
   const { scripts, start } = useServerStore('restart', 'restart-Pass-1');

@@ -12,9 +12,9 @@ import {
   freePort,
   signInToProcess,
   spawnGantryCommand,
-  useServerStore,
   type CapturedProcess,
 } from './server-process-fixture.ts';
+import { useServerStore } from './server-store-fixture.ts';
 
 // The sources, not the last build: this tests the code as it is now.
 const KINDS = ['group', 'setsid', 'double-fork', 'double-fork-setsid'] as const;
