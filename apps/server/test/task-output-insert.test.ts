@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTaskOutputRepository } from '../src/modules/tasks/task-output.repository.ts';
 import { createProjectFixture, insertTaskRow, type ProjectFixture } from './task-fixture.ts';
@@ -122,5 +123,28 @@ describe.each(dialects)('storing task output in bulk on %s', (dialect) => {
     expect((await repository.list(taskId, 0, undefined)).map((row) => row.seq)).toEqual(
       Array.from({ length: 21 }, (_, i) => i),
     );
+  });
+
+  // Last: once refused, this process inserts instead of loading for the rest of the file.
+  it.runIf(dialect === 'mysql')('stores lines with inserts when the server refuses LOAD DATA LOCAL', async () => {
+    const taskId = await newTask();
+    const { db } = t.runtime.connection;
+    const repository = createTaskOutputRepository(db, dialect);
+    const time = new Date().toISOString();
+    await sql`set global local_infile = 0`.execute(db);
+    try {
+      await expect(
+        sql`load data local infile 'x' into table task_output (task_id, seq, time, output)`.execute(db),
+      ).rejects.toThrow();
+      await repository.storeNumbered(
+        special.map((output, seq) => ({ task_id: taskId, seq, time, output })),
+        taskId,
+        special.length,
+      );
+    } finally {
+      await sql`set global local_infile = 1`.execute(db);
+    }
+    const stored = await repository.list(taskId, 0, undefined);
+    expect(stored.map((row) => [row.seq, row.output])).toEqual(special.map((output, seq) => [seq, output]));
   });
 });

@@ -4,6 +4,7 @@ import type SQLite from 'better-sqlite3';
 import { CompiledQuery, Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
 import { loadOnDemand } from '../load-on-demand.ts';
 import type { Database, Db, Dialect } from './database.ts';
+import { enableLoadData } from './mysql-load-data.ts';
 import { enableCopyIn } from './postgres-copy.ts';
 import { isUniqueViolation } from './errors.ts';
 
@@ -68,17 +69,20 @@ function createDialect(dialect: Dialect, url: string, maxConnections: number) {
       pool.on('connect', enableCopyIn);
       return new PostgresDialect({ pool });
     }
-    case 'mysql':
+    case 'mysql': {
+      const pool = loadMysql().createPool({
+        uri: url,
+        connectionLimit: maxConnections,
+        supportBigNumbers: true,
+        bigNumberStrings: false,
+        timezone: 'Z',
+      });
+      pool.on('connection', enableLoadData);
       return new MysqlDialect({
-        pool: loadMysql().createPool({
-          uri: url,
-          connectionLimit: maxConnections,
-          supportBigNumbers: true,
-          bigNumberStrings: false,
-          timezone: 'Z',
-        }),
+        pool,
         onCreateConnection: (connection) => connection.executeQuery(KEEP_BACKSLASH_ESCAPES).then(() => undefined),
       });
+    }
   }
 }
 
