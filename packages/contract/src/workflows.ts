@@ -382,10 +382,19 @@ export const WorkflowRun = z.object({
   message: z.string(),
   start: DateTime,
   end: DateTime.nullable(),
+  /** The run this one retries: it kept that run's results and ran again from its failed steps. */
+  retry_of: Id.nullable(),
+  /** The schedule or webhook integration that started the run; both null when a user did. */
+  schedule_id: Id.nullable(),
+  integration_id: Id.nullable(),
 });
 export type WorkflowRun = z.output<typeof WorkflowRun>;
 
-export const WorkflowRunDetail = WorkflowRun.extend({ steps: z.array(WorkflowStepRun) });
+export const WorkflowRunDetail = WorkflowRun.extend({
+  steps: z.array(WorkflowStepRun),
+  /** The run that retried this one, if any (a run is retried once; retry the retry to go on). */
+  retried_by: Id.nullable(),
+});
 export type WorkflowRunDetail = z.output<typeof WorkflowRunDetail>;
 
 export const StartWorkflowRunBody = z
@@ -399,6 +408,15 @@ export const StartWorkflowRunBody = z
   .nullable()
   .optional()
   .transform((v) => v ?? { variables: {} });
+
+export const RetryWorkflowRunBody = z
+  .object({
+    /** The failed or stopped step to run again; without it, every failed step. */
+    step: nameOf('Step key').nullable().optional(),
+  })
+  .nullable()
+  .optional()
+  .transform((v) => ({ step: v?.step ?? null }));
 
 export const WorkflowRunParams = WorkflowParams.extend({ runId: PathId });
 export const WorkflowRunStepParams = WorkflowRunParams.extend({ stepKey: nameOf('Step key') });
@@ -430,6 +448,18 @@ export const workflowRunsApi = {
     params: WorkflowRunParams,
     response: NoContent,
     status: 204,
+  }),
+  /**
+   * Retries a failed or stopped run: a new run of the same revision and variables keeps the results
+   * of the steps that are not downstream of the retried ones and runs the rest (201, the new run).
+   */
+  retry: endpoint({
+    method: 'POST',
+    path: '/api/project/:projectId/workflows/:workflowId/runs/:runId/retry',
+    params: WorkflowRunParams,
+    body: RetryWorkflowRunBody,
+    response: WorkflowRunDetail,
+    status: 201,
   }),
   /** Approves an approval step that waits; answers the run as it now stands. */
   approve: endpoint({

@@ -14,7 +14,10 @@ import type {
 
 const RUNS_LISTED = 200;
 
-type NewStep = Pick<WorkflowStepRunRow, 'step_key' | 'kind'>;
+/** A step of a new run: pending, or (in a retry) with the result it keeps from the retried run. */
+type NewStep = Pick<WorkflowStepRunRow, 'step_key' | 'kind'> &
+  Partial<Pick<WorkflowStepRunRow, 'status' | 'task_id' | 'due' | 'message' | 'start' | 'end'>>;
+type KeptDecision = Omit<WorkflowApprovalRow, 'id' | 'run_id'>;
 type NewDecision = Omit<WorkflowApprovalRow, 'id' | 'user_id'> & { user_id: number };
 
 export interface ApproverRow {
@@ -34,24 +37,35 @@ export type DecisionResult = 'recorded' | 'not_waiting' | 'duplicate';
 export function createWorkflowRunsRepository(db: Db, dialect: Dialect) {
   const runs = projectRows(db, dialect, 'workflow_run');
   return {
-    /** The run and one pending row per step, all or nothing. */
-    insert(run: Omit<WorkflowRunRow, 'id'>, steps: NewStep[]): Promise<number> {
+    /**
+     * The run and one row per step (pending unless given a kept result), all or nothing; a retry
+     * also copies the decisions of the approval steps it keeps. Throws a unique violation when
+     * the run it retries has been retried already.
+     */
+    insert(run: Omit<WorkflowRunRow, 'id'>, steps: NewStep[], keptDecisions: KeptDecision[] = []) {
       return db.transaction().execute(async (trx) => {
         const id = await insertRow(trx, dialect, 'workflow_run', run);
         for (const step of steps)
           await insertRow(trx, dialect, 'workflow_step_run', {
-            ...step,
-            run_id: id,
-            project_id: run.project_id,
             status: 'pending',
             task_id: null,
             due: null,
             message: '',
             start: null,
             end: null,
+            ...step,
+            run_id: id,
+            project_id: run.project_id,
           });
+        for (const decision of keptDecisions)
+          await insertRow(trx, dialect, 'workflow_approval', { ...decision, run_id: id });
         return id;
       });
+    },
+    /** The run that retried this one, if any. */
+    async findRetryOf(runId: number): Promise<number | null> {
+      const row = await db.selectFrom('workflow_run').select('id').where('retry_of', '=', runId).executeTakeFirst();
+      return row?.id ?? null;
     },
     /** A run of the project's workflow; undefined when it is another workflow's. */
     async find(projectId: number, workflowId: number, id: number): Promise<WorkflowRunRow | undefined> {

@@ -11,6 +11,7 @@ import { CreateTaskBody, Permission, hasPermissions, isTaskFinished } from '@gan
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import { badRequest, conflict, forbidden, notFound, validationFailed } from '../../errors.ts';
 import type { ApprovalWaiting } from '../alerts/alert.ts';
 import type { EventsService } from '../events/events.service.ts';
@@ -57,6 +58,9 @@ const toRun = (row: WorkflowRunRow): WorkflowRun => ({
   message: row.message,
   start: row.start,
   end: row.end,
+  retry_of: row.retry_of,
+  schedule_id: row.schedule_id,
+  integration_id: row.integration_id,
 });
 
 const toStepRun = (s: WorkflowStepRunRow, approval: WorkflowStepApproval | null) => ({
@@ -227,7 +231,7 @@ export function createWorkflowRuns(deps: WorkflowRunsDeps) {
       const step = definition?.steps.find((s) => s.key === row.step_key);
       detailed.push(toStepRun(row, await describeApproval(run, row, step, decisions, viewerId)));
     }
-    return { ...toRun(run), steps: detailed };
+    return { ...toRun(run), steps: detailed, retried_by: await runs.findRetryOf(run.id) };
   }
 
   /** One look at a run: settle, skip, start, end. True when something moved (another look may move more). */
@@ -313,6 +317,9 @@ export function createWorkflowRuns(deps: WorkflowRunsDeps) {
           message: '',
           start: now(),
           end: null,
+          retry_of: null,
+          schedule_id: null,
+          integration_id: null,
         },
         workflow.steps.map((s) => ({ step_key: s.key, kind: s.kind })),
       );
@@ -389,6 +396,104 @@ export function createWorkflowRuns(deps: WorkflowRunsDeps) {
       });
       await advance(run.id);
       return toDetail((await runs.findById(run.id)) ?? run, actor.id);
+    },
+    /**
+     * Retries a failed or stopped run as a new run of the same revision and variables, on behalf of
+     * the user who retries. The steps to run again are the chosen failed or stopped step (or every
+     * failed step) and every step downstream of them; every other step that succeeded or failed
+     * keeps its result (task, times, approvals) and is not run again, the rest (stopped, skipped,
+     * never started) start pending. The engine then goes on from there as for any run: a new run
+     * means fresh step rows, so no step row is ever started twice.
+     */
+    async retry(
+      actor: UserRow,
+      projectId: number,
+      workflowId: number,
+      runId: number,
+      stepKey: string | null,
+    ): Promise<WorkflowRunDetail> {
+      const old = await getRun(projectId, workflowId, runId);
+      if (old.status !== 'failed' && old.status !== 'stopped')
+        throw conflict('Only a failed or stopped run can be retried');
+      const definition = await definitionOf(old);
+      const steps = await runs.listSteps(old.id);
+      const retried = new Set<string>();
+      if (stepKey !== null) {
+        const row = steps.find((s) => s.step_key === stepKey);
+        if (!row) throw notFound('Workflow step');
+        if (row.status !== 'failed' && row.status !== 'stopped')
+          throw conflict(`Step "${stepKey}" did not fail and was not stopped`);
+        retried.add(stepKey);
+      } else for (const s of steps) if (s.status === 'failed') retried.add(s.step_key);
+      // Everything downstream of a retried step depends on its new result: it runs again too.
+      for (let grew = true; grew;) {
+        grew = false;
+        for (const edge of definition.edges)
+          if (retried.has(edge.from) && !retried.has(edge.to)) {
+            retried.add(edge.to);
+            grew = true;
+          }
+      }
+      const keeps = (s: WorkflowStepRunRow) =>
+        (s.status === 'success' || s.status === 'failed') && !retried.has(s.step_key);
+      if (steps.every(keeps)) throw conflict('The run has no failed or stopped step to retry');
+      const kept = new Set(steps.filter(keeps).map((s) => s.step_key));
+      const time = now();
+      let id: number;
+      try {
+        id = await runs.insert(
+          {
+            project_id: projectId,
+            workflow_id: workflowId,
+            revision: old.revision,
+            status: 'running',
+            user_id: actor.id,
+            variables: old.variables,
+            message: '',
+            start: time,
+            end: null,
+            retry_of: old.id,
+            schedule_id: null,
+            integration_id: null,
+          },
+          steps.map((s) =>
+            kept.has(s.step_key)
+              ? {
+                  step_key: s.step_key,
+                  kind: s.kind,
+                  status: s.status,
+                  task_id: s.task_id,
+                  message: `Kept from run ${old.id}${s.message ? `: ${s.message}` : ''}`.slice(0, 1024),
+                  start: s.start,
+                  end: s.end,
+                }
+              : { step_key: s.step_key, kind: s.kind },
+          ),
+          (await runs.listDecisions(old.id))
+            .filter((d) => kept.has(d.step_key))
+            .map((d) => ({
+              project_id: d.project_id,
+              step_key: d.step_key,
+              user_id: d.user_id,
+              username: d.username,
+              decision: d.decision,
+              reason: d.reason,
+              created: d.created,
+            })),
+        );
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        throw conflict(`Run ${old.id} has already been retried`);
+      }
+      await deps.events.record({
+        userId: actor.id,
+        projectId,
+        objectType: 'workflow',
+        objectId: workflowId,
+        description: `Workflow run ${old.id} retried as run ${id}`,
+      });
+      await advance(id);
+      return this.get(actor, projectId, workflowId, id);
     },
     /** Ends the run as stopped, marks its unended steps stopped and stops the tasks they started. */
     async stop(actor: UserRow, projectId: number, workflowId: number, runId: number): Promise<void> {

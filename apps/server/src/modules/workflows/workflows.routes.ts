@@ -44,6 +44,9 @@ export function registerWorkflowsRoutes(
   route(workflowRunsApi.reject, run, ({ actor, access, params, body }) =>
     workflowRuns.decide(actor, { ...params, projectId: access.project.id }, 'reject', body.reason),
   );
+  route(workflowRunsApi.retry, run, ({ actor, access, params, body }) =>
+    workflowRuns.retry(actor, access.project.id, params.workflowId, params.runId, body.step),
+  );
   route(workflowRunsApi.stop, run, ({ actor, access, params }) =>
     workflowRuns.stop(actor, access.project.id, params.workflowId, params.runId),
   );

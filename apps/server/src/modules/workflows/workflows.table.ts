@@ -43,6 +43,11 @@ export interface WorkflowRunTable {
   message: string;
   start: string;
   end: string | null;
+  /** The run this one retries (it keeps that run's results up to the failed steps). */
+  retry_of: number | null;
+  /** The schedule or integration that started the run; both null when a user did. */
+  schedule_id: number | null;
+  integration_id: number | null;
 }
 export type WorkflowRunRow = Selectable<WorkflowRunTable>;
 

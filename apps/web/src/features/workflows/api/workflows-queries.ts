@@ -81,6 +81,15 @@ export function useStopWorkflowRun(projectId: number, workflowId: number) {
   );
 }
 
+/** Retries a failed or stopped run from its failed steps (or the one named); resolves to the new run. */
+export function useRetryWorkflowRun(projectId: number, workflowId: number) {
+  return useRefreshingMutation(
+    [workflowKeys.runs(projectId, workflowId)],
+    ({ runId, step }: { runId: number; step: string | null }) =>
+      api(workflowRunsApi.retry, { params: { projectId, workflowId, runId }, body: { step } }),
+  );
+}
+
 /** The project's members, the approvers an approval step can name. */
 export const membersQuery = (projectId: number) =>
   queryOptions({

@@ -1,7 +1,8 @@
 import { useMemo, useState } from 'react';
-import { Link as RouterLink, useLocation, useParams } from 'react-router';
+import { Link as RouterLink, useLocation, useNavigate, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import ReplayIcon from '@mui/icons-material/Replay';
 import StopCircleOutlinedIcon from '@mui/icons-material/StopCircleOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -21,7 +22,14 @@ import { TASK_PARAM, paths } from '../../../lib/paths.ts';
 import { templatesQuery } from '../../../lib/project-resources.ts';
 import { useProjectAccess } from '../../../lib/shared-queries.ts';
 import { useProjectId } from '../../../lib/use-project-id.ts';
-import { useStopWorkflowRun, workflowKeys, workflowQuery, workflowRunQuery } from '../api/workflows-queries.ts';
+import {
+  useRetryWorkflowRun,
+  useStopWorkflowRun,
+  workflowKeys,
+  workflowQuery,
+  workflowRunQuery,
+} from '../api/workflows-queries.ts';
+import { RetryRunDialog } from './retry-run-dialog.tsx';
 import { STEP_STATUS_COLORS, StepNode, StepStatusChip, useStepSummary } from './step-node.tsx';
 import { ApprovalSection } from './approval-section.tsx';
 import { WorkflowGraph } from './workflow-graph.tsx';
@@ -36,7 +44,9 @@ export function WorkflowRunPage() {
   const runId = Number(params.runId);
   const snackbar = useSnackbar();
   const access = useProjectAccess(projectId);
+  const navigate = useNavigate();
   const [confirmStop, setConfirmStop] = useState(false);
+  const [retrying, setRetrying] = useState(false);
   const run = useQuery(workflowRunQuery(projectId, workflowId, runId));
   const workflow = useQuery(workflowQuery(projectId, workflowId));
   const revision = run.data?.revision;
@@ -55,6 +65,7 @@ export function WorkflowRunPage() {
   );
   const summaryOf = useStepSummary(templateNames);
   const stop = useStopWorkflowRun(projectId, workflowId);
+  const retry = useRetryWorkflowRun(projectId, workflowId);
   const steps = definition.data?.definition.steps;
   const keys = useMemo(() => (steps ?? []).map((step) => step.key), [steps]);
   const stepsByKey = useMemo(() => new Map((steps ?? []).map((step) => [step.key, step])), [steps]);
@@ -96,7 +107,7 @@ export function WorkflowRunPage() {
         })}
         backTo={`${workflowPath}?tab=runs`}
         actions={
-          current.status === 'running' && access.can(Permission.runProjectTasks) ? (
+          !access.can(Permission.runProjectTasks) ? null : current.status === 'running' ? (
             <Button
               variant="outlined"
               color="error"
@@ -105,6 +116,10 @@ export function WorkflowRunPage() {
               disabled={stop.isPending}
             >
               {t('workflows.stopRun')}
+            </Button>
+          ) : (current.status === 'failed' || current.status === 'stopped') && current.retried_by === null ? (
+            <Button variant="outlined" startIcon={<ReplayIcon />} onClick={() => setRetrying(true)}>
+              {t('workflows.retryRun')}
             </Button>
           ) : null
         }
@@ -125,6 +140,24 @@ export function WorkflowRunPage() {
             revision: current.revision,
           })}
         </Box>
+        {current.retry_of !== null ? (
+          <Link
+            component={RouterLink}
+            to={paths.workflowRun(projectId, workflowId, current.retry_of)}
+            underline="hover"
+          >
+            {t('workflows.retryOf', { id: current.retry_of })}
+          </Link>
+        ) : null}
+        {current.retried_by !== null ? (
+          <Link
+            component={RouterLink}
+            to={paths.workflowRun(projectId, workflowId, current.retried_by)}
+            underline="hover"
+          >
+            {t('workflows.retriedBy', { id: current.retried_by })}
+          </Link>
+        ) : null}
       </Stack>
       {current.message ? (
         <Alert severity={current.status === 'failed' ? 'error' : 'info'} sx={{ mb: 2 }}>
@@ -191,6 +224,25 @@ export function WorkflowRunPage() {
         })}
       />
       <StepMessages steps={current.steps} />
+      <RetryRunDialog
+        open={retrying}
+        steps={current.steps}
+        pending={retry.isPending}
+        onClose={() => setRetrying(false)}
+        onRetry={(step) =>
+          retry.mutate(
+            { runId: current.id, step },
+            {
+              onSuccess: (started) => {
+                setRetrying(false);
+                snackbar.showSuccess(t('workflows.runRetried', { id: current.id, retry: started.id }));
+                void navigate(paths.workflowRun(projectId, workflowId, started.id));
+              },
+              onError: (failure) => snackbar.showError(getErrorMessage(failure)),
+            },
+          )
+        }
+      />
       <ConfirmDialog
         open={confirmStop}
         title={t('workflows.stopRunTitle')}
