@@ -19,7 +19,6 @@ function renderTable(list: Row[] | undefined, emptyHint?: string) {
       aria-label="Schedules"
       columns={[{ id: 'name', header: 'Name', render: (row: Row) => row.name }]}
       query={{ data: list, isPending: false, error: null }}
-      getRowKey={(row) => row.id}
       emptyText="No schedules yet."
       emptyHint={emptyHint}
       paginated={false}

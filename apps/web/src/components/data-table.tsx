@@ -59,10 +59,15 @@ export interface RowExpansion<T> {
 /** The rows and whether they are still loading or failed to: a list query as it is, or rows made from queries. */
 export type TableRows<T> = Pick<UseQueryResult<readonly T[]>, 'data' | 'isPending' | 'error'>;
 
-interface DataTableProps<T> {
+type RowKey = string | number;
+
+/** Rows with an `id` are keyed by it unless told otherwise; other rows name their key. */
+type RowKeyProps<T> =
+  { getRowKey: (row: T) => RowKey } | (T extends { id: RowKey } ? { getRowKey?: undefined } : never);
+
+type DataTableProps<T> = RowKeyProps<T> & {
   columns: readonly Column<T>[];
   query: TableRows<T>;
-  getRowKey: (row: T) => string | number;
   emptyText: string;
   /** A second, quieter line under the empty text. */
   emptyHint?: string;
@@ -70,12 +75,15 @@ interface DataTableProps<T> {
   /** Tables of project resources show every row; the others 20 per page. */
   paginated?: boolean;
   'aria-label'?: string;
-}
+};
+
+/** The key of a row that has an id: the props' type allows no getRowKey for other rows. */
+const keyById = (row: unknown): RowKey => (row as { id: RowKey }).id;
 
 export function DataTable<T>({
   columns,
   query: { data: rows, isPending: loading, error },
-  getRowKey,
+  getRowKey = keyById,
   emptyText,
   emptyHint,
   expansion,
@@ -84,7 +92,7 @@ export function DataTable<T>({
 }: DataTableProps<T>) {
   const { t } = useTranslation();
   const [page, setPage] = useState(0);
-  const [expanded, setExpanded] = useState<ReadonlySet<string | number>>(new Set());
+  const [expanded, setExpanded] = useState<ReadonlySet<RowKey>>(new Set());
   const columnCount = columns.length + (expansion ? 1 : 0);
   const count = rows?.length ?? 0;
   const lastPage = Math.max(0, Math.ceil(count / PAGE_SIZE) - 1);
@@ -95,7 +103,7 @@ export function DataTable<T>({
   }, [page, lastPage]);
 
   const visible = (paginated ? rows?.slice(page * PAGE_SIZE, page * PAGE_SIZE + PAGE_SIZE) : rows) ?? [];
-  const toggle = (key: string | number) =>
+  const toggle = (key: RowKey) =>
     setExpanded((current) => {
       const next = new Set(current);
       if (!next.delete(key)) next.add(key);

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import AddIcon from '@mui/icons-material/Add';
@@ -13,6 +12,8 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import type { Project } from '@gantry/contract';
 import { GantryLogo } from '../../components/gantry-logo.tsx';
+import { IconMenuItem } from '../../components/icon-menu-item.tsx';
+import { useMenuAnchor } from '../../components/use-menu-anchor.ts';
 import { ProjectAvatar } from './project-avatar.tsx';
 import { paths } from '../../lib/paths.ts';
 
@@ -26,12 +27,12 @@ interface ProjectSwitcherProps {
 export function ProjectSwitcher({ projects, currentId, canCreateProject, onNavigate }: ProjectSwitcherProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const menu = useMenuAnchor();
   const currentIndex = projects.findIndex((project) => project.id === currentId);
   const current = projects[currentIndex];
 
   const go = (path: string) => {
-    setAnchor(null);
+    menu.close();
     onNavigate();
     void navigate(path);
   };
@@ -39,9 +40,9 @@ export function ProjectSwitcher({ projects, currentId, canCreateProject, onNavig
   return (
     <>
       <ListItemButton
-        onClick={(event) => setAnchor(event.currentTarget)}
+        onClick={menu.openAt}
         aria-haspopup="menu"
-        aria-expanded={anchor !== null}
+        aria-expanded={menu.isOpen}
         aria-label={t('menu.switchProject')}
         sx={{ borderRadius: 2, py: 1, px: 1.25, border: 1, borderColor: 'divider' }}
       >
@@ -58,12 +59,7 @@ export function ProjectSwitcher({ projects, currentId, canCreateProject, onNavig
         />
         <UnfoldMoreIcon fontSize="small" sx={{ color: 'text.secondary', ml: 0.5 }} />
       </ListItemButton>
-      <Menu
-        anchorEl={anchor}
-        open={anchor !== null}
-        onClose={() => setAnchor(null)}
-        slotProps={{ paper: { sx: { width: 244, maxHeight: 480 } }, list: { dense: false } }}
-      >
+      <Menu {...menu.menuProps} slotProps={{ paper: { sx: { width: 244, maxHeight: 480 } }, list: { dense: false } }}>
         {projects.map((project, index) => (
           <MenuItem key={project.id} selected={project.id === currentId} onClick={() => go(paths.project(project.id))}>
             <ListItemIcon sx={{ minWidth: 40 }}>
@@ -74,22 +70,22 @@ export function ProjectSwitcher({ projects, currentId, canCreateProject, onNavig
           </MenuItem>
         ))}
         {canCreateProject && projects.length > 0 ? <Divider /> : null}
-        {canCreateProject ? (
-          <MenuItem onClick={() => go(paths.newProject)}>
-            <ListItemIcon>
-              <AddIcon fontSize="small" />
-            </ListItemIcon>
-            <ListItemText primary={t('menu.newProject')} />
-          </MenuItem>
-        ) : null}
-        {canCreateProject ? (
-          <MenuItem onClick={() => go(paths.restoreProject)}>
-            <ListItemIcon>
-              <RestoreIcon fontSize="small" />
-            </ListItemIcon>
-            <ListItemText primary={t('menu.restoreProject')} />
-          </MenuItem>
-        ) : null}
+        {canCreateProject
+          ? [
+              <IconMenuItem
+                key="new"
+                icon={<AddIcon fontSize="small" />}
+                label={t('menu.newProject')}
+                onClick={() => go(paths.newProject)}
+              />,
+              <IconMenuItem
+                key="restore"
+                icon={<RestoreIcon fontSize="small" />}
+                label={t('menu.restoreProject')}
+                onClick={() => go(paths.restoreProject)}
+              />,
+            ]
+          : null}
       </Menu>
     </>
   );

@@ -23,7 +23,9 @@ import MenuItem from '@mui/material/MenuItem';
 import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
 import type { CurrentUser, SystemInfo } from '@gantry/contract';
+import { IconMenuItem } from '../../components/icon-menu-item.tsx';
 import { useDialogState } from '../../components/use-dialog-state.ts';
+import { useMenuAnchor } from '../../components/use-menu-anchor.ts';
 import { useLogout } from '../../features/auth/api/auth-queries.ts';
 import { ChangePasswordDialog } from '../../features/users/components/change-password-dialog.tsx';
 import { UserDialog } from '../../features/users/components/user-dialog.tsx';
@@ -49,6 +51,14 @@ function initialsOf(name: string): string {
   );
 }
 
+/** The installation's pages an admin reaches from the menu; runners only where tasks may run on remote runners. */
+const ADMIN_PAGES = [
+  { path: '/users', labelKey: 'menu.users', icon: <PeopleOutlineIcon fontSize="small" /> },
+  { path: '/tasks', labelKey: 'menu.activeTasks', icon: <PendingActionsIcon fontSize="small" /> },
+  { path: '/runners', labelKey: 'menu.runners', icon: <MemoryIcon fontSize="small" />, remoteRunnersOnly: true },
+  { path: '/apps', labelKey: 'menu.apps', icon: <AppsIcon fontSize="small" /> },
+];
+
 interface UserMenuProps {
   user: CurrentUser;
   info: SystemInfo;
@@ -60,26 +70,25 @@ export function UserMenu({ user, info, onNavigate }: UserMenuProps) {
   const navigate = useNavigate();
   const colorMode = useColorMode();
   const logout = useLogout();
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const [languageAnchor, setLanguageAnchor] = useState<HTMLElement | null>(null);
+  const menu = useMenuAnchor();
+  const languageMenu = useMenuAnchor();
   const [language, setLanguage] = useState<LanguageChoice>(getLanguageChoice);
   const accountDialog = useDialogState();
   const passwordDialog = useDialogState();
 
-  const close = () => setAnchor(null);
   const go = (path: string) => {
-    close();
+    menu.close();
     onNavigate();
     void navigate(path);
   };
   const pickLanguage = (choice: LanguageChoice) => {
     setLanguage(choice);
-    setLanguageAnchor(null);
-    close();
+    languageMenu.close();
+    menu.close();
     void changeLanguage(choice);
   };
   const signOut = () => {
-    close();
+    menu.close();
     logout.mutate(undefined, { onSettled: () => void navigate(paths.login, { replace: true }) });
   };
 
@@ -89,9 +98,9 @@ export function UserMenu({ user, info, onNavigate }: UserMenuProps) {
   return (
     <>
       <ListItemButton
-        onClick={(event) => setAnchor(event.currentTarget)}
+        onClick={menu.openAt}
         aria-haspopup="menu"
-        aria-expanded={anchor !== null}
+        aria-expanded={menu.isOpen}
         aria-label={t('menu.userMenu')}
         sx={{ borderRadius: 2, py: 1, px: 1.25 }}
       >
@@ -112,9 +121,7 @@ export function UserMenu({ user, info, onNavigate }: UserMenuProps) {
       </ListItemButton>
 
       <Menu
-        anchorEl={anchor}
-        open={anchor !== null}
-        onClose={close}
+        {...menu.menuProps}
         anchorOrigin={{ vertical: 'top', horizontal: 'left' }}
         transformOrigin={{ vertical: 'bottom', horizontal: 'left' }}
         slotProps={{ paper: { sx: { width: 244 } } }}
@@ -132,7 +139,7 @@ export function UserMenu({ user, info, onNavigate }: UserMenuProps) {
             slotProps={{ input: { 'aria-label': t('menu.darkMode') } }}
           />
         </MenuItem>
-        <MenuItem onClick={(event) => setLanguageAnchor(event.currentTarget)} aria-haspopup="menu">
+        <MenuItem onClick={languageMenu.openAt} aria-haspopup="menu">
           <ListItemIcon>
             <TranslateIcon fontSize="small" />
           </ListItemIcon>
@@ -142,75 +149,30 @@ export function UserMenu({ user, info, onNavigate }: UserMenuProps) {
           </Typography>
         </MenuItem>
         {user.admin ? <Divider /> : null}
-        {user.admin ? (
-          <MenuItem onClick={() => go('/users')}>
-            <ListItemIcon>
-              <PeopleOutlineIcon fontSize="small" />
-            </ListItemIcon>
-            <ListItemText primary={t('menu.users')} />
-          </MenuItem>
-        ) : null}
-        {user.admin ? (
-          <MenuItem onClick={() => go('/tasks')}>
-            <ListItemIcon>
-              <PendingActionsIcon fontSize="small" />
-            </ListItemIcon>
-            <ListItemText primary={t('menu.activeTasks')} />
-          </MenuItem>
-        ) : null}
-        {user.admin && info.use_remote_runner ? (
-          <MenuItem onClick={() => go('/runners')}>
-            <ListItemIcon>
-              <MemoryIcon fontSize="small" />
-            </ListItemIcon>
-            <ListItemText primary={t('menu.runners')} />
-          </MenuItem>
-        ) : null}
-        {user.admin ? (
-          <MenuItem onClick={() => go('/apps')}>
-            <ListItemIcon>
-              <AppsIcon fontSize="small" />
-            </ListItemIcon>
-            <ListItemText primary={t('menu.apps')} />
-          </MenuItem>
-        ) : null}
+        {user.admin
+          ? ADMIN_PAGES.filter((page) => info.use_remote_runner || !page.remoteRunnersOnly).map((page) => (
+              <IconMenuItem key={page.path} icon={page.icon} label={t(page.labelKey)} onClick={() => go(page.path)} />
+            ))
+          : null}
         <Divider />
-        <MenuItem
-          onClick={() => {
-            close();
-            accountDialog.show();
-          }}
-        >
-          <ListItemIcon>
-            <ManageAccountsOutlinedIcon fontSize="small" />
-          </ListItemIcon>
-          <ListItemText primary={t('menu.editAccount')} />
-        </MenuItem>
-        <MenuItem onClick={() => go('/account')}>
-          <ListItemIcon>
-            <SecurityIcon fontSize="small" />
-          </ListItemIcon>
-          <ListItemText primary={t('account.menuEntry')} />
-        </MenuItem>
+        <IconMenuItem
+          icon={<ManageAccountsOutlinedIcon fontSize="small" />}
+          label={t('menu.editAccount')}
+          onClick={menu.closeThen(accountDialog.show)}
+        />
+        <IconMenuItem
+          icon={<SecurityIcon fontSize="small" />}
+          label={t('account.menuEntry')}
+          onClick={() => go('/account')}
+        />
         {user.external ? null : (
-          <MenuItem
-            onClick={() => {
-              close();
-              passwordDialog.show();
-            }}
-          >
-            <ListItemIcon>
-              <LockResetIcon fontSize="small" />
-            </ListItemIcon>
-            <ListItemText primary={t('menu.changePassword')} />
-          </MenuItem>
+          <IconMenuItem
+            icon={<LockResetIcon fontSize="small" />}
+            label={t('menu.changePassword')}
+            onClick={menu.closeThen(passwordDialog.show)}
+          />
         )}
-        <MenuItem onClick={signOut}>
-          <ListItemIcon>
-            <LogoutIcon fontSize="small" />
-          </ListItemIcon>
-          <ListItemText primary={t('menu.signOut')} />
-        </MenuItem>
+        <IconMenuItem icon={<LogoutIcon fontSize="small" />} label={t('menu.signOut')} onClick={signOut} />
         <Divider />
         <Typography variant="caption" color="text.secondary" component="div" sx={{ px: 2, pt: 0.5, pb: 0.5 }}>
           {t('menu.version', { version })}
@@ -218,9 +180,7 @@ export function UserMenu({ user, info, onNavigate }: UserMenuProps) {
       </Menu>
 
       <Menu
-        anchorEl={languageAnchor}
-        open={languageAnchor !== null}
-        onClose={() => setLanguageAnchor(null)}
+        {...languageMenu.menuProps}
         anchorOrigin={{ vertical: 'top', horizontal: 'right' }}
         transformOrigin={{ vertical: 'top', horizontal: 'left' }}
         slotProps={{ paper: { sx: { minWidth: 200, maxHeight: 420 } } }}

@@ -113,7 +113,6 @@ export function ApiTokensSection() {
         aria-label={t('account.tokens.title')}
         columns={columns}
         query={tokens}
-        getRowKey={(token) => token.id}
         emptyText={t('account.tokens.empty')}
       />
       <NewTokenDialog open={newDialog.open} onClose={newDialog.close} />

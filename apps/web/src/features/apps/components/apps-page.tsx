@@ -117,13 +117,7 @@ export function AppsPage() {
           </Button>
         }
       />
-      <DataTable
-        aria-label={t('apps.title')}
-        columns={columns}
-        query={apps}
-        getRowKey={(app) => app.id}
-        emptyText={t('apps.empty')}
-      />
+      <DataTable aria-label={t('apps.title')} columns={columns} query={apps} emptyText={t('apps.empty')} />
       <AppDialog open={editDialog.open} app={editDialog.item} onClose={editDialog.close} />
       {deletion.element}
     </Page>

@@ -33,12 +33,6 @@ export function ActivityPage() {
   ];
 
   return (
-    <DataTable
-      aria-label={t('activity.title')}
-      columns={columns}
-      query={events}
-      getRowKey={(event) => event.id}
-      emptyText={t('activity.empty')}
-    />
+    <DataTable aria-label={t('activity.title')} columns={columns} query={events} emptyText={t('activity.empty')} />
   );
 }

@@ -108,7 +108,6 @@ export function IntegrationsPage() {
           aria-label={t('integrations.title')}
           columns={columns}
           query={integrations}
-          getRowKey={(integration) => integration.id}
           emptyText={t('integrations.empty')}
           paginated={false}
         />

@@ -1,22 +1,16 @@
-import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import AddIcon from '@mui/icons-material/Add';
-import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
 import LinkIcon from '@mui/icons-material/Link';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
-import ListItemIcon from '@mui/material/ListItemIcon';
-import ListItemText from '@mui/material/ListItemText';
-import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { Inventory } from '@gantry/contract';
+import { AddMenuButton } from '../../../components/add-menu-button.tsx';
 import { AppIcon } from '../../../components/app-icon.tsx';
 import type { Column } from '../../../components/data-table.tsx';
+import { IconMenuItem } from '../../../components/icon-menu-item.tsx';
 import { ResourceListPage } from '../../../components/resource-list-page.tsx';
 import type { RowActions } from '../../../components/resource-list-page.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
@@ -79,7 +73,6 @@ export function InventoriesPage() {
     open: editDialog.show,
     listPath: paths.projectPage(projectId, 'inventory'),
   });
-  const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
   const repositoryNames = new Map((repositories.data ?? []).map((repo) => [repo.id, repo.name]));
 
   const columns: Column<Inventory>[] = [
@@ -138,44 +131,21 @@ export function InventoriesPage() {
   };
 
   const newInventoryMenu = (
-    <>
-      <Button
-        variant="contained"
-        disableElevation
-        startIcon={<AddIcon />}
-        endIcon={<ArrowDropDownIcon />}
-        onClick={(event) => setMenuAnchor(event.currentTarget)}
-        aria-haspopup="menu"
-        aria-expanded={menuAnchor ? 'true' : undefined}
-      >
-        {t('inventories.newInventory')}
-      </Button>
-      <Menu
-        anchorEl={menuAnchor}
-        open={menuAnchor !== null}
-        onClose={() => setMenuAnchor(null)}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-      >
-        {INVENTORY_APPS.map((appId) => {
+    <AddMenuButton label={t('inventories.newInventory')}>
+      {(closeThen) =>
+        INVENTORY_APPS.map((appId) => {
           const app = apps.data?.find((candidate) => candidate.id === appId) ?? { id: appId, title: 'Ansible' };
           return (
-            <MenuItem
+            <IconMenuItem
               key={appId}
-              onClick={() => {
-                setMenuAnchor(null);
-                editDialog.show(undefined);
-              }}
-            >
-              <ListItemIcon>
-                <AppIcon app={app} />
-              </ListItemIcon>
-              <ListItemText primary={t('inventories.appInventory', { app: app.title })} />
-            </MenuItem>
+              icon={<AppIcon app={app} />}
+              label={t('inventories.appInventory', { app: app.title })}
+              onClick={closeThen(() => editDialog.show(undefined))}
+            />
           );
-        })}
-      </Menu>
-    </>
+        })
+      }
+    </AddMenuButton>
   );
 
   return (

@@ -45,7 +45,6 @@ function ProjectHistory({ projectId }: { projectId: number }) {
         aria-label={t('history.title')}
         columns={columns}
         query={{ data: rows, isPending: tasks.isPending, error: tasks.error ?? loadOlder.error }}
-        getRowKey={(task) => task.id}
         emptyText={t('history.empty')}
       />
       {mayHaveOlder && (

@@ -24,7 +24,6 @@ export function TemplateTaskList({ projectId, templateId }: { projectId: number;
         aria-label={t('taskList.title')}
         columns={columns}
         query={tasks}
-        getRowKey={(task) => task.id}
         emptyText={t('taskList.empty')}
       />
     </Stack>

@@ -1,17 +1,13 @@
-import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import AddIcon from '@mui/icons-material/Add';
 import AppsIcon from '@mui/icons-material/Apps';
-import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
-import Button from '@mui/material/Button';
 import Divider from '@mui/material/Divider';
-import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
-import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
+import { AddMenuButton } from '../../../components/add-menu-button.tsx';
 import { AppIcon } from '../../../components/app-icon.tsx';
+import { IconMenuItem } from '../../../components/icon-menu-item.tsx';
 import { appsQuery } from '../../../lib/project-resources.ts';
 import { paths } from '../../../lib/paths.ts';
 
@@ -26,58 +22,34 @@ export function NewTemplateButton({ projectId, viewId, isAdmin }: NewTemplateBut
   const { t } = useTranslation();
   const navigate = useNavigate();
   const apps = useQuery(appsQuery);
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const active = (apps.data ?? []).filter((app) => app.active);
 
-  const go = (path: string) => {
-    setAnchor(null);
-    void navigate(path);
-  };
-
   return (
-    <>
-      <Button
-        variant="contained"
-        disableElevation
-        startIcon={<AddIcon />}
-        endIcon={<ArrowDropDownIcon />}
-        disabled={apps.isPending || (active.length === 0 && !isAdmin)}
-        onClick={(event) => setAnchor(event.currentTarget)}
-        aria-haspopup="menu"
-        aria-expanded={anchor ? 'true' : undefined}
-      >
-        {t('templates.newTemplate')}
-      </Button>
-      <Menu
-        anchorEl={anchor}
-        open={anchor !== null}
-        onClose={() => setAnchor(null)}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-      >
-        {active.map((app) => (
-          <MenuItem key={app.id} onClick={() => go(paths.newTemplate(projectId, app.id, viewId))}>
-            <ListItemIcon>
-              <AppIcon app={app} />
-            </ListItemIcon>
-            <ListItemText primary={app.title || app.id} />
-          </MenuItem>
-        ))}
-        {active.length === 0 ? (
-          <MenuItem disabled>
+    <AddMenuButton label={t('templates.newTemplate')} disabled={apps.isPending || (active.length === 0 && !isAdmin)}>
+      {(closeThen) => [
+        ...active.map((app) => (
+          <IconMenuItem
+            key={app.id}
+            icon={<AppIcon app={app} />}
+            label={app.title || app.id}
+            onClick={closeThen(() => void navigate(paths.newTemplate(projectId, app.id, viewId)))}
+          />
+        )),
+        active.length === 0 ? (
+          <MenuItem key="none" disabled>
             <ListItemText primary={t('templates.noActiveApps')} />
           </MenuItem>
-        ) : null}
-        {isAdmin ? <Divider /> : null}
-        {isAdmin ? (
-          <MenuItem onClick={() => go('/apps')}>
-            <ListItemIcon>
-              <AppsIcon fontSize="small" />
-            </ListItemIcon>
-            <ListItemText primary={t('templates.manageApps')} />
-          </MenuItem>
-        ) : null}
-      </Menu>
-    </>
+        ) : null,
+        isAdmin ? <Divider key="divider" /> : null,
+        isAdmin ? (
+          <IconMenuItem
+            key="apps"
+            icon={<AppsIcon fontSize="small" />}
+            label={t('templates.manageApps')}
+            onClick={closeThen(() => void navigate('/apps'))}
+          />
+        ) : null,
+      ]}
+    </AddMenuButton>
   );
 }

@@ -1,15 +1,12 @@
-import { useState } from 'react';
-import { Link as RouterLink } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import IconButton from '@mui/material/IconButton';
-import ListItemIcon from '@mui/material/ListItemIcon';
-import ListItemText from '@mui/material/ListItemText';
 import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
+import { IconMenuItem } from '../../../components/icon-menu-item.tsx';
+import { useMenuAnchor } from '../../../components/use-menu-anchor.ts';
 
 interface TemplateRowMenuProps {
   name: string;
@@ -22,56 +19,41 @@ interface TemplateRowMenuProps {
 /** Edit, copy and delete of a template row, behind one button so the row stays narrow. */
 export function TemplateRowMenu({ name, editPath, onCopy, onDelete, busy }: TemplateRowMenuProps) {
   const { t } = useTranslation();
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const close = () => setAnchor(null);
+  const menu = useMenuAnchor();
   return (
     <>
       <IconButton
         size="small"
-        onClick={(event) => setAnchor(event.currentTarget)}
+        onClick={menu.openAt}
         aria-label={t('templates.moreActions', { name })}
         aria-haspopup="menu"
       >
         <MoreVertIcon fontSize="small" />
       </IconButton>
       <Menu
-        anchorEl={anchor}
-        open={anchor !== null}
-        onClose={close}
+        {...menu.menuProps}
         anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
         transformOrigin={{ vertical: 'top', horizontal: 'right' }}
       >
-        <MenuItem component={RouterLink} to={editPath} onClick={close}>
-          <ListItemIcon>
-            <EditOutlinedIcon fontSize="small" />
-          </ListItemIcon>
-          <ListItemText primary={t('common.edit')} />
-        </MenuItem>
-        <MenuItem
+        <IconMenuItem
+          icon={<EditOutlinedIcon fontSize="small" />}
+          label={t('common.edit')}
+          to={editPath}
+          onClick={menu.close}
+        />
+        <IconMenuItem
+          icon={<ContentCopyIcon fontSize="small" />}
+          label={t('templates.copy')}
           disabled={busy}
-          onClick={() => {
-            close();
-            onCopy();
-          }}
-        >
-          <ListItemIcon>
-            <ContentCopyIcon fontSize="small" />
-          </ListItemIcon>
-          <ListItemText primary={t('templates.copy')} />
-        </MenuItem>
-        <MenuItem
+          onClick={menu.closeThen(onCopy)}
+        />
+        <IconMenuItem
+          icon={<DeleteOutlineIcon fontSize="small" />}
+          label={t('common.delete')}
           disabled={busy}
-          onClick={() => {
-            close();
-            onDelete();
-          }}
-          sx={{ color: 'error.main' }}
-        >
-          <ListItemIcon sx={{ color: 'inherit' }}>
-            <DeleteOutlineIcon fontSize="small" />
-          </ListItemIcon>
-          <ListItemText primary={t('common.delete')} />
-        </MenuItem>
+          danger
+          onClick={menu.closeThen(onDelete)}
+        />
       </Menu>
     </>
   );

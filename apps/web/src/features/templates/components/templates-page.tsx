@@ -240,7 +240,6 @@ export function TemplatesPage({ projectId, viewId, viewTabs, renderLastTasks }: 
         aria-label={t('templates.title')}
         columns={columns}
         query={templates}
-        getRowKey={(template) => template.id}
         emptyText={viewId ? t('templates.emptyView') : t('templates.empty')}
         emptyHint={canManage && !viewId ? t('templates.emptyHint') : undefined}
         paginated={false}

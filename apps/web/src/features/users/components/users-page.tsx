@@ -150,7 +150,6 @@ export function UsersPage() {
         aria-label={t('users.title')}
         columns={columns}
         query={{ data: rows, isPending: me.isPending || users.isPending, error: users.error }}
-        getRowKey={(user) => user.id}
         emptyText={t('users.empty')}
       />
       <UserDialog

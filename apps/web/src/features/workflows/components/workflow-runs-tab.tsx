@@ -41,12 +41,6 @@ export function WorkflowRunsTab({ projectId, workflowId }: { projectId: number; 
     },
   ];
   return (
-    <DataTable
-      aria-label={t('workflows.tabs.runs')}
-      columns={columns}
-      query={runs}
-      getRowKey={(run) => run.id}
-      emptyText={t('workflows.noRuns')}
-    />
+    <DataTable aria-label={t('workflows.tabs.runs')} columns={columns} query={runs} emptyText={t('workflows.noRuns')} />
   );
 }
