@@ -37,6 +37,7 @@ export async function startServer(config: Config, print?: (line: string) => void
   runtime.services.scheduler.start();
   runtime.services.workflowRuns.beginSweep();
   runtime.services.taskRetention.start();
+  runtime.services.logIndexer.start();
   runtime.services.runnerJobs.start();
   const url = `http://localhost:${config.port}`;
   announce('info', 'Gantry is running', { url, address, store: config.db_dialect }, [

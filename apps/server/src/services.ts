@@ -35,6 +35,9 @@ import { createSystemRepository } from './modules/system/system.repository.ts';
 import { createTaskRetention } from './modules/tasks/task-retention.ts';
 import { LOG_SEARCH_LIMITS, createLogMatcher } from './modules/tasks/log-matcher.ts';
 import { createTaskLogSearch } from './modules/tasks/task-log-search.ts';
+import { createTaskLogIndexRepository } from './modules/tasks/task-log-index.repository.ts';
+import { createTaskLogIndexer } from './modules/tasks/task-log-indexer.ts';
+import { createLogsSearch } from './modules/tasks/logs-search.ts';
 import { createSchedulesRepository } from './modules/schedules/schedules.repository.ts';
 import { createSchedulesService } from './modules/schedules/schedules.service.ts';
 import { createIntegrationsRepository } from './modules/integrations/integrations.repository.ts';
@@ -295,6 +298,9 @@ export function createServices({
     templates,
     terraformBackend,
   });
+  const logIndex = createTaskLogIndexRepository(db, dialect);
+  const logIndexer = createTaskLogIndexer({ index: logIndex, logger });
+  const logsSearch = createLogsSearch({ index: logIndex });
   const output = createTaskOutput({ output: outputRepository, hub, clock, audienceOf });
   const taskHosts = createTaskHosts({ hosts: createTaskHostsRepository(db), tasks: tasksRepository, clock });
   const runnersRepository = createRunnersRepository(db, dialect);
@@ -355,6 +361,7 @@ export function createServices({
       metrics
         .taskFinished(task)
         .catch((error: unknown) => logger.warn({ err: error, taskId: task.id }, 'task metrics not recorded'));
+      logIndexer.add(task.id);
       await runFollowers(task);
     },
   });
@@ -536,6 +543,8 @@ export function createServices({
     tasks,
     taskHosts,
     rerunFailedHosts,
+    logIndexer,
+    logsSearch,
     engine,
     runners,
     runnerJobs,

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TaskStatus } from '@gantry/contract';
 import type { Clock } from '../src/clock.ts';
@@ -73,6 +74,22 @@ async function outputLines({ t }: Setup, ids: number[]): Promise<number> {
     .where('task_id', 'in', ids)
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** Lines of the tasks in the search index across logs (migration 0020), read from the store's own index. */
+async function indexedLines({ t }: Setup, ids: number[]): Promise<number> {
+  const { db, dialect } = t.runtime.connection;
+  let total = 0;
+  for (const id of ids) {
+    const query =
+      dialect === 'sqlite'
+        ? sql<{
+            n: number;
+          }>`select count(*) as n from task_log_fts where rowid >= (${id} << 32) and rowid < ((${id} + 1) << 32)`
+        : sql<{ n: number }>`select count(*) as n from task_log_index where task_id = ${id}`;
+    total += Number((await query.execute(db)).rows[0]?.n);
+  }
+  return total;
 }
 
 /** Ends the directly inserted active tasks, so nothing waits on them when the app closes. */
@@ -165,6 +182,8 @@ describe.each(dialects)('task retention on %s', (dialect) => {
         created: old,
       });
 
+      await s.t.runtime.services.logIndexer.catchUp();
+      expect(await indexedLines(s, expired)).toBe(2 + 12_345 + 2 + 2);
       const retention = s.t.runtime.services.taskRetention;
       expect(retention.enabled).toBe(true);
       // Two passes at once, as two cluster nodes would run them: each task is deleted exactly once.
@@ -173,7 +192,10 @@ describe.each(dialects)('task retention on %s', (dialect) => {
 
       expect(await remainingTasks(s, expired)).toEqual([]);
       expect(await outputLines(s, expired)).toBe(0);
+      expect(await indexedLines(s, expired)).toBe(0);
       const kept = [...recent, ...active, build, deploy];
+      // Only finished tasks are in the index: the active ones are not yet.
+      expect(await indexedLines(s, [...recent, build, deploy])).toBe(4 * 2);
       expect(await remainingTasks(s, kept)).toEqual([...kept].sort((a, b) => a - b));
       expect(await outputLines(s, kept)).toBe(kept.length * 2);
       const state = await db

@@ -27,3 +27,4 @@ export * from './alerts.ts';
 export * from './survey-answers.ts';
 export * from './workflows.ts';
 export * from './task-hosts.ts';
+export * from './log-search.ts';

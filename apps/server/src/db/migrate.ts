@@ -19,6 +19,7 @@ import { workflowRuns } from './migrations/0016-workflow-runs.ts';
 import { taskOutputKey } from './migrations/0017-task-output-key.ts';
 import { workflowApprovals } from './migrations/0018-workflow-approvals.ts';
 import { hostHistory } from './migrations/0019-host-history.ts';
+import { logSearchIndex } from './migrations/0020-log-search-index.ts';
 import { workflowRunOrigins } from './migrations/0022-workflow-run-origins.ts';
 import { createSchemaHelpers, type GantryMigration } from './schema.ts';
 
@@ -43,6 +44,7 @@ const MIGRATIONS: GantryMigration[] = [
   taskOutputKey,
   workflowApprovals,
   hostHistory,
+  logSearchIndex,
   workflowRunOrigins,
 ];
 

@@ -69,6 +69,19 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
  */
 export const INSTALLATION_TABLES: readonly Table[] = ['cluster', 'server_node'];
 
+/**
+ * The search index across task logs (migration 0020; SQLite's FTS5 table and its shadow tables): not copied,
+ * the target's indexer builds it again from the copied logs.
+ */
+export const DERIVED_TABLES: readonly string[] = [
+  'task_log_fts',
+  'task_log_fts_config',
+  'task_log_fts_data',
+  'task_log_fts_docsize',
+  'task_log_fts_idx',
+  'task_log_index',
+];
+
 /** Rows read from the source at a time. */
 const PAGE_ROWS = 2000;
 /** Bind parameters per insert statement, under the smallest limit of the three databases (SQLite's 32,766). */
@@ -223,6 +236,8 @@ export async function copyStore(from: StoreLocation, to: StoreLocation, report: 
     const writable = target;
     await writable.db.transaction().execute(async (trx) => {
       for (const entry of COPIED_TABLES) report(`${entry.table}: ${await copyTable(source.db, trx, entry)} row(s)`);
+      // No log is in the target's search index yet: its indexer adds them all.
+      await trx.updateTable('task').set({ log_indexed: 0 }).execute();
       await advanceSequences({ db: trx, dialect: writable.dialect });
     });
     report(

@@ -136,6 +136,7 @@ export function createTaskCreation({
       runner_log_offset: 0,
       host_recap: null,
       rerun_of_task_id: origin.rerunOf ?? null,
+      log_indexed: 0,
     };
     const id = await tasks.insert(row);
     if (checked.argumentsIgnored)

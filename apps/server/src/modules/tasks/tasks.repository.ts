@@ -9,6 +9,7 @@ import {
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Database, Db, Dialect } from '../../db/database.ts';
 import { retryOnConflict } from '../../db/errors.ts';
+import { deleteLogIndexOfTasks, deleteLogIndexRange } from '../../db/log-search-index.ts';
 import { insertRow } from '../../db/insert.ts';
 import { lockForUpdate } from '../../db/row-lock.ts';
 import { addTaskStatCounts } from '../../db/task-stat-counts.ts';
@@ -406,6 +407,7 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
     async deleteOutputOfTasks(ids: number[]): Promise<void> {
       if (ids.length === 0) return;
       await retryOnConflict(() => db.deleteFrom('task_output').where('task_id', 'in', ids).execute());
+      await retryOnConflict(() => deleteLogIndexOfTasks(db, dialect, ids));
     },
     /** One slice of a long log, by the (task_id, seq) index, so no single statement removes millions of rows. */
     async deleteOutputRange(taskId: number, fromSeq: number, toSeq: number): Promise<void> {
@@ -417,6 +419,7 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
           .where('seq', '<', toSeq)
           .execute(),
       );
+      await retryOnConflict(() => deleteLogIndexRange(db, dialect, taskId, fromSeq, toSeq));
     },
     /** Deletes finished tasks (output already gone), detaching the Terraform states they wrote; returns how many went. */
     async deleteFinished(ids: number[]): Promise<number> {
@@ -427,6 +430,7 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
       await retryOnConflict(() => db.deleteFrom('terraform_alias').where('task_id', 'in', ids).execute());
       // Lines a task could not have written after finishing; this also covers any the slices missed.
       await retryOnConflict(() => db.deleteFrom('task_output').where('task_id', 'in', ids).execute());
+      await retryOnConflict(() => deleteLogIndexOfTasks(db, dialect, ids));
       return deleteCounted((trx) =>
         lockForUpdate(
           trx

@@ -1,6 +1,15 @@
-import { Permission, activeTasksApi, projectHostsApi, rawOutputApi, taskHostsApi, tasksApi } from '@gantry/contract';
+import {
+  Permission,
+  activeTasksApi,
+  logsSearchApi,
+  projectHostsApi,
+  rawOutputApi,
+  taskHostsApi,
+  tasksApi,
+} from '@gantry/contract';
 import type { Routes } from '../../http/route.ts';
 import { ADMIN, projectMember } from '../../http/route.ts';
+import type { LogsSearch } from './logs-search.ts';
 import type { TaskHostsService } from './task-hosts.ts';
 import type { TaskRerun } from './task-rerun.ts';
 import type { TasksService } from './tasks.service.ts';
@@ -11,7 +20,8 @@ export function registerTasksRoutes(
     tasks,
     taskHosts,
     rerunFailedHosts,
-  }: { tasks: TasksService; taskHosts: TaskHostsService; rerunFailedHosts: TaskRerun },
+    logsSearch,
+  }: { tasks: TasksService; taskHosts: TaskHostsService; rerunFailedHosts: TaskRerun; logsSearch: LogsSearch },
 ) {
   const run = projectMember(Permission.runProjectTasks);
   route(tasksApi.create, run, ({ actor, access, body }) =>
@@ -36,6 +46,7 @@ export function registerTasksRoutes(
   route(projectHostsApi.failing, projectMember(), ({ access, query }) =>
     taskHosts.listFailingHosts(access.project.id, query.days),
   );
+  route(logsSearchApi.search, projectMember(), ({ access, query }) => logsSearch.search(access.project.id, query));
   route(rawOutputApi, projectMember(), async ({ access, params, reply }) =>
     reply.type('text/plain; charset=utf-8').send(await tasks.rawOutput(access.project.id, params.taskId)),
   );

@@ -40,6 +40,8 @@ export interface TaskTable {
   host_recap: ColumnType<string | null, string | null | undefined, string | null>;
   /** The task whose failed hosts this one runs again. */
   rerun_of_task_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Lines of the log in the search index across tasks (seq below this); filled once the task has finished. */
+  log_indexed: ColumnType<number, number | undefined, number>;
 }
 export type TaskRow = Selectable<TaskTable>;
 

@@ -1,0 +1,94 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Db, Dialect } from './database.ts';
+
+/** A line as the search index holds it: its words, lower-cased and separated by single spaces. */
+export interface IndexedLine {
+  task_id: number;
+  seq: number;
+  words: string;
+}
+
+/** Rows per insert statement: three bound values each, well under SQLite's limit of 32,766. */
+const ROWS_PER_STATEMENT = 1000;
+
+/**
+ * Adds lines to the search index of migration 0020: SQLite's FTS5 table keys a line by `task_id << 32 | seq`
+ * (the rowid), PostgreSQL turns the words into a tsvector as it stores them, MariaDB indexes the words' text.
+ */
+export async function insertLogIndexRows(db: Db, dialect: Dialect, rows: readonly IndexedLine[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+    const chunk = rows.slice(i, i + ROWS_PER_STATEMENT);
+    if (dialect === 'postgres') {
+      // One statement however many rows: three array parameters instead of three parameters per row.
+      await sql`
+        insert into task_log_index (task_id, seq, words)
+        select t, s, to_tsvector('simple', w)
+        from unnest(${chunk.map((r) => r.task_id)}::int[], ${chunk.map((r) => r.seq)}::int[], ${chunk.map((r) => r.words)}::text[]) as u(t, s, w)`.execute(
+        db,
+      );
+    } else if (dialect === 'sqlite') {
+      const values = chunk.map((r) => sql`((${r.task_id} << 32) | ${r.seq}, ${r.words})`);
+      await sql`insert into task_log_fts (rowid, words) values ${sql.join(values)}`.execute(db);
+    } else {
+      const values = chunk.map((r) => sql`(${r.task_id}, ${r.seq}, ${r.words})`);
+      await sql`insert into task_log_index (task_id, seq, words) values ${sql.join(values)}`.execute(db);
+    }
+  }
+}
+
+/** Removes a task's index rows with `fromSeq <= seq < toSeq`: a long log goes in slices, like its lines. */
+export async function deleteLogIndexRange(
+  db: Db,
+  dialect: Dialect,
+  taskId: number,
+  fromSeq: number,
+  toSeq: number,
+): Promise<void> {
+  if (dialect === 'sqlite')
+    await sql`delete from task_log_fts where rowid >= ((${taskId} << 32) | ${fromSeq}) and rowid < ((${taskId} << 32) | ${toSeq})`.execute(
+      db,
+    );
+  else
+    await sql`delete from task_log_index where task_id = ${taskId} and seq >= ${fromSeq} and seq < ${toSeq}`.execute(
+      db,
+    );
+}
+
+/** Removes the whole index of the given tasks. */
+export async function deleteLogIndexOfTasks(db: Db, dialect: Dialect, taskIds: readonly number[]): Promise<void> {
+  if (taskIds.length === 0) return;
+  if (dialect === 'sqlite') {
+    for (const id of taskIds)
+      await sql`delete from task_log_fts where rowid >= (${id} << 32) and rowid < ((${id} + 1) << 32)`.execute(db);
+    return;
+  }
+  await sql`delete from task_log_index where task_id in (${sql.join(taskIds)})`.execute(db);
+}
+
+/** Which lines a search looks at: those of tasks below an id (a page of tasks), or of one task. */
+export type LogMatchScope = { belowTaskId: number | undefined } | { taskId: number };
+
+/**
+ * The lines of the index whose words hold `phrase` (lower-case words separated by single spaces, nothing
+ * else: no quote or operator can reach the store's query syntax), as a table of (task_id, seq). Every store
+ * matches whole words; SQLite and PostgreSQL match the words as a phrase, MariaDB finds lines holding each
+ * word of three characters or more (its FULLTEXT minimum) in order, so callers check the phrase on the text.
+ */
+export function selectLogMatches(
+  dialect: Dialect,
+  phrase: string,
+  scope: LogMatchScope,
+): RawBuilder<{ task_id: number; seq: number }> {
+  if (dialect === 'sqlite') {
+    let range = sql``;
+    if ('taskId' in scope) range = sql` and rowid >= (${scope.taskId} << 32) and rowid < ((${scope.taskId} + 1) << 32)`;
+    else if (scope.belowTaskId !== undefined) range = sql` and rowid < (${scope.belowTaskId} << 32)`;
+    return sql`(select rowid >> 32 as task_id, rowid & 4294967295 as seq from task_log_fts where task_log_fts match ${`"${phrase}"`}${range})`;
+  }
+  let range = sql``;
+  if ('taskId' in scope) range = sql` and task_id = ${scope.taskId}`;
+  else if (scope.belowTaskId !== undefined) range = sql` and task_id < ${scope.belowTaskId}`;
+  if (dialect === 'postgres')
+    return sql`(select task_id, seq from task_log_index where words @@ phraseto_tsquery('simple', ${phrase})${range})`;
+  return sql`(select task_id, seq from task_log_index where match (words) against (${`+"${phrase}"`} in boolean mode)${range})`;
+}

@@ -1,0 +1,232 @@
+import type { LogsSearchResult } from '@gantry/contract';
+import { sql } from 'kysely';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTaskLogIndexRepository } from '../src/modules/tasks/task-log-index.repository.ts';
+import { createTaskLogIndexer } from '../src/modules/tasks/task-log-indexer.ts';
+import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
+import { useTestApp, type TestApp } from './test-app.ts';
+import { listTestDialects } from './test-databases.ts';
+
+const dialects = await listTestDialects();
+
+const SECRET = 'Zanzibar-Quokka-9931';
+
+const SCRIPTS = {
+  'deploy.sh': [
+    'echo "deploying to web01"',
+    'echo "step one"',
+    'printf "\\033[31mfatal\\033[0m: disk quota exceeded on web01\\n"',
+    'echo "step two"',
+    'echo "the password is $DB_PASSWORD"',
+    'for i in $(seq 1 30); do echo "retry $i: Disk-Quota exceeded again"; done',
+  ].join('\n'),
+  'build.sh': ['echo "compiling"', 'echo "fatal: disk quota exceeded on build01"', 'exit 1'].join('\n'),
+  'other.sh': 'echo "fatal: disk quota exceeded on the other project host"\n',
+};
+
+/** How many index rows a task has, read from the store's own index table. */
+async function countIndexRows(t: TestApp, taskId: number): Promise<number> {
+  const { db, dialect } = t.runtime.connection;
+  const query =
+    dialect === 'sqlite'
+      ? sql<{
+          n: number;
+        }>`select count(*) as n from task_log_fts where rowid >= (${taskId} << 32) and rowid < ((${taskId} + 1) << 32)`
+      : sql<{ n: number }>`select count(*) as n from task_log_index where task_id = ${taskId}`;
+  return Number((await query.execute(db)).rows[0]?.n);
+}
+
+describe.each(dialects)('search across task logs on %s', (dialect) => {
+  const t = useTestApp(dialect);
+  let p: ProjectFixture;
+  let other: ProjectFixture;
+  let deployTemplate: number;
+  let buildTemplate: number;
+  let deployTask: number;
+  let buildTask: number;
+  let otherTask: number;
+  let runnerId: number;
+  let runnerTask: number;
+
+  const search = (query: string, as = t.adminCookie, base = p.base) =>
+    t.request('GET', `${base}/logs/search?${query}`, { as });
+  const found = async (query: string, base = p.base): Promise<LogsSearchResult> => {
+    const response = await search(query, t.adminCookie, base);
+    expect(response.status, response.text).toBe(200);
+    return response.body as LogsSearchResult;
+  };
+  const taskIds = (result: LogsSearchResult) => result.tasks.map((task) => task.task_id);
+
+  beforeAll(async () => {
+    t.secrets.add(SECRET);
+    p = await createProjectFixture(t, SCRIPTS);
+    const groupId = await p.createVariableGroup('secrets', [{ type: 'env', name: 'DB_PASSWORD', secret: SECRET }]);
+    deployTemplate = await p.createTemplate({ playbook: 'deploy.sh', environment_id: groupId });
+    buildTemplate = await p.createTemplate({ playbook: 'build.sh' });
+    deployTask = await p.runTask(deployTemplate);
+    await p.waitForStatus(deployTask, ['success']);
+    buildTask = await p.runTask(buildTemplate);
+    await p.waitForStatus(buildTask, ['error']);
+    const runner = await t.createUser(`logs-runner-${dialect}`);
+    runnerId = runner.id;
+    const added = await t.request('POST', `${p.base}/users`, {
+      as: t.adminCookie,
+      body: { user_id: runner.id, role: 'task_runner' },
+    });
+    expect(added.status, added.text).toBe(204);
+    runnerTask = await p.runTask(buildTemplate, {}, runner.cookie);
+    await p.waitForStatus(runnerTask, ['error']);
+    other = await createProjectFixture(t, SCRIPTS);
+    otherTask = await other.runTask(await other.createTemplate({ playbook: 'other.sh' }));
+    await other.waitForStatus(otherTask, ['success']);
+    await t.runtime.services.logIndexer.catchUp();
+  });
+
+  it('finds the lines of every matching task, newest first, with their context and without colour codes', async () => {
+    const result = await found('q=disk%20quota');
+    expect(taskIds(result)).toEqual([runnerTask, buildTask, deployTask]);
+    expect(result.next_cursor).toBeNull();
+    const deploy = result.tasks.find((task) => task.task_id === deployTask);
+    const lines = await p.output(deployTask);
+    const fatalSeq = lines.findIndex((line) => line.includes('disk quota exceeded on web01'));
+    expect(deploy).toMatchObject({ template_id: deployTemplate, status: 'success', more: true });
+    const matches = deploy?.lines.filter((line) => line.match) ?? [];
+    // Words match whatever separates them: "Disk-Quota" too, case aside.
+    expect(matches.map((line) => line.seq)).toEqual([fatalSeq, fatalSeq + 3, fatalSeq + 4, fatalSeq + 5, fatalSeq + 6]);
+    expect(matches[0]?.text).toBe('fatal: disk quota exceeded on web01');
+    expect(matches[1]?.text).toBe('retry 1: Disk-Quota exceeded again');
+    // Two lines of context each side, each line once.
+    expect(deploy?.lines.map((line) => line.seq)).toEqual(
+      Array.from({ length: 11 }, (_, i) => fatalSeq - 2 + i).filter((seq) => seq >= 0),
+    );
+    expect(deploy?.lines.find((line) => line.seq === fatalSeq - 1)).toMatchObject({ text: 'step one', match: false });
+    const build = result.tasks.find((task) => task.task_id === buildTask);
+    expect(build).toMatchObject({ status: 'error', more: false, template_id: buildTemplate });
+    expect(build?.lines.filter((line) => line.match).map((line) => line.text)).toEqual([
+      'fatal: disk quota exceeded on build01',
+    ]);
+  });
+
+  it('matches whole words as a phrase, in any case, short words included', async () => {
+    expect(taskIds(await found('q=EXCEEDED%20ON%20WEB01'))).toEqual([deployTask]);
+    expect(taskIds(await found('q=quota%20disk'))).toEqual([]);
+    expect(taskIds(await found('q=exceed'))).toEqual([]);
+    expect(taskIds(await found(`q=${encodeURIComponent('fatal: disk')}`))).toEqual([runnerTask, buildTask, deployTask]);
+    expect(taskIds(await found('q=the%20other%20project', other.base))).toEqual([otherTask]);
+  });
+
+  it('filters by template, status, user and day', async () => {
+    expect(taskIds(await found(`q=disk%20quota&template_id=${deployTemplate}`))).toEqual([deployTask]);
+    expect(taskIds(await found('q=disk%20quota&status=error'))).toEqual([runnerTask, buildTask]);
+    expect(taskIds(await found('q=disk%20quota&status=stopped'))).toEqual([]);
+    expect(taskIds(await found(`q=disk%20quota&user_id=${runnerId}`))).toEqual([runnerTask]);
+    const today = new Date().toISOString().slice(0, 10);
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    expect(taskIds(await found(`q=disk%20quota&from=${today}&to=${today}`))).toHaveLength(3);
+    expect(taskIds(await found(`q=disk%20quota&from=${tomorrow}`))).toEqual([]);
+    expect(taskIds(await found(`q=disk%20quota&to=${yesterday}`))).toEqual([]);
+  });
+
+  it('pages by task with a cursor', async () => {
+    const first = await found('q=disk%20quota&limit=2');
+    expect(taskIds(first)).toEqual([runnerTask, buildTask]);
+    expect(first.next_cursor).toBe(buildTask);
+    const second = await found(`q=disk%20quota&limit=2&cursor=${first.next_cursor}`);
+    expect(taskIds(second)).toEqual([deployTask]);
+    expect(second.next_cursor).toBeNull();
+  });
+
+  it("never returns another project's lines", async () => {
+    const mine = await found('q=disk%20quota');
+    expect(taskIds(mine)).not.toContain(otherTask);
+    expect(taskIds(await found('q=other%20project'))).toEqual([]);
+    expect(taskIds(await found('q=disk%20quota', other.base))).toEqual([otherTask]);
+  });
+
+  it('answers members like the output does: a guest reads, a non-member gets 404, no session 401', async () => {
+    const stranger = await t.createUser(`logs-stranger-${dialect}`);
+    expect((await search('q=disk%20quota', stranger.cookie)).status).toBe(404);
+    const guest = await t.createUser(`logs-guest-${dialect}`);
+    expect(
+      (await t.request('POST', `${p.base}/users`, { as: t.adminCookie, body: { user_id: guest.id, role: 'guest' } }))
+        .status,
+    ).toBe(204);
+    const answer = await search('q=disk%20quota', guest.cookie);
+    expect(answer.status).toBe(200);
+    expect(taskIds(answer.body as LogsSearchResult)).toEqual([runnerTask, buildTask, deployTask]);
+    expect((await t.request('GET', `${p.base}/logs/search?q=disk`)).status).toBe(401);
+  });
+
+  it('indexes the masked text: a secret is never found, its line shows the mask', async () => {
+    for (const word of ['Zanzibar', 'Quokka', '9931', 'Zanzibar-Quokka-9931'])
+      expect(taskIds(await found(`q=${encodeURIComponent(word)}`))).toEqual([]);
+    const result = await found('q=the%20password%20is');
+    expect(taskIds(result)).toEqual([deployTask]);
+    const line = result.tasks[0]?.lines.find((l) => l.match);
+    expect(line?.text).toMatch(/^the password is \*+$/);
+  });
+
+  it('refuses bad input with a 400 and a message', async () => {
+    for (const query of [
+      '',
+      'q=',
+      'q=%20%20',
+      `q=${encodeURIComponent('>>> ---')}`,
+      'q=ab%20cd',
+      `q=${'x'.repeat(501)}`,
+      `q=${Array.from({ length: 17 }, () => 'word').join('%20')}`,
+      'q=disk&template_id=0',
+      'q=disk&template_id=abc',
+      'q=disk&template_id=99999999999',
+      'q=disk&user_id=-1',
+      'q=disk&status=running',
+      'q=disk&status=nope',
+      'q=disk&from=2024-13-01',
+      'q=disk&from=2024-02-30x',
+      'q=disk&from=2024-03-02&to=2024-03-01',
+      'q=disk&limit=0',
+      'q=disk&limit=51',
+      'q=disk&cursor=0',
+      'q=disk&cursor=1.5',
+    ]) {
+      const response = await search(query);
+      expect(response.status, `${query}: ${response.text}`).toBe(400);
+      expect(typeof (response.body as { error?: unknown }).error, query).toBe('string');
+    }
+  });
+
+  it('indexes each line once when several indexers catch up at the same time', async () => {
+    const { db } = t.runtime.connection;
+    const lines = (await p.output(deployTask)).filter((line) => /[\p{L}\p{N}]/u.test(line)).length;
+    expect(await countIndexRows(t, deployTask)).toBe(lines);
+    const repository = createTaskLogIndexRepository(db, dialect);
+    await repository.deleteOfTasks([deployTask]);
+    await db.updateTable('task').set({ log_indexed: 0 }).where('id', '=', deployTask).execute();
+    expect(taskIds(await found('q=on%20web01'))).toEqual([]);
+    const failures: unknown[] = [];
+    const logger = { error: (...args: unknown[]) => void failures.push(args) };
+    await Promise.all([
+      createTaskLogIndexer({ index: repository, logger }).catchUp(),
+      createTaskLogIndexer({ index: repository, logger }).catchUp(),
+    ]);
+    expect(failures).toEqual([]);
+    expect(await countIndexRows(t, deployTask)).toBe(lines);
+    expect(taskIds(await found('q=on%20web01'))).toEqual([deployTask]);
+  });
+
+  it('takes a deleted task out of the index, and a deleted project with its tasks', async () => {
+    const doomed = await p.runTask(buildTemplate);
+    await p.waitForStatus(doomed, ['error']);
+    await t.runtime.services.logIndexer.catchUp();
+    expect(taskIds(await found('q=compiling'))[0]).toBe(doomed);
+    expect(await countIndexRows(t, doomed)).toBeGreaterThan(0);
+    expect((await t.request('DELETE', `${p.base}/tasks/${doomed}`, { as: t.adminCookie })).status).toBe(204);
+    expect(await countIndexRows(t, doomed)).toBe(0);
+    expect(taskIds(await found('q=compiling'))).not.toContain(doomed);
+
+    expect(await countIndexRows(t, otherTask)).toBeGreaterThan(0);
+    expect((await t.request('DELETE', other.base, { as: t.adminCookie })).status).toBe(204);
+    expect(await countIndexRows(t, otherTask)).toBe(0);
+  });
+});
