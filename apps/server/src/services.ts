@@ -71,7 +71,7 @@ import { createKeysService } from './modules/keys/keys.service.ts';
 import { createProjectsRepository } from './modules/projects/projects.repository.ts';
 import { announceMemberChanges } from './modules/projects/member-changes.ts';
 import { createProjectSeeder } from './modules/projects/project-seed.ts';
-import { createProjectsService } from './modules/projects/projects.service.ts';
+import { createProjectsService, findProjectAccess } from './modules/projects/projects.service.ts';
 import { createRefsRepository } from './modules/refs/refs.repository.ts';
 import { createRepositoriesRepository } from './modules/repositories/repositories.repository.ts';
 import { createRepositoriesService } from './modules/repositories/repositories.service.ts';
@@ -429,6 +429,21 @@ export function createServices({
     runnersService: runners,
     projectExists: async (projectId) => (await projectsRepository.findById(projectId)) !== undefined,
   });
+  const workflowRuns = createWorkflowRuns({
+    runs: createWorkflowRunsRepository(db, dialect),
+    workflows,
+    tasks,
+    findTask: (id) => tasksRepository.findById(id),
+    originOf: async (userId, projectId) => {
+      const user = await usersRepository.findById(userId);
+      const access = user ? await findProjectAccess(projectsRepository, user, projectId) : undefined;
+      return user && access ? { user, permissions: access.permissions } : undefined;
+    },
+    events,
+    alertApproval: (waiting) => alerts.notifyApproval(waiting),
+    clock,
+    logger,
+  });
   const schedulesRepository = createSchedulesRepository(db, dialect);
   const scheduler = createScheduler({
     config,
@@ -438,6 +453,7 @@ export function createServices({
     tasks,
     repositories,
     keys,
+    workflowRuns,
     onRun: (result) => metrics.scheduleRun(result),
   });
   const taskRetention = createTaskRetention({ config, clock, logger, tasks: tasksRepository });
@@ -453,6 +469,7 @@ export function createServices({
     templates,
     repositories,
     events,
+    workflowRuns,
     onChange: () => scheduler.wake(),
   });
   const integrationsRepository = createIntegrationsRepository(db, dialect);
@@ -490,21 +507,6 @@ export function createServices({
       ...(await backup.listOwnDemoRepositories(projectId)),
     ],
     stopProjectTasks: (projectId) => engine.stopProject(projectId),
-    logger,
-  });
-  const workflowRuns = createWorkflowRuns({
-    runs: createWorkflowRunsRepository(db, dialect),
-    workflows,
-    tasks,
-    findTask: (id) => tasksRepository.findById(id),
-    originOf: async (userId, projectId) => {
-      const user = await usersRepository.findById(userId);
-      const access = user ? await projects.findAccess(user, projectId) : undefined;
-      return user && access ? { user, permissions: access.permissions } : undefined;
-    },
-    events,
-    alertApproval: (waiting) => alerts.notifyApproval(waiting),
-    clock,
     logger,
   });
   const team = createTeamService({ projects: projectsRepository, users: userAccounts, events, clock });

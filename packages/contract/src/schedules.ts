@@ -10,6 +10,7 @@ import {
   isGitBranchName,
   requiredId,
   requiredString,
+  requiredText,
 } from './common.ts';
 import { TaskParams } from './task-spec.ts';
 import { ResourceRefs } from './refs.ts';
@@ -38,7 +39,10 @@ export type ScheduleTaskParams = z.infer<typeof ScheduleTaskParams>;
 export const Schedule = z.object({
   id: Id,
   project_id: Id,
-  template_id: Id,
+  /** Null for a schedule that starts a workflow (then `workflow_id` is set and `tpl_name` is empty). */
+  template_id: Id.nullable(),
+  /** Present only on a schedule that starts a workflow run instead of a task. */
+  workflow_id: Id.optional(),
   tpl_name: z.string(),
   name: z.string(),
   cron_format: z.string(),
@@ -53,6 +57,22 @@ export const Schedule = z.object({
 });
 export type Schedule = z.infer<typeof Schedule>;
 
+export const TEMPLATE_OR_WORKFLOW = 'Either a template or a workflow is required, not both';
+
+/** A schedule or integration starts a template (Semaphore's only target) or a workflow: one of the two. */
+export function requireOneTarget(
+  value: { template_id?: number | null; workflow_id?: number | null },
+  ctx: z.RefinementCtx,
+): void {
+  const targets = [value.template_id, value.workflow_id].filter((id) => id !== null && id !== undefined);
+  if (targets.length === 1) return;
+  ctx.addIssue({
+    code: 'custom',
+    path: ['template_id'],
+    message: targets.length === 0 ? requiredText('Template') : TEMPLATE_OR_WORKFLOW,
+  });
+}
+
 export const ONE_TIME_SCHEDULES_UNSUPPORTED =
   'One-time schedules (type run_at) are not supported; use a cron expression';
 
@@ -61,24 +81,32 @@ export const CRON_REQUIRED = 'Cron required';
 /** How often a "run on new commit" schedule looks for a new commit; the first is the default. */
 export const COMMIT_CHECK_INTERVALS = ['* * * * *', '*/5 * * * *', '*/10 * * * *', '@hourly', '@daily'] as const;
 
-export const ScheduleBody = z.object({
-  id: Id.optional(),
-  project_id: Id.optional(),
-  name: requiredString('Name'),
-  template_id: requiredId('Template'),
-  type: z
-    .string()
-    .max(32)
-    .optional()
-    .refine((type) => !type || type === 'cron', ONE_TIME_SCHEDULES_UNSUPPORTED),
-  cron_format: z.string({ error: CRON_REQUIRED }).trim().min(1, CRON_REQUIRED).max(255),
-  /** Absent means false, as in Semaphore: Go clients (the Terraform provider) leave false out. */
-  active: z.boolean().optional().default(false),
-  repository_id: Id.nullable().optional(),
-  task_params: ScheduleTaskParams.nullable()
-    .optional()
-    .transform((v) => v ?? {}),
-});
+export const ScheduleBody = z
+  .object({
+    id: Id.optional(),
+    project_id: Id.optional(),
+    name: requiredString('Name'),
+    /** Left out (or null) when the schedule starts a workflow. */
+    template_id: requiredId('Template').nullish(),
+    /**
+     * Gantry only: the workflow the schedule starts instead of a template; its `task_params.variables`
+     * are the values of the workflow's variables.
+     */
+    workflow_id: Id.nullish(),
+    type: z
+      .string()
+      .max(32)
+      .optional()
+      .refine((type) => !type || type === 'cron', ONE_TIME_SCHEDULES_UNSUPPORTED),
+    cron_format: z.string({ error: CRON_REQUIRED }).trim().min(1, CRON_REQUIRED).max(255),
+    /** Absent means false, as in Semaphore: Go clients (the Terraform provider) leave false out. */
+    active: z.boolean().optional().default(false),
+    repository_id: Id.nullable().optional(),
+    task_params: ScheduleTaskParams.nullable()
+      .optional()
+      .transform((v) => v ?? {}),
+  })
+  .superRefine(requireOneTarget);
 export type ScheduleBody = z.input<typeof ScheduleBody>;
 
 const ScheduleParams = z.object({ projectId: PathId, scheduleId: PathId });

@@ -397,13 +397,15 @@ export const WorkflowRunDetail = WorkflowRun.extend({
 });
 export type WorkflowRunDetail = z.output<typeof WorkflowRunDetail>;
 
+/** Values of a workflow's variables for a run; undeclared names are refused, missing ones take their default. */
+export const WorkflowRunVariables = z.record(
+  nameOf('Variable name'),
+  z.string().max(4096, 'Variable values must be at most 4096 characters'),
+);
+
 export const StartWorkflowRunBody = z
   .object({
-    /** Values of the workflow's variables; undeclared names are refused, missing ones take their default. */
-    variables: z
-      .record(nameOf('Variable name'), z.string().max(4096, 'Variable values must be at most 4096 characters'))
-      .optional()
-      .default({}),
+    variables: WorkflowRunVariables.optional().default({}),
   })
   .nullable()
   .optional()

@@ -175,6 +175,8 @@ const VALIDATION_KEYS: Record<string, string> = {
   'Template is required': 'schedules.validation.templateRequired',
   'Cron required': 'schedules.validation.cronRequired',
   'Timing is required': 'schedules.validation.timingRequired',
+  'Workflow is required': 'schedules.validation.workflowRequired',
+  'Variables must be a JSON object of strings': 'schedules.validation.variablesInvalid',
   // Integrations (catalogue area "integrations").
   'Value Source is required': 'integrations.validation.valueSourceRequired',
   'Match source is required': 'integrations.validation.matchSourceRequired',

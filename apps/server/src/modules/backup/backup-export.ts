@@ -175,14 +175,21 @@ export async function buildBackup(stores: BackupStores, project: ProjectRow): Pr
     environments: environments.map((e) => ({ name: environmentNames.get(e.id) ?? e.name, json: e.json, env: e.env })),
     integrations: exportedIntegrations,
     integration_aliases: projectAliases.map((a) => a.alias),
-    schedules: schedules.map((s) => ({
-      name: s.name,
-      cron_format: s.cron_format,
-      active: s.active === 1,
-      template: templateNames.get(s.template_id) ?? s.tpl_name,
-      checkable_repository: nameOf(repositoryNames, s.repository_id),
-      task_params: toBackupParams(s.task_params),
-    })),
+    // Schedules of workflows are not in backups yet.
+    schedules: schedules.flatMap((s) =>
+      s.template_id === null
+        ? []
+        : [
+            {
+              name: s.name,
+              cron_format: s.cron_format,
+              active: s.active === 1,
+              template: templateNames.get(s.template_id) ?? s.tpl_name,
+              checkable_repository: nameOf(repositoryNames, s.repository_id),
+              task_params: toBackupParams(s.task_params),
+            },
+          ],
+    ),
     workflows: await Promise.all(
       workflows.map(async (w) => {
         const revision = await stores.workflows.findRevision(projectId, w.id, w.revision);

@@ -35,6 +35,24 @@ export function assertCanCreateProject(config: Pick<Config, 'non_admin_can_creat
   if (!canCreateProject(config, actor)) throw forbidden('You are not allowed to create projects');
 }
 
+/** Resolves a user's access to a project; undefined when the project is unknown or hidden from them. */
+export async function findProjectAccess(
+  projects: Pick<ProjectsRepository, 'findWithRole'>,
+  actor: UserRow,
+  projectId: number,
+): Promise<ProjectAccess | undefined> {
+  const found = await projects.findWithRole(projectId, actor.id);
+  if (!found) return undefined;
+  const { project } = found;
+  if (found.role !== null) {
+    const role = found.role;
+    const permissions = actor.admin === 1 ? ALL_PERMISSIONS : ROLE_PERMISSIONS[role];
+    return { project, role, permissions };
+  }
+  if (actor.admin === 1) return { project, role: '', permissions: ALL_PERMISSIONS };
+  return undefined;
+}
+
 /** What the caller may do in a project: the member's role, or every bit for an admin. */
 export interface ProjectAccess {
   project: ProjectRow;
@@ -103,18 +121,7 @@ export function createProjectsService({
     },
 
     /** Resolves the caller's access to a project; undefined when the project is unknown or hidden from them. */
-    async findAccess(actor: UserRow, projectId: number): Promise<ProjectAccess | undefined> {
-      const found = await projects.findWithRole(projectId, actor.id);
-      if (!found) return undefined;
-      const { project } = found;
-      if (found.role !== null) {
-        const role = found.role;
-        const permissions = actor.admin === 1 ? ALL_PERMISSIONS : ROLE_PERMISSIONS[role];
-        return { project, role, permissions };
-      }
-      if (actor.admin === 1) return { project, role: '', permissions: ALL_PERMISSIONS };
-      return undefined;
-    },
+    findAccess: (actor: UserRow, projectId: number) => findProjectAccess(projects, actor, projectId),
 
     role(access: ProjectAccess): ProjectRole {
       return { role: access.role, permissions: access.permissions };

@@ -9,6 +9,8 @@ import type { RepositoriesService } from '../repositories/repositories.service.t
 import type { TasksService } from '../tasks/tasks.service.ts';
 import { nextRunAfter } from './cron.ts';
 import type { SchedulesRepository } from './schedules.repository.ts';
+import type { WorkflowRuns } from '../workflows/workflow-runs.service.ts';
+import { workflowVariablesOf } from './schedules.service.ts';
 import type { ScheduleRow } from './schedules.table.ts';
 
 /** A due time missed by more than this (the server was down) is skipped, not replayed. */
@@ -24,12 +26,13 @@ interface SchedulerDeps {
   tasks: TasksService;
   repositories: RepositoriesService;
   keys: KeysService;
+  workflowRuns: Pick<WorkflowRuns, 'startFor'>;
   /** Told of each claimed due time: a task started, could not start, or the time was missed while no server ran. */
   onRun?(result: 'started' | 'failed' | 'missed'): void;
 }
 
 /**
- * Starts tasks at their schedules' due times. Each due time is claimed in the database before the
+ * Starts tasks (or workflow runs) at their schedules' due times. Each due time is claimed in the database before the
  * task is created, so it fires exactly once, whatever the number of servers, and never twice.
  */
 export function createScheduler(deps: SchedulerDeps) {
@@ -66,6 +69,17 @@ export function createScheduler(deps: SchedulerDeps) {
 
   async function start(schedule: ScheduleRow): Promise<void> {
     const params = JSON.parse(schedule.task_params) as ScheduleTaskParams;
+    if (schedule.workflow_id !== null) {
+      const variables = workflowVariablesOf(params);
+      await deps.workflowRuns.startFor(
+        { scheduleId: schedule.id },
+        schedule.project_id,
+        schedule.workflow_id,
+        variables,
+      );
+      return;
+    }
+    if (schedule.template_id === null) throw new Error('The schedule has neither a template nor a workflow');
     await deps.tasks.create(
       schedule.project_id,
       {

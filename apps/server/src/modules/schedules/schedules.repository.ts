@@ -5,12 +5,13 @@ import type { ScheduleRow } from './schedules.table.ts';
 export type ScheduleListRow = ScheduleRow & { tpl_name: string };
 
 export function createSchedulesRepository(db: Db, dialect: Dialect) {
+  // A schedule of a workflow has no template: its tpl_name is empty.
   const selectWithTemplate = () =>
     db
       .selectFrom('schedule')
-      .innerJoin('template', 'template.id', 'schedule.template_id')
+      .leftJoin('template', 'template.id', 'schedule.template_id')
       .selectAll('schedule')
-      .select('template.name as tpl_name');
+      .select((eb) => eb.fn.coalesce('template.name', eb.val('')).as('tpl_name'));
 
   return {
     ...projectRows(db, dialect, 'schedule'),

@@ -1,4 +1,4 @@
-import { type ResourceRefs, type Schedule, type ScheduleBody, emptyRefs } from '@gantry/contract';
+import { type ResourceRefs, type Schedule, type ScheduleBody, WorkflowRunVariables, emptyRefs } from '@gantry/contract';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
@@ -9,14 +9,23 @@ import { projectResource } from '../refs/project-resource.ts';
 import type { RepositoriesService } from '../repositories/repositories.service.ts';
 import type { TemplatesService } from '../templates/templates.service.ts';
 import type { UserRow } from '../users/users.table.ts';
+import type { WorkflowRuns } from '../workflows/workflow-runs.service.ts';
 import { explainCron, nextRunAfter } from './cron.ts';
 import type { ScheduleListRow, SchedulesRepository } from './schedules.repository.ts';
 import { columnsOf, flagsOf } from '../../db/row-fields.ts';
 
 type ScheduleInput = z.output<typeof ScheduleBody>;
 
+/** The values a workflow schedule gives the workflow's variables: its task_params' `variables`. */
+export function workflowVariablesOf(params: Record<string, unknown>): Record<string, string> {
+  const parsed = WorkflowRunVariables.safeParse(params.variables ?? {});
+  if (!parsed.success) throw badRequest(`task_params.variables: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  return parsed.data;
+}
+
 function toSchedule(row: ScheduleListRow): Schedule {
   return {
+    ...(row.workflow_id === null ? {} : { workflow_id: row.workflow_id }),
     ...columnsOf(row, ['id', 'project_id', 'template_id', 'tpl_name', 'name', 'cron_format', 'repository_id']),
     ...flagsOf(row, ['active']),
     next_run: row.active === 1 ? row.next_run : null,
@@ -34,6 +43,7 @@ interface SchedulesDeps {
   templates: TemplatesService;
   repositories: RepositoriesService;
   events: EventsService;
+  workflowRuns: Pick<WorkflowRuns, 'explainStart'>;
   /** Tells the scheduler that due times changed. */
   onChange(): void;
 }
@@ -45,6 +55,7 @@ export function createSchedulesService({
   templates,
   repositories,
   events,
+  workflowRuns,
   onChange,
 }: SchedulesDeps) {
   const timezone = config.schedule_timezone;
@@ -71,11 +82,20 @@ export function createSchedulesService({
     if (body.project_id !== undefined && body.project_id !== projectId)
       throw badRequest('Project ID in body and URL must be the same');
     checkCron(body.cron_format);
-    if (!(await templates.exists(projectId, body.template_id))) throw badRequest('Template not found in this project');
+    if (body.workflow_id) {
+      const problem = await workflowRuns.explainStart(
+        projectId,
+        body.workflow_id,
+        workflowVariablesOf(body.task_params),
+      );
+      if (problem) throw badRequest(problem);
+    } else if (!body.template_id || !(await templates.exists(projectId, body.template_id)))
+      throw badRequest('Template not found in this project');
     if (body.repository_id) await repositories.assertExists(projectId, body.repository_id);
     return {
       name: body.name,
-      template_id: body.template_id,
+      template_id: body.workflow_id ? null : (body.template_id ?? null),
+      workflow_id: body.workflow_id ?? null,
       cron_format: body.cron_format,
       active: body.active ? 1 : 0,
       repository_id: body.repository_id ?? null,

@@ -3,7 +3,9 @@ import type { Generated, Selectable } from 'kysely';
 export interface ScheduleTable {
   id: Generated<number>;
   project_id: number;
-  template_id: number;
+  /** Null when the schedule starts a workflow. */
+  template_id: number | null;
+  workflow_id: number | null;
   name: string;
   cron_format: string;
   active: number;

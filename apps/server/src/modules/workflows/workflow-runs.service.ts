@@ -12,7 +12,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { badRequest, conflict, forbidden, notFound, validationFailed } from '../../errors.ts';
+import { AppError, badRequest, conflict, forbidden, notFound, validationFailed } from '../../errors.ts';
 import type { ApprovalWaiting } from '../alerts/alert.ts';
 import type { EventsService } from '../events/events.service.ts';
 import type { TaskOrigin } from '../tasks/task-creation.ts';
@@ -75,6 +75,25 @@ const toStepRun = (s: WorkflowStepRunRow, approval: WorkflowStepApproval | null)
   approval,
 });
 
+/** Who starts a run: a user, or (with no user) a schedule or a webhook integration. */
+export interface RunStarter {
+  userId?: number;
+  scheduleId?: number;
+  integrationId?: number;
+}
+
+/** The values of a run's variables: declared names only, defaults filled in, required ones present. */
+function resolveVariables(workflow: WorkflowDefinition, given: Record<string, string>): Record<string, string> {
+  const declared = new Set(workflow.variables.map((v) => v.name));
+  const unknown = Object.keys(given).filter((name) => !declared.has(name));
+  if (unknown.length > 0) throw validationFailed(`Unknown workflow variables: ${unknown.join(', ')}`);
+  const variables: Record<string, string> = {};
+  for (const v of workflow.variables) variables[v.name] = given[v.name] ?? v.default_value;
+  const missing = workflow.variables.filter((v) => v.required && !variables[v.name]).map((v) => v.name);
+  if (missing.length > 0) throw validationFailed(`Required workflow variables missing: ${missing.join(', ')}`);
+  return variables;
+}
+
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 1000);
 
 /**
@@ -85,7 +104,8 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message : 
 export function createWorkflowRuns(deps: WorkflowRunsDeps) {
   const { runs, clock } = deps;
   const now = () => toTimestamp(clock.now());
-  const later = (seconds: number) => toTimestamp(new Date(clock.now().getTime() + seconds * 1000));
+  // Counted from the step's own start, so its due time is exactly start + seconds.
+  const later = (from: string, seconds: number) => toTimestamp(new Date(Date.parse(from) + seconds * 1000));
 
   async function definitionOf(run: WorkflowRunRow): Promise<WorkflowDefinition> {
     return (await deps.workflows.getVersion(run.project_id, run.workflow_id, run.revision)).definition;
@@ -132,11 +152,26 @@ export function createWorkflowRuns(deps: WorkflowRunsDeps) {
     return values;
   }
 
+  /**
+   * On whose behalf a step's task is created: the user who started the run, with their rights when
+   * the step starts, or the schedule or integration that started it (set up by a manager, as for
+   * the tasks they start). Undefined when that user may no longer run tasks (or was deleted).
+   */
+  async function originOfRun(run: WorkflowRunRow): Promise<TaskOrigin | undefined> {
+    if (run.user_id !== null) {
+      const origin = await deps.originOf(run.user_id, run.project_id);
+      return origin && hasPermissions(origin.permissions ?? 0, Permission.runProjectTasks) ? origin : undefined;
+    }
+    if (run.schedule_id !== null) return { scheduleId: run.schedule_id };
+    if (run.integration_id !== null) return { integrationId: run.integration_id };
+    return undefined;
+  }
+
   async function startTemplate(run: WorkflowRunRow, row: WorkflowStepRunRow, step: WorkflowStep): Promise<void> {
     if (step.kind !== 'template') return;
     if (!(await runs.moveStep(row.id, ['pending'], { status: 'starting', start: now() }))) return;
-    const origin = run.user_id === null ? undefined : await deps.originOf(run.user_id, run.project_id);
-    if (!origin || !hasPermissions(origin.permissions ?? 0, Permission.runProjectTasks)) {
+    const origin = await originOfRun(run);
+    if (!origin) {
       await finish(row, ['starting'], 'failed', 'Who started the run may no longer run tasks in this project');
       return;
     }
@@ -168,9 +203,9 @@ export function createWorkflowRuns(deps: WorkflowRunsDeps) {
     if (step.kind === 'template') return startTemplate(run, row, step);
     const start = now();
     if (step.kind === 'wait')
-      await runs.moveStep(row.id, ['pending'], { status: 'running', start, due: later(step.seconds) });
+      await runs.moveStep(row.id, ['pending'], { status: 'running', start, due: later(start, step.seconds) });
     else {
-      const due = later(step.timeout_seconds);
+      const due = later(start, step.timeout_seconds);
       const message = `0 of ${step.required} approvals`;
       if (await runs.moveStep(row.id, ['pending'], { status: 'waiting_approval', start, due, message }))
         deps.alertApproval({
@@ -290,6 +325,50 @@ export function createWorkflowRuns(deps: WorkflowRunsDeps) {
     }, deps.sweepMs ?? SWEEP_MS);
   }
 
+  /** Stores a run of the workflow's current revision and starts its first steps; resolves to its id. */
+  async function begin(
+    projectId: number,
+    workflowId: number,
+    given: Record<string, string>,
+    starter: RunStarter,
+  ): Promise<number> {
+    const workflow = await deps.workflows.get(projectId, workflowId);
+    const variables = resolveVariables(workflow, given);
+    const id = await runs.insert(
+      {
+        project_id: projectId,
+        workflow_id: workflowId,
+        revision: workflow.revision,
+        status: 'running',
+        user_id: starter.userId ?? null,
+        variables: JSON.stringify(variables),
+        message: '',
+        start: now(),
+        end: null,
+        retry_of: null,
+        schedule_id: starter.scheduleId ?? null,
+        integration_id: starter.integrationId ?? null,
+      },
+      workflow.steps.map((s) => ({ step_key: s.key, kind: s.kind })),
+    );
+    const by =
+      starter.scheduleId !== undefined
+        ? ` by schedule ${starter.scheduleId}`
+        : starter.integrationId !== undefined
+          ? ` by integration ${starter.integrationId}`
+          : '';
+    await deps.events.record({
+      userId: starter.userId ?? null,
+      projectId,
+      objectType: 'workflow',
+      objectId: workflowId,
+      objectName: workflow.name,
+      description: `Workflow ${workflow.name} run ${id} started${by}`,
+    });
+    await advance(id);
+    return id;
+  }
+
   async function getRun(projectId: number, workflowId: number, runId: number): Promise<WorkflowRunRow> {
     const run = await runs.find(projectId, workflowId, runId);
     if (!run) throw notFound('Workflow run');
@@ -298,41 +377,21 @@ export function createWorkflowRuns(deps: WorkflowRunsDeps) {
 
   return {
     async start(actor: UserRow, projectId: number, workflowId: number, given: Record<string, string>) {
-      const workflow = await deps.workflows.get(projectId, workflowId);
-      const declared = new Map(workflow.variables.map((v) => [v.name, v]));
-      const unknown = Object.keys(given).filter((name) => !declared.has(name));
-      if (unknown.length > 0) throw validationFailed(`Unknown workflow variables: ${unknown.join(', ')}`);
-      const variables: Record<string, string> = {};
-      for (const v of workflow.variables) variables[v.name] = given[v.name] ?? v.default_value;
-      const missing = workflow.variables.filter((v) => v.required && !variables[v.name]).map((v) => v.name);
-      if (missing.length > 0) throw validationFailed(`Required workflow variables missing: ${missing.join(', ')}`);
-      const id = await runs.insert(
-        {
-          project_id: projectId,
-          workflow_id: workflowId,
-          revision: workflow.revision,
-          status: 'running',
-          user_id: actor.id,
-          variables: JSON.stringify(variables),
-          message: '',
-          start: now(),
-          end: null,
-          retry_of: null,
-          schedule_id: null,
-          integration_id: null,
-        },
-        workflow.steps.map((s) => ({ step_key: s.key, kind: s.kind })),
-      );
-      await deps.events.record({
-        userId: actor.id,
-        projectId,
-        objectType: 'workflow',
-        objectId: workflowId,
-        objectName: workflow.name,
-        description: `Workflow ${workflow.name} run ${id} started`,
-      });
-      await advance(id);
+      const id = await begin(projectId, workflowId, given, { userId: actor.id });
       return this.get(actor, projectId, workflowId, id);
+    },
+    /** Starts a run for a schedule or a webhook integration (no user); resolves to the run's id. */
+    startFor: (starter: RunStarter, projectId: number, workflowId: number, given: Record<string, string>) =>
+      begin(projectId, workflowId, given, starter),
+    /** Why a run of the workflow with these variables would be refused (what a schedule saving it checks). */
+    async explainStart(projectId: number, workflowId: number, given: Record<string, string>) {
+      try {
+        resolveVariables(await deps.workflows.get(projectId, workflowId), given);
+        return undefined;
+      } catch (error) {
+        if (!(error instanceof AppError) || error.status >= 500) throw error;
+        return error.status === 404 ? 'Workflow not found in this project' : error.message;
+      }
     },
     async list(projectId: number, workflowId: number): Promise<WorkflowRun[]> {
       await deps.workflows.get(projectId, workflowId);

@@ -12,7 +12,7 @@ import { getErrorMessage, isApiError } from '../../../lib/api-client.ts';
 import { getCheckIntervalLabel, listCheckIntervals } from '../../../lib/check-intervals.ts';
 import { repositoriesQuery, templatesQuery } from '../../../lib/project-resources.ts';
 import { systemInfoQuery } from '../../../lib/shared-queries.ts';
-import { useSaveSchedule, validateCron } from '../api/schedules-queries.ts';
+import { useSaveSchedule, validateCron, workflowChoicesQuery } from '../api/schedules-queries.ts';
 import { CronBuilder } from './cron-builder.tsx';
 import { NextRuns } from './next-runs.tsx';
 import { ScheduleFormSchema, getFormCron, getScheduleFormDefaults, toScheduleBody } from './schedule-form.ts';
@@ -31,6 +31,7 @@ export function ScheduleDialog({ open, projectId, schedule, onClose }: ScheduleD
   const snackbar = useSnackbar();
   const templates = useQuery({ ...templatesQuery(projectId), enabled: open });
   const repositories = useQuery({ ...repositoriesQuery(projectId), enabled: open });
+  const workflows = useQuery({ ...workflowChoicesQuery(projectId), enabled: open });
   const info = useQuery({ ...systemInfoQuery, enabled: open });
   const [checkError, setCheckError] = useState<string | null>(null);
   const [checking, setChecking] = useState(false);
@@ -63,7 +64,7 @@ export function ScheduleDialog({ open, projectId, schedule, onClose }: ScheduleD
     },
     onSaved: ({ variables }) =>
       snackbar.showSuccess(t(isNew ? 'schedules.created' : 'schedules.saved', { name: variables.body.name })),
-    otherErrors: [checkError, templates.error, repositories.error],
+    otherErrors: [checkError, templates.error, repositories.error, workflows.error],
   });
   const fields = form.watch();
   const cron = getFormCron(fields);
@@ -77,11 +78,37 @@ export function ScheduleDialog({ open, projectId, schedule, onClose }: ScheduleD
     >
       <FormTextField name="name" label={t('schedules.name')} required autoFocus />
       <FormSelectField
-        name="template_id"
-        label={t('schedules.template')}
-        required
-        options={(templates.data ?? []).map((template) => ({ value: template.id, label: template.name }))}
+        name="target"
+        label={t('schedules.target')}
+        options={[
+          { value: 'template', label: t('schedules.targetTemplate') },
+          { value: 'workflow', label: t('schedules.targetWorkflow') },
+        ]}
       />
+      {fields.target === 'workflow' ? (
+        <>
+          <FormSelectField
+            name="workflow_id"
+            label={t('schedules.workflow')}
+            required
+            options={(workflows.data ?? []).map((workflow) => ({ value: workflow.id, label: workflow.name }))}
+          />
+          <FormTextField
+            name="workflow_variables"
+            label={t('schedules.workflowVariables')}
+            helperText={t('schedules.workflowVariablesHint')}
+            multiline
+            minRows={2}
+          />
+        </>
+      ) : (
+        <FormSelectField
+          name="template_id"
+          label={t('schedules.template')}
+          required
+          options={(templates.data ?? []).map((template) => ({ value: template.id, label: template.name }))}
+        />
+      )}
       <FormCheckbox name="run_on_commit" label={t('schedules.runOnCommit')} />
       {fields.run_on_commit ? (
         <>

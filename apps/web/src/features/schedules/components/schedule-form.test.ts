@@ -85,4 +85,31 @@ describe('the schedule form', () => {
       repository_id: 7,
     });
   });
+
+  it('starts a workflow with its variables instead of a template, and checks them', () => {
+    const fields = {
+      ...getScheduleFormDefaults(),
+      name: 'Release',
+      target: 'workflow' as const,
+      workflow_id: 4,
+      workflow_variables: '{"version": "1.2"}',
+    };
+    expect(messages(fields)).toEqual({});
+    expect(toScheduleBody(fields, 1)).toEqual({
+      active: true,
+      name: 'Release',
+      workflow_id: 4,
+      cron_format: '* * * * *',
+      repository_id: null,
+      task_params: { variables: { version: '1.2' } },
+    });
+    expect(messages({ ...fields, workflow_id: null, workflow_variables: '{"version": 1}' })).toEqual({
+      workflow_id: 'Workflow is required',
+      workflow_variables: 'Variables must be a JSON object of strings',
+    });
+    const opened = getScheduleFormDefaults(
+      schedule({ template_id: null, workflow_id: 4, tpl_name: '', task_params: { variables: { version: '2' } } }),
+    );
+    expect(opened).toMatchObject({ target: 'workflow', workflow_id: 4, workflow_variables: '{"version":"2"}' });
+  });
 });

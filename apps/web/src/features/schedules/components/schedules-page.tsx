@@ -17,7 +17,7 @@ import { useResourceList } from '../../../components/use-resource-list.ts';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { getCheckIntervalLabel } from '../../../lib/check-intervals.ts';
 import { repositoriesQuery } from '../../../lib/project-resources.ts';
-import { schedulesResource, useSetScheduleActive } from '../api/schedules-queries.ts';
+import { schedulesResource, useSetScheduleActive, workflowChoicesQuery } from '../api/schedules-queries.ts';
 import { ScheduleDialog } from './schedule-dialog.tsx';
 import { paths } from '../../../lib/paths.ts';
 
@@ -33,6 +33,8 @@ export function SchedulesPage({ renderLastTasks }: SchedulesPageProps) {
   const list = useResourceList(schedulesResource);
   const { projectId, access, canManage, editDialog } = list;
   const repositories = useQuery(repositoriesQuery(projectId));
+  const workflows = useQuery(workflowChoicesQuery(projectId));
+  const workflowNames = new Map((workflows.data ?? []).map((workflow) => [workflow.id, workflow.name]));
   const setActive = useSetScheduleActive(projectId);
   const linked = useLinkedItem({
     items: list.rows.data,
@@ -107,18 +109,25 @@ export function SchedulesPage({ renderLastTasks }: SchedulesPageProps) {
       id: 'template',
       header: t('schedules.template'),
       hideBelow: 'md',
-      render: (schedule) => (
-        <Link
-          component={RouterLink}
-          to={paths.template(projectId, schedule.template_id)}
-          underline="hover"
-          noWrap
-          title={schedule.tpl_name}
-          sx={{ display: 'block', maxWidth: 240 }}
-        >
-          {schedule.tpl_name}
-        </Link>
-      ),
+      render: (schedule) => {
+        const workflowName = schedule.workflow_id ? (workflowNames.get(schedule.workflow_id) ?? '') : '';
+        return (
+          <Link
+            component={RouterLink}
+            to={
+              schedule.workflow_id
+                ? paths.workflow(projectId, schedule.workflow_id)
+                : paths.template(projectId, schedule.template_id ?? 0)
+            }
+            underline="hover"
+            noWrap
+            title={schedule.workflow_id ? t('schedules.workflowNamed', { name: workflowName }) : schedule.tpl_name}
+            sx={{ display: 'block', maxWidth: 240 }}
+          >
+            {schedule.workflow_id ? t('schedules.workflowNamed', { name: workflowName }) : schedule.tpl_name}
+          </Link>
+        );
+      },
     },
   ];
 
@@ -129,7 +138,7 @@ export function SchedulesPage({ renderLastTasks }: SchedulesPageProps) {
       columns={columns}
       actions={{ onEdit: editDialog.show }}
       expansion={{
-        render: (schedule) => renderLastTasks(schedule.template_id),
+        render: (schedule) => (schedule.template_id === null ? null : renderLastTasks(schedule.template_id)),
         toggleLabel: (schedule, open) =>
           t(open ? 'schedules.hideTasks' : 'schedules.showTasks', { name: schedule.name }),
       }}
