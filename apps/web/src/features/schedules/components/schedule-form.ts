@@ -9,7 +9,7 @@ const WORKFLOW_REQUIRED = 'Workflow is required';
 const VARIABLES_INVALID = 'Variables must be a JSON object of strings';
 
 /** What a schedule starts: a template's task (as in Semaphore) or a workflow's run. */
-export type ScheduleTarget = 'template' | 'workflow';
+type ScheduleTarget = 'template' | 'workflow';
 
 export type CronMode = 'picker' | 'raw';
 
