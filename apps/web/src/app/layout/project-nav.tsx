@@ -42,7 +42,7 @@ export function ProjectNav({ project, onNavigate }: { project: Project; onNaviga
   const entries: NavEntry[] = [
     {
       segment: 'history',
-      also: ['hosts', 'activity', 'runners'],
+      also: ['hosts', 'logs', 'activity', 'runners'],
       labelKey: 'menu.dashboard',
       icon: <DashboardOutlinedIcon />,
     },

@@ -12,7 +12,7 @@ import { projectsQuery, usePremiumFeature, useProjectAccess } from '../../lib/sh
 import { useProjectId } from '../../lib/use-project-id.ts';
 import { paths } from '../../lib/paths.ts';
 
-/** The project dashboard: history, activity, settings and (for plain projects) runners as tabs. */
+/** The project dashboard: history, hosts, log search, activity, settings and (for plain projects) runners as tabs. */
 export function DashboardLayout() {
   const { t } = useTranslation();
   const projectId = useProjectId();
@@ -28,6 +28,7 @@ export function DashboardLayout() {
   const tabs: { value: string; label: ReactNode }[] = [
     { value: 'history', label: t('dashboard.history') },
     { value: 'hosts', label: t('dashboard.hosts') },
+    { value: 'logs', label: t('dashboard.logs') },
     { value: 'activity', label: t('dashboard.activity') },
   ];
   if (access.can(Permission.updateProject)) tabs.push({ value: 'settings', label: t('dashboard.settings') });

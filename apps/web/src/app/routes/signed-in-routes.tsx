@@ -32,6 +32,9 @@ const HistoryPage = onDemand(
   async () => (await import('../../features/tasks/components/history-page.tsx')).HistoryPage,
 );
 const HostsPage = onDemand(async () => (await import('../../features/tasks/components/hosts-page.tsx')).HostsPage);
+const LogsSearchPage = onDemand(
+  async () => (await import('../../features/tasks/components/logs-search-page.tsx')).LogsSearchPage,
+);
 const ActivityPage = onDemand(
   async () => (await import('../../features/dashboard/components/activity-page.tsx')).ActivityPage,
 );
@@ -128,6 +131,7 @@ export function SignedInRoutes() {
           <Route element={<DashboardLayout />}>
             <Route path="history" element={<HistoryPage />} />
             <Route path="hosts" element={<HostsPage />} />
+            <Route path="logs" element={<LogsSearchPage />} />
             <Route path="activity" element={<ActivityPage />} />
             <Route path="settings" element={<SettingsRoute />} />
             <Route path="runners" element={<ProjectRunnersTab />} />
