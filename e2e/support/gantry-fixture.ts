@@ -13,6 +13,11 @@ interface SignInOptions {
   waitForUrl?: RegExp;
 }
 
+interface Credentials {
+  login: string;
+  password: string;
+}
+
 /** A built Gantry server on a fresh store and a browser, started before a test file's tests and closed after. */
 export interface GantryFixture {
   readonly server: RunningServer;
@@ -25,6 +30,11 @@ export interface GantryFixture {
   signIn(page: Page, options?: SignInOptions): Promise<void>;
   /** A new page in its own browser context, signed in through the sign-in form. */
   signedInPage(options?: SignInOptions & PageOptions): Promise<Page>;
+  /**
+   * A new user `username` (email `<username>@example.com`), with the role in the project when one is
+   * given; what they sign in with.
+   */
+  createUser(username: string, member?: { projectId: number; role: string }): Promise<Credentials>;
   /** A project on a local scripts directory (see createScriptsProject), removed after the tests. */
   scriptsProject(name: string, files: Record<string, ScriptFile>): Promise<ScriptsProject>;
 }
@@ -78,6 +88,19 @@ export function useGantry(env: Environment | (() => Promise<Environment>) = {}):
       const page = await fixture.newPage(pageOptions);
       await fixture.signIn(page, { login, password, waitForUrl });
       return page;
+    },
+    async createUser(username, member) {
+      const password = `${username}-Pass-1`;
+      const user = await api<{ id: number }>('POST', '/api/users', {
+        name: `${username} user`,
+        username,
+        email: `${username}@example.com`,
+        password,
+      });
+      if (member) {
+        await api('POST', `/api/project/${member.projectId}/users`, { user_id: user.id, role: member.role });
+      }
+      return { login: username, password };
     },
     async scriptsProject(name, files) {
       const project = await createScriptsProject(api, name, files);

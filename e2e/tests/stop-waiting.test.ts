@@ -52,22 +52,11 @@ describe('stopping every waiting task of a flooded queue', () => {
   });
 
   it('does not offer the button to a guest, while the template Tasks tab offers it to the admin', async () => {
-    const guest = await gantry.api<{ id: number }>('POST', '/api/users', {
-      username: 'watcher',
-      name: 'Watcher',
-      email: 'watcher@example.com',
-      password: 'watcher-Pw-1',
-    });
-    await gantry.api('POST', `/api/project/${projectId}/users`, { user_id: guest.id, role: 'guest' });
+    const guest = await gantry.createUser('watcher', { projectId, role: 'guest' });
     const running = await startRunningTask();
     await gantry.api('POST', `/api/project/${projectId}/tasks`, { template_id: templateId });
 
-    const guestPage = await gantry.newPage();
-    await gantry.signIn(guestPage, {
-      login: 'watcher',
-      password: 'watcher-Pw-1',
-      waitForUrl: /\/project\/\d+\/history/,
-    });
+    const guestPage = await gantry.signedInPage({ ...guest, waitForUrl: /\/project\/\d+\/history/ });
     await guestPage.goto(`/project/${projectId}/history`);
     await expect.poll(() => rowsWithStatus(guestPage, 'Waiting').count()).toBe(1);
     expect(await guestPage.getByRole('button', { name: 'Stop waiting tasks' }).count()).toBe(0);

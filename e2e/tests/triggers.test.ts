@@ -206,20 +206,10 @@ describe('schedules and integrations, the ways a template starts by itself', () 
     await seeText(projectAliases, 'There is no aliases.');
   });
   it('lets a manager run the schedules but shows integrations to them without actions', async () => {
-    const manager = await gantry.api<{ id: number }>('POST', '/api/users', {
-      name: 'Max Manager',
-      username: 'max',
-      email: 'max@example.com',
-      password: 'max-Pass-123',
-    });
-    await gantry.api('POST', `/api/project/${projectId}/users`, { user_id: manager.id, role: 'manager' });
+    const manager = await gantry.createUser('max', { projectId, role: 'manager' });
     const managerPage = await gantry.newPage();
     try {
-      await gantry.signIn(managerPage, {
-        login: 'max',
-        password: 'max-Pass-123',
-        waitForUrl: /\/project\/\d+\/history/,
-      });
+      await gantry.signIn(managerPage, { ...manager, waitForUrl: /\/project\/\d+\/history/ });
       await managerPage.goto(`/project/${projectId}/schedule`);
       await managerPage.getByRole('button', { name: 'New schedule' }).waitFor();
       expect(await managerPage.getByRole('switch').first().isEnabled()).toBe(true);

@@ -16,15 +16,7 @@ describe('screens by access and by the features the server offers', () => {
     gantry.signedInPage({ login, password, waitForUrl: landing });
 
   async function createUser(username: string, role?: string): Promise<string> {
-    const password = `${username}-Pass-1`;
-    const user = await gantry.api<{ id: number }>('POST', '/api/users', {
-      name: `${username} user`,
-      username,
-      email: `${username}@example.com`,
-      password,
-    });
-    if (role) await gantry.api('POST', `/api/project/${projectId}/users`, { user_id: user.id, role });
-    return password;
+    return (await gantry.createUser(username, role ? { projectId, role } : undefined)).password;
   }
 
   /** The page the upgrade links lead to: which features are on, and the setting that turns them on. */

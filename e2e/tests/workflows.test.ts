@@ -85,15 +85,8 @@ describe('workflows in the browser', () => {
   });
 
   it('shows the workflow to a guest without edit or run controls', async () => {
-    const guest = await gantry.api<{ id: number }>('POST', '/api/users', {
-      username: 'wf-guest',
-      name: 'Guest',
-      email: 'wf-guest@example.com',
-      password: 'wf-guest-Pw-1',
-    });
-    await gantry.api('POST', `/api/project/${projectId}/users`, { user_id: guest.id, role: 'guest' });
-    const guestPage = await gantry.newPage();
-    await gantry.signIn(guestPage, { login: 'wf-guest', password: 'wf-guest-Pw-1', waitForUrl: /\/project\/\d+/ });
+    const guest = await gantry.createUser('wf-guest', { projectId, role: 'guest' });
+    const guestPage = await gantry.signedInPage({ ...guest, waitForUrl: /\/project\/\d+/ });
     await guestPage.goto(`/project/${projectId}/workflows`);
     await guestPage.getByRole('link', { name: 'Release' }).click();
     await guestPage.getByRole('group', { name: 'Step wait_1' }).waitFor();

@@ -29,6 +29,30 @@ describe.each(dialects)('two Gantry nodes sharing one %s store and Redis', (dial
     await a?.close();
   });
 
+  /**
+   * Runs count.sh (500 numbered lines) on node A and waits until the socket heard it succeed; what the
+   * socket heard of the task: its status updates and its lines.
+   */
+  async function watchCountTask(messages: Record<string, unknown>[]) {
+    const taskId = await p.runTask(await p.createTemplate({ playbook: 'count.sh' }));
+    await p.waitForStatus(taskId, ['success']);
+    await expect
+      .poll(() => messages.some((m) => m.type === 'update' && m.task_id === taskId && m.status === 'success'))
+      .toBe(true);
+    const lines = messages
+      .filter((m) => m.type === 'logs' && m.task_id === taskId)
+      .flatMap((m) => m.lines as { seq: number; output: string }[]);
+    return { updates: messages.filter((m) => m.type === 'update' && m.task_id === taskId).map((m) => m.status), lines };
+  }
+
+  /** Every line of count.sh arrived, once each, numbered without a gap. */
+  function expectEveryCountLine(lines: { seq: number; output: string }[]): void {
+    expect(lines.map((l) => l.seq)).toEqual(lines.map((_, i) => i));
+    expect(lines.map((l) => l.output).filter((o) => /^n\d+$/.test(o))).toEqual(
+      Array.from({ length: 500 }, (_, i) => `n${i + 1}`),
+    );
+  }
+
   /** Runs a terraform template on a stand-in whose plan always has changes; resolves once it waits for confirmation. */
   async function startPlanWaitingForConfirmation(): Promise<number> {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'cluster-tf-'));
@@ -44,22 +68,9 @@ describe.each(dialects)('two Gantry nodes sharing one %s store and Redis', (dial
   it('a browser connected to one node watches, live and in order, a task that runs on the other', async () => {
     const { socket, messages } = await connectLive(urlB, { cookie: a.adminCookie }, '?batch=1');
 
-    const templateId = await p.createTemplate({ playbook: 'count.sh' });
-    const taskId = await p.runTask(templateId);
-    await p.waitForStatus(taskId, ['success']);
-    await expect
-      .poll(() => messages.some((m) => m.type === 'update' && m.task_id === taskId && m.status === 'success'))
-      .toBe(true);
-
-    const updates = messages.filter((m) => m.type === 'update' && m.task_id === taskId).map((m) => m.status);
+    const { updates, lines } = await watchCountTask(messages);
     expect(updates).toEqual(['starting', 'running', 'success']);
-    const lines = messages
-      .filter((m) => m.type === 'logs' && m.task_id === taskId)
-      .flatMap((m) => m.lines as { seq: number; output: string }[]);
-    expect(lines.map((l) => l.seq)).toEqual(lines.map((_, i) => i));
-    expect(lines.map((l) => l.output).filter((o) => /^n\d+$/.test(o))).toEqual(
-      Array.from({ length: 500 }, (_, i) => `n${i + 1}`),
-    );
+    expectEveryCountLine(lines);
     socket.close();
   });
 
@@ -81,20 +92,9 @@ describe.each(dialects)('two Gantry nodes sharing one %s store and Redis', (dial
       publish(message);
     };
     try {
-      const templateId = await p.createTemplate({ playbook: 'count.sh' });
-      const taskId = await p.runTask(templateId);
-      await p.waitForStatus(taskId, ['success']);
-      await expect
-        .poll(() => messages.some((m) => m.type === 'update' && m.task_id === taskId && m.status === 'success'))
-        .toBe(true);
+      const { lines } = await watchCountTask(messages);
       expect(dropped).toBeGreaterThan(0);
-      const lines = messages
-        .filter((m) => m.type === 'logs' && m.task_id === taskId)
-        .flatMap((m) => m.lines as { seq: number; output: string }[]);
-      expect(lines.map((l) => l.seq)).toEqual(lines.map((_, i) => i));
-      expect(lines.map((l) => l.output).filter((o) => /^n\d+$/.test(o))).toEqual(
-        Array.from({ length: 500 }, (_, i) => `n${i + 1}`),
-      );
+      expectEveryCountLine(lines);
     } finally {
       bus.publish = publish;
       socket.close();

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isRunning } from '../../../packages/runner/test/support/process-state.ts';
+import { isRunning, plantedPids, plantingScript } from '../../../packages/runner/test/support/process-state.ts';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
 import { listen, useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
@@ -17,7 +17,6 @@ import {
 import { useServerStore } from './server-store-fixture.ts';
 
 // The sources, not the last build: this tests the code as it is now.
-const KINDS = ['group', 'setsid', 'double-fork', 'double-fork-setsid'] as const;
 const pidDirs: string[] = [];
 
 /** Process ids get reused: only a process still running this file's sleeper is killed in the clean-up. */
@@ -39,37 +38,19 @@ afterAll(() => {
   }
 });
 
-/**
- * A task script that leaves a sleeper of every kind a process-group kill misses (plus one in the
- * group), each writing its own pid to `dir`, says "planted" and runs `rest`.
- */
-function plantingScript(rest: string): { dir: string; script: string } {
+/** A task script that plants this file's sleepers (see plantingScript) in a new directory, then runs `rest`. */
+function plantingTaskScript(rest: string): { dir: string; script: string } {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'gantry-task-tree-'));
   pidDirs.push(dir);
-  const sleeper = (kind: string) => `bash -c 'echo $$ > ${dir}/${kind}.pid; exec sleep 327'`;
-  const script = [
-    `${sleeper('group')} &`,
-    `setsid ${sleeper('setsid')} &`,
-    `( ${sleeper('double-fork')} & ) &`,
-    `( setsid ${sleeper('double-fork-setsid')} & ) &`,
-    `while [ "$(ls ${dir} | wc -l)" -lt ${KINDS.length} ]; do sleep 0.05; done`,
-    'echo planted',
-    rest,
-    '',
-  ].join('\n');
-  return { dir, script };
-}
-
-function plantedPids(dir: string): number[] {
-  return KINDS.map((kind) => Number(readFileSync(path.join(dir, `${kind}.pid`), 'utf8').trim()));
+  return { dir, script: `${plantingScript(dir, 327, rest)}\n` };
 }
 
 const dialects = await listTestDialects();
 
 describe.each(dialects)('the process tree of a task on %s', (dialect) => {
   let p: ProjectFixture;
-  const stubborn = plantingScript(`trap 'echo got TERM' TERM\nwhile true; do sleep 0.1; done`);
-  const plain = plantingScript('sleep 327');
+  const stubborn = plantingTaskScript(`trap 'echo got TERM' TERM\nwhile true; do sleep 0.1; done`);
+  const plain = plantingTaskScript('sleep 327');
 
   // A grace period far longer than any assertion below waits: only a real force stop can end the task in time.
   const t = useTestApp(dialect, { task_kill_grace_seconds: 120 });
@@ -118,7 +99,7 @@ describe('a server killed while a task runs a process tree', () => {
   const { scripts, start } = useServerStore('tree-restart', 'tree-Pass-1');
 
   it('the restarted server kills every process the task left, though the script that started them is dead too', async () => {
-    const { dir, script } = plantingScript('echo "leader $$"\nexec sleep 327');
+    const { dir, script } = plantingTaskScript('echo "leader $$"\nexec sleep 327');
     writeFileSync(path.join(scripts, 'tree.sh'), script);
     const port = await freePort();
     const first = await start(port);
@@ -156,7 +137,7 @@ describe('a server killed while a task runs a process tree', () => {
 
 describe('a runner killed while a task runs a process tree (sqlite)', () => {
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'gantry-tree-runner-'));
-  const planted = plantingScript('sleep 327');
+  const planted = plantingTaskScript('sleep 327');
   const children: ChildProcess[] = [];
   let p: ProjectFixture;
   let url = '';

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runTask } from '../src/run-task.ts';
 import { createGitRepository } from './support/git-fixture.ts';
 import { buildSpec } from './support/spec.ts';
+import { createTaskHooks } from './support/task-hooks.ts';
 
 describe('ansible key logins', () => {
   it('reach ansible through the environment, never argv or the log', async () => {
@@ -13,7 +14,7 @@ describe('ansible key logins', () => {
     writeFileSync(fake, '#!/bin/sh\necho "argv: $*"\necho "remote=$ANSIBLE_REMOTE_USER become=$ANSIBLE_BECOME_USER"\n');
     chmodSync(fake, 0o755);
     const repo = createGitRepository({ 'site.yml': '- hosts: all\n' });
-    const lines: string[] = [];
+    const { hooks, lines } = createTaskHooks();
     const spec = buildSpec({
       app: 'ansible',
       app_path: fake,
@@ -27,16 +28,7 @@ describe('ansible key logins', () => {
         become_key: { type: 'login_password', login: 'becomer-login', password: 'pw' },
       },
     });
-    const outcome = await runTask(spec, {
-      workRoot: mkdtempSync(path.join(os.tmpdir(), 'gantry-work-')),
-      baseEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' },
-      signal: new AbortController().signal,
-      forceKill: () => false,
-      onLine: (line) => lines.push(line),
-      onCommit: () => undefined,
-      onStatus: () => undefined,
-      waitForConfirmation: () => Promise.resolve(true),
-    });
+    const outcome = await runTask(spec, hooks);
     expect(outcome, lines.join('\n')).toBe('success');
     expect(lines).toContain('remote=deployer-login become=becomer-login');
     const argvLines = lines.filter((l) => l.startsWith('$ ') || l.startsWith('argv: '));

@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveInside } from '../src/contained-path.ts';
-import { runTask, type RunTaskHooks } from '../src/run-task.ts';
+import { runTask } from '../src/run-task.ts';
 import { TaskFailure } from '../src/task-failure.ts';
 import {
   checkoutDirectory,
@@ -26,6 +26,7 @@ import {
 } from '../src/workspace.ts';
 import { createGitRepository } from './support/git-fixture.ts';
 import { buildSpec } from './support/spec.ts';
+import { createTaskHooks } from './support/task-hooks.ts';
 
 function createRoot(): string {
   const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'gantry-contained-')));
@@ -154,19 +155,6 @@ describe('task workspaces', () => {
 });
 
 describe('tasks with paths that leave the repository', () => {
-  function hooksFor(lines: string[]): RunTaskHooks {
-    return {
-      workRoot: mkdtempSync(path.join(os.tmpdir(), 'gantry-work-')),
-      baseEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' },
-      signal: new AbortController().signal,
-      forceKill: () => false,
-      onLine: (line) => lines.push(line),
-      onCommit: () => undefined,
-      onStatus: () => undefined,
-      waitForConfirmation: () => Promise.resolve(true),
-    };
-  }
-
   it('fail with a clear line and run nothing', async () => {
     const repo = createGitRepository({ 'run.sh': 'echo ran\n', 'infra/main.tf': '' });
     symlinkSync('/etc', path.join(repo.dir, 'etc-link'));
@@ -198,8 +186,8 @@ describe('tasks with paths that leave the repository', () => {
       }),
     ];
     for (const spec of cases) {
-      const lines: string[] = [];
-      expect(await runTask(spec, hooksFor(lines))).toBe('error');
+      const { hooks, lines } = createTaskHooks();
+      expect(await runTask(spec, hooks)).toBe('error');
       expect(lines.some((l) => l.startsWith('$ '))).toBe(false);
       expect(lines.at(-1), spec.playbook).toMatch(
         /^The (playbook|script|working directory|inventory file|vault script) ".*" (leaves its directory|must be relative, not absolute|leads outside its directory through a symbolic link)$/,

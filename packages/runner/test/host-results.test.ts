@@ -8,6 +8,7 @@ import { createHostEvents, readHostReport } from '../src/host-results.ts';
 import { runTask } from '../src/run-task.ts';
 import { createGitRepository } from './support/git-fixture.ts';
 import { buildSpec } from './support/spec.ts';
+import { createTaskHooks } from './support/task-hooks.ts';
 
 const PLAYBOOK = `- name: Site
   hosts: all
@@ -55,8 +56,13 @@ describe('host results of an ansible task', () => {
       'ansible.cfg': '[defaults]\ncallback_plugins = ./plugins\ncallbacks_enabled = user_marker\n',
       'plugins/user_marker.py': USER_PLUGIN,
     });
-    const lines: string[] = [];
     const reports: TaskHostReport[] = [];
+    const { hooks, lines } = createTaskHooks({
+      onHosts: (report) => {
+        reports.push(report);
+        return Promise.resolve();
+      },
+    });
     const outcome = await runTask(
       buildSpec({
         app: 'ansible',
@@ -71,20 +77,7 @@ describe('host results of an ansible task', () => {
         },
         secrets: ['s3cr3t-Token-42'],
       }),
-      {
-        workRoot: mkdtempSync(path.join(os.tmpdir(), 'gantry-work-')),
-        baseEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', HOME: os.tmpdir() },
-        signal: new AbortController().signal,
-        forceKill: () => false,
-        onLine: (line) => lines.push(line),
-        onCommit: () => undefined,
-        onStatus: () => undefined,
-        waitForConfirmation: () => Promise.resolve(true),
-        onHosts: (report) => {
-          reports.push(report);
-          return Promise.resolve();
-        },
-      },
+      hooks,
     );
     const log = lines.join('\n');
     expect(outcome, log).toBe('error');

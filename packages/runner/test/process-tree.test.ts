@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TASK_MARK_VARIABLE, createTaskMark, createTaskMarkScope, killMarkedProcesses } from '../src/process-sweep.ts';
 import { runProcess, type RunProcessOptions } from '../src/run-process.ts';
-import { isRunning } from './support/process-state.ts';
+import { isRunning, plantedPids, plantingScript } from './support/process-state.ts';
 
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
 const dirs: string[] = [];
@@ -39,29 +39,6 @@ function isOurs(pid: number): boolean {
   }
 }
 
-const KINDS = ['group', 'setsid', 'double-fork', 'double-fork-setsid'] as const;
-
-/**
- * A script that leaves a descendant of every kind that escapes a plain process-group kill, each
- * writing its own pid (exec keeps it) to a file of `dir`, then runs `rest`.
- */
-function plantingScript(dir: string, rest: string): string {
-  const sleeper = (kind: string) => `bash -c 'echo $$ > ${dir}/${kind}.pid; exec sleep 317'`;
-  return [
-    `${sleeper('group')} &`,
-    `setsid ${sleeper('setsid')} &`,
-    `( ${sleeper('double-fork')} & ) &`,
-    `( setsid ${sleeper('double-fork-setsid')} & ) &`,
-    `while [ "$(ls ${dir} | wc -l)" -lt ${KINDS.length} ]; do sleep 0.05; done`,
-    'echo planted',
-    rest,
-  ].join('\n');
-}
-
-function plantedPids(dir: string): number[] {
-  return KINDS.map((kind) => Number(readFileSync(path.join(dir, `${kind}.pid`), 'utf8').trim()));
-}
-
 function start(script: string, extra: Partial<RunProcessOptions> = {}) {
   const lines: string[] = [];
   const running = runProcess({
@@ -86,7 +63,7 @@ describe('process trees', () => {
   it('a stop leaves no descendant running: same group, setsid and double-forked ones alike', async () => {
     const dir = newDir();
     const controller = new AbortController();
-    const { lines, running } = start(plantingScript(dir, 'sleep 317'), {
+    const { lines, running } = start(plantingScript(dir, 317, 'sleep 317'), {
       signal: controller.signal,
       killGraceMs: 2000,
     });
@@ -101,7 +78,7 @@ describe('process trees', () => {
   it('descendants that ignore SIGTERM are killed when the grace period ends', async () => {
     const dir = newDir();
     const controller = new AbortController();
-    const script = plantingScript(dir, 'sleep 317').replaceAll("bash -c '", 'bash -c \'trap "" TERM; ');
+    const script = plantingScript(dir, 317, 'sleep 317').replaceAll("bash -c '", 'bash -c \'trap "" TERM; ');
     const { lines, running } = start(`trap '' TERM\n${script}`, { signal: controller.signal, killGraceMs: 500 });
     await expect.poll(() => lines, { timeout: 10_000 }).toContain('planted');
     const pids = plantedPids(dir);
@@ -115,7 +92,7 @@ describe('process trees', () => {
   it('a force stop kills every descendant at once', async () => {
     const dir = newDir();
     const controller = new AbortController();
-    const { lines, running } = start(`trap '' TERM\n${plantingScript(dir, 'sleep 317')}`, {
+    const { lines, running } = start(`trap '' TERM\n${plantingScript(dir, 317, 'sleep 317')}`, {
       signal: controller.signal,
       forceKill: () => true,
       killGraceMs: 60_000,
@@ -134,7 +111,7 @@ describe('process trees', () => {
     const controller = new AbortController();
     let force = false;
     const { lines, running } = start(
-      `trap 'echo got TERM' TERM\n${plantingScript(dir, 'while true; do sleep 0.1; done')}`,
+      `trap 'echo got TERM' TERM\n${plantingScript(dir, 317, 'while true; do sleep 0.1; done')}`,
       {
         signal: controller.signal,
         forceKill: () => force,
@@ -154,7 +131,7 @@ describe('process trees', () => {
 
   it('a timeout leaves no descendant running', async () => {
     const dir = newDir();
-    const { running } = start(plantingScript(dir, 'sleep 317'), { timeoutMs: 1500, killGraceMs: 1000 });
+    const { running } = start(plantingScript(dir, 317, 'sleep 317'), { timeoutMs: 1500, killGraceMs: 1000 });
     expect((await running).outcome).toBe('timed_out');
     expect(plantedPids(dir).filter(isRunning)).toEqual([]);
   });
@@ -162,7 +139,7 @@ describe('process trees', () => {
   it('a script that exits ends its run at once and takes the daemons holding its output with it', async () => {
     const dir = newDir();
     const started = Date.now();
-    const { running } = start(plantingScript(dir, 'exit 4'));
+    const { running } = start(plantingScript(dir, 317, 'exit 4'));
     expect(await running).toMatchObject({ outcome: 'exited', exitCode: 4 });
     expect(Date.now() - started).toBeLessThan(3000);
     expect(plantedPids(dir).filter(isRunning)).toEqual([]);

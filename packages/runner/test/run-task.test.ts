@@ -1,38 +1,16 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runTask, type RunTaskHooks } from '../src/run-task.ts';
+import { runTask } from '../src/run-task.ts';
 import { createGitRepository } from './support/git-fixture.ts';
 import { buildSpec } from './support/spec.ts';
-
-const baseEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: os.tmpdir(), LANG: 'C.UTF-8' };
-
-function createHooks(overrides: Partial<RunTaskHooks> = {}) {
-  const lines: string[] = [];
-  const commits: [string, string][] = [];
-  const statuses: string[] = [];
-  const controller = new AbortController();
-  const hooks: RunTaskHooks = {
-    workRoot: mkdtempSync(path.join(os.tmpdir(), 'gantry-work-')),
-    baseEnv,
-    signal: controller.signal,
-    forceKill: () => false,
-    killGraceMs: 500,
-    onLine: (line) => lines.push(line),
-    onCommit: (hash, message) => commits.push([hash, message]),
-    onStatus: (status) => statuses.push(status),
-    waitForConfirmation: () => Promise.resolve(true),
-    ...overrides,
-  };
-  return { hooks, lines, commits, statuses, controller };
-}
+import { createTaskHooks } from './support/task-hooks.ts';
 
 describe('runTask with script apps', () => {
   it('runs a bash script from a git repository with arguments, variables and the commit recorded', async () => {
     const repo = createGitRepository({ 'scripts/run.sh': 'echo "args: $*"\necho "env: $APP_ENV"\n' }, 'Add run script');
-    const { hooks, lines, commits } = createHooks();
+    const { hooks, lines, commits } = createTaskHooks();
     const spec = buildSpec({
       playbook: 'scripts/run.sh',
       repository: { id: 1, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: null },
@@ -51,7 +29,7 @@ describe('runTask with script apps', () => {
 
   it('a second run fetches new commits into the same working copy', async () => {
     const repo = createGitRepository({ 'run.sh': 'echo v1\n' });
-    const { hooks, lines } = createHooks();
+    const { hooks, lines } = createTaskHooks();
     const spec = buildSpec({
       repository: { id: 2, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: null },
     });
@@ -63,7 +41,7 @@ describe('runTask with script apps', () => {
 
   it('a branch that looks like an option never reaches git as one when an existing working copy is fetched', async () => {
     const repo = createGitRepository({ 'run.sh': 'echo v1\n' });
-    const { hooks } = createHooks();
+    const { hooks } = createTaskHooks();
     const spec = buildSpec({
       repository: { id: 3, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: null },
     });
@@ -81,7 +59,7 @@ describe('runTask with script apps', () => {
     const repo = createGitRepository({ 'run.sh': 'echo first\n' });
     const first = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repo.dir, encoding: 'utf8' }).trim();
     repo.commit({ 'run.sh': 'echo second\n' }, 'second');
-    const { hooks, lines } = createHooks();
+    const { hooks, lines } = createTaskHooks();
     const spec = buildSpec({
       repository: { id: 3, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: first },
     });
@@ -91,7 +69,7 @@ describe('runTask with script apps', () => {
 
   it('runs python scripts and local-path repositories in place', async () => {
     const repo = createGitRepository({ 'hello.py': 'import sys\nprint("python", sys.argv[1:])\n' });
-    const { hooks, lines } = createHooks();
+    const { hooks, lines } = createTaskHooks();
     const spec = buildSpec({
       app: 'python',
       playbook: 'hello.py',
@@ -104,7 +82,7 @@ describe('runTask with script apps', () => {
 
   it('a failing script ends in error with its exit code logged', async () => {
     const repo = createGitRepository({ 'run.sh': 'echo about to fail\nexit 7\n' });
-    const { hooks, lines } = createHooks();
+    const { hooks, lines } = createTaskHooks();
     expect(
       await runTask(
         buildSpec({ repository: { id: 5, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: null } }),
@@ -116,7 +94,7 @@ describe('runTask with script apps', () => {
 
   it('an unknown branch fails with a clear message', async () => {
     const repo = createGitRepository({ 'run.sh': 'true\n' });
-    const { hooks, lines } = createHooks();
+    const { hooks, lines } = createTaskHooks();
     expect(
       await runTask(
         buildSpec({ repository: { id: 6, url: repo.url, branch: 'nope', key: { type: 'none' }, commit_hash: null } }),
@@ -130,7 +108,7 @@ describe('runTask with script apps', () => {
     const repo = createGitRepository({
       'run.sh': 'echo "token is $API_TOKEN"\nps -eo args | grep -c "[s]3cr3t-T0ken" || true\n',
     });
-    const { hooks, lines } = createHooks();
+    const { hooks, lines } = createTaskHooks();
     const spec = buildSpec({
       repository: { id: 7, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: null },
       secret_vars: { API_TOKEN: 's3cr3t-T0ken' },
@@ -145,7 +123,7 @@ describe('runTask with script apps', () => {
 
   it('stopping a running task ends it as stopped', async () => {
     const repo = createGitRepository({ 'run.sh': 'echo started\nsleep 60\n' });
-    const { hooks, lines, controller } = createHooks();
+    const { hooks, lines, controller } = createTaskHooks();
     const running = runTask(
       buildSpec({ repository: { id: 8, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: null } }),
       hooks,
@@ -157,7 +135,7 @@ describe('runTask with script apps', () => {
 
   it('a task over its timeout is stopped and fails', async () => {
     const repo = createGitRepository({ 'run.sh': 'sleep 60\n' });
-    const { hooks, lines } = createHooks();
+    const { hooks, lines } = createTaskHooks();
     const spec = buildSpec({
       timeout_ms: 1500,
       repository: { id: 9, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: null },
@@ -168,7 +146,7 @@ describe('runTask with script apps', () => {
 
   it('parallel runs of one template get private working copies that are removed afterwards', async () => {
     const repo = createGitRepository({ 'run.sh': 'pwd\n' });
-    const { hooks, lines } = createHooks();
+    const { hooks, lines } = createTaskHooks();
     const spec = buildSpec({
       private_checkout: true,
       repository: { id: 10, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: null },

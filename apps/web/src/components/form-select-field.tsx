@@ -15,6 +15,10 @@ interface SelectOption {
   disabled?: boolean;
 }
 
+/** The options of a select of named rows (keys, repositories, templates...): each row's id, shown by its name. */
+export const namedOptions = (rows: readonly { id: number; name: string }[] | undefined): SelectOption[] =>
+  (rows ?? []).map((row) => ({ value: row.id, label: row.name }));
+
 type FormSelectFieldProps<TValues extends FieldValues, TOutput> = FieldProps<TValues, TOutput> & {
   options: readonly SelectOption[];
 } & Omit<TextFieldProps, 'name' | 'value' | 'onChange' | 'onBlur' | 'error' | 'select' | 'children'>;

@@ -1,9 +1,7 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { projectsApi, teamApi, usersApi } from '@gantry/contract';
 import { ApiError, api, buildUrl, getErrorMessage, toApiError } from './api-client.ts';
 import { fakeFetch, json } from '../testing/render.tsx';
-
-afterEach(() => vi.unstubAllGlobals());
 
 describe('buildUrl', () => {
   it('fills path parameters and appends defined query values', () => {

@@ -5,7 +5,7 @@ import { toTimestamp } from '../../clock.ts';
 import { badRequest } from '../../errors.ts';
 import type { SecretBox } from '../../secrets/secret-box.ts';
 import type { EventsService } from '../events/events.service.ts';
-import { type ResourceRefsLookup, usedResource } from '../refs/project-resource.ts';
+import { assertBodyInProject, type ResourceRefsLookup, usedResource } from '../refs/project-resource.ts';
 import type { UserRow } from '../users/users.table.ts';
 import type { EnvironmentsRepository } from './environments.repository.ts';
 import type { EnvironmentRow, EnvironmentSecretRow } from './environments.table.ts';
@@ -107,8 +107,7 @@ export function createEnvironmentsService({ environments, refs, events, secrets,
     },
     assertExists: resource.assertExists,
     async create(actor: UserRow | undefined, projectId: number, body: EnvironmentInput): Promise<Environment> {
-      if (body.project_id !== undefined && body.project_id !== projectId)
-        throw badRequest('Project ID in body and URL must be the same');
+      assertBodyInProject(projectId, body);
       const row = {
         project_id: projectId,
         name: body.name,

@@ -27,6 +27,7 @@ import type {
   IntegrationRow,
 } from './integrations.table.ts';
 import { columnsOf, flagsOf } from '../../db/row-fields.ts';
+import { assertBodyInProject } from '../refs/project-resource.ts';
 
 type IntegrationInput = z.output<typeof IntegrationBody>;
 type ValueInput = z.output<typeof IntegrationExtractValueBody>;
@@ -103,8 +104,7 @@ export function createIntegrationsService({ config, clock, integrations, templat
   });
 
   async function toRow(projectId: number, body: IntegrationInput) {
-    if (body.project_id !== undefined && body.project_id !== projectId)
-      throw badRequest('Project ID in body and URL must be the same');
+    assertBodyInProject(projectId, body);
     if (!(await templates.exists(projectId, body.template_id))) throw badRequest('Template not found in this project');
     if (body.auth_secret_id !== null) {
       const key = await keys.assertExists(projectId, body.auth_secret_id, 'Auth secret');

@@ -5,7 +5,7 @@ import { toTimestamp } from '../../clock.ts';
 import { badRequest } from '../../errors.ts';
 import type { EventsService } from '../events/events.service.ts';
 import type { KeysService } from '../keys/keys.service.ts';
-import { type ResourceRefsLookup, usedResource } from '../refs/project-resource.ts';
+import { assertBodyInProject, type ResourceRefsLookup, usedResource } from '../refs/project-resource.ts';
 import type { RepositoriesService } from '../repositories/repositories.service.ts';
 import type { UserRow } from '../users/users.table.ts';
 import type { InventoriesRepository } from './inventories.repository.ts';
@@ -62,8 +62,7 @@ export function createInventoriesService(deps: InventoriesDeps) {
   const { get: getRow, record } = resource;
 
   async function toRow(projectId: number, body: InventoryInput) {
-    if (body.project_id !== undefined && body.project_id !== projectId)
-      throw badRequest('Project ID in body and URL must be the same');
+    assertBodyInProject(projectId, body);
     if (body.ssh_key_id) await keys.assertLoginKey(projectId, body.ssh_key_id, 'User credentials key');
     if (body.become_key_id) await keys.assertLoginKey(projectId, body.become_key_id, 'Become key');
     if (body.repository_id) await repositories.assertExists(projectId, body.repository_id);

@@ -6,7 +6,7 @@ import { toTimestamp } from '../../clock.ts';
 import { badRequest, validationFailed } from '../../errors.ts';
 import type { SecretBox } from '../../secrets/secret-box.ts';
 import type { EventsService } from '../events/events.service.ts';
-import { type ResourceRefsLookup, usedResource } from '../refs/project-resource.ts';
+import { assertBodyInProject, type ResourceRefsLookup, usedResource } from '../refs/project-resource.ts';
 import type { UserRow } from '../users/users.table.ts';
 import type { KeysRepository } from './keys.repository.ts';
 import type { AccessKeyRow } from './keys.table.ts';
@@ -106,8 +106,7 @@ export function createKeysService({ keys, refs, events, secrets, clock }: KeysDe
     /** Ensures a key id belongs to the project; used by every resource that points at a key. */
     assertExists: resource.assertExists,
     async create(actor: UserRow | undefined, projectId: number, body: KeyInput): Promise<AccessKey> {
-      if (body.project_id !== undefined && body.project_id !== projectId)
-        throw badRequest('Project ID in body and URL must be the same');
+      assertBodyInProject(projectId, body);
       const row = {
         project_id: projectId,
         name: body.name,

@@ -11,6 +11,12 @@ export type ResourceRefsLookup = Pick<
   'forKey' | 'forRepository' | 'forInventory' | 'forEnvironment' | 'forTemplate'
 >;
 
+/** A body may repeat the id of the project in its URL, as Semaphore's clients do; another project's id is refused. */
+export function assertBodyInProject(projectId: number, body: { project_id?: number | undefined }): void {
+  if (body.project_id !== undefined && body.project_id !== projectId)
+    throw badRequest('Project ID in body and URL must be the same');
+}
+
 interface ProjectResourceOptions<Row> {
   /** How messages and audit events name the resource: "Access key", "Variable group". */
   label: string;

@@ -6,7 +6,7 @@ import { toTimestamp } from '../../clock.ts';
 import { badRequest } from '../../errors.ts';
 import type { EventsService } from '../events/events.service.ts';
 import type { KeysService } from '../keys/keys.service.ts';
-import { type ResourceRefsLookup, usedResource } from '../refs/project-resource.ts';
+import { assertBodyInProject, type ResourceRefsLookup, usedResource } from '../refs/project-resource.ts';
 import type { UserRow } from '../users/users.table.ts';
 import type { RepositoriesRepository, RepositorySort } from './repositories.repository.ts';
 import type { RepositoryRow } from './repositories.table.ts';
@@ -37,8 +37,7 @@ export function createRepositoriesService({ repositories, keys, refs, events, cl
   const { get: getRow, record } = resource;
 
   async function toRow(projectId: number, body: RepositoryInput) {
-    if (body.project_id !== undefined && body.project_id !== projectId)
-      throw badRequest('Project ID in body and URL must be the same');
+    assertBodyInProject(projectId, body);
     await keys.assertLoginKey(projectId, body.ssh_key_id);
     const local = getGitUrlType(body.git_url) === 'local';
     return {

@@ -5,7 +5,7 @@ import { toTimestamp } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import { badRequest, notFound, validationFailed } from '../../errors.ts';
 import type { EventsService } from '../events/events.service.ts';
-import { projectResource } from '../refs/project-resource.ts';
+import { assertBodyInProject, projectResource } from '../refs/project-resource.ts';
 import type { RepositoriesService } from '../repositories/repositories.service.ts';
 import type { TemplatesService } from '../templates/templates.service.ts';
 import type { UserRow } from '../users/users.table.ts';
@@ -79,8 +79,7 @@ export function createSchedulesService({
   }
 
   async function toRow(projectId: number, body: ScheduleInput) {
-    if (body.project_id !== undefined && body.project_id !== projectId)
-      throw badRequest('Project ID in body and URL must be the same');
+    assertBodyInProject(projectId, body);
     checkCron(body.cron_format);
     if (body.workflow_id) {
       const problem = await workflowRuns.explainStart(

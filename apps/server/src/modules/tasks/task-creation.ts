@@ -15,6 +15,7 @@ import type { TaskOutputRepository } from './task-output.repository.ts';
 import { createTaskRequestRules } from './task-request-rules.ts';
 import type { TasksRepository } from './tasks.repository.ts';
 import type { TaskRow } from './tasks.table.ts';
+import { assertBodyInProject } from '../refs/project-resource.ts';
 
 export type CreateTaskInput = z.output<typeof CreateTaskBody>;
 
@@ -82,8 +83,7 @@ export function createTaskCreation({
   }
 
   return async function createTask(projectId: number, body: CreateTaskInput, origin: TaskOrigin): Promise<Task> {
-    if (body.project_id !== undefined && body.project_id !== projectId)
-      throw badRequest('Project ID in body and URL must be the same');
+    assertBodyInProject(projectId, body);
     const template = await templates.getDefinition(projectId, body.template_id).catch(() => {
       throw badRequest('Template not found in this project');
     });

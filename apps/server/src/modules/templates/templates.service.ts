@@ -8,7 +8,7 @@ import type { EnvironmentsService } from '../environments/environments.service.t
 import type { EventsService } from '../events/events.service.ts';
 import type { InventoriesService } from '../inventories/inventories.service.ts';
 import type { KeysService } from '../keys/keys.service.ts';
-import { type ResourceRefsLookup, usedResource } from '../refs/project-resource.ts';
+import { assertBodyInProject, type ResourceRefsLookup, usedResource } from '../refs/project-resource.ts';
 import type { RepositoriesService } from '../repositories/repositories.service.ts';
 import type { UserRow } from '../users/users.table.ts';
 import type { ViewsService } from '../views/views.service.ts';
@@ -104,8 +104,7 @@ export function createTemplatesService(deps: TemplatesDeps) {
 
   /** Checks that everything the template points at exists in the same project, then shapes the row. */
   async function toRow(projectId: number, body: TemplateInput, selfId?: number) {
-    if (body.project_id !== undefined && body.project_id !== projectId)
-      throw badRequest('Project ID in body and URL must be the same');
+    assertBodyInProject(projectId, body);
     await deps.apps.assertKnown(body.app);
     if (body.repository_id) await deps.repositories.assertExists(projectId, body.repository_id);
     const environmentId = templateEnvironmentIdOf(body);

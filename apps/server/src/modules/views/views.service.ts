@@ -2,7 +2,7 @@ import type { View, ViewBody, ViewPositionsBody } from '@gantry/contract';
 import type { z } from 'zod';
 import { badRequest } from '../../errors.ts';
 import type { EventsService } from '../events/events.service.ts';
-import { projectResource } from '../refs/project-resource.ts';
+import { assertBodyInProject, projectResource } from '../refs/project-resource.ts';
 import type { UserRow } from '../users/users.table.ts';
 import type { ViewsRepository } from './views.repository.ts';
 import type { ViewRow } from './views.table.ts';
@@ -29,8 +29,7 @@ export function createViewsService({ views, events }: { views: ViewsRepository; 
     },
     assertExists: resource.assertExists,
     async create(actor: UserRow | undefined, projectId: number, body: ViewInput): Promise<View> {
-      if (body.project_id !== undefined && body.project_id !== projectId)
-        throw badRequest('Project ID in body and URL must be the same');
+      assertBodyInProject(projectId, body);
       const position = body.position ?? (await views.list(projectId, 'position')).length;
       const row = { project_id: projectId, title: body.title, position };
       const id = await views.insert(row);

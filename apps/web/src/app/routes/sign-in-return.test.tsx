@@ -1,12 +1,10 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { screen } from '@testing-library/react';
 import { Route, Routes, useLocation } from 'react-router';
 import { storage } from '../../lib/storage.ts';
 import { fakeFetch, json, renderWithProviders } from '../../testing/render.tsx';
 import { HomeRedirect } from './home-redirect.tsx';
 import { SignedInGate } from './signed-in-gate.tsx';
-
-afterEach(() => vi.unstubAllGlobals());
 
 function WhereAmI() {
   const location = useLocation();

@@ -1,11 +1,9 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen } from '@testing-library/react';
 import { Route, Routes, useLocation } from 'react-router';
 import { fakeFetch, json, renderWithProviders } from '../../../testing/render.tsx';
 import { LoginPage } from './login-page.tsx';
 import { buildHelpCommands, makeExamplePassword } from './login-help-dialog.tsx';
-
-afterEach(() => vi.unstubAllGlobals());
 
 const unauthorized = () => new Response(null, { status: 401, statusText: 'Unauthorized' });
 

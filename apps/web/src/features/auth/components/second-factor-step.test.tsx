@@ -1,10 +1,8 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { fakeFetch, json, renderWithProviders } from '../../../testing/render.tsx';
 import { LoginPage } from './login-page.tsx';
-
-afterEach(() => vi.unstubAllGlobals());
 
 const me = {
   id: 1,

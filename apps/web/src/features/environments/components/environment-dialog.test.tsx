@@ -1,9 +1,7 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { fakeFetch, json, renderWithProviders } from '../../../testing/render.tsx';
 import { EnvironmentDialog } from './environment-dialog.tsx';
-
-afterEach(() => vi.unstubAllGlobals());
 
 const environment = {
   id: 4,

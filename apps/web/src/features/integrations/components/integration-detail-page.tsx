@@ -84,20 +84,27 @@ export function IntegrationDetailPage() {
       ? t('integrations.sources.header')
       : `${t('integrations.sources.body')} (${t(`integrations.bodyDataTypes.${bodyDataType || 'json'}`)})`;
 
-  const valueColumns: Column<IntegrationExtractValue>[] = [
-    { id: 'name', header: t('integrations.name'), render: (value) => value.name },
+  /** Extracted values and matchers both read one part of a request: their name, source and key columns. */
+  const requestPartColumns = <T extends IntegrationExtractValue | IntegrationMatcher>(
+    sourceHeader: string,
+    sourceOf: (row: T) => 'body' | 'header',
+  ): Column<T>[] => [
+    { id: 'name', header: t('integrations.name'), render: (row) => row.name },
     {
       id: 'source',
-      header: t('integrations.valueSource'),
+      header: sourceHeader,
       hideBelow: 'md',
-      render: (value) => sourceLabel(value.value_source, value.body_data_type),
+      render: (row) => sourceLabel(sourceOf(row), row.body_data_type),
     },
     {
       id: 'key',
       header: t('integrations.key'),
       hideBelow: 'sm',
-      render: (value) => (value.key ? <Code>{value.key}</Code> : DASH),
+      render: (row) => (row.key ? <Code>{row.key}</Code> : DASH),
     },
+  ];
+  const valueColumns: Column<IntegrationExtractValue>[] = [
+    ...requestPartColumns<IntegrationExtractValue>(t('integrations.valueSource'), (value) => value.value_source),
     {
       id: 'variable',
       header: t('integrations.variable'),
@@ -112,19 +119,7 @@ export function IntegrationDetailPage() {
     },
   ];
   const matcherColumns: Column<IntegrationMatcher>[] = [
-    { id: 'name', header: t('integrations.name'), render: (matcher) => matcher.name },
-    {
-      id: 'source',
-      header: t('integrations.matchSource'),
-      hideBelow: 'md',
-      render: (matcher) => sourceLabel(matcher.match_type, matcher.body_data_type),
-    },
-    {
-      id: 'key',
-      header: t('integrations.key'),
-      hideBelow: 'sm',
-      render: (matcher) => (matcher.key ? <Code>{matcher.key}</Code> : DASH),
-    },
+    ...requestPartColumns<IntegrationMatcher>(t('integrations.matchSource'), (matcher) => matcher.match_type),
     {
       id: 'method',
       header: t('integrations.method'),

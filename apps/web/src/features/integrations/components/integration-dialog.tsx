@@ -11,7 +11,7 @@ import {
 import type { Integration } from '@gantry/contract';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
-import { FormSelectField } from '../../../components/form-select-field.tsx';
+import { FormSelectField, namedOptions } from '../../../components/form-select-field.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useFormDialog } from '../../../components/use-form-dialog.ts';
 import { keysQuery, templatesQuery } from '../../../lib/project-resources.ts';
@@ -67,7 +67,7 @@ export function IntegrationDialog({ open, projectId, integration, onClose }: Int
         name="template_id"
         label={t('integrations.template')}
         required
-        options={(templates.data ?? []).map((template) => ({ value: template.id, label: template.name }))}
+        options={namedOptions(templates.data)}
       />
       <FormSelectField
         name="auth_method"
@@ -92,7 +92,7 @@ export function IntegrationDialog({ open, projectId, integration, onClose }: Int
           label={t('integrations.authSecret')}
           required
           helperText={secretKeys.length ? t('integrations.authSecretHint') : t('integrations.noSecretKeys')}
-          options={secretKeys.map((key) => ({ value: key.id, label: key.name }))}
+          options={namedOptions(secretKeys)}
         />
       ) : null}
     </FormDialog>

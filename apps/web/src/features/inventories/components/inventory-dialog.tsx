@@ -8,7 +8,7 @@ import { InventoryBody } from '@gantry/contract';
 import type { Inventory } from '@gantry/contract';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
-import { FormSelectField } from '../../../components/form-select-field.tsx';
+import { FormSelectField, namedOptions } from '../../../components/form-select-field.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useFormDialog } from '../../../components/use-form-dialog.ts';
 import { keysQuery, repositoriesQuery } from '../../../lib/project-resources.ts';
@@ -89,10 +89,7 @@ export function InventoryDialog({ open, projectId, inventory, onClose }: Invento
         name="become_key_id"
         label={t('inventories.becomeKey')}
         helperText={t('inventories.becomeKeyHint')}
-        options={[
-          { value: null, label: <em>{t('inventories.none')}</em> },
-          ...loginPasswordKeys.map((key) => ({ value: key.id, label: key.name })),
-        ]}
+        options={[{ value: null, label: <em>{t('inventories.none')}</em> }, ...namedOptions(loginPasswordKeys)]}
       />
       <FormSelectField
         name="type"
@@ -125,7 +122,7 @@ export function InventoryDialog({ open, projectId, inventory, onClose }: Invento
             helperText={t('inventories.repositoryHint')}
             options={[
               { value: null, label: <em>{t('inventories.templateRepository')}</em> },
-              ...(repositories.data ?? []).map((repo) => ({ value: repo.id, label: repo.name })),
+              ...namedOptions(repositories.data),
             ]}
           />
         </>

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { Schedule } from '@gantry/contract';
 import { FormCheckbox, FormTextField } from '../../../components/form-fields.tsx';
 import { FormDialog } from '../../../components/form-dialog.tsx';
-import { FormSelectField } from '../../../components/form-select-field.tsx';
+import { FormSelectField, namedOptions } from '../../../components/form-select-field.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useFormDialog } from '../../../components/use-form-dialog.ts';
 import { getErrorMessage, isApiError } from '../../../lib/api-client.ts';
@@ -91,7 +91,7 @@ export function ScheduleDialog({ open, projectId, schedule, onClose }: ScheduleD
             name="workflow_id"
             label={t('schedules.workflow')}
             required
-            options={(workflows.data ?? []).map((workflow) => ({ value: workflow.id, label: workflow.name }))}
+            options={namedOptions(workflows.data)}
           />
           <FormTextField
             name="workflow_variables"
@@ -106,7 +106,7 @@ export function ScheduleDialog({ open, projectId, schedule, onClose }: ScheduleD
           name="template_id"
           label={t('schedules.template')}
           required
-          options={(templates.data ?? []).map((template) => ({ value: template.id, label: template.name }))}
+          options={namedOptions(templates.data)}
         />
       )}
       <FormCheckbox name="run_on_commit" label={t('schedules.runOnCommit')} />

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { fakeFetch, json, renderWithProviders } from '../../../testing/render.tsx';
@@ -10,8 +10,6 @@ const tasksFrom = (from: number, to: number) =>
   Array.from({ length: from - to + 1 }, (_, i) => makeTask(from - i, { status: 'success' }));
 
 describe('HistoryPage', () => {
-  afterEach(() => vi.unstubAllGlobals());
-
   it('loads older tasks 200 at a time below the oldest shown, until a page comes back short', async () => {
     const fake = fakeFetch({
       'GET /api/project/1/tasks/last?limit=200': () => json(200, tasksFrom(450, 251)),

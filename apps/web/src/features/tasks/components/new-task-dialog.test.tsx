@@ -1,10 +1,8 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { fakeFetch, json, renderWithProviders } from '../../../testing/render.tsx';
 import { makeTask, makeTemplate } from '../../../testing/task-fixtures.ts';
 import { NewTaskDialog } from './new-task-dialog.tsx';
-
-afterEach(() => vi.unstubAllGlobals());
 
 const surveyed = makeTemplate(6, {
   name: 'Surveyed',

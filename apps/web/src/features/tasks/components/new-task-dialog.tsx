@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { Ref } from 'react';
+import type { ChangeEvent, Ref } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
@@ -230,35 +230,20 @@ function NewTaskForm({ projectId, template, source, onClose, onCreated }: NewTas
           key={`${index}-${variable.name}`}
           name={`survey.${index}.value`}
           render={({ field, fieldState }) => {
-            const helperText = fieldState.error?.message ?? (variable.description || undefined);
-            if (variable.type === 'secret') {
-              return (
-                <SecretField
-                  label={variable.title}
-                  required={variable.required}
-                  value={field.value}
-                  onChange={field.onChange}
-                  onBlur={field.onBlur}
-                  inputRef={field.ref}
-                  error={fieldState.error !== undefined}
-                  helperText={helperText}
-                />
-              );
-            }
+            const shared = {
+              label: variable.title,
+              required: variable.required,
+              value: field.value,
+              onBlur: field.onBlur,
+              inputRef: field.ref,
+              error: fieldState.error !== undefined,
+              helperText: fieldState.error?.message ?? (variable.description || undefined),
+            };
+            if (variable.type === 'secret') return <SecretField {...shared} onChange={field.onChange} />;
+            const onChange = (event: ChangeEvent<HTMLInputElement>) => field.onChange(event.target.value);
             if (variable.type === 'enum') {
               return (
-                <TextField
-                  select
-                  label={variable.title}
-                  required={variable.required}
-                  value={field.value}
-                  onChange={(event) => field.onChange(event.target.value)}
-                  onBlur={field.onBlur}
-                  inputRef={field.ref}
-                  error={fieldState.error !== undefined}
-                  helperText={helperText}
-                  fullWidth
-                >
+                <TextField select {...shared} onChange={onChange} fullWidth>
                   {variable.required ? null : (
                     <MenuItem value="">
                       <em>{DASH}</em>
@@ -274,14 +259,8 @@ function NewTaskForm({ projectId, template, source, onClose, onCreated }: NewTas
             }
             return (
               <TextField
-                label={variable.title}
-                required={variable.required}
-                value={field.value}
-                onChange={(event) => field.onChange(event.target.value)}
-                onBlur={field.onBlur}
-                inputRef={field.ref}
-                error={fieldState.error !== undefined}
-                helperText={helperText}
+                {...shared}
+                onChange={onChange}
                 fullWidth
                 slotProps={
                   variable.type === 'int' ? { htmlInput: { inputMode: 'numeric', pattern: '[0-9]*' } } : undefined

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import type { TaskStatus } from '@gantry/contract';
 import { fakeFetch, json, renderWithProviders } from '../../../testing/render.tsx';
@@ -85,8 +85,6 @@ const buttonNames = () =>
 
 describe('TaskLogDialog', () => {
   beforeEach(() => vi.stubGlobal('ResizeObserver', NoopResizeObserver));
-  afterEach(() => vi.unstubAllGlobals());
-
   it.each([
     ['waiting', ['Stop']],
     ['starting', ['Stop']],

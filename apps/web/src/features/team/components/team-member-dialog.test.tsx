@@ -1,9 +1,7 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { fakeFetch, json, renderWithProviders } from '../../../testing/render.tsx';
 import { TeamMemberDialog } from './team-member-dialog.tsx';
-
-afterEach(() => vi.unstubAllGlobals());
 
 const member = {
   id: 1,

@@ -1,10 +1,8 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { fakeFetch, json } from '../../../testing/render.tsx';
 import { resourceKeys } from '../../../lib/project-resources.ts';
 import { templateSchedulesQuery } from './template-schedules.ts';
-
-afterEach(() => vi.unstubAllGlobals());
 
 const schedule = (id: number, templateId: number, cron: string) => ({
   id,

@@ -18,7 +18,7 @@ import { Permission, appNeedsInventory } from '@gantry/contract';
 import type { Template, TemplateInput, TemplateType } from '@gantry/contract';
 import { AppIcon } from '../../../components/app-icon.tsx';
 import { FormCheckbox, FormTextField } from '../../../components/form-fields.tsx';
-import { FormSelectField } from '../../../components/form-select-field.tsx';
+import { FormSelectField, namedOptions } from '../../../components/form-select-field.tsx';
 import { Page } from '../../../components/page.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
@@ -293,29 +293,20 @@ function TemplateForm({ projectId, viewId, template, app: appFromUrl, backTo }: 
                     name="inventory_id"
                     label={t('templates.inventory')}
                     required
-                    options={(inventories.data ?? []).map((inventory) => ({
-                      value: inventory.id,
-                      label: inventory.name,
-                    }))}
+                    options={namedOptions(inventories.data)}
                   />
                 ) : null}
                 <FormSelectField
                   name="repository_id"
                   label={t('templates.repository')}
                   required
-                  options={(repositories.data ?? []).map((repository) => ({
-                    value: repository.id,
-                    label: repository.name,
-                  }))}
+                  options={namedOptions(repositories.data)}
                 />
                 <FormSelectField
                   name="environment_id"
                   label={t('templates.environment')}
                   required
-                  options={(environments.data ?? []).map((environment) => ({
-                    value: environment.id,
-                    label: environment.name,
-                  }))}
+                  options={namedOptions(environments.data)}
                 />
                 <FormSelectField
                   name="view_id"
@@ -341,7 +332,7 @@ function TemplateForm({ projectId, viewId, template, app: appFromUrl, backTo }: 
                       label={t('templates.form.buildTemplate')}
                       required
                       helperText={buildTemplates.length ? undefined : t('templates.form.noBuildTemplates')}
-                      options={buildTemplates.map((candidate) => ({ value: candidate.id, label: candidate.name }))}
+                      options={namedOptions(buildTemplates)}
                     />
                     <FormCheckbox name="autorun" label={t('templates.form.autorun')} />
                   </>

@@ -6,7 +6,7 @@ import { requiredString, workspaceTypeOf } from '@gantry/contract';
 import type { Template } from '@gantry/contract';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
-import { FormSelectField } from '../../../components/form-select-field.tsx';
+import { FormSelectField, namedOptions } from '../../../components/form-select-field.tsx';
 import { useFormDialog } from '../../../components/use-form-dialog.ts';
 import { inventoriesQuery, keysQuery } from '../../../lib/project-resources.ts';
 import { useCreateAlias, useCreateWorkspace, useWorkspaceAction } from '../api/terraform-queries.ts';
@@ -77,7 +77,7 @@ export function NewWorkspaceDialog({
         label={t('terraform.moduleKey')}
         helperText={t('terraform.moduleKeyHint')}
         required
-        options={(keys.data ?? []).map((key) => ({ value: key.id, label: key.name }))}
+        options={namedOptions(keys.data)}
       />
     </FormDialog>
   );
@@ -160,7 +160,7 @@ export function AddAliasDialog({
             ? t('terraform.noLoginPasswordKeys')
             : t('terraform.credentialsHint')
         }
-        options={loginPasswordKeys.map((key) => ({ value: key.id, label: key.name }))}
+        options={namedOptions(loginPasswordKeys)}
       />
     </FormDialog>
   );

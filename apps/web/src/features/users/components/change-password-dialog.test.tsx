@@ -1,9 +1,7 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen } from '@testing-library/react';
 import { fakeFetch, renderWithProviders } from '../../../testing/render.tsx';
 import { ChangePasswordDialog } from './change-password-dialog.tsx';
-
-afterEach(() => vi.unstubAllGlobals());
 
 describe('ChangePasswordDialog', () => {
   it('says that other sessions and API tokens end, and asks for the current password', async () => {

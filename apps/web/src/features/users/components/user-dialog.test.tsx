@@ -1,9 +1,7 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { fakeFetch, json, renderWithProviders } from '../../../testing/render.tsx';
 import { UserDialog } from './user-dialog.tsx';
-
-afterEach(() => vi.unstubAllGlobals());
 
 const existing = {
   id: 7,

@@ -1,9 +1,7 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { fakeFetch, json, renderWithProviders } from '../../../testing/render.tsx';
 import { EditViewsDialog } from './edit-views-dialog.tsx';
-
-afterEach(() => vi.unstubAllGlobals());
 
 const views = [
   { id: 1, project_id: 1, title: 'Production', position: 0 },
