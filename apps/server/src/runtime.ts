@@ -50,6 +50,7 @@ export async function openRuntime(config: Config, clock: Clock = systemClock): P
     async close() {
       services.scheduler.stop();
       await services.workflowRuns.endSweep();
+      await services.taskApprovals.endSweep();
       await services.taskRetention.stop();
       await services.logIndexer.stop();
       services.runnerJobs.close();

@@ -36,6 +36,7 @@ export async function startServer(config: Config, print?: (line: string) => void
   runtime.services.engine.wake();
   runtime.services.scheduler.start();
   runtime.services.workflowRuns.beginSweep();
+  runtime.services.taskApprovals.beginSweep();
   runtime.services.taskRetention.start();
   runtime.services.logIndexer.start();
   runtime.services.runnerJobs.start();

@@ -21,6 +21,10 @@ import { createTaskOutputRepository } from './modules/tasks/task-output.reposito
 import { createTaskHosts } from './modules/tasks/task-hosts.ts';
 import { createTaskHostsRepository } from './modules/tasks/task-hosts.repository.ts';
 import { createTaskRerun } from './modules/tasks/task-rerun.ts';
+import { createTaskApprovals } from './modules/tasks/task-approvals.ts';
+import { createTaskApprovalsRepository } from './modules/tasks/task-approvals.repository.ts';
+import { createApprovalGates } from './modules/approvals/approval-gate.ts';
+import { createApprovalsRepository } from './modules/approvals/approvals.repository.ts';
 import { createTaskSpecBuilder } from './modules/tasks/task-spec-builder.ts';
 import { createTasksRepository } from './modules/tasks/tasks.repository.ts';
 import { createTasksService } from './modules/tasks/tasks.service.ts';
@@ -240,6 +244,7 @@ export function createServices({
   const views = createViewsService({ views: createViewsRepository(db, dialect), events });
   const apps = createAppsService({ apps: createAppsRepository(db), events });
   const taskHistory = createTaskHistory({ tasks: tasksRepository });
+  const gates = createApprovalGates({ approvals: createApprovalsRepository(db) });
   const templates = createTemplatesService({
     templates: templatesRepository,
     apps,
@@ -252,6 +257,8 @@ export function createServices({
     events,
     clock,
     lastTasks: taskHistory.lastPerTemplate,
+    listApproverIds: async (projectId, userIds) =>
+      (await gates.listApprovers(projectId, userIds, [])).map((approver) => approver.id),
     onCreated: (projectId, templateId) => workspaces.ensureDefault(projectId, templateId),
   });
   const workflows = createWorkflowsService({
@@ -325,6 +332,7 @@ export function createServices({
     events,
     secrets,
     clock,
+    onWaitingApproval: (task) => taskApprovals.announce(task),
   });
   // The engine reads the queue again after a task's after-work, so the followers need no wake of their own.
   const runFollowers = createBuildAutorun({
@@ -364,6 +372,17 @@ export function createServices({
       logIndexer.add(task.id);
       await runFollowers(task);
     },
+  });
+  const taskApprovals = createTaskApprovals({
+    tasks: tasksRepository,
+    approvals: createTaskApprovalsRepository(db, dialect),
+    gates,
+    engine,
+    output,
+    events,
+    clock,
+    logger,
+    alertWaiting: (task, gate) => alerts.notifyTaskApproval(task, gate),
   });
   const presence = clusterBus
     ? createNodePresence({
@@ -440,6 +459,7 @@ export function createServices({
       return user && access ? { user, permissions: access.permissions } : undefined;
     },
     events,
+    gates,
     alertApproval: (waiting) => alerts.notifyApproval(waiting),
     clock,
     logger,
@@ -547,6 +567,7 @@ export function createServices({
     rerunFailedHosts,
     logIndexer,
     logsSearch,
+    taskApprovals,
     engine,
     runners,
     runnerJobs,

@@ -232,11 +232,14 @@ describe.each(dialects)('project backup and restore on %s', (dialect) => {
       type: 'deploy',
       build_template_id: build.id,
       autorun: true,
+      approval: { approvers: { roles: ['manager'] }, required: 1, timeout_seconds: 600, on_timeout: 'approve' },
     });
+    const admin = await get('/api/user');
     const script = await template({
       name: 'Script',
       app: 'bash',
       playbook: 'run.sh',
+      approval: { approvers: { user_ids: [admin.id] } },
       git_branch: 'feature',
       allow_parallel_tasks: true,
     });
@@ -301,9 +304,26 @@ describe.each(dialects)('project backup and restore on %s', (dialect) => {
             { name: 'ops', type: 'script', script: 'bin/vault-client.sh' },
           ],
         }),
-        expect.objectContaining({ name: 'Deploy', type: 'deploy', build_template: 'Build', autorun: true }),
+        expect.objectContaining({
+          name: 'Deploy',
+          type: 'deploy',
+          build_template: 'Build',
+          autorun: true,
+          approval: {
+            approvers: { users: [], roles: ['manager'] },
+            required: 1,
+            starter_may_approve: false,
+            timeout_seconds: 600,
+            on_timeout: 'approve',
+          },
+        }),
+        expect.objectContaining({
+          name: 'Script',
+          approval: expect.objectContaining({ approvers: { users: ['admin'], roles: [] } }),
+        }),
       ]),
     );
+    expect((backup.templates as Json[]).find((x) => x.name === 'Build')).not.toHaveProperty('approval');
     expect(backup.schedules).toEqual([
       expect.objectContaining({
         name: 'Hourly',

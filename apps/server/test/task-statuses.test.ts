@@ -3,6 +3,7 @@ import {
   FINISHED_TASK_STATUSES,
   STOPPABLE_STARTED_STATUSES,
   TASK_STATUS_RULES,
+  UNSTARTED_TASK_STATUSES,
   TaskStatus,
   isTaskActive,
   isTaskFinished,
@@ -31,6 +32,11 @@ describe('task status table', () => {
     ]);
     expect(where(isTaskActive)).toEqual([...ACTIVE_TASK_STATUSES].sort());
     expect(isTaskActive('waiting')).toBe(false);
+    expect(isTaskActive('waiting_approval')).toBe(false);
+  });
+
+  it('counts the queue and a task held back for approval as not started', () => {
+    expect([...UNSTARTED_TASK_STATUSES].sort()).toEqual(['waiting', 'waiting_approval']);
   });
 
   it('offers stop in every status that is not final, forced once the task is stopping', () => {
@@ -39,6 +45,7 @@ describe('task status table', () => {
       'running',
       'starting',
       'waiting',
+      'waiting_approval',
       'waiting_confirmation',
     ]);
     expect(where((s) => TASK_STATUS_RULES[s].stop === 'force')).toEqual(['stopping']);
@@ -62,6 +69,7 @@ describe('task status table', () => {
     const outcomes = Object.fromEntries(TaskStatus.options.map((s) => [s, TASK_STATUS_RULES[s].statOutcome]));
     expect(outcomes).toEqual({
       waiting: null,
+      waiting_approval: null,
       starting: null,
       waiting_confirmation: null,
       confirmed: null,

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { APPROVAL_LIMITS, ApprovalGate } from './approvals.ts';
 import { endpoint } from './endpoint.ts';
+import { ProjectRoleSlug } from './permissions.ts';
 import { GIT_BRANCH_INVALID, ProjectParams, isGitBranchName, wireInteger } from './common.ts';
 import {
   BodyDataType,
@@ -164,6 +166,18 @@ export const BackupVault = z.object({
   script: text(1024).nullish(),
 });
 
+/** A template's approval gate in a backup: approvers by username, as a workflow file names them. */
+const BackupApproval = ApprovalGate.omit({ approvers: true }).extend({
+  approvers: z.object(
+    {
+      users: z.array(name()).max(APPROVAL_LIMITS.approvers).optional().default([]),
+      roles: z.array(ProjectRoleSlug).max(4).optional().default([]),
+    },
+    { error: 'Approvers are required' },
+  ),
+});
+export type BackupApproval = z.output<typeof BackupApproval>;
+
 export const BackupTemplate = z.object({
   name: name(),
   app: z
@@ -213,6 +227,8 @@ export const BackupTemplate = z.object({
   vault_key: reference(),
   /** Semaphore before schedules[] existed: the cron of the template's "run on new commit" schedule. */
   cron: text(NAME_MAX).nullish(),
+  /** Gantry's own: who must approve the template's tasks before they run. */
+  approval: BackupApproval.nullish(),
 });
 
 export const BackupScheduleTaskParams = z

@@ -25,6 +25,7 @@ export * from './runners.ts';
 export * from './terraform.ts';
 export * from './alerts.ts';
 export * from './survey-answers.ts';
+export * from './approvals.ts';
 export * from './workflows.ts';
 export * from './task-hosts.ts';
 export * from './log-search.ts';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 export const TaskStatus = z.enum([
   'waiting',
+  'waiting_approval',
   'starting',
   'waiting_confirmation',
   'confirmed',
@@ -53,6 +54,8 @@ const over = { final: true, holdsSlot: false, stop: null, awaitsAnswer: false, a
 /** The one table of task statuses (seed 000 section 4); every list of statuses is read from it. */
 export const TASK_STATUS_RULES: Readonly<Record<TaskStatus, TaskStatusRule>> = {
   waiting: rule('waiting', queued),
+  // Held back until its template's approvers approve (docs/workflows.md): not in the queue, holds no slot.
+  waiting_approval: rule('waiting_approval', queued),
   starting: rule('starting', started),
   running: rule('running', started),
   waiting_confirmation: rule('waiting_confirmation', { ...started, awaitsAnswer: true, alerts: true }),
@@ -75,6 +78,9 @@ export const ACTIVE_TASK_STATUSES = statusesWhere((r) => r.holdsSlot);
 
 /** Statuses from which a started task moves to 'stopping' when asked to stop. */
 export const STOPPABLE_STARTED_STATUSES = statusesWhere((r) => r.holdsSlot && r.stop === 'stop');
+
+/** Statuses of a task that has not started and holds no slot: in the queue, or held back before it. */
+export const UNSTARTED_TASK_STATUSES = statusesWhere((r) => !r.final && !r.holdsSlot);
 
 export const isTaskFinished = (status: TaskStatus): boolean => TASK_STATUS_RULES[status].final;
 

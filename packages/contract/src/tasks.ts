@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ApprovalBody, ApprovalState } from './approvals.ts';
 import { endpoint } from './endpoint.ts';
 import {
   DateTime,
@@ -83,6 +84,8 @@ export const Task = z.object({
   host_recap: HostRecap.nullable(),
   /** Gantry's own: the task whose failed hosts this one runs again. */
   rerun_of_task_id: Id.nullable(),
+  /** Gantry's own: the task was created under its template's approval gate (see its approval). */
+  needs_approval: z.boolean(),
 });
 export type Task = z.infer<typeof Task>;
 
@@ -390,3 +393,38 @@ export const rawOutputApi = endpoint({
   params: TaskParamsPath,
   response: z.string(),
 });
+
+/** Where the approval of a task of a template that needs approval stands (docs/workflows.md). */
+export const TaskApproval = ApprovalState.extend({
+  task_id: Id,
+  /** waiting while approvers may decide, then approved, rejected, timed out or stopped (a stop while it waited). */
+  state: z.enum(['waiting', 'approved', 'rejected', 'timed_out', 'stopped']),
+  /** When nobody having decided settles it by the template's on-timeout rule. */
+  due: DateTime.nullable(),
+});
+export type TaskApproval = z.output<typeof TaskApproval>;
+
+export const taskApprovalApi = {
+  get: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/tasks/:taskId/approval',
+    params: TaskParamsPath,
+    response: TaskApproval,
+  }),
+  /** Approves a task that waits for approval; with enough approvals it joins the queue. */
+  approve: endpoint({
+    method: 'POST',
+    path: '/api/project/:projectId/tasks/:taskId/approval/approve',
+    params: TaskParamsPath,
+    body: ApprovalBody,
+    response: TaskApproval,
+  }),
+  /** Rejects a task that waits for approval: one rejection ends it as rejected. */
+  reject: endpoint({
+    method: 'POST',
+    path: '/api/project/:projectId/tasks/:taskId/approval/reject',
+    params: TaskParamsPath,
+    body: ApprovalBody,
+    response: TaskApproval,
+  }),
+};

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ApprovalGate, validateApprovalGate } from './approvals.ts';
 import { collectionEndpoints, endpoint } from './endpoint.ts';
 import {
   GIT_BRANCH_INVALID,
@@ -184,6 +185,11 @@ export const TemplateBody = z
       .nullable()
       .optional()
       .transform((v) => v ?? {}),
+    /**
+     * Gantry's own: approvers must approve each task of the template before it runs; null runs them at
+     * once, and leaving it out (as Semaphore's clients do) keeps what the template had.
+     */
+    approval: ApprovalGate.nullable().optional(),
   })
   .superRefine((t, ctx) => {
     const need = (ok: unknown, path: string, message: string) => {
@@ -203,6 +209,8 @@ export const TemplateBody = z
     if (t.type === 'build') need(t.start_version, 'start_version', 'Start version is required');
     if (t.type === 'deploy') need(t.build_template_id, 'build_template_id', 'Build template is required');
     if (t.arguments !== null && !isJsonStringArray(t.arguments)) need(false, 'arguments', CLI_ARGS_INVALID);
+    for (const problem of t.approval ? validateApprovalGate(t.approval, 'Approval') : [])
+      need(false, 'approval', problem);
     const vaultNames = t.vaults.map((v) => v.name);
     if (new Set(vaultNames).size !== vaultNames.length)
       need(false, 'vaults', 'Vault names must be unique; only one vault may have no name');
@@ -250,6 +258,8 @@ export const Template = z.object({
   ),
   vaults: z.array(VaultOut),
   task_params: z.record(z.string(), z.unknown()),
+  /** Gantry's own: who must approve a task of the template before it runs; null when nobody. */
+  approval: ApprovalGate.nullable(),
   /** Semaphore's runner tag of a template: Gantry places tasks without tags. */
   runner_tag: z.null(),
   tasks: wireInteger(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { APPROVAL_LIMITS, ApprovalBody, ApprovalGate, ApprovalState, validateApprovalGate } from './approvals.ts';
 import { endpoint } from './endpoint.ts';
 import { DateTime, Id, NoContent, PathId, ProjectParams, projectRefId, requiredString, wireInteger } from './common.ts';
 import { ProjectRoleSlug } from './permissions.ts';
@@ -11,9 +12,9 @@ export const WORKFLOW_LIMITS = {
   variables: 100,
   inputsPerStep: 100,
   outputsPerStep: 50,
-  approvers: 100,
+  approvers: APPROVAL_LIMITS.approvers,
   waitSeconds: 7 * 24 * 3600,
-  approvalTimeoutSeconds: 30 * 24 * 3600,
+  approvalTimeoutSeconds: APPROVAL_LIMITS.maxTimeoutSeconds,
 };
 
 /** Names of variables, step keys and outputs: they appear in YAML and in the environment of tasks. */
@@ -82,29 +83,7 @@ const WorkflowTemplateStep = z.object({
 const WorkflowApprovalStep = z.object({
   ...stepCommon,
   kind: z.literal('approval'),
-  approvers: z.object(
-    {
-      user_ids: z.array(projectRefId('User')).max(WORKFLOW_LIMITS.approvers).optional().default([]),
-      roles: z.array(ProjectRoleSlug).max(4).optional().default([]),
-    },
-    { error: 'Approvers are required' },
-  ),
-  /** N of the M possible approvers must approve. */
-  required: wireInteger({ min: 1, max: WORKFLOW_LIMITS.approvers, message: 'Required approvals must be 1 to 100' })
-    .optional()
-    .default(1),
-  starter_may_approve: z.boolean().optional().default(false),
-  timeout_seconds: wireInteger({
-    min: 60,
-    max: WORKFLOW_LIMITS.approvalTimeoutSeconds,
-    message: `Approval timeout must be 60 to ${WORKFLOW_LIMITS.approvalTimeoutSeconds} seconds`,
-  })
-    .optional()
-    .default(24 * 3600),
-  on_timeout: z
-    .enum(['reject', 'approve'], { error: 'On timeout must be "reject" or "approve"' })
-    .optional()
-    .default('reject'),
+  ...ApprovalGate.shape,
 });
 
 const WorkflowWaitStep = z.object({
@@ -314,46 +293,14 @@ export const WorkflowStepRunStatus = z.enum([
 ]);
 export type WorkflowStepRunStatus = z.output<typeof WorkflowStepRunStatus>;
 
-export const WORKFLOW_APPROVAL_REASON_MAX = 1000;
-
-/** One approver's decision on an approval step of a run. */
-export const WorkflowApprovalDecision = z.object({
-  /** Null once the user has been deleted; the username stays as it was. */
-  user_id: Id.nullable(),
-  username: z.string(),
-  decision: z.enum(['approve', 'reject']),
-  reason: z.string(),
-  created: DateTime,
-});
-export type WorkflowApprovalDecision = z.output<typeof WorkflowApprovalDecision>;
-
-export const WorkflowApprover = z.object({ id: Id, username: z.string(), name: z.string() });
-export type WorkflowApprover = z.output<typeof WorkflowApprover>;
+export const WORKFLOW_APPROVAL_REASON_MAX = APPROVAL_LIMITS.reason;
 
 /** Where an approval step of a run stands. */
-export const WorkflowStepApproval = z.object({
-  /** Approvals needed (N of the step's M approvers). */
-  required: wireInteger(),
-  approvals: wireInteger(),
-  decisions: z.array(WorkflowApprovalDecision),
-  /** Members who may still decide while the step waits (empty once it has ended). */
-  pending_approvers: z.array(WorkflowApprover),
-  /** Whether the caller may approve or reject this step now. */
-  can_decide: z.boolean(),
-});
-export type WorkflowStepApproval = z.output<typeof WorkflowStepApproval>;
+export const WorkflowStepApproval = ApprovalState;
+export type WorkflowStepApproval = ApprovalState;
 
-export const WorkflowApprovalBody = z.object(
-  {
-    reason: z
-      .string({ error: 'Reason is required' })
-      .trim()
-      .min(1, 'Reason is required')
-      .max(WORKFLOW_APPROVAL_REASON_MAX, `Reason must be at most ${WORKFLOW_APPROVAL_REASON_MAX} characters`),
-  },
-  { error: 'Reason is required' },
-);
-export type WorkflowApprovalBody = z.input<typeof WorkflowApprovalBody>;
+export const WorkflowApprovalBody = ApprovalBody;
+export type WorkflowApprovalBody = ApprovalBody;
 
 export const WorkflowStepRun = z.object({
   key: z.string(),
@@ -548,13 +495,7 @@ export function validateWorkflowGraph(definition: WorkflowDefinition): string[] 
 }
 
 function validateApproval(step: Extract<WorkflowStep, { kind: 'approval' }>): string[] {
-  const users = new Set(step.approvers.user_ids);
-  const where = `Approval step "${step.key}"`;
-  if (users.size === 0 && step.approvers.roles.length === 0) return [`${where} needs at least one approver`];
-  // With roles, M is the number of members holding them, known only to the server.
-  if (step.approvers.roles.length === 0 && step.required > users.size)
-    return [`${where} requires ${step.required} approvals but lists only ${users.size} approvers`];
-  return [];
+  return validateApprovalGate(step, `Approval step "${step.key}"`);
 }
 
 /** Every step from which an edge path leads to `key`. */

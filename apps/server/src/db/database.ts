@@ -11,6 +11,7 @@ import type { RepositoryTable } from '../modules/repositories/repositories.table
 import type { TemplateTable, TemplateVaultTable } from '../modules/templates/templates.table.ts';
 import type { ViewTable } from '../modules/views/views.table.ts';
 import type {
+  TaskApprovalTable,
   TaskHostResultTable,
   TaskHostTable,
   TaskOutputTable,
@@ -82,6 +83,7 @@ export interface Database {
   workflow_run: WorkflowRunTable;
   workflow_step_run: WorkflowStepRunTable;
   workflow_approval: WorkflowApprovalTable;
+  task_approval: TaskApprovalTable;
 }
 
 export type Db = Kysely<Database>;

@@ -21,6 +21,7 @@ import { workflowApprovals } from './migrations/0018-workflow-approvals.ts';
 import { hostHistory } from './migrations/0019-host-history.ts';
 import { logSearchIndex } from './migrations/0020-log-search-index.ts';
 import { workflowRunOrigins } from './migrations/0022-workflow-run-origins.ts';
+import { templateRunSettings } from './migrations/0023-template-run-settings.ts';
 import { createSchemaHelpers, type GantryMigration } from './schema.ts';
 
 /** The one ordered migration set, shared by every dialect. */
@@ -46,6 +47,7 @@ const MIGRATIONS: GantryMigration[] = [
   hostHistory,
   logSearchIndex,
   workflowRunOrigins,
+  templateRunSettings,
 ];
 
 function createMigrator(db: Db, dialect: Dialect): Migrator {

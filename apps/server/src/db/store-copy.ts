@@ -61,6 +61,7 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   { table: 'workflow_run', key: 'id' },
   { table: 'workflow_step_run', key: 'id' },
   { table: 'workflow_approval', key: 'id' },
+  { table: 'task_approval', key: 'id' },
 ];
 
 /**

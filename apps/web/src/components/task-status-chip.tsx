@@ -6,6 +6,7 @@ import type { TaskStatus } from '@gantry/contract';
 /** The theme colour of each status, shared by chips, dots and charts. */
 export const TASK_STATUS_COLORS: Record<TaskStatus, NonNullable<ChipProps['color']>> = {
   waiting: 'default',
+  waiting_approval: 'warning',
   starting: 'info',
   waiting_confirmation: 'warning',
   confirmed: 'info',

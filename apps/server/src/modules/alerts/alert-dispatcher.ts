@@ -106,6 +106,20 @@ export function createAlertDispatcher(deps: AlertDispatcherDeps) {
       });
     },
 
+    /** Starts alerting that a task waits for its template's approvers, with a link to the task; never throws. */
+    notifyTaskApproval(task: TaskRow, gate: { required: number }): void {
+      if (!hasChannels) return;
+      inBackground(task.id, async () => {
+        // The alert is about approving, not about the task's result: sent whatever the success setting.
+        const alert = await buildAlert(task, 'waiting_confirmation');
+        if (alert)
+          await sendToAll(
+            { ...alert, taskApproval: { required: gate.required, due: task.approval_due ?? '' } },
+            task.id,
+          );
+      });
+    },
+
     /** Starts alerting that an approval step of a workflow run waits, with a link to the run; never throws. */
     notifyApproval(waiting: ApprovalWaiting): void {
       if (!hasChannels) return;

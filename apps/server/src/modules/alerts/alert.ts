@@ -24,6 +24,8 @@ export interface Alert {
     required: number;
     due: string;
   };
+  /** The task waits for its template's approvers (status waiting_confirmation, task.url the task). */
+  taskApproval?: { required: number; due: string };
   project: { id: number; name: string; alertChat: string | null };
   template: { id: number; name: string };
   task: {
@@ -98,6 +100,7 @@ export function describeTitle(alert: Alert): string {
   if (alert.test) return `Test alert from Gantry for project "${alert.project.name}"`;
   if (alert.approval)
     return `Run #${alert.approval.runId} of workflow "${alert.approval.workflow.name}" waits for approval at "${alert.approval.step.name}"`;
+  if (alert.taskApproval) return `Task #${alert.task.id} of "${alert.template.name}" waits for approval`;
   return `Task #${alert.task.id} of "${alert.template.name}" ${STATUS_VERBS[alert.status]}`;
 }
 
@@ -133,6 +136,14 @@ export function describeFacts(alert: Alert): AlertFact[] {
     { label: 'Author', value: alert.task.author },
     { label: 'Duration', value: formatDuration(alert.task.durationSeconds) },
   ];
+  if (alert.taskApproval)
+    facts.splice(
+      3,
+      3,
+      { label: 'Started by', value: alert.task.author },
+      { label: 'Approvals required', value: String(alert.taskApproval.required) },
+      { label: 'Decide by', value: alert.taskApproval.due },
+    );
   if (alert.task.version) facts.push({ label: 'Version', value: alert.task.version });
   if (alert.task.message) facts.push({ label: 'Message', value: alert.task.message });
   return facts;

@@ -1,4 +1,4 @@
-import type { ProjectBackup, SurveyVar } from '@gantry/contract';
+import type { ApprovalGate, BackupApproval, ProjectBackup, SurveyVar } from '@gantry/contract';
 import { WorkflowDefinition } from '@gantry/contract';
 import { toWorkflowFile } from '../workflows/workflow-file.ts';
 import type { ProjectRow } from '../projects/projects.table.ts';
@@ -24,6 +24,12 @@ function assignUniqueNames<T extends { id: number }>(rows: T[], nameOf: (row: T)
     names.set(row.id, name);
   }
   return names;
+}
+
+/** A gate with its approvers named: members by username (one who left the project is no approver any more). */
+function toBackupApproval(gate: ApprovalGate, memberNames: Map<number, string>): BackupApproval {
+  const users = gate.approvers.user_ids.flatMap((id) => memberNames.get(id) ?? []);
+  return { ...gate, approvers: { users, roles: gate.approvers.roles } };
 }
 
 const nameOf = (names: Map<number, string>, id: number | null) => (id === null ? undefined : names.get(id));
@@ -65,6 +71,7 @@ export async function buildBackup(stores: BackupStores, project: ProjectRow): Pr
   const workflows = await stores.workflows.list(projectId);
   const members = await stores.projects.listMembers(projectId, 'username', 'asc');
 
+  const memberNames = new Map(members.map((m) => [m.user_id, m.username]));
   const keyNames = assignUniqueNames(keys, (k) => k.name);
   const repositoryNames = assignUniqueNames(repositories, (r) => r.name);
   const inventoryNames = assignUniqueNames(inventories, (i) => i.name);
@@ -138,6 +145,7 @@ export async function buildBackup(stores: BackupStores, project: ProjectRow): Pr
       git_branch: t.git_branch ?? undefined,
       survey_vars: JSON.parse(t.survey_vars) as SurveyVar[],
       task_params: JSON.parse(t.task_params) as Record<string, unknown>,
+      ...(t.approval ? { approval: toBackupApproval(JSON.parse(t.approval) as ApprovalGate, memberNames) } : {}),
       repository: nameOf(repositoryNames, t.repository_id) ?? '',
       inventory: nameOf(inventoryNames, t.inventory_id),
       environment: nameOf(environmentNames, t.environment_id),

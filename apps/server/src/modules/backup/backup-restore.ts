@@ -1,4 +1,4 @@
-import type { ProjectBackup, WorkflowFile } from '@gantry/contract';
+import type { ApprovalGate, BackupApproval, ProjectBackup, ProjectRoleSlug, WorkflowFile } from '@gantry/contract';
 import {
   RUN_ONCE_SCHEDULE_TYPE,
   VAULT_SCRIPT_PATTERN,
@@ -271,6 +271,7 @@ export async function writeBackup(
       git_branch: t.git_branch?.trim() || null,
       survey_vars: JSON.stringify(t.survey_vars),
       task_params: JSON.stringify(t.task_params),
+      approval: t.approval ? JSON.stringify(toRestoredGate(t.approval, ownerId, ownerUsername)) : null,
       created,
     });
     templateIds.set(t.name, id);
@@ -416,12 +417,27 @@ const listNamed = (ids: Map<string, number>) => [...ids].map(([name, id]) => ({ 
  * left without any falls to the owners, so that the gate stays closed rather than disappearing.
  */
 function keepMemberApprovers(file: WorkflowFile, ownerUsername: string): WorkflowFile {
-  const steps = file.steps.map((step) => {
-    if (step.kind !== 'approval') return step;
-    const users = step.approvers.users.filter((name) => name === ownerUsername);
-    const roles = users.length === 0 && step.approvers.roles.length === 0 ? (['owner'] as const) : step.approvers.roles;
-    const required = roles.length === 0 ? Math.min(step.required, users.length) : step.required;
-    return { ...step, approvers: { users, roles: [...roles] }, required };
-  });
+  const steps = file.steps.map((step) => (step.kind === 'approval' ? keepOwner(step, ownerUsername) : step));
   return { ...file, steps };
+}
+
+/** An approval's approvers as the restored project has them: the owner if named, the roles, else the owners. */
+function keepOwner<T extends { approvers: { users: string[]; roles: ProjectRoleSlug[] }; required: number }>(
+  gate: T,
+  ownerUsername: string,
+): T {
+  const users = gate.approvers.users.filter((name) => name === ownerUsername);
+  const roles: ProjectRoleSlug[] =
+    users.length === 0 && gate.approvers.roles.length === 0 ? ['owner'] : gate.approvers.roles;
+  const required = roles.length === 0 ? Math.min(gate.required, users.length) : gate.required;
+  return { ...gate, approvers: { users, roles }, required };
+}
+
+/** A template's gate from a backup, by the same rule as workflow approval steps. */
+function toRestoredGate(approval: BackupApproval, ownerId: number, ownerUsername: string): ApprovalGate {
+  const kept = keepOwner(approval, ownerUsername);
+  return {
+    ...kept,
+    approvers: { user_ids: kept.approvers.users.length > 0 ? [ownerId] : [], roles: kept.approvers.roles },
+  };
 }

@@ -63,6 +63,7 @@ export function createProjectsRepository(db: Db, dialect: Dialect) {
             'integration_matcher',
             'integration_extract_value',
             'integration',
+            'task_approval',
             // Tasks before their counters: a task finishing meanwhile locks its row, then its counters, and
             // taking them in the same order makes the delete wait for it instead of deadlocking with it.
             'task',

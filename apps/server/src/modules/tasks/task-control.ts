@@ -1,5 +1,5 @@
 import type { TaskStatus } from '@gantry/contract';
-import { ACTIVE_TASK_STATUSES, STOPPABLE_STARTED_STATUSES } from '@gantry/contract';
+import { ACTIVE_TASK_STATUSES, STOPPABLE_STARTED_STATUSES, UNSTARTED_TASK_STATUSES } from '@gantry/contract';
 import { PLAN_REJECTED_LINE, TaskStopped } from '@gantry/runner';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
@@ -84,7 +84,8 @@ export function createTaskControl(deps: TaskControlDeps) {
   /** Stops a task: a queued one at once, a started one by killing its processes (at once when forced). */
   async function stop(task: TaskRow, force: boolean): Promise<void> {
     const here = local.isRunningHere(task.id);
-    if (runsOnOtherNode(task) && task.status !== 'waiting') {
+    const unstarted = UNSTARTED_TASK_STATUSES.includes(task.status);
+    if (runsOnOtherNode(task) && !unstarted) {
       // If that process is gone, the node sweep closes the task.
       if ((await statuses.transition(task, STOPPABLE_STARTED_STATUSES, 'stopping')) || force)
         deps.control?.send(task.id, force ? 'force_stop' : 'stop');
@@ -98,7 +99,7 @@ export function createTaskControl(deps: TaskControlDeps) {
       return;
     }
     if (!here) {
-      await statuses.transition(task, ['waiting', ...ACTIVE_TASK_STATUSES], 'stopped', { end: now() });
+      await statuses.transition(task, [...UNSTARTED_TASK_STATUSES, ...ACTIVE_TASK_STATUSES], 'stopped', { end: now() });
       if (task.runner_id !== null) deps.placement.notify(task.runner_id, task.id, 'changed');
       deps.wake();
       return;

@@ -46,6 +46,8 @@ interface TaskCreationDeps {
   events: EventsService;
   secrets: SecretBox;
   clock: Clock;
+  /** A task created under its template's approval gate waits for its approvers: tell them. */
+  onWaitingApproval?(task: TaskRow): Promise<void>;
 }
 
 /**
@@ -61,6 +63,7 @@ export function createTaskCreation({
   events,
   secrets,
   clock,
+  onWaitingApproval,
 }: TaskCreationDeps) {
   const requestRules = createTaskRequestRules({
     hasRunCommit: (projectId, templateId, commitHash) => tasks.hasRunCommit(projectId, templateId, commitHash),
@@ -107,10 +110,12 @@ export function createTaskCreation({
         .map((s) => s.trim())
         .filter(Boolean);
 
+    const created = clock.now();
+    const gate = template.approval;
     const row: Omit<TaskRow, 'id'> = {
       project_id: projectId,
       template_id: template.id,
-      status: 'waiting',
+      status: gate ? 'waiting_approval' : 'waiting',
       user_id: origin.user?.id ?? null,
       integration_id: origin.integrationId ?? null,
       schedule_id: origin.scheduleId ?? null,
@@ -119,7 +124,7 @@ export function createTaskCreation({
       commit_message: '',
       build_task_id: template.type === 'deploy' ? (body.build_task_id ?? null) : null,
       version: await versionOf(template, body, projectId),
-      created: toTimestamp(clock.now()),
+      created: toTimestamp(created),
       start: null,
       end: null,
       environment: body.environment,
@@ -137,6 +142,12 @@ export function createTaskCreation({
       host_recap: null,
       rerun_of_task_id: origin.rerunOf ?? null,
       log_indexed: 0,
+      approval: gate ? JSON.stringify(gate) : null,
+      approval_due: gate ? toTimestamp(new Date(created.getTime() + gate.timeout_seconds * 1000)) : null,
+      retry_of_task_id: null,
+      retry_attempt: 0,
+      retry_limit: 0,
+      retry_due: null,
     };
     const id = await tasks.insert(row);
     if (checked.argumentsIgnored)
@@ -148,7 +159,9 @@ export function createTaskCreation({
       objectId: id,
       description: `Task ${id} (${template.name}) queued`,
     });
-    return toTask({ ...row, id });
+    const task = { ...row, id };
+    if (gate) await onWaitingApproval?.(task);
+    return toTask(task);
   };
 }
 

@@ -14,6 +14,7 @@ import { createTaskStatuses, type TaskStatusesDeps } from './task-statuses.ts';
 import type { TasksRepository } from './tasks.repository.ts';
 import type { TaskRow } from './tasks.table.ts';
 import type { TaskOutcome } from '@gantry/runner';
+import type { TaskStatus } from '@gantry/contract';
 
 export interface TaskEngineDeps {
   /** This server process; recorded on the tasks it runs in-process. */
@@ -73,8 +74,9 @@ export function createTaskEngine(deps: TaskEngineDeps) {
       deps.tasks.update(taskId, { commit_hash: commit.hash, commit_message: commit.message.slice(0, 255) }),
     /** Status changes of tasks that run on runners go through the same guard and live updates. */
     transition: statuses.transition,
-    settle: async (task: TaskRow, outcome: TaskOutcome) => {
-      const settled = await statuses.settle(task, outcome);
+    /** Records a final status (by default of a started task) and runs the after-task work once. */
+    settle: async (task: TaskRow, outcome: TaskOutcome, from?: readonly TaskStatus[]) => {
+      const settled = await statuses.settle(task, outcome, undefined, from);
       dispatcher.wake();
       return settled;
     },

@@ -29,7 +29,7 @@ export function toTask(row: TaskRow): Task {
     params,
     playbook: row.playbook,
     runner_id: row.runner_id,
-    location: row.status === 'waiting' ? 'queue' : 'running',
+    location: row.status === 'waiting' || row.status === 'waiting_approval' ? 'queue' : 'running',
     debug: params.debug === true,
     dry_run: params.dry_run === true,
     diff: params.diff === true,
@@ -37,6 +37,7 @@ export function toTask(row: TaskRow): Task {
     secret: '',
     host_recap: parseHostRecap(row.host_recap),
     rerun_of_task_id: row.rerun_of_task_id,
+    needs_approval: row.approval !== null,
   };
 }
 

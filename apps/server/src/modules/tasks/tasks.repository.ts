@@ -2,6 +2,7 @@ import {
   ACTIVE_TASK_STATUSES,
   FINISHED_TASK_STATUSES,
   TASK_STATUS_RULES,
+  UNSTARTED_TASK_STATUSES,
   isTaskFinished,
   type TaskStatOutcome,
   type TaskStatus,
@@ -253,7 +254,7 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
           'project.name as project_name',
           'users.username as username',
         ])
-        .where('task.status', 'in', ['waiting', ...ACTIVE_TASK_STATUSES])
+        .where('task.status', 'in', [...UNSTARTED_TASK_STATUSES, ...ACTIVE_TASK_STATUSES])
         .orderBy('task.id')
         .execute();
     },

@@ -4,12 +4,14 @@ import {
   logsSearchApi,
   projectHostsApi,
   rawOutputApi,
+  taskApprovalApi,
   taskHostsApi,
   tasksApi,
 } from '@gantry/contract';
 import type { Routes } from '../../http/route.ts';
 import { ADMIN, projectMember } from '../../http/route.ts';
 import type { LogsSearch } from './logs-search.ts';
+import type { TaskApprovals } from './task-approvals.ts';
 import type { TaskHostsService } from './task-hosts.ts';
 import type { TaskRerun } from './task-rerun.ts';
 import type { TasksService } from './tasks.service.ts';
@@ -21,7 +23,14 @@ export function registerTasksRoutes(
     taskHosts,
     rerunFailedHosts,
     logsSearch,
-  }: { tasks: TasksService; taskHosts: TaskHostsService; rerunFailedHosts: TaskRerun; logsSearch: LogsSearch },
+    taskApprovals,
+  }: {
+    tasks: TasksService;
+    taskHosts: TaskHostsService;
+    rerunFailedHosts: TaskRerun;
+    logsSearch: LogsSearch;
+    taskApprovals: TaskApprovals;
+  },
 ) {
   const run = projectMember(Permission.runProjectTasks);
   route(tasksApi.create, run, ({ actor, access, body }) =>
@@ -41,6 +50,15 @@ export function registerTasksRoutes(
   route(taskHostsApi.list, projectMember(), ({ access, params }) => taskHosts.list(access.project.id, params.taskId));
   route(tasksApi.rerunFailedHosts, run, ({ actor, access, params }) =>
     rerunFailedHosts(access.project.id, params.taskId, { user: actor, permissions: access.permissions }),
+  );
+  route(taskApprovalApi.get, projectMember(), ({ actor, access, params }) =>
+    taskApprovals.get(actor, access.project.id, params.taskId),
+  );
+  route(taskApprovalApi.approve, run, ({ actor, access, params, body }) =>
+    taskApprovals.decide(actor, access.project.id, params.taskId, 'approve', body.reason),
+  );
+  route(taskApprovalApi.reject, run, ({ actor, access, params, body }) =>
+    taskApprovals.decide(actor, access.project.id, params.taskId, 'reject', body.reason),
   );
   route(projectHostsApi.list, projectMember(), ({ access }) => taskHosts.listProjectHosts(access.project.id));
   route(projectHostsApi.failing, projectMember(), ({ access, query }) =>

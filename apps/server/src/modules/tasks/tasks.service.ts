@@ -8,7 +8,7 @@ import type {
   TaskStatus,
   TaskWithTemplate,
 } from '@gantry/contract';
-import { isTaskFinished } from '@gantry/contract';
+import { UNSTARTED_TASK_STATUSES, isTaskFinished } from '@gantry/contract';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
@@ -146,7 +146,7 @@ export function createTasksService({
         runner_id: t.runner_id,
         runner_name: t.runner_name,
         status: t.status,
-        location: t.status === 'waiting' ? 'queue' : 'running',
+        location: UNSTARTED_TASK_STATUSES.includes(t.status) ? 'queue' : 'running',
       }));
     },
     async stopAnywhere(id: number): Promise<void> {

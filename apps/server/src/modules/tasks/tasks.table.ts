@@ -42,6 +42,17 @@ export interface TaskTable {
   rerun_of_task_id: ColumnType<number | null, number | null | undefined, number | null>;
   /** Lines of the log in the search index across tasks (seq below this); filled once the task has finished. */
   log_indexed: ColumnType<number, number | undefined, number>;
+  /** JSON of the ApprovalGate the task was created under; null when it needed no approval. */
+  approval: ColumnType<string | null, string | null | undefined, string | null>;
+  /** While the task waits for approval: when its gate's on-timeout rule settles it. */
+  approval_due: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The first task of the chain this one retries, and which retry of it this is (0 for no retry). */
+  retry_of_task_id: ColumnType<number | null, number | null | undefined, number | null>;
+  retry_attempt: ColumnType<number, number | undefined, number>;
+  /** The retries the chain may take, from its template when its first task was created. */
+  retry_limit: ColumnType<number, number | undefined, number>;
+  /** When this failed task's next retry is to be created; null once it exists or when none is due. */
+  retry_due: ColumnType<string | null, string | null | undefined, string | null>;
 }
 export type TaskRow = Selectable<TaskTable>;
 
@@ -111,3 +122,17 @@ export interface TaskHostResultTable {
   duration_ms: number;
   message: string;
 }
+
+/** An approver's decision on a task of a template that needs approval. */
+export interface TaskApprovalTable {
+  id: Generated<number>;
+  task_id: number;
+  project_id: number;
+  user_id: number | null;
+  username: string;
+  /** approve or reject. */
+  decision: string;
+  reason: string;
+  created: string;
+}
+export type TaskApprovalRow = Selectable<TaskApprovalTable>;

@@ -1,8 +1,8 @@
-import type { SurveyVar, Template, TemplateInput } from '@gantry/contract';
+import type { ApprovalGate, SurveyVar, Template, TemplateInput } from '@gantry/contract';
 import { isPasswordKeyType, templateEnvironmentIdOf } from '@gantry/contract';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
-import { badRequest, notFound } from '../../errors.ts';
+import { badRequest, notFound, validationFailed } from '../../errors.ts';
 import type { AppsService } from '../apps/apps.service.ts';
 import type { EnvironmentsService } from '../environments/environments.service.ts';
 import type { EventsService } from '../events/events.service.ts';
@@ -52,6 +52,7 @@ function toTemplate(row: TemplateRow, vaults: TemplateVaultRow[], lastTask: Temp
       script: v.script,
     })),
     task_params: JSON.parse(row.task_params) as Record<string, unknown>,
+    approval: row.approval === null ? null : (JSON.parse(row.approval) as ApprovalGate),
     runner_tag: null,
     tasks: 0,
     last_task: lastTask,
@@ -72,6 +73,8 @@ interface TemplatesDeps {
   clock: Clock;
   /** The newest task of each of the given templates, keyed by template id (from the task engine). */
   lastTasks(projectId: number, templateIds: number[]): Promise<Map<number, Record<string, unknown>>>;
+  /** Those of the users who may approve in the project (members who are no guests). */
+  listApproverIds(projectId: number, userIds: readonly number[]): Promise<number[]>;
   /** Runs after a template is stored (terraform/tofu templates get their default workspace here). */
   onCreated?(projectId: number, templateId: number): Promise<void>;
 }
@@ -121,7 +124,15 @@ export function createTemplatesService(deps: TemplatesDeps) {
       const key = await deps.keys.assertExists(projectId, vault.vault_key_id, 'Vault password key');
       if (!isPasswordKeyType(key.type)) throw badRequest('Vault password key must be a login with password key');
     }
+    if (body.approval) {
+      const eligible = new Set(await deps.listApproverIds(projectId, body.approval.approvers.user_ids));
+      const strangers = body.approval.approvers.user_ids.filter((id) => !eligible.has(id));
+      if (strangers.length > 0)
+        throw validationFailed(`Approvers ${strangers.join(', ')} are not members of this project who may approve`);
+    }
     return {
+      // Left out (as Semaphore's clients do), the gate stays as it was; null removes it.
+      ...(body.approval === undefined ? {} : { approval: body.approval ? JSON.stringify(body.approval) : null }),
       name: body.name,
       description: body.description ?? '',
       app: body.app,

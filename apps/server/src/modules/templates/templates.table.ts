@@ -1,5 +1,5 @@
 import type { TemplateType, TemplateVault } from '@gantry/contract';
-import type { Generated, Selectable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 
 export interface TemplateTable {
   id: Generated<number>;
@@ -26,6 +26,11 @@ export interface TemplateTable {
   survey_vars: string;
   /** JSON object of per-app options. */
   task_params: string;
+  /** JSON of the contract's ApprovalGate; null when tasks run without approval. */
+  approval: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Retries of a failed task (0 is off) and the seconds before each. */
+  retries: ColumnType<number, number | undefined, number>;
+  retry_delay_seconds: ColumnType<number, number | undefined, number>;
   created: string;
 }
 export type TemplateRow = Selectable<TemplateTable>;

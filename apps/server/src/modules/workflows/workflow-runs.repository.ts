@@ -1,4 +1,3 @@
-import type { ProjectRoleSlug } from '@gantry/contract';
 import type { Updateable } from 'kysely';
 import type { Db, Dialect } from '../../db/database.ts';
 import { retryOnConflict } from '../../db/errors.ts';
@@ -19,13 +18,6 @@ type NewStep = Pick<WorkflowStepRunRow, 'step_key' | 'kind'> &
   Partial<Pick<WorkflowStepRunRow, 'status' | 'task_id' | 'due' | 'message' | 'start' | 'end'>>;
 type KeptDecision = Omit<WorkflowApprovalRow, 'id' | 'run_id'>;
 type NewDecision = Omit<WorkflowApprovalRow, 'id' | 'user_id'> & { user_id: number };
-
-export interface ApproverRow {
-  id: number;
-  username: string;
-  name: string;
-  role: string;
-}
 
 /** Whether a decision was recorded, or why not. */
 export type DecisionResult = 'recorded' | 'not_waiting' | 'duplicate';
@@ -152,28 +144,6 @@ export function createWorkflowRunsRepository(db: Db, dialect: Dialect) {
           return 'recorded';
         }),
       );
-    },
-    /** Members of the project who are not guests and are listed by id or hold one of the roles. */
-    listApprovers(
-      projectId: number,
-      userIds: readonly number[],
-      roles: readonly ProjectRoleSlug[],
-    ): Promise<ApproverRow[]> {
-      if (userIds.length === 0 && roles.length === 0) return Promise.resolve([]);
-      return db
-        .selectFrom('project_user')
-        .innerJoin('users', 'users.id', 'project_user.user_id')
-        .select(['users.id', 'users.username', 'users.name', 'project_user.role'])
-        .where('project_user.project_id', '=', projectId)
-        .where('project_user.role', '!=', 'guest')
-        .where((eb) =>
-          eb.or([
-            ...(userIds.length > 0 ? [eb('project_user.user_id', 'in', userIds)] : []),
-            ...(roles.length > 0 ? [eb('project_user.role', 'in', roles)] : []),
-          ]),
-        )
-        .orderBy('users.username')
-        .execute();
     },
     /** Ends a running run; false when it had already ended. */
     async end(id: number, status: string, end: string, message = ''): Promise<boolean> {

@@ -12,14 +12,15 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { AppError, badRequest, conflict, forbidden, notFound, validationFailed } from '../../errors.ts';
+import { AppError, badRequest, conflict, notFound, validationFailed } from '../../errors.ts';
 import type { ApprovalWaiting } from '../alerts/alert.ts';
+import type { ApprovalGates, GateSubject } from '../approvals/approval-gate.ts';
 import type { EventsService } from '../events/events.service.ts';
 import type { TaskOrigin } from '../tasks/task-creation.ts';
 import type { TaskRow } from '../tasks/tasks.table.ts';
 import type { TasksService } from '../tasks/tasks.service.ts';
 import type { UserRow } from '../users/users.table.ts';
-import type { ApproverRow, WorkflowRunsRepository } from './workflow-runs.repository.ts';
+import type { WorkflowRunsRepository } from './workflow-runs.repository.ts';
 import { planRun } from './workflow-run-plan.ts';
 import type { WorkflowsService } from './workflows.service.ts';
 import type { WorkflowApprovalRow, WorkflowRunRow, WorkflowStepRunRow } from './workflows.table.ts';
@@ -40,6 +41,7 @@ interface WorkflowRunsDeps {
   /** The user's current rights in the project, or undefined when they are no member any more. */
   originOf(userId: number, projectId: number): Promise<TaskOrigin | undefined>;
   events: EventsService;
+  gates: ApprovalGates;
   /** Tells the project's alert channels that an approval step waits; must not throw or wait. */
   alertApproval(waiting: ApprovalWaiting): void;
   clock: Clock;
@@ -220,16 +222,18 @@ export function createWorkflowRuns(deps: WorkflowRunsDeps) {
     }
   }
 
-  /** Members who may still decide on a step: approvers who have not decided, the starter only if allowed. */
-  async function listPendingApprovers(
+  const subjectOf = (
     run: WorkflowRunRow,
+    row: WorkflowStepRunRow,
     step: ApprovalStep,
     decisions: WorkflowApprovalRow[],
-  ): Promise<ApproverRow[]> {
-    const decided = new Set(decisions.filter((d) => d.step_key === step.key).map((d) => d.user_id));
-    const approvers = await runs.listApprovers(run.project_id, step.approvers.user_ids, step.approvers.roles);
-    return approvers.filter((a) => !decided.has(a.id) && (step.starter_may_approve || a.id !== run.user_id));
-  }
+  ): GateSubject => ({
+    projectId: run.project_id,
+    gate: step,
+    starterId: run.user_id,
+    decisions: decisions.filter((d) => d.step_key === step.key),
+    waiting: row.status === 'waiting_approval',
+  });
 
   async function describeApproval(
     run: WorkflowRunRow,
@@ -239,21 +243,7 @@ export function createWorkflowRuns(deps: WorkflowRunsDeps) {
     viewerId: number,
   ): Promise<WorkflowStepApproval | null> {
     if (step?.kind !== 'approval') return null;
-    const own = decisions.filter((d) => d.step_key === step.key);
-    const pending = row.status === 'waiting_approval' ? await listPendingApprovers(run, step, decisions) : [];
-    return {
-      required: step.required,
-      approvals: own.filter((d) => d.decision === 'approve').length,
-      decisions: own.map((d) => ({
-        user_id: d.user_id,
-        username: d.username,
-        decision: d.decision === 'approve' ? 'approve' : 'reject',
-        reason: d.reason,
-        created: d.created,
-      })),
-      pending_approvers: pending.map((a) => ({ id: a.id, username: a.username, name: a.name })),
-      can_decide: pending.some((a) => a.id === viewerId),
-    };
+    return deps.gates.describe(subjectOf(run, row, step, decisions), viewerId);
   }
 
   async function toDetail(run: WorkflowRunRow, viewerId: number): Promise<WorkflowRunDetail> {
@@ -420,10 +410,10 @@ export function createWorkflowRuns(deps: WorkflowRunsDeps) {
       const decisions = await runs.listDecisions(run.id);
       if (decisions.some((d) => d.step_key === stepKey && d.user_id === actor.id))
         throw conflict('You have already decided on this step');
-      if (actor.id === run.user_id && !step.starter_may_approve)
-        throw forbidden('Who started the run may not approve or reject it');
-      if (!(await listPendingApprovers(run, step, decisions)).some((a) => a.id === actor.id))
-        throw forbidden('You are not an approver of this step');
+      await deps.gates.assertMayDecide(subjectOf(run, row, step, decisions), actor.id, {
+        started: 'run',
+        gated: 'step',
+      });
       const time = now();
       const result = await runs.recordDecision(
         row.id,
@@ -438,10 +428,9 @@ export function createWorkflowRuns(deps: WorkflowRunsDeps) {
           created: time,
         },
         (approvals) => {
-          if (decision === 'reject')
-            return { status: 'failed', end: time, message: `Rejected by ${actor.username}`.slice(0, 1024) };
-          const message = `${approvals} of ${step.required} approvals`;
-          return approvals >= step.required ? { status: 'success', end: time, message } : { message };
+          const { settled, message } = deps.gates.settle(step, decision, approvals, actor.username);
+          if (settled === 'waiting') return { message };
+          return { status: settled === 'approved' ? 'success' : 'failed', end: time, message };
         },
       );
       if (result === 'duplicate') throw conflict('You have already decided on this step');

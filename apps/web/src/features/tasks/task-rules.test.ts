@@ -11,7 +11,7 @@ describe('getTaskButtons', () => {
     }
   });
 
-  it('offers stop in running, stopping, waiting, starting, waiting_confirmation and confirmed; a rejected task has ended', () => {
+  it('offers stop in running, stopping, waiting, waiting_approval, starting, waiting_confirmation and confirmed; a rejected task has ended', () => {
     const stoppable = TaskStatus.options.filter((status) => getTaskButtons(status).stop !== null);
     expect(stoppable.sort()).toEqual([
       'confirmed',
@@ -19,6 +19,7 @@ describe('getTaskButtons', () => {
       'starting',
       'stopping',
       'waiting',
+      'waiting_approval',
       'waiting_confirmation',
     ]);
   });

@@ -8,9 +8,11 @@ function buildWebhookPayload(alert: Alert) {
       ? 'test'
       : alert.approval
         ? 'workflow.waiting_approval'
-        : alert.status === 'waiting_confirmation'
-          ? 'task.waiting_confirmation'
-          : 'task.finished',
+        : alert.taskApproval
+          ? 'task.waiting_approval'
+          : alert.status === 'waiting_confirmation'
+            ? 'task.waiting_confirmation'
+            : 'task.finished',
     title: describeTitle(alert),
     text: describePlainText(alert),
     project: { id: alert.project.id, name: alert.project.name },
@@ -21,7 +23,7 @@ function buildWebhookPayload(alert: Alert) {
         ? null
         : {
             id: alert.task.id,
-            status: alert.status,
+            status: alert.taskApproval ? 'waiting_approval' : alert.status,
             status_text: formatStatus(alert.status),
             message: alert.task.message,
             version: alert.task.version,
@@ -30,6 +32,9 @@ function buildWebhookPayload(alert: Alert) {
             end: alert.task.end,
             duration_seconds: alert.task.durationSeconds,
             url: alert.task.url,
+            ...(alert.taskApproval
+              ? { required_approvals: alert.taskApproval.required, due: alert.taskApproval.due }
+              : {}),
           },
     workflow_run: alert.approval
       ? {

@@ -1,5 +1,13 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { projectHostsApi, rawOutputApi, taskHostsApi, tasksApi, teamApi, templatesApi } from '@gantry/contract';
+import {
+  projectHostsApi,
+  rawOutputApi,
+  taskApprovalApi,
+  taskHostsApi,
+  tasksApi,
+  teamApi,
+  templatesApi,
+} from '@gantry/contract';
 import type { CreateTaskBody, Task } from '@gantry/contract';
 import { api, buildUrl } from '../../../lib/api-client.ts';
 import { useRefreshingMutation } from '../../../lib/mutations.ts';
@@ -203,5 +211,26 @@ export function useStopWaitingTasks(projectId: number) {
         body: templateId === undefined ? {} : { template_id: templateId },
       }),
     { alsoAfterFailure: true },
+  );
+}
+
+/** Where the approval of a task of a template that needs approval stands; read again as the task's status moves. */
+export const taskApprovalQuery = (projectId: number, taskId: number, status: string) =>
+  queryOptions({
+    queryKey: [...taskKeys.detail(projectId, taskId), 'approval', status] as const,
+    queryFn: ({ signal }) => api(taskApprovalApi.get, { params: { projectId, taskId }, signal }),
+    // The panel (and a reason dialog in it) stays while the next status's answer loads.
+    placeholderData: keepPreviousData,
+  });
+
+/** Approves or rejects a task that waits for approval, with the reason every decision needs. */
+export function useDecideTaskApproval(projectId: number, taskId: number) {
+  return useRefreshingMutation(
+    [taskKeys.detail(projectId, taskId)],
+    ({ decision, reason }: { decision: 'approve' | 'reject'; reason: string }) =>
+      api(decision === 'approve' ? taskApprovalApi.approve : taskApprovalApi.reject, {
+        params: { projectId, taskId },
+        body: { reason },
+      }),
   );
 }

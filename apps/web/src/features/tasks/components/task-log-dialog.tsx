@@ -45,6 +45,7 @@ import { TaskLogView } from './task-log-view.tsx';
 import { HostRecapLine } from './host-recap-line.tsx';
 import { TaskHostsView } from './task-hosts-view.tsx';
 import { RerunFailedHostsButton } from './rerun-failed-hosts-button.tsx';
+import { TaskApprovalPanel } from './task-approval-panel.tsx';
 import { TaskStatusChip } from '../../../components/task-status-chip.tsx';
 
 /** Name under which the dialog's fullscreen choice is remembered. */
@@ -402,6 +403,8 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun, onOpenTask,
           </Typography>
         ) : null}
 
+        {task?.needs_approval ? <TaskApprovalPanel projectId={projectId} task={task} /> : null}
+
         {task?.rerun_of_task_id ? (
           <Link
             component="button"
@@ -461,9 +464,11 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun, onOpenTask,
           emptyText={
             task.status === 'waiting'
               ? t('taskLog.waitingForStart')
-              : isTaskFinished(task.status)
-                ? t('taskLog.noOutput')
-                : t('taskLog.waitingForOutput')
+              : task.status === 'waiting_approval'
+                ? t('taskLog.waitingForApproval')
+                : isTaskFinished(task.status)
+                  ? t('taskLog.noOutput')
+                  : t('taskLog.waitingForOutput')
           }
         />
       ) : (

@@ -1,5 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { templatesApi } from '@gantry/contract';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { teamApi, templatesApi } from '@gantry/contract';
 import type { Template, TemplateBody } from '@gantry/contract';
 import { api } from '../../../lib/api-client.ts';
 import { useRefreshingMutation } from '../../../lib/mutations.ts';
@@ -39,3 +39,11 @@ export const loadTemplate = (projectId: number, templateId: number) =>
   api(templatesApi.get, { params: { projectId, templateId } });
 export const loadTemplateRefs = (projectId: number, templateId: number) =>
   api(templatesApi.refs, { params: { projectId, templateId } });
+
+/** The project's members, whom the approval settings offer as approvers. */
+export const projectMembersQuery = (projectId: number) =>
+  queryOptions({
+    queryKey: [...resourceKeys.templates(projectId), 'members'] as const,
+    queryFn: ({ signal }) =>
+      api(teamApi.list, { params: { projectId }, query: { sort: 'name', order: 'asc' }, signal }),
+  });

@@ -56,6 +56,7 @@ import {
 import type { TemplateFormFields } from './template-form.ts';
 import { TYPE_LABEL_KEYS, toViewId } from './template-helpers.ts';
 import { VaultsEditor } from './vaults-editor.tsx';
+import { ApprovalEditor } from './approval-editor.tsx';
 import { SubmitButton } from '../../../components/submit-button.tsx';
 import { paths } from '../../../lib/paths.ts';
 
@@ -71,6 +72,7 @@ const FIELDS_WITH_MESSAGES = new Set([
   'start_version',
   'build_template_id',
   'vaults',
+  'approval',
 ]);
 
 const PLAYBOOK_PLACEHOLDERS = {
@@ -163,6 +165,7 @@ function TemplateForm({ projectId, viewId, template, app: appFromUrl, backTo }: 
   const loadError = [apps, inventories, repositories, environments, views, templates, keys, schedules].find(
     (query) => query.error,
   )?.error;
+  const approvalError = getFirstErrorMessage(form.formState.errors.approval);
   const unshownError = getFirstErrorMessage(
     Object.entries(form.formState.errors).filter(([field]) => !FIELDS_WITH_MESSAGES.has(field)),
   );
@@ -367,6 +370,17 @@ function TemplateForm({ projectId, viewId, template, app: appFromUrl, backTo }: 
                       itemLabel={(index) => t('templates.form.argN', { n: index + 1 })}
                       placeholder="--verbose"
                       helperText={t('templates.form.cliArgsHint')}
+                    />
+                  )}
+                />
+                <Controller
+                  name="approval"
+                  render={({ field }) => (
+                    <ApprovalEditor
+                      projectId={projectId}
+                      value={field.value}
+                      onChange={field.onChange}
+                      error={approvalError && translateValidationMessage(t, approvalError)}
                     />
                   )}
                 />

@@ -145,6 +145,13 @@ describe('template body', () => {
       ],
       vaults: [{ id: 31, name: 'prod', type: 'password', vault_key_id: 6, script: '' }],
       task_params: { diff: true },
+      approval: {
+        approvers: { user_ids: [5], roles: ['manager'] },
+        required: 2,
+        starter_may_approve: true,
+        timeout_seconds: 600,
+        on_timeout: 'approve',
+      },
       runner_tag: null,
       tasks: 3,
       last_task: null,
@@ -160,10 +167,37 @@ describe('template body', () => {
       task_params: { diff: true },
     });
     expect(body.vaults).toEqual([{ name: 'prod', type: 'password', vault_key_id: 6, script: '' }]);
+    expect(body.approval).toEqual(template.approval);
     expect(body).not.toHaveProperty('id');
     expect(
       TemplateFormSchema.safeParse(getTemplateFormDefaults({ app: 'ansible', template: { ...template, name: 'x' } }))
         .success,
     ).toBe(true);
+  });
+
+  it('sends the approval gate only when switched on, and lets the contract refuse bad numbers', () => {
+    const defaults = getTemplateFormDefaults({ app: 'bash' });
+    expect(toTemplateBody(defaults).approval).toBeNull();
+    const gated = {
+      ...defaults,
+      approval: { ...defaults.approval, enabled: true, roles: ['manager' as const], required: ' 2 ' },
+    };
+    expect(toTemplateBody(gated).approval).toEqual({
+      approvers: { user_ids: [], roles: ['manager'] },
+      required: 2,
+      timeout_seconds: 86400,
+      on_timeout: 'reject',
+      starter_may_approve: false,
+    });
+    const bad = TemplateFormSchema.safeParse({
+      ...gated,
+      name: 'x',
+      repository_id: 1,
+      environment_id: 1,
+      playbook: 'a.sh',
+      approval: { ...gated.approval, required: 'two' },
+    });
+    expect(bad.success).toBe(false);
+    expect(bad.error?.issues.map((issue) => issue.path.join('.'))).toContain('approval.required');
   });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TemplateBody, appNeedsInventory, appNeedsPlaybook, isTerraformApp } from '@gantry/contract';
-import type { SurveyVar, Template, TemplateType } from '@gantry/contract';
+import type { ApprovalGateInput, ProjectRoleSlug, SurveyVar, Template, TemplateType } from '@gantry/contract';
 import { cleanStringList } from '../../../components/string-list-editor.tsx';
 
 /** The type tabs of the form, in their fixed order. */
@@ -12,6 +12,54 @@ interface VaultFields {
   type: 'password' | 'script';
   vault_key_id: number | null;
   script: string;
+}
+
+/** The approval gate as the form edits it; numbers are text while typed. */
+export interface ApprovalFields {
+  enabled: boolean;
+  user_ids: number[];
+  roles: ProjectRoleSlug[];
+  required: string;
+  timeout_seconds: string;
+  on_timeout: 'reject' | 'approve';
+  starter_may_approve: boolean;
+}
+
+const DEFAULT_APPROVAL: ApprovalFields = {
+  enabled: false,
+  user_ids: [],
+  roles: [],
+  required: '1',
+  timeout_seconds: String(24 * 3600),
+  on_timeout: 'reject',
+  starter_may_approve: false,
+};
+
+function getApprovalFields(gate: Template['approval']): ApprovalFields {
+  if (!gate) return DEFAULT_APPROVAL;
+  return {
+    enabled: true,
+    user_ids: gate.approvers.user_ids,
+    roles: gate.approvers.roles,
+    required: String(gate.required),
+    timeout_seconds: String(gate.timeout_seconds),
+    on_timeout: gate.on_timeout,
+    starter_may_approve: gate.starter_may_approve,
+  };
+}
+
+/** Text that is no number becomes NaN, which the contract refuses with the field's own message. */
+const toNumber = (text: string): number => (text.trim() === '' ? Number.NaN : Number(text));
+
+function toApprovalGate(fields: ApprovalFields): ApprovalGateInput | null {
+  if (!fields.enabled) return null;
+  return {
+    approvers: { user_ids: fields.user_ids, roles: fields.roles },
+    required: toNumber(fields.required),
+    timeout_seconds: toNumber(fields.timeout_seconds),
+    on_timeout: fields.on_timeout,
+    starter_may_approve: fields.starter_may_approve,
+  };
 }
 
 /** What the template form edits. CLI args are a list here and a JSON array string on the wire. */
@@ -34,6 +82,7 @@ export interface TemplateFormFields {
   autorun: boolean;
   survey_vars: SurveyVar[];
   vaults: VaultFields[];
+  approval: ApprovalFields;
   /** Settings the form does not show, carried over unchanged. */
   git_branch: string | null;
   allow_override_branch_in_task: boolean;
@@ -97,6 +146,7 @@ export function getTemplateFormDefaults({
         vault_key_id: vault.vault_key_id,
         script: vault.script,
       })),
+      approval: getApprovalFields(template.approval),
       git_branch: template.git_branch,
       allow_override_branch_in_task: template.allow_override_branch_in_task,
       task_params: template.task_params,
@@ -121,6 +171,7 @@ export function getTemplateFormDefaults({
     autorun: false,
     survey_vars: [],
     vaults: [],
+    approval: DEFAULT_APPROVAL,
     git_branch: null,
     allow_override_branch_in_task: false,
     task_params: {},
@@ -153,6 +204,7 @@ export function toTemplateBody(fields: TemplateFormFields): TemplateBody {
     survey_vars: fields.survey_vars,
     vaults: appUsesVaults(fields.app) ? fields.vaults : [],
     task_params: fields.task_params,
+    approval: toApprovalGate(fields.approval),
   };
 }
 

@@ -1,0 +1,78 @@
+import type { Db, Dialect } from '../../db/database.ts';
+import { retryOnConflict } from '../../db/errors.ts';
+import { insertRow } from '../../db/insert.ts';
+import { lockForUpdate } from '../../db/row-lock.ts';
+import type { TaskApprovalRow, TaskRow } from './tasks.table.ts';
+
+type NewDecision = Omit<TaskApprovalRow, 'id' | 'user_id'> & { user_id: number };
+
+/** Whether a decision was recorded (with the approvals now counted), or why not. */
+export type TaskDecisionResult =
+  { recorded: true; approvals: number } | { recorded: false; why: 'not_waiting' | 'duplicate' };
+
+/** Decisions on tasks that wait for approval, and the tasks whose approval timed out. */
+export function createTaskApprovalsRepository(db: Db, dialect: Dialect) {
+  return {
+    listDecisions(taskId: number): Promise<TaskApprovalRow[]> {
+      return db.selectFrom('task_approval').selectAll().where('task_id', '=', taskId).orderBy('id').execute();
+    },
+    /**
+     * Records a decision under a lock of the task's row: two decisions at once are taken one after the
+     * other (the second counts the first), a user decides once, and none lands on a task that has
+     * moved on (approved, rejected, timed out, stopped).
+     */
+    recordDecision(decision: NewDecision): Promise<TaskDecisionResult> {
+      return retryOnConflict(() =>
+        db.transaction().execute(async (trx): Promise<TaskDecisionResult> => {
+          const task = await lockForUpdate(
+            trx.selectFrom('task').select('status').where('id', '=', decision.task_id),
+            dialect,
+          ).executeTakeFirst();
+          if (task?.status !== 'waiting_approval') return { recorded: false, why: 'not_waiting' };
+          const earlier = await trx
+            .selectFrom('task_approval')
+            .select('id')
+            .where('task_id', '=', decision.task_id)
+            .where('user_id', '=', decision.user_id)
+            .executeTakeFirst();
+          if (earlier) return { recorded: false, why: 'duplicate' };
+          await insertRow(trx, dialect, 'task_approval', decision);
+          const approvals = await trx
+            .selectFrom('task_approval')
+            .select('id')
+            .where('task_id', '=', decision.task_id)
+            .where('decision', '=', 'approve')
+            .execute();
+          return { recorded: true, approvals: approvals.length };
+        }),
+      );
+    },
+    /** Tasks waiting for approval whose time to decide is over, oldest first. */
+    listTimedOut(now: string, limit: number): Promise<TaskRow[]> {
+      return db
+        .selectFrom('task')
+        .selectAll()
+        .where('approval_due', '<=', now)
+        .where('status', '=', 'waiting_approval')
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+    },
+    /**
+     * Takes a timed-out task for this engine by moving its due time to `retryAt`: of several nodes
+     * sweeping at once one settles it, and should that one die meanwhile, a sweep after `retryAt` does.
+     */
+    async claimTimedOut(taskId: number, due: string, retryAt: string): Promise<boolean> {
+      const result = await db
+        .updateTable('task')
+        .set({ approval_due: retryAt })
+        .where('id', '=', taskId)
+        .where('status', '=', 'waiting_approval')
+        .where('approval_due', '=', due)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+  };
+}
+
+export type TaskApprovalsRepository = ReturnType<typeof createTaskApprovalsRepository>;

@@ -1,0 +1,210 @@
+import type { ApprovalGate, TaskApproval } from '@gantry/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../clock.ts';
+import { toTimestamp } from '../../clock.ts';
+import { badRequest, conflict, notFound } from '../../errors.ts';
+import type { ApprovalGates, GateSubject } from '../approvals/approval-gate.ts';
+import type { EventsService } from '../events/events.service.ts';
+import type { UserRow } from '../users/users.table.ts';
+import type { TaskApprovalsRepository } from './task-approvals.repository.ts';
+import type { TaskEngine } from './task-engine.ts';
+import type { TaskOutput } from './task-output.ts';
+import type { TasksRepository } from './tasks.repository.ts';
+import type { TaskApprovalRow, TaskRow } from './tasks.table.ts';
+
+/** How often a node looks for tasks whose time to be approved is over. */
+const SWEEP_MS = 1000;
+/** Timed-out tasks settled per sweep; the next sweep takes the rest. */
+const SWEEP_BATCH = 100;
+/** A node that claimed a timed-out task and died: another settles it after this long. */
+const CLAIM_MS = 60_000;
+
+interface TaskApprovalsDeps {
+  tasks: TasksRepository;
+  approvals: TaskApprovalsRepository;
+  gates: ApprovalGates;
+  engine: Pick<TaskEngine, 'transition' | 'settle' | 'wake'>;
+  output: TaskOutput;
+  events: EventsService;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+  /** Tells the project's alert channels that a task waits for approval; must not throw or wait. */
+  alertWaiting(task: TaskRow, gate: ApprovalGate): void;
+  sweepMs?: number;
+}
+
+const gateOf = (task: TaskRow): ApprovalGate | undefined =>
+  task.approval === null ? undefined : (JSON.parse(task.approval) as ApprovalGate);
+
+function stateOf(task: TaskRow, gate: ApprovalGate, decisions: TaskApprovalRow[]): TaskApproval['state'] {
+  if (task.status === 'waiting_approval') return 'waiting';
+  if (decisions.some((d) => d.decision === 'reject')) return 'rejected';
+  if (decisions.filter((d) => d.decision === 'approve').length >= gate.required) return 'approved';
+  // Stopped while it waited: nobody decided and no timeout came.
+  if (task.status === 'stopped' && task.start === null) return 'stopped';
+  return 'timed_out';
+}
+
+/**
+ * Tasks of templates that need approval (docs/workflows.md, "Templates that need approval"): such a
+ * task waits as `waiting_approval`, outside the queue, until its approvers approve it (it joins the
+ * queue), one rejects it or its time runs out (it ends as rejected, or joins the queue when the
+ * template says so). Its state is in the store, so a restarted node or another node of a cluster
+ * carries on.
+ */
+export function createTaskApprovals(deps: TaskApprovalsDeps) {
+  const now = () => toTimestamp(deps.clock.now());
+
+  const subjectOf = (task: TaskRow, gate: ApprovalGate, decisions: TaskApprovalRow[]): GateSubject => ({
+    projectId: task.project_id,
+    gate,
+    starterId: task.user_id,
+    decisions,
+    waiting: task.status === 'waiting_approval',
+  });
+
+  async function getGated(projectId: number, taskId: number): Promise<{ task: TaskRow; gate: ApprovalGate }> {
+    const task = await deps.tasks.find(projectId, taskId);
+    if (!task) throw notFound('Task');
+    const gate = gateOf(task);
+    if (!gate) throw badRequest('The task did not need approval');
+    return { task, gate };
+  }
+
+  async function describe(task: TaskRow, gate: ApprovalGate, viewerId: number): Promise<TaskApproval> {
+    const decisions = await deps.approvals.listDecisions(task.id);
+    return {
+      ...(await deps.gates.describe(subjectOf(task, gate, decisions), viewerId)),
+      task_id: task.id,
+      state: stateOf(task, gate, decisions),
+      due: task.status === 'waiting_approval' ? task.approval_due : null,
+    };
+  }
+
+  /** Ends a task that waits for approval as rejected, its log saying why. */
+  async function rejectTask(task: TaskRow, lines: string[]): Promise<boolean> {
+    await deps.output.write(task, [...lines, 'Task rejected.']);
+    return deps.engine.settle(task, 'rejected', ['waiting_approval']);
+  }
+
+  /** Lets an approved task join the queue. */
+  async function release(task: TaskRow, line: string): Promise<boolean> {
+    if (!(await deps.engine.transition(task, ['waiting_approval'], 'waiting', { approval_due: null }))) return false;
+    await deps.output.write(task, [line]);
+    deps.engine.wake();
+    return true;
+  }
+
+  async function settleTimedOut(task: TaskRow): Promise<void> {
+    const gate = gateOf(task);
+    const due = task.approval_due;
+    if (!gate || due === null) return;
+    const retryAt = toTimestamp(new Date(deps.clock.now().getTime() + CLAIM_MS));
+    if (!(await deps.approvals.claimTimedOut(task.id, due, retryAt))) return;
+    const what = `Nobody approved the task in ${gate.timeout_seconds} seconds`;
+    if (gate.on_timeout === 'approve') await release(task, `${what}; the template approves it on timeout.`);
+    else await rejectTask(task, [`${what}; the template rejects it on timeout.`]);
+    await deps.events.record({
+      userId: null,
+      projectId: task.project_id,
+      objectType: 'task',
+      objectId: task.id,
+      description: `Task ${task.id} approval timed out: ${gate.on_timeout === 'approve' ? 'approved' : 'rejected'}`,
+    });
+  }
+
+  let timer: NodeJS.Timeout | undefined;
+  let sweeping: Promise<void> | undefined;
+  async function sweep(): Promise<void> {
+    for (const task of await deps.approvals.listTimedOut(now(), SWEEP_BATCH))
+      await settleTimedOut(task).catch((error: unknown) =>
+        deps.logger.error({ err: error, taskId: task.id }, 'timed-out approval not settled'),
+      );
+  }
+  function schedule(): void {
+    timer = setTimeout(() => {
+      sweeping = sweep()
+        .catch((error: unknown) => deps.logger.error({ err: error }, 'approval sweep failed'))
+        .finally(() => {
+          sweeping = undefined;
+          if (timer) schedule();
+        });
+    }, deps.sweepMs ?? SWEEP_MS);
+  }
+
+  return {
+    /** What a task created under a gate does first: says so in its log and alerts the approvers. */
+    async announce(task: TaskRow): Promise<void> {
+      const gate = gateOf(task);
+      if (!gate || task.status !== 'waiting_approval') return;
+      await deps.output.write(task, [
+        `Waiting for approval: ${gate.required} approval(s) needed by ${task.approval_due ?? 'never'}.`,
+      ]);
+      deps.alertWaiting(task, gate);
+    },
+
+    async get(viewer: UserRow, projectId: number, taskId: number): Promise<TaskApproval> {
+      const { task, gate } = await getGated(projectId, taskId);
+      return describe(task, gate, viewer.id);
+    },
+
+    /**
+     * Records an approver's approval or rejection of a task that waits. N approvals put it in the
+     * queue, one rejection ends it as rejected; the decision and its reason go to the activity log.
+     */
+    async decide(
+      actor: UserRow,
+      projectId: number,
+      taskId: number,
+      decision: 'approve' | 'reject',
+      reason: string,
+    ): Promise<TaskApproval> {
+      const { task, gate } = await getGated(projectId, taskId);
+      if (task.status !== 'waiting_approval') throw conflict('The task is not waiting for approval');
+      const decisions = await deps.approvals.listDecisions(task.id);
+      if (decisions.some((d) => d.user_id === actor.id)) throw conflict('You have already decided on this task');
+      await deps.gates.assertMayDecide(subjectOf(task, gate, decisions), actor.id, { started: 'task', gated: 'task' });
+      const result = await deps.approvals.recordDecision({
+        task_id: task.id,
+        project_id: projectId,
+        user_id: actor.id,
+        username: actor.username,
+        decision,
+        reason,
+        created: now(),
+      });
+      if (!result.recorded)
+        throw conflict(
+          result.why === 'duplicate' ? 'You have already decided on this task' : 'The task is not waiting for approval',
+        );
+      const verb = decision === 'approve' ? 'approved' : 'rejected';
+      await deps.events.record({
+        userId: actor.id,
+        projectId,
+        objectType: 'task',
+        objectId: task.id,
+        description: `Task ${task.id} ${verb} by ${actor.username}: ${reason}`,
+      });
+      const outcome = deps.gates.settle(gate, decision, result.approvals, actor.username);
+      const line = `${decision === 'approve' ? 'Approved' : 'Rejected'} by ${actor.username}: ${reason}`;
+      if (outcome.settled === 'rejected') await rejectTask(task, [line]);
+      else if (outcome.settled === 'approved') await release(task, `${line} (${outcome.message}); the task is queued.`);
+      else await deps.output.write(task, [`${line} (${outcome.message}).`]);
+      return describe((await deps.tasks.findById(task.id)) ?? task, gate, actor.id);
+    },
+
+    /** Settles the approvals that timed out now (the sweep's round; tests call it with a clock moved on). */
+    settleTimedOut: sweep,
+    /** Starts this node's sweep of timed-out approvals (several nodes may sweep the same store). */
+    beginSweep(): void {
+      if (!timer) schedule();
+    },
+    async endSweep(): Promise<void> {
+      clearTimeout(timer);
+      timer = undefined;
+      await sweeping;
+    },
+  };
+}
+
+export type TaskApprovals = ReturnType<typeof createTaskApprovals>;
