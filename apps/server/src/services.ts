@@ -500,9 +500,10 @@ export function createServices({
     templates,
     keys,
     events,
+    workflowRuns,
   });
   const webhooks = countWebhookCalls(
-    createWebhookService({ integrations: integrationsRepository, keys, tasks, events, logger, clock }),
+    createWebhookService({ integrations: integrationsRepository, keys, tasks, workflowRuns, events, logger, clock }),
     metrics,
   );
   const backup = createBackupService({

@@ -179,4 +179,106 @@ describe.each(dialects)('schedules and integrations starting workflows on %s', (
     expect((await send('DELETE', `/workflows/${id}`)).status).toBe(204);
     expect((await send('GET', `/schedules/${(schedule.body as { id: number }).id}`)).status).toBe(404);
   });
+
+  it('a webhook integration of a workflow starts a run with its variables and the values it extracts', async () => {
+    const created = await send('POST', '/integrations', {
+      name: 'Release hook',
+      workflow_id: workflowId,
+      task_params: { variables: { version: 'from-params' } },
+    });
+    expect(created.status, created.text).toBe(201);
+    const integration = created.body as { id: number; template_id: number | null; workflow_id?: number };
+    expect(integration).toMatchObject({ template_id: null, workflow_id: workflowId });
+    expect(
+      (
+        await send('POST', `/integrations/${integration.id}/values`, {
+          name: 'Version',
+          value_source: 'body',
+          body_data_type: 'json',
+          key: 'release.tag',
+          variable: 'version',
+        })
+      ).status,
+    ).toBe(201);
+    const aliasUrl = ((await send('POST', `/integrations/${integration.id}/aliases`)).body as { url: string }).url;
+    const alias = aliasUrl.slice(aliasUrl.lastIndexOf('/') + 1);
+
+    const before = (await runsOf()).length;
+    const hooked = await t.request('POST', `/api/integrations/${alias}`, {
+      rawBody: JSON.stringify({ release: { tag: 'v9' } }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(hooked.status, hooked.text).toBe(204);
+    const runId = Number(hooked.headers['x-gantry-workflow-run-id']);
+    expect(hooked.headers['x-gantry-workflow-id']).toBe(String(workflowId));
+    expect(hooked.headers['x-gantry-task-id']).toBeUndefined();
+    const runs = await runsOf();
+    expect(runs).toHaveLength(before + 1);
+    expect(runs[0]).toMatchObject({
+      id: runId,
+      integration_id: integration.id,
+      schedule_id: null,
+      user_id: null,
+      variables: { version: 'v9' },
+    });
+    const run = await waitForRun(runId);
+    expect(run.status).toBe('success');
+    const task = (await send('GET', `/tasks/${run.steps[0]!.task_id}`)).body as { environment: string };
+    expect(JSON.parse(task.environment)).toEqual({ ref: 'v9' });
+
+    // Without the value, the stored variables apply.
+    const plain = await t.request('POST', `/api/integrations/${alias}`, { rawBody: '{}' });
+    const plainRun = (await send('GET', `/workflows/${workflowId}/runs/${plain.headers['x-gantry-workflow-run-id']}`))
+      .body as Run;
+    expect(plainRun.variables).toEqual({ version: 'from-params' });
+    await waitForRun(plainRun.id);
+  });
+
+  it('refuses workflow integrations with bad targets or variables, and guests', async () => {
+    const post = (body: Record<string, unknown>, as = t.adminCookie) =>
+      send('POST', '/integrations', { name: 'I', ...body }, as);
+    const cases: [Record<string, unknown>, string][] = [
+      [{ workflow_id: otherWorkflowId }, 'Workflow not found in this project'],
+      [{ workflow_id: 2147483647 }, 'Workflow not found in this project'],
+      [{ workflow_id: 'abc' }, ''],
+      [{ workflow_id: workflowId, template_id: templateId }, 'Either a template or a workflow is required, not both'],
+      [{}, 'Template is required'],
+      [{ workflow_id: workflowId, task_params: { variables: { nope: 'x' } } }, 'Unknown workflow variables: nope'],
+    ];
+    for (const [body, error] of cases) {
+      const response = await post(body);
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      if (error) expect(response.body, JSON.stringify(body)).toMatchObject({ error });
+    }
+    expect((await post({ workflow_id: workflowId }, guestCookie)).status).toBe(403);
+  });
+
+  it('a webhook call whose run is refused starts nothing and says why in the activity', async () => {
+    // No version: the required variable is missing when the call comes.
+    const created = await send('POST', '/integrations', { name: 'Incomplete', workflow_id: workflowId });
+    expect(created.status, created.text).toBe(201);
+    const id = (created.body as { id: number }).id;
+    const aliasUrl = ((await send('POST', `/integrations/${id}/aliases`)).body as { url: string }).url;
+    const before = (await runsOf()).length;
+    const hooked = await t.request('POST', aliasUrl.slice(aliasUrl.indexOf('/api/')), { rawBody: '{}' });
+    expect(hooked.status).toBe(204);
+    expect(hooked.headers['x-gantry-workflow-run-id']).toBeUndefined();
+    expect(await runsOf()).toHaveLength(before);
+    const events = (await send('GET', '/events/last')).body as { description: string }[];
+    expect(events.map((e) => e.description)).toContain(
+      'Webhook call for integration Incomplete started nothing: the workflow run could not start: Required workflow variables missing: version',
+    );
+  });
+
+  it('deleting a workflow deletes its integrations', async () => {
+    const created = await send('POST', '/workflows', {
+      name: 'Hooked briefly',
+      steps: [{ key: 'a', kind: 'template', template_id: templateId }],
+    });
+    const id = (created.body as { id: number }).id;
+    const integration = await send('POST', '/integrations', { name: 'Gone', workflow_id: id });
+    expect(integration.status, integration.text).toBe(201);
+    expect((await send('DELETE', `/workflows/${id}`)).status).toBe(204);
+    expect((await send('GET', `/integrations/${(integration.body as { id: number }).id}`)).status).toBe(404);
+  });
 });

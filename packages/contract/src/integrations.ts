@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { collectionEndpoints, endpoint } from './endpoint.ts';
 import { Id, NoContent, PathId, ProjectParams, SortOrder, requiredId, requiredString, requiredText } from './common.ts';
-import { ScheduleTaskParams } from './schedules.ts';
+import { ScheduleTaskParams, requireOneTarget } from './schedules.ts';
 
 /**
  * How an incoming webhook proves where it comes from. The empty string means "no check" (Semaphore's
@@ -19,7 +19,10 @@ export const Integration = z.object({
   id: Id,
   project_id: Id,
   name: z.string(),
-  template_id: Id,
+  /** Null for an integration that starts a workflow (then `workflow_id` is set). */
+  template_id: Id.nullable(),
+  /** Present only on an integration that starts a workflow run instead of a task. */
+  workflow_id: Id.optional(),
   auth_method: IntegrationAuthMethod,
   auth_header: z.string(),
   auth_secret_id: Id.nullable(),
@@ -36,7 +39,13 @@ export const IntegrationBody = z
     id: Id.optional(),
     project_id: Id.optional(),
     name: requiredString('Name'),
-    template_id: requiredId('Template'),
+    /** Left out (or null) when the integration starts a workflow. */
+    template_id: requiredId('Template').nullish(),
+    /**
+     * Gantry only: the workflow the integration starts instead of a template; `task_params.variables`
+     * and the extracted values give the values of its variables.
+     */
+    workflow_id: Id.nullish(),
     auth_method: z
       .preprocess((v) => (v === 'none' || v === null || v === undefined ? '' : v), IntegrationAuthMethod)
       .optional()
@@ -56,6 +65,7 @@ export const IntegrationBody = z
       .transform((v) => v ?? {}),
   })
   .superRefine((v, ctx) => {
+    requireOneTarget(v, ctx);
     if (authMethodNeedsHeader(v.auth_method) && !v.auth_header)
       ctx.addIssue({ code: 'custom', path: ['auth_header'], message: AUTH_HEADER_REQUIRED });
     if (authMethodNeedsSecret(v.auth_method) && !v.auth_secret_id)
@@ -304,4 +314,7 @@ export const webhookApi = {
   templateIdHeader: 'x-gantry-template-id',
   projectIdHeader: 'x-gantry-project-id',
   integrationIdHeader: 'x-gantry-integration-id',
+  /** Set instead of the task and template headers when the call started a workflow run. */
+  workflowRunIdHeader: 'x-gantry-workflow-run-id',
+  workflowIdHeader: 'x-gantry-workflow-id',
 };

@@ -6,6 +6,7 @@ import {
   keysApi,
   repositoriesApi,
   templatesApi,
+  workflowsApi,
   viewsApi,
 } from '@gantry/contract';
 import { api } from './api-client.ts';
@@ -58,6 +59,13 @@ export const viewsQuery = (projectId: number) =>
       const views = await api(viewsApi.list, { params: { projectId }, signal });
       return [...views].sort((a, b) => a.position - b.position || a.id - b.id);
     },
+  });
+
+/** The project's workflows, which a schedule or an integration may start instead of a template. */
+export const workflowChoicesQuery = (projectId: number) =>
+  queryOptions({
+    queryKey: ['projects', projectId, 'workflows'] as const,
+    queryFn: ({ signal }) => api(workflowsApi.list, { params: { projectId }, signal }),
   });
 
 /** All templates of the project, or those of one view. */

@@ -89,6 +89,8 @@ export async function buildBackup(stores: BackupStores, project: ProjectRow): Pr
 
   const exportedIntegrations = [];
   for (const integration of integrations) {
+    // Integrations of workflows are not in backups yet.
+    if (integration.template_id === null) continue;
     const aliases = await stores.integrations.listAliases(projectId, integration.id);
     const matchers = await stores.integrations.matchers.list(projectId, integration.id);
     const values = await stores.integrations.values.list(projectId, integration.id);

@@ -19,6 +19,7 @@ import type { EventsService } from '../events/events.service.ts';
 import type { KeysService } from '../keys/keys.service.ts';
 import type { TemplatesService } from '../templates/templates.service.ts';
 import type { UserRow } from '../users/users.table.ts';
+import { type WorkflowRuns, workflowVariablesOf } from '../workflows/workflow-runs.service.ts';
 import type { IntegrationsRepository, RuleQueries, RuleRow } from './integrations.repository.ts';
 import type {
   IntegrationAliasRow,
@@ -54,6 +55,7 @@ interface RuleKind<TFields, TWire, TInput extends RuleInput> {
 
 function toIntegration(row: IntegrationRow): Integration {
   return {
+    ...(row.workflow_id === null ? {} : { workflow_id: row.workflow_id }),
     ...columnsOf(row, ['id', 'project_id', 'name', 'template_id', 'auth_method', 'auth_header', 'auth_secret_id']),
     ...flagsOf(row, ['searchable']),
     task_params: JSON.parse(row.task_params) as Record<string, unknown>,
@@ -84,9 +86,18 @@ interface IntegrationsDeps {
   templates: TemplatesService;
   keys: KeysService;
   events: EventsService;
+  workflowRuns: Pick<WorkflowRuns, 'explainStart'>;
 }
 
-export function createIntegrationsService({ config, clock, integrations, templates, keys, events }: IntegrationsDeps) {
+export function createIntegrationsService({
+  config,
+  clock,
+  integrations,
+  templates,
+  keys,
+  events,
+  workflowRuns,
+}: IntegrationsDeps) {
   async function getRow(projectId: number, id: number): Promise<IntegrationRow> {
     const row = await integrations.find(projectId, id);
     if (!row) throw notFound('Integration');
@@ -105,14 +116,20 @@ export function createIntegrationsService({ config, clock, integrations, templat
 
   async function toRow(projectId: number, body: IntegrationInput) {
     assertBodyInProject(projectId, body);
-    if (!(await templates.exists(projectId, body.template_id))) throw badRequest('Template not found in this project');
+    if (body.workflow_id) {
+      const variables = workflowVariablesOf(body.task_params);
+      const problem = await workflowRuns.explainStart(projectId, body.workflow_id, variables, false);
+      if (problem) throw badRequest(problem);
+    } else if (!body.template_id || !(await templates.exists(projectId, body.template_id)))
+      throw badRequest('Template not found in this project');
     if (body.auth_secret_id !== null) {
       const key = await keys.assertExists(projectId, body.auth_secret_id, 'Auth secret');
       if (!isPasswordKeyType(key.type)) throw validationFailed('Auth secret must be a login with password key');
     }
     return {
       name: body.name,
-      template_id: body.template_id,
+      template_id: body.workflow_id ? null : (body.template_id ?? null),
+      workflow_id: body.workflow_id ?? null,
       auth_method: body.auth_method,
       auth_header: authMethodNeedsHeader(body.auth_method) ? body.auth_header : '',
       auth_secret_id: authMethodNeedsSecret(body.auth_method) ? body.auth_secret_id : null,

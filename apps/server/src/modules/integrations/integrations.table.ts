@@ -4,7 +4,9 @@ import type { Generated, Selectable } from 'kysely';
 export interface IntegrationTable {
   id: Generated<number>;
   project_id: number;
-  template_id: number;
+  /** Null when the integration starts a workflow. */
+  template_id: number | null;
+  workflow_id: number | null;
   name: string;
   /** '' (no check), github, bitbucket, token, hmac or basic. */
   auth_method: IntegrationAuthMethod;

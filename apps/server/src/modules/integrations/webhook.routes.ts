@@ -33,10 +33,15 @@ export async function registerWebhookRoutes(
         const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         const { started } = await webhooks.handle(parsed.data.alias, request.headers, body);
         const last = started.at(-1);
-        if (last) {
+        if (last && 'task' in last) {
           reply.header(webhookApi.taskIdHeader, String(last.task.id));
           reply.header(webhookApi.templateIdHeader, String(last.task.template_id));
           reply.header(webhookApi.projectIdHeader, String(last.task.project_id));
+          reply.header(webhookApi.integrationIdHeader, String(last.integrationId));
+        } else if (last) {
+          reply.header(webhookApi.workflowRunIdHeader, String(last.run.id));
+          reply.header(webhookApi.workflowIdHeader, String(last.run.workflowId));
+          reply.header(webhookApi.projectIdHeader, String(last.run.projectId));
           reply.header(webhookApi.integrationIdHeader, String(last.integrationId));
         }
         return reply.code(204).send();

@@ -6,6 +6,7 @@ import type { Clock } from '../../clock.ts';
 import type { EventsService } from '../events/events.service.ts';
 import type { KeysService } from '../keys/keys.service.ts';
 import type { TasksService } from '../tasks/tasks.service.ts';
+import { type WorkflowRuns, workflowVariablesOf } from '../workflows/workflow-runs.service.ts';
 import type { IntegrationsRepository } from './integrations.repository.ts';
 import { toExtractValue, toMatcher } from './integrations.service.ts';
 import type { IntegrationRow } from './integrations.table.ts';
@@ -17,13 +18,17 @@ interface WebhookDeps {
   integrations: IntegrationsRepository;
   keys: KeysService;
   tasks: TasksService;
+  workflowRuns: Pick<WorkflowRuns, 'startFor'>;
   events: EventsService;
   logger: FastifyBaseLogger;
   clock: Clock;
 }
 
+/** What a call started: a task, or a workflow run (an integration of a workflow). */
+type Started = { task: Task } | { run: { id: number; workflowId: number; projectId: number } };
+
 export interface WebhookResult {
-  started: { task: Task; integrationId: number }[];
+  started: (Started & { integrationId: number })[];
 }
 
 /** Why an integration did not start a task. Only "unmatched" is routine for a project-wide alias. */
@@ -42,7 +47,7 @@ function parseObject(text: string | null | undefined): Record<string, unknown> {
 }
 
 /** Turns calls of the public integration URL into tasks. */
-export function createWebhookService({ integrations, keys, tasks, events, logger, clock }: WebhookDeps) {
+export function createWebhookService({ integrations, keys, tasks, workflowRuns, events, logger, clock }: WebhookDeps) {
   const failureLog = createFailureLogLimiter({ clock });
 
   async function readSecret(integration: IntegrationRow): Promise<WebhookSecret | undefined> {
@@ -72,7 +77,32 @@ export function createWebhookService({ integrations, keys, tasks, events, logger
     return undefined;
   }
 
-  async function startTask(integration: IntegrationRow, payload: WebhookPayload): Promise<Task> {
+  /**
+   * Starts the integration's workflow: its task_params' variables, overridden by every extracted
+   * value (whatever its variable type: a workflow run has variables only), named as a variable.
+   */
+  async function startRun(integration: IntegrationRow, workflowId: number, payload: WebhookPayload): Promise<Started> {
+    const variables = workflowVariablesOf(JSON.parse(integration.task_params) as Record<string, unknown>);
+    for (const value of (await integrations.values.list(integration.project_id, integration.id)).map(toExtractValue)) {
+      const extracted = readValue(payload, {
+        source: value.value_source,
+        bodyDataType: value.body_data_type,
+        key: value.key,
+      });
+      if (extracted !== undefined) variables[value.variable] = String(extracted);
+    }
+    const starter = { integrationId: integration.id };
+    const id = await workflowRuns.startFor(starter, integration.project_id, workflowId, variables);
+    return { run: { id, workflowId, projectId: integration.project_id } };
+  }
+
+  async function start(integration: IntegrationRow, payload: WebhookPayload): Promise<Started> {
+    if (integration.workflow_id !== null) return startRun(integration, integration.workflow_id, payload);
+    if (integration.template_id === null) throw new Error('The integration has neither a template nor a workflow');
+    return { task: await startTask(integration, integration.template_id, payload) };
+  }
+
+  async function startTask(integration: IntegrationRow, templateId: number, payload: WebhookPayload): Promise<Task> {
     const taskParams = JSON.parse(integration.task_params) as ScheduleTaskParams;
     const environment = parseObject(taskParams.environment);
     const params: Record<string, unknown> = { ...(taskParams.params ?? {}) };
@@ -90,7 +120,7 @@ export function createWebhookService({ integrations, keys, tasks, events, logger
     return tasks.create(
       integration.project_id,
       {
-        template_id: integration.template_id,
+        template_id: templateId,
         message: taskParams.message ?? '',
         environment: JSON.stringify(environment),
         secret: '{}',
@@ -107,7 +137,7 @@ export function createWebhookService({ integrations, keys, tasks, events, logger
     integration: IntegrationRow,
     payload: WebhookPayload,
     projectWide: boolean,
-  ): Promise<Task | Skip> {
+  ): Promise<Started | Skip> {
     const authFailure = explainAuthFailure(
       integration.auth_method,
       integration.auth_header,
@@ -118,14 +148,15 @@ export function createWebhookService({ integrations, keys, tasks, events, logger
     const mismatch = await explainMismatch(integration, payload, projectWide);
     if (mismatch) return { integration, kind: 'unmatched', reason: mismatch };
     try {
-      return await startTask(integration, payload);
+      return await start(integration, payload);
     } catch (error) {
       if (!(error instanceof AppError))
         logger.error({ err: error, integrationId: integration.id }, 'integration could not start its task');
+      const what = integration.workflow_id === null ? 'the task' : 'the workflow run';
       return {
         integration,
         kind: 'failed',
-        reason: `the task could not start: ${error instanceof AppError ? error.message : 'internal error'}`,
+        reason: `${what} could not start: ${error instanceof AppError ? error.message : 'internal error'}`,
       };
     }
   }
@@ -172,15 +203,18 @@ export function createWebhookService({ integrations, keys, tasks, events, logger
       for (const integration of candidates) {
         const outcome = await consider(integration, payload, projectWide);
         if ('kind' in outcome) skipped.push(outcome);
-        else started.push({ task: outcome, integrationId: integration.id });
+        else started.push({ ...outcome, integrationId: integration.id });
       }
-      for (const { task, integrationId } of started) {
+      for (const outcome of started) {
         await events.record({
           userId: null,
-          projectId: task.project_id,
+          projectId: 'task' in outcome ? outcome.task.project_id : outcome.run.projectId,
           objectType: 'integration',
-          objectId: integrationId,
-          description: `Webhook call started task ${task.id}`,
+          objectId: outcome.integrationId,
+          description:
+            'task' in outcome
+              ? `Webhook call started task ${outcome.task.id}`
+              : `Webhook call started workflow run ${outcome.run.id}`,
         });
       }
       // Through a project-wide alias, integrations that do not match are routine routing, not news,

@@ -1,4 +1,4 @@
-import { type ResourceRefs, type Schedule, type ScheduleBody, WorkflowRunVariables, emptyRefs } from '@gantry/contract';
+import { type ResourceRefs, type Schedule, type ScheduleBody, emptyRefs } from '@gantry/contract';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
@@ -9,19 +9,12 @@ import { assertBodyInProject, projectResource } from '../refs/project-resource.t
 import type { RepositoriesService } from '../repositories/repositories.service.ts';
 import type { TemplatesService } from '../templates/templates.service.ts';
 import type { UserRow } from '../users/users.table.ts';
-import type { WorkflowRuns } from '../workflows/workflow-runs.service.ts';
+import { type WorkflowRuns, workflowVariablesOf } from '../workflows/workflow-runs.service.ts';
 import { explainCron, nextRunAfter } from './cron.ts';
 import type { ScheduleListRow, SchedulesRepository } from './schedules.repository.ts';
 import { columnsOf, flagsOf } from '../../db/row-fields.ts';
 
 type ScheduleInput = z.output<typeof ScheduleBody>;
-
-/** The values a workflow schedule gives the workflow's variables: its task_params' `variables`. */
-export function workflowVariablesOf(params: Record<string, unknown>): Record<string, string> {
-  const parsed = WorkflowRunVariables.safeParse(params.variables ?? {});
-  if (!parsed.success) throw badRequest(`task_params.variables: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-  return parsed.data;
-}
 
 function toSchedule(row: ScheduleListRow): Schedule {
   return {

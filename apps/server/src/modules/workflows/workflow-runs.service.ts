@@ -7,7 +7,7 @@ import type {
   WorkflowStepApproval,
   WorkflowStepRunStatus,
 } from '@gantry/contract';
-import { CreateTaskBody, Permission, hasPermissions, isTaskFinished } from '@gantry/contract';
+import { CreateTaskBody, Permission, WorkflowRunVariables, hasPermissions, isTaskFinished } from '@gantry/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
@@ -85,15 +85,27 @@ export interface RunStarter {
 }
 
 /** The values of a run's variables: declared names only, defaults filled in, required ones present. */
-function resolveVariables(workflow: WorkflowDefinition, given: Record<string, string>): Record<string, string> {
+function resolveVariables(
+  workflow: WorkflowDefinition,
+  given: Record<string, string>,
+  requireAll = true,
+): Record<string, string> {
   const declared = new Set(workflow.variables.map((v) => v.name));
   const unknown = Object.keys(given).filter((name) => !declared.has(name));
   if (unknown.length > 0) throw validationFailed(`Unknown workflow variables: ${unknown.join(', ')}`);
   const variables: Record<string, string> = {};
   for (const v of workflow.variables) variables[v.name] = given[v.name] ?? v.default_value;
   const missing = workflow.variables.filter((v) => v.required && !variables[v.name]).map((v) => v.name);
-  if (missing.length > 0) throw validationFailed(`Required workflow variables missing: ${missing.join(', ')}`);
+  if (requireAll && missing.length > 0)
+    throw validationFailed(`Required workflow variables missing: ${missing.join(', ')}`);
   return variables;
+}
+
+/** The values a workflow schedule or integration gives the workflow's variables: its task_params' `variables`. */
+export function workflowVariablesOf(params: Record<string, unknown>): Record<string, string> {
+  const parsed = WorkflowRunVariables.safeParse(params.variables ?? {});
+  if (!parsed.success) throw badRequest(`task_params.variables: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  return parsed.data;
 }
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 1000);
@@ -373,10 +385,14 @@ export function createWorkflowRuns(deps: WorkflowRunsDeps) {
     /** Starts a run for a schedule or a webhook integration (no user); resolves to the run's id. */
     startFor: (starter: RunStarter, projectId: number, workflowId: number, given: Record<string, string>) =>
       begin(projectId, workflowId, given, starter),
-    /** Why a run of the workflow with these variables would be refused (what a schedule saving it checks). */
-    async explainStart(projectId: number, workflowId: number, given: Record<string, string>) {
+    /**
+     * Why a run of the workflow with these variables would be refused (what a schedule saving it
+     * checks); with `requireAll` false, required variables may be left for later (an integration's
+     * extracted values).
+     */
+    async explainStart(projectId: number, workflowId: number, given: Record<string, string>, requireAll = true) {
       try {
-        resolveVariables(await deps.workflows.get(projectId, workflowId), given);
+        resolveVariables(await deps.workflows.get(projectId, workflowId), given, requireAll);
         return undefined;
       } catch (error) {
         if (!(error instanceof AppError) || error.status >= 500) throw error;

@@ -192,11 +192,17 @@ export function IntegrationDetailPage() {
               '& dd': { m: 0 },
             }}
           >
-            <dt>{t('integrations.template')}</dt>
+            <dt>{current.workflow_id ? t('integrations.workflow') : t('integrations.template')}</dt>
             <dd>
-              <Link component={RouterLink} to={paths.template(projectId, current.template_id)} underline="hover">
-                {template?.name ?? `#${current.template_id}`}
-              </Link>
+              {current.workflow_id ? (
+                <Link component={RouterLink} to={paths.workflow(projectId, current.workflow_id)} underline="hover">
+                  #{current.workflow_id}
+                </Link>
+              ) : (
+                <Link component={RouterLink} to={paths.template(projectId, current.template_id ?? 0)} underline="hover">
+                  {template?.name ?? `#${current.template_id}`}
+                </Link>
+              )}
             </dd>
             <dt>{t('integrations.authMethod')}</dt>
             <dd>

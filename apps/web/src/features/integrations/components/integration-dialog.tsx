@@ -14,7 +14,7 @@ import { FormTextField } from '../../../components/form-fields.tsx';
 import { FormSelectField, namedOptions } from '../../../components/form-select-field.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useFormDialog } from '../../../components/use-form-dialog.ts';
-import { keysQuery, templatesQuery } from '../../../lib/project-resources.ts';
+import { keysQuery, templatesQuery, workflowChoicesQuery } from '../../../lib/project-resources.ts';
 import { useSaveIntegration } from '../api/integrations-queries.ts';
 import { IntegrationFormSchema, getIntegrationDefaults, toIntegrationBody } from './integration-forms.ts';
 import type { IntegrationFields } from './integration-forms.ts';
@@ -34,6 +34,7 @@ export function IntegrationDialog({ open, projectId, integration, onClose }: Int
   const snackbar = useSnackbar();
   const templates = useQuery({ ...templatesQuery(projectId), enabled: open });
   const keys = useQuery({ ...keysQuery(projectId), enabled: open });
+  const workflows = useQuery({ ...workflowChoicesQuery(projectId), enabled: open });
   const isNew = integration === undefined;
   const { form, dialogProps } = useFormDialog({
     open,
@@ -49,9 +50,10 @@ export function IntegrationDialog({ open, projectId, integration, onClose }: Int
     }),
     onSaved: ({ variables }) =>
       snackbar.showSuccess(t(isNew ? 'integrations.created' : 'integrations.saved', { name: variables.body.name })),
-    otherErrors: [templates.error, keys.error],
+    otherErrors: [templates.error, keys.error, workflows.error],
   });
   const method = useWatch({ control: form.control, name: 'auth_method' });
+  const target = useWatch({ control: form.control, name: 'target' });
 
   // The shared secret is a login-with-password key (its password) or a single-value key.
   const secretKeys = (keys.data ?? []).filter((key) => isPasswordKeyType(key.type));
@@ -64,11 +66,29 @@ export function IntegrationDialog({ open, projectId, integration, onClose }: Int
     >
       <FormTextField name="name" label={t('integrations.name')} required autoFocus />
       <FormSelectField
-        name="template_id"
-        label={t('integrations.template')}
-        required
-        options={namedOptions(templates.data)}
+        name="target"
+        label={t('integrations.target')}
+        options={[
+          { value: 'template', label: t('integrations.targetTemplate') },
+          { value: 'workflow', label: t('integrations.targetWorkflow') },
+        ]}
       />
+      {target === 'workflow' ? (
+        <FormSelectField
+          name="workflow_id"
+          label={t('integrations.workflow')}
+          required
+          helperText={t('integrations.workflowHint')}
+          options={namedOptions(workflows.data)}
+        />
+      ) : (
+        <FormSelectField
+          name="template_id"
+          label={t('integrations.template')}
+          required
+          options={namedOptions(templates.data)}
+        />
+      )}
       <FormSelectField
         name="auth_method"
         label={t('integrations.authMethod')}

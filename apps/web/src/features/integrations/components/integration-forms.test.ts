@@ -137,4 +137,14 @@ describe('integration forms', () => {
       ),
     ).toMatchObject({ key: '', body_data_type: 'string', variable_type: 'task' });
   });
+
+  it('starts a workflow instead of a template when the form says so', () => {
+    const fields = { ...getIntegrationDefaults(), name: 'Hook', target: 'workflow' as const };
+    expect(IntegrationFormSchema.safeParse(fields).error?.issues.map((i) => i.message)).toEqual([
+      'Workflow is required',
+    ]);
+    const body = toIntegrationBody({ ...fields, workflow_id: 3 }, 1);
+    expect(body).toMatchObject({ name: 'Hook', workflow_id: 3 });
+    expect(body).not.toHaveProperty('template_id');
+  });
 });

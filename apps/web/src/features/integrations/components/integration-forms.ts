@@ -44,7 +44,10 @@ const needsKey = (source: string, bodyDataType: string) => !(source === 'body' &
 
 export interface IntegrationFields {
   name: string;
+  /** What a call starts: a template's task (as in Semaphore) or a workflow's run. */
+  target: 'template' | 'workflow';
   template_id: number | null;
+  workflow_id: number | null;
   auth_method: IntegrationAuthMethod;
   auth_header: string;
   auth_secret_id: number | null;
@@ -52,7 +55,9 @@ export interface IntegrationFields {
 
 export const getIntegrationDefaults = (integration?: Integration): IntegrationFields => ({
   name: integration?.name ?? '',
+  target: integration?.workflow_id ? 'workflow' : 'template',
   template_id: integration?.template_id ?? null,
+  workflow_id: integration?.workflow_id ?? null,
   auth_method: integration?.auth_method ?? '',
   auth_header: integration?.auth_header ?? '',
   auth_secret_id: integration?.auth_secret_id ?? null,
@@ -60,7 +65,8 @@ export const getIntegrationDefaults = (integration?: Integration): IntegrationFi
 
 export const IntegrationFormSchema = collect<IntegrationFields>((fields, fail) => {
   if (!fields.name.trim()) fail('name', requiredText('Name'));
-  if (fields.template_id === null) fail('template_id', requiredText('Template'));
+  if (fields.target === 'template' && fields.template_id === null) fail('template_id', requiredText('Template'));
+  if (fields.target === 'workflow' && fields.workflow_id === null) fail('workflow_id', requiredText('Workflow'));
   if (authMethodNeedsHeader(fields.auth_method) && !fields.auth_header.trim())
     fail('auth_header', AUTH_HEADER_REQUIRED);
   if (authMethodNeedsSecret(fields.auth_method) && fields.auth_secret_id === null)
@@ -83,7 +89,9 @@ export function toIntegrationBody(
         }
       : { project_id: projectId }),
     name: fields.name.trim(),
-    template_id: fields.template_id ?? 0,
+    ...(fields.target === 'workflow'
+      ? { workflow_id: fields.workflow_id ?? 0 }
+      : { template_id: fields.template_id ?? 0 }),
     auth_method: fields.auth_method,
     auth_header: authMethodNeedsHeader(fields.auth_method) ? fields.auth_header.trim() : '',
     auth_secret_id: authMethodNeedsSecret(fields.auth_method) ? fields.auth_secret_id : null,

@@ -14,7 +14,7 @@ import { createActionsColumn } from '../../../components/resource-list-page.tsx'
 import { useDialogState } from '../../../components/use-dialog-state.ts';
 import { deleteTextsOf, useItemDelete } from '../../../components/use-item-delete.ts';
 import { DASH } from '../../../lib/format-date.ts';
-import { templatesQuery } from '../../../lib/project-resources.ts';
+import { templatesQuery, workflowChoicesQuery } from '../../../lib/project-resources.ts';
 import { useProjectAccess } from '../../../lib/shared-queries.ts';
 import { useProjectId } from '../../../lib/use-project-id.ts';
 import { integrationsQuery, loadIntegrationRefs, useDeleteIntegration } from '../api/integrations-queries.ts';
@@ -30,6 +30,7 @@ export function IntegrationsPage() {
   const access = useProjectAccess(projectId);
   const integrations = useQuery(integrationsQuery(projectId));
   const templates = useQuery(templatesQuery(projectId));
+  const workflows = useQuery(workflowChoicesQuery(projectId));
   const editDialog = useDialogState<Integration>();
   const deletion = useItemDelete<Integration>({
     projectId,
@@ -39,6 +40,7 @@ export function IntegrationsPage() {
   });
   const canManage = access.can(INTEGRATION_ACTIONS);
   const templateNames = new Map((templates.data ?? []).map((template) => [template.id, template.name]));
+  const workflowNames = new Map((workflows.data ?? []).map((workflow) => [workflow.id, workflow.name]));
 
   const columns: Column<Integration>[] = [
     {
@@ -58,11 +60,18 @@ export function IntegrationsPage() {
     {
       id: 'template',
       header: t('integrations.template'),
-      render: (integration) => (
-        <Link component={RouterLink} to={paths.template(projectId, integration.template_id)} underline="hover">
-          {templateNames.get(integration.template_id) ?? `#${integration.template_id}`}
-        </Link>
-      ),
+      render: (integration) =>
+        integration.workflow_id ? (
+          <Link component={RouterLink} to={paths.workflow(projectId, integration.workflow_id)} underline="hover">
+            {t('integrations.workflowNamed', {
+              name: workflowNames.get(integration.workflow_id) ?? `#${integration.workflow_id}`,
+            })}
+          </Link>
+        ) : (
+          <Link component={RouterLink} to={paths.template(projectId, integration.template_id ?? 0)} underline="hover">
+            {templateNames.get(integration.template_id ?? 0) ?? `#${integration.template_id}`}
+          </Link>
+        ),
     },
     {
       id: 'auth',

@@ -1,5 +1,5 @@
 import { queryOptions, useQueryClient } from '@tanstack/react-query';
-import { schedulesApi, workflowsApi } from '@gantry/contract';
+import { schedulesApi } from '@gantry/contract';
 import type { Schedule, ScheduleBody } from '@gantry/contract';
 import { api } from '../../../lib/api-client.ts';
 import { useRefreshingMutation, useSaveMutation } from '../../../lib/mutations.ts';
@@ -13,13 +13,6 @@ const schedulesQuery = (projectId: number) =>
   queryOptions({
     queryKey: scheduleKeys.all(projectId),
     queryFn: ({ signal }) => api(schedulesApi.list, { params: { projectId }, signal }),
-  });
-
-/** The project's workflows, which a schedule may start instead of a template. */
-export const workflowChoicesQuery = (projectId: number) =>
-  queryOptions({
-    queryKey: ['projects', projectId, 'workflows'] as const,
-    queryFn: ({ signal }) => api(workflowsApi.list, { params: { projectId }, signal }),
   });
 
 /** Checks a cron expression on the server (its parser and time zone decide) and returns the next runs. */

@@ -16,8 +16,8 @@ import { useLinkedItem } from '../../../components/use-linked-item.ts';
 import { useResourceList } from '../../../components/use-resource-list.ts';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { getCheckIntervalLabel } from '../../../lib/check-intervals.ts';
-import { repositoriesQuery } from '../../../lib/project-resources.ts';
-import { schedulesResource, useSetScheduleActive, workflowChoicesQuery } from '../api/schedules-queries.ts';
+import { repositoriesQuery, workflowChoicesQuery } from '../../../lib/project-resources.ts';
+import { schedulesResource, useSetScheduleActive } from '../api/schedules-queries.ts';
 import { ScheduleDialog } from './schedule-dialog.tsx';
 import { paths } from '../../../lib/paths.ts';
 
