@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { projectsApi, teamApi, usersApi } from '@gantry/contract';
 import { ApiError, api, buildUrl, getErrorMessage, toApiError } from './api-client.ts';
-import { fakeFetch, json } from '../testing/render.tsx';
+import { fakeFetch, json, stubFetch } from '../testing/render.tsx';
 
 describe('buildUrl', () => {
   it('fills path parameters and appends defined query values', () => {
@@ -58,16 +58,12 @@ describe('api', () => {
   });
 
   it('accepts the empty body of a 204', async () => {
-    vi.stubGlobal('fetch', fakeFetch({ 'DELETE /api/users/5': () => new Response(null, { status: 204 }) }).fetchImpl);
+    stubFetch({ 'DELETE /api/users/5': () => new Response(null, { status: 204 }) });
     await expect(api(usersApi.remove, { params: { userId: 5 } })).resolves.toBeUndefined();
   });
 
   it('throws an ApiError carrying the error field of a failure', async () => {
-    vi.stubGlobal(
-      'fetch',
-      fakeFetch({ 'PUT /api/project/1': () => json(400, { error: 'Project ID in body and URL must be the same' }) })
-        .fetchImpl,
-    );
+    stubFetch({ 'PUT /api/project/1': () => json(400, { error: 'Project ID in body and URL must be the same' }) });
     const failure = api(projectsApi.update, { params: { projectId: 1 }, body: { name: 'x', id: 2 } });
     await expect(failure).rejects.toMatchObject({
       status: 400,
@@ -76,7 +72,7 @@ describe('api', () => {
   });
 
   it('reports a response that breaks the contract instead of passing it on', async () => {
-    vi.stubGlobal('fetch', fakeFetch({ 'GET /api/projects': () => json(200, [{ id: 'one' }]) }).fetchImpl);
+    stubFetch({ 'GET /api/projects': () => json(200, [{ id: 'one' }]) });
     await expect(api(projectsApi.list)).rejects.toThrow(/Unexpected response from GET \/api\/projects/);
   });
 });

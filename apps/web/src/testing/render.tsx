@@ -1,4 +1,5 @@
 import type { ReactElement } from 'react';
+import { vi } from 'vitest';
 import { render } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -31,6 +32,13 @@ export function fakeFetch(routes: Record<string, (init: RequestInit | undefined)
     return Promise.resolve(handler ? handler(init) : json(404, { error: 'Not Found' }));
   };
   return { fetchImpl, calls };
+}
+
+/** Stubs the global fetch with fakeFetch's stand-in for the rest of the test; the calls it answered. */
+export function stubFetch(routes: Parameters<typeof fakeFetch>[0]) {
+  const { fetchImpl, calls } = fakeFetch(routes);
+  vi.stubGlobal('fetch', fetchImpl);
+  return { calls };
 }
 
 export function json(status: number, body: unknown): Response {

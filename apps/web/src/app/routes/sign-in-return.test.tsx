@@ -1,8 +1,8 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { screen } from '@testing-library/react';
 import { Route, Routes, useLocation } from 'react-router';
 import { storage } from '../../lib/storage.ts';
-import { fakeFetch, json, renderWithProviders } from '../../testing/render.tsx';
+import { json, renderWithProviders, stubFetch } from '../../testing/render.tsx';
 import { HomeRedirect } from './home-redirect.tsx';
 import { SignedInGate } from './signed-in-gate.tsx';
 
@@ -15,10 +15,7 @@ const RUN = '/project/3/workflows/4/runs/12';
 
 describe('the page asked for before signing in', () => {
   it('is remembered when a signed-out visitor is sent to sign in', async () => {
-    vi.stubGlobal(
-      'fetch',
-      fakeFetch({ 'GET /api/user': () => new Response(null, { status: 401, statusText: 'Unauthorized' }) }).fetchImpl,
-    );
+    stubFetch({ 'GET /api/user': () => new Response(null, { status: 401, statusText: 'Unauthorized' }) });
     renderWithProviders(
       <Routes>
         <Route path="/auth/login" element={<WhereAmI />} />
@@ -31,7 +28,7 @@ describe('the page asked for before signing in', () => {
   });
 
   it('is where the base page leads once signed in, and only once', async () => {
-    vi.stubGlobal('fetch', fakeFetch({ 'GET /api/projects': () => json(200, []) }).fetchImpl);
+    stubFetch({ 'GET /api/projects': () => json(200, []) });
     storage.setReturnPath(RUN);
     renderWithProviders(
       <Routes>
@@ -44,7 +41,7 @@ describe('the page asked for before signing in', () => {
   });
 
   it('never leads to another site', async () => {
-    vi.stubGlobal('fetch', fakeFetch({ 'GET /api/projects': () => json(200, []) }).fetchImpl);
+    stubFetch({ 'GET /api/projects': () => json(200, []) });
     for (const elsewhere of ['//evil.example/x', 'https://evil.example/', '/\\evil.example']) {
       storage.setReturnPath(elsewhere);
       expect(storage.getReturnPath()).toBeNull();

@@ -1,7 +1,7 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fireEvent, screen } from '@testing-library/react';
 import { Route, Routes, useLocation } from 'react-router';
-import { fakeFetch, json, renderWithProviders } from '../../../testing/render.tsx';
+import { json, renderWithProviders, stubFetch } from '../../../testing/render.tsx';
 import { LoginPage } from './login-page.tsx';
 import { buildHelpCommands, makeExamplePassword } from './login-help-dialog.tsx';
 
@@ -24,17 +24,14 @@ function renderLogin(url = '/auth/login') {
 
 describe('LoginPage', () => {
   it('shows one button per single-sign-on provider linking to its login with the query string', async () => {
-    vi.stubGlobal(
-      'fetch',
-      fakeFetch({
-        'GET /api/user': unauthorized,
-        'GET /api/auth/login': () =>
-          json(200, {
-            oidc_providers: [{ id: 'github', name: 'GitHub', color: '#24292e', icon: 'github' }],
-            login_with_password: false,
-          }),
-      }).fetchImpl,
-    );
+    stubFetch({
+      'GET /api/user': unauthorized,
+      'GET /api/auth/login': () =>
+        json(200, {
+          oidc_providers: [{ id: 'github', name: 'GitHub', color: '#24292e', icon: 'github' }],
+          login_with_password: false,
+        }),
+    });
     renderLogin('/auth/login?t=5');
     const button = await screen.findByRole('link', { name: 'GitHub' });
     expect(button.getAttribute('href')).toBe('/api/auth/oidc/github/login?t=5');
@@ -42,11 +39,10 @@ describe('LoginPage', () => {
   });
 
   it('requires username and password before sending anything', async () => {
-    const { fetchImpl, calls } = fakeFetch({
+    const { calls } = stubFetch({
       'GET /api/user': unauthorized,
       'GET /api/auth/login': () => json(200, { oidc_providers: [], login_with_password: true }),
     });
-    vi.stubGlobal('fetch', fetchImpl);
     renderLogin();
     fireEvent.click(await screen.findByRole('button', { name: 'Sign in' }));
     expect(await screen.findByText('Username is required')).toBeTruthy();
@@ -55,12 +51,11 @@ describe('LoginPage', () => {
   });
 
   it('sends the username trimmed, and once refused checks each change: a filled field loses its message, the first missing one has the focus', async () => {
-    const { fetchImpl, calls } = fakeFetch({
+    const { calls } = stubFetch({
       'GET /api/user': unauthorized,
       'GET /api/auth/login': () => json(200, { oidc_providers: [], login_with_password: true }),
       'POST /api/auth/login': unauthorized,
     });
-    vi.stubGlobal('fetch', fetchImpl);
     renderLogin();
     const username = await screen.findByLabelText(/Username/);
     const password = screen.getByLabelText(/Password/);
@@ -85,13 +80,10 @@ describe('LoginPage', () => {
   });
 
   it('opens the sign-in help, fetched at the first click, with the commands to run on the server', async () => {
-    vi.stubGlobal(
-      'fetch',
-      fakeFetch({
-        'GET /api/user': unauthorized,
-        'GET /api/auth/login': () => json(200, { oidc_providers: [], login_with_password: true }),
-      }).fetchImpl,
-    );
+    stubFetch({
+      'GET /api/user': unauthorized,
+      'GET /api/auth/login': () => json(200, { oidc_providers: [], login_with_password: true }),
+    });
     renderLogin();
     fireEvent.click(await screen.findByRole('button', { name: "Don't have account or can't sign in?" }));
     const dialog = await screen.findByRole('dialog', { name: "Don't have account or can't sign in?" });
@@ -100,14 +92,11 @@ describe('LoginPage', () => {
 
   it('says "Incorrect login or password" on a 401 and shows other errors as the server wrote them', async () => {
     let answer = unauthorized;
-    vi.stubGlobal(
-      'fetch',
-      fakeFetch({
-        'GET /api/user': unauthorized,
-        'GET /api/auth/login': () => json(200, { oidc_providers: [], login_with_password: true }),
-        'POST /api/auth/login': () => answer(),
-      }).fetchImpl,
-    );
+    stubFetch({
+      'GET /api/user': unauthorized,
+      'GET /api/auth/login': () => json(200, { oidc_providers: [], login_with_password: true }),
+      'POST /api/auth/login': () => answer(),
+    });
     renderLogin();
     fireEvent.change(await screen.findByLabelText(/Username/), { target: { value: 'admin' } });
     fireEvent.change(screen.getByLabelText(/Password/), { target: { value: 'wrong' } });
@@ -120,25 +109,22 @@ describe('LoginPage', () => {
   });
 
   it('goes to the base page, keeping the query string, when already signed in', async () => {
-    vi.stubGlobal(
-      'fetch',
-      fakeFetch({
-        'GET /api/user': () =>
-          json(200, {
-            id: 1,
-            created: '2025-01-01T00:00:00Z',
-            username: 'admin',
-            name: 'Admin',
-            email: 'admin@example.com',
-            admin: true,
-            external: false,
-            alert: false,
-            pro: false,
-            can_create_project: true,
-            has_active_subscription: false,
-          }),
-      }).fetchImpl,
-    );
+    stubFetch({
+      'GET /api/user': () =>
+        json(200, {
+          id: 1,
+          created: '2025-01-01T00:00:00Z',
+          username: 'admin',
+          name: 'Admin',
+          email: 'admin@example.com',
+          admin: true,
+          external: false,
+          alert: false,
+          pro: false,
+          can_create_project: true,
+          has_active_subscription: false,
+        }),
+    });
     renderLogin('/auth/login?t=9');
     expect(await screen.findByText('at /?t=9')).toBeTruthy();
   });

@@ -1,7 +1,7 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fireEvent, screen } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
-import { fakeFetch, json, renderWithProviders } from '../../../testing/render.tsx';
+import { json, renderWithProviders, stubFetch } from '../../../testing/render.tsx';
 import { LoginPage } from './login-page.tsx';
 
 const me = {
@@ -45,7 +45,7 @@ function renderLogin() {
 describe('sign-in second step', () => {
   it('asks for the code of a session awaiting TOTP, shows a wrong code refused and signs in with a right one', async () => {
     const session = sessionAwaiting({ error: 'TOTP_REQUIRED', code: 'totp_required' });
-    const { fetchImpl, calls } = fakeFetch({
+    const { calls } = stubFetch({
       'GET /api/user': session.answer,
       'GET /api/auth/login': () => json(200, loginOptions),
       'POST /api/auth/verify': (init) => {
@@ -55,7 +55,6 @@ describe('sign-in second step', () => {
         return new Response(null, { status: 204 });
       },
     });
-    vi.stubGlobal('fetch', fetchImpl);
     renderLogin();
 
     const field = await screen.findByLabelText('6-digit code');
@@ -75,7 +74,7 @@ describe('sign-in second step', () => {
 
   it('signs in with the recovery code instead', async () => {
     const session = sessionAwaiting({ error: 'TOTP_REQUIRED', code: 'totp_required' });
-    const { fetchImpl, calls } = fakeFetch({
+    const { calls } = stubFetch({
       'GET /api/user': session.answer,
       'GET /api/auth/login': () => json(200, loginOptions),
       'POST /api/auth/recovery': () => {
@@ -83,7 +82,6 @@ describe('sign-in second step', () => {
         return new Response(null, { status: 204 });
       },
     });
-    vi.stubGlobal('fetch', fetchImpl);
     renderLogin();
 
     fireEvent.click(await screen.findByRole('button', { name: 'Use a recovery code' }));
@@ -94,14 +92,11 @@ describe('sign-in second step', () => {
   });
 
   it('offers no recovery code when the server does not allow it', async () => {
-    vi.stubGlobal(
-      'fetch',
-      fakeFetch({
-        'GET /api/user': () => json(401, { error: 'TOTP_REQUIRED', code: 'totp_required' }),
-        'GET /api/auth/login': () =>
-          json(200, { ...loginOptions, auth_methods: { totp: { allow_recovery: false, required: false } } }),
-      }).fetchImpl,
-    );
+    stubFetch({
+      'GET /api/user': () => json(401, { error: 'TOTP_REQUIRED', code: 'totp_required' }),
+      'GET /api/auth/login': () =>
+        json(200, { ...loginOptions, auth_methods: { totp: { allow_recovery: false, required: false } } }),
+    });
     renderLogin();
     await screen.findByLabelText('6-digit code');
     expect(screen.queryByRole('button', { name: 'Use a recovery code' })).toBeNull();
@@ -116,18 +111,15 @@ describe('sign-in second step', () => {
       url: 'otpauth://totp/Gantry:ada?secret=JBSWY3DPEHPK3PXP&issuer=Gantry',
       recovery_code: 'AAAA-BBBB-CCCC-DDDD-EEEE',
     };
-    vi.stubGlobal(
-      'fetch',
-      fakeFetch({
-        'GET /api/user': session.answer,
-        'GET /api/auth/login': () => json(200, loginOptions),
-        'POST /api/auth/totp/enroll': () => json(200, enrolment),
-        'POST /api/auth/totp/enroll/7/confirm': () => {
-          session.verify();
-          return new Response(null, { status: 204 });
-        },
-      }).fetchImpl,
-    );
+    stubFetch({
+      'GET /api/user': session.answer,
+      'GET /api/auth/login': () => json(200, loginOptions),
+      'POST /api/auth/totp/enroll': () => json(200, enrolment),
+      'POST /api/auth/totp/enroll/7/confirm': () => {
+        session.verify();
+        return new Response(null, { status: 204 });
+      },
+    });
     renderLogin();
 
     expect(

@@ -1,21 +1,18 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { screen } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
-import { fakeFetch, json, renderWithProviders } from '../../../testing/render.tsx';
+import { json, renderWithProviders, stubFetch } from '../../../testing/render.tsx';
 import { LoginPage } from './login-page.tsx';
 
 function renderLogin(url: string) {
-  vi.stubGlobal(
-    'fetch',
-    fakeFetch({
-      'GET /api/user': () => new Response(null, { status: 401, statusText: 'Unauthorized' }),
-      'GET /api/auth/login': () =>
-        json(200, {
-          oidc_providers: [{ id: 'corp', name: 'Corp SSO', color: '', icon: '' }],
-          login_with_password: true,
-        }),
-    }).fetchImpl,
-  );
+  stubFetch({
+    'GET /api/user': () => new Response(null, { status: 401, statusText: 'Unauthorized' }),
+    'GET /api/auth/login': () =>
+      json(200, {
+        oidc_providers: [{ id: 'corp', name: 'Corp SSO', color: '', icon: '' }],
+        login_with_password: true,
+      }),
+  });
   return renderWithProviders(
     <Routes>
       <Route path="/auth/login" element={<LoginPage />} />

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { fakeFetch, json, renderWithProviders } from '../../../testing/render.tsx';
+import { json, renderWithProviders, stubFetch } from '../../../testing/render.tsx';
 import { EnvironmentDialog } from './environment-dialog.tsx';
 
 const environment = {
@@ -19,11 +19,10 @@ const environment = {
 
 describe('EnvironmentDialog', () => {
   it('sends create, update and delete for changed secrets and nothing for untouched ones', async () => {
-    const { fetchImpl, calls } = fakeFetch({
+    const { calls } = stubFetch({
       'GET /api/project/1/environment/4': () => json(200, environment),
       'PUT /api/project/1/environment/4': () => new Response(null, { status: 204 }),
     });
-    vi.stubGlobal('fetch', fetchImpl);
     const onClose = vi.fn();
     renderWithProviders(<EnvironmentDialog open projectId={1} environmentId={4} onClose={onClose} />);
     await waitFor(() => expect(screen.getByLabelText(/^Name\s*\*$/)).toHaveProperty('value', 'prod'));
@@ -47,8 +46,7 @@ describe('EnvironmentDialog', () => {
   });
 
   it('shows invalid JSON on the Variables tab without sending anything', async () => {
-    const { fetchImpl, calls } = fakeFetch({});
-    vi.stubGlobal('fetch', fetchImpl);
+    const { calls } = stubFetch({});
     renderWithProviders(<EnvironmentDialog open projectId={1} onClose={() => {}} />);
     fireEvent.change(screen.getByLabelText(/^Name\s*\*$/), { target: { value: 'dev' } });
     const extra = screen.getByRole('region', { name: 'Extra variables' });

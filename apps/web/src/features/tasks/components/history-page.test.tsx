@@ -1,7 +1,7 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
-import { fakeFetch, json, renderWithProviders } from '../../../testing/render.tsx';
+import { json, renderWithProviders, stubFetch } from '../../../testing/render.tsx';
 import { makeTask } from '../../../testing/task-fixtures.ts';
 import { HistoryPage } from './history-page.tsx';
 
@@ -11,12 +11,11 @@ const tasksFrom = (from: number, to: number) =>
 
 describe('HistoryPage', () => {
   it('loads older tasks 200 at a time below the oldest shown, until a page comes back short', async () => {
-    const fake = fakeFetch({
+    const fake = stubFetch({
       'GET /api/project/1/tasks/last?limit=200': () => json(200, tasksFrom(450, 251)),
       'GET /api/project/1/tasks/last?limit=200&before_id=251': () => json(200, tasksFrom(250, 51)),
       'GET /api/project/1/tasks/last?limit=200&before_id=51': () => json(200, tasksFrom(50, 1)),
     });
-    vi.stubGlobal('fetch', fake.fetchImpl);
     renderWithProviders(
       <Routes>
         <Route path="/project/:projectId/history" element={<HistoryPage />} />
@@ -40,13 +39,10 @@ describe('HistoryPage', () => {
 
   it('keeps the rows new tasks push off the newest page once older pages are shown', async () => {
     let newest = tasksFrom(450, 251);
-    vi.stubGlobal(
-      'fetch',
-      fakeFetch({
-        'GET /api/project/1/tasks/last?limit=200': () => json(200, newest),
-        'GET /api/project/1/tasks/last?limit=200&before_id=251': () => json(200, tasksFrom(250, 51)),
-      }).fetchImpl,
-    );
+    stubFetch({
+      'GET /api/project/1/tasks/last?limit=200': () => json(200, newest),
+      'GET /api/project/1/tasks/last?limit=200&before_id=251': () => json(200, tasksFrom(250, 51)),
+    });
     const { queryClient } = renderWithProviders(
       <Routes>
         <Route path="/project/:projectId/history" element={<HistoryPage />} />
@@ -63,10 +59,7 @@ describe('HistoryPage', () => {
   });
 
   it('offers no older tasks when the newest page holds the whole history', async () => {
-    vi.stubGlobal(
-      'fetch',
-      fakeFetch({ 'GET /api/project/1/tasks/last?limit=200': () => json(200, tasksFrom(30, 1)) }).fetchImpl,
-    );
+    stubFetch({ 'GET /api/project/1/tasks/last?limit=200': () => json(200, tasksFrom(30, 1)) });
     renderWithProviders(
       <Routes>
         <Route path="/project/:projectId/history" element={<HistoryPage />} />

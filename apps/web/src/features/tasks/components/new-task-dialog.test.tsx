@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { fakeFetch, json, renderWithProviders } from '../../../testing/render.tsx';
+import { json, renderWithProviders, stubFetch } from '../../../testing/render.tsx';
 import { makeTask, makeTemplate } from '../../../testing/task-fixtures.ts';
 import { NewTaskDialog } from './new-task-dialog.tsx';
 
@@ -24,8 +24,7 @@ const surveyed = makeTemplate(6, {
 
 describe('NewTaskDialog', () => {
   it('validates the survey on submit and sends nothing while it fails', async () => {
-    const { fetchImpl, calls } = fakeFetch({ 'GET /api/project/1/templates/6': () => json(200, surveyed) });
-    vi.stubGlobal('fetch', fetchImpl);
+    const { calls } = stubFetch({ 'GET /api/project/1/templates/6': () => json(200, surveyed) });
     renderWithProviders(<NewTaskDialog projectId={1} templateId={6} onClose={() => {}} onCreated={() => {}} />);
     fireEvent.change(await screen.findByLabelText('Count'), { target: { value: '4a' } });
     // Lazy: nothing is flagged before the first submit.
@@ -38,11 +37,10 @@ describe('NewTaskDialog', () => {
   });
 
   it('sends survey answers, the secret apart and the CLI args as a JSON array, then hands over the new task', async () => {
-    const { fetchImpl, calls } = fakeFetch({
+    const { calls } = stubFetch({
       'GET /api/project/1/templates/6': () => json(200, surveyed),
       'POST /api/project/1/tasks': () => json(201, makeTask(42, { template_id: 6 })),
     });
-    vi.stubGlobal('fetch', fetchImpl);
     const onCreated = vi.fn();
     renderWithProviders(<NewTaskDialog projectId={1} templateId={6} onClose={() => {}} onCreated={onCreated} />);
     fireEvent.mouseDown(await screen.findByRole('combobox', { name: /Region/ }));
@@ -68,12 +66,11 @@ describe('NewTaskDialog', () => {
       makeTask(3, { status: 'success', version: '1.0.2', tpl_type: 'build' }),
       makeTask(2, { status: 'success', version: '1.0.1', tpl_type: 'build' }),
     ];
-    const { fetchImpl, calls } = fakeFetch({
+    const { calls } = stubFetch({
       'GET /api/project/1/templates/9': () => json(200, deploy),
       'GET /api/project/1/templates/5/tasks?status=success': () => json(200, builds),
       'POST /api/project/1/tasks': () => json(201, makeTask(50, { template_id: 9 })),
     });
-    vi.stubGlobal('fetch', fetchImpl);
     renderWithProviders(<NewTaskDialog projectId={1} templateId={9} onClose={() => {}} onCreated={() => {}} />);
     expect(await screen.findByText('1.0.2')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Deploy' }));
@@ -82,11 +79,10 @@ describe('NewTaskDialog', () => {
 
   it('says "Build version is required" when the build template has no build', async () => {
     const deploy = makeTemplate(9, { name: 'Deploy', type: 'deploy', build_template_id: 5 });
-    const { fetchImpl, calls } = fakeFetch({
+    const { calls } = stubFetch({
       'GET /api/project/1/templates/9': () => json(200, deploy),
       'GET /api/project/1/templates/5/tasks?status=success': () => json(200, []),
     });
-    vi.stubGlobal('fetch', fetchImpl);
     renderWithProviders(<NewTaskDialog projectId={1} templateId={9} onClose={() => {}} onCreated={() => {}} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Deploy' }));
     expect(await screen.findByText('Build version is required')).toBeTruthy();

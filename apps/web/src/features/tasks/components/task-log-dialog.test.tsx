@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import type { TaskStatus } from '@gantry/contract';
-import { fakeFetch, json, renderWithProviders } from '../../../testing/render.tsx';
+import { json, renderWithProviders, stubFetch } from '../../../testing/render.tsx';
 import { makeTask } from '../../../testing/task-fixtures.ts';
 import { ERROR_LINE_PATTERN } from '../log/error-lines.ts';
 import { LOG_POLL_MS, TaskLogDialog } from './task-log-dialog.tsx';
@@ -29,7 +29,7 @@ function serve(status: TaskStatus, fields: Parameters<typeof makeTask>[1] = {}, 
       output: '\u001b[31mred <b>alert</b>\u001b[0m done',
     },
   ];
-  const fake = fakeFetch({
+  const fake = stubFetch({
     [`GET ${TASK_URL}`]: () => json(200, makeTask(7, { status, start: '2026-01-01T10:00:00Z', ...fields })),
     [`GET ${TASK_URL}/output?offset=0&limit=1000`]: () => json(200, output),
     [`GET ${TASK_URL}/output/search?q=alert&case=false&regex=false&limit=1000`]: () =>
@@ -44,7 +44,6 @@ function serve(status: TaskStatus, fields: Parameters<typeof makeTask>[1] = {}, 
     [`POST ${TASK_URL}/confirm`]: () => new Response(null, { status: 204 }),
     [`POST ${TASK_URL}/reject`]: () => new Response(null, { status: 204 }),
   });
-  vi.stubGlobal('fetch', fake.fetchImpl);
   return fake;
 }
 
@@ -210,7 +209,7 @@ describe('TaskLogDialog', () => {
   });
   it('without live events (a task on another server while Redis is away) polls the log tail and the status', async () => {
     let finished = false;
-    const fake = fakeFetch({
+    stubFetch({
       [`GET ${TASK_URL}`]: () =>
         json(200, makeTask(7, { status: finished ? 'success' : 'running', start: '2026-01-01T10:00:00Z' })),
       [`GET ${TASK_URL}/output?offset=0&limit=1000`]: () =>
@@ -222,7 +221,6 @@ describe('TaskLogDialog', () => {
         ]);
       },
     });
-    vi.stubGlobal('fetch', fake.fetchImpl);
     renderDialog();
     await screen.findByText('Task 7 started.');
     expect(

@@ -1,6 +1,6 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, within } from '@testing-library/react';
-import { fakeFetch, json, renderWithProviders } from '../../../testing/render.tsx';
+import { json, renderWithProviders, stubFetch } from '../../../testing/render.tsx';
 import { TeamMemberDialog } from './team-member-dialog.tsx';
 
 const member = {
@@ -14,16 +14,13 @@ const member = {
 
 describe('TeamMemberDialog', () => {
   it('offers only users who are not members yet', async () => {
-    vi.stubGlobal(
-      'fetch',
-      fakeFetch({
-        'GET /api/users': () =>
-          json(200, [
-            { id: 1, username: 'admin', name: 'Admin' },
-            { id: 2, username: 'ann', name: 'Ann Lee' },
-          ]),
-      }).fetchImpl,
-    );
+    stubFetch({
+      'GET /api/users': () =>
+        json(200, [
+          { id: 1, username: 'admin', name: 'Admin' },
+          { id: 2, username: 'ann', name: 'Ann Lee' },
+        ]),
+    });
     renderWithProviders(<TeamMemberDialog open projectId={4} members={[member]} onClose={() => {}} />);
     fireEvent.mouseDown(await screen.findByRole('combobox', { name: /User/ }));
     const list = await screen.findByRole('listbox');
@@ -32,8 +29,7 @@ describe('TeamMemberDialog', () => {
   });
 
   it('requires both the user and the role, both with the user-required text', async () => {
-    const { fetchImpl, calls } = fakeFetch({ 'GET /api/users': () => json(200, []) });
-    vi.stubGlobal('fetch', fetchImpl);
+    const { calls } = stubFetch({ 'GET /api/users': () => json(200, []) });
     renderWithProviders(<TeamMemberDialog open projectId={4} members={[member]} onClose={() => {}} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Link' }));
     expect(await screen.findAllByText('User is required')).toHaveLength(2);

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
-import { fakeFetch, json } from '../../../testing/render.tsx';
+import { json, stubFetch } from '../../../testing/render.tsx';
 import { resourceKeys } from '../../../lib/project-resources.ts';
 import { templateSchedulesQuery } from './template-schedules.ts';
 
@@ -23,8 +23,7 @@ const schedule = (id: number, templateId: number, cron: string) => ({
 describe('templateSchedulesQuery', () => {
   it("lists the template's schedules of every kind, and a change to the project's schedules refreshes them", async () => {
     let list = [schedule(1, 5, '0 3 * * *'), schedule(2, 6, '* * * * *')];
-    const { fetchImpl } = fakeFetch({ 'GET /api/project/1/schedules': () => json(200, list) });
-    vi.stubGlobal('fetch', fetchImpl);
+    stubFetch({ 'GET /api/project/1/schedules': () => json(200, list) });
     const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 60_000 } } });
     const observer = new QueryObserver(queryClient, templateSchedulesQuery(1, 5));
     const unsubscribe = observer.subscribe(() => undefined);

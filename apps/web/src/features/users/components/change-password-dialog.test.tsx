@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen } from '@testing-library/react';
-import { fakeFetch, renderWithProviders } from '../../../testing/render.tsx';
+import { renderWithProviders, stubFetch } from '../../../testing/render.tsx';
 import { ChangePasswordDialog } from './change-password-dialog.tsx';
 
 describe('ChangePasswordDialog', () => {
@@ -13,8 +13,7 @@ describe('ChangePasswordDialog', () => {
   });
 
   it('sends the current password with the new one', async () => {
-    const { fetchImpl, calls } = fakeFetch({ 'POST /api/users/7/password': () => new Response(null, { status: 204 }) });
-    vi.stubGlobal('fetch', fetchImpl);
+    const { calls } = stubFetch({ 'POST /api/users/7/password': () => new Response(null, { status: 204 }) });
     const onClose = vi.fn();
     renderWithProviders(<ChangePasswordDialog open userId={7} onClose={onClose} />);
     fireEvent.change(screen.getByLabelText(/Current password/), { target: { value: 'old-Secret-1' } });

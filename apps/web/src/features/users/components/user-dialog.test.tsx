@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { fakeFetch, json, renderWithProviders } from '../../../testing/render.tsx';
+import { json, renderWithProviders, stubFetch } from '../../../testing/render.tsx';
 import { UserDialog } from './user-dialog.tsx';
 
 const existing = {
@@ -25,8 +25,7 @@ describe('UserDialog', () => {
   });
 
   it('saves an existing user without a password and keeps the dialog open with the server error', async () => {
-    const { fetchImpl, calls } = fakeFetch({ 'PUT /api/users/7': () => json(409, { error: 'Username is taken' }) });
-    vi.stubGlobal('fetch', fetchImpl);
+    const { calls } = stubFetch({ 'PUT /api/users/7': () => json(409, { error: 'Username is taken' }) });
     const onClose = vi.fn();
     renderWithProviders(<UserDialog open user={existing} viewerIsAdmin isSelf={false} onClose={onClose} />);
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
@@ -37,8 +36,7 @@ describe('UserDialog', () => {
   });
 
   it('asks for the current password when one edits their own account, and sends it with the change', async () => {
-    const { fetchImpl, calls } = fakeFetch({ 'PUT /api/users/7': () => new Response(null, { status: 204 }) });
-    vi.stubGlobal('fetch', fetchImpl);
+    const { calls } = stubFetch({ 'PUT /api/users/7': () => new Response(null, { status: 204 }) });
     const onClose = vi.fn();
     renderWithProviders(<UserDialog open user={existing} viewerIsAdmin={false} isSelf onClose={onClose} />);
     fireEvent.change(await screen.findByLabelText(/^Password/), { target: { value: 'new-Secret-2' } });
@@ -49,8 +47,7 @@ describe('UserDialog', () => {
   });
 
   it('does not ask an admin editing someone else for a current password, nor send one', async () => {
-    const { fetchImpl, calls } = fakeFetch({ 'PUT /api/users/7': () => new Response(null, { status: 204 }) });
-    vi.stubGlobal('fetch', fetchImpl);
+    const { calls } = stubFetch({ 'PUT /api/users/7': () => new Response(null, { status: 204 }) });
     const onClose = vi.fn();
     renderWithProviders(<UserDialog open user={existing} viewerIsAdmin isSelf={false} onClose={onClose} />);
     expect(screen.queryByLabelText(/Current password/)).toBeNull();

@@ -1,6 +1,6 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { fakeFetch, json, renderWithProviders } from '../../../testing/render.tsx';
+import { json, renderWithProviders, stubFetch } from '../../../testing/render.tsx';
 import { EditViewsDialog } from './edit-views-dialog.tsx';
 
 const views = [
@@ -11,11 +11,10 @@ const views = [
 
 describe('EditViewsDialog', () => {
   it('sends only the positions that changed when a view moves', async () => {
-    const { fetchImpl, calls } = fakeFetch({
+    const { calls } = stubFetch({
       'POST /api/project/1/views/positions': () => new Response(null, { status: 204 }),
       'GET /api/project/1/views': () => json(200, views),
     });
-    vi.stubGlobal('fetch', fetchImpl);
     renderWithProviders(<EditViewsDialog open projectId={1} views={views} onClose={() => {}} />);
     fireEvent.click(screen.getByRole('button', { name: 'Move Dev up' }));
     await waitFor(() => expect(calls.some((call) => call.url.endsWith('/views/positions'))).toBe(true));
@@ -23,8 +22,7 @@ describe('EditViewsDialog', () => {
   });
 
   it('requires a title before saving a new view and restores a renamed title on cancel', async () => {
-    const { fetchImpl, calls } = fakeFetch({});
-    vi.stubGlobal('fetch', fetchImpl);
+    const { calls } = stubFetch({});
     renderWithProviders(<EditViewsDialog open projectId={1} views={views} onClose={() => {}} />);
     fireEvent.click(screen.getByRole('button', { name: 'Add view' }));
     fireEvent.click(screen.getByRole('button', { name: 'Save view' }));
