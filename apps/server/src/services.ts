@@ -20,6 +20,8 @@ import { createTaskOutput } from './modules/tasks/task-output.ts';
 import { createTaskOutputRepository } from './modules/tasks/task-output.repository.ts';
 import { createTaskHosts } from './modules/tasks/task-hosts.ts';
 import { createTaskHostsRepository } from './modules/tasks/task-hosts.repository.ts';
+import { createTaskPlans } from './modules/tasks/task-plan.ts';
+import { createTaskPlanRepository } from './modules/tasks/task-plan.repository.ts';
 import { createTaskRerun } from './modules/tasks/task-rerun.ts';
 import { createTaskApprovals } from './modules/tasks/task-approvals.ts';
 import { createTaskApprovalsRepository } from './modules/tasks/task-approvals.repository.ts';
@@ -310,6 +312,7 @@ export function createServices({
   const logsSearch = createLogsSearch({ index: logIndex });
   const output = createTaskOutput({ output: outputRepository, hub, clock, audienceOf });
   const taskHosts = createTaskHosts({ hosts: createTaskHostsRepository(db), tasks: tasksRepository, clock });
+  const taskPlans = createTaskPlans({ plans: createTaskPlanRepository(db), tasks: tasksRepository });
   const runnersRepository = createRunnersRepository(db, dialect);
   const runnerPlacement = createRunnerPlacement({
     config,
@@ -363,6 +366,7 @@ export function createServices({
     audienceOf,
     describeStart,
     saveHosts: taskHosts.save,
+    savePlan: taskPlans.save,
     onWaitingConfirmation: (taskId) => alerts.notifyWaiting(taskId),
     onFinished: async (task) => {
       alerts.notify(task);
@@ -430,6 +434,7 @@ export function createServices({
     audienceOf,
     describeStart,
     saveHosts: taskHosts.save,
+    savePlan: taskPlans.save,
   });
   clusterBus?.onMessage((message) => {
     if (message.kind === 'control') engine.applyControl(message.task_id, message.action);
@@ -565,6 +570,7 @@ export function createServices({
     workflowRuns,
     tasks,
     taskHosts,
+    taskPlans,
     rerunFailedHosts,
     logIndexer,
     logsSearch,

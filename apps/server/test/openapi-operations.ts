@@ -170,6 +170,12 @@ export async function seedProject(t: TestApp, name: string, memberId: number): P
     created: new Date().toISOString(),
   });
   const taskId = await insertTaskRow(t, { project_id: projectId, template_id: templateId, status: 'success' });
+  // A plan as a terraform task's run leaves it, so the plan's route has one to show.
+  await t.runtime.services.taskPlans.save(taskId, {
+    recap: { add: 1, change: 0, destroy: 0 },
+    resources: [{ address: 'null_resource.a', action: 'create' }],
+    truncated: false,
+  });
   const workflowId = await create('workflows', {
     name: `w${unique()}`,
     steps: [{ key: 'run', kind: 'template', template_id: templateId }],

@@ -452,10 +452,27 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
     const taskId = await p.runTask(await p.createTemplate({ playbook: 'hello.sh' }));
     await r.nextJob();
     await r.report([{ ID: taskId, Status: 'running', LogOffset: 0, LogRecords: [] }]);
-    await r.report([{ ID: taskId, Status: 'waiting_confirmation', LogOffset: 0, LogRecords: records(0, 1) }]);
+    await r.report([
+      { ID: taskId, Status: 'waiting_confirmation', LogOffset: 0, LogRecords: records(0, 1), Plan: RUNNER_PLAN },
+    ]);
     await p.waitForStatus(taskId, ['waiting_confirmation']);
     return { runner, r, taskId };
   }
+
+  const RUNNER_PLAN = {
+    recap: { add: 1, change: 0, destroy: 1 },
+    resources: [{ address: 'null_resource.a', action: 'replace' }],
+    truncated: false,
+  };
+
+  it("stores the plan summary a runner reports with the task's wait for confirmation", async () => {
+    const { runner, taskId } = await runToConfirmation();
+    expect((await t.request('GET', `${p.base}/tasks/${taskId}/plan`, { as: t.adminCookie })).body).toEqual(RUNNER_PLAN);
+    expect((await t.request('GET', `${p.base}/tasks/${taskId}`, { as: t.adminCookie })).body).toMatchObject({
+      plan_recap: RUNNER_PLAN.recap,
+    });
+    await t.request('DELETE', `${p.base}/runners/${runner.id}`, { as: t.adminCookie });
+  });
 
   it('passes a plan confirmation to the runner through the task status', async () => {
     const { runner, r, taskId } = await runToConfirmation();

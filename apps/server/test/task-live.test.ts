@@ -87,7 +87,9 @@ describe.each(dialects)('live updates, confirmation and recovery on %s', (dialec
     expect(calls[1]).toBe('workspace list');
     expect(calls[2]).toBe('workspace select -or-create=true default');
     expect(calls[3]).toMatch(/^plan -input=false -detailed-exitcode -out=\S+tfplan$/);
-    expect(calls[4]).toMatch(/^apply -input=false \S+tfplan$/);
+    // The saved plan is read for its summary (docs/task-log.md), then applied.
+    expect(calls[4]).toMatch(/^show -json \S+tfplan$/);
+    expect(calls[5]).toMatch(/^apply -input=false \S+tfplan$/);
     expect(await p.output(taskId)).toContain('Waiting for confirmation to apply the plan.');
   });
 

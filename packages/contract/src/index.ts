@@ -29,3 +29,4 @@ export * from './approvals.ts';
 export * from './workflows.ts';
 export * from './task-hosts.ts';
 export * from './log-search.ts';
+export * from './task-plan.ts';

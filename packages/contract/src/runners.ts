@@ -13,6 +13,7 @@ import {
 } from './common.ts';
 import { TaskSpec } from './task-spec.ts';
 import { TaskHostReport } from './task-hosts.ts';
+import { TaskPlan } from './task-plan.ts';
 import { TaskStatus } from './task-statuses.ts';
 
 export const Runner = z.object({
@@ -164,6 +165,8 @@ export const RunnerJobProgress = z.object({
     .optional(),
   /** An ansible task's results per host, sent with its final status. */
   Hosts: TaskHostReport.optional(),
+  /** A terraform/OpenTofu task's plan summary, sent before it waits for confirmation (until acknowledged). */
+  Plan: TaskPlan.optional(),
 });
 export type RunnerJobProgress = z.input<typeof RunnerJobProgress>;
 

@@ -18,6 +18,7 @@ import { TaskParams } from './task-spec.ts';
 import { repositoryPath } from './templates.ts';
 import { TaskStatus } from './task-statuses.ts';
 import { HostRecap } from './task-hosts.ts';
+import { PlanRecap } from './task-plan.ts';
 
 /** Where an active task is: queued for dispatch or running (on the server or a runner). */
 export const ActiveTaskLocation = z.enum(['queue', 'running']);
@@ -86,6 +87,8 @@ export const Task = z.object({
   rerun_of_task_id: Id.nullable(),
   /** Gantry's own: the task was created under its template's approval gate (see its approval). */
   needs_approval: z.boolean(),
+  /** Gantry's own: what a terraform/OpenTofu task's plan changes, once it was planned. */
+  plan_recap: PlanRecap.nullable(),
 });
 export type Task = z.infer<typeof Task>;
 

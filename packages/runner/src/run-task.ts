@@ -1,10 +1,11 @@
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import type { TaskHostReport, TaskSpec } from '@gantry/contract';
+import type { TaskHostReport, TaskPlan, TaskSpec } from '@gantry/contract';
 import { resolveInside } from './contained-path.ts';
 import { planExecution, type ExecutionPlan, type PlannedCommand } from './executors/index.ts';
 import { prepareRepository } from './git.ts';
 import { createHostEvents, readHostReport, type HostEvents } from './host-results.ts';
+import { summarizePlan } from './plan-summary.ts';
 import { createRedactor } from './redact.ts';
 import { TaskStopped, TaskTimedOut, createStepRunner, type StepRunner } from './step-runner.ts';
 import { TaskFailure } from './task-failure.ts';
@@ -33,6 +34,8 @@ export interface RunTaskHooks {
   waitForConfirmation(): Promise<boolean>;
   /** An ansible task's results per host (secrets masked), once ansible-playbook has ended; awaited. */
   onHosts?(report: TaskHostReport): Promise<void>;
+  /** A terraform/OpenTofu plan's summary (secrets masked), before it waits for confirmation; awaited. */
+  onPlan?(plan: TaskPlan): Promise<void>;
   /** Each process of the task as it starts, so a later server can find it if this one dies. */
   onProcessStart?(pid: number): void;
 }
@@ -105,6 +108,7 @@ async function execute(plan: ExecutionPlan, steps: StepRunner, hooks: RunTaskHoo
     steps.log('No changes.');
     return 'success';
   }
+  if (plan.summary && hooks.onPlan) await deliverPlan(plan.summary, steps, hooks.onPlan);
   if (plan.planOnly) return 'success';
   if (!plan.autoApprove) {
     hooks.onStatus('waiting_confirmation');
@@ -118,6 +122,30 @@ async function execute(plan: ExecutionPlan, steps: StepRunner, hooks: RunTaskHoo
   const applyCode = await runCommand(steps, plan.apply);
   if (applyCode !== 0) steps.log(`Apply failed with exit code ${applyCode}`);
   return applyCode === 0 ? 'success' : 'error';
+}
+
+/** Reads the saved plan's summary quietly; a plan that cannot be read is said in the log, and the task goes on. */
+async function deliverPlan(
+  command: PlannedCommand,
+  steps: StepRunner,
+  onPlan: (plan: TaskPlan) => Promise<void>,
+): Promise<void> {
+  const stdout: string[] = [];
+  const code = await steps.exec({ ...command, quiet: true, stdout });
+  const summary = code === 0 ? summarizePlan(stdout.join('')) : undefined;
+  if (!summary) {
+    steps.log(
+      code === 0
+        ? "Could not read the plan's summary: `show -json` printed no plan."
+        : `Could not read the plan's summary: \`show -json\` exited with code ${code}.`,
+    );
+    return;
+  }
+  try {
+    await onPlan(summary);
+  } catch (error) {
+    steps.log(`Could not record the plan's summary: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 async function deliverHosts(

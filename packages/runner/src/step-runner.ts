@@ -14,6 +14,8 @@ export interface StepOptions {
   quiet?: boolean;
   /** Receives the redacted output lines. */
   capture?: string[];
+  /** Receives the redacted standard output as text, line ends kept (long lines are not cut apart). */
+  stdout?: string[];
 }
 
 export interface StepRunnerOptions {
@@ -73,7 +75,8 @@ function stepEnvironment(
 export function createStepRunner(options: StepRunnerOptions) {
   async function exec(step: StepOptions): Promise<number> {
     if (!step.quiet) options.emit(options.redact(`$ ${[step.command, ...step.args].join(' ')}`));
-    const deliver = (clean: string | undefined) => {
+    const deliver = (clean: string | undefined, stream: 'stdout' | 'stderr', lineEnds: boolean) => {
+      if (stream === 'stdout') step.stdout?.push(clean ?? '', lineEnds ? '\n' : '');
       if (clean === undefined) return;
       step.capture?.push(clean);
       if (!step.quiet) options.emit(clean);
@@ -91,10 +94,10 @@ export function createStepRunner(options: StepRunnerOptions) {
       ...(remaining !== undefined ? { timeoutMs: remaining } : {}),
       ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
       ...(options.onProcessStart ? { onStart: options.onProcessStart } : {}),
-      onLine: (line, stream, cut) => deliver(cuts[stream].take(line, cut)),
+      onLine: (line, stream, cut) => deliver(cuts[stream].take(line, cut), stream, !cut),
     });
-    deliver(cuts.stdout.flush());
-    deliver(cuts.stderr.flush());
+    deliver(cuts.stdout.flush(), 'stdout', false);
+    deliver(cuts.stderr.flush(), 'stderr', false);
     if (result.outcome === 'cancelled') throw new TaskStopped();
     if (result.outcome === 'timed_out') throw new TaskTimedOut();
     if (result.outcome === 'spawn_failed') {

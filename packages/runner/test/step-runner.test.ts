@@ -67,4 +67,23 @@ describe('createStepRunner output', () => {
     expect(await runner.exec({ command: 'bash', args: ['-c', script], cwd: os.tmpdir() })).toBe(0);
     expect(lines.slice(1)).toEqual(['a'.repeat(MAX_LINE_LENGTH), 'next']);
   });
+
+  it('hands a step its standard output as text: long lines whole, secrets masked across cuts, stderr apart', async () => {
+    const secret = 'a-secret-value';
+    const stdout: string[] = [];
+    const runner = createStepRunner({
+      baseEnv: { PATH, SECRET: secret },
+      signal: new AbortController().signal,
+      forceKill: () => false,
+      redact: createRedactor([secret]),
+      emit: () => undefined,
+    });
+    // The secret straddles the first cut of a line three pieces long.
+    const before = MAX_LINE_LENGTH - 5;
+    const script =
+      `head -c ${before} /dev/zero | tr '\\0' x; printf '%s' "$SECRET"; head -c ${MAX_LINE_LENGTH * 2} /dev/zero | tr '\\0' y; echo; ` +
+      'echo warning >&2; echo last';
+    expect(await runner.exec({ command: 'bash', args: ['-c', script], cwd: os.tmpdir(), quiet: true, stdout })).toBe(0);
+    expect(stdout.join('')).toBe(`${'x'.repeat(before)}********${'y'.repeat(MAX_LINE_LENGTH * 2)}\nlast\n`);
+  });
 });

@@ -15,6 +15,7 @@ import type {
   TaskHostResultTable,
   TaskHostTable,
   TaskOutputTable,
+  TaskPlanTable,
   TaskStatDayTable,
   TaskTable,
 } from '../modules/tasks/tasks.table.ts';
@@ -66,6 +67,7 @@ export interface Database {
   task_stat_day: TaskStatDayTable;
   task_host: TaskHostTable;
   task_host_result: TaskHostResultTable;
+  task_plan: TaskPlanTable;
   schedule: ScheduleTable;
   integration: IntegrationTable;
   integration_alias: IntegrationAliasTable;

@@ -22,6 +22,7 @@ import { hostHistory } from './migrations/0019-host-history.ts';
 import { logSearchIndex } from './migrations/0020-log-search-index.ts';
 import { workflowRunOrigins } from './migrations/0022-workflow-run-origins.ts';
 import { templateRunSettings } from './migrations/0023-template-run-settings.ts';
+import { taskPlan } from './migrations/0024-task-plan.ts';
 import { createSchemaHelpers, type GantryMigration } from './schema.ts';
 
 /** The one ordered migration set, shared by every dialect. */
@@ -48,6 +49,7 @@ const MIGRATIONS: GantryMigration[] = [
   logSearchIndex,
   workflowRunOrigins,
   templateRunSettings,
+  taskPlan,
 ];
 
 function createMigrator(db: Db, dialect: Dialect): Migrator {

@@ -19,3 +19,17 @@ export function flagsOf<R extends Record<K, number>, K extends keyof R>(
   for (const key of keys) flags[key] = row[key] === 1;
   return flags;
 }
+
+/** A JSON column read with its contract schema; null when empty, or a value this version cannot read. */
+export function readJsonColumn<T>(
+  schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } },
+  text: string | null,
+): T | null {
+  if (!text) return null;
+  try {
+    const parsed = schema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}

@@ -52,6 +52,7 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   { table: 'task_stat_day', key: 'id' },
   { table: 'task_host', key: 'id' },
   { table: 'task_host_result', key: 'id' },
+  { table: 'task_plan', key: 'task_id' },
   { table: 'terraform_alias', key: 'id' },
   { table: 'terraform_state', key: 'id' },
   { table: 'terraform_lock', key: 'inventory_id' },

@@ -34,6 +34,7 @@ export function makeTask(id: number, fields: Partial<TaskWithTemplate> = {}): Ta
     host_recap: null,
     rerun_of_task_id: null,
     needs_approval: false,
+    plan_recap: null,
     tpl_alias: 'Deploy site',
     tpl_playbook: 'run.sh',
     tpl_type: '',

@@ -1,4 +1,11 @@
-import type { RunnerJob, RunnerJobProgress, RunnerReportedStatus, RunnerState, TaskHostReport } from '@gantry/contract';
+import type {
+  RunnerJob,
+  RunnerJobProgress,
+  RunnerReportedStatus,
+  RunnerState,
+  TaskHostReport,
+  TaskPlan,
+} from '@gantry/contract';
 import { fitHostReport } from '../host-results.ts';
 import { TASK_MARK_VARIABLE, createTaskMark, createTaskMarkScope, killMarkedProcesses } from '../process-sweep.ts';
 import { runTask } from '../run-task.ts';
@@ -18,6 +25,8 @@ interface Job {
   commit: { hash: string; message: string } | undefined;
   /** The ansible results per host, sent with the final status. */
   hosts: TaskHostReport | undefined;
+  /** A terraform plan's summary, sent (ahead of its waiting status) until the server confirms it. */
+  plan: TaskPlan | undefined;
   finished: boolean;
   confirmation?: { resolve(confirmed: boolean): void; reject(error: Error): void };
 }
@@ -30,6 +39,13 @@ export interface RunnerAgentOptions {
   /** Seconds the server may hold a poll open. */
   pollWaitSeconds?: number;
   killGraceMs?: number;
+}
+
+/** What one report carried of a job, to drop once the server confirms it. */
+interface SentProgress {
+  lines: number;
+  status: RunnerReportedStatus | undefined;
+  plan: TaskPlan | undefined;
 }
 
 const MAX_LINES_PER_REPORT = 5000;
@@ -112,6 +128,7 @@ export function createRunnerAgent(options: RunnerAgentOptions) {
       status: 'running',
       commit: undefined,
       hosts: undefined,
+      plan: undefined,
       finished: false,
     };
     jobs.set(id, job);
@@ -137,6 +154,11 @@ export function createRunnerAgent(options: RunnerAgentOptions) {
       },
       onHosts: (report) => {
         job.hosts = fitHostReport(report, MAX_HOSTS_REPORT_BYTES);
+        return Promise.resolve();
+      },
+      onPlan: (plan) => {
+        job.plan = plan;
+        kick();
         return Promise.resolve();
       },
       waitForConfirmation: () =>
@@ -203,13 +225,13 @@ export function createRunnerAgent(options: RunnerAgentOptions) {
 
   function buildReport(): {
     report: RunnerJobProgress[];
-    sent: Map<number, { lines: number; status: RunnerReportedStatus | undefined }>;
+    sent: Map<number, SentProgress>;
   } {
     const report: RunnerJobProgress[] = [];
-    const sent = new Map<number, { lines: number; status: RunnerReportedStatus | undefined }>();
+    const sent = new Map<number, SentProgress>();
     let budget = MAX_REPORT_BYTES;
     for (const job of jobs.values()) {
-      if (job.lines.length === 0 && job.status === undefined && !job.commit) continue;
+      if (job.lines.length === 0 && job.status === undefined && !job.commit && !job.plan) continue;
       let count = 0;
       for (const line of job.lines) {
         if (count === MAX_LINES_PER_REPORT) break;
@@ -229,8 +251,9 @@ export function createRunnerAgent(options: RunnerAgentOptions) {
         ...(status ? { Status: status } : {}),
         ...(status && job.finished && job.hosts ? { Hosts: job.hosts } : {}),
         ...(job.commit ? { Commit: job.commit } : {}),
+        ...(job.plan ? { Plan: job.plan } : {}),
       });
-      sent.set(job.id, { lines: records.length, status });
+      sent.set(job.id, { lines: records.length, status, plan: job.plan });
     }
     return { report, sent };
   }
@@ -270,6 +293,8 @@ export function createRunnerAgent(options: RunnerAgentOptions) {
         const held = result.log_offsets[String(id)];
         if (!job || held === undefined) continue;
         job.commit = undefined;
+        // A plan set while this report was on its way goes with the next one.
+        if (job.plan === what.plan) job.plan = undefined;
         if (held > job.offset) {
           job.lines.splice(0, held - job.offset);
           job.offset = held;

@@ -33,6 +33,7 @@ export function planPulumi(ctx: ExecutorContext): ExecutionPlan {
       ...spec.template_args,
       ...spec.task_args,
     ),
+    summary: null,
     planOnly: spec.params.plan === true,
     autoApprove: spec.params.auto_approve === true,
   };

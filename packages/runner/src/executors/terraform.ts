@@ -55,6 +55,7 @@ export function planTerraform(ctx: ExecutorContext): ExecutionPlan {
     plan: run(...plan),
     changesExitCode: 2,
     apply: run('apply', '-input=false', planFile),
+    summary: run('show', '-json', planFile),
     planOnly: spec.params.plan === true,
     autoApprove: spec.params.auto_approve === true,
   };

@@ -21,6 +21,8 @@ export type ExecutionPlan =
       /** Exit code of the plan that means "there are changes"; with null every successful plan has changes. */
       changesExitCode: number | null;
       apply: PlannedCommand;
+      /** Prints the saved plan as JSON (terraform's `show -json`), for its summary; null where there is none. */
+      summary: PlannedCommand | null;
       planOnly: boolean;
       autoApprove: boolean;
     };

@@ -9,6 +9,7 @@ import type { Audience } from '../../live/live-hub.ts';
 import type { EventsService } from '../events/events.service.ts';
 import type { TaskEngine } from '../tasks/task-engine.ts';
 import type { TaskHostsService } from '../tasks/task-hosts.ts';
+import type { TaskPlans } from '../tasks/task-plan.ts';
 import type { TaskOutput } from '../tasks/task-output.ts';
 import { finalLine } from '../tasks/task-statuses.ts';
 import type { TaskSpecBuilder } from '../tasks/task-spec-builder.ts';
@@ -35,6 +36,7 @@ export interface RunnerJobsDeps {
   audienceOf(projectId: number): Promise<Audience>;
   describeStart: DescribeStart;
   saveHosts: TaskHostsService['save'];
+  savePlan: TaskPlans['save'];
 }
 
 const STARTED_STATUSES = ['running', 'waiting_confirmation', 'confirmed', 'rejected', 'stopping'];
@@ -193,6 +195,7 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
     const appended = await deps.output.appendReport(task, records, job.LogOffset, audience);
     if (!appended) return undefined;
     if (job.Commit) await engine.recordCommit(task.id, job.Commit);
+    if (job.Plan) await deps.savePlan(task.id, job.Plan);
     // A status change comes after the lines that led to it; with lines missing, wait for them.
     if (appended.runnerLogOffset < job.LogOffset + records.length || !job.Status) return appended.runnerLogOffset;
 

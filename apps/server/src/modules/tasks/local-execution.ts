@@ -15,6 +15,7 @@ import type { Config } from '../../config.ts';
 import type { Audience } from '../../live/live-hub.ts';
 import type { EventsService } from '../events/events.service.ts';
 import type { TaskHostsService } from './task-hosts.ts';
+import type { TaskPlans } from './task-plan.ts';
 import type { OpenTaskLog } from './task-log.ts';
 import type { TaskSpecBuilder } from './task-spec-builder.ts';
 import { recordStartEvent, startNotes, type DescribeStart } from './task-start.ts';
@@ -36,6 +37,7 @@ export interface LocalExecutionDeps {
   logger: FastifyBaseLogger;
   describeStart: DescribeStart;
   saveHosts: TaskHostsService['save'];
+  savePlan: TaskPlans['save'];
   /** A task of this process ended: its place may go to a queued one. */
   onEnded(): void;
 }
@@ -98,6 +100,7 @@ export function createLocalExecution(deps: LocalExecutionDeps) {
         killGraceMs: deps.config.task_kill_grace_seconds * 1000,
         onLine: (line) => log.write(line),
         onHosts: (report) => deps.saveHosts(task.id, report),
+        onPlan: (plan) => deps.savePlan(task.id, plan),
         onProcessStart: (pid) => background(deps.tasks.update(task.id, { pid }), task.id),
         onCommit: (hash, message) =>
           background(deps.tasks.update(task.id, { commit_hash: hash, commit_message: message }), task.id),

@@ -148,6 +148,7 @@ export function createTaskCreation({
       retry_attempt: 0,
       retry_limit: 0,
       retry_due: null,
+      plan_recap: null,
     };
     const id = await tasks.insert(row);
     if (checked.argumentsIgnored)

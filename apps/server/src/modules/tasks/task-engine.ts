@@ -34,6 +34,7 @@ export interface TaskEngineDeps {
   audienceOf(projectId: number): Promise<Audience>;
   describeStart: LocalExecutionDeps['describeStart'];
   saveHosts: LocalExecutionDeps['saveHosts'];
+  savePlan: LocalExecutionDeps['savePlan'];
   onFinished: TaskStatusesDeps['onFinished'];
   onWaitingConfirmation?: TaskStatusesDeps['onWaitingConfirmation'];
 }

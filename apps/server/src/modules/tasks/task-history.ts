@@ -1,5 +1,5 @@
-import type { Task, TaskWithTemplate } from '@gantry/contract';
-import { parseHostRecap } from './task-hosts.ts';
+import { HostRecap, PlanRecap, type Task, type TaskWithTemplate } from '@gantry/contract';
+import { readJsonColumn } from '../../db/row-fields.ts';
 import type { TaskListRow, TasksRepository } from './tasks.repository.ts';
 import type { TaskRow } from './tasks.table.ts';
 
@@ -35,9 +35,10 @@ export function toTask(row: TaskRow): Task {
     diff: params.diff === true,
     limit: Array.isArray(params.limit) ? params.limit.join(',') : '',
     secret: '',
-    host_recap: parseHostRecap(row.host_recap),
+    host_recap: readJsonColumn(HostRecap, row.host_recap),
     rerun_of_task_id: row.rerun_of_task_id,
     needs_approval: row.approval !== null,
+    plan_recap: readJsonColumn(PlanRecap, row.plan_recap),
   };
 }
 

@@ -6,7 +6,7 @@ import {
   type ProjectHost,
   type ProjectHosts,
   HOST_STATUSES,
-  HostRecap,
+  type HostRecap,
   type HostCounts,
   type TaskHostReport,
   type TaskHosts,
@@ -29,17 +29,6 @@ function summarizeHosts(hosts: readonly HostCounts[]): HostRecap {
   const recap: HostRecap = { ok: 0, changed: 0, failed: 0, unreachable: 0 };
   for (const host of hosts) recap[outcomeOf(host)] += 1;
   return recap;
-}
-
-/** The stored recap of a task, or null for a task that reported no hosts (or a value this version cannot read). */
-export function parseHostRecap(text: string | null): HostRecap | null {
-  if (!text) return null;
-  try {
-    const parsed = HostRecap.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
 }
 
 interface TaskHostsDeps {

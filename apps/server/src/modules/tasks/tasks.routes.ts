@@ -6,6 +6,7 @@ import {
   rawOutputApi,
   taskApprovalApi,
   taskHostsApi,
+  taskPlanApi,
   tasksApi,
 } from '@gantry/contract';
 import type { Routes } from '../../http/route.ts';
@@ -13,6 +14,7 @@ import { ADMIN, projectMember } from '../../http/route.ts';
 import type { LogsSearch } from './logs-search.ts';
 import type { TaskApprovals } from './task-approvals.ts';
 import type { TaskHostsService } from './task-hosts.ts';
+import type { TaskPlans } from './task-plan.ts';
 import type { TaskRerun } from './task-rerun.ts';
 import type { TasksService } from './tasks.service.ts';
 
@@ -21,12 +23,14 @@ export function registerTasksRoutes(
   {
     tasks,
     taskHosts,
+    taskPlans,
     rerunFailedHosts,
     logsSearch,
     taskApprovals,
   }: {
     tasks: TasksService;
     taskHosts: TaskHostsService;
+    taskPlans: TaskPlans;
     rerunFailedHosts: TaskRerun;
     logsSearch: LogsSearch;
     taskApprovals: TaskApprovals;
@@ -48,6 +52,7 @@ export function registerTasksRoutes(
     tasks.searchOutput(access.project.id, params.taskId, query, actor.id),
   );
   route(taskHostsApi.list, projectMember(), ({ access, params }) => taskHosts.list(access.project.id, params.taskId));
+  route(taskPlanApi.get, projectMember(), ({ access, params }) => taskPlans.get(access.project.id, params.taskId));
   route(tasksApi.rerunFailedHosts, run, ({ actor, access, params }) =>
     rerunFailedHosts(access.project.id, params.taskId, { user: actor, permissions: access.permissions }),
   );

@@ -53,6 +53,8 @@ export interface TaskTable {
   retry_limit: ColumnType<number, number | undefined, number>;
   /** When this failed task's next retry is to be created; null once it exists or when none is due. */
   retry_due: ColumnType<string | null, string | null | undefined, string | null>;
+  /** JSON of the contract's PlanRecap once a terraform/OpenTofu task's plan was read. */
+  plan_recap: ColumnType<string | null, string | null | undefined, string | null>;
 }
 export type TaskRow = Selectable<TaskTable>;
 
@@ -95,6 +97,14 @@ export interface TaskStatDayTable {
   user_id: number;
   status: TaskStatus;
   task_count: number;
+}
+
+/** A terraform/OpenTofu task's plan: the resources it changes, as JSON of the contract's PlanResource[]. */
+export interface TaskPlanTable {
+  task_id: number;
+  resources: string;
+  /** 1 when more resources change than are kept. */
+  truncated: number;
 }
 
 /** One host of an ansible task: its task results counted per status. */

@@ -4,6 +4,7 @@ import {
   rawOutputApi,
   taskApprovalApi,
   taskHostsApi,
+  taskPlanApi,
   tasksApi,
   teamApi,
   templatesApi,
@@ -31,6 +32,13 @@ export const taskHostsQuery = (projectId: number, taskId: number, finished: bool
   queryOptions({
     queryKey: [...taskKeys.detail(projectId, taskId), 'hosts', finished] as const,
     queryFn: ({ signal }) => api(taskHostsApi.list, { params: { projectId, taskId }, signal }),
+  });
+
+/** What a terraform/OpenTofu task's plan changes; stored once, before it waits for confirmation. */
+export const taskPlanQuery = (projectId: number, taskId: number) =>
+  queryOptions({
+    queryKey: [...taskKeys.detail(projectId, taskId), 'plan'] as const,
+    queryFn: ({ signal }) => api(taskPlanApi.get, { params: { projectId, taskId }, signal }),
   });
 
 /** Every host of the project's ansible tasks with the newest task of each template on it. */

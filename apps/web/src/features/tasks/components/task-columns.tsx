@@ -13,6 +13,7 @@ import type { Column } from '../../../components/data-table.tsx';
 import { DASH } from '../../../lib/format-date.ts';
 import { getCommitSummary, getRerunLabelKey, getTaskVersion } from '../task-rules.ts';
 import { HostRecapLine } from './host-recap-line.tsx';
+import { PlanRecapLine } from './plan-recap-line.tsx';
 import { TaskDate, TaskDuration, TaskLink } from './task-cells.tsx';
 import { useTaskLinks } from './task-links.ts';
 import { TaskStatusChip } from '../../../components/task-status-chip.tsx';
@@ -116,6 +117,7 @@ export function useTaskColumns({ withTemplate, withRerun }: TaskColumnsOptions):
         <>
           <TaskStatusChip status={task.status} />
           <HostRecapLine recap={task.host_recap} />
+          <PlanRecapLine recap={task.plan_recap} />
         </>
       ),
     },

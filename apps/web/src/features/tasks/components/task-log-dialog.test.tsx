@@ -38,6 +38,7 @@ function serve(status: TaskStatus, fields: Parameters<typeof makeTask>[1] = {}, 
       json(400, { error: 'Invalid regular expression: /(/: Unterminated group' }),
     [`GET ${ERROR_SEARCH_URL}`]: () => json(200, { count: errorLines.length, lines: errorLines, searched: 2 }),
     [`GET ${TASK_URL}/hosts`]: () => json(200, HOSTS),
+    [`GET ${TASK_URL}/plan`]: () => json(200, PLAN),
     [`GET /api/project/1/role`]: () => json(200, projectRole),
     [`POST ${TASK_URL}/rerun_failed_hosts`]: () => json(201, makeTask(8, { rerun_of_task_id: 7 })),
     [`POST ${TASK_URL}/stop`]: () => new Response(null, { status: 204 }),
@@ -46,6 +47,16 @@ function serve(status: TaskStatus, fields: Parameters<typeof makeTask>[1] = {}, 
   });
   return fake;
 }
+
+const PLAN = {
+  recap: { add: 2, change: 1, destroy: 1 },
+  resources: [
+    { address: 'aws_instance.web[0]', action: 'create' },
+    { address: 'aws_s3_bucket.logs', action: 'update' },
+    { address: 'aws_db_instance.main', action: 'replace' },
+  ],
+  truncated: false,
+};
 
 const counts = { ok: 0, changed: 0, failed: 0, unreachable: 0, skipped: 0, rescued: 0, ignored: 0 };
 const HOSTS = {
@@ -191,6 +202,27 @@ describe('TaskLogDialog', () => {
     );
     fireEvent.click(await screen.findByRole('button', { name: 'Rerun of task 5' }));
     expect(onOpenTask).toHaveBeenCalledWith(5);
+  });
+
+  it('opens a terraform plan that waits for confirmation on its list of changes, with the counts', async () => {
+    serve('waiting_confirmation', { tpl_app: 'terraform', plan_recap: PLAN.recap });
+    renderDialog();
+    const replaced = await screen.findByText('aws_db_instance.main');
+    expect(replaced.closest('li')?.textContent).toContain('replace');
+    expect(screen.getByText('aws_instance.web[0]').closest('li')?.textContent).toContain('create');
+    expect(screen.getByLabelText('Plan changes').textContent).toBe('2 to add · 1 to change · 1 to destroy');
+    expect(screen.queryByText('Task 7 started.')).toBeNull();
+    expect(buttonNames()).toEqual(['Confirm', 'Reject', 'Stop']);
+    fireEvent.click(screen.getByRole('button', { name: 'Log' }));
+    expect(await screen.findByText('Task 7 started.')).toBeTruthy();
+  });
+
+  it('shows a finished terraform task its log first, and its plan on request', async () => {
+    serve('success', { tpl_app: 'terraform', plan_recap: PLAN.recap });
+    renderDialog();
+    await screen.findByText('Task 7 started.');
+    fireEvent.click(screen.getByRole('button', { name: 'Plan' }));
+    expect(await screen.findByText('aws_s3_bucket.logs')).toBeTruthy();
   });
 
   it('offers no hosts view for a task of another app', async () => {

@@ -27,7 +27,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
-import { isTaskFinished, type TaskWithTemplate } from '@gantry/contract';
+import { isTaskFinished, isTerraformApp, type TaskWithTemplate } from '@gantry/contract';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { getErrorMessage, isApiError } from '../../../lib/api-client.ts';
 import { DASH } from '../../../lib/format-date.ts';
@@ -43,13 +43,18 @@ import { LINE_PARAM, TASK_PARAM, withSearchParams } from './task-links.ts';
 import { TaskLogSearchBar } from './task-log-search-bar.tsx';
 import { TaskLogView } from './task-log-view.tsx';
 import { HostRecapLine } from './host-recap-line.tsx';
+import { PlanRecapLine } from './plan-recap-line.tsx';
 import { TaskHostsView } from './task-hosts-view.tsx';
+import { TaskPlanView } from './task-plan-view.tsx';
 import { RerunFailedHostsButton } from './rerun-failed-hosts-button.tsx';
 import { TaskApprovalPanel } from './task-approval-panel.tsx';
 import { TaskStatusChip } from '../../../components/task-status-chip.tsx';
 
 /** Name under which the dialog's fullscreen choice is remembered. */
 const FULLSCREEN_KEY = 'task_log';
+
+/** What the dialog shows under its header: the log, an ansible task's hosts or a terraform task's plan. */
+type LogDialogView = 'log' | 'hosts' | 'plan';
 
 interface TaskLogDialogProps {
   projectId: number;
@@ -157,7 +162,12 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun, onOpenTask,
   const session = useLogSession(projectId, taskId, task);
   const action = useTaskAction(projectId, taskId);
   const [searchOpen, setSearchOpen] = useState(false);
-  const [view, setView] = useState<'log' | 'hosts'>('log');
+  const [view, setView] = useState<LogDialogView>('log');
+  // A plan that waits for confirmation opens on its list of changes: the decision is taken on it, not on a scrolled log.
+  const waitsOnPlan = task?.status === 'waiting_confirmation' && task.plan_recap !== null;
+  useEffect(() => {
+    setView(waitsOnPlan ? 'plan' : 'log');
+  }, [taskId, waitsOnPlan]);
   const [focusSeq, setFocusSeq] = useState<number | null>(line === null ? null : line - 1);
   const [matchSeqs, setMatchSeqs] = useState<ReadonlySet<number>>(new Set());
   const onSearchResults = useCallback((current: number | null, matches: readonly number[]) => {
@@ -418,6 +428,27 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun, onOpenTask,
           </Link>
         ) : null}
 
+        {task && isTerraformApp(task.tpl_app) && task.plan_recap ? (
+          <Stack
+            direction="row"
+            spacing={1.5}
+            useFlexGap
+            sx={{ mt: 1, alignItems: 'center', minWidth: 0, flexWrap: 'wrap' }}
+          >
+            <ToggleButtonGroup
+              size="small"
+              exclusive
+              value={view}
+              onChange={(_event, next: LogDialogView | null) => next && setView(next)}
+              aria-label={t('taskLog.view')}
+            >
+              <ToggleButton value="log">{t('taskLog.viewLog')}</ToggleButton>
+              <ToggleButton value="plan">{t('taskLog.viewPlan')}</ToggleButton>
+            </ToggleButtonGroup>
+            <PlanRecapLine recap={task.plan_recap} />
+          </Stack>
+        ) : null}
+
         {task?.tpl_app === 'ansible' ? (
           <Stack
             direction="row"
@@ -429,7 +460,7 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun, onOpenTask,
               size="small"
               exclusive
               value={view}
-              onChange={(_event, next: 'log' | 'hosts' | null) => next && setView(next)}
+              onChange={(_event, next: LogDialogView | null) => next && setView(next)}
               aria-label={t('taskLog.view')}
             >
               <ToggleButton value="log">{t('taskLog.viewLog')}</ToggleButton>
@@ -445,7 +476,8 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun, onOpenTask,
       {view === 'hosts' && task && !unreadable ? (
         <TaskHostsView projectId={projectId} taskId={taskId} finished={isTaskFinished(task.status)} />
       ) : null}
-      {view === 'hosts' ? null : searchOpen && !unreadable ? (
+      {view === 'plan' && task && !unreadable ? <TaskPlanView projectId={projectId} taskId={taskId} /> : null}
+      {view !== 'log' ? null : searchOpen && !unreadable ? (
         <TaskLogSearchBar
           projectId={projectId}
           taskId={taskId}
@@ -454,7 +486,7 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun, onOpenTask,
           onClose={closeSearch}
         />
       ) : null}
-      {view === 'hosts' || unreadable ? null : session && task ? (
+      {view !== 'log' || unreadable ? null : session && task ? (
         <TaskLogView
           key={`${projectId}-${taskId}`}
           session={session}
