@@ -21,7 +21,8 @@ describe('tasks, as a user runs and watches them', () => {
       'fake-terraform': {
         executable: true,
         content:
-          '#!/bin/sh\necho "terraform $1"\nif [ "$1" = plan ]; then echo "Plan: 1 to add."; exit 2; fi\nif [ "$1" = apply ]; then echo "Apply complete!"; fi\nexit 0\n',
+          '#!/bin/sh\nif [ "$1" = show ]; then echo \'{"resource_changes":[{"address":"null_resource.web","change":{"actions":["create"]}}]}\'; exit 0; fi\n' +
+          'echo "terraform $1"\nif [ "$1" = plan ]; then echo "Plan: 1 to add."; exit 2; fi\nif [ "$1" = apply ]; then echo "Apply complete!"; fi\nexit 0\n',
       },
     });
     projectId = scripts.projectId;
@@ -149,6 +150,13 @@ describe('tasks, as a user runs and watches them', () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByText('Waiting confirmation', { exact: true }).waitFor({ timeout: 20_000 });
     expect(await dialog.getByRole('button', { name: 'Reject' }).isVisible()).toBe(true);
+    // The decision is taken on the plan's list of changes, which the dialog opens on.
+    await dialog.getByLabel('Resources the plan changes').getByText('null_resource.web').waitFor();
+    expect(await dialog.getByLabel('Plan changes', { exact: true }).textContent()).toBe(
+      '1 to add · 0 to change · 0 to destroy',
+    );
+    if (process.env.GANTRY_E2E_SHOTS)
+      await page.screenshot({ path: `${process.env.GANTRY_E2E_SHOTS}/task-plan-1280.png` });
     await dialog.getByRole('button', { name: 'Confirm' }).click();
     await dialog.getByText('Success', { exact: true }).waitFor({ timeout: 20_000 });
     await expect.poll(async () => (await logLines(page)).some((line) => line.includes('Apply complete!'))).toBe(true);
