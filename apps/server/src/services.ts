@@ -245,7 +245,11 @@ export function createServices({
   });
   const views = createViewsService({ views: createViewsRepository(db, dialect), events });
   const apps = createAppsService({ apps: createAppsRepository(db), events });
-  const taskHistory = createTaskHistory({ tasks: tasksRepository });
+  const workflowRunsRepository = createWorkflowRunsRepository(db, dialect);
+  const taskHistory = createTaskHistory({
+    tasks: tasksRepository,
+    runsOfTasks: (projectId, taskIds) => workflowRunsRepository.listRunsOfTasks(projectId, taskIds),
+  });
   const gates = createApprovalGates({ approvals: createApprovalsRepository(db) });
   const templates = createTemplatesService({
     templates: templatesRepository,
@@ -454,7 +458,7 @@ export function createServices({
     projectExists: async (projectId) => (await projectsRepository.findById(projectId)) !== undefined,
   });
   const workflowRuns = createWorkflowRuns({
-    runs: createWorkflowRunsRepository(db, dialect),
+    runs: workflowRunsRepository,
     workflows,
     tasks,
     findTask: (id) => tasksRepository.findById(id),

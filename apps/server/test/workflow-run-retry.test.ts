@@ -162,6 +162,23 @@ describe.each(dialects)('retrying workflow runs on %s', (dialect) => {
     ]);
     expect(((await send('GET', `/workflows/${id}/runs/${failed.id}`)).body as RunDetail).retried_by).toBe(run.id);
 
+    // The history names each task's run and step; a kept task belongs to the run that started it.
+    const history = new Map(
+      (
+        (await send('GET', '/tasks', undefined, users.guest.cookie)).body as { id: number; workflow_run: unknown }[]
+      ).map((task) => [task.id, task.workflow_run]),
+    );
+    expect(history.get(after.get('deploy')!.task_id!)).toEqual({ id: run.id, workflow_id: id, step: 'deploy' });
+    expect(history.get(after.get('build')!.task_id!)).toEqual({ id: failed.id, workflow_id: id, step: 'build' });
+    expect(history.get(before.get('deploy')!.task_id!)).toEqual({ id: failed.id, workflow_id: id, step: 'deploy' });
+    const activity = ((await send('GET', '/events/last')).body as { description: string }[]).map((e) => e.description);
+    expect(activity).toEqual(
+      expect.arrayContaining([
+        `Workflow run ${failed.id} retried as run ${run.id}`,
+        `Workflow run ${run.id} finished: success`,
+      ]),
+    );
+
     // A run is retried once (retry the retry to go on), and only once it failed or was stopped.
     const twice = await send('POST', `/workflows/${id}/runs/${failed.id}/retry`, {});
     expect(twice.status).toBe(409);

@@ -99,6 +99,8 @@ export const TaskWithTemplate = Task.extend({
   tpl_app: z.string(),
   user_name: z.string().nullable(),
   build_task: Task.nullable(),
+  /** Gantry's own: the workflow run and step that started the task (the first run, when a retry kept it). */
+  workflow_run: z.object({ id: Id, workflow_id: Id, step: z.string() }).nullable(),
 });
 export type TaskWithTemplate = z.infer<typeof TaskWithTemplate>;
 

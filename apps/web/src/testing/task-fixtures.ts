@@ -41,6 +41,7 @@ export function makeTask(id: number, fields: Partial<TaskWithTemplate> = {}): Ta
     tpl_app: 'bash',
     user_name: 'Ada Admin',
     build_task: null,
+    workflow_run: null,
     ...fields,
   };
 }

@@ -42,14 +42,33 @@ export function toTask(row: TaskRow): Task {
   };
 }
 
+/** The workflow runs whose steps started some tasks of a project (the workflows module answers). */
+type RunsOfTasks = (
+  projectId: number,
+  taskIds: readonly number[],
+) => Promise<{ task_id: number | null; step_key: string; run_id: number; workflow_id: number }[]>;
+
 /**
  * Tasks as the lists show them, each with the build it deploys. Templates read their newest tasks here
  * and the tasks service its lists, so neither needs the other for it.
  */
-export function createTaskHistory({ tasks }: { tasks: TasksRepository }) {
+export function createTaskHistory({ tasks, runsOfTasks }: { tasks: TasksRepository; runsOfTasks: RunsOfTasks }) {
+  /** Each task's workflow run and step, the first run that holds it. */
+  async function workflowRunsOf(projectId: number, rows: TaskListRow[]) {
+    const found = new Map<number, TaskWithTemplate['workflow_run']>();
+    for (const step of await runsOfTasks(
+      projectId,
+      rows.map((row) => row.id),
+    ))
+      if (step.task_id !== null && !found.has(step.task_id))
+        found.set(step.task_id, { id: step.run_id, workflow_id: step.workflow_id, step: step.step_key });
+    return found;
+  }
+
   async function withBuildTasks(projectId: number, rows: TaskListRow[]): Promise<TaskWithTemplate[]> {
     const buildIds = [...new Set(rows.flatMap((row) => (row.build_task_id ? [row.build_task_id] : [])))];
     const builds = new Map((await tasks.listByIds(projectId, buildIds)).map((build) => [Number(build.id), build]));
+    const runs = await workflowRunsOf(projectId, rows);
     return rows.map((row) => {
       const build = row.build_task_id ? builds.get(row.build_task_id) : undefined;
       return {
@@ -60,6 +79,7 @@ export function createTaskHistory({ tasks }: { tasks: TasksRepository }) {
         tpl_app: row.tpl_app,
         user_name: row.user_name,
         build_task: build ? toTask(build) : null,
+        workflow_run: runs.get(row.id) ?? null,
       };
     });
   }

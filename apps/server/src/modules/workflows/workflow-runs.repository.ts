@@ -54,6 +54,23 @@ export function createWorkflowRunsRepository(db: Db, dialect: Dialect) {
         return id;
       });
     },
+    /** The runs whose steps started these tasks of the project, oldest run first (a retry keeps its tasks). */
+    listRunsOfTasks(projectId: number, taskIds: readonly number[]) {
+      if (taskIds.length === 0) return Promise.resolve([]);
+      return db
+        .selectFrom('workflow_step_run')
+        .innerJoin('workflow_run', 'workflow_run.id', 'workflow_step_run.run_id')
+        .select([
+          'workflow_step_run.task_id',
+          'workflow_step_run.step_key',
+          'workflow_run.id as run_id',
+          'workflow_run.workflow_id',
+        ])
+        .where('workflow_step_run.project_id', '=', projectId)
+        .where('workflow_step_run.task_id', 'in', taskIds)
+        .orderBy('workflow_run.id')
+        .execute();
+    },
     /** The run that retried this one, if any. */
     async findRetryOf(runId: number): Promise<number | null> {
       const row = await db.selectFrom('workflow_run').select('id').where('retry_of', '=', runId).executeTakeFirst();

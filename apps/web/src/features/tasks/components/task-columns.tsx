@@ -105,6 +105,17 @@ export function useTaskColumns({ withTemplate, withRerun }: TaskColumnsOptions):
               <TaskLink taskId={task.rerun_of_task_id} label={t('taskLog.rerunOf', { id: task.rerun_of_task_id })} />
             </Typography>
           ) : null}
+          {task.workflow_run ? (
+            <Typography variant="caption" color="text.secondary" component="div">
+              <Link
+                component={RouterLink}
+                to={paths.workflowRun(task.project_id, task.workflow_run.workflow_id, task.workflow_run.id)}
+                underline="hover"
+              >
+                {t('taskLog.workflowRunStep', { id: task.workflow_run.id, step: task.workflow_run.step })}
+              </Link>
+            </Typography>
+          ) : null}
           <TaskSubtitle task={task} />
         </Box>
       ),
