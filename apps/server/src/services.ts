@@ -1,3 +1,4 @@
+import { Permission, hasPermissions } from '@gantry/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from './clock.ts';
 import { randomUUID } from 'node:crypto';
@@ -24,6 +25,7 @@ import { createTaskPlans } from './modules/tasks/task-plan.ts';
 import { createTaskPlanRepository } from './modules/tasks/task-plan.repository.ts';
 import { createTaskRerun } from './modules/tasks/task-rerun.ts';
 import { createTaskApprovals } from './modules/tasks/task-approvals.ts';
+import { createTaskRetries } from './modules/tasks/task-retries.ts';
 import { createTaskApprovalsRepository } from './modules/tasks/task-approvals.repository.ts';
 import { createApprovalGates } from './modules/approvals/approval-gate.ts';
 import { createApprovalsRepository } from './modules/approvals/approvals.repository.ts';
@@ -379,6 +381,7 @@ export function createServices({
         .catch((error: unknown) => logger.warn({ err: error, taskId: task.id }, 'task metrics not recorded'));
       logIndexer.add(task.id);
       await runFollowers(task);
+      await taskRetries.onFinished(task);
     },
   });
   const taskApprovals = createTaskApprovals({
@@ -424,6 +427,25 @@ export function createServices({
     tasks: tasksRepository,
     listFailedHosts: taskHosts.listFailedHosts,
     create: tasks.create,
+  });
+  const taskRetries = createTaskRetries({
+    tasks: tasksRepository,
+    templates,
+    createTask: tasks.create,
+    originOf: async (task) => {
+      if (task.user_id === null)
+        return {
+          ...(task.schedule_id === null ? {} : { scheduleId: task.schedule_id }),
+          ...(task.integration_id === null ? {} : { integrationId: task.integration_id }),
+        };
+      const user = await usersRepository.findById(task.user_id);
+      const access = user ? await findProjectAccess(projectsRepository, user, task.project_id) : undefined;
+      if (!user || !access || !hasPermissions(access.permissions, Permission.runProjectTasks)) return undefined;
+      return { user, permissions: access.permissions };
+    },
+    output,
+    clock,
+    logger,
   });
   const runnerJobs = createRunnerJobs({
     config,
@@ -579,6 +601,7 @@ export function createServices({
     logIndexer,
     logsSearch,
     taskApprovals,
+    taskRetries,
     engine,
     runners,
     runnerJobs,

@@ -240,6 +240,8 @@ describe.each(dialects)('project backup and restore on %s', (dialect) => {
       app: 'bash',
       playbook: 'run.sh',
       approval: { approvers: { user_ids: [admin.id] } },
+      retries: 2,
+      retry_delay_seconds: 30,
       git_branch: 'feature',
       allow_parallel_tasks: true,
     });
@@ -320,6 +322,8 @@ describe.each(dialects)('project backup and restore on %s', (dialect) => {
         expect.objectContaining({
           name: 'Script',
           approval: expect.objectContaining({ approvers: { users: ['admin'], roles: [] } }),
+          retries: 2,
+          retry_delay_seconds: 30,
         }),
       ]),
     );

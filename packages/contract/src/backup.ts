@@ -15,7 +15,7 @@ import { InventoryType, isSafeRepositoryPath } from './inventories.ts';
 import { Project } from './projects.ts';
 import { getGitUrlType, INCORRECT_URL_MESSAGE } from './repositories.ts';
 import { TaskParams } from './task-spec.ts';
-import { CLI_ARGS_INVALID, isJsonStringArray, SurveyVar, TemplateType } from './templates.ts';
+import { CLI_ARGS_INVALID, isJsonStringArray, SurveyVar, TEMPLATE_RETRY_LIMITS, TemplateType } from './templates.ts';
 import { WorkflowFile } from './workflows.ts';
 
 /**
@@ -229,6 +229,9 @@ export const BackupTemplate = z.object({
   cron: text(NAME_MAX).nullish(),
   /** Gantry's own: who must approve the template's tasks before they run. */
   approval: BackupApproval.nullish(),
+  /** Gantry's own: retries of a failed task and the seconds before each. */
+  retries: wireInteger({ min: 0, max: TEMPLATE_RETRY_LIMITS.retries }).nullish(),
+  retry_delay_seconds: wireInteger({ min: 0, max: TEMPLATE_RETRY_LIMITS.delaySeconds }).nullish(),
 });
 
 export const BackupScheduleTaskParams = z

@@ -89,6 +89,11 @@ export const Task = z.object({
   needs_approval: z.boolean(),
   /** Gantry's own: what a terraform/OpenTofu task's plan changes, once it was planned. */
   plan_recap: PlanRecap.nullable(),
+  /** Gantry's own: the first task of the retry chain this one belongs to (null for a first task). */
+  retry_of_task_id: Id.nullable(),
+  /** Gantry's own: which retry this is (0 for a first task) of how many the chain may take. */
+  retry_attempt: wireInteger(),
+  retry_limit: wireInteger(),
 });
 export type Task = z.infer<typeof Task>;
 

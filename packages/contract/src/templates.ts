@@ -134,6 +134,9 @@ export function isJsonStringArray(text: string): boolean {
   }
 }
 
+/** Bounds of a template's retries of failed tasks. */
+export const TEMPLATE_RETRY_LIMITS = { retries: 10, delaySeconds: 86_400 };
+
 export const TemplateBody = z
   .object({
     id: Id.optional(),
@@ -190,6 +193,14 @@ export const TemplateBody = z
      * once, and leaving it out (as Semaphore's clients do) keeps what the template had.
      */
     approval: ApprovalGate.nullable().optional(),
+    /** Gantry's own: how often a failed task is retried (0 is off); left out, the template keeps its setting. */
+    retries: wireInteger({ min: 0, max: TEMPLATE_RETRY_LIMITS.retries, message: 'Retries must be 0 to 10' }).optional(),
+    /** Gantry's own: the seconds between a failure and its retry; left out, the template keeps its setting. */
+    retry_delay_seconds: wireInteger({
+      min: 0,
+      max: TEMPLATE_RETRY_LIMITS.delaySeconds,
+      message: `Retry delay must be 0 to ${TEMPLATE_RETRY_LIMITS.delaySeconds} seconds`,
+    }).optional(),
   })
   .superRefine((t, ctx) => {
     const need = (ok: unknown, path: string, message: string) => {
@@ -260,6 +271,9 @@ export const Template = z.object({
   task_params: z.record(z.string(), z.unknown()),
   /** Gantry's own: who must approve a task of the template before it runs; null when nobody. */
   approval: ApprovalGate.nullable(),
+  /** Gantry's own: retries of a failed task (0 is off) and the seconds before each. */
+  retries: wireInteger(),
+  retry_delay_seconds: wireInteger(),
   /** Semaphore's runner tag of a template: Gantry places tasks without tags. */
   runner_tag: z.null(),
   tasks: wireInteger(),

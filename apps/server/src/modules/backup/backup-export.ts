@@ -148,6 +148,7 @@ export async function buildBackup(stores: BackupStores, project: ProjectRow): Pr
       survey_vars: JSON.parse(t.survey_vars) as SurveyVar[],
       task_params: JSON.parse(t.task_params) as Record<string, unknown>,
       ...(t.approval ? { approval: toBackupApproval(JSON.parse(t.approval) as ApprovalGate, memberNames) } : {}),
+      ...(t.retries > 0 ? { retries: t.retries, retry_delay_seconds: t.retry_delay_seconds } : {}),
       repository: nameOf(repositoryNames, t.repository_id) ?? '',
       inventory: nameOf(inventoryNames, t.inventory_id),
       environment: nameOf(environmentNames, t.environment_id),

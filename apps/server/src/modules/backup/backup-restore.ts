@@ -272,6 +272,8 @@ export async function writeBackup(
       survey_vars: JSON.stringify(t.survey_vars),
       task_params: JSON.stringify(t.task_params),
       approval: t.approval ? JSON.stringify(toRestoredGate(t.approval, ownerId, ownerUsername)) : null,
+      retries: t.retries ?? 0,
+      retry_delay_seconds: t.retry_delay_seconds ?? 0,
       created,
     });
     templateIds.set(t.name, id);

@@ -28,6 +28,8 @@ export interface TaskOrigin {
   integrationId?: number;
   /** The task whose failed hosts this one runs again. */
   rerunOf?: number;
+  /** A retry of a failed task: the chain's first task, this retry's number and the chain's limit. */
+  retryOf?: { firstTaskId: number; attempt: number; limit: number };
 }
 
 const ARGUMENTS_IGNORED_LINE =
@@ -110,6 +112,13 @@ export function createTaskCreation({
         .map((s) => s.trim())
         .filter(Boolean);
 
+    // Lines the log starts with, written before the dispatcher can start the task.
+    const firstLines = [
+      ...(origin.retryOf
+        ? [`Retry ${origin.retryOf.attempt} of ${origin.retryOf.limit} of task ${origin.retryOf.firstTaskId}.`]
+        : []),
+      ...(checked.argumentsIgnored ? [ARGUMENTS_IGNORED_LINE] : []),
+    ];
     const created = clock.now();
     const gate = template.approval;
     const row: Omit<TaskRow, 'id'> = {
@@ -137,22 +146,26 @@ export function createTaskCreation({
       runner_id: null,
       node_id: null,
       pid: null,
-      output_lines: checked.argumentsIgnored ? 1 : 0,
+      output_lines: firstLines.length,
       runner_log_offset: 0,
       host_recap: null,
       rerun_of_task_id: origin.rerunOf ?? null,
       log_indexed: 0,
       approval: gate ? JSON.stringify(gate) : null,
       approval_due: gate ? toTimestamp(new Date(created.getTime() + gate.timeout_seconds * 1000)) : null,
-      retry_of_task_id: null,
-      retry_attempt: 0,
-      retry_limit: 0,
+      retry_of_task_id: origin.retryOf?.firstTaskId ?? null,
+      retry_attempt: origin.retryOf?.attempt ?? 0,
+      retry_limit: origin.retryOf?.limit ?? template.retries,
       retry_due: null,
       plan_recap: null,
     };
     const id = await tasks.insert(row);
-    if (checked.argumentsIgnored)
-      await output.storeNumbered([{ task_id: id, seq: 0, time: row.created, output: ARGUMENTS_IGNORED_LINE }], id, 1);
+    if (firstLines.length > 0)
+      await output.storeNumbered(
+        firstLines.map((line, seq) => ({ task_id: id, seq, time: row.created, output: line })),
+        id,
+        firstLines.length,
+      );
     await events.record({
       userId: row.user_id,
       projectId,

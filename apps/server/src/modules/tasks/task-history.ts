@@ -39,6 +39,9 @@ export function toTask(row: TaskRow): Task {
     rerun_of_task_id: row.rerun_of_task_id,
     needs_approval: row.approval !== null,
     plan_recap: readJsonColumn(PlanRecap, row.plan_recap),
+    retry_of_task_id: row.retry_of_task_id,
+    retry_attempt: row.retry_attempt,
+    retry_limit: row.retry_limit,
   };
 }
 

@@ -295,6 +295,31 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
         }),
       );
     },
+    /** Records when a failed task's retry is due, once: false when it was already recorded. */
+    async scheduleRetry(id: number, due: string): Promise<boolean> {
+      const result = await db
+        .updateTable('task')
+        .set({ retry_due: due })
+        .where('id', '=', id)
+        .where('status', '=', 'error')
+        .where('retry_due', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+    /** Failed tasks whose retry is due, oldest first. */
+    listDueRetries(now: string, limit: number): Promise<TaskRow[]> {
+      return db.selectFrom('task').selectAll().where('retry_due', '<=', now).orderBy('id').limit(limit).execute();
+    },
+    /** Forgets a due retry once it exists (or cannot be made); false when another node did so first. */
+    async clearRetryDue(id: number, due: string): Promise<boolean> {
+      const result = await db
+        .updateTable('task')
+        .set({ retry_due: null })
+        .where('id', '=', id)
+        .where('retry_due', '=', due)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
     async update(id: number, changes: Partial<Omit<TaskRow, 'id'>>): Promise<void> {
       await retryOnConflict(() => db.updateTable('task').set(changes).where('id', '=', id).execute());
     },

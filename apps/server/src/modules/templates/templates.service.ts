@@ -53,6 +53,8 @@ function toTemplate(row: TemplateRow, vaults: TemplateVaultRow[], lastTask: Temp
     })),
     task_params: JSON.parse(row.task_params) as Record<string, unknown>,
     approval: row.approval === null ? null : (JSON.parse(row.approval) as ApprovalGate),
+    retries: row.retries,
+    retry_delay_seconds: row.retry_delay_seconds,
     runner_tag: null,
     tasks: 0,
     last_task: lastTask,
@@ -133,6 +135,8 @@ export function createTemplatesService(deps: TemplatesDeps) {
     return {
       // Left out (as Semaphore's clients do), the gate stays as it was; null removes it.
       ...(body.approval === undefined ? {} : { approval: body.approval ? JSON.stringify(body.approval) : null }),
+      ...(body.retries === undefined ? {} : { retries: body.retries }),
+      ...(body.retry_delay_seconds === undefined ? {} : { retry_delay_seconds: body.retry_delay_seconds }),
       name: body.name,
       description: body.description ?? '',
       app: body.app,

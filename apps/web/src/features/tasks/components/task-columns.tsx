@@ -116,6 +116,18 @@ export function useTaskColumns({ withTemplate, withRerun }: TaskColumnsOptions):
               </Link>
             </Typography>
           ) : null}
+          {task.retry_of_task_id ? (
+            <Typography variant="caption" color="text.secondary" component="div">
+              <TaskLink
+                taskId={task.retry_of_task_id}
+                label={t('taskLog.retryOf', {
+                  attempt: task.retry_attempt,
+                  limit: task.retry_limit,
+                  id: task.retry_of_task_id,
+                })}
+              />
+            </Typography>
+          ) : null}
           <TaskSubtitle task={task} />
         </Box>
       ),

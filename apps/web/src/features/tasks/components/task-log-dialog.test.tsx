@@ -225,6 +225,16 @@ describe('TaskLogDialog', () => {
     expect(await screen.findByText('aws_s3_bucket.logs')).toBeTruthy();
   });
 
+  it('links a retry to the first task of its chain, saying which retry it is', async () => {
+    serve('error', { retry_of_task_id: 4, retry_attempt: 2, retry_limit: 3 });
+    const onOpenTask = vi.fn();
+    renderWithProviders(
+      <TaskLogDialog projectId={1} taskId={7} onClose={() => {}} onRerun={vi.fn()} onOpenTask={onOpenTask} />,
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Retry 2 of 3 of task 4' }));
+    expect(onOpenTask).toHaveBeenCalledWith(4);
+  });
+
   it('offers no hosts view for a task of another app', async () => {
     serve('success');
     renderDialog();

@@ -415,6 +415,19 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun, onOpenTask,
 
         {task?.needs_approval ? <TaskApprovalPanel projectId={projectId} task={task} /> : null}
 
+        {task?.retry_of_task_id ? (
+          <Link
+            component="button"
+            type="button"
+            variant="body2"
+            underline="hover"
+            onClick={() => task.retry_of_task_id && onOpenTask(task.retry_of_task_id)}
+            sx={{ mt: 0.5, display: 'block' }}
+          >
+            {t('taskLog.retryOf', { attempt: task.retry_attempt, limit: task.retry_limit, id: task.retry_of_task_id })}
+          </Link>
+        ) : null}
+
         {task?.rerun_of_task_id ? (
           <Link
             component="button"

@@ -73,6 +73,8 @@ const FIELDS_WITH_MESSAGES = new Set([
   'build_template_id',
   'vaults',
   'approval',
+  'retries',
+  'retry_delay_seconds',
 ]);
 
 const PLAYBOOK_PLACEHOLDERS = {
@@ -384,6 +386,14 @@ function TemplateForm({ projectId, viewId, template, app: appFromUrl, backTo }: 
                     />
                   )}
                 />
+                <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+                  <FormTextField
+                    name="retries"
+                    label={t('templates.form.retries')}
+                    helperText={t('templates.form.retriesHint')}
+                  />
+                  <FormTextField name="retry_delay_seconds" label={t('templates.form.retryDelay')} />
+                </Stack>
                 <Stack>
                   <FormCheckbox name="allow_override_args_in_task" label={t('templates.form.allowOverrideArgs')} />
                   <FormCheckbox name="allow_parallel_tasks" label={t('templates.form.allowParallel')} />

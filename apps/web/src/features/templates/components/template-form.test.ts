@@ -152,6 +152,8 @@ describe('template body', () => {
         timeout_seconds: 600,
         on_timeout: 'approve',
       },
+      retries: 3,
+      retry_delay_seconds: 45,
       runner_tag: null,
       tasks: 3,
       last_task: null,
@@ -168,6 +170,7 @@ describe('template body', () => {
     });
     expect(body.vaults).toEqual([{ name: 'prod', type: 'password', vault_key_id: 6, script: '' }]);
     expect(body.approval).toEqual(template.approval);
+    expect(body).toMatchObject({ retries: 3, retry_delay_seconds: 45 });
     expect(body).not.toHaveProperty('id');
     expect(
       TemplateFormSchema.safeParse(getTemplateFormDefaults({ app: 'ansible', template: { ...template, name: 'x' } }))

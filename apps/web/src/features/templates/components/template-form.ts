@@ -83,6 +83,9 @@ export interface TemplateFormFields {
   survey_vars: SurveyVar[];
   vaults: VaultFields[];
   approval: ApprovalFields;
+  /** Retries of a failed task and the seconds before each, as typed. */
+  retries: string;
+  retry_delay_seconds: string;
   /** Settings the form does not show, carried over unchanged. */
   git_branch: string | null;
   allow_override_branch_in_task: boolean;
@@ -147,6 +150,8 @@ export function getTemplateFormDefaults({
         script: vault.script,
       })),
       approval: getApprovalFields(template.approval),
+      retries: String(template.retries),
+      retry_delay_seconds: String(template.retry_delay_seconds),
       git_branch: template.git_branch,
       allow_override_branch_in_task: template.allow_override_branch_in_task,
       task_params: template.task_params,
@@ -172,6 +177,8 @@ export function getTemplateFormDefaults({
     survey_vars: [],
     vaults: [],
     approval: DEFAULT_APPROVAL,
+    retries: '0',
+    retry_delay_seconds: '0',
     git_branch: null,
     allow_override_branch_in_task: false,
     task_params: {},
@@ -205,6 +212,8 @@ export function toTemplateBody(fields: TemplateFormFields): TemplateBody {
     vaults: appUsesVaults(fields.app) ? fields.vaults : [],
     task_params: fields.task_params,
     approval: toApprovalGate(fields.approval),
+    retries: toNumber(fields.retries),
+    retry_delay_seconds: toNumber(fields.retry_delay_seconds),
   };
 }
 
