@@ -85,6 +85,10 @@ export function selectLogMatches(
     else if (scope.belowTaskId !== undefined) range = sql` and rowid < (${scope.belowTaskId} << 32)`;
     return sql`(select rowid >> 32 as task_id, rowid & 4294967295 as seq from task_log_fts where task_log_fts match ${`"${phrase}"`}${range})`;
   }
+  if (dialect === 'mysql' && 'taskId' in scope)
+    // InnoDB would answer MATCH for every line of the store before keeping this task's: the task's own rows, in
+    // seq order, compared as the phrase check does (words and phrase hold no LIKE wildcard), stop at the limit.
+    return sql`(select task_id, seq from task_log_index where task_id = ${scope.taskId} and concat(' ', words, ' ') like ${`% ${phrase} %`})`;
   let range = sql``;
   if ('taskId' in scope) range = sql` and task_id = ${scope.taskId}`;
   else if (scope.belowTaskId !== undefined) range = sql` and task_id < ${scope.belowTaskId}`;

@@ -34,6 +34,9 @@ export function createTaskLogIndexer({ index, logger }: TaskLogIndexerDeps) {
       const to = Math.min(total, from + SLICE_LINES);
       if (!(await index.indexSlice(task.id, from, to, toIndexedWords))) return;
       from = to;
+      // SQLite answers synchronously, so awaiting it never leaves the event loop: let requests and running
+      // tasks' lines in between slices, or indexing a long log would hold the server until it is done.
+      await new Promise((resolve) => setImmediate(resolve));
     }
   }
 
