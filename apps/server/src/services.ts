@@ -23,6 +23,8 @@ import { createTaskHosts } from './modules/tasks/task-hosts.ts';
 import { createTaskHostsRepository } from './modules/tasks/task-hosts.repository.ts';
 import { createTaskPlans } from './modules/tasks/task-plan.ts';
 import { createTaskPlanRepository } from './modules/tasks/task-plan.repository.ts';
+import { createTaskOutputs } from './modules/tasks/task-outputs.ts';
+import { createTaskOutputsRepository } from './modules/tasks/task-outputs.repository.ts';
 import { createTaskRerun } from './modules/tasks/task-rerun.ts';
 import { createTaskApprovals } from './modules/tasks/task-approvals.ts';
 import { createTaskRetries } from './modules/tasks/task-retries.ts';
@@ -319,6 +321,7 @@ export function createServices({
   const output = createTaskOutput({ output: outputRepository, hub, clock, audienceOf });
   const taskHosts = createTaskHosts({ hosts: createTaskHostsRepository(db), tasks: tasksRepository, clock });
   const taskPlans = createTaskPlans({ plans: createTaskPlanRepository(db), tasks: tasksRepository });
+  const taskOutputs = createTaskOutputs({ outputs: createTaskOutputsRepository(db), tasks: tasksRepository });
   const runnersRepository = createRunnersRepository(db, dialect);
   const runnerPlacement = createRunnerPlacement({
     config,
@@ -338,6 +341,7 @@ export function createServices({
     output: outputRepository,
     templates,
     inventories,
+    environments,
     events,
     secrets,
     clock,
@@ -373,6 +377,7 @@ export function createServices({
     describeStart,
     saveHosts: taskHosts.save,
     savePlan: taskPlans.save,
+    saveOutputs: taskOutputs.save,
     onWaitingConfirmation: (taskId) => alerts.notifyWaiting(taskId),
     onFinished: async (task) => {
       alerts.notify(task);
@@ -461,6 +466,7 @@ export function createServices({
     describeStart,
     saveHosts: taskHosts.save,
     savePlan: taskPlans.save,
+    saveOutputs: taskOutputs.save,
   });
   clusterBus?.onMessage((message) => {
     if (message.kind === 'control') engine.applyControl(message.task_id, message.action);
@@ -484,6 +490,7 @@ export function createServices({
     workflows,
     tasks,
     findTask: (id) => tasksRepository.findById(id),
+    listTaskOutputs: taskOutputs.listOf,
     originOf: async (userId, projectId) => {
       const user = await usersRepository.findById(userId);
       const access = user ? await findProjectAccess(projectsRepository, user, projectId) : undefined;
@@ -597,6 +604,7 @@ export function createServices({
     tasks,
     taskHosts,
     taskPlans,
+    taskOutputs,
     rerunFailedHosts,
     logIndexer,
     logsSearch,

@@ -133,6 +133,9 @@ describe.skipIf(!hasTerraform)('real terraform tasks', () => {
     const lines = await p.output(first);
     expect(done.status, lines.join('\n')).toBe('success');
     expect(lines.join('\n')).toContain('greeting = "hello gantry"');
+    // terraform's outputs become the task's outputs for later workflow steps.
+    const outputs = await t.request('GET', `${p.base}/tasks/${first}/outputs`, { as: t.adminCookie });
+    expect(outputs.body).toEqual({ outputs: { greeting: 'hello gantry' } });
 
     const second = await p.runTask(templateId);
     expect((await p.waitForStatus(second, ['success', 'error', 'waiting_confirmation'], 120_000)).status).toBe(

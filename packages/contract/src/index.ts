@@ -30,3 +30,4 @@ export * from './workflows.ts';
 export * from './task-hosts.ts';
 export * from './log-search.ts';
 export * from './task-plan.ts';
+export * from './task-outputs.ts';

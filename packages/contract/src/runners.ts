@@ -14,6 +14,7 @@ import {
 import { TaskSpec } from './task-spec.ts';
 import { TaskHostReport } from './task-hosts.ts';
 import { TaskPlan } from './task-plan.ts';
+import { TaskOutputs } from './task-outputs.ts';
 import { TaskStatus } from './task-statuses.ts';
 
 export const Runner = z.object({
@@ -167,6 +168,8 @@ export const RunnerJobProgress = z.object({
   Hosts: TaskHostReport.optional(),
   /** A terraform/OpenTofu task's plan summary, sent before it waits for confirmation (until acknowledged). */
   Plan: TaskPlan.optional(),
+  /** The outputs the task published, sent with its final status. */
+  Outputs: TaskOutputs.optional(),
 });
 export type RunnerJobProgress = z.input<typeof RunnerJobProgress>;
 

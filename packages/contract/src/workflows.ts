@@ -3,6 +3,7 @@ import { APPROVAL_LIMITS, ApprovalBody, ApprovalGate, ApprovalState, validateApp
 import { endpoint } from './endpoint.ts';
 import { DateTime, Id, NoContent, PathId, ProjectParams, projectRefId, requiredString, wireInteger } from './common.ts';
 import { ProjectRoleSlug } from './permissions.ts';
+import { NAME_PATTERN, TaskOutputs } from './task-outputs.ts';
 import { TaskParams } from './task-spec.ts';
 
 /** Bounds of one workflow, so that a definition stays small enough to validate and store at once. */
@@ -17,8 +18,6 @@ export const WORKFLOW_LIMITS = {
   approvalTimeoutSeconds: APPROVAL_LIMITS.maxTimeoutSeconds,
 };
 
-/** Names of variables, step keys and outputs: they appear in YAML and in the environment of tasks. */
-const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 const nameOf = (label: string) =>
   z
     .string({ error: `${label} is required` })
@@ -315,6 +314,8 @@ export const WorkflowStepRun = z.object({
   end: DateTime.nullable(),
   /** Decisions and approvers of an approval step; null for other kinds. */
   approval: WorkflowStepApproval.nullable(),
+  /** What the step's task published for later steps (secrets masked); empty until its task has ended. */
+  outputs: TaskOutputs,
 });
 export type WorkflowStepRun = z.output<typeof WorkflowStepRun>;
 

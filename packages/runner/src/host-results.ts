@@ -30,7 +30,7 @@ const MAX_CONFIG_BYTES = 1024 * 1024;
  * process may put a device (/dev/zero never ends), a FIFO (blocks forever) or a socket where a file is
  * expected. Opened without blocking, then checked on the descriptor itself, so it cannot be swapped.
  */
-function openRegularFile(file: string, flags = 0): number | undefined {
+export function openRegularFile(file: string, flags = 0): number | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | flags);

@@ -1,6 +1,6 @@
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import type { TaskHostReport, TaskPlan, TaskSpec } from '@gantry/contract';
+import type { TaskHostReport, TaskOutputs, TaskPlan, TaskSpec } from '@gantry/contract';
 import { resolveInside } from './contained-path.ts';
 import { planExecution, type ExecutionPlan, type PlannedCommand } from './executors/index.ts';
 import { prepareRepository } from './git.ts';
@@ -9,6 +9,13 @@ import { summarizePlan } from './plan-summary.ts';
 import { createRedactor } from './redact.ts';
 import { TaskStopped, TaskTimedOut, createStepRunner, type StepRunner } from './step-runner.ts';
 import { TaskFailure } from './task-failure.ts';
+import {
+  OUTPUTS_VARIABLE,
+  createOutputCollector,
+  createOutputsFile,
+  readOutputsFile,
+  type OutputCollector,
+} from './task-outputs.ts';
 import { checkoutDirectory, createTaskWorkspace, type TaskWorkspace } from './workspace.ts';
 
 /** How a task ended; 'rejected' when the user rejected its plan, so nothing was applied. */
@@ -36,6 +43,8 @@ export interface RunTaskHooks {
   onHosts?(report: TaskHostReport): Promise<void>;
   /** A terraform/OpenTofu plan's summary (secrets masked), before it waits for confirmation; awaited. */
   onPlan?(plan: TaskPlan): Promise<void>;
+  /** The outputs the task published (secrets masked, bounded), once it has ended; awaited. */
+  onOutputs?(outputs: TaskOutputs): Promise<void>;
   /** Each process of the task as it starts, so a later server can find it if this one dies. */
   onProcessStart?(pid: number): void;
 }
@@ -148,6 +157,36 @@ async function deliverPlan(
   }
 }
 
+/** The tool's own outputs after a successful run (terraform output -json), read quietly into the collector. */
+async function readToolOutputs(plan: ExecutionPlan, steps: StepRunner, outputs: OutputCollector): Promise<void> {
+  if (plan.kind !== 'plan-apply' || !plan.outputs || plan.planOnly) return;
+  // Standard output only, whole: a long line comes back as one, and stderr's warnings stay out of the JSON.
+  const stdout: string[] = [];
+  const code = await steps.exec({ ...plan.outputs, quiet: true, stdout });
+  if (code === 0) outputs.addTerraform(stdout.join(''));
+  else outputs.problem(`${plan.outputs.command} output failed with exit code ${code}; its outputs are not published`);
+}
+
+async function deliverOutputs(
+  file: string | undefined,
+  outputs: OutputCollector,
+  toolOutputs: OutputCollector,
+  onOutputs: (outputs: TaskOutputs) => Promise<void>,
+  steps: StepRunner,
+): Promise<void> {
+  try {
+    if (file) readOutputsFile(file, outputs);
+    for (const [name, value] of Object.entries(toolOutputs.result())) outputs.add(name, value, 'Tool output');
+    for (const line of [...outputs.problemLines(), ...toolOutputs.problemLines()]) steps.log(line);
+    const published = outputs.result();
+    if (Object.keys(published).length === 0) return;
+    steps.log(`Outputs: ${Object.keys(published).join(', ')}`);
+    await onOutputs(published);
+  } catch (error) {
+    steps.log(`Could not record the outputs: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 async function deliverHosts(
   file: string,
   redact: (text: string) => string,
@@ -165,9 +204,11 @@ async function deliverHosts(
 /** Runs one task to its end: repository, inventory, the app's commands; never throws. */
 export async function runTask(spec: TaskSpec, hooks: RunTaskHooks): Promise<TaskOutcome> {
   const redact = createRedactor(spec.secrets);
+  // Every process of the task carries its id for scripts to use; orphans are found by the process mark the caller puts in baseEnv.
+  const baseEnv: Record<string, string> = { ...hooks.baseEnv, GANTRY_TASK_ID: String(spec.task_id) };
   const steps = createStepRunner({
-    // Every process of the task carries its id for scripts to use; orphans are found by the process mark the caller puts in baseEnv.
-    baseEnv: { ...hooks.baseEnv, GANTRY_TASK_ID: String(spec.task_id) },
+    // Read at each process start: the outputs file is named in it once the workspace exists.
+    baseEnv,
     ...(hooks.onProcessStart ? { onProcessStart: hooks.onProcessStart } : {}),
     signal: hooks.signal,
     forceKill: hooks.forceKill,
@@ -178,8 +219,16 @@ export async function runTask(spec: TaskSpec, hooks: RunTaskHooks): Promise<Task
   });
   let workspace: TaskWorkspace | undefined;
   let hostEvents: HostEvents | null = null;
+  let outputsFile: string | undefined;
+  // The file's and set_stats' outputs, and the tool's (terraform), which come last and win on a shared name.
+  const outputs = createOutputCollector(redact);
+  const toolOutputs = createOutputCollector(redact);
   try {
     workspace = createTaskWorkspace(hooks.workRoot, spec.task_id);
+    if (hooks.onOutputs) {
+      outputsFile = createOutputsFile(workspace);
+      baseEnv[OUTPUTS_VARIABLE] = outputsFile;
+    }
     if (spec.app === 'ansible' && hooks.onHosts) hostEvents = createHostEvents(workspace);
     const checkout = await prepareRepository(spec, workspace, hooks.workRoot, steps);
     if (checkout.commitHash) hooks.onCommit(checkout.commitHash, checkout.commitMessage);
@@ -192,7 +241,9 @@ export async function runTask(spec: TaskSpec, hooks: RunTaskHooks): Promise<Task
       hostEvents,
       baseEnv: hooks.baseEnv,
     });
-    return await execute(plan, steps, hooks);
+    const outcome = await execute(plan, steps, hooks);
+    if (outcome === 'success' && hooks.onOutputs) await readToolOutputs(plan, steps, toolOutputs);
+    return outcome;
   } catch (error) {
     if (error instanceof TaskStopped) return 'stopped';
     if (error instanceof TaskTimedOut) {
@@ -208,6 +259,7 @@ export async function runTask(spec: TaskSpec, hooks: RunTaskHooks): Promise<Task
   } finally {
     // A stopped or failed run reports the hosts it got to.
     if (hostEvents && hooks.onHosts) await deliverHosts(hostEvents.file, redact, hooks.onHosts, steps);
+    if (hooks.onOutputs) await deliverOutputs(outputsFile, outputs, toolOutputs, hooks.onOutputs, steps);
     workspace?.cleanup();
     if (spec.private_checkout) rmSync(checkoutDirectory(hooks.workRoot, spec), { recursive: true, force: true });
   }

@@ -13,6 +13,7 @@ import type { ViewTable } from '../modules/views/views.table.ts';
 import type {
   TaskApprovalTable,
   TaskHostResultTable,
+  TaskOutputValueTable,
   TaskHostTable,
   TaskOutputTable,
   TaskPlanTable,
@@ -68,6 +69,7 @@ export interface Database {
   task_host: TaskHostTable;
   task_host_result: TaskHostResultTable;
   task_plan: TaskPlanTable;
+  task_output_value: TaskOutputValueTable;
   schedule: ScheduleTable;
   integration: IntegrationTable;
   integration_alias: IntegrationAliasTable;

@@ -20,6 +20,7 @@ import { taskOutputKey } from './migrations/0017-task-output-key.ts';
 import { workflowApprovals } from './migrations/0018-workflow-approvals.ts';
 import { hostHistory } from './migrations/0019-host-history.ts';
 import { logSearchIndex } from './migrations/0020-log-search-index.ts';
+import { taskOutputs } from './migrations/0021-task-outputs.ts';
 import { workflowRunOrigins } from './migrations/0022-workflow-run-origins.ts';
 import { templateRunSettings } from './migrations/0023-template-run-settings.ts';
 import { taskPlan } from './migrations/0024-task-plan.ts';
@@ -47,6 +48,7 @@ const MIGRATIONS: GantryMigration[] = [
   workflowApprovals,
   hostHistory,
   logSearchIndex,
+  taskOutputs,
   workflowRunOrigins,
   templateRunSettings,
   taskPlan,

@@ -53,6 +53,7 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   { table: 'task_host', key: 'id' },
   { table: 'task_host_result', key: 'id' },
   { table: 'task_plan', key: 'task_id' },
+  { table: 'task_output_value', key: 'id' },
   { table: 'terraform_alias', key: 'id' },
   { table: 'terraform_state', key: 'id' },
   { table: 'terraform_lock', key: 'inventory_id' },

@@ -4,6 +4,7 @@ import type {
   RunnerReportedStatus,
   RunnerState,
   TaskHostReport,
+  TaskOutputs,
   TaskPlan,
 } from '@gantry/contract';
 import { fitHostReport } from '../host-results.ts';
@@ -27,6 +28,8 @@ interface Job {
   hosts: TaskHostReport | undefined;
   /** A terraform plan's summary, sent (ahead of its waiting status) until the server confirms it. */
   plan: TaskPlan | undefined;
+  /** The outputs the task published, sent with the final status. */
+  outputs: TaskOutputs | undefined;
   finished: boolean;
   confirmation?: { resolve(confirmed: boolean): void; reject(error: Error): void };
 }
@@ -129,6 +132,7 @@ export function createRunnerAgent(options: RunnerAgentOptions) {
       commit: undefined,
       hosts: undefined,
       plan: undefined,
+      outputs: undefined,
       finished: false,
     };
     jobs.set(id, job);
@@ -159,6 +163,10 @@ export function createRunnerAgent(options: RunnerAgentOptions) {
       onPlan: (plan) => {
         job.plan = plan;
         kick();
+        return Promise.resolve();
+      },
+      onOutputs: (outputs) => {
+        job.outputs = outputs;
         return Promise.resolve();
       },
       waitForConfirmation: () =>
@@ -250,6 +258,7 @@ export function createRunnerAgent(options: RunnerAgentOptions) {
         LogRecords: records,
         ...(status ? { Status: status } : {}),
         ...(status && job.finished && job.hosts ? { Hosts: job.hosts } : {}),
+        ...(status && job.finished && job.outputs ? { Outputs: job.outputs } : {}),
         ...(job.commit ? { Commit: job.commit } : {}),
         ...(job.plan ? { Plan: job.plan } : {}),
       });

@@ -2,6 +2,8 @@
 # file GANTRY_HOST_EVENTS_FILE names (a 0600 file Gantry makes in the task's private directory).
 # It only adds records; the stdout callback and so the text log stay as they are. Gantry reads the
 # file when ansible-playbook ends, masks secrets and stores the results with the task.
+# At the end it also appends the run's set_stats data, as one JSON object line, to the outputs file
+# GANTRY_OUTPUTS names: they become the task's outputs for later workflow steps.
 from __future__ import annotations
 
 DOCUMENTATION = '''
@@ -130,7 +132,19 @@ class CallbackModule(CallbackBase):
     def v2_runner_on_skipped(self, result):
         self._result(result, 'skipped')
 
+    def _write_outputs(self, stats):
+        # Only the run-wide data (set_stats with per_host: false, the default): per-host data has no single value.
+        custom = getattr(stats, 'custom', None) or {}
+        data = custom.get('_run') if isinstance(custom, dict) else None
+        path = os.environ.get('GANTRY_OUTPUTS')
+        if not data or not isinstance(data, dict) or not path or not os.path.isfile(path):
+            return
+        # Appending to the file Gantry made, as for the host events; Gantry checks names, sizes and secrets.
+        with open(path, 'a', encoding='utf-8') as out:
+            out.write(json.dumps(data, ensure_ascii=False, default=str) + '\n')
+
     def v2_playbook_on_stats(self, stats):
+        self._write_outputs(stats)
         # Each result counted under one status (ansible's recap counts a changed task as ok too).
         for host, counts in self._counts.items():
             record = {'type': 'host', 'host': _text(host, MAX_NAME)}

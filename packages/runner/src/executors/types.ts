@@ -25,6 +25,8 @@ export type ExecutionPlan =
       summary: PlannedCommand | null;
       planOnly: boolean;
       autoApprove: boolean;
+      /** Prints the tool's outputs as JSON once the task succeeded (terraform output -json), run quietly. */
+      outputs?: PlannedCommand;
     };
 
 export interface ExecutorContext {

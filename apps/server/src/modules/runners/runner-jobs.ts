@@ -10,6 +10,7 @@ import type { EventsService } from '../events/events.service.ts';
 import type { TaskEngine } from '../tasks/task-engine.ts';
 import type { TaskHostsService } from '../tasks/task-hosts.ts';
 import type { TaskPlans } from '../tasks/task-plan.ts';
+import type { TaskOutputsService } from '../tasks/task-outputs.ts';
 import type { TaskOutput } from '../tasks/task-output.ts';
 import { finalLine } from '../tasks/task-statuses.ts';
 import type { TaskSpecBuilder } from '../tasks/task-spec-builder.ts';
@@ -37,6 +38,7 @@ export interface RunnerJobsDeps {
   describeStart: DescribeStart;
   saveHosts: TaskHostsService['save'];
   savePlan: TaskPlans['save'];
+  saveOutputs: TaskOutputsService['save'];
 }
 
 const STARTED_STATUSES = ['running', 'waiting_confirmation', 'confirmed', 'rejected', 'stopping'];
@@ -204,6 +206,7 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
     else if (job.Status === 'running') await engine.transition(task, ['confirmed'], 'running', {}, audience);
     else {
       if (job.Hosts) await deps.saveHosts(task.id, job.Hosts);
+      if (job.Outputs) await deps.saveOutputs(task.id, job.Outputs);
       await deps.output.write(task, [finalLine(job.Status)]);
       if (await engine.settle(task, job.Status)) placement.callWebhook(runner.id, task, 'finish');
       placement.forgetForceStop(task.id);

@@ -16,6 +16,7 @@ import type { Audience } from '../../live/live-hub.ts';
 import type { EventsService } from '../events/events.service.ts';
 import type { TaskHostsService } from './task-hosts.ts';
 import type { TaskPlans } from './task-plan.ts';
+import type { TaskOutputsService } from './task-outputs.ts';
 import type { OpenTaskLog } from './task-log.ts';
 import type { TaskSpecBuilder } from './task-spec-builder.ts';
 import { recordStartEvent, startNotes, type DescribeStart } from './task-start.ts';
@@ -38,6 +39,7 @@ export interface LocalExecutionDeps {
   describeStart: DescribeStart;
   saveHosts: TaskHostsService['save'];
   savePlan: TaskPlans['save'];
+  saveOutputs: TaskOutputsService['save'];
   /** A task of this process ended: its place may go to a queued one. */
   onEnded(): void;
 }
@@ -101,6 +103,7 @@ export function createLocalExecution(deps: LocalExecutionDeps) {
         onLine: (line) => log.write(line),
         onHosts: (report) => deps.saveHosts(task.id, report),
         onPlan: (plan) => deps.savePlan(task.id, plan),
+        onOutputs: (outputs) => deps.saveOutputs(task.id, outputs),
         onProcessStart: (pid) => background(deps.tasks.update(task.id, { pid }), task.id),
         onCommit: (hash, message) =>
           background(deps.tasks.update(task.id, { commit_hash: hash, commit_message: message }), task.id),

@@ -5,6 +5,7 @@ import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
 import { badRequest, validationFailed } from '../../errors.ts';
 import type { SecretBox } from '../../secrets/secret-box.ts';
+import type { EnvironmentsService } from '../environments/environments.service.ts';
 import type { EventsService } from '../events/events.service.ts';
 import type { InventoriesService } from '../inventories/inventories.service.ts';
 import type { TemplatesService } from '../templates/templates.service.ts';
@@ -30,6 +31,8 @@ export interface TaskOrigin {
   rerunOf?: number;
   /** A retry of a failed task: the chain's first task, this retry's number and the chain's limit. */
   retryOf?: { firstTaskId: number; attempt: number; limit: number };
+  /** A variable group of the project to run with instead of the template's (a workflow step's, a rerun's). */
+  environmentId?: number;
 }
 
 const ARGUMENTS_IGNORED_LINE =
@@ -45,6 +48,7 @@ interface TaskCreationDeps {
   output: TaskOutputRepository;
   templates: TemplatesService;
   inventories: InventoriesService;
+  environments: Pick<EnvironmentsService, 'assertExists'>;
   events: EventsService;
   secrets: SecretBox;
   clock: Clock;
@@ -62,6 +66,7 @@ export function createTaskCreation({
   output,
   templates,
   inventories,
+  environments,
   events,
   secrets,
   clock,
@@ -102,6 +107,7 @@ export function createTaskCreation({
       { canManage: canManage(origin), fromOutside: origin.integrationId !== undefined },
     );
     if (body.inventory_id) await inventories.assertExists(projectId, body.inventory_id);
+    if (origin.environmentId) await environments.assertExists(projectId, origin.environmentId);
     const params = { ...body.params };
     if (body.debug !== undefined) params.debug ??= body.debug;
     if (body.dry_run !== undefined) params.dry_run ??= body.dry_run;
@@ -158,6 +164,7 @@ export function createTaskCreation({
       retry_limit: origin.retryOf?.limit ?? template.retries,
       retry_due: null,
       plan_recap: null,
+      environment_id: origin.environmentId ?? null,
     };
     const id = await tasks.insert(row);
     if (firstLines.length > 0)

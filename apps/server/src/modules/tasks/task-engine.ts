@@ -35,6 +35,7 @@ export interface TaskEngineDeps {
   describeStart: LocalExecutionDeps['describeStart'];
   saveHosts: LocalExecutionDeps['saveHosts'];
   savePlan: LocalExecutionDeps['savePlan'];
+  saveOutputs: LocalExecutionDeps['saveOutputs'];
   onFinished: TaskStatusesDeps['onFinished'];
   onWaitingConfirmation?: TaskStatusesDeps['onWaitingConfirmation'];
 }

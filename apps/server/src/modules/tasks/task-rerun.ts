@@ -44,7 +44,7 @@ export function createTaskRerun({ tasks, listFailedHosts, create }: TaskRerunDep
         build_task_id: task.build_task_id,
         params: { ...params, limit: hosts },
       },
-      { ...origin, rerunOf: taskId },
+      { ...origin, rerunOf: taskId, ...(task.environment_id ? { environmentId: task.environment_id } : {}) },
     );
   };
 }

@@ -70,6 +70,8 @@ export function createTaskRetries(deps: TaskRetriesDeps) {
           await deps.createTask(failed.project_id, body, {
             ...origin,
             retryOf: { firstTaskId, attempt, limit: failed.retry_limit },
+            // A workflow step's variable group stays the retry's.
+            ...(failed.environment_id ? { environmentId: failed.environment_id } : {}),
           })
         ).id;
       } catch (error) {

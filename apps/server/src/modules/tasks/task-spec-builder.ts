@@ -88,9 +88,9 @@ export function createTaskSpecBuilder(deps: SpecDeps) {
         : none;
 
       // The row alone: its secrets are read once, opened, just below.
-      const group = template.environment_id
-        ? await deps.environments.assertExists(task.project_id, template.environment_id)
-        : undefined;
+      // A workflow step may name its own variable group; it replaces the template's.
+      const groupId = task.environment_id ?? template.environment_id;
+      const group = groupId ? await deps.environments.assertExists(task.project_id, groupId) : undefined;
       const groupSecrets = group ? await deps.environments.listSecretValues(task.project_id, group.id) : [];
       const surveySecrets = task.secret
         ? (parseObject(deps.secrets.open(task.secret), 'Secret') as Record<string, unknown>)

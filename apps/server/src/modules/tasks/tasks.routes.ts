@@ -7,6 +7,7 @@ import {
   taskApprovalApi,
   taskHostsApi,
   taskPlanApi,
+  taskOutputsApi,
   tasksApi,
 } from '@gantry/contract';
 import type { Routes } from '../../http/route.ts';
@@ -15,6 +16,7 @@ import type { LogsSearch } from './logs-search.ts';
 import type { TaskApprovals } from './task-approvals.ts';
 import type { TaskHostsService } from './task-hosts.ts';
 import type { TaskPlans } from './task-plan.ts';
+import type { TaskOutputsService } from './task-outputs.ts';
 import type { TaskRerun } from './task-rerun.ts';
 import type { TasksService } from './tasks.service.ts';
 
@@ -24,6 +26,7 @@ export function registerTasksRoutes(
     tasks,
     taskHosts,
     taskPlans,
+    taskOutputs,
     rerunFailedHosts,
     logsSearch,
     taskApprovals,
@@ -31,6 +34,7 @@ export function registerTasksRoutes(
     tasks: TasksService;
     taskHosts: TaskHostsService;
     taskPlans: TaskPlans;
+    taskOutputs: TaskOutputsService;
     rerunFailedHosts: TaskRerun;
     logsSearch: LogsSearch;
     taskApprovals: TaskApprovals;
@@ -53,6 +57,9 @@ export function registerTasksRoutes(
   );
   route(taskHostsApi.list, projectMember(), ({ access, params }) => taskHosts.list(access.project.id, params.taskId));
   route(taskPlanApi.get, projectMember(), ({ access, params }) => taskPlans.get(access.project.id, params.taskId));
+  route(taskOutputsApi.list, projectMember(), ({ access, params }) =>
+    taskOutputs.list(access.project.id, params.taskId),
+  );
   route(tasksApi.rerunFailedHosts, run, ({ actor, access, params }) =>
     rerunFailedHosts(access.project.id, params.taskId, { user: actor, permissions: access.permissions }),
   );

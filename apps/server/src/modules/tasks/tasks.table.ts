@@ -55,6 +55,8 @@ export interface TaskTable {
   retry_due: ColumnType<string | null, string | null | undefined, string | null>;
   /** JSON of the contract's PlanRecap once a terraform/OpenTofu task's plan was read. */
   plan_recap: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The variable group the task runs with instead of its template's (a workflow step's). */
+  environment_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 export type TaskRow = Selectable<TaskTable>;
 
@@ -146,3 +148,10 @@ export interface TaskApprovalTable {
   created: string;
 }
 export type TaskApprovalRow = Selectable<TaskApprovalTable>;
+/** One named value a task published (docs/workflows.md, "Outputs"), secrets masked. */
+export interface TaskOutputValueTable {
+  id: Generated<number>;
+  task_id: number;
+  name: string;
+  value: string;
+}

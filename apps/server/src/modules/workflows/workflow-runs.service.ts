@@ -1,4 +1,5 @@
 import type {
+  TaskOutputs as TaskOutputValues,
   WorkflowDefinition,
   WorkflowRun,
   WorkflowRunDetail,
@@ -7,7 +8,14 @@ import type {
   WorkflowStepApproval,
   WorkflowStepRunStatus,
 } from '@gantry/contract';
-import { CreateTaskBody, Permission, WorkflowRunVariables, hasPermissions, isTaskFinished } from '@gantry/contract';
+import {
+  CreateTaskBody,
+  Permission,
+  TaskOutputs,
+  WorkflowRunVariables,
+  hasPermissions,
+  isTaskFinished,
+} from '@gantry/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
@@ -38,6 +46,8 @@ interface WorkflowRunsDeps {
   workflows: WorkflowsService;
   tasks: Pick<TasksService, 'create' | 'stop'>;
   findTask(id: number): Promise<TaskRow | undefined>;
+  /** What a task published (its outputs), read when its step ends. */
+  listTaskOutputs(taskId: number): Promise<TaskOutputValues>;
   /** The user's current rights in the project, or undefined when they are no member any more. */
   originOf(userId: number, projectId: number): Promise<TaskOrigin | undefined>;
   events: EventsService;
@@ -65,6 +75,17 @@ const toRun = (row: WorkflowRunRow): WorkflowRun => ({
   integration_id: row.integration_id,
 });
 
+/** A step's stored outputs; empty before its task ended (or for a value this version cannot read). */
+function parseOutputs(text: string | null): TaskOutputValues {
+  if (!text) return {};
+  try {
+    const parsed = TaskOutputs.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : {};
+  } catch {
+    return {};
+  }
+}
+
 const toStepRun = (s: WorkflowStepRunRow, approval: WorkflowStepApproval | null) => ({
   key: s.step_key,
   kind: s.kind as WorkflowStep['kind'],
@@ -75,6 +96,7 @@ const toStepRun = (s: WorkflowStepRunRow, approval: WorkflowStepApproval | null)
   start: s.start,
   end: s.end,
   approval,
+  outputs: parseOutputs(s.outputs),
 });
 
 /** Who starts a run: a user, or (with no user) a schedule or a webhook integration. */
@@ -137,14 +159,18 @@ export function createWorkflowRuns(deps: WorkflowRunsDeps) {
       if (step.status === 'running' && step.task_id !== null) {
         const task = await deps.findTask(step.task_id);
         if (!task) changed = (await finish(step, ['running'], 'failed', 'The task was deleted')) || changed;
-        else if (isTaskFinished(task.status))
+        else if (isTaskFinished(task.status)) {
+          // The task stored its outputs before its final status: the run keeps them past the task's retention.
+          const outputs = JSON.stringify(await deps.listTaskOutputs(task.id));
+          const status = task.status === 'success' ? 'success' : 'failed';
           changed =
-            (await finish(
-              step,
-              ['running'],
-              task.status === 'success' ? 'success' : 'failed',
-              `Task ${task.status}`,
-            )) || changed;
+            (await runs.moveStep(step.id, ['running'], {
+              status,
+              message: `Task ${task.status}`,
+              end: now(),
+              outputs,
+            })) || changed;
+        }
       } else if (step.status === 'running' && step.due !== null && step.due <= time) {
         changed = (await finish(step, ['running'], 'success')) || changed;
       } else if (step.status === 'waiting_approval' && step.due !== null && step.due <= time) {
@@ -159,11 +185,28 @@ export function createWorkflowRuns(deps: WorkflowRunsDeps) {
     return changed;
   }
 
-  function inputValues(step: Extract<WorkflowStep, { kind: 'template' }>, variables: Record<string, string>) {
+  /**
+   * The step's survey values: its own, overridden by its inputs from workflow variables and from
+   * earlier steps' outputs. An output the earlier step did not publish (or a step that did not run)
+   * is a failure of this step, named in `missing`: an empty value would run the task with it silently.
+   */
+  async function inputValues(run: WorkflowRunRow, step: Extract<WorkflowStep, { kind: 'template' }>) {
+    const variables = JSON.parse(run.variables) as Record<string, string>;
     const values: Record<string, string> = { ...step.survey_values };
-    for (const input of step.inputs)
-      if (input.source === 'variable') values[input.variable] = variables[input.name] ?? '';
-    return values;
+    const fromSteps = step.inputs.some((input) => input.source === 'output')
+      ? new Map((await runs.listSteps(run.id)).map((s) => [s.step_key, parseOutputs(s.outputs)]))
+      : new Map<string, TaskOutputValues>();
+    const missing: string[] = [];
+    for (const input of step.inputs) {
+      if (input.source === 'variable') {
+        values[input.variable] = variables[input.name] ?? '';
+        continue;
+      }
+      const value = fromSteps.get(input.step)?.[input.output];
+      if (value === undefined) missing.push(`${input.step}.${input.output}`);
+      else values[input.variable] = value;
+    }
+    return { values, missing };
   }
 
   /**
@@ -189,16 +232,23 @@ export function createWorkflowRuns(deps: WorkflowRunsDeps) {
       await finish(row, ['starting'], 'failed', 'Who started the run may no longer run tasks in this project');
       return;
     }
+    const inputs = await inputValues(run, step);
+    if (inputs.missing.length > 0) {
+      const message = `Outputs not published by earlier steps: ${inputs.missing.join(', ')}`;
+      await finish(row, ['starting'], 'failed', message.slice(0, 1000));
+      return;
+    }
     let taskId: number;
     try {
       const body = CreateTaskBody.parse({
         template_id: step.template_id,
-        environment: JSON.stringify(inputValues(step, JSON.parse(run.variables) as Record<string, string>)),
+        environment: JSON.stringify(inputs.values),
         inventory_id: step.inventory_id,
         params: step.params,
         message: `Workflow run ${run.id}, step ${step.key}`,
       });
-      taskId = (await deps.tasks.create(run.project_id, body, origin)).id;
+      const withGroup = step.environment_id ? { ...origin, environmentId: step.environment_id } : origin;
+      taskId = (await deps.tasks.create(run.project_id, body, withGroup)).id;
     } catch (error) {
       await finish(row, ['starting'], 'failed', errorText(error));
       return;

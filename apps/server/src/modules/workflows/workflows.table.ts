@@ -1,4 +1,4 @@
-import type { Generated, Selectable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 
 export interface WorkflowTable {
   id: Generated<number>;
@@ -64,6 +64,8 @@ export interface WorkflowStepRunTable {
   message: string;
   start: string | null;
   end: string | null;
+  /** The outputs of the step's task as a JSON object, copied when the task ended; null before. */
+  outputs: ColumnType<string | null, string | null | undefined, string | null>;
 }
 export type WorkflowStepRunRow = Selectable<WorkflowStepRunTable>;
 

@@ -32,6 +32,7 @@ import {
 import { RetryRunDialog } from './retry-run-dialog.tsx';
 import { STEP_STATUS_COLORS, StepNode, StepStatusChip, useStepSummary } from './step-node.tsx';
 import { ApprovalSection } from './approval-section.tsx';
+import { StepOutputsSection } from './step-outputs-section.tsx';
 import { WorkflowGraph } from './workflow-graph.tsx';
 
 /** /workflows/{id}/runs/{runId}: the run's graph with each step's status, read again while the run goes on. */
@@ -223,6 +224,7 @@ export function WorkflowRunPage() {
           return step.kind === 'approval' && stepRun ? [{ step, run: stepRun }] : [];
         })}
       />
+      <StepOutputsSection steps={current.steps} />
       <StepMessages steps={current.steps} />
       <RetryRunDialog
         open={retrying}
