@@ -56,7 +56,7 @@ const SET_STATS_PLAYBOOK = `- hosts: all
 describe.each(dialects)('workflow step outputs on %s', (dialect) => {
   const t = useTestApp(dialect);
   let p: ProjectFixture;
-  const templates = { build: 0, deploy: 0, quiet: 0 };
+  const templates = { build: 0, deploy: 0, quiet: 0, gate: 0 };
   let stageGroup = 0;
 
   const send = (method: string, url: string, body?: unknown, as = t.adminCookie) =>
@@ -112,6 +112,7 @@ describe.each(dialects)('workflow step outputs on %s', (dialect) => {
       'deploy.sh': 'echo "deploy args: $*"\n',
       'quiet.sh': 'echo nothing to publish\n',
       'stats.yml': SET_STATS_PLAYBOOK,
+      'gate.sh': 'echo "gate args: $*"\nexit 1\n',
     });
     const tokenGroup = await p.createVariableGroup('deploy token', [
       { type: 'env', name: 'DEPLOY_TOKEN', secret: TOKEN },
@@ -124,6 +125,11 @@ describe.each(dialects)('workflow step outputs on %s', (dialect) => {
       survey_vars: ['artifact', 'token', 'count', 'version', 'note'].map((name) => ({ name, title: name })),
     });
     templates.quiet = await p.createTemplate({ name: 'Quiet', playbook: 'quiet.sh' });
+    templates.gate = await p.createTemplate({
+      name: 'Gate',
+      playbook: 'gate.sh',
+      survey_vars: [{ name: 'artifact', title: 'artifact' }],
+    });
   });
 
   it("passes a step's outputs to a later step's survey variables, secrets masked, with the later step's variable group", async () => {
@@ -201,6 +207,39 @@ describe.each(dialects)('workflow step outputs on %s', (dialect) => {
       token: 'Bearer ********',
       count: '3',
     });
+  });
+
+  it('a retried run keeps the outputs of the steps it keeps, and the steps run again take them', async () => {
+    const workflowId = await createWorkflow(
+      [
+        releaseSteps()[0],
+        {
+          key: 'gate',
+          kind: 'template',
+          template_id: templates.gate,
+          inputs: [{ variable: 'artifact', source: 'output', step: 'build', output: 'artifact' }],
+        },
+      ],
+      [{ from: 'build', to: 'gate', on: 'success' }],
+    );
+    const first = await runToEnd(workflowId);
+    expect(first.status).toBe('failed');
+    p.commit({ 'gate.sh': 'echo "gate args: $*"\n' }, 'Open the gate');
+    const retried = await send('POST', `/workflows/${workflowId}/runs/${first.id}/retry`, {});
+    expect(retried.status, retried.text).toBe(201);
+    const runId = (retried.body as RunDetail).id;
+    let run = retried.body as RunDetail;
+    for (const deadline = Date.now() + 60_000; run.status === 'running' && Date.now() < deadline;) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      run = (await send('GET', `/workflows/${workflowId}/runs/${runId}`)).body as RunDetail;
+    }
+    expect(run.status, JSON.stringify(run)).toBe('success');
+    expect(stepOf(run, 'build')).toMatchObject({
+      task_id: stepOf(first, 'build').task_id,
+      outputs: { artifact: 'app-1.4.2.tar.gz', token: 'Bearer ********', count: '3' },
+    });
+    const task = (await send('GET', `/tasks/${stepOf(run, 'gate').task_id}`)).body as { environment: string };
+    expect(JSON.parse(task.environment)).toEqual({ artifact: 'app-1.4.2.tar.gz' });
   });
 
   it.skipIf(!hasAnsible)("publishes ansible's set_stats data as outputs", async () => {

@@ -15,7 +15,7 @@ const RUNS_LISTED = 200;
 
 /** A step of a new run: pending, or (in a retry) with the result it keeps from the retried run. */
 type NewStep = Pick<WorkflowStepRunRow, 'step_key' | 'kind'> &
-  Partial<Pick<WorkflowStepRunRow, 'status' | 'task_id' | 'due' | 'message' | 'start' | 'end'>>;
+  Partial<Pick<WorkflowStepRunRow, 'status' | 'task_id' | 'due' | 'message' | 'start' | 'end' | 'outputs'>>;
 type KeptDecision = Omit<WorkflowApprovalRow, 'id' | 'run_id'>;
 type NewDecision = Omit<WorkflowApprovalRow, 'id' | 'user_id'> & { user_id: number };
 

@@ -580,6 +580,8 @@ export function createWorkflowRuns(deps: WorkflowRunsDeps) {
                   message: `Kept from run ${old.id}${s.message ? `: ${s.message}` : ''}`.slice(0, 1024),
                   start: s.start,
                   end: s.end,
+                  // Steps run again take their inputs from the kept steps' outputs.
+                  outputs: s.outputs,
                 }
               : { step_key: s.step_key, kind: s.kind },
           ),
