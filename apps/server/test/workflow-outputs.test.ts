@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,16 +8,6 @@ import { listen, useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
-
-function has(binary: string): boolean {
-  try {
-    execFileSync('which', [binary], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-const hasAnsible = has('ansible-playbook');
 
 interface StepRun {
   key: string;
@@ -242,7 +231,7 @@ describe.each(dialects)('workflow step outputs on %s', (dialect) => {
     expect(JSON.parse(task.environment)).toEqual({ artifact: 'app-1.4.2.tar.gz' });
   });
 
-  it.skipIf(!hasAnsible)("publishes ansible's set_stats data as outputs", async () => {
+  it("publishes ansible's set_stats data as outputs", async () => {
     const inventoryId = await p.createLocalInventory('stats hosts');
     const group = await p.createVariableGroup('stats token', [{ type: 'var', name: 'api_token', secret: TOKEN }]);
     const statsTemplate = await p.createTemplate({

@@ -3,30 +3,20 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TaskOutputs, TaskSpec } from '@gantry/contract';
 import { describe, expect, it } from 'vitest';
-import { runTask, type RunTaskHooks } from '../src/run-task.ts';
+import { runTask } from '../src/run-task.ts';
 import { createGitRepository } from './support/git-fixture.ts';
 import { buildSpec } from './support/spec.ts';
-
-const baseEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: os.tmpdir(), LANG: 'C.UTF-8' };
+import { createTaskHooks } from './support/task-hooks.ts';
 
 async function run(spec: TaskSpec, confirm = true) {
-  const lines: string[] = [];
   const published: TaskOutputs[] = [];
-  const hooks: RunTaskHooks = {
-    workRoot: mkdtempSync(path.join(os.tmpdir(), 'gantry-work-')),
-    baseEnv,
-    signal: new AbortController().signal,
-    forceKill: () => false,
-    killGraceMs: 500,
-    onLine: (line) => lines.push(line),
-    onCommit: () => undefined,
-    onStatus: () => undefined,
+  const { hooks, lines } = createTaskHooks({
     waitForConfirmation: () => Promise.resolve(confirm),
     onOutputs: (outputs) => {
       published.push(outputs);
       return Promise.resolve();
     },
-  };
+  });
   const outcome = await runTask(spec, hooks);
   return { outcome, lines, outputs: published.at(-1), calls: published.length };
 }
