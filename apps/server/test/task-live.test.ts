@@ -121,7 +121,8 @@ describe.each(dialects)('live updates, confirmation and recovery on %s', (dialec
         .filter((c) => c.startsWith('plan'))
         .at(-1),
     ).toMatch(/ -destroy$/);
-    expect(fake.calls().at(-1)).toMatch(/^apply /);
+    // The plan applied, then its outputs read (docs/workflows.md, Outputs).
+    expect(fake.calls().slice(-2)).toEqual([expect.stringMatching(/^apply /), 'output -json']);
   });
 
   it('terraform: a force stop while waiting for confirmation ends the task as stopped', async () => {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase } from '../src/db/connect.ts';
-import { migrateToLatest, migrateUpTo } from '../src/db/migrate.ts';
+import { migrateUpTo } from '../src/db/migrate.ts';
 import { createTaskOutputRepository } from '../src/modules/tasks/task-output.repository.ts';
 import { createProjectFixture, insertTaskRow, type ProjectFixture } from './task-fixture.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
@@ -99,7 +99,8 @@ describe.each(dialects)('migration 0017 on a %s store that holds lines', (dialec
           .insertInto('task_output')
           .values(rows.slice(i, i + 500))
           .execute();
-      await migrateToLatest(db, dialect);
+      // Up to 0017 only: later migrations add foreign keys, which MariaDB refuses while checks are off.
+      await migrateUpTo(db, dialect, '0017-task-output-key');
       const after = await db.selectFrom('task_output').selectAll().orderBy('task_id').orderBy('seq').execute();
       expect(after).toEqual([...rows.slice(1200), ...rows.slice(0, 1200)]);
       // The key alone refuses it: the foreign key is still set aside.
