@@ -19,6 +19,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
+import { createStoreSweep } from '../../cluster/store-sweep.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, badRequest, conflict, notFound, validationFailed } from '../../errors.ts';
 import type { ApprovalWaiting } from '../alerts/alert.ts';
@@ -358,24 +359,14 @@ export function createWorkflowRuns(deps: WorkflowRunsDeps) {
     for (let round = 0; round <= definition.steps.length; round++) if (!(await advanceOnce(run, definition))) break;
   }
 
-  let timer: NodeJS.Timeout | undefined;
-  let sweeping: Promise<void> | undefined;
-  async function sweep(): Promise<void> {
-    for (const id of await runs.listRunningIds())
-      await advance(id).catch((error: unknown) =>
-        deps.logger.error({ err: error, runId: id }, 'workflow run not advanced'),
-      );
-  }
-  function schedule(): void {
-    timer = setTimeout(() => {
-      sweeping = sweep()
-        .catch((error: unknown) => deps.logger.error({ err: error }, 'workflow sweep failed'))
-        .finally(() => {
-          sweeping = undefined;
-          if (timer) schedule();
-        });
-    }, deps.sweepMs ?? SWEEP_MS);
-  }
+  const sweep = createStoreSweep({
+    name: 'workflow sweep',
+    listDue: () => runs.listRunningIds(),
+    handle: advance,
+    describe: (id) => ({ runId: id }),
+    logger: deps.logger,
+    intervalMs: deps.sweepMs ?? SWEEP_MS,
+  });
 
   /** Stores a run of the workflow's current revision and starts its first steps; resolves to its id. */
   async function begin(
@@ -636,14 +627,8 @@ export function createWorkflowRuns(deps: WorkflowRunsDeps) {
     },
     advance,
     /** Starts this node's sweep of the runs still going (several nodes may sweep the same store). */
-    beginSweep(): void {
-      if (!timer) schedule();
-    },
-    async endSweep(): Promise<void> {
-      clearTimeout(timer);
-      timer = undefined;
-      await sweeping;
-    },
+    beginSweep: sweep.begin,
+    endSweep: sweep.end,
   };
 }
 
