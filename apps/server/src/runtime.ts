@@ -51,7 +51,7 @@ export async function openRuntime(config: Config, clock: Clock = systemClock): P
       services.scheduler.stop();
       await services.workflowRuns.endSweep();
       await services.taskApprovals.endSweep();
-      await services.taskRetries.endSweep();
+      await services.retrySweep.end();
       await services.taskRetention.stop();
       await services.logIndexer.stop();
       services.runnerJobs.close();

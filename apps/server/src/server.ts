@@ -37,7 +37,7 @@ export async function startServer(config: Config, print?: (line: string) => void
   runtime.services.scheduler.start();
   runtime.services.workflowRuns.beginSweep();
   runtime.services.taskApprovals.beginSweep();
-  runtime.services.taskRetries.beginSweep();
+  runtime.services.retrySweep.begin();
   runtime.services.taskRetention.start();
   runtime.services.logIndexer.start();
   runtime.services.runnerJobs.start();

@@ -4,6 +4,7 @@ import type { Clock } from './clock.ts';
 import { randomUUID } from 'node:crypto';
 import { projectCheckoutsDirectory } from '@gantry/runner';
 import { createClusterBus } from './cluster/cluster-bus.ts';
+import { createStoreSweep } from './cluster/store-sweep.ts';
 import { createNodePresence } from './cluster/node-presence.ts';
 import { createNodesRepository } from './cluster/nodes.repository.ts';
 import { createClusteredHub } from './cluster/clustered-hub.ts';
@@ -26,7 +27,7 @@ import { createTaskPlanRepository } from './modules/tasks/task-plan.repository.t
 import { createTaskOutputs } from './modules/tasks/task-outputs.ts';
 import { createTaskOutputsRepository } from './modules/tasks/task-outputs.repository.ts';
 import { createTaskRerun } from './modules/tasks/task-rerun.ts';
-import { createTaskApprovals } from './modules/tasks/task-approvals.ts';
+import { createTaskApprovalAnnouncer, createTaskApprovals } from './modules/tasks/task-approvals.ts';
 import { createTaskRetries } from './modules/tasks/task-retries.ts';
 import { createTaskApprovalsRepository } from './modules/tasks/task-approvals.repository.ts';
 import { createApprovalGates } from './modules/approvals/approval-gate.ts';
@@ -336,6 +337,10 @@ export function createServices({
         }
       : {}),
   });
+  const announceApproval = createTaskApprovalAnnouncer({
+    output,
+    alertWaiting: (task, gate) => alerts.notifyTaskApproval(task, gate),
+  });
   const createTask = createTaskCreation({
     tasks: tasksRepository,
     output: outputRepository,
@@ -345,7 +350,26 @@ export function createServices({
     events,
     secrets,
     clock,
-    onWaitingApproval: (task) => taskApprovals.announce(task),
+    onWaitingApproval: announceApproval,
+  });
+  const taskRetries = createTaskRetries({
+    tasks: tasksRepository,
+    templates,
+    createTask,
+    originOf: async (task) => {
+      if (task.user_id === null)
+        return {
+          ...(task.schedule_id === null ? {} : { scheduleId: task.schedule_id }),
+          ...(task.integration_id === null ? {} : { integrationId: task.integration_id }),
+        };
+      const user = await usersRepository.findById(task.user_id);
+      const access = user ? await findProjectAccess(projectsRepository, user, task.project_id) : undefined;
+      if (!user || !access || !hasPermissions(access.permissions, Permission.runProjectTasks)) return undefined;
+      return { user, permissions: access.permissions };
+    },
+    output,
+    clock,
+    logger,
   });
   // The engine reads the queue again after a task's after-work, so the followers need no wake of their own.
   const runFollowers = createBuildAutorun({
@@ -398,7 +422,17 @@ export function createServices({
     events,
     clock,
     logger,
-    alertWaiting: (task, gate) => alerts.notifyTaskApproval(task, gate),
+  });
+  // A retry made by the sweep joins the queue: the engine is told, as the tasks service tells it of a new task.
+  const retrySweep = createStoreSweep({
+    name: 'retry sweep',
+    listDue: taskRetries.listDue,
+    handle: async (task) => {
+      if (await taskRetries.retry(task)) engine.wake();
+    },
+    describe: (task) => ({ taskId: task.id }),
+    logger,
+    intervalMs: 1000,
   });
   const presence = clusterBus
     ? createNodePresence({
@@ -432,25 +466,6 @@ export function createServices({
     tasks: tasksRepository,
     listFailedHosts: taskHosts.listFailedHosts,
     create: tasks.create,
-  });
-  const taskRetries = createTaskRetries({
-    tasks: tasksRepository,
-    templates,
-    createTask: tasks.create,
-    originOf: async (task) => {
-      if (task.user_id === null)
-        return {
-          ...(task.schedule_id === null ? {} : { scheduleId: task.schedule_id }),
-          ...(task.integration_id === null ? {} : { integrationId: task.integration_id }),
-        };
-      const user = await usersRepository.findById(task.user_id);
-      const access = user ? await findProjectAccess(projectsRepository, user, task.project_id) : undefined;
-      if (!user || !access || !hasPermissions(access.permissions, Permission.runProjectTasks)) return undefined;
-      return { user, permissions: access.permissions };
-    },
-    output,
-    clock,
-    logger,
   });
   const runnerJobs = createRunnerJobs({
     config,
@@ -610,6 +625,7 @@ export function createServices({
     logsSearch,
     taskApprovals,
     taskRetries,
+    retrySweep,
     engine,
     runners,
     runnerJobs,

@@ -81,7 +81,7 @@ describe.each(dialects)('retries of failed tasks on %s', (dialect) => {
 
     const plain = await p.createTemplate({ playbook: 'fail.sh' });
     await p.waitForStatus(await p.runTask(plain), ['error']);
-    await t.runtime.services.taskRetries.createDue();
+    await t.runtime.services.retrySweep.round();
     expect(await tasksOf(plain)).toHaveLength(1);
   });
 
@@ -93,7 +93,7 @@ describe.each(dialects)('retries of failed tasks on %s', (dialect) => {
     await p.waitForStatus(taskId, ['stopped']);
     offsetMs += 120_000;
     try {
-      await t.runtime.services.taskRetries.createDue();
+      await t.runtime.services.retrySweep.round();
     } finally {
       offsetMs -= 120_000;
     }
@@ -108,14 +108,14 @@ describe.each(dialects)('retries of failed tasks on %s', (dialect) => {
     const deadline = Date.now() + 10_000;
     while (!(await p.output(first)).includes('Retry 1 of 1 in 60 seconds.') && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 50));
-    await t.runtime.services.taskRetries.createDue();
+    await t.runtime.services.retrySweep.round();
     expect(await tasksOf(templateId)).toHaveLength(1);
     expect(await p.output(first)).toContain('Retry 1 of 1 in 60 seconds.');
     const later = { now: () => new Date(Date.now() + 61_000) };
     const { db_url, access_key_encryption } = t.runtime.config;
     const other = await createTestApp(dialect, { db_url, access_key_encryption }, { clock: later });
     try {
-      await other.runtime.services.taskRetries.createDue();
+      await other.runtime.services.retrySweep.round();
       await waitForTasks(templateId, 2, ['error']);
     } finally {
       await other.app.close();
@@ -124,7 +124,7 @@ describe.each(dialects)('retries of failed tasks on %s', (dialect) => {
     // The first server, its clock past the delay too, finds nothing left to make.
     offsetMs += 61_000;
     try {
-      await t.runtime.services.taskRetries.createDue();
+      await t.runtime.services.retrySweep.round();
     } finally {
       offsetMs -= 61_000;
     }

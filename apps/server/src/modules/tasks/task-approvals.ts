@@ -2,6 +2,7 @@ import type { ApprovalGate, TaskApproval } from '@gantry/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
+import { createStoreSweep } from '../../cluster/store-sweep.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
 import type { ApprovalGates, GateSubject } from '../approvals/approval-gate.ts';
 import type { EventsService } from '../events/events.service.ts';
@@ -28,8 +29,6 @@ interface TaskApprovalsDeps {
   events: EventsService;
   clock: Clock;
   logger: FastifyBaseLogger;
-  /** Tells the project's alert channels that a task waits for approval; must not throw or wait. */
-  alertWaiting(task: TaskRow, gate: ApprovalGate): void;
   sweepMs?: number;
 }
 
@@ -43,6 +42,25 @@ function stateOf(task: TaskRow, gate: ApprovalGate, decisions: TaskApprovalRow[]
   // Stopped while it waited: nobody decided and no timeout came.
   if (task.status === 'stopped' && task.start === null) return 'stopped';
   return 'timed_out';
+}
+
+/**
+ * What a task created under a gate does first: says so in its log and alerts the approvers. Task
+ * creation calls it, so it is built before the engine that the rest of the approvals need.
+ */
+export function createTaskApprovalAnnouncer(deps: {
+  output: TaskOutput;
+  /** Tells the project's alert channels that a task waits for approval; must not throw or wait. */
+  alertWaiting(task: TaskRow, gate: ApprovalGate): void;
+}) {
+  return async function announce(task: TaskRow): Promise<void> {
+    const gate = gateOf(task);
+    if (!gate || task.status !== 'waiting_approval') return;
+    await deps.output.write(task, [
+      `Waiting for approval: ${gate.required} approval(s) needed by ${task.approval_due ?? 'never'}.`,
+    ]);
+    deps.alertWaiting(task, gate);
+  };
 }
 
 /**
@@ -113,36 +131,16 @@ export function createTaskApprovals(deps: TaskApprovalsDeps) {
     });
   }
 
-  let timer: NodeJS.Timeout | undefined;
-  let sweeping: Promise<void> | undefined;
-  async function sweep(): Promise<void> {
-    for (const task of await deps.approvals.listTimedOut(now(), SWEEP_BATCH))
-      await settleTimedOut(task).catch((error: unknown) =>
-        deps.logger.error({ err: error, taskId: task.id }, 'timed-out approval not settled'),
-      );
-  }
-  function schedule(): void {
-    timer = setTimeout(() => {
-      sweeping = sweep()
-        .catch((error: unknown) => deps.logger.error({ err: error }, 'approval sweep failed'))
-        .finally(() => {
-          sweeping = undefined;
-          if (timer) schedule();
-        });
-    }, deps.sweepMs ?? SWEEP_MS);
-  }
+  const sweep = createStoreSweep({
+    name: 'approval sweep',
+    listDue: () => deps.approvals.listTimedOut(now(), SWEEP_BATCH),
+    handle: settleTimedOut,
+    describe: (task) => ({ taskId: task.id }),
+    logger: deps.logger,
+    intervalMs: deps.sweepMs ?? SWEEP_MS,
+  });
 
   return {
-    /** What a task created under a gate does first: says so in its log and alerts the approvers. */
-    async announce(task: TaskRow): Promise<void> {
-      const gate = gateOf(task);
-      if (!gate || task.status !== 'waiting_approval') return;
-      await deps.output.write(task, [
-        `Waiting for approval: ${gate.required} approval(s) needed by ${task.approval_due ?? 'never'}.`,
-      ]);
-      deps.alertWaiting(task, gate);
-    },
-
     async get(viewer: UserRow, projectId: number, taskId: number): Promise<TaskApproval> {
       const { task, gate } = await getGated(projectId, taskId);
       return describe(task, gate, viewer.id);
@@ -194,16 +192,10 @@ export function createTaskApprovals(deps: TaskApprovalsDeps) {
     },
 
     /** Settles the approvals that timed out now (the sweep's round; tests call it with a clock moved on). */
-    settleTimedOut: sweep,
+    settleTimedOut: sweep.round,
     /** Starts this node's sweep of timed-out approvals (several nodes may sweep the same store). */
-    beginSweep(): void {
-      if (!timer) schedule();
-    },
-    async endSweep(): Promise<void> {
-      clearTimeout(timer);
-      timer = undefined;
-      await sweeping;
-    },
+    beginSweep: sweep.begin,
+    endSweep: sweep.end,
   };
 }
 

@@ -4,28 +4,28 @@ import { toTimestamp } from '../../clock.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../errors.ts';
 import type { TemplatesService } from '../templates/templates.service.ts';
-import type { CreateTaskInput, TaskOrigin } from './task-creation.ts';
-import type { TasksService } from './tasks.service.ts';
+import type { CreateTask, CreateTaskInput, TaskOrigin } from './task-creation.ts';
 import type { TaskOutput } from './task-output.ts';
 import type { TasksRepository } from './tasks.repository.ts';
 import type { TaskRow } from './tasks.table.ts';
 
-/** How often a node looks for retries that are due. */
-const SWEEP_MS = 1000;
 /** Retries created per sweep; the next sweep takes the rest. */
 const SWEEP_BATCH = 100;
 
 interface TaskRetriesDeps {
   tasks: TasksRepository;
   templates: Pick<TemplatesService, 'getDefinition'>;
-  /** The ordinary way a task is made: the request checks, the queue (woken), limits and runners apply. */
-  createTask: TasksService['create'];
+  /**
+   * The ordinary way a task is made: the request checks, the queue, limits and runners apply. It does
+   * not wake the dispatcher: the engine reads the queue after a task's after-work, and the sweep
+   * (services.ts) wakes it when `retry` made one.
+   */
+  createTask: CreateTask;
   /** Who the retry is made for: the failed task's user with their current rights, or its schedule or integration. */
   originOf(task: TaskRow): Promise<TaskOrigin | undefined>;
   output: TaskOutput;
   clock: Clock;
   logger: FastifyBaseLogger;
-  sweepMs?: number;
 }
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 500);
@@ -43,9 +43,10 @@ export function createTaskRetries(deps: TaskRetriesDeps) {
       .write(task, [line])
       .catch((error: unknown) => deps.logger.warn({ err: error, taskId: task.id }, 'retry line not written'));
 
-  async function retry(failed: TaskRow): Promise<void> {
+  /** Makes the retry due on `failed` unless another node did; resolves to whether this call made one. */
+  async function retry(failed: TaskRow): Promise<boolean> {
     const due = failed.retry_due;
-    if (due === null) return;
+    if (due === null) return false;
     const firstTaskId = failed.retry_of_task_id ?? failed.id;
     const attempt = failed.retry_attempt + 1;
     const label = `Retry ${attempt} of ${failed.retry_limit}`;
@@ -82,29 +83,10 @@ export function createTaskRetries(deps: TaskRetriesDeps) {
         }
       }
     }
-    if (!(await deps.tasks.clearRetryDue(failed.id, due))) return;
-    if (created !== undefined) {
-      await write(failed, `${label}: task ${created}.`);
-    } else if (refusal !== undefined) await write(failed, `${label} not made: ${refusal}.`);
-  }
-
-  let timer: NodeJS.Timeout | undefined;
-  let sweeping: Promise<void> | undefined;
-  async function sweep(): Promise<void> {
-    for (const task of await deps.tasks.listDueRetries(now(), SWEEP_BATCH))
-      await retry(task).catch((error: unknown) =>
-        deps.logger.error({ err: error, taskId: task.id }, 'retry not created'),
-      );
-  }
-  function schedule(): void {
-    timer = setTimeout(() => {
-      sweeping = sweep()
-        .catch((error: unknown) => deps.logger.error({ err: error }, 'retry sweep failed'))
-        .finally(() => {
-          sweeping = undefined;
-          if (timer) schedule();
-        });
-    }, deps.sweepMs ?? SWEEP_MS);
+    if (!(await deps.tasks.clearRetryDue(failed.id, due))) return false;
+    if (created !== undefined) await write(failed, `${label}: task ${created}.`);
+    else if (refusal !== undefined) await write(failed, `${label} not made: ${refusal}.`);
+    return created !== undefined;
   }
 
   return {
@@ -119,16 +101,8 @@ export function createTaskRetries(deps: TaskRetriesDeps) {
       await write(task, `Retry ${task.retry_attempt + 1} of ${task.retry_limit} in ${delay} seconds.`);
       if (delay === 0) await retry({ ...task, retry_due: due });
     },
-    /** Creates the retries due now (the sweep's round; tests call it with a clock moved on). */
-    createDue: sweep,
-    /** Starts this node's sweep of due retries (several nodes may sweep the same store). */
-    beginSweep(): void {
-      if (!timer) schedule();
-    },
-    async endSweep(): Promise<void> {
-      clearTimeout(timer);
-      timer = undefined;
-      await sweeping;
-    },
+    retry,
+    /** Failed tasks whose retry is due now, for the sweep of every node. */
+    listDue: () => deps.tasks.listDueRetries(now(), SWEEP_BATCH),
   };
 }
