@@ -114,6 +114,33 @@ describe.each(dialects)('templates that need approval on %s', (dialect) => {
     );
   });
 
+  it('never retries a task rejected at its gate or timed out, even when its template retries failures', async () => {
+    const templateId = await p.createTemplate({
+      playbook: 'fail.sh',
+      retries: 2,
+      approval: { approvers: { roles: ['task_runner'] }, required: 1, timeout_seconds: 60 },
+    });
+    const rejected = await p.runTask(templateId, {}, members.starter.cookie);
+    expect((await decide(rejected, 'reject', members.r1, { reason: 'No' })).status).toBe(200);
+    const timedOut = await p.runTask(templateId, {}, members.starter.cookie);
+    offsetMs += 61_000;
+    try {
+      await t.runtime.services.taskApprovals.settleTimedOut();
+    } finally {
+      offsetMs -= 61_000;
+    }
+    expect(await statusOf(timedOut)).toBe('rejected');
+    offsetMs += 3_600_000;
+    try {
+      await t.runtime.services.retrySweep.round();
+    } finally {
+      offsetMs -= 3_600_000;
+    }
+    const tasks = (await send('GET', `/templates/${templateId}/tasks`)).body as { id: number }[];
+    expect(tasks.map((task) => task.id).sort((a, b) => a - b)).toEqual([rejected, timedOut]);
+    expect((await p.output(rejected)).some((line) => line.startsWith('Retry'))).toBe(false);
+  });
+
   it('refuses the starter, guests, outsiders, non-approvers and decisions without a reason', async () => {
     const templateId = await gatedTemplate({ approvers: { user_ids: [members.r1.id, members.starter.id] } });
     const taskId = await p.runTask(templateId, {}, members.starter.cookie);
