@@ -21,8 +21,6 @@ import Dialog from '@mui/material/Dialog';
 import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import ToggleButton from '@mui/material/ToggleButton';
-import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
@@ -43,6 +41,7 @@ import { LINE_PARAM, TASK_PARAM, withSearchParams } from './task-links.ts';
 import { TaskLogSearchBar } from './task-log-search-bar.tsx';
 import { TaskLogView } from './task-log-view.tsx';
 import { HostRecapLine } from './host-recap-line.tsx';
+import { LogViewToggleRow, type LogDialogView } from './log-view-toggle-row.tsx';
 import { PlanRecapLine } from './plan-recap-line.tsx';
 import { TaskHostsView } from './task-hosts-view.tsx';
 import { TaskPlanView } from './task-plan-view.tsx';
@@ -52,9 +51,6 @@ import { TaskStatusChip } from '../../../components/task-status-chip.tsx';
 
 /** Name under which the dialog's fullscreen choice is remembered. */
 const FULLSCREEN_KEY = 'task_log';
-
-/** What the dialog shows under its header: the log, an ansible task's hosts or a terraform task's plan. */
-type LogDialogView = 'log' | 'hosts' | 'plan';
 
 interface TaskLogDialogProps {
   projectId: number;
@@ -442,47 +438,17 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun, onOpenTask,
         ) : null}
 
         {task && isTerraformApp(task.tpl_app) && task.plan_recap ? (
-          <Stack
-            direction="row"
-            spacing={1.5}
-            useFlexGap
-            sx={{ mt: 1, alignItems: 'center', minWidth: 0, flexWrap: 'wrap' }}
-          >
-            <ToggleButtonGroup
-              size="small"
-              exclusive
-              value={view}
-              onChange={(_event, next: LogDialogView | null) => next && setView(next)}
-              aria-label={t('taskLog.view')}
-            >
-              <ToggleButton value="log">{t('taskLog.viewLog')}</ToggleButton>
-              <ToggleButton value="plan">{t('taskLog.viewPlan')}</ToggleButton>
-            </ToggleButtonGroup>
+          <LogViewToggleRow view={view} other="plan" onChange={setView}>
             <PlanRecapLine recap={task.plan_recap} />
-          </Stack>
+          </LogViewToggleRow>
         ) : null}
 
         {task?.tpl_app === 'ansible' ? (
-          <Stack
-            direction="row"
-            spacing={1.5}
-            useFlexGap
-            sx={{ mt: 1, alignItems: 'center', minWidth: 0, flexWrap: 'wrap' }}
-          >
-            <ToggleButtonGroup
-              size="small"
-              exclusive
-              value={view}
-              onChange={(_event, next: LogDialogView | null) => next && setView(next)}
-              aria-label={t('taskLog.view')}
-            >
-              <ToggleButton value="log">{t('taskLog.viewLog')}</ToggleButton>
-              <ToggleButton value="hosts">{t('taskLog.viewHosts')}</ToggleButton>
-            </ToggleButtonGroup>
+          <LogViewToggleRow view={view} other="hosts" onChange={setView}>
             <HostRecapLine recap={task.host_recap} />
             <Box sx={{ flexGrow: 1 }} />
             <RerunFailedHostsButton projectId={projectId} task={task} onStarted={onOpenTask} />
-          </Stack>
+          </LogViewToggleRow>
         ) : null}
       </Box>
 
