@@ -1,17 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import { buildApp } from '../apps/server/src/app.ts';
-import { ensureFirstAdmin } from '../apps/server/src/bootstrap-admin.ts';
-import { loadConfig, readTestEnvironment } from '../apps/server/src/config.ts';
 import type { Dialect } from '../apps/server/src/db/database.ts';
-import { openRuntime } from '../apps/server/src/runtime.ts';
-import { createTestDatabase } from '../apps/server/test/test-databases.ts';
 import { generateYear } from './scale-year.ts';
-import { median } from './support.ts';
+import { median, openBenchStore } from './support.ts';
 
 /**
  * Search across task logs (issue 16 point 2): fills a store with bench/scale-year.ts (a year of tasks and
@@ -38,25 +30,10 @@ const LINES = Number(flags.lines);
 const NEEDLES = Number(flags.needles);
 const TARGET_MS = 1000;
 const RUNS = 5;
-const ADMIN_PASSWORD = 'bench-Pass-1';
 const NEEDLE = 'fatal: [db-7]: FAILED! => disk quota exceeded on /var/lib/postgresql';
 
-const store = await createTestDatabase(dialect);
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'logs-search-bench-'));
-const config = loadConfig(
-  {
-    db_dialect: dialect,
-    db_url: store.url,
-    data_dir: dataDir,
-    log_level: 'silent',
-    admin_login: 'admin',
-    admin_password: ADMIN_PASSWORD,
-    web_dist_dir: '/nonexistent',
-  },
-  { PATH: readTestEnvironment().path },
-);
-const runtime = await openRuntime(config);
-await ensureFirstAdmin(config, runtime.services.users);
+const installation = await openBenchStore(dialect, 'logs-search-bench-');
+const { runtime } = installation;
 const { db } = runtime.connection;
 
 let started = performance.now();
@@ -120,16 +97,7 @@ console.log(
 if (dialect === 'postgres') await sql`analyze`.execute(db);
 if (dialect === 'mysql') await sql`analyze table task, task_output, task_log_index`.execute(db);
 
-const app = await buildApp({ config, services: runtime.services });
-await app.listen({ port: 0, host: '127.0.0.1' });
-const address = app.server.address();
-const port = typeof address === 'object' && address ? address.port : 0;
-const login = await app.inject({
-  method: 'POST',
-  url: '/api/auth/login',
-  payload: { auth: 'admin', password: ADMIN_PASSWORD },
-});
-const cookie = String(login.headers['set-cookie']).split(';')[0] ?? '';
+const { port, cookie } = await installation.serve();
 
 const SEARCHES = [
   {
@@ -169,8 +137,5 @@ for (const search of SEARCHES) {
 }
 console.log(allMet ? 'All log search targets met.' : 'Some log search targets were missed.');
 
-await app.close();
-await runtime.close();
-await store.drop();
-rmSync(dataDir, { recursive: true, force: true });
+await installation.close();
 process.exit(0);

@@ -1,20 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { sql } from 'kysely';
-import { buildApp } from '../apps/server/src/app.ts';
-import { ensureFirstAdmin } from '../apps/server/src/bootstrap-admin.ts';
-import { loadConfig, readTestEnvironment } from '../apps/server/src/config.ts';
 import type { Dialect } from '../apps/server/src/db/database.ts';
 import { createTaskRetention } from '../apps/server/src/modules/tasks/task-retention.ts';
 import { createTasksRepository } from '../apps/server/src/modules/tasks/tasks.repository.ts';
-import { openRuntime } from '../apps/server/src/runtime.ts';
-import { createTestDatabase } from '../apps/server/test/test-databases.ts';
 import { generateYear, type GeneratedYear } from './scale-year.ts';
-import { percentile } from './support.ts';
+import { openBenchStore, percentile } from './support.ts';
 
 /**
  * A year of busy use on one box (issue 15): fills a store with bench/scale-year.ts at a small and a
@@ -51,7 +44,6 @@ const RATIO_TARGET = 1.5;
 const PURGE_P99_TARGET_MS = 250;
 const SINGLE_RUNS = 30;
 const DAY_MS = 86_400_000;
-const ADMIN_PASSWORD = 'bench-Pass-1';
 
 interface Endpoint {
   name: string;
@@ -157,22 +149,8 @@ interface Installation {
 }
 
 async function openInstallation(label: string, tasks: number): Promise<Installation> {
-  const store = await createTestDatabase(dialect);
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scaledata-data-'));
-  const config = loadConfig(
-    {
-      db_dialect: dialect,
-      db_url: store.url,
-      data_dir: dataDir,
-      log_level: 'silent',
-      admin_login: 'admin',
-      admin_password: ADMIN_PASSWORD,
-      web_dist_dir: '/nonexistent',
-    },
-    { PATH: readTestEnvironment().path },
-  );
-  const runtime = await openRuntime(config);
-  await ensureFirstAdmin(config, runtime.services.users);
+  const installation = await openBenchStore(dialect, 'scaledata-data-');
+  const { runtime } = installation;
   const { db } = runtime.connection;
   const started = performance.now();
   let lastReport = started;
@@ -198,16 +176,7 @@ async function openInstallation(label: string, tasks: number): Promise<Installat
   if (dialect === 'postgres') await sql`analyze`.execute(db);
   if (dialect === 'mysql') await sql`analyze table task, task_output, event, task_stat_day`.execute(db);
 
-  const app = await buildApp({ config, services: runtime.services });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  const login = await app.inject({
-    method: 'POST',
-    url: '/api/auth/login',
-    payload: { auth: 'admin', password: ADMIN_PASSWORD },
-  });
-  const cookie = String(login.headers['set-cookie']).split(';')[0] ?? '';
+  const { port, cookie } = await installation.serve();
 
   const projectId = year.projectIds[0]!;
   const page = await db
@@ -258,12 +227,7 @@ async function openInstallation(label: string, tasks: number): Promise<Installat
       clearTimeout(timer);
       return { removed, finished: !timedOut };
     },
-    async close() {
-      await app.close();
-      await runtime.close();
-      rmSync(dataDir, { recursive: true, force: true });
-      await store.drop();
-    },
+    close: installation.close,
   };
 }
 

@@ -50,6 +50,55 @@ export function spawnAndWait(command: string, args: string[]): Promise<void> {
   return new Promise((resolve) => spawn(command, args, { stdio: 'ignore' }).on('close', () => resolve()));
 }
 
+const BENCH_ADMIN_PASSWORD = 'bench-Pass-1';
+
+/**
+ * A Gantry installation in this process on a new test store of `dialect` (bench/scale.ts, bench/logs-search.ts):
+ * its runtime with the first admin made, `serve()` to listen on 127.0.0.1 with the admin's cookie, and `close()`
+ * that drops the store and the data directory.
+ */
+export async function openBenchStore(dialect: Dialect, dataDirPrefix: string) {
+  const store = await createTestDatabase(dialect);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), dataDirPrefix));
+  const config = loadConfig(
+    {
+      db_dialect: dialect,
+      db_url: store.url,
+      data_dir: dataDir,
+      log_level: 'silent',
+      admin_login: 'admin',
+      admin_password: BENCH_ADMIN_PASSWORD,
+      web_dist_dir: '/nonexistent',
+    },
+    { PATH: readTestEnvironment().path },
+  );
+  const runtime = await openRuntime(config);
+  await ensureFirstAdmin(config, runtime.services.users);
+  let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+  return {
+    runtime,
+    /** Serves the installation over HTTP on 127.0.0.1: its port and the admin's session cookie. */
+    async serve(): Promise<{ port: number; cookie: string }> {
+      app = await buildApp({ config, services: runtime.services });
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const address = app.server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      const login = await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { auth: 'admin', password: BENCH_ADMIN_PASSWORD },
+      });
+      return { port, cookie: String(login.headers['set-cookie']).split(';')[0] ?? '' };
+    },
+    async close(): Promise<void> {
+      await app?.close();
+      await runtime.close();
+      rmSync(dataDir, { recursive: true, force: true });
+      await store.drop();
+    },
+  };
+}
+
 /** A Gantry installation in this process on a temp SQLite store, with one project and a local scripts directory. */
 export async function startBenchServer(overrides: ConfigInput = {}) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gantry-bench-'));
