@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTaskLogIndexRepository } from '../src/modules/tasks/task-log-index.repository.ts';
 import { createTaskLogIndexer } from '../src/modules/tasks/task-log-indexer.ts';
+import { createLogsSearch } from '../src/modules/tasks/logs-search.ts';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
 import { useTestApp, type TestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
@@ -135,6 +136,31 @@ describe.each(dialects)('search across task logs on %s', (dialect) => {
     const second = await found(`q=disk%20quota&limit=2&cursor=${first.next_cursor}`);
     expect(taskIds(second)).toEqual([deployTask]);
     expect(second.next_cursor).toBeNull();
+  });
+
+  it('reads a bounded number of matching lines per page and pages on from the oldest task it reached', async () => {
+    // Two matching lines a page: the other project's newest line counts against the bound but is never shown.
+    const search = createLogsSearch({
+      index: createTaskLogIndexRepository(t.runtime.connection.db, dialect),
+      scanLines: 2,
+    });
+    const first = await search.search(p.projectId, { q: 'disk quota' });
+    expect(taskIds(first)).toEqual([runnerTask]);
+    expect(first.next_cursor).toBe(runnerTask);
+    const second = await search.search(p.projectId, { q: 'disk quota', cursor: runnerTask });
+    expect(taskIds(second)).toEqual([buildTask, deployTask]);
+    // The deploy task's own lines are read apart from the bound: its first matches, not its last.
+    expect(second.tasks[1]?.lines.find((line) => line.match)?.text).toBe('fatal: disk quota exceeded on web01');
+    expect(second.next_cursor).toBe(deployTask);
+    const third = await search.search(p.projectId, { q: 'disk quota', cursor: deployTask });
+    expect(third).toEqual({ tasks: [], next_cursor: null });
+    // With room for every matching line, one page as before.
+    const whole = await createLogsSearch({
+      index: createTaskLogIndexRepository(t.runtime.connection.db, dialect),
+      scanLines: 1000,
+    }).search(p.projectId, { q: 'disk quota' });
+    expect(taskIds(whole)).toEqual([runnerTask, buildTask, deployTask]);
+    expect(whole.next_cursor).toBeNull();
   });
 
   it("never returns another project's lines", async () => {

@@ -70,29 +70,36 @@ export type LogMatchScope = { belowTaskId: number | undefined } | { taskId: numb
 
 /**
  * The lines of the index whose words hold `phrase` (lower-case words separated by single spaces, nothing
- * else: no quote or operator can reach the store's query syntax), as a table of (task_id, seq). Every store
- * matches whole words; SQLite and PostgreSQL match the words as a phrase, MariaDB finds lines holding each
- * word of three characters or more (its FULLTEXT minimum) in order, so callers check the phrase on the text.
+ * else: no quote or operator can reach the store's query syntax), as a table of (task_id, seq): at most
+ * `limit` of them, the newest first for tasks below an id, in seq order for one task, so what a search reads
+ * is bounded however many lines hold a common word. Every store matches whole words; SQLite and PostgreSQL
+ * match the words as a phrase, MariaDB finds lines holding each word of three characters or more (its
+ * FULLTEXT minimum) in order, so callers check the phrase on the text.
  */
 export function selectLogMatches(
   dialect: Dialect,
   phrase: string,
   scope: LogMatchScope,
+  limit: number,
 ): RawBuilder<{ task_id: number; seq: number }> {
+  const oneTask = 'taskId' in scope;
   if (dialect === 'sqlite') {
     let range = sql``;
-    if ('taskId' in scope) range = sql` and rowid >= (${scope.taskId} << 32) and rowid < ((${scope.taskId} + 1) << 32)`;
+    if (oneTask) range = sql` and rowid >= (${scope.taskId} << 32) and rowid < ((${scope.taskId} + 1) << 32)`;
     else if (scope.belowTaskId !== undefined) range = sql` and rowid < (${scope.belowTaskId} << 32)`;
-    return sql`(select rowid >> 32 as task_id, rowid & 4294967295 as seq from task_log_fts where task_log_fts match ${`"${phrase}"`}${range})`;
+    // FTS5 walks its matches in rowid order either way, so the limit stops the walk: no sort of every match.
+    const order = oneTask ? sql`rowid` : sql`rowid desc`;
+    return sql`(select rowid >> 32 as task_id, rowid & 4294967295 as seq from task_log_fts where task_log_fts match ${`"${phrase}"`}${range} order by ${order} limit ${limit})`;
   }
-  if (dialect === 'mysql' && 'taskId' in scope)
+  const order = oneTask ? sql`seq` : sql`task_id desc, seq desc`;
+  if (dialect === 'mysql' && oneTask)
     // InnoDB would answer MATCH for every line of the store before keeping this task's: the task's own rows, in
     // seq order, compared as the phrase check does (words and phrase hold no LIKE wildcard), stop at the limit.
-    return sql`(select task_id, seq from task_log_index where task_id = ${scope.taskId} and concat(' ', words, ' ') like ${`% ${phrase} %`})`;
+    return sql`(select task_id, seq from task_log_index where task_id = ${scope.taskId} and concat(' ', words, ' ') like ${`% ${phrase} %`} order by ${order} limit ${limit})`;
   let range = sql``;
-  if ('taskId' in scope) range = sql` and task_id = ${scope.taskId}`;
+  if (oneTask) range = sql` and task_id = ${scope.taskId}`;
   else if (scope.belowTaskId !== undefined) range = sql` and task_id < ${scope.belowTaskId}`;
   if (dialect === 'postgres')
-    return sql`(select task_id, seq from task_log_index where words @@ phraseto_tsquery('simple', ${phrase})${range})`;
-  return sql`(select task_id, seq from task_log_index where match (words) against (${`+"${phrase}"`} in boolean mode)${range})`;
+    return sql`(select task_id, seq from task_log_index where words @@ phraseto_tsquery('simple', ${phrase})${range} order by ${order} limit ${limit})`;
+  return sql`(select task_id, seq from task_log_index where match (words) against (${`+"${phrase}"`} in boolean mode)${range} order by ${order} limit ${limit})`;
 }

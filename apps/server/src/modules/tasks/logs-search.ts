@@ -19,9 +19,17 @@ const LINES_READ_PER_TASK = 4 * LOGS_SEARCH_LINES_PER_TASK;
 /** Characters of a line a result shows at most. */
 const SHOWN_CHARS = 2000;
 const DAY_MS = 86_400_000;
+/**
+ * Matching lines of the store one page looks through at most, newest first: a word nearly every line holds
+ * would otherwise have the store read (SQLite: on the server's only thread) every line of every project.
+ * A page that runs out of them before it is full ends there, with a cursor to go on from.
+ */
+const SCAN_LINES = 50_000;
 
 interface LogsSearchDeps {
   index: TaskLogIndexRepository;
+  /** SCAN_LINES, smaller in tests. */
+  scanLines?: number;
 }
 
 /** The words of a search text as one phrase, or the 400 that says why it cannot be searched. */
@@ -75,12 +83,19 @@ async function readLines(
  * Search across the finished tasks of a project (docs/task-log.md, "Search across tasks"): the store's text
  * index finds the tasks, newest first, then each task's first matching lines with their context.
  */
-export function createLogsSearch({ index }: LogsSearchDeps) {
+export function createLogsSearch({ index, scanLines = SCAN_LINES }: LogsSearchDeps) {
   return {
     async search(projectId: number, query: LogsSearchQuery): Promise<LogsSearchResult> {
       const phrase = toPhrase(query.q);
       const limit = query.limit ?? LOGS_SEARCH_DEFAULT_TASKS;
-      const ids = await index.listMatchingTasks(projectId, phrase, toFilter(query), query.cursor, limit + 1);
+      const { ids, scanFloor } = await index.listMatchingTasks(
+        projectId,
+        phrase,
+        toFilter(query),
+        query.cursor,
+        limit + 1,
+        scanLines,
+      );
       const page = ids.slice(0, limit);
       const details = new Map((await index.listTasks(projectId, page)).map((task) => [Number(task.id), task]));
       const tasks: LogsSearchTask[] = [];
@@ -102,7 +117,7 @@ export function createLogsSearch({ index }: LogsSearchDeps) {
           more,
         });
       }
-      return { tasks, next_cursor: ids.length > limit ? (page.at(-1) ?? null) : null };
+      return { tasks, next_cursor: ids.length > limit ? (page.at(-1) ?? null) : (scanFloor ?? null) };
     },
   };
 }

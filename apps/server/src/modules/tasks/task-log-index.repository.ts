@@ -89,16 +89,22 @@ export function createTaskLogIndexRepository(db: Db, dialect: Dialect) {
       deleteLogIndexRange(db, dialect, taskId, fromSeq, toSeq),
     deleteOfTasks: (taskIds: readonly number[]) => deleteLogIndexOfTasks(db, dialect, taskIds),
 
-    /** Ids of the project's tasks with a line holding `phrase`, newest first, below `belowTaskId`. */
+    /**
+     * Ids of the project's tasks with a line holding `phrase`, newest first, below `belowTaskId`, among the
+     * newest `scanLines` matching lines of the store: at most `limit`. `scanFloor` is set when those lines
+     * ran out before the page was full: the oldest task they reached, below which the search goes on.
+     */
     async listMatchingTasks(
       projectId: number,
       phrase: string,
       filter: LogsSearchFilter,
       belowTaskId: number | undefined,
       limit: number,
-    ): Promise<number[]> {
+      scanLines: number,
+    ): Promise<{ ids: number[]; scanFloor: number | undefined }> {
+      const matches = () => selectLogMatches(dialect, phrase, { belowTaskId }, scanLines).as('m');
       let query = db
-        .selectFrom(selectLogMatches(dialect, phrase, { belowTaskId }).as('m'))
+        .selectFrom(matches())
         .innerJoin('task', 'task.id', 'm.task_id')
         .select('m.task_id')
         .distinct()
@@ -109,16 +115,21 @@ export function createTaskLogIndexRepository(db: Db, dialect: Dialect) {
       if (filter.createdFrom !== undefined) query = query.where('task.created', '>=', filter.createdFrom);
       if (filter.createdBefore !== undefined) query = query.where('task.created', '<', filter.createdBefore);
       const rows = await query.orderBy('m.task_id', 'desc').limit(limit).execute();
-      return rows.map((row) => Number(row.task_id));
+      const ids = rows.map((row) => Number(row.task_id));
+      if (ids.length >= limit) return { ids, scanFloor: undefined };
+      const scanned = await db
+        .selectFrom(matches())
+        .select((eb) => [eb.fn.countAll<number>().as('lines'), eb.fn.min('m.task_id').as('low')])
+        .executeTakeFirstOrThrow();
+      return { ids, scanFloor: Number(scanned.lines) >= scanLines ? Number(scanned.low) : undefined };
     },
 
     /** Seqs of one task's lines holding `phrase`, in order, at most `limit`. */
     async listMatchingLines(taskId: number, phrase: string, limit: number): Promise<number[]> {
       const rows = await db
-        .selectFrom(selectLogMatches(dialect, phrase, { taskId }).as('m'))
+        .selectFrom(selectLogMatches(dialect, phrase, { taskId }, limit).as('m'))
         .select('m.seq')
         .orderBy('m.seq')
-        .limit(limit)
         .execute();
       return rows.map((row) => Number(row.seq));
     },

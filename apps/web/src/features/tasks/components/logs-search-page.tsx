@@ -153,7 +153,9 @@ function Results({ projectId, filters }: { projectId: number; filters: LogsSearc
   const tasks = results.data.pages.flatMap((page) => page.tasks);
   return (
     <Stack spacing={1.5} aria-label={t('logsSearch.results')} component="section">
-      {tasks.length === 0 ? <Typography color="text.secondary">{t('logsSearch.noResults')}</Typography> : null}
+      {tasks.length === 0 && !results.hasNextPage ? (
+        <Typography color="text.secondary">{t('logsSearch.noResults')}</Typography>
+      ) : null}
       {tasks.map((task) => (
         <ResultTask key={task.task_id} task={task} words={words} />
       ))}
