@@ -1,6 +1,7 @@
 import type { LogsSearchResult } from '@gantry/contract';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { deleteLogIndexOfTasks } from '../src/db/log-search-index.ts';
 import { createTaskLogIndexRepository } from '../src/modules/tasks/task-log-index.repository.ts';
 import { createTaskLogIndexer } from '../src/modules/tasks/task-log-indexer.ts';
 import { createLogsSearch } from '../src/modules/tasks/logs-search.ts';
@@ -227,7 +228,7 @@ describe.each(dialects)('search across task logs on %s', (dialect) => {
     const lines = (await p.output(deployTask)).filter((line) => /[\p{L}\p{N}]/u.test(line)).length;
     expect(await countIndexRows(t, deployTask)).toBe(lines);
     const repository = createTaskLogIndexRepository(db, dialect);
-    await repository.deleteOfTasks([deployTask]);
+    await deleteLogIndexOfTasks(db, dialect, [deployTask]);
     await db.updateTable('task').set({ log_indexed: 0 }).where('id', '=', deployTask).execute();
     expect(taskIds(await found('q=on%20web01'))).toEqual([]);
     const failures: unknown[] = [];

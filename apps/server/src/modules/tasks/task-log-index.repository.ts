@@ -1,12 +1,6 @@
 import { FINISHED_TASK_STATUSES, type TaskStatus } from '@gantry/contract';
 import type { Db, Dialect } from '../../db/database.ts';
-import {
-  deleteLogIndexOfTasks,
-  deleteLogIndexRange,
-  insertLogIndexRows,
-  selectLogMatches,
-  type IndexedLine,
-} from '../../db/log-search-index.ts';
+import { insertLogIndexRows, selectLogMatches, type IndexedLine } from '../../db/log-search-index.ts';
 
 /** A task whose log is not all in the search index yet. */
 export interface UnindexedTask {
@@ -84,10 +78,6 @@ export function createTaskLogIndexRepository(db: Db, dialect: Dialect) {
         return true;
       });
     },
-
-    deleteRange: (taskId: number, fromSeq: number, toSeq: number) =>
-      deleteLogIndexRange(db, dialect, taskId, fromSeq, toSeq),
-    deleteOfTasks: (taskIds: readonly number[]) => deleteLogIndexOfTasks(db, dialect, taskIds),
 
     /**
      * Ids of the project's tasks with a line holding `phrase`, newest first, below `belowTaskId`, among the
