@@ -400,6 +400,134 @@ describe.each(dialects)('project backup and restore on %s', (dialect) => {
     expect(schedules.find((s) => s.name === 'Hourly')?.task_params).toMatchObject({ inventory_id: expect.any(Number) });
   });
 
+  it('carries schedules and integrations of workflows, naming the workflow, and restores them after it', async () => {
+    const project = await post('/api/projects', { name: 'Flows' });
+    const base = `/api/project/${String(project.id)}`;
+    const [noneKey] = await list(`${base}/keys`);
+    const repository = await post(`${base}/repositories`, {
+      name: 'app',
+      git_url: 'https://example.com/app.git',
+      git_branch: 'main',
+      ssh_key_id: noneKey?.id,
+    });
+    const environment = await post(`${base}/environment`, { name: 'Vars', json: '{}', env: '{}' });
+    const template = await post(`${base}/templates`, {
+      name: 'Script',
+      app: 'bash',
+      playbook: 'run.sh',
+      repository_id: repository.id,
+      environment_id: environment.id,
+    });
+    const workflow = await post(`${base}/workflows`, {
+      name: 'Release',
+      variables: [{ name: 'tier', required: true }],
+      steps: [{ key: 'run', kind: 'template', template_id: template.id }],
+      edges: [],
+    });
+    await post(`${base}/schedules`, {
+      name: 'Nightly release',
+      workflow_id: workflow.id,
+      cron_format: '0 3 * * *',
+      active: true,
+      task_params: { variables: { tier: 'gold' } },
+    });
+    await post(`${base}/schedules`, { name: 'Nightly script', template_id: template.id, cron_format: '0 4 * * *' });
+    const hook = await post(`${base}/integrations`, {
+      name: 'Release hook',
+      workflow_id: workflow.id,
+      task_params: { variables: { tier: 'silver' } },
+    });
+    await post(`${base}/integrations/${String(hook.id)}/values`, {
+      name: 'tier',
+      value_source: 'header',
+      key: 'X-Tier',
+      variable: 'tier',
+      variable_type: 'task',
+    });
+
+    const backup = await get(`${base}/backup`);
+    expect(backup.schedules).toEqual([
+      {
+        name: 'Nightly release',
+        cron_format: '0 3 * * *',
+        active: true,
+        workflow: 'Release',
+        task_params: { variables: { tier: 'gold' } },
+      },
+      expect.objectContaining({ name: 'Nightly script', template: 'Script' }),
+    ]);
+    expect(backup.integrations).toEqual([
+      expect.objectContaining({
+        name: 'Release hook',
+        workflow: 'Release',
+        task_params: { variables: { tier: 'silver' } },
+        extract_values: [expect.objectContaining({ name: 'tier', key: 'X-Tier', variable_type: 'task' })],
+      }),
+    ]);
+    expect(backup.integrations as Json[]).not.toContainEqual(expect.objectContaining({ template: expect.anything() }));
+
+    // Restored, the schedule and the integration start the restored workflow, and back up to the same document.
+    const restored = await restore({ ...backup, meta: { name: 'Flows copy' } });
+    expect(restored.status, restored.text).toBe(200);
+    const copyBase = `/api/project/${String((restored.body as Json).id)}`;
+    const [copyWorkflow] = await list(`${copyBase}/workflows`);
+    expect(copyWorkflow).toMatchObject({ name: 'Release' });
+    expect(copyWorkflow?.id).not.toBe(workflow.id);
+    const schedules = await list(`${copyBase}/schedules`);
+    expect(schedules.find((x) => x.name === 'Nightly release')).toMatchObject({
+      workflow_id: copyWorkflow?.id,
+      template_id: null,
+      active: true,
+      next_run: expect.any(String),
+    });
+    const integrations = await list(`${copyBase}/integrations`);
+    expect(integrations).toEqual([
+      expect.objectContaining({ name: 'Release hook', workflow_id: copyWorkflow?.id, template_id: null }),
+    ]);
+    const again = await get(`${copyBase}/backup`);
+    const withoutAliases = (document: Json) => ({
+      ...document,
+      meta: { ...(document.meta as Json), name: 'Flows' },
+      integrations: (document.integrations as Json[]).map((i) => ({ ...i, aliases: (i.aliases as string[]).length })),
+    });
+    expect(withoutAliases(again)).toEqual(withoutAliases(backup));
+
+    // A workflow target is checked as the API checks it: the workflow must be in the backup and take the variables.
+    const before = await projectCount();
+    const [schedule] = backup.schedules as Json[];
+    const [integration] = backup.integrations as Json[];
+    const cases: [Json, RegExp][] = [
+      [
+        { schedules: [{ ...schedule, workflow: 'Gone' }] },
+        /schedules\[0\] "Nightly release": workflow "Gone" does not exist in workflows/,
+      ],
+      [
+        { schedules: [{ ...schedule, template: 'Script' }] },
+        /schedules\.0\.workflow names a workflow beside a template/,
+      ],
+      [{ schedules: [{ ...schedule, workflow: null }] }, /schedules\.0\.template is required/],
+      [
+        { schedules: [{ ...schedule, task_params: {} }] },
+        /schedules\[0\] "Nightly release": Required workflow variables missing: tier/,
+      ],
+      [
+        { integrations: [{ ...integration, task_params: { variables: { region: 'eu' } } }] },
+        /integrations\[0\] "Release hook": Unknown workflow variables: region/,
+      ],
+      [
+        { integrations: [{ ...integration, task_params: { variables: { tier: 7 } } }] },
+        /integrations\[0\] "Release hook": task_params\.variables/,
+      ],
+      [{ integrations: [{ ...integration, workflow: 'Gone' }] }, /workflow "Gone" does not exist in workflows/],
+    ];
+    for (const [change, message] of cases) {
+      const response = await restore({ ...backup, integrations: [], schedules: [], ...change });
+      expect(response.status, response.text).toBe(400);
+      expect((response.body as Json).error).toMatch(message);
+    }
+    expect(await projectCount()).toBe(before);
+  });
+
   it('restores a Semaphore backup with every section, keeping what Gantry can use', async () => {
     const response = await restore(semaphoreBackup('From Semaphore'));
     expect(response.status, response.text).toBe(200);

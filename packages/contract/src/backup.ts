@@ -249,6 +249,21 @@ export const BackupScheduleTaskParams = z
 /** Semaphore's one-time schedules (type run_at, 2025): Gantry has none, a restore leaves them out. */
 export const RUN_ONCE_SCHEDULE_TYPE = 'run_at';
 
+/**
+ * Gantry's own: a schedule or integration of a workflow names it in `workflow` instead of a template
+ * (its task_params' `variables` give the workflow's variables). Semaphore's always name a template.
+ */
+function requireOneBackupTarget(value: { template?: string | null; workflow?: string | null }, ctx: z.RefinementCtx) {
+  if (value.template && value.workflow)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['workflow'],
+      message: 'names a workflow beside a template; give one of them',
+    });
+  else if (!value.template && !value.workflow)
+    ctx.addIssue({ code: 'custom', path: ['template'], message: 'is required' });
+}
+
 export const BackupSchedule = z
   .object({
     name: text(NAME_MAX).nullish(),
@@ -263,12 +278,14 @@ export const BackupSchedule = z
       .nullish()
       .transform((v) => v ?? true),
     type: text(32).nullish(),
-    template: name(),
+    template: reference(),
+    workflow: reference(),
     /** Set for "run on new commit" schedules. */
     checkable_repository: reference(),
     task_params: BackupScheduleTaskParams.nullish(),
   })
   .superRefine((schedule, ctx) => {
+    requireOneBackupTarget(schedule, ctx);
     if (schedule.type !== RUN_ONCE_SCHEDULE_TYPE && !schedule.cron_format)
       ctx.addIssue({ code: 'custom', path: ['cron_format'], message: 'is required' });
   });
@@ -314,34 +331,37 @@ export const BackupIntegrationExtractValue = z.object({
 const alias = () =>
   z.string({ error: 'must be a string' }).regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, - or _');
 
-export const BackupIntegration = z.object({
-  name: name(),
-  auth_method: z
-    .preprocess((v) => (v === 'none' || v === null || v === undefined ? '' : v), oneOf(IntegrationAuthMethod.options))
-    .optional()
-    .transform((v) => v ?? ''),
-  auth_header: text(NAME_MAX).nullish(),
-  searchable: flag(),
-  /** Checked like the integration API checks it: the webhook reads these fields as typed values. */
-  task_params: BackupScheduleTaskParams.nullish().transform((v) => v ?? {}),
-  template: name(),
-  auth_secret: reference(),
-  aliases: z
-    .array(alias())
-    .max(100)
-    .nullish()
-    .transform((v) => v ?? []),
-  matchers: z
-    .array(BackupIntegrationMatcher)
-    .max(100)
-    .nullish()
-    .transform((v) => v ?? []),
-  extract_values: z
-    .array(BackupIntegrationExtractValue)
-    .max(100)
-    .nullish()
-    .transform((v) => v ?? []),
-});
+export const BackupIntegration = z
+  .object({
+    name: name(),
+    auth_method: z
+      .preprocess((v) => (v === 'none' || v === null || v === undefined ? '' : v), oneOf(IntegrationAuthMethod.options))
+      .optional()
+      .transform((v) => v ?? ''),
+    auth_header: text(NAME_MAX).nullish(),
+    searchable: flag(),
+    /** Checked like the integration API checks it: the webhook reads these fields as typed values. */
+    task_params: BackupScheduleTaskParams.nullish().transform((v) => v ?? {}),
+    template: reference(),
+    workflow: reference(),
+    auth_secret: reference(),
+    aliases: z
+      .array(alias())
+      .max(100)
+      .nullish()
+      .transform((v) => v ?? []),
+    matchers: z
+      .array(BackupIntegrationMatcher)
+      .max(100)
+      .nullish()
+      .transform((v) => v ?? []),
+    extract_values: z
+      .array(BackupIntegrationExtractValue)
+      .max(100)
+      .nullish()
+      .transform((v) => v ?? []),
+  })
+  .superRefine(requireOneBackupTarget);
 
 /** The whole document; sections in the order Semaphore writes them. */
 export const ProjectBackup = z.object(

@@ -79,6 +79,13 @@ export async function buildBackup(stores: BackupStores, project: ProjectRow): Pr
   const viewNames = assignUniqueNames(views, (v) => v.title);
   const templateNames = assignUniqueNames(templates, (t) => t.name);
   const integrationNames = assignUniqueNames(integrations, (i) => i.name);
+  // Workflow names are unique in a project (a unique index), so they need no suffix.
+  const workflowNames = new Map(workflows.map((w) => [w.id, w.name]));
+  /** What a schedule or integration starts: a template (as Semaphore has it) or, Gantry's own, a workflow. */
+  const targetOf = (row: { template_id: number | null; workflow_id: number | null }, templateName = '') =>
+    row.workflow_id === null
+      ? { template: nameOf(templateNames, row.template_id) ?? templateName }
+      : { workflow: workflowNames.get(row.workflow_id) ?? '' };
 
   /** Task parameters point at an inventory by id; a backup names it instead. */
   const toBackupParams = (json: string) => {
@@ -89,8 +96,6 @@ export async function buildBackup(stores: BackupStores, project: ProjectRow): Pr
 
   const exportedIntegrations = [];
   for (const integration of integrations) {
-    // Integrations of workflows are not in backups yet.
-    if (integration.template_id === null) continue;
     const aliases = await stores.integrations.listAliases(projectId, integration.id);
     const matchers = await stores.integrations.matchers.list(projectId, integration.id);
     const values = await stores.integrations.values.list(projectId, integration.id);
@@ -100,7 +105,7 @@ export async function buildBackup(stores: BackupStores, project: ProjectRow): Pr
       auth_header: integration.auth_header,
       searchable: integration.searchable === 1,
       task_params: toBackupParams(integration.task_params),
-      template: templateNames.get(integration.template_id) ?? '',
+      ...targetOf(integration),
       auth_secret: nameOf(keyNames, integration.auth_secret_id),
       aliases: aliases.map((a) => a.alias),
       matchers: matchers.map((m) => ({
@@ -186,21 +191,14 @@ export async function buildBackup(stores: BackupStores, project: ProjectRow): Pr
     environments: environments.map((e) => ({ name: environmentNames.get(e.id) ?? e.name, json: e.json, env: e.env })),
     integrations: exportedIntegrations,
     integration_aliases: projectAliases.map((a) => a.alias),
-    // Schedules of workflows are not in backups yet.
-    schedules: schedules.flatMap((s) =>
-      s.template_id === null
-        ? []
-        : [
-            {
-              name: s.name,
-              cron_format: s.cron_format,
-              active: s.active === 1,
-              template: templateNames.get(s.template_id) ?? s.tpl_name,
-              checkable_repository: nameOf(repositoryNames, s.repository_id),
-              task_params: toBackupParams(s.task_params),
-            },
-          ],
-    ),
+    schedules: schedules.map((s) => ({
+      name: s.name,
+      cron_format: s.cron_format,
+      active: s.active === 1,
+      ...targetOf(s, s.tpl_name),
+      checkable_repository: nameOf(repositoryNames, s.repository_id),
+      task_params: toBackupParams(s.task_params),
+    })),
     workflows: await Promise.all(
       workflows.map(async (w) => {
         const revision = await stores.workflows.findRevision(projectId, w.id, w.revision);

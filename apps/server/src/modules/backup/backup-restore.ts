@@ -6,12 +6,13 @@ import {
   isPasswordKeyType,
   validateWorkflowGraph,
 } from '@gantry/contract';
-import { validationFailed } from '../../errors.ts';
+import { AppError, validationFailed } from '../../errors.ts';
 import { generateAlias } from '../../http/public-credentials.ts';
 import type { ProjectRow } from '../projects/projects.table.ts';
 import { explainCron, nextRunAfter } from '../schedules/cron.ts';
 import { fromWorkflowFile, type ProjectNames } from '../workflows/workflow-file.ts';
 import { listTemplateIds } from '../workflows/workflow-checks.ts';
+import { resolveVariables, workflowVariablesOf } from '../workflows/workflow-runs.service.ts';
 import type { BackupStores } from './backup.repository.ts';
 
 type BackupTemplate = ProjectBackup['templates'][number];
@@ -72,6 +73,7 @@ export function verifyBackup(backup: ProjectBackup, timezone: string): void {
   const environments = indexByName('environments', backup.environments, (e) => e.name);
   const views = indexByName('views', backup.views, (v) => v.title);
   const templates = indexByName('templates', backup.templates, (t) => t.name);
+  const workflows = indexByName('workflows', backup.workflows, (w) => w.name);
 
   const sections = {
     key: ['keys', keys],
@@ -80,10 +82,28 @@ export function verifyBackup(backup: ProjectBackup, timezone: string): void {
     environment: ['environments', environments],
     view: ['views', views],
     template: ['templates', templates],
+    workflow: ['workflows', workflows],
   } as const;
   const need = (where: string, kind: keyof typeof sections, name: string | null | undefined) => {
     const [section, index] = sections[kind];
     if (name && !index.has(name)) throw fail(where, `${kind} "${name}" does not exist in ${section}`);
+  };
+  /** A schedule or integration of a workflow: the workflow is in the backup and takes the variables given, as the API checks them. */
+  const needTarget = (
+    where: string,
+    target: { template?: string | null; workflow?: string | null; task_params?: Record<string, unknown> | null },
+    requireAll: boolean,
+  ) => {
+    need(where, 'template', target.template);
+    need(where, 'workflow', target.workflow);
+    const workflow = target.workflow ? workflows.get(target.workflow) : undefined;
+    if (!workflow) return;
+    try {
+      resolveVariables(workflow, workflowVariablesOf(target.task_params ?? {}), requireAll);
+    } catch (error) {
+      if (error instanceof AppError && error.status < 500) throw fail(where, error.message);
+      throw error;
+    }
   };
 
   backup.repositories.forEach((r, i) => need(`repositories[${i}] "${r.name}"`, 'key', r.ssh_key));
@@ -132,7 +152,7 @@ export function verifyBackup(backup: ProjectBackup, timezone: string): void {
   };
   backup.integrations.forEach((integration, i) => {
     const where = `integrations[${i}] "${integration.name}"`;
-    need(where, 'template', integration.template);
+    needTarget(where, integration, false);
     need(where, 'key', integration.auth_secret);
     const secret = integration.auth_secret ? keys.get(integration.auth_secret) : undefined;
     if (secret && !isPasswordKeyType(secret.type))
@@ -141,12 +161,11 @@ export function verifyBackup(backup: ProjectBackup, timezone: string): void {
     integration.aliases.forEach((alias) => claimAlias(where, alias));
   });
   backup.integration_aliases.forEach((alias, i) => claimAlias(`integration_aliases[${i}]`, alias));
-  indexByName('workflows', backup.workflows, (w) => w.name);
   backup.schedules.forEach((s, i) => {
     const where = `schedules[${i}]${s.name ? ` "${s.name}"` : ''}`;
     if (s.type === RUN_ONCE_SCHEDULE_TYPE) return;
     if (s.type && s.type !== 'cron') throw fail(where, `schedules of type "${s.type}" are not supported`);
-    need(where, 'template', s.template);
+    needTarget(where, s, true);
     need(where, 'repository', s.checkable_repository);
     need(where, 'inventory', s.task_params?.inventory_name);
     const problem = explainCron(s.cron_format, timezone);
@@ -289,6 +308,33 @@ export async function writeBackup(
     );
   }
 
+  const names: ProjectNames = {
+    templates: listNamed(templateIds),
+    inventories: listNamed(inventoryIds),
+    environments: listNamed(environmentIds),
+    users: [{ id: ownerId, name: ownerUsername }],
+  };
+  // Workflows come before the schedules and integrations that start them.
+  const workflowIds = new Map<string, number>();
+  for (const [i, file] of backup.workflows.entries()) {
+    const where = `workflows[${i}] "${file.name}"`;
+    const resolved = fromWorkflowFile(keepMemberApprovers(file, ownerUsername), names);
+    const definition = WorkflowDefinition.parse(resolved.definition);
+    const errors = [...resolved.errors, ...validateWorkflowGraph(definition)];
+    if (errors.length > 0) throw fail(where, errors.join('; '));
+    const workflow = await stores.workflows.insert(
+      { project_id: projectId, name: definition.name, description: definition.description, created, updated: created },
+      { definition: JSON.stringify(definition), userId: ownerId, created, templateIds: listTemplateIds(definition) },
+    );
+    workflowIds.set(definition.name, workflow.id);
+  }
+
+  /** What a schedule or integration starts: its template, or its workflow (then it has no template). */
+  const targetIds = (target: { template?: string | null; workflow?: string | null }) =>
+    target.workflow
+      ? { template_id: null, workflow_id: idOf(workflowIds, target.workflow) }
+      : { template_id: idOf(templateIds, target.template) ?? 0, workflow_id: null };
+
   /** Task parameters (of schedules and integrations) name their inventory; ids written by another installation mean nothing here. */
   const toTaskParams = (params: ProjectBackup['schedules'][number]['task_params'] & object) => {
     const { inventory_name: inventoryName, inventory_id: _foreignId, ...rest } = params;
@@ -309,7 +355,7 @@ export async function writeBackup(
   for (const integration of backup.integrations) {
     const id = await stores.integrations.insert({
       project_id: projectId,
-      template_id: idOf(templateIds, integration.template) ?? 0,
+      ...targetIds(integration),
       name: integration.name,
       auth_method: integration.auth_method,
       auth_header:
@@ -351,7 +397,8 @@ export async function writeBackup(
 
   const insertSchedule = async (fields: {
     name: string;
-    template: string;
+    template?: string | null;
+    workflow?: string | null;
     cron: string;
     active: boolean;
     repository: string | null | undefined;
@@ -359,7 +406,7 @@ export async function writeBackup(
   }) => {
     await stores.schedules.insert({
       project_id: projectId,
-      template_id: idOf(templateIds, fields.template) ?? 0,
+      ...targetIds(fields),
       name: fields.name,
       cron_format: fields.cron,
       active: fields.active ? 1 : 0,
@@ -372,8 +419,9 @@ export async function writeBackup(
   };
   for (const s of timedSchedulesOf(backup)) {
     await insertSchedule({
-      name: s.name?.trim() || s.template,
+      name: s.name?.trim() || s.template || s.workflow || '',
       template: s.template,
+      workflow: s.workflow,
       cron: s.cron_format,
       active: s.active,
       repository: s.checkable_repository,
@@ -389,24 +437,6 @@ export async function writeBackup(
       repository: t.repository,
       taskParams: {},
     });
-  }
-
-  const names: ProjectNames = {
-    templates: listNamed(templateIds),
-    inventories: listNamed(inventoryIds),
-    environments: listNamed(environmentIds),
-    users: [{ id: ownerId, name: ownerUsername }],
-  };
-  for (const [i, file] of backup.workflows.entries()) {
-    const where = `workflows[${i}] "${file.name}"`;
-    const resolved = fromWorkflowFile(keepMemberApprovers(file, ownerUsername), names);
-    const definition = WorkflowDefinition.parse(resolved.definition);
-    const errors = [...resolved.errors, ...validateWorkflowGraph(definition)];
-    if (errors.length > 0) throw fail(where, errors.join('; '));
-    await stores.workflows.insert(
-      { project_id: projectId, name: definition.name, description: definition.description, created, updated: created },
-      { definition: JSON.stringify(definition), userId: ownerId, created, templateIds: listTemplateIds(definition) },
-    );
   }
 
   return { id: projectId, ...project };

@@ -108,8 +108,8 @@ export interface RunStarter {
 }
 
 /** The values of a run's variables: declared names only, defaults filled in, required ones present. */
-function resolveVariables(
-  workflow: WorkflowDefinition,
+export function resolveVariables(
+  workflow: Pick<WorkflowDefinition, 'variables'>,
   given: Record<string, string>,
   requireAll = true,
 ): Record<string, string> {
