@@ -3,13 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpReceiver, type HttpReceiver } from './alert-receivers.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
+import type { Edge, Step } from './workflow-run-fixture.ts';
 
 const dialects = await listTestDialects();
 
 const WEB_HOST = 'https://gantry.example.com';
 
-type Step = Record<string, unknown> & { key: string };
-type Edge = { from: string; to: string; on: 'success' | 'failure' | 'always' };
 type Member = { id: number; cookie: string; username: string };
 
 describe.each(dialects)('workflow approvals on %s', (dialect) => {

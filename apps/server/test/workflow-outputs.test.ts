@@ -6,21 +6,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
 import { listen, useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
+import type { RunDetail, StepRun } from './workflow-run-fixture.ts';
 
 const dialects = await listTestDialects();
-
-interface StepRun {
-  key: string;
-  status: string;
-  task_id: number | null;
-  message: string;
-  outputs: Record<string, string>;
-}
-interface RunDetail {
-  id: number;
-  status: string;
-  steps: StepRun[];
-}
 
 const TOKEN = 'deploy-T0ken-5531';
 

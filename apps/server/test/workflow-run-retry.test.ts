@@ -3,39 +3,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
+import { type Edge, type RunDetail, type Step, type StepRun, addRunMembers } from './workflow-run-fixture.ts';
 import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
-
-interface StepRun {
-  key: string;
-  status: string;
-  task_id: number | null;
-  message: string;
-  start: string | null;
-  end: string | null;
-}
-interface RunDetail {
-  id: number;
-  status: string;
-  revision: number;
-  user_id: number | null;
-  variables: Record<string, string>;
-  retry_of: number | null;
-  retried_by: number | null;
-  steps: StepRun[];
-}
-
-type Step = Record<string, unknown> & { key: string };
-type Edge = { from: string; to: string; on: 'success' | 'failure' | 'always' };
 
 describe.each(dialects)('retrying workflow runs on %s', (dialect) => {
   const t = useTestApp(dialect);
   let p: ProjectFixture;
   let other: ProjectFixture;
   const templates = { ok: 0, fail: 0, flaky: 0 };
-  const users = { guest: { id: 0, cookie: '' }, runner: { id: 0, cookie: '' } };
+  let users: Awaited<ReturnType<typeof addRunMembers>>;
   // The flaky template fails until this file exists: the fix made between a run and its retry.
   const markers = mkdtempSync(path.join(tmpdir(), 'gantry-retry-'));
   const fixed = path.join(markers, 'fixed');
@@ -93,14 +72,7 @@ describe.each(dialects)('retrying workflow runs on %s', (dialect) => {
     templates.ok = await p.createTemplate({ name: 'Ok', playbook: 'ok.sh' });
     templates.fail = await p.createTemplate({ name: 'Fail', playbook: 'fail.sh' });
     templates.flaky = await p.createTemplate({ name: 'Flaky', playbook: 'flaky.sh' });
-    for (const [role, key] of [
-      ['guest', 'guest'],
-      ['task_runner', 'runner'],
-    ] as const) {
-      users[key] = await t.createUser(`wfretry-${key}`);
-      const added = await send('POST', '/users', { user_id: users[key].id, role });
-      expect(added.status).toBe(204);
-    }
+    users = await addRunMembers(t, p, 'wfretry');
   });
 
   it('runs the failed step again and what follows it, keeping the results of the steps that succeeded', async () => {

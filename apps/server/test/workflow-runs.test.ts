@@ -1,37 +1,17 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
+import { type Edge, type RunDetail, type Step, addRunMembers } from './workflow-run-fixture.ts';
 import { createPeerNode, useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
-
-interface StepRun {
-  key: string;
-  status: string;
-  task_id: number | null;
-  due: string | null;
-  start: string | null;
-  end: string | null;
-  message: string;
-}
-interface RunDetail {
-  id: number;
-  status: string;
-  revision: number;
-  user_id: number | null;
-  variables: Record<string, string>;
-  steps: StepRun[];
-}
-
-type Step = Record<string, unknown> & { key: string };
-type Edge = { from: string; to: string; on: 'success' | 'failure' | 'always' };
 
 describe.each(dialects)('workflow runs on %s', (dialect) => {
   const t = useTestApp(dialect);
   let p: ProjectFixture;
   let other: ProjectFixture;
   const templates = { ok: 0, fail: 0, slow: 0 };
-  const users = { guest: { id: 0, cookie: '' }, runner: { id: 0, cookie: '' } };
+  let users: Awaited<ReturnType<typeof addRunMembers>>;
   let otherWorkflowId = 0;
 
   const send = (method: string, path: string, body?: unknown, as = t.adminCookie, app = t) =>
@@ -106,14 +86,7 @@ describe.each(dialects)('workflow runs on %s', (dialect) => {
     });
     expect(created.status, created.text).toBe(201);
     otherWorkflowId = (created.body as { id: number }).id;
-    for (const [role, key] of [
-      ['guest', 'guest'],
-      ['task_runner', 'runner'],
-    ] as const) {
-      users[key] = await t.createUser(`wfrun-${key}`);
-      const added = await send('POST', '/users', { user_id: users[key].id, role });
-      expect(added.status).toBe(204);
-    }
+    users = await addRunMembers(t, p, 'wfrun');
   });
 
   it('fires success, failure and always edges and skips the branches that cannot run', async () => {
