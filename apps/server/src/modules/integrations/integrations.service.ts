@@ -19,7 +19,8 @@ import type { EventsService } from '../events/events.service.ts';
 import type { KeysService } from '../keys/keys.service.ts';
 import type { TemplatesService } from '../templates/templates.service.ts';
 import type { UserRow } from '../users/users.table.ts';
-import { type WorkflowRuns, workflowVariablesOf } from '../workflows/workflow-runs.service.ts';
+import { checkStartTarget } from '../workflows/start-target.ts';
+import type { WorkflowRuns } from '../workflows/workflow-runs.service.ts';
 import type { IntegrationsRepository, RuleQueries, RuleRow } from './integrations.repository.ts';
 import type {
   IntegrationAliasRow,
@@ -116,20 +117,14 @@ export function createIntegrationsService({
 
   async function toRow(projectId: number, body: IntegrationInput) {
     assertBodyInProject(projectId, body);
-    if (body.workflow_id) {
-      const variables = workflowVariablesOf(body.task_params);
-      const problem = await workflowRuns.explainStart(projectId, body.workflow_id, variables, false);
-      if (problem) throw badRequest(problem);
-    } else if (!body.template_id || !(await templates.exists(projectId, body.template_id)))
-      throw badRequest('Template not found in this project');
+    const target = await checkStartTarget({ templates, workflowRuns }, projectId, body, false);
     if (body.auth_secret_id !== null) {
       const key = await keys.assertExists(projectId, body.auth_secret_id, 'Auth secret');
       if (!isPasswordKeyType(key.type)) throw validationFailed('Auth secret must be a login with password key');
     }
     return {
       name: body.name,
-      template_id: body.workflow_id ? null : (body.template_id ?? null),
-      workflow_id: body.workflow_id ?? null,
+      ...target,
       auth_method: body.auth_method,
       auth_header: authMethodNeedsHeader(body.auth_method) ? body.auth_header : '',
       auth_secret_id: authMethodNeedsSecret(body.auth_method) ? body.auth_secret_id : null,

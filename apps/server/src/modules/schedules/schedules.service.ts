@@ -9,7 +9,8 @@ import { assertBodyInProject, projectResource } from '../refs/project-resource.t
 import type { RepositoriesService } from '../repositories/repositories.service.ts';
 import type { TemplatesService } from '../templates/templates.service.ts';
 import type { UserRow } from '../users/users.table.ts';
-import { type WorkflowRuns, workflowVariablesOf } from '../workflows/workflow-runs.service.ts';
+import { checkStartTarget } from '../workflows/start-target.ts';
+import type { WorkflowRuns } from '../workflows/workflow-runs.service.ts';
 import { explainCron, nextRunAfter } from './cron.ts';
 import type { ScheduleListRow, SchedulesRepository } from './schedules.repository.ts';
 import { columnsOf, flagsOf } from '../../db/row-fields.ts';
@@ -74,20 +75,11 @@ export function createSchedulesService({
   async function toRow(projectId: number, body: ScheduleInput) {
     assertBodyInProject(projectId, body);
     checkCron(body.cron_format);
-    if (body.workflow_id) {
-      const problem = await workflowRuns.explainStart(
-        projectId,
-        body.workflow_id,
-        workflowVariablesOf(body.task_params),
-      );
-      if (problem) throw badRequest(problem);
-    } else if (!body.template_id || !(await templates.exists(projectId, body.template_id)))
-      throw badRequest('Template not found in this project');
+    const target = await checkStartTarget({ templates, workflowRuns }, projectId, body, true);
     if (body.repository_id) await repositories.assertExists(projectId, body.repository_id);
     return {
       name: body.name,
-      template_id: body.workflow_id ? null : (body.template_id ?? null),
-      workflow_id: body.workflow_id ?? null,
+      ...target,
       cron_format: body.cron_format,
       active: body.active ? 1 : 0,
       repository_id: body.repository_id ?? null,
