@@ -13,6 +13,19 @@ const MAX_PROBLEM_LINES = 20;
 const describe = (value: unknown): string =>
   typeof value === 'string' ? value : value === null || value === undefined ? '' : JSON.stringify(value);
 
+/** A JSON object's members, or undefined for anything else (bad JSON, an array, a scalar). */
+function parseJsonObject(text: string): Record<string, unknown> | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+    ? (parsed as Record<string, unknown>)
+    : undefined;
+}
+
 /**
  * Gathers the outputs of one task from wherever they come (its file, ansible's set_stats, terraform),
  * masking secrets as the log does and keeping to OUTPUT_LIMITS. A bad entry is left out with a problem
@@ -41,13 +54,8 @@ export function createOutputCollector(redact: (text: string) => string) {
 
   /** A JSON object of outputs: each member is one, strings as they are, other values as JSON. */
   function addObject(text: string, where: string): void {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    const parsed = parseJsonObject(text);
+    if (!parsed) {
       problems.push(`${where}: not a JSON object`);
       return;
     }
@@ -70,22 +78,18 @@ export function createOutputCollector(redact: (text: string) => string) {
     },
     /** `terraform output -json`: {name: {value, sensitive}}; a sensitive value is kept masked whole. */
     addTerraform(text: string): void {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        parsed = undefined;
-      }
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      const parsed = parseJsonObject(text);
+      if (!parsed) {
         problems.push('The terraform outputs could not be read');
         return;
       }
-      for (const [name, output] of Object.entries(parsed as Record<string, { value?: unknown; sensitive?: unknown }>))
-        add(
-          name,
-          output.sensitive === true ? REDACTED : output.value,
-          `Terraform output ${NAME_PATTERN.test(name) ? name : ''}`.trim(),
-        );
+      for (const [name, output] of Object.entries(parsed)) {
+        const where = `Terraform output ${NAME_PATTERN.test(name) ? name : ''}`.trim();
+        // Each output is {value, sensitive, type}; anything else (a hand-made tool's null) is left out.
+        const fields = typeof output === 'object' && output !== null ? (output as Record<string, unknown>) : undefined;
+        if (!fields) problems.push(`${where}: not an output`);
+        else add(name, fields.sensitive === true ? REDACTED : fields.value, where);
+      }
     },
     problem(text: string): void {
       problems.push(text);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { TaskOutputs, TaskSpec } from '@gantry/contract';
 import { describe, expect, it } from 'vitest';
 import { runTask } from '../src/run-task.ts';
+import { createOutputCollector } from '../src/task-outputs.ts';
 import { createGitRepository } from './support/git-fixture.ts';
 import { buildSpec } from './support/spec.ts';
 import { createTaskHooks } from './support/task-hooks.ts';
@@ -136,5 +137,18 @@ describe('task outputs', () => {
     const rejected = await run({ ...spec, task_id: spec.task_id + 100000 }, false);
     expect(rejected.outcome).toBe('rejected');
     expect(rejected.calls).toBe(0);
+  });
+
+  it('leaves out terraform outputs that are not objects instead of failing the task', () => {
+    const outputs = createOutputCollector((text) => text.replaceAll('s3cret', '********'));
+    outputs.addTerraform('{"gone": null, "count": 3, "name": {"value": "web-s3cret"}, "9bad": {"value": "x"}}');
+    expect(outputs.result()).toEqual({ name: 'web-********' });
+    expect(outputs.problemLines()).toEqual([
+      'Terraform output gone: not an output',
+      'Terraform output count: not an output',
+      'Terraform output: not a valid output name (a letter or _, then at most 63 letters, digits, _ or -)',
+    ]);
+    outputs.addTerraform('[1, 2]');
+    expect(outputs.problemLines().at(-1)).toBe('The terraform outputs could not be read');
   });
 });
