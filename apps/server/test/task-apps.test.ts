@@ -36,8 +36,18 @@ describe('pulumi and powershell tasks through stand-in executables', () => {
     );
   }
 
-  it('pulumi previews, waits for confirmation, then runs up with the variable group in its environment', async () => {
-    const pulumi = createStandIn('pulumi', 'echo "pulumi $1 in $(basename "$PWD") region=$AWS_REGION"');
+  it('pulumi previews, waits for confirmation, runs up with the variable group in its environment, then publishes the stack outputs', async () => {
+    const pulumi = createStandIn(
+      'pulumi',
+      [
+        'if [ "$1" = stack ]; then',
+        // pulumi's form: {name: value}, a secret output as "[secret]" unless --show-secrets is given.
+        '  echo \'{"url": "https://app.example", "replicas": 3, "dbPassword": "[secret]"}\'',
+        'else',
+        '  echo "pulumi $1 in $(basename "$PWD") region=$AWS_REGION"',
+        'fi',
+      ].join('\n'),
+    );
     await useApp('pulumi', pulumi.path);
     const environment = await t.request('POST', `${p.base}/environment`, {
       as: t.adminCookie,
@@ -53,10 +63,19 @@ describe('pulumi and powershell tasks through stand-in executables', () => {
     expect(pulumi.calls()).toEqual(['preview --non-interactive']);
     expect((await t.request('POST', `${p.base}/tasks/${taskId}/confirm`, { as: t.adminCookie })).status).toBe(204);
     expect((await p.waitForStatus(taskId, ['success', 'error'])).status).toBe('success');
-    expect(pulumi.calls()).toEqual(['preview --non-interactive', 'up --yes --non-interactive --skip-preview']);
+    expect(pulumi.calls()).toEqual([
+      'preview --non-interactive',
+      'up --yes --non-interactive --skip-preview',
+      'stack output --json',
+    ]);
     const output = await p.output(taskId);
     expect(output).toContain('pulumi preview in stack region=eu-west-1');
     expect(output).toContain('pulumi up in stack region=eu-west-1');
+    expect(output).toContain('Outputs: url, replicas, dbPassword');
+    // The outputs command's own text stays out of the log.
+    expect(output.join('\n')).not.toContain('https://app.example');
+    const outputs = await t.request('GET', `${p.base}/tasks/${taskId}/outputs`, { as: t.adminCookie });
+    expect(outputs.body).toEqual({ outputs: { url: 'https://app.example', replicas: '3', dbPassword: '********' } });
   });
 
   it('pulumi destroy with auto-approve runs preview --destroy then destroy without waiting; a rejected preview never runs up', async () => {
@@ -68,6 +87,7 @@ describe('pulumi and powershell tasks through stand-in executables', () => {
     expect(pulumi.calls()).toEqual([
       'preview --non-interactive --destroy',
       'destroy --yes --non-interactive --skip-preview',
+      'stack output --json',
     ]);
 
     const rejected = await p.runTask(templateId);

@@ -157,14 +157,17 @@ async function deliverPlan(
   }
 }
 
-/** The tool's own outputs after a successful run (terraform output -json), read quietly into the collector. */
+/** The tool's own outputs after a successful run (terraform, pulumi), read quietly into the collector. */
 async function readToolOutputs(plan: ExecutionPlan, steps: StepRunner, outputs: OutputCollector): Promise<void> {
   if (plan.kind !== 'plan-apply' || !plan.outputs || plan.planOnly) return;
+  const { command, form } = plan.outputs;
   // Standard output only, whole: a long line comes back as one, and stderr's warnings stay out of the JSON.
   const stdout: string[] = [];
-  const code = await steps.exec({ ...plan.outputs, quiet: true, stdout });
-  if (code === 0) outputs.addTerraform(stdout.join(''));
-  else outputs.problem(`${plan.outputs.command} output failed with exit code ${code}; its outputs are not published`);
+  const code = await steps.exec({ ...command, quiet: true, stdout });
+  if (code !== 0)
+    outputs.problem(`${command.command} output failed with exit code ${code}; its outputs are not published`);
+  else if (form === 'terraform') outputs.addTerraform(stdout.join(''));
+  else outputs.addPulumi(stdout.join(''));
 }
 
 async function deliverOutputs(

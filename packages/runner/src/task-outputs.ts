@@ -7,6 +7,9 @@ import type { TaskWorkspace } from './workspace.ts';
 /** The variable naming the file a task writes its outputs to (docs/workflows.md, "Outputs"). */
 export const OUTPUTS_VARIABLE = 'GANTRY_OUTPUTS';
 
+/** How `pulumi stack output --json` shows a secret output without --show-secrets, which Gantry never passes. */
+const PULUMI_SECRET = '[secret]';
+
 /** Problems logged one by one; past this many, one line counts the rest. */
 const MAX_PROBLEM_LINES = 20;
 
@@ -89,6 +92,18 @@ export function createOutputCollector(redact: (text: string) => string) {
         const fields = typeof output === 'object' && output !== null ? (output as Record<string, unknown>) : undefined;
         if (!fields) problems.push(`${where}: not an output`);
         else add(name, fields.sensitive === true ? REDACTED : fields.value, where);
+      }
+    },
+    /** `pulumi stack output --json`: {name: value}; pulumi prints a secret output as "[secret]", kept masked. */
+    addPulumi(text: string): void {
+      const parsed = parseJsonObject(text);
+      if (!parsed) {
+        problems.push('The pulumi stack outputs could not be read');
+        return;
+      }
+      for (const [name, value] of Object.entries(parsed)) {
+        const where = `Pulumi output ${NAME_PATTERN.test(name) ? name : ''}`.trim();
+        add(name, value === PULUMI_SECRET ? REDACTED : value, where);
       }
     },
     problem(text: string): void {

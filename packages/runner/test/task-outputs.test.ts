@@ -151,4 +151,17 @@ describe('task outputs', () => {
     outputs.addTerraform('[1, 2]');
     expect(outputs.problemLines().at(-1)).toBe('The terraform outputs could not be read');
   });
+
+  it("reads pulumi's stack outputs, a secret one masked whole, and leaves out bad names", () => {
+    const outputs = createOutputCollector((text) => text.replaceAll('s3cret', '********'));
+    outputs.addPulumi(
+      '{"url": "https://s3cret.example", "sizes": [1, 2], "key": "[secret]", "9bad": "x", "none": null}',
+    );
+    expect(outputs.result()).toEqual({ url: 'https://********.example', sizes: '[1,2]', key: '********', none: '' });
+    expect(outputs.problemLines()).toEqual([
+      'Pulumi output: not a valid output name (a letter or _, then at most 63 letters, digits, _ or -)',
+    ]);
+    outputs.addPulumi('not json');
+    expect(outputs.problemLines().at(-1)).toBe('The pulumi stack outputs could not be read');
+  });
 });

@@ -1,7 +1,10 @@
 import { resolveInside } from '../contained-path.ts';
 import type { ExecutionPlan, ExecutorContext } from './types.ts';
 
-/** pulumi: preview, then `up` once confirmed or auto-approved, with the variable group as environment. */
+/**
+ * pulumi: preview, then `up` once confirmed or auto-approved, with the variable group as environment;
+ * after a successful run the stack's outputs (`stack output --json`, secrets left masked by pulumi).
+ */
 export function planPulumi(ctx: ExecutorContext): ExecutionPlan {
   const { spec } = ctx;
   const cwd = resolveInside(ctx.checkoutDir, spec.playbook, 'The working directory');
@@ -36,5 +39,6 @@ export function planPulumi(ctx: ExecutorContext): ExecutionPlan {
     summary: null,
     planOnly: spec.params.plan === true,
     autoApprove: spec.params.auto_approve === true,
+    outputs: { command: run('stack', 'output', '--json'), form: 'pulumi' },
   };
 }

@@ -58,6 +58,6 @@ export function planTerraform(ctx: ExecutorContext): ExecutionPlan {
     summary: run('show', '-json', planFile),
     planOnly: spec.params.plan === true,
     autoApprove: spec.params.auto_approve === true,
-    outputs: run('output', '-json'),
+    outputs: { command: run('output', '-json'), form: 'terraform' },
   };
 }

@@ -25,9 +25,18 @@ export type ExecutionPlan =
       summary: PlannedCommand | null;
       planOnly: boolean;
       autoApprove: boolean;
-      /** Prints the tool's outputs as JSON once the task succeeded (terraform output -json), run quietly. */
-      outputs?: PlannedCommand;
+      /** Prints the tool's outputs as JSON once the task succeeded, run quietly; absent where there are none. */
+      outputs?: ToolOutputs;
     };
+
+/**
+ * The command that prints a tool's outputs and the form it prints them in: terraform's `output -json`
+ * ({name: {value, sensitive}}) or pulumi's `stack output --json` ({name: value}, secrets as "[secret]").
+ */
+export interface ToolOutputs {
+  command: PlannedCommand;
+  form: 'terraform' | 'pulumi';
+}
 
 export interface ExecutorContext {
   spec: TaskSpec;
