@@ -33,7 +33,7 @@ export type ExecutionPlan =
  * The command that prints a tool's outputs and the form it prints them in: terraform's `output -json`
  * ({name: {value, sensitive}}) or pulumi's `stack output --json` ({name: value}, secrets as "[secret]").
  */
-export interface ToolOutputs {
+interface ToolOutputs {
   command: PlannedCommand;
   form: 'terraform' | 'pulumi';
 }
