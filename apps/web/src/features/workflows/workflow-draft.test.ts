@@ -60,12 +60,14 @@ describe('step form mapping', () => {
   it('maps an approval form with its approvers, required count and timeout', () => {
     const form = {
       ...newStepForm(emptyDefinition(), 'approval'),
-      approver_user_ids: [3, 4],
-      approver_roles: ['manager' as const],
-      required: '2',
-      timeout_seconds: '3600',
-      on_timeout: 'approve' as const,
-      starter_may_approve: true,
+      approval: {
+        user_ids: [3, 4],
+        roles: ['manager' as const],
+        required: '2',
+        timeout_seconds: '3600',
+        on_timeout: 'approve' as const,
+        starter_may_approve: true,
+      },
     };
     const result = formToStep(form);
     expect(result.step).toMatchObject({

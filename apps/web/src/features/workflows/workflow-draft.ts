@@ -1,5 +1,7 @@
 import { WorkflowDefinition, WorkflowStep, validateWorkflowGraph } from '@gantry/contract';
-import type { ProjectRoleSlug, WorkflowEdge, WorkflowVariable } from '@gantry/contract';
+import type { WorkflowEdge, WorkflowVariable } from '@gantry/contract';
+import { DEFAULT_APPROVAL_RULE, toApprovalRule } from '../../components/approvals/approval-rule.ts';
+import type { ApprovalRule } from '../../components/approvals/approval-rule.ts';
 
 /**
  * The workflow editor's model: the definition being edited, changed by pure functions, and the
@@ -31,12 +33,7 @@ export interface StepForm {
   survey_values: Record<string, string>;
   /** Template survey variable → the workflow variable it takes its value from. */
   variable_inputs: Record<string, string>;
-  approver_user_ids: number[];
-  approver_roles: ProjectRoleSlug[];
-  required: string;
-  starter_may_approve: boolean;
-  timeout_seconds: string;
-  on_timeout: 'reject' | 'approve';
+  approval: ApprovalRule;
   seconds: string;
 }
 
@@ -60,12 +57,7 @@ export function newStepForm(definition: WorkflowDefinition, kind: StepKind): Ste
     environment_id: null,
     survey_values: {},
     variable_inputs: {},
-    approver_user_ids: [],
-    approver_roles: [],
-    required: '1',
-    starter_may_approve: false,
-    timeout_seconds: String(24 * 3600),
-    on_timeout: 'reject',
+    approval: DEFAULT_APPROVAL_RULE,
     seconds: '60',
   };
 }
@@ -92,12 +84,7 @@ export function stepToForm(step: WorkflowStep): StepForm {
   if (step.kind === 'approval') {
     return {
       ...form,
-      approver_user_ids: [...step.approvers.user_ids],
-      approver_roles: [...step.approvers.roles],
-      required: String(step.required),
-      starter_may_approve: step.starter_may_approve,
-      timeout_seconds: String(step.timeout_seconds),
-      on_timeout: step.on_timeout,
+      approval: toApprovalRule(step),
     };
   }
   return { ...form, seconds: String(step.seconds) };
@@ -140,11 +127,11 @@ export function formToStep(
     input = {
       ...common,
       kind: 'approval',
-      approvers: { user_ids: form.approver_user_ids, roles: form.approver_roles },
-      required: toNumber(form.required),
-      starter_may_approve: form.starter_may_approve,
-      timeout_seconds: toNumber(form.timeout_seconds),
-      on_timeout: form.on_timeout,
+      approvers: { user_ids: form.approval.user_ids, roles: form.approval.roles },
+      required: toNumber(form.approval.required),
+      starter_may_approve: form.approval.starter_may_approve,
+      timeout_seconds: toNumber(form.approval.timeout_seconds),
+      on_timeout: form.approval.on_timeout,
     };
   } else {
     input = { ...common, kind: 'wait', seconds: toNumber(form.seconds) ?? '' };

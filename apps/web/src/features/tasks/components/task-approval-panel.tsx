@@ -1,23 +1,15 @@
 import { useState } from 'react';
-import type { FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import CheckIcon from '@mui/icons-material/Check';
-import CloseIcon from '@mui/icons-material/Close';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { APPROVAL_LIMITS } from '@gantry/contract';
 import type { TaskWithTemplate } from '@gantry/contract';
-import { FormDialog } from '../../../components/form-dialog.tsx';
-import { useSnackbar } from '../../../components/snackbar-provider.tsx';
-import { getErrorMessage } from '../../../lib/api-client.ts';
+import { ApprovalDecisionButtons, ApprovalHistory } from '../../../components/approvals/approval-decisions.tsx';
+import type { Decision } from '../../../components/approvals/approval-decisions.tsx';
+import { ApprovalReasonDialog } from '../../../components/approvals/approval-reason-dialog.tsx';
 import { formatDate } from '../../../lib/format-date.ts';
 import { taskApprovalQuery, useDecideTaskApproval } from '../api/tasks-queries.ts';
-
-type Decision = 'approve' | 'reject';
 
 /**
  * The approval of a task whose template needs one: where it stands (N of M, until when), who decided
@@ -36,7 +28,7 @@ export function TaskApprovalPanel({ projectId, task }: { projectId: number; task
           {t(`taskLog.approvalState.${data.state}`)}
         </Typography>
         <Typography variant="body2" color="text.secondary">
-          {t('taskLog.approvalCount', { approvals: data.approvals, required: data.required })}
+          {t('approvals.approvalCount', { approvals: data.approvals, required: data.required })}
         </Typography>
         {data.due ? (
           <Typography variant="body2" color="text.secondary">
@@ -44,116 +36,35 @@ export function TaskApprovalPanel({ projectId, task }: { projectId: number; task
           </Typography>
         ) : null}
         <Box sx={{ flexGrow: 1 }} />
-        {data.can_decide ? (
-          <>
-            <Button
-              variant="contained"
-              color="success"
-              disableElevation
-              size="small"
-              startIcon={<CheckIcon />}
-              onClick={() => setDeciding('approve')}
-            >
-              {t('taskLog.approve')}
-            </Button>
-            <Button
-              variant="outlined"
-              color="error"
-              size="small"
-              startIcon={<CloseIcon />}
-              onClick={() => setDeciding('reject')}
-            >
-              {t('taskLog.rejectApproval')}
-            </Button>
-          </>
-        ) : null}
+        {data.can_decide ? <ApprovalDecisionButtons onDecide={setDeciding} /> : null}
       </Stack>
-      {data.pending_approvers.length > 0 ? (
-        <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
-          {t('taskLog.pendingApprovers', {
-            names: data.pending_approvers.map((user) => user.name || user.username).join(', '),
-          })}
-        </Typography>
-      ) : null}
-      {data.decisions.length > 0 ? (
-        <Box component="ul" sx={{ m: 0, mt: 0.5, pl: 2, fontSize: 14 }} aria-label={t('taskLog.decisions')}>
-          {data.decisions.map((decision) => (
-            <li key={`${decision.username}-${decision.created}`}>
-              {t(decision.decision === 'approve' ? 'taskLog.decisionApproved' : 'taskLog.decisionRejected', {
-                user: decision.username,
-                time: formatDate(decision.created, { locale: i18n.language }),
-              })}
-              {': '}
-              <Box component="span" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-                {decision.reason}
-              </Box>
-            </li>
-          ))}
-        </Box>
-      ) : null}
+      <ApprovalHistory approval={data} spacing={0.5} />
       {deciding ? (
-        <ReasonDialog projectId={projectId} taskId={task.id} decision={deciding} onClose={() => setDeciding(null)} />
+        <DecisionDialog projectId={projectId} taskId={task.id} decision={deciding} onClose={() => setDeciding(null)} />
       ) : null}
     </Box>
   );
 }
 
-interface ReasonDialogProps {
+interface DecisionDialogProps {
   projectId: number;
   taskId: number;
   decision: Decision;
   onClose: () => void;
 }
 
-/** Asks for the reason every decision needs, then approves or rejects. */
-function ReasonDialog({ projectId, taskId, decision, onClose }: ReasonDialogProps) {
+function DecisionDialog({ projectId, taskId, decision, onClose }: DecisionDialogProps) {
   const { t } = useTranslation();
-  const snackbar = useSnackbar();
   const decide = useDecideTaskApproval(projectId, taskId);
-  const [reason, setReason] = useState('');
-  const [missing, setMissing] = useState(false);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (reason.trim() === '') {
-      setMissing(true);
-      return;
-    }
-    decide.mutate(
-      { decision, reason },
-      {
-        onSuccess: () => {
-          snackbar.showSuccess(t(decision === 'approve' ? 'taskLog.approved' : 'taskLog.rejected', { id: taskId }));
-          onClose();
-        },
-      },
-    );
-  };
   return (
-    <FormDialog
-      open
+    <ApprovalReasonDialog
+      decision={decision}
       title={t(decision === 'approve' ? 'taskLog.approveTitle' : 'taskLog.rejectTitle', { id: taskId })}
-      submitLabel={t(decision === 'approve' ? 'taskLog.approve' : 'taskLog.rejectApproval')}
-      onSubmit={submit}
-      onClose={onClose}
+      doneMessage={t(decision === 'approve' ? 'taskLog.approved' : 'taskLog.rejected', { id: taskId })}
+      decide={(reason, callbacks) => decide.mutate({ decision, reason }, callbacks)}
       submitting={decide.isPending}
-      error={decide.error ? getErrorMessage(decide.error) : null}
-      maxWidth="sm"
-    >
-      <TextField
-        label={t('taskLog.reason')}
-        value={reason}
-        onChange={(event) => {
-          setReason(event.target.value);
-          setMissing(false);
-        }}
-        required
-        multiline
-        minRows={3}
-        autoFocus
-        error={missing}
-        helperText={missing ? t('taskLog.reasonRequired') : undefined}
-        slotProps={{ htmlInput: { maxLength: APPROVAL_LIMITS.reason } }}
-      />
-    </FormDialog>
+      error={decide.error}
+      onClose={onClose}
+    />
   );
 }

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { TemplateBody, appNeedsInventory, appNeedsPlaybook, isTerraformApp } from '@gantry/contract';
-import type { ApprovalGateInput, ProjectRoleSlug, SurveyVar, Template, TemplateType } from '@gantry/contract';
+import type { ApprovalGateInput, SurveyVar, Template, TemplateType } from '@gantry/contract';
+import { DEFAULT_APPROVAL_RULE, toApprovalRule } from '../../../components/approvals/approval-rule.ts';
+import type { ApprovalRule } from '../../../components/approvals/approval-rule.ts';
 import { cleanStringList } from '../../../components/string-list-editor.tsx';
 
 /** The type tabs of the form, in their fixed order. */
@@ -15,37 +17,14 @@ interface VaultFields {
 }
 
 /** The approval gate as the form edits it; numbers are text while typed. */
-export interface ApprovalFields {
+export interface ApprovalFields extends ApprovalRule {
   enabled: boolean;
-  user_ids: number[];
-  roles: ProjectRoleSlug[];
-  required: string;
-  timeout_seconds: string;
-  on_timeout: 'reject' | 'approve';
-  starter_may_approve: boolean;
 }
 
-const DEFAULT_APPROVAL: ApprovalFields = {
-  enabled: false,
-  user_ids: [],
-  roles: [],
-  required: '1',
-  timeout_seconds: String(24 * 3600),
-  on_timeout: 'reject',
-  starter_may_approve: false,
-};
+const DEFAULT_APPROVAL: ApprovalFields = { enabled: false, ...DEFAULT_APPROVAL_RULE };
 
 function getApprovalFields(gate: Template['approval']): ApprovalFields {
-  if (!gate) return DEFAULT_APPROVAL;
-  return {
-    enabled: true,
-    user_ids: gate.approvers.user_ids,
-    roles: gate.approvers.roles,
-    required: String(gate.required),
-    timeout_seconds: String(gate.timeout_seconds),
-    on_timeout: gate.on_timeout,
-    starter_may_approve: gate.starter_may_approve,
-  };
+  return gate ? { enabled: true, ...toApprovalRule(gate) } : DEFAULT_APPROVAL;
 }
 
 /** Text that is no number becomes NaN, which the contract refuses with the field's own message. */

@@ -1,6 +1,6 @@
 import { queryOptions, useQueryClient } from '@tanstack/react-query';
 import { teamApi, workflowRunsApi, workflowsApi } from '@gantry/contract';
-import type { WorkflowBody } from '@gantry/contract';
+import type { ApprovalDecision, WorkflowBody } from '@gantry/contract';
 import { api } from '../../../lib/api-client.ts';
 import { useRefreshingMutation } from '../../../lib/mutations.ts';
 
@@ -105,14 +105,20 @@ export const workflowsResource = {
   useRemove: useDeleteWorkflow,
 };
 
-export type ApprovalDecision = 'approve' | 'reject';
-
 /** Approves or rejects an approval step; the run's answer replaces the cached run at once. */
 export function useDecideApproval(projectId: number, workflowId: number, runId: number) {
   const queryClient = useQueryClient();
   return useRefreshingMutation(
     [workflowKeys.runs(projectId, workflowId)],
-    async ({ stepKey, decision, reason }: { stepKey: string; decision: ApprovalDecision; reason: string }) => {
+    async ({
+      stepKey,
+      decision,
+      reason,
+    }: {
+      stepKey: string;
+      decision: ApprovalDecision['decision'];
+      reason: string;
+    }) => {
       const params = { projectId, workflowId, runId, stepKey };
       const run = await api(decision === 'approve' ? workflowRunsApi.approve : workflowRunsApi.reject, {
         params,

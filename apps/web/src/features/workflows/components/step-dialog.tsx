@@ -4,14 +4,13 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import Button from '@mui/material/Button';
-import Checkbox from '@mui/material/Checkbox';
-import FormControlLabel from '@mui/material/FormControlLabel';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { ProjectRoleSlug } from '@gantry/contract';
 import type { WorkflowStep, WorkflowVariable } from '@gantry/contract';
+import { ApprovalRuleFields } from '../../../components/approvals/approval-rule-fields.tsx';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { environmentsQuery, inventoriesQuery, templatesQuery } from '../../../lib/project-resources.ts';
 import { translateValidationMessage } from '../../../lib/i18n.ts';
@@ -193,76 +192,14 @@ export function StepDialog({ projectId, initial, step, variables, onSave, onRemo
       ) : null}
 
       {form.kind === 'approval' ? (
-        <>
-          <TextField
-            select
-            label={t('workflows.approverUsers')}
-            value={form.approver_user_ids}
-            onChange={(event) => {
-              const value: unknown = event.target.value;
-              set({ approver_user_ids: Array.isArray(value) ? value.map(Number) : [] });
-            }}
-            slotProps={{ select: { multiple: true } }}
-          >
-            {(members.data ?? []).map((member) => (
-              <MenuItem key={member.user_id} value={member.user_id}>
-                {member.name || member.username}
-              </MenuItem>
-            ))}
-          </TextField>
-          <TextField
-            select
-            label={t('workflows.approverRoles')}
-            value={form.approver_roles}
-            onChange={(event) => {
-              const value: unknown = event.target.value;
-              const roles = Array.isArray(value) ? value : [];
-              set({ approver_roles: ProjectRoleSlug.options.filter((role) => roles.includes(role)) });
-            }}
-            slotProps={{ select: { multiple: true } }}
-          >
-            {ProjectRoleSlug.options.map((role) => (
-              <MenuItem key={role} value={role}>
-                {t(`team.roles.${role}.title`)}
-              </MenuItem>
-            ))}
-          </TextField>
-          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-            <TextField
-              label={t('workflows.required')}
-              value={form.required}
-              onChange={(event) => set({ required: event.target.value })}
-              slotProps={{ htmlInput: { inputMode: 'numeric' } }}
-              helperText={t('workflows.requiredHint')}
-              fullWidth
-            />
-            <TextField
-              label={t('workflows.timeoutSeconds')}
-              value={form.timeout_seconds}
-              onChange={(event) => set({ timeout_seconds: event.target.value })}
-              slotProps={{ htmlInput: { inputMode: 'numeric' } }}
-              fullWidth
-            />
-          </Stack>
-          <TextField
-            select
-            label={t('workflows.onTimeout')}
-            value={form.on_timeout}
-            onChange={(event) => set({ on_timeout: event.target.value === 'approve' ? 'approve' : 'reject' })}
-          >
-            <MenuItem value="reject">{t('workflows.onTimeoutReject')}</MenuItem>
-            <MenuItem value="approve">{t('workflows.onTimeoutApprove')}</MenuItem>
-          </TextField>
-          <FormControlLabel
-            control={
-              <Checkbox
-                checked={form.starter_may_approve}
-                onChange={(event) => set({ starter_may_approve: event.target.checked })}
-              />
-            }
-            label={t('workflows.starterMayApprove')}
-          />
-        </>
+        <ApprovalRuleFields
+          value={form.approval}
+          onChange={(changes) => set({ approval: { ...form.approval, ...changes } })}
+          members={members.data ?? []}
+          roles={ProjectRoleSlug.options}
+          starterMayApproveLabel={t('workflows.starterMayApprove')}
+          requiredHint={t('workflows.requiredHint')}
+        />
       ) : null}
 
       {form.kind === 'wait' ? (

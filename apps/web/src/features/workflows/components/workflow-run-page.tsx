@@ -185,7 +185,7 @@ export function WorkflowRunPage() {
               step={step}
               summary={
                 stepRun?.approval
-                  ? t('workflows.approvalCount', {
+                  ? t('approvals.approvalCount', {
                       approvals: stepRun.approval.approvals,
                       required: stepRun.approval.required,
                     })

@@ -1,0 +1,104 @@
+import { useTranslation } from 'react-i18next';
+import Checkbox from '@mui/material/Checkbox';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import MenuItem from '@mui/material/MenuItem';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import { ProjectRoleSlug } from '@gantry/contract';
+import type { TeamMember } from '@gantry/contract';
+import type { ApprovalRule } from './approval-rule.ts';
+
+/** What a multiple select passes: the chosen values (MUI types them as the input's string). */
+const chosenOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+interface ApprovalRuleFieldsProps {
+  value: ApprovalRule;
+  onChange: (changes: Partial<ApprovalRule>) => void;
+  /** The members offered as approvers. */
+  members: readonly TeamMember[];
+  /** The roles offered as approvers, in the contract's order. */
+  roles: readonly ProjectRoleSlug[];
+  /** What "the starter may approve" allows, in the words of what is started (a task, a run). */
+  starterMayApproveLabel: string;
+  requiredHint?: string;
+}
+
+/** The fields of an approval gate (a template's or a workflow step's): approvers, N of them, the timeout and what it decides. */
+export function ApprovalRuleFields({
+  value,
+  onChange,
+  members,
+  roles,
+  starterMayApproveLabel,
+  requiredHint,
+}: ApprovalRuleFieldsProps) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <TextField
+        select
+        label={t('approvals.approverUsers')}
+        value={value.user_ids}
+        onChange={(event) => onChange({ user_ids: chosenOf(event.target.value).map(Number) })}
+        slotProps={{ select: { multiple: true } }}
+      >
+        {members.map((member) => (
+          <MenuItem key={member.user_id} value={member.user_id}>
+            {member.name || member.username}
+          </MenuItem>
+        ))}
+      </TextField>
+      <TextField
+        select
+        label={t('approvals.approverRoles')}
+        value={value.roles}
+        onChange={(event) => {
+          const chosen = chosenOf(event.target.value);
+          onChange({ roles: ProjectRoleSlug.options.filter((role) => chosen.includes(role)) });
+        }}
+        slotProps={{ select: { multiple: true } }}
+      >
+        {roles.map((role) => (
+          <MenuItem key={role} value={role}>
+            {t(`team.roles.${role}.title`)}
+          </MenuItem>
+        ))}
+      </TextField>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+        <TextField
+          label={t('approvals.required')}
+          value={value.required}
+          onChange={(event) => onChange({ required: event.target.value })}
+          slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+          helperText={requiredHint}
+          fullWidth
+        />
+        <TextField
+          label={t('approvals.timeoutSeconds')}
+          value={value.timeout_seconds}
+          onChange={(event) => onChange({ timeout_seconds: event.target.value })}
+          slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+          fullWidth
+        />
+      </Stack>
+      <TextField
+        select
+        label={t('approvals.onTimeout')}
+        value={value.on_timeout}
+        onChange={(event) => onChange({ on_timeout: event.target.value === 'approve' ? 'approve' : 'reject' })}
+      >
+        <MenuItem value="reject">{t('approvals.onTimeoutReject')}</MenuItem>
+        <MenuItem value="approve">{t('approvals.onTimeoutApprove')}</MenuItem>
+      </TextField>
+      <FormControlLabel
+        control={
+          <Checkbox
+            checked={value.starter_may_approve}
+            onChange={(event) => onChange({ starter_may_approve: event.target.checked })}
+          />
+        }
+        label={starterMayApproveLabel}
+      />
+    </>
+  );
+}
