@@ -26,55 +26,40 @@ export function createMetrics(deps: MetricsDeps) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
 
-  const httpDuration = new Histogram({
-    name: 'gantry_http_request_duration_seconds',
-    help: 'HTTP requests by route pattern, method and status',
-    labelNames: ['method', 'route', 'status'],
-    buckets: HTTP_BUCKETS,
-    registers: [registry],
-  });
-  const tasksFinished = new Counter({
-    name: 'gantry_tasks_finished_total',
-    help: 'Tasks that reached a final status on this node',
-    labelNames: ['status', 'app'],
-    registers: [registry],
-  });
-  const queueWait = new Histogram({
-    name: 'gantry_task_queue_wait_seconds',
-    help: 'Time from a task being created to its start, per project and template',
-    labelNames: ['project_id', 'template_id'],
-    buckets: DURATION_BUCKETS,
-    registers: [registry],
-  });
-  const runDuration = new Histogram({
-    name: 'gantry_task_run_duration_seconds',
-    help: 'Time from a task starting to its end, per project, template and final status',
-    labelNames: ['project_id', 'template_id', 'status'],
-    buckets: DURATION_BUCKETS,
-    registers: [registry],
-  });
-  const logLines = new Counter({
-    name: 'gantry_log_lines_ingested_total',
-    help: 'Task output lines stored',
-    registers: [registry],
-  });
-  const scheduleRuns = new Counter({
-    name: 'gantry_schedule_runs_total',
-    help: 'Due schedule times claimed by this node, by result',
-    labelNames: ['result'],
-    registers: [registry],
-  });
-  const webhookCalls = new Counter({
-    name: 'gantry_webhook_calls_total',
-    help: 'Calls of integration aliases, by result',
-    labelNames: ['result'],
-    registers: [registry],
-  });
-  const storeErrors = new Counter({
-    name: 'gantry_store_query_errors_total',
-    help: 'Store queries that failed',
-    registers: [registry],
-  });
+  // Every metric goes into Gantry's registry, never prom-client's global one.
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) =>
+    new Counter({ name, help, labelNames, registers: [registry] });
+  const histogram = <L extends string>(name: string, help: string, labelNames: readonly L[], buckets: number[]) =>
+    new Histogram({ name, help, labelNames, buckets, registers: [registry] });
+
+  const httpDuration = histogram(
+    'gantry_http_request_duration_seconds',
+    'HTTP requests by route pattern, method and status',
+    ['method', 'route', 'status'],
+    HTTP_BUCKETS,
+  );
+  const tasksFinished = counter('gantry_tasks_finished_total', 'Tasks that reached a final status on this node', [
+    'status',
+    'app',
+  ]);
+  const queueWait = histogram(
+    'gantry_task_queue_wait_seconds',
+    'Time from a task being created to its start, per project and template',
+    ['project_id', 'template_id'],
+    DURATION_BUCKETS,
+  );
+  const runDuration = histogram(
+    'gantry_task_run_duration_seconds',
+    'Time from a task starting to its end, per project, template and final status',
+    ['project_id', 'template_id', 'status'],
+    DURATION_BUCKETS,
+  );
+  const logLines = counter('gantry_log_lines_ingested_total', 'Task output lines stored');
+  const scheduleRuns = counter('gantry_schedule_runs_total', 'Due schedule times claimed by this node, by result', [
+    'result',
+  ]);
+  const webhookCalls = counter('gantry_webhook_calls_total', 'Calls of integration aliases, by result', ['result']);
+  const storeErrors = counter('gantry_store_query_errors_total', 'Store queries that failed');
 
   new Gauge({
     name: 'gantry_tasks',

@@ -26,6 +26,19 @@ function measureSeconds(start: string | null, end: string | null, now: Date): nu
   return Math.max(0, Math.round((until - Date.parse(start)) / 1000));
 }
 
+/** The parts of an alert that is about no task (a workflow's approval, a test): who it names and where it links. */
+function aboutNoTask(
+  project: { id: number; name: string; alert_chat: string | null },
+  author: string,
+  url: string,
+): Pick<Alert, 'project' | 'template' | 'task'> {
+  return {
+    project: { id: project.id, name: project.name, alertChat: project.alert_chat },
+    template: { id: 0, name: '' },
+    task: { id: 0, message: '', version: null, author, start: null, end: null, durationSeconds: null, url },
+  };
+}
+
 /**
  * Tells the configured channels about tasks that finished or wait for confirmation. Work runs in
  * the background: `notify` returns at once, every channel has the same deadline, and a failing
@@ -139,18 +152,7 @@ export function createAlertDispatcher(deps: AlertDispatcherDeps) {
               required: waiting.required,
               due: waiting.due,
             },
-            project: { id: waiting.projectId, name: project.name, alertChat: project.alert_chat },
-            template: { id: 0, name: '' },
-            task: {
-              id: 0,
-              message: '',
-              version: null,
-              author: author ?? '—',
-              start: null,
-              end: null,
-              durationSeconds: null,
-              url,
-            },
+            ...aboutNoTask({ id: waiting.projectId, ...project }, author ?? '—', url),
           },
           null,
         );
@@ -171,18 +173,7 @@ export function createAlertDispatcher(deps: AlertDispatcherDeps) {
       const alert: Alert = {
         status: 'success',
         test: true,
-        project: { id: project.id, name: project.name, alertChat: project.alert_chat },
-        template: { id: 0, name: '' },
-        task: {
-          id: 0,
-          message: '',
-          version: null,
-          author: senderName,
-          start: null,
-          end: null,
-          durationSeconds: null,
-          url: `${origin}/project/${project.id}/settings`,
-        },
+        ...aboutNoTask(project, senderName, `${origin}/project/${project.id}/settings`),
       };
       return { channels: await sendToAll(alert, null) };
     },
