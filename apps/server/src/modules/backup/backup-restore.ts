@@ -173,6 +173,19 @@ export function verifyBackup(backup: ProjectBackup, timezone: string): void {
   });
 }
 
+/**
+ * Writes the items one after another and maps each one's name to its new id. `insert` is shown the ids written
+ * so far: a deploy template names the build template written before it.
+ */
+async function insertNamed<T extends { name: string }>(
+  items: readonly T[],
+  insert: (item: T, writtenIds: ReadonlyMap<string, number>) => Promise<number>,
+): Promise<Map<string, number>> {
+  const ids = new Map<string, number>();
+  for (const item of items) ids.set(item.name, await insert(item, ids));
+  return ids;
+}
+
 interface RestoreContext {
   ownerId: number;
   ownerUsername: string;
@@ -200,54 +213,40 @@ export async function writeBackup(
   const projectId = await stores.projects.insert(project);
   await stores.projects.insertMember({ project_id: projectId, user_id: ownerId, role: 'owner', created });
 
-  const idOf = (ids: Map<string, number>, name: string | null | undefined) => (name ? (ids.get(name) ?? null) : null);
+  const idOf = (ids: ReadonlyMap<string, number>, name: string | null | undefined) =>
+    name ? (ids.get(name) ?? null) : null;
 
   // Keys come back without their secrets: the backup never held them.
-  const keyIds = new Map<string, number>();
-  for (const key of backup.keys) {
-    if (VARIABLE_GROUP_KEY_OWNERS.has(key.owner ?? '')) continue;
-    keyIds.set(
-      key.name,
-      await stores.keys.insert({ project_id: projectId, name: key.name, type: key.type, secret: null, created }),
-    );
-  }
-  const environmentIds = new Map<string, number>();
-  for (const environment of backup.environments) {
-    const password = environment.password ? seal(environment.password) : null;
-    environmentIds.set(
-      environment.name,
-      await stores.environments.insert({
-        project_id: projectId,
-        name: environment.name,
-        json: environment.json,
-        env: environment.env,
-        password,
-        created,
-      }),
-    );
-  }
-  const viewIds = new Map<string, number>();
-  for (const view of backup.views) {
-    viewIds.set(
-      view.title,
-      await stores.views.insert({ project_id: projectId, title: view.title, position: view.position }),
-    );
-  }
-  const repositoryIds = new Map<string, number>();
-  for (const repository of backup.repositories) {
-    const id = await stores.repositories.insert({
+  const keyIds = await insertNamed(
+    backup.keys.filter((key) => !VARIABLE_GROUP_KEY_OWNERS.has(key.owner ?? '')),
+    (key) => stores.keys.insert({ project_id: projectId, name: key.name, type: key.type, secret: null, created }),
+  );
+  const environmentIds = await insertNamed(backup.environments, (environment) =>
+    stores.environments.insert({
+      project_id: projectId,
+      name: environment.name,
+      json: environment.json,
+      env: environment.env,
+      password: environment.password ? seal(environment.password) : null,
+      created,
+    }),
+  );
+  const viewIds = await insertNamed(
+    backup.views.map((view) => ({ ...view, name: view.title })),
+    (view) => stores.views.insert({ project_id: projectId, title: view.title, position: view.position }),
+  );
+  const repositoryIds = await insertNamed(backup.repositories, (repository) =>
+    stores.repositories.insert({
       project_id: projectId,
       name: repository.name,
       git_url: repository.git_url,
       git_branch: repository.git_branch?.trim() ?? '',
       ssh_key_id: idOf(keyIds, repository.ssh_key) ?? 0,
       created,
-    });
-    repositoryIds.set(repository.name, id);
-  }
-  const inventoryIds = new Map<string, number>();
-  for (const inventory of backup.inventories) {
-    const id = await stores.inventories.insert({
+    }),
+  );
+  const inventoryIds = await insertNamed(backup.inventories, (inventory) =>
+    stores.inventories.insert({
       project_id: projectId,
       name: inventory.name,
       type: inventory.type,
@@ -257,17 +256,15 @@ export async function writeBackup(
       repository_id: idOf(repositoryIds, inventory.repository),
       template_id: null,
       created,
-    });
-    inventoryIds.set(inventory.name, id);
-  }
+    }),
+  );
 
   // Deploy templates point at their build template, so every other template is written first.
-  const templateIds = new Map<string, number>();
   const ordered = [
     ...backup.templates.filter((t) => t.type !== 'deploy'),
     ...backup.templates.filter((t) => t.type === 'deploy'),
   ];
-  for (const t of ordered) {
+  const templateIds = await insertNamed(ordered, async (t, writtenIds) => {
     const id = await stores.templates.insert({
       project_id: projectId,
       name: t.name,
@@ -285,7 +282,7 @@ export async function writeBackup(
       allow_parallel_tasks: t.allow_parallel_tasks ? 1 : 0,
       suppress_success_alerts: t.suppress_success_alerts ? 1 : 0,
       start_version: t.type === 'build' ? (t.start_version ?? null) : null,
-      build_template_id: t.type === 'deploy' ? idOf(templateIds, t.build_template) : null,
+      build_template_id: t.type === 'deploy' ? idOf(writtenIds, t.build_template) : null,
       autorun: t.type === 'deploy' && t.autorun ? 1 : 0,
       git_branch: t.git_branch?.trim() || null,
       survey_vars: JSON.stringify(t.survey_vars),
@@ -295,7 +292,6 @@ export async function writeBackup(
       retry_delay_seconds: t.retry_delay_seconds ?? 0,
       created,
     });
-    templateIds.set(t.name, id);
     await stores.insertVaults(
       vaultsOf(t).map((v) => ({
         project_id: projectId,
@@ -306,7 +302,8 @@ export async function writeBackup(
         script: v.type === 'script' ? v.script : '',
       })),
     );
-  }
+    return id;
+  });
 
   const names: ProjectNames = {
     templates: listNamed(templateIds),

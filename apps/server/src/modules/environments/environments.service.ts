@@ -126,9 +126,7 @@ export function createEnvironmentsService({ environments, refs, events, secrets,
       return toEnvironment({ ...row, id }, await environments.listSecrets(projectId, id));
     },
     async update(actor: UserRow, projectId: number, id: number, body: EnvironmentInput): Promise<void> {
-      if (body.id !== undefined && body.id !== id)
-        throw badRequest('Variable group ID in body and URL must be the same');
-      await getRow(projectId, id);
+      await resource.getForUpdate(projectId, id, body);
       await environments.update(projectId, id, { name: body.name, json: body.json, env: body.env });
       await applySecretChanges(projectId, id, listChanges(body));
       await record(actor, projectId, id, `Variable group ${body.name} updated`);

@@ -59,7 +59,7 @@ export function createInventoriesService(deps: InventoriesDeps) {
     events,
     usedBy: refs.forInventory,
   });
-  const { get: getRow, record } = resource;
+  const { get: getRow } = resource;
 
   async function toRow(projectId: number, body: InventoryInput) {
     assertBodyInProject(projectId, body);
@@ -102,15 +102,10 @@ export function createInventoriesService(deps: InventoriesDeps) {
     assertExists: resource.assertExists,
     async create(actor: UserRow | undefined, projectId: number, body: InventoryInput): Promise<Inventory> {
       const row = { ...(await toRow(projectId, body)), project_id: projectId, created: toTimestamp(clock.now()) };
-      const id = await inventories.insert(row);
-      if (actor) await record(actor, projectId, id, `Inventory ${row.name} created`);
-      return toInventory({ ...row, id });
+      return toInventory(await resource.create(actor, row, row.name));
     },
-    async update(actor: UserRow, projectId: number, id: number, body: InventoryInput): Promise<void> {
-      if (body.id !== undefined && body.id !== id) throw badRequest('Inventory ID in body and URL must be the same');
-      await getRow(projectId, id);
-      await inventories.update(projectId, id, await toRow(projectId, body));
-      await record(actor, projectId, id, `Inventory ${body.name} updated`);
+    update(actor: UserRow, projectId: number, id: number, body: InventoryInput): Promise<void> {
+      return resource.update(actor, projectId, id, body, () => toRow(projectId, body));
     },
     refs: resource.refs,
     remove: resource.remove,

@@ -86,7 +86,7 @@ interface KeysDeps {
 
 export function createKeysService({ keys, refs, events, secrets, clock }: KeysDeps) {
   const resource = usedResource({ label: 'Access key', objectType: 'key', rows: keys, events, usedBy: refs.forKey });
-  const { get: getRow, record } = resource;
+  const { get: getRow } = resource;
 
   function open(row: AccessKeyRow): StoredKeyMaterial {
     return row.secret === null ? { type: 'none' } : (JSON.parse(secrets.open(row.secret)) as StoredKeyMaterial);
@@ -114,21 +114,18 @@ export function createKeysService({ keys, refs, events, secrets, clock }: KeysDe
         secret: seal(buildMaterial(body)),
         created: toTimestamp(clock.now()),
       };
-      const id = await keys.insert(row);
-      if (actor) await record(actor, projectId, id, `Access key ${row.name} created`);
-      return toAccessKey({ ...row, id });
+      return toAccessKey(await resource.create(actor, row, row.name));
     },
-    async update(actor: UserRow, projectId: number, id: number, body: KeyInput): Promise<void> {
-      if (body.id !== undefined && body.id !== id) throw badRequest('Access key ID in body and URL must be the same');
-      const current = await getRow(projectId, id);
-      const typeChanged = current.type !== body.type;
-      if (typeChanged && body.type !== 'none' && !body.override_secret)
-        throw validationFailed('A new secret is required when the type changes');
-      const conflict = typeChanged ? explainTypeConflict(body.type, await refs.forKey(projectId, id)) : undefined;
-      if (conflict) throw badRequest(conflict);
-      const secret = body.override_secret || typeChanged ? { secret: seal(buildMaterial(body)) } : {};
-      await keys.update(projectId, id, { name: body.name, type: body.type, ...secret });
-      await record(actor, projectId, id, `Access key ${body.name} updated`);
+    update(actor: UserRow, projectId: number, id: number, body: KeyInput): Promise<void> {
+      return resource.update(actor, projectId, id, body, async (current) => {
+        const typeChanged = current.type !== body.type;
+        if (typeChanged && body.type !== 'none' && !body.override_secret)
+          throw validationFailed('A new secret is required when the type changes');
+        const conflict = typeChanged ? explainTypeConflict(body.type, await refs.forKey(projectId, id)) : undefined;
+        if (conflict) throw badRequest(conflict);
+        const secret = body.override_secret || typeChanged ? { secret: seal(buildMaterial(body)) } : {};
+        return { name: body.name, type: body.type, ...secret };
+      });
     },
     refs: resource.refs,
     remove: resource.remove,

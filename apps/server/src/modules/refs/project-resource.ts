@@ -22,18 +22,48 @@ interface ProjectResourceOptions<Row> {
   label: string;
   /** The audit event's object type: "key", "environment". */
   objectType: string;
-  rows: { find(projectId: number, id: number): Promise<Row | undefined> };
+  rows: {
+    find(projectId: number, id: number): Promise<Row | undefined>;
+    // The row type is read from find; a list row (a schedule with its template's name) has more than is written.
+    insert(row: NoInfer<Omit<Row, 'id'>>): Promise<number>;
+    update(projectId: number, id: number, changes: NoInfer<Partial<Omit<Row, 'id' | 'project_id'>>>): Promise<void>;
+  };
   events: EventsService;
 }
 
 /** What every project resource's service does the same way: read a row or fail, and log what changed. */
 export function projectResource<Row>({ label, objectType, rows, events }: ProjectResourceOptions<Row>) {
+  async function get(projectId: number, id: number): Promise<Row> {
+    const row = await rows.find(projectId, id);
+    if (!row) throw notFound(label);
+    return row;
+  }
+  function record(actor: UserRow, projectId: number, id: number, description: string): Promise<void> {
+    return events.record({ userId: actor.id, projectId, objectType, objectId: id, description });
+  }
+  /** The row a body sent to its URL replaces: 400 when the body names another id, 404 when there is no such row. */
+  async function getForUpdate(projectId: number, id: number, body: { id?: number | undefined }): Promise<Row> {
+    if (body.id !== undefined && body.id !== id) throw badRequest(`${label} ID in body and URL must be the same`);
+    return get(projectId, id);
+  }
   return {
     /** The row, or 404 when the project has no such resource. */
-    async get(projectId: number, id: number): Promise<Row> {
-      const row = await rows.find(projectId, id);
-      if (!row) throw notFound(label);
-      return row;
+    get,
+    getForUpdate,
+    /**
+     * Changes the row a body sent to its URL replaces, and logs it. The changes are worked out once the row is
+     * found (from it, when they depend on it), so a missing row answers 404 before the body is checked further.
+     */
+    async update(
+      actor: UserRow,
+      projectId: number,
+      id: number,
+      body: { id?: number | undefined; name: string },
+      changesFrom: (current: Row) => Promise<Partial<Omit<Row, 'id' | 'project_id'>>>,
+    ): Promise<void> {
+      const current = await getForUpdate(projectId, id, body);
+      await rows.update(projectId, id, await changesFrom(current));
+      await record(actor, projectId, id, `${label} ${body.name} updated`);
     },
     /** The row another resource points at, or 400: the id in a body is the caller's mistake. */
     async assertExists(projectId: number, id: number, what = label): Promise<Row> {
@@ -41,8 +71,16 @@ export function projectResource<Row>({ label, objectType, rows, events }: Projec
       if (!row) throw badRequest(`${what} not found in this project`);
       return row;
     },
-    record(actor: UserRow, projectId: number, id: number, description: string): Promise<void> {
-      return events.record({ userId: actor.id, projectId, objectType, objectId: id, description });
+    record,
+    /** Stores a new row and logs who created it (the rows a new project is seeded with have no actor). */
+    async create<New extends Omit<Row, 'id'> & { project_id: number }>(
+      actor: UserRow | undefined,
+      row: New,
+      name: string,
+    ): Promise<New & { id: number }> {
+      const id = await rows.insert(row);
+      if (actor) await record(actor, row.project_id, id, `${label} ${name} created`);
+      return { ...row, id };
     },
   };
 }

@@ -3,7 +3,6 @@ import { getGitUrlType } from '@gantry/contract';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
-import { badRequest } from '../../errors.ts';
 import type { EventsService } from '../events/events.service.ts';
 import type { KeysService } from '../keys/keys.service.ts';
 import { assertBodyInProject, type ResourceRefsLookup, usedResource } from '../refs/project-resource.ts';
@@ -34,7 +33,7 @@ export function createRepositoriesService({ repositories, keys, refs, events, cl
     events,
     usedBy: refs.forRepository,
   });
-  const { get: getRow, record } = resource;
+  const { get: getRow } = resource;
 
   async function toRow(projectId: number, body: RepositoryInput) {
     assertBodyInProject(projectId, body);
@@ -58,15 +57,10 @@ export function createRepositoriesService({ repositories, keys, refs, events, cl
     assertExists: resource.assertExists,
     async create(actor: UserRow | undefined, projectId: number, body: RepositoryInput): Promise<Repository> {
       const row = { ...(await toRow(projectId, body)), project_id: projectId, created: toTimestamp(clock.now()) };
-      const id = await repositories.insert(row);
-      if (actor) await record(actor, projectId, id, `Repository ${row.name} created`);
-      return toRepository({ ...row, id });
+      return toRepository(await resource.create(actor, row, row.name));
     },
-    async update(actor: UserRow, projectId: number, id: number, body: RepositoryInput): Promise<void> {
-      if (body.id !== undefined && body.id !== id) throw badRequest('Repository ID in body and URL must be the same');
-      await getRow(projectId, id);
-      await repositories.update(projectId, id, await toRow(projectId, body));
-      await record(actor, projectId, id, `Repository ${body.name} updated`);
+    update(actor: UserRow, projectId: number, id: number, body: RepositoryInput): Promise<void> {
+      return resource.update(actor, projectId, id, body, () => toRow(projectId, body));
     },
     refs: resource.refs,
     remove: resource.remove,

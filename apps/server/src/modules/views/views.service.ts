@@ -32,9 +32,7 @@ export function createViewsService({ views, events }: { views: ViewsRepository; 
       assertBodyInProject(projectId, body);
       const position = body.position ?? (await views.list(projectId, 'position')).length;
       const row = { project_id: projectId, title: body.title, position };
-      const id = await views.insert(row);
-      if (actor) await record(actor, projectId, id, `View ${row.title} created`);
-      return toView({ ...row, id });
+      return toView(await resource.create(actor, row, row.title));
     },
     async update(actor: UserRow, projectId: number, id: number, body: ViewInput): Promise<void> {
       if (body.id !== undefined && body.id !== id) throw badRequest('View ID in URL and in body must be the same');
