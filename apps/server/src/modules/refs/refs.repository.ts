@@ -9,6 +9,19 @@ function unique(items: Named[]): Named[] {
   return [...seen.values()].sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
 }
 
+/** A resource's users of each kind, from the queries that find them: each one listed once, by name. */
+async function collectRefs(
+  kinds: Partial<Record<keyof ResourceRefs, { execute(): Promise<Named[]> }[]>>,
+): Promise<ResourceRefs> {
+  const refs = emptyRefs();
+  for (const [kind, queries] of Object.entries(kinds) as [keyof ResourceRefs, { execute(): Promise<Named[]> }[]][]) {
+    const found: Named[] = [];
+    for (const query of queries) found.push(...(await query.execute()));
+    refs[kind] = unique(found);
+  }
+  return refs;
+}
+
 /** Who uses a project resource. Every query is scoped by project. */
 export function createRefsRepository(db: Db) {
   const templates = (projectId: number) =>
@@ -17,85 +30,58 @@ export function createRefsRepository(db: Db) {
     db.selectFrom('inventory').select(['id', 'name']).where('project_id', '=', projectId);
   const integrations = (projectId: number) =>
     db.selectFrom('integration').select(['id', 'name']).where('project_id', '=', projectId);
+  const repositories = (projectId: number) =>
+    db.selectFrom('repository').select(['id', 'name']).where('project_id', '=', projectId);
+  const schedules = (projectId: number) =>
+    db.selectFrom('schedule').select(['id', 'name']).where('project_id', '=', projectId);
 
   return {
-    async forKey(projectId: number, keyId: number): Promise<ResourceRefs> {
-      const viaVaults = await db
-        .selectFrom('template_vault')
-        .innerJoin('template', 'template.id', 'template_vault.template_id')
-        .select(['template.id', 'template.name'])
-        .where('template_vault.project_id', '=', projectId)
-        .where('template_vault.vault_key_id', '=', keyId)
-        .execute();
-      return {
-        ...emptyRefs(),
-        templates: unique(viaVaults),
-        inventories: unique([
-          ...(await inventories(projectId)
-            .where((eb) => eb.or([eb('ssh_key_id', '=', keyId), eb('become_key_id', '=', keyId)]))
-            .execute()),
+    forKey: (projectId: number, keyId: number) =>
+      collectRefs({
+        templates: [
+          db
+            .selectFrom('template_vault')
+            .innerJoin('template', 'template.id', 'template_vault.template_id')
+            .select(['template.id', 'template.name'])
+            .where('template_vault.project_id', '=', projectId)
+            .where('template_vault.vault_key_id', '=', keyId),
+        ],
+        inventories: [
+          inventories(projectId).where((eb) => eb.or([eb('ssh_key_id', '=', keyId), eb('become_key_id', '=', keyId)])),
           // Workspaces whose state backend aliases sign in with this key.
-          ...(await db
+          db
             .selectFrom('terraform_alias')
             .innerJoin('inventory', 'inventory.id', 'terraform_alias.inventory_id')
             .select(['inventory.id', 'inventory.name'])
             .where('terraform_alias.project_id', '=', projectId)
-            .where('terraform_alias.auth_key_id', '=', keyId)
-            .execute()),
-        ]),
-        repositories: await db
-          .selectFrom('repository')
-          .select(['id', 'name'])
-          .where('project_id', '=', projectId)
-          .where('ssh_key_id', '=', keyId)
-          .orderBy('name')
-          .execute(),
-        integrations: unique(await integrations(projectId).where('auth_secret_id', '=', keyId).execute()),
-      };
-    },
-    async forRepository(projectId: number, repositoryId: number): Promise<ResourceRefs> {
-      return {
-        ...emptyRefs(),
-        templates: unique(await templates(projectId).where('repository_id', '=', repositoryId).execute()),
-        inventories: unique(await inventories(projectId).where('repository_id', '=', repositoryId).execute()),
-        schedules: unique(
-          await db
-            .selectFrom('schedule')
-            .select(['id', 'name'])
-            .where('project_id', '=', projectId)
-            .where('repository_id', '=', repositoryId)
-            .execute(),
-        ),
-      };
-    },
-    async forInventory(projectId: number, inventoryId: number): Promise<ResourceRefs> {
-      return {
-        ...emptyRefs(),
-        templates: unique(await templates(projectId).where('inventory_id', '=', inventoryId).execute()),
-      };
-    },
-    async forEnvironment(projectId: number, environmentId: number): Promise<ResourceRefs> {
-      return {
-        ...emptyRefs(),
-        templates: unique(await templates(projectId).where('environment_id', '=', environmentId).execute()),
-      };
-    },
-    async forTemplate(projectId: number, templateId: number): Promise<ResourceRefs> {
-      return {
-        ...emptyRefs(),
-        templates: unique(await templates(projectId).where('build_template_id', '=', templateId).execute()),
-        integrations: unique(await integrations(projectId).where('template_id', '=', templateId).execute()),
-        workflows: unique(
-          await db
+            .where('terraform_alias.auth_key_id', '=', keyId),
+        ],
+        repositories: [repositories(projectId).where('ssh_key_id', '=', keyId)],
+        integrations: [integrations(projectId).where('auth_secret_id', '=', keyId)],
+      }),
+    forRepository: (projectId: number, repositoryId: number) =>
+      collectRefs({
+        templates: [templates(projectId).where('repository_id', '=', repositoryId)],
+        inventories: [inventories(projectId).where('repository_id', '=', repositoryId)],
+        schedules: [schedules(projectId).where('repository_id', '=', repositoryId)],
+      }),
+    forInventory: (projectId: number, inventoryId: number) =>
+      collectRefs({ templates: [templates(projectId).where('inventory_id', '=', inventoryId)] }),
+    forEnvironment: (projectId: number, environmentId: number) =>
+      collectRefs({ templates: [templates(projectId).where('environment_id', '=', environmentId)] }),
+    forTemplate: (projectId: number, templateId: number) =>
+      collectRefs({
+        templates: [templates(projectId).where('build_template_id', '=', templateId)],
+        integrations: [integrations(projectId).where('template_id', '=', templateId)],
+        workflows: [
+          db
             .selectFrom('workflow_template')
             .innerJoin('workflow', 'workflow.id', 'workflow_template.workflow_id')
             .select(['workflow.id', 'workflow.name'])
             .where('workflow_template.project_id', '=', projectId)
-            .where('workflow_template.template_id', '=', templateId)
-            .execute(),
-        ),
-      };
-    },
+            .where('workflow_template.template_id', '=', templateId),
+        ],
+      }),
   };
 }
 
