@@ -29,7 +29,7 @@ import type {
   IntegrationRow,
 } from './integrations.table.ts';
 import { columnsOf, flagsOf } from '../../db/row-fields.ts';
-import { assertBodyInProject } from '../refs/project-resource.ts';
+import { assertBodyInProject, projectResource } from '../refs/project-resource.ts';
 
 type IntegrationInput = z.output<typeof IntegrationBody>;
 type ValueInput = z.output<typeof IntegrationExtractValueBody>;
@@ -99,11 +99,8 @@ export function createIntegrationsService({
   events,
   workflowRuns,
 }: IntegrationsDeps) {
-  async function getRow(projectId: number, id: number): Promise<IntegrationRow> {
-    const row = await integrations.find(projectId, id);
-    if (!row) throw notFound('Integration');
-    return row;
-  }
+  const resource = projectResource({ label: 'Integration', objectType: 'integration', rows: integrations, events });
+  const { get: getRow } = resource;
 
   /** The configured public address wins; otherwise the address the caller used to reach us. */
   function aliasUrl(alias: string, requestOrigin: string): string {
@@ -225,20 +222,15 @@ export function createIntegrationsService({
     },
     async create(actor: UserRow, projectId: number, body: IntegrationInput): Promise<Integration> {
       const row = { ...(await toRow(projectId, body)), project_id: projectId, created: toTimestamp(clock.now()) };
-      const id = await integrations.insert(row);
-      await record(actor, projectId, 'integration', id, `Integration ${row.name} created`);
-      return toIntegration({ ...row, id });
+      return toIntegration(await resource.create(actor, row, row.name));
     },
-    async update(actor: UserRow, projectId: number, id: number, body: IntegrationInput): Promise<void> {
-      if (body.id !== undefined && body.id !== id) throw badRequest('Integration ID in body and URL must be the same');
-      await getRow(projectId, id);
-      await integrations.update(projectId, id, await toRow(projectId, body));
-      await record(actor, projectId, 'integration', id, `Integration ${body.name} updated`);
+    update(actor: UserRow, projectId: number, id: number, body: IntegrationInput): Promise<void> {
+      return resource.update(actor, projectId, id, body, () => toRow(projectId, body));
     },
     async remove(actor: UserRow, projectId: number, id: number): Promise<void> {
       const current = await getRow(projectId, id);
       await integrations.delete(projectId, id);
-      await record(actor, projectId, 'integration', id, `Integration ${current.name} deleted`);
+      await resource.record(actor, projectId, id, `Integration ${current.name} deleted`);
     },
     async refs(projectId: number, id: number): Promise<IntegrationRefs> {
       await getRow(projectId, id);
