@@ -1,6 +1,7 @@
 import { FINISHED_TASK_STATUSES, type TaskStatus } from '@gantry/contract';
 import type { Db, Dialect } from '../../db/database.ts';
 import { insertLogIndexRows, selectLogMatches, type IndexedLine } from '../../db/log-search-index.ts';
+import { listLineText } from './task-output.repository.ts';
 
 /** A task whose log is not all in the search index yet. */
 export interface UnindexedTask {
@@ -61,14 +62,7 @@ export function createTaskLogIndexRepository(db: Db, dialect: Dialect) {
           .where('log_indexed', '=', from)
           .executeTakeFirst();
         if (Number(claimed.numUpdatedRows) === 0) return false;
-        const lines = await trx
-          .selectFrom('task_output')
-          .select(['seq', 'output'])
-          .where('task_id', '=', taskId)
-          .where('seq', '>=', from)
-          .where('seq', '<', to)
-          .orderBy('seq')
-          .execute();
+        const lines = await listLineText(trx, taskId, from, to);
         const rows: IndexedLine[] = [];
         for (const line of lines) {
           const words = toWords(line.output);

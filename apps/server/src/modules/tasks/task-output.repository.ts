@@ -17,6 +17,23 @@ export interface OutputRecord {
  * task running here numbered itself, starting from the count it read when it opened (the one writer
  * of that task while it runs, so it need not read the count again for every batch).
  */
+/** The text of a task's lines `from <= seq < to`, in order; `db` may be a transaction. */
+export function listLineText(
+  db: Db,
+  taskId: number,
+  from: number,
+  to: number,
+): Promise<{ seq: number; output: string }[]> {
+  return db
+    .selectFrom('task_output')
+    .select(['seq', 'output'])
+    .where('task_id', '=', taskId)
+    .where('seq', '>=', from)
+    .where('seq', '<', to)
+    .orderBy('seq')
+    .execute();
+}
+
 export function createTaskOutputRepository(db: Db, dialect: Dialect) {
   return {
     /**
@@ -119,14 +136,7 @@ export function createTaskOutputRepository(db: Db, dialect: Dialect) {
         lastSeq = seq;
       }
       if (lastSeq === undefined) return [];
-      return db
-        .selectFrom('task_output')
-        .select(['seq', 'output'])
-        .where('task_id', '=', taskId)
-        .where('seq', '>', afterSeq)
-        .where('seq', '<=', lastSeq)
-        .orderBy('seq')
-        .execute();
+      return listLineText(db, taskId, afterSeq + 1, lastSeq + 1);
     },
   };
 }
