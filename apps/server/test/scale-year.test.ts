@@ -224,7 +224,8 @@ describe.each(dialects)('a generated year of history on %s', (dialect) => {
     const { db } = t.runtime.connection;
     await db.schema.dropTable('task_stat_day').execute();
     // Later migrations have run too, so 0013 is run on its own, as it ran on a store that held tasks.
-    await taskStats.up(db as unknown as Kysely<unknown>, createSchemaHelpers(dialect));
+    const migrationDb = db as unknown as Kysely<unknown>;
+    await taskStats.up(migrationDb, createSchemaHelpers(migrationDb, dialect));
     await expectStatsMatchDirectCount();
     await expectStatsMatchDirectCount(await busiestUser());
   });

@@ -55,9 +55,9 @@ const MIGRATIONS: GantryMigration[] = [
 ];
 
 function createMigrator(db: Db, dialect: Dialect): Migrator {
-  const helpers = createSchemaHelpers(dialect);
   const migrations: Record<string, Migration> = {};
-  for (const m of MIGRATIONS) migrations[m.name] = { up: (database: Kysely<unknown>) => m.up(database, helpers) };
+  for (const m of MIGRATIONS)
+    migrations[m.name] = { up: (database: Kysely<unknown>) => m.up(database, createSchemaHelpers(database, dialect)) };
   return new Migrator({
     db,
     provider: { getMigrations: () => Promise.resolve(migrations) },

@@ -1,95 +1,67 @@
-import type { ColumnDefinitionBuilder } from 'kysely';
-import type { GantryMigration } from '../schema.ts';
+import { defineMigration, integer, nullable, references, time, unique, varchar } from '../schema.ts';
 
-const time = 'varchar(40)';
-const flag = (c: ColumnDefinitionBuilder) => c.notNull().defaultTo(0);
+export const foundation = defineMigration('0001-foundation', async (_db, h) => {
+  await h.createTable('users', {
+    created: time,
+    username: unique(varchar(255)),
+    name: varchar(255),
+    email: unique(varchar(255)),
+    password_hash: nullable(varchar(255)),
+    admin: integer(0),
+    external: integer(0),
+    alert: integer(0),
+    pro: integer(0),
+  });
 
-export const foundation: GantryMigration = {
-  name: '0001-foundation',
-  async up(db, h) {
-    await h
-      .finish(
-        h
-          .withId(db.schema.createTable('users'))
-          .addColumn('created', time, (c) => c.notNull())
-          .addColumn('username', 'varchar(255)', (c) => c.notNull().unique())
-          .addColumn('name', 'varchar(255)', (c) => c.notNull())
-          .addColumn('email', 'varchar(255)', (c) => c.notNull().unique())
-          .addColumn('password_hash', 'varchar(255)')
-          .addColumn('admin', 'integer', flag)
-          .addColumn('external', 'integer', flag)
-          .addColumn('alert', 'integer', flag)
-          .addColumn('pro', 'integer', flag),
-      )
-      .execute();
+  await h.createTable('session', {
+    user_id: references('users', 'cascade'),
+    token_hash: unique(varchar(64)),
+    created: time,
+    last_active: time,
+    expired: integer(0),
+    ip: varchar(64, ''),
+    user_agent: varchar(255, ''),
+  });
 
-    await h
-      .finish(
-        h
-          .withId(db.schema.createTable('session'))
-          .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
-          .addColumn('token_hash', 'varchar(64)', (c) => c.notNull().unique())
-          .addColumn('created', time, (c) => c.notNull())
-          .addColumn('last_active', time, (c) => c.notNull())
-          .addColumn('expired', 'integer', flag)
-          .addColumn('ip', 'varchar(64)', (c) => c.notNull().defaultTo(''))
-          .addColumn('user_agent', 'varchar(255)', (c) => c.notNull().defaultTo('')),
-      )
-      .execute();
+  await h.createTable('api_token', {
+    user_id: references('users', 'cascade'),
+    token_hash: unique(varchar(64)),
+    prefix: varchar(16),
+    name: varchar(255, ''),
+    created: time,
+    expires_at: nullable(time),
+    expired: integer(0),
+  });
 
-    await h
-      .finish(
-        h
-          .withId(db.schema.createTable('api_token'))
-          .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
-          .addColumn('token_hash', 'varchar(64)', (c) => c.notNull().unique())
-          .addColumn('prefix', 'varchar(16)', (c) => c.notNull())
-          .addColumn('name', 'varchar(255)', (c) => c.notNull().defaultTo(''))
-          .addColumn('created', time, (c) => c.notNull())
-          .addColumn('expires_at', time)
-          .addColumn('expired', 'integer', flag),
-      )
-      .execute();
+  await h.createTable('project', {
+    name: varchar(255),
+    created: time,
+    alert: integer(0),
+    alert_chat: nullable(varchar(255)),
+    max_parallel_tasks: integer(0),
+    type: varchar(32, ''),
+  });
 
-    await h
-      .finish(
-        h
-          .withId(db.schema.createTable('project'))
-          .addColumn('name', 'varchar(255)', (c) => c.notNull())
-          .addColumn('created', time, (c) => c.notNull())
-          .addColumn('alert', 'integer', flag)
-          .addColumn('alert_chat', 'varchar(255)')
-          .addColumn('max_parallel_tasks', 'integer', flag)
-          .addColumn('type', 'varchar(32)', (c) => c.notNull().defaultTo('')),
-      )
-      .execute();
+  await h.createTable(
+    'project_user',
+    {
+      project_id: references('project', 'cascade'),
+      user_id: references('users', 'cascade'),
+      role: varchar(32),
+      created: time,
+    },
+    { unique: { project_user_project_user_unique: ['project_id', 'user_id'] } },
+  );
+  await h.createIndexes('project_user', { project_user_user_idx: ['user_id'] });
 
-    await h
-      .finish(
-        h
-          .withId(db.schema.createTable('project_user'))
-          .addColumn('project_id', 'integer', (c) => c.notNull().references('project.id').onDelete('cascade'))
-          .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
-          .addColumn('role', 'varchar(32)', (c) => c.notNull())
-          .addColumn('created', time, (c) => c.notNull())
-          .addUniqueConstraint('project_user_project_user_unique', ['project_id', 'user_id']),
-      )
-      .execute();
-    await db.schema.createIndex('project_user_user_idx').on('project_user').column('user_id').execute();
-
-    await h
-      .finish(
-        h
-          .withId(db.schema.createTable('event'))
-          .addColumn('created', time, (c) => c.notNull())
-          .addColumn('user_id', 'integer', (c) => c.references('users.id').onDelete('set null'))
-          .addColumn('project_id', 'integer', (c) => c.references('project.id').onDelete('cascade'))
-          .addColumn('object_id', 'integer')
-          .addColumn('object_type', 'varchar(64)')
-          .addColumn('object_name', 'varchar(255)', (c) => c.notNull().defaultTo(''))
-          .addColumn('description', 'varchar(1024)', (c) => c.notNull().defaultTo('')),
-      )
-      .execute();
-    await db.schema.createIndex('event_project_idx').on('event').columns(['project_id', 'id']).execute();
-  },
-};
+  await h.createTable('event', {
+    created: time,
+    user_id: nullable(references('users', 'set null')),
+    project_id: nullable(references('project', 'cascade')),
+    object_id: nullable(integer()),
+    object_type: nullable(varchar(64)),
+    object_name: varchar(255, ''),
+    description: varchar(1024, ''),
+  });
+  await h.createIndexes('event', { event_project_idx: ['project_id', 'id'] });
+});

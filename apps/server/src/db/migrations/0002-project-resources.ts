@@ -1,9 +1,6 @@
-import type { ColumnDefinitionBuilder } from 'kysely';
-import type { GantryMigration } from '../schema.ts';
+import { defineMigration, integer, longText, nullable, primaryKey, references, time, varchar } from '../schema.ts';
 
-const time = 'varchar(40)';
-const flag = (c: ColumnDefinitionBuilder) => c.notNull().defaultTo(0);
-const projectRef = (c: ColumnDefinitionBuilder) => c.notNull().references('project.id').onDelete('cascade');
+const projectId = references('project', 'cascade');
 
 const DEFAULT_APPS = [
   { id: 'ansible', title: 'Ansible', icon: 'mdi-ansible', color: 'black', dark_color: 'white', priority: 1000 },
@@ -36,156 +33,113 @@ const DEFAULT_APPS = [
   },
 ];
 
-export const projectResources: GantryMigration = {
-  name: '0002-project-resources',
-  async up(db, h) {
-    await h
-      .finish(
-        h
-          .withId(db.schema.createTable('access_key'))
-          .addColumn('project_id', 'integer', projectRef)
-          .addColumn('name', 'varchar(255)', (c) => c.notNull())
-          .addColumn('type', 'varchar(32)', (c) => c.notNull())
-          .addColumn('secret', h.longText)
-          .addColumn('created', time, (c) => c.notNull()),
-      )
-      .execute();
-    await db.schema.createIndex('access_key_project_idx').on('access_key').column('project_id').execute();
+export const projectResources = defineMigration('0002-project-resources', async (db, h) => {
+  await h.createTable('access_key', {
+    project_id: projectId,
+    name: varchar(255),
+    type: varchar(32),
+    secret: nullable(longText),
+    created: time,
+  });
+  await h.createIndexes('access_key', { access_key_project_idx: ['project_id'] });
 
-    await h
-      .finish(
-        h
-          .withId(db.schema.createTable('repository'))
-          .addColumn('project_id', 'integer', projectRef)
-          .addColumn('name', 'varchar(255)', (c) => c.notNull())
-          .addColumn('git_url', 'varchar(2048)', (c) => c.notNull())
-          .addColumn('git_branch', 'varchar(255)', (c) => c.notNull().defaultTo(''))
-          .addColumn('ssh_key_id', 'integer', (c) => c.notNull().references('access_key.id'))
-          .addColumn('created', time, (c) => c.notNull()),
-      )
-      .execute();
-    await db.schema.createIndex('repository_project_idx').on('repository').column('project_id').execute();
+  await h.createTable('repository', {
+    project_id: projectId,
+    name: varchar(255),
+    git_url: varchar(2048),
+    git_branch: varchar(255, ''),
+    ssh_key_id: references('access_key'),
+    created: time,
+  });
+  await h.createIndexes('repository', { repository_project_idx: ['project_id'] });
 
-    await h
-      .finish(
-        h
-          .withId(db.schema.createTable('environment'))
-          .addColumn('project_id', 'integer', projectRef)
-          .addColumn('name', 'varchar(255)', (c) => c.notNull())
-          .addColumn('json', h.longText, (c) => c.notNull())
-          .addColumn('env', h.longText, (c) => c.notNull())
-          .addColumn('created', time, (c) => c.notNull()),
-      )
-      .execute();
-    await db.schema.createIndex('environment_project_idx').on('environment').column('project_id').execute();
+  await h.createTable('environment', {
+    project_id: projectId,
+    name: varchar(255),
+    json: longText,
+    env: longText,
+    created: time,
+  });
+  await h.createIndexes('environment', { environment_project_idx: ['project_id'] });
 
-    await h
-      .finish(
-        h
-          .withId(db.schema.createTable('environment_secret'))
-          .addColumn('project_id', 'integer', projectRef)
-          .addColumn('environment_id', 'integer', (c) => c.notNull().references('environment.id').onDelete('cascade'))
-          .addColumn('type', 'varchar(16)', (c) => c.notNull())
-          .addColumn('name', 'varchar(255)', (c) => c.notNull())
-          .addColumn('secret', h.longText, (c) => c.notNull()),
-      )
-      .execute();
-    await db.schema
-      .createIndex('environment_secret_env_idx')
-      .on('environment_secret')
-      .column('environment_id')
-      .execute();
+  await h.createTable('environment_secret', {
+    project_id: projectId,
+    environment_id: references('environment', 'cascade'),
+    type: varchar(16),
+    name: varchar(255),
+    secret: longText,
+  });
+  await h.createIndexes('environment_secret', { environment_secret_env_idx: ['environment_id'] });
 
-    await h
-      .finish(
-        h
-          .withId(db.schema.createTable('view'))
-          .addColumn('project_id', 'integer', projectRef)
-          .addColumn('title', 'varchar(255)', (c) => c.notNull())
-          .addColumn('position', 'integer', flag),
-      )
-      .execute();
+  await h.createTable('view', {
+    project_id: projectId,
+    title: varchar(255),
+    position: integer(0),
+  });
 
-    await h
-      .finish(
-        h
-          .withId(db.schema.createTable('template'))
-          .addColumn('project_id', 'integer', projectRef)
-          .addColumn('name', 'varchar(255)', (c) => c.notNull())
-          .addColumn('description', h.longText, (c) => c.notNull())
-          .addColumn('app', 'varchar(64)', (c) => c.notNull())
-          .addColumn('type', 'varchar(16)', (c) => c.notNull().defaultTo(''))
-          .addColumn('playbook', 'varchar(1024)', (c) => c.notNull().defaultTo(''))
-          .addColumn('inventory_id', 'integer')
-          .addColumn('repository_id', 'integer', (c) => c.references('repository.id'))
-          .addColumn('environment_id', 'integer', (c) => c.references('environment.id'))
-          .addColumn('view_id', 'integer', (c) => c.references('view.id').onDelete('set null'))
-          .addColumn('arguments', h.longText)
-          .addColumn('allow_override_args_in_task', 'integer', flag)
-          .addColumn('allow_override_branch_in_task', 'integer', flag)
-          .addColumn('allow_parallel_tasks', 'integer', flag)
-          .addColumn('suppress_success_alerts', 'integer', flag)
-          .addColumn('start_version', 'varchar(255)')
-          .addColumn('build_template_id', 'integer', (c) => c.references('template.id'))
-          .addColumn('autorun', 'integer', flag)
-          .addColumn('git_branch', 'varchar(255)')
-          .addColumn('survey_vars', h.longText, (c) => c.notNull())
-          .addColumn('task_params', h.longText, (c) => c.notNull())
-          .addColumn('created', time, (c) => c.notNull()),
-      )
-      .execute();
-    await db.schema.createIndex('template_project_idx').on('template').column('project_id').execute();
+  await h.createTable('template', {
+    project_id: projectId,
+    name: varchar(255),
+    description: longText,
+    app: varchar(64),
+    type: varchar(16, ''),
+    playbook: varchar(1024, ''),
+    inventory_id: nullable(integer()),
+    repository_id: nullable(references('repository')),
+    environment_id: nullable(references('environment')),
+    view_id: nullable(references('view', 'set null')),
+    arguments: nullable(longText),
+    allow_override_args_in_task: integer(0),
+    allow_override_branch_in_task: integer(0),
+    allow_parallel_tasks: integer(0),
+    suppress_success_alerts: integer(0),
+    start_version: nullable(varchar(255)),
+    build_template_id: nullable(references('template')),
+    autorun: integer(0),
+    git_branch: nullable(varchar(255)),
+    survey_vars: longText,
+    task_params: longText,
+    created: time,
+  });
+  await h.createIndexes('template', { template_project_idx: ['project_id'] });
 
-    // Workspace inventories belong to a template (template_id); others may read their file from a repository.
-    await h
-      .finish(
-        h
-          .withId(db.schema.createTable('inventory'))
-          .addColumn('project_id', 'integer', projectRef)
-          .addColumn('name', 'varchar(255)', (c) => c.notNull())
-          .addColumn('type', 'varchar(32)', (c) => c.notNull())
-          .addColumn('inventory', h.longText, (c) => c.notNull())
-          .addColumn('ssh_key_id', 'integer', (c) => c.references('access_key.id'))
-          .addColumn('become_key_id', 'integer', (c) => c.references('access_key.id'))
-          .addColumn('repository_id', 'integer', (c) => c.references('repository.id'))
-          .addColumn('template_id', 'integer', (c) => c.references('template.id').onDelete('cascade'))
-          .addColumn('created', time, (c) => c.notNull()),
-      )
-      .execute();
-    await db.schema.createIndex('inventory_project_idx').on('inventory').column('project_id').execute();
+  // Workspace inventories belong to a template (template_id); others may read their file from a repository.
+  await h.createTable('inventory', {
+    project_id: projectId,
+    name: varchar(255),
+    type: varchar(32),
+    inventory: longText,
+    ssh_key_id: nullable(references('access_key')),
+    become_key_id: nullable(references('access_key')),
+    repository_id: nullable(references('repository')),
+    template_id: nullable(references('template', 'cascade')),
+    created: time,
+  });
+  await h.createIndexes('inventory', { inventory_project_idx: ['project_id'] });
 
-    await h
-      .finish(
-        h
-          .withId(db.schema.createTable('template_vault'))
-          .addColumn('project_id', 'integer', projectRef)
-          .addColumn('template_id', 'integer', (c) => c.notNull().references('template.id').onDelete('cascade'))
-          .addColumn('name', 'varchar(255)', (c) => c.notNull().defaultTo(''))
-          .addColumn('type', 'varchar(16)', (c) => c.notNull())
-          .addColumn('vault_key_id', 'integer', (c) => c.references('access_key.id'))
-          .addColumn('script', 'varchar(1024)', (c) => c.notNull().defaultTo('')),
-      )
-      .execute();
-    await db.schema.createIndex('template_vault_template_idx').on('template_vault').column('template_id').execute();
+  await h.createTable('template_vault', {
+    project_id: projectId,
+    template_id: references('template', 'cascade'),
+    name: varchar(255, ''),
+    type: varchar(16),
+    vault_key_id: nullable(references('access_key')),
+    script: varchar(1024, ''),
+  });
+  await h.createIndexes('template_vault', { template_vault_template_idx: ['template_id'] });
 
-    await h
-      .finish(
-        db.schema
-          .createTable('app')
-          .addColumn('id', 'varchar(64)', (c) => c.primaryKey())
-          .addColumn('active', 'integer', flag)
-          .addColumn('priority', 'integer', flag)
-          .addColumn('title', 'varchar(255)', (c) => c.notNull().defaultTo(''))
-          .addColumn('icon', 'varchar(255)', (c) => c.notNull().defaultTo(''))
-          .addColumn('color', 'varchar(64)', (c) => c.notNull().defaultTo(''))
-          .addColumn('dark_color', 'varchar(64)', (c) => c.notNull().defaultTo(''))
-          .addColumn('path', 'varchar(1024)', (c) => c.notNull().defaultTo(''))
-          .addColumn('args', h.longText, (c) => c.notNull()),
-      )
-      .execute();
-    await db
-      .insertInto('app' as never)
-      .values(DEFAULT_APPS.map((app) => ({ ...app, active: 1, path: '', args: '[]' })) as never)
-      .execute();
-  },
-};
+  await h.createTable('app', {
+    id: primaryKey(varchar(64)),
+    active: integer(0),
+    priority: integer(0),
+    title: varchar(255, ''),
+    icon: varchar(255, ''),
+    color: varchar(64, ''),
+    dark_color: varchar(64, ''),
+    path: varchar(1024, ''),
+    args: longText,
+  });
+  await db
+    .insertInto('app' as never)
+    .values(DEFAULT_APPS.map((app) => ({ ...app, active: 1, path: '', args: '[]' })) as never)
+    .execute();
+});

@@ -1,29 +1,17 @@
-import type { GantryMigration } from '../schema.ts';
+import { defineMigration, integer, nullable, references, time, unique, varchar } from '../schema.ts';
 
-const time = 'varchar(40)';
-
-export const authFactors: GantryMigration = {
-  name: '0006-auth-factors',
-  async up(db, h) {
-    // One TOTP factor per user: the secret sealed with the secret box, the recovery code only as an
-    // argon2 hash, and the last accepted time step so that a code cannot be used twice.
-    await h
-      .finish(
-        h
-          .withId(db.schema.createTable('user_totp'))
-          .addColumn('user_id', 'integer', (c) => c.notNull().unique().references('users.id').onDelete('cascade'))
-          .addColumn('created', time, (c) => c.notNull())
-          .addColumn('secret', 'varchar(1024)', (c) => c.notNull())
-          .addColumn('recovery_hash', 'varchar(255)')
-          .addColumn('confirmed', 'integer', (c) => c.notNull().defaultTo(0))
-          .addColumn('last_used_step', 'integer'),
-      )
-      .execute();
-    // '' = verified; otherwise the factor the session still awaits ('totp', or 'totp_enroll' when
-    // the server requires TOTP the user has not set up). Existing sessions stay verified.
-    await db.schema
-      .alterTable('session')
-      .addColumn('pending_factor', 'varchar(16)', (c) => c.notNull().defaultTo(''))
-      .execute();
-  },
-};
+export const authFactors = defineMigration('0006-auth-factors', async (_db, h) => {
+  // One TOTP factor per user: the secret sealed with the secret box, the recovery code only as an
+  // argon2 hash, and the last accepted time step so that a code cannot be used twice.
+  await h.createTable('user_totp', {
+    user_id: unique(references('users', 'cascade')),
+    created: time,
+    secret: varchar(1024),
+    recovery_hash: nullable(varchar(255)),
+    confirmed: integer(0),
+    last_used_step: nullable(integer()),
+  });
+  // '' = verified; otherwise the factor the session still awaits ('totp', or 'totp_enroll' when
+  // the server requires TOTP the user has not set up). Existing sessions stay verified.
+  await h.addColumns('session', { pending_factor: varchar(16, '') });
+});

@@ -1,9 +1,6 @@
-import type { GantryMigration } from '../schema.ts';
+import { defineMigration, longText, nullable } from '../schema.ts';
 
-export const environmentPassword: GantryMigration = {
-  name: '0011-environment-password',
-  async up(db, h) {
-    // Semaphore's legacy vault password of a variable group, kept (encrypted) when a backup carries it.
-    await db.schema.alterTable('environment').addColumn('password', h.longText).execute();
-  },
-};
+export const environmentPassword = defineMigration('0011-environment-password', async (_db, h) => {
+  // Semaphore's legacy vault password of a variable group, kept (encrypted) when a backup carries it.
+  await h.addColumns('environment', { password: nullable(longText) });
+});

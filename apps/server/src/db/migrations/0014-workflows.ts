@@ -1,68 +1,34 @@
-import type { GantryMigration } from '../schema.ts';
+import { defineMigration, integer, longText, nullable, references, time, varchar } from '../schema.ts';
 
-export const workflows: GantryMigration = {
-  name: '0014-workflows',
-  async up(db, h) {
-    await h
-      .finish(
-        h
-          .withId(db.schema.createTable('workflow'))
-          .addColumn('project_id', 'integer', (c) => c.notNull().references('project.id').onDelete('cascade'))
-          .addColumn('name', 'varchar(255)', (c) => c.notNull())
-          .addColumn('description', h.longText, (c) => c.notNull())
-          // The number of the revision in force; every saved change adds one.
-          .addColumn('revision', 'integer', (c) => c.notNull())
-          .addColumn('created', 'varchar(40)', (c) => c.notNull())
-          .addColumn('updated', 'varchar(40)', (c) => c.notNull()),
-      )
-      .execute();
-    // A workflow is found by its name when it is applied from a file.
-    await db.schema
-      .createIndex('workflow_project_name')
-      .on('workflow')
-      .columns(['project_id', 'name'])
-      .unique()
-      .execute();
+export const workflows = defineMigration('0014-workflows', async (_db, h) => {
+  await h.createTable('workflow', {
+    project_id: references('project', 'cascade'),
+    name: varchar(255),
+    description: longText,
+    // The number of the revision in force; every saved change adds one.
+    revision: integer(),
+    created: time,
+    updated: time,
+  });
+  // A workflow is found by its name when it is applied from a file.
+  await h.createUniqueIndexes('workflow', { workflow_project_name: ['project_id', 'name'] });
 
-    await h
-      .finish(
-        h
-          .withId(db.schema.createTable('workflow_revision'))
-          .addColumn('workflow_id', 'integer', (c) => c.notNull().references('workflow.id').onDelete('cascade'))
-          .addColumn('project_id', 'integer', (c) => c.notNull().references('project.id').onDelete('cascade'))
-          .addColumn('number', 'integer', (c) => c.notNull())
-          .addColumn('definition', h.longText, (c) => c.notNull())
-          .addColumn('user_id', 'integer', (c) => c.references('users.id').onDelete('set null'))
-          .addColumn('created', 'varchar(40)', (c) => c.notNull()),
-      )
-      .execute();
-    await db.schema
-      .createIndex('workflow_revision_number')
-      .on('workflow_revision')
-      .columns(['workflow_id', 'number'])
-      .unique()
-      .execute();
+  await h.createTable('workflow_revision', {
+    workflow_id: references('workflow', 'cascade'),
+    project_id: references('project', 'cascade'),
+    number: integer(),
+    definition: longText,
+    user_id: nullable(references('users', 'set null')),
+    created: time,
+  });
+  await h.createUniqueIndexes('workflow_revision', { workflow_revision_number: ['workflow_id', 'number'] });
 
-    // The templates the revision in force uses: what the references of a template read.
-    await h
-      .finish(
-        h
-          .withId(db.schema.createTable('workflow_template'))
-          .addColumn('workflow_id', 'integer', (c) => c.notNull().references('workflow.id').onDelete('cascade'))
-          .addColumn('project_id', 'integer', (c) => c.notNull().references('project.id').onDelete('cascade'))
-          .addColumn('template_id', 'integer', (c) => c.notNull().references('template.id').onDelete('cascade')),
-      )
-      .execute();
-    await db.schema
-      .createIndex('workflow_template_key')
-      .on('workflow_template')
-      .columns(['template_id', 'workflow_id'])
-      .unique()
-      .execute();
-    await db.schema
-      .createIndex('workflow_template_workflow_idx')
-      .on('workflow_template')
-      .column('workflow_id')
-      .execute();
-  },
-};
+  // The templates the revision in force uses: what the references of a template read.
+  await h.createTable('workflow_template', {
+    workflow_id: references('workflow', 'cascade'),
+    project_id: references('project', 'cascade'),
+    template_id: references('template', 'cascade'),
+  });
+  await h.createUniqueIndexes('workflow_template', { workflow_template_key: ['template_id', 'workflow_id'] });
+  await h.createIndexes('workflow_template', { workflow_template_workflow_idx: ['workflow_id'] });
+});

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { GantryMigration } from '../schema.ts';
+import { defineMigration } from '../schema.ts';
 
 /**
  * Log lines are keyed by (task_id, seq), the key every reader and every deletion already uses,
@@ -12,34 +12,23 @@ import type { GantryMigration } from '../schema.ts';
  * Rewriting the table: instant on PostgreSQL (a dropped column is only marked so), a copy of the
  * table on MySQL/MariaDB and SQLite (about a minute per 10 million lines).
  */
-export const taskOutputKey: GantryMigration = {
-  name: '0017-task-output-key',
-  async up(db, h) {
-    if (h.dialect === 'postgres') {
-      await sql`alter table task_output drop constraint if exists task_output_task_id_fkey`.execute(db);
-      await sql`alter table task_output drop column id`.execute(db);
-      await sql`alter table task_output add constraint task_output_task_seq_idx primary key using index task_output_task_seq_idx`.execute(
-        db,
-      );
-      await sql`
-        create function task_output_follow_task() returns trigger language plpgsql as $$
-        begin
-          delete from task_output where task_id in (select id from deleted_tasks);
-          return null;
-        end $$`.execute(db);
-      await sql`
-        create trigger task_output_follow_task after delete on task
-        referencing old table as deleted_tasks for each statement
-        execute function task_output_follow_task()`.execute(db);
-      return;
-    }
-    if (h.dialect === 'mysql') {
-      await sql`alter table task_output drop column id, add primary key (task_id, seq), drop index task_output_task_seq_idx`.execute(
-        db,
-      );
-      return;
-    }
-    await sql`
+export const taskOutputKey = defineMigration('0017-task-output-key', async (db, h) => {
+  if (h.dialect === 'postgres') {
+    await sql`alter table task_output drop constraint if exists task_output_task_id_fkey`.execute(db);
+    await sql`alter table task_output drop column id`.execute(db);
+    await sql`alter table task_output add constraint task_output_task_seq_idx primary key using index task_output_task_seq_idx`.execute(
+      db,
+    );
+    await h.followTaskDeletion('task_output');
+    return;
+  }
+  if (h.dialect === 'mysql') {
+    await sql`alter table task_output drop column id, add primary key (task_id, seq), drop index task_output_task_seq_idx`.execute(
+      db,
+    );
+    return;
+  }
+  await sql`
       create table task_output_keyed (
         task_id integer not null references task (id) on delete cascade,
         seq integer not null,
@@ -47,10 +36,9 @@ export const taskOutputKey: GantryMigration = {
         output text not null,
         primary key (task_id, seq)
       ) without rowid`.execute(db);
-    await sql`insert into task_output_keyed (task_id, seq, time, output) select task_id, seq, time, output from task_output`.execute(
-      db,
-    );
-    await sql`drop table task_output`.execute(db);
-    await sql`alter table task_output_keyed rename to task_output`.execute(db);
-  },
-};
+  await sql`insert into task_output_keyed (task_id, seq, time, output) select task_id, seq, time, output from task_output`.execute(
+    db,
+  );
+  await sql`drop table task_output`.execute(db);
+  await sql`alter table task_output_keyed rename to task_output`.execute(db);
+});

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { GantryMigration } from '../schema.ts';
+import { defineMigration, integer, nullable, references, type SchemaHelpers } from '../schema.ts';
 
 /**
  * SQLite cannot drop a NOT NULL: the table is rebuilt from its own definition with the constraint
@@ -35,30 +35,24 @@ async function dropNotNullOnSqlite(db: Kysely<unknown>, table: string, column: s
 }
 
 /** Schedules and integrations may start a workflow instead of a template: their template becomes optional. */
-async function addWorkflowTarget(db: Kysely<unknown>, dialect: string, table: 'schedule' | 'integration') {
-  await db.schema
-    .alterTable(table)
-    .addColumn('workflow_id', 'integer', (c) => c.references('workflow.id').onDelete('cascade'))
-    .execute();
-  await db.schema.createIndex(`${table}_workflow_idx`).on(table).column('workflow_id').execute();
-  if (dialect === 'postgres')
+async function addWorkflowTarget(db: Kysely<unknown>, h: SchemaHelpers, table: 'schedule' | 'integration') {
+  await h.addColumns(table, { workflow_id: nullable(references('workflow', 'cascade')) });
+  await h.createIndexes(table, { [`${table}_workflow_idx`]: ['workflow_id'] });
+  if (h.dialect === 'postgres')
     await sql`alter table ${sql.table(table)} alter column template_id drop not null`.execute(db);
-  else if (dialect === 'mysql') await sql`alter table ${sql.table(table)} modify template_id integer null`.execute(db);
+  else if (h.dialect === 'mysql')
+    await sql`alter table ${sql.table(table)} modify template_id integer null`.execute(db);
   else await dropNotNullOnSqlite(db, table, 'template_id');
 }
 
-export const workflowRunOrigins: GantryMigration = {
-  name: '0022-workflow-run-origins',
-  async up(db, h) {
-    // A retry is a new run of the same revision: it names the run it retries, once.
-    await db.schema.alterTable('workflow_run').addColumn('retry_of', 'integer').execute();
-    await db.schema.createIndex('workflow_run_retry_of_key').on('workflow_run').column('retry_of').unique().execute();
-    // What started a run when no user did (a schedule, an integration); both null for a user's run.
-    await db.schema.alterTable('workflow_run').addColumn('schedule_id', 'integer').execute();
-    await db.schema.alterTable('workflow_run').addColumn('integration_id', 'integer').execute();
-    // The task history names the run of each task: a task's step is found from the task.
-    await db.schema.createIndex('workflow_step_run_task_idx').on('workflow_step_run').column('task_id').execute();
-    await addWorkflowTarget(db, h.dialect, 'schedule');
-    await addWorkflowTarget(db, h.dialect, 'integration');
-  },
-};
+export const workflowRunOrigins = defineMigration('0022-workflow-run-origins', async (db, h) => {
+  // A retry is a new run of the same revision: it names the run it retries, once.
+  await h.addColumns('workflow_run', { retry_of: nullable(integer()) });
+  await h.createUniqueIndexes('workflow_run', { workflow_run_retry_of_key: ['retry_of'] });
+  // What started a run when no user did (a schedule, an integration); both null for a user's run.
+  await h.addColumns('workflow_run', { schedule_id: nullable(integer()), integration_id: nullable(integer()) });
+  // The task history names the run of each task: a task's step is found from the task.
+  await h.createIndexes('workflow_step_run', { workflow_step_run_task_idx: ['task_id'] });
+  await addWorkflowTarget(db, h, 'schedule');
+  await addWorkflowTarget(db, h, 'integration');
+});
