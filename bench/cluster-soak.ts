@@ -3,7 +3,8 @@ import path from 'node:path';
 import WebSocket from 'ws';
 import { readTestEnvironment } from '../apps/server/src/config.ts';
 import type { Dialect } from '../apps/server/src/db/database.ts';
-import { GANTRY_SOURCE_BIN, freePort } from '../apps/server/test/server-process-fixture.ts';
+import { freePort } from '../apps/server/test/machine.ts';
+import { GANTRY_SOURCE_BIN } from '../apps/server/test/server-process-fixture.ts';
 import {
   connectClient,
   createBenchProject,

@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { connectDatabase, type DbConnection } from '../apps/server/src/db/connect.ts';
 import type { Dialect } from '../apps/server/src/db/database.ts';
-import { freePort, startServerProcess, type ServerProcess } from '../apps/server/test/server-process-fixture.ts';
+import { freePort } from '../apps/server/test/machine.ts';
+import { startServerProcess, type ServerProcess } from '../apps/server/test/server-process-fixture.ts';
 import { createTestDatabase } from '../apps/server/test/test-databases.ts';
 
 /**

@@ -5,7 +5,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isRunning } from '../../../packages/runner/test/support/process-state.ts';
-import { freePort, startServerProcess } from './server-process-fixture.ts';
+import { freePort } from './machine.ts';
+import {
+  createScriptProject,
+  signInToProcess,
+  startServerProcess,
+  waitForScriptPid,
+} from './server-process-fixture.ts';
 import { createTestDatabase, listClusterDialects, TEST_REDIS_URL, type TestDatabase } from './test-databases.ts';
 
 // Several nodes need a shared server store: SQLite serves one machine only.
@@ -44,64 +50,25 @@ describe.each(dialects)('a Gantry node SIGKILLed in a cluster on %s', (dialect) 
     return started;
   }
 
-  async function signIn(url: string) {
-    const login = await fetch(`${url}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ auth: 'admin', password: 'node-Loss-Pass-1' }),
-    });
-    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-    return async <T = Record<string, unknown> & { id: number }>(
-      method: string,
-      route: string,
-      body?: unknown,
-    ): Promise<T> => {
-      const response = await fetch(`${url}${route}`, {
-        method,
-        headers: { cookie, 'content-type': 'application/json' },
-        ...(body ? { body: JSON.stringify(body) } : {}),
-      });
-      return (await response.json()) as T;
-    };
-  }
-
   it('is noticed within 15 s by the survivor, which starts the task it left queued; back, it ends the processes of its closed task', async () => {
     writeFileSync(path.join(scripts, 'long.sh'), 'echo "pid $$"\nsleep 300\n');
     writeFileSync(path.join(scripts, 'short.sh'), 'echo done\n');
     const [dirA = '', dirB = ''] = dataDirs;
     const a = await startNode(dirA);
-    const callA = await signIn(a.url);
+    const callA = await signInToProcess(a.url, 'admin', 'node-Loss-Pass-1');
     // One task at a time in the project: the second waits in the queue of node A when A dies.
-    const project = await callA('POST', '/api/projects', { name: 'Node loss', max_parallel_tasks: 1 });
-    const base = `/api/project/${project.id}`;
-    const [key] = await callA<{ id: number }[]>('GET', `${base}/keys`);
-    const [group] = await callA<{ id: number }[]>('GET', `${base}/environment`);
-    const repository = await callA('POST', `${base}/repositories`, {
-      name: 'local',
-      git_url: scripts,
-      ssh_key_id: key?.id,
+    const { base, createTemplate } = await createScriptProject(callA, scripts, {
+      name: 'Node loss',
+      max_parallel_tasks: 1,
     });
-    const template = (playbook: string) =>
-      callA('POST', `${base}/templates`, {
-        name: playbook,
-        app: 'bash',
-        playbook,
-        repository_id: repository.id,
-        environment_id: group?.id,
-        allow_parallel_tasks: true,
-      });
-    const long = await callA('POST', `${base}/tasks`, { template_id: (await template('long.sh')).id });
-    let scriptPid = 0;
-    for (let i = 0; i < 200 && !scriptPid; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      const output = await callA<{ output: string }[]>('GET', `${base}/tasks/${long.id}/output`);
-      scriptPid = Number(output.find((l) => l.output.startsWith('pid '))?.output.slice(4) ?? 0);
-    }
+    const template = (playbook: string) => createTemplate({ name: playbook, playbook, allow_parallel_tasks: true });
+    const long = await callA('POST', `${base}/tasks`, { template_id: await template('long.sh') });
+    const scriptPid = await waitForScriptPid(callA, base, long.id);
     expect(scriptPid).toBeGreaterThan(0);
-    const queued = await callA('POST', `${base}/tasks`, { template_id: (await template('short.sh')).id });
+    const queued = await callA('POST', `${base}/tasks`, { template_id: await template('short.sh') });
 
     const b = await startNode(dirB);
-    const callB = await signIn(b.url);
+    const callB = await signInToProcess(b.url, 'admin', 'node-Loss-Pass-1');
     expect((await callB('GET', `${base}/tasks/${queued.id}`)).status).toBe('waiting');
     a.child.kill('SIGKILL');
     const killedAt = Date.now();

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectLive } from './live-client.ts';
 import { readTestEnvironment } from '../src/config.ts';
-import { freePort } from './server-process-fixture.ts';
+import { freePort } from './machine.ts';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
 import { createPeerNode, createTestApp, listen, type TestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';

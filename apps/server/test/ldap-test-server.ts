@@ -1,8 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort, isListening } from './machine.ts';
 
 const SLAPD = '/usr/sbin/slapd';
 export const LDAP_SUFFIX = 'dc=gantry,dc=test';
@@ -23,18 +23,6 @@ export interface LdapTestServer {
   close(): Promise<void>;
 }
 
-function findFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port')),
-      );
-    });
-  });
-}
-
 function run(command: string, args: string[]): void {
   const result = spawnSync(command, args, { encoding: 'utf8', timeout: 30_000 });
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed: ${result.stderr}${result.stdout}`);
@@ -45,14 +33,7 @@ async function waitForPort(port: number, exited: () => string | undefined): Prom
   while (Date.now() < deadline) {
     const failure = exited();
     if (failure !== undefined) throw new Error(`slapd exited: ${failure}`);
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
-        socket.end();
-        resolve(true);
-      });
-      socket.on('error', () => resolve(false));
-    });
-    if (open) return;
+    if (await isListening(port)) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error('slapd did not start listening in time');
@@ -111,7 +92,7 @@ export async function startLdapTestServer(seedLdif: string): Promise<LdapTestSer
   writeFileSync(seedFile, seedLdif);
   run('/usr/sbin/slapadd', ['-f', configFile, '-l', seedFile]);
 
-  const [port, tlsPort] = [await findFreePort(), await findFreePort()];
+  const [port, tlsPort] = [await freePort(), await freePort()];
   const child = spawn(
     SLAPD,
     ['-f', configFile, '-h', `ldap://127.0.0.1:${port}/ ldaps://127.0.0.1:${tlsPort}/`, '-d', '0'],

@@ -15,7 +15,8 @@ import path from 'node:path';
 import { createRunnerAgent, createRunnerClient, privateFilesRoot } from '@gantry/runner';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createGitRepository } from '../../../packages/runner/test/support/git-fixture.ts';
-import { freePort, startServerProcess } from './server-process-fixture.ts';
+import { freePort } from './machine.ts';
+import { startServerProcess } from './server-process-fixture.ts';
 
 const PASSWORD = 'atRest-Pass-1';
 

@@ -1,19 +1,9 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { readTestEnvironment } from '../src/config.ts';
 
 /** The `gantry` command run from the sources: tests exercise the code as it is now, not the last build. */
 export const GANTRY_SOURCE_BIN = path.resolve(import.meta.dirname, '../bin/gantry-source.mjs');
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -118,6 +108,43 @@ export async function signInToProcess(url: string, login: string, password: stri
   };
 }
 
+/** A project whose repository is a local directory of scripts, with a maker of bash templates running them. */
+export interface ScriptProject {
+  /** The project's API path. */
+  base: string;
+  /** Creates a bash template running `playbook` from the scripts directory; returns its id. */
+  createTemplate(fields: { name: string; playbook: string } & Record<string, unknown>): Promise<number>;
+}
+
+/** Creates, through `api`, a project (`fields`: its name and settings) whose repository is the local directory `scripts`. */
+export async function createScriptProject(
+  api: ProcessApi,
+  scripts: string,
+  fields: { name: string } & Record<string, unknown>,
+): Promise<ScriptProject> {
+  const project = await api('POST', '/api/projects', fields);
+  const base = `/api/project/${project.id}`;
+  const [key] = await api<{ id: number }[]>('GET', `${base}/keys`);
+  const [group] = await api<{ id: number }[]>('GET', `${base}/environment`);
+  const repository = await api('POST', `${base}/repositories`, {
+    name: 'local',
+    git_url: scripts,
+    ssh_key_id: key?.id,
+  });
+  return {
+    base,
+    async createTemplate(template) {
+      const created = await api('POST', `${base}/templates`, {
+        app: 'bash',
+        repository_id: repository.id,
+        environment_id: group?.id,
+        ...template,
+      });
+      return created.id;
+    },
+  };
+}
+
 /**
  * Creates, through `api`, a project whose repository is the local directory `scripts`, and a bash
  * template running `playbook` from it; returns the project's API path and the template's id.
@@ -127,21 +154,17 @@ export async function createScriptTemplate(
   scripts: string,
   names: { project: string; template: string; playbook: string },
 ): Promise<{ base: string; templateId: number }> {
-  const project = await api('POST', '/api/projects', { name: names.project });
-  const base = `/api/project/${project.id}`;
-  const [key] = await api<{ id: number }[]>('GET', `${base}/keys`);
-  const [group] = await api<{ id: number }[]>('GET', `${base}/environment`);
-  const repository = await api('POST', `${base}/repositories`, {
-    name: 'local',
-    git_url: scripts,
-    ssh_key_id: key?.id,
-  });
-  const template = await api('POST', `${base}/templates`, {
-    name: names.template,
-    app: 'bash',
-    playbook: names.playbook,
-    repository_id: repository.id,
-    environment_id: group?.id,
-  });
-  return { base, templateId: template.id };
+  const { base, createTemplate } = await createScriptProject(api, scripts, { name: names.project });
+  return { base, templateId: await createTemplate({ name: names.template, playbook: names.playbook }) };
+}
+
+/** Waits until the task's script has printed `pid <its process id>` (as `echo "pid $$"` does) and returns that id. */
+export async function waitForScriptPid(api: ProcessApi, base: string, taskId: number): Promise<number> {
+  let scriptPid = 0;
+  for (let i = 0; i < 200 && !scriptPid; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const output = await api<{ output: string }[]>('GET', `${base}/tasks/${taskId}/output`);
+    scriptPid = Number(output.find((l) => l.output.startsWith('pid '))?.output.slice(4) ?? 0);
+  }
+  return scriptPid;
 }

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createScriptTemplate, freePort, signInToProcess, startServerProcess } from './server-process-fixture.ts';
+import { freePort } from './machine.ts';
+import { createScriptTemplate, signInToProcess, startServerProcess } from './server-process-fixture.ts';
 
 describe('the server process as a service manager sees it', () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gantry-process-'));

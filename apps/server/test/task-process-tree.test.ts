@@ -7,13 +7,7 @@ import { isRunning, plantedPids, plantingScript } from '../../../packages/runner
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
 import { listen, useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
-import {
-  createScriptTemplate,
-  freePort,
-  signInToProcess,
-  spawnGantryCommand,
-  type CapturedProcess,
-} from './server-process-fixture.ts';
+import { spawnGantryCommand, type CapturedProcess } from './server-process-fixture.ts';
 import { useServerStore } from './server-store-fixture.ts';
 
 // The sources, not the last build: this tests the code as it is now.
@@ -96,29 +90,25 @@ describe.each(dialects)('the process tree of a task on %s', (dialect) => {
 });
 
 describe('a server killed while a task runs a process tree', () => {
-  const { scripts, start } = useServerStore('tree-restart', 'tree-Pass-1');
+  const { scripts, start, startScriptTask } = useServerStore('tree-restart', 'tree-Pass-1');
 
   it('the restarted server kills every process the task left, though the script that started them is dead too', async () => {
     const { dir, script } = plantingTaskScript('echo "leader $$"\nexec sleep 327');
     writeFileSync(path.join(scripts, 'tree.sh'), script);
-    const port = await freePort();
-    const first = await start(port);
-    const call = await signInToProcess(`http://127.0.0.1:${port}`, 'admin', 'tree-Pass-1');
-    const { base, templateId } = await createScriptTemplate(call, scripts, {
+    const { port, server, call, base, taskId } = await startScriptTask({
       project: 'Tree',
       template: 'Tree',
       playbook: 'tree.sh',
     });
-    const task = await call('POST', `${base}/tasks`, { template_id: templateId });
 
     const output = async () =>
-      (await call<{ output: string }[]>('GET', `${base}/tasks/${task.id}/output`)).map((l) => l.output);
+      (await call<{ output: string }[]>('GET', `${base}/tasks/${taskId}/output`)).map((l) => l.output);
     await expect.poll(output, { timeout: 20_000, interval: 50 }).toContain('planted');
     const pids = plantedPids(dir);
     const leader = Number((await output()).find((line) => line.startsWith('leader '))?.slice(7));
 
-    first.kill('SIGKILL');
-    await new Promise((resolve) => first.once('exit', resolve));
+    server.kill('SIGKILL');
+    await new Promise((resolve) => server.once('exit', resolve));
     // Nothing of the task died with the server. Its leader dies now: recovery cannot rely on it.
     expect(pids.filter(isRunning)).toEqual(pids);
     expect(isOurSleeper(leader)).toBe(true);
@@ -128,7 +118,7 @@ describe('a server killed while a task runs a process tree', () => {
     await start(port);
     // Recovery runs once the server listens.
     await expect
-      .poll(async () => (await call('GET', `${base}/tasks/${task.id}`)).status, { timeout: 20_000 })
+      .poll(async () => (await call('GET', `${base}/tasks/${taskId}`)).status, { timeout: 20_000 })
       .toBe('error');
     expect(await output()).toContain('Its processes, still running, were stopped.');
     expect(pids.filter(isRunning)).toEqual([]);

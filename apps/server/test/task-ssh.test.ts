@@ -1,9 +1,9 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, isListening } from './machine.ts';
 import { createGitRepository } from './task-fixture.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
 
@@ -27,15 +27,6 @@ function ensureDeployUser(sshdDir: string): void {
   writeFileSync(`/etc/sudoers.d/${DEPLOY_USER}`, `${DEPLOY_USER} ALL=(ALL) ALL\n`, { mode: 0o440 });
   // sshd reads the shared authorized_keys file as the user who logs in.
   chmodSync(sshdDir, 0o755);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 const PASSPHRASE = 'key-Passphrase-31';
@@ -65,14 +56,7 @@ async function startSshd(): Promise<{ port: number; privateKey: string; stop(): 
   mkdirSync('/run/sshd', { recursive: true });
   const child: ChildProcess = spawn(SSHD, ['-D', '-e', '-f', path.join(dir, 'sshd_config')], { stdio: 'ignore' });
   for (let i = 0; i < 100; i++) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
-        socket.end();
-        resolve(true);
-      });
-      socket.on('error', () => resolve(false));
-    });
-    if (open) break;
+    if (await isListening(port)) break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return {

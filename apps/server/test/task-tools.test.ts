@@ -3,20 +3,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { hasBinary } from './machine.ts';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
 import { useTestApp } from './test-app.ts';
 
-function has(binary: string): boolean {
-  try {
-    execFileSync('which', [binary], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const hasAnsible = has('ansible-playbook');
-const hasTerraform = has('terraform');
+const hasAnsible = hasBinary('ansible-playbook');
+const hasTerraform = hasBinary('terraform');
 if (!hasAnsible)
   console.warn('Skipping ansible task tests: ansible-playbook is not installed (apt-get install ansible-core)');
 if (!hasTerraform) console.warn('Skipping real terraform task tests: terraform is not installed');

@@ -1,11 +1,11 @@
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readTestEnvironment } from '../src/config.ts';
+import { freePort, hasBinary } from './machine.ts';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
 import { createTestApp, type TestApp, useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
@@ -354,26 +354,9 @@ describe.each(dialects)('terraform workspaces and the HTTP state backend on %s',
   });
 });
 
-function hasBinary(binary: string): boolean {
-  try {
-    execFileSync('which', [binary], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 const terraformBinary = ['terraform', 'tofu'].find(hasBinary);
 if (!terraformBinary)
   console.warn('Skipping the real terraform backend tests: neither terraform nor tofu is installed');
-
-async function findFreePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const MAIN_TF = [
   'terraform {',
@@ -398,7 +381,7 @@ describe.skipIf(!terraformBinary)(`${terraformBinary ?? 'terraform'} against the
   let keyId = 0;
 
   beforeAll(async () => {
-    const port = await findFreePort();
+    const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
     t = await createTestApp('sqlite', { web_host: baseUrl });
     await t.app.listen({ port, host: '127.0.0.1' });
