@@ -4,6 +4,7 @@ import { insertRow } from '../apps/server/src/db/insert.ts';
 import { countStatDeltas } from '../apps/server/src/modules/tasks/task-stat-deltas.ts';
 import type { ProjectUserTable } from '../apps/server/src/modules/projects/projects.table.ts';
 import type { TaskStatDayTable, TaskTable } from '../apps/server/src/modules/tasks/tasks.table.ts';
+import { createRandom } from '../apps/server/test/seeded-random.ts';
 
 const memberRole = (i: number): ProjectUserTable['role'] =>
   i % 4 === 0 ? 'manager' : i % 4 === 1 ? 'guest' : 'task_runner';
@@ -46,23 +47,6 @@ const MAX_PARAMETERS: Record<Dialect, number> = { sqlite: 32_000, postgres: 60_0
 const TASK_ROUND = 5_000;
 /** Tasks left unfinished at the end of the year: some still queued, some running. */
 const OPEN_TASKS = { waiting: 10, running: 5 };
-
-function createRandom(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-  return {
-    next,
-    int: (below: number) => Math.floor(next() * below),
-    /** An index weighted towards 0, as some templates run far more often than others. */
-    skewed: (below: number) => Math.min(below - 1, Math.floor(below * next() ** 2)),
-  };
-}
 
 /**
  * Multi-row inserts with the statement text built here: the query builder's per-value work costs

@@ -1,32 +1,20 @@
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTwoNodes } from './cluster-fixture.ts';
 import { connectLive } from './live-client.ts';
-import { createProjectFixture, insertTaskRow, type ProjectFixture } from './task-fixture.ts';
-import { createTwoNodes, listen, type TestApp } from './test-app.ts';
+import { expectLongPollHearsForceStop } from './runner-fixture.ts';
+import { insertTaskRow } from './task-fixture.ts';
 import { listClusterDialects } from './test-databases.ts';
 
 const dialects = await listClusterDialects();
 
 describe.each(dialects)('two Gantry nodes sharing one %s store and Redis', (dialect) => {
-  let a: TestApp;
-  let b: TestApp;
-  let p: ProjectFixture;
-  let urlB = '';
-
-  beforeAll(async () => {
-    [a, b] = await createTwoNodes(dialect);
-    p = await createProjectFixture(a, {
-      'count.sh': 'for i in $(seq 1 500); do echo "n$i"; done\n',
-      'sleeper.sh': 'echo "going to sleep"; sleep 60 & wait\n',
-      'infra/main.tf': '',
-    });
-    urlB = await listen(b.app);
-  });
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
+  const { a, b, p, urlB } = useTwoNodes(dialect, {
+    'count.sh': 'for i in $(seq 1 500); do echo "n$i"; done\n',
+    'sleeper.sh': 'echo "going to sleep"; sleep 60 & wait\n',
+    'infra/main.tf': '',
   });
 
   /**
@@ -66,7 +54,7 @@ describe.each(dialects)('two Gantry nodes sharing one %s store and Redis', (dial
   }
 
   it('a browser connected to one node watches, live and in order, a task that runs on the other', async () => {
-    const { socket, messages } = await connectLive(urlB, { cookie: a.adminCookie }, '?batch=1');
+    const { socket, messages } = await connectLive(urlB(), { cookie: a.adminCookie }, '?batch=1');
 
     const { updates, lines } = await watchCountTask(messages);
     expect(updates).toEqual(['starting', 'running', 'success']);
@@ -75,7 +63,7 @@ describe.each(dialects)('two Gantry nodes sharing one %s store and Redis', (dial
   });
 
   it('a node whose Redis messages were lost still delivers every line, read back from the shared store', async () => {
-    const { socket, messages } = await connectLive(urlB, { cookie: a.adminCookie }, '?batch=1');
+    const { socket, messages } = await connectLive(urlB(), { cookie: a.adminCookie }, '?batch=1');
 
     // After the first, every other batch of lines published by node A goes missing on its way to
     // node B. (A first batch lost is a client that joined mid-task: it reads the start from the API.)
@@ -196,20 +184,7 @@ describe.each(dialects)('two Gantry nodes sharing one %s store and Redis', (dial
       headers,
       body: { Jobs: [{ ID: taskId, Status: 'running', LogOffset: 0, LogRecords: [] }] },
     });
-    const longPoll = () => b.request('GET', '/api/internal/runners?wait=15', { headers });
-    expect(((await longPoll()).body as { CurrentJobs: unknown[] }).CurrentJobs).toEqual([
-      { id: taskId, status: 'running', force: false },
-    ]);
-    const pending = longPoll();
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(
-      (await a.request('POST', `${p.base}/tasks/${taskId}/stop`, { as: a.adminCookie, body: { force: true } })).status,
-    ).toBe(204);
-    const stoppedAt = Date.now();
-    expect(((await pending).body as { CurrentJobs: unknown[] }).CurrentJobs).toEqual([
-      { id: taskId, status: 'stopping', force: true },
-    ]);
-    expect(Date.now() - stoppedAt).toBeLessThan(5000);
+    await expectLongPollHearsForceStop(b, a, p.base, runner.token, taskId, 15);
     await b.request('PUT', '/api/internal/runners', {
       headers,
       body: { Jobs: [{ ID: taskId, Status: 'stopped', LogOffset: 0, LogRecords: [] }] },

@@ -9,34 +9,10 @@ import {
   type Operation,
   type ProjectIds,
 } from './openapi-operations.ts';
+import { createRandom } from './seeded-random.ts';
 import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
-/** Small deterministic generator (mulberry32): the same seed gives the same requests on every run. */
-function createRandom(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let x = state;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    pick<T>(items: readonly T[]): T {
-      const item = items[Math.floor(next() * items.length)];
-      if (item === undefined) throw new Error('pick from an empty list');
-      return item;
-    },
-    sample<T>(items: readonly T[], count: number): T[] {
-      const pool = [...items];
-      const chosen: T[] = [];
-      while (chosen.length < count && pool.length > 0)
-        chosen.push(pool.splice(Math.floor(next() * pool.length), 1)[0] as T);
-      return chosen;
-    },
-  };
-}
 type Random = ReturnType<typeof createRandom>;
 
 /** Numbers JSON cannot carry exactly (or at all); they are spliced into the body text as written. */

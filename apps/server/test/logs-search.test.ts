@@ -1,12 +1,11 @@
 import type { LogsSearchResult } from '@gantry/contract';
-import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deleteLogIndexOfTasks } from '../src/db/log-search-index.ts';
 import { createTaskLogIndexRepository } from '../src/modules/tasks/task-log-index.repository.ts';
 import { createTaskLogIndexer } from '../src/modules/tasks/task-log-indexer.ts';
 import { createLogsSearch } from '../src/modules/tasks/logs-search.ts';
-import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
-import { useTestApp, type TestApp } from './test-app.ts';
+import { countLogIndexRows, createProjectFixture, type ProjectFixture } from './task-fixture.ts';
+import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
@@ -25,18 +24,6 @@ const SCRIPTS = {
   'build.sh': ['echo "compiling"', 'echo "fatal: disk quota exceeded on build01"', 'exit 1'].join('\n'),
   'other.sh': 'echo "fatal: disk quota exceeded on the other project host"\n',
 };
-
-/** How many index rows a task has, read from the store's own index table. */
-async function countIndexRows(t: TestApp, taskId: number): Promise<number> {
-  const { db, dialect } = t.runtime.connection;
-  const query =
-    dialect === 'sqlite'
-      ? sql<{
-          n: number;
-        }>`select count(*) as n from task_log_fts where rowid >= (${taskId} << 32) and rowid < ((${taskId} + 1) << 32)`
-      : sql<{ n: number }>`select count(*) as n from task_log_index where task_id = ${taskId}`;
-  return Number((await query.execute(db)).rows[0]?.n);
-}
 
 describe.each(dialects)('search across task logs on %s', (dialect) => {
   const t = useTestApp(dialect);
@@ -226,7 +213,7 @@ describe.each(dialects)('search across task logs on %s', (dialect) => {
   it('indexes each line once when several indexers catch up at the same time', async () => {
     const { db } = t.runtime.connection;
     const lines = (await p.output(deployTask)).filter((line) => /[\p{L}\p{N}]/u.test(line)).length;
-    expect(await countIndexRows(t, deployTask)).toBe(lines);
+    expect(await countLogIndexRows(t, deployTask)).toBe(lines);
     const repository = createTaskLogIndexRepository(db, dialect);
     await deleteLogIndexOfTasks(db, dialect, [deployTask]);
     await db.updateTable('task').set({ log_indexed: 0 }).where('id', '=', deployTask).execute();
@@ -238,7 +225,7 @@ describe.each(dialects)('search across task logs on %s', (dialect) => {
       createTaskLogIndexer({ index: repository, logger }).catchUp(),
     ]);
     expect(failures).toEqual([]);
-    expect(await countIndexRows(t, deployTask)).toBe(lines);
+    expect(await countLogIndexRows(t, deployTask)).toBe(lines);
     expect(taskIds(await found('q=on%20web01'))).toEqual([deployTask]);
   });
 
@@ -247,13 +234,13 @@ describe.each(dialects)('search across task logs on %s', (dialect) => {
     await p.waitForStatus(doomed, ['error']);
     await t.runtime.services.logIndexer.catchUp();
     expect(taskIds(await found('q=compiling'))[0]).toBe(doomed);
-    expect(await countIndexRows(t, doomed)).toBeGreaterThan(0);
+    expect(await countLogIndexRows(t, doomed)).toBeGreaterThan(0);
     expect((await t.request('DELETE', `${p.base}/tasks/${doomed}`, { as: t.adminCookie })).status).toBe(204);
-    expect(await countIndexRows(t, doomed)).toBe(0);
+    expect(await countLogIndexRows(t, doomed)).toBe(0);
     expect(taskIds(await found('q=compiling'))).not.toContain(doomed);
 
-    expect(await countIndexRows(t, otherTask)).toBeGreaterThan(0);
+    expect(await countLogIndexRows(t, otherTask)).toBeGreaterThan(0);
     expect((await t.request('DELETE', other.base, { as: t.adminCookie })).status).toBe(204);
-    expect(await countIndexRows(t, otherTask)).toBe(0);
+    expect(await countLogIndexRows(t, otherTask)).toBe(0);
   });
 });

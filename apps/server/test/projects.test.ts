@@ -105,22 +105,16 @@ describe.each(dialects)('projects and team on %s', (dialect) => {
     const id = await createProject('Team');
     const zed = await t.createUser('zed');
     const amy = await t.createUser('amy');
-    expect(
-      (
-        await t.request('POST', `/api/project/${id}/users`, {
-          as: t.adminCookie,
-          body: { user_id: zed.id, role: 'manager' },
-        })
-      ).status,
-    ).toBe(204);
-    expect(
-      (
-        await t.request('POST', `/api/project/${id}/users`, {
-          as: t.adminCookie,
-          body: { user_id: amy.id, role: 'guest' },
-        })
-      ).status,
-    ).toBe(204);
+    for (const [user, role] of [
+      [zed, 'manager'],
+      [amy, 'guest'],
+    ] as const) {
+      const added = await t.request('POST', `/api/project/${id}/users`, {
+        as: t.adminCookie,
+        body: { user_id: user.id, role },
+      });
+      expect(added.status, role).toBe(204);
+    }
 
     const duplicate = await t.request('POST', `/api/project/${id}/users`, {
       as: t.adminCookie,

@@ -35,29 +35,13 @@ describe.each(dialects)('project resources on %s', (dialect) => {
   });
 
   it('keys: secrets are required, encrypted at rest, never returned, and replaced only with override_secret', async () => {
-    expect(
-      (
-        await t.request('POST', `${base}/keys`, {
-          as: t.adminCookie,
-          body: { name: 'k', type: 'ssh', ssh: { private_key: '' } },
-        })
-      ).body,
-    ).toMatchObject({
+    expect(await post('/keys', { name: 'k', type: 'ssh', ssh: { private_key: '' } }, 400)).toMatchObject({
       error: 'Private key is required',
     });
     expect(
-      (
-        await t.request('POST', `${base}/keys`, {
-          as: t.adminCookie,
-          body: { name: 'k', type: 'login_password', login_password: { login: 'u' } },
-        })
-      ).body,
-    ).toMatchObject({
-      error: 'Password is required',
-    });
-    expect(
-      (await t.request('POST', `${base}/keys`, { as: t.adminCookie, body: { name: '', type: 'none' } })).body,
-    ).toMatchObject({ error: 'Name is required' });
+      await post('/keys', { name: 'k', type: 'login_password', login_password: { login: 'u' } }, 400),
+    ).toMatchObject({ error: 'Password is required' });
+    expect(await post('/keys', { name: '', type: 'none' }, 400)).toMatchObject({ error: 'Name is required' });
     expect(
       (await t.request('POST', `${base}/keys`, { as: t.adminCookie, body: { name: 'x', type: 'rsa' } })).status,
     ).toBe(400);
@@ -234,24 +218,13 @@ describe.each(dialects)('project resources on %s', (dialect) => {
   });
 
   it('variable groups: JSON validation, secrets created, updated and deleted, values never returned', async () => {
-    expect(
-      (await t.request('POST', `${base}/environment`, { as: t.adminCookie, body: { name: 'e', json: '{bad' } })).body,
-    ).toMatchObject({
+    expect(await post('/environment', { name: 'e', json: '{bad' }, 400)).toMatchObject({
       error: 'Extra variables must be valid JSON',
     });
-    expect(
-      (
-        await t.request('POST', `${base}/environment`, {
-          as: t.adminCookie,
-          body: { name: 'e', json: '{}', env: '{"A": {"nested": 1}}' },
-        })
-      ).body,
-    ).toMatchObject({
+    expect(await post('/environment', { name: 'e', json: '{}', env: '{"A": {"nested": 1}}' }, 400)).toMatchObject({
       error: 'Environment variables must be valid JSON',
     });
-    expect(
-      (await t.request('POST', `${base}/environment`, { as: t.adminCookie, body: { name: '', json: '{}' } })).body,
-    ).toMatchObject({ error: 'Name is required' });
+    expect(await post('/environment', { name: '', json: '{}' }, 400)).toMatchObject({ error: 'Name is required' });
 
     const group = await post('/environment', {
       name: 'prod',

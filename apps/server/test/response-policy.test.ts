@@ -1,27 +1,16 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../src/http/response-policy.ts';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { useWebUiApp } from './test-app.ts';
 
 const BIG_SCRIPT = `console.log(${JSON.stringify('gantry '.repeat(5000))});`;
 
 describe('HTTP responses as a production server sends them', () => {
-  let t: TestApp;
-  let dist: string;
-  beforeAll(async () => {
-    dist = mkdtempSync(path.join(os.tmpdir(), 'gantry-dist-'));
-    writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Gantry</title>');
-    writeFileSync(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
-    mkdirSync(path.join(dist, 'assets'));
-    writeFileSync(path.join(dist, 'assets', 'index-Bx3_kQ9a.js'), BIG_SCRIPT);
-    t = await createTestApp('sqlite', { web_dist_dir: dist });
-  });
-  afterAll(async () => {
-    await t.close();
-    rmSync(dist, { recursive: true, force: true });
+  const { t, dist } = useWebUiApp({
+    'favicon.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+    'assets/index-Bx3_kQ9a.js': BIG_SCRIPT,
   });
 
   it('compresses assets with brotli or gzip as the browser accepts', async () => {

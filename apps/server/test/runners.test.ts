@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import type { Clock } from '../src/clock.ts';
 import { openRuntime } from '../src/runtime.ts';
+import { expectLongPollHearsForceStop } from './runner-fixture.ts';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
 import { spawnGantryCommand, type CapturedProcess } from './server-process-fixture.ts';
 import { listen, type TestApp, type TestResponse, useTestApp } from './test-app.ts';
@@ -421,23 +422,7 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
     expect((repeated.body as { new_jobs: { id: number }[] }).new_jobs.map((job) => job.id)).toEqual([taskId]);
     await r.report([{ ID: taskId, Status: 'running', LogOffset: 0, LogRecords: records(0, 1) }]);
     // A long poll answers at once when what the runner knows changed, and waits when nothing did.
-    const longPoll = () =>
-      t.request('GET', '/api/internal/runners?wait=10', {
-        headers: { 'x-runner-token': runner.token, 'x-runner-started-at': '2026-01-01T00:00:00.000Z' },
-      });
-    expect(((await longPoll()).body as { CurrentJobs: unknown[] }).CurrentJobs).toEqual([
-      { id: taskId, status: 'running', force: false },
-    ]);
-    const pending = longPoll();
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(
-      (await t.request('POST', `${p.base}/tasks/${taskId}/stop`, { as: t.adminCookie, body: { force: true } })).status,
-    ).toBe(204);
-    const startedWaiting = Date.now();
-    expect(((await pending).body as { CurrentJobs: unknown[] }).CurrentJobs).toEqual([
-      { id: taskId, status: 'stopping', force: true },
-    ]);
-    expect(Date.now() - startedWaiting).toBeLessThan(5000);
+    await expectLongPollHearsForceStop(t, t, p.base, runner.token, taskId, 10);
     expect((await p.waitForStatus(taskId, ['stopping'])).status).toBe('stopping');
     await r.report([{ ID: taskId, Status: 'stopped', LogOffset: 1, LogRecords: [] }]);
     expect((await p.waitForStatus(taskId, ['stopped'])).end).not.toBeNull();
@@ -647,13 +632,19 @@ describe('gantry runner processes against a listening server (sqlite)', () => {
       .not.toBeNull();
   }
 
+  /** A runner of the project (its token a secret) started as a process of its own and connected. */
+  async function startProjectRunner(): Promise<{ runner: CreatedRunner; process: CapturedProcess }> {
+    const runner = await createRunner(t, `${p.base}/runners`);
+    t.secrets.add(runner.token);
+    const started = startRunner(runner.token);
+    await waitUntilConnected(runner.id, `${p.base}/runners`);
+    return { runner, process: started };
+  }
+
   it.skipIf(!hasAnsible)(
     'a project runner process runs bash and ansible tasks and streams every line in order',
     async () => {
-      const runner = await createRunner(t, `${p.base}/runners`);
-      t.secrets.add(runner.token);
-      const process1 = startRunner(runner.token);
-      await waitUntilConnected(runner.id, `${p.base}/runners`);
+      const { runner, process: process1 } = await startProjectRunner();
 
       // A secret of the variable group travels to the runner and is masked in the output it sends back.
       t.secrets.add('tok-Secret-777');
@@ -692,9 +683,7 @@ describe('gantry runner processes against a listening server (sqlite)', () => {
   );
 
   it('a runner killed in the middle of a task leaves the task failed, not running', async () => {
-    const runner = await createRunner(t, `${p.base}/runners`);
-    const process1 = startRunner(runner.token);
-    await waitUntilConnected(runner.id, `${p.base}/runners`);
+    const { runner, process: process1 } = await startProjectRunner();
     const taskId = await p.runTask(await p.createTemplate({ playbook: 'hang.sh' }));
     await p.waitForStatus(taskId, ['running'], 30_000);
     // The first line arrives while the script still runs: lines stream, they are not sent at the end.
@@ -718,9 +707,7 @@ describe('gantry runner processes against a listening server (sqlite)', () => {
   }, 60_000);
 
   it('an idle runner waiting in a long poll exits within a few seconds of SIGTERM', async () => {
-    const runner = await createRunner(t, `${p.base}/runners`);
-    const idle = startRunner(runner.token);
-    await waitUntilConnected(runner.id, `${p.base}/runners`);
+    const { runner, process: idle } = await startProjectRunner();
     // Let it settle into a long poll that the server would hold for up to 20 s.
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const signalled = Date.now();
@@ -807,9 +794,7 @@ describe('gantry runner processes against a listening server (sqlite)', () => {
   }, 60_000);
 
   it('a task that prints more than one report holds and ends at once keeps every line before its final status', async () => {
-    const runner = await createRunner(t, `${p.base}/runners`);
-    const process1 = startRunner(runner.token);
-    await waitUntilConnected(runner.id, `${p.base}/runners`);
+    const { runner, process: process1 } = await startProjectRunner();
     const taskId = await p.runTask(await p.createTemplate({ playbook: 'flood.sh' }));
     const task = await p.waitForStatus(taskId, ['success', 'error'], 60_000);
     expect(task.status, process1.output()).toBe('success');
@@ -824,9 +809,7 @@ describe('gantry runner processes against a listening server (sqlite)', () => {
 
   // Last: it replaces the listening server.
   it('a runner keeps its running task through a server restart and finishes it with every line', async () => {
-    const runner = await createRunner(t, `${p.base}/runners`);
-    const process1 = startRunner(runner.token);
-    await waitUntilConnected(runner.id, `${p.base}/runners`);
+    const { process: process1 } = await startProjectRunner();
     const taskId = await p.runTask(await p.createTemplate({ playbook: 'slow.sh' }));
     await expect.poll(async () => (await p.output(taskId)).includes('s3'), { timeout: 30_000 }).toBe(true);
 

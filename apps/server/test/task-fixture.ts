@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import { expect } from 'vitest';
 import { createGitRepository } from '../../../packages/runner/test/support/git-fixture.ts';
 import { insertRow } from '../src/db/insert.ts';
@@ -141,4 +141,46 @@ export async function insertTaskRow(
     output_lines: 0,
     ...fields,
   });
+}
+
+/** How many rows a task has in the search index across logs (migration 0020), read from the store's own index table. */
+export async function countLogIndexRows(t: TestApp, taskId: number): Promise<number> {
+  const { db, dialect } = t.runtime.connection;
+  const query =
+    dialect === 'sqlite'
+      ? sql<{
+          n: number;
+        }>`select count(*) as n from task_log_fts where rowid >= (${taskId} << 32) and rowid < ((${taskId} + 1) << 32)`
+      : sql<{ n: number }>`select count(*) as n from task_log_index where task_id = ${taskId}`;
+  return Number((await query.execute(db)).rows[0]?.n);
+}
+
+/** A user signed in: its id, session cookie and name. */
+export interface Member {
+  id: number;
+  cookie: string;
+  username: string;
+}
+
+/**
+ * Creates a user named `${prefix}-${key}` for each key of `roles` and adds it to the project at `base`
+ * (its API path) with that role; returns them by key.
+ */
+export async function addProjectMembers<K extends string>(
+  t: TestApp,
+  base: string,
+  prefix: string,
+  roles: Record<K, string>,
+): Promise<Record<K, Member>> {
+  const members = {} as Record<K, Member>;
+  for (const [key, role] of Object.entries(roles) as [K, string][]) {
+    const username = `${prefix}-${key}`;
+    members[key] = { ...(await t.createUser(username)), username };
+    const added = await t.request('POST', `${base}/users`, {
+      as: t.adminCookie,
+      body: { user_id: members[key].id, role },
+    });
+    expect(added.status).toBe(204);
+  }
+  return members;
 }

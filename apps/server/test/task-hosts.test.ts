@@ -1,11 +1,8 @@
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { TaskHost } from '@gantry/contract';
-import { createRunnerAgent, createRunnerClient } from '@gantry/runner';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createProjectFixture, insertTaskRow, type ProjectFixture } from './task-fixture.ts';
-import { listen, useTestApp } from './test-app.ts';
+import { withRemoteRunner } from './runner-fixture.ts';
+import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
@@ -274,30 +271,12 @@ describe.each(dialects)('task hosts on %s', (dialect) => {
   });
 
   it('stores the results per host of a task run on a remote runner', async () => {
-    const runner = await t.request('POST', `${p.base}/runners`, { as: t.adminCookie, body: { name: 'remote' } });
-    expect(runner.status, runner.text).toBe(201);
-    const { id: runnerId, token } = runner.body as { id: number; token: string };
-    const url = await listen(t.app);
-    const agent = createRunnerAgent({
-      client: createRunnerClient(url, token),
-      workDir: mkdtempSync(path.join(os.tmpdir(), 'gantry-hosts-runner-')),
-      baseEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', HOME: os.tmpdir() },
-      print: () => undefined,
-      pollWaitSeconds: 1,
-    });
-    const running = agent.run();
-    try {
+    await withRemoteRunner(t, p.base, 'remote', async (runnerId) => {
       const taskId = await p.runTask(templateId);
       const task = await p.waitForStatus(taskId, ['success', 'error'], 120_000);
       expect(task).toMatchObject({ status: 'error', runner_id: runnerId });
       expectFleetResults(await hostsOf(taskId));
       expect(task.host_recap).toEqual({ ok: 0, changed: 1, failed: 1, unreachable: 1 });
-    } finally {
-      agent.stop();
-      await running;
-      // The runner client's kept-alive connections would hold the server's close open.
-      t.app.server.closeAllConnections();
-      await t.request('DELETE', `${p.base}/runners/${runnerId}`, { as: t.adminCookie });
-    }
+    });
   });
 });

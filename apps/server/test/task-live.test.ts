@@ -74,12 +74,23 @@ describe.each(dialects)('live updates, confirmation and recovery on %s', (dialec
     socket.close();
   });
 
-  it('terraform: plan with changes waits for confirmation, then applies the saved plan', async () => {
+  /** A fake terraform as the terraform app, and a terraform template of the repository's infra directory. */
+  async function fakeTerraformTemplate(fields: Record<string, unknown> = {}) {
     const fake = createFakeTerraform();
     await t.request('PUT', '/api/apps/terraform', { as: t.adminCookie, body: { path: fake.path } });
-    const templateId = await p.createTemplate({ app: 'terraform', playbook: 'infra', inventory_id: null });
-    const taskId = await p.runTask(templateId, { params: { upgrade: true } });
+    return { fake, templateId: await p.createTemplate({ app: 'terraform', playbook: 'infra', ...fields }) };
+  }
+
+  /** Starts a task of the template and waits until its plan waits for confirmation. */
+  async function runToConfirmation(templateId: number, body?: Record<string, unknown>): Promise<number> {
+    const taskId = await p.runTask(templateId, body);
     await p.waitForStatus(taskId, ['waiting_confirmation']);
+    return taskId;
+  }
+
+  it('terraform: plan with changes waits for confirmation, then applies the saved plan', async () => {
+    const { fake, templateId } = await fakeTerraformTemplate({ inventory_id: null });
+    const taskId = await runToConfirmation(templateId, { params: { upgrade: true } });
     expect((await t.request('POST', `${p.base}/tasks/${taskId}/confirm`, { as: t.adminCookie })).status).toBe(204);
     expect((await p.waitForStatus(taskId, ['success', 'error'])).status).toBe('success');
     const calls = fake.calls();
@@ -94,11 +105,8 @@ describe.each(dialects)('live updates, confirmation and recovery on %s', (dialec
   });
 
   it('terraform: rejecting the plan ends the task as rejected without applying (stats count it as stopped, not failed); auto-approve applies at once', async () => {
-    const fake = createFakeTerraform();
-    await t.request('PUT', '/api/apps/terraform', { as: t.adminCookie, body: { path: fake.path } });
-    const templateId = await p.createTemplate({ app: 'terraform', playbook: 'infra' });
-    const rejected = await p.runTask(templateId);
-    await p.waitForStatus(rejected, ['waiting_confirmation']);
+    const { fake, templateId } = await fakeTerraformTemplate();
+    const rejected = await runToConfirmation(templateId);
     expect((await t.request('POST', `${p.base}/tasks/${rejected}/reject`, { as: t.adminCookie })).status).toBe(204);
     const ended = await p.waitForStatus(rejected, ['success', 'error', 'rejected']);
     expect(ended.status).toBe('rejected');
@@ -126,11 +134,7 @@ describe.each(dialects)('live updates, confirmation and recovery on %s', (dialec
   });
 
   it('terraform: a force stop while waiting for confirmation ends the task as stopped', async () => {
-    const fake = createFakeTerraform();
-    await t.request('PUT', '/api/apps/terraform', { as: t.adminCookie, body: { path: fake.path } });
-    const templateId = await p.createTemplate({ app: 'terraform', playbook: 'infra' });
-    const taskId = await p.runTask(templateId);
-    await p.waitForStatus(taskId, ['waiting_confirmation']);
+    const taskId = await runToConfirmation((await fakeTerraformTemplate()).templateId);
     await t.request('POST', `${p.base}/tasks/${taskId}/stop`, { as: t.adminCookie, body: { force: true } });
     expect((await p.waitForStatus(taskId, ['stopped', 'error', 'success'])).status).toBe('stopped');
   });

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectDatabase } from '../src/db/connect.ts';
 import { migrateUpTo } from '../src/db/migrate.ts';
 import { createTaskOutputRepository } from '../src/modules/tasks/task-output.repository.ts';
+import { withStoreMigratedUpTo } from './migration-fixture.ts';
 import { createProjectFixture, insertTaskRow, type ProjectFixture } from './task-fixture.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
-import { createTestDatabase, listTestDialects } from './test-databases.ts';
+import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
 
@@ -78,10 +78,7 @@ describe.each(dialects)('task log lines keyed by task and number on %s', (dialec
 
 describe.each(dialects)('migration 0017 on a %s store that holds lines', (dialect) => {
   it('keeps every line, in order, and their key refuses a duplicate', async () => {
-    const database = await createTestDatabase(dialect);
-    const { db } = connectDatabase(dialect, database.url, { maxConnections: 1 });
-    try {
-      await migrateUpTo(db, dialect, '0016-workflow-runs');
+    await withStoreMigratedUpTo(dialect, '0016-workflow-runs', async (db) => {
       // Lines of tasks that are not there: the foreign key is set aside on the one connection.
       if (dialect === 'sqlite') await sql`pragma foreign_keys = off`.execute(db);
       if (dialect === 'mysql') await sql`set foreign_key_checks = 0`.execute(db);
@@ -107,9 +104,6 @@ describe.each(dialects)('migration 0017 on a %s store that holds lines', (dialec
       await expect(
         sql`insert into task_output (task_id, seq, time, output) values (7, 5, 'x', 'again')`.execute(db),
       ).rejects.toThrow();
-    } finally {
-      await db.destroy();
-      await database.drop();
-    }
+    });
   });
 });

@@ -116,49 +116,17 @@ describe.each(dialects)('task request rights on %s', (dialect) => {
       /"note"/,
     );
     // The same extra variable through the CLI arguments the template allows.
-    await expectRefused(
-      runner,
-      ansibleTemplate,
-      { arguments: JSON.stringify(['-e', "note={{ lookup('pipe', 'id') }}"]) },
-      /--extra-vars/,
-    );
-    await expectRefused(
-      runner,
-      ansibleTemplate,
-      { arguments: JSON.stringify(['--extra-vars={"note": "{% raw %}x{% endraw %}"}']) },
-      /--extra-vars/,
-    );
-    await expectRefused(
-      runner,
-      ansibleTemplate,
-      { arguments: JSON.stringify(['-ve', 'note={# x #}']) },
-      /--extra-vars/,
-    );
-    // Variables from a file of the server's, and playbooks outside the repository.
-    await expectRefused(
-      runner,
-      ansibleTemplate,
-      { arguments: JSON.stringify(['-e', '@/etc/passwd']) },
-      /cannot load a file/,
-    );
-    await expectRefused(
-      runner,
-      ansibleTemplate,
-      { arguments: JSON.stringify(['-e@/etc/passwd']) },
-      /cannot load a file/,
-    );
-    await expectRefused(
-      runner,
-      ansibleTemplate,
-      { arguments: JSON.stringify(['/srv/other-project/site.yml']) },
-      /outside the repository/,
-    );
-    await expectRefused(
-      runner,
-      ansibleTemplate,
-      { arguments: JSON.stringify(['--limit=all', '../../other/site.yml']) },
-      /outside the repository/,
-    );
+    for (const [args, refusal] of [
+      [['-e', "note={{ lookup('pipe', 'id') }}"], /--extra-vars/],
+      [['--extra-vars={"note": "{% raw %}x{% endraw %}"}'], /--extra-vars/],
+      [['-ve', 'note={# x #}'], /--extra-vars/],
+      // Variables from a file of the server's, and playbooks outside the repository.
+      [['-e', '@/etc/passwd'], /cannot load a file/],
+      [['-e@/etc/passwd'], /cannot load a file/],
+      [['/srv/other-project/site.yml'], /outside the repository/],
+      [['--limit=all', '../../other/site.yml'], /outside the repository/],
+    ] as const)
+      await expectRefused(runner, ansibleTemplate, { arguments: JSON.stringify(args) }, refusal);
   });
 
   it("refuses a task runner host patterns that read a file of the server's (@…), as a parameter or a CLI argument", async () => {

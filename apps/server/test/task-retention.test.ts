@@ -1,10 +1,9 @@
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TaskStatus } from '@gantry/contract';
 import type { Clock } from '../src/clock.ts';
 import type { ConfigInput } from '../src/config.ts';
 import { insertRow } from '../src/db/insert.ts';
-import { createProjectFixture, insertTaskRow, type ProjectFixture } from './task-fixture.ts';
+import { countLogIndexRows, createProjectFixture, insertTaskRow, type ProjectFixture } from './task-fixture.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
@@ -17,12 +16,6 @@ const daysAgo = (days: number) => new Date(NOW.getTime() - days * 24 * 60 * 60 *
 interface Setup {
   t: TestApp;
   p: ProjectFixture;
-}
-
-async function setUp(dialect: Parameters<typeof createTestApp>[0], overrides: ConfigInput): Promise<Setup> {
-  const t = await createTestApp(dialect, overrides, { clock });
-  const p = await createProjectFixture(t, { 'noop.sh': 'true\n' });
-  return { t, p };
 }
 
 /** A task row as the engine leaves it, with `lines` lines of output. */
@@ -78,18 +71,26 @@ async function outputLines({ t }: Setup, ids: number[]): Promise<number> {
 
 /** Lines of the tasks in the search index across logs (migration 0020), read from the store's own index. */
 async function indexedLines({ t }: Setup, ids: number[]): Promise<number> {
-  const { db, dialect } = t.runtime.connection;
   let total = 0;
-  for (const id of ids) {
-    const query =
-      dialect === 'sqlite'
-        ? sql<{
-            n: number;
-          }>`select count(*) as n from task_log_fts where rowid >= (${id} << 32) and rowid < ((${id} + 1) << 32)`
-        : sql<{ n: number }>`select count(*) as n from task_log_index where task_id = ${id}`;
-    total += Number((await query.execute(db)).rows[0]?.n);
-  }
+  for (const id of ids) total += await countLogIndexRows(t, id);
   return total;
+}
+
+/**
+ * An installation with these retention settings for the tests of one describe block (filled in before
+ * them), and the directly inserted active tasks ended before it closes.
+ */
+function useSetup(dialect: Parameters<typeof createTestApp>[0], overrides: ConfigInput): Setup {
+  const s = {} as Setup;
+  beforeAll(async () => {
+    s.t = await createTestApp(dialect, overrides, { clock });
+    s.p = await createProjectFixture(s.t, { 'noop.sh': 'true\n' });
+  });
+  afterAll(async () => {
+    await finishActive(s);
+    await s.t.close();
+  });
+  return s;
 }
 
 /** Ends the directly inserted active tasks, so nothing waits on them when the app closes. */
@@ -103,11 +104,7 @@ async function finishActive({ t }: Setup): Promise<void> {
 
 describe.each(dialects)('task retention on %s', (dialect) => {
   describe('by default', () => {
-    let s: Setup;
-    beforeAll(async () => {
-      s = await setUp(dialect, {});
-    });
-    afterAll(() => s.t.close());
+    const s = useSetup(dialect, {});
 
     it('is disabled and removes nothing, however old the history', async () => {
       const templateId = await s.p.createTemplate({ playbook: 'noop.sh' });
@@ -123,14 +120,7 @@ describe.each(dialects)('task retention on %s', (dialect) => {
   });
 
   describe('with task_retention_days', () => {
-    let s: Setup;
-    beforeAll(async () => {
-      s = await setUp(dialect, { task_retention_days: 30 });
-    });
-    afterAll(async () => {
-      await finishActive(s);
-      await s.t.close();
-    });
+    const s = useSetup(dialect, { task_retention_days: 30 });
 
     it('deletes old finished tasks with their output and keeps recent, active and referenced ones', async () => {
       const templateId = await s.p.createTemplate({ playbook: 'noop.sh' });
@@ -227,14 +217,7 @@ describe.each(dialects)('task retention on %s', (dialect) => {
   });
 
   describe('with max_tasks_per_template', () => {
-    let s: Setup;
-    beforeAll(async () => {
-      s = await setUp(dialect, { max_tasks_per_template: 3 });
-    });
-    afterAll(async () => {
-      await finishActive(s);
-      await s.t.close();
-    });
+    const s = useSetup(dialect, { max_tasks_per_template: 3 });
 
     it('keeps the newest finished tasks of each template, active ones and builds a kept deploy uses', async () => {
       const busy = await s.p.createTemplate({ playbook: 'noop.sh' });

@@ -1,25 +1,17 @@
 import type { TaskApproval } from '@gantry/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
+import { addProjectMembers, createProjectFixture, type Member, type ProjectFixture } from './task-fixture.ts';
 import { createPeerNode, createTestApp, type TestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
-
-type Member = { id: number; cookie: string; username: string };
 
 describe.each(dialects)('templates that need approval on %s', (dialect) => {
   let t: TestApp;
   let p: ProjectFixture;
   /** Moved forward by tests of the timeout: the engine reads this clock. */
   let offsetMs = 0;
-  const members: Record<'r1' | 'r2' | 'starter' | 'guest' | 'outsider', Member> = {
-    r1: { id: 0, cookie: '', username: '' },
-    r2: { id: 0, cookie: '', username: '' },
-    starter: { id: 0, cookie: '', username: '' },
-    guest: { id: 0, cookie: '', username: '' },
-    outsider: { id: 0, cookie: '', username: '' },
-  };
+  const members = {} as Record<'r1' | 'r2' | 'starter' | 'guest' | 'outsider', Member>;
 
   const send = (method: string, path: string, body?: unknown, as = t.adminCookie) =>
     t.request(method, `${p.base}${path}`, { as, ...(body === undefined ? {} : { body }) });
@@ -33,6 +25,16 @@ describe.each(dialects)('templates that need approval on %s', (dialect) => {
   const statusOf = async (taskId: number) =>
     ((await send('GET', `/tasks/${taskId}`)).body as { status: string }).status;
 
+  /** Runs `work` with the engine's clock `ms` ahead. */
+  async function later(ms: number, work: () => Promise<unknown>): Promise<void> {
+    offsetMs += ms;
+    try {
+      await work();
+    } finally {
+      offsetMs -= ms;
+    }
+  }
+
   async function gatedTemplate(approval: Record<string, unknown>): Promise<number> {
     return p.createTemplate({ playbook: 'ok.sh', approval });
   }
@@ -41,11 +43,7 @@ describe.each(dialects)('templates that need approval on %s', (dialect) => {
     t = await createTestApp(dialect, {}, { clock: { now: () => new Date(Date.now() + offsetMs) } });
     p = await createProjectFixture(t, { 'ok.sh': 'echo gate-passed\n', 'fail.sh': 'exit 3\n' });
     const roles = { r1: 'task_runner', r2: 'task_runner', starter: 'task_runner', guest: 'guest' };
-    for (const [key, role] of Object.entries(roles) as [keyof typeof roles, string][]) {
-      const username = `tg-${dialect}-${key}`;
-      members[key] = { ...(await t.createUser(username)), username };
-      expect((await send('POST', '/users', { user_id: members[key].id, role })).status).toBe(204);
-    }
+    Object.assign(members, await addProjectMembers(t, p.base, `tg-${dialect}`, roles));
     const outsider = `tg-${dialect}-outsider`;
     members.outsider = { ...(await t.createUser(outsider)), username: outsider };
   });
@@ -123,19 +121,9 @@ describe.each(dialects)('templates that need approval on %s', (dialect) => {
     const rejected = await p.runTask(templateId, {}, members.starter.cookie);
     expect((await decide(rejected, 'reject', members.r1, { reason: 'No' })).status).toBe(200);
     const timedOut = await p.runTask(templateId, {}, members.starter.cookie);
-    offsetMs += 61_000;
-    try {
-      await t.runtime.services.taskApprovals.settleTimedOut();
-    } finally {
-      offsetMs -= 61_000;
-    }
+    await later(61_000, () => t.runtime.services.taskApprovals.settleTimedOut());
     expect(await statusOf(timedOut)).toBe('rejected');
-    offsetMs += 3_600_000;
-    try {
-      await t.runtime.services.retrySweep.round();
-    } finally {
-      offsetMs -= 3_600_000;
-    }
+    await later(3_600_000, () => t.runtime.services.retrySweep.round());
     const tasks = (await send('GET', `/templates/${templateId}/tasks`)).body as { id: number }[];
     expect(tasks.map((task) => task.id).sort((a, b) => a - b)).toEqual([rejected, timedOut]);
     expect((await p.output(rejected)).some((line) => line.startsWith('Retry'))).toBe(false);
@@ -221,12 +209,7 @@ describe.each(dialects)('templates that need approval on %s', (dialect) => {
     );
     await t.runtime.services.taskApprovals.settleTimedOut();
     expect(await statusOf(rejecting)).toBe('waiting_approval');
-    offsetMs += 61_000;
-    try {
-      await t.runtime.services.taskApprovals.settleTimedOut();
-    } finally {
-      offsetMs -= 61_000;
-    }
+    await later(61_000, () => t.runtime.services.taskApprovals.settleTimedOut());
     expect(await statusOf(rejecting)).toBe('rejected');
     expect(await p.output(rejecting)).toEqual(
       expect.arrayContaining(['Nobody approved the task in 60 seconds; the template rejects it on timeout.']),

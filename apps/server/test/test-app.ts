@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -10,7 +10,7 @@ import { ensureFirstAdmin } from '../src/bootstrap-admin.ts';
 import { loadConfig, readTestEnvironment, type ConfigInput } from '../src/config.ts';
 import type { Dialect } from '../src/db/database.ts';
 import { openRuntime, type Runtime } from '../src/runtime.ts';
-import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from './test-databases.ts';
+import { createTestDatabase, type TestDatabase } from './test-databases.ts';
 
 export const ADMIN_LOGIN = 'admin';
 export const ADMIN_PASSWORD = 'admin-Pa55word';
@@ -157,6 +157,20 @@ export function useTestApp(dialect: Dialect, overrides: ConfigInput = {}, option
   return t;
 }
 
+/**
+ * The SQLite app of a describe block serving a built web UI from a temporary directory (`dist`, removed
+ * after the block) that holds an index.html and `files` (paths relative to it).
+ */
+export function useWebUiApp(files: Record<string, string>): { t: TestApp; dist: string } {
+  const dist = mkdtempSync(path.join(os.tmpdir(), 'gantry-dist-'));
+  afterAll(() => rmSync(dist, { recursive: true, force: true }));
+  for (const [file, content] of Object.entries({ 'index.html': '<!doctype html><title>Gantry</title>', ...files })) {
+    mkdirSync(path.dirname(path.join(dist, file)), { recursive: true });
+    writeFileSync(path.join(dist, file), content);
+  }
+  return { t: useTestApp('sqlite', { web_dist_dir: dist }), dist };
+}
+
 /** Makes the app listen on a free port of 127.0.0.1 and returns its address, for clients outside the process. */
 export async function listen(app: FastifyInstance): Promise<string> {
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -168,12 +182,4 @@ export async function listen(app: FastifyInstance): Promise<string> {
 export function createPeerNode(node: TestApp): Promise<TestApp> {
   const { db_url, access_key_encryption, redis_url } = node.runtime.config;
   return createTestApp(node.dialect, { db_url, access_key_encryption, redis_url });
-}
-
-/** Two nodes sharing one store and the test Redis, both listening on the bus. */
-export async function createTwoNodes(dialect: Dialect): Promise<[TestApp, TestApp]> {
-  const a = await createTestApp(dialect, { redis_url: TEST_REDIS_URL });
-  const b = await createPeerNode(a);
-  await Promise.all([a.runtime.services.clusterBus?.ready, b.runtime.services.clusterBus?.ready]);
-  return [a, b];
 }

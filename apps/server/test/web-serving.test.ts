@@ -1,23 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { useWebUiApp } from './test-app.ts';
 
 describe('serving the web UI', () => {
-  let t: TestApp;
-  let dist: string;
-  beforeAll(async () => {
-    dist = mkdtempSync(path.join(os.tmpdir(), 'gantry-dist-'));
-    writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Gantry</title>');
-    mkdirSync(path.join(dist, 'assets'));
-    writeFileSync(path.join(dist, 'assets', 'app.js'), 'console.log(1)');
-    t = await createTestApp('sqlite', { web_dist_dir: dist });
-  });
-  afterAll(async () => {
-    await t.close();
-    rmSync(dist, { recursive: true, force: true });
-  });
+  const { t, dist } = useWebUiApp({ 'assets/app.js': 'console.log(1)' });
 
   it('answers deep links without a dot with index.html', async () => {
     for (const url of ['/', '/project/1/history', '/auth/login?x=1', '/users']) {

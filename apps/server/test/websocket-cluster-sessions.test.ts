@@ -1,30 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTwoNodes } from './cluster-fixture.ts';
 import { connectLive } from './live-client.ts';
-import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
-import { createPeerNode, createTestApp, listen, type TestApp } from './test-app.ts';
-import { listClusterDialects, TEST_REDIS_URL } from './test-databases.ts';
+import { listClusterDialects } from './test-databases.ts';
 
 const dialects = await listClusterDialects();
 
 describe.each(dialects)('websocket sessions across two nodes on %s', (dialect) => {
-  let a: TestApp;
-  let b: TestApp;
-  let p: ProjectFixture;
-  let urlB = '';
-
-  beforeAll(async () => {
-    a = await createTestApp(dialect, { redis_url: TEST_REDIS_URL });
-    b = await createPeerNode(a);
-    await Promise.all([a.runtime.services.clusterBus?.ready, b.runtime.services.clusterBus?.ready]);
-    p = await createProjectFixture(a, { 'slow.sh': 'for i in $(seq 1 40); do echo "n$i"; sleep 0.1; done\n' });
-    urlB = await listen(b.app);
-  });
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
+  const { a, p, urlB } = useTwoNodes(dialect, {
+    'slow.sh': 'for i in $(seq 1 40); do echo "n$i"; sleep 0.1; done\n',
   });
 
-  const connectToB = (cookie: string) => connectLive(urlB, { cookie });
+  const connectToB = (cookie: string) => connectLive(urlB(), { cookie });
 
   it('signing out on one node closes the socket of that session on the other', async () => {
     const user = await a.createUser('cluster-signout');

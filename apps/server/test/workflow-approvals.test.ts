@@ -1,6 +1,7 @@
 import type { WorkflowRunDetail } from '@gantry/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpReceiver, type HttpReceiver } from './alert-receivers.ts';
+import { addProjectMembers, type Member } from './task-fixture.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 import type { Edge, Step } from './workflow-run-fixture.ts';
@@ -9,8 +10,6 @@ const dialects = await listTestDialects();
 
 const WEB_HOST = 'https://gantry.example.com';
 
-type Member = { id: number; cookie: string; username: string };
-
 describe.each(dialects)('workflow approvals on %s', (dialect) => {
   let t: TestApp;
   let receiver: HttpReceiver;
@@ -18,14 +17,7 @@ describe.each(dialects)('workflow approvals on %s', (dialect) => {
   let offsetMs = 0;
   let base = '';
   let otherBase = '';
-  const members: Record<'manager' | 'r1' | 'r2' | 'r3' | 'guest' | 'outsider', Member> = {
-    manager: { id: 0, cookie: '', username: '' },
-    r1: { id: 0, cookie: '', username: '' },
-    r2: { id: 0, cookie: '', username: '' },
-    r3: { id: 0, cookie: '', username: '' },
-    guest: { id: 0, cookie: '', username: '' },
-    outsider: { id: 0, cookie: '', username: '' },
-  };
+  const members = {} as Record<'manager' | 'r1' | 'r2' | 'r3' | 'guest' | 'outsider', Member>;
 
   const send = (method: string, path: string, body?: unknown, as = t.adminCookie) =>
     t.request(method, `${base}${path}`, { as, ...(body === undefined ? {} : { body }) });
@@ -83,11 +75,7 @@ describe.each(dialects)('workflow approvals on %s', (dialect) => {
     const other = await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: 'Elsewhere' } });
     otherBase = `/api/project/${(other.body as { id: number }).id}`;
     const roles = { manager: 'manager', r1: 'task_runner', r2: 'task_runner', r3: 'task_runner', guest: 'guest' };
-    for (const [key, role] of Object.entries(roles) as [keyof typeof roles, string][]) {
-      const username = `appr-${dialect}-${key}`;
-      members[key] = { ...(await t.createUser(username)), username };
-      expect((await send('POST', '/users', { user_id: members[key].id, role })).status).toBe(204);
-    }
+    Object.assign(members, await addProjectMembers(t, base, `appr-${dialect}`, roles));
     members.outsider = { ...(await t.createUser(`appr-${dialect}-outsider`)), username: `appr-${dialect}-outsider` };
   });
   afterAll(async () => {

@@ -1,10 +1,7 @@
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { createRunnerAgent, createRunnerClient } from '@gantry/runner';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
-import { listen, useTestApp } from './test-app.ts';
+import { withRemoteRunner } from './runner-fixture.ts';
+import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 import type { RunDetail, StepRun } from './workflow-run-fixture.ts';
 
@@ -253,18 +250,7 @@ describe.each(dialects)('workflow step outputs on %s', (dialect) => {
   });
 
   it('passes outputs of tasks run on a remote runner', async () => {
-    const runner = await send('POST', '/runners', { name: 'outputs runner' });
-    expect(runner.status, runner.text).toBe(201);
-    const { id: runnerId, token } = runner.body as { id: number; token: string };
-    const agent = createRunnerAgent({
-      client: createRunnerClient(await listen(t.app), token),
-      workDir: mkdtempSync(path.join(os.tmpdir(), 'gantry-outputs-runner-')),
-      baseEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', HOME: os.tmpdir() },
-      print: () => undefined,
-      pollWaitSeconds: 1,
-    });
-    const running = agent.run();
-    try {
+    await withRemoteRunner(t, p.base, 'outputs runner', async (runnerId) => {
       const workflowId = await createWorkflow(releaseSteps(), releaseEdges);
       const run = await runToEnd(workflowId);
       expect(run.status, JSON.stringify(run)).toBe('success');
@@ -277,11 +263,6 @@ describe.each(dialects)('workflow step outputs on %s', (dialect) => {
       });
       const task = (await send('GET', `/tasks/${stepOf(run, 'deploy').task_id}`)).body as { environment: string };
       expect(JSON.parse(task.environment)).toMatchObject({ artifact: 'app-1.4.2.tar.gz' });
-    } finally {
-      agent.stop();
-      await running;
-      t.app.server.closeAllConnections();
-      await send('DELETE', `/runners/${runnerId}`);
-    }
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { ProjectFixture } from './task-fixture.ts';
+import { addProjectMembers, type ProjectFixture } from './task-fixture.ts';
 import type { TestApp } from './test-app.ts';
 
 /** A step of a run as GET .../runs/{run} answers it. */
@@ -31,18 +31,20 @@ export type Step = Record<string, unknown> & { key: string };
 export type Edge = { from: string; to: string; on: 'success' | 'failure' | 'always' };
 
 /** A guest and a task runner of the fixture's project, named from `prefix`. */
-export async function addRunMembers(t: TestApp, p: ProjectFixture, prefix: string) {
-  const users = { guest: { id: 0, cookie: '' }, runner: { id: 0, cookie: '' } };
-  for (const [role, key] of [
-    ['guest', 'guest'],
-    ['task_runner', 'runner'],
-  ] as const) {
-    users[key] = await t.createUser(`${prefix}-${key}`);
-    const added = await t.request('POST', `${p.base}/users`, {
-      as: t.adminCookie,
-      body: { user_id: users[key].id, role },
-    });
-    expect(added.status).toBe(204);
-  }
-  return users;
+export function addRunMembers(t: TestApp, p: ProjectFixture, prefix: string) {
+  return addProjectMembers(t, p.base, prefix, { guest: 'guest', runner: 'task_runner' });
+}
+
+/**
+ * A one-step workflow in the project `other`, running a new template of its `playbook`: what a workflow of
+ * one project may not be started from another. Returns its id.
+ */
+export async function createWorkflowElsewhere(t: TestApp, other: ProjectFixture, playbook: string): Promise<number> {
+  const otherTemplate = await other.createTemplate({ name: 'Other', playbook });
+  const created = await t.request('POST', `${other.base}/workflows`, {
+    as: t.adminCookie,
+    body: { name: 'Elsewhere', steps: [{ key: 'a', kind: 'template', template_id: otherTemplate }] },
+  });
+  expect(created.status, created.text).toBe(201);
+  return (created.body as { id: number }).id;
 }

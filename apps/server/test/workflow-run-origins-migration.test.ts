@@ -1,17 +1,14 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { connectDatabase } from '../src/db/connect.ts';
-import { migrateToLatest, migrateUpTo } from '../src/db/migrate.ts';
-import { createTestDatabase, listTestDialects } from './test-databases.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { withStoreMigratedUpTo } from './migration-fixture.ts';
+import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
 
 describe.each(dialects)('migration 0022 on a %s store that holds schedules and integrations', (dialect) => {
   it('keeps every row and what refers to them, and lets a schedule or integration go without a template', async () => {
-    const database = await createTestDatabase(dialect);
-    const { db } = connectDatabase(dialect, database.url, { maxConnections: 1 });
-    try {
-      await migrateUpTo(db, dialect, '0019-host-history');
+    await withStoreMigratedUpTo(dialect, '0019-host-history', async (db) => {
       const time = '2026-01-01T00:00:00.000Z';
       await sql`insert into project (id, name, created) values (4, 'P', ${time})`.execute(db);
       await sql`insert into template (id, project_id, name, description, app, survey_vars, task_params, created)
@@ -56,9 +53,6 @@ describe.each(dialects)('migration 0022 on a %s store that holds schedules and i
       ).rejects.toThrow();
       await sql`delete from project where id = 4`.execute(db);
       expect(await db.selectFrom('integration_alias').select('alias').execute()).toEqual([]);
-    } finally {
-      await db.destroy();
-      await database.drop();
-    }
+    });
   });
 });

@@ -1,6 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
-import { type Edge, type RunDetail, type Step, addRunMembers } from './workflow-run-fixture.ts';
+import {
+  type Edge,
+  type RunDetail,
+  type Step,
+  addRunMembers,
+  createWorkflowElsewhere,
+} from './workflow-run-fixture.ts';
 import { createPeerNode, useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
@@ -79,13 +85,7 @@ describe.each(dialects)('workflow runs on %s', (dialect) => {
     });
     templates.fail = await p.createTemplate({ name: 'Fail', playbook: 'fail.sh' });
     templates.slow = await p.createTemplate({ name: 'Slow', playbook: 'slow.sh' });
-    const otherTemplate = await other.createTemplate({ name: 'Other', playbook: 'ok.sh' });
-    const created = await t.request('POST', `${other.base}/workflows`, {
-      as: t.adminCookie,
-      body: { name: 'Elsewhere', steps: [{ key: 'a', kind: 'template', template_id: otherTemplate }] },
-    });
-    expect(created.status, created.text).toBe(201);
-    otherWorkflowId = (created.body as { id: number }).id;
+    otherWorkflowId = await createWorkflowElsewhere(t, other, 'ok.sh');
     users = await addRunMembers(t, p, 'wfrun');
   });
 

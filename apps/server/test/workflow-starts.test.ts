@@ -3,6 +3,7 @@ import type { Clock } from '../src/clock.ts';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
 import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
+import { createWorkflowElsewhere } from './workflow-run-fixture.ts';
 
 const dialects = await listTestDialects();
 
@@ -68,13 +69,7 @@ describe.each(dialects)('schedules and integrations starting workflows on %s', (
     });
     expect(created.status, created.text).toBe(201);
     workflowId = (created.body as { id: number }).id;
-    const otherTemplate = await other.createTemplate({ name: 'Other', playbook: 'run.sh' });
-    const elsewhere = await t.request('POST', `${other.base}/workflows`, {
-      as: t.adminCookie,
-      body: { name: 'Elsewhere', steps: [{ key: 'a', kind: 'template', template_id: otherTemplate }] },
-    });
-    expect(elsewhere.status, elsewhere.text).toBe(201);
-    otherWorkflowId = (elsewhere.body as { id: number }).id;
+    otherWorkflowId = await createWorkflowElsewhere(t, other, 'run.sh');
     const guest = await t.createUser('wfstart-guest');
     expect((await send('POST', '/users', { user_id: guest.id, role: 'guest' })).status).toBe(204);
     guestCookie = guest.cookie;

@@ -28,6 +28,9 @@ describe.each(dialects)("responses carry every field of Semaphore's API document
   };
   const collect = (typeName: string, ...bodies: unknown[]) =>
     responses.set(typeName, [...(responses.get(typeName) ?? []), ...bodies]);
+  /** Collects one resource as its own URL answers it and the list at `listUrl` holding it. */
+  const collectOneAndList = async (typeName: string, listUrl: string, id: unknown) =>
+    collect(typeName, await get(`${listUrl}/${String(id)}`), ...((await get(listUrl)) as unknown[]));
 
   const t = useTestApp(dialect);
   beforeAll(async () => {
@@ -95,23 +98,11 @@ describe.each(dialects)("responses carry every field of Semaphore's API document
     collect('Project', await get(base), ...((await get('/api/projects')) as unknown[]));
     collect('ProjectUser', ...((await get(`${base}/users`)) as unknown[]));
     collect('APIToken', ...((await get('/api/user/tokens')) as unknown[]));
-    collect(
-      'AccessKey',
-      await get(`${base}/keys/${String(vaultKey.id)}`),
-      ...((await get(`${base}/keys`)) as unknown[]),
-    );
+    await collectOneAndList('AccessKey', `${base}/keys`, vaultKey.id);
     collect('Environment', environment, ...((await get(`${base}/environment`)) as unknown[]));
     collect('EnvironmentSecret', ...(environment.secrets as unknown[]));
-    collect(
-      'Inventory',
-      await get(`${base}/inventory/${String(inventory.id)}`),
-      ...((await get(`${base}/inventory`)) as unknown[]),
-    );
-    collect(
-      'Repository',
-      await get(`${base}/repositories/${p.repositoryId}`),
-      ...((await get(`${base}/repositories`)) as unknown[]),
-    );
+    await collectOneAndList('Inventory', `${base}/inventory`, inventory.id);
+    await collectOneAndList('Repository', `${base}/repositories`, p.repositoryId);
     collect('Template', template, ...((await get(`${base}/templates`)) as unknown[]));
     collect('TemplateVault', ...(template.vaults as unknown[]));
     collect('TemplateSurveyVar', ...(template.survey_vars as unknown[]));
@@ -122,17 +113,9 @@ describe.each(dialects)("responses carry every field of Semaphore's API document
       ...((await get(`${base}/tasks/last`)) as unknown[]),
     );
     collect('TaskOutput', ...((await get(`${base}/tasks/${taskId}/output`)) as unknown[]));
-    collect(
-      'Schedule',
-      await get(`${base}/schedules/${String(schedule.id)}`),
-      ...((await get(`${base}/schedules`)) as unknown[]),
-    );
-    collect('View', await get(`${base}/views/${String(view.id)}`), ...((await get(`${base}/views`)) as unknown[]));
-    collect(
-      'Integration',
-      await get(`${base}/integrations/${String(integration.id)}`),
-      ...((await get(`${base}/integrations`)) as unknown[]),
-    );
+    await collectOneAndList('Schedule', `${base}/schedules`, schedule.id);
+    await collectOneAndList('View', `${base}/views`, view.id);
+    await collectOneAndList('Integration', `${base}/integrations`, integration.id);
     collect(
       'IntegrationAlias',
       ...((await get(`${base}/integrations/${String(integration.id)}/aliases`)) as unknown[]),
