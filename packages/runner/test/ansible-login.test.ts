@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runTask } from '../src/run-task.ts';
 import { createGitRepository } from './support/git-fixture.ts';
-import { buildSpec } from './support/spec.ts';
+import { buildSpec, keylessRepository } from './support/spec.ts';
 import { createTaskHooks } from './support/task-hooks.ts';
 
 describe('ansible key logins', () => {
@@ -19,7 +19,7 @@ describe('ansible key logins', () => {
       app: 'ansible',
       app_path: fake,
       playbook: 'site.yml',
-      repository: { id: 1, url: repo.dir, branch: '', key: { type: 'none' }, commit_hash: null },
+      repository: keylessRepository(1, repo.dir, ''),
       inventory: {
         id: 1,
         type: 'static',

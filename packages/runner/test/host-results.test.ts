@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createHostEvents, readHostReport } from '../src/host-results.ts';
 import { runTask } from '../src/run-task.ts';
 import { createGitRepository } from './support/git-fixture.ts';
-import { buildSpec } from './support/spec.ts';
+import { buildSpec, keylessRepository } from './support/spec.ts';
 import { createTaskHooks } from './support/task-hooks.ts';
 
 const PLAYBOOK = `- name: Site
@@ -67,7 +67,7 @@ describe('host results of an ansible task', () => {
       buildSpec({
         app: 'ansible',
         playbook: 'site.yml',
-        repository: { id: 1, url: repo.dir, branch: '', key: { type: 'none' }, commit_hash: null },
+        repository: keylessRepository(1, repo.dir, ''),
         inventory: {
           id: 1,
           type: 'static',

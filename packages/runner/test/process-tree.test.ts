@@ -59,6 +59,25 @@ function newDir(): string {
   return dir;
 }
 
+/**
+ * Once the script started with `controller` has planted its processes in `dir`, stops it: the run ends
+ * cancelled within `withinMs`, with none of them left running.
+ */
+async function expectStopEndsAllWithin(
+  dir: string,
+  { lines, running }: ReturnType<typeof start>,
+  controller: AbortController,
+  withinMs: number,
+): Promise<void> {
+  await expect.poll(() => lines, { timeout: 10_000 }).toContain('planted');
+  const pids = plantedPids(dir);
+  const stopped = Date.now();
+  controller.abort();
+  expect((await running).outcome).toBe('cancelled');
+  expect(Date.now() - stopped).toBeLessThan(withinMs);
+  expect(pids.filter(isRunning)).toEqual([]);
+}
+
 describe('process trees', () => {
   it('a stop leaves no descendant running: same group, setsid and double-forked ones alike', async () => {
     const dir = newDir();
@@ -79,31 +98,19 @@ describe('process trees', () => {
     const dir = newDir();
     const controller = new AbortController();
     const script = plantingScript(dir, 317, 'sleep 317').replaceAll("bash -c '", 'bash -c \'trap "" TERM; ');
-    const { lines, running } = start(`trap '' TERM\n${script}`, { signal: controller.signal, killGraceMs: 500 });
-    await expect.poll(() => lines, { timeout: 10_000 }).toContain('planted');
-    const pids = plantedPids(dir);
-    const stopped = Date.now();
-    controller.abort();
-    expect((await running).outcome).toBe('cancelled');
-    expect(Date.now() - stopped).toBeLessThan(4000);
-    expect(pids.filter(isRunning)).toEqual([]);
+    const started = start(`trap '' TERM\n${script}`, { signal: controller.signal, killGraceMs: 500 });
+    await expectStopEndsAllWithin(dir, started, controller, 4000);
   });
 
   it('a force stop kills every descendant at once', async () => {
     const dir = newDir();
     const controller = new AbortController();
-    const { lines, running } = start(`trap '' TERM\n${plantingScript(dir, 317, 'sleep 317')}`, {
+    const started = start(`trap '' TERM\n${plantingScript(dir, 317, 'sleep 317')}`, {
       signal: controller.signal,
       forceKill: () => true,
       killGraceMs: 60_000,
     });
-    await expect.poll(() => lines, { timeout: 10_000 }).toContain('planted');
-    const pids = plantedPids(dir);
-    const stopped = Date.now();
-    controller.abort();
-    expect((await running).outcome).toBe('cancelled');
-    expect(Date.now() - stopped).toBeLessThan(3000);
-    expect(pids.filter(isRunning)).toEqual([]);
+    await expectStopEndsAllWithin(dir, started, controller, 3000);
   });
 
   it('a force stop asked for during a graceful stop kills at once instead of waiting for the grace period', async () => {

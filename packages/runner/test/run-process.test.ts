@@ -1,36 +1,41 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { runProcess } from '../src/run-process.ts';
+import { runProcess, type RunProcessOptions } from '../src/run-process.ts';
 import { isRunning } from './support/process-state.ts';
 
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
 
+/**
+ * Starts `bash -c script` in /tmp with `env` (`options` over that), gathering its lines; `controller`
+ * stops it.
+ */
+function runBash(script: string, options: Partial<RunProcessOptions> = {}) {
+  const controller = new AbortController();
+  const lines: string[] = [];
+  const running = runProcess({
+    command: 'bash',
+    args: ['-c', script],
+    cwd: '/tmp',
+    env,
+    signal: controller.signal,
+    onLine: (line) => lines.push(line),
+    ...options,
+  });
+  return { controller, lines, running };
+}
+
 describe('runProcess', () => {
   it('delivers stdout and stderr lines in order and reports the exit code', async () => {
-    const lines: string[] = [];
-    const result = await runProcess({
-      command: 'bash',
-      args: ['-c', 'for i in $(seq 1 2000); do echo "line $i"; done; echo oops >&2; exit 3'],
-      cwd: '/tmp',
-      env,
-      onLine: (line) => lines.push(line),
-    });
+    const { lines, running } = runBash('for i in $(seq 1 2000); do echo "line $i"; done; echo oops >&2; exit 3');
+    const result = await running;
     expect(result).toMatchObject({ outcome: 'exited', exitCode: 3 });
     expect(lines.slice(0, 2000)).toEqual(Array.from({ length: 2000 }, (_, i) => `line ${i + 1}`));
     expect(lines).toContain('oops');
   });
 
   it('stopping kills the whole process tree, grandchildren of bash included', async () => {
-    const controller = new AbortController();
-    const lines: string[] = [];
-    const running = runProcess({
-      command: 'bash',
-      args: ['-c', 'sleep 301.5 & echo "child $!"; bash -c "sleep 301.5" & wait'],
-      cwd: '/tmp',
-      env,
-      signal: controller.signal,
+    const { controller, lines, running } = runBash('sleep 301.5 & echo "child $!"; bash -c "sleep 301.5" & wait', {
       killGraceMs: 2000,
-      onLine: (line) => lines.push(line),
     });
     await expect.poll(() => lines.length).toBeGreaterThan(0);
     const grandchild = Number(lines[0]?.split(' ')[1]);
@@ -42,16 +47,8 @@ describe('runProcess', () => {
   });
 
   it('escalates to SIGKILL when a process ignores SIGTERM', async () => {
-    const controller = new AbortController();
-    const lines: string[] = [];
-    const running = runProcess({
-      command: 'bash',
-      args: ['-c', "trap '' TERM; echo ready; while true; do sleep 0.1; done"],
-      cwd: '/tmp',
-      env,
-      signal: controller.signal,
+    const { controller, lines, running } = runBash("trap '' TERM; echo ready; while true; do sleep 0.1; done", {
       killGraceMs: 300,
-      onLine: (line) => lines.push(line),
     });
     await expect.poll(() => lines).toContain('ready');
     const started = Date.now();
@@ -75,13 +72,7 @@ describe('runProcess', () => {
 
   it('does not wait for background processes the script left behind', async () => {
     const started = Date.now();
-    const result = await runProcess({
-      command: 'bash',
-      args: ['-c', 'sleep 301.5 & echo done'],
-      cwd: '/tmp',
-      env,
-      onLine: () => undefined,
-    });
+    const result = await runBash('sleep 301.5 & echo done').running;
     expect(result).toMatchObject({ outcome: 'exited', exitCode: 0 });
     expect(Date.now() - started).toBeLessThan(5000);
   });
@@ -110,14 +101,8 @@ describe('runProcess', () => {
   });
 
   it('cuts an endless line into pieces instead of holding it in memory', async () => {
-    const lines: string[] = [];
-    await runProcess({
-      command: 'bash',
-      args: ['-c', 'head -c 200000 /dev/zero | tr "\\0" "x"; echo'],
-      cwd: '/tmp',
-      env,
-      onLine: (l) => lines.push(l),
-    });
+    const { lines, running } = runBash('head -c 200000 /dev/zero | tr "\\0" "x"; echo');
+    await running;
     expect(lines.join('')).toHaveLength(200000);
     expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(64 * 1024);
   });
@@ -143,9 +128,10 @@ describe('runProcess', () => {
   });
 
   it('joins a line whose ending arrives in a later chunk, with CR LF split across chunks', async () => {
-    const lines: string[] = [];
-    const script = "printf 'abc\\r'; sleep 0.05; printf '\\nde'; sleep 0.05; printf 'f'; sleep 0.05; printf 'g\\nlast'";
-    await runProcess({ command: 'bash', args: ['-c', script], cwd: '/tmp', env, onLine: (l) => lines.push(l) });
+    const { lines, running } = runBash(
+      "printf 'abc\\r'; sleep 0.05; printf '\\nde'; sleep 0.05; printf 'f'; sleep 0.05; printf 'g\\nlast'",
+    );
+    await running;
     expect(lines).toEqual(['abc', 'defg', 'last']);
   });
 
@@ -167,14 +153,7 @@ describe('runProcess', () => {
   });
 
   it('when the spawner helper dies, its processes are killed and the run ends instead of going on unseen', async () => {
-    const lines: string[] = [];
-    const running = runProcess({
-      command: 'bash',
-      args: ['-c', 'echo "pid $$"; sleep 301.5'],
-      cwd: '/tmp',
-      env,
-      onLine: (line) => lines.push(line),
-    });
+    const { lines, running } = runBash('echo "pid $$"; sleep 301.5');
     await expect.poll(() => lines.length).toBeGreaterThan(0);
     const pid = Number(lines[0]?.split(' ')[1]);
     // Only this test process's own helper: other test processes on the machine have theirs.

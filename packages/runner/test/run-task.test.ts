@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runTask } from '../src/run-task.ts';
 import { createGitRepository } from './support/git-fixture.ts';
-import { buildSpec } from './support/spec.ts';
+import { buildSpec, keylessRepository } from './support/spec.ts';
 import { createTaskHooks } from './support/task-hooks.ts';
 
 describe('runTask with script apps', () => {
@@ -13,7 +13,7 @@ describe('runTask with script apps', () => {
     const { hooks, lines, commits } = createTaskHooks();
     const spec = buildSpec({
       playbook: 'scripts/run.sh',
-      repository: { id: 1, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: null },
+      repository: keylessRepository(1, repo.url),
       template_args: ['--flag'],
       task_args: ['extra'],
       extra_vars: { region: 'eu', replicas: 2 },
@@ -31,7 +31,7 @@ describe('runTask with script apps', () => {
     const repo = createGitRepository({ 'run.sh': 'echo v1\n' });
     const { hooks, lines } = createTaskHooks();
     const spec = buildSpec({
-      repository: { id: 2, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: null },
+      repository: keylessRepository(2, repo.url),
     });
     expect(await runTask(spec, hooks)).toBe('success');
     repo.commit({ 'run.sh': 'echo v2\n' }, 'v2');
@@ -43,7 +43,7 @@ describe('runTask with script apps', () => {
     const repo = createGitRepository({ 'run.sh': 'echo v1\n' });
     const { hooks } = createTaskHooks();
     const spec = buildSpec({
-      repository: { id: 3, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: null },
+      repository: keylessRepository(3, repo.url),
     });
     expect(await runTask(spec, hooks)).toBe('success');
     // Branches are checked at the API, but a working copy must not run a command whatever a stored one says.
@@ -61,7 +61,7 @@ describe('runTask with script apps', () => {
     repo.commit({ 'run.sh': 'echo second\n' }, 'second');
     const { hooks, lines } = createTaskHooks();
     const spec = buildSpec({
-      repository: { id: 3, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: first },
+      repository: keylessRepository(3, repo.url, 'main', first),
     });
     expect(await runTask(spec, hooks)).toBe('success');
     expect(lines).toContain('first');
@@ -73,7 +73,7 @@ describe('runTask with script apps', () => {
     const spec = buildSpec({
       app: 'python',
       playbook: 'hello.py',
-      repository: { id: 4, url: repo.dir, branch: '', key: { type: 'none' }, commit_hash: null },
+      repository: keylessRepository(4, repo.dir, ''),
       task_args: ['x'],
     });
     expect(await runTask(spec, hooks)).toBe('success');
@@ -83,24 +83,14 @@ describe('runTask with script apps', () => {
   it('a failing script ends in error with its exit code logged', async () => {
     const repo = createGitRepository({ 'run.sh': 'echo about to fail\nexit 7\n' });
     const { hooks, lines } = createTaskHooks();
-    expect(
-      await runTask(
-        buildSpec({ repository: { id: 5, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: null } }),
-        hooks,
-      ),
-    ).toBe('error');
+    expect(await runTask(buildSpec({ repository: keylessRepository(5, repo.url) }), hooks)).toBe('error');
     expect(lines).toContain('Process exited with code 7');
   });
 
   it('an unknown branch fails with a clear message', async () => {
     const repo = createGitRepository({ 'run.sh': 'true\n' });
     const { hooks, lines } = createTaskHooks();
-    expect(
-      await runTask(
-        buildSpec({ repository: { id: 6, url: repo.url, branch: 'nope', key: { type: 'none' }, commit_hash: null } }),
-        hooks,
-      ),
-    ).toBe('error');
+    expect(await runTask(buildSpec({ repository: keylessRepository(6, repo.url, 'nope') }), hooks)).toBe('error');
     expect(lines.at(-1)).toBe(`Failed to clone repository ${repo.url}`);
   });
 
@@ -110,7 +100,7 @@ describe('runTask with script apps', () => {
     });
     const { hooks, lines } = createTaskHooks();
     const spec = buildSpec({
-      repository: { id: 7, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: null },
+      repository: keylessRepository(7, repo.url),
       secret_vars: { API_TOKEN: 's3cr3t-T0ken' },
       secrets: ['s3cr3t-T0ken'],
     });
@@ -124,10 +114,7 @@ describe('runTask with script apps', () => {
   it('stopping a running task ends it as stopped', async () => {
     const repo = createGitRepository({ 'run.sh': 'echo started\nsleep 60\n' });
     const { hooks, lines, controller } = createTaskHooks();
-    const running = runTask(
-      buildSpec({ repository: { id: 8, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: null } }),
-      hooks,
-    );
+    const running = runTask(buildSpec({ repository: keylessRepository(8, repo.url) }), hooks);
     await expect.poll(() => lines).toContain('started');
     controller.abort();
     expect(await running).toBe('stopped');
@@ -138,7 +125,7 @@ describe('runTask with script apps', () => {
     const { hooks, lines } = createTaskHooks();
     const spec = buildSpec({
       timeout_ms: 1500,
-      repository: { id: 9, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: null },
+      repository: keylessRepository(9, repo.url),
     });
     expect(await runTask(spec, hooks)).toBe('error');
     expect(lines.at(-1)).toMatch(/^Task timed out after 2 s/);
@@ -149,7 +136,7 @@ describe('runTask with script apps', () => {
     const { hooks, lines } = createTaskHooks();
     const spec = buildSpec({
       private_checkout: true,
-      repository: { id: 10, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: null },
+      repository: keylessRepository(10, repo.url),
     });
     expect(await runTask(spec, hooks)).toBe('success');
     const dir = lines.find((l) => l.includes(`_task_${spec.task_id}`));

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { runTask } from '../src/run-task.ts';
 import { createOutputCollector } from '../src/task-outputs.ts';
 import { createGitRepository } from './support/git-fixture.ts';
-import { buildSpec } from './support/spec.ts';
+import { buildSpec, keylessRepository } from './support/spec.ts';
 import { createTaskHooks } from './support/task-hooks.ts';
 
 async function run(spec: TaskSpec, confirm = true) {
@@ -25,7 +25,7 @@ async function run(spec: TaskSpec, confirm = true) {
 function scriptSpec(script: string, overrides: Partial<TaskSpec> = {}): TaskSpec {
   const repo = createGitRepository({ 'run.sh': script });
   return buildSpec({
-    repository: { id: 40, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: null },
+    repository: keylessRepository(40, repo.url),
     ...overrides,
   });
 }
@@ -126,7 +126,7 @@ describe('task outputs', () => {
       app: 'terraform',
       app_path: fake,
       playbook: 'tf',
-      repository: { id: 41, url: repo.url, branch: 'main', key: { type: 'none' }, commit_hash: null },
+      repository: keylessRepository(41, repo.url),
     });
     const applied = await run(spec);
     expect(applied.outcome, applied.lines.join('\n')).toBe('success');

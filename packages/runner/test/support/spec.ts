@@ -2,6 +2,16 @@ import type { TaskSpec } from '@gantry/contract';
 
 let nextTaskId = 1000;
 
+/** The spec of a repository the task reaches without a key: `url` at `branch`, its head unless `commitHash`. */
+export function keylessRepository(
+  id: number,
+  url: string,
+  branch = 'main',
+  commitHash: string | null = null,
+): TaskSpec['repository'] {
+  return { id, url, branch, key: { type: 'none' }, commit_hash: commitHash };
+}
+
 /** A complete task spec with harmless defaults; tests override what they exercise. */
 export function buildSpec(overrides: Partial<TaskSpec>): TaskSpec {
   nextTaskId += 1;
@@ -13,7 +23,7 @@ export function buildSpec(overrides: Partial<TaskSpec>): TaskSpec {
     app_path: '',
     app_args: [],
     playbook: 'run.sh',
-    repository: { id: 1, url: '', branch: 'main', key: { type: 'none' }, commit_hash: null },
+    repository: keylessRepository(1, ''),
     private_checkout: false,
     inventory: null,
     extra_vars: {},
