@@ -2,10 +2,10 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
+import { CancelActions } from './cancel-actions.tsx';
 
 interface ConfirmDialogProps {
   open: boolean;
@@ -25,10 +25,7 @@ export function ConfirmDialog({ open, title, message, confirmLabel, onConfirm, o
       <DialogContent>
         <DialogContentText>{message}</DialogContentText>
       </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button onClick={onClose} color="inherit">
-          {t('common.cancel')}
-        </Button>
+      <CancelActions onCancel={onClose}>
         <Button
           onClick={() => {
             onConfirm();
@@ -41,7 +38,7 @@ export function ConfirmDialog({ open, title, message, confirmLabel, onConfirm, o
         >
           {confirmLabel ?? t('common.delete')}
         </Button>
-      </DialogActions>
+      </CancelActions>
     </Dialog>
   );
 }

@@ -1,14 +1,12 @@
 import type { FormEventHandler, ReactNode } from 'react';
 import { FormProvider } from 'react-hook-form';
 import type { FieldValues, UseFormReturn } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
+import { CancelActions } from './cancel-actions.tsx';
 import { SubmitButton } from './submit-button.tsx';
 
 interface FormDialogProps<TInput extends FieldValues, TValues> {
@@ -42,7 +40,6 @@ export function FormDialog<TInput extends FieldValues, TValues>({
   form,
   children,
 }: FormDialogProps<TInput, TValues>) {
-  const { t } = useTranslation();
   return (
     <Dialog
       open={open}
@@ -64,12 +61,9 @@ export function FormDialog<TInput extends FieldValues, TValues>({
             {form ? <FormProvider {...form}>{children}</FormProvider> : children}
           </Stack>
         </DialogContent>
-        <DialogActions sx={{ px: 3, pb: 2 }}>
-          <Button onClick={onClose} color="inherit" disabled={submitting}>
-            {t('common.cancel')}
-          </Button>
+        <CancelActions onCancel={onClose} disabled={submitting}>
           <SubmitButton pending={submitting}>{submitLabel}</SubmitButton>
-        </DialogActions>
+        </CancelActions>
       </form>
     </Dialog>
   );

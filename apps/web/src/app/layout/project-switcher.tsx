@@ -5,7 +5,6 @@ import CheckIcon from '@mui/icons-material/Check';
 import RestoreIcon from '@mui/icons-material/Restore';
 import UnfoldMoreIcon from '@mui/icons-material/UnfoldMore';
 import Divider from '@mui/material/Divider';
-import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Menu from '@mui/material/Menu';
@@ -15,6 +14,7 @@ import { GantryLogo } from '../../components/gantry-logo.tsx';
 import { IconMenuItem } from '../../components/icon-menu-item.tsx';
 import { useMenuAnchor } from '../../components/use-menu-anchor.ts';
 import { ProjectAvatar } from './project-avatar.tsx';
+import { SidebarMenuButton } from './sidebar-menu-button.tsx';
 import { paths } from '../../lib/paths.ts';
 
 interface ProjectSwitcherProps {
@@ -39,26 +39,15 @@ export function ProjectSwitcher({ projects, currentId, canCreateProject, onNavig
 
   return (
     <>
-      <ListItemButton
-        onClick={menu.openAt}
-        aria-haspopup="menu"
-        aria-expanded={menu.isOpen}
-        aria-label={t('menu.switchProject')}
-        sx={{ borderRadius: 2, py: 1, px: 1.25, border: 1, borderColor: 'divider' }}
-      >
-        <ListItemIcon sx={{ minWidth: 44 }}>
-          {current ? <ProjectAvatar name={current.name} index={currentIndex} /> : <GantryLogo size={32} />}
-        </ListItemIcon>
-        <ListItemText
-          primary={current?.name ?? t('menu.noProject')}
-          secondary={t('menu.project')}
-          slotProps={{
-            primary: { noWrap: true, sx: { fontWeight: 600 } },
-            secondary: { noWrap: true, variant: 'caption' },
-          }}
-        />
-        <UnfoldMoreIcon fontSize="small" sx={{ color: 'text.secondary', ml: 0.5 }} />
-      </ListItemButton>
+      <SidebarMenuButton
+        menu={menu}
+        label={t('menu.switchProject')}
+        avatar={current ? <ProjectAvatar name={current.name} index={currentIndex} /> : <GantryLogo size={32} />}
+        primary={current?.name ?? t('menu.noProject')}
+        secondary={t('menu.project')}
+        endIcon={<UnfoldMoreIcon fontSize="small" sx={{ color: 'text.secondary', ml: 0.5 }} />}
+        sx={{ border: 1, borderColor: 'divider' }}
+      />
       <Menu {...menu.menuProps} slotProps={{ paper: { sx: { width: 244, maxHeight: 480 } }, list: { dense: false } }}>
         {projects.map((project, index) => (
           <MenuItem key={project.id} selected={project.id === currentId} onClick={() => go(paths.project(project.id))}>

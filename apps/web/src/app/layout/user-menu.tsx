@@ -15,7 +15,6 @@ import SecurityIcon from '@mui/icons-material/Security';
 import TranslateIcon from '@mui/icons-material/Translate';
 import Avatar from '@mui/material/Avatar';
 import Divider from '@mui/material/Divider';
-import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Menu from '@mui/material/Menu';
@@ -32,6 +31,7 @@ import { UserDialog } from '../../features/users/components/user-dialog.tsx';
 import { LANGUAGE_NAMES, PICKER_LANGUAGES, changeLanguage, getLanguageChoice } from '../../lib/i18n.ts';
 import type { LanguageChoice } from '../../lib/i18n.ts';
 import { useColorMode } from '../color-mode.tsx';
+import { SidebarMenuButton } from './sidebar-menu-button.tsx';
 import { paths } from '../../lib/paths.ts';
 
 /** The version shown in the menu: the part before the first hyphen ("2.1.0-beta.3" reads "2.1.0"). */
@@ -97,28 +97,19 @@ export function UserMenu({ user, info, onNavigate }: UserMenuProps) {
 
   return (
     <>
-      <ListItemButton
-        onClick={menu.openAt}
-        aria-haspopup="menu"
-        aria-expanded={menu.isOpen}
-        aria-label={t('menu.userMenu')}
-        sx={{ borderRadius: 2, py: 1, px: 1.25 }}
-      >
-        <ListItemIcon sx={{ minWidth: 44 }}>
+      <SidebarMenuButton
+        menu={menu}
+        label={t('menu.userMenu')}
+        avatar={
           <Avatar sx={{ width: 32, height: 32, fontSize: 13, fontWeight: 600, bgcolor: 'secondary.main' }}>
             {initialsOf(user.name)}
           </Avatar>
-        </ListItemIcon>
-        <ListItemText
-          primary={user.name}
-          secondary={user.username}
-          slotProps={{
-            primary: { noWrap: true, variant: 'body2', sx: { fontWeight: 600 } },
-            secondary: { noWrap: true, variant: 'caption' },
-          }}
-        />
-        <ExpandLessIcon fontSize="small" sx={{ color: 'text.secondary' }} />
-      </ListItemButton>
+        }
+        primary={user.name}
+        secondary={user.username}
+        primaryVariant="body2"
+        endIcon={<ExpandLessIcon fontSize="small" sx={{ color: 'text.secondary' }} />}
+      />
 
       <Menu
         {...menu.menuProps}

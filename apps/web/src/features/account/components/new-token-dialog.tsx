@@ -15,6 +15,7 @@ import { SecretValue } from '../../../components/secret-value.tsx';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { useCreateApiToken } from '../api/account-queries.ts';
 import { SubmitButton } from '../../../components/submit-button.tsx';
+import { CancelActions } from '../../../components/cancel-actions.tsx';
 
 /** Lifetimes offered for a new token, in days; 0 = never expires. */
 const TOKEN_LIFETIMES = [0, 7, 30, 90, 365] as const;
@@ -108,12 +109,9 @@ export function NewTokenDialog({ open, onClose }: { open: boolean; onClose: () =
               </TextField>
             </Stack>
           </DialogContent>
-          <DialogActions sx={{ px: 3, pb: 2 }}>
-            <Button onClick={onClose} color="inherit" disabled={create.isPending}>
-              {t('common.cancel')}
-            </Button>
+          <CancelActions onCancel={onClose} disabled={create.isPending}>
             <SubmitButton pending={create.isPending}>{t('common.create')}</SubmitButton>
-          </DialogActions>
+          </CancelActions>
         </form>
       )}
     </Dialog>

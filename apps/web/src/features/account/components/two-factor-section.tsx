@@ -5,7 +5,6 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Paper from '@mui/material/Paper';
@@ -21,6 +20,7 @@ import { getErrorMessage } from '../../../lib/api-client.ts';
 import { formatDate } from '../../../lib/format-date.ts';
 import { systemInfoQuery } from '../../../lib/shared-queries.ts';
 import { totpQrUrl, useConfirmTotp, useRemoveTotp, useStartTotpEnrolment } from '../api/account-queries.ts';
+import { CancelActions } from '../../../components/cancel-actions.tsx';
 
 function EnrolDialog({ open, userId, onClose }: { open: boolean; userId: number; onClose: () => void }) {
   const { t } = useTranslation();
@@ -60,13 +60,7 @@ function EnrolDialog({ open, userId, onClose }: { open: boolean; userId: number;
           />
         ) : null}
       </DialogContent>
-      {confirmed ? null : (
-        <DialogActions sx={{ px: 3, pb: 2 }}>
-          <Button onClick={onClose} color="inherit" disabled={confirm.isPending}>
-            {t('common.cancel')}
-          </Button>
-        </DialogActions>
-      )}
+      {confirmed ? null : <CancelActions onCancel={onClose} disabled={confirm.isPending} />}
     </Dialog>
   );
 }

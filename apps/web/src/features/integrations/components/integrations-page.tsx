@@ -8,6 +8,7 @@ import Stack from '@mui/material/Stack';
 import type { Integration } from '@gantry/contract';
 import { DataTable } from '../../../components/data-table.tsx';
 import type { Column } from '../../../components/data-table.tsx';
+import { NameLink } from '../../../components/name-link.tsx';
 import { Page } from '../../../components/page.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { createActionsColumn } from '../../../components/resource-list-page.tsx';
@@ -46,16 +47,7 @@ export function IntegrationsPage() {
     {
       id: 'name',
       header: t('integrations.name'),
-      render: (integration) => (
-        <Link
-          component={RouterLink}
-          to={paths.integration(projectId, integration.id)}
-          underline="hover"
-          sx={{ fontWeight: 500 }}
-        >
-          {integration.name}
-        </Link>
-      ),
+      render: (integration) => <NameLink to={paths.integration(projectId, integration.id)} name={integration.name} />,
     },
     {
       id: 'template',

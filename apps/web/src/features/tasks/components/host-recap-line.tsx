@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
-import Typography from '@mui/material/Typography';
 import type { HostRecap } from '@gantry/contract';
 import { getRecapParts } from '../host-results.ts';
+import { RecapLine } from './recap-line.tsx';
 
 /** "12 ok · 3 changed · 1 failed": an ansible task's hosts by outcome; nothing for other tasks. */
 export function HostRecapLine({ recap }: { recap: HostRecap | null }) {
@@ -9,14 +9,9 @@ export function HostRecapLine({ recap }: { recap: HostRecap | null }) {
   const parts = getRecapParts(recap);
   if (parts.length === 0) return null;
   return (
-    <Typography
-      variant="caption"
-      color="text.secondary"
-      component="div"
-      sx={{ whiteSpace: 'nowrap', mt: 0.25 }}
-      aria-label={t('taskLog.hostRecapLabel')}
-    >
-      {parts.map((part) => `${part.count} ${t(`taskLog.hostStatus.${part.status}`)}`).join(' · ')}
-    </Typography>
+    <RecapLine
+      label={t('taskLog.hostRecapLabel')}
+      text={parts.map((part) => `${part.count} ${t(`taskLog.hostStatus.${part.status}`)}`).join(' · ')}
+    />
   );
 }

@@ -2,13 +2,13 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import type { WorkflowStepRun } from '@gantry/contract';
+import { CancelActions } from '../../../components/cancel-actions.tsx';
 
 // No step key holds '*' (keys are letters, digits, _ and -).
 const EVERY_FAILED = '*';
@@ -46,10 +46,7 @@ export function RetryRunDialog({ open, steps, pending, onRetry, onClose }: Retry
           ))}
         </TextField>
       </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button onClick={onClose} color="inherit">
-          {t('common.cancel')}
-        </Button>
+      <CancelActions onCancel={onClose}>
         <Button
           onClick={() => onRetry(step === EVERY_FAILED ? null : step)}
           variant="contained"
@@ -58,7 +55,7 @@ export function RetryRunDialog({ open, steps, pending, onRetry, onClose }: Retry
         >
           {t('workflows.retryRun')}
         </Button>
-      </DialogActions>
+      </CancelActions>
     </Dialog>
   );
 }

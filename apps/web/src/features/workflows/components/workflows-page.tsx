@@ -1,9 +1,9 @@
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
-import Link from '@mui/material/Link';
 import type { WorkflowSummary } from '@gantry/contract';
 import type { Column } from '../../../components/data-table.tsx';
+import { NameLink } from '../../../components/name-link.tsx';
 import { ResourceListPage } from '../../../components/resource-list-page.tsx';
 import { useResourceList } from '../../../components/use-resource-list.ts';
 import { formatDate } from '../../../lib/format-date.ts';
@@ -21,17 +21,7 @@ export function WorkflowsPage() {
     {
       id: 'name',
       header: t('workflows.name'),
-      render: (workflow) => (
-        <Link
-          component={RouterLink}
-          to={paths.workflow(projectId, workflow.id)}
-          underline="hover"
-          title={workflow.name}
-          sx={{ fontWeight: 500 }}
-        >
-          {workflow.name}
-        </Link>
-      ),
+      render: (workflow) => <NameLink to={paths.workflow(projectId, workflow.id)} name={workflow.name} />,
     },
     {
       id: 'description',
