@@ -78,6 +78,14 @@ export function createLiveHub(options: LiveHubOptions) {
   const allowed = (connection: Connection, projectId: number, known: ReadonlySet<number>) =>
     connection.admin || options.membership.isMember(projectId, connection.userId, known);
 
+  /** The connections that may hear of a task of the project; the others stop following the task. */
+  function* listeners(projectId: number, memberIds: ReadonlySet<number>, taskId: number): Generator<Connection> {
+    for (const connection of connections) {
+      if (allowed(connection, projectId, memberIds)) yield connection;
+      else connection.streams.delete(taskId);
+    }
+  }
+
   function close(connection: Connection): void {
     connections.delete(connection);
     connection.socket.close(CREDENTIAL_ENDED.code, CREDENTIAL_ENDED.reason);
@@ -164,11 +172,7 @@ export function createLiveHub(options: LiveHubOptions) {
       finished: boolean,
     ): void {
       const frame = JSON.stringify(message);
-      for (const connection of connections) {
-        if (!allowed(connection, message.project_id, audience.memberIds)) {
-          connection.streams.delete(message.task_id);
-          continue;
-        }
+      for (const connection of listeners(message.project_id, audience.memberIds, message.task_id)) {
         const stream = connection.streams.get(message.task_id);
         if (!stream) {
           connection.socket.send(frame);
@@ -188,11 +192,7 @@ export function createLiveHub(options: LiveHubOptions) {
     /** Sends stored lines of a task to every allowed connection, in sequence order. */
     publishLines(audience: Audience, task: { id: number; project_id: number }, lines: LogLine[]): void {
       if (lines.length === 0) return;
-      for (const connection of connections) {
-        if (!allowed(connection, task.project_id, audience.memberIds)) {
-          connection.streams.delete(task.id);
-          continue;
-        }
+      for (const connection of listeners(task.project_id, audience.memberIds, task.id)) {
         let stream = connection.streams.get(task.id);
         if (!stream) {
           // A client that joins mid-task reads what came before from the output API.

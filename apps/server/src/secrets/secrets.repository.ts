@@ -1,5 +1,8 @@
 import type { Db } from '../db/database.ts';
 
+/** Tables whose `secret` column is sealed: key material, variable group secrets, a task's secret answers. */
+const SEALED_TABLES = ['access_key', 'environment_secret', 'task'] as const;
+
 /** Every column that holds a value sealed with the installation's key. */
 export function createSecretsRepository(db: Db) {
   return {
@@ -7,36 +10,16 @@ export function createSecretsRepository(db: Db) {
     async resealAll(reseal: (sealed: string) => string): Promise<number> {
       return db.transaction().execute(async (trx) => {
         let count = 0;
-        const keys = await trx
-          .selectFrom('access_key')
-          .select(['id', 'secret'])
-          .where('secret', 'is not', null)
-          .execute();
-        for (const row of keys) {
-          await trx
-            .updateTable('access_key')
-            .set({ secret: reseal(row.secret ?? '') })
-            .where('id', '=', row.id)
-            .execute();
-          count += 1;
-        }
-        const variables = await trx.selectFrom('environment_secret').select(['id', 'secret']).execute();
-        for (const row of variables) {
-          await trx
-            .updateTable('environment_secret')
-            .set({ secret: reseal(row.secret) })
-            .where('id', '=', row.id)
-            .execute();
-          count += 1;
-        }
-        const answers = await trx.selectFrom('task').select(['id', 'secret']).where('secret', 'is not', null).execute();
-        for (const row of answers) {
-          await trx
-            .updateTable('task')
-            .set({ secret: reseal(row.secret ?? '') })
-            .where('id', '=', row.id)
-            .execute();
-          count += 1;
+        for (const table of SEALED_TABLES) {
+          const rows = await trx.selectFrom(table).select(['id', 'secret']).where('secret', 'is not', null).execute();
+          for (const row of rows) {
+            await trx
+              .updateTable(table)
+              .set({ secret: reseal(row.secret ?? '') })
+              .where('id', '=', row.id)
+              .execute();
+            count += 1;
+          }
         }
         return count;
       });
