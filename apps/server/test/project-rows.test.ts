@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { projectRows } from '../src/db/project-rows.ts';
+import { parentRows, projectRows } from '../src/db/project-rows.ts';
 import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
@@ -63,5 +63,39 @@ describe.each(dialects)('project-scoped rows on %s', (dialect) => {
     expect((await keys.list(projectB, 'name')).map((k) => k.project_id)).not.toContain(projectA);
     await keys.delete(projectB, id);
     expect((await keys.find(projectA, id))?.name).toBe('k');
+  });
+  it("reads, changes and deletes a parent's rows only through its project and its parent", async () => {
+    const db = t.runtime.connection.db;
+    const created = new Date().toISOString();
+    const groups = projectRows(db, dialect, 'environment');
+    const group = (projectId: number, name: string) =>
+      groups.insert({ project_id: projectId, name, json: '{}', env: '{}', password: null, created });
+    const mine = await group(projectA, 'mine');
+    const sibling = await group(projectA, 'sibling');
+    const secrets = parentRows(db, dialect, 'environment_secret', 'environment_id', ['type', 'name']);
+    const secret = (name: string, type: 'var' | 'env') =>
+      secrets.insert({ project_id: projectA, environment_id: mine, type, name, secret: 'sealed' });
+    const b = await secret('B', 'var');
+    const a = await secret('A', 'var');
+    const e = await secret('A', 'env');
+    expect((await secrets.list(projectA, mine)).map((row) => row.id)).toEqual([e, a, b]);
+    expect((await secrets.list(projectA, mine, 'desc')).map((row) => row.id)).toEqual([b, a, e]);
+    expect(await secrets.list(projectA, sibling)).toEqual([]);
+    expect(await secrets.list(projectB, mine)).toEqual([]);
+
+    for (const [projectId, parentId] of [
+      [projectB, mine],
+      [projectA, sibling],
+    ] as const) {
+      expect(await secrets.find(projectId, parentId, a)).toBeUndefined();
+      await secrets.update(projectId, parentId, a, { secret: 'taken' });
+      await secrets.delete(projectId, parentId, a);
+    }
+    expect((await secrets.find(projectA, mine, a))?.secret).toBe('sealed');
+
+    await secrets.update(projectA, mine, a, { secret: 'resealed' });
+    expect((await secrets.find(projectA, mine, a))?.secret).toBe('resealed');
+    await secrets.delete(projectA, mine, a);
+    expect(await secrets.find(projectA, mine, a)).toBeUndefined();
   });
 });

@@ -80,6 +80,62 @@ export function projectRows<T extends ProjectTable>(db: Db, dialect: Dialect, ta
   };
 }
 
+/**
+ * The rows that hang off one parent row of a project (an integration's rules, a variable group's secrets). Every
+ * query carries the project's id and the parent's, so a row of another parent or another project can be neither
+ * read, changed nor deleted through them.
+ */
+export function parentRows<T extends ProjectTable, P extends keyof Selectable<Database[T]> & string>(
+  db: Db,
+  dialect: Dialect,
+  table: T,
+  parentColumn: P,
+  sortColumns: readonly (keyof Selectable<Database[T]> & string)[],
+) {
+  type Row = Selectable<Database[T]>;
+  const scoped = db as unknown as ScopedView;
+  const name: string = table;
+  const parent: string = parentColumn;
+  const rowsOf = (projectId: number, parentId: number) =>
+    scoped.selectFrom(name).selectAll().where('project_id', '=', projectId).where(parent, '=', parentId);
+  return {
+    /** The parent's rows by the sort columns, each in `order`, then by id. */
+    list(projectId: number, parentId: number, order: 'asc' | 'desc' = 'asc'): Promise<Row[]> {
+      let query = rowsOf(projectId, parentId);
+      for (const column of sortColumns) query = query.orderBy(column, order);
+      return query.orderBy('id').execute() as Promise<Row[]>;
+    },
+    find(projectId: number, parentId: number, id: number): Promise<Row | undefined> {
+      return rowsOf(projectId, parentId).where('id', '=', id).executeTakeFirst() as Promise<Row | undefined>;
+    },
+    insert(row: Insertable<Database[T]>): Promise<number> {
+      return insertRow(db, dialect, table, row);
+    },
+    async update(
+      projectId: number,
+      parentId: number,
+      id: number,
+      changes: Partial<Omit<Row, 'id' | 'project_id' | P>>,
+    ): Promise<void> {
+      await scoped
+        .updateTable(name)
+        .set(changes)
+        .where('project_id', '=', projectId)
+        .where(parent, '=', parentId)
+        .where('id', '=', id)
+        .execute();
+    },
+    async delete(projectId: number, parentId: number, id: number): Promise<void> {
+      await scoped
+        .deleteFrom(name)
+        .where('project_id', '=', projectId)
+        .where(parent, '=', parentId)
+        .where('id', '=', id)
+        .execute();
+    },
+  };
+}
+
 /** One project table's queries by id: what a module may be given of another module's rows. */
 export type ProjectRowsById<T extends ProjectTable> = Omit<
   ReturnType<typeof projectRows<T>>,

@@ -1,5 +1,5 @@
 import type { Db, Dialect } from '../../db/database.ts';
-import { projectRows } from '../../db/project-rows.ts';
+import { parentRows, projectRows } from '../../db/project-rows.ts';
 import type { EnvironmentSecretRow } from './environments.table.ts';
 
 export function createEnvironmentsRepository(db: Db, dialect: Dialect) {
@@ -16,36 +16,8 @@ export function createEnvironmentsRepository(db: Db, dialect: Dialect) {
         .orderBy('name')
         .execute();
     },
-    listSecrets(projectId: number, environmentId: number): Promise<EnvironmentSecretRow[]> {
-      return db
-        .selectFrom('environment_secret')
-        .selectAll()
-        .where('project_id', '=', projectId)
-        .where('environment_id', '=', environmentId)
-        .orderBy('type')
-        .orderBy('name')
-        .execute();
-    },
-    async insertSecret(row: Omit<EnvironmentSecretRow, 'id'>): Promise<void> {
-      await db.insertInto('environment_secret').values(row).execute();
-    },
-    async updateSecret(projectId: number, environmentId: number, id: number, secret: string): Promise<void> {
-      await db
-        .updateTable('environment_secret')
-        .set({ secret })
-        .where('project_id', '=', projectId)
-        .where('environment_id', '=', environmentId)
-        .where('id', '=', id)
-        .execute();
-    },
-    async deleteSecret(projectId: number, environmentId: number, id: number): Promise<void> {
-      await db
-        .deleteFrom('environment_secret')
-        .where('project_id', '=', projectId)
-        .where('environment_id', '=', environmentId)
-        .where('id', '=', id)
-        .execute();
-    },
+    /** A variable group's secrets, by type and name. */
+    secrets: parentRows(db, dialect, 'environment_secret', 'environment_id', ['type', 'name']),
   };
 }
 

@@ -67,7 +67,7 @@ export function createEnvironmentsService({ environments, refs, events, secrets,
     environmentId: number,
     changes: EnvironmentSecretChange[],
   ): Promise<void> {
-    const existing = await environments.listSecrets(projectId, environmentId);
+    const existing = await environments.secrets.list(projectId, environmentId);
     const known = new Set(existing.map((s) => s.id));
     const names = new Set(existing.map((s) => `${s.type}:${s.name}`));
     for (const change of changes) {
@@ -75,7 +75,7 @@ export function createEnvironmentsService({ environments, refs, events, secrets,
         const key = `${change.type}:${change.name}`;
         if (names.has(key)) throw badRequest(`Secret ${change.name} already exists`);
         names.add(key);
-        await environments.insertSecret({
+        await environments.secrets.insert({
           project_id: projectId,
           environment_id: environmentId,
           type: change.type,
@@ -86,9 +86,11 @@ export function createEnvironmentsService({ environments, refs, events, secrets,
         throw badRequest(`Secret ${change.id} not found in this variable group`);
       } else if (change.operation === 'update') {
         if (change.secret !== '')
-          await environments.updateSecret(projectId, environmentId, change.id, secrets.seal(change.secret));
+          await environments.secrets.update(projectId, environmentId, change.id, {
+            secret: secrets.seal(change.secret),
+          });
       } else {
-        await environments.deleteSecret(projectId, environmentId, change.id);
+        await environments.secrets.delete(projectId, environmentId, change.id);
       }
     }
   }
@@ -103,7 +105,7 @@ export function createEnvironmentsService({ environments, refs, events, secrets,
       );
     },
     async get(projectId: number, id: number): Promise<Environment> {
-      return toEnvironment(await getRow(projectId, id), await environments.listSecrets(projectId, id));
+      return toEnvironment(await getRow(projectId, id), await environments.secrets.list(projectId, id));
     },
     assertExists: resource.assertExists,
     async create(actor: UserRow | undefined, projectId: number, body: EnvironmentInput): Promise<Environment> {
@@ -123,7 +125,7 @@ export function createEnvironmentsService({ environments, refs, events, secrets,
         listChanges(body).filter((c) => c.operation === 'create'),
       );
       if (actor) await record(actor, projectId, id, `Variable group ${row.name} created`);
-      return toEnvironment({ ...row, id }, await environments.listSecrets(projectId, id));
+      return toEnvironment({ ...row, id }, await environments.secrets.list(projectId, id));
     },
     async update(actor: UserRow, projectId: number, id: number, body: EnvironmentInput): Promise<void> {
       await resource.getForUpdate(projectId, id, body);
@@ -135,7 +137,7 @@ export function createEnvironmentsService({ environments, refs, events, secrets,
     remove: resource.remove,
     /** The decrypted secrets of a variable group, for the task engine only. */
     async listSecretValues(projectId: number, id: number): Promise<EnvironmentSecretValue[]> {
-      return (await environments.listSecrets(projectId, id)).map((s) => ({
+      return (await environments.secrets.list(projectId, id)).map((s) => ({
         type: s.type as 'var' | 'env',
         name: s.name,
         value: secrets.open(s.secret),

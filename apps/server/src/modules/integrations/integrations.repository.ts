@@ -1,13 +1,9 @@
-import type { Insertable, Selectable } from 'kysely';
-import type { Database, Db, Dialect } from '../../db/database.ts';
+import type { Db, Dialect } from '../../db/database.ts';
 import { insertRow } from '../../db/insert.ts';
-import { projectRows } from '../../db/project-rows.ts';
+import { parentRows, projectRows } from '../../db/project-rows.ts';
 import type { IntegrationAliasRow, IntegrationRow } from './integrations.table.ts';
 
 type Order = 'asc' | 'desc';
-
-/** The two kinds of rule an integration has: values it extracts and matchers it checks. */
-type RuleTable = 'integration_extract_value' | 'integration_matcher';
 
 /** Which integration of which project a rule belongs to. */
 interface RuleOwner {
@@ -16,7 +12,6 @@ interface RuleOwner {
 }
 /** A stored rule: its own fields, its owner and its id. */
 export type RuleRow<TFields> = TFields & RuleOwner & { id: number };
-type RuleFields<T extends RuleTable> = Omit<Selectable<Database[T]>, 'id' | keyof RuleOwner>;
 
 /** The queries both kinds of rule share, on the rows of one integration scoped by project. */
 export interface RuleQueries<TFields> {
@@ -25,45 +20,6 @@ export interface RuleQueries<TFields> {
   insert(row: TFields & RuleOwner): Promise<number>;
   update(projectId: number, integrationId: number, id: number, changes: Partial<TFields>): Promise<void>;
   delete(projectId: number, integrationId: number, id: number): Promise<void>;
-}
-
-/**
- * Kysely cannot relate a generic table name to its columns, so each query names the table through
- * the union (both have the owner and id columns) and the return type keeps callers typed to the one table.
- */
-function createRuleQueries<T extends RuleTable>(db: Db, dialect: Dialect, table: T): RuleQueries<RuleFields<T>> {
-  type Row = RuleRow<RuleFields<T>>;
-  const rules: RuleTable = table;
-  const rowsOf = (projectId: number, integrationId: number) =>
-    db.selectFrom(rules).selectAll().where('project_id', '=', projectId).where('integration_id', '=', integrationId);
-  return {
-    list(projectId, integrationId, order = 'asc') {
-      return rowsOf(projectId, integrationId).orderBy('name', order).orderBy('id').execute() as Promise<Row[]>;
-    },
-    find(projectId, integrationId, id) {
-      return rowsOf(projectId, integrationId).where('id', '=', id).executeTakeFirst() as Promise<Row | undefined>;
-    },
-    insert(row) {
-      return insertRow(db, dialect, table, row as Insertable<Database[T]>);
-    },
-    async update(projectId, integrationId, id, changes) {
-      await db
-        .updateTable(rules)
-        .set(changes)
-        .where('project_id', '=', projectId)
-        .where('integration_id', '=', integrationId)
-        .where('id', '=', id)
-        .execute();
-    },
-    async delete(projectId, integrationId, id) {
-      await db
-        .deleteFrom(rules)
-        .where('project_id', '=', projectId)
-        .where('integration_id', '=', integrationId)
-        .where('id', '=', id)
-        .execute();
-    },
-  };
 }
 
 /** Integrations, their aliases, extracted values and matchers. Every query is scoped by project. */
@@ -113,9 +69,9 @@ export function createIntegrationsRepository(db: Db, dialect: Dialect) {
     },
 
     /** The values each request hands to the task. */
-    values: createRuleQueries(db, dialect, 'integration_extract_value'),
+    values: parentRows(db, dialect, 'integration_extract_value', 'integration_id', ['name']),
     /** The conditions a request must meet. */
-    matchers: createRuleQueries(db, dialect, 'integration_matcher'),
+    matchers: parentRows(db, dialect, 'integration_matcher', 'integration_id', ['name']),
   };
 }
 
