@@ -20,26 +20,23 @@ export function createTerraformRepository(db: Db, dialect: Dialect) {
         'task.status as status',
       ]);
 
+  /** A workspace's own aliases: not those made for one task's run. */
+  const workspaceAliases = (projectId: number, inventoryId: number) =>
+    db
+      .selectFrom('terraform_alias')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where('inventory_id', '=', inventoryId)
+      .where('task_id', 'is', null);
+  const deleteStates = (projectId: number, inventoryId: number) =>
+    db.deleteFrom('terraform_state').where('project_id', '=', projectId).where('inventory_id', '=', inventoryId);
+
   return {
     listAliases(projectId: number, inventoryId: number): Promise<TerraformAliasRow[]> {
-      return db
-        .selectFrom('terraform_alias')
-        .selectAll()
-        .where('project_id', '=', projectId)
-        .where('inventory_id', '=', inventoryId)
-        .where('task_id', 'is', null)
-        .orderBy('id')
-        .execute();
+      return workspaceAliases(projectId, inventoryId).orderBy('id').execute();
     },
     findAlias(projectId: number, inventoryId: number, id: number): Promise<TerraformAliasRow | undefined> {
-      return db
-        .selectFrom('terraform_alias')
-        .selectAll()
-        .where('project_id', '=', projectId)
-        .where('inventory_id', '=', inventoryId)
-        .where('id', '=', id)
-        .where('task_id', 'is', null)
-        .executeTakeFirst();
+      return workspaceAliases(projectId, inventoryId).where('id', '=', id).executeTakeFirst();
     },
     findByAlias(alias: string): Promise<TerraformAliasRow | undefined> {
       return db.selectFrom('terraform_alias').selectAll().where('alias', '=', alias).executeTakeFirst();
@@ -93,20 +90,11 @@ export function createTerraformRepository(db: Db, dialect: Dialect) {
       return insertRow(db, dialect, 'terraform_state', row);
     },
     async deleteState(projectId: number, inventoryId: number, id: number): Promise<boolean> {
-      const result = await db
-        .deleteFrom('terraform_state')
-        .where('project_id', '=', projectId)
-        .where('inventory_id', '=', inventoryId)
-        .where('id', '=', id)
-        .executeTakeFirst();
+      const result = await deleteStates(projectId, inventoryId).where('id', '=', id).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     },
     async deleteAllStates(projectId: number, inventoryId: number): Promise<void> {
-      await db
-        .deleteFrom('terraform_state')
-        .where('project_id', '=', projectId)
-        .where('inventory_id', '=', inventoryId)
-        .execute();
+      await deleteStates(projectId, inventoryId).execute();
     },
 
     async findTaskStatus(taskId: number): Promise<TaskStatus | undefined> {
