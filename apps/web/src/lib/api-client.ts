@@ -63,12 +63,27 @@ export function toApiError(status: number, statusText: string, text: string): Ap
 }
 
 /** Calls one contract endpoint: fills the path, sends JSON with the session cookie, parses the response. */
-export async function api<E extends Endpoint>(
+export function api<E extends Endpoint>(endpoint: E, ...[options]: OptionalArgs<E>): Promise<EndpointResponse<E>> {
+  return request(endpoint, options as RequestOptions | undefined);
+}
+
+/** What a request carries besides its endpoint. */
+export interface RequestOptions {
+  params?: Record<string, string | number>;
+  query?: object;
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+/**
+ * `api` without its check of the options against the endpoint, for code that is generic over
+ * endpoints (TypeScript cannot match options to an endpoint that is a type parameter) and types
+ * what it sends from the endpoints' own types (lib/project-collection.ts).
+ */
+export async function request<E extends Endpoint>(
   endpoint: E,
-  ...[options]: OptionalArgs<E>
+  opts: RequestOptions | undefined,
 ): Promise<EndpointResponse<E>> {
-  const opts = options as
-    { params?: Record<string, string | number>; query?: object; body?: unknown; signal?: AbortSignal } | undefined;
   const url = buildUrl(endpoint.path, opts?.params, opts?.query);
   const hasBody = opts?.body !== undefined;
   const response = await fetch(url, {

@@ -1,8 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { environmentsApi } from '@gantry/contract';
-import type { EnvironmentBody } from '@gantry/contract';
 import { api } from '../../../lib/api-client.ts';
-import { useRefreshingMutation, useSaveMutation } from '../../../lib/mutations.ts';
+import { defineProjectCollection } from '../../../lib/project-collection.ts';
 import { environmentsQuery, resourceKeys } from '../../../lib/project-resources.ts';
 
 /** One variable group with the names and types of its secrets. */
@@ -13,27 +12,15 @@ export const environmentQuery = (projectId: number, environmentId: number) =>
     staleTime: 0,
   });
 
-export function useSaveEnvironment(projectId: number) {
-  return useSaveMutation<EnvironmentBody>(
-    [resourceKeys.environments(projectId)],
-    (body) => api(environmentsApi.create, { params: { projectId }, body }),
-    (environmentId, body) => api(environmentsApi.update, { params: { projectId, environmentId }, body }),
-  );
-}
+const environments = defineProjectCollection({
+  section: 'environments',
+  endpoints: environmentsApi,
+  idParam: 'environmentId',
+  query: environmentsQuery,
+  refresh: (projectId) => [resourceKeys.environments(projectId)],
+});
 
-function useDeleteEnvironment(projectId: number) {
-  return useRefreshingMutation([resourceKeys.environments(projectId)], (environmentId: number) =>
-    api(environmentsApi.remove, { params: { projectId, environmentId } }),
-  );
-}
-
-const loadEnvironmentRefs = (projectId: number, environmentId: number) =>
-  api(environmentsApi.refs, { params: { projectId, environmentId } });
+export const useSaveEnvironment = environments.useSave;
 
 /** Environments as their list page knows them. */
-export const environmentsResource = {
-  section: 'environments',
-  query: environmentsQuery,
-  useRemove: useDeleteEnvironment,
-  loadRefs: loadEnvironmentRefs,
-};
+export const environmentsResource = environments.resource;

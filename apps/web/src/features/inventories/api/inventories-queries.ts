@@ -1,30 +1,17 @@
 import { inventoriesApi } from '@gantry/contract';
-import type { InventoryBody } from '@gantry/contract';
-import { api } from '../../../lib/api-client.ts';
-import { useRefreshingMutation, useSaveMutation } from '../../../lib/mutations.ts';
+import { defineProjectCollection } from '../../../lib/project-collection.ts';
 import { inventoriesQuery, resourceKeys } from '../../../lib/project-resources.ts';
 
-export function useSaveInventory(projectId: number) {
-  return useSaveMutation<InventoryBody>(
-    [resourceKeys.inventories(projectId)],
-    (body) => api(inventoriesApi.create, { params: { projectId }, body }),
-    (inventoryId, body) => api(inventoriesApi.update, { params: { projectId, inventoryId }, body }),
-  );
-}
+const inventories = defineProjectCollection({
+  section: 'inventories',
+  endpoints: inventoriesApi,
+  idParam: 'inventoryId',
+  query: inventoriesQuery,
+  // Every list of inventories, whichever app it is filtered by.
+  refresh: (projectId) => [resourceKeys.inventories(projectId)],
+});
 
-function useDeleteInventory(projectId: number) {
-  return useRefreshingMutation([resourceKeys.inventories(projectId)], (inventoryId: number) =>
-    api(inventoriesApi.remove, { params: { projectId, inventoryId } }),
-  );
-}
-
-const loadInventoryRefs = (projectId: number, inventoryId: number) =>
-  api(inventoriesApi.refs, { params: { projectId, inventoryId } });
+export const useSaveInventory = inventories.useSave;
 
 /** Inventories as their list page knows them. */
-export const inventoriesResource = {
-  section: 'inventories',
-  query: inventoriesQuery,
-  useRemove: useDeleteInventory,
-  loadRefs: loadInventoryRefs,
-};
+export const inventoriesResource = inventories.resource;

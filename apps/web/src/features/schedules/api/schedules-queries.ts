@@ -1,8 +1,9 @@
 import { queryOptions, useQueryClient } from '@tanstack/react-query';
 import { schedulesApi } from '@gantry/contract';
-import type { Schedule, ScheduleBody } from '@gantry/contract';
+import type { Schedule } from '@gantry/contract';
 import { api } from '../../../lib/api-client.ts';
-import { useRefreshingMutation, useSaveMutation } from '../../../lib/mutations.ts';
+import { useRefreshingMutation } from '../../../lib/mutations.ts';
+import { defineProjectCollection } from '../../../lib/project-collection.ts';
 import { resourceKeys } from '../../../lib/project-resources.ts';
 
 export const scheduleKeys = {
@@ -19,19 +20,18 @@ const schedulesQuery = (projectId: number) =>
 export const validateCron = (projectId: number, cron: string, signal?: AbortSignal) =>
   api(schedulesApi.validate, { params: { projectId }, body: { cron_format: cron }, signal });
 
-const loadScheduleRefs = (projectId: number, scheduleId: number) =>
-  api(schedulesApi.refs, { params: { projectId, scheduleId } });
-
 // Template pages list a template's schedules too.
 const refreshFor = (projectId: number) => [scheduleKeys.all(projectId), resourceKeys.templates(projectId)];
 
-export function useSaveSchedule(projectId: number) {
-  return useSaveMutation<ScheduleBody>(
-    refreshFor(projectId),
-    (body) => api(schedulesApi.create, { params: { projectId }, body }),
-    (scheduleId, body) => api(schedulesApi.update, { params: { projectId, scheduleId }, body }),
-  );
-}
+const schedules = defineProjectCollection({
+  section: 'schedules',
+  endpoints: schedulesApi,
+  idParam: 'scheduleId',
+  query: schedulesQuery,
+  refresh: refreshFor,
+});
+
+export const useSaveSchedule = schedules.useSave;
 
 /** The active switch saves at once; the row shows the new state before the server answers. */
 export function useSetScheduleActive(projectId: number) {
@@ -52,16 +52,5 @@ export function useSetScheduleActive(projectId: number) {
   );
 }
 
-function useDeleteSchedule(projectId: number) {
-  return useRefreshingMutation(refreshFor(projectId), (scheduleId: number) =>
-    api(schedulesApi.remove, { params: { projectId, scheduleId } }),
-  );
-}
-
 /** Schedules as their list page knows them. */
-export const schedulesResource = {
-  section: 'schedules',
-  query: schedulesQuery,
-  useRemove: useDeleteSchedule,
-  loadRefs: loadScheduleRefs,
-};
+export const schedulesResource = schedules.resource;
