@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import AddIcon from '@mui/icons-material/Add';
 import Button from '@mui/material/Button';
@@ -8,28 +8,44 @@ import { Page } from './page.tsx';
 import { PageHeader } from './page-header.tsx';
 import { RowActions } from './row-actions.tsx';
 
+/** What a list page's edit dialog is given: the row it edits, none for a new one. */
+export interface ItemDialogProps<T> {
+  open: boolean;
+  projectId: number;
+  item?: T;
+  onClose: () => void;
+}
+
+interface CreateButtonSpec {
+  label: string;
+  /** Opens the edit dialog on a new row unless told otherwise. */
+  onClick?: () => void;
+}
+
 interface ResourceListPageProps<T extends { id: number }> {
-  /** The page's list (useResourceList): its texts' section, rows, who may manage them and their delete flow. */
+  /** The page's list (useResourceList): its texts' section, rows, who may manage them, edit dialog and delete flow. */
   list: {
     section: string;
+    projectId: number;
     canManage: boolean;
     rows: TableRows<T>;
+    editDialog: { open: boolean; item?: NoInfer<T>; show: (row?: NoInfer<T>) => void; close: () => void };
     deletion: RowDeletion<NoInfer<T>> & { element: ReactNode };
   };
-  /** The header's create control: a label for a plain "new" button, or a whole control (a menu). */
-  create: { label: string; onClick: () => void } | ReactNode;
+  /** The header's create control: a plain "new" button, or a whole control (a menu). */
+  create: CreateButtonSpec | ReactNode;
   columns: readonly Column<T>[];
-  /** The trailing edit/delete column, for those who may manage the rows: what edit opens, and more. */
-  actions: RowActions<T>;
+  /** The trailing edit/delete column, for those who may manage the rows: edit opens the edit dialog unless told otherwise. */
+  actions?: Partial<RowActions<T>>;
+  /** The dialog that creates and edits rows, opened by the create button and the rows' edit. */
+  dialog?: ComponentType<ItemDialogProps<T>>;
   expansion?: RowExpansion<T>;
-  /** The page's dialogs. */
+  /** The page's other dialogs. */
   children?: ReactNode;
 }
 
-function isButtonSpec(
-  create: ResourceListPageProps<{ id: number }>['create'],
-): create is { label: string; onClick: () => void } {
-  return typeof create === 'object' && create !== null && 'label' in create && 'onClick' in create;
+function isButtonSpec(create: CreateButtonSpec | ReactNode): create is CreateButtonSpec {
+  return typeof create === 'object' && create !== null && 'label' in create;
 }
 
 /**
@@ -41,13 +57,20 @@ export function ResourceListPage<T extends { id: number }>({
   create,
   columns,
   actions,
+  dialog: ItemDialog,
   expansion,
   children,
 }: ResourceListPageProps<T>) {
   const { t } = useTranslation();
+  const { editDialog } = list;
   const title = t(`${list.section}.title`);
   const createControl = isButtonSpec(create) ? (
-    <Button variant="contained" disableElevation startIcon={<AddIcon />} onClick={create.onClick}>
+    <Button
+      variant="contained"
+      disableElevation
+      startIcon={<AddIcon />}
+      onClick={create.onClick ?? (() => editDialog.show(undefined))}
+    >
       {create.label}
     </Button>
   ) : (
@@ -58,13 +81,25 @@ export function ResourceListPage<T extends { id: number }>({
       <PageHeader title={title} actions={list.canManage ? createControl : null} />
       <DataTable
         aria-label={title}
-        columns={list.canManage ? [...columns, createActionsColumn({ deletion: list.deletion, ...actions })] : columns}
+        columns={
+          list.canManage
+            ? [...columns, createActionsColumn({ deletion: list.deletion, onEdit: editDialog.show, ...actions })]
+            : columns
+        }
         query={list.rows}
         getRowKey={(row) => row.id}
         emptyText={t(`${list.section}.empty`)}
         paginated={false}
         expansion={expansion}
       />
+      {ItemDialog ? (
+        <ItemDialog
+          open={editDialog.open}
+          projectId={list.projectId}
+          item={editDialog.item}
+          onClose={editDialog.close}
+        />
+      ) : null}
       {children}
       {list.deletion.element}
     </Page>

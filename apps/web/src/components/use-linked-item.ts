@@ -7,8 +7,8 @@ interface LinkedItemOptions<T> {
   ready: boolean;
   canOpen: (item: T) => boolean;
   open: (item: T) => void;
-  /** The list's own address, where closing the item leads. */
-  listPath: string;
+  /** The list's own address, where closing the item leads; none for a list whose items have no address. */
+  listPath: string | undefined;
 }
 
 /**
@@ -30,7 +30,7 @@ export function useLinkedItem<T extends { id: number }>({
   useEffect(() => {
     // Back on the list: the same item linked again later opens again.
     if (itemId === undefined) openedFor.current = undefined;
-    if (itemId === undefined || !items || !ready || openedFor.current === itemId) return;
+    if (itemId === undefined || listPath === undefined || !items || !ready || openedFor.current === itemId) return;
     openedFor.current = itemId;
     const item = items.find((candidate) => String(candidate.id) === itemId);
     if (item && canOpen(item)) open(item);
@@ -40,7 +40,7 @@ export function useLinkedItem<T extends { id: number }>({
   return {
     /** Call when the item's dialog closes. */
     leave: () => {
-      if (itemId !== undefined) void navigate(listPath, { replace: true });
+      if (itemId !== undefined && listPath !== undefined) void navigate(listPath, { replace: true });
     },
   };
 }

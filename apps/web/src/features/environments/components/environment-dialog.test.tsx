@@ -24,7 +24,7 @@ describe('EnvironmentDialog', () => {
       'PUT /api/project/1/environment/4': () => new Response(null, { status: 204 }),
     });
     const onClose = vi.fn();
-    renderWithProviders(<EnvironmentDialog open projectId={1} environmentId={4} onClose={onClose} />);
+    renderWithProviders(<EnvironmentDialog open projectId={1} item={environment} onClose={onClose} />);
     await waitFor(() => expect(screen.getByLabelText(/^Name\s*\*$/)).toHaveProperty('value', 'prod'));
 
     fireEvent.click(screen.getByRole('tab', { name: 'Secrets' }));

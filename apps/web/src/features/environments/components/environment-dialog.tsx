@@ -11,8 +11,10 @@ import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import { EnvironmentBody } from '@gantry/contract';
+import type { Environment } from '@gantry/contract';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
+import type { ItemDialogProps } from '../../../components/resource-list-page.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useFormDialog } from '../../../components/use-form-dialog.ts';
 import { getFirstErrorMessage } from '../../../lib/form-errors.ts';
@@ -29,17 +31,11 @@ type TabName = 'variables' | 'secrets';
 
 const SECRET_NAME_REQUIRED = 'Secret name is required';
 
-interface EnvironmentDialogProps {
-  open: boolean;
-  projectId: number;
-  /** The variable group to edit; a new one when absent. */
-  environmentId?: number;
-  onClose: () => void;
-}
-
-export function EnvironmentDialog({ open, projectId, environmentId, onClose }: EnvironmentDialogProps) {
+/** The list knows a group by its name; the dialog reads its variables and secrets. */
+export function EnvironmentDialog({ open, projectId, item, onClose }: ItemDialogProps<Pick<Environment, 'id'>>) {
   const { t } = useTranslation();
   const snackbar = useSnackbar();
+  const environmentId = item?.id;
   const isNew = environmentId === undefined;
   const existing = useQuery({ ...environmentQuery(projectId, environmentId ?? 0), enabled: open && !isNew });
   const [tab, setTab] = useState<TabName>('variables');

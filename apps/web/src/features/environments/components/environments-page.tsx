@@ -9,7 +9,6 @@ import { EnvironmentDialog } from './environment-dialog.tsx';
 export function EnvironmentsPage() {
   const { t } = useTranslation();
   const list = useResourceList(environmentsResource);
-  const { projectId, editDialog } = list;
 
   const columns: Column<Environment>[] = [
     { id: 'name', header: t('environments.name'), render: (environment) => environment.name },
@@ -18,16 +17,9 @@ export function EnvironmentsPage() {
   return (
     <ResourceListPage
       list={list}
-      create={{ label: t('environments.newEnvironment'), onClick: () => editDialog.show(undefined) }}
+      create={{ label: t('environments.newEnvironment') }}
       columns={columns}
-      actions={{ onEdit: editDialog.show }}
-    >
-      <EnvironmentDialog
-        open={editDialog.open}
-        projectId={projectId}
-        environmentId={editDialog.item?.id}
-        onClose={editDialog.close}
-      />
-    </ResourceListPage>
+      dialog={EnvironmentDialog}
+    />
   );
 }

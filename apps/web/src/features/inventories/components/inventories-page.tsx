@@ -14,7 +14,6 @@ import { IconMenuItem } from '../../../components/icon-menu-item.tsx';
 import { ResourceListPage } from '../../../components/resource-list-page.tsx';
 import type { RowActions } from '../../../components/resource-list-page.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
-import { useLinkedItem } from '../../../components/use-linked-item.ts';
 import { useResourceList } from '../../../components/use-resource-list.ts';
 import { DASH } from '../../../lib/format-date.ts';
 import { appsQuery, repositoriesQuery } from '../../../lib/project-resources.ts';
@@ -61,18 +60,14 @@ function InventorySource({ inventory, repositoryName }: { inventory: Inventory; 
 
 export function InventoriesPage() {
   const { t } = useTranslation();
-  const list = useResourceList(inventoriesResource);
-  const { projectId, access, canManage, editDialog } = list;
+  const list = useResourceList(inventoriesResource, {
+    linkPage: 'inventory',
+    canLink: (inventory) => !isWorkspace(inventory),
+  });
+  const { projectId, editDialog } = list;
   const repositories = useQuery(repositoriesQuery(projectId));
   const apps = useQuery(appsQuery);
   const attachDialog = useDialogState<Inventory>();
-  const linked = useLinkedItem({
-    items: list.rows.data,
-    ready: access.isReady,
-    canOpen: (inventory) => canManage && !isWorkspace(inventory),
-    open: editDialog.show,
-    listPath: paths.projectPage(projectId, 'inventory'),
-  });
   const repositoryNames = new Map((repositories.data ?? []).map((repo) => [repo.id, repo.name]));
 
   const columns: Column<Inventory>[] = [
@@ -100,8 +95,7 @@ export function InventoriesPage() {
       ),
     },
   ];
-  const actions: RowActions<Inventory> = {
-    onEdit: editDialog.show,
+  const actions: Partial<RowActions<Inventory>> = {
     // Workspaces are attached to templates from the template's page, not edited here.
     canEdit: (inventory) => !isWorkspace(inventory),
     // Workspaces get an attach action instead of edit (seed 001 section 2): one no template holds is
@@ -149,16 +143,13 @@ export function InventoriesPage() {
   );
 
   return (
-    <ResourceListPage list={list} create={newInventoryMenu} columns={columns} actions={actions}>
-      <InventoryDialog
-        open={editDialog.open}
-        projectId={projectId}
-        inventory={editDialog.item}
-        onClose={() => {
-          editDialog.close();
-          linked.leave();
-        }}
-      />
+    <ResourceListPage
+      list={list}
+      create={newInventoryMenu}
+      columns={columns}
+      actions={actions}
+      dialog={InventoryDialog}
+    >
       <AttachToTemplateDialog
         open={attachDialog.open}
         projectId={projectId}

@@ -9,6 +9,7 @@ import type { Inventory } from '@gantry/contract';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
 import { FormSelectField, namedOptions } from '../../../components/form-select-field.tsx';
+import type { ItemDialogProps } from '../../../components/resource-list-page.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useFormDialog } from '../../../components/use-form-dialog.ts';
 import { keysQuery, repositoriesQuery } from '../../../lib/project-resources.ts';
@@ -29,14 +30,7 @@ const toDefaults = (inventory?: Inventory): DefaultValues<InventoryFormInput> =>
   repository_id: inventory?.repository_id ?? null,
 });
 
-interface InventoryDialogProps {
-  open: boolean;
-  projectId: number;
-  inventory?: Inventory;
-  onClose: () => void;
-}
-
-export function InventoryDialog({ open, projectId, inventory, onClose }: InventoryDialogProps) {
+export function InventoryDialog({ open, projectId, item: inventory, onClose }: ItemDialogProps<Inventory>) {
   const { t } = useTranslation();
   const snackbar = useSnackbar();
   const keys = useQuery({ ...keysQuery(projectId), enabled: open });

@@ -6,6 +6,7 @@ import type { AccessKey, KeyType } from '@gantry/contract';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormCheckbox, FormTextField } from '../../../components/form-fields.tsx';
 import { FormSelectField } from '../../../components/form-select-field.tsx';
+import type { ItemDialogProps } from '../../../components/resource-list-page.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useFormDialog } from '../../../components/use-form-dialog.ts';
 import { useSaveKey } from '../api/keys-queries.ts';
@@ -18,15 +19,7 @@ const KEY_TYPES = ['ssh', 'login_password', 'none'] as const;
 const typesFor = (key: AccessKey | undefined): readonly KeyType[] =>
   key?.type === 'string' ? [...KEY_TYPES, 'string'] : KEY_TYPES;
 
-interface KeyDialogProps {
-  open: boolean;
-  projectId: number;
-  /** The key to edit; a new key when absent. */
-  accessKey?: AccessKey;
-  onClose: () => void;
-}
-
-export function KeyDialog({ open, projectId, accessKey, onClose }: KeyDialogProps) {
+export function KeyDialog({ open, projectId, item: accessKey, onClose }: ItemDialogProps<AccessKey>) {
   const { t } = useTranslation();
   const snackbar = useSnackbar();
   const isNew = accessKey === undefined;

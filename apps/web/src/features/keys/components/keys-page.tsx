@@ -11,7 +11,6 @@ import { KeyDialog } from './key-dialog.tsx';
 export function KeysPage() {
   const { t } = useTranslation();
   const list = useResourceList(keysResource);
-  const { projectId, editDialog } = list;
 
   const columns: Column<AccessKey>[] = [
     {
@@ -36,14 +35,5 @@ export function KeysPage() {
     { id: 'type', header: t('keys.type'), render: (key) => t(`keys.types.${key.type}`) },
   ];
 
-  return (
-    <ResourceListPage
-      list={list}
-      create={{ label: t('keys.newKey'), onClick: () => editDialog.show(undefined) }}
-      columns={columns}
-      actions={{ onEdit: editDialog.show }}
-    >
-      <KeyDialog open={editDialog.open} projectId={projectId} accessKey={editDialog.item} onClose={editDialog.close} />
-    </ResourceListPage>
-  );
+  return <ResourceListPage list={list} create={{ label: t('keys.newKey') }} columns={columns} dialog={KeyDialog} />;
 }

@@ -8,26 +8,16 @@ import type { Repository } from '@gantry/contract';
 import type { Column } from '../../../components/data-table.tsx';
 import { ResourceListPage } from '../../../components/resource-list-page.tsx';
 import { useResourceList } from '../../../components/use-resource-list.ts';
-import { useLinkedItem } from '../../../components/use-linked-item.ts';
 import { DASH } from '../../../lib/format-date.ts';
 import { keysQuery } from '../../../lib/project-resources.ts';
 import { repositoriesResource } from '../api/repositories-queries.ts';
 import { isLocalUrl } from './git-url.ts';
 import { RepositoryDialog } from './repository-dialog.tsx';
-import { paths } from '../../../lib/paths.ts';
 
 export function RepositoriesPage() {
   const { t } = useTranslation();
-  const list = useResourceList(repositoriesResource);
-  const { projectId, access, canManage, editDialog } = list;
-  const keys = useQuery(keysQuery(projectId));
-  const linked = useLinkedItem({
-    items: list.rows.data,
-    ready: access.isReady,
-    canOpen: () => canManage,
-    open: editDialog.show,
-    listPath: paths.projectPage(projectId, 'repositories'),
-  });
+  const list = useResourceList(repositoriesResource, { linkPage: 'repositories' });
+  const keys = useQuery(keysQuery(list.projectId));
   const keyNames = new Map((keys.data ?? []).map((key) => [key.id, key.name]));
 
   const columns: Column<Repository>[] = [
@@ -64,19 +54,9 @@ export function RepositoriesPage() {
   return (
     <ResourceListPage
       list={list}
-      create={{ label: t('repositories.newRepository'), onClick: () => editDialog.show(undefined) }}
+      create={{ label: t('repositories.newRepository') }}
       columns={columns}
-      actions={{ onEdit: editDialog.show }}
-    >
-      <RepositoryDialog
-        open={editDialog.open}
-        projectId={projectId}
-        repository={editDialog.item}
-        onClose={() => {
-          editDialog.close();
-          linked.leave();
-        }}
-      />
-    </ResourceListPage>
+      dialog={RepositoryDialog}
+    />
   );
 }

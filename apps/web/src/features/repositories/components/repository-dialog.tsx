@@ -10,6 +10,7 @@ import type { Repository } from '@gantry/contract';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
 import { FormSelectField } from '../../../components/form-select-field.tsx';
+import type { ItemDialogProps } from '../../../components/resource-list-page.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useFormDialog } from '../../../components/use-form-dialog.ts';
 import { keysQuery } from '../../../lib/project-resources.ts';
@@ -25,14 +26,7 @@ const toDefaults = (repository?: Repository): DefaultValues<RepositoryFormInput>
   ssh_key_id: repository?.ssh_key_id,
 });
 
-interface RepositoryDialogProps {
-  open: boolean;
-  projectId: number;
-  repository?: Repository;
-  onClose: () => void;
-}
-
-export function RepositoryDialog({ open, projectId, repository, onClose }: RepositoryDialogProps) {
+export function RepositoryDialog({ open, projectId, item: repository, onClose }: ItemDialogProps<Repository>) {
   const { t } = useTranslation();
   const snackbar = useSnackbar();
   const keys = useQuery({ ...keysQuery(projectId), enabled: open });

@@ -6,6 +6,7 @@ import type { Schedule } from '@gantry/contract';
 import { FormCheckbox, FormTextField } from '../../../components/form-fields.tsx';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormSelectField, namedOptions } from '../../../components/form-select-field.tsx';
+import type { ItemDialogProps } from '../../../components/resource-list-page.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useFormDialog } from '../../../components/use-form-dialog.ts';
 import { getErrorMessage, isApiError } from '../../../lib/api-client.ts';
@@ -18,15 +19,7 @@ import { NextRuns } from './next-runs.tsx';
 import { ScheduleFormSchema, getFormCron, getScheduleFormDefaults, toScheduleBody } from './schedule-form.ts';
 import type { ScheduleFormFields } from './schedule-form.ts';
 
-interface ScheduleDialogProps {
-  open: boolean;
-  projectId: number;
-  /** Absent for a new schedule. */
-  schedule?: Schedule;
-  onClose: () => void;
-}
-
-export function ScheduleDialog({ open, projectId, schedule, onClose }: ScheduleDialogProps) {
+export function ScheduleDialog({ open, projectId, item: schedule, onClose }: ItemDialogProps<Schedule>) {
   const { t } = useTranslation();
   const snackbar = useSnackbar();
   const templates = useQuery({ ...templatesQuery(projectId), enabled: open });

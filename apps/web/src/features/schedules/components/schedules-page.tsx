@@ -12,7 +12,6 @@ import type { Schedule } from '@gantry/contract';
 import type { Column } from '../../../components/data-table.tsx';
 import { ResourceListPage } from '../../../components/resource-list-page.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
-import { useLinkedItem } from '../../../components/use-linked-item.ts';
 import { useResourceList } from '../../../components/use-resource-list.ts';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { getCheckIntervalLabel } from '../../../lib/check-intervals.ts';
@@ -30,19 +29,12 @@ interface SchedulesPageProps {
 export function SchedulesPage({ renderLastTasks }: SchedulesPageProps) {
   const { t } = useTranslation();
   const snackbar = useSnackbar();
-  const list = useResourceList(schedulesResource);
-  const { projectId, access, canManage, editDialog } = list;
+  const list = useResourceList(schedulesResource, { linkPage: 'schedule' });
+  const { projectId, canManage } = list;
   const repositories = useQuery(repositoriesQuery(projectId));
   const workflows = useQuery(workflowChoicesQuery(projectId));
   const workflowNames = new Map((workflows.data ?? []).map((workflow) => [workflow.id, workflow.name]));
   const setActive = useSetScheduleActive(projectId);
-  const linked = useLinkedItem({
-    items: list.rows.data,
-    ready: access.isReady,
-    canOpen: () => canManage,
-    open: editDialog.show,
-    listPath: paths.projectPage(projectId, 'schedule'),
-  });
   const repositoryNames = new Map((repositories.data ?? []).map((repository) => [repository.id, repository.name]));
 
   const changeActive = (schedule: Schedule, active: boolean) =>
@@ -134,24 +126,14 @@ export function SchedulesPage({ renderLastTasks }: SchedulesPageProps) {
   return (
     <ResourceListPage
       list={list}
-      create={{ label: t('schedules.newSchedule'), onClick: () => editDialog.show(undefined) }}
+      create={{ label: t('schedules.newSchedule') }}
       columns={columns}
-      actions={{ onEdit: editDialog.show }}
+      dialog={ScheduleDialog}
       expansion={{
         render: (schedule) => (schedule.template_id === null ? null : renderLastTasks(schedule.template_id)),
         toggleLabel: (schedule, open) =>
           t(open ? 'schedules.hideTasks' : 'schedules.showTasks', { name: schedule.name }),
       }}
-    >
-      <ScheduleDialog
-        open={editDialog.open}
-        projectId={projectId}
-        schedule={editDialog.item}
-        onClose={() => {
-          editDialog.close();
-          linked.leave();
-        }}
-      />
-    </ResourceListPage>
+    />
   );
 }
