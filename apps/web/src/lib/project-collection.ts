@@ -1,8 +1,26 @@
-import type { QueryKey, UseQueryOptions } from '@tanstack/react-query';
+import type { QueryKey } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { Endpoint, EndpointBody, EndpointParams, ResourceRefs } from '@gantry/contract';
 import { request } from './api-client.ts';
 import { useRefreshingMutation, useSaveMutation } from './mutations.ts';
+import {
+  environmentsQuery,
+  inventoriesQuery,
+  keysQuery,
+  repositoriesQuery,
+  resourceKeys,
+  schedulesQuery,
+} from './project-resources.ts';
+
+/** The list of each collection, by its section (which names its translations and its key in resourceKeys). */
+const collectionQueries = {
+  keys: keysQuery,
+  repositories: repositoriesQuery,
+  inventories: inventoriesQuery,
+  environments: environmentsQuery,
+  schedules: schedulesQuery,
+};
+type CollectionSection = keyof typeof collectionQueries;
 
 /** The endpoints of a project's collection that its list page and edit dialog call (the contract's `<kind>Api`). */
 interface CollectionEndpoints {
@@ -17,29 +35,20 @@ type RefsEndpoint = Endpoint<z.ZodType, z.ZodType, z.ZodType, z.ZodType<Resource
 /** The item's own path parameter, beside `projectId` (`keyId` in /project/:projectId/keys/:keyId). */
 type ItemIdParam<E extends CollectionEndpoints> = Exclude<keyof EndpointParams<E['update']> & string, 'projectId'>;
 
-interface ProjectCollectionSpec<E extends CollectionEndpoints, T, TKey extends QueryKey> {
-  /** The translation section of the kind (`keys.title`, `keys.deleteTitle`...). */
-  section: string;
-  endpoints: E;
-  idParam: ItemIdParam<E>;
-  /** The query of the project's rows. */
-  query: (projectId: number) => UseQueryOptions<T[], Error, T[], TKey>;
-  /** What a save or a delete refetches: the kind's lists, and any other list that shows its rows. */
-  refresh: (projectId: number) => readonly QueryKey[];
-}
-
 /**
- * The mutations of a project resource that has a list page and an edit dialog: save (create or
- * update) and delete, each refetching the kind's lists, and the references shown before a delete.
+ * The mutations of a project collection that has a list page and an edit dialog: save (create or
+ * update) and delete, each refetching the collection's lists (all of them, whatever their filter)
+ * and `alsoRefresh` (another list that shows its rows), and the references shown before a delete.
  */
-export function defineProjectCollection<E extends CollectionEndpoints, T, TKey extends QueryKey>({
-  section,
-  endpoints,
-  idParam,
-  query,
-  refresh,
-}: ProjectCollectionSpec<E, T, TKey>) {
+export function defineProjectCollection<S extends CollectionSection, E extends CollectionEndpoints>(
+  section: S,
+  endpoints: E,
+  idParam: ItemIdParam<E>,
+  alsoRefresh?: (projectId: number) => QueryKey,
+) {
   type Body = EndpointBody<E['create']> & EndpointBody<E['update']>;
+  const refresh = (projectId: number): QueryKey[] =>
+    alsoRefresh ? [resourceKeys[section](projectId), alsoRefresh(projectId)] : [resourceKeys[section](projectId)];
   const itemParams = (projectId: number, id: number) => ({ projectId, [idParam]: id });
   return {
     useSave: (projectId: number) =>
@@ -48,10 +57,12 @@ export function defineProjectCollection<E extends CollectionEndpoints, T, TKey e
         (body) => request(endpoints.create, { params: { projectId }, body }),
         (id, body) => request(endpoints.update, { params: itemParams(projectId, id), body }),
       ),
-    /** The kind as its list page knows it (useResourceList). */
+    /** What a change refetches, for the collection's other mutations. */
+    refresh,
+    /** The collection as its list page knows it (useResourceList). */
     resource: {
       section,
-      query,
+      query: collectionQueries[section],
       useRemove: (projectId: number) =>
         useRefreshingMutation(refresh(projectId), (id: number) =>
           request(endpoints.remove, { params: itemParams(projectId, id) }),

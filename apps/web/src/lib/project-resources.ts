@@ -5,6 +5,7 @@ import {
   inventoriesApi,
   keysApi,
   repositoriesApi,
+  schedulesApi,
   templatesApi,
   workflowsApi,
   viewsApi,
@@ -49,6 +50,12 @@ export const environmentsQuery = (projectId: number) =>
   queryOptions({
     queryKey: resourceKeys.environments(projectId),
     queryFn: ({ signal }) => api(environmentsApi.list, { params: { projectId }, signal }),
+  });
+
+export const schedulesQuery = (projectId: number) =>
+  queryOptions({
+    queryKey: resourceKeys.schedules(projectId),
+    queryFn: ({ signal }) => api(schedulesApi.list, { params: { projectId }, signal }),
   });
 
 /** Views in their display order. */

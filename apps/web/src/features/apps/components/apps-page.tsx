@@ -4,7 +4,6 @@ import AddIcon from '@mui/icons-material/Add';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
-import Switch from '@mui/material/Switch';
 import { DEFAULT_APP_IDS } from '@gantry/contract';
 import type { App } from '@gantry/contract';
 import { AppIcon } from '../../../components/app-icon.tsx';
@@ -13,10 +12,9 @@ import type { Column } from '../../../components/data-table.tsx';
 import { Page } from '../../../components/page.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { RowActions } from '../../../components/row-actions.tsx';
-import { useSnackbar } from '../../../components/snackbar-provider.tsx';
+import { useActiveColumn } from '../../../components/use-active-column.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
 import { deleteTextsOf, useItemDelete } from '../../../components/use-item-delete.ts';
-import { getErrorMessage } from '../../../lib/api-client.ts';
 import { appsQuery } from '../../../lib/project-resources.ts';
 import { currentUserQuery } from '../../../lib/shared-queries.ts';
 import { storage } from '../../../lib/storage.ts';
@@ -29,10 +27,8 @@ const isDefaultApp = (id: string) => (DEFAULT_APP_IDS as readonly string[]).incl
 /** The server's applications. Everyone may look; only admins create, switch, edit and delete them. */
 export function AppsPage() {
   const { t } = useTranslation();
-  const snackbar = useSnackbar();
   const me = useQuery(currentUserQuery);
   const apps = useQuery(appsQuery);
-  const setActive = useSetAppActive();
   const editDialog = useDialogState<App>();
   const lastProjectId = storage.getLastProjectId();
   const deletion = useItemDelete<App>({
@@ -42,26 +38,15 @@ export function AppsPage() {
     remove: useDeleteApp(),
   });
   const isAdmin = me.data?.admin === true;
+  const activeColumn = useActiveColumn<App, string>({
+    header: t('apps.active'),
+    label: (app) => t('apps.activeNamed', { name: app.title || app.id }),
+    setActive: useSetAppActive(),
+    disabled: !isAdmin,
+  });
 
   const columns: Column<App>[] = [
-    {
-      id: 'active',
-      header: t('apps.active'),
-      width: 88,
-      render: (app) => (
-        <Switch
-          checked={app.active}
-          disabled={!isAdmin || (setActive.isPending && setActive.variables?.id === app.id)}
-          onChange={(event) =>
-            setActive.mutate(
-              { id: app.id, active: event.target.checked },
-              { onError: (error) => snackbar.showError(getErrorMessage(error)) },
-            )
-          }
-          slotProps={{ input: { 'aria-label': t('apps.activeNamed', { name: app.title || app.id }) } }}
-        />
-      ),
-    },
+    activeColumn,
     {
       id: 'title',
       header: t('apps.appTitle'),

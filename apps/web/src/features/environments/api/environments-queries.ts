@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { environmentsApi } from '@gantry/contract';
 import { api } from '../../../lib/api-client.ts';
 import { defineProjectCollection } from '../../../lib/project-collection.ts';
-import { environmentsQuery, resourceKeys } from '../../../lib/project-resources.ts';
+import { resourceKeys } from '../../../lib/project-resources.ts';
 
 /** One variable group with the names and types of its secrets. */
 export const environmentQuery = (projectId: number, environmentId: number) =>
@@ -12,13 +12,7 @@ export const environmentQuery = (projectId: number, environmentId: number) =>
     staleTime: 0,
   });
 
-const environments = defineProjectCollection({
-  section: 'environments',
-  endpoints: environmentsApi,
-  idParam: 'environmentId',
-  query: environmentsQuery,
-  refresh: (projectId) => [resourceKeys.environments(projectId)],
-});
+const environments = defineProjectCollection('environments', environmentsApi, 'environmentId');
 
 export const useSaveEnvironment = environments.useSave;
 

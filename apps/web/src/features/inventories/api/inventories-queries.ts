@@ -1,15 +1,7 @@
 import { inventoriesApi } from '@gantry/contract';
 import { defineProjectCollection } from '../../../lib/project-collection.ts';
-import { inventoriesQuery, resourceKeys } from '../../../lib/project-resources.ts';
 
-const inventories = defineProjectCollection({
-  section: 'inventories',
-  endpoints: inventoriesApi,
-  idParam: 'inventoryId',
-  query: inventoriesQuery,
-  // Every list of inventories, whichever app it is filtered by.
-  refresh: (projectId) => [resourceKeys.inventories(projectId)],
-});
+const inventories = defineProjectCollection('inventories', inventoriesApi, 'inventoryId');
 
 export const useSaveInventory = inventories.useSave;
 

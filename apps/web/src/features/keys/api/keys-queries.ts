@@ -1,14 +1,7 @@
 import { keysApi } from '@gantry/contract';
 import { defineProjectCollection } from '../../../lib/project-collection.ts';
-import { keysQuery, resourceKeys } from '../../../lib/project-resources.ts';
 
-const keys = defineProjectCollection({
-  section: 'keys',
-  endpoints: keysApi,
-  idParam: 'keyId',
-  query: keysQuery,
-  refresh: (projectId) => [resourceKeys.keys(projectId)],
-});
+const keys = defineProjectCollection('keys', keysApi, 'keyId');
 
 export const useSaveKey = keys.useSave;
 

@@ -1,14 +1,7 @@
 import { repositoriesApi } from '@gantry/contract';
 import { defineProjectCollection } from '../../../lib/project-collection.ts';
-import { repositoriesQuery, resourceKeys } from '../../../lib/project-resources.ts';
 
-const repositories = defineProjectCollection({
-  section: 'repositories',
-  endpoints: repositoriesApi,
-  idParam: 'repositoryId',
-  query: repositoriesQuery,
-  refresh: (projectId) => [resourceKeys.repositories(projectId)],
-});
+const repositories = defineProjectCollection('repositories', repositoriesApi, 'repositoryId');
 
 export const useSaveRepository = repositories.useSave;
 

@@ -7,7 +7,6 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
-import Switch from '@mui/material/Switch';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { Permission, type Runner, type RunnerWithToken } from '@gantry/contract';
@@ -17,10 +16,9 @@ import { Page } from '../../../components/page.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { ProNotice } from '../../../components/pro-notice.tsx';
 import { createActionsColumn } from '../../../components/resource-list-page.tsx';
-import { useSnackbar } from '../../../components/snackbar-provider.tsx';
+import { useActiveColumn } from '../../../components/use-active-column.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
 import { deleteTextsOf, useItemDelete } from '../../../components/use-item-delete.ts';
-import { getErrorMessage } from '../../../lib/api-client.ts';
 import { formatDate } from '../../../lib/format-date.ts';
 import { projectsQuery, systemInfoQuery, usePremiumFeature, useProjectAccess } from '../../../lib/shared-queries.ts';
 import { storage } from '../../../lib/storage.ts';
@@ -33,10 +31,13 @@ import { paths } from '../../../lib/paths.ts';
 /** The runners table with its dialogs; the same for global runners (scope null) and a project's runners. */
 function RunnersList({ scope, title }: { scope: RunnerScope; title?: string }) {
   const { t, i18n } = useTranslation();
-  const snackbar = useSnackbar();
   const info = useQuery(systemInfoQuery);
   const runners = useQuery(runnersQuery(scope));
-  const setActive = useSetRunnerActive(scope);
+  const activeColumn = useActiveColumn<Runner, number>({
+    header: t('runners.active'),
+    label: (runner) => t('runners.activeNamed', { name: runner.name }),
+    setActive: useSetRunnerActive(scope),
+  });
   const editDialog = useDialogState<Runner>();
   const [created, setCreated] = useState<RunnerWithToken | undefined>(undefined);
   // Nothing refers to a runner, so the project only matters for reference links that never show.
@@ -50,24 +51,7 @@ function RunnersList({ scope, title }: { scope: RunnerScope; title?: string }) {
   const backTo = paths.back(lastProjectId);
 
   const columns: Column<Runner>[] = [
-    {
-      id: 'active',
-      header: t('runners.active'),
-      width: 88,
-      render: (runner) => (
-        <Switch
-          checked={runner.active}
-          disabled={setActive.isPending && setActive.variables?.id === runner.id}
-          onChange={(event) =>
-            setActive.mutate(
-              { id: runner.id, active: event.target.checked },
-              { onError: (error) => snackbar.showError(getErrorMessage(error)) },
-            )
-          }
-          slotProps={{ input: { 'aria-label': t('runners.activeNamed', { name: runner.name }) } }}
-        />
-      ),
-    },
+    activeColumn,
     {
       id: 'name',
       header: t('runners.name'),

@@ -1,4 +1,4 @@
-import { queryOptions, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { schedulesApi } from '@gantry/contract';
 import type { Schedule } from '@gantry/contract';
 import { api } from '../../../lib/api-client.ts';
@@ -6,30 +6,12 @@ import { useRefreshingMutation } from '../../../lib/mutations.ts';
 import { defineProjectCollection } from '../../../lib/project-collection.ts';
 import { resourceKeys } from '../../../lib/project-resources.ts';
 
-export const scheduleKeys = {
-  all: resourceKeys.schedules,
-};
-
-const schedulesQuery = (projectId: number) =>
-  queryOptions({
-    queryKey: scheduleKeys.all(projectId),
-    queryFn: ({ signal }) => api(schedulesApi.list, { params: { projectId }, signal }),
-  });
-
 /** Checks a cron expression on the server (its parser and time zone decide) and returns the next runs. */
 export const validateCron = (projectId: number, cron: string, signal?: AbortSignal) =>
   api(schedulesApi.validate, { params: { projectId }, body: { cron_format: cron }, signal });
 
 // Template pages list a template's schedules too.
-const refreshFor = (projectId: number) => [scheduleKeys.all(projectId), resourceKeys.templates(projectId)];
-
-const schedules = defineProjectCollection({
-  section: 'schedules',
-  endpoints: schedulesApi,
-  idParam: 'scheduleId',
-  query: schedulesQuery,
-  refresh: refreshFor,
-});
+const schedules = defineProjectCollection('schedules', schedulesApi, 'scheduleId', resourceKeys.templates);
 
 export const useSaveSchedule = schedules.useSave;
 
@@ -37,15 +19,15 @@ export const useSaveSchedule = schedules.useSave;
 export function useSetScheduleActive(projectId: number) {
   const queryClient = useQueryClient();
   return useRefreshingMutation(
-    refreshFor(projectId),
-    ({ scheduleId, active }: { scheduleId: number; active: boolean }) =>
-      api(schedulesApi.setActive, { params: { projectId, scheduleId }, body: { active } }),
+    schedules.refresh(projectId),
+    ({ id, active }: { id: number; active: boolean }) =>
+      api(schedulesApi.setActive, { params: { projectId, scheduleId: id }, body: { active } }),
     {
       alsoAfterFailure: true,
-      onMutate: async ({ scheduleId, active }) => {
-        await queryClient.cancelQueries({ queryKey: scheduleKeys.all(projectId) });
-        queryClient.setQueryData<Schedule[]>(scheduleKeys.all(projectId), (list) =>
-          list?.map((schedule) => (schedule.id === scheduleId ? { ...schedule, active } : schedule)),
+      onMutate: async ({ id, active }) => {
+        await queryClient.cancelQueries({ queryKey: resourceKeys.schedules(projectId) });
+        queryClient.setQueryData<Schedule[]>(resourceKeys.schedules(projectId), (list) =>
+          list?.map((schedule) => (schedule.id === id ? { ...schedule, active } : schedule)),
         );
       },
     },

@@ -6,7 +6,8 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import ScheduleIcon from '@mui/icons-material/Schedule';
 import { getErrorMessage } from '../../../lib/api-client.ts';
-import { scheduleKeys, validateCron } from '../api/schedules-queries.ts';
+import { resourceKeys } from '../../../lib/project-resources.ts';
+import { validateCron } from '../api/schedules-queries.ts';
 
 /** The server checks the expression after the user pauses typing, not on every key. */
 const PREVIEW_DELAY_MS = 350;
@@ -50,7 +51,7 @@ export function NextRuns({ projectId, cron, timeZone, checksOnly = false }: Next
   const { t, i18n } = useTranslation();
   const expression = useDelayed(cron.trim(), PREVIEW_DELAY_MS);
   const preview = useQuery({
-    queryKey: [...scheduleKeys.all(projectId), 'preview', expression],
+    queryKey: [...resourceKeys.schedules(projectId), 'preview', expression],
     queryFn: ({ signal }) => validateCron(projectId, expression, signal),
     enabled: expression !== '',
     retry: false,

@@ -6,14 +6,12 @@ import CommitIcon from '@mui/icons-material/Commit';
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import Switch from '@mui/material/Switch';
 import Tooltip from '@mui/material/Tooltip';
 import type { Schedule } from '@gantry/contract';
 import type { Column } from '../../../components/data-table.tsx';
 import { ResourceListPage } from '../../../components/resource-list-page.tsx';
-import { useSnackbar } from '../../../components/snackbar-provider.tsx';
+import { useActiveColumn } from '../../../components/use-active-column.tsx';
 import { useResourceList } from '../../../components/use-resource-list.ts';
-import { getErrorMessage } from '../../../lib/api-client.ts';
 import { getCheckIntervalLabel } from '../../../lib/check-intervals.ts';
 import { repositoriesQuery, workflowChoicesQuery } from '../../../lib/project-resources.ts';
 import { schedulesResource, useSetScheduleActive } from '../api/schedules-queries.ts';
@@ -28,20 +26,20 @@ interface SchedulesPageProps {
 /** /schedule: the project's schedules; a row expands to its template's last 5 tasks. */
 export function SchedulesPage({ renderLastTasks }: SchedulesPageProps) {
   const { t } = useTranslation();
-  const snackbar = useSnackbar();
   const list = useResourceList(schedulesResource, { linkPage: 'schedule' });
   const { projectId, canManage } = list;
   const repositories = useQuery(repositoriesQuery(projectId));
   const workflows = useQuery(workflowChoicesQuery(projectId));
   const workflowNames = new Map((workflows.data ?? []).map((workflow) => [workflow.id, workflow.name]));
-  const setActive = useSetScheduleActive(projectId);
+  const activeColumn = useActiveColumn<Schedule, number>({
+    header: t('schedules.active'),
+    label: (schedule) => t('schedules.activeNamed', { name: schedule.name }),
+    setActive: useSetScheduleActive(projectId),
+    disabled: !canManage,
+    optimistic: true,
+    small: true,
+  });
   const repositoryNames = new Map((repositories.data ?? []).map((repository) => [repository.id, repository.name]));
-
-  const changeActive = (schedule: Schedule, active: boolean) =>
-    setActive.mutate(
-      { scheduleId: schedule.id, active },
-      { onError: (error) => snackbar.showError(getErrorMessage(error)) },
-    );
 
   const describeCron = (schedule: Schedule) => {
     if (schedule.repository_id === null) return null;
@@ -60,20 +58,7 @@ export function SchedulesPage({ renderLastTasks }: SchedulesPageProps) {
   };
 
   const columns: Column<Schedule>[] = [
-    {
-      id: 'active',
-      header: t('schedules.active'),
-      width: 72,
-      render: (schedule) => (
-        <Switch
-          size="small"
-          checked={schedule.active}
-          disabled={!canManage}
-          onChange={(event) => changeActive(schedule, event.target.checked)}
-          slotProps={{ input: { 'aria-label': t('schedules.activeNamed', { name: schedule.name }) } }}
-        />
-      ),
-    },
+    activeColumn,
     {
       id: 'name',
       header: t('schedules.name'),
