@@ -1,23 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import CheckIcon from '@mui/icons-material/Check';
-import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
-import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import PersonAddAlt1Icon from '@mui/icons-material/PersonAddAlt1';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
-import Tooltip from '@mui/material/Tooltip';
 import type { User, UserSummary } from '@gantry/contract';
-import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { DataTable } from '../../../components/data-table.tsx';
 import type { Column } from '../../../components/data-table.tsx';
 import { Page } from '../../../components/page.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
-import { useSnackbar } from '../../../components/snackbar-provider.tsx';
+import { createActionsColumn } from '../../../components/resource-list-page.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
-import { getErrorMessage } from '../../../lib/api-client.ts';
+import { deleteTextsOf, useItemDelete } from '../../../components/use-item-delete.ts';
 import { currentUserQuery, usersQuery } from '../../../lib/shared-queries.ts';
 import { storage } from '../../../lib/storage.ts';
 import { useDeleteUser } from '../api/users-queries.ts';
@@ -35,25 +30,19 @@ function Flag({ value, label }: { value: boolean; label: string }) {
 
 export function UsersPage() {
   const { t } = useTranslation();
-  const snackbar = useSnackbar();
   const me = useQuery(currentUserQuery);
   const users = useQuery(usersQuery);
-  const remove = useDeleteUser();
   const editDialog = useDialogState<User>();
-  const deleteDialog = useDialogState<User>();
-
   const lastProjectId = storage.getLastProjectId();
+  // Nothing refers to a user, so the project only matters for reference links that never show.
+  const deletion = useItemDelete<User>({
+    projectId: lastProjectId ?? 0,
+    texts: deleteTextsOf('users'),
+    remove: useDeleteUser(),
+  });
+
   const received: ReadonlyArray<User | UserSummary> | undefined = users.data;
   const rows = received?.filter(isFullUser);
-
-  const deleteConfirmed = () => {
-    const user = deleteDialog.item;
-    if (!user) return;
-    remove.mutate(user.id, {
-      onSuccess: () => snackbar.showSuccess(t('users.deleted', { name: user.name })),
-      onError: (error) => snackbar.showError(getErrorMessage(error)),
-    });
-  };
 
   const columns: Column<User>[] = [
     {
@@ -100,34 +89,7 @@ export function UsersPage() {
       hideBelow: 'md',
       render: (user) => <Flag value={user.external} label={t('users.external')} />,
     },
-    {
-      id: 'actions',
-      header: '',
-      align: 'right',
-      width: 104,
-      render: (user) => (
-        <Stack direction="row" spacing={0.5} sx={{ justifyContent: 'flex-end' }}>
-          <Tooltip title={t('common.edit')}>
-            <IconButton
-              size="small"
-              onClick={() => editDialog.show(user)}
-              aria-label={t('users.editNamed', { name: user.name })}
-            >
-              <EditOutlinedIcon fontSize="small" />
-            </IconButton>
-          </Tooltip>
-          <Tooltip title={t('common.delete')}>
-            <IconButton
-              size="small"
-              onClick={() => deleteDialog.show(user)}
-              aria-label={t('users.deleteNamed', { name: user.name })}
-            >
-              <DeleteOutlineIcon fontSize="small" />
-            </IconButton>
-          </Tooltip>
-        </Stack>
-      ),
-    },
+    createActionsColumn({ deletion, onEdit: editDialog.show }),
   ];
 
   return (
@@ -159,13 +121,7 @@ export function UsersPage() {
         isSelf={editDialog.item !== undefined && editDialog.item.id === me.data?.id}
         onClose={editDialog.close}
       />
-      <ConfirmDialog
-        open={deleteDialog.open}
-        title={t('users.deleteTitle')}
-        message={t('users.deleteConfirm', { name: deleteDialog.item?.name ?? '' })}
-        onConfirm={deleteConfirmed}
-        onClose={deleteDialog.close}
-      />
+      {deletion.element}
     </Page>
   );
 }
