@@ -28,6 +28,7 @@ import { createTaskOutputs } from './modules/tasks/task-outputs.ts';
 import { createTaskOutputsRepository } from './modules/tasks/task-outputs.repository.ts';
 import { createTaskRerun } from './modules/tasks/task-rerun.ts';
 import { createTaskApprovalAnnouncer, createTaskApprovals } from './modules/tasks/task-approvals.ts';
+import { owedAlertStoreOf } from './modules/approvals/owed-alert.repository.ts';
 import { createTaskRetries } from './modules/tasks/task-retries.ts';
 import { createTaskApprovalsRepository } from './modules/tasks/task-approvals.repository.ts';
 import { createApprovalGates } from './modules/approvals/approval-gate.ts';
@@ -337,9 +338,11 @@ export function createServices({
         }
       : {}),
   });
-  const announceApproval = createTaskApprovalAnnouncer({
+  const approvalAnnouncer = createTaskApprovalAnnouncer({
     output,
-    alertWaiting: (task, gate) => alerts.notifyTaskApproval(task, gate),
+    alertWaiting: (task, gate, owed) => alerts.notifyTaskApproval(task, gate, owed),
+    owedAlertOf: (taskId) => owedAlertStoreOf(db, 'task', taskId),
+    clock,
   });
   const createTask = createTaskCreation({
     tasks: tasksRepository,
@@ -350,7 +353,7 @@ export function createServices({
     events,
     secrets,
     clock,
-    onWaitingApproval: announceApproval,
+    onWaitingApproval: approvalAnnouncer.announce,
   });
   const taskRetries = createTaskRetries({
     tasks: tasksRepository,
@@ -415,6 +418,7 @@ export function createServices({
   });
   const taskApprovals = createTaskApprovals({
     tasks: tasksRepository,
+    announcer: approvalAnnouncer,
     approvals: createTaskApprovalsRepository(db, dialect),
     gates,
     engine,
@@ -513,7 +517,8 @@ export function createServices({
     },
     events,
     gates,
-    alertApproval: (waiting) => alerts.notifyApproval(waiting),
+    alertApproval: (waiting, owed) => alerts.notifyApproval(waiting, owed),
+    owedAlertOf: (stepRunId) => owedAlertStoreOf(db, 'workflow_step_run', stepRunId),
     clock,
     logger,
   });

@@ -1,5 +1,6 @@
 import type { TaskApproval } from '@gantry/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHttpReceiver, type HttpReceiver } from './alert-receivers.ts';
 import { addProjectMembers, createProjectFixture, type Member, type ProjectFixture } from './task-fixture.ts';
 import { createPeerNode, createTestApp, type TestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
@@ -9,6 +10,7 @@ const dialects = await listTestDialects();
 describe.each(dialects)('templates that need approval on %s', (dialect) => {
   let t: TestApp;
   let p: ProjectFixture;
+  let receiver: HttpReceiver;
   /** Moved forward by tests of the timeout: the engine reads this clock. */
   let offsetMs = 0;
   const members = {} as Record<'r1' | 'r2' | 'starter' | 'guest' | 'outsider', Member>;
@@ -40,14 +42,24 @@ describe.each(dialects)('templates that need approval on %s', (dialect) => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp(dialect, {}, { clock: { now: () => new Date(Date.now() + offsetMs) } });
+    receiver = await startHttpReceiver();
+    t = await createTestApp(
+      dialect,
+      { web_host: 'https://gantry.example.com', alert_webhook_url: `${receiver.url}/webhook` },
+      { clock: { now: () => new Date(Date.now() + offsetMs) } },
+    );
     p = await createProjectFixture(t, { 'ok.sh': 'echo gate-passed\n', 'fail.sh': 'exit 3\n' });
+    const project = (await send('GET', '')).body as { id: number; name: string };
+    expect((await send('PUT', '', { id: project.id, name: project.name, alert: true })).status).toBe(204);
     const roles = { r1: 'task_runner', r2: 'task_runner', starter: 'task_runner', guest: 'guest' };
     Object.assign(members, await addProjectMembers(t, p.base, `tg-${dialect}`, roles));
     const outsider = `tg-${dialect}-outsider`;
     members.outsider = { ...(await t.createUser(outsider)), username: outsider };
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await receiver.close();
+  });
 
   it('holds a task as waiting_approval outside the queue until N approvers approve, then runs it', async () => {
     const templateId = await gatedTemplate({ approvers: { user_ids: [members.r1.id, members.r2.id] }, required: 2 });
@@ -235,5 +247,53 @@ describe.each(dialects)('templates that need approval on %s', (dialect) => {
       await other.app.close();
       await other.runtime.close();
     }
+  });
+
+  it('alerts with a link to the task, and sends an alert a crash cut off on the next sweep, once', async () => {
+    const db = t.runtime.connection.db;
+    const templateId = await gatedTemplate({ approvers: { user_ids: [members.r1.id] } });
+    const taskId = await p.runTask(templateId);
+    const [first] = await receiver.waitFor('/webhook', taskId);
+    expect(first!.body).toMatchObject({
+      event: 'task.waiting_approval',
+      task: { id: taskId, status: 'waiting_approval', required_approvals: 1 },
+    });
+    expect(JSON.stringify(first!.body)).toContain(`https://gantry.example.com${p.base.replace('/api', '')}/templates/`);
+    await t.runtime.services.alerts.drain();
+    const owedOf = async () =>
+      (await db.selectFrom('task').select('approval_alert').where('id', '=', taskId).executeTakeFirstOrThrow())
+        .approval_alert;
+    expect(await owedOf()).toBeNull();
+    const sweep = async () => {
+      await t.runtime.services.taskApprovals.sendOwedAlerts();
+      await t.runtime.services.alerts.drain();
+    };
+    await sweep();
+    expect(receiver.for('/webhook', taskId)).toHaveLength(1);
+
+    // The server died after storing the waiting task and before its alert went out.
+    const owed = new Date(Date.now() + offsetMs - 5000).toISOString();
+    await db.updateTable('task').set({ approval_alert: owed }).where('id', '=', taskId).execute();
+    await sweep();
+    expect(receiver.for('/webhook', taskId)).toHaveLength(2);
+    expect(await owedOf()).toBeNull();
+    await sweep();
+    expect(receiver.for('/webhook', taskId)).toHaveLength(2);
+
+    // Claimed by a node that is sending it: left to that node until its claim runs out.
+    await db
+      .updateTable('task')
+      .set({ approval_alert: new Date(Date.now() + offsetMs + 60_000).toISOString() })
+      .where('id', '=', taskId)
+      .execute();
+    await sweep();
+    expect(receiver.for('/webhook', taskId)).toHaveLength(2);
+
+    // Approved before the owed alert went out: nobody needs it any more.
+    await db.updateTable('task').set({ approval_alert: owed }).where('id', '=', taskId).execute();
+    expect((await decide(taskId, 'approve', members.r1, { reason: 'go' })).status).toBe(200);
+    await sweep();
+    expect(receiver.for('/webhook', taskId)).toHaveLength(2);
+    await p.waitForStatus(taskId, ['success']);
   });
 });

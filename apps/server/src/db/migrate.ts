@@ -24,6 +24,7 @@ import { taskOutputs } from './migrations/0021-task-outputs.ts';
 import { workflowRunOrigins } from './migrations/0022-workflow-run-origins.ts';
 import { templateRunSettings } from './migrations/0023-template-run-settings.ts';
 import { taskPlan } from './migrations/0024-task-plan.ts';
+import { approvalAlerts } from './migrations/0025-approval-alerts.ts';
 import { createSchemaHelpers, type GantryMigration } from './schema.ts';
 
 /** The one ordered migration set, shared by every dialect. */
@@ -52,6 +53,7 @@ const MIGRATIONS: GantryMigration[] = [
   workflowRunOrigins,
   templateRunSettings,
   taskPlan,
+  approvalAlerts,
 ];
 
 function createMigrator(db: Db, dialect: Dialect): Migrator {

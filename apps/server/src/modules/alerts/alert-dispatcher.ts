@@ -3,7 +3,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.ts';
 import { badRequest } from '../../errors.ts';
 import type { TaskRow } from '../tasks/tasks.table.ts';
-import { isAlertStatus, type Alert, type AlertChannel, type AlertStatus, type ApprovalWaiting } from './alert.ts';
+import {
+  isAlertStatus,
+  type Alert,
+  type AlertChannel,
+  type AlertStatus,
+  type ApprovalWaiting,
+  type OwedAlert,
+} from './alert.ts';
 import type { AlertsRepository } from './alerts.repository.ts';
 
 export interface AlertDispatcherDeps {
@@ -95,16 +102,28 @@ export function createAlertDispatcher(deps: AlertDispatcherDeps) {
     if (alert) await sendToAll(alert, task.id);
   }
 
-  function inBackground(taskId: number, work: () => Promise<void>): void {
-    const running = work().catch((error: unknown) => deps.logger.error({ err: error, taskId }, 'task alert failed'));
+  function inBackground(where: Record<string, unknown>, work: () => Promise<void>): void {
+    const running = work().catch((error: unknown) => deps.logger.error({ err: error, ...where }, 'alert failed'));
     pending.add(running);
     void running.finally(() => pending.delete(running));
+  }
+
+  /**
+   * An approval alert owed in the store: claimed, sent, then marked sent. Without channels nothing is sent, but
+   * the alert is settled all the same, so sweeps do not find it again. A failure leaves it owed, for a later sweep.
+   */
+  function sendOwed(owed: OwedAlert, where: Record<string, unknown>, send: () => Promise<void>): void {
+    inBackground(where, async () => {
+      if (!(await owed.claim())) return;
+      if (hasChannels) await send();
+      await owed.sent();
+    });
   }
 
   return {
     /** Starts alerting about a finished task; never throws, never waits. */
     notify(task: TaskRow): void {
-      if (hasChannels && isAlertStatus(task.status)) inBackground(task.id, () => deliver(task));
+      if (hasChannels && isAlertStatus(task.status)) inBackground({ taskId: task.id }, () => deliver(task));
     },
 
     /**
@@ -113,16 +132,18 @@ export function createAlertDispatcher(deps: AlertDispatcherDeps) {
      */
     notifyWaiting(taskId: number): void {
       if (!hasChannels) return;
-      inBackground(taskId, async () => {
+      inBackground({ taskId }, async () => {
         const task = await deps.alerts.findTask(taskId);
         if (task) await deliver({ ...task, status: 'waiting_confirmation' });
       });
     },
 
-    /** Starts alerting that a task waits for its template's approvers, with a link to the task; never throws. */
-    notifyTaskApproval(task: TaskRow, gate: { required: number }): void {
-      if (!hasChannels) return;
-      inBackground(task.id, async () => {
+    /**
+     * Starts alerting that a task waits for its template's approvers, with a link to the task, once `owed`
+     * is claimed; never throws.
+     */
+    notifyTaskApproval(task: TaskRow, gate: { required: number }, owed: OwedAlert): void {
+      sendOwed(owed, { taskId: task.id }, async () => {
         // The alert is about approving, not about the task's result: sent whatever the success setting.
         const alert = await buildAlert(task, 'waiting_confirmation');
         if (alert)
@@ -133,11 +154,9 @@ export function createAlertDispatcher(deps: AlertDispatcherDeps) {
       });
     },
 
-    /** Starts alerting that an approval step of a workflow run waits, with a link to the run; never throws. */
-    notifyApproval(waiting: ApprovalWaiting): void {
-      if (!hasChannels) return;
-      const where = { projectId: waiting.projectId, runId: waiting.runId };
-      const running = (async () => {
+    /** Starts alerting that an approval step of a workflow run waits, with a link to the run, once `owed` is claimed. */
+    notifyApproval(waiting: ApprovalWaiting, owed: OwedAlert): void {
+      sendOwed(owed, { projectId: waiting.projectId, runId: waiting.runId }, async () => {
         const project = await deps.alerts.findProject(waiting.projectId);
         if (project?.alert !== 1) return;
         const author = waiting.userId === null ? undefined : await deps.alerts.findAuthorName(waiting.userId);
@@ -156,9 +175,7 @@ export function createAlertDispatcher(deps: AlertDispatcherDeps) {
           },
           null,
         );
-      })().catch((error: unknown) => deps.logger.error({ err: error, ...where }, 'approval alert failed'));
-      pending.add(running);
-      void running.finally(() => pending.delete(running));
+      });
     },
 
     /**

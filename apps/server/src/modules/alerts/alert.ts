@@ -54,6 +54,17 @@ export interface ApprovalWaiting {
   due: string;
 }
 
+/**
+ * An approval alert whose sending is recorded in the store (docs/workflows.md, "Approval alerts"): it is
+ * claimed before it is sent, so one node sends it, and marked sent after, so one a crash cut off is sent
+ * again by a later sweep.
+ */
+export interface OwedAlert {
+  /** False when another node has claimed it, or the subject no longer waits: then nothing is sent. */
+  claim(): Promise<boolean>;
+  sent(): Promise<void>;
+}
+
 export interface AlertChannel {
   /** Short channel name for logs; never the URL, which often carries a token. */
   name: string;

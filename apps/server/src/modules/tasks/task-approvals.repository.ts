@@ -72,6 +72,17 @@ export function createTaskApprovalsRepository(db: Db, dialect: Dialect) {
         .executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },
+    /** Tasks waiting for approval whose alert is owed since `now` or before (a crash cut it off), oldest first. */
+    listOwedAlerts(now: string, limit: number): Promise<TaskRow[]> {
+      return db
+        .selectFrom('task')
+        .selectAll()
+        .where('approval_alert', '<=', now)
+        .where('status', '=', 'waiting_approval')
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+    },
   };
 }
 

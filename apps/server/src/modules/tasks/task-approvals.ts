@@ -4,7 +4,9 @@ import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
 import { createStoreSweep } from '../../cluster/store-sweep.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
+import type { OwedAlert } from '../alerts/alert.ts';
 import type { ApprovalGates, GateSubject } from '../approvals/approval-gate.ts';
+import { createOwedAlert, type OwedAlertStore } from '../approvals/owed-alert.ts';
 import type { EventsService } from '../events/events.service.ts';
 import type { UserRow } from '../users/users.table.ts';
 import type { TaskApprovalsRepository } from './task-approvals.repository.ts';
@@ -22,6 +24,7 @@ const CLAIM_MS = 60_000;
 
 interface TaskApprovalsDeps {
   tasks: TasksRepository;
+  announcer: Pick<TaskApprovalAnnouncer, 'alert'>;
   approvals: TaskApprovalsRepository;
   gates: ApprovalGates;
   engine: Pick<TaskEngine, 'transition' | 'settle' | 'wake'>;
@@ -50,18 +53,30 @@ function stateOf(task: TaskRow, gate: ApprovalGate, decisions: TaskApprovalRow[]
  */
 export function createTaskApprovalAnnouncer(deps: {
   output: TaskOutput;
-  /** Tells the project's alert channels that a task waits for approval; must not throw or wait. */
-  alertWaiting(task: TaskRow, gate: ApprovalGate): void;
+  /** Tells the project's alert channels that a task waits for approval once `owed` is claimed; must not throw or wait. */
+  alertWaiting(task: TaskRow, gate: ApprovalGate, owed: OwedAlert): void;
+  owedAlertOf(taskId: number): OwedAlertStore;
+  clock: Clock;
 }) {
-  return async function announce(task: TaskRow): Promise<void> {
+  /** Sends the task's approval alert if it is owed (and nobody else is sending it). */
+  function alert(task: TaskRow): void {
     const gate = gateOf(task);
-    if (!gate || task.status !== 'waiting_approval') return;
-    await deps.output.write(task, [
-      `Waiting for approval: ${gate.required} approval(s) needed by ${task.approval_due ?? 'never'}.`,
-    ]);
-    deps.alertWaiting(task, gate);
+    if (!gate || task.approval_alert === null) return;
+    deps.alertWaiting(task, gate, createOwedAlert(deps.owedAlertOf(task.id), task.approval_alert, deps.clock));
+  }
+  return {
+    async announce(task: TaskRow): Promise<void> {
+      const gate = gateOf(task);
+      if (!gate || task.status !== 'waiting_approval') return;
+      await deps.output.write(task, [
+        `Waiting for approval: ${gate.required} approval(s) needed by ${task.approval_due ?? 'never'}.`,
+      ]);
+      alert(task);
+    },
+    alert,
   };
 }
+type TaskApprovalAnnouncer = ReturnType<typeof createTaskApprovalAnnouncer>;
 
 /**
  * Tasks of templates that need approval (docs/workflows.md, "Templates that need approval"): such a
@@ -139,6 +154,15 @@ export function createTaskApprovals(deps: TaskApprovalsDeps) {
     logger: deps.logger,
     intervalMs: deps.sweepMs ?? SWEEP_MS,
   });
+  // Alerts that a crash (or a failed read) left owed: sent again, each by one node.
+  const alertSweep = createStoreSweep({
+    name: 'approval alert sweep',
+    listDue: () => deps.approvals.listOwedAlerts(now(), SWEEP_BATCH),
+    handle: (task) => Promise.resolve(deps.announcer.alert(task)),
+    describe: (task) => ({ taskId: task.id }),
+    logger: deps.logger,
+    intervalMs: deps.sweepMs ?? SWEEP_MS,
+  });
 
   return {
     async get(viewer: UserRow, projectId: number, taskId: number): Promise<TaskApproval> {
@@ -193,9 +217,16 @@ export function createTaskApprovals(deps: TaskApprovalsDeps) {
 
     /** Settles the approvals that timed out now (the sweep's round; tests call it with a clock moved on). */
     settleTimedOut: sweep.round,
-    /** Starts this node's sweep of timed-out approvals (several nodes may sweep the same store). */
-    beginSweep: sweep.begin,
-    endSweep: sweep.end,
+    /** Sends the approval alerts still owed now (the alert sweep's round). */
+    sendOwedAlerts: alertSweep.round,
+    /** Starts this node's sweeps of timed-out approvals and owed alerts (several nodes may sweep the same store). */
+    beginSweep(): void {
+      sweep.begin();
+      alertSweep.begin();
+    },
+    async endSweep(): Promise<void> {
+      await Promise.all([sweep.end(), alertSweep.end()]);
+    },
   };
 }
 

@@ -22,8 +22,9 @@ import { toTimestamp } from '../../clock.ts';
 import { createStoreSweep } from '../../cluster/store-sweep.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, badRequest, conflict, notFound, validationFailed } from '../../errors.ts';
-import type { ApprovalWaiting } from '../alerts/alert.ts';
+import type { ApprovalWaiting, OwedAlert } from '../alerts/alert.ts';
 import type { ApprovalGates, GateSubject } from '../approvals/approval-gate.ts';
+import { createOwedAlert, type OwedAlertStore } from '../approvals/owed-alert.ts';
 import type { EventsService } from '../events/events.service.ts';
 import type { TaskOrigin } from '../tasks/task-creation.ts';
 import type { TaskRow } from '../tasks/tasks.table.ts';
@@ -53,8 +54,10 @@ interface WorkflowRunsDeps {
   originOf(userId: number, projectId: number): Promise<TaskOrigin | undefined>;
   events: EventsService;
   gates: ApprovalGates;
-  /** Tells the project's alert channels that an approval step waits; must not throw or wait. */
-  alertApproval(waiting: ApprovalWaiting): void;
+  /** Tells the project's alert channels that an approval step waits once `owed` is claimed; must not throw or wait. */
+  alertApproval(waiting: ApprovalWaiting, owed: OwedAlert): void;
+  /** Where an approval step's alert is recorded as owed, then sent. */
+  owedAlertOf(stepRunId: number): OwedAlertStore;
   clock: Clock;
   logger: FastifyBaseLogger;
   sweepMs?: number;
@@ -151,8 +154,31 @@ export function createWorkflowRuns(deps: WorkflowRunsDeps) {
   const finish = (step: WorkflowStepRunRow, from: string[], status: WorkflowStepRunStatus, message = '') =>
     runs.moveStep(step.id, from, { status, message, end: now() });
 
-  /** Ends the steps whose work is over: ended tasks, due waits, timed-out approvals, starts a dead engine left. */
-  async function settleSteps(steps: WorkflowStepRunRow[], definition: WorkflowDefinition): Promise<boolean> {
+  /** Sends the alert that an approval step waits, if it is still owed (and nobody else is sending it). */
+  function alertApproval(run: WorkflowRunRow, row: WorkflowStepRunRow, step: WorkflowStep | undefined, name: string) {
+    if (step?.kind !== 'approval' || row.approval_alert === null || row.due === null) return;
+    const owed = createOwedAlert(deps.owedAlertOf(row.id), row.approval_alert, clock);
+    const waiting: ApprovalWaiting = {
+      projectId: run.project_id,
+      workflow: { id: run.workflow_id, name },
+      runId: run.id,
+      step: { key: step.key, name: step.name || step.key },
+      userId: run.user_id,
+      required: step.required,
+      due: row.due,
+    };
+    deps.alertApproval(waiting, owed);
+  }
+
+  /**
+   * Ends the steps whose work is over: ended tasks, due waits, timed-out approvals, starts a dead engine left;
+   * sends approval alerts a crash left owed.
+   */
+  async function settleSteps(
+    run: WorkflowRunRow,
+    steps: WorkflowStepRunRow[],
+    definition: WorkflowDefinition,
+  ): Promise<boolean> {
     let changed = false;
     const time = now();
     for (const step of steps) {
@@ -178,6 +204,8 @@ export function createWorkflowRuns(deps: WorkflowRunsDeps) {
         const approve = spec?.kind === 'approval' && spec.on_timeout === 'approve';
         changed =
           (await finish(step, ['waiting_approval'], approve ? 'success' : 'failed', 'Approval timed out')) || changed;
+      } else if (step.status === 'waiting_approval' && step.approval_alert !== null && step.approval_alert <= time) {
+        alertApproval(run, step, spec, definition.name);
       } else if (step.status === 'starting' && Date.parse(step.start ?? time) + STARTING_STALE_MS < Date.parse(time)) {
         const message = 'Gantry stopped while starting this step; it was not started again';
         changed = (await finish(step, ['starting'], 'failed', message)) || changed;
@@ -271,17 +299,10 @@ export function createWorkflowRuns(deps: WorkflowRunsDeps) {
       await runs.moveStep(row.id, ['pending'], { status: 'running', start, due: later(start, step.seconds) });
     else {
       const due = later(start, step.timeout_seconds);
-      const message = `0 of ${step.required} approvals`;
-      if (await runs.moveStep(row.id, ['pending'], { status: 'waiting_approval', start, due, message }))
-        deps.alertApproval({
-          projectId: run.project_id,
-          workflow: { id: run.workflow_id, name: workflowName },
-          runId: run.id,
-          step: { key: step.key, name: step.name || step.key },
-          userId: run.user_id,
-          required: step.required,
-          due,
-        });
+      const waiting = { status: 'waiting_approval', start, due, message: `0 of ${step.required} approvals` };
+      // The alert is owed in the same write that makes the step wait: sent now, or by a sweep after a crash.
+      if (await runs.moveStep(row.id, ['pending'], { ...waiting, approval_alert: start }))
+        alertApproval(run, { ...row, ...waiting, approval_alert: start }, step, workflowName);
     }
   }
 
@@ -325,7 +346,7 @@ export function createWorkflowRuns(deps: WorkflowRunsDeps) {
   /** One look at a run: settle, skip, start, end. True when something moved (another look may move more). */
   async function advanceOnce(run: WorkflowRunRow, definition: WorkflowDefinition): Promise<boolean> {
     let steps = await runs.listSteps(run.id);
-    if (await settleSteps(steps, definition)) steps = await runs.listSteps(run.id);
+    if (await settleSteps(run, steps, definition)) steps = await runs.listSteps(run.id);
     const plan = planRun(definition, new Map(steps.map((s) => [s.step_key, s.status as WorkflowStepRunStatus])));
     const rows = new Map(steps.map((s) => [s.step_key, s]));
     for (const key of plan.skip) {

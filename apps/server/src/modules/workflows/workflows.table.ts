@@ -66,6 +66,8 @@ export interface WorkflowStepRunTable {
   end: string | null;
   /** The outputs of the step's task as a JSON object, copied when the task ended; null before. */
   outputs: ColumnType<string | null, string | null | undefined, string | null>;
+  /** While the alert that this approval step waits is not sent: from when it is owed (docs/workflows.md). */
+  approval_alert: ColumnType<string | null, string | null | undefined, string | null>;
 }
 export type WorkflowStepRunRow = Selectable<WorkflowStepRunTable>;
 
