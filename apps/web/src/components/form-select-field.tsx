@@ -1,10 +1,12 @@
 import type { ReactNode } from 'react';
+import type { TFunction } from 'i18next';
 import { Controller } from 'react-hook-form';
 import type { FieldValues } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import type { TextFieldProps } from '@mui/material/TextField';
+import type { AccessKey } from '@gantry/contract';
 import { translateValidationMessage } from '../lib/i18n.ts';
 import type { FieldProps } from './form-fields.tsx';
 
@@ -18,6 +20,12 @@ interface SelectOption {
 /** The options of a select of named rows (keys, repositories, templates...): each row's id, shown by its name. */
 export const namedOptions = (rows: readonly { id: number; name: string }[] | undefined): SelectOption[] =>
   (rows ?? []).map((row) => ({ value: row.id, label: row.name }));
+
+/** The keys a repository or an inventory signs in with (any but a single value), each named with its type. */
+export const signInKeyOptions = (t: TFunction, keys: readonly AccessKey[] | undefined): SelectOption[] =>
+  (keys ?? [])
+    .filter((key) => key.type !== 'string')
+    .map((key) => ({ value: key.id, label: `${key.name} (${t(`keys.types.${key.type}`)})` }));
 
 type FormSelectFieldProps<TValues extends FieldValues, TOutput> = FieldProps<TValues, TOutput> & {
   options: readonly SelectOption[];

@@ -2,29 +2,16 @@ import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { json, renderWithProviders, stubFetch } from '../../../testing/render.tsx';
 import { EnvironmentDialog } from './environment-dialog.tsx';
-
-const environment = {
-  id: 4,
-  project_id: 1,
-  name: 'prod',
-  json: '{"region": "eu"}',
-  env: '{}',
-  password: null,
-  secrets: [
-    { id: 10, name: 'DB_PASSWORD', type: 'env', secret: '', operation: '' },
-    { id: 11, name: 'api_token', type: 'var', secret: '', operation: '' },
-    { id: 12, name: 'UNTOUCHED', type: 'env', secret: '', operation: '' },
-  ],
-};
+import { savedEnvironment } from './environment-fixture.ts';
 
 describe('EnvironmentDialog', () => {
   it('sends create, update and delete for changed secrets and nothing for untouched ones', async () => {
     const { calls } = stubFetch({
-      'GET /api/project/1/environment/4': () => json(200, environment),
+      'GET /api/project/1/environment/4': () => json(200, savedEnvironment),
       'PUT /api/project/1/environment/4': () => new Response(null, { status: 204 }),
     });
     const onClose = vi.fn();
-    renderWithProviders(<EnvironmentDialog open projectId={1} item={environment} onClose={onClose} />);
+    renderWithProviders(<EnvironmentDialog open projectId={1} item={savedEnvironment} onClose={onClose} />);
     await waitFor(() => expect(screen.getByLabelText(/^Name\s*\*$/)).toHaveProperty('value', 'prod'));
 
     fireEvent.click(screen.getByRole('tab', { name: 'Secrets' }));

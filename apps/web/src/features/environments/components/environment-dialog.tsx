@@ -1,5 +1,4 @@
 import { useRef, useState } from 'react';
-import { Controller } from 'react-hook-form';
 import type { Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
@@ -23,7 +22,7 @@ import { environmentQuery, useSaveEnvironment } from '../api/environments-querie
 import { buildSecretChanges, toSecretRows } from './environment-form.ts';
 import type { SecretRow } from './environment-form.ts';
 import { SecretsEditor } from './secrets-editor.tsx';
-import { VariablesEditor } from './variables-editor.tsx';
+import { VariablesField } from './variables-editor.tsx';
 
 type EnvironmentFormInput = z.input<typeof EnvironmentBody>;
 type EnvironmentFormValues = z.output<typeof EnvironmentBody>;
@@ -84,7 +83,6 @@ export function EnvironmentDialog({ open, projectId, item, onClose }: ItemDialog
     otherErrors: [existing.error],
   });
 
-  const fieldError = (message?: string) => (message ? translateValidationMessage(t, message) : undefined);
   // Secrets are no registered fields: a rule on one secret (a name too long) is shown under the list.
   const secretsError = getFirstErrorMessage(form.formState.errors.secrets);
 
@@ -104,36 +102,26 @@ export function EnvironmentDialog({ open, projectId, item, onClose }: ItemDialog
       </Box>
       <Box hidden={tab !== 'variables'}>
         <Stack spacing={3}>
-          <Controller
+          <VariablesField
             name="json"
-            render={({ field, fieldState }) => (
-              <VariablesEditor
-                id="extra-variables"
-                label={t('environments.extraVariables')}
-                value={field.value ?? ''}
-                onChange={field.onChange}
-                error={fieldError(fieldState.error?.message)}
-                namePlaceholder="variable_name"
-              />
-            )}
+            id="extra-variables"
+            label={t('environments.extraVariables')}
+            namePlaceholder="variable_name"
           />
-          <Controller
+          <VariablesField
             name="env"
-            render={({ field, fieldState }) => (
-              <VariablesEditor
-                id="environment-variables"
-                label={t('environments.environmentVariables')}
-                value={field.value ?? ''}
-                onChange={field.onChange}
-                error={fieldError(fieldState.error?.message)}
-                namePlaceholder="VARIABLE_NAME"
-              />
-            )}
+            id="environment-variables"
+            label={t('environments.environmentVariables')}
+            namePlaceholder="VARIABLE_NAME"
           />
         </Stack>
       </Box>
       <Box hidden={tab !== 'secrets'}>
-        <SecretsEditor rows={secrets} onChange={setSecrets} error={fieldError(secretsError)} />
+        <SecretsEditor
+          rows={secrets}
+          onChange={setSecrets}
+          error={secretsError ? translateValidationMessage(t, secretsError) : undefined}
+        />
       </Box>
     </FormDialog>
   );

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EnvironmentBody } from '@gantry/contract';
+import { savedEnvironment } from './environment-fixture.ts';
 import { buildSecretChanges, fromVariableRows, toSecretRows, toVariableRows } from './environment-form.ts';
 
 describe('variables table', () => {
@@ -37,19 +38,7 @@ describe('variables table', () => {
 });
 
 describe('secret changes', () => {
-  const saved = toSecretRows({
-    id: 1,
-    project_id: 1,
-    name: 'prod',
-    json: '{}',
-    env: '{}',
-    password: null,
-    secrets: [
-      { id: 10, name: 'DB_PASSWORD', type: 'env', secret: '', operation: '' },
-      { id: 11, name: 'api_token', type: 'var', secret: '', operation: '' },
-      { id: 12, name: 'OLD', type: 'env', secret: '', operation: '' },
-    ],
-  });
+  const saved = toSecretRows(savedEnvironment);
 
   it('creates new secrets, updates edited ones, deletes removed ones and leaves untouched ones out', () => {
     const rows = [

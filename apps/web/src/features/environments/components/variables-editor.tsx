@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import AddIcon from '@mui/icons-material/Add';
 import CloseIcon from '@mui/icons-material/Close';
@@ -12,6 +13,7 @@ import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
+import { translateValidationMessage } from '../../../lib/i18n.ts';
 import { fromVariableRows, toVariableRows } from './environment-form.ts';
 import type { VariableRow } from './environment-form.ts';
 
@@ -28,8 +30,32 @@ interface VariablesEditorProps {
   id: string;
 }
 
+interface CellFieldProps {
+  value: string;
+  placeholder: string;
+  /** The accessible name ("Variable 2 name"). */
+  label: string;
+  onChange: (value: string) => void;
+  /** The share of the row's width. */
+  flex: number;
+}
+
+/** A name or a value of a variable row: small, monospace, no spell check. */
+function CellField({ value, placeholder, label, onChange, flex }: CellFieldProps) {
+  return (
+    <TextField
+      size="small"
+      value={value}
+      placeholder={placeholder}
+      onChange={(event) => onChange(event.target.value)}
+      slotProps={{ htmlInput: { 'aria-label': label, spellCheck: false } }}
+      sx={{ flex, '& input': { fontFamily: 'monospace', fontSize: 13 } }}
+    />
+  );
+}
+
 /** A JSON object of variables, edited as name/value rows or as raw JSON. */
-export function VariablesEditor({ label, value, onChange, error, namePlaceholder, id }: VariablesEditorProps) {
+function VariablesEditor({ label, value, onChange, error, namePlaceholder, id }: VariablesEditorProps) {
   const { t } = useTranslation();
   const [mode, setMode] = useState<Mode>(() => (toVariableRows(value) === null ? 'json' : 'table'));
   const [rows, setRows] = useState<VariableRow[] | null>(() => toVariableRows(value));
@@ -49,6 +75,9 @@ export function VariablesEditor({ label, value, onChange, error, namePlaceholder
     emitted.current = text;
     onChange(text);
   };
+
+  const changeRow = (index: number, change: Partial<VariableRow>) =>
+    changeRows((rows ?? []).map((old, i) => (i === index ? { ...old, ...change } : old)));
 
   const switchMode = (next: Mode | null) => {
     if (!next || next === mode) return;
@@ -105,29 +134,19 @@ export function VariablesEditor({ label, value, onChange, error, namePlaceholder
           ) : null}
           {rows.map((row, index) => (
             <Stack key={index} direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-              <TextField
-                size="small"
+              <CellField
                 value={row.name}
                 placeholder={namePlaceholder}
-                onChange={(event) =>
-                  changeRows(rows.map((old, i) => (i === index ? { ...old, name: event.target.value } : old)))
-                }
-                slotProps={{
-                  htmlInput: { 'aria-label': t('environments.variableName', { index: index + 1 }), spellCheck: false },
-                }}
-                sx={{ flex: 2, '& input': { fontFamily: 'monospace', fontSize: 13 } }}
+                label={t('environments.variableName', { index: index + 1 })}
+                onChange={(name) => changeRow(index, { name })}
+                flex={2}
               />
-              <TextField
-                size="small"
+              <CellField
                 value={row.value}
                 placeholder={t('environments.value')}
-                onChange={(event) =>
-                  changeRows(rows.map((old, i) => (i === index ? { ...old, value: event.target.value } : old)))
-                }
-                slotProps={{
-                  htmlInput: { 'aria-label': t('environments.variableValue', { index: index + 1 }), spellCheck: false },
-                }}
-                sx={{ flex: 3, '& input': { fontFamily: 'monospace', fontSize: 13 } }}
+                label={t('environments.variableValue', { index: index + 1 })}
+                onChange={(changed) => changeRow(index, { value: changed })}
+                flex={3}
               />
               <IconButton
                 size="small"
@@ -151,5 +170,25 @@ export function VariablesEditor({ label, value, onChange, error, namePlaceholder
       )}
       {error ? <FormHelperText error>{error}</FormHelperText> : null}
     </Box>
+  );
+}
+
+type VariablesFieldProps = { name: 'json' | 'env' } & Pick<VariablesEditorProps, 'label' | 'namePlaceholder' | 'id'>;
+
+/** A VariablesEditor on a text field of the dialog's form, showing the field's error. */
+export function VariablesField({ name, ...props }: VariablesFieldProps) {
+  const { t } = useTranslation();
+  return (
+    <Controller
+      name={name}
+      render={({ field, fieldState }) => (
+        <VariablesEditor
+          {...props}
+          value={typeof field.value === 'string' ? field.value : ''}
+          onChange={field.onChange}
+          error={fieldState.error?.message ? translateValidationMessage(t, fieldState.error.message) : undefined}
+        />
+      )}
+    />
   );
 }

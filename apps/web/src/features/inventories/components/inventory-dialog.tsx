@@ -8,7 +8,7 @@ import { InventoryBody } from '@gantry/contract';
 import type { Inventory } from '@gantry/contract';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
-import { FormSelectField, namedOptions } from '../../../components/form-select-field.tsx';
+import { FormSelectField, namedOptions, signInKeyOptions } from '../../../components/form-select-field.tsx';
 import type { ItemDialogProps } from '../../../components/resource-list-page.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useFormDialog } from '../../../components/use-form-dialog.ts';
@@ -75,9 +75,7 @@ export function InventoryDialog({ open, projectId, item: inventory, onClose }: I
         label={t('inventories.userCredentials')}
         required
         helperText={t('inventories.userCredentialsHint')}
-        options={(keys.data ?? [])
-          .filter((key) => key.type !== 'string')
-          .map((key) => ({ value: key.id, label: `${key.name} (${t(`keys.types.${key.type}`)})` }))}
+        options={signInKeyOptions(t, keys.data)}
       />
       <FormSelectField
         name="become_key_id"

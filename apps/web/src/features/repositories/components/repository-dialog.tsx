@@ -9,7 +9,7 @@ import { getGitUrlType } from '@gantry/contract';
 import type { Repository } from '@gantry/contract';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
-import { FormSelectField } from '../../../components/form-select-field.tsx';
+import { FormSelectField, signInKeyOptions } from '../../../components/form-select-field.tsx';
 import type { ItemDialogProps } from '../../../components/resource-list-page.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useFormDialog } from '../../../components/use-form-dialog.ts';
@@ -98,9 +98,7 @@ export function RepositoryDialog({ open, projectId, item: repository, onClose }:
         label={t('repositories.accessKey')}
         required
         helperText={t('repositories.accessKeyHint')}
-        options={(keys.data ?? [])
-          .filter((key) => key.type !== 'string')
-          .map((key) => ({ value: key.id, label: `${key.name} (${t(`keys.types.${key.type}`)})` }))}
+        options={signInKeyOptions(t, keys.data)}
       />
     </FormDialog>
   );
