@@ -1,12 +1,12 @@
 import type { FormEventHandler, ReactNode } from 'react';
 import { FormProvider } from 'react-hook-form';
 import type { FieldValues, UseFormReturn } from 'react-hook-form';
-import Alert from '@mui/material/Alert';
 import Dialog from '@mui/material/Dialog';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import { CancelActions } from './cancel-actions.tsx';
+import { FormError } from './form-error.tsx';
 import { SubmitButton } from './submit-button.tsx';
 
 interface FormDialogProps<TInput extends FieldValues, TValues> {
@@ -53,11 +53,7 @@ export function FormDialog<TInput extends FieldValues, TValues>({
         <DialogTitle id="form-dialog-title">{title}</DialogTitle>
         <DialogContent>
           <Stack spacing={2} sx={{ pt: 1 }}>
-            {error ? (
-              <Alert severity="error" role="alert">
-                {error}
-              </Alert>
-            ) : null}
+            <FormError error={error} />
             {form ? <FormProvider {...form}>{children}</FormProvider> : children}
           </Stack>
         </DialogContent>

@@ -3,8 +3,7 @@ import DownloadIcon from '@mui/icons-material/Download';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
-import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
+import { SettingRow } from '../../../components/setting-row.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { useDownloadBackup } from '../api/backup-queries.ts';
@@ -17,28 +16,26 @@ export function BackupProjectRow({ projectId }: { projectId: number }) {
 
   return (
     <Box>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
-        <Box sx={{ flexGrow: 1 }}>
-          <Typography sx={{ fontWeight: 500 }}>{t('backup.title')}</Typography>
-          <Typography variant="body2" color="text.secondary">
-            {t('backup.hint')}
-          </Typography>
-        </Box>
-        <Button
-          variant="outlined"
-          startIcon={<DownloadIcon />}
-          disabled={download.isPending}
-          onClick={() =>
-            download.mutate(undefined, {
-              onSuccess: () => snackbar.showSuccess(t('backup.exported')),
-              onError: (error) => snackbar.showError(getErrorMessage(error)),
-            })
-          }
-          sx={{ flexShrink: 0 }}
-        >
-          {t('backup.button')}
-        </Button>
-      </Stack>
+      <SettingRow
+        title={t('backup.title')}
+        hint={t('backup.hint')}
+        action={
+          <Button
+            variant="outlined"
+            startIcon={<DownloadIcon />}
+            disabled={download.isPending}
+            onClick={() =>
+              download.mutate(undefined, {
+                onSuccess: () => snackbar.showSuccess(t('backup.exported')),
+                onError: (error) => snackbar.showError(getErrorMessage(error)),
+              })
+            }
+            sx={{ flexShrink: 0 }}
+          >
+            {t('backup.button')}
+          </Button>
+        }
+      />
       {download.isPending ? <LinearProgress sx={{ mt: 2 }} aria-label={t('backup.inProgress')} /> : null}
     </Box>
   );

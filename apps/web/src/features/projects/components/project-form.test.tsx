@@ -11,6 +11,13 @@ function renderForm() {
 
 const maxParallel = () => screen.getByLabelText('Max parallel tasks');
 
+/** Fills a valid name and the given limit, then submits. */
+function submitWithLimit(limit: string) {
+  fireEvent.change(screen.getByLabelText(/Project name/), { target: { value: 'Infra' } });
+  fireEvent.change(maxParallel(), { target: { value: limit } });
+  fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+}
+
 describe('ProjectForm', () => {
   it('shows "Name is required" and sends nothing when the name is empty', async () => {
     const { onSubmit } = renderForm();
@@ -21,9 +28,7 @@ describe('ProjectForm', () => {
 
   it('rejects a fractional or non-numeric limit with "Must be integer"', async () => {
     const { onSubmit } = renderForm();
-    fireEvent.change(screen.getByLabelText(/Project name/), { target: { value: 'Infra' } });
-    fireEvent.change(maxParallel(), { target: { value: '1.5' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    submitWithLimit('1.5');
     expect(await screen.findByText('Must be integer')).toBeTruthy();
     fireEvent.change(maxParallel(), { target: { value: 'four' } });
     expect(await screen.findByText('Must be integer')).toBeTruthy();
@@ -32,9 +37,7 @@ describe('ProjectForm', () => {
 
   it('rejects a negative limit with "Must be 0 or greater"', async () => {
     const { onSubmit } = renderForm();
-    fireEvent.change(screen.getByLabelText(/Project name/), { target: { value: 'Infra' } });
-    fireEvent.change(maxParallel(), { target: { value: '-1' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    submitWithLimit('-1');
     expect(await screen.findByText('Must be 0 or greater')).toBeTruthy();
     expect(onSubmit).not.toHaveBeenCalled();
   });

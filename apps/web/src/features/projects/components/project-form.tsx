@@ -2,11 +2,11 @@ import { FormProvider, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import { CreateProjectBody, MaxParallelTasks } from '@gantry/contract';
+import { FormError } from '../../../components/form-error.tsx';
 import { FormCheckbox, FormTextField } from '../../../components/form-fields.tsx';
 import { SubmitButton } from '../../../components/submit-button.tsx';
 
@@ -57,11 +57,7 @@ export function ProjectForm({
       <form onSubmit={form.handleSubmit(onSubmit)} noValidate aria-label={t('projects.form.label')}>
         {/* Seed 000 section 9: the project form area is 300 px high; the alert switch and its chat share a line. */}
         <Stack spacing={2} sx={{ maxWidth: 640 }}>
-          {error ? (
-            <Alert severity="error" role="alert">
-              {error}
-            </Alert>
-          ) : null}
+          <FormError error={error} />
           <FormTextField name="name" label={t('projects.form.name')} required />
           <FormTextField
             name="max_parallel_tasks"

@@ -11,6 +11,7 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { SettingRow } from '../../../components/setting-row.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
 import { getErrorMessage } from '../../../lib/api-client.ts';
@@ -78,24 +79,22 @@ export function ProjectSettingsPage() {
             <BackupProjectRow projectId={current.id} />
           </Box>
         ) : null}
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
-          <Box sx={{ flexGrow: 1 }}>
-            <Typography sx={{ fontWeight: 500 }}>{t('projects.settings.deleteTitle')}</Typography>
-            <Typography variant="body2" color="text.secondary">
-              {t('projects.settings.deleteHint')}
-            </Typography>
-          </Box>
-          <Button
-            color="error"
-            variant="outlined"
-            startIcon={<DeleteOutlineIcon />}
-            onClick={() => confirm.show()}
-            disabled={remove.isPending}
-            sx={{ flexShrink: 0 }}
-          >
-            {t('projects.settings.delete')}
-          </Button>
-        </Stack>
+        <SettingRow
+          title={t('projects.settings.deleteTitle')}
+          hint={t('projects.settings.deleteHint')}
+          action={
+            <Button
+              color="error"
+              variant="outlined"
+              startIcon={<DeleteOutlineIcon />}
+              onClick={() => confirm.show()}
+              disabled={remove.isPending}
+              sx={{ flexShrink: 0 }}
+            >
+              {t('projects.settings.delete')}
+            </Button>
+          }
+        />
       </Section>
       <ConfirmDialog
         open={confirm.open}

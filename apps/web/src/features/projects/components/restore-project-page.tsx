@@ -5,13 +5,13 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import FormHelperText from '@mui/material/FormHelperText';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { requiredString } from '@gantry/contract';
+import { FormError } from '../../../components/form-error.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
 import { Page } from '../../../components/page.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
@@ -76,11 +76,7 @@ export function RestoreProjectPage() {
               <Typography variant="body2" color="text.secondary">
                 {t('backup.restore.hint')}
               </Typography>
-              {error ? (
-                <Alert severity="error" role="alert">
-                  {error}
-                </Alert>
-              ) : null}
+              <FormError error={error} />
               <FormTextField name="name" label={t('backup.restore.name')} required />
               <Controller
                 name="file"
