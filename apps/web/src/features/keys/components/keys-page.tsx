@@ -1,8 +1,7 @@
 import { useTranslation } from 'react-i18next';
-import Chip from '@mui/material/Chip';
-import Stack from '@mui/material/Stack';
 import type { AccessKey } from '@gantry/contract';
 import type { Column } from '../../../components/data-table.tsx';
+import { NameWithBadge } from '../../../components/name-with-badge.tsx';
 import { ResourceListPage } from '../../../components/resource-list-page.tsx';
 import { useResourceList } from '../../../components/use-resource-list.ts';
 import { keysResource } from '../api/keys-queries.ts';
@@ -17,19 +16,12 @@ export function KeysPage() {
       id: 'name',
       header: t('keys.name'),
       render: (key) => (
-        <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-          <span>{key.name}</span>
-          {key.empty && key.type !== 'none' ? (
-            <Chip
-              label={t('keys.emptyBadge')}
-              size="small"
-              color="warning"
-              variant="outlined"
-              title={t('keys.emptyHint')}
-              sx={{ height: 20, fontSize: 11 }}
-            />
-          ) : null}
-        </Stack>
+        <NameWithBadge
+          name={key.name}
+          badge={key.empty && key.type !== 'none' ? t('keys.emptyBadge') : undefined}
+          color="warning"
+          title={t('keys.emptyHint')}
+        />
       ),
     },
     { id: 'type', header: t('keys.type'), render: (key) => t(`keys.types.${key.type}`) },

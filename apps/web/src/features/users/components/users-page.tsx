@@ -3,11 +3,10 @@ import { useTranslation } from 'react-i18next';
 import CheckIcon from '@mui/icons-material/Check';
 import PersonAddAlt1Icon from '@mui/icons-material/PersonAddAlt1';
 import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
-import Stack from '@mui/material/Stack';
 import type { User, UserSummary } from '@gantry/contract';
 import { DataTable } from '../../../components/data-table.tsx';
 import type { Column } from '../../../components/data-table.tsx';
+import { NameWithBadge } from '../../../components/name-with-badge.tsx';
 import { Page } from '../../../components/page.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { createActionsColumn } from '../../../components/resource-list-page.tsx';
@@ -49,18 +48,7 @@ export function UsersPage() {
       id: 'name',
       header: t('users.name'),
       render: (user) => (
-        <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-          <span>{user.name}</span>
-          {user.admin ? (
-            <Chip
-              label={t('users.adminBadge')}
-              size="small"
-              color="primary"
-              variant="outlined"
-              sx={{ height: 20, fontSize: 11 }}
-            />
-          ) : null}
-        </Stack>
+        <NameWithBadge name={user.name} badge={user.admin ? t('users.adminBadge') : undefined} color="primary" />
       ),
     },
     { id: 'username', header: t('users.username'), hideBelow: 'sm', render: (user) => user.username },
