@@ -1,4 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
+import type { QueryKey } from '@tanstack/react-query';
+import type { z } from 'zod';
 import {
   appsApi,
   environmentsApi,
@@ -10,7 +12,8 @@ import {
   workflowsApi,
   viewsApi,
 } from '@gantry/contract';
-import { api } from './api-client.ts';
+import type { Endpoint } from '@gantry/contract';
+import { api, request } from './api-client.ts';
 
 /**
  * The lists of a project's resources. Several screens need the same lists (the template form picks
@@ -27,17 +30,21 @@ export const resourceKeys = {
   schedules: (projectId: number) => ['projects', projectId, 'schedules'] as const,
 };
 
-export const keysQuery = (projectId: number) =>
-  queryOptions({
-    queryKey: resourceKeys.keys(projectId),
-    queryFn: ({ signal }) => api(keysApi.list, { params: { projectId }, signal }),
-  });
+/** A project's whole list: GET on the list's endpoint of the project, cached under its key. */
+const projectListQuery =
+  <TKey extends QueryKey, E extends Endpoint<z.ZodType<unknown, { projectId: unknown }>>>(
+    key: (projectId: number) => TKey,
+    endpoint: E,
+  ) =>
+  (projectId: number) =>
+    queryOptions({
+      queryKey: key(projectId),
+      queryFn: ({ signal }) => request(endpoint, { params: { projectId }, signal }),
+    });
 
-export const repositoriesQuery = (projectId: number) =>
-  queryOptions({
-    queryKey: resourceKeys.repositories(projectId),
-    queryFn: ({ signal }) => api(repositoriesApi.list, { params: { projectId }, signal }),
-  });
+export const keysQuery = projectListQuery(resourceKeys.keys, keysApi.list);
+
+export const repositoriesQuery = projectListQuery(resourceKeys.repositories, repositoriesApi.list);
 
 /** All inventories, or those an app can use (?app=ansible). */
 export const inventoriesQuery = (projectId: number, app?: string) =>
@@ -46,17 +53,9 @@ export const inventoriesQuery = (projectId: number, app?: string) =>
     queryFn: ({ signal }) => api(inventoriesApi.list, { params: { projectId }, query: app ? { app } : {}, signal }),
   });
 
-export const environmentsQuery = (projectId: number) =>
-  queryOptions({
-    queryKey: resourceKeys.environments(projectId),
-    queryFn: ({ signal }) => api(environmentsApi.list, { params: { projectId }, signal }),
-  });
+export const environmentsQuery = projectListQuery(resourceKeys.environments, environmentsApi.list);
 
-export const schedulesQuery = (projectId: number) =>
-  queryOptions({
-    queryKey: resourceKeys.schedules(projectId),
-    queryFn: ({ signal }) => api(schedulesApi.list, { params: { projectId }, signal }),
-  });
+export const schedulesQuery = projectListQuery(resourceKeys.schedules, schedulesApi.list);
 
 /** Views in their display order. */
 export const viewsQuery = (projectId: number) =>
