@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TASK_MARK_VARIABLE, createTaskMark, createTaskMarkScope, killMarkedProcesses } from '../src/process-sweep.ts';
-import { runProcess, type RunProcessOptions } from '../src/run-process.ts';
+import type { RunProcessOptions } from '../src/run-process.ts';
+import { runBash } from './support/run-bash.ts';
 import { isRunning, plantedPids, plantingScript } from './support/process-state.ts';
 
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
@@ -39,18 +40,9 @@ function isOurs(pid: number): boolean {
   }
 }
 
+/** Starts `bash -c script` (see runBash), its process remembered for the clean-up. */
 function start(script: string, extra: Partial<RunProcessOptions> = {}) {
-  const lines: string[] = [];
-  const running = runProcess({
-    command: 'bash',
-    args: ['-c', script],
-    cwd: '/tmp',
-    env,
-    onLine: (line) => lines.push(line),
-    onStart: (pid) => strays.push(pid),
-    ...extra,
-  });
-  return { lines, running };
+  return runBash(script, { onStart: (pid) => strays.push(pid), ...extra });
 }
 
 function newDir(): string {

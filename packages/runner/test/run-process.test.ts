@@ -1,28 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { runProcess, type RunProcessOptions } from '../src/run-process.ts';
+import { runProcess } from '../src/run-process.ts';
+import { runBash } from './support/run-bash.ts';
 import { isRunning } from './support/process-state.ts';
 
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
-
-/**
- * Starts `bash -c script` in /tmp with `env` (`options` over that), gathering its lines; `controller`
- * stops it.
- */
-function runBash(script: string, options: Partial<RunProcessOptions> = {}) {
-  const controller = new AbortController();
-  const lines: string[] = [];
-  const running = runProcess({
-    command: 'bash',
-    args: ['-c', script],
-    cwd: '/tmp',
-    env,
-    signal: controller.signal,
-    onLine: (line) => lines.push(line),
-    ...options,
-  });
-  return { controller, lines, running };
-}
 
 describe('runProcess', () => {
   it('delivers stdout and stderr lines in order and reports the exit code', async () => {
