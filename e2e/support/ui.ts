@@ -50,3 +50,15 @@ export async function chooseMany(scope: Page | Locator, page: Page, label: strin
 export async function seeText(scope: Page | Locator, text: string | RegExp): Promise<void> {
   await scope.getByText(text).first().waitFor();
 }
+
+/** Waits until each of the texts shows somewhere in `scope`. */
+export async function seeTexts(scope: Page | Locator, texts: (string | RegExp)[]): Promise<void> {
+  for (const text of texts) await seeText(scope, text);
+}
+
+/** Opens `path`, clicks its button `button` (a "New …" one) and returns the dialog it opens. */
+export async function openNewDialog(page: Page, path: string, button: string): Promise<Locator> {
+  await page.goto(path);
+  await page.getByRole('button', { name: button }).click();
+  return page.getByRole('dialog');
+}

@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useGantry } from '../support/gantry-fixture.ts';
-import { choose } from '../support/ui.ts';
+import { choose, openNewDialog } from '../support/ui.ts';
 
 /**
  * Lazy validation, form by form: a refused save shows each rule's message at its field (the text
@@ -44,9 +44,7 @@ describe('every form says at the field why it does not save', () => {
   });
 
   it('a key of type login with password needs its password', async () => {
-    await page.goto(`${base}/keys`);
-    await page.getByRole('button', { name: 'New key' }).click();
-    const dialog = page.getByRole('dialog');
+    const dialog = await openNewDialog(page, `${base}/keys`, 'New key');
     await dialog.getByRole('button', { name: 'Create' }).click();
     await expectAtField(dialog, /^Name/, 'Name is required');
     await expectAtField(dialog, /^Type/, 'Type is required');
@@ -58,9 +56,7 @@ describe('every form says at the field why it does not save', () => {
   });
 
   it('a repository needs a name, a URL, an access key and, unless local, a branch', async () => {
-    await page.goto(`${base}/repositories`);
-    await page.getByRole('button', { name: 'New repository' }).click();
-    const dialog = page.getByRole('dialog');
+    const dialog = await openNewDialog(page, `${base}/repositories`, 'New repository');
     await dialog.getByLabel(/^Branch/).fill('');
     await dialog.getByRole('button', { name: 'Create' }).click();
     await expectAtField(dialog, /^Name/, 'Name is required');
@@ -73,9 +69,7 @@ describe('every form says at the field why it does not save', () => {
   });
 
   it('a URL without a scheme is ssh, with or without a leading slash; choosing Local path adds the slash', async () => {
-    await page.goto(`${base}/repositories`);
-    await page.getByRole('button', { name: 'New repository' }).click();
-    const dialog = page.getByRole('dialog');
+    const dialog = await openNewDialog(page, `${base}/repositories`, 'New repository');
     const url = dialog.getByLabel(/^URL or path/);
     const protocol = dialog.getByRole('combobox', { name: 'Protocol' });
     await dialog.getByLabel(/^Name/).fill('mirror');
@@ -177,9 +171,7 @@ describe('every form says at the field why it does not save', () => {
   });
 
   it('an extracted value needs a name, its source, for a body its data type, a key and a variable', async () => {
-    await page.goto(`${base}/integrations/${integrationId}`);
-    await page.getByRole('button', { name: 'New value' }).click();
-    const dialog = page.getByRole('dialog');
+    const dialog = await openNewDialog(page, `${base}/integrations/${integrationId}`, 'New value');
     await dialog.getByRole('button', { name: 'Create' }).click();
     await expectAtField(dialog, /^Name/, 'Name is required');
     await expectAtField(dialog, /^Value source/, 'Value Source is required');
@@ -194,9 +186,7 @@ describe('every form says at the field why it does not save', () => {
   });
 
   it('a schedule whose cron expression the picker cannot show needs a timing', async () => {
-    await page.goto(`${base}/schedule`);
-    await page.getByRole('button', { name: 'New schedule' }).click();
-    const dialog = page.getByRole('dialog');
+    const dialog = await openNewDialog(page, `${base}/schedule`, 'New schedule');
     await dialog.getByLabel(/^Name/).fill('Odd hours');
     await choose(dialog, page, /^Template/, 'Play');
     await dialog.getByRole('button', { name: 'Cron expression' }).click();
@@ -209,18 +199,14 @@ describe('every form says at the field why it does not save', () => {
   });
 
   it('a new application needs its id', async () => {
-    await page.goto('/apps');
-    await page.getByRole('button', { name: 'New application' }).click();
-    const dialog = page.getByRole('dialog');
+    const dialog = await openNewDialog(page, '/apps', 'New application');
     await dialog.getByRole('button', { name: 'Create' }).click();
     await expectAtField(dialog, /^ID/, 'ID is required');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
   });
 
   it('a runner refuses a fractional task limit', async () => {
-    await page.goto('/runners');
-    await page.getByRole('button', { name: 'New runner' }).click();
-    const dialog = page.getByRole('dialog');
+    const dialog = await openNewDialog(page, '/runners', 'New runner');
     await dialog.getByLabel(/^Max parallel tasks/).fill('1.5');
     await dialog.getByRole('button', { name: 'Create' }).click();
     await expectAtField(dialog, /^Max parallel tasks/, 'Must be integer');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useGantry } from '../support/gantry-fixture.ts';
-import { signOut } from '../support/ui.ts';
+import { openNewDialog, signOut } from '../support/ui.ts';
 
 describe('foundation, as a new user would try it', () => {
   const gantry = useGantry();
@@ -22,9 +22,7 @@ describe('foundation, as a new user would try it', () => {
     await expect.poll(() => page.getByText('Project Website created').isVisible()).toBe(true);
     const projectPath = new URL(page.url()).pathname.replace(/\/history$/, '');
 
-    await page.goto('/users');
-    await page.getByRole('button', { name: 'New user' }).click();
-    const dialog = page.getByRole('dialog');
+    const dialog = await openNewDialog(page, '/users', 'New user');
     await dialog.getByLabel(/^Name/).fill('Rita Runner');
     await dialog.getByLabel(/^Username/).fill('rita');
     await dialog.getByLabel(/^Email/).fill('rita@example.com');
@@ -33,9 +31,7 @@ describe('foundation, as a new user would try it', () => {
     await expect.poll(() => page.getByText('User Rita Runner created').isVisible()).toBe(true);
     await page.getByRole('cell', { name: 'rita@example.com' }).waitFor();
 
-    await page.goto(`${projectPath}/team`);
-    await page.getByRole('button', { name: 'New team member' }).click();
-    const member = page.getByRole('dialog');
+    const member = await openNewDialog(page, `${projectPath}/team`, 'New team member');
     await member.getByLabel('User').click();
     await page.getByRole('option', { name: /Rita Runner/ }).click();
     await member.getByLabel('Role').click();

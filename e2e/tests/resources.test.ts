@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useGantry } from '../support/gantry-fixture.ts';
-import { choose, seeText } from '../support/ui.ts';
+import { choose, openNewDialog, seeText, seeTexts } from '../support/ui.ts';
 
 describe('project resources, as a new user would set them up', () => {
   const gantry = useGantry();
@@ -17,12 +17,9 @@ describe('project resources, as a new user would set them up', () => {
   });
 
   it('creates keys; secrets of a saved key stay locked until override is ticked', async () => {
-    await page.goto(`${projectPath}/keys`);
-    await page.getByRole('button', { name: 'New key' }).click();
-    let dialog = page.getByRole('dialog');
+    let dialog = await openNewDialog(page, `${projectPath}/keys`, 'New key');
     await dialog.getByRole('button', { name: 'Create' }).click();
-    await seeText(dialog, 'Name is required');
-    await seeText(dialog, 'Type is required');
+    await seeTexts(dialog, ['Name is required', 'Type is required']);
     await dialog.getByLabel(/^Name/).fill('deploy key');
     await choose(dialog, page, /^Type/, /SSH key/);
     await dialog.getByRole('button', { name: 'Create' }).click();
@@ -71,9 +68,7 @@ describe('project resources, as a new user would set them up', () => {
   });
 
   it('creates a repository after the URL is corrected', async () => {
-    await page.goto(`${projectPath}/repositories`);
-    await page.getByRole('button', { name: 'New repository' }).click();
-    const dialog = page.getByRole('dialog');
+    const dialog = await openNewDialog(page, `${projectPath}/repositories`, 'New repository');
     await dialog.getByLabel(/^Name/).fill('shop app');
     await dialog.getByLabel(/^URL or path/).fill('ftp://example.com/shop.git');
     await dialog.getByRole('button', { name: 'Create' }).click();
@@ -102,9 +97,7 @@ describe('project resources, as a new user would set them up', () => {
   });
 
   it('creates a variable group with variables from the table and a secret', async () => {
-    await page.goto(`${projectPath}/environment`);
-    await page.getByRole('button', { name: 'New variable group' }).click();
-    const dialog = page.getByRole('dialog');
+    const dialog = await openNewDialog(page, `${projectPath}/environment`, 'New variable group');
     await dialog.getByLabel(/^Name/).fill('prod vars');
     const extra = dialog.getByRole('region', { name: 'Extra variables' });
     await extra.getByRole('button', { name: 'Add variable' }).click();
@@ -142,15 +135,13 @@ describe('project resources, as a new user would set them up', () => {
     await page.waitForURL(/\/templates\/new\/edit\?app=ansible/);
 
     await page.getByRole('button', { name: 'Create' }).click();
-    for (const message of [
+    await seeTexts(page, [
       'Name is required',
       'Playbook filename is required',
       'Inventory is required',
       'Repository is required',
       'Variable group is required',
-    ]) {
-      await seeText(page, message);
-    }
+    ]);
     await page.getByLabel(/^Name/).fill('Deploy shop');
     await page.getByLabel(/^Playbook filename/).fill('deploy.yml');
     await choose(page, page, /^Inventory/, 'production');

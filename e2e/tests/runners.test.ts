@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useGantry } from '../support/gantry-fixture.ts';
+import { openNewDialog } from '../support/ui.ts';
 
 const gantryBin = path.resolve(import.meta.dirname, '../../apps/server/bin/gantry.mjs');
 
@@ -23,9 +24,7 @@ describe('runners, as an administrator sets them up', () => {
   });
 
   it('creates a global runner, copies its command line, and the copied command connects the runner', async () => {
-    await page.goto('/runners');
-    await page.getByRole('button', { name: 'New runner' }).click();
-    const form = page.getByRole('dialog');
+    const form = await openNewDialog(page, '/runners', 'New runner');
     await form.getByLabel(/^Max parallel tasks/).fill('-1');
     await form.getByRole('button', { name: 'Create' }).click();
     await form.getByText('Name is required').waitFor();

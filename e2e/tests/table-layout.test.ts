@@ -152,21 +152,37 @@ describe('tables of the main pages at 1280 px, side menu open', () => {
     { path: '/features', table: 'Project runners' },
   ];
 
+  /**
+   * Opens each of `pages()` on `browserPage` (a window `width` px wide), waits until its table shows and the
+   * page is idle, saves a screenshot when GANTRY_E2E_SHOTS names a directory, then runs `check` there.
+   */
+  async function forEachTablePage(
+    browserPage: Page,
+    width: number,
+    check: (path: string, table: string) => Promise<void>,
+  ): Promise<void> {
+    for (const { path, table } of pages()) {
+      await browserPage.goto(path);
+      await browserPage.locator('table').filter({ hasText: table }).first().waitFor();
+      await browserPage.waitForLoadState('networkidle');
+      if (process.env.GANTRY_E2E_SHOTS)
+        await browserPage.screenshot({
+          path: `${process.env.GANTRY_E2E_SHOTS}/${width}${path.replaceAll('/', '_')}.png`,
+        });
+      await check(path, table);
+    }
+  }
+
   it('every table fits its page: no sideways scrolling, every column visible, rows one line high', async () => {
     const problems: string[] = [];
-    for (const { path, table } of pages()) {
-      await page.goto(path);
-      await page.locator('table').filter({ hasText: table }).first().waitFor();
-      await page.waitForLoadState('networkidle');
-      if (process.env.GANTRY_E2E_SHOTS)
-        await page.screenshot({ path: `${process.env.GANTRY_E2E_SHOTS}/1280${path.replaceAll('/', '_')}.png` });
+    await forEachTablePage(page, 1280, async (path) => {
       for (const fit of await measureTables(page)) {
         if (fit.overflow > 1) problems.push(`${path}: table "${fit.label.slice(0, 40)}" is ${fit.overflow}px too wide`);
         if (fit.hidden.length > 0) problems.push(`${path}: columns ${fit.hidden.join(', ')} are outside the page`);
         if (fit.tallestRow > 64)
           problems.push(`${path}: a row of "${fit.label.slice(0, 40)}" is ${fit.tallestRow}px tall`);
       }
-    }
+    });
     expect(problems).toEqual([]);
   });
 
@@ -191,12 +207,7 @@ describe('tables of the main pages at 1280 px, side menu open', () => {
     const narrow = await gantry.signedInPage({ width: 400 });
     await narrow.getByText('Storefront platform').first().waitFor();
     const problems: string[] = [];
-    for (const { path, table } of pages()) {
-      await narrow.goto(path);
-      await narrow.locator('table').filter({ hasText: table }).first().waitFor();
-      await narrow.waitForLoadState('networkidle');
-      if (process.env.GANTRY_E2E_SHOTS)
-        await narrow.screenshot({ path: `${process.env.GANTRY_E2E_SHOTS}/400${path.replaceAll('/', '_')}.png` });
+    await forEachTablePage(narrow, 400, async (path, table) => {
       for (const fit of await measureTables(narrow)) {
         if (fit.overflow > 1)
           problems.push(`${path}: table "${fit.label.slice(0, 40)}" is ${fit.overflow}px too wide at 400 px`);
@@ -212,7 +223,7 @@ describe('tables of the main pages at 1280 px, side menu open', () => {
         .first();
       if ((await firstRow.count()) > 0 && !(await firstRow.getByText(table).first().isVisible()))
         problems.push(`${path}: the name "${table}" is hidden at 400 px`);
-    }
+    });
     await narrow.context().close();
     expect(problems).toEqual([]);
   });

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { PageOptions } from '../support/browser.ts';
 import { useGantry } from '../support/gantry-fixture.ts';
 
 const PLAYBOOK = `- name: Site
@@ -131,24 +132,22 @@ describe('the hosts of an ansible task', () => {
       .waitFor();
     await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
 
-    const narrow = await gantry.signedInPage({ width: 400, waitForUrl: /\/project\/\d+\/history/ });
-    await narrow.goto(`/project/${projectId}/hosts`);
-    await narrow.getByRole('table', { name: 'All hosts' }).getByText('down1').waitFor();
-    await shot(narrow, 'hosts-page-400');
-    await narrow.goto(`/project/${projectId}/hosts?t=${firstTaskId}`);
-    await narrow.getByRole('dialog').getByRole('button', { name: 'Hosts', exact: true }).click();
-    await narrow.locator('[data-host="down1"]').waitFor();
-    await shot(narrow, 'task-hosts-view-400');
-    await narrow.context().close();
-
-    const dark = await gantry.signedInPage({ colorScheme: 'dark', waitForUrl: /\/project\/\d+\/history/ });
-    await dark.goto(`/project/${projectId}/hosts`);
-    await dark.getByRole('table', { name: 'Failing most' }).getByText('down1').waitFor();
-    await shot(dark, 'hosts-page-dark');
-    await dark.goto(`/project/${projectId}/hosts?t=${firstTaskId}`);
-    await dark.getByRole('dialog').getByRole('button', { name: 'Hosts', exact: true }).click();
-    await dark.locator('[data-host="down1"]').waitFor();
-    await shot(dark, 'task-hosts-view-dark');
-    await dark.context().close();
+    /**
+     * Opens the hosts page and the task's Hosts view in a new window (`options`), waiting for the table
+     * `table` and the failed host, with screenshots named after `look`.
+     */
+    const showHostsIn = async (options: PageOptions, table: string, look: string) => {
+      const other = await gantry.signedInPage({ ...options, waitForUrl: /\/project\/\d+\/history/ });
+      await other.goto(`/project/${projectId}/hosts`);
+      await other.getByRole('table', { name: table }).getByText('down1').waitFor();
+      await shot(other, `hosts-page-${look}`);
+      await other.goto(`/project/${projectId}/hosts?t=${firstTaskId}`);
+      await other.getByRole('dialog').getByRole('button', { name: 'Hosts', exact: true }).click();
+      await other.locator('[data-host="down1"]').waitFor();
+      await shot(other, `task-hosts-view-${look}`);
+      await other.context().close();
+    };
+    await showHostsIn({ width: 400 }, 'All hosts', '400');
+    await showHostsIn({ colorScheme: 'dark' }, 'Failing most', 'dark');
   });
 });

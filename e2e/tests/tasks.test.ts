@@ -40,6 +40,13 @@ describe('tasks, as a user runs and watches them', () => {
     page = await gantry.signedInPage({ waitForUrl: /\/project\/\d+\/history/ });
   });
 
+  /** Runs the template from the history page's ?new_task dialog and waits until its task opens. */
+  async function runFromHistory(template: string): Promise<void> {
+    await page.goto(`/project/${projectId}/history?new_task=${templates[template]}`);
+    await page.getByRole('dialog').getByRole('button', { name: 'Run' }).click();
+    await page.waitForURL(/[?&]t=\d+/);
+  }
+
   it('runs a template from ?new_task and watches its log arrive live, then the history row turns to Success by itself', async () => {
     await page.goto(`/project/${projectId}/history?new_task=${templates.Ticker}`);
     const form = page.getByRole('dialog');
@@ -87,9 +94,7 @@ describe('tasks, as a user runs and watches them', () => {
   });
 
   it('follows the tail until the user scrolls up, and jumps back to it on request', async () => {
-    await page.goto(`/project/${projectId}/history?new_task=${templates.Chatty}`);
-    await page.getByRole('dialog').getByRole('button', { name: 'Run' }).click();
-    await page.waitForURL(/[?&]t=\d+/);
+    await runFromHistory('Chatty');
     const log = page.locator('[role=log]');
     await expect
       .poll(async () => Number(await log.getAttribute('data-line-count')), { timeout: 20_000 })
@@ -114,9 +119,7 @@ describe('tasks, as a user runs and watches them', () => {
   });
 
   it('stops a running task', async () => {
-    await page.goto(`/project/${projectId}/history?new_task=${templates.Sleeper}`);
-    await page.getByRole('dialog').getByRole('button', { name: 'Run' }).click();
-    await page.waitForURL(/[?&]t=\d+/);
+    await runFromHistory('Sleeper');
     const dialog = page.getByRole('dialog');
     await page.locator('[role=log] .log-text', { hasText: 'going to sleep' }).waitFor({ timeout: 20_000 });
     await dialog.getByRole('button', { name: 'Stop', exact: true }).click();
@@ -144,9 +147,7 @@ describe('tasks, as a user runs and watches them', () => {
   });
 
   it('confirms a terraform plan waiting for confirmation', async () => {
-    await page.goto(`/project/${projectId}/history?new_task=${templates.Infra}`);
-    await page.getByRole('dialog').getByRole('button', { name: 'Run' }).click();
-    await page.waitForURL(/[?&]t=\d+/);
+    await runFromHistory('Infra');
     const dialog = page.getByRole('dialog');
     await dialog.getByText('Waiting confirmation', { exact: true }).waitFor({ timeout: 20_000 });
     expect(await dialog.getByRole('button', { name: 'Reject' }).isVisible()).toBe(true);

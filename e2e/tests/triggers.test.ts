@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useGantry } from '../support/gantry-fixture.ts';
-import { choose, chooseMany, seeText } from '../support/ui.ts';
+import { choose, chooseMany, seeText, seeTexts } from '../support/ui.ts';
 
 interface ScheduleRow {
   id: number;
@@ -30,8 +30,7 @@ describe('schedules and integrations, the ways a template starts by itself', () 
     await page.getByRole('button', { name: 'New schedule' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('button', { name: 'Create' }).click();
-    await seeText(dialog, 'Name is required');
-    await seeText(dialog, 'Template is required');
+    await seeTexts(dialog, ['Name is required', 'Template is required']);
 
     await dialog.getByLabel(/^Name/).fill('Nightly');
     await choose(dialog, page, /^Template/, 'Deploy');
@@ -137,13 +136,12 @@ describe('schedules and integrations, the ways a template starts by itself', () 
     await page.getByRole('button', { name: 'New matcher' }).click();
     dialog = page.getByRole('dialog');
     await dialog.getByRole('button', { name: 'Create' }).click();
-    for (const message of [
+    await seeTexts(dialog, [
       'Name is required',
       'Match source is required',
       'Comparison method is required',
       'Value is required',
-    ])
-      await seeText(dialog, message);
+    ]);
     await dialog.getByLabel(/^Name/).fill('push events');
     await choose(dialog, page, /^Match source/, 'Body');
     await dialog.getByRole('button', { name: 'Create' }).click();
