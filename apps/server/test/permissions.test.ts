@@ -1,18 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { ProjectIds } from './openapi-operations.ts';
 import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 type Role = 'admin' | 'owner' | 'manager' | 'task_runner' | 'guest' | 'non_member' | 'anonymous';
 const ROLES: Role[] = ['admin', 'owner', 'manager', 'task_runner', 'guest', 'non_member', 'anonymous'];
 
-interface Fixture {
-  projectId: number;
-  keyId: number;
-  repositoryId: number;
-  inventoryId: number;
-  environmentId: number;
-  viewId: number;
-  templateId: number;
+interface Fixture extends Pick<
+  ProjectIds,
+  'projectId' | 'keyId' | 'repositoryId' | 'inventoryId' | 'environmentId' | 'viewId' | 'templateId'
+> {
   /** A user who belongs to the project as task_runner and is the target of team and user calls. */
   targetUserId: number;
   targetUsername: string;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { addMember } from './task-fixture.ts';
 import { createTestApp, useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
@@ -65,10 +66,7 @@ describe.each(dialects)('projects and team on %s', (dialect) => {
     const eta = await createProject('Eta');
     await createProject('Hidden from gina');
     for (const projectId of [zeta, eta]) {
-      await t.request('POST', `/api/project/${projectId}/users`, {
-        as: t.adminCookie,
-        body: { user_id: gina.id, role: 'guest' },
-      });
+      await addMember(t, `/api/project/${projectId}`, gina.id, 'guest');
     }
     const mine = (await t.request('GET', '/api/projects', { as: gina.cookie })).body as { name: string }[];
     expect(mine.map((p) => p.name)).toEqual(['Eta', 'Zeta']);
@@ -105,16 +103,8 @@ describe.each(dialects)('projects and team on %s', (dialect) => {
     const id = await createProject('Team');
     const zed = await t.createUser('zed');
     const amy = await t.createUser('amy');
-    for (const [user, role] of [
-      [zed, 'manager'],
-      [amy, 'guest'],
-    ] as const) {
-      const added = await t.request('POST', `/api/project/${id}/users`, {
-        as: t.adminCookie,
-        body: { user_id: user.id, role },
-      });
-      expect(added.status, role).toBe(204);
-    }
+    await addMember(t, `/api/project/${id}`, zed.id, 'manager');
+    await addMember(t, `/api/project/${id}`, amy.id, 'guest');
 
     const duplicate = await t.request('POST', `/api/project/${id}/users`, {
       as: t.adminCookie,
@@ -184,10 +174,7 @@ describe.each(dialects)('projects and team on %s', (dialect) => {
   it('members leave a project; the last owner cannot', async () => {
     const id = await createProject('Leaving');
     const kim = await t.createUser('kim');
-    await t.request('POST', `/api/project/${id}/users`, {
-      as: t.adminCookie,
-      body: { user_id: kim.id, role: 'task_runner' },
-    });
+    await addMember(t, `/api/project/${id}`, kim.id, 'task_runner');
     expect((await t.request('DELETE', `/api/project/${id}/me`, { as: kim.cookie })).status).toBe(204);
     expect((await t.request('GET', `/api/project/${id}`, { as: kim.cookie })).status).toBe(404);
     const owner = await t.request('DELETE', `/api/project/${id}/me`, { as: t.adminCookie });
@@ -199,14 +186,8 @@ describe.each(dialects)('projects and team on %s', (dialect) => {
     const ann = await t.createUser('ann');
     const bob = await t.createUser('bob');
     const me = (await t.request('GET', '/api/user', { as: t.adminCookie })).body as { id: number };
-    await t.request('POST', `/api/project/${id}/users`, {
-      as: t.adminCookie,
-      body: { user_id: ann.id, role: 'owner' },
-    });
-    await t.request('POST', `/api/project/${id}/users`, {
-      as: t.adminCookie,
-      body: { user_id: bob.id, role: 'owner' },
-    });
+    await addMember(t, `/api/project/${id}`, ann.id, 'owner');
+    await addMember(t, `/api/project/${id}`, bob.id, 'owner');
     expect((await t.request('DELETE', `/api/project/${id}/users/${me.id}`, { as: t.adminCookie })).status).toBe(204);
     // Two owners left: one of them may leave through /me as through the team list.
     expect((await t.request('DELETE', `/api/project/${id}/me`, { as: bob.cookie })).status).toBe(204);
@@ -229,10 +210,7 @@ describe.each(dialects)('projects and team on %s', (dialect) => {
   it('records project and team changes as project events, newest first', async () => {
     const id = await createProject('Audited');
     const lee = await t.createUser('lee');
-    await t.request('POST', `/api/project/${id}/users`, {
-      as: t.adminCookie,
-      body: { user_id: lee.id, role: 'guest' },
-    });
+    await addMember(t, `/api/project/${id}`, lee.id, 'guest');
     await t.request('PUT', `/api/project/${id}`, { as: t.adminCookie, body: { name: 'Audited 2' } });
     const events = (await t.request('GET', `/api/project/${id}/events/last`, { as: lee.cookie })).body as {
       description: string;

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { enumSurveyVar } from './survey-fixture.ts';
 import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
@@ -311,15 +312,7 @@ describe.each(dialects)('project resources on %s', (dialect) => {
     survey_vars: [
       { name: 'version', title: 'Version', type: '', required: true },
       { name: 'count', title: 'Count', type: 'int', default_value: '3' },
-      {
-        name: 'target',
-        title: 'Target',
-        type: 'enum',
-        values: [
-          { name: 'Staging', value: 'stg' },
-          { name: 'Production', value: 'prod' },
-        ],
-      },
+      enumSurveyVar('target', 'Target', { Staging: 'stg', Production: 'prod' }),
     ],
     vaults: [
       { name: '', type: 'password', vault_key_id: ids.loginKey },

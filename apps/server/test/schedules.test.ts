@@ -27,6 +27,12 @@ describe.each(dialects)('schedules on %s', (dialect) => {
     (
       (await t.request('GET', `${p.base}/tasks`, { as: t.adminCookie })).body as { schedule_id: number | null }[]
     ).filter((x) => x.schedule_id === scheduleId);
+  /** Moves the clock to `time`, runs one scheduler tick and counts the tasks the schedule has started so far. */
+  const tasksAfterTickAt = async (time: string, scheduleId: number) => {
+    clock.set(time);
+    await t.runtime.services.scheduler.tick();
+    return (await tasksOf(scheduleId)).length;
+  };
 
   async function createSchedule(body: Record<string, unknown>): Promise<{ id: number; next_run: string | null }> {
     const response = await t.request('POST', `${p.base}/schedules`, {
@@ -84,9 +90,7 @@ describe.each(dialects)('schedules on %s', (dialect) => {
       task_params: { message: 'from cron', environment: '{"who":"cron"}' },
     });
     expect(schedule.next_run).toBe('2026-06-01T10:05:00.000Z');
-    clock.set('2026-06-01T10:04:59Z');
-    await t.runtime.services.scheduler.tick();
-    expect(await tasksOf(schedule.id)).toHaveLength(0);
+    expect(await tasksAfterTickAt('2026-06-01T10:04:59Z', schedule.id)).toBe(0);
 
     clock.set('2026-06-01T10:05:00.200Z');
     const claims = await Promise.all([
@@ -99,21 +103,15 @@ describe.each(dialects)('schedules on %s', (dialect) => {
     expect(fired).toHaveLength(1);
     expect(fired[0]).toMatchObject({ message: 'from cron', user_id: null, environment: '{"who":"cron"}' });
 
-    clock.set('2026-06-01T10:09:59Z');
-    await t.runtime.services.scheduler.tick();
-    expect(await tasksOf(schedule.id)).toHaveLength(1);
-    clock.set('2026-06-01T10:10:01Z');
-    await t.runtime.services.scheduler.tick();
-    expect(await tasksOf(schedule.id)).toHaveLength(2);
+    expect(await tasksAfterTickAt('2026-06-01T10:09:59Z', schedule.id)).toBe(1);
+    expect(await tasksAfterTickAt('2026-06-01T10:10:01Z', schedule.id)).toBe(2);
     await t.request('DELETE', `${p.base}/schedules/${schedule.id}`, { as: t.adminCookie });
   });
 
   it('inactive schedules never fire; switching one on starts from now, not from the past', async () => {
     clock.set('2026-06-02T08:00:30Z');
     const schedule = await createSchedule({ cron_format: '* * * * *', active: false });
-    clock.set('2026-06-02T08:03:00Z');
-    await t.runtime.services.scheduler.tick();
-    expect(await tasksOf(schedule.id)).toHaveLength(0);
+    expect(await tasksAfterTickAt('2026-06-02T08:03:00Z', schedule.id)).toBe(0);
     expect(
       (
         await t.request('PUT', `${p.base}/schedules/${schedule.id}/active`, {
@@ -126,9 +124,7 @@ describe.each(dialects)('schedules on %s', (dialect) => {
       active: true,
       next_run: '2026-06-02T08:04:00.000Z',
     });
-    clock.set('2026-06-02T08:04:00Z');
-    await t.runtime.services.scheduler.tick();
-    expect(await tasksOf(schedule.id)).toHaveLength(1);
+    expect(await tasksAfterTickAt('2026-06-02T08:04:00Z', schedule.id)).toBe(1);
     await t.request('DELETE', `${p.base}/schedules/${schedule.id}`, { as: t.adminCookie });
   });
 
@@ -141,25 +137,18 @@ describe.each(dialects)('schedules on %s', (dialect) => {
     expect((await t.request('GET', `${p.base}/schedules/${schedule.id}`, { as: t.adminCookie })).body).toMatchObject({
       next_run: '2026-06-03T03:01:00.000Z',
     });
-    clock.set('2026-06-03T03:01:00Z');
-    await t.runtime.services.scheduler.tick();
-    expect(await tasksOf(schedule.id)).toHaveLength(1);
+    expect(await tasksAfterTickAt('2026-06-03T03:01:00Z', schedule.id)).toBe(1);
     await t.request('DELETE', `${p.base}/schedules/${schedule.id}`, { as: t.adminCookie });
   });
 
   it('"run on new commit" starts the template only when the branch head changed', async () => {
     clock.set('2026-06-04T12:00:30Z');
     const schedule = await createSchedule({ cron_format: '* * * * *', repository_id: p.repositoryId });
-    const minute = async (time: string) => {
-      clock.set(time);
-      await t.runtime.services.scheduler.tick();
-      return (await tasksOf(schedule.id)).length;
-    };
-    expect(await minute('2026-06-04T12:01:00Z')).toBe(1);
-    expect(await minute('2026-06-04T12:02:00Z')).toBe(1);
+    expect(await tasksAfterTickAt('2026-06-04T12:01:00Z', schedule.id)).toBe(1);
+    expect(await tasksAfterTickAt('2026-06-04T12:02:00Z', schedule.id)).toBe(1);
     p.commit({ 'run.sh': 'echo changed\n' }, 'change');
-    expect(await minute('2026-06-04T12:03:00Z')).toBe(2);
-    expect(await minute('2026-06-04T12:04:00Z')).toBe(2);
+    expect(await tasksAfterTickAt('2026-06-04T12:03:00Z', schedule.id)).toBe(2);
+    expect(await tasksAfterTickAt('2026-06-04T12:04:00Z', schedule.id)).toBe(2);
     await t.request('DELETE', `${p.base}/schedules/${schedule.id}`, { as: t.adminCookie });
   });
 

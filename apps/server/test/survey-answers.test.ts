@@ -1,5 +1,6 @@
 import { SurveyVar, findSurveyAnswerProblem, type SurveyQuestion } from '@gantry/contract';
 import { describe, expect, it } from 'vitest';
+import { enumSurveyVar } from './survey-fixture.ts';
 
 const question = (fields: Partial<SurveyQuestion> & { name: string }): SurveyQuestion => ({
   title: fields.name.toUpperCase(),
@@ -12,15 +13,7 @@ const question = (fields: Partial<SurveyQuestion> & { name: string }): SurveyQue
 const QUESTIONS = [
   question({ name: 'version', title: 'Version', required: true }),
   question({ name: 'count', title: 'Count', type: 'int' }),
-  question({
-    name: 'region',
-    title: 'Region',
-    type: 'enum',
-    values: [
-      { name: 'Europe', value: 'eu' },
-      { name: 'Asia', value: 'ap' },
-    ],
-  }),
+  question(enumSurveyVar('region', 'Region', { Europe: 'eu', Asia: 'ap' })),
   question({ name: 'token', title: 'Token', type: 'secret', required: true }),
 ];
 

@@ -176,11 +176,13 @@ export async function addProjectMembers<K extends string>(
   for (const [key, role] of Object.entries(roles) as [K, string][]) {
     const username = `${prefix}-${key}`;
     members[key] = { ...(await t.createUser(username)), username };
-    const added = await t.request('POST', `${base}/users`, {
-      as: t.adminCookie,
-      body: { user_id: members[key].id, role },
-    });
-    expect(added.status).toBe(204);
+    await addMember(t, base, members[key].id, role);
   }
   return members;
+}
+
+/** Adds the user to the project at `base` (its API path) with `role`, as an admin does. */
+export async function addMember(t: TestApp, base: string, userId: number, role: string): Promise<void> {
+  const added = await t.request('POST', `${base}/users`, { as: t.adminCookie, body: { user_id: userId, role } });
+  expect(added.status, `${role}: ${added.text}`).toBe(204);
 }

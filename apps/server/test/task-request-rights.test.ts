@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { enumSurveyVar } from './survey-fixture.ts';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
 import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
@@ -70,15 +71,7 @@ describe.each(dialects)('task request rights on %s', (dialect) => {
     inventoryId = await inventory('main hosts');
     otherInventoryId = await inventory('other hosts');
     const survey = [
-      {
-        name: 'region',
-        title: 'Region',
-        type: 'enum',
-        values: [
-          { name: 'Europe', value: 'eu' },
-          { name: 'Asia', value: 'ap' },
-        ],
-      },
+      enumSurveyVar('region', 'Region', { Europe: 'eu', Asia: 'ap' }),
       { name: 'count', title: 'Count', type: 'int' },
       { name: 'note', title: 'Note' },
       { name: 'token', title: 'Token', type: 'secret' },

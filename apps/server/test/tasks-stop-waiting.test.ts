@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
+import { addMember, createProjectFixture, type ProjectFixture } from './task-fixture.ts';
 import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
@@ -117,14 +117,8 @@ describe.each(dialects)('stopping all waiting tasks on %s', (dialect) => {
     const runner = await t.createUser('stop-runner');
     const guest = await t.createUser('stop-guest');
     const outsider = await t.createUser('stop-outsider');
-    for (const [user, role] of [
-      [runner, 'task_runner'],
-      [guest, 'guest'],
-    ] as const) {
-      expect(
-        (await t.request('POST', `${p.base}/users`, { as: t.adminCookie, body: { user_id: user.id, role } })).status,
-      ).toBe(204);
-    }
+    await addMember(t, p.base, runner.id, 'task_runner');
+    await addMember(t, p.base, guest.id, 'guest');
     const { templateId, release } = await createHeldTemplate();
     const running = await p.runTask(templateId);
     await p.waitForStatus(running, ['running']);
