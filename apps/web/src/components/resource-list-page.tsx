@@ -1,9 +1,8 @@
 import type { ComponentType, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import AddIcon from '@mui/icons-material/Add';
-import Button from '@mui/material/Button';
 import { DataTable } from './data-table.tsx';
 import type { Column, RowExpansion, TableRows } from './data-table.tsx';
+import { NewButton } from './new-button.tsx';
 import { Page } from './page.tsx';
 import { PageHeader } from './page-header.tsx';
 import { RowActions } from './row-actions.tsx';
@@ -65,14 +64,7 @@ export function ResourceListPage<T extends { id: number }>({
   const { editDialog } = list;
   const title = t(`${list.section}.title`);
   const createControl = isButtonSpec(create) ? (
-    <Button
-      variant="contained"
-      disableElevation
-      startIcon={<AddIcon />}
-      onClick={create.onClick ?? (() => editDialog.show(undefined))}
-    >
-      {create.label}
-    </Button>
+    <NewButton label={create.label} onClick={create.onClick ?? (() => editDialog.show(undefined))} />
   ) : (
     create
   );

@@ -1,14 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import AddIcon from '@mui/icons-material/Add';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import { DEFAULT_APP_IDS } from '@gantry/contract';
 import type { App } from '@gantry/contract';
 import { AppIcon } from '../../../components/app-icon.tsx';
 import { DataTable } from '../../../components/data-table.tsx';
 import type { Column } from '../../../components/data-table.tsx';
+import { NewButton } from '../../../components/new-button.tsx';
 import { Page } from '../../../components/page.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { RowActions } from '../../../components/row-actions.tsx';
@@ -90,17 +89,7 @@ export function AppsPage() {
       <PageHeader
         title={t('apps.title')}
         backTo={paths.back(lastProjectId)}
-        actions={
-          <Button
-            variant="contained"
-            disableElevation
-            startIcon={<AddIcon />}
-            disabled={!isAdmin}
-            onClick={() => editDialog.show(undefined)}
-          >
-            {t('apps.newApp')}
-          </Button>
-        }
+        actions={<NewButton label={t('apps.newApp')} disabled={!isAdmin} onClick={() => editDialog.show(undefined)} />}
       />
       <DataTable aria-label={t('apps.title')} columns={columns} query={apps} emptyText={t('apps.empty')} />
       <AppDialog open={editDialog.open} app={editDialog.item} onClose={editDialog.close} />

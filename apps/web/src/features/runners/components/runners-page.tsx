@@ -2,16 +2,15 @@ import { useState } from 'react';
 import { Navigate } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import AddIcon from '@mui/icons-material/Add';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { Permission, type Runner, type RunnerWithToken } from '@gantry/contract';
 import { DataTable } from '../../../components/data-table.tsx';
 import type { Column } from '../../../components/data-table.tsx';
+import { NewButton } from '../../../components/new-button.tsx';
 import { Page } from '../../../components/page.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { ProNotice } from '../../../components/pro-notice.tsx';
@@ -97,11 +96,7 @@ function RunnersList({ scope, title }: { scope: RunnerScope; title?: string }) {
     }),
   ];
 
-  const newButton = (
-    <Button variant="contained" disableElevation startIcon={<AddIcon />} onClick={() => editDialog.show(undefined)}>
-      {t('runners.newRunner')}
-    </Button>
-  );
+  const newButton = <NewButton label={t('runners.newRunner')} onClick={() => editDialog.show(undefined)} />;
   const intro = (
     <Typography variant="body2" color="text.secondary" sx={{ flexGrow: 1 }}>
       {scope === null ? t('runners.globalIntro') : t('runners.projectIntro')}

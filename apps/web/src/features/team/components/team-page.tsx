@@ -14,6 +14,7 @@ import type { ProjectRoleSlug, TeamMember } from '@gantry/contract';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { DataTable } from '../../../components/data-table.tsx';
 import type { Column } from '../../../components/data-table.tsx';
+import { NewButton } from '../../../components/new-button.tsx';
 import { Page } from '../../../components/page.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
@@ -133,14 +134,7 @@ export function TeamPage() {
               {t('team.leave')}
             </Button>
             {canManage ? (
-              <Button
-                variant="contained"
-                disableElevation
-                startIcon={<PersonAddAlt1Icon />}
-                onClick={() => addDialog.show()}
-              >
-                {t('team.newMember')}
-              </Button>
+              <NewButton label={t('team.newMember')} icon={<PersonAddAlt1Icon />} onClick={() => addDialog.show()} />
             ) : null}
           </>
         }

@@ -2,11 +2,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import CheckIcon from '@mui/icons-material/Check';
 import PersonAddAlt1Icon from '@mui/icons-material/PersonAddAlt1';
-import Button from '@mui/material/Button';
 import type { User, UserSummary } from '@gantry/contract';
 import { DataTable } from '../../../components/data-table.tsx';
 import type { Column } from '../../../components/data-table.tsx';
 import { NameWithBadge } from '../../../components/name-with-badge.tsx';
+import { NewButton } from '../../../components/new-button.tsx';
 import { Page } from '../../../components/page.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { createActionsColumn } from '../../../components/resource-list-page.tsx';
@@ -86,14 +86,11 @@ export function UsersPage() {
         title={t('users.title')}
         backTo={paths.back(lastProjectId)}
         actions={
-          <Button
-            variant="contained"
-            disableElevation
-            startIcon={<PersonAddAlt1Icon />}
+          <NewButton
+            label={t('users.newUser')}
+            icon={<PersonAddAlt1Icon />}
             onClick={() => editDialog.show(undefined)}
-          >
-            {t('users.newUser')}
-          </Button>
+          />
         }
       />
       <DataTable
