@@ -1,3 +1,4 @@
+import { emptyRefs } from '@gantry/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { enumSurveyVar } from './survey-fixture.ts';
 import { useTestApp } from './test-app.ts';
@@ -477,14 +478,7 @@ describe.each(dialects)('project resources on %s', (dialect) => {
       });
     }
     const unused = await post('/keys', { name: 'spare', type: 'none' });
-    expect((await t.request('GET', `${base}/keys/${unused.id}/refs`, { as: t.adminCookie })).body).toEqual({
-      templates: [],
-      inventories: [],
-      repositories: [],
-      integrations: [],
-      schedules: [],
-      workflows: [],
-    });
+    expect((await t.request('GET', `${base}/keys/${unused.id}/refs`, { as: t.adminCookie })).body).toEqual(emptyRefs());
     expect((await t.request('DELETE', `${base}/keys/${unused.id}`, { as: t.adminCookie })).status).toBe(204);
   });
 
