@@ -1,20 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import Button from '@mui/material/Button';
+import { emptyRefs } from '@gantry/contract';
 import type { ResourceRefs } from '@gantry/contract';
 import { renderWithProviders } from '../testing/render.tsx';
 import { useResourceDelete } from './resource-delete.tsx';
 
 afterEach(() => vi.restoreAllMocks());
-
-const noRefs: ResourceRefs = {
-  templates: [],
-  inventories: [],
-  repositories: [],
-  integrations: [],
-  schedules: [],
-  workflows: [],
-};
 
 function Harness({ refs, remove }: { refs: () => Promise<ResourceRefs>; remove: () => Promise<unknown> }) {
   const deletion = useResourceDelete(7);
@@ -43,7 +35,7 @@ describe('resource delete flow', () => {
     const remove = vi.fn(() => Promise.resolve());
     const refs = () =>
       Promise.resolve({
-        ...noRefs,
+        ...emptyRefs(),
         templates: [{ id: 3, name: 'Deploy site' }],
         inventories: [{ id: 5, name: 'production' }],
       });
@@ -58,7 +50,7 @@ describe('resource delete flow', () => {
 
   it('confirms, deletes, and shows a failed delete in a snackbar', async () => {
     const remove = vi.fn(() => Promise.reject(new Error('Access key is in use and cannot be deleted')));
-    renderWithProviders(<Harness refs={() => Promise.resolve(noRefs)} remove={remove} />);
+    renderWithProviders(<Harness refs={() => Promise.resolve(emptyRefs())} remove={remove} />);
     fireEvent.click(screen.getByRole('button', { name: 'start' }));
     await screen.findByRole('dialog', { name: 'Delete key?' });
     fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
