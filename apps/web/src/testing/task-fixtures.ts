@@ -86,3 +86,25 @@ export function makeTemplate(id: number, fields: Partial<Template> = {}): Templa
     ...fields,
   };
 }
+
+type SurveyVar = Template['survey_vars'][number];
+
+/** A template's survey variable: optional, free text and empty but for the fields given. */
+export function makeSurveyVar(fields: Partial<SurveyVar> & Pick<SurveyVar, 'name' | 'title'>): SurveyVar {
+  return { description: '', type: '', required: false, values: [], default_value: '', ...fields };
+}
+
+/** A survey of the kinds a task form checks: a required choice, an optional integer and a required secret. */
+export function makeSurvey(): SurveyVar[] {
+  return [
+    makeSurveyVar({
+      name: 'region',
+      title: 'Region',
+      type: 'enum',
+      required: true,
+      values: [{ name: 'Europe', value: 'eu' }],
+    }),
+    makeSurveyVar({ name: 'count', title: 'Count', type: 'int' }),
+    makeSurveyVar({ name: 'token', title: 'Token', type: 'secret', required: true }),
+  ];
+}

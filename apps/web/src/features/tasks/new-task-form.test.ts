@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Template, TaskWithTemplate } from '@gantry/contract';
+import type { TaskWithTemplate } from '@gantry/contract';
 import { buildTaskFormSchema, getInitialTaskValues, toCreateTaskBody } from './new-task-form.ts';
 import type { TaskFormTemplate, TaskFormValues } from './new-task-form.ts';
-
-type SurveyVar = Template['survey_vars'][number];
-const variable = (fields: Partial<SurveyVar> & Pick<SurveyVar, 'name' | 'title'>): SurveyVar => ({
-  description: '',
-  type: '',
-  required: false,
-  values: [],
-  default_value: '',
-  ...fields,
-});
+import { makeSurvey, makeSurveyVar as variable } from '../../testing/task-fixtures.ts';
 
 const template = (fields: Partial<TaskFormTemplate> = {}): TaskFormTemplate => ({
   id: 5,
@@ -44,18 +35,7 @@ function errors(tpl: TaskFormTemplate, input: TaskFormValues): string[] {
 
 describe('survey validation', () => {
   const surveyed = template({
-    survey_vars: [
-      variable({
-        name: 'region',
-        title: 'Region',
-        type: 'enum',
-        required: true,
-        values: [{ name: 'Europe', value: 'eu' }],
-      }),
-      variable({ name: 'count', title: 'Count', type: 'int' }),
-      variable({ name: 'token', title: 'Token', type: 'secret', required: true }),
-      variable({ name: 'note', title: 'Note' }),
-    ],
+    survey_vars: [...makeSurvey(), variable({ name: 'note', title: 'Note' })],
   });
 
   it('requires the required variables with "<Title> is required"', () => {

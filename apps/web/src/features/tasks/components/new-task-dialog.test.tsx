@@ -1,25 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { json, renderWithProviders, stubFetch } from '../../../testing/render.tsx';
-import { makeTask, makeTemplate } from '../../../testing/task-fixtures.ts';
+import { makeSurvey, makeTask, makeTemplate } from '../../../testing/task-fixtures.ts';
 import { NewTaskDialog } from './new-task-dialog.tsx';
 
 const surveyed = makeTemplate(6, {
   name: 'Surveyed',
   allow_override_args_in_task: true,
-  survey_vars: [
-    {
-      name: 'region',
-      title: 'Region',
-      description: '',
-      type: 'enum',
-      required: true,
-      values: [{ name: 'Europe', value: 'eu' }],
-      default_value: '',
-    },
-    { name: 'count', title: 'Count', description: '', type: 'int', required: false, values: [], default_value: '' },
-    { name: 'token', title: 'Token', description: '', type: 'secret', required: true, values: [], default_value: '' },
-  ],
+  survey_vars: makeSurvey(),
 });
 
 describe('NewTaskDialog', () => {

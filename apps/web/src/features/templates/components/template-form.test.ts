@@ -8,6 +8,7 @@ import {
   toCopyBody,
   toTemplateBody,
 } from './template-form.ts';
+import { makeSurveyVar } from '../../../testing/task-fixtures.ts';
 
 const messagesByPath = (value: unknown) => {
   const result = TemplateFormSchema.safeParse(value);
@@ -133,15 +134,13 @@ describe('template body', () => {
       autorun: false,
       git_branch: null,
       survey_vars: [
-        {
+        makeSurveyVar({
           name: 'region',
           title: 'Region',
-          description: '',
           type: 'enum',
           required: true,
           values: [{ name: 'EU', value: 'eu' }],
-          default_value: '',
-        },
+        }),
       ],
       vaults: [{ id: 31, name: 'prod', type: 'password', vault_key_id: 6, script: '' }],
       task_params: { diff: true },
