@@ -17,12 +17,13 @@ interface ExtractValueDialogProps {
   open: boolean;
   projectId: number;
   integrationId: number;
-  value?: IntegrationExtractValue;
+  /** The value to edit; none for a new one. */
+  item?: IntegrationExtractValue;
   onClose: () => void;
 }
 
 /** A value taken from each incoming request and handed to the task as a variable. */
-export function ExtractValueDialog({ open, projectId, integrationId, value, onClose }: ExtractValueDialogProps) {
+export function ExtractValueDialog({ open, projectId, integrationId, item: value, onClose }: ExtractValueDialogProps) {
   const { t } = useTranslation();
   const snackbar = useSnackbar();
   const isNew = value === undefined;

@@ -69,8 +69,6 @@ export function IntegrationDetailPage() {
   const removeValue = useDeleteExtractValue(projectId, integrationId);
   const removeMatcher = useDeleteMatcher(projectId, integrationId);
   const editDialog = useDialogState();
-  const valueDialog = useDialogState<IntegrationExtractValue>();
-  const matcherDialog = useDialogState<IntegrationMatcher>();
   const deletion = useItemDelete<Integration>({
     projectId,
     texts: deleteTextsOf('integrations'),
@@ -152,6 +150,7 @@ export function IntegrationDetailPage() {
   }
   const current = integration.data;
   const template = templates.data?.find((candidate) => candidate.id === current.template_id);
+  const partsProps = { projectId, integrationId: current.id, canManage };
   const secretName = keys.data?.find((key) => key.id === current.auth_secret_id)?.name;
 
   return (
@@ -249,21 +248,19 @@ export function IntegrationDetailPage() {
         />
         <PartsSection
           part="value"
-          projectId={projectId}
           query={values}
           columns={valueColumns}
-          canManage={canManage}
-          onEdit={valueDialog.show}
           remove={removeValue}
+          Dialog={ExtractValueDialog}
+          {...partsProps}
         />
         <PartsSection
           part="matcher"
-          projectId={projectId}
           query={matchers}
           columns={matcherColumns}
-          canManage={canManage}
-          onEdit={matcherDialog.show}
           remove={removeMatcher}
+          Dialog={MatcherDialog}
+          {...partsProps}
         />
       </Stack>
       <IntegrationDialog
@@ -271,20 +268,6 @@ export function IntegrationDetailPage() {
         projectId={projectId}
         integration={current}
         onClose={editDialog.close}
-      />
-      <ExtractValueDialog
-        open={valueDialog.open}
-        projectId={projectId}
-        integrationId={current.id}
-        value={valueDialog.item}
-        onClose={valueDialog.close}
-      />
-      <MatcherDialog
-        open={matcherDialog.open}
-        projectId={projectId}
-        integrationId={current.id}
-        matcher={matcherDialog.item}
-        onClose={matcherDialog.close}
       />
       {deletion.element}
     </Page>

@@ -19,12 +19,13 @@ interface MatcherDialogProps {
   open: boolean;
   projectId: number;
   integrationId: number;
-  matcher?: IntegrationMatcher;
+  /** The matcher to edit; none for a new one. */
+  item?: IntegrationMatcher;
   onClose: () => void;
 }
 
 /** A condition every incoming request must meet before the integration starts its template. */
-export function MatcherDialog({ open, projectId, integrationId, matcher, onClose }: MatcherDialogProps) {
+export function MatcherDialog({ open, projectId, integrationId, item: matcher, onClose }: MatcherDialogProps) {
   const { t } = useTranslation();
   const snackbar = useSnackbar();
   const isNew = matcher === undefined;

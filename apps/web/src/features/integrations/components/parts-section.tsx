@@ -1,3 +1,4 @@
+import type { ComponentType } from 'react';
 import type { UseMutationResult } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import AddIcon from '@mui/icons-material/Add';
@@ -6,6 +7,7 @@ import Button from '@mui/material/Button';
 import { DataTable } from '../../../components/data-table.tsx';
 import type { Column, TableRows } from '../../../components/data-table.tsx';
 import { createActionsColumn } from '../../../components/resource-list-page.tsx';
+import { useDialogState } from '../../../components/use-dialog-state.ts';
 import { useItemDelete } from '../../../components/use-item-delete.ts';
 import { SectionHeading } from './section-heading.tsx';
 
@@ -21,27 +23,30 @@ interface PartsSectionProps<T extends Part> {
    */
   part: 'value' | 'matcher';
   projectId: number;
+  integrationId: number;
   query: TableRows<T>;
   columns: readonly Column<T>[];
   /** Those who may manage the integration get the new button, and edit and delete on each row. */
   canManage: boolean;
-  /** Opens the part's dialog: a row to edit, or undefined for a new one. */
-  onEdit: (row: T | undefined) => void;
   /** The DELETE of one part, by id. */
   remove: UseMutationResult<unknown, Error, number>;
+  /** The part's dialog, for a new one or the row to edit. */
+  Dialog: ComponentType<{ open: boolean; projectId: number; integrationId: number; item?: T; onClose: () => void }>;
 }
 
 /** A titled table of one kind of the integration's parts (extracted values, matchers). */
 export function PartsSection<T extends Part>({
   part,
   projectId,
+  integrationId,
   query,
   columns,
   canManage,
-  onEdit,
   remove,
+  Dialog,
 }: PartsSectionProps<T>) {
   const { t } = useTranslation();
+  const dialog = useDialogState<T>();
   const Part = part === 'value' ? 'Value' : 'Matcher';
   const title = t(`integrations.${part}s`);
   const deletion = useItemDelete<Part>({
@@ -61,7 +66,7 @@ export function PartsSection<T extends Part>({
         alignAction="flex-end"
         action={
           canManage ? (
-            <Button size="small" variant="outlined" startIcon={<AddIcon />} onClick={() => onEdit(undefined)}>
+            <Button size="small" variant="outlined" startIcon={<AddIcon />} onClick={() => dialog.show()}>
               {t(`integrations.new${Part}`)}
             </Button>
           ) : null
@@ -69,11 +74,18 @@ export function PartsSection<T extends Part>({
       />
       <DataTable
         aria-label={title}
-        columns={canManage ? [...columns, createActionsColumn<T>({ deletion, onEdit })] : columns}
+        columns={canManage ? [...columns, createActionsColumn<T>({ deletion, onEdit: dialog.show })] : columns}
         query={query}
         getRowKey={(row) => row.id}
         emptyText={t(`integrations.no${Part}s`)}
         paginated={false}
+      />
+      <Dialog
+        open={dialog.open}
+        projectId={projectId}
+        integrationId={integrationId}
+        item={dialog.item}
+        onClose={dialog.close}
       />
       {deletion.element}
     </Box>
