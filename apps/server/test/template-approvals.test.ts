@@ -259,38 +259,39 @@ describe.each(dialects)('templates that need approval on %s', (dialect) => {
       task: { id: taskId, status: 'waiting_approval', required_approvals: 1 },
     });
     expect(JSON.stringify(first!.body)).toContain(`https://gantry.example.com${p.base.replace('/api', '')}/templates/`);
-    await t.runtime.services.alerts.drain();
-    const owedOf = async () =>
-      (await db.selectFrom('task').select('approval_alert').where('id', '=', taskId).executeTakeFirstOrThrow())
-        .approval_alert;
-    expect(await owedOf()).toBeNull();
+    const taskRow = db.selectFrom('task').where('id', '=', taskId);
+    const owedAlert = async () => (await taskRow.select('approval_alert').executeTakeFirstOrThrow()).approval_alert;
+    /** Sets when the task's alert is owed from (seconds from now on the engine's clock). */
+    const oweAlert = (seconds: number) =>
+      db
+        .updateTable('task')
+        .set({ approval_alert: new Date(Date.now() + offsetMs + seconds * 1000).toISOString() })
+        .where('id', '=', taskId)
+        .execute();
     const sweep = async () => {
       await t.runtime.services.taskApprovals.sendOwedAlerts();
       await t.runtime.services.alerts.drain();
     };
+    await t.runtime.services.alerts.drain();
+    expect(await owedAlert()).toBeNull();
     await sweep();
     expect(receiver.for('/webhook', taskId)).toHaveLength(1);
 
     // The server died after storing the waiting task and before its alert went out.
-    const owed = new Date(Date.now() + offsetMs - 5000).toISOString();
-    await db.updateTable('task').set({ approval_alert: owed }).where('id', '=', taskId).execute();
+    await oweAlert(-5);
     await sweep();
     expect(receiver.for('/webhook', taskId)).toHaveLength(2);
-    expect(await owedOf()).toBeNull();
+    expect(await owedAlert()).toBeNull();
     await sweep();
     expect(receiver.for('/webhook', taskId)).toHaveLength(2);
 
     // Claimed by a node that is sending it: left to that node until its claim runs out.
-    await db
-      .updateTable('task')
-      .set({ approval_alert: new Date(Date.now() + offsetMs + 60_000).toISOString() })
-      .where('id', '=', taskId)
-      .execute();
+    await oweAlert(60);
     await sweep();
     expect(receiver.for('/webhook', taskId)).toHaveLength(2);
 
     // Approved before the owed alert went out: nobody needs it any more.
-    await db.updateTable('task').set({ approval_alert: owed }).where('id', '=', taskId).execute();
+    await oweAlert(-5);
     expect((await decide(taskId, 'approve', members.r1, { reason: 'go' })).status).toBe(200);
     await sweep();
     expect(receiver.for('/webhook', taskId)).toHaveLength(2);

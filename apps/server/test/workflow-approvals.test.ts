@@ -322,59 +322,45 @@ describe.each(dialects)('workflow approvals on %s', (dialect) => {
     const id = await createWorkflow({ approvers: { user_ids: [members.r1.id] }, required: 1 });
     const run = await startRun(id);
     await receiver.waitFor('/webhook', run.id);
-    await t.runtime.services.alerts.drain();
-    const stepRow = () =>
-      db
-        .selectFrom('workflow_step_run')
-        .select(['id', 'approval_alert'])
-        .where('run_id', '=', run.id)
-        .where('step_key', '=', 'gate')
-        .executeTakeFirstOrThrow();
+    const gateRow = db.selectFrom('workflow_step_run').where('run_id', '=', run.id).where('step_key', '=', 'gate');
+    const owedAlert = async () => (await gateRow.select('approval_alert').executeTakeFirstOrThrow()).approval_alert;
+    /** Sets when the gate's alert is owed from (seconds from now on the engine's clock). */
+    const oweAlert = async (seconds: number) => {
+      const { id: stepRunId } = await gateRow.select('id').executeTakeFirstOrThrow();
+      const owed = new Date(Date.now() + offsetMs + seconds * 1000).toISOString();
+      await db.updateTable('workflow_step_run').set({ approval_alert: owed }).where('id', '=', stepRunId).execute();
+    };
+    const sweep = async () => {
+      await t.runtime.services.workflowRuns.advance(run.id);
+      await t.runtime.services.alerts.drain();
+    };
     // Sent: nothing is owed any more, and a sweep sends nothing.
-    expect((await stepRow()).approval_alert).toBeNull();
-    await t.runtime.services.workflowRuns.advance(run.id);
     await t.runtime.services.alerts.drain();
+    expect(await owedAlert()).toBeNull();
+    await sweep();
     expect(alertsOf(run.id)).toHaveLength(1);
 
     // The server died after the step began to wait and before its alert went out: the alert is still owed.
-    const owed = new Date(Date.now() + offsetMs - 5000).toISOString();
-    await db
-      .updateTable('workflow_step_run')
-      .set({ approval_alert: owed })
-      .where('id', '=', (await stepRow()).id)
-      .execute();
-    await t.runtime.services.workflowRuns.advance(run.id);
-    await t.runtime.services.alerts.drain();
+    await oweAlert(-5);
+    await sweep();
     expect(alertsOf(run.id)).toHaveLength(2);
     expect(alertsOf(run.id)[1]!.body).toMatchObject({
       event: 'workflow.waiting_approval',
       workflow_run: { id: run.id },
     });
-    expect((await stepRow()).approval_alert).toBeNull();
-    await t.runtime.services.workflowRuns.advance(run.id);
-    await t.runtime.services.alerts.drain();
+    expect(await owedAlert()).toBeNull();
+    await sweep();
     expect(alertsOf(run.id)).toHaveLength(2);
 
     // A node is sending it (its claim runs into the future): the sweep leaves it to that node.
-    const claimed = new Date(Date.now() + offsetMs + 60_000).toISOString();
-    await db
-      .updateTable('workflow_step_run')
-      .set({ approval_alert: claimed })
-      .where('id', '=', (await stepRow()).id)
-      .execute();
-    await t.runtime.services.workflowRuns.advance(run.id);
-    await t.runtime.services.alerts.drain();
+    await oweAlert(60);
+    await sweep();
     expect(alertsOf(run.id)).toHaveLength(2);
 
     // Decided before the owed alert went out: nobody needs it any more.
-    await db
-      .updateTable('workflow_step_run')
-      .set({ approval_alert: owed })
-      .where('id', '=', (await stepRow()).id)
-      .execute();
+    await oweAlert(-5);
     expect((await decide(id, run.id, 'approve', members.r1, { reason: 'ok' })).status).toBe(200);
-    await t.runtime.services.workflowRuns.advance(run.id);
-    await t.runtime.services.alerts.drain();
+    await sweep();
     expect(alertsOf(run.id)).toHaveLength(2);
   });
 });

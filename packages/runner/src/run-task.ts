@@ -164,10 +164,8 @@ async function readToolOutputs(plan: ExecutionPlan, steps: StepRunner, outputs: 
   // Standard output only, whole: a long line comes back as one, and stderr's warnings stay out of the JSON.
   const stdout: string[] = [];
   const code = await steps.exec({ ...command, quiet: true, stdout });
-  if (code !== 0)
-    outputs.problem(`${command.command} output failed with exit code ${code}; its outputs are not published`);
-  else if (form === 'terraform') outputs.addTerraform(stdout.join(''));
-  else outputs.addPulumi(stdout.join(''));
+  if (code === 0) outputs.addToolOutputs(stdout.join(''), form);
+  else outputs.problem(`${command.command} output failed with exit code ${code}; its outputs are not published`);
 }
 
 async function deliverOutputs(

@@ -10,6 +10,27 @@ export const OUTPUTS_VARIABLE = 'GANTRY_OUTPUTS';
 /** How `pulumi stack output --json` shows a secret output without --show-secrets, which Gantry never passes. */
 const PULUMI_SECRET = '[secret]';
 
+/** How each tool prints its outputs as one JSON object: names for its log lines, and the value of one entry. */
+const TOOL_FORMS = {
+  // `terraform output -json`: {name: {value, sensitive, type}}; anything else (a hand-made tool's null) is no output.
+  terraform: {
+    label: 'Terraform output',
+    unreadable: 'The terraform outputs could not be read',
+    valueOf(entry: unknown): { value: unknown } | undefined {
+      if (typeof entry !== 'object' || entry === null) return undefined;
+      const fields = entry as Record<string, unknown>;
+      return { value: fields.sensitive === true ? REDACTED : fields.value };
+    },
+  },
+  // `pulumi stack output --json`: {name: value}.
+  pulumi: {
+    label: 'Pulumi output',
+    unreadable: 'The pulumi stack outputs could not be read',
+    valueOf: (entry: unknown): { value: unknown } => ({ value: entry === PULUMI_SECRET ? REDACTED : entry }),
+  },
+};
+export type ToolOutputForm = keyof typeof TOOL_FORMS;
+
 /** Problems logged one by one; past this many, one line counts the rest. */
 const MAX_PROBLEM_LINES = 20;
 
@@ -79,31 +100,19 @@ export function createOutputCollector(redact: (text: string) => string) {
         else add(line.slice(0, equals).trim(), line.slice(equals + 1), where);
       });
     },
-    /** `terraform output -json`: {name: {value, sensitive}}; a sensitive value is kept masked whole. */
-    addTerraform(text: string): void {
+    /** A tool's outputs as it prints them (terraform's or pulumi's form); secrets it marks are kept masked whole. */
+    addToolOutputs(text: string, form: ToolOutputForm): void {
+      const { label, unreadable, valueOf } = TOOL_FORMS[form];
       const parsed = parseJsonObject(text);
       if (!parsed) {
-        problems.push('The terraform outputs could not be read');
+        problems.push(unreadable);
         return;
       }
-      for (const [name, output] of Object.entries(parsed)) {
-        const where = `Terraform output ${NAME_PATTERN.test(name) ? name : ''}`.trim();
-        // Each output is {value, sensitive, type}; anything else (a hand-made tool's null) is left out.
-        const fields = typeof output === 'object' && output !== null ? (output as Record<string, unknown>) : undefined;
-        if (!fields) problems.push(`${where}: not an output`);
-        else add(name, fields.sensitive === true ? REDACTED : fields.value, where);
-      }
-    },
-    /** `pulumi stack output --json`: {name: value}; pulumi prints a secret output as "[secret]", kept masked. */
-    addPulumi(text: string): void {
-      const parsed = parseJsonObject(text);
-      if (!parsed) {
-        problems.push('The pulumi stack outputs could not be read');
-        return;
-      }
-      for (const [name, value] of Object.entries(parsed)) {
-        const where = `Pulumi output ${NAME_PATTERN.test(name) ? name : ''}`.trim();
-        add(name, value === PULUMI_SECRET ? REDACTED : value, where);
+      for (const [name, entry] of Object.entries(parsed)) {
+        const where = `${label} ${NAME_PATTERN.test(name) ? name : ''}`.trim();
+        const output = valueOf(entry);
+        if (output) add(name, output.value, where);
+        else problems.push(`${where}: not an output`);
       }
     },
     problem(text: string): void {

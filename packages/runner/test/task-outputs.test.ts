@@ -141,27 +141,31 @@ describe('task outputs', () => {
 
   it('leaves out terraform outputs that are not objects instead of failing the task', () => {
     const outputs = createOutputCollector((text) => text.replaceAll('s3cret', '********'));
-    outputs.addTerraform('{"gone": null, "count": 3, "name": {"value": "web-s3cret"}, "9bad": {"value": "x"}}');
+    outputs.addToolOutputs(
+      '{"gone": null, "count": 3, "name": {"value": "web-s3cret"}, "9bad": {"value": "x"}}',
+      'terraform',
+    );
     expect(outputs.result()).toEqual({ name: 'web-********' });
     expect(outputs.problemLines()).toEqual([
       'Terraform output gone: not an output',
       'Terraform output count: not an output',
       'Terraform output: not a valid output name (a letter or _, then at most 63 letters, digits, _ or -)',
     ]);
-    outputs.addTerraform('[1, 2]');
+    outputs.addToolOutputs('[1, 2]', 'terraform');
     expect(outputs.problemLines().at(-1)).toBe('The terraform outputs could not be read');
   });
 
   it("reads pulumi's stack outputs, a secret one masked whole, and leaves out bad names", () => {
     const outputs = createOutputCollector((text) => text.replaceAll('s3cret', '********'));
-    outputs.addPulumi(
+    outputs.addToolOutputs(
       '{"url": "https://s3cret.example", "sizes": [1, 2], "key": "[secret]", "9bad": "x", "none": null}',
+      'pulumi',
     );
     expect(outputs.result()).toEqual({ url: 'https://********.example', sizes: '[1,2]', key: '********', none: '' });
     expect(outputs.problemLines()).toEqual([
       'Pulumi output: not a valid output name (a letter or _, then at most 63 letters, digits, _ or -)',
     ]);
-    outputs.addPulumi('not json');
+    outputs.addToolOutputs('not json', 'pulumi');
     expect(outputs.problemLines().at(-1)).toBe('The pulumi stack outputs could not be read');
   });
 });

@@ -1,5 +1,6 @@
 import type { TaskSpec } from '@gantry/contract';
 import type { HostEvents } from '../host-results.ts';
+import type { ToolOutputForm } from '../task-outputs.ts';
 import type { TaskWorkspace } from '../workspace.ts';
 
 export interface PlannedCommand {
@@ -35,7 +36,7 @@ export type ExecutionPlan =
  */
 interface ToolOutputs {
   command: PlannedCommand;
-  form: 'terraform' | 'pulumi';
+  form: ToolOutputForm;
 }
 
 export interface ExecutorContext {

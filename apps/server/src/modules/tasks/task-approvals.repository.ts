@@ -12,6 +12,17 @@ export type TaskDecisionResult =
 
 /** Decisions on tasks that wait for approval, and the tasks whose approval timed out. */
 export function createTaskApprovalsRepository(db: Db, dialect: Dialect) {
+  /** Tasks waiting for approval whose time in `column` has come, oldest first. */
+  const listWaitingDue = (column: 'approval_due' | 'approval_alert', now: string, limit: number): Promise<TaskRow[]> =>
+    db
+      .selectFrom('task')
+      .selectAll()
+      .where(column, '<=', now)
+      .where('status', '=', 'waiting_approval')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+
   return {
     listDecisions(taskId: number): Promise<TaskApprovalRow[]> {
       return db.selectFrom('task_approval').selectAll().where('task_id', '=', taskId).orderBy('id').execute();
@@ -48,16 +59,7 @@ export function createTaskApprovalsRepository(db: Db, dialect: Dialect) {
       );
     },
     /** Tasks waiting for approval whose time to decide is over, oldest first. */
-    listTimedOut(now: string, limit: number): Promise<TaskRow[]> {
-      return db
-        .selectFrom('task')
-        .selectAll()
-        .where('approval_due', '<=', now)
-        .where('status', '=', 'waiting_approval')
-        .orderBy('id')
-        .limit(limit)
-        .execute();
-    },
+    listTimedOut: (now: string, limit: number) => listWaitingDue('approval_due', now, limit),
     /**
      * Takes a timed-out task for this engine by moving its due time to `retryAt`: of several nodes
      * sweeping at once one settles it, and should that one die meanwhile, a sweep after `retryAt` does.
@@ -73,16 +75,7 @@ export function createTaskApprovalsRepository(db: Db, dialect: Dialect) {
       return Number(result.numUpdatedRows) > 0;
     },
     /** Tasks waiting for approval whose alert is owed since `now` or before (a crash cut it off), oldest first. */
-    listOwedAlerts(now: string, limit: number): Promise<TaskRow[]> {
-      return db
-        .selectFrom('task')
-        .selectAll()
-        .where('approval_alert', '<=', now)
-        .where('status', '=', 'waiting_approval')
-        .orderBy('id')
-        .limit(limit)
-        .execute();
-    },
+    listOwedAlerts: (now: string, limit: number) => listWaitingDue('approval_alert', now, limit),
   };
 }
 
