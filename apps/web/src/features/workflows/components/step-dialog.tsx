@@ -32,6 +32,7 @@ interface StepDialogProps {
 }
 
 const NONE = '';
+const idOf = (value: string) => (value === NONE ? null : Number(value));
 
 /** Adds or edits one step of the workflow being edited; the editor keeps it until the workflow is saved. */
 export function StepDialog({ projectId, initial, step, variables, onSave, onRemove, onClose }: StepDialogProps) {
@@ -44,7 +45,6 @@ export function StepDialog({ projectId, initial, step, variables, onSave, onRemo
   const members = useQuery({ ...membersQuery(projectId), enabled: form.kind === 'approval' });
   const template = templates.data?.find((candidate) => candidate.id === form.template_id);
   const set = (changes: Partial<StepForm>) => setForm((current) => ({ ...current, ...changes }));
-  const idOf = (value: string) => (value === NONE ? null : Number(value));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -109,36 +109,18 @@ export function StepDialog({ projectId, initial, step, variables, onSave, onRemo
             ))}
           </TextField>
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-            <TextField
-              select
-              fullWidth
+            <OverrideSelect
               label={t('workflows.inventory')}
-              value={form.inventory_id ?? NONE}
-              onChange={(event) => set({ inventory_id: idOf(event.target.value) })}
-              slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
-            >
-              <MenuItem value={NONE}>{t('workflows.templateDefault')}</MenuItem>
-              {(inventories.data ?? []).map((inventory) => (
-                <MenuItem key={inventory.id} value={inventory.id}>
-                  {inventory.name}
-                </MenuItem>
-              ))}
-            </TextField>
-            <TextField
-              select
-              fullWidth
+              value={form.inventory_id}
+              options={inventories.data}
+              onChange={(inventory_id) => set({ inventory_id })}
+            />
+            <OverrideSelect
               label={t('workflows.environment')}
-              value={form.environment_id ?? NONE}
-              onChange={(event) => set({ environment_id: idOf(event.target.value) })}
-              slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
-            >
-              <MenuItem value={NONE}>{t('workflows.templateDefault')}</MenuItem>
-              {(environments.data ?? []).map((environment) => (
-                <MenuItem key={environment.id} value={environment.id}>
-                  {environment.name}
-                </MenuItem>
-              ))}
-            </TextField>
+              value={form.environment_id}
+              options={environments.data}
+              onChange={(environment_id) => set({ environment_id })}
+            />
           </Stack>
           {template && template.survey_vars.length > 0 ? (
             <>
@@ -218,5 +200,35 @@ export function StepDialog({ projectId, initial, step, variables, onSave, onRemo
         </Button>
       ) : null}
     </FormDialog>
+  );
+}
+
+interface OverrideSelectProps {
+  label: string;
+  /** The chosen id; null keeps the template's own. */
+  value: number | null;
+  options: readonly { id: number; name: string }[] | undefined;
+  onChange: (value: number | null) => void;
+}
+
+/** A choice a template step may override: the template's own (the first entry) or one of the project's. */
+function OverrideSelect({ label, value, options, onChange }: OverrideSelectProps) {
+  const { t } = useTranslation();
+  return (
+    <TextField
+      select
+      fullWidth
+      label={label}
+      value={value ?? NONE}
+      onChange={(event) => onChange(idOf(event.target.value))}
+      slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
+    >
+      <MenuItem value={NONE}>{t('workflows.templateDefault')}</MenuItem>
+      {(options ?? []).map((option) => (
+        <MenuItem key={option.id} value={option.id}>
+          {option.name}
+        </MenuItem>
+      ))}
+    </TextField>
   );
 }
