@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NoContent } from './common.ts';
+import { NoContent, PathId } from './common.ts';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -91,4 +91,49 @@ export function collectionEndpoints<
     }),
     remove: endpoint({ method: 'DELETE', path: spec.itemPath, params, response: NoContent, status: 204 }),
   };
+}
+
+/** The refs endpoint a resource has when given a `refs` schema. */
+type RefsEndpoint<TParams extends z.ZodType, TRefs> = TRefs extends z.ZodType
+  ? { refs: Endpoint<TParams, z.ZodType, z.ZodType, TRefs> }
+  : object;
+
+/**
+ * The endpoints of a resource that lives below a parent (a project, an integration): collectionEndpoints
+ * on `path`, whose items are `path/:id` with the parent's `params` and the item's id; with `refs`, also
+ * `refs` (GET `path/:id/refs`): what uses an item, which the UI asks before a delete.
+ */
+export function resourceEndpoints<
+  TShape extends z.ZodRawShape,
+  K extends string,
+  TQuery extends z.ZodType,
+  TBody extends z.ZodType,
+  TItem extends z.ZodType,
+  TCreated extends z.ZodType = TItem,
+  TRefs extends z.ZodType | undefined = undefined,
+>(spec: {
+  path: string;
+  params: z.ZodObject<TShape>;
+  id: K;
+  query?: TQuery;
+  body: TBody;
+  item: TItem;
+  created?: TCreated;
+  createStatus?: number;
+  refs?: TRefs;
+}) {
+  const { path, params, id, refs, ...rest } = spec;
+  const itemPath = `${path}/:${id}`;
+  const itemParams = params.extend({ [id]: PathId } as Record<K, typeof PathId>);
+  const endpoints = collectionEndpoints<typeof params, typeof itemParams, TQuery, TBody, TItem, TCreated>({
+    path,
+    itemPath,
+    listParams: params,
+    itemParams,
+    ...rest,
+  });
+  const refsEndpoint = refs
+    ? { refs: endpoint({ method: 'GET', path: `${itemPath}/refs`, params: itemParams, response: refs }) }
+    : {};
+  return { ...endpoints, ...refsEndpoint } as typeof endpoints & RefsEndpoint<typeof itemParams, TRefs>;
 }

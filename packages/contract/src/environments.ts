@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { collectionEndpoints, endpoint } from './endpoint.ts';
-import { Id, PathId, ProjectParams, SortOrder, requiredString } from './common.ts';
+import { resourceEndpoints } from './endpoint.ts';
+import { Id, ProjectParams, SortOrder, requiredString } from './common.ts';
 import { ResourceRefs } from './refs.ts';
 
 export const EXTRA_VARIABLES_INVALID = 'Extra variables must be valid JSON';
@@ -114,23 +114,14 @@ export const EnvironmentBody = z
   });
 export type EnvironmentBody = z.input<typeof EnvironmentBody>;
 
-export const EnvironmentParams = z.object({ projectId: PathId, environmentId: PathId });
 const SortQuery = z.object({ sort: z.enum(['name']).catch('name').optional(), order: SortOrder.optional() });
 
-export const environmentsApi = {
-  ...collectionEndpoints({
-    path: '/api/project/:projectId/environment',
-    itemPath: '/api/project/:projectId/environment/:environmentId',
-    listParams: ProjectParams,
-    itemParams: EnvironmentParams,
-    query: SortQuery,
-    body: EnvironmentBody,
-    item: Environment,
-  }),
-  refs: endpoint({
-    method: 'GET',
-    path: '/api/project/:projectId/environment/:environmentId/refs',
-    params: EnvironmentParams,
-    response: ResourceRefs,
-  }),
-};
+export const environmentsApi = resourceEndpoints({
+  path: '/api/project/:projectId/environment',
+  params: ProjectParams,
+  id: 'environmentId',
+  query: SortQuery,
+  body: EnvironmentBody,
+  item: Environment,
+  refs: ResourceRefs,
+});

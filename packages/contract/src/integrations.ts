@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { collectionEndpoints, endpoint } from './endpoint.ts';
+import { endpoint, resourceEndpoints } from './endpoint.ts';
 import { Id, NoContent, PathId, ProjectParams, SortOrder, requiredId, requiredString, requiredText } from './common.ts';
 import { ScheduleTaskParams, requireOneTarget } from './schedules.ts';
 
@@ -204,8 +204,6 @@ export const IntegrationChildRefs = z.object({ integrations: z.array(RefItem) })
 export const IntegrationParams = z.object({ projectId: PathId, integrationId: PathId });
 const AliasParams = z.object({ projectId: PathId, integrationId: PathId, aliasId: PathId });
 const ProjectAliasParams = z.object({ projectId: PathId, aliasId: PathId });
-const ValueParams = z.object({ projectId: PathId, integrationId: PathId, valueId: PathId });
-const MatcherParams = z.object({ projectId: PathId, integrationId: PathId, matcherId: PathId });
 const SortQuery = z.object({ sort: z.enum(['name']).catch('name').optional(), order: SortOrder.optional() });
 
 const base = '/api/project/:projectId/integrations';
@@ -232,38 +230,39 @@ function aliasEndpoints<TParams extends z.ZodType, TAliasParams extends z.ZodTyp
 const aliases = aliasEndpoints(`${one}/aliases`, IntegrationParams, AliasParams);
 const projectAliases = aliasEndpoints(`${base}/aliases`, ProjectParams, ProjectAliasParams);
 
-const values = collectionEndpoints({
+/** An integration's extracted values; integrationsApi also names each of them (listValues, ...). */
+export const integrationValuesApi = resourceEndpoints({
   path: `${one}/values`,
-  itemPath: `${one}/values/:valueId`,
-  listParams: IntegrationParams,
-  itemParams: ValueParams,
+  params: IntegrationParams,
+  id: 'valueId',
   query: SortQuery,
   body: IntegrationExtractValueBody,
   item: IntegrationExtractValue,
+  refs: IntegrationChildRefs,
 });
-const matchers = collectionEndpoints({
+/** An integration's matchers; integrationsApi also names each of them (listMatchers, ...). */
+export const integrationMatchersApi = resourceEndpoints({
   path: `${one}/matchers`,
-  itemPath: `${one}/matchers/:matcherId`,
-  listParams: IntegrationParams,
-  itemParams: MatcherParams,
+  params: IntegrationParams,
+  id: 'matcherId',
   query: SortQuery,
   body: IntegrationMatcherBody,
   item: IntegrationMatcher,
   // Semaphore answers 200 (not 201) when a matcher is created; kept for wire compatibility.
   createStatus: 200,
+  refs: IntegrationChildRefs,
 });
 
 export const integrationsApi = {
-  ...collectionEndpoints({
+  ...resourceEndpoints({
     path: base,
-    itemPath: one,
-    listParams: ProjectParams,
-    itemParams: IntegrationParams,
+    params: ProjectParams,
+    id: 'integrationId',
     query: SortQuery,
     body: IntegrationBody,
     item: Integration,
+    refs: IntegrationRefs,
   }),
-  refs: endpoint({ method: 'GET', path: `${one}/refs`, params: IntegrationParams, response: IntegrationRefs }),
 
   listAliases: aliases.list,
   createAlias: aliases.create,
@@ -273,29 +272,19 @@ export const integrationsApi = {
   createProjectAlias: projectAliases.create,
   removeProjectAlias: projectAliases.remove,
 
-  listValues: values.list,
-  createValue: values.create,
-  getValue: values.get,
-  updateValue: values.update,
-  removeValue: values.remove,
-  valueRefs: endpoint({
-    method: 'GET',
-    path: `${one}/values/:valueId/refs`,
-    params: ValueParams,
-    response: IntegrationChildRefs,
-  }),
+  listValues: integrationValuesApi.list,
+  createValue: integrationValuesApi.create,
+  getValue: integrationValuesApi.get,
+  updateValue: integrationValuesApi.update,
+  removeValue: integrationValuesApi.remove,
+  valueRefs: integrationValuesApi.refs,
 
-  listMatchers: matchers.list,
-  createMatcher: matchers.create,
-  getMatcher: matchers.get,
-  updateMatcher: matchers.update,
-  removeMatcher: matchers.remove,
-  matcherRefs: endpoint({
-    method: 'GET',
-    path: `${one}/matchers/:matcherId/refs`,
-    params: MatcherParams,
-    response: IntegrationChildRefs,
-  }),
+  listMatchers: integrationMatchersApi.list,
+  createMatcher: integrationMatchersApi.create,
+  getMatcher: integrationMatchersApi.get,
+  updateMatcher: integrationMatchersApi.update,
+  removeMatcher: integrationMatchersApi.remove,
+  matcherRefs: integrationMatchersApi.refs,
 };
 
 /** Largest webhook payload accepted by the public endpoint; larger ones get 413. */

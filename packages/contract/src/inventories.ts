@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { collectionEndpoints, endpoint } from './endpoint.ts';
-import { Id, OptionalId, PathId, ProjectParams, QueryId, SortOrder, requiredString } from './common.ts';
+import { resourceEndpoints } from './endpoint.ts';
+import { Id, OptionalId, ProjectParams, QueryId, SortOrder, requiredString } from './common.ts';
 import { ResourceRefs } from './refs.ts';
 
 export const InventoryType = z.enum(['static', 'static-yaml', 'file', 'terraform-workspace', 'tofu-workspace'], {
@@ -62,7 +62,6 @@ export const InventoryBody = z
   });
 export type InventoryBody = z.input<typeof InventoryBody>;
 
-export const InventoryParams = z.object({ projectId: PathId, inventoryId: PathId });
 const ListQuery = z.object({
   sort: z.enum(['name']).catch('name').optional(),
   order: SortOrder.optional(),
@@ -70,20 +69,12 @@ const ListQuery = z.object({
   template_id: QueryId.optional(),
 });
 
-export const inventoriesApi = {
-  ...collectionEndpoints({
-    path: '/api/project/:projectId/inventory',
-    itemPath: '/api/project/:projectId/inventory/:inventoryId',
-    listParams: ProjectParams,
-    itemParams: InventoryParams,
-    query: ListQuery,
-    body: InventoryBody,
-    item: Inventory,
-  }),
-  refs: endpoint({
-    method: 'GET',
-    path: '/api/project/:projectId/inventory/:inventoryId/refs',
-    params: InventoryParams,
-    response: ResourceRefs,
-  }),
-};
+export const inventoriesApi = resourceEndpoints({
+  path: '/api/project/:projectId/inventory',
+  params: ProjectParams,
+  id: 'inventoryId',
+  query: ListQuery,
+  body: InventoryBody,
+  item: Inventory,
+  refs: ResourceRefs,
+});

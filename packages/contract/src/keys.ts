@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { collectionEndpoints, endpoint } from './endpoint.ts';
-import { Id, PathId, ProjectParams, SortOrder, requiredString } from './common.ts';
+import { resourceEndpoints } from './endpoint.ts';
+import { Id, ProjectParams, SortOrder, requiredString } from './common.ts';
 import { ResourceRefs } from './refs.ts';
 
 /** `string` is Semaphore's key holding one secret value (a vault password, a webhook secret). */
@@ -65,23 +65,14 @@ export const KeyBody = z.object({
 });
 export type KeyBody = z.input<typeof KeyBody>;
 
-export const KeyParams = z.object({ projectId: PathId, keyId: PathId });
 const SortQuery = z.object({ sort: z.enum(['name', 'type']).catch('name').optional(), order: SortOrder.optional() });
 
-export const keysApi = {
-  ...collectionEndpoints({
-    path: '/api/project/:projectId/keys',
-    itemPath: '/api/project/:projectId/keys/:keyId',
-    listParams: ProjectParams,
-    itemParams: KeyParams,
-    query: SortQuery,
-    body: KeyBody,
-    item: AccessKey,
-  }),
-  refs: endpoint({
-    method: 'GET',
-    path: '/api/project/:projectId/keys/:keyId/refs',
-    params: KeyParams,
-    response: ResourceRefs,
-  }),
-};
+export const keysApi = resourceEndpoints({
+  path: '/api/project/:projectId/keys',
+  params: ProjectParams,
+  id: 'keyId',
+  query: SortQuery,
+  body: KeyBody,
+  item: AccessKey,
+  refs: ResourceRefs,
+});

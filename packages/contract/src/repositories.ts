@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { collectionEndpoints, endpoint } from './endpoint.ts';
+import { resourceEndpoints } from './endpoint.ts';
 import {
   GIT_BRANCH_INVALID,
   Id,
-  PathId,
   ProjectParams,
   SortOrder,
   isGitBranchName,
@@ -57,26 +56,17 @@ export const RepositoryBody = z
   });
 export type RepositoryBody = z.input<typeof RepositoryBody>;
 
-export const RepositoryParams = z.object({ projectId: PathId, repositoryId: PathId });
 const SortQuery = z.object({
   sort: z.enum(['name', 'git_url', 'ssh_key']).catch('name').optional(),
   order: SortOrder.optional(),
 });
 
-export const repositoriesApi = {
-  ...collectionEndpoints({
-    path: '/api/project/:projectId/repositories',
-    itemPath: '/api/project/:projectId/repositories/:repositoryId',
-    listParams: ProjectParams,
-    itemParams: RepositoryParams,
-    query: SortQuery,
-    body: RepositoryBody,
-    item: Repository,
-  }),
-  refs: endpoint({
-    method: 'GET',
-    path: '/api/project/:projectId/repositories/:repositoryId/refs',
-    params: RepositoryParams,
-    response: ResourceRefs,
-  }),
-};
+export const repositoriesApi = resourceEndpoints({
+  path: '/api/project/:projectId/repositories',
+  params: ProjectParams,
+  id: 'repositoryId',
+  query: SortQuery,
+  body: RepositoryBody,
+  item: Repository,
+  refs: ResourceRefs,
+});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { collectionEndpoints, endpoint } from './endpoint.ts';
+import { collectionEndpoints, endpoint, resourceEndpoints } from './endpoint.ts';
 import {
   COUNTER_MESSAGES,
   DateTime,
@@ -82,11 +82,10 @@ export const runnersApi = {
 };
 
 export const projectRunnersApi = {
-  ...collectionEndpoints({
+  ...resourceEndpoints({
     path: '/api/project/:projectId/runners',
-    itemPath: '/api/project/:projectId/runners/:runnerId',
-    listParams: ProjectParams,
-    itemParams: ProjectRunnerParams,
+    params: ProjectParams,
+    id: 'runnerId',
     body: RunnerBody,
     item: Runner,
     created: RunnerWithToken,

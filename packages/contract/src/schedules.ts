@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { collectionEndpoints, endpoint } from './endpoint.ts';
+import { endpoint, resourceEndpoints } from './endpoint.ts';
 import {
   DateTime,
   GIT_BRANCH_INVALID,
@@ -112,13 +112,14 @@ export type ScheduleBody = z.input<typeof ScheduleBody>;
 const ScheduleParams = z.object({ projectId: PathId, scheduleId: PathId });
 
 export const schedulesApi = {
-  ...collectionEndpoints({
+  ...resourceEndpoints({
     path: '/api/project/:projectId/schedules',
-    itemPath: '/api/project/:projectId/schedules/:scheduleId',
-    listParams: ProjectParams,
-    itemParams: ScheduleParams,
+    params: ProjectParams,
+    id: 'scheduleId',
     body: ScheduleBody,
     item: Schedule,
+    /** Nothing refers to a schedule; the UI asks anyway before every delete, as for the other resources. */
+    refs: ResourceRefs,
   }),
   validate: endpoint({
     method: 'POST',
@@ -134,13 +135,6 @@ export const schedulesApi = {
     body: z.object({ active: z.boolean({ error: 'active must be true or false' }) }),
     response: NoContent,
     status: 204,
-  }),
-  /** Nothing refers to a schedule; the UI asks anyway before every delete, as for the other resources. */
-  refs: endpoint({
-    method: 'GET',
-    path: '/api/project/:projectId/schedules/:scheduleId/refs',
-    params: ScheduleParams,
-    response: ResourceRefs,
   }),
   ofTemplate: endpoint({
     method: 'GET',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ApprovalGate, validateApprovalGate } from './approvals.ts';
-import { collectionEndpoints, endpoint } from './endpoint.ts';
+import { endpoint, resourceEndpoints } from './endpoint.ts';
 import {
   GIT_BRANCH_INVALID,
   Id,
@@ -283,7 +283,6 @@ export const Template = z.object({
 });
 export type Template = z.infer<typeof Template>;
 
-export const TemplateParams = z.object({ projectId: PathId, templateId: PathId });
 const TemplateSort = z.enum(['name', 'playbook', 'inventory', 'environment', 'repository']).catch('name');
 const ListQuery = z.object({
   sort: TemplateSort.optional(),
@@ -292,14 +291,14 @@ const ListQuery = z.object({
 });
 
 export const templatesApi = {
-  ...collectionEndpoints({
+  ...resourceEndpoints({
     path: '/api/project/:projectId/templates',
-    itemPath: '/api/project/:projectId/templates/:templateId',
-    listParams: ProjectParams,
-    itemParams: TemplateParams,
+    params: ProjectParams,
+    id: 'templateId',
     query: ListQuery,
     body: TemplateBody,
     item: Template,
+    refs: ResourceRefs,
   }),
   listByView: endpoint({
     method: 'GET',
@@ -307,11 +306,5 @@ export const templatesApi = {
     params: z.object({ projectId: PathId, viewId: PathId }),
     query: ListQuery,
     response: z.array(Template),
-  }),
-  refs: endpoint({
-    method: 'GET',
-    path: '/api/project/:projectId/templates/:templateId/refs',
-    params: TemplateParams,
-    response: ResourceRefs,
   }),
 };

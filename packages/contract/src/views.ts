@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { collectionEndpoints, endpoint } from './endpoint.ts';
-import { Id, IdText, NoContent, PathId, ProjectParams, requiredString, wireInteger } from './common.ts';
+import { endpoint, resourceEndpoints } from './endpoint.ts';
+import { Id, IdText, NoContent, ProjectParams, requiredString, wireInteger } from './common.ts';
 
 export const View = z.object({ id: Id, project_id: Id, title: z.string(), position: wireInteger() });
 export type View = z.infer<typeof View>;
@@ -24,14 +24,11 @@ export type ViewBody = z.input<typeof ViewBody>;
 export const ViewPositionsBody = z.record(IdText, wireInteger({ max: 1_000_000 }));
 export type ViewPositionsBody = z.input<typeof ViewPositionsBody>;
 
-export const ViewParams = z.object({ projectId: PathId, viewId: PathId });
-
 export const viewsApi = {
-  ...collectionEndpoints({
+  ...resourceEndpoints({
     path: '/api/project/:projectId/views',
-    itemPath: '/api/project/:projectId/views/:viewId',
-    listParams: ProjectParams,
-    itemParams: ViewParams,
+    params: ProjectParams,
+    id: 'viewId',
     body: ViewBody,
     item: View,
   }),
