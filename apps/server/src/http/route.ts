@@ -42,7 +42,7 @@ type ContextFor<E extends Endpoint, A extends Access> = BaseContext<E> &
       ? { actor: UserRow; access: ProjectAccess }
       : { actor: UserRow });
 
-type Handler<E extends Endpoint, A extends Access> = (
+export type Handler<E extends Endpoint, A extends Access> = (
   context: ContextFor<E, A>,
 ) => Promise<z.input<E['response']>> | z.input<E['response']>;
 

@@ -1,27 +1,28 @@
-import { Permission, integrationsApi } from '@gantry/contract';
+import { Permission, integrationMatchersApi, integrationValuesApi, integrationsApi } from '@gantry/contract';
 import type { FastifyRequest } from 'fastify';
+import { routeProjectResource, routeResource } from '../../http/resource-routes.ts';
 import type { Routes } from '../../http/route.ts';
 import { projectMember } from '../../http/route.ts';
+import type { ProjectAccess } from '../projects/projects.service.ts';
 import type { IntegrationsService } from './integrations.service.ts';
 
 /** The address the caller used, for alias URLs when no public web_host is configured. */
 const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+
+/** An integration's values and matchers: the service takes the project's and the integration's ids. */
+const inIntegration = (access: ProjectAccess, params: { integrationId: number }): [number, number] => [
+  access.project.id,
+  params.integrationId,
+];
 
 export function registerIntegrationsRoutes(route: Routes, { integrations }: { integrations: IntegrationsService }) {
   const read = projectMember();
   const manage = projectMember(Permission.manageProjectResources);
   const api = integrationsApi;
 
-  route(api.list, read, ({ access, query }) => integrations.list(access.project.id, query.order));
-  route(api.create, manage, ({ actor, access, body }) => integrations.create(actor, access.project.id, body));
-  route(api.get, read, ({ access, params }) => integrations.get(access.project.id, params.integrationId));
-  route(api.update, manage, ({ actor, access, params, body }) =>
-    integrations.update(actor, access.project.id, params.integrationId, body),
+  routeProjectResource(route, api, 'integrationId', integrations, ({ access, query }) =>
+    integrations.list(access.project.id, query.order),
   );
-  route(api.remove, manage, ({ actor, access, params }) =>
-    integrations.remove(actor, access.project.id, params.integrationId),
-  );
-  route(api.refs, read, ({ access, params }) => integrations.refs(access.project.id, params.integrationId));
 
   route(api.listAliases, read, ({ access, params, request }) =>
     integrations.listAliases(access.project.id, params.integrationId, originOf(request)),
@@ -42,41 +43,17 @@ export function registerIntegrationsRoutes(route: Routes, { integrations }: { in
     integrations.removeAlias(actor, access.project.id, null, params.aliasId),
   );
 
-  route(api.listValues, read, ({ access, params, query }) =>
-    integrations.listValues(access.project.id, params.integrationId, query.order),
-  );
-  route(api.createValue, manage, ({ actor, access, params, body }) =>
-    integrations.createValue(actor, access.project.id, params.integrationId, body),
-  );
-  route(api.getValue, read, ({ access, params }) =>
-    integrations.getValue(access.project.id, params.integrationId, params.valueId),
-  );
-  route(api.updateValue, manage, ({ actor, access, params, body }) =>
-    integrations.updateValue(actor, access.project.id, params.integrationId, params.valueId, body),
-  );
-  route(api.removeValue, manage, ({ actor, access, params }) =>
-    integrations.removeValue(actor, access.project.id, params.integrationId, params.valueId),
-  );
-  route(api.valueRefs, read, ({ access, params }) =>
-    integrations.valueRefs(access.project.id, params.integrationId, params.valueId),
-  );
-
-  route(api.listMatchers, read, ({ access, params, query }) =>
-    integrations.listMatchers(access.project.id, params.integrationId, query.order),
-  );
-  route(api.createMatcher, manage, ({ actor, access, params, body }) =>
-    integrations.createMatcher(actor, access.project.id, params.integrationId, body),
-  );
-  route(api.getMatcher, read, ({ access, params }) =>
-    integrations.getMatcher(access.project.id, params.integrationId, params.matcherId),
-  );
-  route(api.updateMatcher, manage, ({ actor, access, params, body }) =>
-    integrations.updateMatcher(actor, access.project.id, params.integrationId, params.matcherId, body),
-  );
-  route(api.removeMatcher, manage, ({ actor, access, params }) =>
-    integrations.removeMatcher(actor, access.project.id, params.integrationId, params.matcherId),
-  );
-  route(api.matcherRefs, read, ({ access, params }) =>
-    integrations.matcherRefs(access.project.id, params.integrationId, params.matcherId),
-  );
+  routeResource(route, integrationValuesApi, {
+    id: 'valueId',
+    scope: inIntegration,
+    service: integrations.values,
+    list: ({ access, params, query }) => integrations.values.list(access.project.id, params.integrationId, query.order),
+  });
+  routeResource(route, integrationMatchersApi, {
+    id: 'matcherId',
+    scope: inIntegration,
+    service: integrations.matchers,
+    list: ({ access, params, query }) =>
+      integrations.matchers.list(access.project.id, params.integrationId, query.order),
+  });
 }

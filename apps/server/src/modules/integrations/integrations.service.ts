@@ -282,19 +282,8 @@ export function createIntegrationsService({
       });
     },
 
-    listValues: values.list,
-    getValue: values.get,
-    createValue: values.create,
-    updateValue: values.update,
-    removeValue: values.remove,
-    valueRefs: values.refs,
-
-    listMatchers: matchers.list,
-    getMatcher: matchers.get,
-    createMatcher: matchers.create,
-    updateMatcher: matchers.update,
-    removeMatcher: matchers.remove,
-    matcherRefs: matchers.refs,
+    values,
+    matchers,
   };
 }
 
