@@ -110,6 +110,12 @@ export const requiredString = (label: string, max = 255) =>
     .min(1, requiredText(label))
     .max(max, `${label} must be at most ${max} characters`);
 
+/**
+ * The fields a project resource's body starts with: the ids Semaphore's clients send back with what they
+ * read (the path names the resource; a different id is refused) and the required name.
+ */
+export const resourceBodyFields = { id: Id.optional(), project_id: Id.optional(), name: requiredString('Name') };
+
 export const GIT_BRANCH_INVALID = 'Branch must be a valid git branch name';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { resourceEndpoints } from './endpoint.ts';
-import { Id, ProjectParams, SortOrder, requiredString } from './common.ts';
+import { Id, ProjectParams, SortOrder, resourceBodyFields } from './common.ts';
 import { ResourceRefs } from './refs.ts';
 
 export const EXTRA_VARIABLES_INVALID = 'Extra variables must be valid JSON';
@@ -63,9 +63,7 @@ export type EnvironmentSecretChange = z.infer<typeof EnvironmentSecretChange>;
 
 export const EnvironmentBody = z
   .object({
-    id: Id.optional(),
-    project_id: Id.optional(),
-    name: requiredString('Name'),
+    ...resourceBodyFields,
     json: z
       .string()
       .max(1024 * 1024)

@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { endpoint, resourceEndpoints } from './endpoint.ts';
-import { Id, NoContent, PathId, ProjectParams, SortOrder, requiredId, requiredString, requiredText } from './common.ts';
-import { ScheduleTaskParams, requireOneTarget } from './schedules.ts';
+import {
+  Id,
+  NoContent,
+  PathId,
+  ProjectParams,
+  SortOrder,
+  requiredString,
+  requiredText,
+  resourceBodyFields,
+} from './common.ts';
+import { ScheduleTaskParams, requireOneTarget, targetFields } from './schedules.ts';
 
 /**
  * How an incoming webhook proves where it comes from. The empty string means "no check" (Semaphore's
@@ -36,16 +45,8 @@ export const AUTH_SECRET_REQUIRED = requiredText('Auth secret');
 
 export const IntegrationBody = z
   .object({
-    id: Id.optional(),
-    project_id: Id.optional(),
-    name: requiredString('Name'),
-    /** Left out (or null) when the integration starts a workflow. */
-    template_id: requiredId('Template').nullish(),
-    /**
-     * Gantry only: the workflow the integration starts instead of a template; `task_params.variables`
-     * and the extracted values give the values of its variables.
-     */
-    workflow_id: Id.nullish(),
+    ...resourceBodyFields,
+    ...targetFields,
     auth_method: z
       .preprocess((v) => (v === 'none' || v === null || v === undefined ? '' : v), IntegrationAuthMethod)
       .optional()

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { resourceEndpoints } from './endpoint.ts';
-import { Id, OptionalId, ProjectParams, QueryId, SortOrder, requiredString } from './common.ts';
+import { Id, OptionalId, ProjectParams, QueryId, SortOrder, resourceBodyFields } from './common.ts';
 import { ResourceRefs } from './refs.ts';
 
 export const InventoryType = z.enum(['static', 'static-yaml', 'file', 'terraform-workspace', 'tofu-workspace'], {
@@ -34,9 +34,7 @@ export type Inventory = z.infer<typeof Inventory>;
 
 export const InventoryBody = z
   .object({
-    id: Id.optional(),
-    project_id: Id.optional(),
-    name: requiredString('Name'),
+    ...resourceBodyFields,
     type: InventoryType,
     inventory: z
       .string()

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { resourceEndpoints } from './endpoint.ts';
-import { Id, ProjectParams, SortOrder, requiredString } from './common.ts';
+import { Id, ProjectParams, SortOrder, resourceBodyFields } from './common.ts';
 import { ResourceRefs } from './refs.ts';
 
 /** `string` is Semaphore's key holding one secret value (a vault password, a webhook secret). */
@@ -50,9 +50,7 @@ const LoginPasswordSecret = z.object({
 });
 
 export const KeyBody = z.object({
-  id: Id.optional(),
-  project_id: Id.optional(),
-  name: requiredString('Name'),
+  ...resourceBodyFields,
   type: KeyType,
   ssh: SshSecret.nullable().optional(),
   login_password: LoginPasswordSecret.nullable().optional(),

@@ -8,6 +8,7 @@ import {
   isGitBranchName,
   requiredId,
   requiredString,
+  resourceBodyFields,
 } from './common.ts';
 import { ResourceRefs } from './refs.ts';
 
@@ -41,9 +42,7 @@ export type Repository = z.infer<typeof Repository>;
 
 export const RepositoryBody = z
   .object({
-    id: Id.optional(),
-    project_id: Id.optional(),
-    name: requiredString('Name'),
+    ...resourceBodyFields,
     git_url: requiredString('URL', 2048),
     git_branch: z.string().trim().max(255).refine(isGitBranchName, GIT_BRANCH_INVALID).nullable().optional(),
     ssh_key_id: requiredId('Access key'),

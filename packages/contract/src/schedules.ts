@@ -9,8 +9,8 @@ import {
   ProjectParams,
   isGitBranchName,
   requiredId,
-  requiredString,
   requiredText,
+  resourceBodyFields,
 } from './common.ts';
 import { TaskParams } from './task-spec.ts';
 import { ResourceRefs } from './refs.ts';
@@ -59,7 +59,18 @@ export type Schedule = z.infer<typeof Schedule>;
 
 export const TEMPLATE_OR_WORKFLOW = 'Either a template or a workflow is required, not both';
 
-/** A schedule or integration starts a template (Semaphore's only target) or a workflow: one of the two. */
+/** What a schedule or integration starts: a template (Semaphore's only target) or a workflow, one of the two. */
+export const targetFields = {
+  /** Left out (or null) when it starts a workflow. */
+  template_id: requiredId('Template').nullish(),
+  /**
+   * Gantry only: the workflow it starts instead of a template; `task_params.variables` (and an
+   * integration's extracted values) give the values of the workflow's variables.
+   */
+  workflow_id: Id.nullish(),
+};
+
+/** Checks targetFields: exactly one of the two. */
 export function requireOneTarget(
   value: { template_id?: number | null; workflow_id?: number | null },
   ctx: z.RefinementCtx,
@@ -83,16 +94,8 @@ export const COMMIT_CHECK_INTERVALS = ['* * * * *', '*/5 * * * *', '*/10 * * * *
 
 export const ScheduleBody = z
   .object({
-    id: Id.optional(),
-    project_id: Id.optional(),
-    name: requiredString('Name'),
-    /** Left out (or null) when the schedule starts a workflow. */
-    template_id: requiredId('Template').nullish(),
-    /**
-     * Gantry only: the workflow the schedule starts instead of a template; its `task_params.variables`
-     * are the values of the workflow's variables.
-     */
-    workflow_id: Id.nullish(),
+    ...resourceBodyFields,
+    ...targetFields,
     type: z
       .string()
       .max(32)

@@ -9,8 +9,8 @@ import {
   ProjectParams,
   SortOrder,
   isGitBranchName,
-  requiredString,
   wireInteger,
+  resourceBodyFields,
 } from './common.ts';
 import { isSafeRepositoryPath } from './inventories.ts';
 import { ResourceRefs } from './refs.ts';
@@ -139,9 +139,7 @@ export const TEMPLATE_RETRY_LIMITS = { retries: 10, delaySeconds: 86_400 };
 
 export const TemplateBody = z
   .object({
-    id: Id.optional(),
-    project_id: Id.optional(),
-    name: requiredString('Name'),
+    ...resourceBodyFields,
     description: z.string().max(4096).nullable().optional(),
     app: z.string({ error: 'App is required' }).trim().min(1, 'App is required').max(64).optional().default('ansible'),
     type: TemplateType.nullable()
