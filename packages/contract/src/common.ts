@@ -72,6 +72,8 @@ export const IdText = z
 export const PathId = IdText.transform(Number);
 
 export const ProjectParams = z.object({ projectId: PathId });
+/** The path of one task of a project. */
+export const TaskParamsPath = z.object({ projectId: PathId, taskId: PathId });
 
 export const ErrorBody = z.object({ error: z.string(), code: z.string().optional() });
 export type ErrorBody = z.infer<typeof ErrorBody>;

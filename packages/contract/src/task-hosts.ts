@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTime, Id, PathId, ProjectParams, queryInteger, wireInteger } from './common.ts';
+import { DateTime, Id, ProjectParams, TaskParamsPath, queryInteger, wireInteger } from './common.ts';
 import { endpoint } from './endpoint.ts';
 import { TaskStatus } from './task-statuses.ts';
 
@@ -106,7 +106,7 @@ export const taskHostsApi = {
   list: endpoint({
     method: 'GET',
     path: '/api/project/:projectId/tasks/:taskId/hosts',
-    params: z.object({ projectId: PathId, taskId: PathId }),
+    params: TaskParamsPath,
     response: TaskHosts,
   }),
 };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { TaskParamsPath } from './tasks.ts';
+import { TaskParamsPath } from './common.ts';
 
 /** Names of workflow variables, step keys and outputs: they appear in YAML and in the environment of tasks. */
 export const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PathId, wireInteger } from './common.ts';
+import { TaskParamsPath, wireInteger } from './common.ts';
 import { endpoint } from './endpoint.ts';
 
 /**
@@ -40,7 +40,7 @@ export const taskPlanApi = {
   get: endpoint({
     method: 'GET',
     path: '/api/project/:projectId/tasks/:taskId/plan',
-    params: z.object({ projectId: PathId, taskId: PathId }),
+    params: TaskParamsPath,
     response: TaskPlan,
   }),
 };

@@ -8,6 +8,7 @@ import {
   NoContent,
   PathId,
   ProjectParams,
+  TaskParamsPath,
   isGitBranchName,
   projectRefId,
   queryInteger,
@@ -185,8 +186,6 @@ export const StopTaskBody = z
   .object({ force: z.boolean().optional().default(false) })
   .nullable()
   .optional();
-
-export const TaskParamsPath = z.object({ projectId: PathId, taskId: PathId });
 
 /** Stops the queued tasks of a project, or of one of its templates, in one call (webhook floods queue hundreds). */
 export const StopWaitingTasksBody = z
