@@ -118,6 +118,18 @@ export const requiredString = (label: string, max = 255) =>
  */
 export const resourceBodyFields = { id: Id.optional(), project_id: Id.optional(), name: requiredString('Name') };
 
+/** A JSON object's members, or undefined for anything else (bad JSON, an array, a scalar). */
+export function parseJsonObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export const GIT_BRANCH_INVALID = 'Branch must be a valid git branch name';
 
 /**

@@ -1,21 +1,10 @@
 import { z } from 'zod';
 import { resourceEndpoints } from './endpoint.ts';
-import { Id, ProjectParams, SortOrder, resourceBodyFields } from './common.ts';
+import { Id, ProjectParams, SortOrder, parseJsonObject, resourceBodyFields } from './common.ts';
 import { ResourceRefs } from './refs.ts';
 
 export const EXTRA_VARIABLES_INVALID = 'Extra variables must be valid JSON';
 export const ENVIRONMENT_VARIABLES_INVALID = 'Environment variables must be valid JSON';
-
-function parseJsonObject(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 export const EnvironmentSecretType = z.enum(['var', 'env']);
 export type EnvironmentSecretType = z.infer<typeof EnvironmentSecretType>;
