@@ -1,5 +1,5 @@
 import { closeSync, constants, readSync } from 'node:fs';
-import { NAME_PATTERN, OUTPUT_LIMITS, type TaskOutputs } from '@gantry/contract';
+import { NAME_PATTERN, OUTPUT_LIMITS, parseJsonObject, type TaskOutputs } from '@gantry/contract';
 import { openRegularFile } from './host-results.ts';
 import { REDACTED } from './redact.ts';
 import type { TaskWorkspace } from './workspace.ts';
@@ -36,19 +36,6 @@ const MAX_PROBLEM_LINES = 20;
 
 const describe = (value: unknown): string =>
   typeof value === 'string' ? value : value === null || value === undefined ? '' : JSON.stringify(value);
-
-/** A JSON object's members, or undefined for anything else (bad JSON, an array, a scalar). */
-function parseJsonObject(text: string): Record<string, unknown> | undefined {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
-    ? (parsed as Record<string, unknown>)
-    : undefined;
-}
 
 /**
  * Gathers the outputs of one task from wherever they come (its file, ansible's set_stats, terraform),

@@ -1,4 +1,4 @@
-import type { Environment, EnvironmentSecretChange } from '@gantry/contract';
+import { parseJsonObject, type Environment, type EnvironmentSecretChange } from '@gantry/contract';
 
 /** One row of a variables table. `raw` values (numbers, booleans, null) go back as JSON, not as strings. */
 export interface VariableRow {
@@ -8,15 +8,7 @@ export interface VariableRow {
 }
 
 function parseObject(text: string): Record<string, unknown> | undefined {
-  if (text.trim() === '') return {};
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
+  return text.trim() === '' ? {} : parseJsonObject(text);
 }
 
 /**
