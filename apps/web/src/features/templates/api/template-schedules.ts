@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { schedulesApi } from '@gantry/contract';
 import { api } from '../../../lib/api-client.ts';
-import { resourceKeys } from '../../../lib/project-resources.ts';
+import { schedulesQuery } from '../../../lib/project-resources.ts';
 import type { CronCheckChange } from '../components/template-cron-check.ts';
 
 /**
@@ -12,8 +12,7 @@ import type { CronCheckChange } from '../components/template-cron-check.ts';
  */
 export const templateSchedulesQuery = (projectId: number, templateId: number) =>
   queryOptions({
-    queryKey: resourceKeys.schedules(projectId),
-    queryFn: ({ signal }) => api(schedulesApi.list, { params: { projectId }, signal }),
+    ...schedulesQuery(projectId),
     select: (schedules) => schedules.filter((schedule) => schedule.template_id === templateId),
   });
 
