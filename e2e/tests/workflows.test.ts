@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useGantry } from '../support/gantry-fixture.ts';
-import { choose } from '../support/ui.ts';
+import { choose, chooseMany } from '../support/ui.ts';
 
 describe('workflows in the browser', () => {
   const gantry = useGantry();
@@ -19,7 +19,7 @@ describe('workflows in the browser', () => {
     page = await gantry.signedInPage({ waitForUrl: /\/project\/\d+\/history/ });
   });
 
-  const addStep = async (kind: 'Template' | 'Wait', fill: () => Promise<void>) => {
+  const addStep = async (kind: 'Template' | 'Approval' | 'Wait', fill: () => Promise<void>) => {
     await page.getByRole('button', { name: 'Add step' }).click();
     await page.getByRole('menuitem', { name: kind, exact: true }).click();
     const dialog = page.getByRole('dialog');
@@ -82,6 +82,42 @@ describe('workflows in the browser', () => {
     // A template step's log is one click away, in the task log dialog over the run.
     await page.getByRole('link', { name: 'Log of step template_2' }).click();
     await page.getByRole('dialog').getByText('deploying').first().waitFor();
+  });
+
+  it('builds template → approval → template in the editor, runs it, and an approver approves it to success', async () => {
+    const approver = await gantry.createUser('wf-approver', { projectId, role: 'task_runner' });
+    await page.goto(`/project/${projectId}/workflows/new`);
+    await page.getByRole('textbox', { name: 'Name' }).fill('Approved deploy');
+    const dialog = page.getByRole('dialog');
+    await addStep('Template', () => choose(dialog, page, /^Template/, 'Build'));
+    await addStep('Approval', () => chooseMany(dialog, page, 'Approvers', ['wf-approver user']));
+    await addStep('Template', () => choose(dialog, page, /^Template/, 'Deploy'));
+    await connect('template_1', 'approval_1');
+    await connect('approval_1', 'template_2');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Workflow Approved deploy saved as revision 1').waitFor();
+
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Run', exact: true }).click();
+    await page.waitForURL(/\/workflows\/\d+\/runs\/\d+$/);
+    await page.getByRole('group', { name: 'Step template_1: Success' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('group', { name: 'Step approval_1: Waiting for approval' }).waitFor();
+    // Who started the run is no approver of it: only the chosen approver may decide.
+    expect(await page.getByRole('button', { name: 'Approve approval_1' }).count()).toBe(0);
+
+    const approverPage = await gantry.signedInPage({ ...approver, waitForUrl: /\/project\/\d+/ });
+    await approverPage.goto(new URL(page.url()).pathname);
+    await approverPage.getByRole('button', { name: 'Approve approval_1' }).click();
+    const decision = approverPage.getByRole('dialog');
+    await decision.getByRole('textbox', { name: 'Reason' }).fill('Build looks right');
+    await decision.getByRole('button', { name: 'Approve', exact: true }).click();
+    await decision.waitFor({ state: 'detached' });
+    await approverPage.context().close();
+
+    // The starter's page follows the run to its end.
+    await page.getByRole('group', { name: 'Step template_2: Success' }).waitFor({ timeout: 30_000 });
+    await page.getByText(/approved \(.*\): Build looks right/).waitFor();
+    await page.getByRole('status').getByText('Success', { exact: true }).waitFor();
   });
 
   it('shows the workflow to a guest without edit or run controls', async () => {
