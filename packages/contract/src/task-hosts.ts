@@ -23,16 +23,15 @@ export const HOST_LIMITS = {
 const Name = z.string().max(HOST_LIMITS.nameLength);
 const Count = wireInteger({ min: 0 });
 
-export const HostCounts = z.object({
-  ok: Count,
-  changed: Count,
-  failed: Count,
-  unreachable: Count,
-  skipped: Count,
-  rescued: Count,
-  ignored: Count,
-});
+/** One field per host status, in ansible's order, each holding `value` (a count's schema, or a count). */
+const fillHostStatuses = <T>(value: T) =>
+  Object.fromEntries(HOST_STATUSES.map((status) => [status, value])) as Record<HostStatus, T>;
+
+export const HostCounts = z.object(fillHostStatuses(Count));
 export type HostCounts = z.infer<typeof HostCounts>;
+
+/** The counts of a host before any of its results. */
+export const createEmptyHostCounts = (): HostCounts => fillHostStatuses(0);
 
 export const HostTaskResult = z.object({
   play: Name,
@@ -75,24 +74,13 @@ export const HostEventLine = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('host'),
     host: z.string(),
-    ok: EventCount.default(0),
-    changed: EventCount.default(0),
-    failed: EventCount.default(0),
-    unreachable: EventCount.default(0),
-    skipped: EventCount.default(0),
-    rescued: EventCount.default(0),
-    ignored: EventCount.default(0),
+    ...fillHostStatuses(EventCount.default(0)),
   }),
   z.object({ type: z.literal('truncated') }),
 ]);
 
 /** Hosts of a task by how their run ended: each host counted once, by its worst status. */
-export const HostRecap = z.object({
-  ok: Count,
-  changed: Count,
-  failed: Count,
-  unreachable: Count,
-});
+export const HostRecap = HostCounts.pick({ ok: true, changed: true, failed: true, unreachable: true });
 export type HostRecap = z.infer<typeof HostRecap>;
 
 export const TaskHost = HostCounts.extend({ host: z.string(), results: z.array(HostTaskResult) });

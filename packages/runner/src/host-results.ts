@@ -2,7 +2,14 @@ import { closeSync, constants, createReadStream, existsSync, fstatSync, openSync
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { HOST_LIMITS, HOST_STATUSES, HostEventLine, type HostCounts, type TaskHostReport } from '@gantry/contract';
+import {
+  HOST_LIMITS,
+  HOST_STATUSES,
+  HostEventLine,
+  createEmptyHostCounts,
+  type HostCounts,
+  type TaskHostReport,
+} from '@gantry/contract';
 import type { TaskWorkspace } from './workspace.ts';
 
 /** The folder of Gantry's ansible callback plugin (gantry_hosts.py); the build copies it beside the bundle. */
@@ -11,16 +18,6 @@ const CALLBACK_DIR = fileURLToPath(new URL('./ansible-callback', import.meta.url
 const DEFAULT_CALLBACK_PATH = '~/.ansible/plugins/callback:/usr/share/ansible/plugins/callback';
 /** The plugin bounds its file; one written past this by something else is read only this far. */
 const MAX_EVENTS_BYTES = 32 * 1024 * 1024;
-
-const emptyCounts = (): HostCounts => ({
-  ok: 0,
-  changed: 0,
-  failed: 0,
-  unreachable: 0,
-  skipped: 0,
-  rescued: 0,
-  ignored: 0,
-});
 
 /** Only the start of an ansible.cfg is read: the setting sits near its top, and the file is the repository's. */
 const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -142,12 +139,12 @@ export async function readHostReport(file: string, redact: (text: string) => str
     }
     const host = name(event.host);
     if (event.type === 'host') {
-      const counts = emptyCounts();
+      const counts = createEmptyHostCounts();
       for (const status of HOST_STATUSES) counts[status] = event[status];
       closing.set(host, counts);
       continue;
     }
-    if (!counted.has(host)) counted.set(host, emptyCounts());
+    if (!counted.has(host)) counted.set(host, createEmptyHostCounts());
     const counts = counted.get(host);
     if (counts) counts[event.status] += 1;
     if (results.length >= HOST_LIMITS.maxResults) {

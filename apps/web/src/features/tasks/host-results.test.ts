@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { HOST_STATUSES } from '@gantry/contract';
+import { HOST_STATUSES, createEmptyHostCounts, type HostCounts } from '@gantry/contract';
 import { formatResultDuration, getCountParts, getHostOutcome, getRecapParts } from './host-results.ts';
 
-const counts = (fields: Partial<Record<(typeof HOST_STATUSES)[number], number>>) => ({
-  ok: 0,
-  changed: 0,
-  failed: 0,
-  unreachable: 0,
-  skipped: 0,
-  rescued: 0,
-  ignored: 0,
-  ...fields,
-});
+const counts = (fields: Partial<HostCounts>): HostCounts => ({ ...createEmptyHostCounts(), ...fields });
 
 describe('host results', () => {
   it('builds the recap line from the outcomes that have hosts, in ansible order', () => {
