@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { APPROVAL_LIMITS, ApprovalGate } from './approvals.ts';
 import { endpoint } from './endpoint.ts';
 import { ProjectRoleSlug } from './permissions.ts';
-import { GIT_BRANCH_INVALID, ProjectParams, isGitBranchName, wireInteger } from './common.ts';
+import { GIT_BRANCH_INVALID, ProjectParams, isGitBranchName, parseJsonObject, wireInteger } from './common.ts';
 import {
   BodyDataType,
   ExtractVariableType,
@@ -53,15 +53,6 @@ const section = <T extends z.ZodType>(item: T) =>
     .nullish()
     .transform((v) => v ?? []);
 
-function isJsonObjectText(value: string): boolean {
-  try {
-    const parsed: unknown = JSON.parse(value);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
-  } catch {
-    return false;
-  }
-}
-
 /** JSON text where a newer format has the value itself; text that is not JSON is left for the schema to refuse. */
 function parseJsonText(value: unknown): unknown {
   if (typeof value !== 'string') return value;
@@ -77,7 +68,7 @@ const jsonObjectText = () =>
   text(BIG_TEXT_MAX)
     .nullish()
     .transform((v) => (v?.trim() ? v : '{}'))
-    .refine(isJsonObjectText, 'must be a JSON object');
+    .refine((value) => parseJsonObject(value) !== undefined, 'must be a JSON object');
 
 const freeObject = () =>
   z

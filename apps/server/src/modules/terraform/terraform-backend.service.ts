@@ -1,4 +1,4 @@
-import { ErrorCode, isTaskActive } from '@gantry/contract';
+import { ErrorCode, isTaskActive, parseJsonObject } from '@gantry/contract';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
 import { AppError, badRequest, notFound, unauthorized } from '../../errors.ts';
@@ -27,15 +27,6 @@ export function localServerUrl(host: string, port: number): string {
   const wildcard = host === '0.0.0.0' || host === '::' || host === '';
   const name = wildcard ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   return `http://${name}:${port}`;
-}
-
-function isJsonObject(text: string): boolean {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-  } catch {
-    return false;
-  }
 }
 
 /** Terraform's lock info carries the lock's ID; nothing else of it matters to the server. */
@@ -111,7 +102,7 @@ export function createTerraformBackendService(deps: BackendDeps) {
     },
 
     async putState(target: Target, body: string, lockId: string | undefined): Promise<BackendReply> {
-      if (!isJsonObject(body)) throw badRequest('The state must be a JSON object');
+      if (parseJsonObject(body) === undefined) throw badRequest('The state must be a JSON object');
       const conflict = await locked(target, lockId, 423);
       if (conflict) return conflict;
       await terraform.insertState({
