@@ -33,6 +33,19 @@ export const AccessKey = z.object({
 });
 export type AccessKey = z.infer<typeof AccessKey>;
 
+/** The fields of AccessKey that are the same on every key: empty secret parts and Semaphore's unused fields. */
+export const ACCESS_KEY_CONSTANT_FIELDS = {
+  ssh: { login: '', passphrase: '', private_key: '' },
+  login_password: { login: '', password: '' },
+  string: '',
+  override_secret: false,
+  owner: '',
+  plain: null,
+  source_storage_id: null,
+  source_storage_key: null,
+  source_storage_type: null,
+} as const satisfies Omit<AccessKey, 'id' | 'project_id' | 'name' | 'type' | 'empty'>;
+
 const SshSecret = z.object({
   login: z.string().max(255).optional(),
   passphrase: z.string().max(1024).optional(),

@@ -1,5 +1,5 @@
 import type { AccessKey, KeyBody, KeyMaterial, KeyType, ResourceRefs } from '@gantry/contract';
-import { isPasswordKeyType } from '@gantry/contract';
+import { ACCESS_KEY_CONSTANT_FIELDS, isPasswordKeyType } from '@gantry/contract';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
@@ -28,15 +28,7 @@ function toAccessKey(row: AccessKeyRow): AccessKey {
   return {
     ...columnsOf(row, ['id', 'project_id', 'name', 'type']),
     empty: row.secret === null,
-    ssh: { login: '', passphrase: '', private_key: '' },
-    login_password: { login: '', password: '' },
-    string: '',
-    override_secret: false,
-    owner: '',
-    plain: null,
-    source_storage_id: null,
-    source_storage_key: null,
-    source_storage_type: null,
+    ...ACCESS_KEY_CONSTANT_FIELDS,
   };
 }
 

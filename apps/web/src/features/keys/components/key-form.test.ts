@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AccessKey } from '@gantry/contract';
+import { ACCESS_KEY_CONSTANT_FIELDS, type AccessKey } from '@gantry/contract';
 import { buildKeyFormSchema, getKeyFormDefaults, toKeyBody } from './key-form.ts';
 
 const existing: AccessKey = {
@@ -8,15 +8,7 @@ const existing: AccessKey = {
   name: 'deploy',
   type: 'ssh',
   empty: false,
-  ssh: { login: '', passphrase: '', private_key: '' },
-  login_password: { login: '', password: '' },
-  string: '',
-  override_secret: false,
-  owner: '',
-  plain: null,
-  source_storage_id: null,
-  source_storage_key: null,
-  source_storage_type: null,
+  ...ACCESS_KEY_CONSTANT_FIELDS,
 };
 
 const messages = (result: { success: boolean; error?: { issues: Array<{ message: string }> } }) =>
