@@ -60,6 +60,21 @@ export const InventoryBody = z
   });
 export type InventoryBody = z.input<typeof InventoryBody>;
 
+/**
+ * The fields of a checked inventory body as they are saved: a file inventory's path trimmed, a repository only
+ * for a file inventory, null for a key left out. The form sends them so; the server stores them so whoever sends.
+ */
+export function normalizeInventoryFields(body: z.output<typeof InventoryBody>) {
+  return {
+    name: body.name,
+    type: body.type,
+    inventory: body.type === 'file' ? body.inventory.trim() : body.inventory,
+    ssh_key_id: body.ssh_key_id ?? null,
+    become_key_id: body.become_key_id ?? null,
+    repository_id: body.type === 'file' ? (body.repository_id ?? null) : null,
+  };
+}
+
 const ListQuery = z.object({
   sort: z.enum(['name']).catch('name').optional(),
   order: SortOrder.optional(),

@@ -1,4 +1,5 @@
 import type { Inventory, InventoryBody, InventoryType } from '@gantry/contract';
+import { normalizeInventoryFields } from '@gantry/contract';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
@@ -68,15 +69,7 @@ export function createInventoriesService(deps: InventoriesDeps) {
     if (body.repository_id) await repositories.assertExists(projectId, body.repository_id);
     if (body.template_id && !(await deps.templateExists(projectId, body.template_id)))
       throw badRequest('Template not found in this project');
-    return {
-      name: body.name,
-      type: body.type,
-      inventory: body.type === 'file' ? body.inventory.trim() : body.inventory,
-      ssh_key_id: body.ssh_key_id ?? null,
-      become_key_id: body.become_key_id ?? null,
-      repository_id: body.type === 'file' ? (body.repository_id ?? null) : null,
-      template_id: body.template_id ?? null,
-    };
+    return { ...normalizeInventoryFields(body), template_id: body.template_id ?? null };
   }
 
   return {

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import ListItemText from '@mui/material/ListItemText';
-import { InventoryBody } from '@gantry/contract';
+import { InventoryBody, normalizeInventoryFields } from '@gantry/contract';
 import type { Inventory } from '@gantry/contract';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
@@ -46,15 +46,7 @@ export function InventoryDialog({ open, projectId, item: inventory, onClose }: I
     mutation: useSaveInventory(projectId),
     toVariables: (values: InventoryFormValues) => ({
       id: inventory?.id,
-      body: {
-        ...(inventory ? { id: inventory.id } : {}),
-        name: values.name,
-        type: values.type,
-        inventory: values.type === 'file' ? values.inventory.trim() : values.inventory,
-        ssh_key_id: values.ssh_key_id ?? null,
-        become_key_id: values.become_key_id ?? null,
-        repository_id: values.type === 'file' ? (values.repository_id ?? null) : null,
-      },
+      body: { ...(inventory ? { id: inventory.id } : {}), ...normalizeInventoryFields(values) },
     }),
     onSaved: ({ values }) =>
       snackbar.showSuccess(t(isNew ? 'inventories.created' : 'inventories.saved', { name: values.name })),
