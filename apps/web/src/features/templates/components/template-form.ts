@@ -41,34 +41,39 @@ function toApprovalGate(fields: ApprovalFields): ApprovalGateInput | null {
   };
 }
 
+/** The template's settings the form edits as the wire holds them, and those it shows unchanged. */
+type TemplateWireFields = Pick<
+  Template,
+  | 'name'
+  | 'description'
+  | 'app'
+  | 'type'
+  | 'playbook'
+  | 'inventory_id'
+  | 'repository_id'
+  | 'environment_id'
+  | 'view_id'
+  | 'allow_override_args_in_task'
+  | 'allow_parallel_tasks'
+  | 'suppress_success_alerts'
+  | 'build_template_id'
+  | 'autorun'
+  // Settings the form does not show, carried over unchanged.
+  | 'git_branch'
+  | 'allow_override_branch_in_task'
+  | 'task_params'
+>;
+
 /** What the template form edits. CLI args are a list here and a JSON array string on the wire. */
-export interface TemplateFormFields {
-  name: string;
-  description: string;
-  app: string;
-  type: TemplateType;
-  playbook: string;
-  inventory_id: number | null;
-  repository_id: number | null;
-  environment_id: number | null;
-  view_id: number | null;
+export interface TemplateFormFields extends TemplateWireFields {
   arguments: string[];
-  allow_override_args_in_task: boolean;
-  allow_parallel_tasks: boolean;
-  suppress_success_alerts: boolean;
   start_version: string;
-  build_template_id: number | null;
-  autorun: boolean;
   survey_vars: SurveyVar[];
   vaults: VaultFields[];
   approval: ApprovalFields;
   /** Retries of a failed task and the seconds before each, as typed. */
   retries: string;
   retry_delay_seconds: string;
-  /** Settings the form does not show, carried over unchanged. */
-  git_branch: string | null;
-  allow_override_branch_in_task: boolean;
-  task_params: Record<string, unknown>;
 }
 
 /** How the playbook field reads for an app: a playbook, a script, or a directory of infrastructure code. */
