@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { endpoint } from './endpoint.ts';
-import { ProjectParams } from './common.ts';
+import { projectEndpoint } from './endpoint.ts';
 
 /** How one alert channel took the test alert; `error` says why it did not (never the channel's URL). */
 export const AlertChannelDelivery = z.object({
@@ -15,10 +14,5 @@ export type AlertTestResult = z.infer<typeof AlertTestResult>;
 
 export const alertsApi = {
   /** Sends a test alert through every channel the server is configured for (Semaphore: notifications/test). */
-  test: endpoint({
-    method: 'POST',
-    path: '/api/project/:projectId/notifications/test',
-    params: ProjectParams,
-    response: AlertTestResult,
-  }),
+  test: projectEndpoint('/notifications/test', { method: 'POST', response: AlertTestResult }),
 };

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { APPROVAL_LIMITS, ApprovalGate } from './approvals.ts';
-import { endpoint } from './endpoint.ts';
+import { endpoint, projectEndpoint } from './endpoint.ts';
 import { ProjectRoleSlug } from './permissions.ts';
-import { GIT_BRANCH_INVALID, ProjectParams, isGitBranchName, parseJsonObject, wireInteger } from './common.ts';
+import { GIT_BRANCH_INVALID, isGitBranchName, parseJsonObject, wireInteger } from './common.ts';
 import {
   BodyDataType,
   ExtractVariableType,
@@ -380,11 +380,6 @@ export type ProjectBackup = z.output<typeof ProjectBackup>;
 export type ProjectBackupInput = z.input<typeof ProjectBackup>;
 
 export const backupApi = {
-  backup: endpoint({
-    method: 'GET',
-    path: '/api/project/:projectId/backup',
-    params: ProjectParams,
-    response: ProjectBackup,
-  }),
+  backup: projectEndpoint('/backup', { method: 'GET', response: ProjectBackup }),
   restore: endpoint({ method: 'POST', path: '/api/projects/restore', body: ProjectBackup, response: Project }),
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NoContent, PathId } from './common.ts';
+import { NoContent, PathId, ProjectParams, TaskParamsPath } from './common.ts';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -30,6 +30,32 @@ export function endpoint<
 ): Endpoint<TParams, TQuery, TBody, TResponse> {
   return { ...spec, status: spec.status ?? 200 };
 }
+
+/** What an endpoint below a prefix declares: the prefix gives its path's start and its params. */
+type EndpointBelowSpec<
+  TParams extends z.ZodType,
+  TQuery extends z.ZodType,
+  TBody extends z.ZodType,
+  TResponse extends z.ZodType,
+> = Omit<Endpoint<TParams, TQuery, TBody, TResponse>, 'path' | 'params' | 'status'> & { status?: number };
+
+/** Declares endpoints below one path prefix, whose path params (`params`) they all take: `subpath` follows the prefix. */
+function scopeEndpoints<TParams extends z.ZodType>(prefix: string, params: TParams) {
+  return <
+    TQuery extends z.ZodType = z.ZodType,
+    TBody extends z.ZodType = z.ZodType,
+    TResponse extends z.ZodType = z.ZodType,
+  >(
+    subpath: string,
+    spec: EndpointBelowSpec<TParams, TQuery, TBody, TResponse>,
+  ): Endpoint<TParams, TQuery, TBody, TResponse> => endpoint({ ...spec, path: `${prefix}${subpath}`, params });
+}
+
+/** An endpoint of one project: `subpath` below `/api/project/:projectId`. */
+export const projectEndpoint = scopeEndpoints('/api/project/:projectId', ProjectParams);
+
+/** An endpoint of one task of a project: `subpath` below `/api/project/:projectId/tasks/:taskId`. */
+export const taskEndpoint = scopeEndpoints('/api/project/:projectId/tasks/:taskId', TaskParamsPath);
 
 export type EndpointParams<E> = E extends Endpoint<infer P, z.ZodType, z.ZodType, z.ZodType> ? z.input<P> : never;
 export type EndpointQuery<E> = E extends Endpoint<z.ZodType, infer Q, z.ZodType, z.ZodType> ? z.input<Q> : never;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { DateTime, Id, ProjectParams, QueryId, queryInteger, wireInteger } from './common.ts';
-import { endpoint } from './endpoint.ts';
+import { DateTime, Id, QueryId, queryInteger, wireInteger } from './common.ts';
+import { projectEndpoint } from './endpoint.ts';
 import { FINISHED_TASK_STATUSES, TaskStatus } from './task-statuses.ts';
 
 /** Longest search text, in characters. */
@@ -88,11 +88,5 @@ export type LogsSearchResult = z.infer<typeof LogsSearchResult>;
 
 /** Gantry's own: which finished tasks of a project printed a text (docs/task-log.md, "Search across tasks"). */
 export const logsSearchApi = {
-  search: endpoint({
-    method: 'GET',
-    path: '/api/project/:projectId/logs/search',
-    params: ProjectParams,
-    query: LogsSearchQuery,
-    response: LogsSearchResult,
-  }),
+  search: projectEndpoint('/logs/search', { method: 'GET', query: LogsSearchQuery, response: LogsSearchResult }),
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { collectionEndpoints, endpoint } from './endpoint.ts';
+import { collectionEndpoints, endpoint, projectEndpoint } from './endpoint.ts';
 import {
   COUNTER_MESSAGES,
   DateTime,
@@ -78,32 +78,17 @@ export const projectsApi = {
     item: Project,
     updateBody: UpdateProjectBody,
   }),
-  role: endpoint({ method: 'GET', path: '/api/project/:projectId/role', params: ProjectParams, response: ProjectRole }),
-  leave: endpoint({
-    method: 'DELETE',
-    path: '/api/project/:projectId/me',
-    params: ProjectParams,
-    response: NoContent,
-    status: 204,
-  }),
+  role: projectEndpoint('/role', { method: 'GET', response: ProjectRole }),
+  leave: projectEndpoint('/me', { method: 'DELETE', response: NoContent, status: 204 }),
 };
 
 export const teamApi = {
-  list: endpoint({
+  list: projectEndpoint('/users', {
     method: 'GET',
-    path: '/api/project/:projectId/users',
-    params: ProjectParams,
     query: z.object({ sort: TeamSort.optional(), order: SortOrder.optional() }),
     response: z.array(TeamMember),
   }),
-  add: endpoint({
-    method: 'POST',
-    path: '/api/project/:projectId/users',
-    params: ProjectParams,
-    body: AddTeamMemberBody,
-    response: NoContent,
-    status: 204,
-  }),
+  add: projectEndpoint('/users', { method: 'POST', body: AddTeamMemberBody, response: NoContent, status: 204 }),
   get: endpoint({
     method: 'GET',
     path: '/api/project/:projectId/users/:userId',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint, resourceEndpoints } from './endpoint.ts';
+import { endpoint, projectEndpoint, resourceEndpoints } from './endpoint.ts';
 import {
   DateTime,
   GIT_BRANCH_INVALID,
@@ -124,10 +124,8 @@ export const schedulesApi = {
     /** Nothing refers to a schedule; the UI asks anyway before every delete, as for the other resources. */
     refs: ResourceRefs,
   }),
-  validate: endpoint({
+  validate: projectEndpoint('/schedules/validate', {
     method: 'POST',
-    path: '/api/project/:projectId/schedules/validate',
-    params: ProjectParams,
     body: z.object({ cron_format: z.string({ error: CRON_REQUIRED }).trim().min(1, CRON_REQUIRED).max(255) }),
     response: z.object({ next_runs: z.array(DateTime) }),
   }),

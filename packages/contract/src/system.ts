@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { endpoint } from './endpoint.ts';
-import { DateTime, Id, ProjectParams } from './common.ts';
+import { endpoint, projectEndpoint } from './endpoint.ts';
+import { DateTime, Id } from './common.ts';
 import { AuthMethods } from './totp.ts';
 
 /** The features Semaphore sells as "pro"; Gantry has them all and reports those its configuration offers. */
@@ -59,16 +59,6 @@ export const systemApi = {
 export const eventsApi = {
   list: endpoint({ method: 'GET', path: '/api/events', response: z.array(Event) }),
   last: endpoint({ method: 'GET', path: '/api/events/last', response: z.array(Event) }),
-  projectList: endpoint({
-    method: 'GET',
-    path: '/api/project/:projectId/events',
-    params: ProjectParams,
-    response: z.array(Event),
-  }),
-  projectLast: endpoint({
-    method: 'GET',
-    path: '/api/project/:projectId/events/last',
-    params: ProjectParams,
-    response: z.array(Event),
-  }),
+  projectList: projectEndpoint('/events', { method: 'GET', response: z.array(Event) }),
+  projectLast: projectEndpoint('/events/last', { method: 'GET', response: z.array(Event) }),
 };

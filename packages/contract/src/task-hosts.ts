@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { DateTime, Id, ProjectParams, TaskParamsPath, queryInteger, wireInteger } from './common.ts';
-import { endpoint } from './endpoint.ts';
+import { DateTime, Id, queryInteger, wireInteger } from './common.ts';
+import { projectEndpoint, taskEndpoint } from './endpoint.ts';
 import { TaskStatus } from './task-statuses.ts';
 
 /** What one ansible task did on one host, as ansible's recap names it. */
@@ -91,12 +91,7 @@ export type TaskHosts = z.infer<typeof TaskHosts>;
 
 export const taskHostsApi = {
   /** Gantry's own: the hosts of an ansible task with their counts and task results. */
-  list: endpoint({
-    method: 'GET',
-    path: '/api/project/:projectId/tasks/:taskId/hosts',
-    params: TaskParamsPath,
-    response: TaskHosts,
-  }),
+  list: taskEndpoint('/hosts', { method: 'GET', response: TaskHosts }),
 };
 
 /** The last task of one template that ran on a host. */
@@ -141,18 +136,7 @@ export type FailingHosts = z.infer<typeof FailingHosts>;
 
 /** Gantry's own: the hosts ansible tasks of a project ran on (docs/task-hosts.md). */
 export const projectHostsApi = {
-  list: endpoint({
-    method: 'GET',
-    path: '/api/project/:projectId/hosts',
-    params: ProjectParams,
-    response: ProjectHosts,
-  }),
+  list: projectEndpoint('/hosts', { method: 'GET', response: ProjectHosts }),
   /** Hosts by how many tasks failed on them in the last `days` days, most first (at most FAILING_HOSTS_MAX). */
-  failing: endpoint({
-    method: 'GET',
-    path: '/api/project/:projectId/hosts/failing',
-    params: ProjectParams,
-    query: FailingHostsQuery,
-    response: FailingHosts,
-  }),
+  failing: projectEndpoint('/hosts/failing', { method: 'GET', query: FailingHostsQuery, response: FailingHosts }),
 };

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { endpoint } from './endpoint.ts';
-import { TaskParamsPath } from './common.ts';
+import { taskEndpoint } from './endpoint.ts';
 
 /** Names of workflow variables, step keys and outputs: they appear in YAML and in the environment of tasks. */
 export const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
@@ -31,10 +30,5 @@ export type TaskOutputs = z.infer<typeof TaskOutputs>;
 
 export const taskOutputsApi = {
   /** The outputs a task published (secrets masked); empty for a task that published none. */
-  list: endpoint({
-    method: 'GET',
-    path: '/api/project/:projectId/tasks/:taskId/outputs',
-    params: TaskParamsPath,
-    response: z.object({ outputs: TaskOutputs }),
-  }),
+  list: taskEndpoint('/outputs', { method: 'GET', response: z.object({ outputs: TaskOutputs }) }),
 };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { TaskParamsPath, wireInteger } from './common.ts';
-import { endpoint } from './endpoint.ts';
+import { wireInteger } from './common.ts';
+import { taskEndpoint } from './endpoint.ts';
 
 /**
  * What a terraform/OpenTofu plan changes, read from `show -json` of the saved plan before it waits
@@ -37,10 +37,5 @@ export type TaskPlan = z.infer<typeof TaskPlan>;
 
 export const taskPlanApi = {
   /** Gantry's own: the summary of a terraform/OpenTofu task's plan; 404 before it has one. */
-  get: endpoint({
-    method: 'GET',
-    path: '/api/project/:projectId/tasks/:taskId/plan',
-    params: TaskParamsPath,
-    response: TaskPlan,
-  }),
+  get: taskEndpoint('/plan', { method: 'GET', response: TaskPlan }),
 };

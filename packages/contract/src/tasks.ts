@@ -1,14 +1,12 @@
 import { z } from 'zod';
 import { ApprovalBody, ApprovalState } from './approvals.ts';
-import { endpoint } from './endpoint.ts';
+import { endpoint, projectEndpoint, taskEndpoint } from './endpoint.ts';
 import {
   DateTime,
   GIT_BRANCH_INVALID,
   Id,
   NoContent,
   PathId,
-  ProjectParams,
-  TaskParamsPath,
   isGitBranchName,
   projectRefId,
   queryInteger,
@@ -249,91 +247,27 @@ export const tasksApi = {
    * Gantry's own: a new task of the same template, params, inventory and variables, limited to the hosts
    * that failed or were unreachable in this one (task.rerun_of_task_id names this one).
    */
-  rerunFailedHosts: endpoint({
-    method: 'POST',
-    path: '/api/project/:projectId/tasks/:taskId/rerun_failed_hosts',
-    params: TaskParamsPath,
-    response: Task,
-    status: 201,
-  }),
-  create: endpoint({
-    method: 'POST',
-    path: '/api/project/:projectId/tasks',
-    params: ProjectParams,
-    body: CreateTaskBody,
-    response: Task,
-    status: 201,
-  }),
-  list: endpoint({
-    method: 'GET',
-    path: '/api/project/:projectId/tasks',
-    params: ProjectParams,
-    response: z.array(TaskWithTemplate),
-  }),
-  last: endpoint({
-    method: 'GET',
-    path: '/api/project/:projectId/tasks/last',
-    params: ProjectParams,
-    query: LimitQuery,
-    response: z.array(TaskWithTemplate),
-  }),
-  get: endpoint({
-    method: 'GET',
-    path: '/api/project/:projectId/tasks/:taskId',
-    params: TaskParamsPath,
-    response: TaskWithTemplate,
-  }),
-  output: endpoint({
-    method: 'GET',
-    path: '/api/project/:projectId/tasks/:taskId/output',
-    params: TaskParamsPath,
-    query: OutputQuery,
-    response: z.array(TaskOutput),
-  }),
+  rerunFailedHosts: taskEndpoint('/rerun_failed_hosts', { method: 'POST', response: Task, status: 201 }),
+  create: projectEndpoint('/tasks', { method: 'POST', body: CreateTaskBody, response: Task, status: 201 }),
+  list: projectEndpoint('/tasks', { method: 'GET', response: z.array(TaskWithTemplate) }),
+  last: projectEndpoint('/tasks/last', { method: 'GET', query: LimitQuery, response: z.array(TaskWithTemplate) }),
+  get: taskEndpoint('', { method: 'GET', response: TaskWithTemplate }),
+  output: taskEndpoint('/output', { method: 'GET', query: OutputQuery, response: z.array(TaskOutput) }),
   /** Gantry's own: finds lines of one task's log (text as shown, without colour codes; secrets already masked). */
-  searchOutput: endpoint({
+  searchOutput: taskEndpoint('/output/search', {
     method: 'GET',
-    path: '/api/project/:projectId/tasks/:taskId/output/search',
-    params: TaskParamsPath,
     query: TaskOutputSearchQuery,
     response: TaskOutputSearchResult,
   }),
-  stop: endpoint({
+  stop: taskEndpoint('/stop', { method: 'POST', body: StopTaskBody, response: NoContent, status: 204 }),
+  stopWaiting: projectEndpoint('/tasks/stop_waiting', {
     method: 'POST',
-    path: '/api/project/:projectId/tasks/:taskId/stop',
-    params: TaskParamsPath,
-    body: StopTaskBody,
-    response: NoContent,
-    status: 204,
-  }),
-  stopWaiting: endpoint({
-    method: 'POST',
-    path: '/api/project/:projectId/tasks/stop_waiting',
-    params: ProjectParams,
     body: StopWaitingTasksBody,
     response: StopWaitingTasksResult,
   }),
-  confirm: endpoint({
-    method: 'POST',
-    path: '/api/project/:projectId/tasks/:taskId/confirm',
-    params: TaskParamsPath,
-    response: NoContent,
-    status: 204,
-  }),
-  reject: endpoint({
-    method: 'POST',
-    path: '/api/project/:projectId/tasks/:taskId/reject',
-    params: TaskParamsPath,
-    response: NoContent,
-    status: 204,
-  }),
-  remove: endpoint({
-    method: 'DELETE',
-    path: '/api/project/:projectId/tasks/:taskId',
-    params: TaskParamsPath,
-    response: NoContent,
-    status: 204,
-  }),
+  confirm: taskEndpoint('/confirm', { method: 'POST', response: NoContent, status: 204 }),
+  reject: taskEndpoint('/reject', { method: 'POST', response: NoContent, status: 204 }),
+  remove: taskEndpoint('', { method: 'DELETE', response: NoContent, status: 204 }),
   templateTasks: endpoint({
     method: 'GET',
     path: '/api/project/:projectId/templates/:templateId/tasks',
@@ -396,12 +330,7 @@ export type TaskUpdateMessage = z.infer<typeof TaskUpdateMessage>;
 export type TaskLogMessage = z.infer<typeof TaskLogMessage>;
 export type TaskLogBatchMessage = z.infer<typeof TaskLogBatchMessage>;
 
-export const rawOutputApi = endpoint({
-  method: 'GET',
-  path: '/api/project/:projectId/tasks/:taskId/raw_output',
-  params: TaskParamsPath,
-  response: z.string(),
-});
+export const rawOutputApi = taskEndpoint('/raw_output', { method: 'GET', response: z.string() });
 
 /** Where the approval of a task of a template that needs approval stands (docs/workflows.md). */
 export const TaskApproval = ApprovalState.extend({
@@ -414,26 +343,9 @@ export const TaskApproval = ApprovalState.extend({
 export type TaskApproval = z.output<typeof TaskApproval>;
 
 export const taskApprovalApi = {
-  get: endpoint({
-    method: 'GET',
-    path: '/api/project/:projectId/tasks/:taskId/approval',
-    params: TaskParamsPath,
-    response: TaskApproval,
-  }),
+  get: taskEndpoint('/approval', { method: 'GET', response: TaskApproval }),
   /** Approves a task that waits for approval; with enough approvals it joins the queue. */
-  approve: endpoint({
-    method: 'POST',
-    path: '/api/project/:projectId/tasks/:taskId/approval/approve',
-    params: TaskParamsPath,
-    body: ApprovalBody,
-    response: TaskApproval,
-  }),
+  approve: taskEndpoint('/approval/approve', { method: 'POST', body: ApprovalBody, response: TaskApproval }),
   /** Rejects a task that waits for approval: one rejection ends it as rejected. */
-  reject: endpoint({
-    method: 'POST',
-    path: '/api/project/:projectId/tasks/:taskId/approval/reject',
-    params: TaskParamsPath,
-    body: ApprovalBody,
-    response: TaskApproval,
-  }),
+  reject: taskEndpoint('/approval/reject', { method: 'POST', body: ApprovalBody, response: TaskApproval }),
 };

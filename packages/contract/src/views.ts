@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint, resourceEndpoints } from './endpoint.ts';
+import { projectEndpoint, resourceEndpoints } from './endpoint.ts';
 import { Id, IdText, NoContent, ProjectParams, requiredString, wireInteger } from './common.ts';
 
 export const View = z.object({ id: Id, project_id: Id, title: z.string(), position: wireInteger() });
@@ -32,10 +32,8 @@ export const viewsApi = {
     body: ViewBody,
     item: View,
   }),
-  positions: endpoint({
+  positions: projectEndpoint('/views/positions', {
     method: 'POST',
-    path: '/api/project/:projectId/views/positions',
-    params: ProjectParams,
     body: ViewPositionsBody,
     response: NoContent,
     status: 204,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { APPROVAL_LIMITS, ApprovalBody, ApprovalGate, ApprovalState, validateApprovalGate } from './approvals.ts';
-import { endpoint } from './endpoint.ts';
-import { DateTime, Id, NoContent, PathId, ProjectParams, projectRefId, requiredString, wireInteger } from './common.ts';
+import { endpoint, projectEndpoint } from './endpoint.ts';
+import { DateTime, Id, NoContent, PathId, projectRefId, requiredString, wireInteger } from './common.ts';
 import { ProjectRoleSlug } from './permissions.ts';
 import { NAME_PATTERN, TaskOutputs } from './task-outputs.ts';
 import { TaskParams } from './task-spec.ts';
@@ -216,24 +216,10 @@ export const WorkflowParams = z.object({ projectId: PathId, workflowId: PathId }
 export const WorkflowVersionParams = WorkflowParams.extend({ version: PathId });
 
 export const workflowsApi = {
-  list: endpoint({
-    method: 'GET',
-    path: '/api/project/:projectId/workflows',
-    params: ProjectParams,
-    response: z.array(WorkflowSummary),
-  }),
-  create: endpoint({
+  list: projectEndpoint('/workflows', { method: 'GET', response: z.array(WorkflowSummary) }),
+  create: projectEndpoint('/workflows', { method: 'POST', body: WorkflowDefinition, response: Workflow, status: 201 }),
+  validate: projectEndpoint('/workflows/validate', {
     method: 'POST',
-    path: '/api/project/:projectId/workflows',
-    params: ProjectParams,
-    body: WorkflowDefinition,
-    response: Workflow,
-    status: 201,
-  }),
-  validate: endpoint({
-    method: 'POST',
-    path: '/api/project/:projectId/workflows/validate',
-    params: ProjectParams,
     body: WorkflowDefinition,
     response: WorkflowValidation,
   }),
