@@ -57,16 +57,7 @@ describe.each(dialects)('integrations on %s', (dialect) => {
     t.secrets.add(HOOK_SECRET);
     p = await createProjectFixture(t, { 'hook.sh': 'echo "hook args: $*"\n' });
     templateId = await p.createTemplate({ name: 'Deploy on push', playbook: 'hook.sh', allow_parallel_tasks: true });
-    const key = await t.request('POST', `${p.base}/keys`, {
-      as: t.adminCookie,
-      body: {
-        name: 'Webhook secret',
-        type: 'login_password',
-        login_password: { login: HOOK_LOGIN, password: HOOK_SECRET },
-      },
-    });
-    expect(key.status).toBe(201);
-    secretKeyId = (key.body as { id: number }).id;
+    secretKeyId = await p.createLoginPasswordKey('Webhook secret', HOOK_LOGIN, HOOK_SECRET);
 
     cookies.admin = (await t.createUser('otheradmin', { admin: true })).cookie;
     const owner = await t.createUser('hookowner');

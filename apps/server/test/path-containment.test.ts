@@ -21,11 +21,7 @@ describe.each(dialects)('paths built from input stay inside their roots on %s', 
     execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'link'], {
       cwd: p.repoDir,
     });
-    const key = await t.request('POST', `${p.base}/keys`, {
-      as: t.adminCookie,
-      body: { name: 'vault', type: 'login_password', login_password: { login: '', password: 'vault-pass' } },
-    });
-    passwordKeyId = (key.body as { id: number }).id;
+    passwordKeyId = await p.createLoginPasswordKey('vault', '', 'vault-pass');
   });
 
   const template = (fields: Record<string, unknown>) =>

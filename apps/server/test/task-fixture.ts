@@ -22,6 +22,8 @@ export interface ProjectFixture {
   createLocalInventory(name?: string): Promise<number>;
   /** Creates a variable group holding `secrets` (JSON variables `json`, no environment) and returns its id. */
   createVariableGroup(name: string, secrets: NewSecret[], json?: string): Promise<number>;
+  /** Creates a login/password key (a become key, a vault or webhook password) and returns its id. */
+  createLoginPasswordKey(name: string, login: string, password: string): Promise<number>;
   /** Starts a task and returns its id. */
   runTask(templateId: number, fields?: Record<string, unknown>, as?: string): Promise<number>;
   /** Waits until the task reaches one of the statuses and returns it. */
@@ -91,6 +93,8 @@ export async function createProjectFixture(t: TestApp, files: Record<string, str
         env: '{}',
         secrets: secrets.map((secret) => ({ operation: 'create', ...secret })),
       }),
+    createLoginPasswordKey: (name, login, password) =>
+      create('keys', { name, type: 'login_password', login_password: { login, password } }),
     async runTask(templateId, fields = {}, as = t.adminCookie) {
       const response = await t.request('POST', `${base}/tasks`, { as, body: { template_id: templateId, ...fields } });
       expect(response.status, JSON.stringify(response.body)).toBe(201);

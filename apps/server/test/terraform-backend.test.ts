@@ -94,12 +94,7 @@ describe.each(dialects)('terraform workspaces and the HTTP state backend on %s',
     templateId = await p.createTemplate({ name: 'Infra', app: 'terraform', playbook: 'tf' });
     const template = (await get(`${p.base}/templates/${templateId}`)).body as { inventory_id: number };
     defaultWorkspaceId = template.inventory_id;
-    const key = await post(`${p.base}/keys`, {
-      name: 'state backend',
-      type: 'login_password',
-      login_password: { login: BACKEND_LOGIN, password: BACKEND_PASSWORD },
-    });
-    keyId = (key.body as { id: number }).id;
+    keyId = await p.createLoginPasswordKey('state backend', BACKEND_LOGIN, BACKEND_PASSWORD);
     const guest = await t.createUser(`guest${Math.random().toString(36).slice(2, 7)}`);
     expect((await post(`${p.base}/users`, { user_id: guest.id, role: 'task_runner' })).status).toBe(204);
     guestCookie = guest.cookie;
@@ -387,15 +382,7 @@ describe.skipIf(!terraformBinary)(`${terraformBinary ?? 'terraform'} against the
     await t.app.listen({ port, host: '127.0.0.1' });
     t.secrets.add(BACKEND_PASSWORD);
     p = await createProjectFixture(t, { 'tf/main.tf': MAIN_TF });
-    const key = await t.request('POST', `${p.base}/keys`, {
-      as: t.adminCookie,
-      body: {
-        name: 'state backend',
-        type: 'login_password',
-        login_password: { login: BACKEND_LOGIN, password: BACKEND_PASSWORD },
-      },
-    });
-    keyId = (key.body as { id: number }).id;
+    keyId = await p.createLoginPasswordKey('state backend', BACKEND_LOGIN, BACKEND_PASSWORD);
   });
   afterAll(() => t.close());
 
