@@ -533,55 +533,37 @@ describe.each(dialects)('integrations on %s', (dialect) => {
       repository: { name: 'other', stars: 7, tags: [] },
       ok: false,
     });
-    const cases: {
+    interface MatcherCase {
       name: string;
       matcher: Record<string, unknown>;
       fires: string[];
       silent: string[];
       headers?: (payload: string) => Record<string, string>;
-    }[] = [
-      {
-        name: 'json equals',
-        matcher: { match_type: 'body', body_data_type: 'json', key: 'ref', method: 'equals', value: 'refs/heads/main' },
-        fires: [push],
-        silent: [other, 'not json'],
-      },
-      {
-        name: 'json number',
-        matcher: { match_type: 'body', body_data_type: 'json', key: 'repository.stars', method: 'equals', value: '42' },
-        fires: [push],
-        silent: [other],
-      },
-      {
-        name: 'json array index',
-        matcher: { match_type: 'body', body_data_type: 'json', key: 'repository.tags.1', method: 'equals', value: 'b' },
-        fires: [push],
-        silent: [other],
-      },
-      {
-        name: 'json unequals',
-        matcher: {
-          match_type: 'body',
-          body_data_type: 'json',
-          key: 'repository.name',
-          method: 'unequals',
-          value: 'gantry',
-        },
-        fires: [other],
-        silent: [push],
-      },
-      {
-        name: 'json contains',
-        matcher: { match_type: 'body', body_data_type: 'json', key: 'ref', method: 'contains', value: 'heads/ma' },
-        fires: [push],
-        silent: [other],
-      },
-      {
-        name: 'json boolean',
-        matcher: { match_type: 'body', body_data_type: 'json', key: 'ok', method: 'equals', value: 'true' },
-        fires: [push],
-        silent: [other],
-      },
+    }
+    /** A matcher on the JSON body's `key`: by default it fires on the push and stays silent on the other payload. */
+    const jsonBodyCase = (
+      name: string,
+      { key, method, value }: { key: string; method: string; value: string },
+      fires = [push],
+      silent = [other],
+    ): MatcherCase => ({
+      name,
+      matcher: { match_type: 'body', body_data_type: 'json', key, method, value },
+      fires,
+      silent,
+    });
+    const cases: MatcherCase[] = [
+      jsonBodyCase(
+        'json equals',
+        { key: 'ref', method: 'equals', value: 'refs/heads/main' },
+        [push],
+        [other, 'not json'],
+      ),
+      jsonBodyCase('json number', { key: 'repository.stars', method: 'equals', value: '42' }),
+      jsonBodyCase('json array index', { key: 'repository.tags.1', method: 'equals', value: 'b' }),
+      jsonBodyCase('json unequals', { key: 'repository.name', method: 'unequals', value: 'gantry' }, [other], [push]),
+      jsonBodyCase('json contains', { key: 'ref', method: 'contains', value: 'heads/ma' }),
+      jsonBodyCase('json boolean', { key: 'ok', method: 'equals', value: 'true' }),
       {
         name: 'string body',
         matcher: { match_type: 'body', body_data_type: 'string', method: 'contains', value: '"stars":42' },
@@ -606,22 +588,13 @@ describe.each(dialects)('integrations on %s', (dialect) => {
       const integration = await createIntegration({ name: `Matcher ${c.name}` });
       await addMatcher(integration.id, { name: c.name, ...c.matcher });
       const alias = await addAlias(integration.id);
-      for (const payload of c.fires) {
-        expect(
-          startedTaskId(
-            await hook(alias, { body: payload, headers: { 'content-type': 'text/plain', ...c.headers?.(payload) } }),
-          ),
-          `${c.name} fires on ${payload}`,
-        ).toBeDefined();
-      }
-      for (const payload of c.silent) {
-        expect(
-          startedTaskId(
-            await hook(alias, { body: payload, headers: { 'content-type': 'text/plain', ...c.headers?.(payload) } }),
-          ),
-          `${c.name} stays silent on ${payload}`,
-        ).toBeUndefined();
-      }
+      const start = async (payload: string) =>
+        startedTaskId(
+          await hook(alias, { body: payload, headers: { 'content-type': 'text/plain', ...c.headers?.(payload) } }),
+        );
+      for (const payload of c.fires) expect(await start(payload), `${c.name} fires on ${payload}`).toBeDefined();
+      for (const payload of c.silent)
+        expect(await start(payload), `${c.name} stays silent on ${payload}`).toBeUndefined();
     }
     expect(await lastEvents()).toContainEqual(
       expect.stringContaining('started nothing: matcher "header" did not match'),
