@@ -281,38 +281,17 @@ describe.each(dialects)('task request rights on %s', (dialect) => {
       ],
     });
     const as = cookies.runner;
-    await expectRefused(as, typed, {}, 'Version is required');
-    await expectRefused(as, typed, { environment: JSON.stringify({ version: '  ' }) }, 'Version is required');
-    await expectRefused(
-      as,
-      typed,
-      { environment: JSON.stringify({ version: '1', count: 'x1' }) },
-      'Count: Must be integer',
-    );
-    await expectRefused(
-      as,
-      typed,
-      { environment: JSON.stringify({ version: '1', count: 3.5 }) },
-      'Count: Must be integer',
-    );
-    await expectRefused(
-      as,
-      typed,
-      { environment: JSON.stringify({ version: '1', count: true }) },
-      'Count: Must be integer',
-    );
-    await expectRefused(
-      as,
-      typed,
-      { environment: JSON.stringify({ version: '1', region: 'us' }) },
-      'Region must be one of its values',
-    );
-    await expectRefused(
-      as,
-      typed,
-      { environment: JSON.stringify({ version: { nested: 1 } }) },
-      'Version must be a single value',
-    );
+    const refusals: Array<[answers: Record<string, unknown> | undefined, message: string]> = [
+      [undefined, 'Version is required'],
+      [{ version: '  ' }, 'Version is required'],
+      [{ version: '1', count: 'x1' }, 'Count: Must be integer'],
+      [{ version: '1', count: 3.5 }, 'Count: Must be integer'],
+      [{ version: '1', count: true }, 'Count: Must be integer'],
+      [{ version: '1', region: 'us' }, 'Region must be one of its values'],
+      [{ version: { nested: 1 } }, 'Version must be a single value'],
+    ];
+    for (const [answers, message] of refusals)
+      await expectRefused(as, typed, answers ? { environment: JSON.stringify(answers) } : {}, message);
     await expectAccepted(as, typed, { environment: JSON.stringify({ version: '1', count: '-4', region: 'eu' }) });
     await expectAccepted(as, typed, { environment: JSON.stringify({ version: '1', count: 7 }) });
   });
