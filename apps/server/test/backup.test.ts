@@ -8,6 +8,15 @@ const dialects = await listTestDialects();
 
 type Json = Record<string, unknown>;
 
+/** A webhook matcher that starts a task only for a push to main: what the projects below back up and restore. */
+const MAIN_BRANCH_MATCHER = {
+  match_type: 'body',
+  method: 'equals',
+  body_data_type: 'json',
+  key: 'ref',
+  value: 'refs/heads/main',
+};
+
 /** A Semaphore-written backup (2.x shape) touching every section, with fields Gantry does not keep. */
 function semaphoreBackup(name: string): Json {
   return {
@@ -96,16 +105,7 @@ function semaphoreBackup(name: string): Json {
         template: 'Build app',
         auth_secret: 'Webhook token',
         aliases: ['semaphoreAlias0001'],
-        matchers: [
-          {
-            name: 'main branch',
-            match_type: 'body',
-            method: 'equals',
-            body_data_type: 'json',
-            key: 'ref',
-            value: 'refs/heads/main',
-          },
-        ],
+        matchers: [{ name: 'main branch', ...MAIN_BRANCH_MATCHER }],
         extract_values: [
           {
             name: 'commit',
@@ -268,18 +268,7 @@ describe.each(dialects)('project backup and restore on %s', (dialect) => {
       task_params: { message: 'hook', inventory_id: inventory.id },
     });
     const one = `${base}/integrations/${String(integration.id)}`;
-    await post(
-      `${one}/matchers`,
-      {
-        name: 'main',
-        match_type: 'body',
-        body_data_type: 'json',
-        key: 'ref',
-        method: 'equals',
-        value: 'refs/heads/main',
-      },
-      200,
-    );
+    await post(`${one}/matchers`, { name: 'main', ...MAIN_BRANCH_MATCHER }, 200);
     await post(`${one}/values`, { name: 'sha', value_source: 'header', key: 'X-Sha', variable: 'sha' });
     await post(`${one}/aliases`, undefined, 200);
     await post(`${base}/integrations/aliases`, undefined, 200);
@@ -348,16 +337,7 @@ describe.each(dialects)('project backup and restore on %s', (dialect) => {
       template: 'Script',
       auth_secret: 'vault',
       aliases: [expect.stringMatching(/^[A-Za-z0-9_-]{32}$/)],
-      matchers: [
-        {
-          name: 'main',
-          match_type: 'body',
-          method: 'equals',
-          body_data_type: 'json',
-          key: 'ref',
-          value: 'refs/heads/main',
-        },
-      ],
+      matchers: [{ name: 'main', ...MAIN_BRANCH_MATCHER }],
       extract_values: [
         {
           name: 'sha',
@@ -642,14 +622,7 @@ describe.each(dialects)('project backup and restore on %s', (dialect) => {
     });
     const one = `${base}/integrations/${String(integration?.id)}`;
     expect(await list(`${one}/matchers`)).toEqual([
-      expect.objectContaining({
-        name: 'main branch',
-        match_type: 'body',
-        method: 'equals',
-        body_data_type: 'json',
-        key: 'ref',
-        value: 'refs/heads/main',
-      }),
+      expect.objectContaining({ name: 'main branch', ...MAIN_BRANCH_MATCHER }),
     ]);
     expect(await list(`${one}/values`)).toEqual([
       expect.objectContaining({
