@@ -62,19 +62,17 @@ describe.each(dialects)('workflow step outputs on %s', (dialect) => {
   }
   const stepOf = (run: RunDetail, key: string) => run.steps.find((s) => s.key === key) as StepRun;
 
+  /** A template step whose inputs are the named outputs of step `from`, each into the variable of its name. */
+  const stepTakingOutputs = (key: string, templateId: number, from: string, outputs: string[]) => ({
+    key,
+    kind: 'template',
+    template_id: templateId,
+    inputs: outputs.map((name) => ({ variable: name, source: 'output', step: from, output: name })),
+  });
+
   const releaseSteps = (deployExtra: Record<string, unknown> = {}) => [
     { key: 'build', kind: 'template', template_id: templates.build, outputs: ['artifact', 'token', 'count'] },
-    {
-      key: 'deploy',
-      kind: 'template',
-      template_id: templates.deploy,
-      inputs: [
-        { variable: 'artifact', source: 'output', step: 'build', output: 'artifact' },
-        { variable: 'token', source: 'output', step: 'build', output: 'token' },
-        { variable: 'count', source: 'output', step: 'build', output: 'count' },
-      ],
-      ...deployExtra,
-    },
+    { ...stepTakingOutputs('deploy', templates.deploy, 'build', ['artifact', 'token', 'count']), ...deployExtra },
   ];
   const releaseEdges = [{ from: 'build', to: 'deploy', on: 'success' }];
 
@@ -139,12 +137,7 @@ describe.each(dialects)('workflow step outputs on %s', (dialect) => {
     const workflowId = await createWorkflow(
       [
         { key: 'build', kind: 'template', template_id: templates.quiet, outputs: ['artifact'] },
-        {
-          key: 'deploy',
-          kind: 'template',
-          template_id: templates.deploy,
-          inputs: [{ variable: 'artifact', source: 'output', step: 'build', output: 'artifact' }],
-        },
+        stepTakingOutputs('deploy', templates.deploy, 'build', ['artifact']),
       ],
       releaseEdges,
     );
@@ -185,15 +178,7 @@ describe.each(dialects)('workflow step outputs on %s', (dialect) => {
 
   it('a retried run keeps the outputs of the steps it keeps, and the steps run again take them', async () => {
     const workflowId = await createWorkflow(
-      [
-        releaseSteps()[0],
-        {
-          key: 'gate',
-          kind: 'template',
-          template_id: templates.gate,
-          inputs: [{ variable: 'artifact', source: 'output', step: 'build', output: 'artifact' }],
-        },
-      ],
+      [releaseSteps()[0], stepTakingOutputs('gate', templates.gate, 'build', ['artifact'])],
       [{ from: 'build', to: 'gate', on: 'success' }],
     );
     const first = await runToEnd(workflowId);
@@ -229,15 +214,7 @@ describe.each(dialects)('workflow step outputs on %s', (dialect) => {
     const workflowId = await createWorkflow(
       [
         { key: 'stats', kind: 'template', template_id: statsTemplate, outputs: ['version', 'note'] },
-        {
-          key: 'deploy',
-          kind: 'template',
-          template_id: templates.deploy,
-          inputs: [
-            { variable: 'version', source: 'output', step: 'stats', output: 'version' },
-            { variable: 'note', source: 'output', step: 'stats', output: 'note' },
-          ],
-        },
+        stepTakingOutputs('deploy', templates.deploy, 'stats', ['version', 'note']),
       ],
       [{ from: 'stats', to: 'deploy', on: 'success' }],
     );
