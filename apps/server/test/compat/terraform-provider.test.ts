@@ -8,6 +8,54 @@ const dialects = await listTestDialects();
 
 type Json = Record<string, unknown>;
 
+interface OperationSpec {
+  method: string;
+  path: string;
+  status: number;
+  decodes?: string;
+}
+
+type CollectionPart = 'create' | 'list' | 'read' | 'update' | 'delete';
+
+/** go-swagger's name of an operation on a project collection: its method, then the words of its path. */
+type CollectionOperationName<P extends CollectionPart, C extends string, I extends string> = {
+  create: `PostProjectProjectID${C}`;
+  list: `GetProjectProjectID${C}`;
+  read: `GetProjectProjectID${C}${I}`;
+  update: `PutProjectProjectID${C}${I}`;
+  delete: `DeleteProjectProjectID${C}${I}`;
+}[P];
+
+/** The parts of a collection the provider manages without listing it. */
+const ITEM_ONLY = ['create', 'read', 'update', 'delete'] as const;
+
+/**
+ * The operations the provider calls on one collection of a project (all five parts unless `parts` says which), as
+ * go-swagger declares them: create answers 201 with the model, list 200 with a list of it, read 200 with it, update
+ * and delete 204. `itemPath` is the item's path below the project (`repositories/{repository_id}`).
+ */
+function projectCollection<C extends string, I extends string, P extends CollectionPart = CollectionPart>(
+  collection: C,
+  item: I,
+  itemPath: string,
+  model: string,
+  parts: readonly P[] = ['create', 'list', 'read', 'update', 'delete'] as P[],
+): Record<CollectionOperationName<P, C, I>, OperationSpec> {
+  const path = `/project/{project_id}/${itemPath.slice(0, itemPath.indexOf('/'))}`;
+  const one = `/project/{project_id}/${itemPath}`;
+  const operations: Record<CollectionPart, [name: string, spec: OperationSpec]> = {
+    create: [`PostProjectProjectID${collection}`, { method: 'POST', path, status: 201, decodes: model }],
+    list: [`GetProjectProjectID${collection}`, { method: 'GET', path, status: 200, decodes: `${model}[]` }],
+    read: [`GetProjectProjectID${collection}${item}`, { method: 'GET', path: one, status: 200, decodes: model }],
+    update: [`PutProjectProjectID${collection}${item}`, { method: 'PUT', path: one, status: 204 }],
+    delete: [`DeleteProjectProjectID${collection}${item}`, { method: 'DELETE', path: one, status: 204 }],
+  };
+  return Object.fromEntries(parts.map((part) => operations[part])) as Record<
+    CollectionOperationName<P, C, I>,
+    OperationSpec
+  >;
+}
+
 /**
  * Every operation the community Terraform provider (CruGlobal/terraform-provider-semaphoreui) calls, as
  * its go-swagger client declares it: method, path pattern (trailing slashes included), the status codes
@@ -34,176 +82,14 @@ const PROVIDER_OPERATIONS = {
   },
   PutProjectProjectIDUsersUserID: { method: 'PUT', path: '/project/{project_id}/users/{user_id}', status: 204 },
   DeleteProjectProjectIDUsersUserID: { method: 'DELETE', path: '/project/{project_id}/users/{user_id}', status: 204 },
-  PostProjectProjectIDKeys: { method: 'POST', path: '/project/{project_id}/keys', status: 201, decodes: 'AccessKey' },
-  GetProjectProjectIDKeys: { method: 'GET', path: '/project/{project_id}/keys', status: 200, decodes: 'AccessKey[]' },
-  PutProjectProjectIDKeysKeyID: { method: 'PUT', path: '/project/{project_id}/keys/{key_id}', status: 204 },
-  DeleteProjectProjectIDKeysKeyID: { method: 'DELETE', path: '/project/{project_id}/keys/{key_id}', status: 204 },
-  PostProjectProjectIDRepositories: {
-    method: 'POST',
-    path: '/project/{project_id}/repositories',
-    status: 201,
-    decodes: 'Repository',
-  },
-  GetProjectProjectIDRepositories: {
-    method: 'GET',
-    path: '/project/{project_id}/repositories',
-    status: 200,
-    decodes: 'Repository[]',
-  },
-  GetProjectProjectIDRepositoriesRepositoryID: {
-    method: 'GET',
-    path: '/project/{project_id}/repositories/{repository_id}',
-    status: 200,
-    decodes: 'Repository',
-  },
-  PutProjectProjectIDRepositoriesRepositoryID: {
-    method: 'PUT',
-    path: '/project/{project_id}/repositories/{repository_id}',
-    status: 204,
-  },
-  DeleteProjectProjectIDRepositoriesRepositoryID: {
-    method: 'DELETE',
-    path: '/project/{project_id}/repositories/{repository_id}',
-    status: 204,
-  },
-  PostProjectProjectIDInventory: {
-    method: 'POST',
-    path: '/project/{project_id}/inventory',
-    status: 201,
-    decodes: 'Inventory',
-  },
-  GetProjectProjectIDInventory: {
-    method: 'GET',
-    path: '/project/{project_id}/inventory',
-    status: 200,
-    decodes: 'Inventory[]',
-  },
-  GetProjectProjectIDInventoryInventoryID: {
-    method: 'GET',
-    path: '/project/{project_id}/inventory/{inventory_id}',
-    status: 200,
-    decodes: 'Inventory',
-  },
-  PutProjectProjectIDInventoryInventoryID: {
-    method: 'PUT',
-    path: '/project/{project_id}/inventory/{inventory_id}',
-    status: 204,
-  },
-  DeleteProjectProjectIDInventoryInventoryID: {
-    method: 'DELETE',
-    path: '/project/{project_id}/inventory/{inventory_id}',
-    status: 204,
-  },
-  PostProjectProjectIDEnvironment: {
-    method: 'POST',
-    path: '/project/{project_id}/environment',
-    status: 201,
-    decodes: 'Environment',
-  },
-  GetProjectProjectIDEnvironmentEnvironmentID: {
-    method: 'GET',
-    path: '/project/{project_id}/environment/{environment_id}',
-    status: 200,
-    decodes: 'Environment',
-  },
-  PutProjectProjectIDEnvironmentEnvironmentID: {
-    method: 'PUT',
-    path: '/project/{project_id}/environment/{environment_id}',
-    status: 204,
-  },
-  DeleteProjectProjectIDEnvironmentEnvironmentID: {
-    method: 'DELETE',
-    path: '/project/{project_id}/environment/{environment_id}',
-    status: 204,
-  },
-  PostProjectProjectIDViews: { method: 'POST', path: '/project/{project_id}/views', status: 201, decodes: 'View' },
-  GetProjectProjectIDViews: { method: 'GET', path: '/project/{project_id}/views', status: 200, decodes: 'View[]' },
-  GetProjectProjectIDViewsViewID: {
-    method: 'GET',
-    path: '/project/{project_id}/views/{view_id}',
-    status: 200,
-    decodes: 'View',
-  },
-  PutProjectProjectIDViewsViewID: { method: 'PUT', path: '/project/{project_id}/views/{view_id}', status: 204 },
-  DeleteProjectProjectIDViewsViewID: { method: 'DELETE', path: '/project/{project_id}/views/{view_id}', status: 204 },
-  PostProjectProjectIDTemplates: {
-    method: 'POST',
-    path: '/project/{project_id}/templates',
-    status: 201,
-    decodes: 'Template',
-  },
-  GetProjectProjectIDTemplates: {
-    method: 'GET',
-    path: '/project/{project_id}/templates',
-    status: 200,
-    decodes: 'Template[]',
-  },
-  GetProjectProjectIDTemplatesTemplateID: {
-    method: 'GET',
-    path: '/project/{project_id}/templates/{template_id}',
-    status: 200,
-    decodes: 'Template',
-  },
-  PutProjectProjectIDTemplatesTemplateID: {
-    method: 'PUT',
-    path: '/project/{project_id}/templates/{template_id}',
-    status: 204,
-  },
-  DeleteProjectProjectIDTemplatesTemplateID: {
-    method: 'DELETE',
-    path: '/project/{project_id}/templates/{template_id}',
-    status: 204,
-  },
-  PostProjectProjectIDSchedules: {
-    method: 'POST',
-    path: '/project/{project_id}/schedules',
-    status: 201,
-    decodes: 'Schedule',
-  },
-  GetProjectProjectIDSchedulesScheduleID: {
-    method: 'GET',
-    path: '/project/{project_id}/schedules/{schedule_id}',
-    status: 200,
-    decodes: 'Schedule',
-  },
-  PutProjectProjectIDSchedulesScheduleID: {
-    method: 'PUT',
-    path: '/project/{project_id}/schedules/{schedule_id}',
-    status: 204,
-  },
-  DeleteProjectProjectIDSchedulesScheduleID: {
-    method: 'DELETE',
-    path: '/project/{project_id}/schedules/{schedule_id}',
-    status: 204,
-  },
-  PostProjectProjectIDIntegrations: {
-    method: 'POST',
-    path: '/project/{project_id}/integrations',
-    status: 201,
-    decodes: 'Integration',
-  },
-  GetProjectProjectIDIntegrations: {
-    method: 'GET',
-    path: '/project/{project_id}/integrations',
-    status: 200,
-    decodes: 'Integration[]',
-  },
-  GetProjectProjectIDIntegrationsIntegrationID: {
-    method: 'GET',
-    path: '/project/{project_id}/integrations/{integration_id}',
-    status: 200,
-    decodes: 'Integration',
-  },
-  PutProjectProjectIDIntegrationsIntegrationID: {
-    method: 'PUT',
-    path: '/project/{project_id}/integrations/{integration_id}',
-    status: 204,
-  },
-  DeleteProjectProjectIDIntegrationsIntegrationID: {
-    method: 'DELETE',
-    path: '/project/{project_id}/integrations/{integration_id}',
-    status: 204,
-  },
+  ...projectCollection('Keys', 'KeyID', 'keys/{key_id}', 'AccessKey', ['create', 'list', 'update', 'delete']),
+  ...projectCollection('Repositories', 'RepositoryID', 'repositories/{repository_id}', 'Repository'),
+  ...projectCollection('Inventory', 'InventoryID', 'inventory/{inventory_id}', 'Inventory'),
+  ...projectCollection('Environment', 'EnvironmentID', 'environment/{environment_id}', 'Environment', ITEM_ONLY),
+  ...projectCollection('Views', 'ViewID', 'views/{view_id}', 'View'),
+  ...projectCollection('Templates', 'TemplateID', 'templates/{template_id}', 'Template'),
+  ...projectCollection('Schedules', 'ScheduleID', 'schedules/{schedule_id}', 'Schedule', ITEM_ONLY),
+  ...projectCollection('Integrations', 'IntegrationID', 'integrations/{integration_id}', 'Integration'),
   PostProjectProjectIDIntegrationsIntegrationIDAliases: {
     method: 'POST',
     path: '/project/{project_id}/integrations/{integration_id}/aliases',
@@ -238,7 +124,7 @@ const PROVIDER_OPERATIONS = {
     path: '/project/{project_id}/integrations/aliases/{alias_id}',
     status: 204,
   },
-} as const satisfies Record<string, { method: string; path: string; status: number; decodes?: string }>;
+} as const satisfies Record<string, OperationSpec>;
 
 type Operation = keyof typeof PROVIDER_OPERATIONS;
 
@@ -278,7 +164,7 @@ describe.each(dialects)('the Terraform provider against Gantry (%s)', (dialect) 
   const called = new Set<Operation>();
 
   async function call(operation: Operation, params: Record<string, number | string>, body?: Json): Promise<unknown> {
-    const spec: { method: string; path: string; status: number; decodes?: string } = PROVIDER_OPERATIONS[operation];
+    const spec: OperationSpec = PROVIDER_OPERATIONS[operation];
     const path = spec.path.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name]));
     const response = await t.request(spec.method, `/api${path}`, {
       headers: {
