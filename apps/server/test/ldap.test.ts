@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigInput } from '../src/config.ts';
 import { readTestEnvironment } from '../src/config.ts';
-import { BARE_ADMIN_PASSWORD, openBareApp } from './bare-app.ts';
+import { openBareApp } from './bare-app.ts';
 import {
   isSlapdInstalled,
   LDAP_ROOT_DN,
@@ -187,12 +187,7 @@ describe.runIf(available || readTestEnvironment().ci)('LDAP sign-in against a re
       if (!slapd) throw new Error('slapd did not start');
       const bare = await openBareApp(ldapConfig(slapd, overrides));
       try {
-        const response = await bare.app.inject({
-          method: 'POST',
-          url: '/api/auth/login',
-          payload: { auth: 'carol', password: CAROL_PASSWORD },
-        });
-        return response.statusCode;
+        return (await bare.signIn('carol', CAROL_PASSWORD)).statusCode;
       } finally {
         await bare.close();
       }
@@ -228,21 +223,9 @@ describe.runIf(available || readTestEnvironment().ci)('LDAP sign-in against a re
       if (!slapd) throw new Error('slapd did not start');
       const bare = await openBareApp(ldapConfig(slapd, { password_login_disabled: true }));
       try {
-        expect((await bare.app.inject({ method: 'GET', url: '/api/auth/login' })).json()).toMatchObject({
-          login_with_password: true,
-        });
-        const local = await bare.app.inject({
-          method: 'POST',
-          url: '/api/auth/login',
-          payload: { auth: 'admin', password: BARE_ADMIN_PASSWORD },
-        });
-        expect(local.statusCode).toBe(401);
-        const directory = await bare.app.inject({
-          method: 'POST',
-          url: '/api/auth/login',
-          payload: { auth: 'carol', password: CAROL_PASSWORD },
-        });
-        expect(directory.statusCode).toBe(204);
+        expect(await bare.readLoginOptions()).toMatchObject({ login_with_password: true });
+        expect((await bare.signIn()).statusCode).toBe(401);
+        expect((await bare.signIn('carol', CAROL_PASSWORD)).statusCode).toBe(204);
       } finally {
         await bare.close();
       }

@@ -1,6 +1,6 @@
 import * as OTPAuth from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BARE_ADMIN_PASSWORD, openBareApp } from './bare-app.ts';
+import { openBareApp } from './bare-app.ts';
 import { startOidcTestProvider, type OidcTestProvider } from './oidc-test-provider.ts';
 import { createTestApp, type TestApp, type TestResponse } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
@@ -323,14 +323,8 @@ describe('password sign-in switched off', () => {
     for (const overrides of [{ password_login_disabled: true }, { password_login_disable: true }]) {
       const locked = await openBareApp(overrides);
       try {
-        expect((await locked.app.inject({ method: 'GET', url: '/api/auth/login' })).json()).toMatchObject({
-          login_with_password: false,
-        });
-        const login = await locked.app.inject({
-          method: 'POST',
-          url: '/api/auth/login',
-          payload: { auth: 'admin', password: BARE_ADMIN_PASSWORD },
-        });
+        expect(await locked.readLoginOptions()).toMatchObject({ login_with_password: false });
+        const login = await locked.signIn();
         expect(login.statusCode).toBe(403);
         expect(login.headers['set-cookie']).toBeUndefined();
       } finally {
