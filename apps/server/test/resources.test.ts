@@ -111,41 +111,36 @@ describe.each(dialects)('project resources on %s', (dialect) => {
   });
 
   it('repositories: URL kinds and branch rules of the seed', async () => {
-    const bad = await t.request('POST', `${base}/repositories`, {
-      as: t.adminCookie,
-      body: { name: 'r', git_url: 'ftp://example.com/x.git', git_branch: 'main', ssh_key_id: ids.key },
-    });
-    expect(bad.body).toMatchObject({ error: 'Incorrect URL' });
+    expect(
+      await post(
+        '/repositories',
+        { name: 'r', git_url: 'ftp://example.com/x.git', git_branch: 'main', ssh_key_id: ids.key },
+        400,
+      ),
+    ).toMatchObject({ error: 'Incorrect URL' });
     // Every URL without a scheme is ssh; what git would take for an option or a remote helper is no URL.
     for (const gitUrl of ['tmp/path', 'host:repo.git']) {
-      const created = await t.request('POST', `${base}/repositories`, {
-        as: t.adminCookie,
-        body: { name: gitUrl, git_url: gitUrl, git_branch: 'main', ssh_key_id: ids.key },
-      });
-      expect(created.status, gitUrl).toBe(201);
+      await post('/repositories', { name: gitUrl, git_url: gitUrl, git_branch: 'main', ssh_key_id: ids.key });
     }
     for (const gitUrl of ['-uhelp', 'ext::sh -c id', 'ext::x']) {
-      const refused = await t.request('POST', `${base}/repositories`, {
-        as: t.adminCookie,
-        body: { name: 'r', git_url: gitUrl, git_branch: 'main', ssh_key_id: ids.key },
-      });
-      expect(refused.body, gitUrl).toMatchObject({ error: 'Incorrect URL' });
+      expect(
+        await post('/repositories', { name: 'r', git_url: gitUrl, git_branch: 'main', ssh_key_id: ids.key }, 400),
+        gitUrl,
+      ).toMatchObject({ error: 'Incorrect URL' });
     }
-    const noBranch = await t.request('POST', `${base}/repositories`, {
-      as: t.adminCookie,
-      body: { name: 'r', git_url: 'https://example.com/x.git', git_branch: '', ssh_key_id: ids.key },
+    expect(
+      await post(
+        '/repositories',
+        { name: 'r', git_url: 'https://example.com/x.git', git_branch: '', ssh_key_id: ids.key },
+        400,
+      ),
+    ).toMatchObject({ error: 'Branch is required' });
+    expect(await post('/repositories', { name: 'r', git_url: '/srv/repo' }, 400)).toMatchObject({
+      error: 'Access key is required',
     });
-    expect(noBranch.body).toMatchObject({ error: 'Branch is required' });
-    const noKey = await t.request('POST', `${base}/repositories`, {
-      as: t.adminCookie,
-      body: { name: 'r', git_url: '/srv/repo' },
+    expect(await post('/repositories', { name: 'r', git_url: '/srv/repo', ssh_key_id: 999999 }, 400)).toMatchObject({
+      error: 'Access key not found in this project',
     });
-    expect(noKey.body).toMatchObject({ error: 'Access key is required' });
-    const foreignKey = await t.request('POST', `${base}/repositories`, {
-      as: t.adminCookie,
-      body: { name: 'r', git_url: '/srv/repo', ssh_key_id: 999999 },
-    });
-    expect(foreignKey.body).toMatchObject({ error: 'Access key not found in this project' });
 
     for (const url of [
       'git@github.com:org/repo.git',
@@ -168,28 +163,18 @@ describe.each(dialects)('project resources on %s', (dialect) => {
   });
 
   it('inventories: static, static-yaml and file, with credentials required and paths kept inside the repository', async () => {
-    const noCredentials = await t.request('POST', `${base}/inventory`, {
-      as: t.adminCookie,
-      body: { name: 'i', type: 'static', inventory: 'localhost' },
+    expect(await post('/inventory', { name: 'i', type: 'static', inventory: 'localhost' }, 400)).toMatchObject({
+      error: 'User credentials are required',
     });
-    expect(noCredentials.body).toMatchObject({ error: 'User credentials are required' });
     for (const path of ['/etc/hosts', '../outside', 'a/../../b']) {
-      const escaping = await t.request('POST', `${base}/inventory`, {
-        as: t.adminCookie,
-        body: { name: 'i', type: 'file', inventory: path, ssh_key_id: ids.key },
-      });
-      expect(escaping.body).toMatchObject({ error: 'Invalid inventory file pathname. Must be: path/to/inventory.' });
+      expect(
+        await post('/inventory', { name: 'i', type: 'file', inventory: path, ssh_key_id: ids.key }, 400),
+      ).toMatchObject({ error: 'Invalid inventory file pathname. Must be: path/to/inventory.' });
     }
-    const missingPath = await t.request('POST', `${base}/inventory`, {
-      as: t.adminCookie,
-      body: { name: 'i', type: 'file', inventory: '', ssh_key_id: ids.key },
-    });
-    expect(missingPath.body).toMatchObject({ error: 'Path is required' });
-    const unknownType = await t.request('POST', `${base}/inventory`, {
-      as: t.adminCookie,
-      body: { name: 'i', type: 'dynamic', ssh_key_id: ids.key },
-    });
-    expect(unknownType.status).toBe(400);
+    expect(
+      await post('/inventory', { name: 'i', type: 'file', inventory: '', ssh_key_id: ids.key }, 400),
+    ).toMatchObject({ error: 'Path is required' });
+    await post('/inventory', { name: 'i', type: 'dynamic', ssh_key_id: ids.key }, 400);
 
     const ini = await post('/inventory', {
       name: 'hosts',
@@ -435,11 +420,9 @@ describe.each(dialects)('project resources on %s', (dialect) => {
       start_version: '9',
     });
     expect(deploy).toMatchObject({ type: 'deploy', build_template_id: build.id, autorun: true, start_version: null });
-    const notABuild = await t.request('POST', `${base}/templates`, {
-      as: t.adminCookie,
-      body: { ...templateBody(), type: 'deploy', build_template_id: deploy.id },
-    });
-    expect(notABuild.body).toMatchObject({ error: 'Build template must be a build template of this project' });
+    expect(
+      await post('/templates', { ...templateBody(), type: 'deploy', build_template_id: deploy.id }, 400),
+    ).toMatchObject({ error: 'Build template must be a build template of this project' });
     const refs = (await t.request('GET', `${base}/templates/${build.id}/refs`, { as: t.adminCookie })).body;
     expect(refs).toMatchObject({ templates: [{ id: deploy.id, name: 'Deploy' }] });
     expect((await t.request('DELETE', `${base}/templates/${build.id}`, { as: t.adminCookie })).body).toMatchObject({
