@@ -20,6 +20,12 @@ describe.each(dialects)('project resources on %s', (dialect) => {
     return response.body as { id: number } & Record<string, unknown>;
   };
 
+  type Refusal = [body: Record<string, unknown>, error: string];
+  /** Posts each body to `path`: the server must refuse every one with its error. */
+  const expectRefusals = async (path: string, refusals: Refusal[]) => {
+    for (const [body, error] of refusals) expect(await post(path, body, 400)).toMatchObject({ error });
+  };
+
   const t = useTestApp(dialect);
   beforeAll(async () => {
     for (const secret of [PRIVATE_KEY, 'key-passphrase-1', 'vault-Password-9', 'db-Password-7', 'env-Secret-5'])
@@ -37,16 +43,12 @@ describe.each(dialects)('project resources on %s', (dialect) => {
   });
 
   it('keys: secrets are required, encrypted at rest, never returned, and replaced only with override_secret', async () => {
-    expect(await post('/keys', { name: 'k', type: 'ssh', ssh: { private_key: '' } }, 400)).toMatchObject({
-      error: 'Private key is required',
-    });
-    expect(
-      await post('/keys', { name: 'k', type: 'login_password', login_password: { login: 'u' } }, 400),
-    ).toMatchObject({ error: 'Password is required' });
-    expect(await post('/keys', { name: '', type: 'none' }, 400)).toMatchObject({ error: 'Name is required' });
-    expect(
-      (await t.request('POST', `${base}/keys`, { as: t.adminCookie, body: { name: 'x', type: 'rsa' } })).status,
-    ).toBe(400);
+    await expectRefusals('/keys', [
+      [{ name: 'k', type: 'ssh', ssh: { private_key: '' } }, 'Private key is required'],
+      [{ name: 'k', type: 'login_password', login_password: { login: 'u' } }, 'Password is required'],
+      [{ name: '', type: 'none' }, 'Name is required'],
+    ]);
+    await post('/keys', { name: 'x', type: 'rsa' }, 400);
 
     const ssh = await post('/keys', {
       name: 'deploy',
@@ -111,36 +113,19 @@ describe.each(dialects)('project resources on %s', (dialect) => {
   });
 
   it('repositories: URL kinds and branch rules of the seed', async () => {
-    expect(
-      await post(
-        '/repositories',
-        { name: 'r', git_url: 'ftp://example.com/x.git', git_branch: 'main', ssh_key_id: ids.key },
-        400,
-      ),
-    ).toMatchObject({ error: 'Incorrect URL' });
+    const withUrl = (gitUrl: string) => ({ name: 'r', git_url: gitUrl, git_branch: 'main', ssh_key_id: ids.key });
     // Every URL without a scheme is ssh; what git would take for an option or a remote helper is no URL.
-    for (const gitUrl of ['tmp/path', 'host:repo.git']) {
-      await post('/repositories', { name: gitUrl, git_url: gitUrl, git_branch: 'main', ssh_key_id: ids.key });
-    }
-    for (const gitUrl of ['-uhelp', 'ext::sh -c id', 'ext::x']) {
-      expect(
-        await post('/repositories', { name: 'r', git_url: gitUrl, git_branch: 'main', ssh_key_id: ids.key }, 400),
-        gitUrl,
-      ).toMatchObject({ error: 'Incorrect URL' });
-    }
-    expect(
-      await post(
-        '/repositories',
-        { name: 'r', git_url: 'https://example.com/x.git', git_branch: '', ssh_key_id: ids.key },
-        400,
-      ),
-    ).toMatchObject({ error: 'Branch is required' });
-    expect(await post('/repositories', { name: 'r', git_url: '/srv/repo' }, 400)).toMatchObject({
-      error: 'Access key is required',
-    });
-    expect(await post('/repositories', { name: 'r', git_url: '/srv/repo', ssh_key_id: 999999 }, 400)).toMatchObject({
-      error: 'Access key not found in this project',
-    });
+    for (const gitUrl of ['tmp/path', 'host:repo.git'])
+      await post('/repositories', { ...withUrl(gitUrl), name: gitUrl });
+    await expectRefusals('/repositories', [
+      ...['ftp://example.com/x.git', '-uhelp', 'ext::sh -c id', 'ext::x'].map((gitUrl): Refusal => [
+        withUrl(gitUrl),
+        'Incorrect URL',
+      ]),
+      [{ ...withUrl('https://example.com/x.git'), git_branch: '' }, 'Branch is required'],
+      [{ name: 'r', git_url: '/srv/repo' }, 'Access key is required'],
+      [{ name: 'r', git_url: '/srv/repo', ssh_key_id: 999999 }, 'Access key not found in this project'],
+    ]);
 
     for (const url of [
       'git@github.com:org/repo.git',
@@ -163,17 +148,15 @@ describe.each(dialects)('project resources on %s', (dialect) => {
   });
 
   it('inventories: static, static-yaml and file, with credentials required and paths kept inside the repository', async () => {
-    expect(await post('/inventory', { name: 'i', type: 'static', inventory: 'localhost' }, 400)).toMatchObject({
-      error: 'User credentials are required',
-    });
-    for (const path of ['/etc/hosts', '../outside', 'a/../../b']) {
-      expect(
-        await post('/inventory', { name: 'i', type: 'file', inventory: path, ssh_key_id: ids.key }, 400),
-      ).toMatchObject({ error: 'Invalid inventory file pathname. Must be: path/to/inventory.' });
-    }
-    expect(
-      await post('/inventory', { name: 'i', type: 'file', inventory: '', ssh_key_id: ids.key }, 400),
-    ).toMatchObject({ error: 'Path is required' });
+    const fileInventory = (path: string) => ({ name: 'i', type: 'file', inventory: path, ssh_key_id: ids.key });
+    await expectRefusals('/inventory', [
+      [{ name: 'i', type: 'static', inventory: 'localhost' }, 'User credentials are required'],
+      ...['/etc/hosts', '../outside', 'a/../../b'].map((path): Refusal => [
+        fileInventory(path),
+        'Invalid inventory file pathname. Must be: path/to/inventory.',
+      ]),
+      [fileInventory(''), 'Path is required'],
+    ]);
     await post('/inventory', { name: 'i', type: 'dynamic', ssh_key_id: ids.key }, 400);
 
     const ini = await post('/inventory', {
@@ -205,13 +188,11 @@ describe.each(dialects)('project resources on %s', (dialect) => {
   });
 
   it('variable groups: JSON validation, secrets created, updated and deleted, values never returned', async () => {
-    expect(await post('/environment', { name: 'e', json: '{bad' }, 400)).toMatchObject({
-      error: 'Extra variables must be valid JSON',
-    });
-    expect(await post('/environment', { name: 'e', json: '{}', env: '{"A": {"nested": 1}}' }, 400)).toMatchObject({
-      error: 'Environment variables must be valid JSON',
-    });
-    expect(await post('/environment', { name: '', json: '{}' }, 400)).toMatchObject({ error: 'Name is required' });
+    await expectRefusals('/environment', [
+      [{ name: 'e', json: '{bad' }, 'Extra variables must be valid JSON'],
+      [{ name: 'e', json: '{}', env: '{"A": {"nested": 1}}' }, 'Environment variables must be valid JSON'],
+      [{ name: '', json: '{}' }, 'Name is required'],
+    ]);
 
     const group = await post('/environment', {
       name: 'prod',
