@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { enumSurveyVar } from './survey-fixture.ts';
+import { VERSION_AND_COUNT_SURVEY, enumSurveyVar } from './survey-fixture.ts';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
 import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
@@ -274,11 +274,7 @@ describe.each(dialects)('task request rights on %s', (dialect) => {
   it('checks survey answers by type', async () => {
     const typed = await p.createTemplate({
       playbook: 'args.sh',
-      survey_vars: [
-        { name: 'version', title: 'Version', required: true },
-        { name: 'count', title: 'Count', type: 'int' },
-        { name: 'region', title: 'Region', type: 'enum', values: [{ name: 'Europe', value: 'eu' }] },
-      ],
+      survey_vars: [...VERSION_AND_COUNT_SURVEY, enumSurveyVar('region', 'Region', { Europe: 'eu' })],
     });
     const as = cookies.runner;
     const refusals: Array<[answers: Record<string, unknown> | undefined, message: string]> = [

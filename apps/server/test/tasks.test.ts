@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { isRunning } from '../../../packages/runner/test/support/process-state.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { VERSION_AND_COUNT_SURVEY } from './survey-fixture.ts';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
 import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
@@ -137,10 +138,7 @@ describe.each(dialects)('task engine on %s', (dialect) => {
   it('validates new tasks with the seed rules', async () => {
     const templateId = await p.createTemplate({
       playbook: 'hello.sh',
-      survey_vars: [
-        { name: 'version', title: 'Version', required: true },
-        { name: 'count', title: 'Count', type: 'int' },
-      ],
+      survey_vars: VERSION_AND_COUNT_SURVEY,
     });
     const post = (body: Record<string, unknown>) =>
       t.request('POST', `${p.base}/tasks`, { as: t.adminCookie, body: { template_id: templateId, ...body } });
