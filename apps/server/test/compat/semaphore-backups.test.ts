@@ -21,6 +21,21 @@ type Json = Record<string, unknown>;
  */
 const fixture = (name: string): string => readFileSync(new URL(`./fixtures/${name}.json`, import.meta.url), 'utf8');
 
+/** The ansible template every fixture holds, as it is restored whichever Semaphore wrote it; each test adds the rest. */
+const DEPLOY_SITE_TEMPLATE = {
+  name: 'Deploy site',
+  app: 'ansible',
+  type: '',
+  playbook: 'site.yml',
+  description: 'Rolls the site out',
+  autorun: false,
+  start_version: null,
+  repository: 'Playbooks',
+  inventory: 'Production hosts',
+  environment: 'Production vars',
+  build_template: null,
+};
+
 describe.each(dialects)('Semaphore backups restore whole (%s)', (dialect) => {
   let token: string;
   const t = useTestApp(dialect);
@@ -223,24 +238,14 @@ describe.each(dialects)('Semaphore backups restore whole (%s)', (dialect) => {
         survey_vars: [],
       }),
       {
-        name: 'Deploy site',
-        app: 'ansible',
-        type: '',
-        playbook: 'site.yml',
-        description: 'Rolls the site out',
+        ...DEPLOY_SITE_TEMPLATE,
         arguments: '["--forks","10"]',
         allow_override_args_in_task: true,
         allow_override_branch_in_task: false,
         allow_parallel_tasks: false,
         suppress_success_alerts: true,
-        autorun: false,
-        start_version: null,
         git_branch: null,
-        repository: 'Playbooks',
-        inventory: 'Production hosts',
-        environment: 'Production vars',
         view: 'Operations',
-        build_template: null,
         survey_vars: [
           {
             name: 'region',
@@ -293,24 +298,14 @@ describe.each(dialects)('Semaphore backups restore whole (%s)', (dialect) => {
     expect(restored.views).toEqual([['Operations', 0]]);
     expect(restored.templates).toEqual([
       {
-        name: 'Deploy site',
-        app: 'ansible',
-        type: '',
-        playbook: 'site.yml',
-        description: 'Rolls the site out',
+        ...DEPLOY_SITE_TEMPLATE,
         arguments: '[]',
         allow_override_args_in_task: false,
         allow_override_branch_in_task: false,
         allow_parallel_tasks: false,
         suppress_success_alerts: false,
-        autorun: false,
-        start_version: null,
         git_branch: 'release',
-        repository: 'Playbooks',
-        inventory: 'Production hosts',
-        environment: 'Production vars',
         view: 'Operations',
-        build_template: null,
         survey_vars: [
           {
             name: 'version',
@@ -432,24 +427,14 @@ describe.each(dialects)('Semaphore backups restore whole (%s)', (dialect) => {
     ]);
     expect(restored.templates).toEqual([
       {
-        name: 'Deploy site',
-        app: 'ansible',
-        type: '',
-        playbook: 'site.yml',
-        description: 'Rolls the site out',
+        ...DEPLOY_SITE_TEMPLATE,
         arguments: '["--diff"]',
         allow_override_args_in_task: true,
         allow_override_branch_in_task: true,
         allow_parallel_tasks: true,
         suppress_success_alerts: true,
-        autorun: false,
-        start_version: null,
         git_branch: 'main',
-        repository: 'Playbooks',
-        inventory: 'Production hosts',
-        environment: 'Production vars',
         view: null,
-        build_template: null,
         survey_vars: [
           {
             name: 'replicas',
