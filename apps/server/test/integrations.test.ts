@@ -103,6 +103,15 @@ describe.each(dialects)('integrations on %s', (dialect) => {
     return url.slice(url.lastIndexOf('/') + 1);
   }
 
+  /** A matcher on the JSON body's value at `key`; without `method` the server's default (equals) applies. */
+  const jsonBodyMatcher = (key: string, value: string, method?: string) => ({
+    match_type: 'body',
+    body_data_type: 'json',
+    key,
+    value,
+    ...(method ? { method } : {}),
+  });
+
   async function addMatcher(integrationId: number, fields: Record<string, unknown>) {
     const response = await api('POST', `/integrations/${integrationId}/matchers`, {
       name: 'm',
@@ -540,30 +549,20 @@ describe.each(dialects)('integrations on %s', (dialect) => {
       silent: string[];
       headers?: (payload: string) => Record<string, string>;
     }
-    /** A matcher on the JSON body's `key`: by default it fires on the push and stays silent on the other payload. */
+    /** A case of a JSON body matcher: by default it fires on the push and stays silent on the other payload. */
     const jsonBodyCase = (
       name: string,
-      { key, method, value }: { key: string; method: string; value: string },
+      matcher: Record<string, unknown>,
       fires = [push],
       silent = [other],
-    ): MatcherCase => ({
-      name,
-      matcher: { match_type: 'body', body_data_type: 'json', key, method, value },
-      fires,
-      silent,
-    });
+    ): MatcherCase => ({ name, matcher, fires, silent });
     const cases: MatcherCase[] = [
-      jsonBodyCase(
-        'json equals',
-        { key: 'ref', method: 'equals', value: 'refs/heads/main' },
-        [push],
-        [other, 'not json'],
-      ),
-      jsonBodyCase('json number', { key: 'repository.stars', method: 'equals', value: '42' }),
-      jsonBodyCase('json array index', { key: 'repository.tags.1', method: 'equals', value: 'b' }),
-      jsonBodyCase('json unequals', { key: 'repository.name', method: 'unequals', value: 'gantry' }, [other], [push]),
-      jsonBodyCase('json contains', { key: 'ref', method: 'contains', value: 'heads/ma' }),
-      jsonBodyCase('json boolean', { key: 'ok', method: 'equals', value: 'true' }),
+      jsonBodyCase('json equals', jsonBodyMatcher('ref', 'refs/heads/main', 'equals'), [push], [other, 'not json']),
+      jsonBodyCase('json number', jsonBodyMatcher('repository.stars', '42', 'equals')),
+      jsonBodyCase('json array index', jsonBodyMatcher('repository.tags.1', 'b', 'equals')),
+      jsonBodyCase('json unequals', jsonBodyMatcher('repository.name', 'gantry', 'unequals'), [other], [push]),
+      jsonBodyCase('json contains', jsonBodyMatcher('ref', 'heads/ma', 'contains')),
+      jsonBodyCase('json boolean', jsonBodyMatcher('ok', 'true', 'equals')),
       {
         name: 'string body',
         matcher: { match_type: 'body', body_data_type: 'string', method: 'contains', value: '"stars":42' },
@@ -602,33 +601,14 @@ describe.each(dialects)('integrations on %s', (dialect) => {
 
     // A value nested deeper than JSON.stringify can recurse counts as missing: no 500 for anyone who can post.
     const nested = await createIntegration({ name: 'Deeply nested' });
-    await addMatcher(nested.id, {
-      name: 'deep',
-      match_type: 'body',
-      body_data_type: 'json',
-      key: 'ref',
-      method: 'contains',
-      value: '[',
-    });
+    await addMatcher(nested.id, { name: 'deep', ...jsonBodyMatcher('ref', '[', 'contains') });
     const depth = 400_000;
     const deep = `{"ref":${'['.repeat(depth)}${']'.repeat(depth)}}`;
     expect(startedTaskId(await hook(await addAlias(nested.id), { body: deep }))).toBeUndefined();
 
     const both = await createIntegration({ name: 'Two matchers' });
-    await addMatcher(both.id, {
-      name: 'branch',
-      match_type: 'body',
-      body_data_type: 'json',
-      key: 'ref',
-      value: 'refs/heads/main',
-    });
-    await addMatcher(both.id, {
-      name: 'repo',
-      match_type: 'body',
-      body_data_type: 'json',
-      key: 'repository.name',
-      value: 'other',
-    });
+    await addMatcher(both.id, { name: 'branch', ...jsonBodyMatcher('ref', 'refs/heads/main') });
+    await addMatcher(both.id, { name: 'repo', ...jsonBodyMatcher('repository.name', 'other') });
     expect(startedTaskId(await hook(await addAlias(both.id), { body: push }))).toBeUndefined();
   });
 
