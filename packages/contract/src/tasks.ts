@@ -14,7 +14,7 @@ import {
   wireInteger,
 } from './common.ts';
 import { TaskParams } from './task-spec.ts';
-import { repositoryPath } from './templates.ts';
+import { CliArgsText, repositoryPath } from './templates.ts';
 import { TaskStatus } from './task-statuses.ts';
 import { HostRecap } from './task-hosts.ts';
 import { PlanRecap } from './task-plan.ts';
@@ -150,12 +150,7 @@ export const CreateTaskBody = z.object({
   build_task_id: Id.nullable().optional(),
   environment: JSON_OBJECT_TEXT('Environment'),
   secret: JSON_OBJECT_TEXT('Secret'),
-  arguments: z
-    .string()
-    .max(64 * 1024)
-    .nullable()
-    .optional()
-    .transform((v) => (v?.trim() ? v : null)),
+  arguments: CliArgsText,
   inventory_id: Id.nullable().optional(),
   git_branch: z.string().trim().max(255).refine(isGitBranchName, GIT_BRANCH_INVALID).nullable().optional(),
   playbook: repositoryPath('Playbook').nullable().optional(),

@@ -125,6 +125,14 @@ export const VaultOut = z.object({
 
 export const CLI_ARGS_INVALID = 'CLI args must be a JSON array of strings';
 
+/** CLI args as a template or a task request sends them (checked as a JSON array where they are used); blank is none. */
+export const CliArgsText = z
+  .string()
+  .max(64 * 1024)
+  .nullable()
+  .optional()
+  .transform((v) => (v?.trim() ? v : null));
+
 export function isJsonStringArray(text: string): boolean {
   try {
     const value: unknown = JSON.parse(text);
@@ -155,12 +163,7 @@ export const TemplateBody = z
     /** Semaphore 2.16+ names variable groups in a list; a Gantry template has one. */
     environment_ids: z.array(Id).max(50).nullable().optional(),
     view_id: OptionalId,
-    arguments: z
-      .string()
-      .max(64 * 1024)
-      .nullable()
-      .optional()
-      .transform((v) => (v?.trim() ? v : null)),
+    arguments: CliArgsText,
     allow_override_args_in_task: z.boolean().optional().default(false),
     allow_override_branch_in_task: z.boolean().optional().default(false),
     allow_parallel_tasks: z.boolean().optional().default(false),
