@@ -125,12 +125,9 @@ export async function seedProject(t: TestApp, name: string, memberId: number): P
     git_branch: 'main',
     ssh_key_id: keyId,
   });
-  const inventoryId = await create('inventory', {
-    name: `i${unique()}`,
-    type: 'static',
-    inventory: 'localhost',
-    ssh_key_id: keyId,
-  });
+  const createInventory = (name: string, type: string, inventory: string) =>
+    create('inventory', { name, type, inventory, ssh_key_id: keyId });
+  const inventoryId = await createInventory(`i${unique()}`, 'static', 'localhost');
   const environmentId = await create('environment', { name: `e${unique()}`, json: '{}' });
   const viewId = await create('views', { title: `v${unique()}` });
   const templateId = await create('templates', {
@@ -153,12 +150,7 @@ export async function seedProject(t: TestApp, name: string, memberId: number): P
   const matcherId = await create(`integrations/${integrationId}/matchers`, INTEGRATION_MATCHER_BODY);
   const aliasId = await create(`integrations/${integrationId}/aliases`);
   const runnerId = await create('runners', { name: `runner${unique()}` });
-  const workspaceId = await create('inventory', {
-    name: `w${unique()}`,
-    type: 'terraform-workspace',
-    inventory: 'default',
-    ssh_key_id: keyId,
-  });
+  const workspaceId = await createInventory(`w${unique()}`, 'terraform-workspace', 'default');
   const workspaceAliasId = await create(`inventory/${workspaceId}/terraform/aliases`, {});
   // A state as a terraform run through the backend leaves it.
   const { db, dialect } = t.runtime.connection;
