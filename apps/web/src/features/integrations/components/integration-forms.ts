@@ -42,6 +42,43 @@ const METHOD_REQUIRED = 'Comparison method is required';
 /** The whole body is one string: no key to look up. */
 const needsKey = (source: string, bodyDataType: string) => !(source === 'body' && bodyDataType === 'string');
 
+/*
+ * Extracted values and matchers are both named rules that read one part of the request: the body (in a
+ * format) or a header, with the key to look up in it. Each names its source field its own way
+ * (value_source, match_type).
+ */
+interface RequestRule {
+  name: string;
+  body_data_type: BodyDataType | '';
+  key: string;
+}
+
+const getRequestRuleDefaults = (rule?: RequestRule): RequestRule => ({
+  name: rule?.name ?? '',
+  body_data_type: rule?.body_data_type ?? '',
+  key: rule?.key ?? '',
+});
+
+/** The name and the source are required, the format for a body, the key where there is one to look up. */
+function checkRequestRule(
+  rule: RequestRule,
+  source: { field: string; value: 'body' | 'header' | ''; requiredMessage: string },
+  bodyDataTypeRequiredMessage: string,
+  fail: Fail,
+) {
+  if (!rule.name.trim()) fail('name', requiredText('Name'));
+  if (!source.value) fail(source.field, source.requiredMessage);
+  if (source.value === 'body' && !rule.body_data_type) fail('body_data_type', bodyDataTypeRequiredMessage);
+  if (source.value && needsKey(source.value, rule.body_data_type) && !rule.key.trim()) fail('key', KEY_REQUIRED);
+}
+
+/** What is sent of the rule: no format unless the source is the body, no key where there is none to look up. */
+const toRequestRuleBody = (source: 'body' | 'header', rule: RequestRule): RequestRule => ({
+  name: rule.name.trim(),
+  body_data_type: source === 'body' ? rule.body_data_type : '',
+  key: needsKey(source, rule.body_data_type) ? rule.key.trim() : '',
+});
+
 export interface IntegrationFields {
   name: string;
   /** What a call starts: a template's task (as in Semaphore) or a workflow's run. */
@@ -98,30 +135,26 @@ export function toIntegrationBody(
   };
 }
 
-export interface ExtractValueFields {
-  name: string;
+export interface ExtractValueFields extends RequestRule {
   value_source: 'body' | 'header' | '';
-  body_data_type: BodyDataType | '';
-  key: string;
   variable: string;
   variable_type: ExtractVariableType;
 }
 
 export const getExtractValueDefaults = (value?: IntegrationExtractValue): ExtractValueFields => ({
-  name: value?.name ?? '',
+  ...getRequestRuleDefaults(value),
   value_source: value?.value_source ?? '',
-  body_data_type: value?.body_data_type ?? '',
-  key: value?.key ?? '',
   variable: value?.variable ?? '',
   variable_type: value?.variable_type ?? 'environment',
 });
 
 export const ExtractValueFormSchema = collect<ExtractValueFields>((fields, fail) => {
-  if (!fields.name.trim()) fail('name', requiredText('Name'));
-  if (!fields.value_source) fail('value_source', VALUE_SOURCE_REQUIRED);
-  if (fields.value_source === 'body' && !fields.body_data_type) fail('body_data_type', BODY_DATA_TYPE_REQUIRED);
-  if (fields.value_source && needsKey(fields.value_source, fields.body_data_type) && !fields.key.trim())
-    fail('key', KEY_REQUIRED);
+  checkRequestRule(
+    fields,
+    { field: 'value_source', value: fields.value_source, requiredMessage: VALUE_SOURCE_REQUIRED },
+    BODY_DATA_TYPE_REQUIRED,
+    fail,
+  );
   if (!fields.variable.trim()) fail('variable', requiredText('Variable'));
 });
 
@@ -134,39 +167,33 @@ export function toExtractValueBody(
   return {
     ...(value ? { id: value.id } : {}),
     integration_id: integrationId,
-    name: fields.name.trim(),
+    ...toRequestRuleBody(source, fields),
     value_source: source,
-    body_data_type: source === 'body' ? fields.body_data_type : '',
-    key: needsKey(source, fields.body_data_type) ? fields.key.trim() : '',
     variable: fields.variable.trim(),
     variable_type: fields.variable_type,
   };
 }
 
-export interface MatcherFields {
-  name: string;
+export interface MatcherFields extends RequestRule {
   match_type: 'body' | 'header' | '';
-  body_data_type: BodyDataType | '';
-  key: string;
   method: MatchMethod | '';
   value: string;
 }
 
 export const getMatcherDefaults = (matcher?: IntegrationMatcher): MatcherFields => ({
-  name: matcher?.name ?? '',
+  ...getRequestRuleDefaults(matcher),
   match_type: matcher?.match_type ?? '',
-  body_data_type: matcher?.body_data_type ?? '',
-  key: matcher?.key ?? '',
   method: matcher?.method ?? '',
   value: matcher?.value ?? '',
 });
 
 export const MatcherFormSchema = collect<MatcherFields>((fields, fail) => {
-  if (!fields.name.trim()) fail('name', requiredText('Name'));
-  if (!fields.match_type) fail('match_type', MATCH_SOURCE_REQUIRED);
-  if (fields.match_type === 'body' && !fields.body_data_type) fail('body_data_type', BODY_DATA_FORMAT_REQUIRED);
-  if (fields.match_type && needsKey(fields.match_type, fields.body_data_type) && !fields.key.trim())
-    fail('key', KEY_REQUIRED);
+  checkRequestRule(
+    fields,
+    { field: 'match_type', value: fields.match_type, requiredMessage: MATCH_SOURCE_REQUIRED },
+    BODY_DATA_FORMAT_REQUIRED,
+    fail,
+  );
   if (!fields.method) fail('method', METHOD_REQUIRED);
   if (!fields.value.trim()) fail('value', requiredText('Value'));
 });
@@ -180,10 +207,8 @@ export function toMatcherBody(
   return {
     ...(matcher ? { id: matcher.id } : {}),
     integration_id: integrationId,
-    name: fields.name.trim(),
+    ...toRequestRuleBody(source, fields),
     match_type: source,
-    body_data_type: source === 'body' ? fields.body_data_type : '',
-    key: needsKey(source, fields.body_data_type) ? fields.key.trim() : '',
     method: fields.method || 'equals',
     value: fields.value,
   };
