@@ -6,8 +6,7 @@ import type { App } from '@gantry/contract';
 import { AppIcon } from '../../../components/app-icon.tsx';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
-import { useSnackbar } from '../../../components/snackbar-provider.tsx';
-import { useFormDialog } from '../../../components/use-form-dialog.ts';
+import { savedTextsOf, useItemFormDialog } from '../../../components/use-item-form-dialog.ts';
 import { StringListEditor } from '../../../components/string-list-editor.tsx';
 import { useSaveApp } from '../api/apps-queries.ts';
 import { buildAppFormSchema, getAppFormDefaults } from './app-form.ts';
@@ -22,19 +21,17 @@ interface AppDialogProps {
 
 export function AppDialog({ open, app, onClose }: AppDialogProps) {
   const { t } = useTranslation();
-  const snackbar = useSnackbar();
   const isNew = app === undefined;
-  const { form, dialogProps } = useFormDialog({
+  const { form, dialogProps } = useItemFormDialog({
     open,
     onClose,
-    isNew,
-    itemKey: app?.id,
+    item: app,
     resolver: zodResolver(buildAppFormSchema(isNew)),
     defaults: getAppFormDefaults(app),
     mutation: useSaveApp(),
     toVariables: ({ id: appId, ...body }: AppFormValues) => ({ isNew, id: app?.id ?? appId, body }),
-    onSaved: ({ values }) =>
-      snackbar.showSuccess(t(isNew ? 'apps.created' : 'apps.saved', { name: values.title || values.id })),
+    texts: savedTextsOf('apps'),
+    nameOf: ({ values }) => values.title || values.id,
   });
 
   const [id, title, icon, color, darkColor] = form.watch(['id', 'title', 'icon', 'color', 'dark_color']);

@@ -5,8 +5,7 @@ import type { IntegrationExtractValue } from '@gantry/contract';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
 import { FormSelectField } from '../../../components/form-select-field.tsx';
-import { useSnackbar } from '../../../components/snackbar-provider.tsx';
-import { useFormDialog } from '../../../components/use-form-dialog.ts';
+import { useItemFormDialog } from '../../../components/use-item-form-dialog.ts';
 import { useSaveExtractValue } from '../api/integrations-queries.ts';
 import { ExtractValueFormSchema, getExtractValueDefaults, toExtractValueBody } from './integration-forms.ts';
 import type { ExtractValueFields } from './integration-forms.ts';
@@ -25,13 +24,10 @@ interface ExtractValueDialogProps {
 /** A value taken from each incoming request and handed to the task as a variable. */
 export function ExtractValueDialog({ open, projectId, integrationId, item: value, onClose }: ExtractValueDialogProps) {
   const { t } = useTranslation();
-  const snackbar = useSnackbar();
-  const isNew = value === undefined;
-  const { form, dialogProps } = useFormDialog({
+  const { form, dialogProps, isNew } = useItemFormDialog({
     open,
     onClose,
-    isNew,
-    itemKey: value?.id,
+    item: value,
     resolver: zodResolver(ExtractValueFormSchema),
     defaults: getExtractValueDefaults(value),
     mutation: useSaveExtractValue(projectId, integrationId),
@@ -39,10 +35,8 @@ export function ExtractValueDialog({ open, projectId, integrationId, item: value
       id: value?.id,
       body: toExtractValueBody(fields, integrationId, value),
     }),
-    onSaved: ({ variables }) =>
-      snackbar.showSuccess(
-        t(isNew ? 'integrations.valueCreated' : 'integrations.valueSaved', { name: variables.body.name }),
-      ),
+    texts: { created: 'integrations.valueCreated', saved: 'integrations.valueSaved' },
+    nameOf: ({ variables }) => variables.body.name,
   });
   const source = useWatch({ control: form.control, name: 'value_source' });
   const bodyDataType = useWatch({ control: form.control, name: 'body_data_type' });

@@ -12,8 +12,7 @@ import type { Integration } from '@gantry/contract';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
 import { FormSelectField, namedOptions } from '../../../components/form-select-field.tsx';
-import { useSnackbar } from '../../../components/snackbar-provider.tsx';
-import { useFormDialog } from '../../../components/use-form-dialog.ts';
+import { savedTextsOf, useItemFormDialog } from '../../../components/use-item-form-dialog.ts';
 import { keysQuery, templatesQuery, workflowChoicesQuery } from '../../../lib/project-resources.ts';
 import { useSaveIntegration } from '../api/integrations-queries.ts';
 import { IntegrationFormSchema, getIntegrationDefaults, toIntegrationBody } from './integration-forms.ts';
@@ -31,16 +30,13 @@ interface IntegrationDialogProps {
 
 export function IntegrationDialog({ open, projectId, integration, onClose }: IntegrationDialogProps) {
   const { t } = useTranslation();
-  const snackbar = useSnackbar();
   const templates = useQuery({ ...templatesQuery(projectId), enabled: open });
   const keys = useQuery({ ...keysQuery(projectId), enabled: open });
   const workflows = useQuery({ ...workflowChoicesQuery(projectId), enabled: open });
-  const isNew = integration === undefined;
-  const { form, dialogProps } = useFormDialog({
+  const { form, dialogProps, isNew } = useItemFormDialog({
     open,
     onClose,
-    isNew,
-    itemKey: integration?.id,
+    item: integration,
     resolver: zodResolver(IntegrationFormSchema),
     defaults: getIntegrationDefaults(integration),
     mutation: useSaveIntegration(projectId),
@@ -48,8 +44,8 @@ export function IntegrationDialog({ open, projectId, integration, onClose }: Int
       id: integration?.id,
       body: toIntegrationBody(values, projectId, integration),
     }),
-    onSaved: ({ variables }) =>
-      snackbar.showSuccess(t(isNew ? 'integrations.created' : 'integrations.saved', { name: variables.body.name })),
+    texts: savedTextsOf('integrations'),
+    nameOf: ({ variables }) => variables.body.name,
     otherErrors: [templates.error, keys.error, workflows.error],
   });
   const method = useWatch({ control: form.control, name: 'auth_method' });

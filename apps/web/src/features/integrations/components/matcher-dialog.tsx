@@ -5,8 +5,7 @@ import type { IntegrationMatcher } from '@gantry/contract';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
 import { FormSelectField } from '../../../components/form-select-field.tsx';
-import { useSnackbar } from '../../../components/snackbar-provider.tsx';
-import { useFormDialog } from '../../../components/use-form-dialog.ts';
+import { useItemFormDialog } from '../../../components/use-item-form-dialog.ts';
 import { useSaveMatcher } from '../api/integrations-queries.ts';
 import { MatcherFormSchema, getMatcherDefaults, toMatcherBody } from './integration-forms.ts';
 import type { MatcherFields } from './integration-forms.ts';
@@ -27,21 +26,16 @@ interface MatcherDialogProps {
 /** A condition every incoming request must meet before the integration starts its template. */
 export function MatcherDialog({ open, projectId, integrationId, item: matcher, onClose }: MatcherDialogProps) {
   const { t } = useTranslation();
-  const snackbar = useSnackbar();
-  const isNew = matcher === undefined;
-  const { form, dialogProps } = useFormDialog({
+  const { form, dialogProps, isNew } = useItemFormDialog({
     open,
     onClose,
-    isNew,
-    itemKey: matcher?.id,
+    item: matcher,
     resolver: zodResolver(MatcherFormSchema),
     defaults: getMatcherDefaults(matcher),
     mutation: useSaveMatcher(projectId, integrationId),
     toVariables: (fields: MatcherFields) => ({ id: matcher?.id, body: toMatcherBody(fields, integrationId, matcher) }),
-    onSaved: ({ variables }) =>
-      snackbar.showSuccess(
-        t(isNew ? 'integrations.matcherCreated' : 'integrations.matcherSaved', { name: variables.body.name }),
-      ),
+    texts: { created: 'integrations.matcherCreated', saved: 'integrations.matcherSaved' },
+    nameOf: ({ variables }) => variables.body.name,
   });
   const source = useWatch({ control: form.control, name: 'match_type' });
   const bodyDataType = useWatch({ control: form.control, name: 'body_data_type' });

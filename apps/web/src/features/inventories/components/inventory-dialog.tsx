@@ -10,8 +10,7 @@ import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
 import { FormSelectField, namedOptions, signInKeyOptions } from '../../../components/form-select-field.tsx';
 import type { ItemDialogProps } from '../../../components/resource-list-page.tsx';
-import { useSnackbar } from '../../../components/snackbar-provider.tsx';
-import { useFormDialog } from '../../../components/use-form-dialog.ts';
+import { savedTextsOf, useItemFormDialog } from '../../../components/use-item-form-dialog.ts';
 import { keysQuery, repositoriesQuery } from '../../../lib/project-resources.ts';
 import { useSaveInventory } from '../api/inventories-queries.ts';
 
@@ -32,15 +31,12 @@ const toDefaults = (inventory?: Inventory): DefaultValues<InventoryFormInput> =>
 
 export function InventoryDialog({ open, projectId, item: inventory, onClose }: ItemDialogProps<Inventory>) {
   const { t } = useTranslation();
-  const snackbar = useSnackbar();
   const keys = useQuery({ ...keysQuery(projectId), enabled: open });
   const repositories = useQuery({ ...repositoriesQuery(projectId), enabled: open });
-  const isNew = inventory === undefined;
-  const { form, dialogProps } = useFormDialog({
+  const { form, dialogProps, isNew } = useItemFormDialog({
     open,
     onClose,
-    isNew,
-    itemKey: inventory?.id,
+    item: inventory,
     resolver: zodResolver(InventoryBody),
     defaults: toDefaults(inventory),
     mutation: useSaveInventory(projectId),
@@ -48,8 +44,8 @@ export function InventoryDialog({ open, projectId, item: inventory, onClose }: I
       id: inventory?.id,
       body: { ...(inventory ? { id: inventory.id } : {}), ...normalizeInventoryFields(values) },
     }),
-    onSaved: ({ values }) =>
-      snackbar.showSuccess(t(isNew ? 'inventories.created' : 'inventories.saved', { name: values.name })),
+    texts: savedTextsOf('inventories'),
+    nameOf: ({ values }) => values.name,
     otherErrors: [keys.error, repositories.error],
   });
   const type = form.watch('type');

@@ -7,8 +7,7 @@ import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormCheckbox, FormTextField } from '../../../components/form-fields.tsx';
 import { FormSelectField } from '../../../components/form-select-field.tsx';
 import type { ItemDialogProps } from '../../../components/resource-list-page.tsx';
-import { useSnackbar } from '../../../components/snackbar-provider.tsx';
-import { useFormDialog } from '../../../components/use-form-dialog.ts';
+import { savedTextsOf, useItemFormDialog } from '../../../components/use-item-form-dialog.ts';
 import { useSaveKey } from '../api/keys-queries.ts';
 import { buildKeyFormSchema, getKeyFormDefaults, toKeyBody } from './key-form.ts';
 import type { KeyFormInput, KeyFormValues } from './key-form.ts';
@@ -21,20 +20,19 @@ const typesFor = (key: AccessKey | undefined): readonly KeyType[] =>
 
 export function KeyDialog({ open, projectId, item: accessKey, onClose }: ItemDialogProps<AccessKey>) {
   const { t } = useTranslation();
-  const snackbar = useSnackbar();
   const isNew = accessKey === undefined;
-  const { form, dialogProps } = useFormDialog({
+  const { form, dialogProps } = useItemFormDialog({
     open,
     onClose,
-    isNew,
-    itemKey: accessKey?.id,
+    item: accessKey,
     // The schema depends on whether secrets are editable, which the form itself decides.
     resolver: (values: KeyFormInput, context, options) =>
       zodResolver(buildKeyFormSchema(isNew || values.override_secret === true))(values, context, options),
     defaults: getKeyFormDefaults(accessKey),
     mutation: useSaveKey(projectId),
     toVariables: (values: KeyFormValues) => ({ id: accessKey?.id, body: toKeyBody(values, accessKey) }),
-    onSaved: ({ values }) => snackbar.showSuccess(t(isNew ? 'keys.created' : 'keys.saved', { name: values.name })),
+    texts: savedTextsOf('keys'),
+    nameOf: ({ values }) => values.name,
   });
 
   const type = form.watch('type');

@@ -11,8 +11,7 @@ import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
 import { FormSelectField, signInKeyOptions } from '../../../components/form-select-field.tsx';
 import type { ItemDialogProps } from '../../../components/resource-list-page.tsx';
-import { useSnackbar } from '../../../components/snackbar-provider.tsx';
-import { useFormDialog } from '../../../components/use-form-dialog.ts';
+import { savedTextsOf, useItemFormDialog } from '../../../components/use-item-form-dialog.ts';
 import { keysQuery } from '../../../lib/project-resources.ts';
 import { useSaveRepository } from '../api/repositories-queries.ts';
 import { URL_TYPES, applyUrlType, isLocalUrl } from './git-url.ts';
@@ -28,14 +27,11 @@ const toDefaults = (repository?: Repository): DefaultValues<RepositoryFormInput>
 
 export function RepositoryDialog({ open, projectId, item: repository, onClose }: ItemDialogProps<Repository>) {
   const { t } = useTranslation();
-  const snackbar = useSnackbar();
   const keys = useQuery({ ...keysQuery(projectId), enabled: open });
-  const isNew = repository === undefined;
-  const { form, dialogProps } = useFormDialog({
+  const { form, dialogProps, isNew } = useItemFormDialog({
     open,
     onClose,
-    isNew,
-    itemKey: repository?.id,
+    item: repository,
     resolver: zodResolver(RepositoryFormSchema),
     defaults: toDefaults(repository),
     mutation: useSaveRepository(projectId),
@@ -49,8 +45,8 @@ export function RepositoryDialog({ open, projectId, item: repository, onClose }:
         ssh_key_id: values.ssh_key_id,
       },
     }),
-    onSaved: ({ values }) =>
-      snackbar.showSuccess(t(isNew ? 'repositories.created' : 'repositories.saved', { name: values.name })),
+    texts: savedTextsOf('repositories'),
+    nameOf: ({ values }) => values.name,
     otherErrors: [keys.error],
   });
 

@@ -7,8 +7,7 @@ import { FormCheckbox, FormTextField } from '../../../components/form-fields.tsx
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormSelectField, namedOptions } from '../../../components/form-select-field.tsx';
 import type { ItemDialogProps } from '../../../components/resource-list-page.tsx';
-import { useSnackbar } from '../../../components/snackbar-provider.tsx';
-import { useFormDialog } from '../../../components/use-form-dialog.ts';
+import { savedTextsOf, useItemFormDialog } from '../../../components/use-item-form-dialog.ts';
 import { getErrorMessage, isApiError } from '../../../lib/api-client.ts';
 import { getCheckIntervalLabel, listCheckIntervals } from '../../../lib/check-intervals.ts';
 import { repositoriesQuery, templatesQuery, workflowChoicesQuery } from '../../../lib/project-resources.ts';
@@ -21,19 +20,16 @@ import type { ScheduleFormFields } from './schedule-form.ts';
 
 export function ScheduleDialog({ open, projectId, item: schedule, onClose }: ItemDialogProps<Schedule>) {
   const { t } = useTranslation();
-  const snackbar = useSnackbar();
   const templates = useQuery({ ...templatesQuery(projectId), enabled: open });
   const repositories = useQuery({ ...repositoriesQuery(projectId), enabled: open });
   const workflows = useQuery({ ...workflowChoicesQuery(projectId), enabled: open });
   const info = useQuery({ ...systemInfoQuery, enabled: open });
   const [checkError, setCheckError] = useState<string | null>(null);
   const [checking, setChecking] = useState(false);
-  const isNew = schedule === undefined;
-  const { form, dialogProps } = useFormDialog({
+  const { form, dialogProps, isNew } = useItemFormDialog({
     open,
     onClose,
-    isNew,
-    itemKey: schedule?.id,
+    item: schedule,
     resolver: zodResolver(ScheduleFormSchema),
     defaults: getScheduleFormDefaults(schedule),
     mutation: useSaveSchedule(projectId),
@@ -55,8 +51,8 @@ export function ScheduleDialog({ open, projectId, item: schedule, onClose }: Ite
       }
       return { id: schedule?.id, body: toScheduleBody(values, projectId, schedule) };
     },
-    onSaved: ({ variables }) =>
-      snackbar.showSuccess(t(isNew ? 'schedules.created' : 'schedules.saved', { name: variables.body.name })),
+    texts: savedTextsOf('schedules'),
+    nameOf: ({ variables }) => variables.body.name,
     otherErrors: [checkError, templates.error, repositories.error, workflows.error],
   });
   const fields = form.watch();

@@ -58,6 +58,25 @@ describe('UserDialog', () => {
     expect(calls[0]?.body).not.toHaveProperty('current_password');
   });
 
+  it('names the user in the message after a save: created when new, saved when edited', async () => {
+    stubFetch({
+      'POST /api/users': () => json(201, { ...existing, id: 8, name: 'Bo Chen' }),
+      'PUT /api/users/7': () => new Response(null, { status: 204 }),
+    });
+    const created = renderWithProviders(<UserDialog open viewerIsAdmin isSelf={false} onClose={() => {}} />);
+    fireEvent.change(screen.getByLabelText(/^Name/), { target: { value: 'Bo Chen' } });
+    fireEvent.change(screen.getByLabelText(/^Username/), { target: { value: 'bo' } });
+    fireEvent.change(screen.getByLabelText(/^Email/), { target: { value: 'bo@example.com' } });
+    fireEvent.change(screen.getByLabelText(/^Password/), { target: { value: 'new-Secret-2' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    expect(await screen.findByText('User Bo Chen created')).toBeTruthy();
+    created.unmount();
+
+    renderWithProviders(<UserDialog open user={existing} viewerIsAdmin isSelf={false} onClose={() => {}} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('User Ann Lee saved')).toBeTruthy();
+  });
+
   it('hides the admin flag from non-admins and disables email and password of external users', async () => {
     renderWithProviders(
       <UserDialog open user={{ ...existing, external: true }} viewerIsAdmin={false} isSelf onClose={() => {}} />,

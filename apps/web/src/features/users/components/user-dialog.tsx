@@ -6,8 +6,7 @@ import { UpdateUserBody, requiredText } from '@gantry/contract';
 import type { User } from '@gantry/contract';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormCheckbox, FormTextField } from '../../../components/form-fields.tsx';
-import { useSnackbar } from '../../../components/snackbar-provider.tsx';
-import { useFormDialog } from '../../../components/use-form-dialog.ts';
+import { savedTextsOf, useItemFormDialog } from '../../../components/use-item-form-dialog.ts';
 import { useSaveUser } from '../api/users-queries.ts';
 import type { SaveUserVariables } from '../api/users-queries.ts';
 
@@ -53,13 +52,11 @@ const emptyUser: UserFormInput = {
 
 export function UserDialog({ open, user, viewerIsAdmin, isSelf, title, onClose }: UserDialogProps) {
   const { t } = useTranslation();
-  const snackbar = useSnackbar();
   const isNew = user === undefined;
-  const { form, dialogProps } = useFormDialog({
+  const { form, dialogProps } = useItemFormDialog({
     open,
     onClose,
-    isNew,
-    itemKey: user?.id,
+    item: user,
     resolver: zodResolver(buildUserFormSchema(isNew)),
     defaults: user
       ? {
@@ -94,7 +91,8 @@ export function UserDialog({ open, user, viewerIsAdmin, isSelf, title, onClose }
         },
       };
     },
-    onSaved: ({ result: name }) => snackbar.showSuccess(t(isNew ? 'users.created' : 'users.saved', { name })),
+    texts: savedTextsOf('users'),
+    nameOf: ({ result: name }) => name,
   });
   const external = form.watch('external') === true;
 
