@@ -13,6 +13,7 @@ import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
 import { FormSelectField, namedOptions } from '../../../components/form-select-field.tsx';
 import { savedTextsOf, useItemFormDialog } from '../../../components/use-item-form-dialog.ts';
+import { RunTargetFields } from '../../../components/run-target-fields.tsx';
 import { keysQuery, templatesQuery, workflowChoicesQuery } from '../../../lib/project-resources.ts';
 import { useSaveIntegration } from '../api/integrations-queries.ts';
 import { IntegrationFormSchema, getIntegrationDefaults, toIntegrationBody } from './integration-forms.ts';
@@ -61,30 +62,13 @@ export function IntegrationDialog({ open, projectId, integration, onClose }: Int
       title={isNew ? t('integrations.newIntegration') : t('integrations.editIntegration')}
     >
       <FormTextField name="name" label={t('integrations.name')} required autoFocus />
-      <FormSelectField
-        name="target"
-        label={t('integrations.target')}
-        options={[
-          { value: 'template', label: t('integrations.targetTemplate') },
-          { value: 'workflow', label: t('integrations.targetWorkflow') },
-        ]}
+      <RunTargetFields
+        section="integrations"
+        target={target}
+        templates={templates.data}
+        workflows={workflows.data}
+        workflowHelperText={t('integrations.workflowHint')}
       />
-      {target === 'workflow' ? (
-        <FormSelectField
-          name="workflow_id"
-          label={t('integrations.workflow')}
-          required
-          helperText={t('integrations.workflowHint')}
-          options={namedOptions(workflows.data)}
-        />
-      ) : (
-        <FormSelectField
-          name="template_id"
-          label={t('integrations.template')}
-          required
-          options={namedOptions(templates.data)}
-        />
-      )}
       <FormSelectField
         name="auth_method"
         label={t('integrations.authMethod')}

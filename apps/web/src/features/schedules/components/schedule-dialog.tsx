@@ -5,9 +5,10 @@ import { useTranslation } from 'react-i18next';
 import type { Schedule } from '@gantry/contract';
 import { FormCheckbox, FormTextField } from '../../../components/form-fields.tsx';
 import { FormDialog } from '../../../components/form-dialog.tsx';
-import { FormSelectField, namedOptions } from '../../../components/form-select-field.tsx';
+import { FormSelectField } from '../../../components/form-select-field.tsx';
 import type { ItemDialogProps } from '../../../components/resource-list-page.tsx';
 import { savedTextsOf, useItemFormDialog } from '../../../components/use-item-form-dialog.ts';
+import { RunTargetFields } from '../../../components/run-target-fields.tsx';
 import { getErrorMessage, isApiError } from '../../../lib/api-client.ts';
 import { getCheckIntervalLabel, listCheckIntervals } from '../../../lib/check-intervals.ts';
 import { repositoriesQuery, templatesQuery, workflowChoicesQuery } from '../../../lib/project-resources.ts';
@@ -66,22 +67,12 @@ export function ScheduleDialog({ open, projectId, item: schedule, onClose }: Ite
       submitting={checking || dialogProps.submitting}
     >
       <FormTextField name="name" label={t('schedules.name')} required autoFocus />
-      <FormSelectField
-        name="target"
-        label={t('schedules.target')}
-        options={[
-          { value: 'template', label: t('schedules.targetTemplate') },
-          { value: 'workflow', label: t('schedules.targetWorkflow') },
-        ]}
-      />
-      {fields.target === 'workflow' ? (
-        <>
-          <FormSelectField
-            name="workflow_id"
-            label={t('schedules.workflow')}
-            required
-            options={namedOptions(workflows.data)}
-          />
+      <RunTargetFields
+        section="schedules"
+        target={fields.target}
+        templates={templates.data}
+        workflows={workflows.data}
+        workflowFields={
           <FormTextField
             name="workflow_variables"
             label={t('schedules.workflowVariables')}
@@ -89,15 +80,8 @@ export function ScheduleDialog({ open, projectId, item: schedule, onClose }: Ite
             multiline
             minRows={2}
           />
-        </>
-      ) : (
-        <FormSelectField
-          name="template_id"
-          label={t('schedules.template')}
-          required
-          options={namedOptions(templates.data)}
-        />
-      )}
+        }
+      />
       <FormCheckbox name="run_on_commit" label={t('schedules.runOnCommit')} />
       {fields.run_on_commit ? (
         <>
