@@ -1,4 +1,3 @@
-import { useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import type { IntegrationExtractValue } from '@gantry/contract';
@@ -10,21 +9,19 @@ import { useSaveExtractValue } from '../api/integrations-queries.ts';
 import { ExtractValueFormSchema, getExtractValueDefaults, toExtractValueBody } from './integration-forms.ts';
 import type { ExtractValueFields } from './integration-forms.ts';
 import { INTEGRATION_DIALOG_WIDTH } from './integration-dialog.tsx';
+import type { PartDialogProps } from './parts-section.tsx';
 import { RequestPartFields } from './request-part-fields.tsx';
 
-interface ExtractValueDialogProps {
-  open: boolean;
-  projectId: number;
-  integrationId: number;
-  /** The value to edit; none for a new one. */
-  item?: IntegrationExtractValue;
-  onClose: () => void;
-}
-
 /** A value taken from each incoming request and handed to the task as a variable. */
-export function ExtractValueDialog({ open, projectId, integrationId, item: value, onClose }: ExtractValueDialogProps) {
+export function ExtractValueDialog({
+  open,
+  projectId,
+  integrationId,
+  item: value,
+  onClose,
+}: PartDialogProps<IntegrationExtractValue>) {
   const { t } = useTranslation();
-  const { form, dialogProps, isNew } = useItemFormDialog({
+  const { dialogProps, isNew } = useItemFormDialog({
     open,
     onClose,
     item: value,
@@ -38,8 +35,6 @@ export function ExtractValueDialog({ open, projectId, integrationId, item: value
     texts: { created: 'integrations.valueCreated', saved: 'integrations.valueSaved' },
     nameOf: ({ variables }) => variables.body.name,
   });
-  const source = useWatch({ control: form.control, name: 'value_source' });
-  const bodyDataType = useWatch({ control: form.control, name: 'body_data_type' });
 
   return (
     <FormDialog
@@ -49,9 +44,7 @@ export function ExtractValueDialog({ open, projectId, integrationId, item: value
     >
       <FormTextField name="name" label={t('integrations.name')} required autoFocus />
       <RequestPartFields
-        names={{ source: 'value_source', bodyDataType: 'body_data_type', key: 'key' }}
-        source={source}
-        bodyDataType={bodyDataType}
+        sourceField="value_source"
         sourceLabel={t('integrations.valueSource')}
         bodyDataTypeLabel={t('integrations.bodyDataType')}
         jsonPathPlaceholder="repository.full_name"

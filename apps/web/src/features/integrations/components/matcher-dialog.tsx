@@ -1,4 +1,3 @@
-import { useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import type { IntegrationMatcher } from '@gantry/contract';
@@ -10,23 +9,21 @@ import { useSaveMatcher } from '../api/integrations-queries.ts';
 import { MatcherFormSchema, getMatcherDefaults, toMatcherBody } from './integration-forms.ts';
 import type { MatcherFields } from './integration-forms.ts';
 import { INTEGRATION_DIALOG_WIDTH } from './integration-dialog.tsx';
+import type { PartDialogProps } from './parts-section.tsx';
 import { RequestPartFields } from './request-part-fields.tsx';
 
 const MATCH_METHODS = ['equals', 'unequals', 'contains'] as const;
 
-interface MatcherDialogProps {
-  open: boolean;
-  projectId: number;
-  integrationId: number;
-  /** The matcher to edit; none for a new one. */
-  item?: IntegrationMatcher;
-  onClose: () => void;
-}
-
 /** A condition every incoming request must meet before the integration starts its template. */
-export function MatcherDialog({ open, projectId, integrationId, item: matcher, onClose }: MatcherDialogProps) {
+export function MatcherDialog({
+  open,
+  projectId,
+  integrationId,
+  item: matcher,
+  onClose,
+}: PartDialogProps<IntegrationMatcher>) {
   const { t } = useTranslation();
-  const { form, dialogProps, isNew } = useItemFormDialog({
+  const { dialogProps, isNew } = useItemFormDialog({
     open,
     onClose,
     item: matcher,
@@ -37,8 +34,6 @@ export function MatcherDialog({ open, projectId, integrationId, item: matcher, o
     texts: { created: 'integrations.matcherCreated', saved: 'integrations.matcherSaved' },
     nameOf: ({ variables }) => variables.body.name,
   });
-  const source = useWatch({ control: form.control, name: 'match_type' });
-  const bodyDataType = useWatch({ control: form.control, name: 'body_data_type' });
 
   return (
     <FormDialog
@@ -48,9 +43,7 @@ export function MatcherDialog({ open, projectId, integrationId, item: matcher, o
     >
       <FormTextField name="name" label={t('integrations.name')} required autoFocus />
       <RequestPartFields
-        names={{ source: 'match_type', bodyDataType: 'body_data_type', key: 'key' }}
-        source={source}
-        bodyDataType={bodyDataType}
+        sourceField="match_type"
         sourceLabel={t('integrations.matchSource')}
         bodyDataTypeLabel={t('integrations.bodyDataFormat')}
         jsonPathPlaceholder="ref"

@@ -7,6 +7,7 @@ import Button from '@mui/material/Button';
 import { DataTable } from '../../../components/data-table.tsx';
 import type { Column, TableRows } from '../../../components/data-table.tsx';
 import { createActionsColumn } from '../../../components/resource-list-page.tsx';
+import type { ItemDialogProps } from '../../../components/resource-list-page.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
 import { useItemDelete } from '../../../components/use-item-delete.ts';
 import { SectionHeading } from './section-heading.tsx';
@@ -15,6 +16,9 @@ interface Part {
   id: number;
   name: string;
 }
+
+/** The dialog of one part of an integration: a new one, or the item to edit. */
+export type PartDialogProps<T> = ItemDialogProps<T> & { integrationId: number };
 
 interface PartsSectionProps<T extends Part> {
   /**
@@ -31,7 +35,7 @@ interface PartsSectionProps<T extends Part> {
   /** The DELETE of one part, by id. */
   remove: UseMutationResult<unknown, Error, number>;
   /** The part's dialog, for a new one or the row to edit. */
-  Dialog: ComponentType<{ open: boolean; projectId: number; integrationId: number; item?: T; onClose: () => void }>;
+  Dialog: ComponentType<PartDialogProps<T>>;
 }
 
 /** A titled table of one kind of the integration's parts (extracted values, matchers). */
