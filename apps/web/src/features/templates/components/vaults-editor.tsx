@@ -7,13 +7,13 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import FormHelperText from '@mui/material/FormHelperText';
 import IconButton from '@mui/material/IconButton';
-import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { AccessKey, TemplateInput } from '@gantry/contract';
 import { isPasswordKeyType } from '@gantry/contract';
+import { FormTextField } from '../../../components/form-fields.tsx';
+import { FormSelectField, namedOptions } from '../../../components/form-select-field.tsx';
 import { getListErrorMessage } from '../../../lib/form-errors.ts';
 import { translateValidationMessage } from '../../../lib/i18n.ts';
 import type { TemplateFormFields } from './template-form.ts';
@@ -24,16 +24,15 @@ interface VaultsEditorProps {
   keys: readonly AccessKey[];
 }
 
-/** Ansible vaults of a template: each a password (from a key) or a client script; one may go without a name. */
 /** The password key or the script of a vault: its own line, as wide as name and type together. */
 const VAULT_SECRET_CELL = { gridColumn: { xs: 1, sm: '1 / 3' }, gridRow: { xs: 3, sm: 2 } } as const;
 
+/** Ansible vaults of a template: each a password (from a key) or a client script; one may go without a name. */
 export function VaultsEditor({ errors, keys }: VaultsEditorProps) {
   const { control } = useFormContext<TemplateFormFields, unknown, TemplateInput>();
   const { t } = useTranslation();
   const vaults = useFieldArray({ control, name: 'vaults' });
   const passwordKeys = keys.filter((key) => isPasswordKeyType(key.type));
-  const translate = (message: string | undefined) => (message ? translateValidationMessage(t, message) : undefined);
   const listMessage = getListErrorMessage(errors);
 
   return (
@@ -45,120 +44,79 @@ export function VaultsEditor({ errors, keys }: VaultsEditorProps) {
         {t('templates.vaults.hint')}
       </Typography>
       <Stack spacing={1.5} sx={{ mt: 1 }}>
-        {vaults.fields.map((field, index) => {
-          const rowErrors = errors?.[index];
-          return (
-            <Paper
-              key={field.id}
-              variant="outlined"
-              sx={{ p: 1.5 }}
-              role="group"
-              aria-label={t('templates.vaults.vaultN', { n: index + 1 })}
+        {vaults.fields.map((field, index) => (
+          <Paper
+            key={field.id}
+            variant="outlined"
+            sx={{ p: 1.5 }}
+            role="group"
+            aria-label={t('templates.vaults.vaultN', { n: index + 1 })}
+          >
+            {/* Name, type and remove on one line, the key or script below at full width: four fields side by side were too narrow to read. */}
+            <Box
+              sx={{
+                display: 'grid',
+                gap: 1.5,
+                alignItems: 'start',
+                gridTemplateColumns: { xs: 'minmax(0, 1fr) auto', sm: 'minmax(0, 1fr) 160px auto' },
+              }}
             >
-              {/* Name, type and remove on one line, the key or script below at full width: four fields side by side were too narrow to read. */}
-              <Box
-                sx={{
-                  display: 'grid',
-                  gap: 1.5,
-                  alignItems: 'start',
-                  gridTemplateColumns: { xs: 'minmax(0, 1fr) auto', sm: 'minmax(0, 1fr) 160px auto' },
-                }}
-              >
-                <Controller
-                  name={`vaults.${index}.name`}
-                  render={({ field: input }) => (
-                    <TextField
+              <FormTextField
+                name={`vaults.${index}.name`}
+                size="small"
+                label={t('templates.vaults.name')}
+                placeholder={t('templates.vaults.default')}
+                helperText={t('templates.vaults.nameHint')}
+                slotProps={{ inputLabel: { shrink: true }, htmlInput: { spellCheck: false } }}
+                sx={{ gridColumn: 1, gridRow: 1 }}
+              />
+              <FormSelectField
+                name={`vaults.${index}.type`}
+                size="small"
+                label={t('templates.vaults.type')}
+                options={[
+                  { value: 'password', label: t('templates.vaults.types.password') },
+                  { value: 'script', label: t('templates.vaults.types.script') },
+                ]}
+                sx={{ gridColumn: { xs: 1, sm: 2 }, gridRow: { xs: 2, sm: 1 } }}
+              />
+              <Controller
+                name={`vaults.${index}.type`}
+                render={({ field: typeField }) =>
+                  typeField.value === 'password' ? (
+                    <FormSelectField
+                      name={`vaults.${index}.vault_key_id`}
                       size="small"
-                      label={t('templates.vaults.name')}
-                      value={input.value}
-                      onChange={input.onChange}
-                      placeholder={t('templates.vaults.default')}
-                      error={rowErrors?.name !== undefined}
-                      helperText={translate(rowErrors?.name?.message) ?? t('templates.vaults.nameHint')}
-                      slotProps={{ inputLabel: { shrink: true }, htmlInput: { spellCheck: false } }}
-                      sx={{ gridColumn: 1, gridRow: 1 }}
+                      label={t('templates.vaults.password')}
+                      helperText={passwordKeys.length ? undefined : t('templates.vaults.noPasswordKeys')}
+                      options={namedOptions(passwordKeys)}
+                      sx={VAULT_SECRET_CELL}
                     />
-                  )}
-                />
-                <Controller
-                  name={`vaults.${index}.type`}
-                  render={({ field: input }) => (
-                    <TextField
-                      select
+                  ) : (
+                    <FormTextField
+                      name={`vaults.${index}.script`}
                       size="small"
-                      label={t('templates.vaults.type')}
-                      value={input.value}
-                      onChange={input.onChange}
-                      sx={{ gridColumn: { xs: 1, sm: 2 }, gridRow: { xs: 2, sm: 1 } }}
-                    >
-                      <MenuItem value="password">{t('templates.vaults.types.password')}</MenuItem>
-                      <MenuItem value="script">{t('templates.vaults.types.script')}</MenuItem>
-                    </TextField>
-                  )}
-                />
-                <Controller
-                  name={`vaults.${index}.type`}
-                  render={({ field: typeField }) =>
-                    typeField.value === 'password' ? (
-                      <Controller
-                        name={`vaults.${index}.vault_key_id`}
-                        render={({ field: input }) => (
-                          <TextField
-                            select
-                            size="small"
-                            label={t('templates.vaults.password')}
-                            value={input.value === null ? '' : String(input.value)}
-                            onChange={(event) =>
-                              input.onChange(event.target.value === '' ? null : Number(event.target.value))
-                            }
-                            error={rowErrors?.vault_key_id !== undefined}
-                            helperText={
-                              translate(rowErrors?.vault_key_id?.message) ??
-                              (passwordKeys.length ? undefined : t('templates.vaults.noPasswordKeys'))
-                            }
-                            sx={VAULT_SECRET_CELL}
-                          >
-                            {passwordKeys.map((key) => (
-                              <MenuItem key={key.id} value={String(key.id)}>
-                                {key.name}
-                              </MenuItem>
-                            ))}
-                          </TextField>
-                        )}
-                      />
-                    ) : (
-                      <Controller
-                        name={`vaults.${index}.script`}
-                        render={({ field: input }) => (
-                          <TextField
-                            size="small"
-                            label={t('templates.vaults.script')}
-                            value={input.value}
-                            onChange={input.onChange}
-                            placeholder="scripts/vault-client.py"
-                            error={rowErrors?.script !== undefined}
-                            helperText={translate(rowErrors?.script?.message) ?? t('templates.vaults.scriptHint')}
-                            slotProps={{ htmlInput: { spellCheck: false } }}
-                            sx={VAULT_SECRET_CELL}
-                          />
-                        )}
-                      />
-                    )
-                  }
-                />
-                <IconButton
-                  onClick={() => vaults.remove(index)}
-                  aria-label={t('templates.vaults.remove', { n: index + 1 })}
-                  sx={{ gridColumn: { xs: 2, sm: 3 }, gridRow: 1 }}
-                >
-                  <DeleteOutlineIcon fontSize="small" />
-                </IconButton>
-              </Box>
-            </Paper>
-          );
-        })}
+                      label={t('templates.vaults.script')}
+                      placeholder="scripts/vault-client.py"
+                      helperText={t('templates.vaults.scriptHint')}
+                      slotProps={{ htmlInput: { spellCheck: false } }}
+                      sx={VAULT_SECRET_CELL}
+                    />
+                  )
+                }
+              />
+              <IconButton
+                onClick={() => vaults.remove(index)}
+                aria-label={t('templates.vaults.remove', { n: index + 1 })}
+                sx={{ gridColumn: { xs: 2, sm: 3 }, gridRow: 1 }}
+              >
+                <DeleteOutlineIcon fontSize="small" />
+              </IconButton>
+            </Box>
+          </Paper>
+        ))}
       </Stack>
-      {listMessage ? <FormHelperText error>{translate(listMessage)}</FormHelperText> : null}
+      {listMessage ? <FormHelperText error>{translateValidationMessage(t, listMessage)}</FormHelperText> : null}
       <Button
         size="small"
         startIcon={<AddIcon />}
