@@ -1,9 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import MenuItem from '@mui/material/MenuItem';
@@ -12,6 +9,7 @@ import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { SecretRow } from './environment-form.ts';
+import { AddRowButton } from '../../../components/list-row-buttons.tsx';
 
 interface SecretsEditorProps {
   rows: readonly SecretRow[];
@@ -122,17 +120,12 @@ export function SecretsEditor({ rows, onChange, error }: SecretsEditorProps) {
           </Stack>
         );
       })}
-      <Box>
-        <Button
-          size="small"
-          startIcon={<AddIcon />}
-          onClick={() =>
-            onChange([...rows, { key: `new-${(nextKey += 1)}`, name: '', type: 'var', value: '', deleted: false }])
-          }
-        >
-          {t('environments.addSecret')}
-        </Button>
-      </Box>
+      <AddRowButton
+        label={t('environments.addSecret')}
+        onClick={() =>
+          onChange([...rows, { key: `new-${(nextKey += 1)}`, name: '', type: 'var', value: '', deleted: false }])
+        }
+      />
     </Stack>
   );
 }

@@ -1,18 +1,15 @@
 import { useEffect, useRef, useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import AddIcon from '@mui/icons-material/Add';
-import CloseIcon from '@mui/icons-material/Close';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import FormHelperText from '@mui/material/FormHelperText';
-import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
+import { AddRowButton, RemoveRowButton } from '../../../components/list-row-buttons.tsx';
 import { translateValidationMessage } from '../../../lib/i18n.ts';
 import { fromVariableRows, toVariableRows } from './environment-form.ts';
 import type { VariableRow } from './environment-form.ts';
@@ -148,24 +145,16 @@ function VariablesEditor({ label, value, onChange, error, namePlaceholder, id }:
                 onChange={(changed) => changeRow(index, { value: changed })}
                 flex={3}
               />
-              <IconButton
-                size="small"
+              <RemoveRowButton
+                label={t('environments.removeVariable', { index: index + 1 })}
                 onClick={() => changeRows(rows.filter((_, i) => i !== index))}
-                aria-label={t('environments.removeVariable', { index: index + 1 })}
-              >
-                <CloseIcon fontSize="small" />
-              </IconButton>
+              />
             </Stack>
           ))}
-          <Box>
-            <Button
-              size="small"
-              startIcon={<AddIcon />}
-              onClick={() => changeRows([...rows, { name: '', value: '', raw: false }])}
-            >
-              {t('environments.addVariable')}
-            </Button>
-          </Box>
+          <AddRowButton
+            label={t('environments.addVariable')}
+            onClick={() => changeRows([...rows, { name: '', value: '', raw: false }])}
+          />
         </Stack>
       )}
       {error ? <FormHelperText error>{error}</FormHelperText> : null}

@@ -4,17 +4,14 @@ import { Controller, useFieldArray, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import AddIcon from '@mui/icons-material/Add';
-import CloseIcon from '@mui/icons-material/Close';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import FormHelperText from '@mui/material/FormHelperText';
-import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { SurveyVar } from '@gantry/contract';
 import type { SurveyVarType } from '@gantry/contract';
+import { AddRowButton, RemoveRowButton } from '../../../components/list-row-buttons.tsx';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormCheckbox, FormTextField } from '../../../components/form-fields.tsx';
 import { FormSelectField } from '../../../components/form-select-field.tsx';
@@ -150,20 +147,16 @@ export function SurveyVarDialog({ open, variable, onSave, onClose }: SurveyVarDi
                     />
                   )}
                 />
-                <IconButton
-                  size="small"
+                <RemoveRowButton
+                  label={t('templates.survey.removeValue', { n: index + 1 })}
                   onClick={() => values.remove(index)}
-                  aria-label={t('templates.survey.removeValue', { n: index + 1 })}
-                >
-                  <CloseIcon fontSize="small" />
-                </IconButton>
+                />
               </Stack>
             ))}
-            <Box>
-              <Button size="small" startIcon={<AddIcon />} onClick={() => values.append({ name: '', value: '' })}>
-                {t('templates.survey.addValue')}
-              </Button>
-            </Box>
+            <AddRowButton
+              label={t('templates.survey.addValue')}
+              onClick={() => values.append({ name: '', value: '' })}
+            />
           </Stack>
           {valuesMessage ? <FormHelperText error>{translateValidationMessage(t, valuesMessage)}</FormHelperText> : null}
         </Box>

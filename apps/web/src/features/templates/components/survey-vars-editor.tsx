@@ -1,12 +1,10 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import AddIcon from '@mui/icons-material/Add';
 import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
 import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import List from '@mui/material/List';
@@ -16,6 +14,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { SurveyVar } from '@gantry/contract';
 import { SURVEY_TYPE_LABEL_KEYS, SurveyVarDialog } from './survey-var-dialog.tsx';
+import { AddRowButton } from '../../../components/list-row-buttons.tsx';
 
 interface SurveyVarsEditorProps {
   value: readonly SurveyVar[];
@@ -110,9 +109,7 @@ export function SurveyVarsEditor({ value, onChange }: SurveyVarsEditorProps) {
           ))}
         </List>
       ) : null}
-      <Button size="small" startIcon={<AddIcon />} onClick={() => setEditing(-1)} sx={{ mt: 1 }}>
-        {t('templates.survey.add')}
-      </Button>
+      <AddRowButton label={t('templates.survey.add')} onClick={() => setEditing(-1)} sx={{ mt: 1 }} />
       <SurveyVarDialog
         open={editing !== undefined}
         variable={editing !== undefined && editing >= 0 ? value[editing] : undefined}

@@ -1,10 +1,8 @@
 import { Controller, useFieldArray, useFormContext } from 'react-hook-form';
 import type { FieldErrors } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import FormHelperText from '@mui/material/FormHelperText';
 import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
@@ -12,6 +10,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { AccessKey, TemplateInput } from '@gantry/contract';
 import { isPasswordKeyType } from '@gantry/contract';
+import { AddRowButton } from '../../../components/list-row-buttons.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
 import { FormSelectField, namedOptions } from '../../../components/form-select-field.tsx';
 import { getListErrorMessage } from '../../../lib/form-errors.ts';
@@ -117,14 +116,11 @@ export function VaultsEditor({ errors, keys }: VaultsEditorProps) {
         ))}
       </Stack>
       {listMessage ? <FormHelperText error>{translateValidationMessage(t, listMessage)}</FormHelperText> : null}
-      <Button
-        size="small"
-        startIcon={<AddIcon />}
+      <AddRowButton
+        label={t('templates.vaults.add')}
         onClick={() => vaults.append({ name: '', type: 'password', vault_key_id: null, script: '' })}
         sx={{ mt: 1 }}
-      >
-        {t('templates.vaults.add')}
-      </Button>
+      />
     </Box>
   );
 }
