@@ -39,6 +39,34 @@ const EMPTY: SurveyVarInput = {
   default_value: '',
 };
 
+interface EnumValueFieldProps {
+  name: `values.${number}.name` | `values.${number}.value`;
+  /** The accessible name ("Value 2"): the row has no room for a visible label. */
+  label: string;
+  placeholder: string;
+  spellCheck?: boolean;
+}
+
+/** A name or a value of an enum's row: marked when it breaks a rule, whose message shows under the list. */
+function EnumValueField({ name, label, placeholder, spellCheck }: EnumValueFieldProps) {
+  return (
+    <Controller
+      name={name}
+      render={({ field: input, fieldState }) => (
+        <TextField
+          size="small"
+          value={input.value}
+          onChange={input.onChange}
+          error={fieldState.error !== undefined}
+          placeholder={placeholder}
+          slotProps={{ htmlInput: { 'aria-label': label, spellCheck } }}
+          sx={{ flex: 1 }}
+        />
+      )}
+    />
+  );
+}
+
 interface SurveyVarDialogProps {
   open: boolean;
   /** The variable to edit; a new one when absent. */
@@ -117,35 +145,16 @@ export function SurveyVarDialog({ open, variable, onSave, onClose }: SurveyVarDi
           <Stack spacing={1}>
             {values.fields.map((field, index) => (
               <Stack key={field.id} direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-                <Controller
+                <EnumValueField
                   name={`values.${index}.name`}
-                  render={({ field: input }) => (
-                    <TextField
-                      size="small"
-                      value={input.value}
-                      onChange={input.onChange}
-                      error={valuesErrors?.[index]?.name !== undefined}
-                      placeholder={t('templates.survey.valueName')}
-                      slotProps={{ htmlInput: { 'aria-label': t('templates.survey.valueNameN', { n: index + 1 }) } }}
-                      sx={{ flex: 1 }}
-                    />
-                  )}
+                  label={t('templates.survey.valueNameN', { n: index + 1 })}
+                  placeholder={t('templates.survey.valueName')}
                 />
-                <Controller
+                <EnumValueField
                   name={`values.${index}.value`}
-                  render={({ field: input }) => (
-                    <TextField
-                      size="small"
-                      value={input.value}
-                      onChange={input.onChange}
-                      error={valuesErrors?.[index]?.value !== undefined}
-                      placeholder={t('templates.survey.value')}
-                      slotProps={{
-                        htmlInput: { 'aria-label': t('templates.survey.valueN', { n: index + 1 }), spellCheck: false },
-                      }}
-                      sx={{ flex: 1 }}
-                    />
-                  )}
+                  label={t('templates.survey.valueN', { n: index + 1 })}
+                  placeholder={t('templates.survey.value')}
+                  spellCheck={false}
                 />
                 <RemoveRowButton
                   label={t('templates.survey.removeValue', { n: index + 1 })}
