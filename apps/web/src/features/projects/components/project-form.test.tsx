@@ -26,20 +26,23 @@ describe('ProjectForm', () => {
     expect(onSubmit).not.toHaveBeenCalled();
   });
 
-  it('rejects a fractional or non-numeric limit with "Must be integer"', async () => {
+  it.each([
+    ['a fractional', '1.5', 'Must be integer'],
+    ['a non-numeric', 'four', 'Must be integer'],
+    ['a negative', '-1', 'Must be 0 or greater'],
+  ])('rejects %s limit with the rule it breaks', async (_, limit, message) => {
     const { onSubmit } = renderForm();
-    submitWithLimit('1.5');
-    expect(await screen.findByText('Must be integer')).toBeTruthy();
-    fireEvent.change(maxParallel(), { target: { value: 'four' } });
-    expect(await screen.findByText('Must be integer')).toBeTruthy();
+    submitWithLimit(limit);
+    expect(await screen.findByText(message)).toBeTruthy();
     expect(onSubmit).not.toHaveBeenCalled();
   });
 
-  it('rejects a negative limit with "Must be 0 or greater"', async () => {
-    const { onSubmit } = renderForm();
+  it('checks the limit again as it is typed after a refused submit', async () => {
+    renderForm();
     submitWithLimit('-1');
     expect(await screen.findByText('Must be 0 or greater')).toBeTruthy();
-    expect(onSubmit).not.toHaveBeenCalled();
+    fireEvent.change(maxParallel(), { target: { value: '1.5' } });
+    expect(await screen.findByText('Must be integer')).toBeTruthy();
   });
 
   it('submits typed values, an empty limit meaning unlimited', async () => {
