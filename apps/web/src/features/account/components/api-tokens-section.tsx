@@ -5,9 +5,7 @@ import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { ApiToken } from '@gantry/contract';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
@@ -15,6 +13,7 @@ import { DataTable } from '../../../components/data-table.tsx';
 import type { Column } from '../../../components/data-table.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
+import { TooltipIconButton } from '../../../components/tooltip-icon-button.tsx';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { DASH, formatDate } from '../../../lib/format-date.ts';
 import { apiTokensQuery, useRevokeApiToken } from '../api/account-queries.ts';
@@ -83,15 +82,12 @@ export function ApiTokensSection() {
       align: 'right',
       width: 64,
       render: (token) => (
-        <Tooltip title={t('account.tokens.revoke')}>
-          <IconButton
-            size="small"
-            onClick={() => revokeDialog.show(token)}
-            aria-label={t('account.tokens.revokeNamed', { name: token.name || token.id })}
-          >
-            <DeleteOutlineIcon fontSize="small" />
-          </IconButton>
-        </Tooltip>
+        <TooltipIconButton
+          title={t('account.tokens.revoke')}
+          label={t('account.tokens.revokeNamed', { name: token.name || token.id })}
+          icon={<DeleteOutlineIcon fontSize="small" />}
+          onClick={() => revokeDialog.show(token)}
+        />
       ),
     },
   ];

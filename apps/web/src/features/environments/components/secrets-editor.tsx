@@ -2,14 +2,13 @@ import { useTranslation } from 'react-i18next';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import Alert from '@mui/material/Alert';
 import Chip from '@mui/material/Chip';
-import IconButton from '@mui/material/IconButton';
 import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { SecretRow } from './environment-form.ts';
 import { AddRowButton } from '../../../components/list-row-buttons.tsx';
+import { TooltipIconButton } from '../../../components/tooltip-icon-button.tsx';
 
 interface SecretsEditorProps {
   rows: readonly SecretRow[];
@@ -107,15 +106,12 @@ export function SecretsEditor({ rows, onChange, error }: SecretsEditorProps) {
                 }}
                 sx={{ flex: 1 }}
               />
-              <Tooltip title={t('common.delete')}>
-                <IconButton
-                  size="small"
-                  onClick={() => remove(row)}
-                  aria-label={t('lists.deleteNamed', { name: row.name || t('environments.newSecret') })}
-                >
-                  <DeleteOutlineIcon fontSize="small" />
-                </IconButton>
-              </Tooltip>
+              <TooltipIconButton
+                title={t('common.delete')}
+                label={t('lists.deleteNamed', { name: row.name || t('environments.newSecret') })}
+                icon={<DeleteOutlineIcon fontSize="small" />}
+                onClick={() => remove(row)}
+              />
             </Stack>
           </Stack>
         );

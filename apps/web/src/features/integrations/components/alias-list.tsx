@@ -5,13 +5,12 @@ import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
+import { TooltipIconButton } from '../../../components/tooltip-icon-button.tsx';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { copyText } from '../../../lib/clipboard.ts';
 import { aliasesQuery, useAddAlias, useDeleteAlias } from '../api/integrations-queries.ts';
@@ -102,28 +101,20 @@ export function AliasList({ projectId, integrationId, canManage, title, descript
               >
                 {alias.url}
               </Box>
-              <Tooltip title={t('integrations.copyAlias')}>
-                <IconButton
-                  size="small"
-                  onClick={() => void copy(alias.url)}
-                  aria-label={t('integrations.copyNamed', { url: alias.url })}
-                >
-                  <ContentCopyIcon fontSize="small" />
-                </IconButton>
-              </Tooltip>
+              <TooltipIconButton
+                title={t('integrations.copyAlias')}
+                label={t('integrations.copyNamed', { url: alias.url })}
+                icon={<ContentCopyIcon fontSize="small" />}
+                onClick={() => void copy(alias.url)}
+              />
               {canManage ? (
-                <Tooltip title={t('integrations.deleteAlias')}>
-                  <span>
-                    <IconButton
-                      size="small"
-                      onClick={() => removeAlias(alias.id)}
-                      disabled={remove.isPending && remove.variables === alias.id}
-                      aria-label={t('integrations.deleteAliasNamed', { url: alias.url })}
-                    >
-                      <DeleteOutlineIcon fontSize="small" />
-                    </IconButton>
-                  </span>
-                </Tooltip>
+                <TooltipIconButton
+                  title={t('integrations.deleteAlias')}
+                  label={t('integrations.deleteAliasNamed', { url: alias.url })}
+                  icon={<DeleteOutlineIcon fontSize="small" />}
+                  onClick={() => removeAlias(alias.id)}
+                  disabled={remove.isPending && remove.variables === alias.id}
+                />
               ) : null}
             </Stack>
           ))}

@@ -15,6 +15,7 @@ import { ResourceListPage } from '../../../components/resource-list-page.tsx';
 import type { RowActions } from '../../../components/resource-list-page.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
 import { useResourceList } from '../../../components/use-resource-list.ts';
+import { TooltipIconButton } from '../../../components/tooltip-icon-button.tsx';
 import { DASH } from '../../../lib/format-date.ts';
 import { appsQuery, repositoriesQuery } from '../../../lib/project-resources.ts';
 import { inventoriesResource } from '../api/inventories-queries.ts';
@@ -104,11 +105,12 @@ export function InventoriesPage() {
       if (!isWorkspace(inventory)) return null;
       const label = t('terraform.attachNamed', { name: inventory.name });
       return inventory.template_id === null ? (
-        <Tooltip title={t('terraform.attach')}>
-          <IconButton size="small" onClick={() => attachDialog.show(inventory)} aria-label={label}>
-            <LinkIcon fontSize="small" />
-          </IconButton>
-        </Tooltip>
+        <TooltipIconButton
+          title={t('terraform.attach')}
+          label={label}
+          icon={<LinkIcon fontSize="small" />}
+          onClick={() => attachDialog.show(inventory)}
+        />
       ) : (
         <Tooltip title={t('terraform.attachHeld')}>
           <IconButton

@@ -5,10 +5,8 @@ import LogoutIcon from '@mui/icons-material/Logout';
 import PersonAddAlt1Icon from '@mui/icons-material/PersonAddAlt1';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import IconButton from '@mui/material/IconButton';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
-import Tooltip from '@mui/material/Tooltip';
 import { Permission } from '@gantry/contract';
 import type { ProjectRoleSlug, TeamMember } from '@gantry/contract';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
@@ -19,6 +17,7 @@ import { Page } from '../../../components/page.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
+import { TooltipIconButton } from '../../../components/tooltip-icon-button.tsx';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { projectsQuery, useProjectAccess } from '../../../lib/shared-queries.ts';
 import { storage } from '../../../lib/storage.ts';
@@ -105,15 +104,12 @@ export function TeamPage() {
       align: 'right',
       width: 72,
       render: (member) => (
-        <Tooltip title={t('team.remove')}>
-          <IconButton
-            onClick={() => removeDialog.show(member)}
-            aria-label={t('team.removeMember', { name: member.name })}
-            size="small"
-          >
-            <DeleteOutlineIcon fontSize="small" />
-          </IconButton>
-        </Tooltip>
+        <TooltipIconButton
+          title={t('team.remove')}
+          label={t('team.removeMember', { name: member.name })}
+          icon={<DeleteOutlineIcon fontSize="small" />}
+          onClick={() => removeDialog.show(member)}
+        />
       ),
     });
   }

@@ -18,6 +18,7 @@ import type { Template } from '@gantry/contract';
 import { AppIcon } from '../../../components/app-icon.tsx';
 import { Page } from '../../../components/page.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { TooltipIconButton } from '../../../components/tooltip-icon-button.tsx';
 import { getErrorMessage, isApiError } from '../../../lib/api-client.ts';
 import { appsQuery, templateQuery } from '../../../lib/project-resources.ts';
 import { useProjectAccess } from '../../../lib/shared-queries.ts';
@@ -85,28 +86,21 @@ export function TemplateLayout() {
                       <EditOutlinedIcon />
                     </IconButton>
                   </Tooltip>
-                  <Tooltip title={t('templates.copy')}>
-                    <span>
-                      <IconButton
-                        onClick={() => void actions.copy(data)}
-                        disabled={actions.copying}
-                        aria-label={t('templates.copy')}
-                      >
-                        <ContentCopyIcon />
-                      </IconButton>
-                    </span>
-                  </Tooltip>
-                  <Tooltip title={t('common.delete')}>
-                    <span>
-                      <IconButton
-                        onClick={() => actions.requestDelete(data, () => void navigate(listPath))}
-                        disabled={actions.deleting}
-                        aria-label={t('templates.deleteTemplate')}
-                      >
-                        <DeleteOutlineIcon />
-                      </IconButton>
-                    </span>
-                  </Tooltip>
+                  <TooltipIconButton
+                    title={t('templates.copy')}
+                    icon={<ContentCopyIcon />}
+                    onClick={() => void actions.copy(data)}
+                    disabled={actions.copying}
+                    size="medium"
+                  />
+                  <TooltipIconButton
+                    title={t('common.delete')}
+                    label={t('templates.deleteTemplate')}
+                    icon={<DeleteOutlineIcon />}
+                    onClick={() => actions.requestDelete(data, () => void navigate(listPath))}
+                    disabled={actions.deleting}
+                    size="medium"
+                  />
                 </>
               ) : null}
               <Button

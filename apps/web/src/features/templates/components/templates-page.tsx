@@ -35,6 +35,7 @@ import { NewTemplateButton } from './new-template-button.tsx';
 import { RUN_LABEL_KEYS, TASK_LOG_PARAM, TYPE_LABEL_KEYS, getLastTask, useHrefWithParam } from './template-helpers.ts';
 import { TemplateRowMenu } from './template-row-menu.tsx';
 import { TaskStatusChip } from '../../../components/task-status-chip.tsx';
+import { TooltipIconButton } from '../../../components/tooltip-icon-button.tsx';
 import { useTemplateActions } from './use-template-actions.ts';
 import { paths } from '../../../lib/paths.ts';
 
@@ -225,11 +226,12 @@ export function TemplatesPage({ projectId, viewId, viewTabs, renderLastTasks }: 
         title={t('templates.title')}
         actions={
           <>
-            <Tooltip title={t('templates.columns.title')}>
-              <IconButton onClick={() => settingsDialog.show()} aria-label={t('templates.columns.title')}>
-                <ViewColumnOutlinedIcon />
-              </IconButton>
-            </Tooltip>
+            <TooltipIconButton
+              title={t('templates.columns.title')}
+              icon={<ViewColumnOutlinedIcon />}
+              onClick={() => settingsDialog.show()}
+              size="medium"
+            />
             {canManage ? <NewTemplateButton projectId={projectId} viewId={viewId} isAdmin={access.isAdmin} /> : null}
           </>
         }
