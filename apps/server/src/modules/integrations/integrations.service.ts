@@ -29,7 +29,7 @@ import type {
   IntegrationRow,
 } from './integrations.table.ts';
 import { columnsOf, flagsOf } from '../../db/row-fields.ts';
-import { assertBodyInProject, projectResource } from '../refs/project-resource.ts';
+import { assertBodyInProject, makeBodyOperations, projectResource } from '../refs/project-resource.ts';
 
 type IntegrationInput = z.output<typeof IntegrationBody>;
 type ValueInput = z.output<typeof IntegrationExtractValueBody>;
@@ -112,7 +112,7 @@ export function createIntegrationsService({
     url: aliasUrl(row.alias, origin),
   });
 
-  async function toRow(projectId: number, body: IntegrationInput) {
+  async function fieldsOf(projectId: number, body: IntegrationInput) {
     assertBodyInProject(projectId, body);
     const target = await checkStartTarget({ templates, workflowRuns }, projectId, body, false);
     if (body.auth_secret_id !== null) {
@@ -217,16 +217,7 @@ export function createIntegrationsService({
     async list(projectId: number, order: Order = 'asc'): Promise<Integration[]> {
       return (await integrations.list(projectId, 'name', order)).map(toIntegration);
     },
-    async get(projectId: number, id: number): Promise<Integration> {
-      return toIntegration(await getRow(projectId, id));
-    },
-    async create(actor: UserRow, projectId: number, body: IntegrationInput): Promise<Integration> {
-      const row = { ...(await toRow(projectId, body)), project_id: projectId, created: toTimestamp(clock.now()) };
-      return toIntegration(await resource.create(actor, row, row.name));
-    },
-    update(actor: UserRow, projectId: number, id: number, body: IntegrationInput): Promise<void> {
-      return resource.update(actor, projectId, id, body, () => toRow(projectId, body));
-    },
+    ...makeBodyOperations(resource, { fieldsOf, toWire: toIntegration, clock }),
     async remove(actor: UserRow, projectId: number, id: number): Promise<void> {
       const current = await getRow(projectId, id);
       await integrations.delete(projectId, id);

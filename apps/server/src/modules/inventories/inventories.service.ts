@@ -2,13 +2,16 @@ import type { Inventory, InventoryBody, InventoryType } from '@gantry/contract';
 import { normalizeInventoryFields } from '@gantry/contract';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.ts';
-import { toTimestamp } from '../../clock.ts';
 import { badRequest } from '../../errors.ts';
 import type { EventsService } from '../events/events.service.ts';
 import type { KeysService } from '../keys/keys.service.ts';
-import { assertBodyInProject, type ResourceRefsLookup, usedResource } from '../refs/project-resource.ts';
+import {
+  assertBodyInProject,
+  makeBodyOperations,
+  type ResourceRefsLookup,
+  usedResource,
+} from '../refs/project-resource.ts';
 import type { RepositoriesService } from '../repositories/repositories.service.ts';
-import type { UserRow } from '../users/users.table.ts';
 import type { InventoriesRepository } from './inventories.repository.ts';
 import type { InventoryRow } from './inventories.table.ts';
 import { columnsOf } from '../../db/row-fields.ts';
@@ -60,9 +63,8 @@ export function createInventoriesService(deps: InventoriesDeps) {
     events,
     usedBy: refs.forInventory,
   });
-  const { get: getRow } = resource;
 
-  async function toRow(projectId: number, body: InventoryInput) {
+  async function fieldsOf(projectId: number, body: InventoryInput) {
     assertBodyInProject(projectId, body);
     if (body.ssh_key_id) await keys.assertLoginKey(projectId, body.ssh_key_id, 'User credentials key');
     if (body.become_key_id) await keys.assertLoginKey(projectId, body.become_key_id, 'Become key');
@@ -89,17 +91,8 @@ export function createInventoriesService(deps: InventoriesDeps) {
       });
       return rows.map(toInventory);
     },
-    async get(projectId: number, id: number): Promise<Inventory> {
-      return toInventory(await getRow(projectId, id));
-    },
+    ...makeBodyOperations(resource, { fieldsOf, toWire: toInventory, clock }),
     assertExists: resource.assertExists,
-    async create(actor: UserRow | undefined, projectId: number, body: InventoryInput): Promise<Inventory> {
-      const row = { ...(await toRow(projectId, body)), project_id: projectId, created: toTimestamp(clock.now()) };
-      return toInventory(await resource.create(actor, row, row.name));
-    },
-    update(actor: UserRow, projectId: number, id: number, body: InventoryInput): Promise<void> {
-      return resource.update(actor, projectId, id, body, () => toRow(projectId, body));
-    },
     refs: resource.refs,
     remove: resource.remove,
   };

@@ -1,4 +1,6 @@
 import type { ResourceRefs } from '@gantry/contract';
+import type { Clock } from '../../clock.ts';
+import { toTimestamp } from '../../clock.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import type { EventsService } from '../events/events.service.ts';
 import type { UserRow } from '../users/users.table.ts';
@@ -81,6 +83,48 @@ export function projectResource<Row>({ label, objectType, rows, events }: Projec
       const id = await rows.insert(row);
       if (actor) await record(actor, row.project_id, id, `${label} ${name} created`);
       return { ...row, id };
+    },
+  };
+}
+
+/** What makeBodyOperations uses of a project resource whose row is its body's fields with an id, a project and a time. */
+interface BodyFieldsResource<Fields, Row> {
+  get(projectId: number, id: number): Promise<Row>;
+  create(actor: UserRow | undefined, row: Fields & { project_id: number; created: string }, name: string): Promise<Row>;
+  update(
+    actor: UserRow,
+    projectId: number,
+    id: number,
+    body: { id?: number | undefined; name: string },
+    changesFrom: () => Promise<Fields>,
+  ): Promise<void>;
+}
+
+interface BodyOperationsOptions<Fields, Row, Body, Wire> {
+  /** The columns a body stands for, once what it points at is checked: the same for a new row and a change. */
+  fieldsOf(projectId: number, body: Body): Promise<Fields>;
+  toWire(row: Row): Wire;
+  clock: Clock;
+}
+
+/**
+ * Reading, creating and changing a resource whose columns come from its body alone (repositories, inventories,
+ * integrations), answered in its wire form.
+ */
+export function makeBodyOperations<Fields, Row, Body extends { id?: number | undefined; name: string }, Wire>(
+  resource: BodyFieldsResource<Fields, Row>,
+  { fieldsOf, toWire, clock }: BodyOperationsOptions<Fields, Row, Body, Wire>,
+) {
+  return {
+    async get(projectId: number, id: number): Promise<Wire> {
+      return toWire(await resource.get(projectId, id));
+    },
+    async create(actor: UserRow | undefined, projectId: number, body: Body): Promise<Wire> {
+      const row = { ...(await fieldsOf(projectId, body)), project_id: projectId, created: toTimestamp(clock.now()) };
+      return toWire(await resource.create(actor, row, body.name));
+    },
+    update(actor: UserRow, projectId: number, id: number, body: Body): Promise<void> {
+      return resource.update(actor, projectId, id, body, () => fieldsOf(projectId, body));
     },
   };
 }

@@ -2,11 +2,14 @@ import type { Repository, RepositoryBody } from '@gantry/contract';
 import { getGitUrlType } from '@gantry/contract';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.ts';
-import { toTimestamp } from '../../clock.ts';
 import type { EventsService } from '../events/events.service.ts';
 import type { KeysService } from '../keys/keys.service.ts';
-import { assertBodyInProject, type ResourceRefsLookup, usedResource } from '../refs/project-resource.ts';
-import type { UserRow } from '../users/users.table.ts';
+import {
+  assertBodyInProject,
+  makeBodyOperations,
+  type ResourceRefsLookup,
+  usedResource,
+} from '../refs/project-resource.ts';
 import type { RepositoriesRepository, RepositorySort } from './repositories.repository.ts';
 import type { RepositoryRow } from './repositories.table.ts';
 import { columnsOf } from '../../db/row-fields.ts';
@@ -33,9 +36,8 @@ export function createRepositoriesService({ repositories, keys, refs, events, cl
     events,
     usedBy: refs.forRepository,
   });
-  const { get: getRow } = resource;
 
-  async function toRow(projectId: number, body: RepositoryInput) {
+  async function fieldsOf(projectId: number, body: RepositoryInput) {
     assertBodyInProject(projectId, body);
     await keys.assertLoginKey(projectId, body.ssh_key_id);
     const local = getGitUrlType(body.git_url) === 'local';
@@ -51,17 +53,8 @@ export function createRepositoriesService({ repositories, keys, refs, events, cl
     async list(projectId: number, sort: RepositorySort, order: 'asc' | 'desc'): Promise<Repository[]> {
       return (await repositories.list(projectId, sort, order)).map(toRepository);
     },
-    async get(projectId: number, id: number): Promise<Repository> {
-      return toRepository(await getRow(projectId, id));
-    },
+    ...makeBodyOperations(resource, { fieldsOf, toWire: toRepository, clock }),
     assertExists: resource.assertExists,
-    async create(actor: UserRow | undefined, projectId: number, body: RepositoryInput): Promise<Repository> {
-      const row = { ...(await toRow(projectId, body)), project_id: projectId, created: toTimestamp(clock.now()) };
-      return toRepository(await resource.create(actor, row, row.name));
-    },
-    update(actor: UserRow, projectId: number, id: number, body: RepositoryInput): Promise<void> {
-      return resource.update(actor, projectId, id, body, () => toRow(projectId, body));
-    },
     refs: resource.refs,
     remove: resource.remove,
   };
