@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.ts';
+import { tryUpdate } from '../db/conditional-write.ts';
 
 export function createNodesRepository(db: Db) {
   return {
@@ -9,13 +10,8 @@ export function createNodesRepository(db: Db) {
 
     /** Records that the node is alive, registering it on its first beat. */
     async beat(nodeId: string, now: string): Promise<void> {
-      const updated = await db
-        .updateTable('server_node')
-        .set({ heartbeat: now })
-        .where('id', '=', nodeId)
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 0)
-        await db.insertInto('server_node').values({ id: nodeId, started: now, heartbeat: now }).execute();
+      const updated = await tryUpdate(db.updateTable('server_node').set({ heartbeat: now }).where('id', '=', nodeId));
+      if (!updated) await db.insertInto('server_node').values({ id: nodeId, started: now, heartbeat: now }).execute();
     },
 
     /** Nodes that beat at or after `since`. */

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.ts';
+import { tryUpdate } from '../../db/conditional-write.ts';
 import type { OwedAlertStore } from './owed-alert.ts';
 
 /**
@@ -8,14 +9,14 @@ import type { OwedAlertStore } from './owed-alert.ts';
 export function owedAlertStoreOf(db: Db, table: 'task' | 'workflow_step_run', id: number): OwedAlertStore {
   return {
     async claim(owed, lease) {
-      const result = await db
-        .updateTable(table)
-        .set({ approval_alert: lease })
-        .where('id', '=', id)
-        .where('status', '=', 'waiting_approval')
-        .where('approval_alert', '=', owed)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
+      return tryUpdate(
+        db
+          .updateTable(table)
+          .set({ approval_alert: lease })
+          .where('id', '=', id)
+          .where('status', '=', 'waiting_approval')
+          .where('approval_alert', '=', owed),
+      );
     },
     async clear(lease) {
       await db

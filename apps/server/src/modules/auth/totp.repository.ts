@@ -1,4 +1,5 @@
 import type { Db, Dialect } from '../../db/database.ts';
+import { tryUpdate } from '../../db/conditional-write.ts';
 import { insertRow } from '../../db/insert.ts';
 import type { UserTotpRow } from './totp.table.ts';
 
@@ -21,13 +22,13 @@ export function createTotpRepository(db: Db, dialect: Dialect) {
      * requests racing with the same code cannot both win.
      */
     async claimStep(id: number, step: number): Promise<boolean> {
-      const result = await db
-        .updateTable('user_totp')
-        .set({ last_used_step: step })
-        .where('id', '=', id)
-        .where((eb) => eb.or([eb('last_used_step', 'is', null), eb('last_used_step', '<', step)]))
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
+      return tryUpdate(
+        db
+          .updateTable('user_totp')
+          .set({ last_used_step: step })
+          .where('id', '=', id)
+          .where((eb) => eb.or([eb('last_used_step', 'is', null), eb('last_used_step', '<', step)])),
+      );
     },
     async setSessionPendingFactor(sessionId: number, pendingFactor: string): Promise<void> {
       await db.updateTable('session').set({ pending_factor: pendingFactor }).where('id', '=', sessionId).execute();

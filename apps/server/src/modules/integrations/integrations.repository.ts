@@ -1,4 +1,5 @@
 import type { Db, Dialect } from '../../db/database.ts';
+import { tryDelete } from '../../db/conditional-write.ts';
 import { insertRow } from '../../db/insert.ts';
 import { parentRows, projectRows } from '../../db/project-rows.ts';
 import type { IntegrationAliasRow, IntegrationRow } from './integrations.table.ts';
@@ -60,8 +61,7 @@ export function createIntegrationsRepository(db: Db, dialect: Dialect) {
         integrationId === null
           ? query.where('integration_id', 'is', null)
           : query.where('integration_id', '=', integrationId);
-      const result = await scoped.executeTakeFirst();
-      return Number(result.numDeletedRows) > 0;
+      return tryDelete(scoped);
     },
     /** The one lookup that is not scoped by project: the public endpoint knows only the alias. */
     findAlias(alias: string): Promise<IntegrationAliasRow | undefined> {

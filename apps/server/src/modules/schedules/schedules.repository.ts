@@ -1,4 +1,5 @@
 import type { Db, Dialect } from '../../db/database.ts';
+import { tryUpdate } from '../../db/conditional-write.ts';
 import { projectRows } from '../../db/project-rows.ts';
 import type { ScheduleRow } from './schedules.table.ts';
 
@@ -50,13 +51,9 @@ export function createSchedulesRepository(db: Db, dialect: Dialect) {
      * even with several servers sharing the database.
      */
     async claim(id: number, due: string, next: string | null): Promise<boolean> {
-      const result = await db
-        .updateTable('schedule')
-        .set({ next_run: next })
-        .where('id', '=', id)
-        .where('next_run', '=', due)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
+      return tryUpdate(
+        db.updateTable('schedule').set({ next_run: next }).where('id', '=', id).where('next_run', '=', due),
+      );
     },
   };
 }

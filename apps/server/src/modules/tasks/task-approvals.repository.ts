@@ -1,4 +1,5 @@
 import type { Db, Dialect } from '../../db/database.ts';
+import { tryUpdate } from '../../db/conditional-write.ts';
 import { retryOnConflict } from '../../db/errors.ts';
 import { insertRow } from '../../db/insert.ts';
 import { lockForUpdate } from '../../db/row-lock.ts';
@@ -65,14 +66,14 @@ export function createTaskApprovalsRepository(db: Db, dialect: Dialect) {
      * sweeping at once one settles it, and should that one die meanwhile, a sweep after `retryAt` does.
      */
     async claimTimedOut(taskId: number, due: string, retryAt: string): Promise<boolean> {
-      const result = await db
-        .updateTable('task')
-        .set({ approval_due: retryAt })
-        .where('id', '=', taskId)
-        .where('status', '=', 'waiting_approval')
-        .where('approval_due', '=', due)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
+      return tryUpdate(
+        db
+          .updateTable('task')
+          .set({ approval_due: retryAt })
+          .where('id', '=', taskId)
+          .where('status', '=', 'waiting_approval')
+          .where('approval_due', '=', due),
+      );
     },
     /** Tasks waiting for approval whose alert is owed since `now` or before (a crash cut it off), oldest first. */
     listOwedAlerts: (now: string, limit: number) => listWaitingDue('approval_alert', now, limit),

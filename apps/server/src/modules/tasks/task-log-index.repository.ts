@@ -1,5 +1,6 @@
 import { FINISHED_TASK_STATUSES, type TaskStatus } from '@gantry/contract';
 import type { Db, Dialect } from '../../db/database.ts';
+import { tryUpdate } from '../../db/conditional-write.ts';
 import { insertLogIndexRows, selectLogMatches, type IndexedLine } from '../../db/log-search-index.ts';
 import { listLineText } from './task-output.repository.ts';
 
@@ -55,13 +56,10 @@ export function createTaskLogIndexRepository(db: Db, dialect: Dialect) {
      */
     async indexSlice(taskId: number, from: number, to: number, toWords: (output: string) => string): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
-        const claimed = await trx
-          .updateTable('task')
-          .set({ log_indexed: to })
-          .where('id', '=', taskId)
-          .where('log_indexed', '=', from)
-          .executeTakeFirst();
-        if (Number(claimed.numUpdatedRows) === 0) return false;
+        const claimed = await tryUpdate(
+          trx.updateTable('task').set({ log_indexed: to }).where('id', '=', taskId).where('log_indexed', '=', from),
+        );
+        if (!claimed) return false;
         const lines = await listLineText(trx, taskId, from, to);
         const rows: IndexedLine[] = [];
         for (const line of lines) {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, Dialect } from '../../db/database.ts';
+import { tryUpdate } from '../../db/conditional-write.ts';
 import { insertTaskOutputRows } from '../../db/task-output-insert.ts';
 import type { LogLine } from '../../live/live-hub.ts';
 import type { TaskOutputRow } from './tasks.table.ts';
@@ -63,13 +64,14 @@ export function createTaskOutputRepository(db: Db, dialect: Dialect) {
           if (fresh.length === 0) return { stored: [], runnerLogOffset: task.runner_log_offset };
           const stored = fresh.map((r, i) => ({ seq: task.output_lines + i, time: r.time, output: r.output }));
           const runnerLogOffset = task.runner_log_offset + (runnerIndex !== null ? stored.length : 0);
-          const updated = await trx
-            .updateTable('task')
-            .set({ output_lines: task.output_lines + stored.length, runner_log_offset: runnerLogOffset })
-            .where('id', '=', taskId)
-            .where('output_lines', '=', task.output_lines)
-            .executeTakeFirst();
-          if (Number(updated.numUpdatedRows) === 0) return 'retry' as const;
+          const updated = await tryUpdate(
+            trx
+              .updateTable('task')
+              .set({ output_lines: task.output_lines + stored.length, runner_log_offset: runnerLogOffset })
+              .where('id', '=', taskId)
+              .where('output_lines', '=', task.output_lines),
+          );
+          if (!updated) return 'retry' as const;
           await insertTaskOutputRows(
             trx,
             dialect,
@@ -89,12 +91,10 @@ export function createTaskOutputRepository(db: Db, dialect: Dialect) {
         // would have to upgrade that lock, deadlocking with a concurrent status change. Locking the row
         // also orders this against the task's deletion: a task already gone gets no lines (PostgreSQL has
         // no foreign key to refuse them), one deleted later takes these lines with it.
-        const updated = await trx
-          .updateTable('task')
-          .set({ output_lines: nextSeq })
-          .where('id', '=', taskId)
-          .executeTakeFirst();
-        if (Number(updated.numUpdatedRows) === 0) return;
+        const updated = await tryUpdate(
+          trx.updateTable('task').set({ output_lines: nextSeq }).where('id', '=', taskId),
+        );
+        if (!updated) return;
         await insertTaskOutputRows(trx, dialect, rows);
       });
     },

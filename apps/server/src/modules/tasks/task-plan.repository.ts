@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.ts';
+import { tryUpdate } from '../../db/conditional-write.ts';
 import { retryOnConflict } from '../../db/errors.ts';
 
 /** The plan of terraform/OpenTofu tasks; the row goes with its task (foreign key cascade). */
@@ -8,12 +9,10 @@ export function createTaskPlanRepository(db: Db) {
     async replace(taskId: number, plan: { resources: string; truncated: boolean; recap: string }): Promise<void> {
       await retryOnConflict(() =>
         db.transaction().execute(async (trx) => {
-          const updated = await trx
-            .updateTable('task')
-            .set({ plan_recap: plan.recap })
-            .where('id', '=', taskId)
-            .executeTakeFirst();
-          if (Number(updated.numUpdatedRows) === 0) return;
+          const updated = await tryUpdate(
+            trx.updateTable('task').set({ plan_recap: plan.recap }).where('id', '=', taskId),
+          );
+          if (!updated) return;
           await trx.deleteFrom('task_plan').where('task_id', '=', taskId).execute();
           await trx
             .insertInto('task_plan')

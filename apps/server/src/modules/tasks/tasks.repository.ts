@@ -9,6 +9,7 @@ import {
 } from '@gantry/contract';
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Database, Db, Dialect } from '../../db/database.ts';
+import { tryUpdate } from '../../db/conditional-write.ts';
 import { retryOnConflict } from '../../db/errors.ts';
 import { deleteLogIndexOfTasks, deleteLogIndexRange } from '../../db/log-search-index.ts';
 import { insertRow } from '../../db/insert.ts';
@@ -214,14 +215,14 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
      * closes it (and writes its closing lines). True for the node that took it.
      */
     async takeOverFromNode(taskId: number, goneNodeId: string, nodeId: string): Promise<boolean> {
-      const result = await db
-        .updateTable('task')
-        .set({ node_id: nodeId })
-        .where('id', '=', taskId)
-        .where('node_id', '=', goneNodeId)
-        .where('status', 'in', [...ACTIVE_TASK_STATUSES])
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+      return tryUpdate(
+        db
+          .updateTable('task')
+          .set({ node_id: nodeId })
+          .where('id', '=', taskId)
+          .where('node_id', '=', goneNodeId)
+          .where('status', 'in', [...ACTIVE_TASK_STATUSES]),
+      );
     },
     /** Those of the tasks `ids` that are in one of `statuses`. */
     async listWithStatus(
@@ -261,15 +262,15 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
     /** Moves a task from one status to another only if it is still in the first; true when it was. */
     async transition(id: number, from: readonly TaskStatus[], changes: Partial<Omit<TaskRow, 'id'>>): Promise<boolean> {
       if (!(changes.status !== undefined && isTaskFinished(changes.status)) && !from.some(isTaskFinished)) {
-        const result = await retryOnConflict(() =>
-          db
-            .updateTable('task')
-            .set(changes)
-            .where('id', '=', id)
-            .where('status', 'in', [...from])
-            .executeTakeFirst(),
+        return retryOnConflict(() =>
+          tryUpdate(
+            db
+              .updateTable('task')
+              .set(changes)
+              .where('id', '=', id)
+              .where('status', 'in', [...from]),
+          ),
         );
-        return Number(result.numUpdatedRows) > 0;
       }
       // Entering or leaving a final status moves the task between the per-day stats counters.
       return retryOnConflict(() =>
@@ -297,14 +298,14 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
     },
     /** Records when a failed task's retry is due, once: false when it was already recorded. */
     async scheduleRetry(id: number, due: string): Promise<boolean> {
-      const result = await db
-        .updateTable('task')
-        .set({ retry_due: due })
-        .where('id', '=', id)
-        .where('status', '=', 'error')
-        .where('retry_due', 'is', null)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
+      return tryUpdate(
+        db
+          .updateTable('task')
+          .set({ retry_due: due })
+          .where('id', '=', id)
+          .where('status', '=', 'error')
+          .where('retry_due', 'is', null),
+      );
     },
     /** Failed tasks whose retry is due, oldest first. */
     listDueRetries(now: string, limit: number): Promise<TaskRow[]> {
@@ -312,13 +313,9 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
     },
     /** Forgets a due retry once it exists (or cannot be made); false when another node did so first. */
     async clearRetryDue(id: number, due: string): Promise<boolean> {
-      const result = await db
-        .updateTable('task')
-        .set({ retry_due: null })
-        .where('id', '=', id)
-        .where('retry_due', '=', due)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
+      return tryUpdate(
+        db.updateTable('task').set({ retry_due: null }).where('id', '=', id).where('retry_due', '=', due),
+      );
     },
     async update(id: number, changes: Partial<Omit<TaskRow, 'id'>>): Promise<void> {
       await retryOnConflict(() => db.updateTable('task').set(changes).where('id', '=', id).execute());

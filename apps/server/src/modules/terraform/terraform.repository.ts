@@ -1,5 +1,6 @@
 import type { TaskStatus } from '@gantry/contract';
 import type { Db, Dialect } from '../../db/database.ts';
+import { tryDelete } from '../../db/conditional-write.ts';
 import { insertRow } from '../../db/insert.ts';
 import type { TerraformAliasRow, TerraformLockRow, TerraformStateRow } from './terraform.table.ts';
 
@@ -90,8 +91,7 @@ export function createTerraformRepository(db: Db, dialect: Dialect) {
       return insertRow(db, dialect, 'terraform_state', row);
     },
     async deleteState(projectId: number, inventoryId: number, id: number): Promise<boolean> {
-      const result = await deleteStates(projectId, inventoryId).where('id', '=', id).executeTakeFirst();
-      return Number(result.numDeletedRows) > 0;
+      return tryDelete(deleteStates(projectId, inventoryId).where('id', '=', id));
     },
     async deleteAllStates(projectId: number, inventoryId: number): Promise<void> {
       await deleteStates(projectId, inventoryId).execute();
@@ -126,8 +126,7 @@ export function createTerraformRepository(db: Db, dialect: Dialect) {
         .where('project_id', '=', projectId)
         .where('inventory_id', '=', inventoryId);
       if (lockId !== undefined) query = query.where('lock_id', '=', lockId);
-      const result = await query.executeTakeFirst();
-      return Number(result.numDeletedRows) > 0;
+      return tryDelete(query);
     },
   };
 }

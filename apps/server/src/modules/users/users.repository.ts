@@ -1,4 +1,5 @@
 import type { Db, Dialect } from '../../db/database.ts';
+import { tryDelete } from '../../db/conditional-write.ts';
 import type { NewUserRow, UserRow, UserRowUpdate } from './users.table.ts';
 import { insertRow } from '../../db/insert.ts';
 
@@ -35,10 +36,10 @@ export function createUsersRepository(db: Db, dialect: Dialect) {
     },
     async delete(id: number): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
-        const result = await trx.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+        const deleted = await tryDelete(trx.deleteFrom('users').where('id', '=', id));
         // Their tasks stay, without a user (set null): a per-user stats counter would count tasks nobody has.
         await trx.deleteFrom('task_stat_day').where('user_id', '=', id).execute();
-        return Number(result.numDeletedRows) > 0;
+        return deleted;
       });
     },
   };

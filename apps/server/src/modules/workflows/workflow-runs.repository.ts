@@ -1,5 +1,6 @@
 import type { Updateable } from 'kysely';
 import type { Db, Dialect } from '../../db/database.ts';
+import { tryUpdate } from '../../db/conditional-write.ts';
 import { retryOnConflict } from '../../db/errors.ts';
 import { insertRow } from '../../db/insert.ts';
 import { projectRows } from '../../db/project-rows.ts';
@@ -96,13 +97,9 @@ export function createWorkflowRunsRepository(db: Db, dialect: Dialect) {
     },
     /** Moves a step on if it is still in one of `from`; false when another engine or a stop came first. */
     async moveStep(id: number, from: readonly string[], changes: Updateable<WorkflowStepRunTable>): Promise<boolean> {
-      const result = await db
-        .updateTable('workflow_step_run')
-        .set(changes)
-        .where('id', '=', id)
-        .where('status', 'in', from)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
+      return tryUpdate(
+        db.updateTable('workflow_step_run').set(changes).where('id', '=', id).where('status', 'in', from),
+      );
     },
     /** Stops every step of the run that has not ended. */
     async stopSteps(runId: number, from: readonly string[], end: string): Promise<void> {
@@ -164,13 +161,13 @@ export function createWorkflowRunsRepository(db: Db, dialect: Dialect) {
     },
     /** Ends a running run; false when it had already ended. */
     async end(id: number, status: string, end: string, message = ''): Promise<boolean> {
-      const result = await db
-        .updateTable('workflow_run')
-        .set({ status, end, message })
-        .where('id', '=', id)
-        .where('status', '=', 'running')
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
+      return tryUpdate(
+        db
+          .updateTable('workflow_run')
+          .set({ status, end, message })
+          .where('id', '=', id)
+          .where('status', '=', 'running'),
+      );
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Db, Dialect } from '../../db/database.ts';
+import { tryUpdate } from '../../db/conditional-write.ts';
 import { insertRow } from '../../db/insert.ts';
 import { projectRows } from '../../db/project-rows.ts';
 import type { WorkflowRevisionRow, WorkflowRow } from './workflows.table.ts';
@@ -88,14 +89,15 @@ export function createWorkflowsRepository(db: Db, dialect: Dialect) {
       return atomically(async (trx) => {
         const workflow = { ...current, ...changes, revision: current.revision + 1 };
         // Only the writer that still sees the revision it read moves it on: two concurrent saves cannot share a number.
-        const updated = await trx
-          .updateTable('workflow')
-          .set({ ...changes, revision: workflow.revision })
-          .where('project_id', '=', current.project_id)
-          .where('id', '=', current.id)
-          .where('revision', '=', current.revision)
-          .executeTakeFirst();
-        if (Number(updated.numUpdatedRows) === 0) return undefined;
+        const updated = await tryUpdate(
+          trx
+            .updateTable('workflow')
+            .set({ ...changes, revision: workflow.revision })
+            .where('project_id', '=', current.project_id)
+            .where('id', '=', current.id)
+            .where('revision', '=', current.revision),
+        );
+        if (!updated) return undefined;
         await addRevision(trx, workflow, revision);
         return workflow;
       });
