@@ -6,9 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../apps/server/src/app.ts';
 import { ensureFirstAdmin } from '../apps/server/src/bootstrap-admin.ts';
-import { loadConfig, readTestEnvironment, type ConfigInput } from '../apps/server/src/config.ts';
+import { loadConfig, readTestEnvironment, type Config, type ConfigInput } from '../apps/server/src/config.ts';
 import type { Dialect } from '../apps/server/src/db/database.ts';
-import { openRuntime } from '../apps/server/src/runtime.ts';
+import { openRuntime, type Runtime } from '../apps/server/src/runtime.ts';
 import { createTestDatabase } from '../apps/server/test/test-databases.ts';
 
 export const median = (values: number[]) => {
@@ -52,6 +52,41 @@ export function spawnAndWait(command: string, args: string[]): Promise<void> {
 
 const BENCH_ADMIN_PASSWORD = 'bench-Pass-1';
 
+/** An installation's runtime in this process on `dataDir` with these settings, its first admin made. */
+async function openBenchRuntime(
+  dataDir: string,
+  overrides: ConfigInput,
+): Promise<{ config: Config; runtime: Runtime }> {
+  const config = loadConfig(
+    {
+      data_dir: dataDir,
+      log_level: 'silent',
+      admin_login: 'admin',
+      admin_password: BENCH_ADMIN_PASSWORD,
+      web_dist_dir: '/nonexistent',
+      ...overrides,
+    },
+    { PATH: readTestEnvironment().path },
+  );
+  const runtime = await openRuntime(config);
+  await ensureFirstAdmin(config, runtime.services.users);
+  return { config, runtime };
+}
+
+/** Serves an installation over HTTP on 127.0.0.1: its app, its port and the admin's session cookie. */
+async function serveBench(config: Config, runtime: Runtime) {
+  const app = await buildApp({ config, services: runtime.services });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const login = await app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { auth: 'admin', password: BENCH_ADMIN_PASSWORD },
+  });
+  return { app, port, cookie: String(login.headers['set-cookie']).split(';')[0] ?? '' };
+}
+
 /**
  * A Gantry installation in this process on a new test store of `dialect` (bench/scale.ts, bench/logs-search.ts):
  * its runtime with the first admin made, `serve()` to listen on 127.0.0.1 with the admin's cookie, and `close()`
@@ -60,35 +95,15 @@ const BENCH_ADMIN_PASSWORD = 'bench-Pass-1';
 export async function openBenchStore(dialect: Dialect, dataDirPrefix: string) {
   const store = await createTestDatabase(dialect);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), dataDirPrefix));
-  const config = loadConfig(
-    {
-      db_dialect: dialect,
-      db_url: store.url,
-      data_dir: dataDir,
-      log_level: 'silent',
-      admin_login: 'admin',
-      admin_password: BENCH_ADMIN_PASSWORD,
-      web_dist_dir: '/nonexistent',
-    },
-    { PATH: readTestEnvironment().path },
-  );
-  const runtime = await openRuntime(config);
-  await ensureFirstAdmin(config, runtime.services.users);
+  const { config, runtime } = await openBenchRuntime(dataDir, { db_dialect: dialect, db_url: store.url });
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   return {
     runtime,
     /** Serves the installation over HTTP on 127.0.0.1: its port and the admin's session cookie. */
     async serve(): Promise<{ port: number; cookie: string }> {
-      app = await buildApp({ config, services: runtime.services });
-      await app.listen({ port: 0, host: '127.0.0.1' });
-      const address = app.server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      const login = await app.inject({
-        method: 'POST',
-        url: '/api/auth/login',
-        payload: { auth: 'admin', password: BENCH_ADMIN_PASSWORD },
-      });
-      return { port, cookie: String(login.headers['set-cookie']).split(';')[0] ?? '' };
+      const served = await serveBench(config, runtime);
+      app = served.app;
+      return { port: served.port, cookie: served.cookie };
     },
     async close(): Promise<void> {
       await app?.close();
@@ -102,23 +117,8 @@ export async function openBenchStore(dialect: Dialect, dataDirPrefix: string) {
 /** A Gantry installation in this process on a temp SQLite store, with one project and a local scripts directory. */
 export async function startBenchServer(overrides: ConfigInput = {}) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gantry-bench-'));
-  const config = loadConfig(
-    {
-      data_dir: dataDir,
-      log_level: 'silent',
-      admin_login: 'admin',
-      admin_password: 'bench-Pass-1',
-      web_dist_dir: '/nonexistent',
-      ...overrides,
-    },
-    { PATH: readTestEnvironment().path },
-  );
-  const runtime = await openRuntime(config);
-  await ensureFirstAdmin(config, runtime.services.users);
-  const app = await buildApp({ config, services: runtime.services });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+  const { config, runtime } = await openBenchRuntime(dataDir, overrides);
+  const { app, port, cookie } = await serveBench(config, runtime);
   const admin = await runtime.services.users.findByLogin('admin');
   if (!admin) throw new Error('no admin');
   const scripts = path.join(dataDir, 'scripts');
@@ -131,12 +131,6 @@ export async function startBenchServer(overrides: ConfigInput = {}) {
     git_url: scripts,
     ssh_key_id: keys[0]?.id ?? 0,
   });
-  const login = await app.inject({
-    method: 'POST',
-    url: '/api/auth/login',
-    payload: { auth: 'admin', password: 'bench-Pass-1' },
-  });
-  const cookie = String(login.headers['set-cookie']).split(';')[0] ?? '';
   const agent = new http.Agent({ keepAlive: true, maxSockets: 20 });
 
   return {
