@@ -237,6 +237,19 @@ export type TaskOutputSearchResult = z.infer<typeof TaskOutputSearchResult>;
 export const StatsEntry = z.object({ date: z.string(), count_by_status: z.record(z.string(), wireInteger()) });
 export type StatsEntry = z.infer<typeof StatsEntry>;
 
+/** The days a stats request covers (YYYY-MM-DD, UTC, inclusive; by default the 30 days up to today). */
+export const StatsRangeQuery = z.object({
+  start: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'Invalid start date')
+    .optional(),
+  end: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'Invalid end date')
+    .optional(),
+});
+export type StatsRangeQuery = z.infer<typeof StatsRangeQuery>;
+
 export const tasksApi = {
   /**
    * Gantry's own: a new task of the same template, params, inventory and variables, limited to the hosts
@@ -281,17 +294,7 @@ export const tasksApi = {
     method: 'GET',
     path: '/api/project/:projectId/templates/:templateId/stats',
     params: TemplateTaskParams,
-    query: z.object({
-      start: z
-        .string()
-        .regex(/^\d{4}-\d{2}-\d{2}$/, 'Invalid start date')
-        .optional(),
-      end: z
-        .string()
-        .regex(/^\d{4}-\d{2}-\d{2}$/, 'Invalid end date')
-        .optional(),
-      user_id: queryInteger({ min: 1, message: 'Invalid user_id' }).optional(),
-    }),
+    query: StatsRangeQuery.extend({ user_id: queryInteger({ min: 1, message: 'Invalid user_id' }).optional() }),
     response: z.array(StatsEntry),
   }),
 };

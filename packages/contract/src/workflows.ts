@@ -5,6 +5,7 @@ import { DateTime, Id, NoContent, PathId, projectRefId, requiredString, wireInte
 import { ProjectRoleSlug } from './permissions.ts';
 import { NAME_PATTERN, TaskOutputs } from './task-outputs.ts';
 import { TaskParams } from './task-spec.ts';
+import { StatsEntry, StatsRangeQuery } from './tasks.ts';
 
 /** Bounds of one workflow, so that a definition stays small enough to validate and store at once. */
 export const WORKFLOW_LIMITS = {
@@ -371,6 +372,17 @@ export const workflowRunsApi = {
     path: '/api/project/:projectId/workflows/:workflowId/runs',
     params: WorkflowParams,
     response: z.array(WorkflowRun),
+  }),
+  /**
+   * Gantry's own: the workflow's finished runs per day of their start and outcome (success, failed,
+   * stopped), in the form of a template's task stats, read from per-day counters.
+   */
+  stats: endpoint({
+    method: 'GET',
+    path: '/api/project/:projectId/workflows/:workflowId/stats',
+    params: WorkflowParams,
+    query: StatsRangeQuery,
+    response: z.array(StatsEntry),
   }),
   get: endpoint({
     method: 'GET',

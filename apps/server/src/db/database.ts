@@ -37,6 +37,7 @@ import type { ClusterTable, ServerNodeTable } from '../cluster/nodes.table.ts';
 import type {
   WorkflowRevisionTable,
   WorkflowRunTable,
+  WorkflowRunStatDayTable,
   WorkflowApprovalTable,
   WorkflowStepRunTable,
   WorkflowTable,
@@ -85,6 +86,7 @@ export interface Database {
   workflow_revision: WorkflowRevisionTable;
   workflow_template: WorkflowTemplateTable;
   workflow_run: WorkflowRunTable;
+  workflow_run_stat_day: WorkflowRunStatDayTable;
   workflow_step_run: WorkflowStepRunTable;
   workflow_approval: WorkflowApprovalTable;
   task_approval: TaskApprovalTable;

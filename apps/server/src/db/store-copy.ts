@@ -61,6 +61,7 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   { table: 'workflow_revision', key: 'id' },
   { table: 'workflow_template', key: 'id' },
   { table: 'workflow_run', key: 'id' },
+  { table: 'workflow_run_stat_day', key: 'id' },
   { table: 'workflow_step_run', key: 'id' },
   { table: 'workflow_approval', key: 'id' },
   { table: 'task_approval', key: 'id' },

@@ -52,6 +52,7 @@ export function createProjectsRepository(db: Db, dialect: Dialect) {
             'workflow_approval',
             'workflow_step_run',
             'workflow_run',
+            'workflow_run_stat_day',
             'workflow_template',
             'workflow_revision',
             'workflow',

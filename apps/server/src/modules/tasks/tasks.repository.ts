@@ -16,19 +16,12 @@ import { insertRow } from '../../db/insert.ts';
 import { lockForUpdate } from '../../db/row-lock.ts';
 import { addTaskStatCounts } from '../../db/task-stat-counts.ts';
 import { ALL_USERS, countStatDeltas, type CountedTask } from './task-stat-deltas.ts';
+import type { DayStatusCounts } from './stats-days.ts';
 import type { QueuedTaskRow, StartedTaskRow, TaskRow } from './tasks.table.ts';
 
 /** The finished statuses the stats chart counts under an outcome (a rejected plan counts as stopped). */
 const statusesCountedAs = (outcome: TaskStatOutcome) =>
   FINISHED_TASK_STATUSES.filter((status) => TASK_STATUS_RULES[status].statOutcome === outcome);
-
-/** A day's finished tasks by the outcomes the stats chart shows. */
-interface DayStatusCounts {
-  day: string;
-  success: number;
-  failed: number;
-  stopped: number;
-}
 
 export interface TaskListRow extends TaskRow {
   tpl_alias: string;

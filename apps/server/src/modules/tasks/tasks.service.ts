@@ -10,12 +10,12 @@ import type {
 } from '@gantry/contract';
 import { UNSTARTED_TASK_STATUSES, isTaskFinished } from '@gantry/contract';
 import type { Clock } from '../../clock.ts';
-import { toTimestamp } from '../../clock.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import type { EventsService } from '../events/events.service.ts';
 import type { TemplatesService } from '../templates/templates.service.ts';
 import type { UserRow } from '../users/users.table.ts';
 import { stripAnsi } from './log-text.ts';
+import { listStatsEntries, resolveStatsRange } from './stats-days.ts';
 import type { CreateTask, CreateTaskInput, TaskOrigin } from './task-creation.ts';
 import type { TaskEngine } from './task-engine.ts';
 import type { TaskHistory } from './task-history.ts';
@@ -24,7 +24,6 @@ import type { TaskOutputRepository } from './task-output.repository.ts';
 import type { TaskListRow, TasksRepository } from './tasks.repository.ts';
 
 const HISTORY_LIMIT = 1000;
-const DAY_MS = 86_400_000;
 
 interface TasksDeps {
   tasks: TasksRepository;
@@ -162,20 +161,8 @@ export function createTasksService({
       query: { start?: string | undefined; end?: string | undefined; user_id?: number | undefined },
     ): Promise<StatsEntry[]> {
       await assertTemplateExists(projectId, templateId);
-      const today = toTimestamp(clock.now()).slice(0, 10);
-      const end = query.end ?? today;
-      const start = query.start ?? toTimestamp(new Date(Date.parse(`${end}T00:00:00Z`) - 30 * DAY_MS)).slice(0, 10);
-      const until = Date.parse(`${end}T00:00:00Z`) + DAY_MS;
-      const counted = new Map(
-        (await tasks.listStatCounts(projectId, templateId, start, end, query.user_id)).map((row) => [row.day, row]),
-      );
-      const entries: StatsEntry[] = [];
-      for (let t = Date.parse(`${start}T00:00:00Z`); t < until; t += DAY_MS) {
-        const date = toTimestamp(new Date(t)).slice(0, 10);
-        const { success = 0, failed = 0, stopped = 0 } = counted.get(date) ?? {};
-        entries.push({ date, count_by_status: { success, failed, stopped } });
-      }
-      return entries;
+      const { start, end } = resolveStatsRange(clock.now(), query);
+      return listStatsEntries(start, end, await tasks.listStatCounts(projectId, templateId, start, end, query.user_id));
     },
   };
 }

@@ -1,10 +1,11 @@
-import type { Updateable } from 'kysely';
+import { sql, type Updateable } from 'kysely';
 import type { Db, Dialect } from '../../db/database.ts';
 import { tryUpdate } from '../../db/conditional-write.ts';
 import { retryOnConflict } from '../../db/errors.ts';
 import { insertRow } from '../../db/insert.ts';
 import { projectRows } from '../../db/project-rows.ts';
 import { lockForUpdate } from '../../db/row-lock.ts';
+import { addWorkflowRunStatCount } from '../../db/task-stat-counts.ts';
 import type {
   WorkflowApprovalRow,
   WorkflowRunRow,
@@ -159,15 +160,55 @@ export function createWorkflowRunsRepository(db: Db, dialect: Dialect) {
         }),
       );
     },
-    /** Ends a running run; false when it had already ended. */
-    async end(id: number, status: string, end: string, message = ''): Promise<boolean> {
-      return tryUpdate(
-        db
-          .updateTable('workflow_run')
-          .set({ status, end, message })
-          .where('id', '=', id)
-          .where('status', '=', 'running'),
+    /**
+     * Ends a running run and counts it in its workflow's per-day stats, in one transaction; false when
+     * it had already ended (then nothing is counted, so a run counts once whichever engine ends it).
+     */
+    end(id: number, status: string, end: string, message = ''): Promise<boolean> {
+      return retryOnConflict(() =>
+        db.transaction().execute(async (trx) => {
+          const ended = await tryUpdate(
+            trx
+              .updateTable('workflow_run')
+              .set({ status, end, message })
+              .where('id', '=', id)
+              .where('status', '=', 'running'),
+          );
+          if (!ended) return false;
+          const run = await trx
+            .selectFrom('workflow_run')
+            .select(['project_id', 'workflow_id', 'start'])
+            .where('id', '=', id)
+            .executeTakeFirstOrThrow();
+          await addWorkflowRunStatCount(trx, dialect, {
+            project_id: run.project_id,
+            workflow_id: run.workflow_id,
+            start_day: run.start.slice(0, 10),
+            status,
+          });
+          return true;
+        }),
       );
+    },
+    /** The workflow's ended runs started from day `fromDay` to day `toDay` (YYYY-MM-DD, inclusive), one row per day. */
+    async listStatCounts(projectId: number, workflowId: number, fromDay: string, toDay: string) {
+      const countOf = (status: string) => sql<number>`sum(case when status = ${status} then run_count else 0 end)`;
+      const rows = await db
+        .selectFrom('workflow_run_stat_day')
+        .select(['start_day', countOf('success').as('success'), countOf('failed').as('failed')])
+        .select(countOf('stopped').as('stopped'))
+        .where('workflow_id', '=', workflowId)
+        .where('start_day', '>=', fromDay)
+        .where('start_day', '<=', toDay)
+        .where('project_id', '=', projectId)
+        .groupBy('start_day')
+        .execute();
+      return rows.map((row) => ({
+        day: row.start_day,
+        success: Number(row.success),
+        failed: Number(row.failed),
+        stopped: Number(row.stopped),
+      }));
     },
   };
 }

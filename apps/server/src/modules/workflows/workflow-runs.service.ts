@@ -1,4 +1,6 @@
 import type {
+  StatsEntry,
+  StatsRangeQuery,
   TaskOutputs as TaskOutputValues,
   WorkflowDefinition,
   WorkflowRun,
@@ -26,6 +28,7 @@ import type { ApprovalWaiting, OwedAlert } from '../alerts/alert.ts';
 import type { ApprovalGates, GateSubject } from '../approvals/approval-gate.ts';
 import { createOwedAlert, type OwedAlertStore } from '../approvals/owed-alert.ts';
 import type { EventsService } from '../events/events.service.ts';
+import { listStatsEntries, resolveStatsRange } from '../tasks/stats-days.ts';
 import type { TaskOrigin } from '../tasks/task-creation.ts';
 import type { TaskRow } from '../tasks/tasks.table.ts';
 import type { TasksService } from '../tasks/tasks.service.ts';
@@ -460,6 +463,12 @@ export function createWorkflowRuns(deps: WorkflowRunsDeps) {
         if (!(error instanceof AppError) || error.status >= 500) throw error;
         return error.status === 404 ? 'Workflow not found in this project' : error.message;
       }
+    },
+    /** The workflow's ended runs per day of their start and outcome, zero days included. */
+    async stats(projectId: number, workflowId: number, query: StatsRangeQuery): Promise<StatsEntry[]> {
+      await deps.workflows.get(projectId, workflowId);
+      const { start, end } = resolveStatsRange(clock.now(), query);
+      return listStatsEntries(start, end, await runs.listStatCounts(projectId, workflowId, start, end));
     },
     async list(projectId: number, workflowId: number): Promise<WorkflowRun[]> {
       await deps.workflows.get(projectId, workflowId);

@@ -107,7 +107,12 @@ export function createWorkflowsRepository(db: Db, dialect: Dialect) {
         const runs = trx.selectFrom('workflow_run').select('id').where('workflow_id', '=', id);
         for (const table of ['workflow_approval', 'workflow_step_run'] as const)
           await trx.deleteFrom(table).where('project_id', '=', projectId).where('run_id', 'in', runs).execute();
-        for (const table of ['workflow_run', 'workflow_template', 'workflow_revision'] as const)
+        for (const table of [
+          'workflow_run',
+          'workflow_run_stat_day',
+          'workflow_template',
+          'workflow_revision',
+        ] as const)
           await trx.deleteFrom(table).where('project_id', '=', projectId).where('workflow_id', '=', id).execute();
         await trx.deleteFrom('workflow').where('project_id', '=', projectId).where('id', '=', id).execute();
       });

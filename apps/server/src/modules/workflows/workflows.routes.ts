@@ -35,6 +35,9 @@ export function registerWorkflowsRoutes(
   route(workflowRunsApi.list, projectMember(), ({ access, params }) =>
     workflowRuns.list(access.project.id, params.workflowId),
   );
+  route(workflowRunsApi.stats, projectMember(), ({ access, params, query }) =>
+    workflowRuns.stats(access.project.id, params.workflowId, query),
+  );
   route(workflowRunsApi.get, projectMember(), ({ actor, access, params }) =>
     workflowRuns.get(actor, access.project.id, params.workflowId, params.runId),
   );

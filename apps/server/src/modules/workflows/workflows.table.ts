@@ -51,6 +51,18 @@ export interface WorkflowRunTable {
 }
 export type WorkflowRunRow = Selectable<WorkflowRunTable>;
 
+/** Ended runs of a workflow started on one day, per status. */
+export interface WorkflowRunStatDayTable {
+  id: Generated<number>;
+  project_id: number;
+  workflow_id: number;
+  /** YYYY-MM-DD (UTC) of the runs' start, as the stats group them. */
+  start_day: string;
+  /** success, failed or stopped. */
+  status: string;
+  run_count: number;
+}
+
 export interface WorkflowStepRunTable {
   id: Generated<number>;
   run_id: number;

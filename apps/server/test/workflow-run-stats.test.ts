@@ -1,0 +1,169 @@
+import { sql } from 'kysely';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { withStoreMigratedUpTo } from './migration-fixture.ts';
+import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
+import { type RunDetail, type Step, addRunMembers, createWorkflowElsewhere } from './workflow-run-fixture.ts';
+import { createPeerNode, useTestApp } from './test-app.ts';
+import { listTestDialects } from './test-databases.ts';
+
+const dialects = await listTestDialects();
+
+type StatsEntry = { date: string; count_by_status: Record<string, number> };
+
+describe.each(dialects)('workflow run stats on %s', (dialect) => {
+  const t = useTestApp(dialect);
+  let p: ProjectFixture;
+  let other: ProjectFixture;
+  let users: Awaited<ReturnType<typeof addRunMembers>>;
+  const templates = { ok: 0, fail: 0, slow: 0 };
+
+  const send = (method: string, path: string, as = t.adminCookie, body?: unknown) =>
+    t.request(method, `${p.base}${path}`, { as, ...(body === undefined ? {} : { body }) });
+  const step = (template: number): Step => ({ key: 'only', kind: 'template', template_id: template });
+
+  let count = 0;
+  async function createWorkflow(steps: Step[]): Promise<number> {
+    const created = await send('POST', '/workflows', t.adminCookie, { name: `S${++count}`, steps });
+    expect(created.status, created.text).toBe(201);
+    return (created.body as { id: number }).id;
+  }
+  async function runToEnd(workflowId: number): Promise<RunDetail> {
+    const started = await send('POST', `/workflows/${workflowId}/runs`, t.adminCookie, {});
+    expect(started.status, started.text).toBe(201);
+    const runId = (started.body as RunDetail).id;
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const run = (await send('GET', `/workflows/${workflowId}/runs/${runId}`)).body as RunDetail;
+      if (run.status !== 'running') return run;
+      if (Date.now() > deadline) throw new Error(`Run ${runId} did not end`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  async function statsOf(workflowId: number, query = ''): Promise<StatsEntry[]> {
+    const response = await send('GET', `/workflows/${workflowId}/stats${query}`, users.guest.cookie);
+    expect(response.status, response.text).toBe(200);
+    return response.body as StatsEntry[];
+  }
+
+  beforeAll(async () => {
+    t.runtime.services.workflowRuns.beginSweep();
+    p = await createProjectFixture(t, { 'ok.sh': 'echo ok\n', 'fail.sh': 'exit 3\n', 'slow.sh': 'sleep 300\n' });
+    other = await createProjectFixture(t, { 'ok.sh': 'echo other\n' });
+    templates.ok = await p.createTemplate({ name: 'Ok', playbook: 'ok.sh' });
+    templates.fail = await p.createTemplate({ name: 'Fail', playbook: 'fail.sh' });
+    templates.slow = await p.createTemplate({ name: 'Slow', playbook: 'slow.sh' });
+    users = await addRunMembers(t, p, 'wfstats');
+  });
+
+  it('counts each ended run once, by the day it started and its outcome, with zero days in between', async () => {
+    const ok = await createWorkflow([step(templates.ok)]);
+    const fail = await createWorkflow([step(templates.fail)]);
+    const slow = await createWorkflow([step(templates.slow)]);
+    const today = new Date().toISOString().slice(0, 10);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const zero = { success: 0, failed: 0, stopped: 0 };
+
+    expect(await statsOf(ok, `?start=${today}`)).toEqual([{ date: today, count_by_status: zero }]);
+    expect((await runToEnd(ok)).status).toBe('success');
+    expect((await runToEnd(ok)).status).toBe('success');
+    expect((await runToEnd(fail)).status).toBe('failed');
+
+    // A run still going is not counted; stopped, it counts once, however many engines look at it after.
+    const started = (await send('POST', `/workflows/${slow}/runs`, t.adminCookie, {})).body as RunDetail;
+    expect(await statsOf(slow, `?start=${today}`)).toEqual([{ date: today, count_by_status: zero }]);
+    expect((await send('POST', `/workflows/${slow}/runs/${started.id}/stop`)).status).toBe(204);
+    expect((await send('POST', `/workflows/${slow}/runs/${started.id}/stop`)).status).toBe(409);
+    const peer = await createPeerNode(t);
+    try {
+      await Promise.all([
+        t.runtime.services.workflowRuns.advance(started.id),
+        peer.runtime.services.workflowRuns.advance(started.id),
+      ]);
+    } finally {
+      await peer.close();
+    }
+
+    expect(await statsOf(ok, `?start=${yesterday}&end=${today}`)).toEqual([
+      { date: yesterday, count_by_status: zero },
+      { date: today, count_by_status: { ...zero, success: 2 } },
+    ]);
+    expect(await statsOf(fail, `?start=${today}`)).toEqual([{ date: today, count_by_status: { ...zero, failed: 1 } }]);
+    expect(await statsOf(slow, `?start=${today}`)).toEqual([{ date: today, count_by_status: { ...zero, stopped: 1 } }]);
+    // Without a range: the 30 days up to today.
+    const month = await statsOf(ok);
+    expect(month).toHaveLength(31);
+    expect(month.at(-1)).toEqual({ date: today, count_by_status: { ...zero, success: 2 } });
+  });
+
+  it('reads the counters, scoped by project, deleted with their workflow', async () => {
+    const id = await createWorkflow([step(templates.ok)]);
+    await runToEnd(id);
+    const { db } = t.runtime.connection;
+    const counters = () =>
+      db
+        .selectFrom('workflow_run_stat_day')
+        .select(['project_id', 'status', 'run_count'])
+        .where('workflow_id', '=', id);
+    expect(await counters().execute()).toEqual([{ project_id: p.projectId, status: 'success', run_count: 1 }]);
+    expect((await send('DELETE', `/workflows/${id}`)).status).toBe(204);
+    expect(await counters().execute()).toEqual([]);
+  });
+
+  it('lets any member read, and refuses non-members, other projects, unknown workflows and bad dates', async () => {
+    const id = await createWorkflow([step(templates.ok)]);
+    const otherWorkflow = await createWorkflowElsewhere(t, other, 'ok.sh');
+    expect((await send('GET', `/workflows/${id}/stats`, users.runner.cookie)).status).toBe(200);
+    const outsider = await t.request('GET', `${other.base}/workflows/${otherWorkflow}/stats`, {
+      as: users.runner.cookie,
+    });
+    expect(outsider.status).toBe(404);
+    expect((await send('GET', `/workflows/${otherWorkflow}/stats`)).status).toBe(404);
+    expect((await send('GET', '/workflows/2147483647/stats')).status).toBe(404);
+    const badStart = await send('GET', `/workflows/${id}/stats?start=yesterday`);
+    expect(badStart.status).toBe(400);
+    expect(badStart.body).toMatchObject({ error: 'Invalid start date' });
+    const badEnd = await send('GET', `/workflows/${id}/stats?end=2026-1-1`);
+    expect(badEnd.status).toBe(400);
+    expect(badEnd.body).toMatchObject({ error: 'Invalid end date' });
+  });
+});
+
+describe.each(dialects)('migration 0026 on a %s store that holds workflow runs', (dialect) => {
+  it('counts the runs that had ended, per workflow, day of start and status, and none still going', async () => {
+    await withStoreMigratedUpTo(dialect, '0025-approval-alerts', async (db) => {
+      const time = '2026-03-01T10:00:00.000Z';
+      await sql`insert into project (id, name, created) values (4, 'P', ${time})`.execute(db);
+      for (const id of [7, 8])
+        await sql`insert into workflow (id, project_id, name, description, revision, created, updated)
+          values (${id}, 4, ${`W${id}`}, '', 1, ${time}, ${time})`.execute(db);
+      const runs: [number, string, string][] = [
+        [7, 'success', '2026-03-01T10:00:00.000Z'],
+        [7, 'success', '2026-03-01T23:59:59.000Z'],
+        [7, 'failed', '2026-03-01T11:00:00.000Z'],
+        [7, 'success', '2026-03-02T00:00:00.000Z'],
+        [7, 'running', '2026-03-02T00:00:00.000Z'],
+        [8, 'stopped', '2026-03-01T12:00:00.000Z'],
+      ];
+      for (const [workflow, status, start] of runs)
+        await sql`insert into workflow_run (project_id, workflow_id, revision, status, user_id, variables, message, start, ${sql.ref('end')})
+          values (4, ${workflow}, 1, ${status}, null, '{}', '', ${start}, null)`.execute(db);
+
+      await migrateToLatest(db, dialect);
+
+      const counters = await db
+        .selectFrom('workflow_run_stat_day')
+        .select(['project_id', 'workflow_id', 'start_day', 'status', 'run_count'])
+        .orderBy('workflow_id')
+        .orderBy('start_day')
+        .orderBy('status')
+        .execute();
+      expect(counters.map((c) => ({ ...c, run_count: Number(c.run_count) }))).toEqual([
+        { project_id: 4, workflow_id: 7, start_day: '2026-03-01', status: 'failed', run_count: 1 },
+        { project_id: 4, workflow_id: 7, start_day: '2026-03-01', status: 'success', run_count: 2 },
+        { project_id: 4, workflow_id: 7, start_day: '2026-03-02', status: 'success', run_count: 1 },
+        { project_id: 4, workflow_id: 8, start_day: '2026-03-01', status: 'stopped', run_count: 1 },
+      ]);
+    });
+  });
+});
