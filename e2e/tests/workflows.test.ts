@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useGantry } from '../support/gantry-fixture.ts';
 import { choose, chooseMany } from '../support/ui.ts';
@@ -177,5 +177,81 @@ describe('workflows in the browser', () => {
     await page.getByRole('group', { name: 'Step nap: Stopped' }).waitFor();
     await page.getByRole('status').getByText('Stopped', { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Stop run' }).waitFor({ state: 'detached' });
+  });
+
+  /** Drags with the mouse from the middle of one element onto the middle of another, in small moves. */
+  const drag = async (from: Locator, to: Locator) => {
+    const start = await from.boundingBox();
+    const end = await to.boundingBox();
+    if (!start || !end) throw new Error('Nothing to drag between');
+    await page.mouse.move(start.x + start.width / 2, start.y + start.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(end.x + end.width / 2, end.y + end.height / 2, { steps: 8 });
+    await page.mouse.up();
+  };
+
+  it('connects steps by dragging a handle onto a step and from the keyboard, then counts the runs per day', async () => {
+    await page.goto(`/project/${projectId}/workflows/new`);
+    await page.getByRole('textbox', { name: 'Name' }).fill('Dragged');
+    const dialog = page.getByRole('dialog');
+    await addStep('Template', () => choose(dialog, page, /^Template/, 'Build'));
+    await addStep('Wait', () => dialog.getByRole('textbox', { name: 'Wait (seconds)' }).fill('1'));
+    await addStep('Template', () => choose(dialog, page, /^Template/, 'Deploy'));
+
+    // Dropped on a step, the connection asks for its kind, the two steps chosen.
+    await drag(
+      page.getByRole('button', { name: 'Connect Step template_1 to a following step' }),
+      page.getByRole('button', { name: 'Step wait_1', exact: true }),
+    );
+    await dialog
+      .getByRole('combobox', { name: /^After step/ })
+      .getByText('template_1')
+      .waitFor();
+    await dialog
+      .getByRole('combobox', { name: /^Start step/ })
+      .getByText('wait_1')
+      .waitFor();
+    await dialog.getByRole('button', { name: 'Connect' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText('template_1 → wait_1').waitFor();
+
+    // Dropped between the steps, nothing is connected.
+    await drag(
+      page.getByRole('button', { name: 'Connect Step wait_1 to a following step' }),
+      page.getByRole('region', { name: 'Connections' }),
+    );
+    expect(await dialog.count()).toBe(0);
+
+    // From the keyboard: Enter on the handle, then on the step that follows; the kind is chosen in the dialog.
+    await page.getByRole('button', { name: 'Connect Step wait_1 to a following step' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').getByText('Choose the step that follows Step wait_1').waitFor();
+    await page.getByRole('button', { name: 'Step template_2', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await choose(dialog, page, /^When/, 'Always');
+    await dialog.getByRole('button', { name: 'Connect' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText('wait_1 → template_2').waitFor();
+
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Workflow Dragged saved as revision 1').waitFor();
+    await page.waitForURL(/\/workflows\/\d+$/);
+    const workflowId = Number(/\/workflows\/(\d+)$/.exec(page.url())?.[1]);
+    const base = `/api/project/${projectId}/workflows/${workflowId}`;
+    const saved = await gantry.api<{ edges: unknown[] }>('GET', base);
+    expect(saved.edges).toEqual([
+      { from: 'template_1', to: 'wait_1', on: 'success' },
+      { from: 'wait_1', to: 'template_2', on: 'always' },
+    ]);
+
+    const run = await gantry.api<{ id: number }>('POST', `${base}/runs`, {});
+    await expect
+      .poll(async () => (await gantry.api<{ status: string }>('GET', `${base}/runs/${run.id}`)).status, {
+        timeout: 30_000,
+      })
+      .toBe('success');
+    await page.goto(`/project/${projectId}/workflows/${workflowId}?tab=runs`);
+    await page.getByRole('img', { name: 'Finished runs per day: 1 successful, 0 failed, 0 stopped' }).waitFor();
+    await page.getByRole('link', { name: `#${run.id}` }).waitFor();
   });
 });

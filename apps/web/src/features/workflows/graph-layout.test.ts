@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeDepths, layoutGraph, NODE_HEIGHT, NODE_WIDTH } from './graph-layout.ts';
+import { computeDepths, findNodeAt, getHandlePoint, layoutGraph, NODE_HEIGHT, NODE_WIDTH } from './graph-layout.ts';
 
 describe('computeDepths', () => {
   it('puts a step one column after its deepest source', () => {
@@ -56,5 +56,22 @@ describe('layoutGraph', () => {
 
   it('draws no edge from a step to itself', () => {
     expect(layoutGraph(['a'], [{ from: 'a', to: 'a', on: 'success' }]).edges).toEqual([]);
+  });
+});
+
+describe('findNodeAt', () => {
+  const layout = layoutGraph(['a', 'b', 'c'], [{ from: 'a', to: 'b', on: 'success' }]);
+  const at = (key: string) => layout.nodes.find((node) => node.key === key)!;
+
+  it('finds the step whose box holds a point, edges of the box included', () => {
+    expect(findNodeAt(layout, at('b').x + 1, at('b').y + 1)).toBe('b');
+    expect(findNodeAt(layout, at('c').x + NODE_WIDTH, at('c').y + NODE_HEIGHT)).toBe('c');
+    expect(findNodeAt(layout, getHandlePoint(at('a')).x, getHandlePoint(at('a')).y)).toBe('a');
+  });
+
+  it('finds nothing between the boxes or outside the graph', () => {
+    expect(findNodeAt(layout, at('a').x + NODE_WIDTH + 2, at('a').y + 2)).toBeUndefined();
+    expect(findNodeAt(layout, at('c').x + 2, at('c').y + NODE_HEIGHT + 2)).toBeUndefined();
+    expect(findNodeAt(layout, -1, -1)).toBeUndefined();
   });
 });

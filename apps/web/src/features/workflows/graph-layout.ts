@@ -66,8 +66,7 @@ export function layoutGraph(keys: readonly string[], edges: readonly WorkflowEdg
     const from = byKey.get(edge.from);
     const to = byKey.get(edge.to);
     if (!from || !to || from === to) continue;
-    const x1 = from.x + NODE_WIDTH;
-    const y1 = from.y + NODE_HEIGHT / 2;
+    const { x: x1, y: y1 } = getHandlePoint(from);
     const x2 = to.x;
     const y2 = to.y + NODE_HEIGHT / 2;
     const bend = Math.max(32, Math.abs(x2 - x1) / 2);
@@ -82,3 +81,16 @@ export function layoutGraph(keys: readonly string[], edges: readonly WorkflowEdg
     height: rows === 0 ? 0 : rows * NODE_HEIGHT + (rows - 1) * ROW_GAP,
   };
 }
+
+/** The step whose box holds the point (graph coordinates), if any: where a dragged connection is dropped. */
+export function findNodeAt(layout: GraphLayout, x: number, y: number): string | undefined {
+  return layout.nodes.find(
+    (node) => x >= node.x && x <= node.x + NODE_WIDTH && y >= node.y && y <= node.y + NODE_HEIGHT,
+  )?.key;
+}
+
+/** The point a connection leaves a step from: the middle of its right side, where its handle is. */
+export const getHandlePoint = (node: { x: number; y: number }) => ({
+  x: node.x + NODE_WIDTH,
+  y: node.y + NODE_HEIGHT / 2,
+});

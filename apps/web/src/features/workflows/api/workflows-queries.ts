@@ -44,6 +44,14 @@ export const workflowRunsQuery = (projectId: number, workflowId: number) =>
     refetchInterval: (query) => (query.state.data?.some((run) => run.status === 'running') ? RUN_POLL_MS : false),
   });
 
+/** The workflow's ended runs per day from `start` (YYYY-MM-DD) to today. */
+export const workflowRunStatsQuery = (projectId: number, workflowId: number, start: string) =>
+  queryOptions({
+    queryKey: [...workflowKeys.runs(projectId, workflowId), 'stats', start] as const,
+    queryFn: ({ signal }) =>
+      api(workflowRunsApi.stats, { params: { projectId, workflowId }, query: { start }, signal }),
+  });
+
 export const workflowRunQuery = (projectId: number, workflowId: number, runId: number) =>
   queryOptions({
     queryKey: [...workflowKeys.runs(projectId, workflowId), runId] as const,

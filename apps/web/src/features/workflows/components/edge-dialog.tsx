@@ -11,15 +11,17 @@ import type { EdgeKind } from '../workflow-draft.ts';
 interface EdgeDialogProps {
   /** The steps' keys and labels, in order. */
   steps: readonly { key: string; label: string }[];
+  /** The steps a drag between them chose; the first two steps otherwise. */
+  initial?: { from: string; to: string };
   onSave: (edge: WorkflowEdge) => void;
   onClose: () => void;
 }
 
 /** Connects two steps: the second starts after the first succeeded, failed, or either. */
-export function EdgeDialog({ steps, onSave, onClose }: EdgeDialogProps) {
+export function EdgeDialog({ steps, initial, onSave, onClose }: EdgeDialogProps) {
   const { t } = useTranslation();
-  const [from, setFrom] = useState(steps[0]?.key ?? '');
-  const [to, setTo] = useState(steps[1]?.key ?? '');
+  const [from, setFrom] = useState(initial?.from ?? steps[0]?.key ?? '');
+  const [to, setTo] = useState(initial?.to ?? steps[1]?.key ?? '');
   const [on, setOn] = useState<EdgeKind>('success');
   const [error, setError] = useState<string | null>(null);
 

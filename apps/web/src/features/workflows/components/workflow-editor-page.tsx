@@ -103,7 +103,7 @@ function WorkflowEditor({ projectId, saved }: { projectId: number; saved?: Workf
   const initial = useMemo(() => (saved ? definitionOf(saved) : emptyDefinition()), [saved]);
   const [draft, setDraft] = useState<WorkflowDefinition>(initial);
   const [stepDialog, setStepDialog] = useState<{ form: StepForm; step?: WorkflowStep } | null>(null);
-  const [edgeDialogOpen, setEdgeDialogOpen] = useState(false);
+  const [edgeDialog, setEdgeDialog] = useState<{ initial?: { from: string; to: string } } | null>(null);
   const [runDialogOpen, setRunDialogOpen] = useState(false);
   const [addMenu, setAddMenu] = useState<HTMLElement | null>(null);
   const [serverErrors, setServerErrors] = useState<string[]>([]);
@@ -266,7 +266,7 @@ function WorkflowEditor({ projectId, saved }: { projectId: number; saved?: Workf
                   <Button
                     variant="outlined"
                     startIcon={<AddIcon />}
-                    onClick={() => setEdgeDialogOpen(true)}
+                    onClick={() => setEdgeDialog({})}
                     disabled={draft.steps.length < 2}
                   >
                     {t('workflows.addEdge')}
@@ -292,6 +292,7 @@ function WorkflowEditor({ projectId, saved }: { projectId: number; saved?: Workf
                         }
                       : undefined
                   }
+                  onConnect={canManage ? (from, to) => setEdgeDialog({ initial: { from, to } }) : undefined}
                 />
               )}
               <EdgeList
@@ -348,13 +349,14 @@ function WorkflowEditor({ projectId, saved }: { projectId: number; saved?: Workf
           }
         />
       ) : null}
-      {edgeDialogOpen ? (
+      {edgeDialog ? (
         <EdgeDialog
           steps={draft.steps.map((step) => ({ key: step.key, label: stepLabel(step.key) }))}
-          onClose={() => setEdgeDialogOpen(false)}
+          initial={edgeDialog.initial}
+          onClose={() => setEdgeDialog(null)}
           onSave={(edge) => {
             setDraft(connectSteps(draft, edge));
-            setEdgeDialogOpen(false);
+            setEdgeDialog(null);
           }}
         />
       ) : null}

@@ -2,6 +2,7 @@ import { Link as RouterLink } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
 import type { WorkflowRun } from '@gantry/contract';
 import { DataTable } from '../../../components/data-table.tsx';
 import type { Column } from '../../../components/data-table.tsx';
@@ -9,8 +10,9 @@ import { formatDate, formatDuration } from '../../../lib/format-date.ts';
 import { paths } from '../../../lib/paths.ts';
 import { workflowRunsQuery } from '../api/workflows-queries.ts';
 import { StepStatusChip } from './step-node.tsx';
+import { WorkflowRunStats } from './workflow-run-stats.tsx';
 
-/** The workflow's newest runs; a running one is read again until it ends. */
+/** The workflow's runs per day, then its newest runs; a running one is read again until it ends. */
 export function WorkflowRunsTab({ projectId, workflowId }: { projectId: number; workflowId: number }) {
   const { t, i18n } = useTranslation();
   const runs = useQuery(workflowRunsQuery(projectId, workflowId));
@@ -41,6 +43,14 @@ export function WorkflowRunsTab({ projectId, workflowId }: { projectId: number; 
     },
   ];
   return (
-    <DataTable aria-label={t('workflows.tabs.runs')} columns={columns} query={runs} emptyText={t('workflows.noRuns')} />
+    <Stack spacing={2}>
+      <WorkflowRunStats projectId={projectId} workflowId={workflowId} />
+      <DataTable
+        aria-label={t('workflows.tabs.runs')}
+        columns={columns}
+        query={runs}
+        emptyText={t('workflows.noRuns')}
+      />
+    </Stack>
   );
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { getNiceMax, getStatsStart, toStatsDays } from './task-stats.ts';
+import { getNiceMax, getStatsStart, toStatsDays } from './stats-days.ts';
 
-describe('task stats', () => {
+describe('stats days', () => {
   const now = new Date('2026-03-10T15:00:00Z');
 
   it('starts the week 7 days and the month 30 days back, today included, and the year a year back', () => {
