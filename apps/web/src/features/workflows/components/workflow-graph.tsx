@@ -188,17 +188,6 @@ export function WorkflowGraph({
                   markerEnd={`url(#workflow-arrow-${edge.on})`}
                 />
               ))}
-              {connecting?.pointer && fromPoint ? (
-                <line
-                  x1={getHandlePoint(fromPoint).x}
-                  y1={getHandlePoint(fromPoint).y}
-                  x2={connecting.pointer.x}
-                  y2={connecting.pointer.y}
-                  stroke={theme.palette.primary.main}
-                  strokeWidth={2}
-                  strokeDasharray="4 3"
-                />
-              ) : null}
             </g>
           </Box>
           {layout.nodes.map((node) => {
@@ -266,6 +255,28 @@ export function WorkflowGraph({
               </Box>
             );
           })}
+          {connecting?.pointer && fromPoint ? (
+            // Over the boxes, unlike the edges: the line follows the pointer across them.
+            <Box
+              component="svg"
+              aria-hidden
+              width={layout.width + 2 * MARGIN}
+              height={layout.height + 2 * MARGIN}
+              sx={{ position: 'absolute', inset: 0, overflow: 'visible', pointerEvents: 'none', zIndex: 2 }}
+            >
+              <g transform={`translate(${MARGIN} ${MARGIN})`}>
+                <line
+                  x1={getHandlePoint(fromPoint).x}
+                  y1={getHandlePoint(fromPoint).y}
+                  x2={connecting.pointer.x}
+                  y2={connecting.pointer.y}
+                  stroke={theme.palette.primary.main}
+                  strokeWidth={2}
+                  strokeDasharray="4 3"
+                />
+              </g>
+            </Box>
+          ) : null}
         </Box>
       </Box>
       <Stack direction="row" useFlexGap spacing={2} sx={{ mt: 1, flexWrap: 'wrap', fontSize: 12 }}>
