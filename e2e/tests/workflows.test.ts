@@ -244,14 +244,17 @@ describe('workflows in the browser', () => {
       { from: 'wait_1', to: 'template_2', on: 'always' },
     ]);
 
-    const run = await gantry.api<{ id: number }>('POST', `${base}/runs`, {});
-    await expect
-      .poll(async () => (await gantry.api<{ status: string }>('GET', `${base}/runs/${run.id}`)).status, {
-        timeout: 30_000,
-      })
-      .toBe('success');
-    await page.goto(`/project/${projectId}/workflows/${workflowId}?tab=runs`);
-    await page.getByRole('img', { name: 'Finished runs per day: 1 successful, 0 failed, 0 stopped' }).waitFor();
+    // The Runs tab charts the ended runs, and charts again when a listed run ends.
+    const gated = await gantry.api<{ id: number }>('POST', `/api/project/${projectId}/workflows`, {
+      name: 'Gated stats',
+      steps: [{ key: 'gate', kind: 'approval', approvers: { roles: ['owner'] }, starter_may_approve: true }],
+    });
+    const gatedBase = `/api/project/${projectId}/workflows/${gated.id}`;
+    const run = await gantry.api<{ id: number }>('POST', `${gatedBase}/runs`, {});
+    await page.goto(`/project/${projectId}/workflows/${gated.id}?tab=runs`);
     await page.getByRole('link', { name: `#${run.id}` }).waitFor();
+    await page.getByRole('img', { name: 'Finished runs per day: 0 successful, 0 failed, 0 stopped' }).waitFor();
+    await gantry.api('POST', `${gatedBase}/runs/${run.id}/steps/gate/approve`, { reason: 'Counted' });
+    await page.getByRole('img', { name: 'Finished runs per day: 1 successful, 0 failed, 0 stopped' }).waitFor();
   });
 });

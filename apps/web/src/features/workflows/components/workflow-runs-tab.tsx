@@ -44,7 +44,11 @@ export function WorkflowRunsTab({ projectId, workflowId }: { projectId: number; 
   ];
   return (
     <Stack spacing={2}>
-      <WorkflowRunStats projectId={projectId} workflowId={workflowId} />
+      <WorkflowRunStats
+        projectId={projectId}
+        workflowId={workflowId}
+        endedRuns={runs.data?.filter((run) => run.status !== 'running').length}
+      />
       <DataTable
         aria-label={t('workflows.tabs.runs')}
         columns={columns}
