@@ -84,7 +84,7 @@ describe('workflows in the browser', () => {
     await page.getByRole('dialog').getByText('deploying').first().waitFor();
   });
 
-  it('builds template → approval → template in the editor, runs it, and an approver approves it to success', async () => {
+  it('builds template → approval → template in the editor, runs it, and an approver approves it from its link after sign-in', async () => {
     const approver = await gantry.createUser('wf-approver', { projectId, role: 'task_runner' });
     await page.goto(`/project/${projectId}/workflows/new`);
     await page.getByRole('textbox', { name: 'Name' }).fill('Approved deploy');
@@ -105,8 +105,12 @@ describe('workflows in the browser', () => {
     // Who started the run is no approver of it: only the chosen approver may decide.
     expect(await page.getByRole('button', { name: 'Approve approval_1' }).count()).toBe(0);
 
-    const approverPage = await gantry.signedInPage({ ...approver, waitForUrl: /\/project\/\d+/ });
-    await approverPage.goto(new URL(page.url()).pathname);
+    // The approver follows the run's link (what the approval alert sends) signed out: sign-in, then the run.
+    const runPath = new URL(page.url()).pathname;
+    const approverPage = await gantry.newPage();
+    await approverPage.goto(runPath);
+    await approverPage.waitForURL(/\/auth\/login/);
+    await gantry.signIn(approverPage, { ...approver, waitForUrl: new RegExp(`${runPath}$`) });
     await approverPage.getByRole('button', { name: 'Approve approval_1' }).click();
     const decision = approverPage.getByRole('dialog');
     await decision.getByRole('textbox', { name: 'Reason' }).fill('Build looks right');
