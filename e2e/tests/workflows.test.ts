@@ -124,6 +124,30 @@ describe('workflows in the browser', () => {
     await page.getByRole('status').getByText('Success', { exact: true }).waitFor();
   });
 
+  it('refuses to delete a template a workflow runs, naming the workflow in the references dialog with a link', async () => {
+    const templates = await gantry.api<Array<{ id: number; name: string }>>(
+      'GET',
+      `/api/project/${projectId}/templates`,
+    );
+    const build = templates.find((template) => template.name === 'Build');
+    const workflows = await gantry.api<Array<{ id: number; name: string }>>(
+      'GET',
+      `/api/project/${projectId}/workflows`,
+    );
+    const release = workflows.find((workflow) => workflow.name === 'Release');
+    await page.goto(`/project/${projectId}/templates/${build?.id}`);
+    await page.getByRole('button', { name: 'Delete template' }).click();
+    const inUse = page.getByRole('dialog', { name: 'Cannot delete' });
+    const link = inUse.getByRole('link', { name: 'Release' });
+    expect(await link.getAttribute('href')).toBe(`/project/${projectId}/workflows/${release?.id}`);
+    await link.click();
+    await page.waitForURL(new RegExp(`/workflows/${release?.id}$`));
+    await page.getByRole('group', { name: 'Workflow graph' }).waitFor();
+    expect((await gantry.api<{ id: number }>('GET', `/api/project/${projectId}/templates/${build?.id}`)).id).toBe(
+      build?.id,
+    );
+  });
+
   it('shows the workflow to a guest without edit or run controls', async () => {
     const guest = await gantry.createUser('wf-guest', { projectId, role: 'guest' });
     const guestPage = await gantry.signedInPage({ ...guest, waitForUrl: /\/project\/\d+/ });
