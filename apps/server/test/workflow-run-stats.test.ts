@@ -129,8 +129,8 @@ describe.each(dialects)('workflow run stats on %s', (dialect) => {
   });
 });
 
-describe.each(dialects)('migration 0026 on a %s store that holds workflow runs', (dialect) => {
-  it('counts the runs that had ended, per workflow, day of start and status, and none still going', async () => {
+describe.each(dialects)('migration 0026 on a %s store that holds workflows and runs', (dialect) => {
+  it('counts the runs that had ended, per workflow, day of start and status, and records what steps in force name', async () => {
     await withStoreMigratedUpTo(dialect, '0025-approval-alerts', async (db) => {
       const time = '2026-03-01T10:00:00.000Z';
       await sql`insert into project (id, name, created) values (4, 'P', ${time})`.execute(db);
@@ -149,8 +149,33 @@ describe.each(dialects)('migration 0026 on a %s store that holds workflow runs',
         await sql`insert into workflow_run (project_id, workflow_id, revision, status, user_id, variables, message, start, ${sql.ref('end')})
           values (4, ${workflow}, 1, ${status}, null, '{}', '', ${start}, null)`.execute(db);
 
+      // Revision 2 is in force for workflow 7: its steps name inventory 11 twice and variable group 12.
+      const step = (extra: object) => ({ key: 's', kind: 'template', template_id: 1, ...extra });
+      const revisions: [number, number, object[]][] = [
+        [7, 1, [step({ inventory_id: 99 })]],
+        [
+          7,
+          2,
+          [step({ inventory_id: 11 }), step({ inventory_id: 11, environment_id: 12 }), { key: 'w', kind: 'wait' }],
+        ],
+        [8, 1, [step({ inventory_id: null, environment_id: null })]],
+      ];
+      await sql`update workflow set revision = 2 where id = 7`.execute(db);
+      for (const [workflow, number, steps] of revisions)
+        await sql`insert into workflow_revision (workflow_id, project_id, number, definition, user_id, created)
+          values (${workflow}, 4, ${number}, ${JSON.stringify({ steps })}, null, ${time})`.execute(db);
+
       await migrateToLatest(db, dialect);
 
+      const uses = await db
+        .selectFrom('workflow_resource')
+        .select(['workflow_id', 'project_id', 'kind', 'resource_id'])
+        .orderBy('kind')
+        .execute();
+      expect(uses).toEqual([
+        { workflow_id: 7, project_id: 4, kind: 'environment', resource_id: 12 },
+        { workflow_id: 7, project_id: 4, kind: 'inventory', resource_id: 11 },
+      ]);
       const counters = await db
         .selectFrom('workflow_run_stat_day')
         .select(['project_id', 'workflow_id', 'start_day', 'status', 'run_count'])

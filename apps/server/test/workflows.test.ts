@@ -227,6 +227,50 @@ describe.each(dialects)('workflows on %s', (dialect) => {
     expect((await send('GET', `/templates/${deployId}/refs`)).body).toMatchObject({ workflows: [] });
   });
 
+  it('lists a workflow among the references of the inventories and variable groups its steps name, and keeps them', async () => {
+    const inventoryId = await p.createLocalInventory('wf inventory');
+    const groupId = await p.createVariableGroup('wf group', []);
+    const step = (key: string, extra: Record<string, unknown>) => ({
+      key,
+      kind: 'template',
+      template_id: buildId,
+      ...extra,
+    });
+    const created = await send('POST', '/workflows', {
+      name: 'Uses resources',
+      steps: [
+        step('a', { inventory_id: inventoryId }),
+        step('b', { inventory_id: inventoryId, environment_id: groupId }),
+      ],
+    });
+    expect(created.status, created.text).toBe(201);
+    const id = (created.body as { id: number }).id;
+    const listed = { workflows: [{ id, name: 'Uses resources' }] };
+    expect((await send('GET', `/inventory/${inventoryId}/refs`)).body).toMatchObject(listed);
+    expect((await send('GET', `/environment/${groupId}/refs`)).body).toMatchObject(listed);
+    const refused = await send('DELETE', `/inventory/${inventoryId}`);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({
+      code: 'in_use',
+      error: expect.stringContaining('workflows "Uses resources"'),
+    });
+    expect((await send('DELETE', `/environment/${groupId}`)).status).toBe(400);
+    // Another project's resources with the same ids are not this workflow's.
+    expect((await t.request('GET', `${other.base}/inventory/${inventoryId}/refs`, { as: t.adminCookie })).status).toBe(
+      404,
+    );
+
+    // A revision whose steps name neither frees them; then they can go.
+    expect((await send('PUT', `/workflows/${id}`, { name: 'Uses resources', steps: [step('a', {})] })).status).toBe(
+      200,
+    );
+    expect((await send('GET', `/inventory/${inventoryId}/refs`)).body).toMatchObject({ workflows: [] });
+    expect((await send('GET', `/environment/${groupId}/refs`)).body).toMatchObject({ workflows: [] });
+    expect((await send('DELETE', `/inventory/${inventoryId}`)).status).toBe(204);
+    expect((await send('DELETE', `/environment/${groupId}`)).status).toBe(204);
+    expect((await send('DELETE', `/workflows/${id}`)).status).toBe(204);
+  });
+
   it("backs workflows up by name and restores them onto the new project's templates", async () => {
     const body = definition();
     body.steps[1] = {

@@ -38,6 +38,7 @@ import type {
   WorkflowRevisionTable,
   WorkflowRunTable,
   WorkflowRunStatDayTable,
+  WorkflowResourceTable,
   WorkflowApprovalTable,
   WorkflowStepRunTable,
   WorkflowTable,
@@ -85,6 +86,7 @@ export interface Database {
   workflow: WorkflowTable;
   workflow_revision: WorkflowRevisionTable;
   workflow_template: WorkflowTemplateTable;
+  workflow_resource: WorkflowResourceTable;
   workflow_run: WorkflowRunTable;
   workflow_run_stat_day: WorkflowRunStatDayTable;
   workflow_step_run: WorkflowStepRunTable;

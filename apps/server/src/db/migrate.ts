@@ -25,7 +25,7 @@ import { workflowRunOrigins } from './migrations/0022-workflow-run-origins.ts';
 import { templateRunSettings } from './migrations/0023-template-run-settings.ts';
 import { taskPlan } from './migrations/0024-task-plan.ts';
 import { approvalAlerts } from './migrations/0025-approval-alerts.ts';
-import { workflowRunStats } from './migrations/0026-workflow-run-stats.ts';
+import { workflowStatsAndUses } from './migrations/0026-workflow-stats-and-uses.ts';
 import { createSchemaHelpers, type GantryMigration } from './schema.ts';
 
 /** The one ordered migration set, shared by every dialect. */
@@ -55,7 +55,7 @@ const MIGRATIONS: GantryMigration[] = [
   templateRunSettings,
   taskPlan,
   approvalAlerts,
-  workflowRunStats,
+  workflowStatsAndUses,
 ];
 
 function createMigrator(db: Db, dialect: Dialect): Migrator {

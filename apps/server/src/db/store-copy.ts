@@ -60,6 +60,7 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   { table: 'workflow', key: 'id' },
   { table: 'workflow_revision', key: 'id' },
   { table: 'workflow_template', key: 'id' },
+  { table: 'workflow_resource', key: 'id' },
   { table: 'workflow_run', key: 'id' },
   { table: 'workflow_run_stat_day', key: 'id' },
   { table: 'workflow_step_run', key: 'id' },

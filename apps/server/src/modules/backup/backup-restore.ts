@@ -11,7 +11,7 @@ import { generateAlias } from '../../http/public-credentials.ts';
 import type { ProjectRow } from '../projects/projects.table.ts';
 import { explainCron, nextRunAfter } from '../schedules/cron.ts';
 import { fromWorkflowFile, type ProjectNames } from '../workflows/workflow-file.ts';
-import { listTemplateIds } from '../workflows/workflow-checks.ts';
+import { listUses } from '../workflows/workflow-checks.ts';
 import { resolveVariables, workflowVariablesOf } from '../workflows/workflow-runs.service.ts';
 import type { BackupStores } from './backup.repository.ts';
 
@@ -321,7 +321,7 @@ export async function writeBackup(
     if (errors.length > 0) throw fail(where, errors.join('; '));
     const workflow = await stores.workflows.insert(
       { project_id: projectId, name: definition.name, description: definition.description, created, updated: created },
-      { definition: JSON.stringify(definition), userId: ownerId, created, templateIds: listTemplateIds(definition) },
+      { definition: JSON.stringify(definition), userId: ownerId, created, uses: listUses(definition) },
     );
     workflowIds.set(definition.name, workflow.id);
   }

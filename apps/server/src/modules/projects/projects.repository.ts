@@ -54,6 +54,7 @@ export function createProjectsRepository(db: Db, dialect: Dialect) {
             'workflow_run',
             'workflow_run_stat_day',
             'workflow_template',
+            'workflow_resource',
             'workflow_revision',
             'workflow',
             'terraform_lock',

@@ -35,6 +35,16 @@ export function createRefsRepository(db: Db) {
   const schedules = (projectId: number) =>
     db.selectFrom('schedule').select(['id', 'name']).where('project_id', '=', projectId);
 
+  /** Workflows whose revision in force has a step naming the inventory or variable group. */
+  const workflowsUsing = (projectId: number, kind: 'inventory' | 'environment', id: number) =>
+    db
+      .selectFrom('workflow_resource')
+      .innerJoin('workflow', 'workflow.id', 'workflow_resource.workflow_id')
+      .select(['workflow.id', 'workflow.name'])
+      .where('workflow_resource.project_id', '=', projectId)
+      .where('workflow_resource.kind', '=', kind)
+      .where('workflow_resource.resource_id', '=', id);
+
   return {
     forKey: (projectId: number, keyId: number) =>
       collectRefs({
@@ -66,9 +76,15 @@ export function createRefsRepository(db: Db) {
         schedules: [schedules(projectId).where('repository_id', '=', repositoryId)],
       }),
     forInventory: (projectId: number, inventoryId: number) =>
-      collectRefs({ templates: [templates(projectId).where('inventory_id', '=', inventoryId)] }),
+      collectRefs({
+        templates: [templates(projectId).where('inventory_id', '=', inventoryId)],
+        workflows: [workflowsUsing(projectId, 'inventory', inventoryId)],
+      }),
     forEnvironment: (projectId: number, environmentId: number) =>
-      collectRefs({ templates: [templates(projectId).where('environment_id', '=', environmentId)] }),
+      collectRefs({
+        templates: [templates(projectId).where('environment_id', '=', environmentId)],
+        workflows: [workflowsUsing(projectId, 'environment', environmentId)],
+      }),
     forTemplate: (projectId: number, templateId: number) =>
       collectRefs({
         templates: [templates(projectId).where('build_template_id', '=', templateId)],

@@ -56,5 +56,21 @@ export function checkWorkflow(definition: WorkflowDefinition, catalog: ProjectCa
 }
 
 /** The templates a workflow runs: what the references of a template list. */
-export const listTemplateIds = (definition: WorkflowDefinition): number[] =>
-  definition.steps.flatMap((step) => (step.kind === 'template' ? [step.template_id] : []));
+/** The project resources a definition's steps name: what their references list and what cannot be deleted meanwhile. */
+export interface WorkflowUses {
+  templateIds: number[];
+  inventoryIds: number[];
+  environmentIds: number[];
+}
+
+export function listUses(definition: WorkflowDefinition): WorkflowUses {
+  const steps = definition.steps.flatMap((step) => (step.kind === 'template' ? [step] : []));
+  const ids = (pick: (step: (typeof steps)[number]) => number | null) => [
+    ...new Set(steps.map(pick).filter((id) => id !== null)),
+  ];
+  return {
+    templateIds: ids((step) => step.template_id),
+    inventoryIds: ids((step) => step.inventory_id),
+    environmentIds: ids((step) => step.environment_id),
+  };
+}

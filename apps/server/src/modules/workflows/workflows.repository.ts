@@ -2,14 +2,15 @@ import type { Db, Dialect } from '../../db/database.ts';
 import { tryUpdate } from '../../db/conditional-write.ts';
 import { insertRow } from '../../db/insert.ts';
 import { projectRows } from '../../db/project-rows.ts';
+import type { WorkflowUses } from './workflow-checks.ts';
 import type { WorkflowRevisionRow, WorkflowRow } from './workflows.table.ts';
 
-/** One saved change: the definition as JSON, who saved it and the templates it uses. */
+/** One saved change: the definition as JSON, who saved it and the resources it uses. */
 interface RevisionInput {
   definition: string;
   userId: number | null;
   created: string;
-  templateIds: number[];
+  uses: WorkflowUses;
 }
 
 /** A revision with the name of who saved it (null once that user is deleted). */
@@ -31,13 +32,17 @@ export function createWorkflowsRepository(db: Db, dialect: Dialect) {
       user_id: revision.userId,
       created: revision.created,
     });
+    const owner = { workflow_id: workflow.id, project_id: workflow.project_id };
     await trx.deleteFrom('workflow_template').where('workflow_id', '=', workflow.id).execute();
-    for (const templateId of new Set(revision.templateIds))
-      await insertRow(trx, dialect, 'workflow_template', {
-        workflow_id: workflow.id,
-        project_id: workflow.project_id,
-        template_id: templateId,
-      });
+    for (const templateId of revision.uses.templateIds)
+      await insertRow(trx, dialect, 'workflow_template', { ...owner, template_id: templateId });
+    await trx.deleteFrom('workflow_resource').where('workflow_id', '=', workflow.id).execute();
+    for (const [kind, ids] of [
+      ['inventory', revision.uses.inventoryIds],
+      ['environment', revision.uses.environmentIds],
+    ] as const)
+      for (const resourceId of ids)
+        await insertRow(trx, dialect, 'workflow_resource', { ...owner, kind, resource_id: resourceId });
   }
 
   return {

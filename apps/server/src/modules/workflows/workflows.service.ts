@@ -17,7 +17,7 @@ import type { InventoriesService } from '../inventories/inventories.service.ts';
 import type { ProjectAccess } from '../projects/projects.service.ts';
 import type { TemplatesService } from '../templates/templates.service.ts';
 import type { UserRow } from '../users/users.table.ts';
-import { checkWorkflow, listTemplateIds, type ProjectCatalog } from './workflow-checks.ts';
+import { checkWorkflow, listUses, type ProjectCatalog } from './workflow-checks.ts';
 import { formatWorkflowYaml, toWorkflowFile } from './workflow-file.ts';
 import type { RevisionRow, WorkflowsRepository } from './workflows.repository.ts';
 import type { WorkflowRevisionRow, WorkflowRow } from './workflows.table.ts';
@@ -105,7 +105,7 @@ export function createWorkflowsService(deps: WorkflowsDeps) {
     definition: JSON.stringify(definition),
     userId: actor.id,
     created,
-    templateIds: listTemplateIds(definition),
+    uses: listUses(definition),
   });
 
   return {

@@ -30,6 +30,16 @@ export interface WorkflowTemplateTable {
   template_id: number;
 }
 
+/** An inventory or variable group that a step of the workflow's revision in force names. */
+export interface WorkflowResourceTable {
+  id: Generated<number>;
+  workflow_id: number;
+  project_id: number;
+  /** inventory or environment. */
+  kind: 'inventory' | 'environment';
+  resource_id: number;
+}
+
 export interface WorkflowRunTable {
   id: Generated<number>;
   project_id: number;
