@@ -1,6 +1,8 @@
 import { CompiledQuery, type Insertable } from 'kysely';
 import type { Database, Db, Dialect } from '../apps/server/src/db/database.ts';
 import { insertRow } from '../apps/server/src/db/insert.ts';
+import { insertLogIndexRows, type IndexedLine } from '../apps/server/src/db/log-search-index.ts';
+import { toIndexedWords } from '../apps/server/src/modules/tasks/log-search-words.ts';
 import { countStatDeltas } from '../apps/server/src/modules/tasks/task-stat-deltas.ts';
 import type { ProjectUserTable } from '../apps/server/src/modules/projects/projects.table.ts';
 import type { TaskStatDayTable, TaskTable } from '../apps/server/src/modules/tasks/tasks.table.ts';
@@ -24,6 +26,12 @@ export interface YearOptions {
   /** The end of the year; tasks are created in the 365 days before it. */
   now: Date;
   seed?: number;
+  /**
+   * Also fill the search index across task logs (migration 0020) with the finished tasks' lines as they are
+   * written, the words made as the indexer makes them, and mark those tasks indexed: the store's text index is
+   * dropped first and built once at the end, which a store does far faster than row by row (bench/logs-search.ts).
+   */
+  searchIndex?: boolean;
   /** Told about progress (rows written so far) now and then. */
   onProgress?(message: string): void;
 }
@@ -104,8 +112,57 @@ async function insertUnnested(
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export async function generateYear(db: Db, dialect: Dialect, options: YearOptions): Promise<GeneratedYear> {
-  if (dialect === 'sqlite') return db.transaction().execute((trx) => fill(trx, dialect, options));
-  return fill(db, dialect, options);
+  if (options.searchIndex) await dropTextIndex(db, dialect);
+  const year =
+    dialect === 'sqlite'
+      ? await db.transaction().execute((trx) => fill(trx, dialect, options))
+      : await fill(db, dialect, options);
+  if (options.searchIndex) {
+    options.onProgress?.('building the text index');
+    await buildTextIndex(db, dialect);
+  }
+  return year;
+}
+
+/** PostgreSQL's GIN and MariaDB's FULLTEXT index of migration 0020 go before a bulk fill (SQLite's FTS5 table is the index). */
+async function dropTextIndex(db: Db, dialect: Dialect): Promise<void> {
+  if (dialect === 'postgres') await db.executeQuery(CompiledQuery.raw('drop index task_log_index_words_idx'));
+  if (dialect === 'mysql')
+    await db.executeQuery(CompiledQuery.raw('alter table task_log_index drop index task_log_index_words_idx'));
+}
+
+/** Builds again, as migration 0020 declares it, the index dropTextIndex dropped. */
+async function buildTextIndex(db: Db, dialect: Dialect): Promise<void> {
+  await db.connection().execute(async (connection) => {
+    if (dialect === 'postgres') {
+      await connection.executeQuery(CompiledQuery.raw("set maintenance_work_mem = '512MB'"));
+      await connection.executeQuery(
+        CompiledQuery.raw('create index task_log_index_words_idx on task_log_index using gin (words)'),
+      );
+    }
+    if (dialect === 'mysql') {
+      // As in the migration: a FULLTEXT index built without stopwords.
+      await connection.executeQuery(CompiledQuery.raw('set session innodb_ft_enable_stopword = off'));
+      await connection.executeQuery(
+        CompiledQuery.raw('alter table task_log_index add fulltext key task_log_index_words_idx (words)'),
+      );
+      await connection.executeQuery(CompiledQuery.raw('set session innodb_ft_enable_stopword = on'));
+    }
+  });
+}
+
+/** Search index rows: PostgreSQL makes the tsvectors from one array parameter per column, 50,000 rows a statement. */
+async function insertIndexRows(db: Db, dialect: Dialect, rows: IndexedLine[]): Promise<void> {
+  if (dialect !== 'postgres') return insertLogIndexRows(db, dialect, rows);
+  for (let i = 0; i < rows.length; i += 50_000) {
+    const slice = rows.slice(i, i + 50_000);
+    await db.executeQuery(
+      CompiledQuery.raw(
+        "insert into task_log_index (task_id, seq, words) select t, s, to_tsvector('simple', w) from unnest($1::int[], $2::int[], $3::text[]) as u(t, s, w)",
+        [slice.map((r) => r.task_id), slice.map((r) => r.seq), slice.map((r) => r.words)],
+      ),
+    );
+  }
 }
 
 async function fill(db: Db, dialect: Dialect, options: YearOptions): Promise<GeneratedYear> {
@@ -363,6 +420,7 @@ async function fill(db: Db, dialect: Dialect, options: YearOptions): Promise<Gen
         node_id: null,
         pid: null,
         output_lines: lines,
+        log_indexed: options.searchIndex && finished ? lines : 0,
         runner_log_offset: 0,
       });
     }
@@ -397,29 +455,33 @@ async function fill(db: Db, dialect: Dialect, options: YearOptions): Promise<Gen
     );
 
     let output: { task_id: number; seq: number; time: string; output: string }[] = [];
+    let indexed: IndexedLine[] = [];
+    const write = (lines: typeof output, words: IndexedLine[]) => async () => {
+      await insertMany(db, dialect, 'task_output', lines);
+      await insertIndexRows(db, dialect, words);
+    };
     for (const task of inserted) {
       const startedAt = task.start ? Date.parse(task.start) : 0;
+      const index = options.searchIndex && task.status !== 'waiting' && task.status !== 'running';
       for (let seq = 0; seq < task.output_lines; seq++) {
-        output.push({
-          task_id: task.id,
-          seq,
-          time: iso(startedAt + seq * 7),
-          output:
-            seq % 5 === 0
-              ? `TASK [deploy : step ${seq}] ******************************`
-              : `ok: [host-${seq % 5}.example.test] => (item=${seq})`,
-        });
+        const text =
+          seq % 5 === 0
+            ? `TASK [deploy : step ${seq}] ******************************`
+            : `ok: [host-${seq % 5}.example.test] => (item=${seq})`;
+        output.push({ task_id: task.id, seq, time: iso(startedAt + seq * 7), output: text });
+        if (index) indexed.push({ task_id: task.id, seq, words: toIndexedWords(text) });
         if (output.length >= 50_000) {
           // The next lines are made while the store writes these (a second connection, except on SQLite).
           await linesPending;
-          linesPending = insertMany(db, dialect, 'task_output', output);
+          linesPending = write(output, indexed)();
           linesWritten += output.length;
           output = [];
+          indexed = [];
         }
       }
     }
     await linesPending;
-    linesPending = insertMany(db, dialect, 'task_output', output);
+    linesPending = write(output, indexed)();
     linesWritten += output.length;
     tasksWritten += round;
     options.onProgress?.(`${tasksWritten} tasks, ${linesWritten} lines`);
