@@ -1,4 +1,4 @@
-import type { LogsSearchResult } from '@gantry/contract';
+import type { LogsSearchQuery, LogsSearchResult } from '@gantry/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deleteLogIndexOfTasks } from '../src/db/log-search-index.ts';
 import { createTaskLogIndexRepository } from '../src/modules/tasks/task-log-index.repository.ts';
@@ -126,29 +126,77 @@ describe.each(dialects)('search across task logs on %s', (dialect) => {
     expect(second.next_cursor).toBeNull();
   });
 
-  it('reads a bounded number of matching lines per page and pages on from the oldest task it reached', async () => {
-    // Two matching lines a page: the other project's newest line counts against the bound but is never shown.
-    const search = createLogsSearch({
-      index: createTaskLogIndexRepository(t.runtime.connection.db, dialect),
-      scanLines: 2,
-    });
-    const first = await search.search(p.projectId, { q: 'disk quota' });
+  const searchWith = (bounds: { matchLines?: number; indexFirstLines?: number; walkLines?: number }) =>
+    createLogsSearch({ index: createTaskLogIndexRepository(t.runtime.connection.db, dialect), ...bounds });
+
+  it("goes on below the index's newest matches by walking the project's tasks when those run out", async () => {
+    // Two matching lines from the index: the other project's newest line and the runner's; the rest is walked.
+    const result = await searchWith({ matchLines: 2 }).search(p.projectId, { q: 'disk quota' });
+    expect(taskIds(result)).toEqual([runnerTask, buildTask, deployTask]);
+    // The deploy task's own lines are read apart from the bounds: its first matches, not its last.
+    expect(result.tasks[2]?.lines.find((line) => line.match)?.text).toBe('fatal: disk quota exceeded on web01');
+    expect(result.next_cursor).toBeNull();
+    const limited = await searchWith({ matchLines: 2 }).search(p.projectId, { q: 'disk quota', limit: 2 });
+    expect(taskIds(limited)).toEqual([runnerTask, buildTask]);
+    expect(limited.next_cursor).toBe(buildTask);
+  });
+
+  it('walks the tasks alone, with every filter and only the project, when the index would read too much', async () => {
+    // indexFirstLines 0: PostgreSQL and MariaDB never ask the text index; SQLite's stops at its first match.
+    const walk = searchWith({ matchLines: 1, indexFirstLines: 0 });
+    const queries: LogsSearchQuery[] = [
+      { q: 'disk quota' },
+      { q: 'disk quota', status: 'error' },
+      { q: 'disk quota', template_id: deployTemplate },
+      { q: 'disk quota', user_id: runnerId },
+      { q: 'exceeded on web01' },
+      { q: 'the other project' },
+      { q: 'quota disk' },
+      { q: 'the password is' },
+    ];
+    for (const query of queries) {
+      const walked = await walk.search(p.projectId, query);
+      const indexed = await searchWith({}).search(p.projectId, query);
+      expect(walked, query.q).toEqual(indexed);
+    }
+    expect(taskIds(await walk.search(p.projectId, { q: 'disk quota', status: 'error' }))).toEqual([
+      runnerTask,
+      buildTask,
+    ]);
+    expect(taskIds(await walk.search(other.projectId, { q: 'disk quota' }))).toEqual([otherTask]);
+  });
+
+  it("stops a page's walk at its bound of lines and pages on from the last task it checked", async () => {
+    const walk = searchWith({ matchLines: 1, indexFirstLines: 0, walkLines: 1 });
+    const first = await walk.search(p.projectId, { q: 'disk quota' });
     expect(taskIds(first)).toEqual([runnerTask]);
     expect(first.next_cursor).toBe(runnerTask);
-    const second = await search.search(p.projectId, { q: 'disk quota', cursor: runnerTask });
-    expect(taskIds(second)).toEqual([buildTask, deployTask]);
-    // The deploy task's own lines are read apart from the bound: its first matches, not its last.
-    expect(second.tasks[1]?.lines.find((line) => line.match)?.text).toBe('fatal: disk quota exceeded on web01');
-    expect(second.next_cursor).toBe(deployTask);
-    const third = await search.search(p.projectId, { q: 'disk quota', cursor: deployTask });
-    expect(third).toEqual({ tasks: [], next_cursor: null });
-    // With room for every matching line, one page as before.
-    const whole = await createLogsSearch({
-      index: createTaskLogIndexRepository(t.runtime.connection.db, dialect),
-      scanLines: 1000,
-    }).search(p.projectId, { q: 'disk quota' });
-    expect(taskIds(whole)).toEqual([runnerTask, buildTask, deployTask]);
-    expect(whole.next_cursor).toBeNull();
+    const seen = [...taskIds(first)];
+    let cursor = first.next_cursor;
+    for (let pages = 0; cursor !== null && pages < 10; pages++) {
+      const page = await walk.search(p.projectId, { q: 'disk quota', cursor });
+      expect(page.tasks.length).toBeLessThanOrEqual(2);
+      seen.push(...taskIds(page));
+      cursor = page.next_cursor;
+    }
+    expect(cursor).toBeNull();
+    expect(seen).toEqual([runnerTask, buildTask, deployTask]);
+  });
+
+  it('estimates from the newest index rows how many lines hold a word, on PostgreSQL and MariaDB', async () => {
+    const repository = createTaskLogIndexRepository(t.runtime.connection.db, dialect);
+    const quota = await repository.estimateLines('disk quota', 10_000);
+    const absent = await repository.estimateLines('zyxwvut', 10_000);
+    if (dialect === 'sqlite') {
+      expect([quota, absent]).toEqual([undefined, undefined]);
+      return;
+    }
+    expect(absent).toBe(0);
+    expect(quota).toBeGreaterThanOrEqual(4);
+    // The rarest word counts: "web01" is on fewer lines than "quota".
+    const web = await repository.estimateLines('quota exceeded on web01', 10_000);
+    expect(web).toBeGreaterThan(0);
+    expect(web).toBeLessThan(quota ?? 0);
   });
 
   it("never returns another project's lines", async () => {

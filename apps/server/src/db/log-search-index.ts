@@ -103,3 +103,81 @@ export function selectLogMatches(
     return sql`(select task_id, seq from task_log_index where words @@ phraseto_tsquery('simple', ${phrase})${range} order by ${order} limit ${limit})`;
   return sql`(select task_id, seq from task_log_index where match (words) against (${`+"${phrase}"`} in boolean mode)${range} order by ${order} limit ${limit})`;
 }
+
+/**
+ * About how many lines of the index hold the rarest of `words` (whole words, lower-case, nothing else): the
+ * share of the newest `sample` index rows that hold it, times the rows the store says the index has. This is
+ * what PostgreSQL's GIN and MariaDB's FULLTEXT index read to answer the phrase, newest first or not: neither
+ * can stop at a limit, so a search asks this first (a bounded read of the primary key's newest end). Undefined
+ * on SQLite, whose FTS5 walks its matches newest first and stops at the limit however many there are.
+ */
+export async function estimateWordLines(
+  db: Db,
+  dialect: Dialect,
+  words: readonly string[],
+  sample: number,
+): Promise<number | undefined> {
+  if (dialect === 'sqlite' || words.length === 0) return undefined;
+  const holds = (word: string) =>
+    dialect === 'postgres'
+      ? sql`words @@ plainto_tsquery('simple', ${word})`
+      : sql`concat(' ', words, ' ') like ${`% ${word} %`}`;
+  const counts = words.map((word, i) => sql`sum(case when ${holds(word)} then 1 else 0 end) as ${sql.ref(`h${i}`)}`);
+  const { rows } = await sql<Record<string, unknown>>`
+    select count(*) as sampled, ${sql.join(counts)}
+    from (select words from task_log_index order by task_id desc, seq desc limit ${sample}) s`.execute(db);
+  const row = rows[0] ?? {};
+  const sampled = Number(row['sampled'] ?? 0);
+  if (sampled === 0) return 0;
+  const fewest = Math.min(...words.map((_, i) => Number(row[`h${i}`] ?? 0)));
+  // The store's own row count estimate (kept by ANALYZE and autovacuum); a table never analysed says -1 or 0.
+  const estimate =
+    dialect === 'postgres'
+      ? await sql<{ n: unknown }>`select reltuples as n from pg_class where oid = 'task_log_index'::regclass`.execute(
+          db,
+        )
+      : await sql<{
+          n: unknown;
+        }>`select table_rows as n from information_schema.tables where table_schema = database() and table_name = 'task_log_index'`.execute(
+          db,
+        );
+  const total = Math.max(sampled, Number(estimate.rows[0]?.n ?? 0));
+  return Math.ceil((fewest / sampled) * total);
+}
+
+/**
+ * Which of the given tasks have a line holding `phrase`, read task by task from each task's own index rows
+ * (the primary key's range, SQLite's rowid range), never through the whole store's matches of a common word:
+ * what this reads is bounded by the tasks' lines. The caller bounds the tasks.
+ */
+export async function listTasksHolding(
+  db: Db,
+  dialect: Dialect,
+  phrase: string,
+  taskIds: readonly number[],
+): Promise<number[]> {
+  if (taskIds.length === 0) return [];
+  if (dialect === 'sqlite') {
+    const holding: number[] = [];
+    for (const id of taskIds) {
+      const { rows } =
+        await sql`select 1 as hit from task_log_fts where task_log_fts match ${`"${phrase}"`} and rowid >= (${id} << 32) and rowid < ((${id} + 1) << 32) limit 1`.execute(
+          db,
+        );
+      if (rows.length > 0) holding.push(id);
+    }
+    return holding;
+  }
+  // PostgreSQL: "offset 0" keeps the phrase test out of the scan, which would otherwise go through the GIN
+  // index (every line of the store holding a common word) rather than these tasks' rows.
+  const query =
+    dialect === 'postgres'
+      ? sql<{
+          task_id: number;
+        }>`select distinct task_id from (select task_id, words from task_log_index where task_id in (${sql.join(taskIds)}) offset 0) s where words @@ phraseto_tsquery('simple', ${phrase})`
+      : sql<{
+          task_id: number;
+        }>`select distinct task_id from task_log_index where task_id in (${sql.join(taskIds)}) and concat(' ', words, ' ') like ${`% ${phrase} %`}`;
+  const { rows } = await query.execute(db);
+  return rows.map((row) => Number(row.task_id));
+}

@@ -20,16 +20,33 @@ const LINES_READ_PER_TASK = 4 * LOGS_SEARCH_LINES_PER_TASK;
 const SHOWN_CHARS = 2000;
 const DAY_MS = 86_400_000;
 /**
- * Matching lines of the store one page looks through at most, newest first: a word nearly every line holds
- * would otherwise have the store read (SQLite: on the server's only thread) every line of every project.
- * A page that runs out of them before it is full ends there, with a cursor to go on from.
+ * Matching lines of the store a page reads from the text index at most, newest first (every project's: the
+ * index knows no project). Fewer than this and they are every match below the cursor, so the page is exact;
+ * this many and the page goes on below the oldest task they reached by walking the project's tasks.
  */
-const SCAN_LINES = 50_000;
+const MATCH_LINES = 5_000;
+/**
+ * On PostgreSQL and MariaDB, the text index answers a phrase only by reading every line that holds its rarest
+ * word (neither can stop at a limit): it is asked only when about this many lines or fewer hold that word.
+ */
+const INDEX_FIRST_LINES = 20_000;
+/** Newest index rows read to estimate how many lines hold a word. */
+const SAMPLE_ROWS = 10_000;
+/**
+ * Lines of the project's tasks (as the index holds them) a page's walk reads at most before it stops with a
+ * cursor: the walk reads tasks newest first, each from its own index rows, so its cost is this bound, not the
+ * store's size nor how common the words are.
+ */
+const WALK_LINES = 50_000;
+/** Tasks the walk asks the store about in one statement. */
+const WALK_BATCH = 100;
 
 interface LogsSearchDeps {
   index: TaskLogIndexRepository;
-  /** SCAN_LINES, smaller in tests. */
-  scanLines?: number;
+  /** The bounds above, smaller in tests. */
+  matchLines?: number;
+  indexFirstLines?: number;
+  walkLines?: number;
 }
 
 /** The words of a search text as one phrase, or the 400 that says why it cannot be searched. */
@@ -80,22 +97,64 @@ async function readLines(
 }
 
 /**
- * Search across the finished tasks of a project (docs/task-log.md, "Search across tasks"): the store's text
- * index finds the tasks, newest first, then each task's first matching lines with their context.
+ * Search across the finished tasks of a project (docs/task-log.md, "Search across tasks"): the matching tasks
+ * of a page, newest first, then each task's first matching lines with their context. A page reads a bounded
+ * amount whatever the store's size and however common the words: the text index's newest matches when that is
+ * cheap (a rare word, or SQLite), else (and below the oldest task those matches reached) the project's tasks
+ * newest first, each checked on its own lines, up to WALK_LINES lines; a page that stops there is short and
+ * its cursor goes on from the last task it checked.
  */
-export function createLogsSearch({ index, scanLines = SCAN_LINES }: LogsSearchDeps) {
+export function createLogsSearch({
+  index,
+  matchLines = MATCH_LINES,
+  indexFirstLines = INDEX_FIRST_LINES,
+  walkLines = WALK_LINES,
+}: LogsSearchDeps) {
+  /** Up to `want` matching task ids below `below`, and where the next page starts when the bounds stopped it. */
+  async function findTaskIds(
+    projectId: number,
+    phrase: string,
+    filter: LogsSearchFilter,
+    below: number | undefined,
+    want: number,
+  ): Promise<{ ids: number[]; floor: number | undefined }> {
+    let ids: number[] = [];
+    let from = below;
+    const estimate = await index.estimateLines(phrase, SAMPLE_ROWS);
+    if (estimate === undefined || estimate <= indexFirstLines) {
+      const matches = await index.listNewestMatches(phrase, below, matchLines);
+      ids = await index.listProjectTasksOf(projectId, [...new Set(matches)], filter, want);
+      if (matches.length < matchLines || ids.length >= want) return { ids, floor: undefined };
+      // Every match of the tasks above the oldest one reached was read: the walk goes on below it.
+      from = matches.at(-1);
+    }
+    let spent = 0;
+    while (ids.length < want) {
+      const batch = await index.listIndexedTasks(projectId, filter, from, WALK_BATCH);
+      if (batch.length === 0) return { ids, floor: undefined };
+      const taken: number[] = [];
+      for (const task of batch) {
+        if (taken.length > 0 && spent + task.log_indexed > walkLines) break;
+        taken.push(task.id);
+        spent += task.log_indexed;
+      }
+      const holding = new Set(await index.listTasksHolding(phrase, taken));
+      for (const id of taken) {
+        if (holding.has(id)) ids.push(id);
+        if (ids.length >= want) return { ids, floor: undefined };
+      }
+      from = taken.at(-1);
+      if (taken.length < batch.length || spent >= walkLines) return { ids, floor: from };
+      if (batch.length < WALK_BATCH) return { ids, floor: undefined };
+    }
+    return { ids, floor: undefined };
+  }
+
   return {
     async search(projectId: number, query: LogsSearchQuery): Promise<LogsSearchResult> {
       const phrase = toPhrase(query.q);
       const limit = query.limit ?? LOGS_SEARCH_DEFAULT_TASKS;
-      const { ids, scanFloor } = await index.listMatchingTasks(
-        projectId,
-        phrase,
-        toFilter(query),
-        query.cursor,
-        limit + 1,
-        scanLines,
-      );
+      const { ids, floor } = await findTaskIds(projectId, phrase, toFilter(query), query.cursor, limit + 1);
       const page = ids.slice(0, limit);
       const details = new Map((await index.listTasks(projectId, page)).map((task) => [Number(task.id), task]));
       const tasks: LogsSearchTask[] = [];
@@ -117,7 +176,7 @@ export function createLogsSearch({ index, scanLines = SCAN_LINES }: LogsSearchDe
           more,
         });
       }
-      return { tasks, next_cursor: ids.length > limit ? (page.at(-1) ?? null) : (scanFloor ?? null) };
+      return { tasks, next_cursor: ids.length > limit ? (page.at(-1) ?? null) : (floor ?? null) };
     },
   };
 }

@@ -1,7 +1,14 @@
-import { FINISHED_TASK_STATUSES, type TaskStatus } from '@gantry/contract';
-import type { Db, Dialect } from '../../db/database.ts';
+import { FINISHED_TASK_STATUSES, LOGS_SEARCH_MIN_WORD, type TaskStatus } from '@gantry/contract';
+import type { SelectQueryBuilder } from 'kysely';
+import type { Database, Db, Dialect } from '../../db/database.ts';
 import { tryUpdate } from '../../db/conditional-write.ts';
-import { insertLogIndexRows, selectLogMatches, type IndexedLine } from '../../db/log-search-index.ts';
+import {
+  estimateWordLines,
+  insertLogIndexRows,
+  listTasksHolding,
+  selectLogMatches,
+  type IndexedLine,
+} from '../../db/log-search-index.ts';
 import { listLineText } from './task-output.repository.ts';
 
 /** A task whose log is not all in the search index yet. */
@@ -18,6 +25,20 @@ export interface LogsSearchFilter {
   /** Timestamps: tasks queued at or after `createdFrom` and before `createdBefore`. */
   createdFrom?: string | undefined;
   createdBefore?: string | undefined;
+}
+
+/** A search's filters on a query of tasks. */
+function applyFilter<O>(
+  query: SelectQueryBuilder<Database, 'task', O>,
+  filter: LogsSearchFilter,
+): SelectQueryBuilder<Database, 'task', O> {
+  let q = query;
+  if (filter.templateId !== undefined) q = q.where('template_id', '=', filter.templateId);
+  if (filter.status !== undefined) q = q.where('status', '=', filter.status);
+  if (filter.userId !== undefined) q = q.where('user_id', '=', filter.userId);
+  if (filter.createdFrom !== undefined) q = q.where('created', '>=', filter.createdFrom);
+  if (filter.createdBefore !== undefined) q = q.where('created', '<', filter.createdBefore);
+  return q;
 }
 
 /**
@@ -72,38 +93,62 @@ export function createTaskLogIndexRepository(db: Db, dialect: Dialect) {
     },
 
     /**
-     * Ids of the project's tasks with a line holding `phrase`, newest first, below `belowTaskId`, among the
-     * newest `scanLines` matching lines of the store: at most `limit`. `scanFloor` is set when those lines
-     * ran out before the page was full: the oldest task they reached, below which the search goes on.
+     * The task id of each of the store's newest `limit` lines holding `phrase` (every project's: the caller
+     * keeps its own project's tasks), newest first, below `belowTaskId`. Bounded on SQLite whatever the phrase;
+     * on PostgreSQL and MariaDB only for a phrase whose rarest word is rare (estimateLines tells).
      */
-    async listMatchingTasks(
+    async listNewestMatches(phrase: string, belowTaskId: number | undefined, limit: number): Promise<number[]> {
+      const rows = await db
+        .selectFrom(selectLogMatches(dialect, phrase, { belowTaskId }, limit).as('m'))
+        .select('m.task_id')
+        .execute();
+      return rows.map((row) => Number(row.task_id)).sort((a, b) => b - a);
+    },
+
+    /** Of the given tasks, the project's that pass the filter, newest first, at most `limit`. */
+    async listProjectTasksOf(
       projectId: number,
-      phrase: string,
+      ids: readonly number[],
+      filter: LogsSearchFilter,
+      limit: number,
+    ): Promise<number[]> {
+      if (ids.length === 0) return [];
+      const rows = await applyFilter(
+        db.selectFrom('task').select('id').where('project_id', '=', projectId).where('id', 'in', ids),
+        filter,
+      )
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map((row) => Number(row.id));
+    },
+
+    /** The project's tasks with indexed lines that pass the filter, newest first, below `belowTaskId`. */
+    async listIndexedTasks(
+      projectId: number,
       filter: LogsSearchFilter,
       belowTaskId: number | undefined,
       limit: number,
-      scanLines: number,
-    ): Promise<{ ids: number[]; scanFloor: number | undefined }> {
-      const matches = () => selectLogMatches(dialect, phrase, { belowTaskId }, scanLines).as('m');
+    ): Promise<{ id: number; log_indexed: number }[]> {
       let query = db
-        .selectFrom(matches())
-        .innerJoin('task', 'task.id', 'm.task_id')
-        .select('m.task_id')
-        .distinct()
-        .where('task.project_id', '=', projectId);
-      if (filter.templateId !== undefined) query = query.where('task.template_id', '=', filter.templateId);
-      if (filter.status !== undefined) query = query.where('task.status', '=', filter.status);
-      if (filter.userId !== undefined) query = query.where('task.user_id', '=', filter.userId);
-      if (filter.createdFrom !== undefined) query = query.where('task.created', '>=', filter.createdFrom);
-      if (filter.createdBefore !== undefined) query = query.where('task.created', '<', filter.createdBefore);
-      const rows = await query.orderBy('m.task_id', 'desc').limit(limit).execute();
-      const ids = rows.map((row) => Number(row.task_id));
-      if (ids.length >= limit) return { ids, scanFloor: undefined };
-      const scanned = await db
-        .selectFrom(matches())
-        .select((eb) => [eb.fn.countAll<number>().as('lines'), eb.fn.min('m.task_id').as('low')])
-        .executeTakeFirstOrThrow();
-      return { ids, scanFloor: Number(scanned.lines) >= scanLines ? Number(scanned.low) : undefined };
+        .selectFrom('task')
+        .select(['id', 'log_indexed'])
+        .where('project_id', '=', projectId)
+        .where('log_indexed', '>', 0);
+      if (belowTaskId !== undefined) query = query.where('id', '<', belowTaskId);
+      const rows = await applyFilter(query, filter).orderBy('id', 'desc').limit(limit).execute();
+      return rows.map((row) => ({ id: Number(row.id), log_indexed: Number(row.log_indexed) }));
+    },
+
+    /** Which of the given tasks have a line holding `phrase`: bounded by those tasks' lines. */
+    listTasksHolding(phrase: string, ids: readonly number[]): Promise<number[]> {
+      return listTasksHolding(db, dialect, phrase, ids);
+    },
+
+    /** About how many lines hold the phrase's rarest word, from the newest `sample` index rows; undefined on SQLite. */
+    estimateLines(phrase: string, sample: number): Promise<number | undefined> {
+      const words = phrase.split(' ').filter((word) => word.length >= LOGS_SEARCH_MIN_WORD);
+      return estimateWordLines(db, dialect, words, sample);
     },
 
     /** Seqs of one task's lines holding `phrase`, in order, at most `limit`. */
