@@ -4,6 +4,7 @@ import { generateYear, type GeneratedYear } from '../../../bench/scale-year.ts';
 import type { Db, Dialect } from '../src/db/database.ts';
 import { createEventsRepository } from '../src/modules/events/events.repository.ts';
 import { createTaskHostsRepository } from '../src/modules/tasks/task-hosts.repository.ts';
+import { createTaskLogIndexRepository } from '../src/modules/tasks/task-log-index.repository.ts';
 import { createTaskOutputRepository } from '../src/modules/tasks/task-output.repository.ts';
 import { createTasksRepository } from '../src/modules/tasks/tasks.repository.ts';
 import { useTestApp } from './test-app.ts';
@@ -12,7 +13,7 @@ import { listTestDialects } from './test-databases.ts';
 const dialects = await listTestDialects();
 
 /** Tables that grow with use: a query the UI or retention runs must never read one of them whole. */
-const GROWING = ['task', 'task_output', 'task_stat_day', 'event', 'task_host'];
+const GROWING = ['task', 'task_output', 'task_stat_day', 'event', 'task_host', 'task_log_index'];
 
 /** A view of the store that records the statements the repositories send, as the store receives them. */
 function recordQueries(db: Db) {
@@ -67,6 +68,7 @@ describe.each(dialects)('query plans of the growing tables on %s', (dialect) => 
       lines: 20_000,
       users: 10,
       now: new Date('2031-01-01T00:00:00.000Z'),
+      searchIndex: true,
     });
     // Every project's tasks ran on a fleet of hosts, so the host history has rows to find.
     const { db } = t.runtime.connection;
@@ -84,11 +86,13 @@ describe.each(dialects)('query plans of the growing tables on %s', (dialect) => 
       await db.insertInto('task_host').values(rows).execute();
     }
     if (dialect === 'mysql')
-      await sql`analyze table task, task_output, task_stat_day, event, task_host`.execute(t.runtime.connection.db);
+      await sql`analyze table task, task_output, task_stat_day, event, task_host, task_log_index`.execute(
+        t.runtime.connection.db,
+      );
     if (dialect === 'postgres') await sql`analyze`.execute(t.runtime.connection.db);
   });
 
-  it('serves history, template tasks, stats, logs, activity, host history and retention from indexes', async () => {
+  it('serves history, template tasks, stats, logs, log search, activity, host history and retention from indexes', async () => {
     const { db } = t.runtime.connection;
     const recorder = recordQueries(db);
     const tasks = createTasksRepository(recorder.db, dialect);
@@ -121,8 +125,21 @@ describe.each(dialects)('query plans of the growing tables on %s', (dialect) => 
     await hosts.listFailedHosts(newest.id);
     await events.listForProject(projectId, 200);
     await events.listForUser(year.userIds[0]!, 200);
+    // Search across tasks: the estimate, the index's newest matches, the walk of the project's tasks, the lines.
+    const logIndex = createTaskLogIndexRepository(recorder.db, dialect);
+    await logIndex.estimateLines('example test', 10_000);
+    const matches = await logIndex.listNewestMatches('deploy step', newest.id, 5000);
+    await logIndex.listProjectTasksOf(projectId, [...new Set(matches)], { status: 'success' }, 21);
+    const walked = await logIndex.listIndexedTasks(projectId, { templateId, status: 'error' }, newest.id, 100);
+    await logIndex.listIndexedTasks(projectId, { createdFrom: '2030-06-01T00:00:00.000Z' }, undefined, 100);
+    await logIndex.listTasksHolding(
+      'example test',
+      walked.map((task) => task.id),
+    );
+    await logIndex.listMatchingLines(newest.id, 'example test', 21);
+    await logIndex.listLines(newest.id, [0, 1, 2]);
 
-    expect(recorder.queries.length).toBeGreaterThanOrEqual(17);
+    expect(recorder.queries.length).toBeGreaterThanOrEqual(25);
     for (const query of recorder.queries) {
       expect(await findFullScans(db, dialect, query), query.sql).toEqual([]);
     }
