@@ -18,7 +18,8 @@ import { median, openBenchStore } from './support.ts';
  *   npx tsx bench/logs-search.ts --db postgres --tasks 20000 --lines 2000000
  *
  * With `--index bulk` the generator fills the index along with the lines (bench/scale-year.ts), so the scale
- * issue's store can be built in minutes: `--tasks 1000000 --lines 20000000 --index bulk`.
+ * issue's store can be built in minutes: `--tasks 1000000 --lines 20000000 --index bulk`. `--hold <minutes>` (at
+ * most 60) keeps the store that long after the figures, its address printed, for EXPLAIN by hand.
  */
 
 const { values: flags } = parseArgs({
@@ -28,6 +29,7 @@ const { values: flags } = parseArgs({
     lines: { type: 'string', default: '2000000' },
     needles: { type: 'string', default: '60' },
     index: { type: 'string', default: 'indexer' },
+    hold: { type: 'string', default: '0' },
   },
 });
 const dialect = flags.db as Dialect;
@@ -181,6 +183,12 @@ for (const search of SEARCHES) {
   }
 }
 console.log(allMet ? 'All log search targets met.' : 'Some log search targets were missed.');
+// --hold <minutes>: the store stays that long for EXPLAIN by hand, then goes like any other.
+const holdMinutes = Math.min(60, Number(flags.hold));
+if (holdMinutes > 0) {
+  console.log(`  holding ${installation.url} for ${holdMinutes} min (first project ${projectId})`);
+  await new Promise((resolve) => setTimeout(resolve, holdMinutes * 60_000));
+}
 
 await installation.close();
 process.exit(0);

@@ -99,6 +99,8 @@ export async function openBenchStore(dialect: Dialect, dataDirPrefix: string) {
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   return {
     runtime,
+    /** The store's address (a file on SQLite). */
+    url: store.url,
     /** Serves the installation over HTTP on 127.0.0.1: its port and the admin's session cookie. */
     async serve(): Promise<{ port: number; cookie: string }> {
       const served = await serveBench(config, runtime);
