@@ -258,14 +258,19 @@ describe.each(dialects)('search across task logs on %s', (dialect) => {
     }
   });
 
-  it('indexes each line once when several indexers catch up at the same time', async () => {
+  it('indexes each line once when several indexers catch up at the same time, short logs sharing transactions', async () => {
     const { db } = t.runtime.connection;
-    const lines = (await p.output(deployTask)).filter((line) => /[\p{L}\p{N}]/u.test(line)).length;
-    expect(await countLogIndexRows(t, deployTask)).toBe(lines);
+    const shortTasks = [deployTask, buildTask, runnerTask];
+    const expected = new Map<number, number>();
+    for (const id of shortTasks) {
+      const lines = (await p.output(id)).filter((line) => /[\p{L}\p{N}]/u.test(line)).length;
+      expect(await countLogIndexRows(t, id)).toBe(lines);
+      expected.set(id, lines);
+    }
     const repository = createTaskLogIndexRepository(db, dialect);
-    await deleteLogIndexOfTasks(db, dialect, [deployTask]);
-    await db.updateTable('task').set({ log_indexed: 0 }).where('id', '=', deployTask).execute();
-    expect(taskIds(await found('q=on%20web01'))).toEqual([]);
+    await deleteLogIndexOfTasks(db, dialect, shortTasks);
+    await db.updateTable('task').set({ log_indexed: 0 }).where('id', 'in', shortTasks).execute();
+    expect(taskIds(await found('q=disk%20quota'))).toEqual([]);
     const failures: unknown[] = [];
     const logger = { error: (...args: unknown[]) => void failures.push(args) };
     await Promise.all([
@@ -273,8 +278,32 @@ describe.each(dialects)('search across task logs on %s', (dialect) => {
       createTaskLogIndexer({ index: repository, logger }).catchUp(),
     ]);
     expect(failures).toEqual([]);
-    expect(await countLogIndexRows(t, deployTask)).toBe(lines);
+    for (const id of shortTasks) expect(await countLogIndexRows(t, id), `task ${id}`).toBe(expected.get(id));
     expect(taskIds(await found('q=on%20web01'))).toEqual([deployTask]);
+    expect(taskIds(await found('q=disk%20quota'))).toEqual([runnerTask, buildTask, deployTask]);
+  });
+
+  it('indexes the tasks that finish together, each line once and every task to its end', async () => {
+    const { db } = t.runtime.connection;
+    const repository = createTaskLogIndexRepository(db, dialect);
+    const failures: unknown[] = [];
+    const indexer = createTaskLogIndexer({
+      index: repository,
+      logger: { error: (...a: unknown[]) => failures.push(a) },
+    });
+    await deleteLogIndexOfTasks(db, dialect, [deployTask, buildTask]);
+    await db.updateTable('task').set({ log_indexed: 0 }).where('id', 'in', [deployTask, buildTask]).execute();
+    indexer.add(deployTask);
+    indexer.add(buildTask);
+    await indexer.catchUp();
+    expect(failures).toEqual([]);
+    expect(taskIds(await found('q=disk%20quota'))).toEqual([runnerTask, buildTask, deployTask]);
+    const indexed = await db
+      .selectFrom('task')
+      .select(['id', 'log_indexed', 'output_lines'])
+      .where('id', 'in', [deployTask, buildTask])
+      .execute();
+    for (const task of indexed) expect(task.log_indexed).toBe(task.output_lines);
   });
 
   it('takes a deleted task out of the index, and a deleted project with its tasks', async () => {

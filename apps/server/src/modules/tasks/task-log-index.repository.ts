@@ -71,24 +71,32 @@ export function createTaskLogIndexRepository(db: Db, dialect: Dialect) {
     },
 
     /**
-     * Indexes the task's lines `from <= seq < to`, unless someone already has: the task row moves from `from`
-     * to `to` first, in the same transaction, so of two nodes indexing the same task one waits on the row
-     * and then finds it moved (false). A task deleted meanwhile has no row to move.
+     * Indexes each slice's lines `from <= seq < to` of its task, unless someone already has, all in one
+     * transaction (one commit for many short logs: a commit, not the rows, is what costs most on PostgreSQL and
+     * MariaDB). Each task row moves from `from` to `to` first, in the same transaction, so of two nodes indexing
+     * the same task one waits on the row and then finds it moved. A task deleted meanwhile has no row to move.
+     * Answers the ids of the tasks whose slice this call indexed.
      */
-    async indexSlice(taskId: number, from: number, to: number, toWords: (output: string) => string): Promise<boolean> {
+    async indexSlices(
+      slices: readonly { taskId: number; from: number; to: number }[],
+      toWords: (output: string) => string,
+    ): Promise<number[]> {
       return db.transaction().execute(async (trx) => {
-        const claimed = await tryUpdate(
-          trx.updateTable('task').set({ log_indexed: to }).where('id', '=', taskId).where('log_indexed', '=', from),
-        );
-        if (!claimed) return false;
-        const lines = await listLineText(trx, taskId, from, to);
+        const indexed: number[] = [];
         const rows: IndexedLine[] = [];
-        for (const line of lines) {
-          const words = toWords(line.output);
-          if (words !== '') rows.push({ task_id: taskId, seq: line.seq, words });
+        for (const { taskId, from, to } of slices) {
+          const claimed = await tryUpdate(
+            trx.updateTable('task').set({ log_indexed: to }).where('id', '=', taskId).where('log_indexed', '=', from),
+          );
+          if (!claimed) continue;
+          indexed.push(taskId);
+          for (const line of await listLineText(trx, taskId, from, to)) {
+            const words = toWords(line.output);
+            if (words !== '') rows.push({ task_id: taskId, seq: line.seq, words });
+          }
         }
         await insertLogIndexRows(trx, dialect, rows);
-        return true;
+        return indexed;
       });
     },
 

@@ -2,7 +2,10 @@ import type { Logger } from 'pino';
 import { toIndexedWords } from './log-search-words.ts';
 import type { TaskLogIndexRepository, UnindexedTask } from './task-log-index.repository.ts';
 
-/** Lines indexed per transaction: short enough that a running task's lines never wait long for the store. */
+/**
+ * Lines indexed per transaction: short enough that a running task's lines never wait long for the store. Short
+ * logs share a transaction up to this many lines, as a commit costs more than the rows of a short log.
+ */
 const SLICE_LINES = 2000;
 /** Tasks read per page of the sweep. */
 const SWEEP_PAGE = 100;
@@ -12,6 +15,14 @@ const SWEEP_MS = 60_000;
 interface TaskLogIndexerDeps {
   index: TaskLogIndexRepository;
   logger: Pick<Logger, 'error'>;
+}
+
+/**
+ * SQLite answers synchronously, so awaiting it never leaves the event loop: requests and running tasks' lines
+ * get in between transactions, or indexing a long log would hold the server until it is done.
+ */
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /**
@@ -32,23 +43,45 @@ export function createTaskLogIndexer({ index, logger }: TaskLogIndexerDeps) {
     const total = Number(task.output_lines);
     while (from < total && !stopped) {
       const to = Math.min(total, from + SLICE_LINES);
-      if (!(await index.indexSlice(task.id, from, to, toIndexedWords))) return;
+      if ((await index.indexSlices([{ taskId: task.id, from, to }], toIndexedWords)).length === 0) return;
       from = to;
-      // SQLite answers synchronously, so awaiting it never leaves the event loop: let requests and running
-      // tasks' lines in between slices, or indexing a long log would hold the server until it is done.
-      await new Promise((resolve) => setImmediate(resolve));
+      await yieldToEventLoop();
     }
+  }
+
+  /** Indexes short logs together, a transaction up to SLICE_LINES lines, and long ones slice by slice. */
+  async function indexTasks(tasks: readonly UnindexedTask[]): Promise<void> {
+    let batch: { taskId: number; from: number; to: number }[] = [];
+    let lines = 0;
+    const flush = async () => {
+      if (batch.length === 0) return;
+      await index.indexSlices(batch, toIndexedWords);
+      batch = [];
+      lines = 0;
+      await yieldToEventLoop();
+    };
+    for (const task of tasks) {
+      if (stopped) return;
+      queued.delete(task.id);
+      const from = Number(task.log_indexed);
+      const left = Number(task.output_lines) - from;
+      if (left >= SLICE_LINES) {
+        await flush();
+        await indexTask(task);
+        continue;
+      }
+      if (lines + left > SLICE_LINES) await flush();
+      batch.push({ taskId: task.id, from, to: Number(task.output_lines) });
+      lines += left;
+    }
+    if (!stopped) await flush();
   }
 
   async function sweep(): Promise<void> {
     let afterId = 0;
     while (!stopped) {
       const page = await index.listUnindexed(afterId, SWEEP_PAGE);
-      for (const task of page) {
-        if (stopped) return;
-        queued.delete(task.id);
-        await indexTask(task);
-      }
+      await indexTasks(page);
       const last = page.at(-1);
       if (!last || page.length < SWEEP_PAGE) return;
       afterId = last.id;
@@ -62,11 +95,16 @@ export function createTaskLogIndexer({ index, logger }: TaskLogIndexerDeps) {
         await sweep();
         continue;
       }
-      const next = queued.values().next();
-      if (next.done) return;
-      queued.delete(next.value);
-      const task = await index.findUnindexed(next.value);
-      if (task) await indexTask(task);
+      // Tasks that finished meanwhile go together, so many short tasks share transactions.
+      const ids = [...queued].slice(0, SWEEP_PAGE);
+      if (ids.length === 0) return;
+      const tasks: UnindexedTask[] = [];
+      for (const id of ids) {
+        queued.delete(id);
+        const task = await index.findUnindexed(id);
+        if (task) tasks.push(task);
+      }
+      await indexTasks(tasks);
     }
   }
 
