@@ -95,8 +95,9 @@ export function createTaskLogIndexer({ index, logger }: TaskLogIndexerDeps) {
         await sweep();
         continue;
       }
-      // Tasks that finished meanwhile go together, so many short tasks share transactions.
-      const ids = [...queued].slice(0, SWEEP_PAGE);
+      // Tasks that finished meanwhile go together, so many short tasks share transactions; in id order, as the
+      // sweep's, so two nodes claiming the same tasks wait on each other rather than deadlock.
+      const ids = [...queued].sort((a, b) => a - b).slice(0, SWEEP_PAGE);
       if (ids.length === 0) return;
       const tasks: UnindexedTask[] = [];
       for (const id of ids) {
