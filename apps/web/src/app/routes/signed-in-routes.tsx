@@ -11,81 +11,86 @@ import { ProjectCreationRoute } from './project-creation-route.tsx';
 import { ProjectLayout } from './project-layout.tsx';
 
 /**
- * A screen fetched the first time it is shown. The layouts above stay in this chunk so a deep link
- * costs one round of fetching, not one per nesting level; the app shell shows a delayed spinner
- * meanwhile, and on a navigation the current screen stays up until the next one has arrived.
+ * The screen `name` of a module, fetched the first time it is shown. The layouts above stay in this
+ * chunk so a deep link costs one round of fetching, not one per nesting level; the app shell shows a
+ * delayed spinner meanwhile, and on a navigation the current screen stays up until the next one has arrived.
  */
-function onDemand(load: () => Promise<ComponentType>): ComponentType {
-  return lazy(async () => ({ default: await load() }));
+function onDemand<TModule extends Record<TName, ComponentType>, TName extends keyof TModule>(
+  load: () => Promise<TModule>,
+  name: TName,
+): ComponentType {
+  return lazy(async (): Promise<{ default: ComponentType }> => ({ default: (await load())[name] }));
 }
 
 const templateRoutesModule = () => import('./template-routes.tsx');
 const runnersModule = () => import('../../features/runners/components/runners-page.tsx');
+const workflowsModule = () => import('../../features/workflows/index.ts');
 
 const NewProjectPage = onDemand(
-  async () => (await import('../../features/projects/components/new-project-page.tsx')).NewProjectPage,
+  () => import('../../features/projects/components/new-project-page.tsx'),
+  'NewProjectPage',
 );
 const RestoreProjectPage = onDemand(
-  async () => (await import('../../features/projects/components/restore-project-page.tsx')).RestoreProjectPage,
+  () => import('../../features/projects/components/restore-project-page.tsx'),
+  'RestoreProjectPage',
 );
-const HistoryPage = onDemand(
-  async () => (await import('../../features/tasks/components/history-page.tsx')).HistoryPage,
-);
-const HostsPage = onDemand(async () => (await import('../../features/tasks/components/hosts-page.tsx')).HostsPage);
-const LogsSearchPage = onDemand(
-  async () => (await import('../../features/tasks/components/logs-search-page.tsx')).LogsSearchPage,
-);
-const ActivityPage = onDemand(
-  async () => (await import('../../features/dashboard/components/activity-page.tsx')).ActivityPage,
-);
-const SettingsRoute = onDemand(async () => (await import('./settings-route.tsx')).SettingsRoute);
-const ProjectRunnersTab = onDemand(async () => (await runnersModule()).ProjectRunnersTab);
-const GlobalRunnersPage = onDemand(async () => (await runnersModule()).GlobalRunnersPage);
-const TeamPage = onDemand(async () => (await import('../../features/team/components/team-page.tsx')).TeamPage);
+const HistoryPage = onDemand(() => import('../../features/tasks/components/history-page.tsx'), 'HistoryPage');
+const HostsPage = onDemand(() => import('../../features/tasks/components/hosts-page.tsx'), 'HostsPage');
+const LogsSearchPage = onDemand(() => import('../../features/tasks/components/logs-search-page.tsx'), 'LogsSearchPage');
+const ActivityPage = onDemand(() => import('../../features/dashboard/components/activity-page.tsx'), 'ActivityPage');
+const SettingsRoute = onDemand(() => import('./settings-route.tsx'), 'SettingsRoute');
+const ProjectRunnersTab = onDemand(runnersModule, 'ProjectRunnersTab');
+const GlobalRunnersPage = onDemand(runnersModule, 'GlobalRunnersPage');
+const TeamPage = onDemand(() => import('../../features/team/components/team-page.tsx'), 'TeamPage');
 const InventoriesPage = onDemand(
-  async () => (await import('../../features/inventories/components/inventories-page.tsx')).InventoriesPage,
+  () => import('../../features/inventories/components/inventories-page.tsx'),
+  'InventoriesPage',
 );
 const EnvironmentsPage = onDemand(
-  async () => (await import('../../features/environments/components/environments-page.tsx')).EnvironmentsPage,
+  () => import('../../features/environments/components/environments-page.tsx'),
+  'EnvironmentsPage',
 );
-const KeysPage = onDemand(async () => (await import('../../features/keys/components/keys-page.tsx')).KeysPage);
+const KeysPage = onDemand(() => import('../../features/keys/components/keys-page.tsx'), 'KeysPage');
 const RepositoriesPage = onDemand(
-  async () => (await import('../../features/repositories/components/repositories-page.tsx')).RepositoriesPage,
+  () => import('../../features/repositories/components/repositories-page.tsx'),
+  'RepositoriesPage',
 );
-const ScheduleRoute = onDemand(async () => (await import('./schedule-route.tsx')).ScheduleRoute);
+const ScheduleRoute = onDemand(() => import('./schedule-route.tsx'), 'ScheduleRoute');
 const IntegrationsPage = onDemand(
-  async () => (await import('../../features/integrations/components/integrations-page.tsx')).IntegrationsPage,
+  () => import('../../features/integrations/components/integrations-page.tsx'),
+  'IntegrationsPage',
 );
 const IntegrationDetailPage = onDemand(
-  async () =>
-    (await import('../../features/integrations/components/integration-detail-page.tsx')).IntegrationDetailPage,
+  () => import('../../features/integrations/components/integration-detail-page.tsx'),
+  'IntegrationDetailPage',
 );
-const workflowsModule = () => import('../../features/workflows/index.ts');
-const WorkflowsPage = onDemand(async () => (await workflowsModule()).WorkflowsPage);
-const WorkflowEditorPage = onDemand(async () => (await workflowsModule()).WorkflowEditorPage);
-const WorkflowRunPage = onDemand(async () => (await workflowsModule()).WorkflowRunPage);
-const PremiumFeaturesPage = onDemand(async () => (await import('./premium-features-page.tsx')).PremiumFeaturesPage);
-const UsersPage = onDemand(async () => (await import('../../features/users/components/users-page.tsx')).UsersPage);
-const AccountPage = onDemand(
-  async () => (await import('../../features/account/components/account-page.tsx')).AccountPage,
-);
+const WorkflowsPage = onDemand(workflowsModule, 'WorkflowsPage');
+const WorkflowEditorPage = onDemand(workflowsModule, 'WorkflowEditorPage');
+const WorkflowRunPage = onDemand(workflowsModule, 'WorkflowRunPage');
+const PremiumFeaturesPage = onDemand(() => import('./premium-features-page.tsx'), 'PremiumFeaturesPage');
+const UsersPage = onDemand(() => import('../../features/users/components/users-page.tsx'), 'UsersPage');
+const AccountPage = onDemand(() => import('../../features/account/components/account-page.tsx'), 'AccountPage');
 const ActiveTasksPage = onDemand(
-  async () => (await import('../../features/tasks/components/active-tasks-page.tsx')).ActiveTasksPage,
+  () => import('../../features/tasks/components/active-tasks-page.tsx'),
+  'ActiveTasksPage',
 );
-const AppsPage = onDemand(async () => (await import('../../features/apps/components/apps-page.tsx')).AppsPage);
-const TemplatesListRoute = onDemand(async () => (await templateRoutesModule()).TemplatesListRoute);
-const NewTemplateRedirect = onDemand(async () => (await templateRoutesModule()).NewTemplateRedirect);
-const TemplateIndexRedirect = onDemand(async () => (await templateRoutesModule()).TemplateIndexRedirect);
-const TemplateTasksRoute = onDemand(async () => (await templateRoutesModule()).TemplateTasksRoute);
-const TemplateOverviewRoute = onDemand(async () => (await templateRoutesModule()).TemplateOverviewRoute);
+const AppsPage = onDemand(() => import('../../features/apps/components/apps-page.tsx'), 'AppsPage');
+const TemplatesListRoute = onDemand(templateRoutesModule, 'TemplatesListRoute');
+const NewTemplateRedirect = onDemand(templateRoutesModule, 'NewTemplateRedirect');
+const TemplateIndexRedirect = onDemand(templateRoutesModule, 'TemplateIndexRedirect');
+const TemplateTasksRoute = onDemand(templateRoutesModule, 'TemplateTasksRoute');
+const TemplateOverviewRoute = onDemand(templateRoutesModule, 'TemplateOverviewRoute');
 const TemplateFormPage = onDemand(
-  async () => (await import('../../features/templates/components/template-form-page.tsx')).TemplateFormPage,
+  () => import('../../features/templates/components/template-form-page.tsx'),
+  'TemplateFormPage',
 );
 const TemplateLayout = onDemand(
-  async () => (await import('../../features/templates/components/template-layout.tsx')).TemplateLayout,
+  () => import('../../features/templates/components/template-layout.tsx'),
+  'TemplateLayout',
 );
 const TemplateWorkspacesTab = onDemand(
-  async () => (await import('../../features/terraform/components/template-workspaces-tab.tsx')).TemplateWorkspacesTab,
+  () => import('../../features/terraform/components/template-workspaces-tab.tsx'),
+  'TemplateWorkspacesTab',
 );
 
 /** The template routes under a prefix: "templates" for all, "views/:viewId/templates" for a view. */
@@ -110,22 +115,10 @@ export function SignedInRoutes() {
     <Routes>
       <Route element={<AppShell />}>
         <Route index element={<HomeRedirect />} />
-        <Route
-          path="project/new"
-          element={
-            <ProjectCreationRoute>
-              <NewProjectPage />
-            </ProjectCreationRoute>
-          }
-        />
-        <Route
-          path="project/restore"
-          element={
-            <ProjectCreationRoute>
-              <RestoreProjectPage />
-            </ProjectCreationRoute>
-          }
-        />
+        <Route element={<ProjectCreationRoute />}>
+          <Route path="project/new" element={<NewProjectPage />} />
+          <Route path="project/restore" element={<RestoreProjectPage />} />
+        </Route>
         <Route path="project/:projectId" element={<ProjectLayout />}>
           <Route index element={<ProjectIndexRedirect />} />
           <Route element={<DashboardLayout />}>
@@ -154,31 +147,12 @@ export function SignedInRoutes() {
           <Route path="integrations/:integrationId" element={<IntegrationDetailPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Route>
-        <Route
-          path="users"
-          element={
-            <AdminRoute>
-              <UsersPage />
-            </AdminRoute>
-          }
-        />
+        <Route element={<AdminRoute />}>
+          <Route path="users" element={<UsersPage />} />
+          <Route path="tasks" element={<ActiveTasksPage />} />
+          <Route path="runners" element={<GlobalRunnersPage />} />
+        </Route>
         <Route path="account" element={<AccountPage />} />
-        <Route
-          path="tasks"
-          element={
-            <AdminRoute>
-              <ActiveTasksPage />
-            </AdminRoute>
-          }
-        />
-        <Route
-          path="runners"
-          element={
-            <AdminRoute>
-              <GlobalRunnersPage />
-            </AdminRoute>
-          }
-        />
         <Route path="apps" element={<AppsPage />} />
         <Route path="features" element={<PremiumFeaturesPage />} />
         <Route path="*" element={<NotFoundPage />} />
