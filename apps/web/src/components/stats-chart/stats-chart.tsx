@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -7,12 +7,12 @@ import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
-import ToggleButton from '@mui/material/ToggleButton';
-import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import { useTheme } from '@mui/material/styles';
 import type { StatsEntry } from '@gantry/contract';
 import { getErrorMessage } from '../../lib/api-client.ts';
+import { ChoiceToggle } from '../choice-toggle.tsx';
+import { useElementSize } from '../use-element-size.ts';
 import { STATS_RANGES, STATS_STATUSES, getNiceMax, toStatsDays } from './stats-days.ts';
 import type { StatsDay, StatsRange, StatsStatus } from './stats-days.ts';
 
@@ -31,26 +31,13 @@ function useStatusColours(): Record<StatsStatus, string> {
   };
 }
 
-function useWidth() {
-  const ref = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(0);
-  useLayoutEffect(() => {
-    const element = ref.current;
-    if (!element) return undefined;
-    setWidth(element.clientWidth);
-    const observer = new ResizeObserver(() => setWidth(element.clientWidth));
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
-  return { ref, width };
-}
-
 /** Stacked bars per day, drawn as plain SVG at the container's width. */
 function StatsBars({ days, label }: { days: StatsDay[]; label: string }) {
   const { t, i18n } = useTranslation();
   const theme = useTheme();
   const colours = useStatusColours();
-  const { ref, width } = useWidth();
+  const ref = useRef<HTMLDivElement>(null);
+  const { width } = useElementSize(ref);
   const [hovered, setHovered] = useState<number | null>(null);
   const max = getNiceMax(Math.max(0, ...days.map((day) => day.total)));
   const plotWidth = Math.max(0, width - AXIS_WIDTH);
@@ -191,19 +178,13 @@ export function StatsChart({ title, stats, range, onRangeChange, filter, emptyTe
         <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600, flexGrow: 1 }}>
           {title}
         </Typography>
-        <ToggleButtonGroup
-          size="small"
-          exclusive
+        <ChoiceToggle
+          label={t('taskStats.range')}
           value={range}
-          onChange={(_, next: StatsRange | null) => next && onRangeChange(next)}
-          aria-label={t('taskStats.range')}
-        >
-          {STATS_RANGES.map((value) => (
-            <ToggleButton key={value} value={value} sx={{ px: 1.5, textTransform: 'none' }}>
-              {t(`taskStats.ranges.${value}`)}
-            </ToggleButton>
-          ))}
-        </ToggleButtonGroup>
+          choices={STATS_RANGES.map((value) => ({ value, label: t(`taskStats.ranges.${value}`) }))}
+          onChange={onRangeChange}
+          buttonSx={{ px: 1.5, textTransform: 'none' }}
+        />
         {filter}
       </Stack>
 

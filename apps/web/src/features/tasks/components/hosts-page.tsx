@@ -6,10 +6,9 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import ToggleButton from '@mui/material/ToggleButton';
-import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import type { FailingHost, HostLastRun, ProjectHost } from '@gantry/contract';
+import { ChoiceToggle } from '../../../components/choice-toggle.tsx';
 import { DataTable, type Column } from '../../../components/data-table.tsx';
 import { TaskStatusChip } from '../../../components/task-status-chip.tsx';
 import { paths } from '../../../lib/paths.ts';
@@ -89,19 +88,12 @@ function FailingHosts({ projectId }: { projectId: number }) {
         <Typography id="failing-hosts-title" variant="subtitle1" component="h2" sx={{ fontWeight: 600, mr: 'auto' }}>
           {t('hostsPage.failingTitle')}
         </Typography>
-        <ToggleButtonGroup
-          size="small"
-          exclusive
+        <ChoiceToggle
+          label={t('hostsPage.period')}
           value={days}
-          onChange={(_event, next: number | null) => next && setDays(next)}
-          aria-label={t('hostsPage.period')}
-        >
-          {PERIODS.map((period) => (
-            <ToggleButton key={period} value={period}>
-              {t('hostsPage.days', { days: period })}
-            </ToggleButton>
-          ))}
-        </ToggleButtonGroup>
+          choices={PERIODS.map((period) => ({ value: period, label: t('hostsPage.days', { days: period }) }))}
+          onChange={setDays}
+        />
       </Stack>
       <DataTable<FailingHost>
         aria-label={t('hostsPage.failingTitle')}

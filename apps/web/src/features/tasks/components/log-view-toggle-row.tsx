@@ -1,8 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import Stack from '@mui/material/Stack';
-import ToggleButton from '@mui/material/ToggleButton';
-import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
+import { ChoiceToggle } from '../../../components/choice-toggle.tsx';
 
 /** What the task log dialog shows below its header: the log, or one of the views a kind of template adds. */
 export type LogDialogView = 'log' | 'hosts' | 'plan';
@@ -23,16 +22,15 @@ export function LogViewToggleRow({ view, other, onChange, children }: LogViewTog
   const { t } = useTranslation();
   return (
     <Stack direction="row" spacing={1.5} useFlexGap sx={{ mt: 1, alignItems: 'center', minWidth: 0, flexWrap: 'wrap' }}>
-      <ToggleButtonGroup
-        size="small"
-        exclusive
+      <ChoiceToggle<LogDialogView>
+        label={t('taskLog.view')}
         value={view}
-        onChange={(_event, next: LogDialogView | null) => next && onChange(next)}
-        aria-label={t('taskLog.view')}
-      >
-        <ToggleButton value="log">{t('taskLog.viewLog')}</ToggleButton>
-        <ToggleButton value={other}>{t(LABEL_KEYS[other])}</ToggleButton>
-      </ToggleButtonGroup>
+        choices={[
+          { value: 'log', label: t('taskLog.viewLog') },
+          { value: other, label: t(LABEL_KEYS[other]) },
+        ]}
+        onChange={onChange}
+      />
       {children}
     </Stack>
   );

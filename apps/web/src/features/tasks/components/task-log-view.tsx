@@ -12,6 +12,7 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
+import { useElementSize } from '../../../components/use-element-size.ts';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { copyText } from '../../../lib/clipboard.ts';
 import {
@@ -150,7 +151,7 @@ export function TaskLogView({
   useSyncExternalStore(session.subscribe, session.getVersion);
   const scrollerRef = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
-  const [viewportHeight, setViewportHeight] = useState(0);
+  const { height: viewportHeight } = useElementSize(scrollerRef);
   // Every log opens at its end, where a running task writes and a finished one tells its result.
   const [follow, setFollow] = useState(true);
   const programmaticTop = useRef<number | null>(null);
@@ -159,15 +160,6 @@ export function TaskLogView({
   const count = buffer.length;
   const view = computeWindow({ scrollTop, viewportHeight, lineHeight: LOG_LINE_HEIGHT, count, overscan: OVERSCAN });
   const atBottom = isAtBottom(scrollTop, viewportHeight, view.scrollHeight, LOG_LINE_HEIGHT);
-
-  useLayoutEffect(() => {
-    const scroller = scrollerRef.current;
-    if (!scroller) return undefined;
-    setViewportHeight(scroller.clientHeight);
-    const observer = new ResizeObserver(() => setViewportHeight(scroller.clientHeight));
-    observer.observe(scroller);
-    return () => observer.disconnect();
-  }, []);
 
   // Following: after every change of length or size, the end stays in view before the browser paints.
   useLayoutEffect(() => {

@@ -13,12 +13,11 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import ToggleButton from '@mui/material/ToggleButton';
-import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { Permission } from '@gantry/contract';
 import type { Inventory, Template } from '@gantry/contract';
+import { ChoiceToggle } from '../../../components/choice-toggle.tsx';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
@@ -143,23 +142,24 @@ function WorkspacesPanel({ template }: { template: Template }) {
           </Typography>
         ) : null}
         {list.length > 0 ? (
-          <ToggleButtonGroup
-            exclusive
-            size="small"
+          <ChoiceToggle
+            label={t('terraform.workspaces')}
             value={selected?.id ?? null}
-            onChange={(_event, value: number | null) => value !== null && setChosen(value)}
-            aria-label={t('terraform.workspaces')}
+            choices={list.map((workspace) => ({
+              value: workspace.id,
+              label: (
+                <>
+                  {workspace.id === template.inventory_id ? (
+                    <CheckIcon fontSize="small" titleAccess={t('terraform.default')} />
+                  ) : null}
+                  {workspace.name}
+                </>
+              ),
+            }))}
+            onChange={setChosen}
             sx={{ mt: 2, flexWrap: 'wrap' }}
-          >
-            {list.map((workspace) => (
-              <ToggleButton key={workspace.id} value={workspace.id} sx={{ textTransform: 'none', gap: 0.5 }}>
-                {workspace.id === template.inventory_id ? (
-                  <CheckIcon fontSize="small" titleAccess={t('terraform.default')} />
-                ) : null}
-                {workspace.name}
-              </ToggleButton>
-            ))}
-          </ToggleButtonGroup>
+            buttonSx={{ textTransform: 'none', gap: 0.5 }}
+          />
         ) : null}
         {selected ? (
           <Stack direction="row" spacing={1} useFlexGap sx={{ mt: 1.5, alignItems: 'center', flexWrap: 'wrap' }}>
