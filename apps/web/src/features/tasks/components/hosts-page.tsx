@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -9,7 +9,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { FailingHost, HostLastRun, ProjectHost } from '@gantry/contract';
 import { ChoiceToggle } from '../../../components/choice-toggle.tsx';
-import { DataTable, type Column } from '../../../components/data-table.tsx';
+import { DataTable, type Column, type TableRows } from '../../../components/data-table.tsx';
 import { TaskStatusChip } from '../../../components/task-status-chip.tsx';
 import { paths } from '../../../lib/paths.ts';
 import { useProjectId } from '../../../lib/use-project-id.ts';
@@ -53,56 +53,81 @@ function LastRun({ projectId, run }: { projectId: number; run: HostLastRun }) {
   );
 }
 
+/** A host's name in a table: monospace, and broken anywhere rather than widening the table. */
+function HostName({ host }: { host: string }) {
+  return (
+    <Box component="span" sx={{ fontFamily: 'monospace', fontWeight: 600, overflowWrap: 'anywhere' }}>
+      {host}
+    </Box>
+  );
+}
+
+interface HostsSectionProps<T extends { host: string }> {
+  /** The heading's id, which names the section. */
+  titleId: string;
+  title: string;
+  /** At the end of the heading's row. */
+  actions?: ReactNode;
+  /** Between the heading and the table. */
+  notice?: ReactNode;
+  columns: Column<T>[];
+  rows: TableRows<T>;
+  emptyText: string;
+}
+
+/** One of the page's sections: a heading and a table of hosts, one row a host. */
+function HostsSection<T extends { host: string }>({
+  titleId,
+  title,
+  actions,
+  notice,
+  columns,
+  rows,
+  emptyText,
+}: HostsSectionProps<T>) {
+  return (
+    <Stack spacing={1} component="section" aria-labelledby={titleId}>
+      <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+        <Typography id={titleId} variant="subtitle1" component="h2" sx={{ fontWeight: 600, mr: 'auto' }}>
+          {title}
+        </Typography>
+        {actions}
+      </Stack>
+      {notice}
+      <DataTable<T>
+        aria-label={title}
+        columns={columns}
+        query={rows}
+        getRowKey={(row) => row.host}
+        emptyText={emptyText}
+      />
+    </Stack>
+  );
+}
+
 function FailingHosts({ projectId }: { projectId: number }) {
   const { t } = useTranslation();
   const [days, setDays] = useState<number>(30);
   const failing = useQuery(failingHostsQuery(projectId, days));
   const columns: Column<FailingHost>[] = [
-    {
-      id: 'host',
-      header: t('hostsPage.host'),
-      fill: true,
-      render: (row) => (
-        <Box component="span" sx={{ fontFamily: 'monospace', fontWeight: 600, overflowWrap: 'anywhere' }}>
-          {row.host}
-        </Box>
-      ),
-    },
-    { id: 'failures', header: t('hostsPage.failures'), align: 'right', render: (row) => row.failures },
-    {
-      id: 'last',
-      header: t('hostsPage.lastFailure'),
-      render: (row) => (
-        <Stack direction="row" spacing={1} sx={{ alignItems: 'baseline' }}>
-          <TaskLink taskId={row.last_task_id} />
-          <Typography variant="caption" color="text.secondary" sx={{ display: { xs: 'none', sm: 'inline' } }}>
-            <TaskDate value={row.last_time} />
-          </Typography>
-        </Stack>
-      ),
-    },
+    { id: 'host', header: t('hostsPage.host'), fill: true, render: (row) => <HostName host={row.host} /> },
   ];
   return (
-    <Stack spacing={1} component="section" aria-labelledby="failing-hosts-title">
-      <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
-        <Typography id="failing-hosts-title" variant="subtitle1" component="h2" sx={{ fontWeight: 600, mr: 'auto' }}>
-          {t('hostsPage.failingTitle')}
-        </Typography>
+    <HostsSection
+      titleId="failing-hosts-title"
+      title={t('hostsPage.failingTitle')}
+      actions={
         <ChoiceToggle
           label={t('hostsPage.period')}
           value={days}
           choices={PERIODS.map((period) => ({ value: period, label: t('hostsPage.days', { days: period }) }))}
           onChange={setDays}
         />
-      </Stack>
-      <DataTable<FailingHost>
-        aria-label={t('hostsPage.failingTitle')}
-        columns={columns}
-        query={{ data: failing.data?.hosts, isPending: failing.isPending, error: failing.error }}
-        getRowKey={(row) => row.host}
-        emptyText={t('hostsPage.noFailures')}
-      />
-    </Stack>
+      }
+      columns={columns}
+      rows={{ data: failing.data?.hosts, isPending: failing.isPending, error: failing.error }}
+      emptyText={t('hostsPage.noFailures')}
+    />
   );
 }
 
@@ -112,16 +137,7 @@ export function HostsPage() {
   const projectId = useProjectId();
   const hosts = useQuery(projectHostsQuery(projectId));
   const columns: Column<ProjectHost>[] = [
-    {
-      id: 'host',
-      header: t('hostsPage.host'),
-      width: '30%',
-      render: (row) => (
-        <Box component="span" sx={{ fontFamily: 'monospace', fontWeight: 600, overflowWrap: 'anywhere' }}>
-          {row.host}
-        </Box>
-      ),
-    },
+    { id: 'host', header: t('hostsPage.host'), width: '30%', render: (row) => <HostName host={row.host} /> },
     {
       id: 'runs',
       header: t('hostsPage.lastRuns'),
@@ -138,19 +154,14 @@ export function HostsPage() {
   return (
     <Stack spacing={3}>
       <FailingHosts projectId={projectId} />
-      <Stack spacing={1} component="section" aria-labelledby="all-hosts-title">
-        <Typography id="all-hosts-title" variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
-          {t('hostsPage.allTitle')}
-        </Typography>
-        {hosts.data?.truncated ? <Alert severity="info">{t('hostsPage.truncated')}</Alert> : null}
-        <DataTable<ProjectHost>
-          aria-label={t('hostsPage.allTitle')}
-          columns={columns}
-          query={{ data: hosts.data?.hosts, isPending: hosts.isPending, error: hosts.error }}
-          getRowKey={(row) => row.host}
-          emptyText={t('hostsPage.empty')}
-        />
-      </Stack>
+      <HostsSection
+        titleId="all-hosts-title"
+        title={t('hostsPage.allTitle')}
+        notice={hosts.data?.truncated ? <Alert severity="info">{t('hostsPage.truncated')}</Alert> : null}
+        columns={columns}
+        rows={{ data: hosts.data?.hosts, isPending: hosts.isPending, error: hosts.error }}
+        emptyText={t('hostsPage.empty')}
+      />
     </Stack>
   );
 }

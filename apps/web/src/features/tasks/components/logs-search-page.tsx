@@ -7,13 +7,13 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Link from '@mui/material/Link';
-import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import SearchIcon from '@mui/icons-material/Search';
 import { FINISHED_TASK_STATUSES, type LogsSearchLine, type LogsSearchTask, type TaskStatus } from '@gantry/contract';
+import { OptionalSelect } from '../../../components/optional-select.tsx';
 import { TaskStatusChip } from '../../../components/task-status-chip.tsx';
 import { templatesQuery } from '../../../lib/project-resources.ts';
 import { useProjectId } from '../../../lib/use-project-id.ts';
@@ -31,9 +31,6 @@ interface FormState {
   from: string;
   to: string;
 }
-
-/** A filter left empty says "Any" rather than hiding its label in the box. */
-const ANY_SHOWN = { inputLabel: { shrink: true }, select: { displayEmpty: true } };
 
 const EMPTY: FormState = { q: '', templateId: '', status: '', userId: '', from: '', to: '' };
 
@@ -209,51 +206,30 @@ export function LogsSearchPage() {
             </Box>
           </Stack>
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
-            <TextField
+            <OptionalSelect
               {...field('templateId')}
-              select
-              slotProps={ANY_SHOWN}
               label={t('logsSearch.template')}
+              noneLabel={t('logsSearch.any')}
+              options={(templates.data ?? []).map((template) => ({ value: String(template.id), label: template.name }))}
               size="small"
               sx={{ minWidth: 180 }}
-            >
-              <MenuItem value="">{t('logsSearch.any')}</MenuItem>
-              {(templates.data ?? []).map((template) => (
-                <MenuItem key={template.id} value={String(template.id)}>
-                  {template.name}
-                </MenuItem>
-              ))}
-            </TextField>
-            <TextField
+            />
+            <OptionalSelect
               {...field('status')}
-              select
-              slotProps={ANY_SHOWN}
               label={t('logsSearch.status')}
+              noneLabel={t('logsSearch.any')}
+              options={FINISHED_TASK_STATUSES.map((status) => ({ value: status, label: t(`taskStatus.${status}`) }))}
               size="small"
               sx={{ minWidth: 140 }}
-            >
-              <MenuItem value="">{t('logsSearch.any')}</MenuItem>
-              {FINISHED_TASK_STATUSES.map((status) => (
-                <MenuItem key={status} value={status}>
-                  {t(`taskStatus.${status}`)}
-                </MenuItem>
-              ))}
-            </TextField>
-            <TextField
+            />
+            <OptionalSelect
               {...field('userId')}
-              select
-              slotProps={ANY_SHOWN}
               label={t('logsSearch.user')}
+              noneLabel={t('logsSearch.any')}
+              options={(team.data ?? []).map((member) => ({ value: String(member.user_id), label: member.name }))}
               size="small"
               sx={{ minWidth: 160 }}
-            >
-              <MenuItem value="">{t('logsSearch.any')}</MenuItem>
-              {(team.data ?? []).map((member) => (
-                <MenuItem key={member.user_id} value={String(member.user_id)}>
-                  {member.name}
-                </MenuItem>
-              ))}
-            </TextField>
+            />
             <TextField
               {...field('from')}
               type="date"

@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import MenuItem from '@mui/material/MenuItem';
-import TextField from '@mui/material/TextField';
+import { OptionalSelect } from '../../../components/optional-select.tsx';
 import { StatsChart } from '../../../components/stats-chart/stats-chart.tsx';
 import { getStatsStart } from '../../../components/stats-chart/stats-days.ts';
 import type { StatsRange } from '../../../components/stats-chart/stats-days.ts';
@@ -25,22 +24,15 @@ export function TemplateStatsChart({ projectId, templateId }: { projectId: numbe
       emptyText={t('taskStats.empty')}
       chartLabel={(totals) => t('taskStats.chartLabel', totals)}
       filter={
-        <TextField
-          select
+        <OptionalSelect
           size="small"
           label={t('taskStats.user')}
           value={userId ?? ''}
           onChange={(event) => setUserId(event.target.value === '' ? null : Number(event.target.value))}
-          slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+          noneLabel={t('taskStats.allUsers')}
+          options={(team.data ?? []).map((member) => ({ value: member.user_id, label: member.name }))}
           sx={{ minWidth: 180 }}
-        >
-          <MenuItem value="">{t('taskStats.allUsers')}</MenuItem>
-          {(team.data ?? []).map((member) => (
-            <MenuItem key={member.user_id} value={member.user_id}>
-              {member.name}
-            </MenuItem>
-          ))}
-        </TextField>
+        />
       }
     />
   );

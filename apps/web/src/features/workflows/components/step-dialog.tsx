@@ -11,6 +11,7 @@ import Typography from '@mui/material/Typography';
 import { ProjectRoleSlug } from '@gantry/contract';
 import type { WorkflowStep, WorkflowVariable } from '@gantry/contract';
 import { ApprovalRuleFields } from '../../../components/approvals/approval-rule-fields.tsx';
+import { OptionalSelect } from '../../../components/optional-select.tsx';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { environmentsQuery, inventoriesQuery, templatesQuery } from '../../../lib/project-resources.ts';
 import { translateValidationMessage } from '../../../lib/i18n.ts';
@@ -143,27 +144,17 @@ export function StepDialog({ projectId, initial, step, variables, onSave, onRemo
                       fullWidth
                     />
                     {variables.length > 0 ? (
-                      <TextField
-                        select
+                      <OptionalSelect
                         label={t('workflows.valueSource')}
+                        inputLabel={t('workflows.valueSourceOf', { name: label })}
                         value={source}
                         onChange={(event) =>
                           set({ variable_inputs: { ...form.variable_inputs, [variable.name]: event.target.value } })
                         }
-                        slotProps={{
-                          inputLabel: { shrink: true },
-                          select: { displayEmpty: true },
-                          htmlInput: { 'aria-label': t('workflows.valueSourceOf', { name: label }) },
-                        }}
+                        noneLabel={t('workflows.fixedValue')}
+                        options={variables.map(({ name }) => ({ value: name, label: name }))}
                         sx={{ minWidth: { sm: 200 } }}
-                      >
-                        <MenuItem value="">{t('workflows.fixedValue')}</MenuItem>
-                        {variables.map((workflowVariable) => (
-                          <MenuItem key={workflowVariable.name} value={workflowVariable.name}>
-                            {workflowVariable.name}
-                          </MenuItem>
-                        ))}
-                      </TextField>
+                      />
                     ) : null}
                   </Stack>
                 );
@@ -215,20 +206,13 @@ interface OverrideSelectProps {
 function OverrideSelect({ label, value, options, onChange }: OverrideSelectProps) {
   const { t } = useTranslation();
   return (
-    <TextField
-      select
+    <OptionalSelect
       fullWidth
       label={label}
       value={value ?? NONE}
       onChange={(event) => onChange(idOf(event.target.value))}
-      slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
-    >
-      <MenuItem value={NONE}>{t('workflows.templateDefault')}</MenuItem>
-      {(options ?? []).map((option) => (
-        <MenuItem key={option.id} value={option.id}>
-          {option.name}
-        </MenuItem>
-      ))}
-    </TextField>
+      noneLabel={t('workflows.templateDefault')}
+      options={(options ?? []).map((option) => ({ value: option.id, label: option.name }))}
+    />
   );
 }
