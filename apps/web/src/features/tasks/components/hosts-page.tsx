@@ -111,6 +111,19 @@ function FailingHosts({ projectId }: { projectId: number }) {
   const failing = useQuery(failingHostsQuery(projectId, days));
   const columns: Column<FailingHost>[] = [
     { id: 'host', header: t('hostsPage.host'), fill: true, render: (row) => <HostName host={row.host} /> },
+    { id: 'failures', header: t('hostsPage.failures'), align: 'right', render: (row) => row.failures },
+    {
+      id: 'last',
+      header: t('hostsPage.lastFailure'),
+      render: (row) => (
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'baseline' }}>
+          <TaskLink taskId={row.last_task_id} />
+          <Typography variant="caption" color="text.secondary" sx={{ display: { xs: 'none', sm: 'inline' } }}>
+            <TaskDate value={row.last_time} />
+          </Typography>
+        </Stack>
+      ),
+    },
   ];
   return (
     <HostsSection
