@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { adminApiClient, type ApiClient } from './api-client.ts';
+import { adminApiClient, waitForTaskEnd, type ApiClient } from './api-client.ts';
 import { launchBrowser, newPage, type PageOptions } from './browser.ts';
 import { createScriptsProject, type ScriptFile, type ScriptsProject } from './scripts-project.ts';
 import { startGantry, type RunningServer } from './server.ts';
@@ -37,6 +37,13 @@ export interface GantryFixture {
   createUser(username: string, member?: { projectId: number; role: string }): Promise<Credentials>;
   /** A project on a local scripts directory (see createScriptsProject), removed after the tests. */
   scriptsProject(name: string, files: Record<string, ScriptFile>): Promise<ScriptsProject>;
+  /** Starts a task of the template through the API, with the extra fields of the request; returns its id. */
+  startTask(projectId: number, templateId: number, fields?: Record<string, unknown>): Promise<number>;
+  /**
+   * Starts a task and waits for it to succeed, the way a test sets up the tasks its page shows;
+   * throws when it ends otherwise. Returns its id.
+   */
+  runTask(projectId: number, templateId: number, fields?: Record<string, unknown>): Promise<number>;
 }
 
 type Environment = Record<string, string>;
@@ -106,6 +113,19 @@ export function useGantry(env: Environment | (() => Promise<Environment>) = {}):
       const project = await createScriptsProject(api, name, files);
       scripts.push(project);
       return project;
+    },
+    async startTask(projectId, templateId, fields = {}) {
+      const task = await api<{ id: number }>('POST', `/api/project/${projectId}/tasks`, {
+        template_id: templateId,
+        ...fields,
+      });
+      return task.id;
+    },
+    async runTask(projectId, templateId, fields) {
+      const taskId = await fixture.startTask(projectId, templateId, fields);
+      const status = await waitForTaskEnd(api, projectId, taskId);
+      if (status !== 'success') throw new Error(`task ${taskId} of template ${templateId} ended ${status}`);
+      return taskId;
     },
   };
   return fixture;

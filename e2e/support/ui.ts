@@ -56,9 +56,14 @@ export async function seeTexts(scope: Page | Locator, texts: (string | RegExp)[]
   for (const text of texts) await seeText(scope, text);
 }
 
+/** Clicks the page's button `button` and returns the dialog it opens. */
+export async function openDialog(page: Page, button: string): Promise<Locator> {
+  await page.getByRole('button', { name: button }).click();
+  return page.getByRole('dialog');
+}
+
 /** Opens `path`, clicks its button `button` (a "New …" one) and returns the dialog it opens. */
 export async function openNewDialog(page: Page, path: string, button: string): Promise<Locator> {
   await page.goto(path);
-  await page.getByRole('button', { name: button }).click();
-  return page.getByRole('dialog');
+  return openDialog(page, button);
 }

@@ -2,7 +2,7 @@ import * as OTPAuth from 'otpauth';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useGantry } from '../support/gantry-fixture.ts';
-import { signOut } from '../support/ui.ts';
+import { openDialog, signOut } from '../support/ui.ts';
 
 async function openAccountPage(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Account and settings' }).click();
@@ -31,8 +31,7 @@ describe('account security in the browser', () => {
     const page = await gantry.signedInPage({ waitForUrl: /\/project\/new/ });
     await openAccountPage(page);
 
-    await page.getByRole('button', { name: 'Set up two-factor authentication' }).click();
-    const dialog = page.getByRole('dialog');
+    const dialog = await openDialog(page, 'Set up two-factor authentication');
     const qr = dialog.getByRole('img', { name: 'QR code for the authenticator app' });
     await qr.waitFor();
     await expect
@@ -81,8 +80,7 @@ describe('account security in the browser', () => {
     const page = await gantry.signedInPage({ waitForUrl: /\/project\/new/ });
     await openAccountPage(page);
 
-    await page.getByRole('button', { name: 'New token' }).click();
-    const dialog = page.getByRole('dialog');
+    const dialog = await openDialog(page, 'New token');
     await dialog.getByLabel('Name', { exact: true }).fill('ci pipeline');
     await dialog.getByRole('button', { name: 'Create' }).click();
     await dialog.getByText('Copy the token now: it will not be shown again.').waitFor();

@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useGantry } from '../support/gantry-fixture.ts';
-import { choose, openNewDialog } from '../support/ui.ts';
+import { choose, openDialog, openNewDialog } from '../support/ui.ts';
 
 /**
  * Lazy validation, form by form: a refused save shows each rule's message at its field (the text
@@ -162,8 +162,7 @@ describe('every form says at the field why it does not save', () => {
 
   it('a survey variable needs a title and a name', async () => {
     await page.goto(`${base}/templates/new/edit?app=ansible`);
-    await page.getByRole('button', { name: 'Add variable' }).click();
-    const dialog = page.getByRole('dialog');
+    const dialog = await openDialog(page, 'Add variable');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expectAtField(dialog, /^Title/, 'Title is required');
     await expectAtField(dialog, /^Name/, 'Name is required');

@@ -1,6 +1,5 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { waitForTaskEnd } from '../support/api-client.ts';
 import { useGantry } from '../support/gantry-fixture.ts';
 
 /** The line to find far down a log, so opening the log at it has to scroll. */
@@ -23,15 +22,10 @@ describe('search across the logs of a project', () => {
       'quiet.sh': 'echo "nothing to see"\n',
     });
     projectId = scripts.projectId;
-    const run = async (templateId: number) => {
-      const task = await gantry.api<{ id: number }>('POST', `/api/project/${projectId}/tasks`, {
-        template_id: templateId,
-      });
-      expect(await waitForTaskEnd(gantry.api, projectId, task.id)).toBe('success');
-      return task.id;
-    };
-    deployTask = await run(await scripts.createTemplate('Deploy', { app: 'bash', playbook: 'deploy.sh' }));
-    await run(await scripts.createTemplate('Quiet', { app: 'bash', playbook: 'quiet.sh' }));
+    const deployTemplate = await scripts.createTemplate('Deploy', { app: 'bash', playbook: 'deploy.sh' });
+    deployTask = await gantry.runTask(projectId, deployTemplate);
+    const quietTemplate = await scripts.createTemplate('Quiet', { app: 'bash', playbook: 'quiet.sh' });
+    await gantry.runTask(projectId, quietTemplate);
     page = await gantry.signedInPage({ waitForUrl: /\/project\/\d+\/history/ });
   }, 120_000);
 

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useGantry } from '../support/gantry-fixture.ts';
-import { choose, openNewDialog, seeText, seeTexts } from '../support/ui.ts';
+import { choose, openDialog, openNewDialog, seeText, seeTexts } from '../support/ui.ts';
 
 describe('project resources, as a new user would set them up', () => {
   const gantry = useGantry();
@@ -31,16 +31,14 @@ describe('project resources, as a new user would set them up', () => {
     await dialog.getByRole('button', { name: 'Create' }).click();
     await page.getByRole('cell', { name: 'deploy key', exact: true }).waitFor();
 
-    await page.getByRole('button', { name: 'New key' }).click();
-    dialog = page.getByRole('dialog');
+    dialog = await openDialog(page, 'New key');
     await dialog.getByLabel(/^Name/).fill('vault password');
     await choose(dialog, page, /^Type/, /Login with password/);
     await dialog.getByLabel(/^Password/).fill('s3cret');
     await dialog.getByRole('button', { name: 'Create' }).click();
     await page.getByRole('cell', { name: 'vault password', exact: true }).waitFor();
 
-    await page.getByRole('button', { name: 'Edit deploy key' }).click();
-    dialog = page.getByRole('dialog');
+    dialog = await openDialog(page, 'Edit deploy key');
     expect(await dialog.getByLabel(/^Private key/).count()).toBe(0);
     await dialog.getByLabel('Override secret').check();
     await dialog.getByLabel(/^Private key/).waitFor();
@@ -56,8 +54,7 @@ describe('project resources, as a new user would set them up', () => {
     await page.goto(`${projectPath}/keys`);
     const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'semaphore value', exact: true }) });
     await row.getByRole('cell', { name: 'Single value', exact: true }).waitFor();
-    await page.getByRole('button', { name: 'Edit semaphore value' }).click();
-    const dialog = page.getByRole('dialog');
+    const dialog = await openDialog(page, 'Edit semaphore value');
     await seeText(dialog.getByRole('combobox', { name: /^Type/ }), 'Single value');
     expect(await dialog.getByLabel(/^Value/).count()).toBe(0);
     await dialog.getByLabel('Override secret').check();
@@ -121,8 +118,7 @@ describe('project resources, as a new user would set them up', () => {
     await dialog.getByRole('button', { name: 'Create' }).click();
     await page.getByRole('cell', { name: 'prod vars', exact: true }).waitFor();
 
-    await page.getByRole('button', { name: 'Edit prod vars' }).click();
-    const edit = page.getByRole('dialog');
+    const edit = await openDialog(page, 'Edit prod vars');
     await edit.getByRole('tab', { name: 'Secrets' }).click();
     await seeText(edit, 'DB_PASSWORD');
     await edit.getByRole('button', { name: 'Cancel' }).click();
@@ -148,8 +144,7 @@ describe('project resources, as a new user would set them up', () => {
     await choose(page, page, /^Repository/, 'shop app');
     await choose(page, page, /^Variable group/, 'prod vars');
 
-    await page.getByRole('button', { name: 'Add variable' }).click();
-    let survey = page.getByRole('dialog');
+    let survey = await openDialog(page, 'Add variable');
     await survey.getByLabel(/^Title/).fill('Region');
     await survey.getByLabel(/^Name/).fill('region');
     await choose(survey, page, 'Type', 'Enum');
@@ -161,8 +156,7 @@ describe('project resources, as a new user would set them up', () => {
     await survey.getByRole('button', { name: 'Save' }).click();
     await survey.waitFor({ state: 'detached' });
 
-    await page.getByRole('button', { name: 'Add variable' }).click();
-    survey = page.getByRole('dialog');
+    survey = await openDialog(page, 'Add variable');
     await survey.getByLabel(/^Title/).fill('Replicas');
     await survey.getByLabel(/^Name/).fill('replicas');
     await choose(survey, page, 'Type', 'Integer');
@@ -201,8 +195,7 @@ describe('project resources, as a new user would set them up', () => {
 
   it('adds views, reorders them and keeps the order after a reload', async () => {
     await page.goto(`${projectPath}/templates`);
-    await page.getByRole('button', { name: 'Edit views' }).click();
-    const dialog = page.getByRole('dialog');
+    const dialog = await openDialog(page, 'Edit views');
     for (const title of ['Production', 'Staging']) {
       await dialog.getByRole('button', { name: 'Add view' }).click();
       await dialog.getByLabel('View title').fill(title);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useGantry } from '../support/gantry-fixture.ts';
-import { openNewDialog } from '../support/ui.ts';
+import { openDialog, openNewDialog } from '../support/ui.ts';
 
 const gantryBin = path.resolve(import.meta.dirname, '../../apps/server/bin/gantry.mjs');
 
@@ -86,8 +86,7 @@ describe('runners, as an administrator sets them up', () => {
     expect(await tab.textContent()).toBe('Runners');
     await tab.click();
     await page.waitForURL(/\/project\/\d+\/runners/);
-    await page.getByRole('button', { name: 'New runner' }).click();
-    const form = page.getByRole('dialog');
+    const form = await openDialog(page, 'New runner');
     await form.getByLabel(/^Name/).fill('project-box');
     await form.getByLabel(/^Max parallel tasks/).fill('2');
     await form.getByRole('button', { name: 'Create' }).click();

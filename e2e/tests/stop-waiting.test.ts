@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useGantry } from '../support/gantry-fixture.ts';
+import { openDialog } from '../support/ui.ts';
 
 describe('stopping every waiting task of a flooded queue', () => {
   const gantry = useGantry();
@@ -13,13 +14,11 @@ describe('stopping every waiting task of a flooded queue', () => {
 
   const taskStatus = async (taskId: number) =>
     (await gantry.api<{ status: string }>('GET', `/api/project/${projectId}/tasks/${taskId}`)).status;
-  /** Starts a task of the holding template and waits until it runs. */
+  /** Starts a task of the holding template and waits until it runs; returns its id. */
   const startRunningTask = async () => {
-    const task = await gantry.api<{ id: number }>('POST', `/api/project/${projectId}/tasks`, {
-      template_id: templateId,
-    });
-    await expect.poll(() => taskStatus(task.id), { timeout: 20_000 }).toBe('running');
-    return task;
+    const taskId = await gantry.startTask(projectId, templateId);
+    await expect.poll(() => taskStatus(taskId), { timeout: 20_000 }).toBe('running');
+    return taskId;
   };
 
   beforeAll(async () => {
@@ -31,14 +30,12 @@ describe('stopping every waiting task of a flooded queue', () => {
   });
 
   it('stops the waiting tasks from the history after a confirmation and leaves the running one alone', async () => {
-    const running = await startRunningTask();
-    for (let i = 0; i < 3; i++)
-      await gantry.api('POST', `/api/project/${projectId}/tasks`, { template_id: templateId });
+    const runningId = await startRunningTask();
+    for (let i = 0; i < 3; i++) await gantry.startTask(projectId, templateId);
 
     await page.goto(`/project/${projectId}/history`);
     await expect.poll(() => rowsWithStatus(page, 'Waiting').count()).toBe(3);
-    await page.getByRole('button', { name: 'Stop waiting tasks' }).click();
-    const dialog = page.getByRole('dialog');
+    const dialog = await openDialog(page, 'Stop waiting tasks');
     await dialog.getByText('3 waiting tasks will be stopped before they start.', { exact: false }).waitFor();
     await dialog.getByRole('button', { name: 'Stop tasks' }).click();
 
@@ -47,14 +44,14 @@ describe('stopping every waiting task of a flooded queue', () => {
     expect(await rowsWithStatus(page, 'Running').count()).toBe(1);
     // Nothing waits any more, so the button goes away.
     await page.getByRole('button', { name: 'Stop waiting tasks' }).waitFor({ state: 'detached' });
-    expect(await taskStatus(running.id)).toBe('running');
-    await gantry.api('POST', `/api/project/${projectId}/tasks/${running.id}/stop`, { force: true });
+    expect(await taskStatus(runningId)).toBe('running');
+    await gantry.api('POST', `/api/project/${projectId}/tasks/${runningId}/stop`, { force: true });
   });
 
   it('does not offer the button to a guest, while the template Tasks tab offers it to the admin', async () => {
     const guest = await gantry.createUser('watcher', { projectId, role: 'guest' });
-    const running = await startRunningTask();
-    await gantry.api('POST', `/api/project/${projectId}/tasks`, { template_id: templateId });
+    const runningId = await startRunningTask();
+    await gantry.startTask(projectId, templateId);
 
     const guestPage = await gantry.signedInPage({ ...guest, waitForUrl: /\/project\/\d+\/history/ });
     await guestPage.goto(`/project/${projectId}/history`);
@@ -67,6 +64,6 @@ describe('stopping every waiting task of a flooded queue', () => {
     await page.getByText('1 waiting tasks stopped').waitFor();
     await expect.poll(() => rowsWithStatus(guestPage, 'Waiting').count()).toBe(0);
     await guestPage.context().close();
-    await gantry.api('POST', `/api/project/${projectId}/tasks/${running.id}/stop`, { force: true });
+    await gantry.api('POST', `/api/project/${projectId}/tasks/${runningId}/stop`, { force: true });
   });
 });

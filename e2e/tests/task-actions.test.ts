@@ -38,10 +38,8 @@ describe('task actions: force stop of a stopping task, re-run labels by template
   });
 
   it('force stop ends a task that is already stopping, without waiting for the kill grace period', async () => {
-    const task = await gantry.api<{ id: number }>('POST', `/api/project/${projectId}/tasks`, {
-      template_id: templates.Stubborn,
-    });
-    await page.goto(`/project/${projectId}/history?t=${task.id}`);
+    const taskId = await gantry.startTask(projectId, templates.Stubborn ?? 0);
+    await page.goto(`/project/${projectId}/history?t=${taskId}`);
     const dialog = page.getByRole('dialog');
     await page.locator('[role=log] .log-text', { hasText: 'going to sleep' }).waitFor({ timeout: 20_000 });
     await dialog.getByRole('button', { name: 'Stop', exact: true }).click();
@@ -49,23 +47,15 @@ describe('task actions: force stop of a stopping task, re-run labels by template
     await dialog.getByText('Stopping...', { exact: true }).first().waitFor();
     await dialog.getByRole('button', { name: 'Force stop' }).click();
     await dialog.getByText('Stopped', { exact: true }).waitFor({ timeout: 20_000 });
-    expect(await waitForTaskEnd(gantry.api, projectId, task.id)).toBe('stopped');
+    expect(await waitForTaskEnd(gantry.api, projectId, taskId)).toBe('stopped');
     expect(await dialog.getByRole('button', { name: 'Force stop' }).count()).toBe(0);
     await dialog.getByRole('button', { name: 'ReRun' }).waitFor();
   });
 
   it('finished tasks offer ReRun, ReBuild or ReDeploy after their template type, in the template task list and the task log', async () => {
-    const run = async (template: number, extra: Record<string, unknown> = {}) => {
-      const task = await gantry.api<{ id: number }>('POST', `/api/project/${projectId}/tasks`, {
-        template_id: template,
-        ...extra,
-      });
-      expect(await waitForTaskEnd(gantry.api, projectId, task.id)).toBe('success');
-      return task.id;
-    };
-    const script = await run(templates.Script ?? 0);
-    const build = await run(templates.Build ?? 0);
-    const deploy = await run(templates.Deploy ?? 0, { build_task_id: build });
+    const script = await gantry.runTask(projectId, templates.Script ?? 0);
+    const build = await gantry.runTask(projectId, templates.Build ?? 0);
+    const deploy = await gantry.runTask(projectId, templates.Deploy ?? 0, { build_task_id: build });
     for (const [template, taskId, label] of [
       [templates.Script, script, 'ReRun'],
       [templates.Build, build, 'ReBuild'],

@@ -56,9 +56,7 @@ describe('the hosts of an ansible task', () => {
       playbook: 'site.yml',
       inventory_id: inventory.id,
     });
-    firstTaskId = (
-      await gantry.api<{ id: number }>('POST', `/api/project/${projectId}/tasks`, { template_id: templateId })
-    ).id;
+    firstTaskId = await gantry.startTask(projectId, templateId);
     page = await gantry.signedInPage({ waitForUrl: /\/project\/\d+\/history/ });
   }, 120_000);
 

@@ -1,6 +1,5 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { waitForTaskEnd } from '../support/api-client.ts';
 import { useGantry } from '../support/gantry-fixture.ts';
 
 /** A log long enough to scroll, with three "needle" lines far apart, colour, a link and an error. */
@@ -24,13 +23,6 @@ describe('the task log: search, links to lines, line actions, first error', () =
   let noisyTask: number;
   let cleanTask: number;
 
-  const runTask = async (templateId: number) => {
-    const task = await gantry.api<{ id: number }>('POST', `/api/project/${projectId}/tasks`, {
-      template_id: templateId,
-    });
-    expect(await waitForTaskEnd(gantry.api, projectId, task.id)).toBe('success');
-    return task.id;
-  };
   /** The 1-based number of the one line of a task's log containing `text`, found by the API. */
   const lineOf = async (taskId: number, text: string) => {
     const found = await gantry.api<{ count: number; lines: number[] }>(
@@ -53,8 +45,10 @@ describe('the task log: search, links to lines, line actions, first error', () =
       'clean.sh': 'echo "all good"\n',
     });
     projectId = scripts.projectId;
-    noisyTask = await runTask(await scripts.createTemplate('Noisy', { app: 'bash', playbook: 'noisy.sh' }));
-    cleanTask = await runTask(await scripts.createTemplate('Clean', { app: 'bash', playbook: 'clean.sh' }));
+    const noisyTemplate = await scripts.createTemplate('Noisy', { app: 'bash', playbook: 'noisy.sh' });
+    noisyTask = await gantry.runTask(projectId, noisyTemplate);
+    const cleanTemplate = await scripts.createTemplate('Clean', { app: 'bash', playbook: 'clean.sh' });
+    cleanTask = await gantry.runTask(projectId, cleanTemplate);
     page = await gantry.signedInPage({ clipboard: true, waitForUrl: /\/project\/\d+\/history/ });
   });
 

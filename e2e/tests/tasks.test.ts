@@ -75,11 +75,8 @@ describe('tasks, as a user runs and watches them', () => {
   it('shows a task started elsewhere in the history without a reload', async () => {
     await page.goto(`/project/${projectId}/history`);
     await page.getByRole('table').waitFor();
-    const task = await gantry.api<{ id: number }>('POST', `/api/project/${projectId}/tasks`, {
-      template_id: templates.Colours,
-      message: 'from the API',
-    });
-    const row = page.getByRole('row').filter({ hasText: `#${task.id}` });
+    const taskId = await gantry.startTask(projectId, templates.Colours ?? 0, { message: 'from the API' });
+    const row = page.getByRole('row').filter({ hasText: `#${taskId}` });
     await expect.poll(() => row.getByText('Success').isVisible(), { timeout: 20_000 }).toBe(true);
     expect(await row.getByText('from the API').isVisible()).toBe(true);
   });

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useGantry } from '../support/gantry-fixture.ts';
-import { choose, chooseMany, seeText, seeTexts } from '../support/ui.ts';
+import { choose, chooseMany, openDialog, seeText, seeTexts } from '../support/ui.ts';
 
 interface ScheduleRow {
   id: number;
@@ -27,8 +27,7 @@ describe('schedules and integrations, the ways a template starts by itself', () 
   it('creates a schedule with the timing picker and shows its cron in the table', async () => {
     await page.goto(`/project/${projectId}/schedule`);
     await seeText(page, 'No schedules yet.');
-    await page.getByRole('button', { name: 'New schedule' }).click();
-    const dialog = page.getByRole('dialog');
+    const dialog = await openDialog(page, 'New schedule');
     await dialog.getByRole('button', { name: 'Create' }).click();
     await seeTexts(dialog, ['Name is required', 'Template is required']);
 
@@ -58,8 +57,7 @@ describe('schedules and integrations, the ways a template starts by itself', () 
   });
 
   it('shows the server refusing a raw cron expression and keeps the dialog open', async () => {
-    await page.getByRole('button', { name: 'Edit Nightly' }).click();
-    const dialog = page.getByRole('dialog');
+    const dialog = await openDialog(page, 'Edit Nightly');
     await dialog.getByRole('button', { name: 'Cron expression' }).click();
     const cron = dialog.getByLabel(/^Cron/);
     await cron.fill('');
@@ -117,8 +115,7 @@ describe('schedules and integrations, the ways a template starts by itself', () 
   it('creates an integration with a matcher and copies its alias URL', async () => {
     await page.goto(`/project/${projectId}/integrations`);
     await seeText(page, 'No integrations yet.');
-    await page.getByRole('button', { name: 'New integration' }).click();
-    let dialog = page.getByRole('dialog');
+    let dialog = await openDialog(page, 'New integration');
     expect((await dialog.boundingBox())?.width).toBe(450);
     await dialog.getByRole('button', { name: 'Create' }).click();
     await seeText(dialog, 'Name is required');
@@ -133,8 +130,7 @@ describe('schedules and integrations, the ways a template starts by itself', () 
     await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Integrations' }).waitFor();
     await seeText(page, 'There is no aliases.');
 
-    await page.getByRole('button', { name: 'New matcher' }).click();
-    dialog = page.getByRole('dialog');
+    dialog = await openDialog(page, 'New matcher');
     await dialog.getByRole('button', { name: 'Create' }).click();
     await seeTexts(dialog, [
       'Name is required',

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { waitForTaskEnd } from '../support/api-client.ts';
 import { useGantry } from '../support/gantry-fixture.ts';
 import type { ScriptsProject } from '../support/scripts-project.ts';
-import { choose, seeText } from '../support/ui.ts';
+import { choose, openDialog, seeText } from '../support/ui.ts';
 
 describe('details a daily user trips on: live last task, form messages, the task log, refs before delete', () => {
   const gantry = useGantry();
@@ -33,16 +33,15 @@ describe('details a daily user trips on: live last task, form messages, the task
     await page.goto(`${base}/templates`);
     const row = page.getByRole('row').filter({ hasText: 'Long build' });
     await row.waitFor();
-    const task = await gantry.api<{ id: number }>('POST', `${apiBase}/tasks`, { template_id: templateId });
-    await row.getByRole('link', { name: `#${task.id}` }).waitFor({ timeout: 10_000 });
-    await waitForTask(task.id);
+    const taskId = await gantry.startTask(projectId, templateId);
+    await row.getByRole('link', { name: `#${taskId}` }).waitFor({ timeout: 10_000 });
+    await waitForTask(taskId);
     await row.getByText('Success').waitFor({ timeout: 10_000 });
   });
 
   it('a finished task log opens at its end and keeps the position the user scrolls to', async () => {
-    const task = await gantry.api<{ id: number }>('POST', `${apiBase}/tasks`, { template_id: templateId });
-    await waitForTask(task.id);
-    await page.goto(`${base}/history?t=${task.id}`);
+    const taskId = await gantry.runTask(projectId, templateId);
+    await page.goto(`${base}/history?t=${taskId}`);
     const log = page.getByRole('log');
     await log.getByText('RESULT: all 400 steps passed').waitFor();
     const atEnd = await log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
@@ -81,8 +80,7 @@ describe('details a daily user trips on: live last task, form messages, the task
       inventory_id: inventory.id,
     });
     await page.goto(`${base}/templates/${playbook}/edit`);
-    await page.getByRole('button', { name: 'Add variable' }).click();
-    const dialog = page.getByRole('dialog');
+    const dialog = await openDialog(page, 'Add variable');
     await dialog.getByLabel(/^Title/).fill('Region');
     await dialog.getByLabel(/^Name/).first().fill('region');
     await choose(dialog, page, 'Type', 'Enum');

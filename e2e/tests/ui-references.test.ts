@@ -96,10 +96,8 @@ describe('rejected plans, workspaces and reference links, as a manager meets the
   });
 
   it('rejecting a plan in the task log ends the task as Rejected, with re-run and no stop', async () => {
-    const task = await gantry.api<{ id: number }>('POST', `/api/project/${projectId}/tasks`, {
-      template_id: templateId,
-    });
-    await page.goto(`${base()}/history?t=${task.id}`);
+    const taskId = await gantry.startTask(projectId, templateId);
+    await page.goto(`${base()}/history?t=${taskId}`);
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('button', { name: 'Reject' }).click({ timeout: 20_000 });
     await dialog.getByText('Rejected', { exact: true }).waitFor();
@@ -110,7 +108,7 @@ describe('rejected plans, workspaces and reference links, as a manager meets the
     await dialog.getByRole('button', { name: 'Close' }).click();
     await page
       .getByRole('row')
-      .filter({ hasText: `#${task.id}` })
+      .filter({ hasText: `#${taskId}` })
       .getByText('Rejected', { exact: true })
       .waitFor();
   });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useGantry } from '../support/gantry-fixture.ts';
+import { openDialog } from '../support/ui.ts';
 
 describe('retrying a workflow run in the browser', () => {
   const gantry = useGantry();
@@ -46,8 +47,7 @@ describe('retrying a workflow run in the browser', () => {
     await page.getByRole('status').getByText('Failed', { exact: true }).waitFor();
 
     writeFileSync(fixed, '');
-    await page.getByRole('button', { name: 'Retry from failed step' }).click();
-    const dialog = page.getByRole('dialog');
+    const dialog = await openDialog(page, 'Retry from failed step');
     await dialog.getByText('Every failed step').waitFor();
     await dialog.getByRole('button', { name: 'Retry from failed step' }).click();
     await page.waitForURL(new RegExp(`/workflows/${workflow.id}/runs/(?!${run.id}$)\\d+$`));

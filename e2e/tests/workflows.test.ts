@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useGantry } from '../support/gantry-fixture.ts';
-import { choose, chooseMany } from '../support/ui.ts';
+import { choose, chooseMany, openDialog } from '../support/ui.ts';
 
 describe('workflows in the browser', () => {
   const gantry = useGantry();
@@ -29,8 +29,7 @@ describe('workflows in the browser', () => {
   };
 
   const connect = async (from: string, to: string) => {
-    await page.getByRole('button', { name: 'Connect steps' }).click();
-    const dialog = page.getByRole('dialog');
+    const dialog = await openDialog(page, 'Connect steps');
     await choose(dialog, page, /^After step/, from);
     await choose(dialog, page, /^Start step/, to);
     await dialog.getByRole('button', { name: 'Connect' }).click();
@@ -183,8 +182,7 @@ describe('workflows in the browser', () => {
       }),
     );
     await page.getByRole('group', { name: 'Step gate: Waiting for approval' }).waitFor();
-    await page.getByRole('button', { name: 'Approve gate' }).click();
-    const dialog = page.getByRole('dialog');
+    const dialog = await openDialog(page, 'Approve gate');
     // A decision needs a reason.
     await dialog.getByRole('button', { name: 'Approve', exact: true }).click();
     await dialog.getByText('A reason is required').waitFor();

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useGantry } from '../support/gantry-fixture.ts';
-import { choose } from '../support/ui.ts';
+import { choose, openDialog } from '../support/ui.ts';
 
 const BACKEND_LOGIN = 'tf-state';
 const BACKEND_PASSWORD = 'tf-State-Pa55';
@@ -87,8 +87,7 @@ describe('terraform workspaces, as a user manages them on the template page', ()
 
     const aliases = page.getByRole('list', { name: 'Backend addresses' });
     await aliases.getByText(`${gantry.server.url}/api/terraform/`).waitFor();
-    await page.getByRole('button', { name: 'Add alias' }).click();
-    const dialog = page.getByRole('dialog');
+    const dialog = await openDialog(page, 'Add alias');
     await dialog.getByRole('button', { name: 'Create' }).click();
     await dialog.getByText('Key is required').waitFor();
     await choose(dialog, page, /^Credentials/, 'state backend');
@@ -172,8 +171,7 @@ describe('terraform workspaces, as a user manages them on the template page', ()
       ssh_key_id: noneKey?.id,
     });
     await page.goto(`/project/${projectId}/inventory`);
-    await page.getByRole('button', { name: 'Attach orphan' }).click();
-    const dialog = page.getByRole('dialog');
+    const dialog = await openDialog(page, 'Attach orphan');
     await dialog.getByRole('button', { name: 'Attach' }).click();
     await dialog.getByText('Template is required').waitFor();
     await choose(dialog, page, /^Template/, 'Infra');
