@@ -2,9 +2,8 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
-import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
-import Tooltip from '@mui/material/Tooltip';
+import { TooltipIconButton } from './tooltip-icon-button.tsx';
 
 interface RowActionsProps {
   /** The row's name, for the buttons' accessible names ("Edit deploy key"). */
@@ -23,25 +22,25 @@ export function RowActions({ name, onEdit, onDelete, deleting = false, children 
     <Stack direction="row" spacing={0.5} sx={{ justifyContent: 'flex-end' }}>
       {children}
       {onEdit ? (
-        <Tooltip title={t('common.edit')}>
-          <IconButton size="small" onClick={onEdit} aria-label={t('lists.editNamed', { name })}>
-            <EditOutlinedIcon fontSize="small" />
-          </IconButton>
-        </Tooltip>
+        <TooltipIconButton
+          title={t('common.edit')}
+          label={t('lists.editNamed', { name })}
+          size="small"
+          onClick={onEdit}
+        >
+          <EditOutlinedIcon fontSize="small" />
+        </TooltipIconButton>
       ) : null}
       {onDelete ? (
-        <Tooltip title={t('common.delete')}>
-          <span>
-            <IconButton
-              size="small"
-              onClick={onDelete}
-              disabled={deleting}
-              aria-label={t('lists.deleteNamed', { name })}
-            >
-              <DeleteOutlineIcon fontSize="small" />
-            </IconButton>
-          </span>
-        </Tooltip>
+        <TooltipIconButton
+          title={t('common.delete')}
+          label={t('lists.deleteNamed', { name })}
+          size="small"
+          onClick={onDelete}
+          disabled={deleting}
+        >
+          <DeleteOutlineIcon fontSize="small" />
+        </TooltipIconButton>
       ) : null}
     </Stack>
   );

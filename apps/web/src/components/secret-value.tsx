@@ -1,8 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import Box from '@mui/material/Box';
-import IconButton from '@mui/material/IconButton';
-import Tooltip from '@mui/material/Tooltip';
+import { TooltipIconButton } from './tooltip-icon-button.tsx';
 import Typography from '@mui/material/Typography';
 import { copyText } from '../lib/clipboard.ts';
 import { getErrorMessage } from '../lib/api-client.ts';
@@ -67,11 +66,14 @@ export function SecretValue({ value, label, copyLabel, copiedMessage, copyFailed
       >
         {value}
       </Typography>
-      <Tooltip title={copyLabel ?? t('account.copy')}>
-        <IconButton size="small" onClick={() => void copy()} aria-label={buttonLabel}>
-          <ContentCopyIcon fontSize="small" />
-        </IconButton>
-      </Tooltip>
+      <TooltipIconButton
+        title={copyLabel ?? t('account.copy')}
+        label={buttonLabel}
+        size="small"
+        onClick={() => void copy()}
+      >
+        <ContentCopyIcon fontSize="small" />
+      </TooltipIconButton>
     </Box>
   );
 }

@@ -1,34 +1,21 @@
 import type { ReactNode } from 'react';
-import IconButton from '@mui/material/IconButton';
+import IconButton, { type IconButtonProps } from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 
-interface TooltipIconButtonProps {
-  /** What the button does, shown on hover. */
-  title: string;
-  /** The accessible name, where it says more than the tooltip ("Delete alias https://..."). */
+type TooltipIconButtonProps = Omit<IconButtonProps, 'title' | 'aria-label'> & {
+  /** What the tooltip says. */
+  title: ReactNode;
+  /** The button's accessible name: the title where that is a string, unless said otherwise. */
   label?: string;
-  icon: ReactNode;
-  onClick: () => void;
-  disabled?: boolean;
-  size?: 'small' | 'medium';
-}
+};
 
-/** An icon button with its tooltip; the span keeps the tooltip showing while the button is disabled. */
-export function TooltipIconButton({
-  title,
-  label = title,
-  icon,
-  onClick,
-  disabled = false,
-  size = 'small',
-}: TooltipIconButtonProps) {
-  return (
-    <Tooltip title={title}>
-      <span>
-        <IconButton size={size} onClick={onClick} disabled={disabled} aria-label={label}>
-          {icon}
-        </IconButton>
-      </span>
-    </Tooltip>
+/**
+ * An icon button with a tooltip that names it. One that may be disabled sits in a span: a disabled
+ * button fires no pointer events, so the tooltip would never show on it.
+ */
+export function TooltipIconButton({ title, label, disabled, ...props }: TooltipIconButtonProps) {
+  const button = (
+    <IconButton {...props} disabled={disabled} aria-label={label ?? (typeof title === 'string' ? title : undefined)} />
   );
+  return <Tooltip title={title}>{disabled === undefined ? button : <span>{button}</span>}</Tooltip>;
 }

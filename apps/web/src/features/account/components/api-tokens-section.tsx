@@ -85,9 +85,11 @@ export function ApiTokensSection() {
         <TooltipIconButton
           title={t('account.tokens.revoke')}
           label={t('account.tokens.revokeNamed', { name: token.name || token.id })}
-          icon={<DeleteOutlineIcon fontSize="small" />}
           onClick={() => revokeDialog.show(token)}
-        />
+          size="small"
+        >
+          <DeleteOutlineIcon fontSize="small" />
+        </TooltipIconButton>
       ),
     },
   ];

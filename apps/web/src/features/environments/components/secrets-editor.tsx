@@ -109,9 +109,11 @@ export function SecretsEditor({ rows, onChange, error }: SecretsEditorProps) {
               <TooltipIconButton
                 title={t('common.delete')}
                 label={t('lists.deleteNamed', { name: row.name || t('environments.newSecret') })}
-                icon={<DeleteOutlineIcon fontSize="small" />}
                 onClick={() => remove(row)}
-              />
+                size="small"
+              >
+                <DeleteOutlineIcon fontSize="small" />
+              </TooltipIconButton>
             </Stack>
           </Stack>
         );

@@ -104,17 +104,21 @@ export function AliasList({ projectId, integrationId, canManage, title, descript
               <TooltipIconButton
                 title={t('integrations.copyAlias')}
                 label={t('integrations.copyNamed', { url: alias.url })}
-                icon={<ContentCopyIcon fontSize="small" />}
                 onClick={() => void copy(alias.url)}
-              />
+                size="small"
+              >
+                <ContentCopyIcon fontSize="small" />
+              </TooltipIconButton>
               {canManage ? (
                 <TooltipIconButton
                   title={t('integrations.deleteAlias')}
                   label={t('integrations.deleteAliasNamed', { url: alias.url })}
-                  icon={<DeleteOutlineIcon fontSize="small" />}
                   onClick={() => removeAlias(alias.id)}
                   disabled={remove.isPending && remove.variables === alias.id}
-                />
+                  size="small"
+                >
+                  <DeleteOutlineIcon fontSize="small" />
+                </TooltipIconButton>
               ) : null}
             </Stack>
           ))}

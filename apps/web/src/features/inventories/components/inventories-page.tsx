@@ -108,9 +108,11 @@ export function InventoriesPage() {
         <TooltipIconButton
           title={t('terraform.attach')}
           label={label}
-          icon={<LinkIcon fontSize="small" />}
           onClick={() => attachDialog.show(inventory)}
-        />
+          size="small"
+        >
+          <LinkIcon fontSize="small" />
+        </TooltipIconButton>
       ) : (
         <Tooltip title={t('terraform.attachHeld')}>
           <IconButton

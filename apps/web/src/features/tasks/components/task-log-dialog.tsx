@@ -48,6 +48,7 @@ import { TaskPlanView } from './task-plan-view.tsx';
 import { RerunFailedHostsButton } from './rerun-failed-hosts-button.tsx';
 import { TaskApprovalPanel } from './task-approval-panel.tsx';
 import { TaskStatusChip } from '../../../components/task-status-chip.tsx';
+import { TooltipIconButton } from '../../../components/tooltip-icon-button.tsx';
 
 /** Name under which the dialog's fullscreen choice is remembered. */
 const FULLSCREEN_KEY = 'task_log';
@@ -244,21 +245,19 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun, onOpenTask,
           {task ? <TaskStatusChip status={task.status} /> : null}
           <Box sx={{ flexGrow: 1 }} />
           {unreadable ? null : (
-            <Tooltip title={t('taskLog.search')}>
-              <IconButton
-                onClick={() => {
-                  setView('log');
-                  setSearchOpen(true);
-                }}
-                aria-label={t('taskLog.search')}
-                aria-pressed={searchOpen}
-              >
-                <SearchIcon />
-              </IconButton>
-            </Tooltip>
+            <TooltipIconButton
+              title={t('taskLog.search')}
+              onClick={() => {
+                setView('log');
+                setSearchOpen(true);
+              }}
+              aria-pressed={searchOpen}
+            >
+              <SearchIcon />
+            </TooltipIconButton>
           )}
           {unreadable ? null : (
-            <Tooltip
+            <TooltipIconButton
               title={
                 firstErrorSeq !== null
                   ? t('taskLog.jumpToFirstError')
@@ -266,17 +265,12 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun, onOpenTask,
                     ? getErrorMessage(firstError.error)
                     : t('taskLog.noErrorLine')
               }
+              label={t('taskLog.jumpToFirstError')}
+              onClick={() => setFocusSeq(firstErrorSeq)}
+              disabled={firstErrorSeq === null}
             >
-              <span>
-                <IconButton
-                  onClick={() => setFocusSeq(firstErrorSeq)}
-                  disabled={firstErrorSeq === null}
-                  aria-label={t('taskLog.jumpToFirstError')}
-                >
-                  <ErrorOutlineIcon />
-                </IconButton>
-              </span>
-            </Tooltip>
+              <ErrorOutlineIcon />
+            </TooltipIconButton>
           )}
           {unreadable ? null : (
             <Tooltip title={t('taskLog.downloadRaw')}>
@@ -291,21 +285,17 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun, onOpenTask,
             </Tooltip>
           )}
           {isPhone || unreadable ? null : (
-            <Tooltip title={fullscreen ? t('taskLog.exitFullscreen') : t('taskLog.fullscreen')}>
-              <IconButton
-                onClick={toggleFullscreen}
-                aria-label={fullscreen ? t('taskLog.exitFullscreen') : t('taskLog.fullscreen')}
-                aria-pressed={fullscreen}
-              >
-                {fullscreen ? <FullscreenExitIcon /> : <FullscreenIcon />}
-              </IconButton>
-            </Tooltip>
+            <TooltipIconButton
+              title={fullscreen ? t('taskLog.exitFullscreen') : t('taskLog.fullscreen')}
+              onClick={toggleFullscreen}
+              aria-pressed={fullscreen}
+            >
+              {fullscreen ? <FullscreenExitIcon /> : <FullscreenIcon />}
+            </TooltipIconButton>
           )}
-          <Tooltip title={t('common.close')}>
-            <IconButton onClick={onClose} aria-label={t('common.close')} edge="end">
-              <CloseIcon />
-            </IconButton>
-          </Tooltip>
+          <TooltipIconButton title={t('common.close')} onClick={onClose} edge="end">
+            <CloseIcon />
+          </TooltipIconButton>
         </Stack>
 
         {taskResult.error ? (

@@ -5,12 +5,12 @@ import { useTranslation } from 'react-i18next';
 import CloseIcon from '@mui/icons-material/Close';
 import KeyboardArrowDownIcon from '@mui/icons-material/KeyboardArrowDown';
 import KeyboardArrowUpIcon from '@mui/icons-material/KeyboardArrowUp';
-import IconButton from '@mui/material/IconButton';
 import InputBase from '@mui/material/InputBase';
 import Stack from '@mui/material/Stack';
 import ToggleButton from '@mui/material/ToggleButton';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import { TooltipIconButton } from '../../../components/tooltip-icon-button.tsx';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { taskLogSearchQuery } from '../api/tasks-queries.ts';
 import type { LogSearch } from '../api/tasks-queries.ts';
@@ -28,6 +28,33 @@ interface TaskLogSearchBarProps {
   /** Called with the seq of the current match (null when none) and all matching seqs known. */
   onResults: (current: number | null, matches: readonly number[]) => void;
   onClose: () => void;
+}
+
+interface SearchOptionToggleProps {
+  value: string;
+  label: string;
+  selected: boolean;
+  onToggle: () => void;
+  /** The option's short mark, as editors show it ("Aa", ".*"). */
+  children: string;
+}
+
+/** A search option that is on or off: match case, regular expression. */
+function SearchOptionToggle({ value, label, selected, onToggle, children }: SearchOptionToggleProps) {
+  return (
+    <Tooltip title={label}>
+      <ToggleButton
+        value={value}
+        size="small"
+        selected={selected}
+        onChange={onToggle}
+        aria-label={label}
+        sx={{ px: 1, py: 0.25, fontFamily: 'monospace', textTransform: 'none' }}
+      >
+        {children}
+      </ToggleButton>
+    </Tooltip>
+  );
 }
 
 /** The log dialog's search: server-side, so it sees every line of a log the view only partly renders. */
@@ -109,59 +136,41 @@ export function TaskLogSearchBar({ projectId, taskId, refreshMs, onResults, onCl
       >
         {status}
       </Typography>
-      <Tooltip title={t('taskLog.searchCase')}>
-        <ToggleButton
-          value="case"
-          size="small"
-          selected={caseSensitive}
-          onChange={() => setCaseSensitive((value) => !value)}
-          aria-label={t('taskLog.searchCase')}
-          sx={{ px: 1, py: 0.25, fontFamily: 'monospace', textTransform: 'none' }}
-        >
-          Aa
-        </ToggleButton>
-      </Tooltip>
-      <Tooltip title={t('taskLog.searchRegex')}>
-        <ToggleButton
-          value="regex"
-          size="small"
-          selected={regex}
-          onChange={() => setRegex((value) => !value)}
-          aria-label={t('taskLog.searchRegex')}
-          sx={{ px: 1, py: 0.25, fontFamily: 'monospace', textTransform: 'none' }}
-        >
-          .*
-        </ToggleButton>
-      </Tooltip>
-      <Tooltip title={t('taskLog.searchPrevious')}>
-        <span>
-          <IconButton
-            size="small"
-            onClick={() => step(-1)}
-            disabled={lines.length === 0}
-            aria-label={t('taskLog.searchPrevious')}
-          >
-            <KeyboardArrowUpIcon />
-          </IconButton>
-        </span>
-      </Tooltip>
-      <Tooltip title={t('taskLog.searchNext')}>
-        <span>
-          <IconButton
-            size="small"
-            onClick={() => step(1)}
-            disabled={lines.length === 0}
-            aria-label={t('taskLog.searchNext')}
-          >
-            <KeyboardArrowDownIcon />
-          </IconButton>
-        </span>
-      </Tooltip>
-      <Tooltip title={t('taskLog.searchClose')}>
-        <IconButton size="small" onClick={onClose} aria-label={t('taskLog.searchClose')}>
-          <CloseIcon fontSize="small" />
-        </IconButton>
-      </Tooltip>
+      <SearchOptionToggle
+        value="case"
+        label={t('taskLog.searchCase')}
+        selected={caseSensitive}
+        onToggle={() => setCaseSensitive((value) => !value)}
+      >
+        Aa
+      </SearchOptionToggle>
+      <SearchOptionToggle
+        value="regex"
+        label={t('taskLog.searchRegex')}
+        selected={regex}
+        onToggle={() => setRegex((value) => !value)}
+      >
+        .*
+      </SearchOptionToggle>
+      <TooltipIconButton
+        title={t('taskLog.searchPrevious')}
+        size="small"
+        onClick={() => step(-1)}
+        disabled={lines.length === 0}
+      >
+        <KeyboardArrowUpIcon />
+      </TooltipIconButton>
+      <TooltipIconButton
+        title={t('taskLog.searchNext')}
+        size="small"
+        onClick={() => step(1)}
+        disabled={lines.length === 0}
+      >
+        <KeyboardArrowDownIcon />
+      </TooltipIconButton>
+      <TooltipIconButton title={t('taskLog.searchClose')} size="small" onClick={onClose}>
+        <CloseIcon fontSize="small" />
+      </TooltipIconButton>
     </Stack>
   );
 }

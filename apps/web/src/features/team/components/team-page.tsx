@@ -107,9 +107,11 @@ export function TeamPage() {
         <TooltipIconButton
           title={t('team.remove')}
           label={t('team.removeMember', { name: member.name })}
-          icon={<DeleteOutlineIcon fontSize="small" />}
           onClick={() => removeDialog.show(member)}
-        />
+          size="small"
+        >
+          <DeleteOutlineIcon fontSize="small" />
+        </TooltipIconButton>
       ),
     });
   }

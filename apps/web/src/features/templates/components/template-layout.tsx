@@ -88,19 +88,21 @@ export function TemplateLayout() {
                   </Tooltip>
                   <TooltipIconButton
                     title={t('templates.copy')}
-                    icon={<ContentCopyIcon />}
                     onClick={() => void actions.copy(data)}
                     disabled={actions.copying}
                     size="medium"
-                  />
+                  >
+                    <ContentCopyIcon />
+                  </TooltipIconButton>
                   <TooltipIconButton
                     title={t('common.delete')}
                     label={t('templates.deleteTemplate')}
-                    icon={<DeleteOutlineIcon />}
                     onClick={() => actions.requestDelete(data, () => void navigate(listPath))}
                     disabled={actions.deleting}
                     size="medium"
-                  />
+                  >
+                    <DeleteOutlineIcon />
+                  </TooltipIconButton>
                 </>
               ) : null}
               <Button

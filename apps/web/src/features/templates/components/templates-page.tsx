@@ -226,12 +226,9 @@ export function TemplatesPage({ projectId, viewId, viewTabs, renderLastTasks }: 
         title={t('templates.title')}
         actions={
           <>
-            <TooltipIconButton
-              title={t('templates.columns.title')}
-              icon={<ViewColumnOutlinedIcon />}
-              onClick={() => settingsDialog.show()}
-              size="medium"
-            />
+            <TooltipIconButton title={t('templates.columns.title')} onClick={() => settingsDialog.show()} size="medium">
+              <ViewColumnOutlinedIcon />
+            </TooltipIconButton>
             {canManage ? <NewTemplateButton projectId={projectId} viewId={viewId} isAdmin={access.isAdmin} /> : null}
           </>
         }

@@ -6,18 +6,17 @@ import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import IconButton from '@mui/material/IconButton';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { TerraformAlias } from '@gantry/contract';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ProNotice } from '../../../components/pro-notice.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
+import { TooltipIconButton } from '../../../components/tooltip-icon-button.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { copyText } from '../../../lib/clipboard.ts';
@@ -131,17 +130,17 @@ function BackendAliases({ projectId, inventoryId, canManage }: WorkspaceAliasesP
             disableGutters
             secondaryAction={
               <>
-                <Tooltip title={t('terraform.copyAlias')}>
-                  <IconButton aria-label={t('terraform.copyAlias')} onClick={() => void copy(alias)}>
-                    <ContentCopyIcon fontSize="small" />
-                  </IconButton>
-                </Tooltip>
+                <TooltipIconButton title={t('terraform.copyAlias')} onClick={() => void copy(alias)}>
+                  <ContentCopyIcon fontSize="small" />
+                </TooltipIconButton>
                 {canManage ? (
-                  <Tooltip title={t('common.delete')}>
-                    <IconButton aria-label={t('terraform.deleteAlias')} onClick={() => confirm.show(alias)}>
-                      <DeleteOutlineIcon fontSize="small" />
-                    </IconButton>
-                  </Tooltip>
+                  <TooltipIconButton
+                    title={t('common.delete')}
+                    label={t('terraform.deleteAlias')}
+                    onClick={() => confirm.show(alias)}
+                  >
+                    <DeleteOutlineIcon fontSize="small" />
+                  </TooltipIconButton>
                 ) : null}
               </>
             }

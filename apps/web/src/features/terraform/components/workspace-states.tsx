@@ -18,12 +18,12 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { TERRAFORM_STATES_PER_PAGE } from '@gantry/contract';
 import type { TerraformState } from '@gantry/contract';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
+import { TooltipIconButton } from '../../../components/tooltip-icon-button.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
 import { getErrorMessage, isApiError } from '../../../lib/api-client.ts';
 import { DASH, formatDate } from '../../../lib/format-date.ts';
@@ -121,15 +121,14 @@ export function WorkspaceStates({ projectId, inventoryId, canManage }: Workspace
                 <TableCell>{formatDate(state.created, { locale: i18n.language })}</TableCell>
                 {canManage ? (
                   <TableCell align="right">
-                    <Tooltip title={t('common.delete')}>
-                      <IconButton
-                        size="small"
-                        aria-label={t('terraform.deleteState', { id: state.id })}
-                        onClick={() => confirm.show(state)}
-                      >
-                        <DeleteOutlineIcon fontSize="small" />
-                      </IconButton>
-                    </Tooltip>
+                    <TooltipIconButton
+                      title={t('common.delete')}
+                      label={t('terraform.deleteState', { id: state.id })}
+                      size="small"
+                      onClick={() => confirm.show(state)}
+                    >
+                      <DeleteOutlineIcon fontSize="small" />
+                    </TooltipIconButton>
                   </TableCell>
                 ) : null}
               </TableRow>
