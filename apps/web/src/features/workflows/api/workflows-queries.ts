@@ -1,7 +1,8 @@
 import { queryOptions, useQueryClient } from '@tanstack/react-query';
 import { teamApi, workflowRunsApi, workflowsApi } from '@gantry/contract';
-import type { ApprovalDecision, WorkflowBody } from '@gantry/contract';
-import { api } from '../../../lib/api-client.ts';
+import type { ApprovalDecision, Endpoint, WorkflowBody } from '@gantry/contract';
+import type { z } from 'zod';
+import { api, request } from '../../../lib/api-client.ts';
 import { useRefreshingMutation } from '../../../lib/mutations.ts';
 
 export const workflowKeys = {
@@ -19,23 +20,21 @@ const workflowsQuery = (projectId: number) =>
     queryFn: ({ signal }) => api(workflowsApi.list, { params: { projectId }, signal }),
   });
 
-export const workflowQuery = (projectId: number, workflowId: number) =>
-  queryOptions({
-    queryKey: [...workflowKeys.one(projectId, workflowId), 'definition'] as const,
-    queryFn: ({ signal }) => api(workflowsApi.get, { params: { projectId, workflowId }, signal }),
-  });
+/** One view of a workflow (its definition, YAML file form, revisions): GET on its endpoint, cached under the workflow. */
+const workflowPartQuery =
+  <TPart extends string, E extends Endpoint<z.ZodType<unknown, { projectId: unknown; workflowId: unknown }>>>(
+    part: TPart,
+    endpoint: E,
+  ) =>
+  (projectId: number, workflowId: number) =>
+    queryOptions({
+      queryKey: [...workflowKeys.one(projectId, workflowId), part] as const,
+      queryFn: ({ signal }) => request(endpoint, { params: { projectId, workflowId }, signal }),
+    });
 
-export const workflowYamlQuery = (projectId: number, workflowId: number) =>
-  queryOptions({
-    queryKey: [...workflowKeys.one(projectId, workflowId), 'yaml'] as const,
-    queryFn: ({ signal }) => api(workflowsApi.yaml, { params: { projectId, workflowId }, signal }),
-  });
-
-export const workflowVersionsQuery = (projectId: number, workflowId: number) =>
-  queryOptions({
-    queryKey: [...workflowKeys.one(projectId, workflowId), 'versions'] as const,
-    queryFn: ({ signal }) => api(workflowsApi.versions, { params: { projectId, workflowId }, signal }),
-  });
+export const workflowQuery = workflowPartQuery('definition', workflowsApi.get);
+export const workflowYamlQuery = workflowPartQuery('yaml', workflowsApi.yaml);
+export const workflowVersionsQuery = workflowPartQuery('versions', workflowsApi.versions);
 
 export const workflowRunsQuery = (projectId: number, workflowId: number) =>
   queryOptions({

@@ -1,14 +1,13 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
 import type { WorkflowStep, WorkflowStepRun } from '@gantry/contract';
 import { ApprovalDecisionButtons, ApprovalHistory } from '../../../components/approvals/approval-decisions.tsx';
 import type { Decision } from '../../../components/approvals/approval-decisions.tsx';
 import { ApprovalReasonDialog } from '../../../components/approvals/approval-reason-dialog.tsx';
 import { useDecideApproval } from '../api/workflows-queries.ts';
+import { RunStepCard, RunStepsSection } from './run-steps-section.tsx';
 import { StepStatusChip } from './step-node.tsx';
 
 interface ApprovalSectionProps {
@@ -25,21 +24,12 @@ export function ApprovalSection({ projectId, workflowId, runId, steps }: Approva
   const [deciding, setDeciding] = useState<{ key: string; decision: Decision } | null>(null);
   if (steps.length === 0) return null;
   return (
-    <Stack spacing={2} component="section" aria-label={t('workflows.approvals')} sx={{ mt: 3 }}>
-      <Typography variant="h6" component="h2" sx={{ fontSize: 16, fontWeight: 600 }}>
-        {t('workflows.approvals')}
-      </Typography>
+    <RunStepsSection title={t('workflows.approvals')}>
       {steps.map(({ step, run }) => {
         const approval = run.approval;
         const label = step.name || step.key;
         return (
-          <Paper
-            key={step.key}
-            variant="outlined"
-            component="section"
-            aria-label={t('workflows.approvalOf', { name: label })}
-            sx={{ p: 2 }}
-          >
+          <RunStepCard key={step.key} label={t('workflows.approvalOf', { name: label })}>
             <Stack direction="row" useFlexGap spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
               <Box component="span" sx={{ fontWeight: 600, mr: 1 }}>
                 {label}
@@ -59,7 +49,7 @@ export function ApprovalSection({ projectId, workflowId, runId, steps }: Approva
               ) : null}
             </Stack>
             {approval ? <ApprovalHistory approval={approval} spacing={1} /> : null}
-          </Paper>
+          </RunStepCard>
         );
       })}
       {deciding ? (
@@ -72,7 +62,7 @@ export function ApprovalSection({ projectId, workflowId, runId, steps }: Approva
           onClose={() => setDeciding(null)}
         />
       ) : null}
-    </Stack>
+    </RunStepsSection>
   );
 }
 

@@ -1,14 +1,12 @@
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
-import Paper from '@mui/material/Paper';
-import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import Typography from '@mui/material/Typography';
 import type { WorkflowStepRun } from '@gantry/contract';
+import { RunStepCard, RunStepsSection } from './run-steps-section.tsx';
 
 /** What each step's task published for later steps (secrets already masked by the server), under the graph. */
 export function StepOutputsSection({ steps }: { steps: readonly WorkflowStepRun[] }) {
@@ -16,18 +14,9 @@ export function StepOutputsSection({ steps }: { steps: readonly WorkflowStepRun[
   const withOutputs = steps.filter((step) => Object.keys(step.outputs).length > 0);
   if (withOutputs.length === 0) return null;
   return (
-    <Stack spacing={2} component="section" aria-label={t('workflows.stepOutputs')} sx={{ mt: 3 }}>
-      <Typography variant="h6" component="h2" sx={{ fontSize: 16, fontWeight: 600 }}>
-        {t('workflows.stepOutputs')}
-      </Typography>
+    <RunStepsSection title={t('workflows.stepOutputs')}>
       {withOutputs.map((step) => (
-        <Paper
-          key={step.key}
-          variant="outlined"
-          component="section"
-          aria-label={t('workflows.stepOutputsOf', { name: step.key })}
-          sx={{ p: 2 }}
-        >
+        <RunStepCard key={step.key} label={t('workflows.stepOutputsOf', { name: step.key })}>
           <Box component="code" sx={{ fontWeight: 600, fontSize: 14 }}>
             {step.key}
           </Box>
@@ -51,8 +40,8 @@ export function StepOutputsSection({ steps }: { steps: readonly WorkflowStepRun[
               ))}
             </TableBody>
           </Table>
-        </Paper>
+        </RunStepCard>
       ))}
-    </Stack>
+    </RunStepsSection>
   );
 }

@@ -34,6 +34,7 @@ import { STEP_STATUS_COLORS, StepNode, StepStatusChip, useStepSummary } from './
 import { ApprovalSection } from './approval-section.tsx';
 import { StepOutputsSection } from './step-outputs-section.tsx';
 import { WorkflowGraph } from './workflow-graph.tsx';
+import { WorkflowRunLink } from './workflow-run-link.tsx';
 
 /** /workflows/{id}/runs/{runId}: the run's graph with each step's status, read again while the run goes on. */
 export function WorkflowRunPage() {
@@ -142,22 +143,14 @@ export function WorkflowRunPage() {
           })}
         </Box>
         {current.retry_of !== null ? (
-          <Link
-            component={RouterLink}
-            to={paths.workflowRun(projectId, workflowId, current.retry_of)}
-            underline="hover"
-          >
+          <WorkflowRunLink projectId={projectId} workflowId={workflowId} runId={current.retry_of}>
             {t('workflows.retryOf', { id: current.retry_of })}
-          </Link>
+          </WorkflowRunLink>
         ) : null}
         {current.retried_by !== null ? (
-          <Link
-            component={RouterLink}
-            to={paths.workflowRun(projectId, workflowId, current.retried_by)}
-            underline="hover"
-          >
+          <WorkflowRunLink projectId={projectId} workflowId={workflowId} runId={current.retried_by}>
             {t('workflows.retriedBy', { id: current.retried_by })}
-          </Link>
+          </WorkflowRunLink>
         ) : null}
       </Stack>
       {current.message ? (

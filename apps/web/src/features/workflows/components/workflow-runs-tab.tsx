@@ -1,15 +1,13 @@
-import { Link as RouterLink } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import type { WorkflowRun } from '@gantry/contract';
 import { DataTable } from '../../../components/data-table.tsx';
 import type { Column } from '../../../components/data-table.tsx';
 import { formatDate, formatDuration } from '../../../lib/format-date.ts';
-import { paths } from '../../../lib/paths.ts';
 import { workflowRunsQuery } from '../api/workflows-queries.ts';
 import { StepStatusChip } from './step-node.tsx';
+import { WorkflowRunLink } from './workflow-run-link.tsx';
 import { WorkflowRunStats } from './workflow-run-stats.tsx';
 
 /** The workflow's runs per day, then its newest runs; a running one is read again until it ends. */
@@ -22,9 +20,9 @@ export function WorkflowRunsTab({ projectId, workflowId }: { projectId: number; 
       header: t('workflows.runNumber'),
       width: 96,
       render: (run) => (
-        <Link component={RouterLink} to={paths.workflowRun(projectId, workflowId, run.id)} underline="hover">
+        <WorkflowRunLink projectId={projectId} workflowId={workflowId} runId={run.id}>
           {t('workflows.runLabel', { id: run.id })}
-        </Link>
+        </WorkflowRunLink>
       ),
     },
     { id: 'status', header: t('workflows.runStatus'), render: (run) => <StepStatusChip status={run.status} /> },
