@@ -9,6 +9,12 @@ import { formatDate } from '../../lib/format-date.ts';
 
 export type Decision = ApprovalDecision['decision'];
 
+/** Each decision's button: approving is the emphasised one. */
+const DECISION_BUTTONS = {
+  approve: { variant: 'contained', color: 'success', icon: <CheckIcon /> },
+  reject: { variant: 'outlined', color: 'error', icon: <CloseIcon /> },
+} as const;
+
 interface DecisionButtonsProps {
   onDecide: (decision: Decision) => void;
   /** What is decided, for the buttons' accessible names where a page shows several gates. */
@@ -18,31 +24,20 @@ interface DecisionButtonsProps {
 /** Approve and Reject, for an approver the server allows to decide. */
 export function ApprovalDecisionButtons({ onDecide, name }: DecisionButtonsProps) {
   const { t } = useTranslation();
-  return (
-    <>
-      <Button
-        variant="contained"
-        color="success"
-        disableElevation
-        size="small"
-        startIcon={<CheckIcon />}
-        onClick={() => onDecide('approve')}
-        aria-label={name === undefined ? undefined : t('approvals.approveNamed', { name })}
-      >
-        {t('approvals.approve')}
-      </Button>
-      <Button
-        variant="outlined"
-        color="error"
-        size="small"
-        startIcon={<CloseIcon />}
-        onClick={() => onDecide('reject')}
-        aria-label={name === undefined ? undefined : t('approvals.rejectNamed', { name })}
-      >
-        {t('approvals.reject')}
-      </Button>
-    </>
-  );
+  return (['approve', 'reject'] as const).map((decision) => (
+    <Button
+      key={decision}
+      variant={DECISION_BUTTONS[decision].variant}
+      color={DECISION_BUTTONS[decision].color}
+      disableElevation
+      size="small"
+      startIcon={DECISION_BUTTONS[decision].icon}
+      onClick={() => onDecide(decision)}
+      aria-label={name === undefined ? undefined : t(`approvals.${decision}Named`, { name })}
+    >
+      {t(`approvals.${decision}`)}
+    </Button>
+  ));
 }
 
 /** Who may still decide, then who decided what, when and why; `spacing` is the gap above each part. */

@@ -17,6 +17,12 @@ import type { LogSearch } from '../api/tasks-queries.ts';
 
 const NO_LINES: readonly number[] = [];
 
+/** The buttons that move to the previous and the next match, as Shift+Enter and Enter do. */
+const MATCH_STEPS = [
+  { by: -1, labelKey: 'taskLog.searchPrevious', icon: <KeyboardArrowUpIcon /> },
+  { by: 1, labelKey: 'taskLog.searchNext', icon: <KeyboardArrowDownIcon /> },
+] as const;
+
 /** Typing pauses this long before the log is searched. */
 const TYPING_PAUSE_MS = 250;
 
@@ -152,22 +158,17 @@ export function TaskLogSearchBar({ projectId, taskId, refreshMs, onResults, onCl
       >
         .*
       </SearchOptionToggle>
-      <TooltipIconButton
-        title={t('taskLog.searchPrevious')}
-        size="small"
-        onClick={() => step(-1)}
-        disabled={lines.length === 0}
-      >
-        <KeyboardArrowUpIcon />
-      </TooltipIconButton>
-      <TooltipIconButton
-        title={t('taskLog.searchNext')}
-        size="small"
-        onClick={() => step(1)}
-        disabled={lines.length === 0}
-      >
-        <KeyboardArrowDownIcon />
-      </TooltipIconButton>
+      {MATCH_STEPS.map(({ by, labelKey, icon }) => (
+        <TooltipIconButton
+          key={labelKey}
+          title={t(labelKey)}
+          size="small"
+          onClick={() => step(by)}
+          disabled={lines.length === 0}
+        >
+          {icon}
+        </TooltipIconButton>
+      ))}
       <TooltipIconButton title={t('taskLog.searchClose')} size="small" onClick={onClose}>
         <CloseIcon fontSize="small" />
       </TooltipIconButton>
