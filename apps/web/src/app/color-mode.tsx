@@ -1,8 +1,9 @@
-import { createContext, useContext, useMemo, useState } from 'react';
+import { createContext, useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
 import { storage } from '../lib/storage.ts';
+import { useProvidedContext } from '../lib/use-provided-context.ts';
 import { createAppTheme } from './theme.ts';
 import type { ColorMode } from './theme.ts';
 
@@ -44,7 +45,5 @@ export function ColorModeProvider({ children }: { children: ReactNode }) {
 }
 
 export function useColorMode(): ColorModeApi {
-  const api = useContext(ColorModeContext);
-  if (!api) throw new Error('useColorMode must be used inside ColorModeProvider');
-  return api;
+  return useProvidedContext(ColorModeContext, 'useColorMode', 'ColorModeProvider');
 }

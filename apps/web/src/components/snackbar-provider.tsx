@@ -1,7 +1,8 @@
-import { createContext, useCallback, useContext, useMemo, useState } from 'react';
+import { createContext, useCallback, useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
 import Snackbar from '@mui/material/Snackbar';
+import { useProvidedContext } from '../lib/use-provided-context.ts';
 
 /** Success and error notices disappear after 3 seconds. */
 const SNACKBAR_TIMEOUT_MS = 3000;
@@ -61,7 +62,5 @@ export function SnackbarProvider({ children }: { children: ReactNode }) {
 }
 
 export function useSnackbar(): SnackbarApi {
-  const api = useContext(SnackbarContext);
-  if (!api) throw new Error('useSnackbar must be used inside SnackbarProvider');
-  return api;
+  return useProvidedContext(SnackbarContext, 'useSnackbar', 'SnackbarProvider');
 }
