@@ -1,29 +1,21 @@
 import { describe, expect, it } from 'vitest';
+import type { WorkflowEdge } from '@gantry/contract';
 import { computeDepths, findNodeAt, getHandlePoint, layoutGraph, NODE_HEIGHT, NODE_WIDTH } from './graph-layout.ts';
+
+/** An edge from one step to another, taken when the first ends as `on` says (success unless told). */
+const edge = (from: string, to: string, on: WorkflowEdge['on'] = 'success'): WorkflowEdge => ({ from, to, on });
 
 describe('computeDepths', () => {
   it('puts a step one column after its deepest source', () => {
     const depths = computeDepths(
       ['a', 'b', 'c', 'd'],
-      [
-        { from: 'a', to: 'b', on: 'success' },
-        { from: 'b', to: 'd', on: 'success' },
-        { from: 'a', to: 'd', on: 'failure' },
-        { from: 'c', to: 'd', on: 'always' },
-      ],
+      [edge('a', 'b'), edge('b', 'd'), edge('a', 'd', 'failure'), edge('c', 'd', 'always')],
     );
     expect(Object.fromEntries(depths)).toEqual({ a: 0, b: 1, c: 0, d: 2 });
   });
 
   it('stays bounded on a cycle and ignores edges to unknown steps', () => {
-    const depths = computeDepths(
-      ['a', 'b'],
-      [
-        { from: 'a', to: 'b', on: 'success' },
-        { from: 'b', to: 'a', on: 'success' },
-        { from: 'a', to: 'ghost', on: 'success' },
-      ],
-    );
+    const depths = computeDepths(['a', 'b'], [edge('a', 'b'), edge('b', 'a'), edge('a', 'ghost')]);
     expect([...depths.values()].every((depth) => depth <= 1)).toBe(true);
   });
 });
@@ -32,12 +24,7 @@ describe('layoutGraph', () => {
   it('lays steps out in columns by depth and rows in list order, with edges between their sides', () => {
     const layout = layoutGraph(
       ['build', 'test', 'lint', 'deploy'],
-      [
-        { from: 'build', to: 'test', on: 'success' },
-        { from: 'build', to: 'lint', on: 'success' },
-        { from: 'test', to: 'deploy', on: 'success' },
-        { from: 'lint', to: 'deploy', on: 'success' },
-      ],
+      [edge('build', 'test'), edge('build', 'lint'), edge('test', 'deploy'), edge('lint', 'deploy')],
     );
     expect(layout.nodes.map(({ key, layer, row }) => [key, layer, row])).toEqual([
       ['build', 0, 0],
@@ -55,12 +42,12 @@ describe('layoutGraph', () => {
   });
 
   it('draws no edge from a step to itself', () => {
-    expect(layoutGraph(['a'], [{ from: 'a', to: 'a', on: 'success' }]).edges).toEqual([]);
+    expect(layoutGraph(['a'], [edge('a', 'a')]).edges).toEqual([]);
   });
 });
 
 describe('findNodeAt', () => {
-  const layout = layoutGraph(['a', 'b', 'c'], [{ from: 'a', to: 'b', on: 'success' }]);
+  const layout = layoutGraph(['a', 'b', 'c'], [edge('a', 'b')]);
   const at = (key: string) => layout.nodes.find((node) => node.key === key)!;
 
   it('finds the step whose box holds a point, edges of the box included', () => {
