@@ -1,4 +1,4 @@
-import type { ApprovalGate, ApprovalState } from '@gantry/contract';
+import type { ApprovalDecision, ApprovalGate, ApprovalState } from '@gantry/contract';
 import { forbidden } from '../../errors.ts';
 import type { ApprovalsRepository, ApproverRow } from './approvals.repository.ts';
 
@@ -6,7 +6,7 @@ import type { ApprovalsRepository, ApproverRow } from './approvals.repository.ts
 interface StoredDecision {
   user_id: number | null;
   username: string;
-  decision: string;
+  decision: ApprovalDecision['decision'];
   reason: string;
   created: string;
 }
@@ -78,7 +78,7 @@ export function createApprovalGates(deps: { approvals: ApprovalsRepository }) {
         decisions: subject.decisions.map((d) => ({
           user_id: d.user_id,
           username: d.username,
-          decision: d.decision === 'approve' ? 'approve' : 'reject',
+          decision: d.decision,
           reason: d.reason,
           created: d.created,
         })),

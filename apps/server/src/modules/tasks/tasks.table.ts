@@ -1,4 +1,4 @@
-import type { HostStatus, TaskStatus } from '@gantry/contract';
+import type { ApprovalDecision, HostStatus, TaskStatus } from '@gantry/contract';
 import type { ColumnType, Generated, Selectable } from 'kysely';
 
 export interface TaskTable {
@@ -144,8 +144,7 @@ export interface TaskApprovalTable {
   project_id: number;
   user_id: number | null;
   username: string;
-  /** approve or reject. */
-  decision: string;
+  decision: ApprovalDecision['decision'];
   reason: string;
   created: string;
 }

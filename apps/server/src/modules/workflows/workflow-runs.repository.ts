@@ -1,4 +1,5 @@
 import { sql, type Updateable } from 'kysely';
+import type { WorkflowStepRunStatus } from '@gantry/contract';
 import type { Db, Dialect } from '../../db/database.ts';
 import { tryUpdate } from '../../db/conditional-write.ts';
 import { retryOnConflict } from '../../db/errors.ts';
@@ -7,6 +8,7 @@ import { projectRows } from '../../db/project-rows.ts';
 import { lockForUpdate } from '../../db/row-lock.ts';
 import { addWorkflowRunStatCount } from '../../db/task-stat-counts.ts';
 import type {
+  EndedWorkflowRunStatus,
   WorkflowApprovalRow,
   WorkflowRunRow,
   WorkflowStepRunRow,
@@ -97,13 +99,17 @@ export function createWorkflowRunsRepository(db: Db, dialect: Dialect) {
       return db.selectFrom('workflow_step_run').selectAll().where('run_id', '=', runId).orderBy('id').execute();
     },
     /** Moves a step on if it is still in one of `from`; false when another engine or a stop came first. */
-    async moveStep(id: number, from: readonly string[], changes: Updateable<WorkflowStepRunTable>): Promise<boolean> {
+    async moveStep(
+      id: number,
+      from: readonly WorkflowStepRunStatus[],
+      changes: Updateable<WorkflowStepRunTable>,
+    ): Promise<boolean> {
       return tryUpdate(
         db.updateTable('workflow_step_run').set(changes).where('id', '=', id).where('status', 'in', from),
       );
     },
     /** Stops every step of the run that has not ended. */
-    async stopSteps(runId: number, from: readonly string[], end: string): Promise<void> {
+    async stopSteps(runId: number, from: readonly WorkflowStepRunStatus[], end: string): Promise<void> {
       await db
         .updateTable('workflow_step_run')
         .set({ status: 'stopped', end })
@@ -164,7 +170,7 @@ export function createWorkflowRunsRepository(db: Db, dialect: Dialect) {
      * Ends a running run and counts it in its workflow's per-day stats, in one transaction; false when
      * it had already ended (then nothing is counted, so a run counts once whichever engine ends it).
      */
-    end(id: number, status: string, end: string, message = ''): Promise<boolean> {
+    end(id: number, status: EndedWorkflowRunStatus, end: string, message = ''): Promise<boolean> {
       return retryOnConflict(() =>
         db.transaction().execute(async (trx) => {
           const ended = await tryUpdate(

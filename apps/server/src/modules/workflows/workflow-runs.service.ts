@@ -5,7 +5,6 @@ import type {
   WorkflowDefinition,
   WorkflowRun,
   WorkflowRunDetail,
-  WorkflowRunStatus,
   WorkflowStep,
   WorkflowStepApproval,
   WorkflowStepRunStatus,
@@ -71,7 +70,7 @@ const toRun = (row: WorkflowRunRow): WorkflowRun => ({
   project_id: row.project_id,
   workflow_id: row.workflow_id,
   revision: row.revision,
-  status: row.status as WorkflowRunStatus,
+  status: row.status,
   user_id: row.user_id,
   variables: JSON.parse(row.variables) as Record<string, string>,
   message: row.message,
@@ -95,8 +94,8 @@ function parseOutputs(text: string | null): TaskOutputValues {
 
 const toStepRun = (s: WorkflowStepRunRow, approval: WorkflowStepApproval | null) => ({
   key: s.step_key,
-  kind: s.kind as WorkflowStep['kind'],
-  status: s.status as WorkflowStepRunStatus,
+  kind: s.kind,
+  status: s.status,
   task_id: s.task_id,
   due: s.due,
   message: s.message,
@@ -154,8 +153,12 @@ export function createWorkflowRuns(deps: WorkflowRunsDeps) {
     return (await deps.workflows.getVersion(run.project_id, run.workflow_id, run.revision)).definition;
   }
 
-  const finish = (step: WorkflowStepRunRow, from: string[], status: WorkflowStepRunStatus, message = '') =>
-    runs.moveStep(step.id, from, { status, message, end: now() });
+  const finish = (
+    step: WorkflowStepRunRow,
+    from: WorkflowStepRunStatus[],
+    status: WorkflowStepRunStatus,
+    message = '',
+  ) => runs.moveStep(step.id, from, { status, message, end: now() });
 
   /** Sends the alert that an approval step waits, if it is still owed (and nobody else is sending it). */
   function alertApproval(run: WorkflowRunRow, row: WorkflowStepRunRow, step: WorkflowStep | undefined, name: string) {
@@ -302,7 +305,7 @@ export function createWorkflowRuns(deps: WorkflowRunsDeps) {
       await runs.moveStep(row.id, ['pending'], { status: 'running', start, due: later(start, step.seconds) });
     else {
       const due = later(start, step.timeout_seconds);
-      const waiting = { status: 'waiting_approval', start, due, message: `0 of ${step.required} approvals` };
+      const waiting = { status: 'waiting_approval' as const, start, due, message: `0 of ${step.required} approvals` };
       // The alert is owed in the same write that makes the step wait: sent now, or by a sweep after a crash.
       if (await runs.moveStep(row.id, ['pending'], { ...waiting, approval_alert: start }))
         alertApproval(run, { ...row, ...waiting, approval_alert: start }, step, workflowName);
@@ -350,7 +353,7 @@ export function createWorkflowRuns(deps: WorkflowRunsDeps) {
   async function advanceOnce(run: WorkflowRunRow, definition: WorkflowDefinition): Promise<boolean> {
     let steps = await runs.listSteps(run.id);
     if (await settleSteps(run, steps, definition)) steps = await runs.listSteps(run.id);
-    const plan = planRun(definition, new Map(steps.map((s) => [s.step_key, s.status as WorkflowStepRunStatus])));
+    const plan = planRun(definition, new Map(steps.map((s) => [s.step_key, s.status])));
     const rows = new Map(steps.map((s) => [s.step_key, s]));
     for (const key of plan.skip) {
       const row = rows.get(key);

@@ -1,3 +1,4 @@
+import type { ApprovalDecision, WorkflowRunStatus, WorkflowStep, WorkflowStepRunStatus } from '@gantry/contract';
 import type { ColumnType, Generated, Selectable } from 'kysely';
 
 export interface WorkflowTable {
@@ -45,8 +46,7 @@ export interface WorkflowRunTable {
   project_id: number;
   workflow_id: number;
   revision: number;
-  /** running, success, failed or stopped. */
-  status: string;
+  status: WorkflowRunStatus;
   user_id: number | null;
   /** The values of the workflow's variables as a JSON object. */
   variables: string;
@@ -60,6 +60,8 @@ export interface WorkflowRunTable {
   integration_id: number | null;
 }
 export type WorkflowRunRow = Selectable<WorkflowRunTable>;
+/** How a run ended: every run status but running. */
+export type EndedWorkflowRunStatus = Exclude<WorkflowRunStatus, 'running'>;
 
 /** Ended runs of a workflow started on one day, per status. */
 export interface WorkflowRunStatDayTable {
@@ -68,8 +70,7 @@ export interface WorkflowRunStatDayTable {
   workflow_id: number;
   /** YYYY-MM-DD (UTC) of the runs' start, as the stats group them. */
   start_day: string;
-  /** success, failed or stopped. */
-  status: string;
+  status: EndedWorkflowRunStatus;
   run_count: number;
 }
 
@@ -78,9 +79,8 @@ export interface WorkflowStepRunTable {
   run_id: number;
   project_id: number;
   step_key: string;
-  kind: string;
-  /** pending, starting, running, waiting_approval, success, failed, skipped or stopped. */
-  status: string;
+  kind: WorkflowStep['kind'];
+  status: WorkflowStepRunStatus;
   task_id: number | null;
   due: string | null;
   message: string;
@@ -100,8 +100,7 @@ export interface WorkflowApprovalTable {
   step_key: string;
   user_id: number | null;
   username: string;
-  /** approve or reject. */
-  decision: string;
+  decision: ApprovalDecision['decision'];
   reason: string;
   created: string;
 }
