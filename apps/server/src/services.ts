@@ -1,4 +1,3 @@
-import { Permission, hasPermissions } from '@gantry/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from './clock.ts';
 import { randomUUID } from 'node:crypto';
@@ -83,7 +82,7 @@ import { createKeysService } from './modules/keys/keys.service.ts';
 import { createProjectsRepository } from './modules/projects/projects.repository.ts';
 import { announceMemberChanges } from './modules/projects/member-changes.ts';
 import { createProjectSeeder } from './modules/projects/project-seed.ts';
-import { createProjectsService, findProjectAccess } from './modules/projects/projects.service.ts';
+import { createProjectsService, findMemberAccess } from './modules/projects/projects.service.ts';
 import { createRefsRepository } from './modules/refs/refs.repository.ts';
 import { createRepositoriesRepository } from './modules/repositories/repositories.repository.ts';
 import { createRepositoriesService } from './modules/repositories/repositories.service.ts';
@@ -150,6 +149,8 @@ export function createServices({
   const projectsRepository = announceMemberChanges(storedProjects, (projectId, removedUserId) =>
     hub.membershipChanged(projectId, removedUserId),
   );
+  const findMember = (userId: number, projectId: number) =>
+    findMemberAccess((id) => usersRepository.findById(id), projectsRepository, userId, projectId);
   const templatesRepository = createTemplatesRepository(db, dialect);
   const events = createEventsService({ events: createEventsRepository(db), clock });
   const authRepository = createAuthRepository(db, dialect);
@@ -359,17 +360,7 @@ export function createServices({
     tasks: tasksRepository,
     templates,
     createTask,
-    originOf: async (task) => {
-      if (task.user_id === null)
-        return {
-          ...(task.schedule_id === null ? {} : { scheduleId: task.schedule_id }),
-          ...(task.integration_id === null ? {} : { integrationId: task.integration_id }),
-        };
-      const user = await usersRepository.findById(task.user_id);
-      const access = user ? await findProjectAccess(projectsRepository, user, task.project_id) : undefined;
-      if (!user || !access || !hasPermissions(access.permissions, Permission.runProjectTasks)) return undefined;
-      return { user, permissions: access.permissions };
-    },
+    findMember,
     output,
     clock,
     logger,
@@ -510,11 +501,7 @@ export function createServices({
     tasks,
     findTask: (id) => tasksRepository.findById(id),
     listTaskOutputs: taskOutputs.listOf,
-    originOf: async (userId, projectId) => {
-      const user = await usersRepository.findById(userId);
-      const access = user ? await findProjectAccess(projectsRepository, user, projectId) : undefined;
-      return user && access ? { user, permissions: access.permissions } : undefined;
-    },
+    findMember,
     events,
     gates,
     alertApproval: (waiting, owed) => alerts.notifyApproval(waiting, owed),

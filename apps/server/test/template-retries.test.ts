@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
+import { addProjectMembers, createProjectFixture, type ProjectFixture } from './task-fixture.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
@@ -133,6 +133,33 @@ describe.each(dialects)('retries of failed tasks on %s', (dialect) => {
       [null, 0],
       [first, 1],
     ]);
+  });
+
+  it('makes no retry for a user who may no longer run tasks by the time it is due, and says so in the log', async () => {
+    const templateId = await p.createTemplate({ playbook: 'fail.sh', retries: 1, retry_delay_seconds: 60 });
+    const { runner } = await addProjectMembers(t, p.base, `retry-${dialect}`, { runner: 'task_runner' });
+    const started = await t.request('POST', `${p.base}/tasks`, {
+      as: runner.cookie,
+      body: { template_id: templateId },
+    });
+    expect(started.status).toBe(201);
+    const first = (started.body as { id: number }).id;
+    await p.waitForStatus(first, ['error']);
+    const deadline = Date.now() + 10_000;
+    while (!(await p.output(first)).includes('Retry 1 of 1 in 60 seconds.') && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    const demoted = await send('PUT', `/users/${runner.id}`, { role: 'guest' });
+    expect(demoted.status).toBe(204);
+    offsetMs += 61_000;
+    try {
+      await t.runtime.services.retrySweep.round();
+    } finally {
+      offsetMs -= 61_000;
+    }
+    expect(await tasksOf(templateId)).toHaveLength(1);
+    expect(await p.output(first)).toContain(
+      'Retry 1 of 1 not made: who started the task may no longer run tasks in this project.',
+    );
   });
 
   it('refuses bad retry settings and keeps them when a client leaves them out', async () => {

@@ -36,7 +36,7 @@ export function assertCanCreateProject(config: Pick<Config, 'non_admin_can_creat
 }
 
 /** Resolves a user's access to a project; undefined when the project is unknown or hidden from them. */
-export async function findProjectAccess(
+async function findProjectAccess(
   projects: Pick<ProjectsRepository, 'findWithRole'>,
   actor: UserRow,
   projectId: number,
@@ -51,6 +51,27 @@ export async function findProjectAccess(
   }
   if (actor.admin === 1) return { project, role: '', permissions: ALL_PERMISSIONS };
   return undefined;
+}
+
+/** A user with their permission bits in one project. */
+export interface MemberAccess {
+  user: UserRow;
+  permissions: number;
+}
+
+/**
+ * A user and their rights in a project as they are now (work started on someone's behalf runs with them);
+ * undefined when the user is gone or the project is hidden from them.
+ */
+export async function findMemberAccess(
+  findUser: (userId: number) => Promise<UserRow | undefined>,
+  projects: Pick<ProjectsRepository, 'findWithRole'>,
+  userId: number,
+  projectId: number,
+): Promise<MemberAccess | undefined> {
+  const user = await findUser(userId);
+  const access = user ? await findProjectAccess(projects, user, projectId) : undefined;
+  return user && access ? { user, permissions: access.permissions } : undefined;
 }
 
 /** What the caller may do in a project: the member's role, or every bit for an admin. */

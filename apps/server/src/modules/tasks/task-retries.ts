@@ -3,6 +3,8 @@ import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../errors.ts';
+import { Permission, hasPermissions } from '@gantry/contract';
+import type { MemberAccess } from '../projects/projects.service.ts';
 import type { TemplatesService } from '../templates/templates.service.ts';
 import type { CreateTask, CreateTaskInput, TaskOrigin } from './task-creation.ts';
 import type { TaskOutput } from './task-output.ts';
@@ -21,8 +23,8 @@ interface TaskRetriesDeps {
    * (services.ts) wakes it when `retry` made one.
    */
   createTask: CreateTask;
-  /** Who the retry is made for: the failed task's user with their current rights, or its schedule or integration. */
-  originOf(task: TaskRow): Promise<TaskOrigin | undefined>;
+  /** A user and their rights in the project now; undefined when either is gone or the project is hidden from them. */
+  findMember(userId: number, projectId: number): Promise<MemberAccess | undefined>;
   output: TaskOutput;
   clock: Clock;
   logger: FastifyBaseLogger;
@@ -43,6 +45,20 @@ export function createTaskRetries(deps: TaskRetriesDeps) {
       .write(task, [line])
       .catch((error: unknown) => deps.logger.warn({ err: error, taskId: task.id }, 'retry line not written'));
 
+  /**
+   * Who the retry is made for: the failed task's user with their rights now (undefined once they may no longer
+   * run tasks here), or the schedule or integration that made it.
+   */
+  async function originOf(task: TaskRow): Promise<TaskOrigin | undefined> {
+    if (task.user_id === null)
+      return {
+        ...(task.schedule_id === null ? {} : { scheduleId: task.schedule_id }),
+        ...(task.integration_id === null ? {} : { integrationId: task.integration_id }),
+      };
+    const member = await deps.findMember(task.user_id, task.project_id);
+    return member && hasPermissions(member.permissions, Permission.runProjectTasks) ? member : undefined;
+  }
+
   /** Makes the retry due on `failed` unless another node did; resolves to whether this call made one. */
   async function retry(failed: TaskRow): Promise<boolean> {
     const due = failed.retry_due;
@@ -50,7 +66,7 @@ export function createTaskRetries(deps: TaskRetriesDeps) {
     const firstTaskId = failed.retry_of_task_id ?? failed.id;
     const attempt = failed.retry_attempt + 1;
     const label = `Retry ${attempt} of ${failed.retry_limit}`;
-    const origin = await deps.originOf(failed);
+    const origin = await originOf(failed);
     let created: number | undefined;
     let refusal: string | undefined;
     if (!origin) refusal = 'who started the task may no longer run tasks in this project';

@@ -27,6 +27,7 @@ import type { ApprovalWaiting, OwedAlert } from '../alerts/alert.ts';
 import type { ApprovalGates, GateSubject } from '../approvals/approval-gate.ts';
 import { createOwedAlert, type OwedAlertStore } from '../approvals/owed-alert.ts';
 import type { EventsService } from '../events/events.service.ts';
+import type { MemberAccess } from '../projects/projects.service.ts';
 import { listStatsEntries, resolveStatsRange } from '../tasks/stats-days.ts';
 import type { TaskOrigin } from '../tasks/task-creation.ts';
 import type { TaskRow } from '../tasks/tasks.table.ts';
@@ -53,7 +54,7 @@ interface WorkflowRunsDeps {
   /** What a task published (its outputs), read when its step ends. */
   listTaskOutputs(taskId: number): Promise<TaskOutputValues>;
   /** The user's current rights in the project, or undefined when they are no member any more. */
-  originOf(userId: number, projectId: number): Promise<TaskOrigin | undefined>;
+  findMember(userId: number, projectId: number): Promise<MemberAccess | undefined>;
   events: EventsService;
   gates: ApprovalGates;
   /** Tells the project's alert channels that an approval step waits once `owed` is claimed; must not throw or wait. */
@@ -251,7 +252,7 @@ export function createWorkflowRuns(deps: WorkflowRunsDeps) {
    */
   async function originOfRun(run: WorkflowRunRow): Promise<TaskOrigin | undefined> {
     if (run.user_id !== null) {
-      const origin = await deps.originOf(run.user_id, run.project_id);
+      const origin = await deps.findMember(run.user_id, run.project_id);
       return origin && hasPermissions(origin.permissions ?? 0, Permission.runProjectTasks) ? origin : undefined;
     }
     if (run.schedule_id !== null) return { scheduleId: run.schedule_id };
