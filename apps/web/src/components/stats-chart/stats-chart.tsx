@@ -13,7 +13,7 @@ import type { StatsEntry } from '@gantry/contract';
 import { getErrorMessage } from '../../lib/api-client.ts';
 import { ChoiceToggle } from '../choice-toggle.tsx';
 import { useElementSize } from '../use-element-size.ts';
-import { STATS_RANGES, STATS_STATUSES, getNiceMax, toStatsDays } from './stats-days.ts';
+import { STATS_RANGES, STATS_STATUSES, getNiceMax, listAxisTicks, toStatsDays } from './stats-days.ts';
 import type { StatsDay, StatsRange, StatsStatus } from './stats-days.ts';
 
 const CHART_HEIGHT = 180;
@@ -57,14 +57,16 @@ function StatsBars({ days, label }: { days: StatsDay[]; label: string }) {
     <Box ref={ref} sx={{ position: 'relative', width: '100%', height: CHART_HEIGHT }}>
       {width > 0 ? (
         <svg width={width} height={CHART_HEIGHT} role="img" aria-label={label} onMouseLeave={() => setHovered(null)}>
-          {[0, 0.5, 1].map((fraction) => {
+          {listAxisTicks(max).map(({ fraction, label: count }) => {
             const y = PLOT_TOP + plotHeight - fraction * plotHeight + 0.5;
             return (
               <g key={fraction}>
                 <line x1={AXIS_WIDTH} x2={width} y1={y} y2={y} stroke={theme.palette.divider} />
-                <text x={AXIS_WIDTH - 6} y={y + 4} textAnchor="end" fontSize={11} fill={theme.palette.text.secondary}>
-                  {Math.round(max * fraction)}
-                </text>
+                {count === undefined ? null : (
+                  <text x={AXIS_WIDTH - 6} y={y + 4} textAnchor="end" fontSize={11} fill={theme.palette.text.secondary}>
+                    {count}
+                  </text>
+                )}
               </g>
             );
           })}

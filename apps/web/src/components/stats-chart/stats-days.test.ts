@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { getNiceMax, getStatsStart, toStatsDays } from './stats-days.ts';
+import { getNiceMax, getStatsStart, listAxisTicks, toStatsDays } from './stats-days.ts';
 
 describe('stats days', () => {
   const now = new Date('2026-03-10T15:00:00Z');
@@ -18,5 +18,18 @@ describe('stats days', () => {
 
   it('rounds the axis to 1, 2 or 5 times a power of ten', () => {
     expect([0, 1, 2, 3, 7, 12, 51, 200].map(getNiceMax)).toEqual([1, 1, 2, 5, 10, 20, 100, 200]);
+  });
+});
+
+describe('listAxisTicks', () => {
+  it('labels the bottom, middle and top lines with whole counts only', () => {
+    expect(listAxisTicks(2).map((tick) => tick.label)).toEqual([0, 1, 2]);
+    expect(listAxisTicks(1).map((tick) => tick.label)).toEqual([0, undefined, 1]);
+    expect(listAxisTicks(5).map((tick) => tick.label)).toEqual([0, undefined, 5]);
+    expect(listAxisTicks(50).map((tick) => [tick.fraction, tick.label])).toEqual([
+      [0, 0],
+      [0.5, 25],
+      [1, 50],
+    ]);
   });
 });

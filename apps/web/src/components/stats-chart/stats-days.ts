@@ -38,6 +38,17 @@ export function toStatsDays(entries: readonly StatsEntry[]): StatsDay[] {
 }
 
 /** A round axis maximum at or above the largest day: 1, 2, 5, 10, 20, 50... */
+/**
+ * The chart's horizontal lines (bottom, middle, top) as fractions of its height, each with the count it
+ * stands for; a line where no whole count falls (the middle of 0..1 or 0..5) is drawn without a label.
+ */
+export function listAxisTicks(max: number): { fraction: number; label: number | undefined }[] {
+  return [0, 0.5, 1].map((fraction) => {
+    const count = max * fraction;
+    return { fraction, label: Number.isInteger(count) ? count : undefined };
+  });
+}
+
 export function getNiceMax(value: number): number {
   if (value <= 1) return 1;
   const magnitude = 10 ** Math.floor(Math.log10(value));
