@@ -252,8 +252,8 @@ export function createWorkflowRuns(deps: WorkflowRunsDeps) {
    */
   async function originOfRun(run: WorkflowRunRow): Promise<TaskOrigin | undefined> {
     if (run.user_id !== null) {
-      const origin = await deps.findMember(run.user_id, run.project_id);
-      return origin && hasPermissions(origin.permissions ?? 0, Permission.runProjectTasks) ? origin : undefined;
+      const member = await deps.findMember(run.user_id, run.project_id);
+      return member && hasPermissions(member.permissions, Permission.runProjectTasks) ? member : undefined;
     }
     if (run.schedule_id !== null) return { scheduleId: run.schedule_id };
     if (run.integration_id !== null) return { integrationId: run.integration_id };
