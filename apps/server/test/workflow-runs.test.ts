@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
+import { addProjectMembers, createProjectFixture, type ProjectFixture } from './task-fixture.ts';
 import {
   type Edge,
   type RunDetail,
@@ -194,6 +194,24 @@ describe.each(dialects)('workflow runs on %s', (dialect) => {
     const task = (await send('GET', `/tasks/${after.task_id}`)).body as { environment: string; message: string };
     expect(JSON.parse(task.environment)).toEqual({ ref: 'v1.2' });
     expect(task.message).toBe(`Workflow run ${run.id}, step after`);
+  });
+
+  it('starts no later step for a starter who may no longer run tasks, and says so on the step', async () => {
+    const { starter } = await addProjectMembers(t, p.base, `wfdemote-${dialect}`, { starter: 'task_runner' });
+    const id = await createWorkflow(
+      [{ key: 'pause', kind: 'wait', seconds: 1 }, ok('after')],
+      [{ from: 'pause', to: 'after', on: 'success' }],
+    );
+    const started = await startRun(id, {}, starter.cookie);
+    const demoted = await send('PUT', `/users/${starter.id}`, { role: 'guest' });
+    expect(demoted.status, demoted.text).toBe(204);
+    const run = await waitForRun(id, started.id, ended);
+    const after = run.steps.find((step) => step.key === 'after')!;
+    expect(after).toMatchObject({
+      status: 'failed',
+      task_id: null,
+      message: 'Who started the run may no longer run tasks in this project',
+    });
   });
 
   it('stops a run: its running task is stopped and its other steps never start', async () => {
