@@ -38,6 +38,22 @@ describe.each(dialects)('retries of failed tasks on %s', (dialect) => {
     }
   }
 
+  /** Runs every node's retry sweep once with this server's clock `ms` ahead, then sets the clock back. */
+  async function sweepLater(ms: number): Promise<void> {
+    offsetMs += ms;
+    try {
+      await t.runtime.services.retrySweep.round();
+    } finally {
+      offsetMs -= ms;
+    }
+  }
+  /** Waits until the task's log says a retry is due (the after-task work writes it just after the final status). */
+  async function waitForLine(taskId: number, line: string): Promise<void> {
+    const deadline = Date.now() + 10_000;
+    while (!(await p.output(taskId)).includes(line) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+
   beforeAll(async () => {
     t = await createTestApp(dialect, {}, { clock });
     p = await createProjectFixture(t, {
@@ -91,12 +107,7 @@ describe.each(dialects)('retries of failed tasks on %s', (dialect) => {
     await p.waitForStatus(taskId, ['running']);
     expect((await send('POST', `/tasks/${taskId}/stop`, {})).status).toBe(204);
     await p.waitForStatus(taskId, ['stopped']);
-    offsetMs += 120_000;
-    try {
-      await t.runtime.services.retrySweep.round();
-    } finally {
-      offsetMs -= 120_000;
-    }
+    await sweepLater(120_000);
     expect(await tasksOf(templateId)).toHaveLength(1);
   });
 
@@ -104,10 +115,7 @@ describe.each(dialects)('retries of failed tasks on %s', (dialect) => {
     const templateId = await p.createTemplate({ playbook: 'fail.sh', retries: 1, retry_delay_seconds: 60 });
     const first = await p.runTask(templateId);
     await p.waitForStatus(first, ['error']);
-    // The after-task work records the due retry just after the final status.
-    const deadline = Date.now() + 10_000;
-    while (!(await p.output(first)).includes('Retry 1 of 1 in 60 seconds.') && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitForLine(first, 'Retry 1 of 1 in 60 seconds.');
     await t.runtime.services.retrySweep.round();
     expect(await tasksOf(templateId)).toHaveLength(1);
     expect(await p.output(first)).toContain('Retry 1 of 1 in 60 seconds.');
@@ -122,12 +130,7 @@ describe.each(dialects)('retries of failed tasks on %s', (dialect) => {
       await other.runtime.close();
     }
     // The first server, its clock past the delay too, finds nothing left to make.
-    offsetMs += 61_000;
-    try {
-      await t.runtime.services.retrySweep.round();
-    } finally {
-      offsetMs -= 61_000;
-    }
+    await sweepLater(61_000);
     const tasks = await waitForTasks(templateId, 2, ['error']);
     expect(tasks.map((x) => [x.retry_of_task_id, x.retry_attempt])).toEqual([
       [null, 0],
@@ -145,17 +148,10 @@ describe.each(dialects)('retries of failed tasks on %s', (dialect) => {
     expect(started.status).toBe(201);
     const first = (started.body as { id: number }).id;
     await p.waitForStatus(first, ['error']);
-    const deadline = Date.now() + 10_000;
-    while (!(await p.output(first)).includes('Retry 1 of 1 in 60 seconds.') && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitForLine(first, 'Retry 1 of 1 in 60 seconds.');
     const demoted = await send('PUT', `/users/${runner.id}`, { role: 'guest' });
     expect(demoted.status).toBe(204);
-    offsetMs += 61_000;
-    try {
-      await t.runtime.services.retrySweep.round();
-    } finally {
-      offsetMs -= 61_000;
-    }
+    await sweepLater(61_000);
     expect(await tasksOf(templateId)).toHaveLength(1);
     expect(await p.output(first)).toContain(
       'Retry 1 of 1 not made: who started the task may no longer run tasks in this project.',
