@@ -126,6 +126,15 @@ describe.each(dialects)('workflow run stats on %s', (dialect) => {
     const badEnd = await send('GET', `/workflows/${id}/stats?end=2026-1-1`);
     expect(badEnd.status).toBe(400);
     expect(badEnd.body).toMatchObject({ error: 'Invalid end date' });
+    const noDay = await send('GET', `/workflows/${id}/stats?start=2026-02-30`);
+    expect(noDay.status).toBe(400);
+    expect(noDay.body).toMatchObject({ error: 'Invalid start date' });
+    const ages = await send('GET', `/workflows/${id}/stats?start=0001-01-01&end=9999-12-31`);
+    expect(ages.status).toBe(400);
+    expect(ages.body).toMatchObject({ error: 'Stats cover at most 3660 days' });
+    const templateAges = await send('GET', `/templates/${templates.ok}/stats?start=0001-01-01`);
+    expect(templateAges.status).toBe(400);
+    expect(templateAges.body).toMatchObject({ error: 'Stats cover at most 3660 days' });
   });
 });
 

@@ -1,15 +1,32 @@
 import type { StatsEntry, TaskStatOutcome } from '@gantry/contract';
 import { toTimestamp } from '../../clock.ts';
+import { validationFailed } from '../../errors.ts';
 
 const DAY_MS = 86_400_000;
 
 /** A day's finished tasks or workflow runs by the outcomes the stats chart shows. */
 export type DayStatusCounts = { day: string } & Record<TaskStatOutcome, number>;
 
-/** The days a stats request covers: `end` defaults to today, `start` to 30 days before `end`. */
+/** Days one stats answer may cover: ten years, each answered with an entry of its own. */
+const MAX_STATS_DAYS = 3660;
+
+/** The day a YYYY-MM-DD names, or the 400 of a date that is no day of the calendar (2026-13-45, 2026-02-30). */
+function parseDay(day: string, error: string): number {
+  const time = Date.parse(`${day}T00:00:00Z`);
+  if (Number.isNaN(time) || toTimestamp(new Date(time)).slice(0, 10) !== day) throw validationFailed(error);
+  return time;
+}
+
+/**
+ * The days a stats request covers: `end` defaults to today, `start` to 30 days before `end`; a range longer
+ * than MAX_STATS_DAYS is refused, since every day of it is answered.
+ */
 export function resolveStatsRange(now: Date, query: { start?: string | undefined; end?: string | undefined }) {
   const end = query.end ?? toTimestamp(now).slice(0, 10);
-  const start = query.start ?? toTimestamp(new Date(Date.parse(`${end}T00:00:00Z`) - 30 * DAY_MS)).slice(0, 10);
+  const endTime = parseDay(end, 'Invalid end date');
+  const start = query.start ?? toTimestamp(new Date(endTime - 30 * DAY_MS)).slice(0, 10);
+  if ((endTime - parseDay(start, 'Invalid start date')) / DAY_MS >= MAX_STATS_DAYS)
+    throw validationFailed(`Stats cover at most ${MAX_STATS_DAYS} days`);
   return { start, end };
 }
 
