@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createPlacer } from '../src/modules/runners/runner-placement.ts';
 import type { RunnerRow } from '../src/modules/runners/runners.table.ts';
 import { canStart, countStarted, installationLimit, loadOf } from '../src/modules/tasks/dispatch-rules.ts';
-import type { QueuedTaskRow, StartedTaskRow } from '../src/modules/tasks/tasks.table.ts';
+import type { QueuedTaskRow, StartedTaskCount } from '../src/modules/tasks/tasks.table.ts';
 
 function queued(overrides: Partial<QueuedTaskRow> = {}): QueuedTaskRow {
   return {
@@ -16,8 +16,9 @@ function queued(overrides: Partial<QueuedTaskRow> = {}): QueuedTaskRow {
   };
 }
 
-function started(overrides: Partial<StartedTaskRow> = {}): StartedTaskRow {
-  return { id: 1, project_id: 1, template_id: 10, status: 'running', runner_id: null, node_id: null, ...overrides };
+/** Started tasks of one project, template and runner: one unless told how many. */
+function started(overrides: Partial<StartedTaskCount> = {}): StartedTaskCount {
+  return { project_id: 1, template_id: 10, runner_id: null, count: 1, ...overrides };
 }
 
 function runner(overrides: Partial<RunnerRow> = {}): RunnerRow {
@@ -48,7 +49,7 @@ describe('canStart', () => {
   });
 
   it('treats an installation limit of 0 or less as no limit', () => {
-    const load = loadOf(Array.from({ length: 500 }, (_, i) => started({ id: i, template_id: 1000 + i })));
+    const load = loadOf(Array.from({ length: 500 }, (_, i) => started({ template_id: 1000 + i })));
     expect(canStart(load, queued(), installationLimit(0))).toBe('start');
     expect(canStart(load, queued(), installationLimit(-1))).toBe('start');
   });
@@ -59,6 +60,20 @@ describe('canStart', () => {
     expect(canStart(load, queued({ project_id: 1, max_parallel_tasks: 3 }), Infinity)).toBe('start');
     expect(canStart(load, queued({ project_id: 2, template_id: 21, max_parallel_tasks: 1 }), Infinity)).toBe('start');
     expect(canStart(load, queued({ project_id: 1, max_parallel_tasks: 0 }), Infinity)).toBe('start');
+  });
+
+  it('adds up started tasks counted together, as the store counts them', () => {
+    const load = loadOf([
+      started({ count: 2 }),
+      started({ template_id: 11, count: 1 }),
+      started({ project_id: 2, count: 4 }),
+    ]);
+    expect(load.total).toBe(7);
+    expect(canStart(load, queued({ project_id: 1, template_id: 12, max_parallel_tasks: 3 }), Infinity)).toBe(
+      'project_full',
+    );
+    expect(canStart(load, queued({ project_id: 1, template_id: 12, max_parallel_tasks: 4 }), Infinity)).toBe('start');
+    expect(canStart(load, queued({ project_id: 3, template_id: 30 }), 7)).toBe('installation_full');
   });
 
   it('holds a task of a one-at-a-time template while another task of it is started', () => {
@@ -111,9 +126,25 @@ describe('runner placement', () => {
     ];
     const place = createPlacer({
       runners,
-      active: [started({ runner_id: 1 }), started({ id: 2, runner_id: 2 })],
+      active: [started({ runner_id: 1 }), started({ runner_id: 2 })],
       useRemoteRunner: true,
       isAlive: (r) => r.touched !== null,
+      lastAssigned: new Map(),
+    });
+    expect(place(queued())).toBe(2);
+    expect(place(queued({ id: 101 }))).toBeNull();
+  });
+
+  it('counts the started tasks of each runner as the store groups them', () => {
+    const place = createPlacer({
+      runners: [runner({ id: 1, max_parallel_tasks: 3 }), runner({ id: 2, max_parallel_tasks: 3 })],
+      active: [
+        started({ runner_id: 1, count: 2 }),
+        started({ template_id: 11, runner_id: 1, count: 1 }),
+        started({ runner_id: 2, count: 2 }),
+      ],
+      useRemoteRunner: true,
+      isAlive: alive,
       lastAssigned: new Map(),
     });
     expect(place(queued())).toBe(2);

@@ -113,6 +113,7 @@ describe.each(dialects)('query plans of the growing tables on %s', (dialect) => 
     await tasks.listForTemplate(projectId, templateId, 1000, { status: 'success' });
     await tasks.listLastPerTemplate(projectId, templateIds);
     await tasks.listByIds(projectId, [newest.id]);
+    await tasks.countStarted();
     await tasks.find(projectId, newest.id);
     await tasks.listStatCounts(projectId, templateId, '2030-01-01', '2030-12-31');
     await tasks.listStatCounts(projectId, templateId, '2030-01-01', '2030-12-31', year.userIds[0]);

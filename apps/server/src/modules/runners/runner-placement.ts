@@ -2,13 +2,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import type { TaskPlacement } from '../tasks/task-dispatcher.ts';
-import type { QueuedTaskRow, StartedTaskRow, TaskRow } from '../tasks/tasks.table.ts';
+import type { QueuedTaskRow, StartedTaskCount, TaskRow } from '../tasks/tasks.table.ts';
 import type { RunnersRepository } from './runners.repository.ts';
 import type { RunnerRow } from './runners.table.ts';
 
 export interface PlacementInput {
   runners: readonly RunnerRow[];
-  active: readonly StartedTaskRow[];
+  active: readonly Pick<StartedTaskCount, 'runner_id' | 'count'>[];
   useRemoteRunner: boolean;
   /** Whether the runner has called the server recently enough to be handed work. */
   isAlive(runner: RunnerRow): boolean;
@@ -24,8 +24,8 @@ export interface PlacementInput {
  */
 export function createPlacer(input: PlacementInput): (task: QueuedTaskRow) => number | 'local' | null {
   const load = new Map<number, number>();
-  for (const task of input.active)
-    if (task.runner_id !== null) load.set(task.runner_id, (load.get(task.runner_id) ?? 0) + 1);
+  for (const group of input.active)
+    if (group.runner_id !== null) load.set(group.runner_id, (load.get(group.runner_id) ?? 0) + group.count);
   let turn = Math.max(0, ...input.lastAssigned.values());
 
   function pick(candidates: readonly RunnerRow[]): RunnerRow | undefined {

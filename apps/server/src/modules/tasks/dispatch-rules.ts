@@ -1,4 +1,4 @@
-import type { QueuedTaskRow, StartedTaskRow } from './tasks.table.ts';
+import type { QueuedTaskRow, StartedTaskCount } from './tasks.table.ts';
 
 /** What is started at one moment of a dispatch round, counted the way the limits count it. */
 export interface StartedLoad {
@@ -13,18 +13,18 @@ export interface StartedLoad {
  */
 export type StartVerdict = 'start' | 'installation_full' | 'project_full' | 'template_busy';
 
-type Counted = Pick<StartedTaskRow, 'project_id' | 'template_id'>;
+type Counted = Pick<StartedTaskCount, 'project_id' | 'template_id'>;
 
-/** Adds one started task to the load. */
-export function countStarted(load: StartedLoad, task: Counted): void {
-  load.total += 1;
-  load.perProject.set(task.project_id, (load.perProject.get(task.project_id) ?? 0) + 1);
-  load.perTemplate.set(task.template_id, (load.perTemplate.get(task.template_id) ?? 0) + 1);
+/** Adds started tasks of one project and template to the load (one, unless told how many). */
+export function countStarted(load: StartedLoad, task: Counted, count = 1): void {
+  load.total += count;
+  load.perProject.set(task.project_id, (load.perProject.get(task.project_id) ?? 0) + count);
+  load.perTemplate.set(task.template_id, (load.perTemplate.get(task.template_id) ?? 0) + count);
 }
 
-export function loadOf(started: readonly Counted[]): StartedLoad {
+export function loadOf(started: readonly (Counted & Pick<StartedTaskCount, 'count'>)[]): StartedLoad {
   const load: StartedLoad = { total: 0, perProject: new Map(), perTemplate: new Map() };
-  for (const task of started) countStarted(load, task);
+  for (const group of started) countStarted(load, group, group.count);
   return load;
 }
 

@@ -3,14 +3,14 @@ import type { Audience } from '../../live/live-hub.ts';
 import { canStart, countStarted, installationLimit, loadOf } from './dispatch-rules.ts';
 import type { TaskStatuses } from './task-statuses.ts';
 import type { TasksRepository } from './tasks.repository.ts';
-import type { QueuedTaskRow, StartedTaskRow, TaskRow } from './tasks.table.ts';
+import type { QueuedTaskRow, StartedTaskCount, TaskRow } from './tasks.table.ts';
 
 /**
  * Where tasks run: in this process or on a remote runner. `plan` is asked once per dispatch round and
  * returns the placement of each queued task: 'local', a runner id, or null to keep it queued.
  */
 export interface TaskPlacement {
-  plan(active: readonly StartedTaskRow[]): Promise<(task: QueuedTaskRow) => number | 'local' | null>;
+  plan(active: readonly StartedTaskCount[]): Promise<(task: QueuedTaskRow) => number | 'local' | null>;
   /** A task was handed to a runner, or a runner's task changed status (stop, confirm): tell that runner. */
   notify(runnerId: number, taskId: number, change: 'assigned' | 'changed' | 'force_stop'): void;
 }
@@ -40,12 +40,12 @@ export function createTaskDispatcher(deps: TaskDispatcherDeps) {
   let closed = false;
 
   /**
-   * One dispatch round: counts the started tasks, then walks the queue in order, a page at a time and
+   * One dispatch round: counts the started tasks (by project, template and runner), then walks the queue in order, a page at a time and
    * only while there is room, claiming each task that the limits allow (the claim is a conditional
    * update, so a task starts once even when several rounds or servers race for it).
    */
   async function dispatch(): Promise<void> {
-    const active = await deps.tasks.listStarted();
+    const active = await deps.tasks.countStarted();
     const load = loadOf(active);
     const limit = installationLimit(deps.maxParallelTasks);
     // Most wakes of a busy queue come while it is full: then the queue itself need not be read.

@@ -73,6 +73,14 @@ export interface QueuedTaskRow {
 }
 
 /** A started task, as the dispatcher counts it against the limits and the node sweep finds it. */
+/** Started tasks counted by project, template and runner: what a dispatch round needs of them. */
+export interface StartedTaskCount {
+  project_id: number;
+  template_id: number;
+  runner_id: number | null;
+  count: number;
+}
+
 export interface StartedTaskRow {
   id: number;
   project_id: number;
