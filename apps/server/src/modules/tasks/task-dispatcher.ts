@@ -40,9 +40,10 @@ export function createTaskDispatcher(deps: TaskDispatcherDeps) {
   let closed = false;
 
   /**
-   * One dispatch round: counts the started tasks (by project, template and runner), then walks the queue in order, a page at a time and
-   * only while there is room, claiming each task that the limits allow (the claim is a conditional
-   * update, so a task starts once even when several rounds or servers race for it).
+   * One dispatch round: counts the started tasks (by project, template and runner), then walks the
+   * queue in order, a page at a time and only while there is room, claiming each task that the limits
+   * allow (the claim is a conditional update, so a task starts once even when several rounds or
+   * servers race for it).
    */
   async function dispatch(): Promise<void> {
     const active = await deps.tasks.countStarted();

@@ -72,7 +72,6 @@ export interface QueuedTaskRow {
   max_parallel_tasks: number;
 }
 
-/** A started task, as the dispatcher counts it against the limits and the node sweep finds it. */
 /** Started tasks counted by project, template and runner: what a dispatch round needs of them. */
 export interface StartedTaskCount {
   project_id: number;
@@ -81,6 +80,7 @@ export interface StartedTaskCount {
   count: number;
 }
 
+/** A started task, as the recovery after a restart and the node sweep find it. */
 export interface StartedTaskRow {
   id: number;
   project_id: number;
