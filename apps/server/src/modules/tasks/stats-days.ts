@@ -7,6 +7,11 @@ const DAY_MS = 86_400_000;
 /** A day's finished tasks or workflow runs by the outcomes the stats chart shows. */
 export type DayStatusCounts = { day: string } & Record<TaskStatOutcome, number>;
 
+/** A day's counts from the sums a stats query reads (PostgreSQL and MariaDB answer a sum as a string). */
+export function readDayStatusCounts(day: string, sums: Record<TaskStatOutcome, number | string>): DayStatusCounts {
+  return { day, success: Number(sums.success), failed: Number(sums.failed), stopped: Number(sums.stopped) };
+}
+
 /** Days one stats answer may cover: ten years, each answered with an entry of its own. */
 const MAX_STATS_DAYS = 3660;
 

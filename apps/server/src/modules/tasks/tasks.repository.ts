@@ -16,7 +16,7 @@ import { insertRow } from '../../db/insert.ts';
 import { lockForUpdate } from '../../db/row-lock.ts';
 import { addTaskStatCounts } from '../../db/task-stat-counts.ts';
 import { ALL_USERS, countStatDeltas, type CountedTask } from './task-stat-deltas.ts';
-import type { DayStatusCounts } from './stats-days.ts';
+import { readDayStatusCounts, type DayStatusCounts } from './stats-days.ts';
 import type { QueuedTaskRow, StartedTaskCount, StartedTaskRow, TaskRow } from './tasks.table.ts';
 
 /** The finished statuses the stats chart counts under an outcome (a rejected plan counts as stopped). */
@@ -365,12 +365,7 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
         .where('project_id', '=', projectId)
         .groupBy('created_day')
         .execute();
-      return rows.map((row) => ({
-        day: row.created_day,
-        success: Number(row.success),
-        failed: Number(row.failed),
-        stopped: Number(row.stopped),
-      }));
+      return rows.map((row) => readDayStatusCounts(row.created_day, row));
     },
 
     // History retention (task-retention.ts). Every statement touches finished tasks only and is

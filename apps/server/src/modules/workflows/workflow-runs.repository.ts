@@ -7,6 +7,7 @@ import { insertRow } from '../../db/insert.ts';
 import { projectRows } from '../../db/project-rows.ts';
 import { lockForUpdate } from '../../db/row-lock.ts';
 import { addWorkflowRunStatCount } from '../../db/task-stat-counts.ts';
+import { readDayStatusCounts } from '../tasks/stats-days.ts';
 import type {
   EndedWorkflowRunStatus,
   WorkflowApprovalRow,
@@ -209,12 +210,7 @@ export function createWorkflowRunsRepository(db: Db, dialect: Dialect) {
         .where('project_id', '=', projectId)
         .groupBy('start_day')
         .execute();
-      return rows.map((row) => ({
-        day: row.start_day,
-        success: Number(row.success),
-        failed: Number(row.failed),
-        stopped: Number(row.stopped),
-      }));
+      return rows.map((row) => readDayStatusCounts(row.start_day, row));
     },
   };
 }
