@@ -30,15 +30,14 @@ export const BACKUP_MAX_ITEMS = 5000;
 const NAME_MAX = 255;
 const BIG_TEXT_MAX = 1024 * 1024;
 
-const name = () =>
-  z
-    .string({ error: 'must be a string' })
-    .trim()
-    .min(1, 'is required')
-    .max(NAME_MAX, `must be at most ${NAME_MAX} characters`);
+const text = (max: number) => z.string({ error: 'must be a string' }).max(max, `must be at most ${max} characters`);
+/** Text without its surrounding white space, at most `max` characters once trimmed. */
+const trimmedText = (max: number) =>
+  z.string({ error: 'must be a string' }).trim().max(max, `must be at most ${max} characters`);
+const requiredTrimmedText = (max: number) => trimmedText(max).min(1, 'is required');
+const name = () => requiredTrimmedText(NAME_MAX);
 /** A reference to another object of the backup, by its name. */
 const reference = () => name().nullish();
-const text = (max: number) => z.string({ error: 'must be a string' }).max(max, `must be at most ${max} characters`);
 /** A branch reaches git's command line: a backup may not carry one git would read as an option. */
 const gitBranch = text(NAME_MAX).refine(isGitBranchName, GIT_BRANCH_INVALID).nullish();
 const flag = () =>
@@ -97,12 +96,7 @@ export const BackupKey = z.object({
 
 export const BackupRepository = z.object({
   name: name(),
-  git_url: z
-    .string({ error: 'must be a string' })
-    .trim()
-    .min(1, 'is required')
-    .max(2048, 'must be at most 2048 characters')
-    .refine((url) => getGitUrlType(url) !== undefined, INCORRECT_URL_MESSAGE),
+  git_url: requiredTrimmedText(2048).refine((url) => getGitUrlType(url) !== undefined, INCORRECT_URL_MESSAGE),
   git_branch: gitBranch,
   ssh_key: name(),
 });
@@ -171,10 +165,7 @@ export type BackupApproval = z.output<typeof BackupApproval>;
 
 export const BackupTemplate = z.object({
   name: name(),
-  app: z
-    .string({ error: 'must be a string' })
-    .trim()
-    .max(64, 'must be at most 64 characters')
+  app: trimmedText(64)
     .nullish()
     .transform((v) => v || 'ansible'),
   type: TemplateType.nullish().transform((v) => v ?? ''),
