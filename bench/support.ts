@@ -5,10 +5,10 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../apps/server/src/app.ts';
-import { ensureFirstAdmin } from '../apps/server/src/bootstrap-admin.ts';
-import { loadConfig, readTestEnvironment, type Config, type ConfigInput } from '../apps/server/src/config.ts';
+import type { Config, ConfigInput } from '../apps/server/src/config.ts';
 import type { Dialect } from '../apps/server/src/db/database.ts';
-import { openRuntime, type Runtime } from '../apps/server/src/runtime.ts';
+import type { Runtime } from '../apps/server/src/runtime.ts';
+import { openLocalRuntime } from '../apps/server/test/local-runtime.ts';
 import { createTestDatabase } from '../apps/server/test/test-databases.ts';
 
 export const median = (values: number[]) => {
@@ -53,24 +53,13 @@ export function spawnAndWait(command: string, args: string[]): Promise<void> {
 const BENCH_ADMIN_PASSWORD = 'bench-Pass-1';
 
 /** An installation's runtime in this process on `dataDir` with these settings, its first admin made. */
-async function openBenchRuntime(
-  dataDir: string,
-  overrides: ConfigInput,
-): Promise<{ config: Config; runtime: Runtime }> {
-  const config = loadConfig(
-    {
-      data_dir: dataDir,
-      log_level: 'silent',
-      admin_login: 'admin',
-      admin_password: BENCH_ADMIN_PASSWORD,
-      web_dist_dir: '/nonexistent',
-      ...overrides,
-    },
-    { PATH: readTestEnvironment().path },
-  );
-  const runtime = await openRuntime(config);
-  await ensureFirstAdmin(config, runtime.services.users);
-  return { config, runtime };
+function openBenchRuntime(dataDir: string, overrides: ConfigInput): Promise<{ config: Config; runtime: Runtime }> {
+  return openLocalRuntime({
+    data_dir: dataDir,
+    admin_login: 'admin',
+    admin_password: BENCH_ADMIN_PASSWORD,
+    ...overrides,
+  });
 }
 
 /** Serves an installation over HTTP on 127.0.0.1: its app, its port and the admin's session cookie. */

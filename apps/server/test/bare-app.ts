@@ -3,9 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../src/app.ts';
-import { ensureFirstAdmin } from '../src/bootstrap-admin.ts';
-import { loadConfig, readTestEnvironment, type ConfigInput } from '../src/config.ts';
-import { openRuntime } from '../src/runtime.ts';
+import type { ConfigInput } from '../src/config.ts';
+import { openLocalRuntime } from './local-runtime.ts';
 
 const BARE_ADMIN_PASSWORD = 'bare-Admin-pass1';
 
@@ -23,20 +22,13 @@ interface BareApp {
  */
 export async function openBareApp(overrides: ConfigInput): Promise<BareApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gantry-bare-'));
-  const config = loadConfig(
-    {
-      data_dir: dataDir,
-      web_dist_dir: '/nonexistent-web-dist',
-      log_level: 'silent',
-      admin_login: 'admin',
-      admin_password: BARE_ADMIN_PASSWORD,
-      admin_email: 'admin@example.com',
-      ...overrides,
-    },
-    { PATH: readTestEnvironment().path },
-  );
-  const runtime = await openRuntime(config);
-  await ensureFirstAdmin(config, runtime.services.users);
+  const { config, runtime } = await openLocalRuntime({
+    data_dir: dataDir,
+    admin_login: 'admin',
+    admin_password: BARE_ADMIN_PASSWORD,
+    admin_email: 'admin@example.com',
+    ...overrides,
+  });
   const app = await buildApp({ config, services: runtime.services, verifyResponses: true });
   return {
     readLoginOptions: async () => (await app.inject({ method: 'GET', url: '/api/auth/login' })).json<unknown>(),

@@ -6,10 +6,10 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import type { Clock } from '../src/clock.ts';
-import { ensureFirstAdmin } from '../src/bootstrap-admin.ts';
-import { loadConfig, readTestEnvironment, type ConfigInput } from '../src/config.ts';
+import type { ConfigInput } from '../src/config.ts';
 import type { Dialect } from '../src/db/database.ts';
-import { openRuntime, type Runtime } from '../src/runtime.ts';
+import type { Runtime } from '../src/runtime.ts';
+import { openLocalRuntime } from './local-runtime.ts';
 import { createTestDatabase, type TestDatabase } from './test-databases.ts';
 
 export const ADMIN_LOGIN = 'admin';
@@ -57,23 +57,19 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const database: TestDatabase = await createTestDatabase(dialect);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gantry-data-'));
-  const config = loadConfig(
+  const { config, runtime } = await openLocalRuntime(
     {
       db_dialect: dialect,
       db_url: database.url,
       data_dir: dataDir,
-      web_dist_dir: '/nonexistent-web-dist',
-      log_level: 'silent',
       admin_login: ADMIN_LOGIN,
       admin_password: ADMIN_PASSWORD,
       admin_email: 'admin@example.com',
       access_key_encryption: randomBytes(32).toString('base64'),
       ...overrides,
     },
-    { PATH: readTestEnvironment().path },
+    options.clock,
   );
-  const runtime = await openRuntime(config, options.clock);
-  await ensureFirstAdmin(config, runtime.services.users);
   const app = await buildApp({ config, services: runtime.services, verifyResponses: true });
   const secrets = new Set<string>([ADMIN_PASSWORD]);
 
