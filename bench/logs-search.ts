@@ -2,11 +2,9 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import type { Dialect } from '../apps/server/src/db/database.ts';
 import { deleteLogIndexRange, insertLogIndexRows } from '../apps/server/src/db/log-search-index.ts';
 import { toIndexedWords } from '../apps/server/src/modules/tasks/log-search-words.ts';
-import { generateYear } from './scale-year.ts';
-import { median, openBenchStore } from './support.ts';
+import { median, openStoreWithYear, readDialectFlag } from './support.ts';
 
 /**
  * Search across task logs (issue 16 point 2): fills a store with bench/scale-year.ts (a year of tasks and
@@ -32,9 +30,7 @@ const { values: flags } = parseArgs({
     hold: { type: 'string', default: '0' },
   },
 });
-const dialect = flags.db as Dialect;
-if (!['sqlite', 'postgres', 'mysql'].includes(dialect))
-  throw new Error(`--db must be sqlite, postgres or mysql, not ${flags.db}`);
+const dialect = readDialectFlag(flags.db);
 if (!['indexer', 'bulk'].includes(flags.index)) throw new Error(`--index must be indexer or bulk, not ${flags.index}`);
 const BULK = flags.index === 'bulk';
 const TASKS = Number(flags.tasks);
@@ -50,19 +46,11 @@ const load = () =>
     .map((n) => n.toFixed(1))
     .join(' ')}`;
 
-const installation = await openBenchStore(dialect, 'logs-search-bench-');
-const { runtime } = installation;
-const { db } = runtime.connection;
-
 let started = performance.now();
 let lastProgress = started;
-const year = await generateYear(db, dialect, {
-  projects: 20,
-  templates: 400,
+const { installation, db, year, seconds } = await openStoreWithYear(dialect, 'logs-search-bench-', {
   tasks: TASKS,
   lines: LINES,
-  users: 60,
-  now: new Date(),
   searchIndex: BULK,
   onProgress(message) {
     if (performance.now() - lastProgress < 30_000 && !message.startsWith('building')) return;
@@ -71,7 +59,7 @@ const year = await generateYear(db, dialect, {
   },
 });
 console.log(
-  `  ${dialect}: generated ${year.taskCount.toLocaleString('en')} tasks and ${year.lineCount.toLocaleString('en')} log lines${BULK ? ' with their search index' : ''} in ${((performance.now() - started) / 1000).toFixed(1)} s (${load()})`,
+  `  ${dialect}: generated ${year.taskCount.toLocaleString('en')} tasks and ${year.lineCount.toLocaleString('en')} log lines${BULK ? ' with their search index' : ''} in ${seconds.toFixed(1)} s (${load()})`,
 );
 
 // A rare line in some finished tasks of the first project, spread over the year.
@@ -117,7 +105,7 @@ const totalLines = Number(
 );
 if (!BULK) {
   started = performance.now();
-  await runtime.services.logIndexer.catchUp();
+  await installation.runtime.services.logIndexer.catchUp();
   const indexSeconds = (performance.now() - started) / 1000;
   console.log(
     `  index build by the indexer: ${totalLines.toLocaleString('en')} lines of finished tasks in ${indexSeconds.toFixed(1)} s = ${Math.round(totalLines / indexSeconds).toLocaleString('en')} lines/s (${load()})`,

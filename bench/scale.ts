@@ -3,11 +3,10 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { sql } from 'kysely';
-import type { Dialect } from '../apps/server/src/db/database.ts';
 import { createTaskRetention } from '../apps/server/src/modules/tasks/task-retention.ts';
 import { createTasksRepository } from '../apps/server/src/modules/tasks/tasks.repository.ts';
-import { generateYear, type GeneratedYear } from './scale-year.ts';
-import { openBenchStore, percentile } from './support.ts';
+import type { GeneratedYear } from './scale-year.ts';
+import { openStoreWithYear, percentile, readDialectFlag } from './support.ts';
 
 /**
  * A year of busy use on one box (issue 15): fills a store with bench/scale-year.ts at a small and a
@@ -31,9 +30,7 @@ const { values: flags } = parseArgs({
     'purge-seconds': { type: 'string', default: '60' },
   },
 });
-const dialect = flags.db as Dialect;
-if (!['sqlite', 'postgres', 'mysql'].includes(dialect))
-  throw new Error(`--db must be sqlite, postgres or mysql, not ${flags.db}`);
+const dialect = readDialectFlag(flags.db);
 const FULL_TASKS = Number(flags.tasks);
 const LINES_PER_TASK = flags.lines ? Number(flags.lines) / FULL_TASKS : 20;
 const BASELINE_TASKS = Number(flags.baseline);
@@ -149,25 +146,17 @@ interface Installation {
 }
 
 async function openInstallation(label: string, tasks: number): Promise<Installation> {
-  const installation = await openBenchStore(dialect, 'scaledata-data-');
-  const { runtime } = installation;
-  const { db } = runtime.connection;
   const started = performance.now();
   let lastReport = started;
-  const year = await generateYear(db, dialect, {
-    projects: 20,
-    templates: 400,
+  const { installation, db, year, seconds } = await openStoreWithYear(dialect, 'scaledata-data-', {
     tasks,
     lines: Math.round(tasks * LINES_PER_TASK),
-    users: 60,
-    now: new Date(),
     onProgress(message) {
       if (performance.now() - lastReport < 15_000) return;
       lastReport = performance.now();
       console.log(`      ... ${message} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
     },
   });
-  const seconds = (performance.now() - started) / 1000;
   console.log(
     `  ${label}: generated ${year.taskCount.toLocaleString('en')} tasks and ${year.lineCount.toLocaleString('en')} log lines on ${dialect} in ${seconds.toFixed(1)} s ` +
       `(${Math.round((year.taskCount + year.lineCount) / seconds).toLocaleString('en')} rows/s)`,

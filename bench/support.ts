@@ -10,6 +10,7 @@ import type { Dialect } from '../apps/server/src/db/database.ts';
 import type { Runtime } from '../apps/server/src/runtime.ts';
 import { openLocalRuntime } from '../apps/server/test/local-runtime.ts';
 import { createTestDatabase } from '../apps/server/test/test-databases.ts';
+import { generateYear, type YearOptions } from './scale-year.ts';
 
 export const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -20,6 +21,13 @@ export function percentile(values: number[], p: number): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+/** The store a benchmark's `--db` flag names; anything but sqlite, postgres or mysql is refused. */
+export function readDialectFlag(value: string): Dialect {
+  if (value !== 'sqlite' && value !== 'postgres' && value !== 'mysql')
+    throw new Error(`--db must be sqlite, postgres or mysql, not ${value}`);
+  return value;
 }
 
 /** The value of `--name value` on the command line. */
@@ -103,6 +111,23 @@ export async function openBenchStore(dialect: Dialect, dataDirPrefix: string) {
       await store.drop();
     },
   };
+}
+
+/**
+ * A bench store (openBenchStore) filled with bench/scale-year.ts's year of the scale issue's installation (20
+ * projects, 400 templates, 60 users, up to now); `year` sets its size and how it reports progress. `seconds` is
+ * how long the year took to write, the store's creation left out.
+ */
+export async function openStoreWithYear(
+  dialect: Dialect,
+  dataDirPrefix: string,
+  year: Pick<YearOptions, 'tasks' | 'lines' | 'searchIndex' | 'onProgress'>,
+) {
+  const installation = await openBenchStore(dialect, dataDirPrefix);
+  const { db } = installation.runtime.connection;
+  const started = performance.now();
+  const generated = await generateYear(db, dialect, { projects: 20, templates: 400, users: 60, now: new Date(), ...year });
+  return { installation, db, year: generated, seconds: (performance.now() - started) / 1000 };
 }
 
 /** A Gantry installation in this process on a temp SQLite store, with one project and a local scripts directory. */
