@@ -3,7 +3,7 @@ import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
 import { withRemoteRunner } from './runner-fixture.ts';
 import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
-import type { RunDetail, StepRun } from './workflow-run-fixture.ts';
+import { type Edge, type RunDetail, type StepRun, createWorkflowCalls } from './workflow-run-fixture.ts';
 
 const dialects = await listTestDialects();
 
@@ -36,30 +36,8 @@ describe.each(dialects)('workflow step outputs on %s', (dialect) => {
   const send = (method: string, url: string, body?: unknown, as = t.adminCookie) =>
     t.request(method, `${p.base}${url}`, { as, ...(body === undefined ? {} : { body }) });
 
-  let count = 0;
-  async function createWorkflow(steps: unknown[], edges: unknown[]): Promise<number> {
-    const created = await send('POST', '/workflows', { name: `Outputs ${++count}`, steps, edges });
-    expect(created.status, created.text).toBe(201);
-    return (created.body as { id: number }).id;
-  }
-
-  async function runToEnd(workflowId: number): Promise<RunDetail> {
-    const started = await send('POST', `/workflows/${workflowId}/runs`, {});
-    expect(started.status, started.text).toBe(201);
-    const runId = (started.body as RunDetail).id;
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      const response = await send('GET', `/workflows/${workflowId}/runs/${runId}`);
-      expect(response.status, response.text).toBe(200);
-      const run = response.body as RunDetail;
-      if (run.status !== 'running') {
-        expect(response.text).not.toContain(TOKEN);
-        return run;
-      }
-      if (Date.now() > deadline) throw new Error(`Run ${runId} did not end: ${response.text}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+  // The runs read here hold no TOKEN: it is one of the app's secrets (beforeAll), which no answer may hold.
+  const { createWorkflow, waitForRun, runToEnd } = createWorkflowCalls(t, () => p.base);
   const stepOf = (run: RunDetail, key: string) => run.steps.find((s) => s.key === key) as StepRun;
 
   /** A template step whose inputs are the named outputs of step `from`, each into the variable of its name. */
@@ -74,7 +52,7 @@ describe.each(dialects)('workflow step outputs on %s', (dialect) => {
     { key: 'build', kind: 'template', template_id: templates.build, outputs: ['artifact', 'token', 'count'] },
     { ...stepTakingOutputs('deploy', templates.deploy, 'build', ['artifact', 'token', 'count']), ...deployExtra },
   ];
-  const releaseEdges = [{ from: 'build', to: 'deploy', on: 'success' }];
+  const releaseEdges: Edge[] = [{ from: 'build', to: 'deploy', on: 'success' }];
 
   beforeAll(async () => {
     t.runtime.services.workflowRuns.beginSweep();
@@ -178,7 +156,7 @@ describe.each(dialects)('workflow step outputs on %s', (dialect) => {
 
   it('a retried run keeps the outputs of the steps it keeps, and the steps run again take them', async () => {
     const workflowId = await createWorkflow(
-      [releaseSteps()[0], stepTakingOutputs('gate', templates.gate, 'build', ['artifact'])],
+      [releaseSteps()[0]!, stepTakingOutputs('gate', templates.gate, 'build', ['artifact'])],
       [{ from: 'build', to: 'gate', on: 'success' }],
     );
     const first = await runToEnd(workflowId);
@@ -186,12 +164,7 @@ describe.each(dialects)('workflow step outputs on %s', (dialect) => {
     p.commit({ 'gate.sh': 'echo "gate args: $*"\n' }, 'Open the gate');
     const retried = await send('POST', `/workflows/${workflowId}/runs/${first.id}/retry`, {});
     expect(retried.status, retried.text).toBe(201);
-    const runId = (retried.body as RunDetail).id;
-    let run = retried.body as RunDetail;
-    for (const deadline = Date.now() + 60_000; run.status === 'running' && Date.now() < deadline;) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      run = (await send('GET', `/workflows/${workflowId}/runs/${runId}`)).body as RunDetail;
-    }
+    const run = await waitForRun(workflowId, (retried.body as RunDetail).id);
     expect(run.status, JSON.stringify(run)).toBe('success');
     expect(stepOf(run, 'build')).toMatchObject({
       task_id: stepOf(first, 'build').task_id,

@@ -30,6 +30,51 @@ export interface RunDetail {
 export type Step = Record<string, unknown> & { key: string };
 export type Edge = { from: string; to: string; on: 'success' | 'failure' | 'always' };
 
+/**
+ * What run tests do with the workflows of one project, as admin: `projectBase` is read at each call, since the
+ * project is made in a beforeAll. Workflows are named "Workflow 1", "Workflow 2", and so on.
+ */
+export function createWorkflowCalls(t: TestApp, projectBase: () => string) {
+  let workflowCount = 0;
+  const runUrl = (workflowId: number) => `${projectBase()}/workflows/${workflowId}/runs`;
+
+  async function startRun(workflowId: number, body?: unknown, as = t.adminCookie): Promise<RunDetail> {
+    const started = await t.request('POST', runUrl(workflowId), { as, ...(body === undefined ? {} : { body }) });
+    expect(started.status, started.text).toBe(201);
+    return started.body as RunDetail;
+  }
+
+  /** Reads the run until it has ended, through `app` (another node of the store, say). */
+  async function waitForRun(workflowId: number, runId: number, app = t): Promise<RunDetail> {
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const response = await app.request('GET', `${runUrl(workflowId)}/${runId}`, { as: app.adminCookie });
+      expect(response.status, response.text).toBe(200);
+      const run = response.body as RunDetail;
+      if (run.status !== 'running') return run;
+      if (Date.now() > deadline) throw new Error(`Run ${runId} did not end: ${response.text}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  return {
+    /** Creates a workflow of these steps, edges and variables; returns its id. */
+    async createWorkflow(steps: Step[], edges?: Edge[], variables?: unknown[]): Promise<number> {
+      const created = await t.request('POST', `${projectBase()}/workflows`, {
+        as: t.adminCookie,
+        body: { name: `Workflow ${++workflowCount}`, steps, edges, variables },
+      });
+      expect(created.status, created.text).toBe(201);
+      return (created.body as { id: number }).id;
+    },
+    startRun,
+    waitForRun,
+    async runToEnd(workflowId: number, body?: unknown): Promise<RunDetail> {
+      return waitForRun(workflowId, (await startRun(workflowId, body)).id);
+    },
+  };
+}
+
 /** A guest and a task runner of the fixture's project, named from `prefix`. */
 export function addRunMembers(t: TestApp, p: ProjectFixture, prefix: string) {
   return addProjectMembers(t, p.base, prefix, { guest: 'guest', runner: 'task_runner' });

@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
-import { type Edge, type RunDetail, type Step, type StepRun, addRunMembers } from './workflow-run-fixture.ts';
+import {
+  type RunDetail,
+  type Step,
+  type StepRun,
+  addRunMembers,
+  createWorkflowCalls,
+  createWorkflowElsewhere,
+} from './workflow-run-fixture.ts';
 import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
@@ -28,29 +35,7 @@ describe.each(dialects)('retrying workflow runs on %s', (dialect) => {
     template_id: templates[template],
   });
 
-  let workflowCount = 0;
-  async function createWorkflow(steps: Step[], edges: Edge[], variables: unknown[] = []): Promise<number> {
-    const created = await send('POST', '/workflows', { name: `R${++workflowCount}`, variables, steps, edges });
-    expect(created.status, created.text).toBe(201);
-    return (created.body as { id: number }).id;
-  }
-
-  async function waitForRun(workflowId: number, runId: number): Promise<RunDetail> {
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const response = await send('GET', `/workflows/${workflowId}/runs/${runId}`);
-      expect(response.status, response.text).toBe(200);
-      const run = response.body as RunDetail;
-      if (run.status !== 'running') return run;
-      if (Date.now() > deadline) throw new Error(`Run ${runId} did not end: ${JSON.stringify(run)}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  async function runToEnd(workflowId: number, body?: unknown): Promise<RunDetail> {
-    const started = await send('POST', `/workflows/${workflowId}/runs`, body);
-    expect(started.status, started.text).toBe(201);
-    return waitForRun(workflowId, (started.body as RunDetail).id);
-  }
+  const { createWorkflow, startRun, waitForRun, runToEnd } = createWorkflowCalls(t, () => p.base);
   const byKey = (run: RunDetail) => new Map(run.steps.map((s) => [s.key, s]));
   const statuses = (run: RunDetail) => Object.fromEntries(run.steps.map((s) => [s.key, s.status]));
   async function tasksOfRun(runId: number): Promise<string[]> {
@@ -92,8 +77,9 @@ describe.each(dialects)('retrying workflow runs on %s', (dialect) => {
     expect(failed.retried_by).toBeNull();
 
     // The definition changes meanwhile: the retry follows the revision of the run it retries.
+    const { name } = (await send('GET', `/workflows/${id}`)).body as { name: string };
     const saved = await send('PUT', `/workflows/${id}`, {
-      name: `R${workflowCount}`,
+      name,
       variables: [{ name: 'version', default_value: '1.0' }],
       steps: [step('build', 'ok')],
       edges: [],
@@ -200,9 +186,7 @@ describe.each(dialects)('retrying workflow runs on %s', (dialect) => {
         { from: 'pause', to: 'last', on: 'success' },
       ],
     );
-    const started = await send('POST', `/workflows/${id}/runs`, {});
-    expect(started.status, started.text).toBe(201);
-    const runId = (started.body as RunDetail).id;
+    const runId = (await startRun(id, {})).id;
     const approved = await send(
       'POST',
       `/workflows/${id}/runs/${runId}/steps/gate/approve`,
@@ -234,16 +218,8 @@ describe.each(dialects)('retrying workflow runs on %s', (dialect) => {
     expect((await send('POST', `/workflows/${id}/runs/2147483647/retry`, {})).status).toBe(404);
     expect((await send('POST', `/workflows/${id}/runs/${failed.id}/retry`, { step: 5 })).status).toBe(400);
 
-    const otherTemplate = await other.createTemplate({ name: 'Fail', playbook: 'fail.sh' });
-    const elsewhere = await t.request('POST', `${other.base}/workflows`, {
-      as: t.adminCookie,
-      body: { name: 'Elsewhere', steps: [{ key: 'a', kind: 'template', template_id: otherTemplate }] },
-    });
-    expect(elsewhere.status, elsewhere.text).toBe(201);
-    const elsewhereId = (elsewhere.body as { id: number }).id;
-    const otherRun = await t.request('POST', `${other.base}/workflows/${elsewhereId}/runs`, { as: t.adminCookie });
-    expect(otherRun.status).toBe(201);
-    const otherRunId = (otherRun.body as { id: number }).id;
+    const elsewhereId = await createWorkflowElsewhere(t, other, 'fail.sh');
+    const otherRunId = (await createWorkflowCalls(t, () => other.base).startRun(elsewhereId)).id;
     expect((await send('POST', `/workflows/${elsewhereId}/runs/${otherRunId}/retry`, {})).status).toBe(404);
     expect((await send('POST', `/workflows/${id}/runs/${otherRunId}/retry`, {})).status).toBe(404);
   });

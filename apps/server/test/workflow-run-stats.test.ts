@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { withStoreMigratedUpTo } from './migration-fixture.ts';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
-import { type RunDetail, type Step, addRunMembers, createWorkflowElsewhere } from './workflow-run-fixture.ts';
+import { type Step, addRunMembers, createWorkflowCalls, createWorkflowElsewhere } from './workflow-run-fixture.ts';
 import { createPeerNode, useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
@@ -18,28 +18,9 @@ describe.each(dialects)('workflow run stats on %s', (dialect) => {
   let users: Awaited<ReturnType<typeof addRunMembers>>;
   const templates = { ok: 0, fail: 0, slow: 0 };
 
-  const send = (method: string, path: string, as = t.adminCookie, body?: unknown) =>
-    t.request(method, `${p.base}${path}`, { as, ...(body === undefined ? {} : { body }) });
+  const send = (method: string, path: string, as = t.adminCookie) => t.request(method, `${p.base}${path}`, { as });
   const step = (template: number): Step => ({ key: 'only', kind: 'template', template_id: template });
-
-  let count = 0;
-  async function createWorkflow(steps: Step[]): Promise<number> {
-    const created = await send('POST', '/workflows', t.adminCookie, { name: `S${++count}`, steps });
-    expect(created.status, created.text).toBe(201);
-    return (created.body as { id: number }).id;
-  }
-  async function runToEnd(workflowId: number): Promise<RunDetail> {
-    const started = await send('POST', `/workflows/${workflowId}/runs`, t.adminCookie, {});
-    expect(started.status, started.text).toBe(201);
-    const runId = (started.body as RunDetail).id;
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const run = (await send('GET', `/workflows/${workflowId}/runs/${runId}`)).body as RunDetail;
-      if (run.status !== 'running') return run;
-      if (Date.now() > deadline) throw new Error(`Run ${runId} did not end`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+  const { createWorkflow, startRun, runToEnd } = createWorkflowCalls(t, () => p.base);
   async function statsOf(workflowId: number, query = ''): Promise<StatsEntry[]> {
     const response = await send('GET', `/workflows/${workflowId}/stats${query}`, users.guest.cookie);
     expect(response.status, response.text).toBe(200);
@@ -70,7 +51,7 @@ describe.each(dialects)('workflow run stats on %s', (dialect) => {
     expect((await runToEnd(fail)).status).toBe('failed');
 
     // A run still going is not counted; stopped, it counts once, however many engines look at it after.
-    const started = (await send('POST', `/workflows/${slow}/runs`, t.adminCookie, {})).body as RunDetail;
+    const started = await startRun(slow, {});
     expect(await statsOf(slow, `?start=${today}`)).toEqual([{ date: today, count_by_status: zero }]);
     expect((await send('POST', `/workflows/${slow}/runs/${started.id}/stop`)).status).toBe(204);
     expect((await send('POST', `/workflows/${slow}/runs/${started.id}/stop`)).status).toBe(409);

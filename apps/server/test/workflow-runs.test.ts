@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addProjectMembers, createProjectFixture, type ProjectFixture } from './task-fixture.ts';
 import {
-  type Edge,
   type RunDetail,
   type Step,
   addRunMembers,
+  createWorkflowCalls,
   createWorkflowElsewhere,
 } from './workflow-run-fixture.ts';
 import { createPeerNode, useTestApp } from './test-app.ts';
@@ -20,8 +20,8 @@ describe.each(dialects)('workflow runs on %s', (dialect) => {
   let users: Awaited<ReturnType<typeof addRunMembers>>;
   let otherWorkflowId = 0;
 
-  const send = (method: string, path: string, body?: unknown, as = t.adminCookie, app = t) =>
-    app.request(method, `${p.base}${path}`, { as, ...(body === undefined ? {} : { body }) });
+  const send = (method: string, path: string, body?: unknown, as = t.adminCookie) =>
+    t.request(method, `${p.base}${path}`, { as, ...(body === undefined ? {} : { body }) });
 
   const ok = (key: string, extra: Record<string, unknown> = {}): Step => ({
     key,
@@ -36,36 +36,7 @@ describe.each(dialects)('workflow runs on %s', (dialect) => {
     ...extra,
   });
 
-  let workflowCount = 0;
-  async function createWorkflow(steps: Step[], edges: Edge[], variables: unknown[] = []): Promise<number> {
-    const created = await send('POST', '/workflows', { name: `W${++workflowCount}`, variables, steps, edges });
-    expect(created.status, created.text).toBe(201);
-    return (created.body as { id: number }).id;
-  }
-
-  async function startRun(workflowId: number, body?: unknown, as = t.adminCookie): Promise<RunDetail> {
-    const started = await send('POST', `/workflows/${workflowId}/runs`, body, as);
-    expect(started.status, started.text).toBe(201);
-    return started.body as RunDetail;
-  }
-
-  async function waitForRun(
-    workflowId: number,
-    runId: number,
-    done: (run: RunDetail) => boolean,
-    app = t,
-  ): Promise<RunDetail> {
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const response = await send('GET', `/workflows/${workflowId}/runs/${runId}`, undefined, app.adminCookie, app);
-      expect(response.status, response.text).toBe(200);
-      const run = response.body as RunDetail;
-      if (done(run)) return run;
-      if (Date.now() > deadline) throw new Error(`Run ${runId} did not get there: ${JSON.stringify(run)}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  const ended = (run: RunDetail) => run.status !== 'running';
+  const { createWorkflow, startRun, waitForRun, runToEnd } = createWorkflowCalls(t, () => p.base);
   const statuses = (run: RunDetail) => Object.fromEntries(run.steps.map((s) => [s.key, s.status]));
 
   async function templateOfTask(taskId: number | null): Promise<number> {
@@ -104,7 +75,7 @@ describe.each(dialects)('workflow runs on %s', (dialect) => {
     expect(started).toMatchObject({ status: 'running', revision: 1 });
     // The start steps have their tasks as soon as the run is created.
     expect(started.steps.filter((s) => s.task_id !== null).map((s) => s.key)).toEqual(['a', 'b']);
-    const run = await waitForRun(id, started.id, ended);
+    const run = await waitForRun(id, started.id);
     expect(statuses(run)).toEqual({
       a: 'success',
       b: 'failed',
@@ -130,7 +101,7 @@ describe.each(dialects)('workflow runs on %s', (dialect) => {
 
   it('fails a run whose failed step no edge handles', async () => {
     const id = await createWorkflow([fail('a'), ok('b')], [{ from: 'a', to: 'b', on: 'success' }]);
-    const run = await waitForRun(id, (await startRun(id)).id, ended);
+    const run = await runToEnd(id);
     expect(run.status).toBe('failed');
     expect(statuses(run)).toEqual({ a: 'failed', b: 'skipped' });
     expect(run.steps[0]!.message).toBe('Task error');
@@ -159,7 +130,7 @@ describe.each(dialects)('workflow runs on %s', (dialect) => {
         { from: 'any_none', to: 'after_skip', on: 'always' },
       ],
     );
-    const run = await waitForRun(id, (await startRun(id)).id, ended);
+    const run = await runToEnd(id);
     expect(statuses(run)).toEqual({
       good: 'success',
       bad: 'failed',
@@ -187,7 +158,7 @@ describe.each(dialects)('workflow runs on %s', (dialect) => {
     const pause = started.steps[0]!;
     expect(pause.status).toBe('running');
     expect(Date.parse(pause.due!) - Date.parse(pause.start!)).toBe(1000);
-    const run = await waitForRun(id, started.id, ended);
+    const run = await waitForRun(id, started.id);
     expect(statuses(run)).toEqual({ pause: 'success', after: 'success' });
     const after = run.steps[1]!;
     expect(after.start! >= pause.due!).toBe(true);
@@ -205,7 +176,7 @@ describe.each(dialects)('workflow runs on %s', (dialect) => {
     const started = await startRun(id, {}, starter.cookie);
     const demoted = await send('PUT', `/users/${starter.id}`, { role: 'guest' });
     expect(demoted.status, demoted.text).toBe(204);
-    const run = await waitForRun(id, started.id, ended);
+    const run = await waitForRun(id, started.id);
     const after = run.steps.find((step) => step.key === 'after')!;
     expect(after).toMatchObject({
       status: 'failed',
@@ -257,7 +228,7 @@ describe.each(dialects)('workflow runs on %s', (dialect) => {
         t.runtime.services.workflowRuns.advance(started.id),
         peer.runtime.services.workflowRuns.advance(started.id),
       ]);
-      const run = await waitForRun(id, started.id, ended, peer);
+      const run = await waitForRun(id, started.id, peer);
       expect(run.status).toBe('success');
       expect(statuses(run)).toEqual({ first: 'success', second: 'success' });
       const tasks = (await send('GET', '/tasks')).body as { message: string }[];
@@ -306,7 +277,7 @@ describe.each(dialects)('workflow runs on %s', (dialect) => {
 
   it('deletes the runs of a deleted workflow, and of a deleted project', async () => {
     const id = await createWorkflow([ok('a')], []);
-    const run = await waitForRun(id, (await startRun(id)).id, ended);
+    const run = await runToEnd(id);
     expect(run.status).toBe('success');
     expect((await send('DELETE', `/workflows/${id}`)).status).toBe(204);
     expect((await send('GET', `/workflows/${id}/runs/${run.id}`)).status).toBe(404);

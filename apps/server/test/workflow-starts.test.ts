@@ -3,7 +3,7 @@ import type { Clock } from '../src/clock.ts';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
 import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
-import { createWorkflowElsewhere } from './workflow-run-fixture.ts';
+import { createWorkflowCalls, createWorkflowElsewhere } from './workflow-run-fixture.ts';
 
 const dialects = await listTestDialects();
 
@@ -35,15 +35,8 @@ describe.each(dialects)('schedules and integrations starting workflows on %s', (
   const send = (method: string, route: string, body?: unknown, as = t.adminCookie) =>
     t.request(method, `${p.base}${route}`, { as, ...(body === undefined ? {} : { body }) });
   const runsOf = async (id = workflowId) => (await send('GET', `/workflows/${id}/runs`)).body as Run[];
-  async function waitForRun(runId: number, id = workflowId): Promise<Run> {
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const run = (await send('GET', `/workflows/${id}/runs/${runId}`)).body as Run;
-      if (run.status !== 'running') return run;
-      if (Date.now() > deadline) throw new Error(`Run ${runId} did not end: ${JSON.stringify(run)}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+  const workflowCalls = createWorkflowCalls(t, () => p.base);
+  const waitForRun = (runId: number, id = workflowId) => workflowCalls.waitForRun(id, runId);
 
   beforeAll(async () => {
     t.runtime.services.workflowRuns.beginSweep();
