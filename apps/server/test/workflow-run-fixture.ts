@@ -1,5 +1,5 @@
-import { expect } from 'vitest';
-import { addProjectMembers, type ProjectFixture } from './task-fixture.ts';
+import { beforeAll, expect } from 'vitest';
+import { addProjectMembers, createProjectFixture, type Member, type ProjectFixture } from './task-fixture.ts';
 import type { TestApp } from './test-app.ts';
 
 /** A step of a run as GET .../runs/{run} answers it. */
@@ -75,9 +75,51 @@ export function createWorkflowCalls(t: TestApp, projectBase: () => string) {
   };
 }
 
-/** A guest and a task runner of the fixture's project, named from `prefix`. */
-export function addRunMembers(t: TestApp, p: ProjectFixture, prefix: string) {
-  return addProjectMembers(t, p.base, prefix, { guest: 'guest', runner: 'task_runner' });
+/** What run tests start from: see useRunProjects. */
+interface RunProjects<K extends string> {
+  p: ProjectFixture;
+  other: ProjectFixture;
+  templates: Record<K, number>;
+  users: Record<'guest' | 'runner', Member>;
+}
+
+/**
+ * The projects of a run test, made in the describe block's first beforeAll with the workflow sweep begun: `p`
+ * with a template per script of `scripts` (the script `ok` is ok.sh, run by the template "Ok", with
+ * `templateFields.ok` if given), `other` holding `otherScripts`, and a guest and a task runner of `p` named from
+ * `members`. As with useTestApp, the returned objects are filled in then, so the tests use them as they are.
+ */
+export function useRunProjects<K extends string>(
+  t: TestApp,
+  setup: {
+    scripts: Record<K, string>;
+    otherScripts: Record<string, string>;
+    members: string;
+    templateFields?: Partial<Record<K, Record<string, unknown>>>;
+  },
+): RunProjects<K> {
+  const projects = {
+    p: {} as ProjectFixture,
+    other: {} as ProjectFixture,
+    templates: {} as Record<K, number>,
+    users: {} as RunProjects<K>['users'],
+  };
+  beforeAll(async () => {
+    t.runtime.services.workflowRuns.beginSweep();
+    const scripts = Object.entries(setup.scripts) as [K, string][];
+    const files = Object.fromEntries(scripts.map(([key, script]) => [`${key}.sh`, script]));
+    Object.assign(projects.p, await createProjectFixture(t, files));
+    Object.assign(projects.other, await createProjectFixture(t, setup.otherScripts));
+    for (const [key] of scripts)
+      projects.templates[key] = await projects.p.createTemplate({
+        name: key.charAt(0).toUpperCase() + key.slice(1),
+        playbook: `${key}.sh`,
+        ...setup.templateFields?.[key],
+      });
+    const roles = { guest: 'guest', runner: 'task_runner' };
+    Object.assign(projects.users, await addProjectMembers(t, projects.p.base, setup.members, roles));
+  });
+  return projects;
 }
 
 /**

@@ -1,15 +1,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   type RunDetail,
   type Step,
   type StepRun,
-  addRunMembers,
   createWorkflowCalls,
   createWorkflowElsewhere,
+  useRunProjects,
 } from './workflow-run-fixture.ts';
 import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
@@ -18,14 +17,15 @@ const dialects = await listTestDialects();
 
 describe.each(dialects)('retrying workflow runs on %s', (dialect) => {
   const t = useTestApp(dialect);
-  let p: ProjectFixture;
-  let other: ProjectFixture;
-  const templates = { ok: 0, fail: 0, flaky: 0 };
-  let users: Awaited<ReturnType<typeof addRunMembers>>;
   // The flaky template fails until this file exists: the fix made between a run and its retry.
   const markers = mkdtempSync(path.join(tmpdir(), 'gantry-retry-'));
   const fixed = path.join(markers, 'fixed');
   afterAll(() => rmSync(markers, { recursive: true, force: true }));
+  const { p, other, templates, users } = useRunProjects(t, {
+    scripts: { ok: 'echo ok\n', fail: 'exit 3\n', flaky: `test -e '${fixed}'\n` },
+    otherScripts: { 'fail.sh': 'exit 3\n' },
+    members: 'wfretry',
+  });
 
   const send = (method: string, route: string, body?: unknown, as = t.adminCookie) =>
     t.request(method, `${p.base}${route}`, { as, ...(body === undefined ? {} : { body }) });
@@ -45,20 +45,6 @@ describe.each(dialects)('retrying workflow runs on %s', (dialect) => {
       .filter((message) => message.startsWith(`Workflow run ${runId},`))
       .sort();
   }
-
-  beforeAll(async () => {
-    t.runtime.services.workflowRuns.beginSweep();
-    p = await createProjectFixture(t, {
-      'ok.sh': 'echo ok\n',
-      'fail.sh': 'exit 3\n',
-      'flaky.sh': `test -e '${fixed}'\n`,
-    });
-    other = await createProjectFixture(t, { 'fail.sh': 'exit 3\n' });
-    templates.ok = await p.createTemplate({ name: 'Ok', playbook: 'ok.sh' });
-    templates.fail = await p.createTemplate({ name: 'Fail', playbook: 'fail.sh' });
-    templates.flaky = await p.createTemplate({ name: 'Flaky', playbook: 'flaky.sh' });
-    users = await addRunMembers(t, p, 'wfretry');
-  });
 
   it('runs the failed step again and what follows it, keeping the results of the steps that succeeded', async () => {
     rmSync(fixed, { force: true });

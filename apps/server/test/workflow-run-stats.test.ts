@@ -1,9 +1,8 @@
 import { sql } from 'kysely';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { withStoreMigratedUpTo } from './migration-fixture.ts';
-import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
-import { type Step, addRunMembers, createWorkflowCalls, createWorkflowElsewhere } from './workflow-run-fixture.ts';
+import { type Step, createWorkflowCalls, createWorkflowElsewhere, useRunProjects } from './workflow-run-fixture.ts';
 import { createPeerNode, useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
@@ -13,10 +12,11 @@ type StatsEntry = { date: string; count_by_status: Record<string, number> };
 
 describe.each(dialects)('workflow run stats on %s', (dialect) => {
   const t = useTestApp(dialect);
-  let p: ProjectFixture;
-  let other: ProjectFixture;
-  let users: Awaited<ReturnType<typeof addRunMembers>>;
-  const templates = { ok: 0, fail: 0, slow: 0 };
+  const { p, other, templates, users } = useRunProjects(t, {
+    scripts: { ok: 'echo ok\n', fail: 'exit 3\n', slow: 'sleep 300\n' },
+    otherScripts: { 'ok.sh': 'echo other\n' },
+    members: 'wfstats',
+  });
 
   const send = (method: string, path: string, as = t.adminCookie) => t.request(method, `${p.base}${path}`, { as });
   const step = (template: number): Step => ({ key: 'only', kind: 'template', template_id: template });
@@ -26,16 +26,6 @@ describe.each(dialects)('workflow run stats on %s', (dialect) => {
     expect(response.status, response.text).toBe(200);
     return response.body as StatsEntry[];
   }
-
-  beforeAll(async () => {
-    t.runtime.services.workflowRuns.beginSweep();
-    p = await createProjectFixture(t, { 'ok.sh': 'echo ok\n', 'fail.sh': 'exit 3\n', 'slow.sh': 'sleep 300\n' });
-    other = await createProjectFixture(t, { 'ok.sh': 'echo other\n' });
-    templates.ok = await p.createTemplate({ name: 'Ok', playbook: 'ok.sh' });
-    templates.fail = await p.createTemplate({ name: 'Fail', playbook: 'fail.sh' });
-    templates.slow = await p.createTemplate({ name: 'Slow', playbook: 'slow.sh' });
-    users = await addRunMembers(t, p, 'wfstats');
-  });
 
   it('counts each ended run once, by the day it started and its outcome, with zero days in between', async () => {
     const ok = await createWorkflow([step(templates.ok)]);

@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addProjectMembers, createProjectFixture, type ProjectFixture } from './task-fixture.ts';
+import { addProjectMembers } from './task-fixture.ts';
 import {
   type RunDetail,
   type Step,
-  addRunMembers,
   createWorkflowCalls,
   createWorkflowElsewhere,
+  useRunProjects,
 } from './workflow-run-fixture.ts';
 import { createPeerNode, useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
@@ -14,10 +14,12 @@ const dialects = await listTestDialects();
 
 describe.each(dialects)('workflow runs on %s', (dialect) => {
   const t = useTestApp(dialect);
-  let p: ProjectFixture;
-  let other: ProjectFixture;
-  const templates = { ok: 0, fail: 0, slow: 0 };
-  let users: Awaited<ReturnType<typeof addRunMembers>>;
+  const { p, other, templates, users } = useRunProjects(t, {
+    scripts: { ok: 'echo ok\n', fail: 'exit 3\n', slow: 'sleep 300\n' },
+    otherScripts: { 'ok.sh': 'echo other\n' },
+    members: 'wfrun',
+    templateFields: { ok: { survey_vars: [{ name: 'ref', title: 'ref' }] } },
+  });
   let otherWorkflowId = 0;
 
   const send = (method: string, path: string, body?: unknown, as = t.adminCookie) =>
@@ -46,18 +48,7 @@ describe.each(dialects)('workflow runs on %s', (dialect) => {
   }
 
   beforeAll(async () => {
-    t.runtime.services.workflowRuns.beginSweep();
-    p = await createProjectFixture(t, { 'ok.sh': 'echo ok\n', 'fail.sh': 'exit 3\n', 'slow.sh': 'sleep 300\n' });
-    other = await createProjectFixture(t, { 'ok.sh': 'echo other\n' });
-    templates.ok = await p.createTemplate({
-      name: 'Ok',
-      playbook: 'ok.sh',
-      survey_vars: [{ name: 'ref', title: 'ref' }],
-    });
-    templates.fail = await p.createTemplate({ name: 'Fail', playbook: 'fail.sh' });
-    templates.slow = await p.createTemplate({ name: 'Slow', playbook: 'slow.sh' });
     otherWorkflowId = await createWorkflowElsewhere(t, other, 'ok.sh');
-    users = await addRunMembers(t, p, 'wfrun');
   });
 
   it('fires success, failure and always edges and skips the branches that cannot run', async () => {
