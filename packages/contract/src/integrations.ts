@@ -93,13 +93,17 @@ export type ExtractVariableType = z.infer<typeof ExtractVariableType>;
 const needsKey = (source: 'body' | 'header', bodyDataType: BodyDataType | '') =>
   !(source === 'body' && bodyDataType === 'string');
 
+/**
+ * The fields both kinds of rule (matchers, extracted values) have around the one naming their source: which rule
+ * it is, and what of the request it reads.
+ */
+const ruleIdentity = { id: Id, integration_id: Id, name: z.string() };
+const ruleReading = { body_data_type: z.union([BodyDataType, z.literal('')]), key: z.string() };
+
 export const IntegrationExtractValue = z.object({
-  id: Id,
-  integration_id: Id,
-  name: z.string(),
+  ...ruleIdentity,
   value_source: ValueSource,
-  body_data_type: z.union([BodyDataType, z.literal('')]),
-  key: z.string(),
+  ...ruleReading,
   variable: z.string(),
   variable_type: ExtractVariableType,
 });
@@ -123,6 +127,10 @@ const optionalKey = z
   .nullable()
   .optional()
   .transform((v) => v ?? '');
+
+/** ruleIdentity and ruleReading as a rule's body sends them. */
+const ruleIdentityInput = { id: Id.optional(), integration_id: Id.optional(), name: requiredString('Name') };
+const ruleReadingInput = { body_data_type: optionalBodyDataType, key: optionalKey };
 
 interface RuleSource {
   body_data_type: BodyDataType | '';
@@ -151,12 +159,9 @@ const bodyDataTypeOf = (source: 'body' | 'header', rule: RuleSource): BodyDataTy
 
 export const IntegrationExtractValueBody = z
   .object({
-    id: Id.optional(),
-    integration_id: Id.optional(),
-    name: requiredString('Name'),
+    ...ruleIdentityInput,
     value_source: ValueSource,
-    body_data_type: optionalBodyDataType,
-    key: optionalKey,
+    ...ruleReadingInput,
     variable: requiredString('Variable'),
     variable_type: z
       .union([ExtractVariableType, z.literal('')])
@@ -169,12 +174,9 @@ export const IntegrationExtractValueBody = z
 export type IntegrationExtractValueBody = z.input<typeof IntegrationExtractValueBody>;
 
 export const IntegrationMatcher = z.object({
-  id: Id,
-  integration_id: Id,
-  name: z.string(),
+  ...ruleIdentity,
   match_type: MatchType,
-  body_data_type: z.union([BodyDataType, z.literal('')]),
-  key: z.string(),
+  ...ruleReading,
   method: MatchMethod,
   value: z.string(),
 });
@@ -182,12 +184,9 @@ export type IntegrationMatcher = z.infer<typeof IntegrationMatcher>;
 
 export const IntegrationMatcherBody = z
   .object({
-    id: Id.optional(),
-    integration_id: Id.optional(),
-    name: requiredString('Name'),
+    ...ruleIdentityInput,
     match_type: MatchType,
-    body_data_type: optionalBodyDataType,
-    key: optionalKey,
+    ...ruleReadingInput,
     method: MatchMethod,
     value: requiredString('Value', 4096),
   })
