@@ -10,6 +10,7 @@ import {
   type ProjectIds,
 } from './openapi-operations.ts';
 import { createRandom } from './seeded-random.ts';
+import { addMember } from './task-fixture.ts';
 import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
@@ -245,14 +246,9 @@ describe.each(dialects)('OpenAPI fuzzing on %s', (dialect) => {
   beforeAll(async () => {
     const guest = await t.createUser('fuzz-guest');
     guestCookie = guest.cookie;
-    const member = await t.createUser('fuzz-member');
-    target = await seedProject(t, 'Fuzz target', member.id);
-    await t.request('POST', `/api/project/${target.projectId}/users`, {
-      as: t.adminCookie,
-      body: { user_id: guest.id, role: 'guest' },
-    });
-    const otherMember = await t.createUser('fuzz-other-member');
-    other = await seedProject(t, 'Fuzz other', otherMember.id);
+    target = await seedProject(t, 'Fuzz target');
+    await addMember(t, `/api/project/${target.projectId}`, guest.id, 'guest');
+    other = await seedProject(t, 'Fuzz other');
     document = (await t.request('GET', '/api/openapi.json')).body as typeof document;
     operations = (await listOperations(t)).filter((o) => !SKIPPED.has(`${o.method} ${o.path}`));
     // Deletions last, so that the other operations still meet the seeded resources.

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { insertRow } from '../src/db/insert.ts';
-import { insertTaskRow } from './task-fixture.ts';
+import { addMember, insertTaskRow } from './task-fixture.ts';
 import type { TestApp, TestResponse } from './test-app.ts';
 
 /** Who may call an operation, as the router publishes it in the OpenAPI document (x-gantry-access). */
@@ -103,9 +103,9 @@ const unique = () => Math.random().toString(36).slice(2, 8);
 
 /**
  * A project holding one resource of every kind a path parameter can name, created by the admin
- * (who becomes its owner).
+ * (who becomes its owner), with a new user as its guest.
  */
-export async function seedProject(t: TestApp, name: string, memberId: number): Promise<ProjectIds> {
+export async function seedProject(t: TestApp, name: string): Promise<ProjectIds> {
   const project = await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name } });
   expect(project.status).toBe(201);
   const projectId = (project.body as { id: number }).id;
@@ -172,11 +172,8 @@ export async function seedProject(t: TestApp, name: string, memberId: number): P
     name: `w${unique()}`,
     steps: [{ key: 'run', kind: 'template', template_id: templateId }],
   });
-  const added = await t.request('POST', `${base}/users`, {
-    as: t.adminCookie,
-    body: { user_id: memberId, role: 'guest' },
-  });
-  expect(added.status).toBe(204);
+  const member = await t.createUser(`guest-${unique()}`);
+  await addMember(t, base, member.id, 'guest');
   return {
     projectId,
     keyId,
@@ -192,7 +189,7 @@ export async function seedProject(t: TestApp, name: string, memberId: number): P
     aliasId,
     runnerId,
     taskId,
-    userId: memberId,
+    userId: member.id,
     workspaceId,
     workspaceAliasId,
     workspaceStateId,

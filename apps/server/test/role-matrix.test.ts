@@ -11,6 +11,7 @@ import {
   type Operation,
   type ProjectIds,
 } from './openapi-operations.ts';
+import { addMember } from './task-fixture.ts';
 import { type RequestOptions, useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
@@ -80,13 +81,7 @@ describe.each(dialects)('role matrix on %s', (dialect) => {
   let other: ProjectIds;
 
   async function addMembers(projectId: number): Promise<void> {
-    for (const role of MEMBER_ROLES) {
-      const added = await t.request('POST', `/api/project/${projectId}/users`, {
-        as: t.adminCookie,
-        body: { user_id: userIds[role], role },
-      });
-      expect(added.status).toBe(204);
-    }
+    for (const role of MEMBER_ROLES) await addMember(t, `/api/project/${projectId}`, userIds[role], role);
   }
 
   const t = useTestApp(dialect);
@@ -105,11 +100,9 @@ describe.each(dialects)('role matrix on %s', (dialect) => {
     t.secrets.add(tokenValue);
     auth.guest_token = { headers: { authorization: `Bearer ${tokenValue}` } };
 
-    const target = await t.createUser('matrix-target');
-    mine = await seedProject(t, 'Matrix mine', target.id);
+    mine = await seedProject(t, 'Matrix mine');
     await addMembers(mine.projectId);
-    const otherTarget = await t.createUser('matrix-other-target');
-    other = await seedProject(t, 'Matrix other', otherTarget.id);
+    other = await seedProject(t, 'Matrix other');
     operations = await listOperations(t);
   });
 
