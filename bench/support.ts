@@ -126,7 +126,13 @@ export async function openStoreWithYear(
   const installation = await openBenchStore(dialect, dataDirPrefix);
   const { db } = installation.runtime.connection;
   const started = performance.now();
-  const generated = await generateYear(db, dialect, { projects: 20, templates: 400, users: 60, now: new Date(), ...year });
+  const generated = await generateYear(db, dialect, {
+    projects: 20,
+    templates: 400,
+    users: 60,
+    now: new Date(),
+    ...year,
+  });
   return { installation, db, year: generated, seconds: (performance.now() - started) / 1000 };
 }
 
