@@ -8,14 +8,24 @@ type FormDialogOptions<TInput extends FieldValues, TValues, TVariables, TResult>
 >[0];
 type SavedItem<TValues, TVariables, TResult> = { values: TValues; variables: TVariables; result: TResult };
 
-/** The translation keys of the message shown after a save; each is given the item's name. */
-interface SavedTexts {
+/**
+ * The translation keys of an item dialog: its title for a new item and for an existing one, and the
+ * message after a save, which is given the item's name.
+ */
+interface ItemTexts {
+  newTitle: string;
+  editTitle: string;
   created: string;
   saved: string;
 }
 
-/** The texts most kinds keep in their own section: `keys.created`, `keys.saved`. */
-export const savedTextsOf = (section: string): SavedTexts => ({
+/**
+ * The texts most kinds keep in their own section, for a kind named `noun` there:
+ * `keys.newKey`, `keys.editKey`, `keys.created`, `keys.saved`.
+ */
+export const itemTextsOf = (section: string, noun: string): ItemTexts => ({
+  newTitle: `${section}.new${noun}`,
+  editTitle: `${section}.edit${noun}`,
   created: `${section}.created`,
   saved: `${section}.saved`,
 });
@@ -26,14 +36,14 @@ type ItemFormDialogOptions<TInput extends FieldValues, TValues, TVariables, TRes
 > & {
   /** The item the dialog edits; none for a new one. */
   item: { id: number | string } | undefined;
-  texts: SavedTexts;
+  texts: ItemTexts;
   /** The saved item's name, for the message. */
   nameOf: (saved: SavedItem<TValues, TVariables, TResult>) => string;
 };
 
 /**
- * A dialog that creates an item or edits one: its form starts afresh for each item, and a save is
- * told in a green snackbar that names the item.
+ * A dialog that creates an item or edits one: its title says which, its form starts afresh for each
+ * item, and a save is told in a green snackbar that names the item.
  */
 export function useItemFormDialog<TInput extends FieldValues, TValues, TVariables, TResult>({
   item,
@@ -50,5 +60,5 @@ export function useItemFormDialog<TInput extends FieldValues, TValues, TVariable
     itemKey: item?.id,
     onSaved: (saved) => snackbar.showSuccess(t(isNew ? texts.created : texts.saved, { name: nameOf(saved) })),
   });
-  return { ...dialog, isNew };
+  return { ...dialog, dialogProps: { ...dialog.dialogProps, title: t(isNew ? texts.newTitle : texts.editTitle) } };
 }

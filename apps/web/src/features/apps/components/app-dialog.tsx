@@ -6,7 +6,7 @@ import type { App } from '@gantry/contract';
 import { AppIcon } from '../../../components/app-icon.tsx';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
-import { savedTextsOf, useItemFormDialog } from '../../../components/use-item-form-dialog.ts';
+import { itemTextsOf, useItemFormDialog } from '../../../components/use-item-form-dialog.ts';
 import { StringListEditor } from '../../../components/string-list-editor.tsx';
 import { useSaveApp } from '../api/apps-queries.ts';
 import { buildAppFormSchema, getAppFormDefaults } from './app-form.ts';
@@ -30,14 +30,14 @@ export function AppDialog({ open, app, onClose }: AppDialogProps) {
     defaults: getAppFormDefaults(app),
     mutation: useSaveApp(),
     toVariables: ({ id: appId, ...body }: AppFormValues) => ({ isNew, id: app?.id ?? appId, body }),
-    texts: savedTextsOf('apps'),
+    texts: itemTextsOf('apps', 'App'),
     nameOf: ({ values }) => values.title || values.id,
   });
 
   const [id, title, icon, color, darkColor] = form.watch(['id', 'title', 'icon', 'color', 'dark_color']);
 
   return (
-    <FormDialog {...dialogProps} maxWidth="sm" title={isNew ? t('apps.newApp') : t('apps.editApp')}>
+    <FormDialog {...dialogProps} maxWidth="sm">
       <Stack direction="row" spacing={2} sx={{ alignItems: 'flex-start' }}>
         <FormTextField
           name="id"

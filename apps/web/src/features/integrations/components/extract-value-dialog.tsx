@@ -21,7 +21,7 @@ export function ExtractValueDialog({
   onClose,
 }: PartDialogProps<IntegrationExtractValue>) {
   const { t } = useTranslation();
-  const { dialogProps, isNew } = useItemFormDialog({
+  const { dialogProps } = useItemFormDialog({
     open,
     onClose,
     item: value,
@@ -32,16 +32,17 @@ export function ExtractValueDialog({
       id: value?.id,
       body: toExtractValueBody(fields, integrationId, value),
     }),
-    texts: { created: 'integrations.valueCreated', saved: 'integrations.valueSaved' },
+    texts: {
+      newTitle: 'integrations.newValue',
+      editTitle: 'integrations.editValue',
+      created: 'integrations.valueCreated',
+      saved: 'integrations.valueSaved',
+    },
     nameOf: ({ variables }) => variables.body.name,
   });
 
   return (
-    <FormDialog
-      {...dialogProps}
-      width={INTEGRATION_DIALOG_WIDTH}
-      title={isNew ? t('integrations.newValue') : t('integrations.editValue')}
-    >
+    <FormDialog {...dialogProps} width={INTEGRATION_DIALOG_WIDTH}>
       <FormTextField name="name" label={t('integrations.name')} required autoFocus />
       <RequestPartFields
         sourceField="value_source"

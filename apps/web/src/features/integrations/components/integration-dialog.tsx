@@ -12,7 +12,7 @@ import type { Integration } from '@gantry/contract';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
 import { FormSelectField, namedOptions } from '../../../components/form-select-field.tsx';
-import { savedTextsOf, useItemFormDialog } from '../../../components/use-item-form-dialog.ts';
+import { itemTextsOf, useItemFormDialog } from '../../../components/use-item-form-dialog.ts';
 import { RunTargetFields } from '../../../components/run-target-fields.tsx';
 import { keysQuery, templatesQuery, workflowChoicesQuery } from '../../../lib/project-resources.ts';
 import { useSaveIntegration } from '../api/integrations-queries.ts';
@@ -34,7 +34,7 @@ export function IntegrationDialog({ open, projectId, integration, onClose }: Int
   const templates = useQuery({ ...templatesQuery(projectId), enabled: open });
   const keys = useQuery({ ...keysQuery(projectId), enabled: open });
   const workflows = useQuery({ ...workflowChoicesQuery(projectId), enabled: open });
-  const { form, dialogProps, isNew } = useItemFormDialog({
+  const { form, dialogProps } = useItemFormDialog({
     open,
     onClose,
     item: integration,
@@ -45,7 +45,7 @@ export function IntegrationDialog({ open, projectId, integration, onClose }: Int
       id: integration?.id,
       body: toIntegrationBody(values, projectId, integration),
     }),
-    texts: savedTextsOf('integrations'),
+    texts: itemTextsOf('integrations', 'Integration'),
     nameOf: ({ variables }) => variables.body.name,
     otherErrors: [templates.error, keys.error, workflows.error],
   });
@@ -56,11 +56,7 @@ export function IntegrationDialog({ open, projectId, integration, onClose }: Int
   const secretKeys = (keys.data ?? []).filter((key) => isPasswordKeyType(key.type));
 
   return (
-    <FormDialog
-      {...dialogProps}
-      width={INTEGRATION_DIALOG_WIDTH}
-      title={isNew ? t('integrations.newIntegration') : t('integrations.editIntegration')}
-    >
+    <FormDialog {...dialogProps} width={INTEGRATION_DIALOG_WIDTH}>
       <FormTextField name="name" label={t('integrations.name')} required autoFocus />
       <RunTargetFields
         section="integrations"

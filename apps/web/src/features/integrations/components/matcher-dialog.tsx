@@ -23,7 +23,7 @@ export function MatcherDialog({
   onClose,
 }: PartDialogProps<IntegrationMatcher>) {
   const { t } = useTranslation();
-  const { dialogProps, isNew } = useItemFormDialog({
+  const { dialogProps } = useItemFormDialog({
     open,
     onClose,
     item: matcher,
@@ -31,16 +31,17 @@ export function MatcherDialog({
     defaults: getMatcherDefaults(matcher),
     mutation: useSaveMatcher(projectId, integrationId),
     toVariables: (fields: MatcherFields) => ({ id: matcher?.id, body: toMatcherBody(fields, integrationId, matcher) }),
-    texts: { created: 'integrations.matcherCreated', saved: 'integrations.matcherSaved' },
+    texts: {
+      newTitle: 'integrations.newMatcher',
+      editTitle: 'integrations.editMatcher',
+      created: 'integrations.matcherCreated',
+      saved: 'integrations.matcherSaved',
+    },
     nameOf: ({ variables }) => variables.body.name,
   });
 
   return (
-    <FormDialog
-      {...dialogProps}
-      width={INTEGRATION_DIALOG_WIDTH}
-      title={isNew ? t('integrations.newMatcher') : t('integrations.editMatcher')}
-    >
+    <FormDialog {...dialogProps} width={INTEGRATION_DIALOG_WIDTH}>
       <FormTextField name="name" label={t('integrations.name')} required autoFocus />
       <RequestPartFields
         sourceField="match_type"

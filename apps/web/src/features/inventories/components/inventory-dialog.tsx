@@ -10,7 +10,7 @@ import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
 import { FormSelectField, namedOptions, signInKeyOptions } from '../../../components/form-select-field.tsx';
 import type { ItemDialogProps } from '../../../components/resource-list-page.tsx';
-import { savedTextsOf, useItemFormDialog } from '../../../components/use-item-form-dialog.ts';
+import { itemTextsOf, useItemFormDialog } from '../../../components/use-item-form-dialog.ts';
 import { keysQuery, repositoriesQuery } from '../../../lib/project-resources.ts';
 import { useSaveInventory } from '../api/inventories-queries.ts';
 
@@ -33,7 +33,7 @@ export function InventoryDialog({ open, projectId, item: inventory, onClose }: I
   const { t } = useTranslation();
   const keys = useQuery({ ...keysQuery(projectId), enabled: open });
   const repositories = useQuery({ ...repositoriesQuery(projectId), enabled: open });
-  const { form, dialogProps, isNew } = useItemFormDialog({
+  const { form, dialogProps } = useItemFormDialog({
     open,
     onClose,
     item: inventory,
@@ -44,7 +44,7 @@ export function InventoryDialog({ open, projectId, item: inventory, onClose }: I
       id: inventory?.id,
       body: { ...(inventory ? { id: inventory.id } : {}), ...normalizeInventoryFields(values) },
     }),
-    texts: savedTextsOf('inventories'),
+    texts: itemTextsOf('inventories', 'Inventory'),
     nameOf: ({ values }) => values.name,
     otherErrors: [keys.error, repositories.error],
   });
@@ -52,11 +52,7 @@ export function InventoryDialog({ open, projectId, item: inventory, onClose }: I
   const loginPasswordKeys = (keys.data ?? []).filter((key) => key.type === 'login_password');
 
   return (
-    <FormDialog
-      {...dialogProps}
-      maxWidth="sm"
-      title={isNew ? t('inventories.newInventory') : t('inventories.editInventory')}
-    >
+    <FormDialog {...dialogProps} maxWidth="sm">
       <FormTextField name="name" label={t('inventories.name')} required autoFocus />
       <FormSelectField
         name="ssh_key_id"

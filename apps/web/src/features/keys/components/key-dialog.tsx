@@ -7,7 +7,7 @@ import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormCheckbox, FormTextField } from '../../../components/form-fields.tsx';
 import { FormSelectField } from '../../../components/form-select-field.tsx';
 import type { ItemDialogProps } from '../../../components/resource-list-page.tsx';
-import { savedTextsOf, useItemFormDialog } from '../../../components/use-item-form-dialog.ts';
+import { itemTextsOf, useItemFormDialog } from '../../../components/use-item-form-dialog.ts';
 import { useSaveKey } from '../api/keys-queries.ts';
 import { buildKeyFormSchema, getKeyFormDefaults, toKeyBody } from './key-form.ts';
 import type { KeyFormInput, KeyFormValues } from './key-form.ts';
@@ -31,7 +31,7 @@ export function KeyDialog({ open, projectId, item: accessKey, onClose }: ItemDia
     defaults: getKeyFormDefaults(accessKey),
     mutation: useSaveKey(projectId),
     toVariables: (values: KeyFormValues) => ({ id: accessKey?.id, body: toKeyBody(values, accessKey) }),
-    texts: savedTextsOf('keys'),
+    texts: itemTextsOf('keys', 'Key'),
     nameOf: ({ values }) => values.name,
   });
 
@@ -39,7 +39,7 @@ export function KeyDialog({ open, projectId, item: accessKey, onClose }: ItemDia
   const secretsEditable = isNew || form.watch('override_secret') === true;
 
   return (
-    <FormDialog {...dialogProps} title={isNew ? t('keys.newKey') : t('keys.editKey')}>
+    <FormDialog {...dialogProps}>
       <FormTextField name="name" label={t('keys.name')} required autoFocus />
       <FormSelectField
         name="type"

@@ -11,7 +11,7 @@ import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
 import { FormSelectField, signInKeyOptions } from '../../../components/form-select-field.tsx';
 import type { ItemDialogProps } from '../../../components/resource-list-page.tsx';
-import { savedTextsOf, useItemFormDialog } from '../../../components/use-item-form-dialog.ts';
+import { itemTextsOf, useItemFormDialog } from '../../../components/use-item-form-dialog.ts';
 import { keysQuery } from '../../../lib/project-resources.ts';
 import { useSaveRepository } from '../api/repositories-queries.ts';
 import { URL_TYPES, applyUrlType, isLocalUrl } from './git-url.ts';
@@ -28,7 +28,7 @@ const toDefaults = (repository?: Repository): DefaultValues<RepositoryFormInput>
 export function RepositoryDialog({ open, projectId, item: repository, onClose }: ItemDialogProps<Repository>) {
   const { t } = useTranslation();
   const keys = useQuery({ ...keysQuery(projectId), enabled: open });
-  const { form, dialogProps, isNew } = useItemFormDialog({
+  const { form, dialogProps } = useItemFormDialog({
     open,
     onClose,
     item: repository,
@@ -45,7 +45,7 @@ export function RepositoryDialog({ open, projectId, item: repository, onClose }:
         ssh_key_id: values.ssh_key_id,
       },
     }),
-    texts: savedTextsOf('repositories'),
+    texts: itemTextsOf('repositories', 'Repository'),
     nameOf: ({ values }) => values.name,
     otherErrors: [keys.error],
   });
@@ -55,11 +55,7 @@ export function RepositoryDialog({ open, projectId, item: repository, onClose }:
   const local = isLocalUrl(url);
 
   return (
-    <FormDialog
-      {...dialogProps}
-      maxWidth="sm"
-      title={isNew ? t('repositories.newRepository') : t('repositories.editRepository')}
-    >
+    <FormDialog {...dialogProps} maxWidth="sm">
       <FormTextField name="name" label={t('repositories.name')} required autoFocus />
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
         <TextField

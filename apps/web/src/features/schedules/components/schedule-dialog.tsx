@@ -7,7 +7,7 @@ import { FormCheckbox, FormTextField } from '../../../components/form-fields.tsx
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormSelectField } from '../../../components/form-select-field.tsx';
 import type { ItemDialogProps } from '../../../components/resource-list-page.tsx';
-import { savedTextsOf, useItemFormDialog } from '../../../components/use-item-form-dialog.ts';
+import { itemTextsOf, useItemFormDialog } from '../../../components/use-item-form-dialog.ts';
 import { RunTargetFields } from '../../../components/run-target-fields.tsx';
 import { getErrorMessage, isApiError } from '../../../lib/api-client.ts';
 import { getCheckIntervalLabel, listCheckIntervals } from '../../../lib/check-intervals.ts';
@@ -27,7 +27,7 @@ export function ScheduleDialog({ open, projectId, item: schedule, onClose }: Ite
   const info = useQuery({ ...systemInfoQuery, enabled: open });
   const [checkError, setCheckError] = useState<string | null>(null);
   const [checking, setChecking] = useState(false);
-  const { form, dialogProps, isNew } = useItemFormDialog({
+  const { form, dialogProps } = useItemFormDialog({
     open,
     onClose,
     item: schedule,
@@ -52,7 +52,7 @@ export function ScheduleDialog({ open, projectId, item: schedule, onClose }: Ite
       }
       return { id: schedule?.id, body: toScheduleBody(values, projectId, schedule) };
     },
-    texts: savedTextsOf('schedules'),
+    texts: itemTextsOf('schedules', 'Schedule'),
     nameOf: ({ variables }) => variables.body.name,
     otherErrors: [checkError, templates.error, repositories.error, workflows.error],
   });
@@ -60,11 +60,7 @@ export function ScheduleDialog({ open, projectId, item: schedule, onClose }: Ite
   const cron = getFormCron(fields);
 
   return (
-    <FormDialog
-      {...dialogProps}
-      maxWidth="sm"
-      title={isNew ? t('schedules.newSchedule') : t('schedules.editSchedule')}
-      submitting={checking || dialogProps.submitting}
+    <FormDialog {...dialogProps} maxWidth="sm" submitting={checking || dialogProps.submitting}
     >
       <FormTextField name="name" label={t('schedules.name')} required autoFocus />
       <RunTargetFields

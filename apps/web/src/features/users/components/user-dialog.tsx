@@ -6,7 +6,7 @@ import { UpdateUserBody, requiredText } from '@gantry/contract';
 import type { User } from '@gantry/contract';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormCheckbox, FormTextField } from '../../../components/form-fields.tsx';
-import { savedTextsOf, useItemFormDialog } from '../../../components/use-item-form-dialog.ts';
+import { itemTextsOf, useItemFormDialog } from '../../../components/use-item-form-dialog.ts';
 import { useSaveUser } from '../api/users-queries.ts';
 import type { SaveUserVariables } from '../api/users-queries.ts';
 
@@ -91,13 +91,13 @@ export function UserDialog({ open, user, viewerIsAdmin, isSelf, title, onClose }
         },
       };
     },
-    texts: savedTextsOf('users'),
+    texts: itemTextsOf('users', 'User'),
     nameOf: ({ result: name }) => name,
   });
   const external = form.watch('external') === true;
 
   return (
-    <FormDialog {...dialogProps} title={title ?? (isNew ? t('users.newUser') : t('users.editUser'))}>
+    <FormDialog {...dialogProps} title={title ?? dialogProps.title}>
       <FormTextField name="name" label={t('users.name')} required autoComplete="name" />
       <FormTextField name="username" label={t('users.username')} required autoComplete="username" />
       <FormTextField
