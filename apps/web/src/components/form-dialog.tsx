@@ -9,7 +9,7 @@ import { CancelActions } from './cancel-actions.tsx';
 import { FormError } from './form-error.tsx';
 import { SubmitButton } from './submit-button.tsx';
 
-interface FormDialogProps<TInput extends FieldValues, TValues> {
+export interface FormDialogProps<TInput extends FieldValues, TValues> {
   open: boolean;
   title: string;
   submitLabel: string;

@@ -1,16 +1,15 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import type { IntegrationExtractValue } from '@gantry/contract';
-import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
 import { FormSelectField } from '../../../components/form-select-field.tsx';
 import { useItemFormDialog } from '../../../components/use-item-form-dialog.ts';
 import { useSaveExtractValue } from '../api/integrations-queries.ts';
 import { ExtractValueFormSchema, getExtractValueDefaults, toExtractValueBody } from './integration-forms.ts';
 import type { ExtractValueFields } from './integration-forms.ts';
-import { INTEGRATION_DIALOG_WIDTH } from './integration-dialog.tsx';
+import { partTextsOf } from './integration-parts.ts';
 import type { PartDialogProps } from './parts-section.tsx';
-import { RequestPartFields } from './request-part-fields.tsx';
+import { RequestRuleDialog } from './request-rule-dialog.tsx';
 
 /** A value taken from each incoming request and handed to the task as a variable. */
 export function ExtractValueDialog({
@@ -32,24 +31,12 @@ export function ExtractValueDialog({
       id: value?.id,
       body: toExtractValueBody(fields, integrationId, value),
     }),
-    texts: {
-      newTitle: 'integrations.newValue',
-      editTitle: 'integrations.editValue',
-      created: 'integrations.valueCreated',
-      saved: 'integrations.valueSaved',
-    },
+    texts: partTextsOf('value').item,
     nameOf: ({ variables }) => variables.body.name,
   });
 
   return (
-    <FormDialog {...dialogProps} width={INTEGRATION_DIALOG_WIDTH}>
-      <FormTextField name="name" label={t('integrations.name')} required autoFocus />
-      <RequestPartFields
-        sourceField="value_source"
-        sourceLabel={t('integrations.valueSource')}
-        bodyDataTypeLabel={t('integrations.bodyDataType')}
-        jsonPathPlaceholder="repository.full_name"
-      />
+    <RequestRuleDialog {...dialogProps} part="value">
       <FormTextField
         name="variable"
         label={t('integrations.variable')}
@@ -65,6 +52,6 @@ export function ExtractValueDialog({
           { value: 'task', label: t('integrations.variableTypes.task') },
         ]}
       />
-    </FormDialog>
+    </RequestRuleDialog>
   );
 }

@@ -10,6 +10,8 @@ import { createActionsColumn } from '../../../components/resource-list-page.tsx'
 import type { ItemDialogProps } from '../../../components/resource-list-page.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
 import { useItemDelete } from '../../../components/use-item-delete.ts';
+import { partTextsOf } from './integration-parts.ts';
+import type { IntegrationPart } from './integration-parts.ts';
 import { SectionHeading } from './section-heading.tsx';
 
 interface Part {
@@ -21,11 +23,8 @@ interface Part {
 export type PartDialogProps<T> = ItemDialogProps<T> & { integrationId: number };
 
 interface PartsSectionProps<T extends Part> {
-  /**
-   * Which of the integration's parts the section lists. Its texts are in the integrations section:
-   * `values`, `valuesHint`, `newValue`, `noValues`, `deleteValueTitle`, `deleteValueConfirm`, `valueDeleted`.
-   */
-  part: 'value' | 'matcher';
+  /** Which of the integration's parts the section lists; its texts are the part's (partTextsOf). */
+  part: IntegrationPart;
   projectId: number;
   integrationId: number;
   query: TableRows<T>;
@@ -51,27 +50,19 @@ export function PartsSection<T extends Part>({
 }: PartsSectionProps<T>) {
   const { t } = useTranslation();
   const dialog = useDialogState<T>();
-  const Part = part === 'value' ? 'Value' : 'Matcher';
-  const title = t(`integrations.${part}s`);
-  const deletion = useItemDelete<Part>({
-    projectId,
-    texts: {
-      title: `integrations.delete${Part}Title`,
-      confirm: `integrations.delete${Part}Confirm`,
-      deleted: `integrations.${part}Deleted`,
-    },
-    remove,
-  });
+  const texts = partTextsOf(part);
+  const title = t(texts.title);
+  const deletion = useItemDelete<Part>({ projectId, texts: texts.delete, remove });
   return (
     <Box component="section" aria-label={title}>
       <SectionHeading
         title={title}
-        description={t(`integrations.${part}sHint`)}
+        description={t(texts.hint)}
         alignAction="flex-end"
         action={
           canManage ? (
             <Button size="small" variant="outlined" startIcon={<AddIcon />} onClick={() => dialog.show()}>
-              {t(`integrations.new${Part}`)}
+              {t(texts.item.newTitle)}
             </Button>
           ) : null
         }
@@ -81,7 +72,7 @@ export function PartsSection<T extends Part>({
         columns={canManage ? [...columns, createActionsColumn<T>({ deletion, onEdit: dialog.show })] : columns}
         query={query}
         getRowKey={(row) => row.id}
-        emptyText={t(`integrations.no${Part}s`)}
+        emptyText={t(texts.empty)}
         paginated={false}
       />
       <Dialog
