@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { Schedule } from '@gantry/contract';
 import {
   ScheduleFormSchema,
   getFormCron,
@@ -7,23 +6,7 @@ import {
   toPickerFields,
   toScheduleBody,
 } from './schedule-form.ts';
-
-const schedule = (overrides: Partial<Schedule> = {}): Schedule => ({
-  id: 5,
-  project_id: 1,
-  template_id: 2,
-  tpl_name: 'Deploy',
-  name: 'Nightly',
-  cron_format: '30 3 * * *',
-  active: false,
-  repository_id: null,
-  next_run: null,
-  task_params: { message: 'kept' },
-  type: '',
-  run_at: null,
-  delete_after_run: false,
-  ...overrides,
-});
+import { makeSchedule } from '../../../testing/schedule-fixtures.ts';
 
 const messages = (value: unknown) =>
   Object.fromEntries(
@@ -38,15 +21,15 @@ describe('the schedule form', () => {
   });
 
   it('opens a picker-shaped cron in the picker and any other in raw mode', () => {
-    expect(getScheduleFormDefaults(schedule()).picker).toMatchObject({ timing: 'daily', minutes: [30], hours: [3] });
-    const raw = getScheduleFormDefaults(schedule({ cron_format: '*/15 9-17 * * 1-5' }));
+    expect(getScheduleFormDefaults(makeSchedule()).picker).toMatchObject({ timing: 'daily', minutes: [30], hours: [3] });
+    const raw = getScheduleFormDefaults(makeSchedule({ cron_format: '*/15 9-17 * * 1-5' }));
     expect(raw.mode).toBe('raw');
     expect(getFormCron(raw)).toBe('*/15 9-17 * * 1-5');
     expect(toPickerFields('*/15 9-17 * * 1-5').timing).toBe('');
   });
 
   it('opens a commit-watching schedule with its repository and interval', () => {
-    const fields = getScheduleFormDefaults(schedule({ repository_id: 7, cron_format: '@hourly' }));
+    const fields = getScheduleFormDefaults(makeSchedule({ repository_id: 7, cron_format: '@hourly' }));
     expect(fields).toMatchObject({ run_on_commit: true, repository_id: 7, check_interval: '@hourly' });
     expect(getFormCron(fields)).toBe('@hourly');
   });
@@ -63,8 +46,8 @@ describe('the schedule form', () => {
   });
 
   it('keeps the active state and task parameters of an edited schedule; a new one is active', () => {
-    const fields = { ...getScheduleFormDefaults(schedule()), name: ' Nightly build ' };
-    expect(toScheduleBody(fields, 1, schedule())).toEqual({
+    const fields = { ...getScheduleFormDefaults(makeSchedule()), name: ' Nightly build ' };
+    expect(toScheduleBody(fields, 1, makeSchedule())).toEqual({
       id: 5,
       project_id: 1,
       active: false,
@@ -108,7 +91,7 @@ describe('the schedule form', () => {
       workflow_variables: 'Variables must be a JSON object of strings',
     });
     const opened = getScheduleFormDefaults(
-      schedule({ template_id: null, workflow_id: 4, tpl_name: '', task_params: { variables: { version: '2' } } }),
+      makeSchedule({ template_id: null, workflow_id: 4, tpl_name: '', task_params: { variables: { version: '2' } } }),
     );
     expect(opened).toMatchObject({ target: 'workflow', workflow_id: 4, workflow_variables: '{"version":"2"}' });
   });

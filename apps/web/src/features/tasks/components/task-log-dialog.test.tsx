@@ -81,11 +81,11 @@ const HOSTS = {
   ],
 };
 
-function renderDialog(onRerun = vi.fn()) {
-  renderWithProviders(
-    <TaskLogDialog projectId={1} taskId={7} onClose={() => {}} onRerun={onRerun} onOpenTask={() => {}} />,
-  );
-  return onRerun;
+/** Renders the dialog of task 7, opened at `line` when given; returns its callbacks, to see what it hands over. */
+function renderDialog(line?: number) {
+  const callbacks = { onRerun: vi.fn(), onOpenTask: vi.fn() };
+  renderWithProviders(<TaskLogDialog projectId={1} taskId={7} line={line} onClose={() => {}} {...callbacks} />);
+  return callbacks;
 }
 
 const buttonNames = () =>
@@ -148,7 +148,7 @@ describe('TaskLogDialog', () => {
 
   it('names the re-run after the template type and hands the task over', async () => {
     serve('success', { tpl_type: 'deploy' });
-    const onRerun = renderDialog();
+    const { onRerun } = renderDialog();
     fireEvent.click(await screen.findByRole('button', { name: 'ReDeploy' }));
     expect(onRerun).toHaveBeenCalledWith(expect.objectContaining({ id: 7 }));
   });
@@ -176,10 +176,7 @@ describe('TaskLogDialog', () => {
   it('offers Rerun failed hosts to a member who may run tasks, and opens the new task', async () => {
     projectRole = { role: 'task_runner', permissions: 1 };
     const fake = serve('error', { tpl_app: 'ansible', host_recap: { ok: 1, changed: 0, failed: 0, unreachable: 1 } });
-    const onOpenTask = vi.fn();
-    renderWithProviders(
-      <TaskLogDialog projectId={1} taskId={7} onClose={() => {}} onRerun={vi.fn()} onOpenTask={onOpenTask} />,
-    );
+    const { onOpenTask } = renderDialog();
     fireEvent.click(await screen.findByRole('button', { name: 'Rerun failed hosts' }));
     await waitFor(() => expect(onOpenTask).toHaveBeenCalledWith(8));
     expect(fake.calls.some((call) => call.method === 'POST' && call.url.endsWith('/rerun_failed_hosts'))).toBe(true);
@@ -196,10 +193,7 @@ describe('TaskLogDialog', () => {
 
   it('links a rerun to the task it repeats', async () => {
     serve('success', { tpl_app: 'ansible', rerun_of_task_id: 5 });
-    const onOpenTask = vi.fn();
-    renderWithProviders(
-      <TaskLogDialog projectId={1} taskId={7} onClose={() => {}} onRerun={vi.fn()} onOpenTask={onOpenTask} />,
-    );
+    const { onOpenTask } = renderDialog();
     fireEvent.click(await screen.findByRole('button', { name: 'Rerun of task 5' }));
     expect(onOpenTask).toHaveBeenCalledWith(5);
   });
@@ -227,10 +221,7 @@ describe('TaskLogDialog', () => {
 
   it('links a retry to the first task of its chain, saying which retry it is', async () => {
     serve('error', { retry_of_task_id: 4, retry_attempt: 2, retry_limit: 3 });
-    const onOpenTask = vi.fn();
-    renderWithProviders(
-      <TaskLogDialog projectId={1} taskId={7} onClose={() => {}} onRerun={vi.fn()} onOpenTask={onOpenTask} />,
-    );
+    const { onOpenTask } = renderDialog();
     fireEvent.click(await screen.findByRole('button', { name: 'Retry 2 of 3 of task 4' }));
     expect(onOpenTask).toHaveBeenCalledWith(4);
   });
@@ -304,9 +295,7 @@ describe('TaskLogDialog', () => {
 
   it('opens at a linked line, highlighted', async () => {
     serve('success');
-    renderWithProviders(
-      <TaskLogDialog projectId={1} taskId={7} line={2} onClose={() => {}} onRerun={vi.fn()} onOpenTask={vi.fn()} />,
-    );
+    renderDialog(2);
     await screen.findByText('Task 7 started.');
     await waitFor(() =>
       expect(

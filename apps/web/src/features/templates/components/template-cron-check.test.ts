@@ -1,23 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { Schedule } from '@gantry/contract';
 import { getCronCheckDefaults, getCronCheckTarget, planCronCheck, validateCronCheck } from './template-cron-check.ts';
+import { makeSchedule } from '../../../testing/schedule-fixtures.ts';
 
-const schedule = (overrides: Partial<Schedule> = {}): Schedule => ({
-  id: 7,
-  project_id: 1,
-  template_id: 3,
-  tpl_name: 'Deploy',
-  name: 'Deploy on commit',
-  cron_format: '*/5 * * * *',
-  active: false,
-  repository_id: 2,
-  next_run: null,
-  task_params: { message: 'kept' },
-  type: '',
-  run_at: null,
-  delete_after_run: false,
-  ...overrides,
-});
+/** A schedule of the template that checks repository 2 for commits. */
+const schedule = (overrides: Partial<Schedule> = {}): Schedule =>
+  makeSchedule({
+    id: 7,
+    template_id: 3,
+    name: 'Deploy on commit',
+    cron_format: '*/5 * * * *',
+    repository_id: 2,
+    ...overrides,
+  });
 const template = { id: 3, name: 'Deploy' };
 
 describe('the template form cron check', () => {
