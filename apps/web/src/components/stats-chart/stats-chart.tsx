@@ -143,24 +143,24 @@ function StatsBars({ days, label }: { days: StatsDay[]; label: string }) {
 }
 
 interface StatsChartProps {
-  title: string;
+  /**
+   * The translation section of the chart's texts: `title`, `empty` (said over an empty chart) and
+   * `chartLabel` (its accessible name, given the totals).
+   */
+  section: string;
   /** The per-day counts of the chosen range. */
   stats: UseQueryResult<StatsEntry[]>;
   range: StatsRange;
   onRangeChange: (range: StatsRange) => void;
   /** A filter beside the range (the template's chart picks a user). */
   filter?: ReactNode;
-  /** Said over an empty chart. */
-  emptyText: string;
-  /** The chart's accessible name, from the totals. */
-  chartLabel: (totals: Record<StatsStatus, number>) => string;
 }
 
 /**
  * What finished per day and outcome (success, failed, stopped) over the past week, month or year:
  * a template's tasks, a workflow's runs.
  */
-export function StatsChart({ title, stats, range, onRangeChange, filter, emptyText, chartLabel }: StatsChartProps) {
+export function StatsChart({ section, stats, range, onRangeChange, filter }: StatsChartProps) {
   const { t } = useTranslation();
   const colours = useStatusColours();
   const days = stats.data ? toStatsDays(stats.data) : [];
@@ -178,7 +178,7 @@ export function StatsChart({ title, stats, range, onRangeChange, filter, emptyTe
         sx={{ alignItems: { sm: 'center' }, mb: 2, flexWrap: 'wrap' }}
       >
         <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600, flexGrow: 1 }}>
-          {title}
+          {t(`${section}.title`)}
         </Typography>
         <ChoiceToggle
           label={t('taskStats.range')}
@@ -210,7 +210,7 @@ export function StatsChart({ title, stats, range, onRangeChange, filter, emptyTe
         <Skeleton variant="rounded" height={CHART_HEIGHT} />
       ) : (
         <Box sx={{ position: 'relative' }}>
-          <StatsBars days={days} label={chartLabel(totals)} />
+          <StatsBars days={days} label={t(`${section}.chartLabel`, totals)} />
           {empty ? (
             <Typography
               variant="body2"
@@ -224,7 +224,7 @@ export function StatsChart({ title, stats, range, onRangeChange, filter, emptyTe
                 pointerEvents: 'none',
               }}
             >
-              {emptyText}
+              {t(`${section}.empty`)}
             </Typography>
           ) : null}
         </Box>

@@ -17,12 +17,10 @@ export function TemplateStatsChart({ projectId, templateId }: { projectId: numbe
 
   return (
     <StatsChart
-      title={t('taskStats.title')}
+      section="taskStats"
       stats={stats}
       range={range}
       onRangeChange={setRange}
-      emptyText={t('taskStats.empty')}
-      chartLabel={(totals) => t('taskStats.chartLabel', totals)}
       filter={
         <OptionalSelect
           size="small"

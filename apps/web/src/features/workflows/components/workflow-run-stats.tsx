@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
 import { StatsChart } from '../../../components/stats-chart/stats-chart.tsx';
 import { getStatsStart } from '../../../components/stats-chart/stats-days.ts';
 import type { StatsRange } from '../../../components/stats-chart/stats-days.ts';
@@ -15,7 +14,6 @@ interface WorkflowRunStatsProps {
 
 /** The workflow's ended runs per day and outcome over the past week, month or year. */
 export function WorkflowRunStats({ projectId, workflowId, endedRuns }: WorkflowRunStatsProps) {
-  const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [range, setRange] = useState<StatsRange>('week');
   const query = workflowRunStatsQuery(projectId, workflowId, getStatsStart(range));
@@ -29,14 +27,5 @@ export function WorkflowRunStats({ projectId, workflowId, endedRuns }: WorkflowR
     seenEnded.current = endedRuns;
     void queryClient.invalidateQueries({ queryKey: query.queryKey });
   }, [endedRuns, queryClient, query.queryKey]);
-  return (
-    <StatsChart
-      title={t('workflows.runStats.title')}
-      stats={stats}
-      range={range}
-      onRangeChange={setRange}
-      emptyText={t('workflows.runStats.empty')}
-      chartLabel={(totals) => t('workflows.runStats.chartLabel', totals)}
-    />
-  );
+  return <StatsChart section="workflows.runStats" stats={stats} range={range} onRangeChange={setRange} />;
 }
