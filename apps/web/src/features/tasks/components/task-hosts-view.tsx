@@ -5,7 +5,6 @@ import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
-import CircularProgress from '@mui/material/CircularProgress';
 import Collapse from '@mui/material/Collapse';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
@@ -14,6 +13,7 @@ import { HOST_STATUSES, type HostStatus, type TaskHost } from '@gantry/contract'
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { taskHostsQuery } from '../api/tasks-queries.ts';
 import { HOST_STATUS_COLORS, formatResultDuration, getCountParts } from '../host-results.ts';
+import { TaskViewLoading } from './task-view-loading.tsx';
 
 function StatusChip({ status, count }: { status: HostStatus; count?: number }) {
   const { t } = useTranslation();
@@ -123,12 +123,7 @@ export function TaskHostsView({
   const { t } = useTranslation();
   const query = useQuery(taskHostsQuery(projectId, taskId, finished));
   if (query.error) return <Alert severity="error">{getErrorMessage(query.error)}</Alert>;
-  if (!query.data)
-    return (
-      <Box sx={{ flex: 1, minHeight: 200, display: 'grid', placeItems: 'center' }}>
-        <CircularProgress size={28} aria-label={t('taskLog.loading')} />
-      </Box>
-    );
+  if (!query.data) return <TaskViewLoading />;
   const { hosts, truncated } = query.data;
   return (
     <Box sx={{ flex: 1, overflow: 'auto', minHeight: 0 }} aria-label={t('taskLog.viewHosts')} role="region">

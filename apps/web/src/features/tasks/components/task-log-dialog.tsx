@@ -39,7 +39,8 @@ import { getCommitSummary, getRerunLabelKey, getTaskButtons, getTaskVersion } fr
 import { TaskDate, TaskDuration } from './task-cells.tsx';
 import { LINE_PARAM, TASK_PARAM, withSearchParams } from './task-links.ts';
 import { TaskLogSearchBar } from './task-log-search-bar.tsx';
-import { TaskLogView } from './task-log-view.tsx';
+import { LOG_BACKGROUND, TaskLogView } from './task-log-view.tsx';
+import { TaskViewLoading } from './task-view-loading.tsx';
 import { HostRecapLine } from './host-recap-line.tsx';
 import { LogViewToggleRow, type LogDialogView } from './log-view-toggle-row.tsx';
 import { PlanRecapLine } from './plan-recap-line.tsx';
@@ -473,9 +474,7 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun, onOpenTask,
           }
         />
       ) : (
-        <Box sx={{ flex: 1, minHeight: 200, display: 'grid', placeItems: 'center', bgcolor: '#0d1117' }}>
-          <CircularProgress size={28} aria-label={t('taskLog.loading')} />
-        </Box>
+        <TaskViewLoading background={LOG_BACKGROUND} />
       )}
     </Dialog>
   );

@@ -33,7 +33,8 @@ const LOG_LINE_HEIGHT = 20;
 const OVERSCAN = 40;
 /** Scrolling through unloaded lines asks for them once the scrollbar rests this long. */
 const LOAD_DELAY_MS = 60;
-const LOG_BACKGROUND = '#0d1117';
+/** The log's dark background; its loading spinner stands on it too. */
+export const LOG_BACKGROUND = '#0d1117';
 const LOG_FOREGROUND = '#c9d1d9';
 const TIME_COLOUR = '#6e7681';
 

@@ -3,11 +3,11 @@ import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
-import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 import type { PlanAction } from '@gantry/contract';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { taskPlanQuery } from '../api/tasks-queries.ts';
+import { TaskViewLoading } from './task-view-loading.tsx';
 
 /** Colours of the actions, as terraform's own plan paints them (create green, update yellow, destroy red). */
 const ACTION_COLORS: Record<PlanAction, 'success' | 'warning' | 'error' | 'secondary'> = {
@@ -21,12 +21,7 @@ const ACTION_COLORS: Record<PlanAction, 'success' | 'warning' | 'error' | 'secon
 export function TaskPlanView({ projectId, taskId }: { projectId: number; taskId: number }) {
   const { t } = useTranslation();
   const plan = useQuery(taskPlanQuery(projectId, taskId));
-  if (plan.isPending)
-    return (
-      <Box sx={{ flex: 1, minHeight: 200, display: 'grid', placeItems: 'center' }}>
-        <CircularProgress size={28} aria-label={t('taskLog.loading')} />
-      </Box>
-    );
+  if (plan.isPending) return <TaskViewLoading />;
   if (plan.isError)
     return (
       <Alert severity="info" sx={{ m: 2 }}>
