@@ -18,6 +18,18 @@ interface Credentials {
   password: string;
 }
 
+/** Where signing in lands once there is a project: its history. */
+const PROJECT_HISTORY = /\/project\/\d+\/history/;
+
+/** A scripts project with its templates, and the admin's page on its history (see GantryFixture.projectPage). */
+interface ProjectPage<TName extends string> {
+  project: ScriptsProject;
+  projectId: number;
+  /** The ids of the templates, by name. */
+  templateIds: Record<TName, number>;
+  page: Page;
+}
+
 /** A built Gantry server on a fresh store and a browser, started before a test file's tests and closed after. */
 export interface GantryFixture {
   readonly server: RunningServer;
@@ -37,6 +49,17 @@ export interface GantryFixture {
   createUser(username: string, member?: { projectId: number; role: string }): Promise<Credentials>;
   /** A project on a local scripts directory (see createScriptsProject), removed after the tests. */
   scriptsProject(name: string, files: Record<string, ScriptFile>): Promise<ScriptsProject>;
+  /**
+   * What a test of the task pages starts from: a scripts project with a template for each entry of
+   * `templates` (its name → the fields of its request, created in that order), and a new page signed in
+   * as the admin, landed on the project's history.
+   */
+  projectPage<TName extends string>(
+    name: string,
+    files: Record<string, ScriptFile>,
+    templates: Record<TName, Record<string, unknown>>,
+    pageOptions?: PageOptions,
+  ): Promise<ProjectPage<TName>>;
   /** Starts a task of the template through the API, with the extra fields of the request; returns its id. */
   startTask(projectId: number, templateId: number, fields?: Record<string, unknown>): Promise<number>;
   /**
@@ -113,6 +136,20 @@ export function useGantry(env: Environment | (() => Promise<Environment>) = {}):
       const project = await createScriptsProject(api, name, files);
       scripts.push(project);
       return project;
+    },
+    async projectPage<TName extends string>(
+      name: string,
+      files: Record<string, ScriptFile>,
+      templates: Record<TName, Record<string, unknown>>,
+      pageOptions: PageOptions = {},
+    ) {
+      const project = await fixture.scriptsProject(name, files);
+      const templateIds = {} as Record<TName, number>;
+      for (const templateName of Object.keys(templates) as TName[]) {
+        templateIds[templateName] = await project.createTemplate(templateName, templates[templateName]);
+      }
+      const page = await fixture.signedInPage({ ...pageOptions, waitForUrl: PROJECT_HISTORY });
+      return { project, projectId: project.projectId, templateIds, page };
     },
     async startTask(projectId, templateId, fields = {}) {
       const task = await api<{ id: number }>('POST', `/api/project/${projectId}/tasks`, {

@@ -17,16 +17,14 @@ describe('search across the logs of a project', () => {
   let deployTask: number;
 
   beforeAll(async () => {
-    const scripts = await gantry.scriptsProject('Log search', {
-      'deploy.sh': DEPLOY_SCRIPT,
-      'quiet.sh': 'echo "nothing to see"\n',
-    });
-    projectId = scripts.projectId;
-    const deployTemplate = await scripts.createTemplate('Deploy', { app: 'bash', playbook: 'deploy.sh' });
-    deployTask = await gantry.runTask(projectId, deployTemplate);
-    const quietTemplate = await scripts.createTemplate('Quiet', { app: 'bash', playbook: 'quiet.sh' });
-    await gantry.runTask(projectId, quietTemplate);
-    page = await gantry.signedInPage({ waitForUrl: /\/project\/\d+\/history/ });
+    const setup = await gantry.projectPage(
+      'Log search',
+      { 'deploy.sh': DEPLOY_SCRIPT, 'quiet.sh': 'echo "nothing to see"\n' },
+      { Deploy: { app: 'bash', playbook: 'deploy.sh' }, Quiet: { app: 'bash', playbook: 'quiet.sh' } },
+    );
+    ({ page, projectId } = setup);
+    deployTask = await gantry.runTask(projectId, setup.templateIds.Deploy);
+    await gantry.runTask(projectId, setup.templateIds.Quiet);
   }, 120_000);
 
   it('finds the task that printed a text, highlights the words, and a line opens the log at that line', async () => {

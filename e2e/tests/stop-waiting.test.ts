@@ -22,11 +22,16 @@ describe('stopping every waiting task of a flooded queue', () => {
   };
 
   beforeAll(async () => {
-    const scripts = await gantry.scriptsProject('Flooded', { 'hold.sh': 'echo holding\nsleep 120\n' });
-    projectId = scripts.projectId;
-    // One at a time: the first task holds the template, the others queue behind it.
-    templateId = await scripts.createTemplate('Holder', { app: 'bash', playbook: 'hold.sh' });
-    page = await gantry.signedInPage({ waitForUrl: /\/project\/\d+\/history/ });
+    ({
+      page,
+      projectId,
+      templateIds: { Holder: templateId },
+    } = await gantry.projectPage(
+      'Flooded',
+      { 'hold.sh': 'echo holding\nsleep 120\n' },
+      // One at a time: the first task holds the template, the others queue behind it.
+      { Holder: { app: 'bash', playbook: 'hold.sh' } },
+    ));
   });
 
   it('stops the waiting tasks from the history after a confirmation and leaves the running one alone', async () => {

@@ -42,8 +42,8 @@ describe('the hosts of an ansible task', () => {
   };
 
   beforeAll(async () => {
-    const scripts = await gantry.scriptsProject('Fleet', { 'site.yml': PLAYBOOK });
-    projectId = scripts.projectId;
+    const setup = await gantry.projectPage('Fleet', { 'site.yml': PLAYBOOK }, {});
+    ({ page, projectId } = setup);
     const [key] = await gantry.api<Array<{ id: number }>>('GET', `/api/project/${projectId}/keys`);
     const inventory = await gantry.api<{ id: number }>('POST', `/api/project/${projectId}/inventory`, {
       name: 'fleet',
@@ -51,13 +51,12 @@ describe('the hosts of an ansible task', () => {
       inventory: INVENTORY,
       ssh_key_id: key?.id,
     });
-    const templateId = await scripts.createTemplate('Site', {
+    const templateId = await setup.project.createTemplate('Site', {
       app: 'ansible',
       playbook: 'site.yml',
       inventory_id: inventory.id,
     });
     firstTaskId = await gantry.startTask(projectId, templateId);
-    page = await gantry.signedInPage({ waitForUrl: /\/project\/\d+\/history/ });
   }, 120_000);
 
   it('shows the counts per host and reruns the unreachable host with --limit set to it', async () => {

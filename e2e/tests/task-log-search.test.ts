@@ -40,16 +40,15 @@ describe('the task log: search, links to lines, line actions, first error', () =
   const searchStatus = () => page.getByRole('search').getByRole('status');
 
   beforeAll(async () => {
-    const scripts = await gantry.scriptsProject('Log reading', {
-      'noisy.sh': NOISY_SCRIPT,
-      'clean.sh': 'echo "all good"\n',
-    });
-    projectId = scripts.projectId;
-    const noisyTemplate = await scripts.createTemplate('Noisy', { app: 'bash', playbook: 'noisy.sh' });
-    noisyTask = await gantry.runTask(projectId, noisyTemplate);
-    const cleanTemplate = await scripts.createTemplate('Clean', { app: 'bash', playbook: 'clean.sh' });
-    cleanTask = await gantry.runTask(projectId, cleanTemplate);
-    page = await gantry.signedInPage({ clipboard: true, waitForUrl: /\/project\/\d+\/history/ });
+    const setup = await gantry.projectPage(
+      'Log reading',
+      { 'noisy.sh': NOISY_SCRIPT, 'clean.sh': 'echo "all good"\n' },
+      { Noisy: { app: 'bash', playbook: 'noisy.sh' }, Clean: { app: 'bash', playbook: 'clean.sh' } },
+      { clipboard: true },
+    );
+    ({ page, projectId } = setup);
+    noisyTask = await gantry.runTask(projectId, setup.templateIds.Noisy);
+    cleanTask = await gantry.runTask(projectId, setup.templateIds.Clean);
   });
 
   it('Ctrl+F searches the whole log; Enter and Shift+Enter move the highlighted line', async () => {

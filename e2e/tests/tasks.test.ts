@@ -10,10 +10,12 @@ describe('tasks, as a user runs and watches them', () => {
   const gantry = useGantry();
   let page: Page;
   let projectId: number;
-  const templates: Record<string, number> = {};
+  let templates: Record<string, number>;
 
   beforeAll(async () => {
-    const scripts = await gantry.scriptsProject('Tasks', {
+    const setup = await gantry.projectPage(
+      'Tasks',
+      {
       'ticker.sh': 'for i in $(seq 1 25); do echo "tick $i"; sleep 0.2; done\n',
       'chatty.sh': 'for i in $(seq 1 600); do echo "line $i"; sleep 0.01; done\n',
       'sleeper.sh': 'echo "going to sleep"\nsleep 120\necho "woke up"\n',
@@ -24,20 +26,17 @@ describe('tasks, as a user runs and watches them', () => {
           '#!/bin/sh\nif [ "$1" = show ]; then echo \'{"resource_changes":[{"address":"null_resource.web","change":{"actions":["create"]}}]}\'; exit 0; fi\n' +
           'echo "terraform $1"\nif [ "$1" = plan ]; then echo "Plan: 1 to add."; exit 2; fi\nif [ "$1" = apply ]; then echo "Apply complete!"; fi\nexit 0\n',
       },
-    });
-    projectId = scripts.projectId;
-    const project = scripts;
-    const template = async (name: string, fields: Record<string, unknown>) => {
-      templates[name] = await project.createTemplate(name, fields);
-    };
-    await template('Ticker', { app: 'bash', playbook: 'ticker.sh' });
-    await template('Chatty', { app: 'bash', playbook: 'chatty.sh' });
-    await template('Sleeper', { app: 'bash', playbook: 'sleeper.sh', allow_parallel_tasks: true });
-    await template('Colours', { app: 'bash', playbook: 'colours.sh' });
-    await template('Infra', { app: 'terraform', playbook: '' });
-    await gantry.api('PUT', '/api/apps/terraform', { path: path.join(scripts.dir, 'fake-terraform') });
-
-    page = await gantry.signedInPage({ waitForUrl: /\/project\/\d+\/history/ });
+      },
+      {
+        Ticker: { app: 'bash', playbook: 'ticker.sh' },
+        Chatty: { app: 'bash', playbook: 'chatty.sh' },
+        Sleeper: { app: 'bash', playbook: 'sleeper.sh', allow_parallel_tasks: true },
+        Colours: { app: 'bash', playbook: 'colours.sh' },
+        Infra: { app: 'terraform', playbook: '' },
+      },
+    );
+    ({ page, projectId, templateIds: templates } = setup);
+    await gantry.api('PUT', '/api/apps/terraform', { path: path.join(setup.project.dir, 'fake-terraform') });
   });
 
   /** Runs the template from the history page's ?new_task dialog and waits until its task opens. */

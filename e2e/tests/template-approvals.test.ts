@@ -12,15 +12,22 @@ describe('templates that need approval in the browser', () => {
   let gatedId: number;
 
   beforeAll(async () => {
-    const scripts = await gantry.scriptsProject('Gated', { 'ship.sh': 'echo shipped-after-approval\n' });
-    projectId = scripts.projectId;
-    templateId = await scripts.createTemplate('Ship', { app: 'bash', playbook: 'ship.sh' });
-    gatedId = await scripts.createTemplate('Ship gated', {
-      app: 'bash',
-      playbook: 'ship.sh',
-      approval: { approvers: { roles: ['owner'] }, starter_may_approve: true },
-    });
-    page = await gantry.signedInPage({ waitForUrl: /\/project\/\d+\/history/ });
+    ({
+      page,
+      projectId,
+      templateIds: { Ship: templateId, 'Ship gated': gatedId },
+    } = await gantry.projectPage(
+      'Gated',
+      { 'ship.sh': 'echo shipped-after-approval\n' },
+      {
+        Ship: { app: 'bash', playbook: 'ship.sh' },
+        'Ship gated': {
+          app: 'bash',
+          playbook: 'ship.sh',
+          approval: { approvers: { roles: ['owner'] }, starter_may_approve: true },
+        },
+      },
+    ));
   });
 
   it('puts an approval gate on a template from its form', async () => {

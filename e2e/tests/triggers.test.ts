@@ -18,10 +18,16 @@ describe('schedules and integrations, the ways a template starts by itself', () 
   let templateId: number;
 
   beforeAll(async () => {
-    const scripts = await gantry.scriptsProject('Triggers', { 'deploy.sh': 'echo "deploying $EVENT"\n' });
-    projectId = scripts.projectId;
-    templateId = await scripts.createTemplate('Deploy', { app: 'bash', playbook: 'deploy.sh' });
-    page = await gantry.signedInPage({ waitForUrl: /\/project\/\d+\/history/, clipboard: true });
+    ({
+      page,
+      projectId,
+      templateIds: { Deploy: templateId },
+    } = await gantry.projectPage(
+      'Triggers',
+      { 'deploy.sh': 'echo "deploying $EVENT"\n' },
+      { Deploy: { app: 'bash', playbook: 'deploy.sh' } },
+      { clipboard: true },
+    ));
   });
 
   it('creates a schedule with the timing picker and shows its cron in the table', async () => {

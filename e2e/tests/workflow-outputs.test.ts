@@ -6,33 +6,32 @@ describe('workflow step outputs in the browser', () => {
   const gantry = useGantry();
   let page: Page;
   let projectId: number;
-  const templateIds = { publish: 0, ship: 0 };
+  let templateIds: Record<'Publish' | 'Ship', number>;
 
   beforeAll(async () => {
-    const scripts = await gantry.scriptsProject('Outputs', {
-      'publish.sh':
-        'echo "version=2.0.1" >> "$GANTRY_OUTPUTS"\necho \'{"notes": "first line\\nsecond line"}\' >> "$GANTRY_OUTPUTS"\n',
-      'ship.sh': 'echo "shipping $*"\n',
-    });
-    projectId = scripts.projectId;
-    templateIds.publish = await scripts.createTemplate('Publish', { app: 'bash', playbook: 'publish.sh' });
-    templateIds.ship = await scripts.createTemplate('Ship', {
-      app: 'bash',
-      playbook: 'ship.sh',
-      survey_vars: [{ name: 'version', title: 'Version' }],
-    });
-    page = await gantry.signedInPage({ waitForUrl: /\/project\/\d+\/history/ });
+    ({ page, projectId, templateIds } = await gantry.projectPage(
+      'Outputs',
+      {
+        'publish.sh':
+          'echo "version=2.0.1" >> "$GANTRY_OUTPUTS"\necho \'{"notes": "first line\\nsecond line"}\' >> "$GANTRY_OUTPUTS"\n',
+        'ship.sh': 'echo "shipping $*"\n',
+      },
+      {
+        Publish: { app: 'bash', playbook: 'publish.sh' },
+        Ship: { app: 'bash', playbook: 'ship.sh', survey_vars: [{ name: 'version', title: 'Version' }] },
+      },
+    ));
   });
 
   it("lists each step's outputs on the run page, and the next step gets them", async () => {
     const workflow = await gantry.api<{ id: number }>('POST', `/api/project/${projectId}/workflows`, {
       name: 'Publish and ship',
       steps: [
-        { key: 'publish', kind: 'template', template_id: templateIds.publish, outputs: ['version', 'notes'] },
+        { key: 'publish', kind: 'template', template_id: templateIds.Publish, outputs: ['version', 'notes'] },
         {
           key: 'ship',
           kind: 'template',
-          template_id: templateIds.ship,
+          template_id: templateIds.Ship,
           inputs: [{ variable: 'version', source: 'output', step: 'publish', output: 'version' }],
         },
       ],

@@ -10,30 +10,31 @@ describe('retrying a workflow run in the browser', () => {
   const gantry = useGantry();
   let page: Page;
   let projectId: number;
-  const templates = { build: 0, flaky: 0 };
+  let templates: Record<'Build' | 'Flaky', number>;
   // The flaky template fails until this file exists: the fix made before the retry.
   const markers = mkdtempSync(path.join(tmpdir(), 'gantry-e2e-retry-'));
   const fixed = path.join(markers, 'fixed');
   afterAll(() => rmSync(markers, { recursive: true, force: true }));
 
   beforeAll(async () => {
-    const scripts = await gantry.scriptsProject('Retries', {
-      'build.sh': 'echo building\n',
-      'flaky.sh': `test -e '${fixed}'\n`,
-    });
-    projectId = scripts.projectId;
-    templates.build = await scripts.createTemplate('Build', { app: 'bash', playbook: 'build.sh' });
-    templates.flaky = await scripts.createTemplate('Flaky', { app: 'bash', playbook: 'flaky.sh' });
-    page = await gantry.signedInPage({ waitForUrl: /\/project\/\d+\/history/ });
+    ({
+      page,
+      projectId,
+      templateIds: templates,
+    } = await gantry.projectPage(
+      'Retries',
+      { 'build.sh': 'echo building\n', 'flaky.sh': `test -e '${fixed}'\n` },
+      { Build: { app: 'bash', playbook: 'build.sh' }, Flaky: { app: 'bash', playbook: 'flaky.sh' } },
+    ));
   });
 
   it('retries a failed run from its failed step: the new run keeps the step that succeeded and goes on', async () => {
     const workflow = await gantry.api<{ id: number }>('POST', `/api/project/${projectId}/workflows`, {
       name: 'Flaky release',
       steps: [
-        { key: 'build', kind: 'template', template_id: templates.build },
-        { key: 'deploy', kind: 'template', template_id: templates.flaky },
-        { key: 'verify', kind: 'template', template_id: templates.build },
+        { key: 'build', kind: 'template', template_id: templates.Build },
+        { key: 'deploy', kind: 'template', template_id: templates.Flaky },
+        { key: 'verify', kind: 'template', template_id: templates.Build },
       ],
       edges: [
         { from: 'build', to: 'deploy', on: 'success' },

@@ -9,14 +9,11 @@ describe('workflows in the browser', () => {
   let projectId: number;
 
   beforeAll(async () => {
-    const scripts = await gantry.scriptsProject('Workflows', {
-      'build.sh': 'echo building\n',
-      'deploy.sh': 'echo deploying\n',
-    });
-    projectId = scripts.projectId;
-    await scripts.createTemplate('Build', { app: 'bash', playbook: 'build.sh' });
-    await scripts.createTemplate('Deploy', { app: 'bash', playbook: 'deploy.sh' });
-    page = await gantry.signedInPage({ waitForUrl: /\/project\/\d+\/history/ });
+    ({ page, projectId } = await gantry.projectPage(
+      'Workflows',
+      { 'build.sh': 'echo building\n', 'deploy.sh': 'echo deploying\n' },
+      { Build: { app: 'bash', playbook: 'build.sh' }, Deploy: { app: 'bash', playbook: 'deploy.sh' } },
+    ));
   });
 
   const addStep = async (kind: 'Template' | 'Approval' | 'Wait', fill: () => Promise<void>) => {
