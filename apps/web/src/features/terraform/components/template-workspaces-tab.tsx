@@ -21,6 +21,7 @@ import { ChoiceToggle } from '../../../components/choice-toggle.tsx';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
+import { useMenuAnchor } from '../../../components/use-menu-anchor.ts';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { templateQuery } from '../../../lib/project-resources.ts';
 import { useProjectAccess } from '../../../lib/shared-queries.ts';
@@ -65,7 +66,7 @@ function WorkspacesPanel({ template }: { template: Template }) {
   const action = useWorkspaceAction(projectId, template.id);
   const remove = useDeleteWorkspace(projectId);
   const [chosen, setChosen] = useState<number | null>(null);
-  const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
+  const workspaceMenu = useMenuAnchor();
   const newDialog = useDialogState();
   const attachDialog = useDialogState();
   const confirmDelete = useDialogState<Inventory>();
@@ -104,26 +105,16 @@ function WorkspacesPanel({ template }: { template: Template }) {
                 variant="outlined"
                 startIcon={<AddIcon />}
                 endIcon={<ArrowDropDownIcon />}
-                onClick={(event) => setMenuAnchor(event.currentTarget)}
+                onClick={workspaceMenu.openAt}
                 aria-haspopup="menu"
               >
                 {t('terraform.workspace')}
               </Button>
-              <Menu anchorEl={menuAnchor} open={menuAnchor !== null} onClose={() => setMenuAnchor(null)}>
-                <MenuItem
-                  onClick={() => {
-                    setMenuAnchor(null);
-                    newDialog.show();
-                  }}
-                >
+              <Menu {...workspaceMenu.menuProps}>
+                <MenuItem onClick={workspaceMenu.closeThen(() => newDialog.show())}>
                   {t('terraform.newWorkspace')}
                 </MenuItem>
-                <MenuItem
-                  onClick={() => {
-                    setMenuAnchor(null);
-                    attachDialog.show();
-                  }}
-                >
+                <MenuItem onClick={workspaceMenu.closeThen(() => attachDialog.show())}>
                   {t('terraform.attachWorkspace')}
                 </MenuItem>
               </Menu>

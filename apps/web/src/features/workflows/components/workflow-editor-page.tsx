@@ -20,6 +20,7 @@ import type { Workflow, WorkflowDefinition, WorkflowStep } from '@gantry/contrac
 import { Page } from '../../../components/page.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
+import { useMenuAnchor } from '../../../components/use-menu-anchor.ts';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { paths } from '../../../lib/paths.ts';
 import { templatesQuery } from '../../../lib/project-resources.ts';
@@ -105,7 +106,7 @@ function WorkflowEditor({ projectId, saved }: { projectId: number; saved?: Workf
   const [stepDialog, setStepDialog] = useState<{ form: StepForm; step?: WorkflowStep } | null>(null);
   const [edgeDialog, setEdgeDialog] = useState<{ initial?: { from: string; to: string } } | null>(null);
   const [runDialogOpen, setRunDialogOpen] = useState(false);
-  const [addMenu, setAddMenu] = useState<HTMLElement | null>(null);
+  const addMenu = useMenuAnchor();
   const [serverErrors, setServerErrors] = useState<string[]>([]);
   const save = useSaveWorkflow(projectId);
   const templates = useQuery(templatesQuery(projectId));
@@ -246,18 +247,15 @@ function WorkflowEditor({ projectId, saved }: { projectId: number; saved?: Workf
                   <Button
                     variant="outlined"
                     startIcon={<AddIcon />}
-                    onClick={(event) => setAddMenu(event.currentTarget)}
+                    onClick={addMenu.openAt}
                   >
                     {t('workflows.addStep')}
                   </Button>
-                  <Menu anchorEl={addMenu} open={addMenu !== null} onClose={() => setAddMenu(null)}>
+                  <Menu {...addMenu.menuProps}>
                     {STEP_KINDS.map((kind) => (
                       <MenuItem
                         key={kind}
-                        onClick={() => {
-                          setAddMenu(null);
-                          setStepDialog({ form: newStepForm(draft, kind) });
-                        }}
+                        onClick={addMenu.closeThen(() => setStepDialog({ form: newStepForm(draft, kind) }))}
                       >
                         {t(`workflows.stepKinds.${kind}`)}
                       </MenuItem>
