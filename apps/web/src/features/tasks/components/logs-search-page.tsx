@@ -23,6 +23,9 @@ import { highlightWords, toSearchWords } from '../log-search-highlight.ts';
 import { TaskDate, TaskLink } from './task-cells.tsx';
 import { LINE_PARAM, TASK_PARAM, withSearchParams } from './task-links.ts';
 
+/** The date filters, each labelled `logsSearch.<name>`. */
+const DATE_FILTERS = ['from', 'to'] as const;
+
 interface FormState {
   q: string;
   templateId: string;
@@ -180,6 +183,27 @@ export function LogsSearchPage() {
     onChange: (event: { target: { value: string } }) =>
       setForm((current) => ({ ...current, [name]: event.target.value })),
   });
+  /** The filters that pick one of a list, or any. */
+  const choiceFilters = [
+    {
+      name: 'templateId',
+      label: 'logsSearch.template',
+      options: (templates.data ?? []).map((template) => ({ value: String(template.id), label: template.name })),
+      minWidth: 180,
+    },
+    {
+      name: 'status',
+      label: 'logsSearch.status',
+      options: FINISHED_TASK_STATUSES.map((status) => ({ value: status, label: t(`taskStatus.${status}`) })),
+      minWidth: 140,
+    },
+    {
+      name: 'userId',
+      label: 'logsSearch.user',
+      options: (team.data ?? []).map((member) => ({ value: String(member.user_id), label: member.name })),
+      minWidth: 160,
+    },
+  ] as const;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (form.q.trim() !== '') setSubmitted(toFilters(form));
@@ -206,44 +230,27 @@ export function LogsSearchPage() {
             </Box>
           </Stack>
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
-            <OptionalSelect
-              {...field('templateId')}
-              label={t('logsSearch.template')}
-              noneLabel={t('logsSearch.any')}
-              options={(templates.data ?? []).map((template) => ({ value: String(template.id), label: template.name }))}
-              size="small"
-              sx={{ minWidth: 180 }}
-            />
-            <OptionalSelect
-              {...field('status')}
-              label={t('logsSearch.status')}
-              noneLabel={t('logsSearch.any')}
-              options={FINISHED_TASK_STATUSES.map((status) => ({ value: status, label: t(`taskStatus.${status}`) }))}
-              size="small"
-              sx={{ minWidth: 140 }}
-            />
-            <OptionalSelect
-              {...field('userId')}
-              label={t('logsSearch.user')}
-              noneLabel={t('logsSearch.any')}
-              options={(team.data ?? []).map((member) => ({ value: String(member.user_id), label: member.name }))}
-              size="small"
-              sx={{ minWidth: 160 }}
-            />
-            <TextField
-              {...field('from')}
-              type="date"
-              label={t('logsSearch.from')}
-              size="small"
-              slotProps={{ inputLabel: { shrink: true } }}
-            />
-            <TextField
-              {...field('to')}
-              type="date"
-              label={t('logsSearch.to')}
-              size="small"
-              slotProps={{ inputLabel: { shrink: true } }}
-            />
+            {choiceFilters.map(({ name, label, options, minWidth }) => (
+              <OptionalSelect
+                key={name}
+                {...field(name)}
+                label={t(label)}
+                noneLabel={t('logsSearch.any')}
+                options={options}
+                size="small"
+                sx={{ minWidth }}
+              />
+            ))}
+            {DATE_FILTERS.map((name) => (
+              <TextField
+                key={name}
+                {...field(name)}
+                type="date"
+                label={t(`logsSearch.${name}`)}
+                size="small"
+                slotProps={{ inputLabel: { shrink: true } }}
+              />
+            ))}
           </Stack>
         </Stack>
       </Box>
