@@ -23,6 +23,12 @@ const MATCH_STEPS = [
   { by: 1, labelKey: 'taskLog.searchNext', icon: <KeyboardArrowDownIcon /> },
 ] as const;
 
+/** The search's options that are on or off, each with its short mark as editors show it. */
+const SEARCH_OPTIONS = [
+  { option: 'caseSensitive', value: 'case', labelKey: 'taskLog.searchCase', mark: 'Aa' },
+  { option: 'regex', value: 'regex', labelKey: 'taskLog.searchRegex', mark: '.*' },
+] as const;
+
 /** Typing pauses this long before the log is searched. */
 const TYPING_PAUSE_MS = 250;
 
@@ -41,7 +47,7 @@ interface SearchOptionToggleProps {
   label: string;
   selected: boolean;
   onToggle: () => void;
-  /** The option's short mark, as editors show it ("Aa", ".*"). */
+  /** The option's short mark. */
   children: string;
 }
 
@@ -68,18 +74,17 @@ export function TaskLogSearchBar({ projectId, taskId, refreshMs, onResults, onCl
   const { t } = useTranslation();
   const inputRef = useRef<HTMLInputElement>(null);
   const [text, setText] = useState('');
-  const [caseSensitive, setCaseSensitive] = useState(false);
-  const [regex, setRegex] = useState(false);
+  const [options, setOptions] = useState({ caseSensitive: false, regex: false });
   const [search, setSearch] = useState<LogSearch>({ text: '', caseSensitive: false, regex: false });
   const [index, setIndex] = useState(0);
 
   useEffect(() => {
     const timer = setTimeout(() => {
-      setSearch({ text, caseSensitive, regex });
+      setSearch({ text, ...options });
       setIndex(0);
     }, TYPING_PAUSE_MS);
     return () => clearTimeout(timer);
-  }, [text, caseSensitive, regex]);
+  }, [text, options]);
 
   const result = useQuery(taskLogSearchQuery(projectId, taskId, search, refreshMs));
   // A stable empty list: a new one each render would report new results each render.
@@ -142,22 +147,17 @@ export function TaskLogSearchBar({ projectId, taskId, refreshMs, onResults, onCl
       >
         {status}
       </Typography>
-      <SearchOptionToggle
-        value="case"
-        label={t('taskLog.searchCase')}
-        selected={caseSensitive}
-        onToggle={() => setCaseSensitive((value) => !value)}
-      >
-        Aa
-      </SearchOptionToggle>
-      <SearchOptionToggle
-        value="regex"
-        label={t('taskLog.searchRegex')}
-        selected={regex}
-        onToggle={() => setRegex((value) => !value)}
-      >
-        .*
-      </SearchOptionToggle>
+      {SEARCH_OPTIONS.map(({ option, value, labelKey, mark }) => (
+        <SearchOptionToggle
+          key={value}
+          value={value}
+          label={t(labelKey)}
+          selected={options[option]}
+          onToggle={() => setOptions((current) => ({ ...current, [option]: !current[option] }))}
+        >
+          {mark}
+        </SearchOptionToggle>
+      ))}
       {MATCH_STEPS.map(({ by, labelKey, icon }) => (
         <TooltipIconButton
           key={labelKey}
