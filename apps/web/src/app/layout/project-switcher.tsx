@@ -17,6 +17,12 @@ import { ProjectAvatar } from './project-avatar.tsx';
 import { SidebarMenuButton } from './sidebar-menu-button.tsx';
 import { paths } from '../../lib/paths.ts';
 
+/** The menu's entries under the projects, for those who may create one. */
+const PROJECT_ACTIONS = [
+  { key: 'new', icon: <AddIcon fontSize="small" />, labelKey: 'menu.newProject', path: paths.newProject },
+  { key: 'restore', icon: <RestoreIcon fontSize="small" />, labelKey: 'menu.restoreProject', path: paths.restoreProject },
+] as const;
+
 interface ProjectSwitcherProps {
   projects: readonly Project[];
   currentId: number | null;
@@ -60,20 +66,9 @@ export function ProjectSwitcher({ projects, currentId, canCreateProject, onNavig
         ))}
         {canCreateProject && projects.length > 0 ? <Divider /> : null}
         {canCreateProject
-          ? [
-              <IconMenuItem
-                key="new"
-                icon={<AddIcon fontSize="small" />}
-                label={t('menu.newProject')}
-                onClick={() => go(paths.newProject)}
-              />,
-              <IconMenuItem
-                key="restore"
-                icon={<RestoreIcon fontSize="small" />}
-                label={t('menu.restoreProject')}
-                onClick={() => go(paths.restoreProject)}
-              />,
-            ]
+          ? PROJECT_ACTIONS.map(({ key, icon, labelKey, path }) => (
+              <IconMenuItem key={key} icon={icon} label={t(labelKey)} onClick={() => go(path)} />
+            ))
           : null}
       </Menu>
     </>
