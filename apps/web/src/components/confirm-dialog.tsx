@@ -42,3 +42,24 @@ export function ConfirmDialog({ open, title, message, confirmLabel, onConfirm, o
     </Dialog>
   );
 }
+
+/** A dialog's state about an item (useDialogState). */
+interface ItemDialogState<T> {
+  open: boolean;
+  item?: T;
+  close: () => void;
+}
+
+/**
+ * The open, close and confirm of a ConfirmDialog that asks about the item of `dialog`: confirming
+ * hands that item to `onConfirm`.
+ */
+export function confirmItem<T>(dialog: ItemDialogState<T>, onConfirm: (item: T) => void) {
+  return {
+    open: dialog.open,
+    onClose: dialog.close,
+    onConfirm: () => {
+      if (dialog.item !== undefined) onConfirm(dialog.item);
+    },
+  };
+}

@@ -8,7 +8,7 @@ import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { ApiToken } from '@gantry/contract';
-import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { ConfirmDialog, confirmItem } from '../../../components/confirm-dialog.tsx';
 import { DataTable } from '../../../components/data-table.tsx';
 import type { Column } from '../../../components/data-table.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
@@ -36,14 +36,11 @@ export function ApiTokensSection() {
   const revokeDialog = useDialogState<ApiToken>();
   const locale = i18n.language;
 
-  const revokeConfirmed = () => {
-    const token = revokeDialog.item;
-    if (!token) return;
+  const revokeConfirmed = (token: ApiToken) =>
     revoke.mutate(token.id, {
       onSuccess: () => snackbar.showSuccess(t('account.tokens.revoked')),
       onError: (error) => snackbar.showError(getErrorMessage(error)),
     });
-  };
 
   const columns: Column<ApiToken>[] = [
     { id: 'name', header: t('account.tokens.name'), render: (token) => token.name || DASH },
@@ -115,12 +112,10 @@ export function ApiTokensSection() {
       />
       <NewTokenDialog open={newDialog.open} onClose={newDialog.close} />
       <ConfirmDialog
-        open={revokeDialog.open}
+        {...confirmItem(revokeDialog, revokeConfirmed)}
         title={t('account.tokens.revokeTitle')}
         message={t('account.tokens.revokeMessage', { name: revokeDialog.item?.name || revokeDialog.item?.id || '' })}
         confirmLabel={t('account.tokens.revoke')}
-        onConfirm={revokeConfirmed}
-        onClose={revokeDialog.close}
       />
     </Box>
   );

@@ -9,7 +9,7 @@ import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import { Permission } from '@gantry/contract';
 import type { ProjectRoleSlug, TeamMember } from '@gantry/contract';
-import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { ConfirmDialog, confirmItem } from '../../../components/confirm-dialog.tsx';
 import { DataTable } from '../../../components/data-table.tsx';
 import type { Column } from '../../../components/data-table.tsx';
 import { NewButton } from '../../../components/new-button.tsx';
@@ -49,14 +49,11 @@ export function TeamPage() {
       { onError: (error) => snackbar.showError(getErrorMessage(error)) },
     );
 
-  const removeMemberConfirmed = () => {
-    const member = removeDialog.item;
-    if (!member) return;
+  const removeMemberConfirmed = (member: TeamMember) =>
     removeMember.mutate(member.user_id, {
       onSuccess: () => snackbar.showSuccess(t('team.removed', { name: member.name })),
       onError: (error) => snackbar.showError(getErrorMessage(error)),
     });
-  };
 
   const leaveConfirmed = () =>
     leave.mutate(undefined, {
@@ -151,11 +148,9 @@ export function TeamPage() {
         onClose={addDialog.close}
       />
       <ConfirmDialog
-        open={removeDialog.open}
+        {...confirmItem(removeDialog, removeMemberConfirmed)}
         title={t('team.removeTitle')}
         message={t('team.removeConfirm', { name: removeDialog.item?.name ?? '' })}
-        onConfirm={removeMemberConfirmed}
-        onClose={removeDialog.close}
       />
       <ConfirmDialog
         open={leaveDialog.open}

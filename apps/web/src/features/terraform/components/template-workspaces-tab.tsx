@@ -18,7 +18,7 @@ import Typography from '@mui/material/Typography';
 import { Permission } from '@gantry/contract';
 import type { Inventory, Template } from '@gantry/contract';
 import { ChoiceToggle } from '../../../components/choice-toggle.tsx';
-import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { ConfirmDialog, confirmItem } from '../../../components/confirm-dialog.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
 import { useMenuAnchor } from '../../../components/use-menu-anchor.ts';
@@ -218,21 +218,17 @@ function WorkspacesPanel({ template }: { template: Template }) {
         onAttached={setChosen}
       />
       <ConfirmDialog
-        open={confirmDelete.open}
-        title={t('terraform.deleteWorkspaceTitle')}
-        message={t('terraform.deleteWorkspaceConfirm', { name: confirmDelete.item?.name ?? '' })}
-        onClose={confirmDelete.close}
-        onConfirm={() => {
-          const workspace = confirmDelete.item;
-          if (!workspace) return;
+        {...confirmItem(confirmDelete, (workspace) =>
           remove.mutate(workspace.id, {
             onSuccess: () => {
               setChosen(null);
               snackbar.showSuccess(t('terraform.deleted', { name: workspace.name }));
             },
             onError: (error) => snackbar.showError(getErrorMessage(error)),
-          });
-        }}
+          }),
+        )}
+        title={t('terraform.deleteWorkspaceTitle')}
+        message={t('terraform.deleteWorkspaceConfirm', { name: confirmDelete.item?.name ?? '' })}
       />
     </Stack>
   );

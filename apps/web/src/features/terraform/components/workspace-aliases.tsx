@@ -13,7 +13,7 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { TerraformAlias } from '@gantry/contract';
-import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { ConfirmDialog, confirmItem } from '../../../components/confirm-dialog.tsx';
 import { ProNotice } from '../../../components/pro-notice.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { TooltipIconButton } from '../../../components/tooltip-icon-button.tsx';
@@ -173,14 +173,11 @@ function BackendAliases({ projectId, inventoryId, canManage }: WorkspaceAliasesP
       ) : null}
       <AddAliasDialog open={addDialog.open} onClose={addDialog.close} projectId={projectId} inventoryId={inventoryId} />
       <ConfirmDialog
-        open={confirm.open}
+        {...confirmItem(confirm, (alias) =>
+          remove.mutate(alias.id, { onError: (error) => snackbar.showError(getErrorMessage(error)) }),
+        )}
         title={t('terraform.deleteAliasTitle')}
         message={t('terraform.deleteAliasConfirm')}
-        onClose={confirm.close}
-        onConfirm={() => {
-          const alias = confirm.item;
-          if (alias) remove.mutate(alias.id, { onError: (error) => snackbar.showError(getErrorMessage(error)) });
-        }}
       />
     </Paper>
   );

@@ -21,7 +21,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { TERRAFORM_STATES_PER_PAGE } from '@gantry/contract';
 import type { TerraformState } from '@gantry/contract';
-import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { ConfirmDialog, confirmItem } from '../../../components/confirm-dialog.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { TooltipIconButton } from '../../../components/tooltip-icon-button.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
@@ -176,15 +176,11 @@ export function WorkspaceStates({ projectId, inventoryId, canManage }: Workspace
         />
       ) : null}
       <ConfirmDialog
-        open={confirm.open}
+        {...confirmItem(confirm, (state) =>
+          remove.mutate(state.id, { onError: (error) => snackbar.showError(getErrorMessage(error)) }),
+        )}
         title={t('terraform.deleteStateTitle')}
         message={t('terraform.deleteStateConfirm', { id: confirm.item?.id ?? '' })}
-        onClose={confirm.close}
-        onConfirm={() => {
-          const state = confirm.item;
-          if (!state) return;
-          remove.mutate(state.id, { onError: (error) => snackbar.showError(getErrorMessage(error)) });
-        }}
       />
     </Paper>
   );
