@@ -1,9 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
@@ -11,6 +9,7 @@ import type { ApiToken } from '@gantry/contract';
 import { ConfirmDialog, confirmItem } from '../../../components/confirm-dialog.tsx';
 import { DataTable } from '../../../components/data-table.tsx';
 import type { Column } from '../../../components/data-table.tsx';
+import { NewButton } from '../../../components/new-button.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
 import { TooltipIconButton } from '../../../components/tooltip-icon-button.tsx';
@@ -97,9 +96,7 @@ export function ApiTokensSection() {
         <Typography id="api-tokens-title" variant="h6" component="h2" sx={{ flexGrow: 1 }}>
           {t('account.tokens.title')}
         </Typography>
-        <Button variant="contained" disableElevation startIcon={<AddIcon />} onClick={() => newDialog.show()}>
-          {t('account.tokens.new')}
-        </Button>
+        <NewButton label={t('account.tokens.new')} onClick={() => newDialog.show()} />
       </Stack>
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
         {t('account.tokens.intro')}

@@ -1,14 +1,13 @@
 import { Link as RouterLink } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import AddIcon from '@mui/icons-material/Add';
-import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import type { Integration } from '@gantry/contract';
 import { DataTable } from '../../../components/data-table.tsx';
 import type { Column } from '../../../components/data-table.tsx';
 import { NameLink } from '../../../components/name-link.tsx';
+import { NewButton } from '../../../components/new-button.tsx';
 import { Page } from '../../../components/page.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { createActionsColumn } from '../../../components/resource-list-page.tsx';
@@ -93,14 +92,7 @@ export function IntegrationsPage() {
         title={t('integrations.title')}
         actions={
           canManage ? (
-            <Button
-              variant="contained"
-              disableElevation
-              startIcon={<AddIcon />}
-              onClick={() => editDialog.show(undefined)}
-            >
-              {t('integrations.newIntegration')}
-            </Button>
+            <NewButton label={t('integrations.newIntegration')} onClick={() => editDialog.show(undefined)} />
           ) : null
         }
       />
