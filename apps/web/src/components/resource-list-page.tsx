@@ -15,24 +15,24 @@ export interface ItemDialogProps<T> {
   onClose: () => void;
 }
 
-interface CreateButtonSpec {
-  label: string;
-  /** Opens the edit dialog on a new row unless told otherwise. */
-  onClick?: () => void;
-}
-
 interface ResourceListPageProps<T extends { id: number }> {
   /** The page's list (useResourceList): its texts' section, rows, who may manage them, edit dialog and delete flow. */
   list: {
     section: string;
+    texts: { newTitle: string };
     projectId: number;
     canManage: boolean;
     rows: TableRows<T>;
     editDialog: { open: boolean; item?: NoInfer<T>; show: (row?: NoInfer<T>) => void; close: () => void };
     deletion: RowDeletion<NoInfer<T>> & { element: ReactNode };
   };
-  /** The header's create control: a plain "new" button, or a whole control (a menu). */
-  create: CreateButtonSpec | ReactNode;
+  /**
+   * The header's create control, for those who may manage the rows: the kind's new button (labelled
+   * with its dialog's new title) unless the page has its own control (a menu).
+   */
+  create?: ReactNode;
+  /** What the new button does; it opens the edit dialog on a new row unless told otherwise. */
+  onCreate?: () => void;
   columns: readonly Column<T>[];
   /** The trailing edit/delete column, for those who may manage the rows: edit opens the edit dialog unless told otherwise. */
   actions?: Partial<RowActions<T>>;
@@ -43,10 +43,6 @@ interface ResourceListPageProps<T extends { id: number }> {
   children?: ReactNode;
 }
 
-function isButtonSpec(create: CreateButtonSpec | ReactNode): create is CreateButtonSpec {
-  return typeof create === 'object' && create !== null && 'label' in create;
-}
-
 /**
  * A project resource's page: its title (`<section>.title`) with the create control, every row in one
  * table (`<section>.empty` when there is none) with the edit/delete column, and the delete dialogs.
@@ -54,6 +50,7 @@ function isButtonSpec(create: CreateButtonSpec | ReactNode): create is CreateBut
 export function ResourceListPage<T extends { id: number }>({
   list,
   create,
+  onCreate,
   columns,
   actions,
   dialog: ItemDialog,
@@ -63,10 +60,8 @@ export function ResourceListPage<T extends { id: number }>({
   const { t } = useTranslation();
   const { editDialog } = list;
   const title = t(`${list.section}.title`);
-  const createControl = isButtonSpec(create) ? (
-    <NewButton label={create.label} onClick={create.onClick ?? (() => editDialog.show(undefined))} />
-  ) : (
-    create
+  const createControl = create ?? (
+    <NewButton label={t(list.texts.newTitle)} onClick={onCreate ?? (() => editDialog.show(undefined))} />
   );
   return (
     <Page>

@@ -12,7 +12,7 @@ type SavedItem<TValues, TVariables, TResult> = { values: TValues; variables: TVa
  * The translation keys of an item dialog: its title for a new item and for an existing one, and the
  * message after a save, which is given the item's name.
  */
-interface ItemTexts {
+export interface ItemTexts {
   newTitle: string;
   editTitle: string;
   created: string;

@@ -7,6 +7,7 @@ import type { ProjectPage } from '../lib/paths.ts';
 import { useProjectAccess } from '../lib/shared-queries.ts';
 import { useProjectId } from '../lib/use-project-id.ts';
 import { useDialogState } from './use-dialog-state.ts';
+import type { ItemTexts } from './use-item-form-dialog.ts';
 import { deleteTextsOf, useItemDelete } from './use-item-delete.ts';
 import { useLinkedItem } from './use-linked-item.ts';
 
@@ -19,6 +20,8 @@ interface Row {
 export interface ResourceKind<T extends Row, TKey extends QueryKey> {
   /** The translation section: `title`, `empty` and the delete texts (`keys.title`, `keys.deleteTitle`...). */
   section: string;
+  /** The translation key of the new button's label: the edit dialog's new title (ItemTexts). */
+  texts: Pick<ItemTexts, 'newTitle'>;
   /** The query of the project's rows. */
   query: (projectId: number) => UseQueryOptions<T[], Error, T[], TKey>;
   /** The kind's DELETE mutation, called with the row's id. */
@@ -66,6 +69,7 @@ export function useResourceList<T extends Row, TKey extends QueryKey>(
   });
   return {
     section: kind.section,
+    texts: kind.texts,
     projectId,
     access,
     canManage,

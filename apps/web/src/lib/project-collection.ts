@@ -1,6 +1,7 @@
 import type { QueryKey } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { Endpoint, EndpointBody, EndpointParams, ResourceRefs } from '@gantry/contract';
+import { itemTextsOf } from '../components/use-item-form-dialog.ts';
 import { request } from './api-client.ts';
 import { useRefreshingMutation, useSaveMutation } from './mutations.ts';
 import {
@@ -12,15 +13,18 @@ import {
   schedulesQuery,
 } from './project-resources.ts';
 
-/** The list of each collection, by its section (which names its translations and its key in resourceKeys). */
-const collectionQueries = {
-  keys: keysQuery,
-  repositories: repositoriesQuery,
-  inventories: inventoriesQuery,
-  environments: environmentsQuery,
-  schedules: schedulesQuery,
+/**
+ * The list of each collection and what its texts call one item (`Key` in `keys.newKey`), by its section
+ * (which names its translations and its key in resourceKeys).
+ */
+const collections = {
+  keys: { query: keysQuery, noun: 'Key' },
+  repositories: { query: repositoriesQuery, noun: 'Repository' },
+  inventories: { query: inventoriesQuery, noun: 'Inventory' },
+  environments: { query: environmentsQuery, noun: 'Environment' },
+  schedules: { query: schedulesQuery, noun: 'Schedule' },
 };
-type CollectionSection = keyof typeof collectionQueries;
+type CollectionSection = keyof typeof collections;
 
 /** The endpoints of a project's collection that its list page and edit dialog call (the contract's `<kind>Api`). */
 interface CollectionEndpoints {
@@ -62,7 +66,8 @@ export function defineProjectCollection<S extends CollectionSection, E extends C
     /** The collection as its list page knows it (useResourceList). */
     resource: {
       section,
-      query: collectionQueries[section],
+      texts: itemTextsOf(section, collections[section].noun),
+      query: collections[section].query,
       useRemove: (projectId: number) =>
         useRefreshingMutation(refresh(projectId), (id: number) =>
           request(endpoints.remove, { params: itemParams(projectId, id) }),

@@ -14,12 +14,5 @@ export function EnvironmentsPage() {
     { id: 'name', header: t('environments.name'), render: (environment) => environment.name },
   ];
 
-  return (
-    <ResourceListPage
-      list={list}
-      create={{ label: t('environments.newEnvironment') }}
-      columns={columns}
-      dialog={EnvironmentDialog}
-    />
-  );
+  return <ResourceListPage list={list} columns={columns} dialog={EnvironmentDialog} />;
 }

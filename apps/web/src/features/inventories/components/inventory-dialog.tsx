@@ -10,9 +10,9 @@ import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
 import { FormSelectField, namedOptions, signInKeyOptions } from '../../../components/form-select-field.tsx';
 import type { ItemDialogProps } from '../../../components/resource-list-page.tsx';
-import { itemTextsOf, useItemFormDialog } from '../../../components/use-item-form-dialog.ts';
+import { useItemFormDialog } from '../../../components/use-item-form-dialog.ts';
 import { keysQuery, repositoriesQuery } from '../../../lib/project-resources.ts';
-import { useSaveInventory } from '../api/inventories-queries.ts';
+import { inventoriesResource, useSaveInventory } from '../api/inventories-queries.ts';
 
 /** The kinds of inventory the form creates; workspaces belong to terraform templates. */
 const FORM_INVENTORY_TYPES = ['static', 'static-yaml', 'file'] as const;
@@ -44,7 +44,7 @@ export function InventoryDialog({ open, projectId, item: inventory, onClose }: I
       id: inventory?.id,
       body: { ...(inventory ? { id: inventory.id } : {}), ...normalizeInventoryFields(values) },
     }),
-    texts: itemTextsOf('inventories', 'Inventory'),
+    texts: inventoriesResource.texts,
     nameOf: ({ values }) => values.name,
     otherErrors: [keys.error, repositories.error],
   });

@@ -7,8 +7,8 @@ import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormCheckbox, FormTextField } from '../../../components/form-fields.tsx';
 import { FormSelectField } from '../../../components/form-select-field.tsx';
 import type { ItemDialogProps } from '../../../components/resource-list-page.tsx';
-import { itemTextsOf, useItemFormDialog } from '../../../components/use-item-form-dialog.ts';
-import { useSaveKey } from '../api/keys-queries.ts';
+import { useItemFormDialog } from '../../../components/use-item-form-dialog.ts';
+import { keysResource, useSaveKey } from '../api/keys-queries.ts';
 import { buildKeyFormSchema, getKeyFormDefaults, toKeyBody } from './key-form.ts';
 import type { KeyFormInput, KeyFormValues } from './key-form.ts';
 
@@ -31,7 +31,7 @@ export function KeyDialog({ open, projectId, item: accessKey, onClose }: ItemDia
     defaults: getKeyFormDefaults(accessKey),
     mutation: useSaveKey(projectId),
     toVariables: (values: KeyFormValues) => ({ id: accessKey?.id, body: toKeyBody(values, accessKey) }),
-    texts: itemTextsOf('keys', 'Key'),
+    texts: keysResource.texts,
     nameOf: ({ values }) => values.name,
   });
 

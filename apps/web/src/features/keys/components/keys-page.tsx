@@ -27,5 +27,5 @@ export function KeysPage() {
     { id: 'type', header: t('keys.type'), render: (key) => t(`keys.types.${key.type}`) },
   ];
 
-  return <ResourceListPage list={list} create={{ label: t('keys.newKey') }} columns={columns} dialog={KeyDialog} />;
+  return <ResourceListPage list={list} columns={columns} dialog={KeyDialog} />;
 }

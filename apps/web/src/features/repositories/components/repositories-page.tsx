@@ -51,12 +51,5 @@ export function RepositoriesPage() {
     },
   ];
 
-  return (
-    <ResourceListPage
-      list={list}
-      create={{ label: t('repositories.newRepository') }}
-      columns={columns}
-      dialog={RepositoryDialog}
-    />
-  );
+  return <ResourceListPage list={list} columns={columns} dialog={RepositoryDialog} />;
 }

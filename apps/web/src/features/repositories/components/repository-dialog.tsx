@@ -11,9 +11,9 @@ import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
 import { FormSelectField, signInKeyOptions } from '../../../components/form-select-field.tsx';
 import type { ItemDialogProps } from '../../../components/resource-list-page.tsx';
-import { itemTextsOf, useItemFormDialog } from '../../../components/use-item-form-dialog.ts';
+import { useItemFormDialog } from '../../../components/use-item-form-dialog.ts';
 import { keysQuery } from '../../../lib/project-resources.ts';
-import { useSaveRepository } from '../api/repositories-queries.ts';
+import { repositoriesResource, useSaveRepository } from '../api/repositories-queries.ts';
 import { URL_TYPES, applyUrlType, isLocalUrl } from './git-url.ts';
 import { RepositoryFormSchema } from './repository-form.ts';
 import type { RepositoryFormInput, RepositoryFormValues } from './repository-form.ts';
@@ -45,7 +45,7 @@ export function RepositoryDialog({ open, projectId, item: repository, onClose }:
         ssh_key_id: values.ssh_key_id,
       },
     }),
-    texts: itemTextsOf('repositories', 'Repository'),
+    texts: repositoriesResource.texts,
     nameOf: ({ values }) => values.name,
     otherErrors: [keys.error],
   });

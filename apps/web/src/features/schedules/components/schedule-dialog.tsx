@@ -7,13 +7,13 @@ import { FormCheckbox, FormTextField } from '../../../components/form-fields.tsx
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormSelectField } from '../../../components/form-select-field.tsx';
 import type { ItemDialogProps } from '../../../components/resource-list-page.tsx';
-import { itemTextsOf, useItemFormDialog } from '../../../components/use-item-form-dialog.ts';
+import { useItemFormDialog } from '../../../components/use-item-form-dialog.ts';
 import { RunTargetFields } from '../../../components/run-target-fields.tsx';
 import { getErrorMessage, isApiError } from '../../../lib/api-client.ts';
 import { getCheckIntervalLabel, listCheckIntervals } from '../../../lib/check-intervals.ts';
 import { repositoriesQuery, templatesQuery, workflowChoicesQuery } from '../../../lib/project-resources.ts';
 import { systemInfoQuery } from '../../../lib/shared-queries.ts';
-import { useSaveSchedule, validateCron } from '../api/schedules-queries.ts';
+import { schedulesResource, useSaveSchedule, validateCron } from '../api/schedules-queries.ts';
 import { CronBuilder } from './cron-builder.tsx';
 import { NextRuns } from './next-runs.tsx';
 import { ScheduleFormSchema, getFormCron, getScheduleFormDefaults, toScheduleBody } from './schedule-form.ts';
@@ -52,7 +52,7 @@ export function ScheduleDialog({ open, projectId, item: schedule, onClose }: Ite
       }
       return { id: schedule?.id, body: toScheduleBody(values, projectId, schedule) };
     },
-    texts: itemTextsOf('schedules', 'Schedule'),
+    texts: schedulesResource.texts,
     nameOf: ({ variables }) => variables.body.name,
     otherErrors: [checkError, templates.error, repositories.error, workflows.error],
   });

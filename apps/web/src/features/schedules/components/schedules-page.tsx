@@ -111,7 +111,6 @@ export function SchedulesPage({ renderLastTasks }: SchedulesPageProps) {
   return (
     <ResourceListPage
       list={list}
-      create={{ label: t('schedules.newSchedule') }}
       columns={columns}
       dialog={ScheduleDialog}
       expansion={{

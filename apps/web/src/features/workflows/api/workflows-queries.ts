@@ -108,6 +108,7 @@ export const membersQuery = (projectId: number) =>
 /** Workflows as their list page knows them. */
 export const workflowsResource = {
   section: 'workflows',
+  texts: { newTitle: 'workflows.newWorkflow' },
   query: workflowsQuery,
   useRemove: useDeleteWorkflow,
 };

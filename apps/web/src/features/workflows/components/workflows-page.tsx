@@ -58,7 +58,7 @@ export function WorkflowsPage() {
   return (
     <ResourceListPage
       list={list}
-      create={{ label: t('workflows.newWorkflow'), onClick: () => void navigate(paths.workflow(projectId, 'new')) }}
+      onCreate={() => void navigate(paths.workflow(projectId, 'new'))}
       columns={columns}
       actions={{ onEdit: (workflow) => void navigate(paths.workflow(projectId, workflow.id)) }}
     />
