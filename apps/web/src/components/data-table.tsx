@@ -65,15 +65,19 @@ type RowKey = string | number;
 type RowKeyProps<T> =
   { getRowKey: (row: T) => RowKey } | (T extends { id: RowKey } ? { getRowKey?: undefined } : never);
 
-type DataTableProps<T> = RowKeyProps<T> & {
+/** What a table shows, besides its name and its empty text. */
+export type TableContentProps<T> = RowKeyProps<T> & {
   columns: readonly Column<T>[];
   query: TableRows<T>;
-  emptyText: string;
   /** A second, quieter line under the empty text. */
   emptyHint?: string;
   expansion?: RowExpansion<T>;
   /** Tables of project resources show every row; the others 20 per page. */
   paginated?: boolean;
+};
+
+type DataTableProps<T> = TableContentProps<T> & {
+  emptyText: string;
   'aria-label'?: string;
 };
 

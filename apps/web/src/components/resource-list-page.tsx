@@ -1,11 +1,9 @@
 import type { ComponentType, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DataTable } from './data-table.tsx';
 import type { Column, RowExpansion, TableRows } from './data-table.tsx';
 import { NewButton } from './new-button.tsx';
-import { Page } from './page.tsx';
-import { PageHeader } from './page-header.tsx';
 import { RowActions } from './row-actions.tsx';
+import { TablePage } from './table-page.tsx';
 
 /** What a list page's edit dialog is given: the row it edits, none for a new one. */
 export interface ItemDialogProps<T> {
@@ -59,26 +57,23 @@ export function ResourceListPage<T extends { id: number }>({
 }: ResourceListPageProps<T>) {
   const { t } = useTranslation();
   const { editDialog } = list;
-  const title = t(`${list.section}.title`);
   const createControl = create ?? (
     <NewButton label={t(list.texts.newTitle)} onClick={onCreate ?? (() => editDialog.show(undefined))} />
   );
   return (
-    <Page>
-      <PageHeader title={title} actions={list.canManage ? createControl : null} />
-      <DataTable
-        aria-label={title}
-        columns={
-          list.canManage
-            ? [...columns, createActionsColumn({ deletion: list.deletion, onEdit: editDialog.show, ...actions })]
-            : columns
-        }
-        query={list.rows}
-        getRowKey={(row) => row.id}
-        emptyText={t(`${list.section}.empty`)}
-        paginated={false}
-        expansion={expansion}
-      />
+    <TablePage
+      section={list.section}
+      actions={list.canManage ? createControl : null}
+      columns={
+        list.canManage
+          ? [...columns, createActionsColumn({ deletion: list.deletion, onEdit: editDialog.show, ...actions })]
+          : columns
+      }
+      query={list.rows}
+      getRowKey={(row) => row.id}
+      paginated={false}
+      expansion={expansion}
+    >
       {ItemDialog ? (
         <ItemDialog
           open={editDialog.open}
@@ -89,7 +84,7 @@ export function ResourceListPage<T extends { id: number }>({
       ) : null}
       {children}
       {list.deletion.element}
-    </Page>
+    </TablePage>
   );
 }
 

@@ -5,11 +5,9 @@ import Stack from '@mui/material/Stack';
 import { DEFAULT_APP_IDS } from '@gantry/contract';
 import type { App } from '@gantry/contract';
 import { AppIcon } from '../../../components/app-icon.tsx';
-import { DataTable } from '../../../components/data-table.tsx';
 import type { Column } from '../../../components/data-table.tsx';
 import { NewButton } from '../../../components/new-button.tsx';
-import { Page } from '../../../components/page.tsx';
-import { PageHeader } from '../../../components/page-header.tsx';
+import { TablePage } from '../../../components/table-page.tsx';
 import { RowActions } from '../../../components/row-actions.tsx';
 import { useActiveColumn } from '../../../components/use-active-column.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
@@ -85,15 +83,15 @@ export function AppsPage() {
   }
 
   return (
-    <Page>
-      <PageHeader
-        title={t('apps.title')}
-        backTo={paths.back(lastProjectId)}
-        actions={<NewButton label={t('apps.newApp')} disabled={!isAdmin} onClick={() => editDialog.show(undefined)} />}
-      />
-      <DataTable aria-label={t('apps.title')} columns={columns} query={apps} emptyText={t('apps.empty')} />
+    <TablePage
+      section="apps"
+      backTo={paths.back(lastProjectId)}
+      actions={<NewButton label={t('apps.newApp')} disabled={!isAdmin} onClick={() => editDialog.show(undefined)} />}
+      columns={columns}
+      query={apps}
+    >
       <AppDialog open={editDialog.open} app={editDialog.item} onClose={editDialog.close} />
       {deletion.element}
-    </Page>
+    </TablePage>
   );
 }

@@ -5,11 +5,9 @@ import StopCircleOutlinedIcon from '@mui/icons-material/StopCircleOutlined';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import type { ActiveTask } from '@gantry/contract';
-import { DataTable } from '../../../components/data-table.tsx';
 import type { Column } from '../../../components/data-table.tsx';
-import { Page } from '../../../components/page.tsx';
-import { PageHeader } from '../../../components/page-header.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
+import { TablePage } from '../../../components/table-page.tsx';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { DASH } from '../../../lib/format-date.ts';
 import { storage } from '../../../lib/storage.ts';
@@ -67,15 +65,12 @@ export function ActiveTasksPage() {
   ];
 
   return (
-    <Page>
-      <PageHeader title={t('activeTasks.title')} backTo={paths.back(lastProjectId)} />
-      <DataTable
-        aria-label={t('activeTasks.title')}
-        columns={columns}
-        query={tasks}
-        getRowKey={(task) => task.task_id}
-        emptyText={t('activeTasks.empty')}
-      />
-    </Page>
+    <TablePage
+      section="activeTasks"
+      backTo={paths.back(lastProjectId)}
+      columns={columns}
+      query={tasks}
+      getRowKey={(task) => task.task_id}
+    />
   );
 }

@@ -10,12 +10,10 @@ import TextField from '@mui/material/TextField';
 import { Permission } from '@gantry/contract';
 import type { ProjectRoleSlug, TeamMember } from '@gantry/contract';
 import { ConfirmDialog, confirmItem } from '../../../components/confirm-dialog.tsx';
-import { DataTable } from '../../../components/data-table.tsx';
 import type { Column } from '../../../components/data-table.tsx';
 import { NewButton } from '../../../components/new-button.tsx';
-import { Page } from '../../../components/page.tsx';
-import { PageHeader } from '../../../components/page-header.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
+import { TablePage } from '../../../components/table-page.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
 import { TooltipIconButton } from '../../../components/tooltip-icon-button.tsx';
 import { getErrorMessage } from '../../../lib/api-client.ts';
@@ -114,10 +112,9 @@ export function TeamPage() {
   }
 
   return (
-    <Page>
-      <PageHeader
-        title={t('team.title')}
-        actions={
+    <TablePage
+      section="team"
+      actions={
           <>
             <Button
               variant="outlined"
@@ -132,15 +129,11 @@ export function TeamPage() {
               <NewButton label={t('team.newMember')} icon={<PersonAddAlt1Icon />} onClick={() => addDialog.show()} />
             ) : null}
           </>
-        }
-      />
-      <DataTable
-        aria-label={t('team.title')}
-        columns={columns}
-        query={team}
-        getRowKey={(member) => member.user_id}
-        emptyText={t('team.empty')}
-      />
+      }
+      columns={columns}
+      query={team}
+      getRowKey={(member) => member.user_id}
+    >
       <TeamMemberDialog
         open={addDialog.open}
         projectId={projectId}
@@ -160,6 +153,6 @@ export function TeamPage() {
         onConfirm={leaveConfirmed}
         onClose={leaveDialog.close}
       />
-    </Page>
+    </TablePage>
   );
 }

@@ -3,12 +3,10 @@ import { useTranslation } from 'react-i18next';
 import CheckIcon from '@mui/icons-material/Check';
 import PersonAddAlt1Icon from '@mui/icons-material/PersonAddAlt1';
 import type { User, UserSummary } from '@gantry/contract';
-import { DataTable } from '../../../components/data-table.tsx';
 import type { Column } from '../../../components/data-table.tsx';
 import { NameWithBadge } from '../../../components/name-with-badge.tsx';
 import { NewButton } from '../../../components/new-button.tsx';
-import { Page } from '../../../components/page.tsx';
-import { PageHeader } from '../../../components/page-header.tsx';
+import { TablePage } from '../../../components/table-page.tsx';
 import { createActionsColumn } from '../../../components/resource-list-page.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
 import { deleteTextsOf, useItemDelete } from '../../../components/use-item-delete.ts';
@@ -81,24 +79,15 @@ export function UsersPage() {
   ];
 
   return (
-    <Page>
-      <PageHeader
-        title={t('users.title')}
-        backTo={paths.back(lastProjectId)}
-        actions={
-          <NewButton
-            label={t('users.newUser')}
-            icon={<PersonAddAlt1Icon />}
-            onClick={() => editDialog.show(undefined)}
-          />
-        }
-      />
-      <DataTable
-        aria-label={t('users.title')}
-        columns={columns}
-        query={{ data: rows, isPending: me.isPending || users.isPending, error: users.error }}
-        emptyText={t('users.empty')}
-      />
+    <TablePage
+      section="users"
+      backTo={paths.back(lastProjectId)}
+      actions={
+        <NewButton label={t('users.newUser')} icon={<PersonAddAlt1Icon />} onClick={() => editDialog.show(undefined)} />
+      }
+      columns={columns}
+      query={{ data: rows, isPending: me.isPending || users.isPending, error: users.error }}
+    >
       <UserDialog
         open={editDialog.open}
         user={editDialog.item}
@@ -107,6 +96,6 @@ export function UsersPage() {
         onClose={editDialog.close}
       />
       {deletion.element}
-    </Page>
+    </TablePage>
   );
 }
