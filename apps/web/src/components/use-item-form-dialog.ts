@@ -1,5 +1,6 @@
 import type { FieldValues } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import type { ItemTexts } from '../lib/item-texts.ts';
 import { useSnackbar } from './snackbar-provider.tsx';
 import { useFormDialog } from './use-form-dialog.ts';
 
@@ -7,28 +8,6 @@ type FormDialogOptions<TInput extends FieldValues, TValues, TVariables, TResult>
   typeof useFormDialog<TInput, TValues, TVariables, TResult>
 >[0];
 type SavedItem<TValues, TVariables, TResult> = { values: TValues; variables: TVariables; result: TResult };
-
-/**
- * The translation keys of an item dialog: its title for a new item and for an existing one, and the
- * message after a save, which is given the item's name.
- */
-export interface ItemTexts {
-  newTitle: string;
-  editTitle: string;
-  created: string;
-  saved: string;
-}
-
-/**
- * The texts most kinds keep in their own section, for a kind named `noun` there:
- * `keys.newKey`, `keys.editKey`, `keys.created`, `keys.saved`.
- */
-export const itemTextsOf = (section: string, noun: string): ItemTexts => ({
-  newTitle: `${section}.new${noun}`,
-  editTitle: `${section}.edit${noun}`,
-  created: `${section}.created`,
-  saved: `${section}.saved`,
-});
 
 type ItemFormDialogOptions<TInput extends FieldValues, TValues, TVariables, TResult> = Omit<
   FormDialogOptions<TInput, TValues, TVariables, TResult>,

@@ -7,7 +7,7 @@ import type { ProjectPage } from '../lib/paths.ts';
 import { useProjectAccess } from '../lib/shared-queries.ts';
 import { useProjectId } from '../lib/use-project-id.ts';
 import { useDialogState } from './use-dialog-state.ts';
-import type { ItemTexts } from './use-item-form-dialog.ts';
+import type { ItemTexts } from '../lib/item-texts.ts';
 import { deleteTextsOf, useItemDelete } from './use-item-delete.ts';
 import { useLinkedItem } from './use-linked-item.ts';
 

@@ -1,7 +1,7 @@
 import type { QueryKey } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { Endpoint, EndpointBody, EndpointParams, ResourceRefs } from '@gantry/contract';
-import { itemTextsOf } from '../components/use-item-form-dialog.ts';
+import { itemTextsOf } from './item-texts.ts';
 import { request } from './api-client.ts';
 import { useRefreshingMutation, useSaveMutation } from './mutations.ts';
 import {

@@ -6,7 +6,8 @@ import { UpdateUserBody, requiredText } from '@gantry/contract';
 import type { User } from '@gantry/contract';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormCheckbox, FormTextField } from '../../../components/form-fields.tsx';
-import { itemTextsOf, useItemFormDialog } from '../../../components/use-item-form-dialog.ts';
+import { useItemFormDialog } from '../../../components/use-item-form-dialog.ts';
+import { itemTextsOf } from '../../../lib/item-texts.ts';
 import { useSaveUser } from '../api/users-queries.ts';
 import type { SaveUserVariables } from '../api/users-queries.ts';
 
