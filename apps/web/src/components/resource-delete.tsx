@@ -13,7 +13,6 @@ import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListSubheader from '@mui/material/ListSubheader';
 import type { ResourceRefs } from '@gantry/contract';
-import { getErrorMessage } from '../lib/api-client.ts';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { useSnackbar } from './snackbar-provider.tsx';
 import { paths } from '../lib/paths.ts';
@@ -78,7 +77,7 @@ export function useResourceDelete(projectId: number) {
             return;
           }
         } catch (error) {
-          snackbar.showError(getErrorMessage(error));
+          snackbar.showFailure(error);
           return;
         } finally {
           setChecking(false);
@@ -95,7 +94,7 @@ export function useResourceDelete(projectId: number) {
     if (!item) return;
     item.remove().then(
       () => item.onDeleted?.(),
-      (error: unknown) => snackbar.showError(getErrorMessage(error)),
+      snackbar.showFailure,
     );
   };
 

@@ -2,6 +2,7 @@ import { createContext, useCallback, useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
 import Snackbar from '@mui/material/Snackbar';
+import { getErrorMessage } from '../lib/api-client.ts';
 import { useProvidedContext } from '../lib/use-provided-context.ts';
 
 /** Success and error notices disappear after 3 seconds. */
@@ -18,6 +19,8 @@ interface Notice {
 interface SnackbarApi {
   showSuccess: (message: string) => void;
   showError: (message: string) => void;
+  /** Shows the message of a failed request (the server's, or the client's own). */
+  showFailure: (error: unknown) => void;
 }
 
 const SnackbarContext = createContext<SnackbarApi | null>(null);
@@ -32,7 +35,11 @@ export function SnackbarProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const value = useMemo<SnackbarApi>(
-    () => ({ showSuccess: (m) => show(m, 'success'), showError: (m) => show(m, 'error') }),
+    () => ({
+      showSuccess: (m) => show(m, 'success'),
+      showError: (m) => show(m, 'error'),
+      showFailure: (error) => show(getErrorMessage(error), 'error'),
+    }),
     [show],
   );
 

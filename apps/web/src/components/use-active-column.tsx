@@ -1,6 +1,5 @@
 import type { UseMutationResult } from '@tanstack/react-query';
 import Switch from '@mui/material/Switch';
-import { getErrorMessage } from '../lib/api-client.ts';
 import type { Column } from './data-table.tsx';
 import { useSnackbar } from './snackbar-provider.tsx';
 
@@ -44,7 +43,7 @@ export function useActiveColumn<T extends { id: TId; active: boolean }, TId>({
         onChange={(event) =>
           setActive.mutate(
             { id: row.id, active: event.target.checked },
-            { onError: (error) => snackbar.showError(getErrorMessage(error)) },
+            { onError: snackbar.showFailure },
           )
         }
         slotProps={{ input: { 'aria-label': label(row) } }}

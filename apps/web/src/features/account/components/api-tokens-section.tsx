@@ -13,7 +13,6 @@ import { NewButton } from '../../../components/new-button.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
 import { TooltipIconButton } from '../../../components/tooltip-icon-button.tsx';
-import { getErrorMessage } from '../../../lib/api-client.ts';
 import { DASH, formatDate } from '../../../lib/format-date.ts';
 import { apiTokensQuery, useRevokeApiToken } from '../api/account-queries.ts';
 import { NewTokenDialog } from './new-token-dialog.tsx';
@@ -38,7 +37,7 @@ export function ApiTokensSection() {
   const revokeConfirmed = (token: ApiToken) =>
     revoke.mutate(token.id, {
       onSuccess: () => snackbar.showSuccess(t('account.tokens.revoked')),
-      onError: (error) => snackbar.showError(getErrorMessage(error)),
+      onError: snackbar.showFailure,
     });
 
   const columns: Column<ApiToken>[] = [

@@ -80,7 +80,7 @@ export function TwoFactorSection({ user }: { user: CurrentUser }) {
       { userId: user.id, totpId: user.totp.id },
       {
         onSuccess: () => snackbar.showSuccess(t('account.totp.removed')),
-        onError: (error) => snackbar.showError(getErrorMessage(error)),
+        onError: snackbar.showFailure,
       },
     );
   };

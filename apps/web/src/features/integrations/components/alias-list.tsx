@@ -39,9 +39,9 @@ export function AliasList({ projectId, integrationId, canManage, title, descript
       (error: unknown) => snackbar.showError(t('integrations.cantCopy', { reason: getErrorMessage(error) })),
     );
 
-  const addAlias = () => add.mutate(undefined, { onError: (error) => snackbar.showError(getErrorMessage(error)) });
+  const addAlias = () => add.mutate(undefined, { onError: snackbar.showFailure });
   const removeAlias = (aliasId: number) =>
-    remove.mutate(aliasId, { onError: (error) => snackbar.showError(getErrorMessage(error)) });
+    remove.mutate(aliasId, { onError: snackbar.showFailure });
 
   return (
     <Paper variant="outlined" component="section" aria-label={title} sx={{ p: 2 }}>

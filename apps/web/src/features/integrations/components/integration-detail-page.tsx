@@ -224,7 +224,7 @@ export function IntegrationDetailPage() {
                 onChange={(event) =>
                   setSearchable.mutate(
                     { integration: current, searchable: event.target.checked },
-                    { onError: (error) => snackbar.showError(getErrorMessage(error)) },
+                    { onError: snackbar.showFailure },
                   )
                 }
               />

@@ -5,7 +5,6 @@ import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import { SettingRow } from '../../../components/setting-row.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
-import { getErrorMessage } from '../../../lib/api-client.ts';
 import { useDownloadBackup } from '../api/backup-queries.ts';
 
 /** The settings row that downloads the project as a backup file, with a progress bar while it runs. */
@@ -27,7 +26,7 @@ export function BackupProjectRow({ projectId }: { projectId: number }) {
             onClick={() =>
               download.mutate(undefined, {
                 onSuccess: () => snackbar.showSuccess(t('backup.exported')),
-                onError: (error) => snackbar.showError(getErrorMessage(error)),
+                onError: snackbar.showFailure,
               })
             }
             sx={{ flexShrink: 0 }}

@@ -53,7 +53,7 @@ export function ProjectSettingsPage() {
         storage.setLastProjectId(null);
         void navigate('/', { replace: true });
       },
-      onError: (error) => snackbar.showError(getErrorMessage(error)),
+      onError: snackbar.showFailure,
     });
 
   return (

@@ -8,7 +8,6 @@ import type { ActiveTask } from '@gantry/contract';
 import type { Column } from '../../../components/data-table.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { TablePage } from '../../../components/table-page.tsx';
-import { getErrorMessage } from '../../../lib/api-client.ts';
 import { DASH } from '../../../lib/format-date.ts';
 import { storage } from '../../../lib/storage.ts';
 import { activeTasksQuery, useStopActiveTask } from '../api/active-tasks-queries.ts';
@@ -56,7 +55,7 @@ export function ActiveTasksPage() {
           color="error"
           startIcon={<StopCircleOutlinedIcon />}
           disabled={task.status === 'stopping' || (stop.isPending && stop.variables === task.task_id)}
-          onClick={() => stop.mutate(task.task_id, { onError: (error) => snackbar.showError(getErrorMessage(error)) })}
+          onClick={() => stop.mutate(task.task_id, { onError: snackbar.showFailure })}
         >
           {t('activeTasks.stop')}
         </Button>

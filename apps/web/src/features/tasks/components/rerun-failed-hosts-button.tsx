@@ -4,7 +4,6 @@ import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import { Permission, isTaskFinished, type TaskWithTemplate } from '@gantry/contract';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
-import { getErrorMessage } from '../../../lib/api-client.ts';
 import { useProjectAccess } from '../../../lib/shared-queries.ts';
 import { useRerunFailedHosts } from '../api/tasks-queries.ts';
 
@@ -35,7 +34,7 @@ export function RerunFailedHostsButton({
         snackbar.showSuccess(t('taskLog.rerunFailedHostsStarted', { id: created.id }));
         onStarted(created.id);
       },
-      onError: (error) => snackbar.showError(getErrorMessage(error)),
+      onError: snackbar.showFailure,
     });
   return (
     <Button

@@ -6,7 +6,6 @@ import { Permission } from '@gantry/contract';
 import type { Task } from '@gantry/contract';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
-import { getErrorMessage } from '../../../lib/api-client.ts';
 import { useProjectAccess } from '../../../lib/shared-queries.ts';
 import { useStopWaitingTasks } from '../api/tasks-queries.ts';
 
@@ -31,7 +30,7 @@ export function StopWaitingButton({ projectId, tasks, templateId }: StopWaitingB
   const stop = () =>
     stopWaiting.mutate(templateId, {
       onSuccess: ({ stopped }) => snackbar.showSuccess(t('stopWaiting.done', { number: stopped })),
-      onError: (error) => snackbar.showError(getErrorMessage(error)),
+      onError: snackbar.showFailure,
     });
 
   return (

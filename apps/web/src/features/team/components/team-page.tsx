@@ -16,7 +16,6 @@ import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { TablePage } from '../../../components/table-page.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
 import { TooltipIconButton } from '../../../components/tooltip-icon-button.tsx';
-import { getErrorMessage } from '../../../lib/api-client.ts';
 import { projectsQuery, useProjectAccess } from '../../../lib/shared-queries.ts';
 import { storage } from '../../../lib/storage.ts';
 import { useProjectId } from '../../../lib/use-project-id.ts';
@@ -44,13 +43,13 @@ export function TeamPage() {
   const changeRole = (member: TeamMember, role: ProjectRoleSlug) =>
     updateRole.mutate(
       { userId: member.user_id, role },
-      { onError: (error) => snackbar.showError(getErrorMessage(error)) },
+      { onError: snackbar.showFailure },
     );
 
   const removeMemberConfirmed = (member: TeamMember) =>
     removeMember.mutate(member.user_id, {
       onSuccess: () => snackbar.showSuccess(t('team.removed', { name: member.name })),
-      onError: (error) => snackbar.showError(getErrorMessage(error)),
+      onError: snackbar.showFailure,
     });
 
   const leaveConfirmed = () =>
@@ -60,7 +59,7 @@ export function TeamPage() {
         // The seed reloads the page: every cached view of this project is gone with it.
         window.location.assign('/');
       },
-      onError: (error) => snackbar.showError(getErrorMessage(error)),
+      onError: snackbar.showFailure,
     });
 
   const columns: Column<TeamMember>[] = [

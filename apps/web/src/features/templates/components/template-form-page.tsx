@@ -179,7 +179,7 @@ function TemplateForm({ projectId, viewId, template, app: appFromUrl, backTo }: 
     try {
       await applyCronCheckChange(projectId, planCronCheck(cronCheck, managedSchedule, saved, projectId));
     } catch (error) {
-      snackbar.showError(getErrorMessage(error));
+      snackbar.showFailure(error);
     }
     await queryClient.invalidateQueries({ queryKey: resourceKeys.schedules(projectId) });
   };

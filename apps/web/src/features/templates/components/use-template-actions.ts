@@ -3,7 +3,6 @@ import { useTranslation } from 'react-i18next';
 import type { Template } from '@gantry/contract';
 import { deleteTextsOf, useItemDelete } from '../../../components/use-item-delete.ts';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
-import { getErrorMessage } from '../../../lib/api-client.ts';
 import { loadTemplate, loadTemplateRefs, useCreateTemplate, useDeleteTemplate } from '../api/templates-queries.ts';
 import { toCopyBody } from './template-form.ts';
 import { NEW_TASK_PARAM, useHrefWithParam } from './template-helpers.ts';
@@ -34,7 +33,7 @@ export function useTemplateActions(projectId: number, viewId: number | undefined
       snackbar.showSuccess(t('templates.copied', { name: created.name }));
       void navigate(paths.template(projectId, created.id, { viewId }));
     } catch (error) {
-      snackbar.showError(getErrorMessage(error));
+      snackbar.showFailure(error);
     }
   };
 

@@ -83,7 +83,7 @@ function WorkspacesPanel({ template }: { template: Template }) {
           if (kind === 'detach') setChosen(null);
           snackbar.showSuccess(t(done, { name: workspace.name }));
         },
-        onError: (error) => snackbar.showError(getErrorMessage(error)),
+        onError: snackbar.showFailure,
       },
     );
 
@@ -224,7 +224,7 @@ function WorkspacesPanel({ template }: { template: Template }) {
               setChosen(null);
               snackbar.showSuccess(t('terraform.deleted', { name: workspace.name }));
             },
-            onError: (error) => snackbar.showError(getErrorMessage(error)),
+            onError: snackbar.showFailure,
           }),
         )}
         title={t('terraform.deleteWorkspaceTitle')}

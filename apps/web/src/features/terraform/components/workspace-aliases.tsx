@@ -174,7 +174,7 @@ function BackendAliases({ projectId, inventoryId, canManage }: WorkspaceAliasesP
       <AddAliasDialog open={addDialog.open} onClose={addDialog.close} projectId={projectId} inventoryId={inventoryId} />
       <ConfirmDialog
         {...confirmItem(confirm, (alias) =>
-          remove.mutate(alias.id, { onError: (error) => snackbar.showError(getErrorMessage(error)) }),
+          remove.mutate(alias.id, { onError: snackbar.showFailure }),
         )}
         title={t('terraform.deleteAliasTitle')}
         message={t('terraform.deleteAliasConfirm')}

@@ -5,7 +5,6 @@ import Button from '@mui/material/Button';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
-import { getErrorMessage } from '../../../lib/api-client.ts';
 import { formatDate } from '../../../lib/format-date.ts';
 import { lockQuery, useRemoveLock } from '../api/terraform-queries.ts';
 
@@ -50,7 +49,7 @@ export function WorkspaceLock({
         message={t('terraform.unlockConfirm')}
         confirmLabel={t('terraform.unlock')}
         onClose={confirm.close}
-        onConfirm={() => release.mutate(undefined, { onError: (error) => snackbar.showError(getErrorMessage(error)) })}
+        onConfirm={() => release.mutate(undefined, { onError: snackbar.showFailure })}
       />
     </>
   );

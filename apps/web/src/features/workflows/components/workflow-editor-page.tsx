@@ -157,7 +157,7 @@ function WorkflowEditor({ projectId, saved }: { projectId: number; saved?: Workf
           }
           await queryClient.invalidateQueries({ queryKey: workflowKeys.one(projectId, result.id) });
         },
-        onError: (error) => snackbar.showError(getErrorMessage(error)),
+        onError: snackbar.showFailure,
       },
     );
   };

@@ -233,7 +233,7 @@ export function WorkflowRunPage() {
                 snackbar.showSuccess(t('workflows.runRetried', { id: current.id, retry: started.id }));
                 void navigate(paths.workflowRun(projectId, workflowId, started.id));
               },
-              onError: (failure) => snackbar.showError(getErrorMessage(failure)),
+              onError: snackbar.showFailure,
             },
           )
         }
@@ -248,7 +248,7 @@ export function WorkflowRunPage() {
           setConfirmStop(false);
           stop.mutate(current.id, {
             onSuccess: () => snackbar.showSuccess(t('workflows.runStopped', { id: current.id })),
-            onError: (failure) => snackbar.showError(getErrorMessage(failure)),
+            onError: snackbar.showFailure,
           });
         }}
       />
