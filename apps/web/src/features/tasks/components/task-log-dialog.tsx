@@ -54,6 +54,12 @@ import { TooltipIconButton } from '../../../components/tooltip-icon-button.tsx';
 /** Name under which the dialog's fullscreen choice is remembered. */
 const FULLSCREEN_KEY = 'task_log';
 
+/** The answers to a task that waits for confirmation: confirming is the emphasised one. */
+const ANSWER_BUTTONS = {
+  confirm: { variant: 'contained', color: 'success', icon: <CheckIcon /> },
+  reject: { variant: 'outlined', color: 'warning', icon: <DoNotDisturbIcon /> },
+} as const;
+
 interface TaskLogDialogProps {
   projectId: number;
   taskId: number;
@@ -344,29 +350,21 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun, onOpenTask,
               ) : null}
             </Box>
             <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', flex: 'none' }}>
-              {buttons.confirm ? (
-                <Button
-                  variant="contained"
-                  color="success"
-                  disableElevation
-                  startIcon={<CheckIcon />}
-                  disabled={busy}
-                  onClick={() => run({ kind: 'confirm' })}
-                >
-                  {t('taskLog.confirm')}
-                </Button>
-              ) : null}
-              {buttons.reject ? (
-                <Button
-                  variant="outlined"
-                  color="warning"
-                  startIcon={<DoNotDisturbIcon />}
-                  disabled={busy}
-                  onClick={() => run({ kind: 'reject' })}
-                >
-                  {t('taskLog.reject')}
-                </Button>
-              ) : null}
+              {(['confirm', 'reject'] as const).map((kind) =>
+                buttons[kind] ? (
+                  <Button
+                    key={kind}
+                    variant={ANSWER_BUTTONS[kind].variant}
+                    color={ANSWER_BUTTONS[kind].color}
+                    disableElevation
+                    startIcon={ANSWER_BUTTONS[kind].icon}
+                    disabled={busy}
+                    onClick={() => run({ kind })}
+                  >
+                    {t(`taskLog.${kind}`)}
+                  </Button>
+                ) : null,
+              )}
               {buttons.stop ? (
                 <Button
                   variant={buttons.stop.force ? 'contained' : 'outlined'}
