@@ -52,8 +52,14 @@ export async function seeText(scope: Page | Locator, text: string | RegExp): Pro
 }
 
 /** Waits until each of the texts shows somewhere in `scope`. */
-export async function seeTexts(scope: Page | Locator, texts: (string | RegExp)[]): Promise<void> {
+async function seeTexts(scope: Page | Locator, texts: (string | RegExp)[]): Promise<void> {
   for (const text of texts) await seeText(scope, text);
+}
+
+/** Clicks the button `button` of `scope` (a form's Create or Save) and waits until each of the texts shows in it. */
+export async function submitAndSee(scope: Page | Locator, button: string, texts: (string | RegExp)[]): Promise<void> {
+  await scope.getByRole('button', { name: button }).click();
+  await seeTexts(scope, texts);
 }
 
 /** Clicks the page's button `button` and returns the dialog it opens. */

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useGantry } from '../support/gantry-fixture.ts';
-import { choose, openDialog, openNewDialog, seeText, seeTexts } from '../support/ui.ts';
+import { choose, openDialog, openNewDialog, seeText, submitAndSee } from '../support/ui.ts';
 
 describe('project resources, as a new user would set them up', () => {
   const gantry = useGantry();
@@ -18,12 +18,10 @@ describe('project resources, as a new user would set them up', () => {
 
   it('creates keys; secrets of a saved key stay locked until override is ticked', async () => {
     let dialog = await openNewDialog(page, `${projectPath}/keys`, 'New key');
-    await dialog.getByRole('button', { name: 'Create' }).click();
-    await seeTexts(dialog, ['Name is required', 'Type is required']);
+    await submitAndSee(dialog, 'Create', ['Name is required', 'Type is required']);
     await dialog.getByLabel(/^Name/).fill('deploy key');
     await choose(dialog, page, /^Type/, /SSH key/);
-    await dialog.getByRole('button', { name: 'Create' }).click();
-    await seeText(dialog, 'Private key is required');
+    await submitAndSee(dialog, 'Create', ['Private key is required']);
     await dialog.getByLabel(/^Login/).fill('git');
     await dialog
       .getByLabel(/^Private key/)
@@ -68,8 +66,7 @@ describe('project resources, as a new user would set them up', () => {
     const dialog = await openNewDialog(page, `${projectPath}/repositories`, 'New repository');
     await dialog.getByLabel(/^Name/).fill('shop app');
     await dialog.getByLabel(/^URL or path/).fill('ftp://example.com/shop.git');
-    await dialog.getByRole('button', { name: 'Create' }).click();
-    await seeText(dialog, 'Incorrect URL');
+    await submitAndSee(dialog, 'Create', ['Incorrect URL']);
     await seeText(dialog, 'Access key is required');
     await dialog.getByLabel(/^URL or path/).fill('git@github.com:acme/shop.git');
     await choose(dialog, page, 'Protocol', 'HTTPS');
@@ -130,8 +127,7 @@ describe('project resources, as a new user would set them up', () => {
     await page.getByRole('menuitem', { name: 'Ansible' }).click();
     await page.waitForURL(/\/templates\/new\/edit\?app=ansible/);
 
-    await page.getByRole('button', { name: 'Create' }).click();
-    await seeTexts(page, [
+    await submitAndSee(page, 'Create', [
       'Name is required',
       'Playbook filename is required',
       'Inventory is required',
@@ -148,8 +144,7 @@ describe('project resources, as a new user would set them up', () => {
     await survey.getByLabel(/^Title/).fill('Region');
     await survey.getByLabel(/^Name/).fill('region');
     await choose(survey, page, 'Type', 'Enum');
-    await survey.getByRole('button', { name: 'Save' }).click();
-    await seeText(survey, 'Enumeration must have values.');
+    await submitAndSee(survey, 'Save', ['Enumeration must have values.']);
     await survey.getByRole('button', { name: 'Add value' }).click();
     await survey.getByLabel('Name of value 1').fill('Europe');
     await survey.getByLabel('Value 1', { exact: true }).fill('eu');
@@ -161,8 +156,7 @@ describe('project resources, as a new user would set them up', () => {
     await survey.getByLabel(/^Name/).fill('replicas');
     await choose(survey, page, 'Type', 'Integer');
     await survey.getByLabel('Default value').fill('two');
-    await survey.getByRole('button', { name: 'Save' }).click();
-    await seeText(survey, 'Must be integer');
+    await submitAndSee(survey, 'Save', ['Must be integer']);
     await survey.getByLabel('Default value').fill('2');
     await survey.getByRole('button', { name: 'Save' }).click();
     await survey.waitFor({ state: 'detached' });

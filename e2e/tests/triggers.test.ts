@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useGantry } from '../support/gantry-fixture.ts';
-import { choose, chooseMany, openDialog, seeText, seeTexts } from '../support/ui.ts';
+import { choose, chooseMany, openDialog, seeText, submitAndSee } from '../support/ui.ts';
 
 interface ScheduleRow {
   id: number;
@@ -34,8 +34,7 @@ describe('schedules and integrations, the ways a template starts by itself', () 
     await page.goto(`/project/${projectId}/schedule`);
     await seeText(page, 'No schedules yet.');
     const dialog = await openDialog(page, 'New schedule');
-    await dialog.getByRole('button', { name: 'Create' }).click();
-    await seeTexts(dialog, ['Name is required', 'Template is required']);
+    await submitAndSee(dialog, 'Create', ['Name is required', 'Template is required']);
 
     await dialog.getByLabel(/^Name/).fill('Nightly');
     await choose(dialog, page, /^Template/, 'Deploy');
@@ -67,11 +66,9 @@ describe('schedules and integrations, the ways a template starts by itself', () 
     await dialog.getByRole('button', { name: 'Cron expression' }).click();
     const cron = dialog.getByLabel(/^Cron/);
     await cron.fill('');
-    await dialog.getByRole('button', { name: 'Save' }).click();
-    await seeText(dialog, 'Cron required');
+    await submitAndSee(dialog, 'Save', ['Cron required']);
     await cron.fill('0 25 * * *');
-    await dialog.getByRole('button', { name: 'Save' }).click();
-    await seeText(dialog, /^Cron: /);
+    await submitAndSee(dialog, 'Save', [/^Cron: /]);
     expect(await dialog.isVisible()).toBe(true);
     await cron.fill('0 */6 * * 1-5');
     await dialog.getByRole('button', { name: 'Save' }).click();
@@ -123,8 +120,7 @@ describe('schedules and integrations, the ways a template starts by itself', () 
     await seeText(page, 'No integrations yet.');
     let dialog = await openDialog(page, 'New integration');
     expect((await dialog.boundingBox())?.width).toBe(450);
-    await dialog.getByRole('button', { name: 'Create' }).click();
-    await seeText(dialog, 'Name is required');
+    await submitAndSee(dialog, 'Create', ['Name is required']);
     await seeText(dialog, 'Template is required');
     await dialog.getByLabel(/^Name/).fill('Push hook');
     await choose(dialog, page, /^Template/, 'Deploy');
@@ -137,8 +133,7 @@ describe('schedules and integrations, the ways a template starts by itself', () 
     await seeText(page, 'There is no aliases.');
 
     dialog = await openDialog(page, 'New matcher');
-    await dialog.getByRole('button', { name: 'Create' }).click();
-    await seeTexts(dialog, [
+    await submitAndSee(dialog, 'Create', [
       'Name is required',
       'Match source is required',
       'Comparison method is required',
@@ -146,8 +141,7 @@ describe('schedules and integrations, the ways a template starts by itself', () 
     ]);
     await dialog.getByLabel(/^Name/).fill('push events');
     await choose(dialog, page, /^Match source/, 'Body');
-    await dialog.getByRole('button', { name: 'Create' }).click();
-    await seeText(dialog, 'Body data format is required');
+    await submitAndSee(dialog, 'Create', ['Body data format is required']);
     await choose(dialog, page, /^Match source/, 'Header');
     await dialog.getByLabel(/^Header name/).fill('X-Event');
     await choose(dialog, page, /^Comparison method/, 'Equals');

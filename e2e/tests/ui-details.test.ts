@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { waitForTaskEnd } from '../support/api-client.ts';
 import { useGantry } from '../support/gantry-fixture.ts';
 import type { ScriptsProject } from '../support/scripts-project.ts';
-import { choose, openDialog, seeText } from '../support/ui.ts';
+import { choose, openDialog, seeText, submitAndSee } from '../support/ui.ts';
 
 describe('details a daily user trips on: live last task, form messages, the task log, refs before delete', () => {
   const gantry = useGantry();
@@ -87,22 +87,18 @@ describe('details a daily user trips on: live last task, form messages, the task
     await dialog.getByRole('button', { name: 'Add value' }).click();
     await dialog.getByRole('button', { name: 'Add value' }).click();
     await dialog.getByLabel('Name of value 1').fill('eu');
-    await dialog.getByRole('button', { name: 'Save' }).click();
-    await seeText(dialog, 'Value name cannot be empty.');
+    await submitAndSee(dialog, 'Save', ['Value name cannot be empty.']);
     await dialog.getByLabel('Name of value 2').fill('eu');
-    await dialog.getByRole('button', { name: 'Save' }).click();
-    await seeText(dialog, 'Enumeration values must have unique names.');
+    await submitAndSee(dialog, 'Save', ['Enumeration values must have unique names.']);
     await dialog.getByLabel('Name of value 2').fill('us');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'detached' });
 
     await page.getByRole('button', { name: 'Add vault' }).click();
     await page.getByRole('button', { name: 'Add vault' }).click();
-    await page.getByRole('button', { name: 'Save' }).click();
-    await seeText(page, 'Vault names must be unique; only one vault may have no name');
+    await submitAndSee(page, 'Save', ['Vault names must be unique; only one vault may have no name']);
     await page.getByRole('group', { name: 'Vault 1' }).getByLabel('Vault ID').fill('Prod/../x');
-    await page.getByRole('button', { name: 'Save' }).click();
-    await seeText(page, 'Vault name may only hold letters, digits, _, - and . (and not ..)');
+    await submitAndSee(page, 'Save', ['Vault name may only hold letters, digits, _, - and . (and not ..)']);
   });
 
   it('Activity reads events/last; deleting a schedule or an integration asks its refs first', async () => {
