@@ -13,18 +13,24 @@ import {
   schedulesQuery,
 } from './project-resources.ts';
 
-/**
- * The list of each collection and what its texts call one item (`Key` in `keys.newKey`), by its section
- * (which names its translations and its key in resourceKeys).
- */
-const collections = {
-  keys: { query: keysQuery, noun: 'Key' },
-  repositories: { query: repositoriesQuery, noun: 'Repository' },
-  inventories: { query: inventoriesQuery, noun: 'Inventory' },
-  environments: { query: environmentsQuery, noun: 'Environment' },
-  schedules: { query: schedulesQuery, noun: 'Schedule' },
+/** The list of each collection, by its section (which names its translations and its key in resourceKeys). */
+const collectionQueries = {
+  keys: keysQuery,
+  repositories: repositoriesQuery,
+  inventories: inventoriesQuery,
+  environments: environmentsQuery,
+  schedules: schedulesQuery,
 };
-type CollectionSection = keyof typeof collections;
+type CollectionSection = keyof typeof collectionQueries;
+
+/** What each collection's texts call one item: `Key` in `keys.newKey`. */
+const collectionNouns: Record<CollectionSection, string> = {
+  keys: 'Key',
+  repositories: 'Repository',
+  inventories: 'Inventory',
+  environments: 'Environment',
+  schedules: 'Schedule',
+};
 
 /** The endpoints of a project's collection that its list page and edit dialog call (the contract's `<kind>Api`). */
 interface CollectionEndpoints {
@@ -66,8 +72,8 @@ export function defineProjectCollection<S extends CollectionSection, E extends C
     /** The collection as its list page knows it (useResourceList). */
     resource: {
       section,
-      texts: itemTextsOf(section, collections[section].noun),
-      query: collections[section].query,
+      texts: itemTextsOf(section, collectionNouns[section]),
+      query: collectionQueries[section],
       useRemove: (projectId: number) =>
         useRefreshingMutation(refresh(projectId), (id: number) =>
           request(endpoints.remove, { params: itemParams(projectId, id) }),
