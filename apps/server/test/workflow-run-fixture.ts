@@ -75,41 +75,37 @@ export function createWorkflowCalls(t: TestApp, projectBase: () => string) {
   };
 }
 
-/** What run tests start from: see useRunProjects. */
-interface RunProjects<K extends string> {
-  p: ProjectFixture;
-  other: ProjectFixture;
-  templates: Record<K, number>;
-  users: Record<'guest' | 'runner', Member>;
-}
+/** The scripts of a run test's project unless it names its own: a step that succeeds, one that fails, one that lasts. */
+const RUN_SCRIPTS = { ok: 'echo ok\n', fail: 'exit 3\n', slow: 'sleep 300\n' };
 
 /**
  * The projects of a run test, made in the describe block's first beforeAll with the workflow sweep begun: `p`
- * with a template per script of `scripts` (the script `ok` is ok.sh, run by the template "Ok", with
- * `templateFields.ok` if given), `other` holding `otherScripts`, and a guest and a task runner of `p` named from
- * `members`. As with useTestApp, the returned objects are filled in then, so the tests use them as they are.
+ * with a template per script of `scripts` (by default RUN_SCRIPTS; the script `ok` is ok.sh, run by the template
+ * "Ok", with `templateFields.ok` if given), `other` holding `otherScripts` (by default an ok.sh), and a guest and a
+ * task runner of `p` named from `members`; with createWorkflowCalls on `p`. As with useTestApp, the returned
+ * objects are filled in then, so the tests use them as they are.
  */
-export function useRunProjects<K extends string>(
+export function useRunProjects<K extends string = keyof typeof RUN_SCRIPTS>(
   t: TestApp,
   setup: {
-    scripts: Record<K, string>;
-    otherScripts: Record<string, string>;
+    scripts?: Record<K, string>;
+    otherScripts?: Record<string, string>;
     members: string;
-    templateFields?: Partial<Record<K, Record<string, unknown>>>;
+    templateFields?: Partial<Record<NoInfer<K>, Record<string, unknown>>>;
   },
-): RunProjects<K> {
+) {
   const projects = {
     p: {} as ProjectFixture,
     other: {} as ProjectFixture,
     templates: {} as Record<K, number>,
-    users: {} as RunProjects<K>['users'],
+    users: {} as Record<'guest' | 'runner', Member>,
   };
   beforeAll(async () => {
     t.runtime.services.workflowRuns.beginSweep();
-    const scripts = Object.entries(setup.scripts) as [K, string][];
+    const scripts = Object.entries(setup.scripts ?? RUN_SCRIPTS) as [K, string][];
     const files = Object.fromEntries(scripts.map(([key, script]) => [`${key}.sh`, script]));
     Object.assign(projects.p, await createProjectFixture(t, files));
-    Object.assign(projects.other, await createProjectFixture(t, setup.otherScripts));
+    Object.assign(projects.other, await createProjectFixture(t, setup.otherScripts ?? { 'ok.sh': 'echo other\n' }));
     for (const [key] of scripts)
       projects.templates[key] = await projects.p.createTemplate({
         name: key.charAt(0).toUpperCase() + key.slice(1),
@@ -119,7 +115,7 @@ export function useRunProjects<K extends string>(
     const roles = { guest: 'guest', runner: 'task_runner' };
     Object.assign(projects.users, await addProjectMembers(t, projects.p.base, setup.members, roles));
   });
-  return projects;
+  return { ...projects, ...createWorkflowCalls(t, () => projects.p.base) };
 }
 
 /**

@@ -21,7 +21,7 @@ describe.each(dialects)('retrying workflow runs on %s', (dialect) => {
   const markers = mkdtempSync(path.join(tmpdir(), 'gantry-retry-'));
   const fixed = path.join(markers, 'fixed');
   afterAll(() => rmSync(markers, { recursive: true, force: true }));
-  const { p, other, templates, users } = useRunProjects(t, {
+  const { p, other, templates, users, createWorkflow, startRun, waitForRun, runToEnd } = useRunProjects(t, {
     scripts: { ok: 'echo ok\n', fail: 'exit 3\n', flaky: `test -e '${fixed}'\n` },
     otherScripts: { 'fail.sh': 'exit 3\n' },
     members: 'wfretry',
@@ -35,7 +35,6 @@ describe.each(dialects)('retrying workflow runs on %s', (dialect) => {
     template_id: templates[template],
   });
 
-  const { createWorkflow, startRun, waitForRun, runToEnd } = createWorkflowCalls(t, () => p.base);
   const byKey = (run: RunDetail) => new Map(run.steps.map((s) => [s.key, s]));
   const statuses = (run: RunDetail) => Object.fromEntries(run.steps.map((s) => [s.key, s.status]));
   async function tasksOfRun(runId: number): Promise<string[]> {

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { withStoreMigratedUpTo } from './migration-fixture.ts';
-import { type Step, createWorkflowCalls, createWorkflowElsewhere, useRunProjects } from './workflow-run-fixture.ts';
+import { type Step, createWorkflowElsewhere, useRunProjects } from './workflow-run-fixture.ts';
 import { createPeerNode, useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
@@ -12,15 +12,10 @@ type StatsEntry = { date: string; count_by_status: Record<string, number> };
 
 describe.each(dialects)('workflow run stats on %s', (dialect) => {
   const t = useTestApp(dialect);
-  const { p, other, templates, users } = useRunProjects(t, {
-    scripts: { ok: 'echo ok\n', fail: 'exit 3\n', slow: 'sleep 300\n' },
-    otherScripts: { 'ok.sh': 'echo other\n' },
-    members: 'wfstats',
-  });
+  const { p, other, templates, users, createWorkflow, startRun, runToEnd } = useRunProjects(t, { members: 'wfstats' });
 
   const send = (method: string, path: string, as = t.adminCookie) => t.request(method, `${p.base}${path}`, { as });
   const step = (template: number): Step => ({ key: 'only', kind: 'template', template_id: template });
-  const { createWorkflow, startRun, runToEnd } = createWorkflowCalls(t, () => p.base);
   async function statsOf(workflowId: number, query = ''): Promise<StatsEntry[]> {
     const response = await send('GET', `/workflows/${workflowId}/stats${query}`, users.guest.cookie);
     expect(response.status, response.text).toBe(200);

@@ -1,12 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addProjectMembers } from './task-fixture.ts';
-import {
-  type RunDetail,
-  type Step,
-  createWorkflowCalls,
-  createWorkflowElsewhere,
-  useRunProjects,
-} from './workflow-run-fixture.ts';
+import { type RunDetail, type Step, createWorkflowElsewhere, useRunProjects } from './workflow-run-fixture.ts';
 import { createPeerNode, useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
@@ -14,9 +8,7 @@ const dialects = await listTestDialects();
 
 describe.each(dialects)('workflow runs on %s', (dialect) => {
   const t = useTestApp(dialect);
-  const { p, other, templates, users } = useRunProjects(t, {
-    scripts: { ok: 'echo ok\n', fail: 'exit 3\n', slow: 'sleep 300\n' },
-    otherScripts: { 'ok.sh': 'echo other\n' },
+  const { p, other, templates, users, createWorkflow, startRun, waitForRun, runToEnd } = useRunProjects(t, {
     members: 'wfrun',
     templateFields: { ok: { survey_vars: [{ name: 'ref', title: 'ref' }] } },
   });
@@ -38,7 +30,6 @@ describe.each(dialects)('workflow runs on %s', (dialect) => {
     ...extra,
   });
 
-  const { createWorkflow, startRun, waitForRun, runToEnd } = createWorkflowCalls(t, () => p.base);
   const statuses = (run: RunDetail) => Object.fromEntries(run.steps.map((s) => [s.key, s.status]));
 
   async function templateOfTask(taskId: number | null): Promise<number> {
