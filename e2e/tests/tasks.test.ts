@@ -16,16 +16,16 @@ describe('tasks, as a user runs and watches them', () => {
     const setup = await gantry.projectPage(
       'Tasks',
       {
-      'ticker.sh': 'for i in $(seq 1 25); do echo "tick $i"; sleep 0.2; done\n',
-      'chatty.sh': 'for i in $(seq 1 600); do echo "line $i"; sleep 0.01; done\n',
-      'sleeper.sh': 'echo "going to sleep"\nsleep 120\necho "woke up"\n',
-      'colours.sh': 'printf "\\033[31mred\\033[0m \\033[1;92mbright green\\033[0m plain\\n"\n',
-      'fake-terraform': {
-        executable: true,
-        content:
-          '#!/bin/sh\nif [ "$1" = show ]; then echo \'{"resource_changes":[{"address":"null_resource.web","change":{"actions":["create"]}}]}\'; exit 0; fi\n' +
-          'echo "terraform $1"\nif [ "$1" = plan ]; then echo "Plan: 1 to add."; exit 2; fi\nif [ "$1" = apply ]; then echo "Apply complete!"; fi\nexit 0\n',
-      },
+        'ticker.sh': 'for i in $(seq 1 25); do echo "tick $i"; sleep 0.2; done\n',
+        'chatty.sh': 'for i in $(seq 1 600); do echo "line $i"; sleep 0.01; done\n',
+        'sleeper.sh': 'echo "going to sleep"\nsleep 120\necho "woke up"\n',
+        'colours.sh': 'printf "\\033[31mred\\033[0m \\033[1;92mbright green\\033[0m plain\\n"\n',
+        'fake-terraform': {
+          executable: true,
+          content:
+            '#!/bin/sh\nif [ "$1" = show ]; then echo \'{"resource_changes":[{"address":"null_resource.web","change":{"actions":["create"]}}]}\'; exit 0; fi\n' +
+            'echo "terraform $1"\nif [ "$1" = plan ]; then echo "Plan: 1 to add."; exit 2; fi\nif [ "$1" = apply ]; then echo "Apply complete!"; fi\nexit 0\n',
+        },
       },
       {
         Ticker: { app: 'bash', playbook: 'ticker.sh' },

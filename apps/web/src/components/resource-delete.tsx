@@ -92,10 +92,7 @@ export function useResourceDelete(projectId: number) {
   const confirmed = () => {
     const item = confirming;
     if (!item) return;
-    item.remove().then(
-      () => item.onDeleted?.(),
-      snackbar.showFailure,
-    );
+    item.remove().then(() => item.onDeleted?.(), snackbar.showFailure);
   };
 
   const element = (

@@ -41,10 +41,7 @@ export function useActiveColumn<T extends { id: TId; active: boolean }, TId>({
         checked={row.active}
         disabled={disabled || isSaving(row)}
         onChange={(event) =>
-          setActive.mutate(
-            { id: row.id, active: event.target.checked },
-            { onError: snackbar.showFailure },
-          )
+          setActive.mutate({ id: row.id, active: event.target.checked }, { onError: snackbar.showFailure })
         }
         slotProps={{ input: { 'aria-label': label(row) } }}
       />

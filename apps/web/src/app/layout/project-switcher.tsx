@@ -20,7 +20,12 @@ import { paths } from '../../lib/paths.ts';
 /** The menu's entries under the projects, for those who may create one. */
 const PROJECT_ACTIONS = [
   { key: 'new', icon: <AddIcon fontSize="small" />, labelKey: 'menu.newProject', path: paths.newProject },
-  { key: 'restore', icon: <RestoreIcon fontSize="small" />, labelKey: 'menu.restoreProject', path: paths.restoreProject },
+  {
+    key: 'restore',
+    icon: <RestoreIcon fontSize="small" />,
+    labelKey: 'menu.restoreProject',
+    path: paths.restoreProject,
+  },
 ] as const;
 
 interface ProjectSwitcherProps {

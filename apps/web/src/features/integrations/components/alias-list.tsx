@@ -40,8 +40,7 @@ export function AliasList({ projectId, integrationId, canManage, title, descript
     );
 
   const addAlias = () => add.mutate(undefined, { onError: snackbar.showFailure });
-  const removeAlias = (aliasId: number) =>
-    remove.mutate(aliasId, { onError: snackbar.showFailure });
+  const removeAlias = (aliasId: number) => remove.mutate(aliasId, { onError: snackbar.showFailure });
 
   return (
     <Paper variant="outlined" component="section" aria-label={title} sx={{ p: 2 }}>

@@ -29,7 +29,10 @@ const REQUEST_PARTS = {
   },
 } as const;
 
-type RequestRuleDialogProps<TInput extends FieldValues, TValues> = Omit<FormDialogProps<TInput, TValues>, 'children'> & {
+type RequestRuleDialogProps<TInput extends FieldValues, TValues> = Omit<
+  FormDialogProps<TInput, TValues>,
+  'children'
+> & {
   part: IntegrationPart;
   /** The rule's own fields, after the part of the request it reads. */
   children: ReactNode;

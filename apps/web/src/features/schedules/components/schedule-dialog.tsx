@@ -60,8 +60,7 @@ export function ScheduleDialog({ open, projectId, item: schedule, onClose }: Ite
   const cron = getFormCron(fields);
 
   return (
-    <FormDialog {...dialogProps} maxWidth="sm" submitting={checking || dialogProps.submitting}
-    >
+    <FormDialog {...dialogProps} maxWidth="sm" submitting={checking || dialogProps.submitting}>
       <FormTextField name="name" label={t('schedules.name')} required autoFocus />
       <RunTargetFields
         section="schedules"

@@ -21,7 +21,11 @@ describe('the schedule form', () => {
   });
 
   it('opens a picker-shaped cron in the picker and any other in raw mode', () => {
-    expect(getScheduleFormDefaults(makeSchedule()).picker).toMatchObject({ timing: 'daily', minutes: [30], hours: [3] });
+    expect(getScheduleFormDefaults(makeSchedule()).picker).toMatchObject({
+      timing: 'daily',
+      minutes: [30],
+      hours: [3],
+    });
     const raw = getScheduleFormDefaults(makeSchedule({ cron_format: '*/15 9-17 * * 1-5' }));
     expect(raw.mode).toBe('raw');
     expect(getFormCron(raw)).toBe('*/15 9-17 * * 1-5');

@@ -206,8 +206,7 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun, onOpenTask,
     });
   };
 
-  const run = (next: TaskAction) =>
-    action.mutate(next, { onError: snackbar.showFailure });
+  const run = (next: TaskAction) => action.mutate(next, { onError: snackbar.showFailure });
   const buttons = task ? getTaskButtons(task.status) : null;
   const version = task ? getTaskVersion(task) : null;
   const commit = task ? getCommitSummary(task.commit_hash, task.commit_message) : null;

@@ -41,10 +41,7 @@ export function TeamPage() {
   const projectName = projects.data?.find((project) => project.id === projectId)?.name ?? '';
 
   const changeRole = (member: TeamMember, role: ProjectRoleSlug) =>
-    updateRole.mutate(
-      { userId: member.user_id, role },
-      { onError: snackbar.showFailure },
-    );
+    updateRole.mutate({ userId: member.user_id, role }, { onError: snackbar.showFailure });
 
   const removeMemberConfirmed = (member: TeamMember) =>
     removeMember.mutate(member.user_id, {
@@ -114,20 +111,20 @@ export function TeamPage() {
     <TablePage
       section="team"
       actions={
-          <>
-            <Button
-              variant="outlined"
-              color="inherit"
-              startIcon={<LogoutIcon />}
-              onClick={() => leaveDialog.show()}
-              disabled={!access.isReady || access.role === 'owner' || leave.isPending}
-            >
-              {t('team.leave')}
-            </Button>
-            {canManage ? (
-              <NewButton label={t('team.newMember')} icon={<PersonAddAlt1Icon />} onClick={() => addDialog.show()} />
-            ) : null}
-          </>
+        <>
+          <Button
+            variant="outlined"
+            color="inherit"
+            startIcon={<LogoutIcon />}
+            onClick={() => leaveDialog.show()}
+            disabled={!access.isReady || access.role === 'owner' || leave.isPending}
+          >
+            {t('team.leave')}
+          </Button>
+          {canManage ? (
+            <NewButton label={t('team.newMember')} icon={<PersonAddAlt1Icon />} onClick={() => addDialog.show()} />
+          ) : null}
+        </>
       }
       columns={columns}
       query={team}

@@ -173,9 +173,7 @@ function BackendAliases({ projectId, inventoryId, canManage }: WorkspaceAliasesP
       ) : null}
       <AddAliasDialog open={addDialog.open} onClose={addDialog.close} projectId={projectId} inventoryId={inventoryId} />
       <ConfirmDialog
-        {...confirmItem(confirm, (alias) =>
-          remove.mutate(alias.id, { onError: snackbar.showFailure }),
-        )}
+        {...confirmItem(confirm, (alias) => remove.mutate(alias.id, { onError: snackbar.showFailure }))}
         title={t('terraform.deleteAliasTitle')}
         message={t('terraform.deleteAliasConfirm')}
       />

@@ -176,9 +176,7 @@ export function WorkspaceStates({ projectId, inventoryId, canManage }: Workspace
         />
       ) : null}
       <ConfirmDialog
-        {...confirmItem(confirm, (state) =>
-          remove.mutate(state.id, { onError: snackbar.showFailure }),
-        )}
+        {...confirmItem(confirm, (state) => remove.mutate(state.id, { onError: snackbar.showFailure }))}
         title={t('terraform.deleteStateTitle')}
         message={t('terraform.deleteStateConfirm', { id: confirm.item?.id ?? '' })}
       />

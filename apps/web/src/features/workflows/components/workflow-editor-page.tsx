@@ -244,11 +244,7 @@ function WorkflowEditor({ projectId, saved }: { projectId: number; saved?: Workf
               </Stack>
               {canManage ? (
                 <Stack direction="row" useFlexGap spacing={1} sx={{ flexWrap: 'wrap' }}>
-                  <Button
-                    variant="outlined"
-                    startIcon={<AddIcon />}
-                    onClick={addMenu.openAt}
-                  >
+                  <Button variant="outlined" startIcon={<AddIcon />} onClick={addMenu.openAt}>
                     {t('workflows.addStep')}
                   </Button>
                   <Menu {...addMenu.menuProps}>
