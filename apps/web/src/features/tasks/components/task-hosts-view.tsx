@@ -13,6 +13,7 @@ import { HOST_STATUSES, type HostStatus, type TaskHost } from '@gantry/contract'
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { taskHostsQuery } from '../api/tasks-queries.ts';
 import { HOST_STATUS_COLORS, formatResultDuration, getCountParts } from '../host-results.ts';
+import { TaskResultList } from './task-result-list.tsx';
 import { TaskViewLoading } from './task-view-loading.tsx';
 
 function StatusChip({ status, count }: { status: HostStatus; count?: number }) {
@@ -132,18 +133,11 @@ export function TaskHostsView({
           {finished ? t('taskLog.hostsEmpty') : t('taskLog.hostsWhenFinished')}
         </Typography>
       ) : (
-        <>
-          {truncated ? (
-            <Alert severity="info" sx={{ m: 1 }}>
-              {t('taskLog.hostsTruncated')}
-            </Alert>
-          ) : null}
-          <Box component="ul" sx={{ m: 0, p: 0 }}>
-            {hosts.map((host) => (
-              <HostRow key={host.host} host={host} />
-            ))}
-          </Box>
-        </>
+        <TaskResultList truncated={truncated} notice={t('taskLog.hostsTruncated')} noticeMargin={1}>
+          {hosts.map((host) => (
+            <HostRow key={host.host} host={host} />
+          ))}
+        </TaskResultList>
       )}
     </Box>
   );

@@ -98,6 +98,22 @@ export const LOG_POLL_MS = 3000;
 
 const ERROR_SEARCH: LogSearch = { text: ERROR_LINE_PATTERN, caseSensitive: true, regex: true };
 
+/** A line under the task's details that opens a task it repeats (a retry's first try, a rerun's task). */
+function RelatedTaskLink({ onClick, children }: { onClick: () => void; children: ReactNode }) {
+  return (
+    <Link
+      component="button"
+      type="button"
+      variant="body2"
+      underline="hover"
+      onClick={onClick}
+      sx={{ mt: 0.5, display: 'block' }}
+    >
+      {children}
+    </Link>
+  );
+}
+
 /** The absolute address of the current page with the log of `taskId` open at the 1-based `line`. */
 function lineAddress(taskId: number, line: number): string {
   const { origin, pathname, search } = window.location;
@@ -400,29 +416,15 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun, onOpenTask,
         {task?.needs_approval ? <TaskApprovalPanel projectId={projectId} task={task} /> : null}
 
         {task?.retry_of_task_id ? (
-          <Link
-            component="button"
-            type="button"
-            variant="body2"
-            underline="hover"
-            onClick={() => task.retry_of_task_id && onOpenTask(task.retry_of_task_id)}
-            sx={{ mt: 0.5, display: 'block' }}
-          >
+          <RelatedTaskLink onClick={() => task.retry_of_task_id && onOpenTask(task.retry_of_task_id)}>
             {t('taskLog.retryOf', { attempt: task.retry_attempt, limit: task.retry_limit, id: task.retry_of_task_id })}
-          </Link>
+          </RelatedTaskLink>
         ) : null}
 
         {task?.rerun_of_task_id ? (
-          <Link
-            component="button"
-            type="button"
-            variant="body2"
-            underline="hover"
-            onClick={() => task.rerun_of_task_id && onOpenTask(task.rerun_of_task_id)}
-            sx={{ mt: 0.5, display: 'block' }}
-          >
+          <RelatedTaskLink onClick={() => task.rerun_of_task_id && onOpenTask(task.rerun_of_task_id)}>
             {t('taskLog.rerunOf', { id: task.rerun_of_task_id })}
-          </Link>
+          </RelatedTaskLink>
         ) : null}
 
         {task && isTerraformApp(task.tpl_app) && task.plan_recap ? (

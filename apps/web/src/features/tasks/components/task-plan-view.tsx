@@ -7,6 +7,7 @@ import Typography from '@mui/material/Typography';
 import type { PlanAction } from '@gantry/contract';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { taskPlanQuery } from '../api/tasks-queries.ts';
+import { TaskResultList } from './task-result-list.tsx';
 import { TaskViewLoading } from './task-view-loading.tsx';
 
 /** Colours of the actions, as terraform's own plan paints them (create green, update yellow, destroy red). */
@@ -31,12 +32,7 @@ export function TaskPlanView({ projectId, taskId }: { projectId: number; taskId:
   const { resources, truncated } = plan.data;
   return (
     <Box sx={{ flex: 1, minHeight: 200, overflow: 'auto' }} aria-label={t('taskLog.planResources')}>
-      {truncated ? (
-        <Alert severity="info" sx={{ m: 2 }}>
-          {t('taskLog.planTruncated')}
-        </Alert>
-      ) : null}
-      <Box component="ul" sx={{ m: 0, p: 0 }}>
+      <TaskResultList truncated={truncated} notice={t('taskLog.planTruncated')} noticeMargin={2}>
         {resources.map((resource, index) => (
           <Box
             component="li"
@@ -65,7 +61,7 @@ export function TaskPlanView({ projectId, taskId }: { projectId: number; taskId:
             </Typography>
           </Box>
         ))}
-      </Box>
+      </TaskResultList>
     </Box>
   );
 }
