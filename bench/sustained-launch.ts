@@ -21,6 +21,16 @@ import {
  * Targets (issue 15): 100 launches a second for 10 minutes, dispatch p95 <= 50 ms, no memory growth.
  */
 
+/** The server's count of statements sent to its store, from its metrics. */
+async function readStatementCount(client: Awaited<ReturnType<typeof connectClient>>): Promise<number> {
+  const answer = await client.call('GET', '/api/metrics');
+  const line = String(answer.body)
+    .split('\n')
+    .find((l) => l.startsWith('gantry_store_queries_total '));
+  if (!line) throw new Error(`no gantry_store_queries_total in the metrics (${answer.status})`);
+  return Number(line.split(' ')[1]);
+}
+
 const dialect = (readFlag('store') ?? 'sqlite') as Dialect;
 const rate = Number(readFlag('rate') ?? 100);
 const durationS = Number(readFlag('duration') ?? 60);
@@ -47,6 +57,7 @@ try {
   const template = project.templates['go.sh'];
   if (!template) throw new Error('no template');
 
+  const statementsBefore = await readStatementCount(client);
   const answerMs = { api: [] as number[], webhook: [] as number[] };
   const refusals = new Map<string, number>();
   let failed = 0;
@@ -106,6 +117,8 @@ try {
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   clearInterval(sampler);
+  // Every statement of the run (the launches, the tasks, the dispatcher, the sweeps, the count above).
+  const statements = (await readStatementCount(client)) - statementsBefore;
   const tasks = await db
     .selectFrom('task')
     .select(['id', 'created', 'start', 'status'])
@@ -135,6 +148,9 @@ try {
     `p50 ${percentile(values, 50).toFixed(0)} ms, p95 ${percentile(values, 95).toFixed(0)} ms, p99 ${percentile(values, 99).toFixed(0)} ms, max ${percentile(values, 100).toFixed(0)} ms`;
   console.log(
     `      launched ${sent} in ${sendingS.toFixed(0)} s = ${(sent / sendingS).toFixed(1)}/s (${((sent / sendingS) * 60).toFixed(0)}/min); refused or failed ${failed}; tasks stored ${tasks.length}, succeeded ${succeeded}, unfinished ${unfinished}`,
+  );
+  console.log(
+    `      store statements (begin and commit included) per launched task: ${(statements / Math.max(1, sent)).toFixed(1)}`,
   );
   console.log(`      answer to an API launch: ${fmt(answerMs.api)}`);
   console.log(`      answer to a webhook call: ${fmt(answerMs.webhook)}`);

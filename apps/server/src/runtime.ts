@@ -16,7 +16,7 @@ export interface Runtime {
 /** Connects the store and applies pending migrations; a store that cannot be reached is a StoreUnavailableError. */
 export async function openMigratedStore(
   config: Config,
-  hooks: Pick<ConnectionOptions, 'onQueryError'> = {},
+  hooks: Pick<ConnectionOptions, 'onQuery'> = {},
 ): Promise<{ connection: DbConnection; applied: string[] }> {
   let connection: DbConnection;
   try {
@@ -37,12 +37,12 @@ export async function openMigratedStore(
 
 /** Connects the store, applies pending migrations and builds the services. */
 export async function openRuntime(config: Config, clock: Clock = systemClock): Promise<Runtime> {
-  // The metrics are built with the services, after the store is open: failures are counted from then on.
-  let countQueryError = () => {};
-  const { connection } = await openMigratedStore(config, { onQueryError: () => countQueryError() });
+  // The metrics are built with the services, after the store is open: statements are counted from then on.
+  let countQuery: NonNullable<ConnectionOptions['onQuery']> = () => {};
+  const { connection } = await openMigratedStore(config, { onQuery: (result) => countQuery(result) });
   const logger = pino({ level: config.log_level });
   const services = createServices({ config, connection, clock, logger });
-  countQueryError = () => services.metrics.storeQueryFailed();
+  countQuery = (result) => services.metrics.storeQuery(result);
   return {
     config,
     connection,

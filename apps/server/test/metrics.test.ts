@@ -74,8 +74,16 @@ describe.each(dialects)('Prometheus metrics (%s)', (dialect) => {
     expect(sample(text, 'gantry_runners{state="alive"}')).toBe(0);
   });
 
-  it('counts store queries that fail, but not duplicate names, which are answers', async () => {
-    const before = sample((await scrape({ cookie: t.adminCookie })).text, 'gantry_store_query_errors_total') ?? 0;
+  it('counts store statements, and those that fail, but not duplicate names, which are answers', async () => {
+    const scraped = (await scrape({ cookie: t.adminCookie })).text;
+    const before = sample(scraped, 'gantry_store_query_errors_total') ?? 0;
+    const statementsBefore = sample(scraped, 'gantry_store_queries_total') ?? 0;
+    await sql`select 1 as one`.execute(t.runtime.connection.db);
+    await sql`select 2 as two`.execute(t.runtime.connection.db);
+    // The two statements, and those of the scrape in between (its session and its gauges' reads).
+    expect(sample((await scrape({ cookie: t.adminCookie })).text, 'gantry_store_queries_total')).toBeGreaterThanOrEqual(
+      statementsBefore + 2,
+    );
     await expect(sql`select * from no_such_table`.execute(t.runtime.connection.db)).rejects.toThrow();
     const duplicate = await t.request('POST', '/api/users', {
       as: t.adminCookie,

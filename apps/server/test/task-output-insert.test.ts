@@ -114,6 +114,9 @@ describe.each(dialects)('storing task output in bulk on %s', (dialect) => {
       output: `clash ${i}`,
     }));
     await expect(repository.storeNumbered(clashing, taskId, 3002)).rejects.toThrow();
+    // A small batch too (PostgreSQL stores those with the count in one statement).
+    const smallClash = [1, 0].map((seq) => ({ task_id: taskId, seq, time, output: `small clash ${seq}` }));
+    await expect(repository.storeNumbered(smallClash, taskId, 2)).rejects.toThrow();
     expect((await repository.list(taskId, 0, undefined)).map((row) => row.output)).toEqual(['first']);
     expect(await storedCount(taskId)).toBe(1);
     // Every connection of the pool is used again (more batches than connections).
@@ -123,6 +126,18 @@ describe.each(dialects)('storing task output in bulk on %s', (dialect) => {
     expect((await repository.list(taskId, 0, undefined)).map((row) => row.seq)).toEqual(
       Array.from({ length: 21 }, (_, i) => i),
     );
+  });
+
+  it('stores no lines for a task that is gone, small batch or large', async () => {
+    const taskId = await newTask();
+    const repository = createTaskOutputRepository(t.runtime.connection.db, dialect);
+    await t.runtime.connection.db.deleteFrom('task').where('id', '=', taskId).execute();
+    const time = new Date().toISOString();
+    for (const size of [3, 3000]) {
+      const rows = Array.from({ length: size }, (_, seq) => ({ task_id: taskId, seq, time, output: `orphan ${seq}` }));
+      await repository.storeNumbered(rows, taskId, size);
+    }
+    expect(await repository.list(taskId, 0, undefined)).toEqual([]);
   });
 
   // Last: once refused, this process inserts instead of loading for the rest of the file.

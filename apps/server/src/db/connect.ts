@@ -19,8 +19,11 @@ export interface DbConnection {
 }
 
 export interface ConnectionOptions {
-  /** A query failed for another reason than a duplicate key (which is an answer, not a failure). */
-  onQueryError?(): void;
+  /**
+   * Told of every statement the store took (a transaction's begin and commit too): `failed` when it failed
+   * for another reason than a duplicate key (which is an answer, not a failure).
+   */
+  onQuery?(result: 'answered' | 'failed'): void;
   /** Connections a PostgreSQL or MySQL pool opens at most (SQLite has one). */
   maxConnections?: number;
 }
@@ -29,11 +32,10 @@ const DEFAULT_MAX_CONNECTIONS = 10;
 
 /** Opens the store for the configured dialect. The SQLite file lives in WAL mode with foreign keys on. */
 export function connectDatabase(dialect: Dialect, url: string, options: ConnectionOptions = {}): DbConnection {
-  const onQueryError = options.onQueryError;
-  const log = onQueryError
-    ? (event: LogEvent): void => {
-        if (event.level === 'error' && !isUniqueViolation(event.error)) onQueryError();
-      }
+  const onQuery = options.onQuery;
+  const log = onQuery
+    ? (event: LogEvent): void =>
+        onQuery(event.level === 'error' && !isUniqueViolation(event.error) ? 'failed' : 'answered')
     : undefined;
   return {
     db: new Kysely<Database>({

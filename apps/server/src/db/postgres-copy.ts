@@ -39,6 +39,11 @@ const SPECIAL = /[\\\t\n\r\0]/;
 const SPECIAL_ALL = /[\\\t\n\r\0]/g;
 const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r', '\0': '\uFFFD' };
 
+/** A value as PostgreSQL's text can hold it: NUL, which it cannot, as U+FFFD, as COPY stores it. */
+export function pgText(value: string): string {
+  return value.includes('\0') ? value.replaceAll('\0', '\uFFFD') : value;
+}
+
 /** A value as a column of COPY's text format. */
 export function copyText(value: string): string {
   return SPECIAL.test(value) ? value.replace(SPECIAL_ALL, (c) => ESCAPES[c] ?? c) : value;

@@ -1,6 +1,6 @@
 import { CompiledQuery, sql } from 'kysely';
 import { loadMysql } from './connect.ts';
-import { CopyInData, copyChunks, copyText } from './postgres-copy.ts';
+import { CopyInData, copyChunks, copyText, pgText } from './postgres-copy.ts';
 import { LOAD_DATA_FORMAT, LoadDataInput, isLoadDataRefused, loadDataText } from './mysql-load-data.ts';
 import type { Db, Dialect } from './database.ts';
 import type { TaskOutputRow } from '../modules/tasks/tasks.table.ts';
@@ -57,6 +57,28 @@ export async function insertTaskOutputRows(db: Db, dialect: Dialect, rows: TaskO
   for (const chunk of chunksOf(rows, ROWS_PER_STATEMENT[dialect]))
     if (dialect === 'mysql') await sql.raw(mysqlInsert(chunk)).execute(db);
     else await db.insertInto('task_output').values(chunk).execute();
+}
+
+/**
+ * Lines a batch holds at most to go to PostgreSQL in one statement with the task's new line count: one
+ * round trip instead of four (begin, the count, the COPY, commit), which is what a running task's batches
+ * of a few lines cost most. Larger batches go by COPY in a transaction, which stores more rows a second.
+ */
+export const ONE_STATEMENT_ROWS = 200;
+
+/**
+ * PostgreSQL: sets the task's line count to `nextSeq` and stores the lines, in one statement. The update
+ * locks the task's row first and the lines are stored only if it found the task, so a task deleted
+ * meanwhile gets none (PostgreSQL has no foreign key to refuse them) and one deleted later takes them with it.
+ */
+export async function storeCountedLines(db: Db, taskId: number, rows: TaskOutputRow[], nextSeq: number): Promise<void> {
+  await sql`
+    with counted as (update task set output_lines = ${nextSeq} where id = ${taskId} returning id)
+    insert into task_output (task_id, seq, time, output)
+    select counted.id, u.seq, u.time, u.output
+    from counted, unnest(${rows.map((r) => r.seq)}::int[], ${rows.map((r) => r.time)}::text[], ${rows.map((r) =>
+      pgText(r.output),
+    )}::text[]) as u(seq, time, output)`.execute(db);
 }
 
 /** Set once a MySQL server refused LOAD DATA LOCAL (its `local_infile` is off): inserts from then on. */

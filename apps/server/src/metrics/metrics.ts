@@ -59,6 +59,7 @@ export function createMetrics(deps: MetricsDeps) {
     'result',
   ]);
   const webhookCalls = counter('gantry_webhook_calls_total', 'Calls of integration aliases, by result', ['result']);
+  const storeQueries = counter('gantry_store_queries_total', 'Statements sent to the store, begin and commit included');
   const storeErrors = counter('gantry_store_query_errors_total', 'Store queries that failed');
 
   new Gauge({
@@ -139,8 +140,9 @@ export function createMetrics(deps: MetricsDeps) {
     webhookCall(result: WebhookCallResult): void {
       webhookCalls.inc({ result });
     },
-    storeQueryFailed(): void {
-      storeErrors.inc();
+    storeQuery(result: 'answered' | 'failed'): void {
+      storeQueries.inc();
+      if (result === 'failed') storeErrors.inc();
     },
   };
 }
