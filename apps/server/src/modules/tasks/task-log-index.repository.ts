@@ -60,14 +60,17 @@ export function createTaskLogIndexRepository(db: Db, dialect: Dialect) {
         .execute();
     },
 
-    findUnindexed(taskId: number): Promise<UnindexedTask | undefined> {
+    /** Of the given tasks, the finished ones with lines not in the index, in id order. */
+    listUnindexedOf(taskIds: readonly number[]): Promise<UnindexedTask[]> {
+      if (taskIds.length === 0) return Promise.resolve([]);
       return db
         .selectFrom('task')
         .select(['id', 'log_indexed', 'output_lines'])
-        .where('id', '=', taskId)
+        .where('id', 'in', taskIds)
         .where('status', 'in', [...FINISHED_TASK_STATUSES])
         .where((eb) => eb('log_indexed', '<', eb.ref('output_lines')))
-        .executeTakeFirst();
+        .orderBy('id')
+        .execute();
     },
 
     /**

@@ -99,13 +99,8 @@ export function createTaskLogIndexer({ index, logger }: TaskLogIndexerDeps) {
       // sweep's, so two nodes claiming the same tasks wait on each other rather than deadlock.
       const ids = [...queued].sort((a, b) => a - b).slice(0, SWEEP_PAGE);
       if (ids.length === 0) return;
-      const tasks: UnindexedTask[] = [];
-      for (const id of ids) {
-        queued.delete(id);
-        const task = await index.findUnindexed(id);
-        if (task) tasks.push(task);
-      }
-      await indexTasks(tasks);
+      for (const id of ids) queued.delete(id);
+      await indexTasks(await index.listUnindexedOf(ids));
     }
   }
 
