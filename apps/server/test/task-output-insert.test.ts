@@ -88,6 +88,28 @@ describe.each(dialects)('storing task output in bulk on %s', (dialect) => {
     expect(stored.every((row) => row.time === time)).toBe(true);
   });
 
+  it('stores a few long lines exactly, whether their text is small enough for one statement or not', async () => {
+    const taskId = await newTask();
+    const repository = createTaskOutputRepository(t.runtime.connection.db, dialect);
+    const time = new Date().toISOString();
+    const batches = [
+      ['a'.repeat(100_000), `b\t${'\\'.repeat(50_000)}`],
+      ['c'.repeat(200_000), 'd\0'.repeat(100_000)],
+    ];
+    let next = 0;
+    for (const batch of batches) {
+      await repository.storeNumbered(
+        batch.map((output, i) => ({ task_id: taskId, seq: next + i, time, output })),
+        taskId,
+        next + batch.length,
+      );
+      next += batch.length;
+    }
+    const stored = await repository.list(taskId, 0, undefined);
+    expect(stored.map((row) => row.output)).toEqual(batches.flat().map(kept));
+    expect(await storedCount(taskId)).toBe(4);
+  });
+
   it("appends a runner's lines exactly, and a resent report once", async () => {
     const taskId = await newTask();
     const repository = createTaskOutputRepository(t.runtime.connection.db, dialect);

@@ -60,11 +60,21 @@ export async function insertTaskOutputRows(db: Db, dialect: Dialect, rows: TaskO
 }
 
 /**
- * Lines a batch holds at most to go to PostgreSQL in one statement with the task's new line count: one
- * round trip instead of four (begin, the count, the COPY, commit), which is what a running task's batches
- * of a few lines cost most. Larger batches go by COPY in a transaction, which stores more rows a second.
+ * A batch this small (lines, and characters in all) goes to PostgreSQL in one statement with the task's new
+ * line count: one round trip instead of four (begin, the count, the COPY, commit), which is what a running
+ * task's batches of a few lines cost most. Larger batches go by COPY in a transaction, which stores more rows
+ * a second and streams long text in pieces.
  */
-export const ONE_STATEMENT_ROWS = 200;
+const ONE_STATEMENT_ROWS = 200;
+const ONE_STATEMENT_TEXT = 256 * 1024;
+
+/** Whether a PostgreSQL batch is small enough for `storeCountedLines`. */
+export function fitsOneStatement(rows: readonly TaskOutputRow[]): boolean {
+  if (rows.length > ONE_STATEMENT_ROWS) return false;
+  let text = 0;
+  for (const row of rows) text += row.output.length;
+  return text <= ONE_STATEMENT_TEXT;
+}
 
 /**
  * PostgreSQL: sets the task's line count to `nextSeq` and stores the lines, in one statement. The update

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db, Dialect } from '../../db/database.ts';
 import { tryUpdate } from '../../db/conditional-write.ts';
-import { ONE_STATEMENT_ROWS, insertTaskOutputRows, storeCountedLines } from '../../db/task-output-insert.ts';
+import { fitsOneStatement, insertTaskOutputRows, storeCountedLines } from '../../db/task-output-insert.ts';
 import type { LogLine } from '../../live/live-hub.ts';
 import type { TaskOutputRow } from './tasks.table.ts';
 
@@ -86,8 +86,7 @@ export function createTaskOutputRepository(db: Db, dialect: Dialect) {
 
     /** Stores lines numbered by the task's open log; `nextSeq` follows the last of them. */
     async storeNumbered(rows: TaskOutputRow[], taskId: number, nextSeq: number): Promise<void> {
-      if (dialect === 'postgres' && rows.length <= ONE_STATEMENT_ROWS)
-        return storeCountedLines(db, taskId, rows, nextSeq);
+      if (dialect === 'postgres' && fitsOneStatement(rows)) return storeCountedLines(db, taskId, rows, nextSeq);
       await db.transaction().execute(async (trx) => {
         // The task row first: on MySQL, inserting lines share-locks it (foreign key) and a later update
         // would have to upgrade that lock, deadlocking with a concurrent status change. Locking the row
