@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
+import { useProjectFixture } from './task-fixture.ts';
 import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
@@ -10,11 +10,10 @@ const dialects = await listTestDialects();
 
 describe.each(dialects)('paths built from input stay inside their roots on %s', (dialect) => {
   const t = useTestApp(dialect);
-  let p: ProjectFixture;
+  const p = useProjectFixture(t, { 'run.sh': 'echo ran\n', 'infra/main.tf': '', 'site.yml': '- hosts: all\n' });
   let passwordKeyId: number;
 
   beforeAll(async () => {
-    p = await createProjectFixture(t, { 'run.sh': 'echo ran\n', 'infra/main.tf': '', 'site.yml': '- hosts: all\n' });
     // A repository is its committers' content: it may hold a link to anywhere on the server.
     symlinkSync('/etc', path.join(p.repoDir, 'etc-link'));
     execFileSync('git', ['add', '-A'], { cwd: p.repoDir });

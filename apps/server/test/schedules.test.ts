@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { emptyRefs } from '@gantry/contract';
 import type { Clock } from '../src/clock.ts';
-import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
+import { createProjectFixture, useProjectFixture } from './task-fixture.ts';
 import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
@@ -13,13 +13,12 @@ function createFakeClock(start: string): Clock & { set(time: string): void } {
 }
 
 describe.each(dialects)('schedules on %s', (dialect) => {
-  let p: ProjectFixture;
   const clock = createFakeClock('2026-06-01T10:02:00Z');
   let templateId = 0;
 
   const t = useTestApp(dialect, {}, { clock });
+  const p = useProjectFixture(t, { 'run.sh': 'echo scheduled\n' });
   beforeAll(async () => {
-    p = await createProjectFixture(t, { 'run.sh': 'echo scheduled\n' });
     templateId = await p.createTemplate({ name: 'Nightly', playbook: 'run.sh', allow_parallel_tasks: true });
   });
 
@@ -192,14 +191,11 @@ describe.each(dialects)('schedules on %s', (dialect) => {
 });
 
 describe('schedule time zones', () => {
-  let p: ProjectFixture;
   const clock = createFakeClock('2026-03-28T12:00:00Z');
 
   // The fake clock jumps months ahead; the test session must outlive that.
   const t = useTestApp('sqlite', { schedule_timezone: 'Europe/Berlin', session_idle_minutes: 10_000_000 }, { clock });
-  beforeAll(async () => {
-    p = await createProjectFixture(t, { 'run.sh': 'true\n' });
-  });
+  const p = useProjectFixture(t, { 'run.sh': 'true\n' });
 
   it('counts cron times in the configured zone and fires once across both DST changes', async () => {
     const templateId = await p.createTemplate({ playbook: 'run.sh', allow_parallel_tasks: true });

@@ -1,8 +1,8 @@
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
+import { describe, expect, it } from 'vitest';
+import { useProjectFixture } from './task-fixture.ts';
 import { useTestApp } from './test-app.ts';
 
 /**
@@ -21,13 +21,9 @@ function createStandIn(name: string, body: string): { path: string; calls: () =>
 
 describe('pulumi and powershell tasks through stand-in executables', () => {
   const t = useTestApp('sqlite');
-  let p: ProjectFixture;
-
-  beforeAll(async () => {
-    p = await createProjectFixture(t, {
-      'stack/Pulumi.yaml': 'name: demo\nruntime: yaml\n',
-      'hello.ps1': 'Write-Output "hello"\n',
-    });
+  const p = useProjectFixture(t, {
+    'stack/Pulumi.yaml': 'name: demo\nruntime: yaml\n',
+    'hello.ps1': 'Write-Output "hello"\n',
   });
 
   async function useApp(app: string, executable: string) {

@@ -1,5 +1,5 @@
 import { sql, type Insertable } from 'kysely';
-import { expect } from 'vitest';
+import { beforeAll, expect } from 'vitest';
 import { createGitRepository } from '../../../packages/runner/test/support/git-fixture.ts';
 import { insertRow } from '../src/db/insert.ts';
 import type { TaskTable } from '../src/modules/tasks/tasks.table.ts';
@@ -36,6 +36,19 @@ interface NewSecret {
   type: 'var' | 'env';
   name: string;
   secret: string;
+}
+
+/**
+ * The project of a describe block (see createProjectFixture), made by a beforeAll registered here: call it
+ * after useTestApp. As with useTestApp, the returned object is filled in then, so hooks registered after
+ * this call and the tests use it as it is.
+ */
+export function useProjectFixture(t: TestApp, files: Record<string, string>): ProjectFixture {
+  const fixture = {} as ProjectFixture;
+  beforeAll(async () => {
+    Object.assign(fixture, await createProjectFixture(t, files));
+  });
+  return fixture;
 }
 
 /** A project with a git repository of the given files, ready to run templates from it. */

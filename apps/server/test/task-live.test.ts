@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { connectLive } from './live-client.ts';
-import { createProjectFixture, insertTaskRow, type ProjectFixture } from './task-fixture.ts';
+import { insertTaskRow, useProjectFixture } from './task-fixture.ts';
 import { listen, useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
@@ -26,15 +26,14 @@ function createFakeTerraform(): { path: string; calls: () => string[] } {
 }
 
 describe.each(dialects)('live updates, confirmation and recovery on %s', (dialect) => {
-  let p: ProjectFixture;
   let url = '';
 
   const t = useTestApp(dialect);
+  const p = useProjectFixture(t, {
+    'count.sh': 'for i in $(seq 1 300); do echo "n$i"; done\n',
+    'infra/main.tf': '',
+  });
   beforeAll(async () => {
-    p = await createProjectFixture(t, {
-      'count.sh': 'for i in $(seq 1 300); do echo "n$i"; done\n',
-      'infra/main.tf': '',
-    });
     url = await listen(t.app);
   });
 

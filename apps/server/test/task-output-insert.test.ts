@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createTaskOutputRepository } from '../src/modules/tasks/task-output.repository.ts';
-import { createProjectFixture, insertTaskRow, type ProjectFixture } from './task-fixture.ts';
+import { insertTaskRow, useProjectFixture } from './task-fixture.ts';
 import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
@@ -9,10 +9,7 @@ const dialects = await listTestDialects();
 
 describe.each(dialects)('storing task output in bulk on %s', (dialect) => {
   const t = useTestApp(dialect);
-  let p: ProjectFixture;
-  beforeAll(async () => {
-    p = await createProjectFixture(t, { 'noop.sh': 'true\n' });
-  });
+  const p = useProjectFixture(t, { 'noop.sh': 'true\n' });
 
   const newTask = async () =>
     insertTaskRow(t, {

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isRunning, plantedPids, plantingScript } from '../../../packages/runner/test/support/process-state.ts';
-import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
+import { createProjectFixture, useProjectFixture, type ProjectFixture } from './task-fixture.ts';
 import { listen, useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 import { spawnGantryCommand, type CapturedProcess } from './server-process-fixture.ts';
@@ -42,15 +42,12 @@ function plantingTaskScript(rest: string): { dir: string; script: string } {
 const dialects = await listTestDialects();
 
 describe.each(dialects)('the process tree of a task on %s', (dialect) => {
-  let p: ProjectFixture;
   const stubborn = plantingTaskScript(`trap 'echo got TERM' TERM\nwhile true; do sleep 0.1; done`);
   const plain = plantingTaskScript('sleep 327');
 
   // A grace period far longer than any assertion below waits: only a real force stop can end the task in time.
   const t = useTestApp(dialect, { task_kill_grace_seconds: 120 });
-  beforeAll(async () => {
-    p = await createProjectFixture(t, { 'stubborn.sh': stubborn.script, 'plain.sh': plain.script });
-  });
+  const p = useProjectFixture(t, { 'stubborn.sh': stubborn.script, 'plain.sh': plain.script });
 
   async function waitForLine(taskId: number, line: string): Promise<void> {
     await expect.poll(() => p.output(taskId), { timeout: 20_000, interval: 50 }).toContain(line);

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hasBinary } from './machine.ts';
-import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
+import { createProjectFixture, useProjectFixture, type ProjectFixture } from './task-fixture.ts';
 import { useTestApp } from './test-app.ts';
 
 const hasAnsible = hasBinary('ansible-playbook');
@@ -95,17 +95,13 @@ describe.skipIf(!hasAnsible)('ansible tasks against localhost', () => {
 
 describe.skipIf(!hasTerraform)('real terraform tasks', () => {
   const t = useTestApp('sqlite');
-  let p: ProjectFixture;
-
-  beforeAll(async () => {
-    p = await createProjectFixture(t, {
-      'tf/main.tf': [
-        'variable "greeting" { type = string }',
-        'resource "terraform_data" "hello" { input = var.greeting }',
-        'output "greeting" { value = terraform_data.hello.output }',
-        '',
-      ].join('\n'),
-    });
+  const p = useProjectFixture(t, {
+    'tf/main.tf': [
+      'variable "greeting" { type = string }',
+      'resource "terraform_data" "hello" { input = var.greeting }',
+      'output "greeting" { value = terraform_data.hello.output }',
+      '',
+    ].join('\n'),
   });
 
   it('plans, waits for confirmation, applies, and finds no changes on the next run', async () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMember, createProjectFixture, type ProjectFixture } from './task-fixture.ts';
+import { addMember, useProjectFixture } from './task-fixture.ts';
 import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
@@ -13,12 +13,11 @@ const SCRIPTS = { 'hold.sh': 'while [ ! -e "$1" ]; do sleep 0.05; done\necho rel
 
 describe.each(dialects)('stopping all waiting tasks on %s', (dialect) => {
   const t = useTestApp(dialect);
-  let p: ProjectFixture;
+  const p = useProjectFixture(t, SCRIPTS);
   let flagDir: string;
   let flagCount = 0;
 
   beforeAll(async () => {
-    p = await createProjectFixture(t, SCRIPTS);
     flagDir = mkdtempSync(join(tmpdir(), 'gantry-stop-waiting-'));
   });
   afterAll(async () => {

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { isRunning } from '../../../packages/runner/test/support/process-state.ts';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { VERSION_AND_COUNT_SURVEY } from './survey-fixture.ts';
-import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
+import { useProjectFixture } from './task-fixture.ts';
 import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
@@ -19,12 +19,8 @@ const SCRIPTS = {
 };
 
 describe.each(dialects)('task engine on %s', (dialect) => {
-  let p: ProjectFixture;
-
   const t = useTestApp(dialect);
-  beforeAll(async () => {
-    p = await createProjectFixture(t, SCRIPTS);
-  });
+  const p = useProjectFixture(t, SCRIPTS);
 
   it('runs a bash template from git to success, storing every line in order with the commit', async () => {
     const templateId = await p.createTemplate({ name: 'Hello', playbook: 'hello.sh', arguments: '["--loud"]' });

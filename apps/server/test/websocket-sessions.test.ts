@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../src/clock.ts';
 import { revalidateSockets } from '../src/http/websocket.ts';
-import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
+import { useProjectFixture } from './task-fixture.ts';
 import { connectLive, type LiveClient } from './live-client.ts';
 import { createTestApp, listen, useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
@@ -19,12 +19,11 @@ function stateAfter(client: LiveClient, ms: number): Promise<number | 'still ope
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.each(dialects)('websocket sessions on %s', (dialect) => {
-  let p: ProjectFixture;
   let url = '';
 
   const t = useTestApp(dialect);
+  const p = useProjectFixture(t, { 'slow.sh': 'for i in $(seq 1 40); do echo "n$i"; sleep 0.1; done\n' });
   beforeAll(async () => {
-    p = await createProjectFixture(t, { 'slow.sh': 'for i in $(seq 1 40); do echo "n$i"; sleep 0.1; done\n' });
     url = await listen(t.app);
   });
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createProjectFixture, type ProjectFixture } from '../task-fixture.ts';
+import { useProjectFixture } from '../task-fixture.ts';
 import { ADMIN_LOGIN, ADMIN_PASSWORD, useTestApp } from '../test-app.ts';
 import { listTestDialects } from '../test-databases.ts';
 
@@ -14,11 +14,10 @@ const CURL_JSON = { 'content-type': 'application/json', accept: 'application/jso
  * slashes, DELETE with a JSON content type and no body) and Semaphore's web UI editing a template.
  */
 describe.each(dialects)('Semaphore clients against Gantry (%s)', (dialect) => {
-  let p: ProjectFixture;
   let templateId: number;
   const t = useTestApp(dialect);
+  const p = useProjectFixture(t, { 'deploy.sh': 'echo deployed\n' });
   beforeAll(async () => {
-    p = await createProjectFixture(t, { 'deploy.sh': 'echo deployed\n' });
     templateId = await p.createTemplate({ playbook: 'deploy.sh', name: 'Deploy' });
   });
 

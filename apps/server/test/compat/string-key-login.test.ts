@@ -1,5 +1,5 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { createProjectFixture, type ProjectFixture } from '../task-fixture.ts';
+import { describe, expect, it } from 'vitest';
+import { useProjectFixture } from '../task-fixture.ts';
 import { useTestApp } from '../test-app.ts';
 
 /**
@@ -9,11 +9,7 @@ import { useTestApp } from '../test-app.ts';
  */
 describe('a Semaphore string key restored as a repository key', () => {
   const t = useTestApp('sqlite');
-  let p: ProjectFixture;
-
-  beforeAll(async () => {
-    p = await createProjectFixture(t, { 'site.yml': 'echo never runs\n' });
-  });
+  const p = useProjectFixture(t, { 'site.yml': 'echo never runs\n' });
 
   it('fails the task, saying why', async () => {
     const backup = {
