@@ -40,7 +40,7 @@ type EndpointBelowSpec<
 > = Omit<Endpoint<TParams, TQuery, TBody, TResponse>, 'path' | 'params' | 'status'> & { status?: number };
 
 /** Declares endpoints below one path prefix, whose path params (`params`) they all take: `subpath` follows the prefix. */
-function scopeEndpoints<TParams extends z.ZodType>(prefix: string, params: TParams) {
+export function scopeEndpoints<TParams extends z.ZodType>(prefix: string, params: TParams) {
   return <
     TQuery extends z.ZodType = z.ZodType,
     TBody extends z.ZodType = z.ZodType,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { APPROVAL_LIMITS, ApprovalBody, ApprovalGate, ApprovalState, validateApprovalGate } from './approvals.ts';
-import { endpoint, projectEndpoint } from './endpoint.ts';
+import { endpoint, projectEndpoint, scopeEndpoints } from './endpoint.ts';
 import { DateTime, Id, NoContent, PathId, projectRefId, requiredString, wireInteger } from './common.ts';
 import { ProjectRoleSlug } from './permissions.ts';
 import { NAME_PATTERN, TaskOutputs } from './task-outputs.ts';
@@ -216,6 +216,9 @@ export type WorkflowValidation = z.output<typeof WorkflowValidation>;
 export const WorkflowParams = z.object({ projectId: PathId, workflowId: PathId });
 export const WorkflowVersionParams = WorkflowParams.extend({ version: PathId });
 
+/** An endpoint of one workflow: `subpath` below `/api/project/:projectId/workflows/:workflowId`. */
+const workflowEndpoint = scopeEndpoints('/api/project/:projectId/workflows/:workflowId', WorkflowParams);
+
 export const workflowsApi = {
   list: projectEndpoint('/workflows', { method: 'GET', response: z.array(WorkflowSummary) }),
   create: projectEndpoint('/workflows', { method: 'POST', body: WorkflowDefinition, response: Workflow, status: 201 }),
@@ -224,32 +227,10 @@ export const workflowsApi = {
     body: WorkflowDefinition,
     response: WorkflowValidation,
   }),
-  get: endpoint({
-    method: 'GET',
-    path: '/api/project/:projectId/workflows/:workflowId',
-    params: WorkflowParams,
-    response: Workflow,
-  }),
-  update: endpoint({
-    method: 'PUT',
-    path: '/api/project/:projectId/workflows/:workflowId',
-    params: WorkflowParams,
-    body: WorkflowDefinition,
-    response: Workflow,
-  }),
-  remove: endpoint({
-    method: 'DELETE',
-    path: '/api/project/:projectId/workflows/:workflowId',
-    params: WorkflowParams,
-    response: NoContent,
-    status: 204,
-  }),
-  versions: endpoint({
-    method: 'GET',
-    path: '/api/project/:projectId/workflows/:workflowId/versions',
-    params: WorkflowParams,
-    response: z.array(WorkflowRevisionSummary),
-  }),
+  get: workflowEndpoint('', { method: 'GET', response: Workflow }),
+  update: workflowEndpoint('', { method: 'PUT', body: WorkflowDefinition, response: Workflow }),
+  remove: workflowEndpoint('', { method: 'DELETE', response: NoContent, status: 204 }),
+  versions: workflowEndpoint('/versions', { method: 'GET', response: z.array(WorkflowRevisionSummary) }),
   version: endpoint({
     method: 'GET',
     path: '/api/project/:projectId/workflows/:workflowId/versions/:version',
@@ -257,12 +238,7 @@ export const workflowsApi = {
     response: WorkflowRevision,
   }),
   /** The current revision as a YAML workflow file. */
-  yaml: endpoint({
-    method: 'GET',
-    path: '/api/project/:projectId/workflows/:workflowId/yaml',
-    params: WorkflowParams,
-    response: z.string(),
-  }),
+  yaml: workflowEndpoint('/yaml', { method: 'GET', response: z.string() }),
 };
 
 export const WorkflowRunStatus = z.enum(['running', 'success', 'failed', 'stopped']);
@@ -358,53 +334,33 @@ export const RetryWorkflowRunBody = z
 export const WorkflowRunParams = WorkflowParams.extend({ runId: PathId });
 export const WorkflowRunStepParams = WorkflowRunParams.extend({ stepKey: nameOf('Step key') });
 
+/** An endpoint of one run of a workflow: `subpath` below `/api/project/:projectId/workflows/:workflowId/runs/:runId`. */
+const workflowRunEndpoint = scopeEndpoints(
+  '/api/project/:projectId/workflows/:workflowId/runs/:runId',
+  WorkflowRunParams,
+);
+
 export const workflowRunsApi = {
-  start: endpoint({
+  start: workflowEndpoint('/runs', {
     method: 'POST',
-    path: '/api/project/:projectId/workflows/:workflowId/runs',
-    params: WorkflowParams,
     body: StartWorkflowRunBody,
     response: WorkflowRunDetail,
     status: 201,
   }),
-  list: endpoint({
-    method: 'GET',
-    path: '/api/project/:projectId/workflows/:workflowId/runs',
-    params: WorkflowParams,
-    response: z.array(WorkflowRun),
-  }),
+  list: workflowEndpoint('/runs', { method: 'GET', response: z.array(WorkflowRun) }),
   /**
    * Gantry's own: the workflow's finished runs per day of their start and outcome (success, failed,
    * stopped), in the form of a template's task stats, read from per-day counters.
    */
-  stats: endpoint({
-    method: 'GET',
-    path: '/api/project/:projectId/workflows/:workflowId/stats',
-    params: WorkflowParams,
-    query: StatsRangeQuery,
-    response: z.array(StatsEntry),
-  }),
-  get: endpoint({
-    method: 'GET',
-    path: '/api/project/:projectId/workflows/:workflowId/runs/:runId',
-    params: WorkflowRunParams,
-    response: WorkflowRunDetail,
-  }),
-  stop: endpoint({
-    method: 'POST',
-    path: '/api/project/:projectId/workflows/:workflowId/runs/:runId/stop',
-    params: WorkflowRunParams,
-    response: NoContent,
-    status: 204,
-  }),
+  stats: workflowEndpoint('/stats', { method: 'GET', query: StatsRangeQuery, response: z.array(StatsEntry) }),
+  get: workflowRunEndpoint('', { method: 'GET', response: WorkflowRunDetail }),
+  stop: workflowRunEndpoint('/stop', { method: 'POST', response: NoContent, status: 204 }),
   /**
    * Retries a failed or stopped run: a new run of the same revision and variables keeps the results
    * of the steps that are not downstream of the retried ones and runs the rest (201, the new run).
    */
-  retry: endpoint({
+  retry: workflowRunEndpoint('/retry', {
     method: 'POST',
-    path: '/api/project/:projectId/workflows/:workflowId/runs/:runId/retry',
-    params: WorkflowRunParams,
     body: RetryWorkflowRunBody,
     response: WorkflowRunDetail,
     status: 201,
