@@ -151,6 +151,13 @@ const PROJECT_RESOURCES = {
     read: 'GetProjectProjectIDViewsViewID',
     list: 'GetProjectProjectIDViews',
   },
+  integration: {
+    idParam: 'integration_id',
+    create: 'PostProjectProjectIDIntegrations',
+    update: 'PutProjectProjectIDIntegrationsIntegrationID',
+    read: 'GetProjectProjectIDIntegrationsIntegrationID',
+    list: 'GetProjectProjectIDIntegrations',
+  },
 } satisfies Record<string, { idParam: string; create: Operation; update: Operation; read: Operation; list: Operation }>;
 
 /**
@@ -462,32 +469,21 @@ describe.each(dialects)('the Terraform provider against Gantry (%s)', (dialect) 
       active: true,
     });
 
-    const integration = (await call('PostProjectProjectIDIntegrations', params, {
-      project_id: p.projectId,
-      template_id: templateId,
-      name: 'Provider hook',
-      auth_method: 'token',
-      auth_header: 'X-Token',
-      auth_secret_id: vaultKey,
-      searchable: true,
-      task_params: { message: 'hook', params: {} },
-    })) as Json;
-    const integrationId = idOf(integration);
-    await call(
-      'PutProjectProjectIDIntegrationsIntegrationID',
-      { ...params, integration_id: integrationId },
+    const integrationId = await createUpdateRead(
+      PROJECT_RESOURCES.integration,
       {
-        id: integrationId,
         project_id: p.projectId,
         template_id: templateId,
-        name: 'Provider hook 2',
-        task_params: { params: {} },
+        name: 'Provider hook',
+        auth_method: 'token',
+        auth_header: 'X-Token',
+        auth_secret_id: vaultKey,
+        searchable: true,
+        task_params: { message: 'hook', params: {} },
       },
+      { project_id: p.projectId, template_id: templateId, name: 'Provider hook 2', task_params: { params: {} } },
+      { name: 'Provider hook 2', auth_method: '', searchable: false, auth_secret_id: null },
     );
-    expect(
-      await call('GetProjectProjectIDIntegrationsIntegrationID', { ...params, integration_id: integrationId }),
-    ).toMatchObject({ name: 'Provider hook 2', auth_method: '', searchable: false, auth_secret_id: null });
-    expect(((await call('GetProjectProjectIDIntegrations', params)) as Json[]).map(idOf)).toContain(integrationId);
 
     const alias = (await call('PostProjectProjectIDIntegrationsIntegrationIDAliases', {
       ...params,
