@@ -1,4 +1,4 @@
-import { closeSync, constants, createReadStream, existsSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, createReadStream, existsSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,7 @@ import {
   type HostCounts,
   type TaskHostReport,
 } from '@gantry/contract';
+import { openRegularFile, readAtMost } from './regular-file.ts';
 import type { TaskWorkspace } from './workspace.ts';
 
 /** The folder of Gantry's ansible callback plugin (gantry_hosts.py); the build copies it beside the bundle. */
@@ -22,31 +23,13 @@ const MAX_EVENTS_BYTES = 32 * 1024 * 1024;
 /** Only the start of an ansible.cfg is read: the setting sits near its top, and the file is the repository's. */
 const MAX_CONFIG_BYTES = 1024 * 1024;
 
-/**
- * Opens a regular file for reading, or gives undefined: a repository's symlink or a task's own
- * process may put a device (/dev/zero never ends), a FIFO (blocks forever) or a socket where a file is
- * expected. Opened without blocking, then checked on the descriptor itself, so it cannot be swapped.
- */
-export function openRegularFile(file: string, flags = 0): number | undefined {
-  let fd: number | undefined;
-  try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | flags);
-    if (fstatSync(fd).isFile()) return fd;
-  } catch {
-    // Missing, unreadable, or a symlink where none may be: nothing to read.
-  }
-  if (fd !== undefined) closeSync(fd);
-  return undefined;
-}
-
 /** [defaults] callback_plugins of an ansible.cfg, relative entries resolved against its folder as ansible does. */
 function readCallbackPlugins(configFile: string, home: string): string | undefined {
   const fd = openRegularFile(configFile);
   if (fd === undefined) return undefined;
   let text: string;
   try {
-    const buffer = Buffer.alloc(MAX_CONFIG_BYTES);
-    text = buffer.subarray(0, readSync(fd, buffer, 0, MAX_CONFIG_BYTES, 0)).toString('utf8');
+    text = readAtMost(fd, MAX_CONFIG_BYTES).bytes.toString('utf8');
   } catch {
     return undefined;
   } finally {

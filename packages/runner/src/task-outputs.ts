@@ -1,6 +1,6 @@
-import { closeSync, constants, readSync } from 'node:fs';
+import { closeSync, constants } from 'node:fs';
 import { NAME_PATTERN, OUTPUT_LIMITS, parseJsonObject, type TaskOutputs } from '@gantry/contract';
-import { openRegularFile } from './host-results.ts';
+import { openRegularFile, readAtMost } from './regular-file.ts';
 import { REDACTED } from './redact.ts';
 import type { TaskWorkspace } from './workspace.ts';
 
@@ -132,15 +132,9 @@ export function readOutputsFile(file: string, outputs: OutputCollector): void {
   let text: string;
   let cut = false;
   try {
-    const buffer = Buffer.alloc(OUTPUT_LIMITS.fileBytes + 1);
-    let length = 0;
-    for (;;) {
-      const read = length < buffer.length ? readSync(fd, buffer, length, buffer.length - length, length) : 0;
-      if (read === 0) break;
-      length += read;
-    }
-    cut = length > OUTPUT_LIMITS.fileBytes;
-    text = buffer.subarray(0, Math.min(length, OUTPUT_LIMITS.fileBytes)).toString('utf8');
+    const { bytes, more } = readAtMost(fd, OUTPUT_LIMITS.fileBytes);
+    cut = more;
+    text = bytes.toString('utf8');
   } catch {
     return;
   } finally {

@@ -81,6 +81,16 @@ describe('task outputs', () => {
     expect(log).toContain('14 more output problems');
   });
 
+  it('reads an outputs file only up to its limit, and says the rest was not read', async () => {
+    // 1.5 MiB of outputs: the first 50 are taken, the file is read to 1 MiB and the line cut there left out.
+    const script = 'for i in $(seq 1 60000); do printf "out%d=%020d\\n" "$i" 0; done >> "$GANTRY_OUTPUTS"\n';
+    const result = await run(scriptSpec(script));
+    expect(result.outcome, result.lines.join('\n')).toBe('success');
+    expect(Object.keys(result.outputs ?? {})).toHaveLength(50);
+    expect(result.outputs?.out1).toBe('00000000000000000000');
+    expect(result.lines.join('\n')).toContain('The outputs file is larger than 1048576 bytes; the rest was not read');
+  });
+
   it('does not follow a link put in place of the outputs file, and publishes nothing when nothing was written', async () => {
     const secretFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'gantry-other-')), 'other');
     writeFileSync(secretFile, 'stolen=yes\n');
