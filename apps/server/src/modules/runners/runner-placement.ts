@@ -122,10 +122,12 @@ export function createRunnerPlacement(deps: RunnerPlacementDeps) {
   }
 
   const placement: TaskPlacement = {
-    async plan(active) {
+    async plan(readActive) {
+      const runners = await deps.runners.listActive();
       return createPlacer({
-        runners: await deps.runners.listActive(),
-        active,
+        runners,
+        // Without runners every task runs here: their load is not needed.
+        active: runners.length > 0 ? await readActive() : [],
         useRemoteRunner: deps.config.use_remote_runner,
         isAlive,
         lastAssigned,
