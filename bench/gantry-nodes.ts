@@ -70,6 +70,23 @@ export async function startNode(options: NodeOptions, port?: number): Promise<Se
 export const newAccessKey = () => randomBytes(32).toString('base64');
 
 /** Resident memory of a process, in MiB, from /proc. */
+/** The unit of /proc/<pid>/stat's CPU times (USER_HZ), 100 on Linux. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/**
+ * CPU time (user + system, all threads) a process has used so far, from /proc; undefined elsewhere.
+ * Unlike the wall time it hardly moves when other processes share the cores.
+ */
+export function cpuMilliseconds(pid: number | undefined): number | undefined {
+  try {
+    // The fields after the command name, which is in parentheses and may hold spaces: utime and stime are the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
 export function readRssMiB(pid: number): number {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return match ? Number(match[1]) / 1024 : Number.NaN;

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../e2e/support/browser.ts';
 import { spawnGantry, type GantryProcess } from '../e2e/support/server.ts';
+import { cpuMilliseconds } from './gantry-nodes.ts';
 import { median, ratio } from './support.ts';
 
 /**
@@ -23,8 +24,6 @@ const IDLE_MEMORY_TARGET_MB = 100;
 const IDLE_AFTER_MS = 60_000;
 const START_TARGET_MS = 400;
 const STARTS = 5;
-/** The unit of /proc/<pid>/stat's CPU times (USER_HZ), 100 on Linux. */
-const CLOCK_TICKS_PER_SECOND = 100;
 
 function ensureBuild(): void {
   const outputs = ['apps/server/dist/gantry.mjs', 'apps/web/dist/index.html'];
@@ -120,20 +119,6 @@ async function idleMemory(webDist: string | undefined): Promise<boolean> {
     );
   } finally {
     await server.stop();
-  }
-}
-
-/**
- * CPU time (user + system, all threads) a process has used so far, from /proc; undefined elsewhere.
- * Unlike the wall time it hardly moves when other processes share the cores.
- */
-function cpuMilliseconds(pid: number | undefined): number | undefined {
-  try {
-    // The fields after the command name, which is in parentheses and may hold spaces: utime and stime are the 12th and 13th.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
-  } catch {
-    return undefined;
   }
 }
 
