@@ -11,6 +11,7 @@ import { registerMetrics } from './metrics/metrics.routes.ts';
 import { registerResponsePolicy } from './http/response-policy.ts';
 import { createResponseSerializer } from './http/response-serializer.ts';
 import { registerNulTextGuard } from './http/reject-nul-text.ts';
+import { registerSilentConnectionsClose } from './http/silent-connections.ts';
 import { createKnownCallerCheck, registerBodyLimits, registerJsonBodyParser } from './http/request-body.ts';
 import { createRouter } from './http/route.ts';
 import { registerWebApp } from './http/static-web.ts';
@@ -118,5 +119,7 @@ export async function buildApp({ config, services, verifyResponses = false }: Ap
   await registerTerraformBackend(app, services);
 
   await registerWebApp(app, config.web_dist_dir);
+  // Last: its preClose hook runs right before the server stops accepting connections.
+  registerSilentConnectionsClose(app);
   return app;
 }
