@@ -1,7 +1,8 @@
 // Compiles the server, with the runner and contract packages and the pure JavaScript dependencies it
 // imports, into one ES module (dist/gantry.mjs): a start then reads one file instead of hundreds.
 // Native modules stay in node_modules, and so do the libraries loaded on demand (load-on-demand.ts).
-// The runner's process spawner is a script of its own, run by node beside the bundle: it is copied there.
+// The runner's process spawner and the process sweep's reader are scripts of their own, run by node
+// beside the bundle: they are copied there.
 import { copyFileSync, cpSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
@@ -39,6 +40,10 @@ await build({
 copyFileSync(
   path.join(serverRoot, '../../packages/runner/src/process-spawner.cjs'),
   path.join(serverRoot, 'dist/process-spawner.cjs'),
+);
+copyFileSync(
+  path.join(serverRoot, '../../packages/runner/src/process-sweep-reader.cjs'),
+  path.join(serverRoot, 'dist/process-sweep-reader.cjs'),
 );
 // Gantry's ansible callback plugin: the runner package finds its folder beside the bundle.
 cpSync(

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, openSync, readSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 
 /**
  * Every process Gantry starts carries a mark in this environment variable, and everything it starts
@@ -57,52 +58,49 @@ interface MarkedProcess {
   environment: string;
 }
 
-/** Processes read between two turns of the event loop, so that a machine full of them does not stall it. */
-const PROCESSES_PER_TURN = 64;
-const environmentChunk = Buffer.allocUnsafe(64 * 1024);
-
 /**
- * A process's environment with a leading NUL, or undefined when it is gone or not ours to read. Read
- * synchronously: a /proc file is made up by the kernel on the spot, never waits for a disk, and a
- * synchronous open-read-close costs a quarter of what the same read through the thread pool does.
+ * The reads run on a worker thread (process-sweep-reader.cjs, beside this module; the build copies it
+ * beside its bundle), synchronously there: a quarter of the CPU of reads through the thread pool,
+ * and a read stuck in the kernel on a wedged process stalls that thread, not this one.
  */
-function readEnvironment(pid: number): string | undefined {
-  let fd: number | undefined;
-  try {
-    fd = openSync(`/proc/${pid}/environ`, 'r');
-    let environment = '\0';
-    for (;;) {
-      const length = readSync(fd, environmentChunk, 0, environmentChunk.length, null);
-      if (length === 0) return environment;
-      environment += environmentChunk.toString('latin1', 0, length);
-    }
-  } catch {
-    // Gone meanwhile, or another user's process (unreadable, and not ours to kill).
-    return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
+const READER_FILE = fileURLToPath(new URL('./process-sweep-reader.cjs', import.meta.url));
+let reader: Worker | undefined;
+
+function startReader(): Worker {
+  const worker = new Worker(READER_FILE, { workerData: { anyMark: `\0${TASK_MARK_VARIABLE}=` } });
+  // A failure reaches the pass waiting for it through that pass's own listeners; an idle reader's
+  // must not bring the process down. The exit that follows either way lets the next pass start anew.
+  worker.on('error', () => undefined);
+  worker.once('exit', () => {
+    if (reader === worker) reader = undefined;
+  });
+  worker.unref();
+  return worker;
 }
 
 /** Every live process carrying some Gantry mark, with its environment; zombies have none left and are not listed. */
-async function readAllMarkedProcesses(): Promise<MarkedProcess[]> {
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return [];
-  }
-  const anyMark = `\0${TASK_MARK_VARIABLE}=`;
-  const found: MarkedProcess[] = [];
-  let read = 0;
-  for (const entry of entries) {
-    const pid = Number(entry);
-    if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid) continue;
-    if (++read % PROCESSES_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
-    const environment = readEnvironment(pid);
-    if (environment?.includes(anyMark)) found.push({ pid, environment });
-  }
-  return found;
+function readAllMarkedProcesses(): Promise<MarkedProcess[]> {
+  return new Promise((resolve, reject) => {
+    const worker = (reader ??= startReader());
+    const settle = () => {
+      worker.off('message', onMessage).off('error', onFailure).off('exit', onFailure);
+      // Idle, it does not keep the process alive; while a sweep waits for it, it does.
+      worker.unref();
+    };
+    const onMessage = (found: MarkedProcess[]) => {
+      settle();
+      resolve(found);
+    };
+    const onFailure = (error: unknown) => {
+      settle();
+      reject(
+        error instanceof Error ? error : new Error(`The process sweep's reader stopped (exit code ${String(error)})`),
+      );
+    };
+    worker.on('message', onMessage).on('error', onFailure).on('exit', onFailure);
+    worker.ref();
+    worker.postMessage('read');
+  });
 }
 
 // One pass over /proc serves every sweep that asked while the previous pass ran or waited: each

@@ -1,8 +1,9 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { promisify } from 'node:util';
 import { TASK_MARK_VARIABLE, createTaskMark, createTaskMarkScope, killMarkedProcesses } from '../src/process-sweep.ts';
 import type { RunProcessOptions } from '../src/run-process.ts';
 import { runBash } from './support/run-bash.ts';
@@ -182,6 +183,33 @@ describe('process trees', () => {
       expect(await killMarkedProcesses({ scope })).toBe(1);
       expect([task12, otherTask1].map(isRunning)).toEqual([false, true]);
     })();
+  });
+});
+
+describe('the sweep in a process of its own', () => {
+  it('keeps the process alive while a sweep waits for its reader, and lets it end once the sweep is done', async () => {
+    const dir = newDir();
+    const scope = createTaskMarkScope('runner', dir);
+    const sleeper = spawn('sleep', ['318'], {
+      env: { ...env, [TASK_MARK_VARIABLE]: createTaskMark(scope, 7) },
+      detached: true,
+      stdio: 'ignore',
+    });
+    sleeper.unref();
+    strays.push(sleeper.pid ?? 0);
+    await expect.poll(() => isMarked(sleeper.pid ?? 0)).toBe(true);
+    // Nothing else holds the child's event loop: without its sweep it would end before printing,
+    // and a reader thread left holding it would keep it running until the timeout. The second sweep
+    // finds the reader started and idle.
+    const sweepModule = new URL('../src/process-sweep.ts', import.meta.url).href;
+    const sweep = `listMarkedTaskIds(${JSON.stringify(scope)})`;
+    const script = `const { listMarkedTaskIds } = await import(${JSON.stringify(sweepModule)}); await ${sweep}; console.log(JSON.stringify(await ${sweep}));`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
+      env,
+      timeout: 10_000,
+    });
+    expect(JSON.parse(stdout)).toEqual([7]);
+    expect(await killMarkedProcesses({ scope })).toBe(1);
   });
 });
 
