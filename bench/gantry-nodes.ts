@@ -87,6 +87,21 @@ export function cpuMilliseconds(pid: number | undefined): number | undefined {
   }
 }
 
+/**
+ * CPU time the whole machine has spent busy so far (every core, every process, the kernel's share too),
+ * from /proc/stat; undefined elsewhere. Over a run on an otherwise quiet machine, what the run cost in all.
+ */
+export function machineBusyMilliseconds(): number | undefined {
+  try {
+    // cpu  user nice system idle iowait irq softirq steal ...
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]?.trim().split(/\s+/).slice(1).map(Number) ?? [];
+    const busy = fields.reduce((sum, value, i) => (i === 3 || i === 4 ? sum : sum + value), 0);
+    return (busy * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
 export function readRssMiB(pid: number): number {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return match ? Number(match[1]) / 1024 : Number.NaN;

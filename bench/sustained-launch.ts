@@ -1,9 +1,11 @@
+import os from 'node:os';
 import type { Dialect } from '../apps/server/src/db/database.ts';
 import { percentile, ratio, readFlag } from './support.ts';
 import {
   connectClient,
   cpuMilliseconds,
   createBenchProject,
+  machineBusyMilliseconds,
   makeTempDir,
   newAccessKey,
   openBenchStore,
@@ -59,6 +61,7 @@ try {
 
   const statementsBefore = await readStatementCount(client);
   const cpuBefore = cpuMilliseconds(pid) ?? Number.NaN;
+  const machineBefore = machineBusyMilliseconds() ?? Number.NaN;
   const answerMs = { api: [] as number[], webhook: [] as number[] };
   const refusals = new Map<string, number>();
   let failed = 0;
@@ -122,6 +125,8 @@ try {
   const statements = (await readStatementCount(client)) - statementsBefore;
   // The server process's own CPU (its threads, not the processes it starts), which other load hardly moves.
   const cpuMs = (cpuMilliseconds(pid) ?? Number.NaN) - cpuBefore;
+  // Everything the machine did meanwhile: the server, the processes of the tasks, the store, this client.
+  const machineMs = (machineBusyMilliseconds() ?? Number.NaN) - machineBefore;
   const tasks = await db
     .selectFrom('task')
     .select(['id', 'created', 'start', 'status'])
@@ -155,7 +160,9 @@ try {
   console.log(
     `      store statements (begin and commit included) per launched task: ${(statements / Math.max(1, sent)).toFixed(1)}`,
   );
-  console.log(`      server CPU per launched task: ${(cpuMs / Math.max(1, sent)).toFixed(2)} ms`);
+  console.log(
+    `      CPU per launched task: server process ${(cpuMs / Math.max(1, sent)).toFixed(2)} ms, whole machine ${(machineMs / Math.max(1, sent)).toFixed(2)} ms (${os.availableParallelism()} cores)`,
+  );
   console.log(`      answer to an API launch: ${fmt(answerMs.api)}`);
   console.log(`      answer to a webhook call: ${fmt(answerMs.webhook)}`);
   for (const [refusal, count] of refusals) console.log(`      refused or failed ${count}x: ${refusal.slice(0, 200)}`);
