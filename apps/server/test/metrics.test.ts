@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { connectDatabase } from '../src/db/connect.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createProjectFixture, insertTaskRow, type ProjectFixture } from './task-fixture.ts';
 import { useTestApp } from './test-app.ts';
@@ -91,6 +92,25 @@ describe.each(dialects)('Prometheus metrics (%s)', (dialect) => {
     });
     expect(duplicate.status).toBe(409);
     expect(sample((await scrape({ cookie: t.adminCookie })).text, 'gantry_store_query_errors_total')).toBe(before + 1);
+  });
+
+  it('hears of every statement of a connection, begin and commit too, and of the failures only as failed', async () => {
+    const seen: string[] = [];
+    const { db } = connectDatabase(dialect, t.runtime.config.db_url, {
+      onQuery: (result) => seen.push(result),
+      maxConnections: 1,
+    });
+    try {
+      await sql`select 1 as one`.execute(db);
+      await db.transaction().execute((trx) => sql`select 2 as two`.execute(trx));
+      await expect(sql`select * from no_such_table`.execute(db)).rejects.toThrow();
+      const { id: _id, ...admin } = await db.selectFrom('users').selectAll().executeTakeFirstOrThrow();
+      await expect(db.insertInto('users').values(admin).execute()).rejects.toThrow();
+      // select, begin + select + commit, the failure, the read, the duplicate key (an answer).
+      expect(seen).toEqual(['answered', 'answered', 'answered', 'answered', 'failed', 'answered', 'answered']);
+    } finally {
+      await db.destroy();
+    }
   });
 
   it('labels request durations by route pattern, never by the raw path', async () => {
