@@ -20,6 +20,13 @@ interface Sent {
 const isCrossSiteRefusal = (response: Sent) =>
   response.status === 403 && /^Cross-site request refused/.test(response.body.error ?? '');
 const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+/**
+ * The longest the event loop may stall while hostile bodies arrive. Parsing one of them would stall it for
+ * 0.7 s (a body just under the signed-in limit) to several seconds; the bound leaves room for a garbage
+ * collection of the tens of megabytes the test itself sends from the same process on a loaded machine
+ * (52 ms was seen there with a bound of 50).
+ */
+const LOOP_STALL_BOUND_MS = 250;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -312,7 +319,7 @@ describe.each(dialects)('cross-site requests and request bodies on %s', (dialect
     expect(attacks.map((r) => r.status)).toEqual([413, 413, 413, 413, 413, 413, 413, 413]);
     expect(pings.every((r) => r.status === 200)).toBe(true);
     expect(Math.max(...pings.map((r) => r.ms))).toBeLessThan(200);
-    expect(delay).toBeLessThan(50);
+    expect(delay).toBeLessThan(LOOP_STALL_BOUND_MS);
 
     const justUnder = Buffer.from(nested(SIGNED_IN_BODY_LIMIT / 2 - 16));
     const deepAnswers: Sent[] = [];
@@ -328,7 +335,7 @@ describe.each(dialects)('cross-site requests and request bodies on %s', (dialect
       );
     });
     expect(deepAnswers.map((r) => r.status)).toEqual([400, 400, 400, 400]);
-    expect(deepDelay).toBeLessThan(50);
+    expect(deepDelay).toBeLessThan(LOOP_STALL_BOUND_MS);
   });
 });
 
