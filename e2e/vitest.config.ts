@@ -8,5 +8,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     fileParallelism: false,
+    // A page's first rows can take more than the default second to show on a slow machine (a navigation
+    // loads its chunks and four API answers one after the other): polls wait up to 10 s.
+    expect: { poll: { timeout: 10_000 } },
   },
 });
