@@ -60,8 +60,6 @@ function queuedTask(id: number, overrides: Partial<StoredTask> = {}): StoredTask
 async function dispatchOnce(tasks: StoredTask[], maxParallelTasks = 0, withRunners = false) {
   const store = createStore(tasks);
   const startedHere: number[] = [];
-  let done: () => void = () => undefined;
-  const finished = new Promise<void>((resolve) => (done = resolve));
   const placement: TaskPlacement = {
     async plan(readActive) {
       if (withRunners) await readActive();
@@ -80,9 +78,9 @@ async function dispatchOnce(tasks: StoredTask[], maxParallelTasks = 0, withRunne
     startLocal: (task) => startedHere.push(task.id),
   });
   dispatcher.wake();
-  // The round runs on promises that settle at once: it is over after a few turns of the event loop.
-  setTimeout(done, 20);
-  await finished;
+  // The round runs on promises the fakes settle at once: it is over after a few turns of the event loop,
+  // however loaded the machine (turns, not milliseconds).
+  for (let turn = 0; turn < 50; turn++) await new Promise((resolve) => setImmediate(resolve));
   return { startedHere, reads: store.reads };
 }
 
