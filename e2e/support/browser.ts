@@ -36,5 +36,38 @@ export async function newPage(browser: Browser, baseURL: string, options: PageOp
     locale: 'en-US',
     permissions: options.clipboard ? ['clipboard-read', 'clipboard-write'] : [],
   });
-  return context.newPage();
+  const page = await context.newPage();
+  recordTroubles(page);
+  return page;
+}
+
+/** What went wrong inside each page (uncaught errors, console errors), told when a test fails. */
+const troubles = new WeakMap<Page, string[]>();
+
+function recordTroubles(page: Page): void {
+  const seen: string[] = [];
+  troubles.set(page, seen);
+  page.on('pageerror', (error) => seen.push(`uncaught: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') seen.push(`console: ${message.text()}`);
+  });
+}
+
+/**
+ * Where each open page of `browser` is and what it shows: printed after a failed test, so a failure
+ * that does not repeat on another machine still says which page, dialog or menu was on screen.
+ */
+export async function describeOpenPages(browser: Browser): Promise<string> {
+  const parts: string[] = [];
+  for (const page of browser.contexts().flatMap((context) => context.pages())) {
+    const shown = await page
+      .locator('body')
+      .ariaSnapshot({ timeout: 2_000 })
+      .catch((error: unknown) => `(no snapshot: ${String(error)})`);
+    const errors = troubles.get(page) ?? [];
+    parts.push(
+      [`page at ${page.url()}`, ...errors.slice(-10).map((line) => `  ${line}`), shown.slice(0, 4_000)].join('\n'),
+    );
+  }
+  return parts.join('\n\n');
 }

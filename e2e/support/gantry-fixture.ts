@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { adminApiClient, waitForTaskEnd, type ApiClient } from './api-client.ts';
-import { launchBrowser, newPage, type PageOptions } from './browser.ts';
+import { describeOpenPages, launchBrowser, newPage, type PageOptions } from './browser.ts';
 import { createScriptsProject, type ScriptFile, type ScriptsProject } from './scripts-project.ts';
 import { startGantry, type RunningServer } from './server.ts';
 import { signIn } from './ui.ts';
@@ -85,6 +85,10 @@ export function useGantry(env: Environment | (() => Promise<Environment>) = {}):
   beforeAll(async () => {
     server = await startGantry(typeof env === 'function' ? await env() : env);
     browser = await launchBrowser();
+  });
+  afterEach(async ({ task }) => {
+    if (task.result?.state === 'fail' && browser)
+      console.error(`After the failure:\n${await describeOpenPages(browser)}`);
   });
   afterAll(async () => {
     await browser?.close();
