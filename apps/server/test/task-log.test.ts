@@ -1,8 +1,21 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pino from 'pino';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Audience, LiveHub } from '../src/live/live-hub.ts';
 import { createTaskLogFactory } from '../src/modules/tasks/task-log.ts';
+import { createTaskLogSpool } from '../src/modules/tasks/task-log-spool.ts';
 import type { TaskOutputRepository } from '../src/modules/tasks/task-output.repository.ts';
+
+const spoolDirs: string[] = [];
+afterAll(() => spoolDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+function createSpool() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'gantry-spool-'));
+  spoolDirs.push(dir);
+  return { dir, spool: createTaskLogSpool(dir, pino({ level: 'silent' })) };
+}
 
 /** A log whose store answers each batch when the test lets it. */
 function createLog() {
@@ -18,7 +31,9 @@ function createLog() {
       ),
   } as unknown as TaskOutputRepository;
   const hub = { publishLines: () => undefined } as unknown as LiveHub;
+  const { spool } = createSpool();
   const open = createTaskLogFactory({
+    spool,
     output,
     hub,
     clock: { now: () => new Date() },
@@ -34,7 +49,7 @@ function createLog() {
       return 0;
     };
   };
-  return { log, stored, answers, answerAll };
+  return { log, stored, answers, answerAll, spool };
 }
 
 describe('task log', () => {
@@ -53,5 +68,52 @@ describe('task log', () => {
       await Promise.all([first, last]);
       expect(stored, `after ${ticks} microtasks`).toEqual(['first', 'last']);
     }
+  });
+
+  it('keeps the lines the store has not taken yet in the spool, empties it once the store caught up, removes it at the end', async () => {
+    const { log, answers, answerAll, spool } = createLog();
+    const spooled = () => spool.read(1).map((line) => `${line.seq} ${line.output}`);
+    log.write('one');
+    log.write('two');
+    const first = log.flush();
+    expect(spooled()).toEqual(['0 one', '1 two']);
+    // Read while the store works on the first batch: spooled at the next flush, stored after it.
+    log.write('three');
+    const second = log.flush();
+    expect(spooled()).toEqual(['0 one', '1 two', '2 three']);
+    answers.shift()?.();
+    // The second batch goes to the store as the first is answered; until it is answered, the spool keeps all.
+    await expect.poll(() => answers.length).toBe(1);
+    expect(spooled()).toEqual(['0 one', '1 two', '2 three']);
+    answers.shift()?.();
+    await Promise.all([first, second]);
+    expect(spooled()).toEqual([]);
+    log.write('four');
+    answerAll();
+    await log.close();
+    expect(spool.listLeft()).toEqual([]);
+  });
+});
+
+describe('task log spool', () => {
+  it('lists only its own files and reads past a record cut short by a kill', () => {
+    const { dir, spool } = createSpool();
+    const file = spool.open(7);
+    file.append([
+      { seq: 3, time: 't3', output: 'a' },
+      { seq: 4, time: 't4', output: 'b\nwith a newline' },
+    ]);
+    writeFileSync(path.join(dir, '7.lines'), '[{"seq":5,"time":"t5","output":"c"}]\n[{"seq":6,"ti', { flag: 'a' });
+    writeFileSync(path.join(dir, 'notes.txt'), 'not a spool');
+    writeFileSync(path.join(dir, '007.lines'), '');
+    writeFileSync(path.join(dir, '-1.lines'), '');
+    expect(spool.listLeft()).toEqual([7]);
+    expect(spool.read(7)).toEqual([
+      { seq: 3, time: 't3', output: 'a' },
+      { seq: 4, time: 't4', output: 'b\nwith a newline' },
+      { seq: 5, time: 't5', output: 'c' },
+    ]);
+    spool.discard(7);
+    expect(spool.listLeft()).toEqual([]);
   });
 });

@@ -125,7 +125,7 @@ export function createLocalExecution(deps: LocalExecutionDeps) {
       outcome = 'error';
     } finally {
       log.write(finalLine(outcome));
-      await log.flush();
+      await log.close();
       await deps.statuses.settle(task, outcome, audience, ENDABLE_HERE);
     }
   }

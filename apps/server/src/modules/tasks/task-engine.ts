@@ -8,6 +8,7 @@ import { createTaskControl } from './task-control.ts';
 import { createTaskDispatcher, type TaskPlacement } from './task-dispatcher.ts';
 import type { OpenTaskLog } from './task-log.ts';
 import type { TaskOutput } from './task-output.ts';
+import type { TaskLogSpool } from './task-log-spool.ts';
 import { createTaskRecovery } from './task-recovery.ts';
 import type { TaskSpecBuilder } from './task-spec-builder.ts';
 import { createTaskStatuses, type TaskStatusesDeps } from './task-statuses.ts';
@@ -27,6 +28,7 @@ export interface TaskEngineDeps {
   output: TaskOutput;
   specs: TaskSpecBuilder;
   openLog: OpenTaskLog;
+  spool: TaskLogSpool;
   hub: LiveHub;
   events: EventsService;
   clock: Clock;

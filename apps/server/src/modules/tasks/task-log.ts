@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
 import type { Audience, LiveHub, LogLine } from '../../live/live-hub.ts';
+import type { TaskLogSpool } from './task-log-spool.ts';
 import type { TaskOutputRepository } from './task-output.repository.ts';
 
 export interface TaskLogOptions {
@@ -9,6 +10,8 @@ export interface TaskLogOptions {
   hub: LiveHub;
   clock: Clock;
   logger: FastifyBaseLogger;
+  /** Where lines read but not stored yet wait, so a killed process loses none of them. */
+  spool: TaskLogSpool;
   /** Lines wait at most this long before they are stored and sent. */
   flushIntervalMs?: number;
   /** A batch this large is stored and sent at once. */
@@ -23,6 +26,8 @@ const MAX_STORED_BATCH = 50_000;
 /**
  * The log pipeline of one task: every line gets the next sequence number as it arrives, lines are
  * stored and broadcast in batches, one batch after the other, so readers always see them in order.
+ * Every batch goes to the task's spool file first (at most one flush interval after it was read), and
+ * the file is emptied whenever the store has caught up: what the store lags behind survives a kill.
  */
 export function createTaskLogFactory(options: TaskLogOptions) {
   const flushIntervalMs = options.flushIntervalMs ?? 25;
@@ -31,6 +36,9 @@ export function createTaskLogFactory(options: TaskLogOptions) {
   return function openTaskLog(task: { id: number; project_id: number }, firstSeq: number, audience: Audience) {
     let nextSeq = firstSeq;
     let buffer: LogLine[] = [];
+    // Lines read since the last write to the spool.
+    let unspooled: LogLine[] = [];
+    const spool = options.spool.open(task.id);
     let timer: NodeJS.Timeout | undefined;
     // Formatting a timestamp costs more than the rest of a line's handling; a flood of output
     // shares each millisecond's text.
@@ -75,6 +83,11 @@ export function createTaskLogFactory(options: TaskLogOptions) {
           if (lines === buffer) buffer = [];
           const last = lines[lines.length - 1];
           if (last) await persist(lines, last.seq + 1);
+          if (buffer.length === 0) {
+            // Every line read so far is stored (or given up on): the spool can start afresh.
+            unspooled = [];
+            spool.clear();
+          }
         }
       } finally {
         draining = undefined;
@@ -84,6 +97,10 @@ export function createTaskLogFactory(options: TaskLogOptions) {
     function flush(): Promise<void> {
       if (timer) clearTimeout(timer);
       timer = undefined;
+      if (unspooled.length > 0) {
+        spool.append(unspooled);
+        unspooled = [];
+      }
       // Started only with lines to store, so the drain awaits before it ends and lets go after this assignment.
       if (!draining && buffer.length > 0) draining = drain();
       return draining ?? Promise.resolve();
@@ -91,12 +108,19 @@ export function createTaskLogFactory(options: TaskLogOptions) {
 
     return {
       write(output: string): void {
-        buffer.push({ seq: nextSeq++, time: timestamp(), output });
+        const line = { seq: nextSeq++, time: timestamp(), output };
+        buffer.push(line);
+        unspooled.push(line);
         if (buffer.length >= maxBatch) void flush();
         else timer ??= setTimeout(() => void flush(), flushIntervalMs);
       },
       /** Stores and sends everything written so far. */
       flush,
+      /** Ends the log: everything written is flushed first, so nothing is left to spool. */
+      async close(): Promise<void> {
+        await flush();
+        spool.remove();
+      },
     };
   };
 }

@@ -34,6 +34,9 @@ export function createTaskOutput(deps: TaskOutputDeps) {
     /** Appends a runner's report; undefined when the task no longer exists. */
     appendReport: append,
 
+    /** The stored lines `from <= seq < from + count`, in order. */
+    stored: (taskId: number, from: number, count: number) => deps.output.list(taskId, from, count),
+
     /** Appends lines written now. */
     async write(task: TaskRef, outputs: readonly string[], audience?: Audience): Promise<void> {
       const time = toTimestamp(deps.clock.now());

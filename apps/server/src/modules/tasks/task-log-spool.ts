@@ -1,0 +1,125 @@
+import { closeSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { LogLine } from '../../live/live-hub.ts';
+
+/** A spool file's name: the task's id and this suffix, nothing a caller chooses. */
+const SUFFIX = '.lines';
+
+/** One running task's spool file: lines read from the task, kept until the store has them. */
+export interface SpoolFile {
+  /** Adds lines read but perhaps not stored yet. */
+  append(lines: readonly LogLine[]): void;
+  /** Forgets every line so far: the store has them all. */
+  clear(): void;
+  /** Removes the file: the task's log is closed. */
+  remove(): void;
+}
+
+function isLogLine(value: unknown): value is LogLine {
+  if (typeof value !== 'object' || value === null) return false;
+  const line = value as Record<string, unknown>;
+  return (
+    typeof line.seq === 'number' &&
+    Number.isSafeInteger(line.seq) &&
+    line.seq >= 0 &&
+    typeof line.time === 'string' &&
+    typeof line.output === 'string'
+  );
+}
+
+/**
+ * The lines a task running in this process printed and this process read but may not have stored yet, in a
+ * file per task under the data directory (written as they are read, synchronously, so a process killed at any
+ * moment leaves them on disk; the store may lag far behind under load). The next process of the same data
+ * directory stores what the store lacks (see task-recovery.ts). A file holds a record per write, one line of
+ * JSON each; a record cut short by the kill is ignored.
+ */
+export function createTaskLogSpool(dir: string, logger: Pick<FastifyBaseLogger, 'warn'>) {
+  let ready = false;
+  const fileOf = (taskId: number) => path.join(dir, `${taskId}${SUFFIX}`);
+  const ensureDir = () => {
+    if (ready) return;
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    ready = true;
+  };
+
+  return {
+    /** The task's spool file, created on its first lines. A failing disk costs the spool, never the task. */
+    open(taskId: number): SpoolFile {
+      let fd: number | undefined;
+      let failed = false;
+      const attempt = (what: string, work: () => void) => {
+        if (failed) return;
+        try {
+          work();
+        } catch (error) {
+          failed = true;
+          logger.warn({ err: error, taskId }, `could not ${what} the spool of the task's log lines`);
+        }
+      };
+      return {
+        append(lines) {
+          if (lines.length === 0) return;
+          attempt('write', () => {
+            if (fd === undefined) {
+              ensureDir();
+              fd = openSync(fileOf(taskId), 'a', 0o600);
+              ftruncateSync(fd, 0);
+            }
+            writeSync(fd, `${JSON.stringify(lines)}\n`);
+          });
+        },
+        clear() {
+          if (fd !== undefined) attempt('clear', () => ftruncateSync(fd as number, 0));
+        },
+        remove() {
+          if (fd === undefined) return;
+          const open = fd;
+          fd = undefined;
+          failed = false;
+          attempt('remove', () => {
+            closeSync(open);
+            rmSync(fileOf(taskId), { force: true });
+          });
+        },
+      };
+    },
+
+    /** The tasks a spool file is left for: a process before this one was killed while they ran. */
+    listLeft(): number[] {
+      let names: string[];
+      try {
+        names = readdirSync(dir);
+      } catch {
+        return [];
+      }
+      return names.flatMap((name) => {
+        const id = name.endsWith(SUFFIX) ? Number(name.slice(0, -SUFFIX.length)) : Number.NaN;
+        return Number.isSafeInteger(id) && id > 0 && `${id}${SUFFIX}` === name ? [id] : [];
+      });
+    },
+
+    /** The lines left for a task, in the order they were read. */
+    read(taskId: number): LogLine[] {
+      const lines: LogLine[] = [];
+      for (const record of readFileSync(fileOf(taskId), 'utf8').split('\n')) {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(record);
+        } catch {
+          continue;
+        }
+        if (Array.isArray(parsed)) lines.push(...parsed.filter(isLogLine));
+      }
+      return lines;
+    },
+
+    /** Forgets what was left for a task. */
+    discard(taskId: number): void {
+      rmSync(fileOf(taskId), { force: true });
+    },
+  };
+}
+
+export type TaskLogSpool = ReturnType<typeof createTaskLogSpool>;
