@@ -116,4 +116,15 @@ describe('task log spool', () => {
     spool.discard(7);
     expect(spool.listLeft()).toEqual([]);
   });
+
+  it('reads back the newest 64 MiB of a file at most, from the start of a record', () => {
+    const { dir, spool } = createSpool();
+    const text = 'x'.repeat(1024 * 1024);
+    const records = Array.from({ length: 70 }, (_, seq) => `${JSON.stringify([{ seq, time: 't', output: text }])}\n`);
+    writeFileSync(path.join(dir, '9.lines'), records.join(''));
+    const seqs = spool.read(9).map((line) => line.seq);
+    expect(seqs.length).toBeGreaterThan(60);
+    expect(seqs.length).toBeLessThan(64);
+    expect(seqs).toEqual(seqs.map((_, i) => 70 - seqs.length + i));
+  });
 });

@@ -1,10 +1,46 @@
-import { closeSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  readdirSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { LogLine } from '../../live/live-hub.ts';
 
 /** A spool file's name: the task's id and this suffix, nothing a caller chooses. */
 const SUFFIX = '.lines';
+
+/**
+ * What is read back of a spool file at most, from its end: a store that hung for hours under a task printing
+ * fast could leave a file too large to read at once, and a start that runs out of memory would never end.
+ */
+const MAX_READ_BYTES = 64 * 1024 * 1024;
+
+/** The last `MAX_READ_BYTES` of a file at most, from the start of a record. */
+function readTail(file: string): string {
+  const fd = openSync(file, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const length = Math.min(size, MAX_READ_BYTES);
+    const buffer = Buffer.alloc(length);
+    let read = 0;
+    while (read < length) {
+      const got = readSync(fd, buffer, read, length - read, size - length + read);
+      if (got === 0) break;
+      read += got;
+    }
+    const text = buffer.subarray(0, read).toString('utf8');
+    return length < size ? text.slice(text.indexOf('\n') + 1) : text;
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /** One running task's spool file: lines read from the task, kept until the store has them. */
 export interface SpoolFile {
@@ -100,10 +136,10 @@ export function createTaskLogSpool(dir: string, logger: Pick<FastifyBaseLogger, 
       });
     },
 
-    /** The lines left for a task, in the order they were read. */
+    /** The lines left for a task, in the order they were read (the newest 64 MiB of them at most). */
     read(taskId: number): LogLine[] {
       const lines: LogLine[] = [];
-      for (const record of readFileSync(fileOf(taskId), 'utf8').split('\n')) {
+      for (const record of readTail(fileOf(taskId)).split('\n')) {
         let parsed: unknown;
         try {
           parsed = JSON.parse(record);
