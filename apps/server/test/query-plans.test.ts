@@ -52,9 +52,14 @@ async function findFullScans(db: Db, dialect: Dialect, query: CompiledQuery): Pr
     ...query,
     sql: `explain ${query.sql}`,
   });
+  // An index merge reads every entry of each index's range before it keeps the rows both hold (and sorts them
+  // for a limit), unless a list of ids bounds what it reads.
+  const mergeBounded = /`id` in \(/.test(query.sql);
   return plan.rows
-    .filter((row) => GROWING.includes(row.table) && row.type === 'ALL')
-    .map((row) => `${row.table}: full scan`);
+    .filter(
+      (row) => GROWING.includes(row.table) && (row.type === 'ALL' || (row.type === 'index_merge' && !mergeBounded)),
+    )
+    .map((row) => `${row.table}: ${row.type === 'ALL' ? 'full scan' : `index merge of ${row.key}`}`);
 }
 
 describe.each(dialects)('query plans of the growing tables on %s', (dialect) => {
@@ -163,6 +168,8 @@ describe.each(dialects)('query plans of the growing tables on %s', (dialect) => 
     await logIndex.listProjectTasksOf(projectId, [...new Set(matches)], { status: 'success' }, 21);
     const walked = await logIndex.listIndexedTasks(projectId, { templateId, status: 'error' }, newest.id, 100);
     await logIndex.listIndexedTasks(projectId, { createdFrom: '2030-06-01T00:00:00.000Z' }, undefined, 100);
+    await logIndex.listIndexedTasks(projectId, { templateId }, undefined, 100);
+    await logIndex.listIndexedTasks(projectId, { status: 'error' }, undefined, 100);
     await logIndex.listTasksHolding(
       'example test',
       walked.map((task) => task.id),

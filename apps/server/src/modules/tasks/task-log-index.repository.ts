@@ -1,4 +1,4 @@
-import { FINISHED_TASK_STATUSES, LOGS_SEARCH_MIN_WORD, type TaskStatus } from '@gantry/contract';
+import { FINISHED_TASK_STATUSES, LOGS_SEARCH_MIN_WORD, MAX_INTEGER, type TaskStatus } from '@gantry/contract';
 import type { SelectQueryBuilder } from 'kysely';
 import type { Database, Db, Dialect } from '../../db/database.ts';
 import { tryUpdate } from '../../db/conditional-write.ts';
@@ -146,7 +146,10 @@ export function createTaskLogIndexRepository(db: Db, dialect: Dialect) {
         .select(['id', 'log_indexed'])
         .where('project_id', '=', projectId)
         .where('log_indexed', '>', 0);
-      if (belowTaskId !== undefined) query = query.where('id', '<', belowTaskId);
+      // A bound even on the first page: without one MariaDB answers a filter (a template, a status) by
+      // intersecting two indexes whole and sorting (0.8 to 0.9 s at 1,000,000 tasks); with one it walks the
+      // filter's index newest first and stops at the limit (20 ms).
+      query = belowTaskId === undefined ? query.where('id', '<=', MAX_INTEGER) : query.where('id', '<', belowTaskId);
       const rows = await applyFilter(query, filter).orderBy('id', 'desc').limit(limit).execute();
       return rows.map((row) => ({ id: Number(row.id), log_indexed: Number(row.log_indexed) }));
     },
