@@ -52,6 +52,9 @@ export interface NodeOptions {
 export async function startNode(options: NodeOptions, port?: number): Promise<ServerProcess & { port: number }> {
   const chosen = port ?? (await freePort());
   const server = await startServerProcess({
+    // A node started again while the others run their tasks on a shared 2-core machine took up to 61 s.
+    readyWithinMs: 120_000,
+    captureOutput: true,
     dataDir: options.dataDir,
     port: chosen,
     env: {

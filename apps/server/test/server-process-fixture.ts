@@ -20,6 +20,8 @@ export interface ServerProcessOptions {
   /** Start under `umask 000`, as a careless service manager would. */
   permissiveUmask?: boolean;
   captureOutput?: boolean;
+  /** How long the process may take to be ready; 60 s unless given (a loaded CI machine is slow to start one). */
+  readyWithinMs?: number;
 }
 
 /** Starts `gantry server` as a process of its own and waits until it is ready (recovery done, scheduler running). */
@@ -44,7 +46,8 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const url = `http://127.0.0.1:${options.port}`;
-  for (let i = 0; i < 300; i++) {
+  const deadline = Date.now() + (options.readyWithinMs ?? 60_000);
+  while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the server exited early:\n${output}`);
     if (
       await fetch(`${url}/api/ready`).then(
@@ -56,7 +59,7 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   child.kill('SIGKILL');
-  throw new Error(`the server did not start:\n${output}`);
+  throw new Error(`the server was not ready within ${options.readyWithinMs ?? 60_000} ms:\n${output}`);
 }
 
 /** A process started from the sources with the test PATH, its output gathered. */
