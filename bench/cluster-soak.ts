@@ -52,6 +52,8 @@ const nodeOptions = (i: number) => ({
 type Node = Awaited<ReturnType<typeof startNode>>;
 const nodes: (Node | undefined)[] = [];
 const children: ChildProcess[] = [];
+// Whatever ends this process, the nodes and the runner it started end with it (they would go on running tasks).
+process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
 for (let i = 0; i < 3; i++) {
   nodes[i] = await startNode(nodeOptions(i), ports[i]);
   children.push(nodes[i]?.child as ChildProcess);
@@ -125,6 +127,7 @@ try {
   const launchEveryMs = (durationS * 1000) / taskCount;
   let nextKill = started + killEveryS * 1000;
   let killTurn = 0;
+  const restartFailures: string[] = [];
   const pending = new Set<Promise<void>>();
 
   async function launch(n: number): Promise<void> {
@@ -176,7 +179,9 @@ try {
       if (Date.now() >= nextKill) {
         nextKill += killEveryS * 1000;
         // Launches go on meanwhile: those meant for the dead node are retried by their caller on another.
-        const restart = killAndRestart(killTurn++ % 3);
+        const restart = killAndRestart(killTurn++ % 3).catch((error: unknown) => {
+          restartFailures.push(error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error));
+        });
         pending.add(restart);
         void restart.finally(() => pending.delete(restart));
       }
@@ -303,6 +308,10 @@ try {
   report(
     silentAfterKill.length === 0,
     `websocket viewers of the surviving nodes kept receiving through ${kills.length} kills${silentAfterKill.length ? `; silent: ${silentAfterKill.join(', ')}` : ''}`,
+  );
+  report(
+    restartFailures.length === 0,
+    `${kills.length} killed nodes ready again within 120 s${restartFailures.length ? `; not: ${restartFailures.join('; ')}` : ''}`,
   );
   const statuses = new Map<string, number>();
   for (const task of launchedTasks) statuses.set(task.status, (statuses.get(task.status) ?? 0) + 1);
