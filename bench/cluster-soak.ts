@@ -237,6 +237,8 @@ try {
   let tasksCutByKill = 0;
   let afterKill = 0;
   const cutWindows: number[] = [];
+  // What each task with a lost or misplaced line looked like, for whoever looks into it.
+  const troubled: string[] = [];
   for (const task of launchedTasks) {
     const rows = await db
       .selectFrom('task_output')
@@ -244,10 +246,19 @@ try {
       .where('task_id', '=', task.id)
       .orderBy('seq')
       .execute();
-    if (rows.some((row, i) => row.seq !== i)) reordered += 1;
+    const gapped = rows.some((row, i) => row.seq !== i);
+    if (gapped) reordered += 1;
     const numbers = rows.flatMap((row) => (/^line (\d+)$/.exec(row.output) ? [Number(row.output.slice(5))] : []));
-    if (numbers.some((value, i) => value !== i + 1)) reordered += 1;
+    const disordered = numbers.some((value, i) => value !== i + 1);
+    if (disordered) reordered += 1;
     const missing = SCRIPT_LINES - numbers.length;
+    if (gapped || disordered || missing > 0)
+      troubled.push(
+        `task ${task.id} (${task.project_id === remote.projectId ? 'runner' : 'node'}, ${task.status}): ${numbers.length} script lines of ${SCRIPT_LINES}${gapped ? ', a sequence gap' : ''}${disordered ? ', out of order' : ''}; its last lines: ${rows
+          .slice(-3)
+          .map((row) => `${row.seq} ${row.time.slice(11, 23)} ${row.output.slice(0, 60)}`)
+          .join(' | ')}`,
+      );
     if (missing === 0) {
       complete += 1;
       continue;
@@ -272,6 +283,8 @@ try {
     console.log(
       `      tasks cut by a kill: their last stored line came ${cutWindows.map((ms) => `${ms} ms`).join(', ')} before the kill`,
     );
+  for (const line of troubled.slice(0, 12)) console.log(`      ${line}`);
+  console.log(`      kills at ${kills.map((k) => new Date(k.at).toISOString().slice(11, 23)).join(', ')}`);
   report(reordered === 0, `${reordered} tasks with lines out of order or with a gap in their sequence numbers`);
   report(
     lostOtherwise === 0,
