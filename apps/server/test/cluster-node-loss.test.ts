@@ -1,5 +1,4 @@
 import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,7 +11,13 @@ import {
   startServerProcess,
   waitForScriptPid,
 } from './server-process-fixture.ts';
-import { createTestDatabase, listClusterDialects, TEST_REDIS_URL, type TestDatabase } from './test-databases.ts';
+import {
+  createTestDatabase,
+  listClusterDialects,
+  serverStoreEnvironment,
+  TEST_REDIS_URL,
+  type TestDatabase,
+} from './test-databases.ts';
 
 // Several nodes need a shared server store: SQLite serves one machine only.
 const dialects = (await listClusterDialects()).filter((dialect) => dialect !== 'sqlite');
@@ -29,14 +34,7 @@ describe.each(dialects)('a Gantry node SIGKILLed in a cluster on %s', (dialect) 
 
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
-    env = {
-      GANTRY_DB_DIALECT: dialect,
-      GANTRY_DB_URL: database.url,
-      GANTRY_REDIS_URL: TEST_REDIS_URL,
-      GANTRY_ACCESS_KEY_ENCRYPTION: randomBytes(32).toString('base64'),
-      GANTRY_ADMIN_LOGIN: 'admin',
-      GANTRY_ADMIN_PASSWORD: 'node-Loss-Pass-1',
-    };
+    env = { ...serverStoreEnvironment(database, 'node-Loss-Pass-1'), GANTRY_REDIS_URL: TEST_REDIS_URL };
   });
   afterAll(async () => {
     for (const child of children) child.kill('SIGKILL');

@@ -1,5 +1,4 @@
 import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,7 +14,7 @@ import {
   startServerProcess,
   type ProcessApi,
 } from './server-process-fixture.ts';
-import { createTestDatabase, listTestDialects, type TestDatabase } from './test-databases.ts';
+import { createTestDatabase, listTestDialects, serverStoreEnvironment, type TestDatabase } from './test-databases.ts';
 
 /** A transaction of the test's own that holds the task's row, so the server cannot store the task's lines. */
 async function holdTaskRow(dialect: Dialect, url: string, taskId: number): Promise<() => Promise<void>> {
@@ -70,13 +69,7 @@ describe.each(dialects)('lines a killed server had read but not stored, on %s', 
 
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
-    env = {
-      GANTRY_DB_DIALECT: dialect,
-      GANTRY_DB_URL: database.url,
-      GANTRY_ACCESS_KEY_ENCRYPTION: randomBytes(32).toString('base64'),
-      GANTRY_ADMIN_LOGIN: 'admin',
-      GANTRY_ADMIN_PASSWORD: 'kill-Lines-Pass-1',
-    };
+    env = serverStoreEnvironment(database, 'kill-Lines-Pass-1');
   });
   afterAll(async () => {
     for (const child of children) child.kill('SIGKILL');

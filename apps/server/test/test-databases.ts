@@ -126,3 +126,17 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
     },
   };
 }
+
+/**
+ * What a server process started by a test needs to run on `database` (encrypting its secrets with a key of its
+ * own) with `admin` as its first administrator, who signs in with `adminPassword`.
+ */
+export function serverStoreEnvironment(database: TestDatabase, adminPassword: string): Record<string, string> {
+  return {
+    GANTRY_DB_DIALECT: database.dialect,
+    GANTRY_DB_URL: database.url,
+    GANTRY_ACCESS_KEY_ENCRYPTION: randomBytes(32).toString('base64'),
+    GANTRY_ADMIN_LOGIN: 'admin',
+    GANTRY_ADMIN_PASSWORD: adminPassword,
+  };
+}
