@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
@@ -18,7 +18,7 @@ function createSpool() {
 }
 
 /** A log whose store answers each batch when the test lets it. */
-function createLog() {
+function createLog(maxBatch?: number) {
   const stored: string[] = [];
   const answers: (() => void)[] = [];
   const output = {
@@ -31,8 +31,9 @@ function createLog() {
       ),
   } as unknown as TaskOutputRepository;
   const hub = { publishLines: () => undefined } as unknown as LiveHub;
-  const { spool } = createSpool();
+  const { dir, spool } = createSpool();
   const open = createTaskLogFactory({
+    ...(maxBatch ? { maxBatch } : {}),
     spool,
     output,
     hub,
@@ -49,7 +50,7 @@ function createLog() {
       return 0;
     };
   };
-  return { log, stored, answers, answerAll, spool };
+  return { log, stored, answers, answerAll, spool, dir };
 }
 
 describe('task log', () => {
@@ -92,6 +93,16 @@ describe('task log', () => {
     answerAll();
     await log.close();
     expect(spool.listLeft()).toEqual([]);
+  });
+  it('writes the spool a full batch at a time while the store works, never a line at a time', async () => {
+    const { log, answerAll, spool, dir } = createLog(10);
+    // The first batch goes to the store and waits there while 25 more lines arrive.
+    for (let i = 0; i < 35; i++) log.write(`line ${i}`);
+    expect(spool.read(1)).toHaveLength(30);
+    const records = readFileSync(path.join(dir, '1.lines'), 'utf8').trim().split('\n');
+    expect(records.length).toBeLessThanOrEqual(3);
+    answerAll();
+    await log.close();
   });
 });
 

@@ -111,7 +111,9 @@ export function createTaskLogFactory(options: TaskLogOptions) {
         const line = { seq: nextSeq++, time: timestamp(), output };
         buffer.push(line);
         unspooled.push(line);
-        if (buffer.length >= maxBatch) void flush();
+        // While a batch is being stored, lines gather for the next: a full batch goes to the spool at once,
+        // anything less with the timer, never a write of the spool per line.
+        if (draining ? unspooled.length >= maxBatch : buffer.length >= maxBatch) void flush();
         else timer ??= setTimeout(() => void flush(), flushIntervalMs);
       },
       /** Stores and sends everything written so far. */
