@@ -6,6 +6,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { ProjectRoleSlug } from '@gantry/contract';
 import type { TeamMember } from '@gantry/contract';
+import { ChoiceSelect } from '../choice-select.tsx';
 import type { ApprovalRule } from './approval-rule.ts';
 
 /** What a multiple select passes: the chosen values (MUI types them as the input's string). */
@@ -81,15 +82,15 @@ export function ApprovalRuleFields({
           fullWidth
         />
       </Stack>
-      <TextField
-        select
+      <ChoiceSelect
         label={t('approvals.onTimeout')}
         value={value.on_timeout}
-        onChange={(event) => onChange({ on_timeout: event.target.value === 'approve' ? 'approve' : 'reject' })}
-      >
-        <MenuItem value="reject">{t('approvals.onTimeoutReject')}</MenuItem>
-        <MenuItem value="approve">{t('approvals.onTimeoutApprove')}</MenuItem>
-      </TextField>
+        choices={[
+          { value: 'reject', label: t('approvals.onTimeoutReject') },
+          { value: 'approve', label: t('approvals.onTimeoutApprove') },
+        ]}
+        onChange={(on_timeout) => onChange({ on_timeout })}
+      />
       <FormControlLabel
         control={
           <Checkbox

@@ -7,10 +7,10 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
-import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { ChoiceSelect } from '../../../components/choice-select.tsx';
 import { SecretValue } from '../../../components/secret-value.tsx';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { useCreateApiToken } from '../api/account-queries.ts';
@@ -94,19 +94,16 @@ export function NewTokenDialog({ open, onClose }: { open: boolean; onClose: () =
                 autoFocus
                 fullWidth
               />
-              <TextField
-                select
+              <ChoiceSelect
                 label={t('account.tokens.expiresIn')}
                 value={days}
-                onChange={(event) => setDays(Number(event.target.value))}
+                choices={TOKEN_LIFETIMES.map((value) => ({
+                  value,
+                  label: value === 0 ? t('account.tokens.never') : t('account.tokens.days', { count: value }),
+                }))}
+                onChange={setDays}
                 fullWidth
-              >
-                {TOKEN_LIFETIMES.map((value) => (
-                  <MenuItem key={value} value={value}>
-                    {value === 0 ? t('account.tokens.never') : t('account.tokens.days', { count: value })}
-                  </MenuItem>
-                ))}
-              </TextField>
+              />
             </Stack>
           </DialogContent>
           <CancelActions onCancel={onClose} disabled={create.isPending}>

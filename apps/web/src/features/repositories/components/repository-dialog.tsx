@@ -2,11 +2,10 @@ import type { DefaultValues } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import { getGitUrlType } from '@gantry/contract';
 import type { Repository } from '@gantry/contract';
+import { ChoiceSelect } from '../../../components/choice-select.tsx';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
 import { FormSelectField, signInKeyOptions } from '../../../components/form-select-field.tsx';
@@ -58,23 +57,15 @@ export function RepositoryDialog({ open, projectId, item: repository, onClose }:
     <FormDialog {...dialogProps} maxWidth="sm">
       <FormTextField name="name" label={t('repositories.name')} required autoFocus />
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-        <TextField
-          select
+        <ChoiceSelect
           label={t('repositories.urlType')}
           value={urlType}
-          onChange={(event) =>
-            form.setValue('git_url', applyUrlType(url, event.target.value as (typeof URL_TYPES)[number]), {
-              shouldValidate: form.formState.isSubmitted,
-            })
+          choices={URL_TYPES.map((type) => ({ value: type, label: t(`repositories.urlTypes.${type}`) }))}
+          onChange={(type) =>
+            form.setValue('git_url', applyUrlType(url, type), { shouldValidate: form.formState.isSubmitted })
           }
           sx={{ minWidth: { sm: 140 } }}
-        >
-          {URL_TYPES.map((type) => (
-            <MenuItem key={type} value={type}>
-              {t(`repositories.urlTypes.${type}`)}
-            </MenuItem>
-          ))}
-        </TextField>
+        />
         <FormTextField
           name="git_url"
           label={t('repositories.url')}

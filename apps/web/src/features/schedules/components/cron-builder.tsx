@@ -9,6 +9,7 @@ import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
+import { ChoiceSelect } from '../../../components/choice-select.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
 import { translateValidationMessage } from '../../../lib/i18n.ts';
 import { FIELD_CHOICES, TIMINGS, TIMING_FIELDS } from '../cron-picker.ts';
@@ -135,24 +136,18 @@ export function CronBuilder({ setValue, fields }: CronBuilderProps) {
           <Controller
             name="picker.timing"
             render={({ field, fieldState }) => (
-              <TextField
-                select
+              <ChoiceSelect
                 fullWidth
                 required
                 label={t('schedules.timing')}
                 value={field.value}
-                onChange={(event) => field.onChange(event.target.value)}
+                choices={TIMINGS.map((value) => ({ value, label: t(`schedules.timings.${value}`) }))}
+                onChange={field.onChange}
                 error={fieldState.error !== undefined}
                 helperText={
                   fieldState.error?.message ? translateValidationMessage(t, fieldState.error.message) : undefined
                 }
-              >
-                {TIMINGS.map((value) => (
-                  <MenuItem key={value} value={value}>
-                    {t(`schedules.timings.${value}`)}
-                  </MenuItem>
-                ))}
-              </TextField>
+              />
             )}
           />
           {timing ? (

@@ -6,10 +6,10 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import Autocomplete from '@mui/material/Autocomplete';
 import ListItemText from '@mui/material/ListItemText';
-import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import { AddTeamMemberBody, ProjectRoleSlug } from '@gantry/contract';
 import type { TeamMember, UserSummary } from '@gantry/contract';
+import { ChoiceSelect } from '../../../components/choice-select.tsx';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { getErrorMessage } from '../../../lib/api-client.ts';
@@ -107,14 +107,17 @@ export function TeamMemberDialog({ open, projectId, members, onClose }: TeamMemb
       <Controller
         name="role"
         render={({ field, fieldState }) => (
-          <TextField
-            select
+          <ChoiceSelect
             label={t('team.role')}
             required
             name={field.name}
             inputRef={field.ref}
             value={field.value ?? ''}
-            onChange={(event) => field.onChange(event.target.value)}
+            choices={PROJECT_ROLES.map((role) => ({
+              value: role,
+              label: <ListItemText primary={getRoleLabel(t, role)} secondary={t(`team.roles.${role}.hint`)} />,
+            }))}
+            onChange={field.onChange}
             error={fieldState.error !== undefined}
             helperText={
               fieldState.error?.message
@@ -125,13 +128,7 @@ export function TeamMemberDialog({ open, projectId, members, onClose }: TeamMemb
             }
             slotProps={{ select: { renderValue: (value) => getRoleLabel(t, String(value)) } }}
             fullWidth
-          >
-            {PROJECT_ROLES.map((role) => (
-              <MenuItem key={role} value={role}>
-                <ListItemText primary={getRoleLabel(t, role)} secondary={t(`team.roles.${role}.hint`)} />
-              </MenuItem>
-            ))}
-          </TextField>
+          />
         )}
       />
     </FormDialog>

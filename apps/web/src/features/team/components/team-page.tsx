@@ -5,10 +5,9 @@ import LogoutIcon from '@mui/icons-material/Logout';
 import PersonAddAlt1Icon from '@mui/icons-material/PersonAddAlt1';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import MenuItem from '@mui/material/MenuItem';
-import TextField from '@mui/material/TextField';
 import { Permission } from '@gantry/contract';
 import type { ProjectRoleSlug, TeamMember } from '@gantry/contract';
+import { ChoiceSelect } from '../../../components/choice-select.tsx';
 import { ConfirmDialog, confirmItem } from '../../../components/confirm-dialog.tsx';
 import type { Column } from '../../../components/data-table.tsx';
 import { NewButton } from '../../../components/new-button.tsx';
@@ -68,21 +67,15 @@ export function TeamPage() {
       width: 160,
       render: (member) =>
         canManage ? (
-          <TextField
-            select
+          <ChoiceSelect
             size="small"
             variant="standard"
             value={member.role}
-            onChange={(event) => changeRole(member, event.target.value as ProjectRoleSlug)}
+            choices={PROJECT_ROLES.map((role) => ({ value: role, label: getRoleLabel(t, role) }))}
+            onChange={(role) => changeRole(member, role)}
             slotProps={{ htmlInput: { 'aria-label': t('team.roleOf', { name: member.name }) } }}
             sx={{ minWidth: 140 }}
-          >
-            {PROJECT_ROLES.map((role) => (
-              <MenuItem key={role} value={role}>
-                {getRoleLabel(t, role)}
-              </MenuItem>
-            ))}
-          </TextField>
+          />
         ) : (
           <Chip size="small" label={getRoleLabel(t, member.role)} variant="outlined" />
         ),

@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import MenuItem from '@mui/material/MenuItem';
-import TextField from '@mui/material/TextField';
 import type { WorkflowEdge } from '@gantry/contract';
+import { ChoiceSelect } from '../../../components/choice-select.tsx';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { EDGE_KINDS } from '../workflow-draft.ts';
 import type { EdgeKind } from '../workflow-draft.ts';
@@ -33,15 +32,7 @@ export function EdgeDialog({ steps, initial, onSave, onClose }: EdgeDialogProps)
     }
     onSave({ from, to, on });
   };
-  const stepSelect = (label: string, value: string, change: (key: string) => void) => (
-    <TextField select label={label} value={value} onChange={(event) => change(event.target.value)} required>
-      {steps.map((step) => (
-        <MenuItem key={step.key} value={step.key}>
-          {step.label}
-        </MenuItem>
-      ))}
-    </TextField>
-  );
+  const stepChoices = steps.map((step) => ({ value: step.key, label: step.label }));
 
   return (
     <FormDialog
@@ -52,20 +43,14 @@ export function EdgeDialog({ steps, initial, onSave, onClose }: EdgeDialogProps)
       onClose={onClose}
       error={error}
     >
-      {stepSelect(t('workflows.edgeFrom'), from, setFrom)}
-      {stepSelect(t('workflows.edgeTo'), to, setTo)}
-      <TextField
-        select
+      <ChoiceSelect label={t('workflows.edgeFrom')} value={from} choices={stepChoices} onChange={setFrom} required />
+      <ChoiceSelect label={t('workflows.edgeTo')} value={to} choices={stepChoices} onChange={setTo} required />
+      <ChoiceSelect
         label={t('workflows.edgeOn')}
         value={on}
-        onChange={(event) => setOn(EDGE_KINDS.find((kind) => kind === event.target.value) ?? 'success')}
-      >
-        {EDGE_KINDS.map((kind) => (
-          <MenuItem key={kind} value={kind}>
-            {t(`workflows.edgeKinds.${kind}`)}
-          </MenuItem>
-        ))}
-      </TextField>
+        choices={EDGE_KINDS.map((kind) => ({ value: kind, label: t(`workflows.edgeKinds.${kind}`) }))}
+        onChange={setOn}
+      />
     </FormDialog>
   );
 }

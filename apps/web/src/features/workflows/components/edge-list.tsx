@@ -1,11 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import IconButton from '@mui/material/IconButton';
-import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { WorkflowEdge } from '@gantry/contract';
+import { ChoiceSelect } from '../../../components/choice-select.tsx';
 import { EDGE_KINDS } from '../workflow-draft.ts';
 
 interface EdgeListProps {
@@ -35,29 +34,15 @@ export function EdgeList({ edges, stepLabel, editable, onChange }: EdgeListProps
               {label}
             </Typography>
             <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexShrink: 0 }}>
-              <TextField
-                select
+              <ChoiceSelect
                 size="small"
                 value={edge.on}
+                choices={EDGE_KINDS.map((kind) => ({ value: kind, label: t(`workflows.edgeKinds.${kind}`) }))}
                 disabled={!editable}
-                onChange={(event) =>
-                  onChange(
-                    edges.map((current, i) =>
-                      i === index
-                        ? { ...current, on: EDGE_KINDS.find((kind) => kind === event.target.value) ?? current.on }
-                        : current,
-                    ),
-                  )
-                }
+                onChange={(on) => onChange(edges.map((current, i) => (i === index ? { ...current, on } : current)))}
                 slotProps={{ htmlInput: { 'aria-label': t('workflows.edgeOnNamed', { name: label }) } }}
                 sx={{ width: 140 }}
-              >
-                {EDGE_KINDS.map((kind) => (
-                  <MenuItem key={kind} value={kind}>
-                    {t(`workflows.edgeKinds.${kind}`)}
-                  </MenuItem>
-                ))}
-              </TextField>
+              />
               {editable ? (
                 <IconButton
                   aria-label={t('workflows.removeEdgeNamed', { name: label })}

@@ -4,13 +4,13 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import Button from '@mui/material/Button';
-import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { ProjectRoleSlug } from '@gantry/contract';
 import type { WorkflowStep, WorkflowVariable } from '@gantry/contract';
 import { ApprovalRuleFields } from '../../../components/approvals/approval-rule-fields.tsx';
+import { ChoiceSelect } from '../../../components/choice-select.tsx';
 import { OptionalSelect } from '../../../components/optional-select.tsx';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { environmentsQuery, inventoriesQuery, templatesQuery } from '../../../lib/project-resources.ts';
@@ -83,32 +83,26 @@ export function StepDialog({ projectId, initial, step, variables, onSave, onRemo
           fullWidth
         />
       </Stack>
-      <TextField
-        select
+      <ChoiceSelect
         label={t('workflows.join')}
         value={form.join}
-        onChange={(event) => set({ join: event.target.value === 'any' ? 'any' : 'all' })}
+        choices={[
+          { value: 'all', label: t('workflows.joinAll') },
+          { value: 'any', label: t('workflows.joinAny') },
+        ]}
+        onChange={(join) => set({ join })}
         helperText={t('workflows.joinHint')}
-      >
-        <MenuItem value="all">{t('workflows.joinAll')}</MenuItem>
-        <MenuItem value="any">{t('workflows.joinAny')}</MenuItem>
-      </TextField>
+      />
 
       {form.kind === 'template' ? (
         <>
-          <TextField
-            select
+          <ChoiceSelect
             required
             label={t('workflows.template')}
             value={form.template_id ?? NONE}
-            onChange={(event) => set({ template_id: idOf(event.target.value), survey_values: {}, variable_inputs: {} })}
-          >
-            {(templates.data ?? []).map((candidate) => (
-              <MenuItem key={candidate.id} value={candidate.id}>
-                {candidate.name}
-              </MenuItem>
-            ))}
-          </TextField>
+            choices={(templates.data ?? []).map((candidate) => ({ value: candidate.id, label: candidate.name }))}
+            onChange={(template_id) => set({ template_id, survey_values: {}, variable_inputs: {} })}
+          />
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
             <OverrideSelect
               label={t('workflows.inventory')}
