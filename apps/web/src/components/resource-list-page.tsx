@@ -100,6 +100,7 @@ interface ActionsColumnOptions<T> {
   deletion: RowDeletion<T>;
   onEdit: (row: T) => void;
   canEdit?: (row: T) => boolean;
+  canDelete?: (row: T) => boolean;
   /** Buttons of the row shown before edit and delete. */
   extraActions?: (row: T) => ReactNode;
 }
@@ -112,6 +113,7 @@ export function createActionsColumn<T>({
   deletion,
   onEdit,
   canEdit = () => true,
+  canDelete = () => true,
   extraActions,
 }: ActionsColumnOptions<T>): Column<T> {
   return {
@@ -123,7 +125,7 @@ export function createActionsColumn<T>({
       <RowActions
         name={deletion.nameOf(row)}
         onEdit={canEdit(row) ? () => onEdit(row) : undefined}
-        onDelete={() => deletion.request(row)}
+        onDelete={canDelete(row) ? () => deletion.request(row) : undefined}
         deleting={deletion.isDeleting(row)}
       >
         {extraActions?.(row)}

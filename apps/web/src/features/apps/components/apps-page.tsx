@@ -8,7 +8,7 @@ import { AppIcon } from '../../../components/app-icon.tsx';
 import type { Column } from '../../../components/data-table.tsx';
 import { NewButton } from '../../../components/new-button.tsx';
 import { TablePage } from '../../../components/table-page.tsx';
-import { RowActions } from '../../../components/row-actions.tsx';
+import { createActionsColumn } from '../../../components/resource-list-page.tsx';
 import { useActiveColumn } from '../../../components/use-active-column.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
 import { deleteTextsOf, useItemDelete } from '../../../components/use-item-delete.ts';
@@ -66,20 +66,7 @@ export function AppsPage() {
     },
   ];
   if (isAdmin) {
-    columns.push({
-      id: 'actions',
-      header: '',
-      align: 'right',
-      width: 104,
-      render: (app) => (
-        <RowActions
-          name={app.title || app.id}
-          onEdit={() => editDialog.show(app)}
-          onDelete={isDefaultApp(app.id) ? undefined : () => deletion.request(app)}
-          deleting={deletion.isDeleting(app)}
-        />
-      ),
-    });
+    columns.push(createActionsColumn({ deletion, onEdit: editDialog.show, canDelete: (app) => !isDefaultApp(app.id) }));
   }
 
   return (

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { screen } from '@testing-library/react';
+import { json, renderWithProviders, stubFetch } from '../../../testing/render.tsx';
+import { AppsPage } from './apps-page.tsx';
+
+const app = (id: string, title: string) => ({
+  id,
+  active: true,
+  priority: 0,
+  title,
+  icon: '',
+  color: '',
+  dark_color: '',
+  path: '',
+  args: [],
+});
+
+const admin = {
+  id: 1,
+  created: '2025-01-01T00:00:00Z',
+  username: 'admin',
+  name: 'Admin',
+  email: 'admin@example.com',
+  admin: true,
+  external: false,
+  alert: false,
+  pro: false,
+  can_create_project: true,
+  has_active_subscription: false,
+};
+
+describe('AppsPage', () => {
+  it('lets an admin edit every app but delete only the ones added to the defaults', async () => {
+    stubFetch({
+      'GET /api/user': () => json(200, admin),
+      'GET /api/apps': () => json(200, [app('ansible', 'Ansible'), app('ruby', 'Ruby')]),
+    });
+    renderWithProviders(<AppsPage />);
+    expect(await screen.findByRole('button', { name: 'Delete Ruby' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Edit Ruby' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Edit Ansible' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Delete Ansible' })).toBeNull();
+  });
+});
