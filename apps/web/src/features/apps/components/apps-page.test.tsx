@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { screen } from '@testing-library/react';
 import { json, renderWithProviders, stubFetch } from '../../../testing/render.tsx';
+import { makeCurrentUser } from '../../../testing/user-fixtures.ts';
 import { AppsPage } from './apps-page.tsx';
 
 const app = (id: string, title: string) => ({
@@ -15,24 +16,10 @@ const app = (id: string, title: string) => ({
   args: [],
 });
 
-const admin = {
-  id: 1,
-  created: '2025-01-01T00:00:00Z',
-  username: 'admin',
-  name: 'Admin',
-  email: 'admin@example.com',
-  admin: true,
-  external: false,
-  alert: false,
-  pro: false,
-  can_create_project: true,
-  has_active_subscription: false,
-};
-
 describe('AppsPage', () => {
   it('lets an admin edit every app but delete only the ones added to the defaults', async () => {
     stubFetch({
-      'GET /api/user': () => json(200, admin),
+      'GET /api/user': () => json(200, makeCurrentUser()),
       'GET /api/apps': () => json(200, [app('ansible', 'Ansible'), app('ruby', 'Ruby')]),
     });
     renderWithProviders(<AppsPage />);

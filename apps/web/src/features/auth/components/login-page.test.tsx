@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fireEvent, screen } from '@testing-library/react';
 import { Route, Routes, useLocation } from 'react-router';
 import { json, renderWithProviders, stubFetch } from '../../../testing/render.tsx';
+import { makeCurrentUser } from '../../../testing/user-fixtures.ts';
 import { LoginPage } from './login-page.tsx';
 import { buildHelpCommands, makeExamplePassword } from './login-help-dialog.tsx';
 
@@ -110,20 +111,7 @@ describe('LoginPage', () => {
 
   it('goes to the base page, keeping the query string, when already signed in', async () => {
     stubFetch({
-      'GET /api/user': () =>
-        json(200, {
-          id: 1,
-          created: '2025-01-01T00:00:00Z',
-          username: 'admin',
-          name: 'Admin',
-          email: 'admin@example.com',
-          admin: true,
-          external: false,
-          alert: false,
-          pro: false,
-          can_create_project: true,
-          has_active_subscription: false,
-        }),
+      'GET /api/user': () => json(200, makeCurrentUser()),
     });
     renderLogin('/auth/login?t=9');
     expect(await screen.findByText('at /?t=9')).toBeTruthy();

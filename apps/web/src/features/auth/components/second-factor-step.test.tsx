@@ -2,21 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { fireEvent, screen } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { json, renderWithProviders, stubFetch } from '../../../testing/render.tsx';
+import { makeCurrentUser } from '../../../testing/user-fixtures.ts';
 import { LoginPage } from './login-page.tsx';
 
-const me = {
-  id: 1,
+const me = makeCurrentUser({
   created: '2026-01-01T00:00:00.000Z',
   username: 'ada',
   name: 'Ada',
   email: 'ada@example.com',
   admin: false,
-  external: false,
-  alert: false,
-  pro: false,
   can_create_project: false,
-  has_active_subscription: false,
-};
+});
 const loginOptions = {
   oidc_providers: [],
   login_with_password: true,
