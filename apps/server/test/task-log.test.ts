@@ -104,6 +104,47 @@ describe('task log', () => {
     answerAll();
     await log.close();
   });
+
+  it('offers a batch the store refuses again, with longer pauses, until it takes it; gives up only after storeRetryMs', async () => {
+    const run = async (refusals: number, storeRetryMs?: number) => {
+      const stored: string[] = [];
+      let attempts = 0;
+      const output = {
+        storeNumbered: (rows: { output: string }[]) => {
+          attempts += 1;
+          if (attempts <= refusals) return Promise.reject(new Error('Deadlock found when trying to get lock'));
+          stored.push(...rows.map((row) => row.output));
+          return Promise.resolve();
+        },
+      } as unknown as TaskOutputRepository;
+      const errors: string[] = [];
+      const logger = pino({ level: 'error' }, { write: (line: string) => void errors.push(line) });
+      const log = createTaskLogFactory({
+        spool: createSpool().spool,
+        output,
+        hub: { publishLines: () => undefined } as unknown as LiveHub,
+        clock: { now: () => new Date() },
+        logger,
+        flushIntervalMs: 1,
+        ...(storeRetryMs === undefined ? {} : { storeRetryMs }),
+      })({ id: 1, project_id: 1 }, 0, {} as Audience);
+      log.write('first');
+      await log.flush();
+      log.write('second');
+      await log.close();
+      return { stored, attempts, errors };
+    };
+    // Five refusals in a row (50 + 100 + 200 + 400 + 800 ms of pauses) lose nothing.
+    const patient = await run(5);
+    expect(patient.stored).toEqual(['first', 'second']);
+    expect(patient.attempts).toBe(7);
+    expect(patient.errors).toEqual([]);
+    // A store that keeps refusing past the limit: the batch is given up and said so, the next one is stored.
+    const impatient = await run(3, 200);
+    expect(impatient.stored).toEqual(['second']);
+    expect(impatient.errors).toHaveLength(1);
+    expect(impatient.errors[0]).toContain('could not store task output');
+  });
 });
 
 describe('task log spool', () => {

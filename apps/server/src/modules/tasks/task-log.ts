@@ -16,6 +16,8 @@ export interface TaskLogOptions {
   flushIntervalMs?: number;
   /** A batch this large is stored and sent at once. */
   maxBatch?: number;
+  /** How long a batch the store refuses is tried again before its lines are given up; 30 s unless given. */
+  storeRetryMs?: number;
   /** Told how many lines each stored batch held. */
   onStored?(count: number): void;
 }
@@ -32,6 +34,7 @@ const MAX_STORED_BATCH = 50_000;
 export function createTaskLogFactory(options: TaskLogOptions) {
   const flushIntervalMs = options.flushIntervalMs ?? 25;
   const maxBatch = options.maxBatch ?? 2000;
+  const storeRetryMs = options.storeRetryMs ?? 30_000;
 
   return function openTaskLog(task: { id: number; project_id: number }, firstSeq: number, audience: Audience) {
     let nextSeq = firstSeq;
@@ -55,17 +58,20 @@ export function createTaskLogFactory(options: TaskLogOptions) {
 
     async function persist(lines: LogLine[], lastSeq: number): Promise<void> {
       const rows = lines.map((l) => ({ task_id: task.id, seq: l.seq, time: l.time, output: l.output }));
-      for (let attempt = 1; ; attempt++) {
+      const givingUpAt = Date.now() + storeRetryMs;
+      for (let pause = 50; ; pause = Math.min(pause * 2, 5_000)) {
         try {
           await options.output.storeNumbered(rows, task.id, lastSeq);
           options.onStored?.(rows.length);
           break;
         } catch (error) {
-          if (attempt >= 3) {
+          // A store that refuses a moment (a deadlock, a failover) gets the batch again; meanwhile the
+          // lines wait in the spool and the task's later lines gather for the next batch.
+          if (Date.now() + pause > givingUpAt) {
             options.logger.error({ err: error, taskId: task.id }, 'could not store task output');
             break;
           }
-          await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+          await new Promise((resolve) => setTimeout(resolve, pause));
         }
       }
       options.hub.publishLines(audience, task, lines);
