@@ -134,13 +134,15 @@ try {
     const project = n % 2 === 0 ? local : remote;
     const template = n % 2 === 0 ? localWork : remoteWork;
     const viaWebhook = Math.floor(n / 2) % 2 === 1;
-    // Each launch goes to the next node; a caller whose node does not answer tries the next one.
+    // Each launch goes to the next node; a caller whose node does not answer tries the next one, with the
+    // same key, so a task its dead node made before answering is not made twice.
+    const requestKey = { 'Idempotency-Key': `soak-${started}-${n}` };
     for (let attempt = 0; attempt < 3; attempt++) {
       const client = clients[(n + attempt) % 3] as Client;
       try {
         const answer = viaWebhook
-          ? await client.call('POST', template?.webhook ?? '', {})
-          : await client.call('POST', `${project.base}/tasks`, { template_id: template?.id });
+          ? await client.call('POST', template?.webhook ?? '', {}, requestKey)
+          : await client.call('POST', `${project.base}/tasks`, { template_id: template?.id }, requestKey);
         if (answer.status < 300) {
           launches.answered += 1;
           if (attempt > 0) launches.retried += 1;
@@ -165,6 +167,12 @@ try {
     clients[victim] = await connectClient(urlOf(victim), 16);
     watch(victim);
     kills.push({ node: victim, at, back: Date.now() });
+    console.log(
+      (nodes[victim]?.output() ?? '')
+        .split('\n')
+        .filter((l) => l.startsWith('PROFILE'))
+        .join(' | '),
+    );
     console.log(
       `      killed node ${victim} at ${((at - started) / 1000).toFixed(0)} s, serving again after ${((Date.now() - at) / 1000).toFixed(1)} s`,
     );

@@ -121,7 +121,7 @@ export async function connectClient(baseUrl: string, maxSockets = 20) {
   const agent = new http.Agent({ keepAlive: true, maxSockets });
   const { hostname, port } = new URL(baseUrl);
   let cookie = '';
-  function call(method: string, route: string, body?: unknown): Promise<Answer> {
+  function call(method: string, route: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const started = performance.now();
     return new Promise((resolve, reject) => {
@@ -135,6 +135,7 @@ export async function connectClient(baseUrl: string, maxSockets = 20) {
           headers: {
             ...(cookie ? { cookie } : {}),
             ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+            ...headers,
           },
         },
         (response) => {

@@ -5,6 +5,7 @@ import { AppError, notFound } from '../../errors.ts';
 import type { Clock } from '../../clock.ts';
 import type { EventsService } from '../events/events.service.ts';
 import type { KeysService } from '../keys/keys.service.ts';
+import { readDeliveryId } from '../tasks/task-request-key.ts';
 import type { TasksService } from '../tasks/tasks.service.ts';
 import { type WorkflowRuns, workflowVariablesOf } from '../workflows/workflow-runs.service.ts';
 import type { IntegrationsRepository } from './integrations.repository.ts';
@@ -103,6 +104,7 @@ export function createWebhookService({ integrations, keys, tasks, workflowRuns, 
   }
 
   async function startTask(integration: IntegrationRow, templateId: number, payload: WebhookPayload): Promise<Task> {
+    const deliveryId = readDeliveryId(payload.headers);
     const taskParams = JSON.parse(integration.task_params) as ScheduleTaskParams;
     const environment = parseObject(taskParams.environment);
     const params: Record<string, unknown> = { ...(taskParams.params ?? {}) };
@@ -129,7 +131,7 @@ export function createWebhookService({ integrations, keys, tasks, workflowRuns, 
         inventory_id: taskParams.inventory_id ?? null,
         params,
       },
-      { integrationId: integration.id },
+      { integrationId: integration.id, ...(deliveryId === undefined ? {} : { requestKey: deliveryId }) },
     );
   }
 

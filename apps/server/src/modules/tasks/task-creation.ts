@@ -3,7 +3,8 @@ import { Permission, hasPermissions } from '@gantry/contract';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
-import { badRequest, validationFailed } from '../../errors.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { badRequest, conflict, validationFailed } from '../../errors.ts';
 import type { SecretBox } from '../../secrets/secret-box.ts';
 import type { EnvironmentsService } from '../environments/environments.service.ts';
 import type { EventsService } from '../events/events.service.ts';
@@ -13,6 +14,7 @@ import type { UserRow } from '../users/users.table.ts';
 import { nextBuildVersion } from './build-version.ts';
 import { toTask } from './task-history.ts';
 import type { TaskOutputRepository } from './task-output.repository.ts';
+import { hashRequestKey } from './task-request-key.ts';
 import { createTaskRequestRules } from './task-request-rules.ts';
 import type { TasksRepository } from './tasks.repository.ts';
 import type { TaskRow } from './tasks.table.ts';
@@ -33,6 +35,8 @@ export interface TaskOrigin {
   retryOf?: { firstTaskId: number; attempt: number; limit: number };
   /** A variable group of the project to run with instead of the template's (a workflow step's, a rerun's). */
   environmentId?: number;
+  /** The caller's Idempotency-Key or webhook delivery id: a request repeated with it gets the task the first made. */
+  requestKey?: string;
 }
 
 const ARGUMENTS_IGNORED_LINE =
@@ -92,8 +96,25 @@ export function createTaskCreation({
     return null;
   }
 
+  /** The task an earlier request with the same key made, if it asked for the same template. */
+  async function findRepeated(projectId: number, requestKey: string, templateId: number): Promise<Task | undefined> {
+    const earlier = await tasks.findByRequestKey(projectId, requestKey);
+    if (earlier && earlier.template_id !== templateId)
+      throw conflict('This Idempotency-Key was already used for a task of another template');
+    return earlier && toTask(earlier);
+  }
+
   return async function createTask(projectId: number, body: CreateTaskInput, origin: TaskOrigin): Promise<Task> {
     assertBodyInProject(projectId, body);
+    const requestKey =
+      origin.requestKey === undefined
+        ? null
+        : hashRequestKey(
+            origin.integrationId === undefined ? `user ${origin.user?.id ?? 0}` : `integration ${origin.integrationId}`,
+            origin.requestKey,
+          );
+    const repeated = requestKey === null ? undefined : await findRepeated(projectId, requestKey, body.template_id);
+    if (repeated) return repeated;
     const template = await templates.getDefinition(projectId, body.template_id).catch(() => {
       throw badRequest('Template not found in this project');
     });
@@ -166,8 +187,20 @@ export function createTaskCreation({
       retry_due: null,
       plan_recap: null,
       environment_id: origin.environmentId ?? null,
+      request_key: requestKey,
     };
-    const id = await tasks.insert(row);
+    let id: number;
+    try {
+      id = await tasks.insert(row);
+    } catch (error) {
+      // The same request at the same moment on another node: the one that stored its task first wins.
+      const winner =
+        requestKey !== null && isUniqueViolation(error)
+          ? await findRepeated(projectId, requestKey, template.id)
+          : undefined;
+      if (winner) return winner;
+      throw error;
+    }
     if (firstLines.length > 0)
       await output.storeNumbered(
         firstLines.map((line, seq) => ({ task_id: id, seq, time: row.created, output: line })),

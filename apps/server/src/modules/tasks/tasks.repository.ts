@@ -105,6 +105,15 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
     find(projectId: number, id: number): Promise<TaskListRow | undefined> {
       return selectWithTemplate().where('task.project_id', '=', projectId).where('task.id', '=', id).executeTakeFirst();
     },
+    /** The task a request with this key made in the project, if one did (see task-request-key.ts). */
+    findByRequestKey(projectId: number, requestKey: string): Promise<TaskRow | undefined> {
+      return db
+        .selectFrom('task')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .where('request_key', '=', requestKey)
+        .executeTakeFirst();
+    },
     findById(id: number): Promise<TaskRow | undefined> {
       return db.selectFrom('task').selectAll().where('id', '=', id).executeTakeFirst();
     },

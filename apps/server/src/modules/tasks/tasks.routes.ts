@@ -16,6 +16,7 @@ import type { LogsSearch } from './logs-search.ts';
 import type { TaskApprovals } from './task-approvals.ts';
 import type { TaskHostsService } from './task-hosts.ts';
 import type { TaskPlans } from './task-plan.ts';
+import { readIdempotencyKey } from './task-request-key.ts';
 import type { TaskOutputsService } from './task-outputs.ts';
 import type { TaskRerun } from './task-rerun.ts';
 import type { TasksService } from './tasks.service.ts';
@@ -41,9 +42,14 @@ export function registerTasksRoutes(
   },
 ) {
   const run = projectMember(Permission.runProjectTasks);
-  route(tasksApi.create, run, ({ actor, access, body }) =>
-    tasks.create(access.project.id, body, { user: actor, permissions: access.permissions }),
-  );
+  route(tasksApi.create, run, ({ actor, access, body, request }) => {
+    const requestKey = readIdempotencyKey(request.headers);
+    return tasks.create(access.project.id, body, {
+      user: actor,
+      permissions: access.permissions,
+      ...(requestKey === undefined ? {} : { requestKey }),
+    });
+  });
   route(tasksApi.list, projectMember(), ({ access }) => tasks.list(access.project.id));
   route(tasksApi.last, projectMember(), ({ access, query }) =>
     tasks.list(access.project.id, query.limit ?? 200, query.before_id),

@@ -59,6 +59,8 @@ export interface TaskTable {
   plan_recap: ColumnType<string | null, string | null | undefined, string | null>;
   /** The variable group the task runs with instead of its template's (a workflow step's). */
   environment_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Hash of the caller and the Idempotency-Key (or webhook delivery id) the task was asked for with. */
+  request_key: ColumnType<string | null, string | null | undefined, string | null>;
 }
 export type TaskRow = Selectable<TaskTable>;
 

@@ -1,0 +1,44 @@
+import { createHash } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { badRequest } from '../../errors.ts';
+
+/**
+ * A caller that may send the same request twice (its node died before answering, a webhook sender
+ * redelivers) names the request with a key; a second request with that key gets the task the first
+ * one made. `Idempotency-Key` is the API's header (docs/scale-out.md); webhook senders' own delivery
+ * ids count as well, since they keep them across their retries.
+ */
+const IDEMPOTENCY_KEY = 'idempotency-key';
+const DELIVERY_ID_HEADERS = [IDEMPOTENCY_KEY, 'x-github-delivery', 'x-gitea-delivery', 'x-gogs-delivery'];
+
+export const INVALID_IDEMPOTENCY_KEY = 'Idempotency-Key must be 1 to 255 printable ASCII characters';
+
+/** The key a header holds, bare or quoted as a structured-field string; null when it is not a usable key. */
+function parseKey(value: string | string[] | undefined): string | null | undefined {
+  if (value === undefined) return undefined;
+  if (Array.isArray(value)) return null;
+  const trimmed = value.trim();
+  const key = trimmed.length >= 2 && trimmed.startsWith('"') && trimmed.endsWith('"') ? trimmed.slice(1, -1) : trimmed;
+  return /^[\x20-\x7e]{1,255}$/.test(key) ? key : null;
+}
+
+/** The API's Idempotency-Key, if sent; a malformed one is refused. */
+export function readIdempotencyKey(headers: IncomingHttpHeaders): string | undefined {
+  const key = parseKey(headers[IDEMPOTENCY_KEY]);
+  if (key === null) throw badRequest(INVALID_IDEMPOTENCY_KEY);
+  return key;
+}
+
+/** The first usable delivery id of a webhook call; the sender cannot be told to fix a malformed one, so it is passed over. */
+export function readDeliveryId(headers: IncomingHttpHeaders): string | undefined {
+  for (const name of DELIVERY_ID_HEADERS) {
+    const key = parseKey(headers[name]);
+    if (key) return key;
+  }
+  return undefined;
+}
+
+/** What the task row keeps: a fixed-size hash of who asked and their key, so two callers' keys never meet. */
+export function hashRequestKey(caller: string, key: string): string {
+  return createHash('sha256').update(`${caller}\n${key}`).digest('hex');
+}
