@@ -11,7 +11,7 @@ import { badRequest } from '../../errors.ts';
 const IDEMPOTENCY_KEY = 'idempotency-key';
 const DELIVERY_ID_HEADERS = [IDEMPOTENCY_KEY, 'x-github-delivery', 'x-gitea-delivery', 'x-gogs-delivery'];
 
-export const INVALID_IDEMPOTENCY_KEY = 'Idempotency-Key must be 1 to 255 printable ASCII characters';
+const INVALID_IDEMPOTENCY_KEY = 'Idempotency-Key must be 1 to 255 printable ASCII characters';
 
 /** The key a header holds, bare or quoted as a structured-field string; null when it is not a usable key. */
 function parseKey(value: string | string[] | undefined): string | null | undefined {
