@@ -168,12 +168,6 @@ try {
     watch(victim);
     kills.push({ node: victim, at, back: Date.now() });
     console.log(
-      (nodes[victim]?.output() ?? '')
-        .split('\n')
-        .filter((l) => l.startsWith('PROFILE'))
-        .join(' | '),
-    );
-    console.log(
       `      killed node ${victim} at ${((at - started) / 1000).toFixed(0)} s, serving again after ${((Date.now() - at) / 1000).toFixed(1)} s`,
     );
   }
