@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from './clock.ts';
 import { randomUUID } from 'node:crypto';
@@ -18,7 +17,7 @@ import { createAlertChannels } from './modules/alerts/alert-channels.ts';
 import { createAlertDispatcher } from './modules/alerts/alert-dispatcher.ts';
 import { createAlertsRepository } from './modules/alerts/alerts.repository.ts';
 import { createTaskLogFactory } from './modules/tasks/task-log.ts';
-import { createTaskLogSpool } from './modules/tasks/task-log-spool.ts';
+import { createTaskLogSpool, spoolDirOf } from './modules/tasks/task-log-spool.ts';
 import { createTaskOutput } from './modules/tasks/task-output.ts';
 import { createTaskOutputRepository } from './modules/tasks/task-output.repository.ts';
 import { createTaskHosts } from './modules/tasks/task-hosts.ts';
@@ -372,7 +371,7 @@ export function createServices({
     templates,
     createTask: (projectId, body) => createTask(projectId, body, {}),
   });
-  const spool = createTaskLogSpool(path.join(config.data_dir, 'task-log-spool'), logger);
+  const spool = createTaskLogSpool(spoolDirOf(config.data_dir, config.db_dialect, config.db_url), logger);
   const engine = createTaskEngine({
     nodeId,
     ...(clusterBus

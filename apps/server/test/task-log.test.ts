@@ -5,7 +5,7 @@ import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Audience, LiveHub } from '../src/live/live-hub.ts';
 import { createTaskLogFactory } from '../src/modules/tasks/task-log.ts';
-import { createTaskLogSpool } from '../src/modules/tasks/task-log-spool.ts';
+import { createTaskLogSpool, spoolDirOf } from '../src/modules/tasks/task-log-spool.ts';
 import type { TaskOutputRepository } from '../src/modules/tasks/task-output.repository.ts';
 
 const spoolDirs: string[] = [];
@@ -148,6 +148,28 @@ describe('task log', () => {
 });
 
 describe('task log spool', () => {
+  it("keeps each store's lines apart: a data directory pointed at another store finds none left", () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gantry-data-'));
+    spoolDirs.push(dataDir);
+    const url = 'postgres://gantry:first-Pass@db.example:5432/gantry';
+    const spoolOf = (dialect: string, storeUrl: string) =>
+      createTaskLogSpool(spoolDirOf(dataDir, dialect, storeUrl), pino({ level: 'silent' }));
+    spoolOf('postgres', url)
+      .open(7)
+      .append([{ seq: 0, time: '2026-11-29T08:00:00Z', output: 'left' }]);
+    // The same store with a new password still finds them.
+    expect(spoolOf('postgres', 'postgres://gantry:second-Pass@db.example:5432/gantry').listLeft()).toEqual([7]);
+    for (const [dialect, other] of [
+      ['postgres', 'postgres://gantry:first-Pass@db.example:5432/restored'],
+      ['postgres', 'postgres://gantry:first-Pass@db2.example:5432/gantry'],
+      ['mysql', 'mysql://gantry:first-Pass@db.example:5432/gantry'],
+      ['sqlite', path.join(dataDir, 'gantry.sqlite')],
+    ] as const)
+      expect(spoolOf(dialect, other).listLeft(), other).toEqual([]);
+    // The folder names no credentials.
+    expect(spoolDirOf(dataDir, 'postgres', url)).not.toContain('first-Pass');
+  });
+
   it('lists only its own files and reads past a record cut short by a kill', () => {
     const { dir, spool } = createSpool();
     const file = spool.open(7);

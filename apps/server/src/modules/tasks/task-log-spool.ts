@@ -9,6 +9,7 @@ import {
   rmSync,
   writeSync,
 } from 'node:fs';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { LogLine } from '../../live/live-hub.ts';
@@ -40,6 +41,32 @@ function readTail(file: string): string {
   } finally {
     closeSync(fd);
   }
+}
+
+/** Where a store is, without its credentials (a new password is the same store). */
+function storeAddress(url: string): string {
+  try {
+    const address = new URL(url);
+    address.username = '';
+    address.password = '';
+    return address.href;
+  } catch {
+    // SQLite: a file path.
+    return path.resolve(url);
+  }
+}
+
+/**
+ * The spool directory of a data directory for one store. Task ids are the store's own: a data directory
+ * later pointed at another store (a restored copy, a new cluster) must not give that store's task of the
+ * same id the lines of a task it never had, so each store gets a folder of its own.
+ */
+export function spoolDirOf(dataDir: string, dialect: string, url: string): string {
+  const store = createHash('sha256')
+    .update(`${dialect}\n${storeAddress(url)}`)
+    .digest('hex')
+    .slice(0, 16);
+  return path.join(dataDir, 'task-log-spool', `${dialect}-${store}`);
 }
 
 /** One running task's spool file: lines read from the task, kept until the store has them. */
