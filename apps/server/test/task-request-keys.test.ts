@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addProjectMembers, useProjectFixture, type Member } from './task-fixture.ts';
+import { createWorkflowCalls } from './workflow-run-fixture.ts';
 import { useTestApp, type TestResponse } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
@@ -15,6 +16,7 @@ describe.each(dialects)('task requests repeated with a key on %s', (dialect) => 
   let members: Record<'alice' | 'bob', Member>;
 
   beforeAll(async () => {
+    t.runtime.services.workflowRuns.beginSweep();
     templateId = await p.createTemplate({ name: 'Keyed', playbook: 'job.sh', allow_parallel_tasks: true });
     otherTemplateId = await p.createTemplate({ name: 'Other', playbook: 'job.sh', allow_parallel_tasks: true });
     members = await addProjectMembers(t, p.base, 'keyed', { alice: 'task_runner', bob: 'task_runner' });
@@ -40,6 +42,7 @@ describe.each(dialects)('task requests repeated with a key on %s', (dialect) => 
     expect(response.status, response.text).toBe(201);
     return (response.body as { id: number }).id;
   };
+  const workflows = createWorkflowCalls(t, () => p.base);
   const countTasks = async () =>
     ((await t.request('GET', `${p.base}/tasks`, { as: t.adminCookie })).body as unknown[]).length;
 
@@ -93,18 +96,23 @@ describe.each(dialects)('task requests repeated with a key on %s', (dialect) => 
     expect(await countTasks()).toBe(before + 1);
   });
 
-  it('makes one task of a webhook delivery sent again, by its delivery id', async () => {
+  /** The path of a new integration's webhook, starting the template or the workflow. */
+  async function createWebhook(name: string, target: { template_id: number } | { workflow_id: number }) {
     const integration = await t.request('POST', `${p.base}/integrations`, {
       as: t.adminCookie,
-      body: { name: 'Redelivered', template_id: templateId },
+      body: { name, ...target },
     });
     expect(integration.status, integration.text).toBe(201);
     const alias = await t.request('POST', `${p.base}/integrations/${(integration.body as { id: number }).id}/aliases`, {
       as: t.adminCookie,
     });
     const url = (alias.body as { url: string }).url;
-    const hook = (headers: Record<string, string>) =>
-      t.request('POST', `/api/integrations/${url.slice(url.lastIndexOf('/') + 1)}`, { rawBody: '{}', headers });
+    return `/api/integrations/${url.slice(url.lastIndexOf('/') + 1)}`;
+  }
+
+  it('makes one task of a webhook delivery sent again, by its delivery id', async () => {
+    const webhook = await createWebhook('Redelivered', { template_id: templateId });
+    const hook = (headers: Record<string, string>) => t.request('POST', webhook, { rawBody: '{}', headers });
     const started = async (headers: Record<string, string>) => {
       const response = await hook(headers);
       expect(response.status, response.text).toBe(204);
@@ -120,5 +128,41 @@ describe.each(dialects)('task requests repeated with a key on %s', (dialect) => 
     const unnamed = [await started({}), await started({}), await started({ 'X-Gitea-Delivery': 'y'.repeat(300) })];
     expect(new Set(unnamed).size).toBe(3);
     expect(await countTasks()).toBe(before + 5);
+  });
+
+  it('starts one workflow run for a repeated request or a redelivered webhook', async () => {
+    const step = { key: 'only', kind: 'template', template_id: templateId };
+    const workflowId = await workflows.createWorkflow([step]);
+    const otherWorkflowId = await workflows.createWorkflow([step]);
+    const runsUrl = (id: number) => `${p.base}/workflows/${id}/runs`;
+    const start = (id: number, key: string) =>
+      t.request('POST', runsUrl(id), { as: t.adminCookie, body: {}, headers: { 'Idempotency-Key': key } });
+    const countRuns = async () =>
+      ((await t.request('GET', runsUrl(workflowId), { as: t.adminCookie })).body as unknown[]).length;
+
+    const first = await start(workflowId, 'release-7');
+    expect(first.status, first.text).toBe(201);
+    const again = await start(workflowId, 'release-7');
+    expect(again.status, again.text).toBe(201);
+    expect((again.body as { id: number }).id).toBe((first.body as { id: number }).id);
+    const elsewhere = await start(otherWorkflowId, 'release-7');
+    expect(elsewhere.status).toBe(409);
+    expect(elsewhere.body).toMatchObject({
+      error: 'This Idempotency-Key was already used for a run of another workflow',
+    });
+    expect((await start(workflowId, 'x'.repeat(256))).status).toBe(400);
+    expect(await countRuns()).toBe(1);
+
+    const webhook = await createWebhook('Runs a workflow', { workflow_id: workflowId });
+    const runOf = async (headers: Record<string, string>) => {
+      const response = await t.request('POST', webhook, { rawBody: '{}', headers });
+      expect(response.status, response.text).toBe(204);
+      return Number(response.headers['x-gantry-workflow-run-id']);
+    };
+    const delivered = await runOf({ 'X-GitHub-Delivery': '0b9c1d2e-run' });
+    expect(await runOf({ 'X-GitHub-Delivery': '0b9c1d2e-run' })).toBe(delivered);
+    expect(await runOf({})).not.toBe(delivered);
+    expect(await countRuns()).toBe(3);
+    for (const id of [delivered, (first.body as { id: number }).id]) await workflows.waitForRun(workflowId, id);
   });
 });

@@ -26,7 +26,7 @@ import { templateRunSettings } from './migrations/0023-template-run-settings.ts'
 import { taskPlan } from './migrations/0024-task-plan.ts';
 import { approvalAlerts } from './migrations/0025-approval-alerts.ts';
 import { workflowStatsAndUses } from './migrations/0026-workflow-stats-and-uses.ts';
-import { taskRequestKeys } from './migrations/0027-task-request-keys.ts';
+import { requestKeys } from './migrations/0027-request-keys.ts';
 import { createSchemaHelpers, type GantryMigration } from './schema.ts';
 
 /** The one ordered migration set, shared by every dialect. */
@@ -57,7 +57,7 @@ const MIGRATIONS: GantryMigration[] = [
   taskPlan,
   approvalAlerts,
   workflowStatsAndUses,
-  taskRequestKeys,
+  requestKeys,
 ];
 
 function createMigrator(db: Db, dialect: Dialect): Migrator {

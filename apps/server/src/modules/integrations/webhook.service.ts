@@ -92,7 +92,8 @@ export function createWebhookService({ integrations, keys, tasks, workflowRuns, 
       });
       if (extracted !== undefined) variables[value.variable] = String(extracted);
     }
-    const starter = { integrationId: integration.id };
+    const deliveryId = readDeliveryId(payload.headers);
+    const starter = { integrationId: integration.id, ...(deliveryId === undefined ? {} : { requestKey: deliveryId }) };
     const id = await workflowRuns.startFor(starter, integration.project_id, workflowId, variables);
     return { run: { id, workflowId, projectId: integration.project_id } };
   }

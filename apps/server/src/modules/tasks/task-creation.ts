@@ -109,10 +109,7 @@ export function createTaskCreation({
     const requestKey =
       origin.requestKey === undefined
         ? null
-        : hashRequestKey(
-            origin.integrationId === undefined ? `user ${origin.user?.id ?? 0}` : `integration ${origin.integrationId}`,
-            origin.requestKey,
-          );
+        : hashRequestKey({ userId: origin.user?.id, integrationId: origin.integrationId }, origin.requestKey);
     const repeated = requestKey === null ? undefined : await findRepeated(projectId, requestKey, body.template_id);
     if (repeated) return repeated;
     const template = await templates.getDefinition(projectId, body.template_id).catch(() => {

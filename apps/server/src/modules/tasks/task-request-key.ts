@@ -4,8 +4,8 @@ import { badRequest } from '../../errors.ts';
 
 /**
  * A caller that may send the same request twice (its node died before answering, a webhook sender
- * redelivers) names the request with a key; a second request with that key gets the task the first
- * one made. `Idempotency-Key` is the API's header (docs/scale-out.md); webhook senders' own delivery
+ * redelivers) names the request with a key; a second request with that key gets the task (or
+ * workflow run) the first one made. `Idempotency-Key` is the API's header (docs/scale-out.md); webhook senders' own delivery
  * ids count as well, since they keep them across their retries.
  */
 const IDEMPOTENCY_KEY = 'idempotency-key';
@@ -38,7 +38,14 @@ export function readDeliveryId(headers: IncomingHttpHeaders): string | undefined
   return undefined;
 }
 
-/** What the task row keeps: a fixed-size hash of who asked and their key, so two callers' keys never meet. */
-export function hashRequestKey(caller: string, key: string): string {
-  return createHash('sha256').update(`${caller}\n${key}`).digest('hex');
+/** Who sent a key: a user, or an integration acting for its sender. */
+export interface RequestCaller {
+  userId?: number | undefined;
+  integrationId?: number | undefined;
+}
+
+/** What the row keeps: a fixed-size hash of who asked and their key, so two callers' keys never meet. */
+export function hashRequestKey(caller: RequestCaller, key: string): string {
+  const who = caller.integrationId === undefined ? `user ${caller.userId ?? 0}` : `integration ${caller.integrationId}`;
+  return createHash('sha256').update(`${who}\n${key}`).digest('hex');
 }

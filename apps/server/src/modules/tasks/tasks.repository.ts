@@ -13,6 +13,7 @@ import { tryUpdate } from '../../db/conditional-write.ts';
 import { retryOnConflict } from '../../db/errors.ts';
 import { deleteLogIndexOfTasks, deleteLogIndexRange } from '../../db/log-search-index.ts';
 import { insertRow } from '../../db/insert.ts';
+import { projectRows } from '../../db/project-rows.ts';
 import { lockForUpdate } from '../../db/row-lock.ts';
 import { addTaskStatCounts } from '../../db/task-stat-counts.ts';
 import { ALL_USERS, countStatDeltas, type CountedTask } from './task-stat-deltas.ts';
@@ -46,6 +47,7 @@ export interface ActiveTaskRow extends StartedTaskRow {
 const COUNTED_COLUMNS = ['id', 'project_id', 'template_id', 'user_id', 'created', 'status'] as const;
 
 export function createTasksRepository(db: Db, dialect: Dialect) {
+  const taskRows = projectRows(db, dialect, 'task');
   /** Deletes tasks and takes the finished ones out of the per-day stats, in one transaction. */
   async function deleteCounted(select: (trx: Db) => Promise<(CountedTask & { id: number })[]>): Promise<number> {
     return retryOnConflict(() =>
@@ -106,13 +108,8 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
       return selectWithTemplate().where('task.project_id', '=', projectId).where('task.id', '=', id).executeTakeFirst();
     },
     /** The task a request with this key made in the project, if one did (see task-request-key.ts). */
-    findByRequestKey(projectId: number, requestKey: string): Promise<TaskRow | undefined> {
-      return db
-        .selectFrom('task')
-        .selectAll()
-        .where('project_id', '=', projectId)
-        .where('request_key', '=', requestKey)
-        .executeTakeFirst();
+    async findByRequestKey(projectId: number, requestKey: string): Promise<TaskRow | undefined> {
+      return (await taskRows.listWhere(projectId, 'request_key', requestKey, { limit: 1 }))[0];
     },
     findById(id: number): Promise<TaskRow | undefined> {
       return db.selectFrom('task').selectAll().where('id', '=', id).executeTakeFirst();

@@ -89,6 +89,10 @@ export function createWorkflowRunsRepository(db: Db, dialect: Dialect) {
     findById(id: number): Promise<WorkflowRunRow | undefined> {
       return db.selectFrom('workflow_run').selectAll().where('id', '=', id).executeTakeFirst();
     },
+    /** The run a request with this key started in the project, if one did (see task-request-key.ts). */
+    async findByRequestKey(projectId: number, requestKey: string): Promise<WorkflowRunRow | undefined> {
+      return (await runs.listWhere(projectId, 'request_key', requestKey, { limit: 1 }))[0];
+    },
     /** The workflow's latest runs, newest first. */
     list: (projectId: number, workflowId: number): Promise<WorkflowRunRow[]> =>
       runs.listWhere(projectId, 'workflow_id', workflowId, { order: 'desc', limit: RUNS_LISTED }),

@@ -22,6 +22,7 @@ import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
 import { createStoreSweep } from '../../cluster/store-sweep.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
+import { hashRequestKey } from '../tasks/task-request-key.ts';
 import { AppError, badRequest, conflict, notFound, validationFailed } from '../../errors.ts';
 import type { ApprovalWaiting, OwedAlert } from '../alerts/alert.ts';
 import type { ApprovalGates, GateSubject } from '../approvals/approval-gate.ts';
@@ -107,10 +108,30 @@ const toStepRun = (s: WorkflowStepRunRow, approval: WorkflowStepApproval | null)
 });
 
 /** Who starts a run: a user, or (with no user) a schedule or a webhook integration. */
+type RunFields = Pick<WorkflowRunRow, 'project_id' | 'workflow_id' | 'revision' | 'user_id' | 'variables'> &
+  Partial<Pick<WorkflowRunRow, 'retry_of' | 'schedule_id' | 'integration_id' | 'request_key'>>;
+
+/** A run as it starts: running, no end or message yet, and no origin but the one given. */
+function startingRun(start: string, fields: RunFields): Omit<WorkflowRunRow, 'id'> {
+  return {
+    status: 'running',
+    message: '',
+    start,
+    end: null,
+    retry_of: null,
+    schedule_id: null,
+    integration_id: null,
+    request_key: null,
+    ...fields,
+  };
+}
+
 export interface RunStarter {
   userId?: number;
   scheduleId?: number;
   integrationId?: number;
+  /** The caller's Idempotency-Key or webhook delivery id: a request repeated with it gets the run the first started. */
+  requestKey?: string;
 }
 
 /** The values of a run's variables: declared names only, defaults filled in, required ones present. */
@@ -397,31 +418,49 @@ export function createWorkflowRuns(deps: WorkflowRunsDeps) {
   });
 
   /** Stores a run of the workflow's current revision and starts its first steps; resolves to its id. */
+  /** The run an earlier request with the same key started, if it asked for the same workflow. */
+  async function findRepeated(projectId: number, requestKey: string, workflowId: number): Promise<number | undefined> {
+    const earlier = await runs.findByRequestKey(projectId, requestKey);
+    if (earlier && earlier.workflow_id !== workflowId)
+      throw conflict('This Idempotency-Key was already used for a run of another workflow');
+    return earlier?.id;
+  }
+
   async function begin(
     projectId: number,
     workflowId: number,
     given: Record<string, string>,
     starter: RunStarter,
   ): Promise<number> {
+    const requestKey = starter.requestKey === undefined ? null : hashRequestKey(starter, starter.requestKey);
+    const repeated = requestKey === null ? undefined : await findRepeated(projectId, requestKey, workflowId);
+    if (repeated !== undefined) return repeated;
     const workflow = await deps.workflows.get(projectId, workflowId);
     const variables = resolveVariables(workflow, given);
-    const id = await runs.insert(
-      {
-        project_id: projectId,
-        workflow_id: workflowId,
-        revision: workflow.revision,
-        status: 'running',
-        user_id: starter.userId ?? null,
-        variables: JSON.stringify(variables),
-        message: '',
-        start: now(),
-        end: null,
-        retry_of: null,
-        schedule_id: starter.scheduleId ?? null,
-        integration_id: starter.integrationId ?? null,
-      },
-      workflow.steps.map((s) => ({ step_key: s.key, kind: s.kind })),
-    );
+    let id: number;
+    try {
+      id = await runs.insert(
+        startingRun(now(), {
+          project_id: projectId,
+          workflow_id: workflowId,
+          revision: workflow.revision,
+          user_id: starter.userId ?? null,
+          variables: JSON.stringify(variables),
+          schedule_id: starter.scheduleId ?? null,
+          integration_id: starter.integrationId ?? null,
+          request_key: requestKey,
+        }),
+        workflow.steps.map((s) => ({ step_key: s.key, kind: s.kind })),
+      );
+    } catch (error) {
+      // The same request at the same moment on another node: the one that stored its run first wins.
+      const winner =
+        requestKey !== null && isUniqueViolation(error)
+          ? await findRepeated(projectId, requestKey, workflowId)
+          : undefined;
+      if (winner !== undefined) return winner;
+      throw error;
+    }
     const by =
       starter.scheduleId !== undefined
         ? ` by schedule ${starter.scheduleId}`
@@ -447,8 +486,17 @@ export function createWorkflowRuns(deps: WorkflowRunsDeps) {
   }
 
   return {
-    async start(actor: UserRow, projectId: number, workflowId: number, given: Record<string, string>) {
-      const id = await begin(projectId, workflowId, given, { userId: actor.id });
+    async start(
+      actor: UserRow,
+      projectId: number,
+      workflowId: number,
+      given: Record<string, string>,
+      requestKey?: string,
+    ) {
+      const id = await begin(projectId, workflowId, given, {
+        userId: actor.id,
+        ...(requestKey === undefined ? {} : { requestKey }),
+      });
       return this.get(actor, projectId, workflowId, id);
     },
     /** Starts a run for a schedule or a webhook integration (no user); resolves to the run's id. */
@@ -581,20 +629,14 @@ export function createWorkflowRuns(deps: WorkflowRunsDeps) {
       let id: number;
       try {
         id = await runs.insert(
-          {
+          startingRun(time, {
             project_id: projectId,
             workflow_id: workflowId,
             revision: old.revision,
-            status: 'running',
             user_id: actor.id,
             variables: old.variables,
-            message: '',
-            start: time,
-            end: null,
             retry_of: old.id,
-            schedule_id: null,
-            integration_id: null,
-          },
+          }),
           steps.map((s) =>
             kept.has(s.step_key)
               ? {

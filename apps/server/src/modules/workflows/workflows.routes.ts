@@ -1,6 +1,7 @@
 import { Permission, workflowRunsApi, workflowsApi } from '@gantry/contract';
 import type { Routes } from '../../http/route.ts';
 import { projectMember } from '../../http/route.ts';
+import { readIdempotencyKey } from '../tasks/task-request-key.ts';
 import type { WorkflowRuns } from './workflow-runs.service.ts';
 import type { WorkflowsService } from './workflows.service.ts';
 
@@ -29,8 +30,14 @@ export function registerWorkflowsRoutes(
   route(workflowsApi.version, projectMember(), ({ access, params }) =>
     workflows.getVersion(access.project.id, params.workflowId, params.version),
   );
-  route(workflowRunsApi.start, run, ({ actor, access, params, body }) =>
-    workflowRuns.start(actor, access.project.id, params.workflowId, body.variables),
+  route(workflowRunsApi.start, run, ({ actor, access, params, body, request }) =>
+    workflowRuns.start(
+      actor,
+      access.project.id,
+      params.workflowId,
+      body.variables,
+      readIdempotencyKey(request.headers),
+    ),
   );
   route(workflowRunsApi.list, projectMember(), ({ access, params }) =>
     workflowRuns.list(access.project.id, params.workflowId),

@@ -58,6 +58,8 @@ export interface WorkflowRunTable {
   /** The schedule or integration that started the run; both null when a user did. */
   schedule_id: number | null;
   integration_id: number | null;
+  /** Hash of the caller and the Idempotency-Key (or webhook delivery id) the run was asked for with. */
+  request_key: string | null;
 }
 export type WorkflowRunRow = Selectable<WorkflowRunTable>;
 /** How a run ended: every run status but running. */
