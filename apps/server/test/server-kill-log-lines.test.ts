@@ -92,7 +92,8 @@ describe.each(dialects)('lines a killed server had read but not stored, on %s', 
     const progress = path.join(scripts, `${project}.progress`);
     writeFileSync(
       path.join(scripts, `${project}.sh`),
-      `i=0\nwhile [ $i -lt 100000 ]; do i=$((i+1)); echo "line $i"; echo $i > '${progress}'; sleep 0.005; done\n`,
+      // The count is renamed into place: a reader never sees the file truncated and not yet written.
+      `i=0\nwhile [ $i -lt 100000 ]; do i=$((i+1)); echo "line $i"; echo $i > '${progress}.new'; mv '${progress}.new' '${progress}'; sleep 0.005; done\n`,
     );
     const port = await freePort();
     const { child, call } = await start(port);
@@ -111,7 +112,9 @@ describe.each(dialects)('lines a killed server had read but not stored, on %s', 
     const release = await holdTaskRow(dialect, database.url, task.id);
     await wait(1500);
     const storedWhileHeld = await scriptLines();
-    const printedBeforeKill = Number(readFileSync(progress, 'utf8').trim() || 0);
+    const progressText = readFileSync(progress, 'utf8').trim();
+    expect(progressText).toMatch(/^\d+$/);
+    const printedBeforeKill = Number(progressText);
     // Well past the log's flush interval: every line printed by then has been read and spooled.
     await wait(300);
     child.kill('SIGKILL');
