@@ -107,7 +107,6 @@ const toStepRun = (s: WorkflowStepRunRow, approval: WorkflowStepApproval | null)
   outputs: parseOutputs(s.outputs),
 });
 
-/** Who starts a run: a user, or (with no user) a schedule or a webhook integration. */
 type RunFields = Pick<WorkflowRunRow, 'project_id' | 'workflow_id' | 'revision' | 'user_id' | 'variables'> &
   Partial<Pick<WorkflowRunRow, 'retry_of' | 'schedule_id' | 'integration_id' | 'request_key'>>;
 
@@ -126,6 +125,7 @@ function startingRun(start: string, fields: RunFields): Omit<WorkflowRunRow, 'id
   };
 }
 
+/** Who starts a run: a user, or (with no user) a schedule or a webhook integration. */
 export interface RunStarter {
   userId?: number;
   scheduleId?: number;
@@ -417,7 +417,6 @@ export function createWorkflowRuns(deps: WorkflowRunsDeps) {
     intervalMs: deps.sweepMs ?? SWEEP_MS,
   });
 
-  /** Stores a run of the workflow's current revision and starts its first steps; resolves to its id. */
   /** The run an earlier request with the same key started, if it asked for the same workflow. */
   async function findRepeated(projectId: number, requestKey: string, workflowId: number): Promise<number | undefined> {
     const earlier = await runs.findByRequestKey(projectId, requestKey);
@@ -426,6 +425,7 @@ export function createWorkflowRuns(deps: WorkflowRunsDeps) {
     return earlier?.id;
   }
 
+  /** Stores a run of the workflow's current revision and starts its first steps; resolves to its id. */
   async function begin(
     projectId: number,
     workflowId: number,
