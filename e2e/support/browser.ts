@@ -41,6 +41,14 @@ export async function newPage(browser: Browser, baseURL: string, options: PageOp
   return page;
 }
 
+/** Where screenshots go: the folder GANTRY_E2E_SHOTS names, for a person to look at; none are taken without it. */
+export const shotsFolder = process.env.GANTRY_E2E_SHOTS;
+
+/** Saves what `page` shows as `<name>.png` in the shots folder, when there is one. */
+export async function saveShot(page: Page, name: string): Promise<void> {
+  if (shotsFolder) await page.screenshot({ path: `${shotsFolder}/${name}.png` });
+}
+
 /** What went wrong inside each page (uncaught errors, console errors), told when a test fails. */
 const troubles = new WeakMap<Page, string[]>();
 

@@ -62,6 +62,12 @@ export async function submitAndSee(scope: Page | Locator, button: string, texts:
   await seeTexts(scope, texts);
 }
 
+/** Clicks the button `button` of a dialog (its Save, Create or Apply) and waits until the dialog has closed. */
+export async function submitAndClose(dialog: Locator, button: string): Promise<void> {
+  await dialog.getByRole('button', { name: button }).click();
+  await dialog.waitFor({ state: 'detached' });
+}
+
 /** Clicks the page's button `button` and returns the dialog it opens. */
 export async function openDialog(page: Page, button: string): Promise<Locator> {
   await page.getByRole('button', { name: button }).click();

@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useGantry } from '../support/gantry-fixture.ts';
-import { choose, openDialog, openNewDialog } from '../support/ui.ts';
+import { choose, openDialog, openNewDialog, submitAndClose } from '../support/ui.ts';
 
 /**
  * Lazy validation, form by form: a refused save shows each rule's message at its field (the text
@@ -79,8 +79,7 @@ describe('every form says at the field why it does not save', () => {
     }
     await dialog.getByLabel(/^Branch/).fill('main');
     await choose(dialog, page, /^Access key/, /None/);
-    await dialog.getByRole('button', { name: 'Create' }).click();
-    await dialog.waitFor({ state: 'detached' });
+    await submitAndClose(dialog, 'Create');
     await page.getByRole('cell', { name: /tmp\/path/ }).waitFor();
     expect(await page.getByText('Incorrect URL').count()).toBe(0);
 

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useGantry } from '../support/gantry-fixture.ts';
+import { saveShot } from '../support/browser.ts';
 
 /** The line to find far down a log, so opening the log at it has to scroll. */
 const DEPLOY_SCRIPT = [
@@ -69,8 +70,7 @@ describe('search across the logs of a project', () => {
     expect(
       await task.locator('[data-line]').evaluateAll((lines) => lines.map((l) => l.getAttribute('data-line'))),
     ).toEqual([-2, -1, 0, 1, 2].map((offset) => String(line + offset)));
-    if (process.env.GANTRY_E2E_SHOTS)
-      await page.screenshot({ path: `${process.env.GANTRY_E2E_SHOTS}/logs-search-1280.png` });
+    await saveShot(page, 'logs-search-1280');
 
     await match.click();
     await page.waitForURL(new RegExp(`[?&]t=${deployTask}&line=${line}$`));

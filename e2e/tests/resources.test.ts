@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useGantry } from '../support/gantry-fixture.ts';
-import { choose, openDialog, openNewDialog, seeText, submitAndSee } from '../support/ui.ts';
+import { choose, openDialog, openNewDialog, seeText, submitAndSee, submitAndClose } from '../support/ui.ts';
 
 describe('project resources, as a new user would set them up', () => {
   const gantry = useGantry();
@@ -57,8 +57,7 @@ describe('project resources, as a new user would set them up', () => {
     expect(await dialog.getByLabel(/^Value/).count()).toBe(0);
     await dialog.getByLabel('Override secret').check();
     await dialog.getByLabel(/^Value/).fill('string-Value-2');
-    await dialog.getByRole('button', { name: 'Save' }).click();
-    await dialog.waitFor({ state: 'detached' });
+    await submitAndClose(dialog, 'Save');
     await row.getByRole('cell', { name: 'Single value', exact: true }).waitFor();
   });
 
@@ -148,8 +147,7 @@ describe('project resources, as a new user would set them up', () => {
     await survey.getByRole('button', { name: 'Add value' }).click();
     await survey.getByLabel('Name of value 1').fill('Europe');
     await survey.getByLabel('Value 1', { exact: true }).fill('eu');
-    await survey.getByRole('button', { name: 'Save' }).click();
-    await survey.waitFor({ state: 'detached' });
+    await submitAndClose(survey, 'Save');
 
     survey = await openDialog(page, 'Add variable');
     await survey.getByLabel(/^Title/).fill('Replicas');
@@ -158,8 +156,7 @@ describe('project resources, as a new user would set them up', () => {
     await survey.getByLabel('Default value').fill('two');
     await submitAndSee(survey, 'Save', ['Must be integer']);
     await survey.getByLabel('Default value').fill('2');
-    await survey.getByRole('button', { name: 'Save' }).click();
-    await survey.waitFor({ state: 'detached' });
+    await submitAndClose(survey, 'Save');
 
     await page.getByRole('button', { name: 'Add vault' }).click();
     const vault = page.getByRole('group', { name: 'Vault 1' });

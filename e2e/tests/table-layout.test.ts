@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { waitForTaskEnd } from '../support/api-client.ts';
+import { saveShot } from '../support/browser.ts';
 import { useGantry } from '../support/gantry-fixture.ts';
 
 interface TableFit {
@@ -165,10 +166,7 @@ describe('tables of the main pages at 1280 px, side menu open', () => {
       await browserPage.goto(path);
       await browserPage.locator('table').filter({ hasText: table }).first().waitFor();
       await browserPage.waitForLoadState('networkidle');
-      if (process.env.GANTRY_E2E_SHOTS)
-        await browserPage.screenshot({
-          path: `${process.env.GANTRY_E2E_SHOTS}/${width}${path.replaceAll('/', '_')}.png`,
-        });
+      await saveShot(browserPage, `${width}${path.replaceAll('/', '_')}`);
       await check(path, table);
     }
   }

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { PageOptions } from '../support/browser.ts';
 import { useGantry } from '../support/gantry-fixture.ts';
+import { saveShot } from '../support/browser.ts';
 
 const PLAYBOOK = `- name: Site
   hosts: all
@@ -31,9 +32,6 @@ describe('the hosts of an ansible task', () => {
   let firstTaskId: number;
   let rerunTaskId: number;
 
-  const shot = async (on: Page, name: string) => {
-    if (process.env.GANTRY_E2E_SHOTS) await on.screenshot({ path: `${process.env.GANTRY_E2E_SHOTS}/${name}.png` });
-  };
   const getTask = (taskId: number) => gantry.api<TaskView>('GET', `/api/project/${projectId}/tasks/${taskId}`);
   const waitForEnd = async (taskId: number) => {
     await expect
@@ -69,7 +67,7 @@ describe('the hosts of an ansible task', () => {
     const hosts = dialog.getByRole('region', { name: 'Hosts' });
     await hosts.locator('[data-host="down1"]').getByText('1 unreachable').waitFor();
     await hosts.locator('[data-host="web1"]').getByText('1 changed').waitFor();
-    await shot(page, 'task-hosts-view-1280');
+    await saveShot(page, 'task-hosts-view-1280');
 
     await dialog.getByRole('button', { name: 'Rerun failed hosts' }).click();
     const started = page.getByText(/^Task \d+ started for the failed hosts$/);
@@ -120,7 +118,7 @@ describe('the hosts of an ansible task', () => {
       .filter({ hasText: 'down1' })
       .getByRole('link', { name: `#${rerunTaskId}` })
       .waitFor();
-    await shot(page, 'hosts-page-1280');
+    await saveShot(page, 'hosts-page-1280');
 
     await web1.getByRole('link', { name: `#${firstTaskId}` }).click();
     await page
@@ -137,11 +135,11 @@ describe('the hosts of an ansible task', () => {
       const other = await gantry.signedInPage({ ...options, waitForUrl: /\/project\/\d+\/history/ });
       await other.goto(`/project/${projectId}/hosts`);
       await other.getByRole('table', { name: table }).getByText('down1').waitFor();
-      await shot(other, `hosts-page-${look}`);
+      await saveShot(other, `hosts-page-${look}`);
       await other.goto(`/project/${projectId}/hosts?t=${firstTaskId}`);
       await other.getByRole('dialog').getByRole('button', { name: 'Hosts', exact: true }).click();
       await other.locator('[data-host="down1"]').waitFor();
-      await shot(other, `task-hosts-view-${look}`);
+      await saveShot(other, `task-hosts-view-${look}`);
       await other.context().close();
     };
     await showHostsIn({ width: 400 }, 'All hosts', '400');

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useGantry } from '../support/gantry-fixture.ts';
+import { saveShot, shotsFolder } from '../support/browser.ts';
 
 /** A log long enough to scroll, with three "needle" lines far apart, colour, a link and an error. */
 const NOISY_SCRIPT = [
@@ -70,8 +71,7 @@ describe('the task log: search, links to lines, line actions, first error', () =
     await expect.poll(() => highlighted().textContent()).toContain('needle 1');
     // The other matches on screen are tinted.
     expect(await page.locator('[role=log] .log-line--match').filter({ hasText: 'needle 2' }).count()).toBe(1);
-    if (process.env.GANTRY_E2E_SHOTS)
-      await page.screenshot({ path: `${process.env.GANTRY_E2E_SHOTS}/task-log-search-1280.png` });
+    await saveShot(page, 'task-log-search-1280');
     await input.press('Escape');
     await page.getByRole('search').waitFor({ state: 'detached' });
   });
@@ -114,10 +114,10 @@ describe('the task log: search, links to lines, line actions, first error', () =
     const row = highlighted();
     await row.hover();
     await row.getByRole('button', { name: `Actions of line ${line}` }).click();
-    if (process.env.GANTRY_E2E_SHOTS) {
+    if (shotsFolder) {
       await page.getByRole('menuitem', { name: 'Copy line' }).waitFor();
       await page.waitForTimeout(400); // the menu's opening transition
-      await page.screenshot({ path: `${process.env.GANTRY_E2E_SHOTS}/task-log-line-actions.png` });
+      await saveShot(page, 'task-log-line-actions');
     }
     await page.getByRole('menuitem', { name: 'Copy line' }).click();
     await page.getByText('Line copied to the clipboard.').waitFor();
@@ -147,8 +147,7 @@ describe('the task log: search, links to lines, line actions, first error', () =
     await dark.getByRole('textbox', { name: 'Search in the log' }).pressSequentially('needle');
     await expect.poll(() => dark.getByRole('search').getByRole('status').textContent()).toBe('1 of 3');
     expect(await dark.locator('[role=log] [aria-current=true]').count()).toBe(1);
-    if (process.env.GANTRY_E2E_SHOTS)
-      await dark.screenshot({ path: `${process.env.GANTRY_E2E_SHOTS}/task-log-search-dark.png` });
+    await saveShot(dark, 'task-log-search-dark');
     await dark.context().close();
   });
 });

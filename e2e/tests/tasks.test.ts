@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useGantry } from '../support/gantry-fixture.ts';
+import { saveShot } from '../support/browser.ts';
 
 /** The texts of the log lines on screen. */
 const logLines = (page: Page) => page.locator('[role=log] .log-text').allTextContents();
@@ -152,8 +153,7 @@ describe('tasks, as a user runs and watches them', () => {
     expect(await dialog.getByLabel('Plan changes', { exact: true }).textContent()).toBe(
       '1 to add · 0 to change · 0 to destroy',
     );
-    if (process.env.GANTRY_E2E_SHOTS)
-      await page.screenshot({ path: `${process.env.GANTRY_E2E_SHOTS}/task-plan-1280.png` });
+    await saveShot(page, 'task-plan-1280');
     await dialog.getByRole('button', { name: 'Confirm' }).click();
     await dialog.getByText('Success', { exact: true }).waitFor({ timeout: 20_000 });
     await expect.poll(async () => (await logLines(page)).some((line) => line.includes('Apply complete!'))).toBe(true);

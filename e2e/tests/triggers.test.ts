@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useGantry } from '../support/gantry-fixture.ts';
-import { choose, chooseMany, openDialog, seeText, submitAndSee } from '../support/ui.ts';
+import { choose, chooseMany, openDialog, seeText, submitAndSee, submitAndClose } from '../support/ui.ts';
 
 interface ScheduleRow {
   id: number;
@@ -52,8 +52,7 @@ describe('schedules and integrations, the ways a template starts by itself', () 
     await dialog.getByRole('button', { name: 'Timing' }).click();
     expect(await dialog.getByRole('combobox', { name: /^Timing/ }).textContent()).toBe('Daily');
 
-    await dialog.getByRole('button', { name: 'Create' }).click();
-    await dialog.waitFor({ state: 'detached' });
+    await submitAndClose(dialog, 'Create');
     const row = page.getByRole('row').filter({ hasText: 'Nightly' });
     await row.getByText('30 3 * * *', { exact: true }).waitFor();
     await row.getByRole('link', { name: 'Deploy' }).waitFor();
@@ -71,8 +70,7 @@ describe('schedules and integrations, the ways a template starts by itself', () 
     await submitAndSee(dialog, 'Save', [/^Cron: /]);
     expect(await dialog.isVisible()).toBe(true);
     await cron.fill('0 */6 * * 1-5');
-    await dialog.getByRole('button', { name: 'Save' }).click();
-    await dialog.waitFor({ state: 'detached' });
+    await submitAndClose(dialog, 'Save');
     await page.getByRole('row').filter({ hasText: 'Nightly' }).getByText('0 */6 * * 1-5').waitFor();
   });
 
@@ -124,8 +122,7 @@ describe('schedules and integrations, the ways a template starts by itself', () 
     await seeText(dialog, 'Template is required');
     await dialog.getByLabel(/^Name/).fill('Push hook');
     await choose(dialog, page, /^Template/, 'Deploy');
-    await dialog.getByRole('button', { name: 'Create' }).click();
-    await dialog.waitFor({ state: 'detached' });
+    await submitAndClose(dialog, 'Create');
 
     await page.getByRole('link', { name: 'Push hook' }).click();
     await page.waitForURL(/\/integrations\/\d+$/);
@@ -146,8 +143,7 @@ describe('schedules and integrations, the ways a template starts by itself', () 
     await dialog.getByLabel(/^Header name/).fill('X-Event');
     await choose(dialog, page, /^Comparison method/, 'Equals');
     await dialog.getByLabel(/^Value/).fill('push');
-    await dialog.getByRole('button', { name: 'Create' }).click();
-    await dialog.waitFor({ state: 'detached' });
+    await submitAndClose(dialog, 'Create');
     await page
       .getByRole('region', { name: 'Matchers' })
       .getByRole('cell', { name: 'push events', exact: true })

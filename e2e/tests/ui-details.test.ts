@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { waitForTaskEnd } from '../support/api-client.ts';
 import { useGantry } from '../support/gantry-fixture.ts';
 import type { ScriptsProject } from '../support/scripts-project.ts';
-import { choose, openDialog, seeText, submitAndSee } from '../support/ui.ts';
+import { choose, openDialog, seeText, submitAndSee, submitAndClose } from '../support/ui.ts';
 
 describe('details a daily user trips on: live last task, form messages, the task log, refs before delete', () => {
   const gantry = useGantry();
@@ -91,8 +91,7 @@ describe('details a daily user trips on: live last task, form messages, the task
     await dialog.getByLabel('Name of value 2').fill('eu');
     await submitAndSee(dialog, 'Save', ['Enumeration values must have unique names.']);
     await dialog.getByLabel('Name of value 2').fill('us');
-    await dialog.getByRole('button', { name: 'Save' }).click();
-    await dialog.waitFor({ state: 'detached' });
+    await submitAndClose(dialog, 'Save');
 
     await page.getByRole('button', { name: 'Add vault' }).click();
     await page.getByRole('button', { name: 'Add vault' }).click();

@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useGantry } from '../support/gantry-fixture.ts';
-import { choose, chooseMany, openDialog } from '../support/ui.ts';
+import { choose, chooseMany, openDialog, submitAndClose } from '../support/ui.ts';
 
 describe('workflows in the browser', () => {
   const gantry = useGantry();
@@ -21,16 +21,14 @@ describe('workflows in the browser', () => {
     await page.getByRole('menuitem', { name: kind, exact: true }).click();
     const dialog = page.getByRole('dialog');
     await fill();
-    await dialog.getByRole('button', { name: 'Apply' }).click();
-    await dialog.waitFor({ state: 'detached' });
+    await submitAndClose(dialog, 'Apply');
   };
 
   const connect = async (from: string, to: string) => {
     const dialog = await openDialog(page, 'Connect steps');
     await choose(dialog, page, /^After step/, from);
     await choose(dialog, page, /^Start step/, to);
-    await dialog.getByRole('button', { name: 'Connect' }).click();
-    await dialog.waitFor({ state: 'detached' });
+    await submitAndClose(dialog, 'Connect');
   };
 
   it('builds template → wait 1 s → template in the editor, saves it and runs it to success', async () => {
@@ -234,8 +232,7 @@ describe('workflows in the browser', () => {
       .getByRole('combobox', { name: /^Start step/ })
       .getByText('wait_1')
       .waitFor();
-    await dialog.getByRole('button', { name: 'Connect' }).click();
-    await dialog.waitFor({ state: 'detached' });
+    await submitAndClose(dialog, 'Connect');
     await page.getByText('template_1 → wait_1').waitFor();
 
     // Dropped between the steps, nothing is connected.
@@ -252,8 +249,7 @@ describe('workflows in the browser', () => {
     await page.getByRole('button', { name: 'Step template_2', exact: true }).focus();
     await page.keyboard.press('Enter');
     await choose(dialog, page, /^When/, 'Always');
-    await dialog.getByRole('button', { name: 'Connect' }).click();
-    await dialog.waitFor({ state: 'detached' });
+    await submitAndClose(dialog, 'Connect');
     await page.getByText('wait_1 → template_2').waitFor();
 
     await page.getByRole('button', { name: 'Save' }).click();

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useGantry } from '../support/gantry-fixture.ts';
-import { choose, openDialog } from '../support/ui.ts';
+import { choose, openDialog, submitAndClose } from '../support/ui.ts';
 
 const BACKEND_LOGIN = 'tf-state';
 const BACKEND_PASSWORD = 'tf-State-Pa55';
@@ -117,8 +117,7 @@ describe('terraform workspaces, as a user manages them on the template page', ()
     await dialog.getByRole('button', { name: 'Create' }).click();
     await dialog.getByText('Workspace name is required').waitFor();
     await dialog.getByLabel(/^Workspace name/).fill('staging');
-    await dialog.getByRole('button', { name: 'Create' }).click();
-    await dialog.waitFor({ state: 'detached' });
+    await submitAndClose(dialog, 'Create');
     expect(await workspaceButton('staging').getAttribute('aria-pressed')).toBe('true');
     await page.getByText('No state available.').waitFor();
     await page.getByText('There is no aliases.').waitFor();
@@ -139,8 +138,7 @@ describe('terraform workspaces, as a user manages them on the template page', ()
     await dialog.getByRole('button', { name: 'Attach' }).click();
     await dialog.getByText('Inventory is required').waitFor();
     await choose(dialog, page, /^Workspace/, /Infra - default/);
-    await dialog.getByRole('button', { name: 'Attach' }).click();
-    await dialog.waitFor({ state: 'detached' });
+    await submitAndClose(dialog, 'Attach');
     expect(await workspaceButton('Infra - default').getAttribute('aria-pressed')).toBe('true');
     // Its history came back with it.
     await expect.poll(() => page.getByRole('table', { name: 'State' }).getByRole('row').count()).toBe(3);

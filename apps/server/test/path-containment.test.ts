@@ -24,16 +24,7 @@ describe.each(dialects)('paths built from input stay inside their roots on %s', 
   });
 
   const template = (fields: Record<string, unknown>) =>
-    t.request('POST', `${p.base}/templates`, {
-      as: t.adminCookie,
-      body: {
-        name: `T${Math.random().toString(36).slice(2, 7)}`,
-        app: 'bash',
-        repository_id: p.repositoryId,
-        environment_id: p.emptyEnvironmentId,
-        ...fields,
-      },
-    });
+    t.request('POST', `${p.base}/templates`, { as: t.adminCookie, body: p.templateBody(fields) });
 
   it('refuses absolute playbooks and .. segments with a 400', async () => {
     for (const playbook of ['../../etc/x', '/etc/passwd', 'ok/../../x', '..', '..\\x']) {

@@ -53,16 +53,7 @@ async function fillSource(t: TestApp): Promise<{ projectId: number; keyId: numbe
   // The first template names a later one: the copy must write that reference after both exist.
   const linked = await t.request('PUT', `${p.base}/templates/${first}`, {
     as: t.adminCookie,
-    body: {
-      id: first,
-      name: 'First',
-      app: 'bash',
-      playbook: 'hello.sh',
-      repository_id: p.repositoryId,
-      environment_id: p.emptyEnvironmentId,
-      type: 'deploy',
-      build_template_id: build,
-    },
+    body: p.templateBody({ id: first, name: 'First', playbook: 'hello.sh', type: 'deploy', build_template_id: build }),
   });
   expect(linked.status, linked.text).toBe(204);
   const taskId = await p.runTask(build);

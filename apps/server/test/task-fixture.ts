@@ -18,6 +18,8 @@ export interface ProjectFixture {
   commit(files: Record<string, string>, message: string): string;
   /** Creates a template in the project and returns its id. */
   createTemplate(fields: Record<string, unknown>): Promise<number>;
+  /** A template's body as createTemplate sends it: a bash template of the project's repository, with `fields` over it. */
+  templateBody(fields: Record<string, unknown>): Record<string, unknown>;
   /** Creates a static inventory of this machine (ansible connects locally) and returns its id. */
   createLocalInventory(name?: string): Promise<number>;
   /** Creates a variable group holding `secrets` (JSON variables `json`, no environment) and returns its id. */
@@ -76,6 +78,16 @@ export async function createProjectFixture(t: TestApp, files: Record<string, str
     return (response.body as { id: number }).id;
   }
 
+  function templateBody(fields: Record<string, unknown>): Record<string, unknown> {
+    return {
+      name: `T${Math.random().toString(36).slice(2, 7)}`,
+      app: 'bash',
+      repository_id: repositoryId,
+      environment_id: emptyEnvironmentId,
+      ...fields,
+    };
+  }
+
   return {
     projectId,
     base,
@@ -84,14 +96,8 @@ export async function createProjectFixture(t: TestApp, files: Record<string, str
     repositoryId,
     repoDir: repo.dir,
     commit: (files, message) => repo.commit(files, message),
-    createTemplate: (fields) =>
-      create('templates', {
-        name: `T${Math.random().toString(36).slice(2, 7)}`,
-        app: 'bash',
-        repository_id: repositoryId,
-        environment_id: emptyEnvironmentId,
-        ...fields,
-      }),
+    templateBody,
+    createTemplate: (fields) => create('templates', templateBody(fields)),
     createLocalInventory: (name = 'local') =>
       create('inventory', {
         name,

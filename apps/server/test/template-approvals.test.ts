@@ -186,26 +186,16 @@ describe.each(dialects)('templates that need approval on %s', (dialect) => {
       [{ approvers: { roles: ['manager'] }, on_timeout: 'maybe' }, 'On timeout must be'],
     ] as const;
     for (const [approval, message] of bad) {
-      const response = await send('POST', '/templates', {
-        name: 'Bad gate',
-        app: 'bash',
-        playbook: 'ok.sh',
-        repository_id: p.repositoryId,
-        environment_id: p.emptyEnvironmentId,
-        approval,
-      });
+      const response = await send(
+        'POST',
+        '/templates',
+        p.templateBody({ name: 'Bad gate', playbook: 'ok.sh', approval }),
+      );
       expect(response.status, JSON.stringify(approval)).toBe(400);
       expect((response.body as { error: string }).error).toContain(message);
     }
     const templateId = await gatedTemplate({ approvers: { roles: ['manager'] } });
-    const body = {
-      id: templateId,
-      name: 'Kept gate',
-      app: 'bash',
-      playbook: 'ok.sh',
-      repository_id: p.repositoryId,
-      environment_id: p.emptyEnvironmentId,
-    };
+    const body = p.templateBody({ id: templateId, name: 'Kept gate', playbook: 'ok.sh' });
     expect((await send('PUT', `/templates/${templateId}`, body)).status).toBe(204);
     expect(((await send('GET', `/templates/${templateId}`)).body as { approval: unknown }).approval).toMatchObject({
       approvers: { roles: ['manager'] },

@@ -159,13 +159,7 @@ describe.each(dialects)('retries of failed tasks on %s', (dialect) => {
   });
 
   it('refuses bad retry settings and keeps them when a client leaves them out', async () => {
-    const fields = {
-      name: 'Retry',
-      app: 'bash',
-      playbook: 'fail.sh',
-      repository_id: p.repositoryId,
-      environment_id: p.emptyEnvironmentId,
-    };
+    const fields = p.templateBody({ name: 'Retry', playbook: 'fail.sh' });
     for (const [body, message] of [
       [{ retries: 11 }, 'Retries must be 0 to 10'],
       [{ retries: -1 }, 'Retries must be 0 to 10'],
