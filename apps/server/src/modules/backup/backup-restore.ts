@@ -12,7 +12,7 @@ import type { ProjectRow } from '../projects/projects.table.ts';
 import { explainCron, nextRunAfter } from '../schedules/cron.ts';
 import { fromWorkflowFile, type ProjectNames } from '../workflows/workflow-file.ts';
 import { listUses } from '../workflows/workflow-checks.ts';
-import { resolveVariables, workflowVariablesOf } from '../workflows/workflow-runs.service.ts';
+import { resolveVariables, workflowVariablesOf } from '../workflows/workflow-variables.ts';
 import type { BackupStores } from './backup.repository.ts';
 
 type BackupTemplate = ProjectBackup['templates'][number];

@@ -9,7 +9,8 @@ import type { RepositoriesService } from '../repositories/repositories.service.t
 import type { TasksService } from '../tasks/tasks.service.ts';
 import { nextRunAfter } from './cron.ts';
 import type { SchedulesRepository } from './schedules.repository.ts';
-import { type WorkflowRuns, workflowVariablesOf } from '../workflows/workflow-runs.service.ts';
+import type { WorkflowRuns } from '../workflows/workflow-runs.service.ts';
+import { workflowVariablesOf } from '../workflows/workflow-variables.ts';
 import type { ScheduleRow } from './schedules.table.ts';
 
 /** A due time missed by more than this (the server was down) is skipped, not replayed. */

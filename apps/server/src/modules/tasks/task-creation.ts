@@ -3,7 +3,6 @@ import { Permission, hasPermissions } from '@gantry/contract';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
-import { isUniqueViolation } from '../../db/errors.ts';
 import { badRequest, conflict, validationFailed } from '../../errors.ts';
 import type { SecretBox } from '../../secrets/secret-box.ts';
 import type { EnvironmentsService } from '../environments/environments.service.ts';
@@ -14,7 +13,7 @@ import type { UserRow } from '../users/users.table.ts';
 import { nextBuildVersion } from './build-version.ts';
 import { toTask } from './task-history.ts';
 import type { TaskOutputRepository } from './task-output.repository.ts';
-import { hashRequestKey } from './task-request-key.ts';
+import { createOnce, hashRequestKey } from './task-request-key.ts';
 import { createTaskRequestRules } from './task-request-rules.ts';
 import type { TasksRepository } from './tasks.repository.ts';
 import type { TaskRow } from './tasks.table.ts';
@@ -104,14 +103,13 @@ export function createTaskCreation({
     return earlier && toTask(earlier);
   }
 
-  return async function createTask(projectId: number, body: CreateTaskInput, origin: TaskOrigin): Promise<Task> {
-    assertBodyInProject(projectId, body);
-    const requestKey =
-      origin.requestKey === undefined
-        ? null
-        : hashRequestKey({ userId: origin.user?.id, integrationId: origin.integrationId }, origin.requestKey);
-    const repeated = requestKey === null ? undefined : await findRepeated(projectId, requestKey, body.template_id);
-    if (repeated) return repeated;
+  /** Checks the request and stores its task: no earlier request with its key made one. */
+  async function insertTask(
+    projectId: number,
+    body: CreateTaskInput,
+    origin: TaskOrigin,
+    requestKey: string | null,
+  ): Promise<Task> {
     const template = await templates.getDefinition(projectId, body.template_id).catch(() => {
       throw badRequest('Template not found in this project');
     });
@@ -186,18 +184,7 @@ export function createTaskCreation({
       environment_id: origin.environmentId ?? null,
       request_key: requestKey,
     };
-    let id: number;
-    try {
-      id = await tasks.insert(row);
-    } catch (error) {
-      // The same request at the same moment on another node: the one that stored its task first wins.
-      const winner =
-        requestKey !== null && isUniqueViolation(error)
-          ? await findRepeated(projectId, requestKey, template.id)
-          : undefined;
-      if (winner) return winner;
-      throw error;
-    }
+    const id = await tasks.insert(row);
     if (firstLines.length > 0)
       await output.storeNumbered(
         firstLines.map((line, seq) => ({ task_id: id, seq, time: row.created, output: line })),
@@ -214,6 +201,19 @@ export function createTaskCreation({
     const task = { ...row, id };
     if (gate) await onWaitingApproval?.(task);
     return toTask(task);
+  }
+
+  return async function createTask(projectId: number, body: CreateTaskInput, origin: TaskOrigin): Promise<Task> {
+    assertBodyInProject(projectId, body);
+    const requestKey = hashRequestKey(
+      { userId: origin.user?.id, integrationId: origin.integrationId },
+      origin.requestKey,
+    );
+    return createOnce(
+      requestKey,
+      (key) => findRepeated(projectId, key, body.template_id),
+      () => insertTask(projectId, body, origin, requestKey),
+    );
   };
 }
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { isUniqueViolation } from '../../db/errors.ts';
 import { badRequest } from '../../errors.ts';
 
 /**
@@ -44,8 +45,31 @@ export interface RequestCaller {
   integrationId?: number | undefined;
 }
 
-/** What the row keeps: a fixed-size hash of who asked and their key, so two callers' keys never meet. */
-export function hashRequestKey(caller: RequestCaller, key: string): string {
+/** What the row keeps: a fixed-size hash of who asked and their key, so two callers' keys never meet; null without a key. */
+export function hashRequestKey(caller: RequestCaller, key: string | undefined): string | null {
+  if (key === undefined) return null;
   const who = caller.integrationId === undefined ? `user ${caller.userId ?? 0}` : `integration ${caller.integrationId}`;
   return createHash('sha256').update(`${who}\n${key}`).digest('hex');
+}
+
+/**
+ * Makes a keyed request's row once. The row an earlier request with the key made (`findEarlier`, which refuses one
+ * made for something else) is the answer; else `create` makes it. When another node stores the same request's row
+ * at the same moment, the store's unique index refuses the later insert, and both answer with the first one's row.
+ */
+export async function createOnce<T>(
+  requestKey: string | null,
+  findEarlier: (requestKey: string) => Promise<T | undefined>,
+  create: () => Promise<T>,
+): Promise<T> {
+  if (requestKey === null) return create();
+  const earlier = await findEarlier(requestKey);
+  if (earlier !== undefined) return earlier;
+  try {
+    return await create();
+  } catch (error) {
+    const winner = isUniqueViolation(error) ? await findEarlier(requestKey) : undefined;
+    if (winner === undefined) throw error;
+    return winner;
+  }
 }

@@ -1,6 +1,7 @@
 import { badRequest } from '../../errors.ts';
 import type { TemplatesService } from '../templates/templates.service.ts';
-import { type WorkflowRuns, workflowVariablesOf } from './workflow-runs.service.ts';
+import type { WorkflowRuns } from './workflow-runs.service.ts';
+import { workflowVariablesOf } from './workflow-variables.ts';
 
 interface StartTargetDeps {
   templates: Pick<TemplatesService, 'exists'>;

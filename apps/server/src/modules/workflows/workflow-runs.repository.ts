@@ -19,9 +19,9 @@ import type {
 const RUNS_LISTED = 200;
 
 /** A step of a new run: pending, or (in a retry) with the result it keeps from the retried run. */
-type NewStep = Pick<WorkflowStepRunRow, 'step_key' | 'kind'> &
+export type NewStep = Pick<WorkflowStepRunRow, 'step_key' | 'kind'> &
   Partial<Pick<WorkflowStepRunRow, 'status' | 'task_id' | 'due' | 'message' | 'start' | 'end' | 'outputs'>>;
-type KeptDecision = Omit<WorkflowApprovalRow, 'id' | 'run_id'>;
+export type KeptDecision = Omit<WorkflowApprovalRow, 'id' | 'run_id'>;
 type NewDecision = Omit<WorkflowApprovalRow, 'id' | 'user_id'> & { user_id: number };
 
 /** Whether a decision was recorded, or why not. */
