@@ -4,7 +4,8 @@ import type { TaskStatus } from '@gantry/contract';
 import { json, renderWithProviders, stubFetch } from '../../../testing/render.tsx';
 import { makeTask } from '../../../testing/task-fixtures.ts';
 import { ERROR_LINE_PATTERN } from '../log/error-lines.ts';
-import { LOG_POLL_MS, TaskLogDialog } from './task-log-dialog.tsx';
+import { TaskLogDialog } from './task-log-dialog.tsx';
+import { LOG_POLL_MS } from './use-log-session.ts';
 
 class NoopResizeObserver {
   observe() {}

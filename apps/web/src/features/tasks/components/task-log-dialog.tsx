@@ -1,22 +1,16 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { KeyboardEvent, ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import CheckIcon from '@mui/icons-material/Check';
 import CloseIcon from '@mui/icons-material/Close';
-import DoNotDisturbIcon from '@mui/icons-material/DoNotDisturb';
 import DownloadIcon from '@mui/icons-material/Download';
 import ErrorOutlineIcon from '@mui/icons-material/ErrorOutline';
 import FullscreenExitIcon from '@mui/icons-material/FullscreenExit';
 import FullscreenIcon from '@mui/icons-material/Fullscreen';
-import ReplayIcon from '@mui/icons-material/Replay';
 import SearchIcon from '@mui/icons-material/Search';
-import StopCircleOutlinedIcon from '@mui/icons-material/StopCircleOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
 import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
@@ -26,19 +20,15 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import { isTaskFinished, isTerraformApp, type TaskWithTemplate } from '@gantry/contract';
-import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { getErrorMessage, isApiError } from '../../../lib/api-client.ts';
-import { DASH } from '../../../lib/format-date.ts';
-import { useLiveEvents } from '../../../lib/live-events.ts';
 import { storage } from '../../../lib/storage.ts';
-import { fetchTaskOutput, rawOutputUrl, taskLogSearchQuery, taskQuery, useTaskAction } from '../api/tasks-queries.ts';
-import type { LogSearch, TaskAction } from '../api/tasks-queries.ts';
+import { rawOutputUrl, taskLogSearchQuery, taskQuery } from '../api/tasks-queries.ts';
+import type { LogSearch } from '../api/tasks-queries.ts';
 import { ERROR_LINE_PATTERN } from '../log/error-lines.ts';
-import { TaskLogSession } from '../log/log-session.ts';
-import { getCommitSummary, getRerunLabelKey, getTaskButtons, getTaskVersion } from '../task-rules.ts';
-import { TaskDate, TaskDuration } from './task-cells.tsx';
 import { LINE_PARAM, TASK_PARAM, withSearchParams } from './task-links.ts';
 import { TaskLogSearchBar } from './task-log-search-bar.tsx';
+import { TaskLogSummary } from './task-log-summary.tsx';
+import { LOG_POLL_MS, useLogSession } from './use-log-session.ts';
 import { LOG_BACKGROUND, TaskLogView } from './task-log-view.tsx';
 import { TaskViewLoading } from './task-view-loading.tsx';
 import { HostRecapLine } from './host-recap-line.tsx';
@@ -54,12 +44,6 @@ import { TooltipIconButton } from '../../../components/tooltip-icon-button.tsx';
 /** Name under which the dialog's fullscreen choice is remembered. */
 const FULLSCREEN_KEY = 'task_log';
 
-/** The answers to a task that waits for confirmation: confirming is the emphasised one. */
-const ANSWER_BUTTONS = {
-  confirm: { variant: 'contained', color: 'success', icon: <CheckIcon /> },
-  reject: { variant: 'outlined', color: 'warning', icon: <DoNotDisturbIcon /> },
-} as const;
-
 interface TaskLogDialogProps {
   projectId: number;
   taskId: number;
@@ -71,30 +55,6 @@ interface TaskLogDialogProps {
   /** 1-based line to open the log at, highlighted (a link to a line: ?t=task&line=n). */
   line?: number | null;
 }
-
-function Detail({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Box sx={{ minWidth: 0 }}>
-      <Typography variant="caption" color="text.secondary" component="div" sx={{ lineHeight: 1.4 }}>
-        {label}
-      </Typography>
-      <Typography
-        variant="body2"
-        component="div"
-        sx={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}
-      >
-        {children}
-      </Typography>
-    </Box>
-  );
-}
-
-/**
- * How long the log of an unfinished task may stay without live lines before the dialog reads its tail
- * from the API, and how often it reads the task's status meanwhile: a task running on another server
- * while Redis is away sends no live events here, and the dialog falls back to polling.
- */
-export const LOG_POLL_MS = 3000;
 
 const ERROR_SEARCH: LogSearch = { text: ERROR_LINE_PATTERN, caseSensitive: true, regex: true };
 
@@ -120,57 +80,9 @@ function lineAddress(taskId: number, line: number): string {
   return `${origin}${pathname}${withSearchParams(search, { [TASK_PARAM]: taskId, [LINE_PARAM]: line })}`;
 }
 
-/** Keeps the log of one task loaded and fed by the websocket (or, when it stays quiet, by polling) while the dialog shows it. */
-function useLogSession(projectId: number, taskId: number, task: TaskWithTemplate | undefined): TaskLogSession | null {
-  const live = useLiveEvents();
-  const [session, setSession] = useState<TaskLogSession | null>(null);
-  const lastLiveAt = useRef(0);
-
-  useEffect(() => {
-    const created = new TaskLogSession({
-      fetchLines: (offset, limit, signal) => fetchTaskOutput(projectId, taskId, offset, limit, signal),
-    });
-    setSession(created);
-    lastLiveAt.current = Date.now();
-    const unsubscribeLines = live.subscribeTaskLog(projectId, taskId, (lines) => {
-      lastLiveAt.current = Date.now();
-      created.appendLive(lines);
-    });
-    const unsubscribeReconnect = live.subscribeReconnect(() => void created.syncTail());
-    void created.start();
-    return () => {
-      unsubscribeLines();
-      unsubscribeReconnect();
-      created.dispose();
-    };
-  }, [live, projectId, taskId]);
-
-  // Lines written just before the end may reach the store after the socket; read them once the task is over.
-  const done = task ? isTaskFinished(task.status) : undefined;
-  const wasRunning = useRef(false);
-  useEffect(() => {
-    if (done === false) wasRunning.current = true;
-    if (done && wasRunning.current && session) {
-      wasRunning.current = false;
-      void session.syncTail();
-    }
-  }, [done, session]);
-
-  useEffect(() => {
-    if (done !== false || !session) return;
-    const timer = setInterval(() => {
-      if (Date.now() - lastLiveAt.current >= LOG_POLL_MS) void session.syncTail();
-    }, LOG_POLL_MS);
-    return () => clearInterval(timer);
-  }, [done, session]);
-
-  return session;
-}
-
 export function TaskLogDialog({ projectId, taskId, onClose, onRerun, onOpenTask, line = null }: TaskLogDialogProps) {
   const { t } = useTranslation();
   const theme = useTheme();
-  const snackbar = useSnackbar();
   const isPhone = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   const [fullscreen, setFullscreen] = useState(() => storage.getDialogFullscreen(FULLSCREEN_KEY));
   // Live updates patch the status as it changes; the poll is the fallback when none come.
@@ -180,7 +92,6 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun, onOpenTask,
   });
   const task = taskResult.data;
   const session = useLogSession(projectId, taskId, task);
-  const action = useTaskAction(projectId, taskId);
   const [searchOpen, setSearchOpen] = useState(false);
   const [view, setView] = useState<LogDialogView>('log');
   // A plan that waits for confirmation opens on its list of changes: the decision is taken on it, not on a scrolled log.
@@ -222,11 +133,6 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun, onOpenTask,
     });
   };
 
-  const run = (next: TaskAction) => action.mutate(next, { onError: snackbar.showFailure });
-  const buttons = task ? getTaskButtons(task.status) : null;
-  const version = task ? getTaskVersion(task) : null;
-  const commit = task ? getCommitSummary(task.commit_hash, task.commit_message) : null;
-  const busy = action.isPending;
   // A task that cannot be read (unknown id, no access) has no log to show or download: only the error.
   const unreadable = !task && taskResult.error !== null;
 
@@ -326,86 +232,7 @@ export function TaskLogDialog({ projectId, taskId, onClose, onRerun, onOpenTask,
           </Alert>
         ) : null}
 
-        {task && buttons ? (
-          <Stack
-            direction={{ xs: 'column', md: 'row' }}
-            spacing={{ xs: 1.5, md: 2 }}
-            sx={{ mt: 1, alignItems: { md: 'flex-end' } }}
-          >
-            <Box
-              sx={{
-                flexGrow: 1,
-                minWidth: 0,
-                display: 'grid',
-                gap: { xs: 1, sm: 2 },
-                gridTemplateColumns: {
-                  xs: 'repeat(2, minmax(0, 1fr))',
-                  sm: 'repeat(auto-fit, minmax(120px, max-content))',
-                },
-              }}
-            >
-              <Detail label={t('taskLog.author')}>
-                {task.user_name ??
-                  (task.integration_id ? t('taskLog.integration') : task.schedule_id ? t('taskLog.schedule') : DASH)}
-              </Detail>
-              <Detail label={t('taskLog.started')}>
-                <TaskDate value={task.start} />
-              </Detail>
-              <Detail label={t('taskLog.duration')}>
-                <TaskDuration start={task.start} end={task.end} status={task.status} />
-              </Detail>
-              {version ? <Detail label={t('taskLog.version')}>{version.version}</Detail> : null}
-              {commit ? (
-                <Detail label={t('taskLog.commit')}>
-                  <Box component="span" sx={{ fontFamily: 'monospace' }} title={task.commit_hash ?? undefined}>
-                    {commit.hash}
-                  </Box>
-                  {commit.message ? ` ${commit.message}` : ''}
-                </Detail>
-              ) : null}
-            </Box>
-            <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', flex: 'none' }}>
-              {(['confirm', 'reject'] as const).map((kind) =>
-                buttons[kind] ? (
-                  <Button
-                    key={kind}
-                    variant={ANSWER_BUTTONS[kind].variant}
-                    color={ANSWER_BUTTONS[kind].color}
-                    disableElevation
-                    startIcon={ANSWER_BUTTONS[kind].icon}
-                    disabled={busy}
-                    onClick={() => run({ kind })}
-                  >
-                    {t(`taskLog.${kind}`)}
-                  </Button>
-                ) : null,
-              )}
-              {buttons.stop ? (
-                <Button
-                  variant={buttons.stop.force ? 'contained' : 'outlined'}
-                  color="error"
-                  disableElevation
-                  startIcon={
-                    busy && action.variables?.kind === 'stop' ? (
-                      <CircularProgress size={16} color="inherit" />
-                    ) : (
-                      <StopCircleOutlinedIcon />
-                    )
-                  }
-                  disabled={busy}
-                  onClick={() => run({ kind: 'stop', force: buttons.stop?.force ?? false })}
-                >
-                  {buttons.stop.force ? t('taskLog.forceStop') : t('taskLog.stop')}
-                </Button>
-              ) : null}
-              {buttons.rerun ? (
-                <Button variant="outlined" startIcon={<ReplayIcon />} onClick={() => onRerun(task)}>
-                  {t(getRerunLabelKey(task.tpl_type))}
-                </Button>
-              ) : null}
-            </Stack>
-          </Stack>
-        ) : null}
+        {task ? <TaskLogSummary projectId={projectId} task={task} onRerun={onRerun} /> : null}
 
         {task?.message ? (
           <Typography variant="body2" color="text.secondary" sx={{ mt: 1, overflowWrap: 'anywhere' }}>
