@@ -15,7 +15,8 @@ import { createWorkspacesService } from '../terraform/workspaces.service.ts';
 import type { UserRow } from '../users/users.table.ts';
 import { buildBackup } from './backup-export.ts';
 import { createBackupStores } from './backup.repository.ts';
-import { verifyBackup, writeBackup } from './backup-restore.ts';
+import { writeBackup } from './backup-restore.ts';
+import { verifyBackup } from './backup-verify.ts';
 import { DEMO_REPOSITORIES_DIR, buildDemoBackup, createDemoRepository } from './demo-project.ts';
 
 interface BackupDeps {
