@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { sql } from 'kysely';
 import { createTaskRetention } from '../apps/server/src/modules/tasks/task-retention.ts';
-import { createTasksRepository } from '../apps/server/src/modules/tasks/tasks.repository.ts';
+import { createTaskRetentionRepository } from '../apps/server/src/modules/tasks/task-retention.repository.ts';
 import type { GeneratedYear } from './scale-year.ts';
 import { openStoreWithYear, percentile, readDialectFlag } from './support.ts';
 
@@ -209,7 +209,7 @@ async function openInstallation(label: string, tasks: number): Promise<Installat
         config: { task_retention_days: days, max_tasks_per_template: 0 },
         clock: { now: () => new Date() },
         logger: { info: () => undefined, error: (error: unknown) => console.error(error) },
-        tasks: createTasksRepository(db, dialect),
+        history: createTaskRetentionRepository(db, dialect),
       });
       let timedOut = false;
       const timer = setTimeout(() => {

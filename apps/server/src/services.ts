@@ -45,6 +45,7 @@ import { createMetrics } from './metrics/metrics.ts';
 import { createMetricsRepository } from './metrics/metrics.repository.ts';
 import { createSystemRepository } from './modules/system/system.repository.ts';
 import { createTaskRetention } from './modules/tasks/task-retention.ts';
+import { createTaskRetentionRepository } from './modules/tasks/task-retention.repository.ts';
 import { LOG_SEARCH_LIMITS, createLogMatcher } from './modules/tasks/log-matcher.ts';
 import { createTaskLogSearch } from './modules/tasks/task-log-search.ts';
 import { createTaskLogIndexRepository } from './modules/tasks/task-log-index.repository.ts';
@@ -525,7 +526,12 @@ export function createServices({
     workflowRuns,
     onRun: (result) => metrics.scheduleRun(result),
   });
-  const taskRetention = createTaskRetention({ config, clock, logger, tasks: tasksRepository });
+  const taskRetention = createTaskRetention({
+    config,
+    clock,
+    logger,
+    history: createTaskRetentionRepository(db, dialect),
+  });
   const readiness = createReadiness({
     system: createSystemRepository(db, dialect),
     schedulerRunning: () => scheduler.isRunning(),

@@ -7,6 +7,7 @@ import { createEventsRepository } from '../src/modules/events/events.repository.
 import { createTaskHostsRepository } from '../src/modules/tasks/task-hosts.repository.ts';
 import { createTaskLogIndexRepository } from '../src/modules/tasks/task-log-index.repository.ts';
 import { createTaskOutputRepository } from '../src/modules/tasks/task-output.repository.ts';
+import { createTaskRetentionRepository } from '../src/modules/tasks/task-retention.repository.ts';
 import { createTasksRepository } from '../src/modules/tasks/tasks.repository.ts';
 import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
@@ -153,7 +154,7 @@ describe.each(dialects)('query plans of the growing tables on %s', (dialect) => 
     await tasks.listStatCounts(projectId, templateId, '2030-01-01', '2030-12-31');
     await tasks.listStatCounts(projectId, templateId, '2030-01-01', '2030-12-31', year.userIds[0]);
     await createTaskOutputRepository(recorder.db, dialect).list(newest.id, 0, 500);
-    await tasks.listBuildsReferencedByOthers([newest.id]);
+    await createTaskRetentionRepository(recorder.db, dialect).listBuildsReferencedByOthers([newest.id]);
     const hosts = createTaskHostsRepository(recorder.db);
     await hosts.listLastRuns(projectId, 20_001);
     await hosts.listFailing(projectId, '2030-12-01T00:00:00.000Z', 100);

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
-import type { RetentionCandidate, TasksRepository } from './tasks.repository.ts';
+import type { RetentionCandidate, TaskRetentionRepository } from './task-retention.repository.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
@@ -16,7 +16,7 @@ export interface TaskRetentionDeps {
   config: Pick<Config, 'task_retention_days' | 'max_tasks_per_template'>;
   clock: Clock;
   logger: Pick<Logger, 'info' | 'error'>;
-  tasks: TasksRepository;
+  history: TaskRetentionRepository;
 }
 
 /**
@@ -25,7 +25,7 @@ export interface TaskRetentionDeps {
  * are never touched, nor builds that a remaining deploy names. Every step is idempotent, so several
  * cluster nodes may run it at the same time.
  */
-export function createTaskRetention({ config, clock, logger, tasks }: TaskRetentionDeps) {
+export function createTaskRetention({ config, clock, logger, history }: TaskRetentionDeps) {
   const enabled = config.task_retention_days > 0 || config.max_tasks_per_template > 0;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
@@ -38,29 +38,29 @@ export function createTaskRetention({ config, clock, logger, tasks }: TaskRetent
       const lines = Number(task.output_lines);
       if (lines > OUTPUT_SLICE) {
         for (let from = 0; from < lines; from += OUTPUT_SLICE)
-          await tasks.deleteOutputRange(task.id, from, from + OUTPUT_SLICE);
+          await history.deleteOutputRange(task.id, from, from + OUTPUT_SLICE);
         continue;
       }
       if (group.length > 0 && groupLines + lines > OUTPUT_SLICE) {
-        await tasks.deleteOutputOfTasks(group);
+        await history.deleteOutputOfTasks(group);
         group = [];
         groupLines = 0;
       }
       group.push(task.id);
       groupLines += lines;
     }
-    await tasks.deleteOutputOfTasks(group);
+    await history.deleteOutputOfTasks(group);
   }
 
   /** Removes one page of candidates, except builds another task still refers to. */
   async function removeBatch(candidates: RetentionCandidate[]): Promise<number> {
     const ids = candidates.map((c) => Number(c.id));
-    const referenced = new Set(await tasks.listBuildsReferencedByOthers(ids));
+    const referenced = new Set(await history.listBuildsReferencedByOthers(ids));
     const doomed = candidates
       .map((c) => ({ id: Number(c.id), output_lines: Number(c.output_lines) }))
       .filter((c) => !referenced.has(c.id));
     await deleteOutput(doomed);
-    return tasks.deleteFinished(doomed.map((c) => c.id));
+    return history.deleteFinished(doomed.map((c) => c.id));
   }
 
   /** Pages through candidates by id, so kept builds are passed over instead of found again. */
@@ -85,16 +85,16 @@ export function createTaskRetention({ config, clock, logger, tasks }: TaskRetent
     let removed = 0;
     if (config.task_retention_days > 0) {
       const before = new Date(clock.now().getTime() - config.task_retention_days * DAY_MS).toISOString();
-      removed += await removeAll((afterId) => tasks.listFinishedEndedBefore(before, afterId, TASK_BATCH));
+      removed += await removeAll((afterId) => history.listFinishedEndedBefore(before, afterId, TASK_BATCH));
     }
     const keep = config.max_tasks_per_template;
     if (keep > 0) {
-      for (const templateId of await tasks.listTemplatesWithMoreFinishedThan(keep)) {
+      for (const templateId of await history.listTemplatesWithMoreFinishedThan(keep)) {
         if (stopped) break;
-        const oldestKept = await tasks.findOldestKeptFinished(templateId, keep);
+        const oldestKept = await history.findOldestKeptFinished(templateId, keep);
         if (oldestKept === undefined) continue;
         removed += await removeAll((afterId) =>
-          tasks.listFinishedOfTemplateBelow(templateId, oldestKept, afterId, TASK_BATCH),
+          history.listFinishedOfTemplateBelow(templateId, oldestKept, afterId, TASK_BATCH),
         );
       }
     }

@@ -11,12 +11,11 @@ import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Database, Db, Dialect } from '../../db/database.ts';
 import { tryUpdate } from '../../db/conditional-write.ts';
 import { retryOnConflict } from '../../db/errors.ts';
-import { deleteLogIndexOfTasks, deleteLogIndexRange } from '../../db/log-search-index.ts';
 import { insertRow } from '../../db/insert.ts';
 import { projectRows } from '../../db/project-rows.ts';
 import { lockForUpdate } from '../../db/row-lock.ts';
 import { addTaskStatCounts } from '../../db/task-stat-counts.ts';
-import { ALL_USERS, countStatDeltas, type CountedTask } from './task-stat-deltas.ts';
+import { ALL_USERS, countStatDeltas } from './task-stat-deltas.ts';
 import { readDayStatusCounts, type DayStatusCounts } from './stats-days.ts';
 import type { QueuedTaskRow, StartedTaskCount, StartedTaskRow, TaskRow } from './tasks.table.ts';
 
@@ -32,12 +31,6 @@ export interface TaskListRow extends TaskRow {
   user_name: string | null;
 }
 
-/** A finished task the retention job may remove, with its log length to delete the log in slices. */
-export interface RetentionCandidate {
-  id: number;
-  output_lines: number;
-}
-
 export interface ActiveTaskRow extends StartedTaskRow {
   runner_name: string | null;
   project_name: string;
@@ -45,28 +38,37 @@ export interface ActiveTaskRow extends StartedTaskRow {
 }
 
 const COUNTED_COLUMNS = ['id', 'project_id', 'template_id', 'user_id', 'created', 'status'] as const;
+type CountedTasksQuery = SelectQueryBuilder<Database, 'task', Pick<TaskRow, (typeof COUNTED_COLUMNS)[number]>>;
+
+/**
+ * Deletes the tasks `narrow` picks (their rows locked for the delete) and takes the finished ones out of the
+ * per-day stats, in one transaction; returns how many went.
+ */
+export async function deleteCountedTasks(
+  db: Db,
+  dialect: Dialect,
+  narrow: (query: CountedTasksQuery) => CountedTasksQuery,
+): Promise<number> {
+  return retryOnConflict(() =>
+    db.transaction().execute(async (trx) => {
+      const doomed = await lockForUpdate(narrow(trx.selectFrom('task').select(COUNTED_COLUMNS)), dialect).execute();
+      if (doomed.length === 0) return 0;
+      const result = await trx
+        .deleteFrom('task')
+        .where(
+          'id',
+          'in',
+          doomed.map((t) => t.id),
+        )
+        .executeTakeFirst();
+      await addTaskStatCounts(trx, dialect, countStatDeltas(doomed.map((task) => ({ task, sign: -1 as const }))));
+      return Number(result.numDeletedRows);
+    }),
+  );
+}
 
 export function createTasksRepository(db: Db, dialect: Dialect) {
   const taskRows = projectRows(db, dialect, 'task');
-  /** Deletes tasks and takes the finished ones out of the per-day stats, in one transaction. */
-  async function deleteCounted(select: (trx: Db) => Promise<(CountedTask & { id: number })[]>): Promise<number> {
-    return retryOnConflict(() =>
-      db.transaction().execute(async (trx) => {
-        const doomed = await select(trx);
-        if (doomed.length === 0) return 0;
-        const result = await trx
-          .deleteFrom('task')
-          .where(
-            'id',
-            'in',
-            doomed.map((t) => t.id),
-          )
-          .executeTakeFirst();
-        await addTaskStatCounts(trx, dialect, countStatDeltas(doomed.map((task) => ({ task, sign: -1 as const }))));
-        return Number(result.numDeletedRows);
-      }),
-    );
-  }
 
   function selectWithTemplate() {
     return db
@@ -340,12 +342,7 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
       await retryOnConflict(() => db.updateTable('task').set(changes).where('id', '=', id).execute());
     },
     async delete(projectId: number, id: number): Promise<void> {
-      await deleteCounted((trx) =>
-        lockForUpdate(
-          trx.selectFrom('task').select(COUNTED_COLUMNS).where('project_id', '=', projectId).where('id', '=', id),
-          dialect,
-        ).execute(),
-      );
+      await deleteCountedTasks(db, dialect, (query) => query.where('project_id', '=', projectId).where('id', '=', id));
     },
     /**
      * Finished tasks of a template created from day `fromDay` to day `toDay` (YYYY-MM-DD, inclusive),
@@ -372,112 +369,6 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
         .groupBy('created_day')
         .execute();
       return rows.map((row) => readDayStatusCounts(row.created_day, row));
-    },
-
-    // History retention (task-retention.ts). Every statement touches finished tasks only and is
-    // idempotent, so several nodes may run the job at once.
-    /** Finished tasks that ended (or, never started, were created) before `before`, in id order from `afterId`. */
-    listFinishedEndedBefore(before: string, afterId: number, limit: number): Promise<RetentionCandidate[]> {
-      return db
-        .selectFrom('task')
-        .select(['id', 'output_lines'])
-        .where('status', 'in', [...FINISHED_TASK_STATUSES])
-        .where((eb) => eb(eb.fn.coalesce('end', 'created'), '<', before))
-        .where('id', '>', afterId)
-        .orderBy('id')
-        .limit(limit)
-        .execute();
-    },
-    /** Templates with more than `keep` finished tasks. */
-    async listTemplatesWithMoreFinishedThan(keep: number): Promise<number[]> {
-      const rows = await db
-        .selectFrom('task')
-        .select('template_id')
-        .where('status', 'in', [...FINISHED_TASK_STATUSES])
-        .groupBy('template_id')
-        .having((eb) => eb.fn.countAll(), '>', keep)
-        .execute();
-      return rows.map((r) => Number(r.template_id));
-    },
-    /** The id of the template's `keep`-th newest finished task: older finished tasks are beyond the limit. */
-    async findOldestKeptFinished(templateId: number, keep: number): Promise<number | undefined> {
-      const row = await db
-        .selectFrom('task')
-        .select('id')
-        .where('template_id', '=', templateId)
-        .where('status', 'in', [...FINISHED_TASK_STATUSES])
-        .orderBy('id', 'desc')
-        .limit(1)
-        .offset(keep - 1)
-        .executeTakeFirst();
-      return row ? Number(row.id) : undefined;
-    },
-    listFinishedOfTemplateBelow(
-      templateId: number,
-      belowId: number,
-      afterId: number,
-      limit: number,
-    ): Promise<RetentionCandidate[]> {
-      return db
-        .selectFrom('task')
-        .select(['id', 'output_lines'])
-        .where('template_id', '=', templateId)
-        .where('status', 'in', [...FINISHED_TASK_STATUSES])
-        .where('id', '<', belowId)
-        .where('id', '>', afterId)
-        .orderBy('id')
-        .limit(limit)
-        .execute();
-    },
-    /** Those of `ids` that a task outside `ids` names as its build. */
-    async listBuildsReferencedByOthers(ids: number[]): Promise<number[]> {
-      if (ids.length === 0) return [];
-      const rows = await db
-        .selectFrom('task')
-        .select('build_task_id')
-        .distinct()
-        .where('build_task_id', 'in', ids)
-        .where('id', 'not in', ids)
-        .execute();
-      return rows.map((r) => Number(r.build_task_id));
-    },
-    async deleteOutputOfTasks(ids: number[]): Promise<void> {
-      if (ids.length === 0) return;
-      await retryOnConflict(() => db.deleteFrom('task_output').where('task_id', 'in', ids).execute());
-      await retryOnConflict(() => deleteLogIndexOfTasks(db, dialect, ids));
-    },
-    /** One slice of a long log, by the (task_id, seq) index, so no single statement removes millions of rows. */
-    async deleteOutputRange(taskId: number, fromSeq: number, toSeq: number): Promise<void> {
-      await retryOnConflict(() =>
-        db
-          .deleteFrom('task_output')
-          .where('task_id', '=', taskId)
-          .where('seq', '>=', fromSeq)
-          .where('seq', '<', toSeq)
-          .execute(),
-      );
-      await retryOnConflict(() => deleteLogIndexRange(db, dialect, taskId, fromSeq, toSeq));
-    },
-    /** Deletes finished tasks (output already gone), detaching the Terraform states they wrote; returns how many went. */
-    async deleteFinished(ids: number[]): Promise<number> {
-      if (ids.length === 0) return 0;
-      await retryOnConflict(() =>
-        db.updateTable('terraform_state').set({ task_id: null }).where('task_id', 'in', ids).execute(),
-      );
-      await retryOnConflict(() => db.deleteFrom('terraform_alias').where('task_id', 'in', ids).execute());
-      // Lines a task could not have written after finishing; this also covers any the slices missed.
-      await retryOnConflict(() => db.deleteFrom('task_output').where('task_id', 'in', ids).execute());
-      await retryOnConflict(() => deleteLogIndexOfTasks(db, dialect, ids));
-      return deleteCounted((trx) =>
-        lockForUpdate(
-          trx
-            .selectFrom('task')
-            .select(COUNTED_COLUMNS)
-            .where('id', 'in', ids)
-            .where('status', 'in', [...FINISHED_TASK_STATUSES]),
-          dialect,
-        ).execute(),
-      );
     },
   };
 }
