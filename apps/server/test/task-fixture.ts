@@ -18,7 +18,7 @@ export interface ProjectFixture {
   commit(files: Record<string, string>, message: string): string;
   /** Creates a template in the project and returns its id. */
   createTemplate(fields: Record<string, unknown>): Promise<number>;
-  /** A template's body as createTemplate sends it: a bash template of the project's repository, with `fields` over it. */
+  /** A template's body as createTemplate sends it: a bash template of the project's repository, `fields` over it. */
   templateBody(fields: Record<string, unknown>): Record<string, unknown>;
   /** Creates a static inventory of this machine (ansible connects locally) and returns its id. */
   createLocalInventory(name?: string): Promise<number>;

@@ -2,7 +2,8 @@ import type { ProjectBackup } from '@gantry/contract';
 import { RUN_ONCE_SCHEDULE_TYPE } from '@gantry/contract';
 import { validationFailed } from '../../errors.ts';
 
-// How a backup's sections read, the same for checking a backup (backup-verify.ts) and for writing it (backup-restore.ts).
+// How a backup's sections read, the same for checking a backup (backup-verify.ts) and for writing it
+// (backup-restore.ts).
 
 type BackupTemplate = ProjectBackup['templates'][number];
 

@@ -45,7 +45,10 @@ export interface RequestCaller {
   integrationId?: number | undefined;
 }
 
-/** What the row keeps: a fixed-size hash of who asked and their key, so two callers' keys never meet; null without a key. */
+/**
+ * What the row keeps: a fixed-size hash of who asked and their key, so two callers' keys never meet; null without
+ * a key.
+ */
 export function hashRequestKey(caller: RequestCaller, key: string | undefined): string | null {
   if (key === undefined) return null;
   const who = caller.integrationId === undefined ? `user ${caller.userId ?? 0}` : `integration ${caller.integrationId}`;
