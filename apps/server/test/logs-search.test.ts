@@ -126,8 +126,8 @@ describe.each(dialects)('search across task logs on %s', (dialect) => {
     expect(second.next_cursor).toBeNull();
   });
 
-  const searchWith = (bounds: { matchLines?: number; indexFirstLines?: number; walkLines?: number }) =>
-    createLogsSearch({ index: createTaskLogIndexRepository(t.runtime.connection.db, dialect), ...bounds });
+  const searchWith = (bounds: Parameters<typeof createLogsSearch>[0]['bounds']) =>
+    createLogsSearch({ index: createTaskLogIndexRepository(t.runtime.connection.db, dialect), bounds });
 
   it("goes on below the index's newest matches by walking the project's tasks when those run out", async () => {
     // Two matching lines from the index: the other project's newest line and the runner's; the rest is walked.

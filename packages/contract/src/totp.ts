@@ -16,13 +16,7 @@ export type UserTotpStatus = z.infer<typeof UserTotpStatus>;
  * A TOTP enrolment, answered once: the otpauth URL holds the secret and the recovery code is
  * shown only here (the server keeps its hash). It is not active until confirmed with a passcode.
  */
-export const UserTotp = z.object({
-  id: Id,
-  created: DateTime,
-  user_id: Id,
-  url: z.string(),
-  recovery_code: z.string().optional(),
-});
+export const UserTotp = UserTotpStatus.extend({ url: z.string(), recovery_code: z.string().optional() });
 export type UserTotp = z.infer<typeof UserTotp>;
 
 export const PASSCODE_MESSAGE = 'Passcode must be 6 digits';

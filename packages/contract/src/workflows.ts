@@ -188,14 +188,9 @@ export const Workflow = WorkflowDefinition.extend({
 });
 export type Workflow = z.output<typeof Workflow>;
 
-export const WorkflowSummary = z.object({
-  id: Id,
-  project_id: Id,
-  name: z.string(),
-  description: z.string(),
-  revision: Id,
+/** A workflow in the project's list: its steps counted, without the rest of its definition. */
+export const WorkflowSummary = Workflow.omit({ variables: true, edges: true, created: true }).extend({
   steps: wireInteger(),
-  updated: DateTime,
 });
 export type WorkflowSummary = z.output<typeof WorkflowSummary>;
 

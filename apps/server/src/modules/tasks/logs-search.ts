@@ -19,36 +19,38 @@ const LINES_READ_PER_TASK = 4 * LOGS_SEARCH_LINES_PER_TASK;
 /** Characters of a line a result shows at most. */
 const SHOWN_CHARS = 2000;
 const DAY_MS = 86_400_000;
-/**
- * Matching lines of the store a page reads from the text index at most, newest first (every project's: the
- * index knows no project). Fewer than this and they are every match below the cursor, so the page is exact;
- * this many and the page goes on below the oldest task they reached by walking the project's tasks.
- */
-const MATCH_LINES = 5_000;
-/**
- * On PostgreSQL and MariaDB, the text index answers a phrase only by reading every line that holds its rarest
- * word (neither can stop at a limit): it is asked only when about this many lines or fewer hold that word.
- */
-const INDEX_FIRST_LINES = 20_000;
-/** Newest index rows read to estimate how many lines hold a word. */
-const SAMPLE_ROWS = 10_000;
-/**
- * Lines of the project's tasks (as the index holds them) a page's walk reads at most before it stops with a
- * cursor: the walk reads tasks newest first, each from its own index rows, so its cost is this bound, not the
- * store's size nor how common the words are.
- */
-const WALK_LINES = 50_000;
-/** Tasks the walk asks the store about in one statement. */
-const WALK_BATCH = 100;
-/** How many tasks' lines a search reads at once. */
-const TASKS_READ_AT_ONCE = 4;
+
+/** How much one page of a search may read: what keeps its cost bounded whatever the store's size. */
+const SEARCH_BOUNDS = {
+  /**
+   * Matching lines of the store a page reads from the text index at most, newest first (every project's: the
+   * index knows no project). Fewer than this and they are every match below the cursor, so the page is exact;
+   * this many and the page goes on below the oldest task they reached by walking the project's tasks.
+   */
+  matchLines: 5_000,
+  /**
+   * On PostgreSQL and MariaDB, the text index answers a phrase only by reading every line that holds its rarest
+   * word (neither can stop at a limit): it is asked only when about this many lines or fewer hold that word.
+   */
+  indexFirstLines: 20_000,
+  /** Newest index rows read to estimate how many lines hold a word. */
+  sampleRows: 10_000,
+  /**
+   * Lines of the project's tasks (as the index holds them) a page's walk reads at most before it stops with a
+   * cursor: the walk reads tasks newest first, each from its own index rows, so its cost is this bound, not the
+   * store's size nor how common the words are.
+   */
+  walkLines: 50_000,
+  /** Tasks the walk asks the store about in one statement. */
+  walkBatch: 100,
+  /** How many tasks' lines a search reads at once. */
+  tasksReadAtOnce: 4,
+};
 
 interface LogsSearchDeps {
   index: TaskLogIndexRepository;
-  /** The bounds above, smaller in tests. */
-  matchLines?: number;
-  indexFirstLines?: number;
-  walkLines?: number;
+  /** Some of the bounds, smaller in tests. */
+  bounds?: Partial<typeof SEARCH_BOUNDS>;
 }
 
 /** The words of a search text as one phrase, or the 400 that says why it cannot be searched. */
@@ -103,15 +105,14 @@ async function readLines(
  * of a page, newest first, then each task's first matching lines with their context. A page reads a bounded
  * amount whatever the store's size and however common the words: the text index's newest matches when that is
  * cheap (a rare word, or SQLite), else (and below the oldest task those matches reached) the project's tasks
- * newest first, each checked on its own lines, up to WALK_LINES lines; a page that stops there is short and
+ * newest first, each checked on its own lines, up to its bound of lines (SEARCH_BOUNDS); a page that stops there is short and
  * its cursor goes on from the last task it checked.
  */
-export function createLogsSearch({
-  index,
-  matchLines = MATCH_LINES,
-  indexFirstLines = INDEX_FIRST_LINES,
-  walkLines = WALK_LINES,
-}: LogsSearchDeps) {
+export function createLogsSearch({ index, bounds }: LogsSearchDeps) {
+  const { matchLines, indexFirstLines, sampleRows, walkLines, walkBatch, tasksReadAtOnce } = {
+    ...SEARCH_BOUNDS,
+    ...bounds,
+  };
   /** Up to `want` matching task ids below `below`, and where the next page starts when the bounds stopped it. */
   async function findTaskIds(
     projectId: number,
@@ -122,7 +123,7 @@ export function createLogsSearch({
   ): Promise<{ ids: number[]; floor: number | undefined }> {
     let ids: number[] = [];
     let from = below;
-    const estimate = await index.estimateLines(phrase, SAMPLE_ROWS);
+    const estimate = await index.estimateLines(phrase, sampleRows);
     if (estimate === undefined || estimate <= indexFirstLines) {
       const matches = await index.listNewestMatches(phrase, below, matchLines);
       ids = await index.listProjectTasksOf(projectId, [...new Set(matches)], filter, want);
@@ -132,7 +133,7 @@ export function createLogsSearch({
     }
     let spent = 0;
     while (ids.length < want) {
-      const batch = await index.listIndexedTasks(projectId, filter, from, WALK_BATCH);
+      const batch = await index.listIndexedTasks(projectId, filter, from, walkBatch);
       if (batch.length === 0) return { ids, floor: undefined };
       const taken: number[] = [];
       for (const task of batch) {
@@ -147,7 +148,7 @@ export function createLogsSearch({
       }
       from = taken.at(-1);
       if (taken.length < batch.length || spent >= walkLines) return { ids, floor: from };
-      if (batch.length < WALK_BATCH) return { ids, floor: undefined };
+      if (batch.length < walkBatch) return { ids, floor: undefined };
     }
     return { ids, floor: undefined };
   }
@@ -163,11 +164,11 @@ export function createLogsSearch({
       // A few tasks' lines at a time: one after the other, a page of 20 tasks was 40 round trips in a
       // row; all at once, one search would hold every connection of the pool.
       const read: ({ task: (typeof found)[number] } & Awaited<ReturnType<typeof readLines>>)[] = [];
-      for (let i = 0; i < found.length; i += TASKS_READ_AT_ONCE)
+      for (let i = 0; i < found.length; i += tasksReadAtOnce)
         read.push(
           ...(await Promise.all(
             found
-              .slice(i, i + TASKS_READ_AT_ONCE)
+              .slice(i, i + tasksReadAtOnce)
               .map(async (task) => ({ task, ...(await readLines(index, Number(task.id), phrase)) })),
           )),
         );
