@@ -3,9 +3,11 @@ import type { Control, FieldPath, FieldValues } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
+import type { InputBaseComponentProps } from '@mui/material/InputBase';
 import TextField from '@mui/material/TextField';
 import type { TextFieldProps } from '@mui/material/TextField';
 import { translateValidationMessage } from '../lib/i18n.ts';
+import { VERBATIM_INPUT } from '../lib/verbatim-input.ts';
 
 export interface FieldProps<TValues extends FieldValues, TOutput> {
   /** The form's control; by default the one of the surrounding form (FormProvider, as in FormDialog). */
@@ -17,6 +19,8 @@ type FormTextFieldProps<TValues extends FieldValues, TOutput> = FieldProps<TValu
   Omit<TextFieldProps, 'name' | 'value' | 'onChange' | 'onBlur' | 'error'> & {
     /** Shows a numeric keyboard on phones; the schema converts and checks the typed text. */
     numeric?: boolean;
+    /** The field holds text a machine reads (VERBATIM_INPUT). */
+    verbatim?: boolean;
   };
 
 /** A text field bound to react-hook-form, showing the translated validation message. */
@@ -24,10 +28,17 @@ export function FormTextField<TValues extends FieldValues, TOutput>({
   control,
   name,
   numeric = false,
+  verbatim = false,
   helperText,
+  slotProps,
   ...props
 }: FormTextFieldProps<TValues, TOutput>) {
   const { t } = useTranslation();
+  const htmlInput: InputBaseComponentProps = {
+    ...(numeric ? { inputMode: 'numeric' } : {}),
+    ...(verbatim ? VERBATIM_INPUT : {}),
+    ...(typeof slotProps?.htmlInput === 'object' ? slotProps.htmlInput : {}),
+  };
   return (
     <Controller
       control={control}
@@ -46,7 +57,7 @@ export function FormTextField<TValues extends FieldValues, TOutput>({
             helperText={
               fieldState.error?.message ? translateValidationMessage(t, fieldState.error.message) : helperText
             }
-            slotProps={numeric ? { htmlInput: { inputMode: 'numeric' } } : props.slotProps}
+            slotProps={{ ...slotProps, htmlInput }}
             fullWidth
           />
         );

@@ -9,6 +9,7 @@ import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { VERBATIM_INPUT } from '../lib/verbatim-input.ts';
 
 /** The entries a list editor hands over: trimmed, without blanks. */
 export function cleanStringList(values: readonly string[]): string[] {
@@ -73,7 +74,7 @@ export function StringListEditor({
                 }
               }}
               slotProps={{
-                htmlInput: { 'aria-label': itemLabel(index), spellCheck: false, style: { fontFamily: 'monospace' } },
+                htmlInput: { 'aria-label': itemLabel(index), ...VERBATIM_INPUT, style: { fontFamily: 'monospace' } },
               }}
               fullWidth
             />

@@ -47,11 +47,18 @@ export function AppDialog({ open, app, onClose }: AppDialogProps) {
           disabled={!isNew}
           autoFocus={isNew}
           helperText={t('apps.idHint')}
+          verbatim
         />
         <FormTextField name="title" label={t('apps.appTitle')} autoFocus={!isNew} />
       </Stack>
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
-        <FormTextField name="icon" label={t('apps.icon')} placeholder="language-ruby" helperText={t('apps.iconHint')} />
+        <FormTextField
+          name="icon"
+          label={t('apps.icon')}
+          placeholder="language-ruby"
+          helperText={t('apps.iconHint')}
+          verbatim
+        />
         <AppIcon
           app={{
             id: String(id ?? ''),
@@ -64,8 +71,8 @@ export function AppDialog({ open, app, onClose }: AppDialogProps) {
         />
       </Stack>
       <Stack direction="row" spacing={2}>
-        <FormTextField name="color" label={t('apps.color')} placeholder="#cc342d" />
-        <FormTextField name="dark_color" label={t('apps.darkColor')} placeholder="#ff6b6b" />
+        <FormTextField name="color" label={t('apps.color')} placeholder="#cc342d" verbatim />
+        <FormTextField name="dark_color" label={t('apps.darkColor')} placeholder="#ff6b6b" verbatim />
       </Stack>
       <Stack direction="row" spacing={2}>
         <FormTextField
@@ -73,7 +80,7 @@ export function AppDialog({ open, app, onClose }: AppDialogProps) {
           label={t('apps.path')}
           placeholder="/usr/bin/ruby"
           helperText={t('apps.pathHint')}
-          slotProps={{ htmlInput: { spellCheck: false } }}
+          verbatim
         />
         <FormTextField
           name="priority"

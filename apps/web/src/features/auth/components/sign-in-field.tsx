@@ -4,6 +4,7 @@ import FormControl from '@mui/material/FormControl';
 import FormHelperText from '@mui/material/FormHelperText';
 import InputLabel from '@mui/material/InputLabel';
 import OutlinedInput from '@mui/material/OutlinedInput';
+import { VERBATIM_INPUT } from '../../../lib/verbatim-input.ts';
 
 interface SignInFieldProps {
   name: string;
@@ -47,6 +48,8 @@ export function SignInField({
         label={label}
         type={type}
         autoComplete={autoComplete}
+        // A login is typed as it is; a password field neither spell-checks nor capitalises anyway.
+        inputProps={type === 'text' ? VERBATIM_INPUT : undefined}
         autoFocus={autoFocus}
         value={value}
         onChange={(event: ChangeEvent<HTMLInputElement>) => onChange(event.target.value)}

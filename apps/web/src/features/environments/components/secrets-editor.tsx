@@ -9,6 +9,7 @@ import Typography from '@mui/material/Typography';
 import type { SecretRow } from './environment-form.ts';
 import { AddRowButton } from '../../../components/list-row-buttons.tsx';
 import { TooltipIconButton } from '../../../components/tooltip-icon-button.tsx';
+import { VERBATIM_INPUT } from '../../../lib/verbatim-input.ts';
 
 interface SecretsEditorProps {
   rows: readonly SecretRow[];
@@ -75,7 +76,7 @@ export function SecretsEditor({ rows, onChange, error }: SecretsEditorProps) {
                   onChange={(event) => update(row.key, { name: event.target.value })}
                   placeholder={row.type === 'env' ? 'API_TOKEN' : 'api_token'}
                   error={Boolean(error) && row.name.trim() === ''}
-                  slotProps={{ htmlInput: { 'aria-label': t('environments.secretName'), spellCheck: false } }}
+                  slotProps={{ htmlInput: { 'aria-label': t('environments.secretName'), ...VERBATIM_INPUT } }}
                   sx={{ flex: 1, minWidth: 120, '& input': { fontFamily: 'monospace', fontSize: 13 } }}
                 />
                 <TextField

@@ -13,6 +13,7 @@ import { AddRowButton, RemoveRowButton } from '../../../components/list-row-butt
 import { translateValidationMessage } from '../../../lib/i18n.ts';
 import { fromVariableRows, toVariableRows } from './environment-form.ts';
 import type { VariableRow } from './environment-form.ts';
+import { VERBATIM_INPUT } from '../../../lib/verbatim-input.ts';
 
 type Mode = 'table' | 'json';
 
@@ -45,7 +46,7 @@ function CellField({ value, placeholder, label, onChange, flex }: CellFieldProps
       value={value}
       placeholder={placeholder}
       onChange={(event) => onChange(event.target.value)}
-      slotProps={{ htmlInput: { 'aria-label': label, spellCheck: false } }}
+      slotProps={{ htmlInput: { 'aria-label': label, ...VERBATIM_INPUT } }}
       sx={{ flex, '& input': { fontFamily: 'monospace', fontSize: 13 } }}
     />
   );
@@ -117,7 +118,7 @@ function VariablesEditor({ label, value, onChange, error, namePlaceholder, id }:
           error={Boolean(error)}
           placeholder="{}"
           slotProps={{
-            htmlInput: { 'aria-label': label, spellCheck: false, style: { fontFamily: 'monospace', fontSize: 13 } },
+            htmlInput: { 'aria-label': label, ...VERBATIM_INPUT, style: { fontFamily: 'monospace', fontSize: 13 } },
           }}
         />
       ) : rows === null ? (

@@ -37,13 +37,7 @@ export function ExtractValueDialog({
 
   return (
     <RequestRuleDialog {...dialogProps} part="value">
-      <FormTextField
-        name="variable"
-        label={t('integrations.variable')}
-        required
-        placeholder="REPOSITORY"
-        slotProps={{ htmlInput: { spellCheck: false } }}
-      />
+      <FormTextField name="variable" label={t('integrations.variable')} required placeholder="REPOSITORY" verbatim />
       <FormSelectField
         name="variable_type"
         label={t('integrations.variableType')}

@@ -80,7 +80,7 @@ export function IntegrationDialog({ open, projectId, integration, onClose }: Int
           label={t('integrations.authHeader')}
           required
           placeholder={method === 'token' ? 'X-Auth-Token' : 'X-Signature'}
-          slotProps={{ htmlInput: { spellCheck: false } }}
+          verbatim
         />
       ) : null}
       {authMethodNeedsSecret(method) ? (

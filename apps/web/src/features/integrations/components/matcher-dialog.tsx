@@ -42,13 +42,7 @@ export function MatcherDialog({
         required
         options={MATCH_METHODS.map((method) => ({ value: method, label: t(`integrations.methods.${method}`) }))}
       />
-      <FormTextField
-        name="value"
-        label={t('integrations.value')}
-        required
-        placeholder="refs/heads/main"
-        slotProps={{ htmlInput: { spellCheck: false } }}
-      />
+      <FormTextField name="value" label={t('integrations.value')} required placeholder="refs/heads/main" verbatim />
     </RequestRuleDialog>
   );
 }

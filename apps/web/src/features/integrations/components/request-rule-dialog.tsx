@@ -86,7 +86,7 @@ function RequestPartFields({ part }: { part: IntegrationPart }) {
           label={source === 'header' ? t('integrations.headerName') : t('integrations.jsonPath')}
           required
           placeholder={source === 'header' ? 'X-GitHub-Event' : jsonPathPlaceholder}
-          slotProps={{ htmlInput: { spellCheck: false } }}
+          verbatim
         />
       ) : null}
     </>

@@ -90,7 +90,7 @@ export function InventoryDialog({ open, projectId, item: inventory, onClose }: I
             required
             placeholder="inventories/production.ini"
             helperText={t('inventories.pathHint')}
-            slotProps={{ htmlInput: { spellCheck: false } }}
+            verbatim
           />
           <FormSelectField
             name="repository_id"
@@ -114,7 +114,8 @@ export function InventoryDialog({ open, projectId, item: inventory, onClose }: I
               ? 'all:\n  hosts:\n    web1.example.com:'
               : '[web]\nweb1.example.com\nweb2.example.com'
           }
-          slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: 'monospace', fontSize: 13 } } }}
+          verbatim
+          slotProps={{ htmlInput: { style: { fontFamily: 'monospace', fontSize: 13 } } }}
         />
       )}
     </FormDialog>

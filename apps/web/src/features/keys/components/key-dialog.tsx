@@ -68,6 +68,7 @@ export function KeyDialog({ open, projectId, item: accessKey, onClose }: ItemDia
             label={t('keys.login')}
             helperText={t('keys.loginOptional')}
             autoComplete="off"
+            verbatim
           />
           <FormTextField
             name="ssh.passphrase"
@@ -83,7 +84,8 @@ export function KeyDialog({ open, projectId, item: accessKey, onClose }: ItemDia
             minRows={4}
             maxRows={12}
             placeholder="-----BEGIN OPENSSH PRIVATE KEY-----"
-            slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: 'monospace', fontSize: 13 } } }}
+            verbatim
+            slotProps={{ htmlInput: { style: { fontFamily: 'monospace', fontSize: 13 } } }}
           />
         </>
       ) : null}
@@ -92,7 +94,7 @@ export function KeyDialog({ open, projectId, item: accessKey, onClose }: ItemDia
       ) : null}
       {type === 'login_password' && secretsEditable ? (
         <>
-          <FormTextField name="login_password.login" label={t('keys.login')} autoComplete="off" />
+          <FormTextField name="login_password.login" label={t('keys.login')} autoComplete="off" verbatim />
           <FormTextField
             name="login_password.password"
             label={t('keys.password')}

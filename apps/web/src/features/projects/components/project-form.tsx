@@ -77,6 +77,7 @@ export function ProjectForm({
               name="alert_chat"
               label={t('projects.form.alertChat')}
               helperText={t('projects.form.alertChatHint')}
+              verbatim
               sx={{ flex: 1 }}
             />
           </Stack>

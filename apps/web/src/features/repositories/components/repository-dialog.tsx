@@ -72,10 +72,12 @@ export function RepositoryDialog({ open, projectId, item: repository, onClose }:
           required
           placeholder="git@github.com:org/repo.git"
           helperText={t('repositories.urlHint')}
-          slotProps={{ htmlInput: { spellCheck: false } }}
+          verbatim
         />
       </Stack>
-      {local ? null : <FormTextField name="git_branch" label={t('repositories.branch')} required placeholder="main" />}
+      {local ? null : (
+        <FormTextField name="git_branch" label={t('repositories.branch')} required placeholder="main" verbatim />
+      )}
       <FormSelectField
         name="ssh_key_id"
         label={t('repositories.accessKey')}

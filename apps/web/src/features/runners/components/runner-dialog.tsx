@@ -45,6 +45,7 @@ export function RunnerDialog({ open, scope, runner, onClose, onCreated }: Runner
         name="webhook"
         label={t('runners.webhook')}
         placeholder="https://"
+        verbatim
         helperText={t('runners.webhookHint')}
       />
       <FormTextField

@@ -124,7 +124,8 @@ export function CronBuilder({ setValue, fields }: CronBuilderProps) {
           required
           placeholder="* * * * *"
           helperText={t('schedules.cronHint')}
-          slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: 'monospace' } } }}
+          verbatim
+          slotProps={{ htmlInput: { style: { fontFamily: 'monospace' } } }}
         />
       ) : (
         <>

@@ -7,6 +7,7 @@ import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { VERBATIM_INPUT } from '../../../lib/verbatim-input.ts';
 
 interface ArgsEditorProps {
   label: string;
@@ -88,7 +89,7 @@ export function ArgsEditor({ label, value, onChange, helperText, disabled = fals
               commit();
             }
           }}
-          slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: 'monospace' } } }}
+          slotProps={{ htmlInput: { ...VERBATIM_INPUT, style: { fontFamily: 'monospace' } } }}
         />
         <IconButton
           onClick={commit}

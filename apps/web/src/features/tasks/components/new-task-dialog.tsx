@@ -271,7 +271,9 @@ function NewTaskForm({ projectId, template, source, onClose, onCreated }: NewTas
         />
       ))}
 
-      {template.allow_override_branch_in_task ? <FormTextField name="git_branch" label={t('newTask.branch')} /> : null}
+      {template.allow_override_branch_in_task ? (
+        <FormTextField name="git_branch" label={t('newTask.branch')} verbatim />
+      ) : null}
 
       {paramNames.length > 0 ? (
         <FormGroup row sx={{ columnGap: 2 }}>

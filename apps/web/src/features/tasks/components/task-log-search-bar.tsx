@@ -14,6 +14,7 @@ import { TooltipIconButton } from '../../../components/tooltip-icon-button.tsx';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { taskLogSearchQuery } from '../api/tasks-queries.ts';
 import type { LogSearch } from '../api/tasks-queries.ts';
+import { VERBATIM_INPUT } from '../../../lib/verbatim-input.ts';
 
 const NO_LINES: readonly number[] = [];
 
@@ -135,7 +136,7 @@ export function TaskLogSearchBar({ projectId, taskId, refreshMs, onResults, onCl
         value={text}
         onChange={(event) => setText(event.target.value)}
         placeholder={t('taskLog.searchPlaceholder')}
-        inputProps={{ 'aria-label': t('taskLog.search'), maxLength: 500, spellCheck: false }}
+        inputProps={{ 'aria-label': t('taskLog.search'), maxLength: 500, ...VERBATIM_INPUT }}
         sx={{ flex: 1, minWidth: 0, fontFamily: 'monospace', fontSize: 14 }}
       />
       <Typography

@@ -14,6 +14,7 @@ import type { SurveyVarType } from '@gantry/contract';
 import { AddRowButton, RemoveRowButton } from '../../../components/list-row-buttons.tsx';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormCheckbox, FormTextField } from '../../../components/form-fields.tsx';
+import { VERBATIM_INPUT } from '../../../lib/verbatim-input.ts';
 import { FormSelectField } from '../../../components/form-select-field.tsx';
 import { getFirstErrorMessage, getListErrorMessage } from '../../../lib/form-errors.ts';
 import { translateValidationMessage } from '../../../lib/i18n.ts';
@@ -44,11 +45,12 @@ interface EnumValueFieldProps {
   /** The accessible name ("Value 2"): the row has no room for a visible label. */
   label: string;
   placeholder: string;
-  spellCheck?: boolean;
+  /** The field holds a value a machine reads (VERBATIM_INPUT). */
+  verbatim?: boolean;
 }
 
 /** A name or a value of an enum's row: marked when it breaks a rule, whose message shows under the list. */
-function EnumValueField({ name, label, placeholder, spellCheck }: EnumValueFieldProps) {
+function EnumValueField({ name, label, placeholder, verbatim = false }: EnumValueFieldProps) {
   return (
     <Controller
       name={name}
@@ -59,7 +61,7 @@ function EnumValueField({ name, label, placeholder, spellCheck }: EnumValueField
           onChange={input.onChange}
           error={fieldState.error !== undefined}
           placeholder={placeholder}
-          slotProps={{ htmlInput: { 'aria-label': label, spellCheck } }}
+          slotProps={{ htmlInput: { 'aria-label': label, ...(verbatim ? VERBATIM_INPUT : {}) } }}
           sx={{ flex: 1 }}
         />
       )}
@@ -123,7 +125,7 @@ export function SurveyVarDialog({ open, variable, onSave, onClose }: SurveyVarDi
           label={t('templates.survey.name')}
           required
           helperText={t('templates.survey.nameHint')}
-          slotProps={{ htmlInput: { spellCheck: false } }}
+          verbatim
         />
       </Stack>
       <FormTextField name="description" label={t('templates.survey.description')} multiline minRows={2} />
@@ -154,7 +156,7 @@ export function SurveyVarDialog({ open, variable, onSave, onClose }: SurveyVarDi
                   name={`values.${index}.value`}
                   label={t('templates.survey.valueN', { n: index + 1 })}
                   placeholder={t('templates.survey.value')}
-                  spellCheck={false}
+                  verbatim
                 />
                 <RemoveRowButton
                   label={t('templates.survey.removeValue', { n: index + 1 })}

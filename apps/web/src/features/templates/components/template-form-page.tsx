@@ -291,7 +291,7 @@ function TemplateForm({ projectId, viewId, template, app: appFromUrl, backTo }: 
                   required={kind !== 'subdirectory'}
                   placeholder={PLAYBOOK_PLACEHOLDERS[kind]}
                   helperText={t(`templates.form.${kind}Hint`)}
-                  slotProps={{ htmlInput: { spellCheck: false } }}
+                  verbatim
                 />
                 {appNeedsInventory(app) ? (
                   <FormSelectField
@@ -328,6 +328,7 @@ function TemplateForm({ projectId, viewId, template, app: appFromUrl, backTo }: 
                     required
                     placeholder="0.0.0"
                     helperText={t('templates.form.startVersionHint')}
+                    verbatim
                   />
                 ) : null}
                 {type === 'deploy' ? (

@@ -66,7 +66,8 @@ export function VaultsEditor({ errors, keys }: VaultsEditorProps) {
                 label={t('templates.vaults.name')}
                 placeholder={t('templates.vaults.default')}
                 helperText={t('templates.vaults.nameHint')}
-                slotProps={{ inputLabel: { shrink: true }, htmlInput: { spellCheck: false } }}
+                verbatim
+                slotProps={{ inputLabel: { shrink: true } }}
                 sx={{ gridColumn: 1, gridRow: 1 }}
               />
               <FormSelectField
@@ -98,7 +99,7 @@ export function VaultsEditor({ errors, keys }: VaultsEditorProps) {
                       label={t('templates.vaults.script')}
                       placeholder="scripts/vault-client.py"
                       helperText={t('templates.vaults.scriptHint')}
-                      slotProps={{ htmlInput: { spellCheck: false } }}
+                      verbatim
                       sx={VAULT_SECRET_CELL}
                     />
                   )

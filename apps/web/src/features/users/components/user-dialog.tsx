@@ -100,7 +100,7 @@ export function UserDialog({ open, user, viewerIsAdmin, isSelf, title, onClose }
   return (
     <FormDialog {...dialogProps} title={title ?? dialogProps.title}>
       <FormTextField name="name" label={t('users.name')} required autoComplete="name" />
-      <FormTextField name="username" label={t('users.username')} required autoComplete="username" />
+      <FormTextField name="username" label={t('users.username')} required autoComplete="username" verbatim />
       <FormTextField
         name="email"
         label={t('users.email')}
