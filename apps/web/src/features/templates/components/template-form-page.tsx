@@ -22,7 +22,6 @@ import { FormSelectField, namedOptions } from '../../../components/form-select-f
 import { Page } from '../../../components/page.tsx';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
-import { StringListEditor } from '../../../components/string-list-editor.tsx';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { getFirstErrorMessage } from '../../../lib/form-errors.ts';
 import { translateValidationMessage } from '../../../lib/i18n.ts';
@@ -44,19 +43,16 @@ import { applyCronCheckChange, checkCron, templateSchedulesQuery } from '../api/
 import { getCronCheckDefaults, getCronCheckTarget, planCronCheck, validateCronCheck } from './template-cron-check.ts';
 import type { CronCheckFields } from './template-cron-check.ts';
 import { TemplateCronCheckSection } from './template-cron-check-section.tsx';
-import { SurveyVarsEditor } from './survey-vars-editor.tsx';
 import {
   TEMPLATE_TYPES,
   TemplateFormSchema,
-  appUsesVaults,
   getPlaybookKind,
   getTemplateFormDefaults,
   toTemplateBody,
 } from './template-form.ts';
 import type { TemplateFormFields } from './template-form.ts';
 import { TYPE_LABEL_KEYS, toViewId } from './template-helpers.ts';
-import { VaultsEditor } from './vaults-editor.tsx';
-import { ApprovalEditor } from './approval-editor.tsx';
+import { TemplateRunSettings } from './template-run-settings.tsx';
 import { SubmitButton } from '../../../components/submit-button.tsx';
 import { paths } from '../../../lib/paths.ts';
 
@@ -354,53 +350,12 @@ function TemplateForm({ projectId, viewId, template, app: appFromUrl, backTo }: 
                   />
                 )}
               </Stack>
-              <Stack spacing={3}>
-                <Controller
-                  name="survey_vars"
-                  render={({ field }) => <SurveyVarsEditor value={field.value} onChange={field.onChange} />}
-                />
-                {appUsesVaults(app) ? (
-                  <VaultsEditor errors={form.formState.errors.vaults} keys={keys.data ?? []} />
-                ) : null}
-                <Controller
-                  name="arguments"
-                  render={({ field }) => (
-                    <StringListEditor
-                      label={t('templates.form.cliArgs')}
-                      values={field.value}
-                      onChange={field.onChange}
-                      addLabel={t('templates.form.addArg')}
-                      itemLabel={(index) => t('templates.form.argN', { n: index + 1 })}
-                      placeholder="--verbose"
-                      helperText={t('templates.form.cliArgsHint')}
-                    />
-                  )}
-                />
-                <Controller
-                  name="approval"
-                  render={({ field }) => (
-                    <ApprovalEditor
-                      projectId={projectId}
-                      value={field.value}
-                      onChange={field.onChange}
-                      error={approvalError && translateValidationMessage(t, approvalError)}
-                    />
-                  )}
-                />
-                <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-                  <FormTextField
-                    name="retries"
-                    label={t('templates.form.retries')}
-                    helperText={t('templates.form.retriesHint')}
-                  />
-                  <FormTextField name="retry_delay_seconds" label={t('templates.form.retryDelay')} />
-                </Stack>
-                <Stack>
-                  <FormCheckbox name="allow_override_args_in_task" label={t('templates.form.allowOverrideArgs')} />
-                  <FormCheckbox name="allow_parallel_tasks" label={t('templates.form.allowParallel')} />
-                  <FormCheckbox name="suppress_success_alerts" label={t('templates.form.suppressSuccessAlerts')} />
-                </Stack>
-              </Stack>
+              <TemplateRunSettings
+                projectId={projectId}
+                app={app}
+                keys={keys.data ?? []}
+                approvalError={approvalError && translateValidationMessage(t, approvalError)}
+              />
             </Box>
           </Box>
           <Divider />
