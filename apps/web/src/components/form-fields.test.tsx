@@ -16,7 +16,7 @@ const attributesOf = (label: string) => {
 };
 
 describe('a text field of a form', () => {
-  it('leaves text a machine reads as typed: no spell check, capitals nor corrections, and keeps its own input props', () => {
+  it('leaves machine text as typed: no spell check, capitals nor corrections; keeps its own input props', () => {
     renderWithProviders(
       <InForm>
         <FormTextField

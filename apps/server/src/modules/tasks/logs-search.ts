@@ -105,8 +105,8 @@ async function readLines(
  * of a page, newest first, then each task's first matching lines with their context. A page reads a bounded
  * amount whatever the store's size and however common the words: the text index's newest matches when that is
  * cheap (a rare word, or SQLite), else (and below the oldest task those matches reached) the project's tasks
- * newest first, each checked on its own lines, up to its bound of lines (SEARCH_BOUNDS); a page that stops there is short and
- * its cursor goes on from the last task it checked.
+ * newest first, each checked on its own lines, up to SEARCH_BOUNDS.walkLines lines; a page that stops there is
+ * short and its cursor goes on from the last task it checked.
  */
 export function createLogsSearch({ index, bounds }: LogsSearchDeps) {
   const { matchLines, indexFirstLines, sampleRows, walkLines, walkBatch, tasksReadAtOnce } = {
