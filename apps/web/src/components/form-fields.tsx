@@ -16,7 +16,9 @@ export interface FieldProps<TValues extends FieldValues, TOutput> {
 }
 
 type FormTextFieldProps<TValues extends FieldValues, TOutput> = FieldProps<TValues, TOutput> &
-  Omit<TextFieldProps, 'name' | 'value' | 'onChange' | 'onBlur' | 'error'> & {
+  Omit<TextFieldProps, 'name' | 'value' | 'onChange' | 'onBlur' | 'error' | 'slotProps'> & {
+    /** As TextField's, with the input's attributes as a plain object, merged with `numeric` and `verbatim`. */
+    slotProps?: Omit<NonNullable<TextFieldProps['slotProps']>, 'htmlInput'> & { htmlInput?: InputBaseComponentProps };
     /** Shows a numeric keyboard on phones; the schema converts and checks the typed text. */
     numeric?: boolean;
     /** The field holds text a machine reads (VERBATIM_INPUT). */
@@ -37,7 +39,7 @@ export function FormTextField<TValues extends FieldValues, TOutput>({
   const htmlInput: InputBaseComponentProps = {
     ...(numeric ? { inputMode: 'numeric' } : {}),
     ...(verbatim ? VERBATIM_INPUT : {}),
-    ...(typeof slotProps?.htmlInput === 'object' ? slotProps.htmlInput : {}),
+    ...slotProps?.htmlInput,
   };
   return (
     <Controller

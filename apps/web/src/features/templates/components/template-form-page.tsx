@@ -163,7 +163,6 @@ function TemplateForm({ projectId, viewId, template, app: appFromUrl, backTo }: 
   const loadError = [apps, inventories, repositories, environments, views, templates, keys, schedules].find(
     (query) => query.error,
   )?.error;
-  const approvalError = getFirstErrorMessage(form.formState.errors.approval);
   const unshownError = getFirstErrorMessage(
     Object.entries(form.formState.errors).filter(([field]) => !FIELDS_WITH_MESSAGES.has(field)),
   );
@@ -350,12 +349,7 @@ function TemplateForm({ projectId, viewId, template, app: appFromUrl, backTo }: 
                   />
                 )}
               </Stack>
-              <TemplateRunSettings
-                projectId={projectId}
-                app={app}
-                keys={keys.data ?? []}
-                approvalError={approvalError && translateValidationMessage(t, approvalError)}
-              />
+              <TemplateRunSettings projectId={projectId} app={app} keys={keys.data ?? []} />
             </Box>
           </Box>
           <Divider />

@@ -4,6 +4,8 @@ import Stack from '@mui/material/Stack';
 import type { AccessKey } from '@gantry/contract';
 import { FormCheckbox, FormTextField } from '../../../components/form-fields.tsx';
 import { StringListEditor } from '../../../components/string-list-editor.tsx';
+import { getFirstErrorMessage } from '../../../lib/form-errors.ts';
+import { translateValidationMessage } from '../../../lib/i18n.ts';
 import { ApprovalEditor } from './approval-editor.tsx';
 import { SurveyVarsEditor } from './survey-vars-editor.tsx';
 import { appUsesVaults } from './template-form.ts';
@@ -15,14 +17,13 @@ interface TemplateRunSettingsProps {
   app: string;
   /** The project's keys, for the vault passwords. */
   keys: AccessKey[];
-  /** The approval rule's message, translated; the editor shows it under the rule. */
-  approvalError: string | undefined;
 }
 
 /** The template form's second column: what a task of the template asks and how it runs (within the form's context). */
-export function TemplateRunSettings({ projectId, app, keys, approvalError }: TemplateRunSettingsProps) {
+export function TemplateRunSettings({ projectId, app, keys }: TemplateRunSettingsProps) {
   const { t } = useTranslation();
   const { errors } = useFormState<TemplateFormFields>();
+  const approvalError = getFirstErrorMessage(errors.approval);
   return (
     <Stack spacing={3}>
       <Controller
@@ -47,7 +48,12 @@ export function TemplateRunSettings({ projectId, app, keys, approvalError }: Tem
       <Controller
         name="approval"
         render={({ field }) => (
-          <ApprovalEditor projectId={projectId} value={field.value} onChange={field.onChange} error={approvalError} />
+          <ApprovalEditor
+            projectId={projectId}
+            value={field.value}
+            onChange={field.onChange}
+            error={approvalError && translateValidationMessage(t, approvalError)}
+          />
         )}
       />
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
