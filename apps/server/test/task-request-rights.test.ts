@@ -130,11 +130,25 @@ describe.each(dialects)('task request rights on %s', (dialect) => {
       { limit: 'web:&@hosts.txt' },
       { params: { limit: ['web1', '!@/etc/passwd'] } },
       { arguments: JSON.stringify(['--limit', '@/etc/passwd']) },
-      { arguments: JSON.stringify(['--lim=web,@/etc/passwd']) },
       { arguments: JSON.stringify(['-l@/etc/passwd']) },
+      { arguments: JSON.stringify(['-l=@/etc/passwd']) },
       { arguments: JSON.stringify(['-vl', 'web:@../../secret']) },
     ])
       await expectRefused(runner, ansibleTemplate, body, /cannot read hosts from a file/);
+    // Ansible strips \x1c-\x1f from a pattern as white space: a pattern holding a control character is refused.
+    for (const body of [
+      { limit: '\u001f@/etc/passwd' },
+      { params: { limit: ['\u001e@/etc/passwd'] } },
+      { arguments: JSON.stringify(['--limit', '\u001d@/etc/passwd']) },
+    ])
+      await expectRefused(runner, ansibleTemplate, body, /control characters/);
+    // An abbreviation argparse would expand is not guessed at: options are spelled in full.
+    await expectRefused(
+      runner,
+      ansibleTemplate,
+      { arguments: JSON.stringify(['--lim=web,@/etc/passwd']) },
+      /--lim is not one a task may pass/,
+    );
     await expectAccepted(runner, ansibleTemplate, { limit: 'web1,!db*:&prod', params: { limit: ['web2'] } });
     await expectAccepted(runner, ansibleTemplate, { arguments: JSON.stringify(['--limit', 'user@host']) });
     await expectAccepted(cookies.manager, ansibleTemplate, { limit: '@hosts.txt' });
@@ -237,6 +251,13 @@ describe.each(dialects)('task request rights on %s', (dialect) => {
         /--ssh-common-args/,
       );
       await expectRefused(as, ansibleTemplate, { arguments: JSON.stringify(['-vclocal']) }, /-c/);
+      // A password file that is executable is run: each alias of these options names a program.
+      await expectRefused(
+        as,
+        ansibleTemplate,
+        { arguments: JSON.stringify(['--vault-pass-file=~bin/id']) },
+        /--vault-pass-file cannot be passed/,
+      );
     }
     await expectAccepted(cookies.runner, ansibleTemplate, { arguments: JSON.stringify(['--become', '-v', '--check']) });
   });
@@ -249,6 +270,20 @@ describe.each(dialects)('task request rights on %s', (dialect) => {
         error: 'Survey variable "token" is a secret: send it in "secret", not in "environment"',
         code: expect.any(String),
       });
+    }
+  });
+
+  it('lets a task runner pass terraform, tofu and pulumi only options that never name a file', async () => {
+    for (const [app, refused, accepted] of [
+      ['terraform', ['-var-file=/etc/passwd', '-out=/tmp/gantry-written'], ['-target=null_resource.web']],
+      ['tofu', ['-state=/tmp/gantry-state', 'other-dir'], ['-refresh=false', '-parallelism=2']],
+      ['pulumi', ['--show-secrets', '--cwd=/'], ['--target', 'urn:pulumi:dev::web::x', '--diff']],
+    ] as const) {
+      const templateId = await p.createTemplate({ app, playbook: '', allow_override_args_in_task: true });
+      for (const arg of refused)
+        await expectRefused(cookies.runner, templateId, { arguments: JSON.stringify([arg]) }, arg.split('=')[0] ?? arg);
+      await expectAccepted(cookies.runner, templateId, { arguments: JSON.stringify(accepted) });
+      await expectAccepted(cookies.manager, templateId, { arguments: JSON.stringify(refused) });
     }
   });
 

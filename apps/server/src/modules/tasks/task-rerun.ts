@@ -1,7 +1,7 @@
 import type { Task } from '@gantry/contract';
 import { badRequest, notFound, validationFailed } from '../../errors.ts';
 import type { CreateTaskInput, TaskOrigin } from './task-creation.ts';
-import { isExactHostName } from './task-request-rules.ts';
+import { isExactHostName } from './ansible-values.ts';
 import type { TasksRepository } from './tasks.repository.ts';
 
 /** The failed hosts a rerun names at most: ansible's whole limit stays one short argument. */
