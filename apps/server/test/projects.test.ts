@@ -228,4 +228,35 @@ describe.each(dialects)('projects and team on %s', (dialect) => {
     }[];
     expect(mine.every((e) => e.project_id === null || e.project_id === id)).toBe(true);
   });
+
+  it('shows events of no project only to administrators, or to the user who did them or whom they are about', async () => {
+    const vera = await t.createUser('vera');
+    const otto = await t.createUser('otto');
+    const secret = await createProject('Acquisition of Initech');
+    expect((await t.request('DELETE', `/api/project/${secret}`, { as: t.adminCookie })).status).toBe(204);
+    const runner = await t.request('POST', '/api/runners', {
+      as: t.adminCookie,
+      body: { name: 'dmz runner', webhook: '', max_parallel_tasks: 1, active: true },
+    });
+    expect(runner.status).toBe(201);
+    const read = async (cookie: string) =>
+      ((await t.request('GET', '/api/events/last', { as: cookie })).body as { description: string }[]).map(
+        (e) => e.description,
+      );
+    const admin = await read(t.adminCookie);
+    expect(admin).toEqual(
+      expect.arrayContaining([
+        'Project Acquisition of Initech deleted',
+        expect.stringMatching(/dmz runner/),
+        'User vera created',
+        'User otto created',
+      ]),
+    );
+    const seenByVera = await read(vera.cookie);
+    expect(seenByVera).toContain('User vera created');
+    expect(seenByVera.filter((d) => /Initech|dmz runner|User otto/.test(d))).toEqual([]);
+    expect((await t.request('GET', '/api/events', { as: otto.cookie })).body).not.toEqual(
+      expect.arrayContaining([expect.objectContaining({ description: 'User vera created' })]),
+    );
+  });
 });

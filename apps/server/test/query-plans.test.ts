@@ -161,7 +161,8 @@ describe.each(dialects)('query plans of the growing tables on %s', (dialect) => 
     await hosts.listTaskTimes(projectId, [newest.id]);
     await hosts.listFailedHosts(newest.id);
     await events.listForProject(projectId, 200);
-    await events.listForUser(year.userIds[0]!, 200);
+    await events.listForUser({ id: year.userIds[0]!, admin: false }, 200);
+    await events.listForUser({ id: year.userIds[0]!, admin: true }, 200);
     // Search across tasks: the estimate, the index's newest matches, the walk of the project's tasks, the lines.
     const logIndex = createTaskLogIndexRepository(recorder.db, dialect);
     await logIndex.estimateLines('example test', 10_000);

@@ -1,6 +1,31 @@
 import type { Event } from '@gantry/contract';
-import type { Db } from '../../db/database.ts';
+import type { ExpressionBuilder } from 'kysely';
+import type { Database, Db } from '../../db/database.ts';
 import type { EventRow } from './events.table.ts';
+
+/** Who reads the events of their projects and of no project. */
+export interface EventReader {
+  id: number;
+  admin: boolean;
+}
+
+/**
+ * Events of no project that a user may read. They tell of accounts, global runners and deleted
+ * projects: an administrator reads them all, anyone else only what they did or what was done to them.
+ */
+function projectlessFor(reader: EventReader) {
+  return (eb: ExpressionBuilder<Database, 'event'>) => {
+    const projectless = eb('event.project_id', 'is', null);
+    if (reader.admin) return projectless;
+    return eb.and([
+      projectless,
+      eb.or([
+        eb('event.user_id', '=', reader.id),
+        eb.and([eb('event.object_type', '=', 'user'), eb('event.object_id', '=', reader.id)]),
+      ]),
+    ]);
+  };
+}
 
 export function createEventsRepository(db: Db) {
   function selectEvents() {
@@ -43,18 +68,18 @@ export function createEventsRepository(db: Db) {
       const query = selectEvents().where('event.project_id', '=', projectId);
       return (limit ? query.limit(limit) : query).execute();
     },
-    /** Events without a project plus those of the projects the user belongs to. */
-    async listForUser(userId: number, limit?: number): Promise<Event[]> {
-      const memberships = db.selectFrom('project_user').select('project_id').where('user_id', '=', userId);
+    /** Events of no project the reader may read (projectlessFor) plus those of the projects the reader belongs to. */
+    async listForUser(reader: EventReader, limit?: number): Promise<Event[]> {
+      const memberships = db.selectFrom('project_user').select('project_id').where('user_id', '=', reader.id);
       if (!limit)
         return selectEvents()
-          .where((eb) => eb.or([eb('event.project_id', 'is', null), eb('event.project_id', 'in', memberships)]))
+          .where((eb) => eb.or([projectlessFor(reader)(eb), eb('event.project_id', 'in', memberships)]))
           .execute();
       // The newest of each source by its own (project_id, id) index, merged here: one query with OR
       // walks every event from the newest down until it has found enough.
       const projectIds = (await memberships.execute()).map((row) => row.project_id);
       const pages = await Promise.all([
-        selectEvents().where('event.project_id', 'is', null).limit(limit).execute(),
+        selectEvents().where(projectlessFor(reader)).limit(limit).execute(),
         ...projectIds.map((projectId) =>
           selectEvents().where('event.project_id', '=', projectId).limit(limit).execute(),
         ),

@@ -1,7 +1,7 @@
 import type { Event } from '@gantry/contract';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
-import type { EventsRepository } from './events.repository.ts';
+import type { EventReader, EventsRepository } from './events.repository.ts';
 
 export interface EventInput {
   userId: number | null;
@@ -28,8 +28,8 @@ export function createEventsService({ events, clock }: { events: EventsRepositor
         description: input.description.slice(0, 1024),
       });
     },
-    listForUser(userId: number, limit?: number): Promise<Event[]> {
-      return events.listForUser(userId, limit);
+    listForUser(reader: EventReader, limit?: number): Promise<Event[]> {
+      return events.listForUser(reader, limit);
     },
     listForProject(projectId: number, limit?: number): Promise<Event[]> {
       return events.listForProject(projectId, limit);
