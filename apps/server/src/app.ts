@@ -10,7 +10,7 @@ import { registerErrorHandler } from './http/error-handler.ts';
 import { registerMetrics } from './metrics/metrics.routes.ts';
 import { registerResponsePolicy } from './http/response-policy.ts';
 import { createResponseSerializer } from './http/response-serializer.ts';
-import { registerNulTextGuard } from './http/reject-nul-text.ts';
+import { registerTextGuard } from './http/text-guard.ts';
 import { registerSilentConnectionsClose } from './http/silent-connections.ts';
 import { createKnownCallerCheck, registerBodyLimits, registerJsonBodyParser } from './http/request-body.ts';
 import { createRouter } from './http/route.ts';
@@ -66,7 +66,7 @@ export async function buildApp({ config, services, verifyResponses = false }: Ap
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(createResponseSerializer({ verify: verifyResponses }));
   registerErrorHandler(app);
-  registerNulTextGuard(app);
+  registerTextGuard(app);
   await registerResponsePolicy(app);
   await app.register(fastifyCookie);
   registerCrossSiteGuard(app, { webHost: config.web_host, machineRoutes: (url) => MACHINE_ROUTES.includes(url) });

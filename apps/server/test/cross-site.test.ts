@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ANONYMOUS_BODY_LIMIT, MAX_JSON_DEPTH, SIGNED_IN_BODY_LIMIT } from '../src/http/request-body.ts';
+import { MAX_JSON_DEPTH } from '@gantry/contract';
+import { ANONYMOUS_BODY_LIMIT, SIGNED_IN_BODY_LIMIT } from '../src/http/request-body.ts';
 import { ADMIN_LOGIN, ADMIN_PASSWORD, useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 

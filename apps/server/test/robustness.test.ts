@@ -91,6 +91,66 @@ describe.each(dialects)('bad input on %s', (dialect) => {
     expect((await t.request('GET', '/api/projects?sort=name%00', { as: t.adminCookie })).status).toBe(400);
   });
 
+  it('half of a surrogate pair in any text is refused with a 400, escaped or not, on every database', async () => {
+    const before = ((await t.request('GET', '/api/projects', { as: t.adminCookie })).body as unknown[]).length;
+    for (const name of ['lone\ud800x', 'lone\udc00', 'x\ud800']) {
+      const project = await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name } });
+      expect(project.status, JSON.stringify(name)).toBe(400);
+      expect(project.body).toMatchObject({
+        error: 'name must be valid Unicode text (it holds half of a surrogate pair)',
+      });
+    }
+    // The escape spelled in upper case, and a key holding one.
+    for (const rawBody of ['{"name":"lone\\uD800x"}', '{"name":"ok","\\uDFFF":1}']) {
+      const response = await t.request('POST', '/api/projects', {
+        as: t.adminCookie,
+        rawBody,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(response.status, rawBody).toBe(400);
+    }
+    expect(((await t.request('GET', '/api/projects', { as: t.adminCookie })).body as unknown[]).length).toBe(before);
+    // A whole pair is one character and round-trips.
+    const emoji = await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: 'pair \ud83d\ude80' } });
+    expect(emoji.status).toBe(201);
+    expect(emoji.body).toMatchObject({ name: 'pair 🚀' });
+  });
+
+  it('JSON text in a field (variables, a task environment, a schedule) nested too deep is refused with a 400', async () => {
+    const created = await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: 'deep text' } });
+    const base = `/api/project/${(created.body as { id: number }).id}`;
+    const deep = `{"a":${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
+    const group = await t.request('POST', `${base}/environment`, {
+      as: t.adminCookie,
+      body: { name: 'deep', json: deep, env: '{}' },
+    });
+    expect(group.status).toBe(400);
+    expect(group.body).toMatchObject({ error: 'Extra variables is nested more than 64 levels deep' });
+    const env = await t.request('POST', `${base}/environment`, {
+      as: t.adminCookie,
+      body: { name: 'deep env', json: '{}', env: deep },
+    });
+    expect(env.status).toBe(400);
+    const task = await t.request('POST', `${base}/tasks`, {
+      as: t.adminCookie,
+      body: { template_id: 1, environment: deep },
+    });
+    expect(task.status).toBe(400);
+    expect(task.body).toMatchObject({ error: 'Environment is nested more than 64 levels deep' });
+    const schedule = await t.request('POST', `${base}/schedules`, {
+      as: t.adminCookie,
+      body: { name: 'deep', template_id: 1, cron_format: '* * * * *', task_params: { environment: deep } },
+    });
+    expect(schedule.status).toBe(400);
+    expect(schedule.body).toMatchObject({ error: 'Environment is nested more than 64 levels deep' });
+    const fine = `{"a":${'['.repeat(60)}${']'.repeat(60)}}`;
+    const shallow = await t.request('POST', `${base}/environment`, {
+      as: t.adminCookie,
+      body: { name: 'shallow', json: fine, env: '{}' },
+    });
+    expect(shallow.status, shallow.text).toBe(201);
+  });
+
   it('a body nested thousands of levels deep is refused with a 400 instead of overflowing the stack', async () => {
     const deep = `{"name":"deep","task_params":{"x":${'['.repeat(20_000)}${']'.repeat(20_000)}}}`;
     const project = await t.request('POST', '/api/projects', {

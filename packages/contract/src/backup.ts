@@ -3,6 +3,7 @@ import { APPROVAL_LIMITS, ApprovalGate } from './approvals.ts';
 import { endpoint, projectEndpoint } from './endpoint.ts';
 import { ProjectRoleSlug } from './permissions.ts';
 import { GIT_BRANCH_INVALID, isGitBranchName, parseJsonObject, wireInteger } from './common.ts';
+import { MAX_JSON_DEPTH, isJsonNestedTooDeep } from './json-depth.ts';
 import {
   BodyDataType,
   ExtractVariableType,
@@ -67,6 +68,10 @@ const jsonObjectText = () =>
   text(BIG_TEXT_MAX)
     .nullish()
     .transform((v) => (v?.trim() ? v : '{}'))
+    .refine((value) => !isJsonNestedTooDeep(value), {
+      error: `is nested more than ${MAX_JSON_DEPTH} levels deep`,
+      abort: true,
+    })
     .refine((value) => parseJsonObject(value) !== undefined, 'must be a JSON object');
 
 const freeObject = () =>
@@ -218,7 +223,9 @@ export const BackupTemplate = z.object({
 
 export const BackupScheduleTaskParams = z
   .object({
-    environment: text(BIG_TEXT_MAX).nullish(),
+    environment: text(BIG_TEXT_MAX)
+      .refine((v) => !isJsonNestedTooDeep(v), `is nested more than ${MAX_JSON_DEPTH} levels deep`)
+      .nullish(),
     arguments: text(64 * 1024).nullish(),
     git_branch: gitBranch,
     message: text(1024).nullish(),

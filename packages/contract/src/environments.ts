@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { resourceEndpoints } from './endpoint.ts';
 import { Id, ProjectParams, SortOrder, parseJsonObject, resourceBodyFields } from './common.ts';
+import { isJsonNestedTooDeep, nestedTooDeep } from './json-depth.ts';
 import { ResourceRefs } from './refs.ts';
 
 export const EXTRA_VARIABLES_INVALID = 'Extra variables must be valid JSON';
@@ -72,8 +73,11 @@ export const EnvironmentBody = z
       .optional(),
   })
   .superRefine((body, ctx) => {
-    if (!parseJsonObject(body.json)) ctx.addIssue({ code: 'custom', path: ['json'], message: EXTRA_VARIABLES_INVALID });
-    const env = parseJsonObject(body.env);
+    if (isJsonNestedTooDeep(body.json))
+      ctx.addIssue({ code: 'custom', path: ['json'], message: nestedTooDeep('Extra variables') });
+    else if (!parseJsonObject(body.json))
+      ctx.addIssue({ code: 'custom', path: ['json'], message: EXTRA_VARIABLES_INVALID });
+    const env = isJsonNestedTooDeep(body.env) ? undefined : parseJsonObject(body.env);
     if (!env || Object.values(env).some((v) => typeof v === 'object' && v !== null)) {
       ctx.addIssue({ code: 'custom', path: ['env'], message: ENVIRONMENT_VARIABLES_INVALID });
     } else if (Object.keys(env).some((k) => !ENV_NAME.test(k))) {

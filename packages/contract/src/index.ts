@@ -1,5 +1,6 @@
 export * from './endpoint.ts';
 export * from './common.ts';
+export * from './json-depth.ts';
 export * from './permissions.ts';
 export * from './auth.ts';
 export * from './sso.ts';

@@ -14,6 +14,7 @@ import {
 } from './common.ts';
 import { TaskParams } from './task-spec.ts';
 import { ResourceRefs } from './refs.ts';
+import { isJsonNestedTooDeep, nestedTooDeep } from './json-depth.ts';
 
 /** What a schedule (or integration) passes to the task it starts. */
 export const ScheduleTaskParams = z
@@ -21,6 +22,7 @@ export const ScheduleTaskParams = z
     environment: z
       .string()
       .max(1024 * 1024)
+      .refine((v) => !isJsonNestedTooDeep(v), nestedTooDeep('Environment'))
       .nullable()
       .optional(),
     arguments: z

@@ -8,12 +8,14 @@ import {
   NoContent,
   PathId,
   isGitBranchName,
+  parseJsonObject,
   projectRefId,
   queryInteger,
   requiredId,
   wireInteger,
 } from './common.ts';
 import { TaskParams } from './task-spec.ts';
+import { isJsonNestedTooDeep, nestedTooDeep } from './json-depth.ts';
 import { CliArgsText, repositoryPath } from './templates.ts';
 import { TaskStatus } from './task-statuses.ts';
 import { HostRecap } from './task-hosts.ts';
@@ -129,14 +131,8 @@ export const JSON_OBJECT_TEXT = (label: string) =>
     .nullable()
     .optional()
     .transform((v) => (v?.trim() ? v : '{}'))
-    .refine((v) => {
-      try {
-        const parsed: unknown = JSON.parse(v);
-        return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
-      } catch {
-        return false;
-      }
-    }, `${label} must be a JSON object`);
+    .refine((v) => !isJsonNestedTooDeep(v), { error: nestedTooDeep(label), abort: true })
+    .refine((v) => parseJsonObject(v) !== undefined, `${label} must be a JSON object`);
 
 export const CreateTaskBody = z.object({
   template_id: requiredId('Template'),

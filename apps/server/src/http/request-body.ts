@@ -1,13 +1,10 @@
 import { type Readable, Transform } from 'node:stream';
-import { ErrorCode, RUNNER_TOKEN_HEADER } from '@gantry/contract';
+import { ErrorCode, RUNNER_TOKEN_HEADER, isJsonNestedTooDeep, nestedTooDeep } from '@gantry/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, validationFailed } from '../errors.ts';
 import type { AuthService } from '../modules/auth/auth.service.ts';
 import type { RunnerRegistration } from '../modules/runners/runner-registration.ts';
 import { readBearerToken, readSessionCookie } from './session-cookie.ts';
-
-/** Far deeper than any body of ours, and shallow enough that neither parsing nor storing it can hurt. */
-export const MAX_JSON_DEPTH = 64;
 
 /**
  * Bodies a caller may send before it has proven who it is. The largest legitimate ones (a sign-in with
@@ -25,37 +22,6 @@ export const SIGNED_IN_BODY_LIMIT = 3 * 1024 * 1024;
 const tooLarge = () => new AppError(413, ErrorCode.payloadTooLarge, 'Request body is too large');
 
 /**
- * Where a body is nested deeper than MAX_JSON_DEPTH, found by counting brackets outside strings before
- * JSON.parse runs: parsing a body nested millions of levels deep costs seconds, this scan milliseconds.
- */
-function isNestedTooDeep(text: string): boolean {
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const char = text.charCodeAt(i);
-    if (char === 0x22) {
-      // Jump to the closing quote natively: a quote preceded by an odd number of backslashes is escaped.
-      let end = text.indexOf('"', i + 1);
-      while (end !== -1 && isEscaped(text, end)) end = text.indexOf('"', end + 1);
-      // An unterminated string is JSON.parse's to report.
-      if (end === -1) return false;
-      i = end;
-    } else if (char === 0x7b || char === 0x5b) {
-      depth += 1;
-      if (depth > MAX_JSON_DEPTH) return true;
-    } else if (char === 0x7d || char === 0x5d) {
-      depth -= 1;
-    }
-  }
-  return false;
-}
-
-function isEscaped(text: string, quote: number): boolean {
-  let backslashes = 0;
-  while (text.charCodeAt(quote - 1 - backslashes) === 0x5c) backslashes += 1;
-  return backslashes % 2 === 1;
-}
-
-/**
  * Every body is read as JSON whatever its content type says: API clients post JSON as `curl -d` does
  * (application/x-www-form-urlencoded), as text/plain or with no type at all, and Semaphore reads them
  * all. An empty body is no body, so `Content-Type: application/json` without a body (how Semaphore's
@@ -70,21 +36,26 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
   app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (!/\S/.test(text)) return done(null, undefined);
-    if (isNestedTooDeep(text))
-      return done(validationFailed(`Request body is nested more than ${MAX_JSON_DEPTH} levels deep`), undefined);
+    if (isJsonNestedTooDeep(text)) return done(validationFailed(nestedTooDeep('Request body')), undefined);
     void parseJson(request, text, (error, value) => {
-      // JSON can only carry a NUL character escaped as \u0000: without one in the text the parsed body holds none.
-      if (!error && typeof value === 'object' && value !== null && !text.includes('\\u0000')) nulFreeBodies.add(value);
+      if (!error && typeof value === 'object' && value !== null && !ESCAPED_UNSTORABLE.test(text))
+        plainTextBodies.add(value);
       done(error, value);
     });
   });
 }
 
-const nulFreeBodies = new WeakSet<object>();
+/**
+ * JSON can carry a NUL character or a lone surrogate only as an escape (\u0000, \ud800-\udfff): bytes
+ * that are not UTF-8 decode to U+FFFD. Without such an escape in the text the parsed body holds neither.
+ */
+const ESCAPED_UNSTORABLE = /\\u(0000|[dD][89a-fA-F])/;
 
-/** Whether a parsed body is known to hold no NUL character, so that walking all of it again can be skipped. */
-export function isKnownNulFree(body: unknown): boolean {
-  return typeof body === 'object' && body !== null && nulFreeBodies.has(body);
+const plainTextBodies = new WeakSet<object>();
+
+/** Whether a parsed body is known to hold no NUL character nor lone surrogate, so that walking all of it again can be skipped. */
+export function isKnownPlainText(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && plainTextBodies.has(body);
 }
 
 export interface BodyLimitDeps {
