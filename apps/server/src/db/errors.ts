@@ -33,3 +33,34 @@ export async function retryOnConflict<T>(work: () => Promise<T>, attempts = 4): 
     }
   }
 }
+
+type DriverError = { code?: unknown; errno?: unknown; message?: unknown };
+
+/** A row refers to one that is gone: an insert or update naming a deleted row, or a delete of a row still named. */
+function foreignKeyViolation(error: DriverError): 'missing' | 'referenced' | 'either' | undefined {
+  if (error.errno === 1452 || error.errno === 1216) return 'missing';
+  if (error.errno === 1451 || error.errno === 1217) return 'referenced';
+  if (error.code === '23503')
+    return typeof error.message === 'string' && error.message.startsWith('update or delete') ? 'referenced' : 'missing';
+  if (error.code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return 'either';
+  return undefined;
+}
+
+const CONFLICT_MESSAGES = {
+  missing: 'Something this refers to was deleted at the same time; reload and try again',
+  referenced: 'Something was made to use this at the same time; reload and try again',
+  either: 'This conflicts with a change made at the same time; reload and try again',
+} as const;
+
+/**
+ * What to tell a caller whose request lost a race inside the store, once the retries are spent: a
+ * foreign key that no longer holds (the checks before the write passed, then a concurrent request
+ * deleted or took the row), a unique value taken meanwhile, or a deadlock. Undefined for any other error.
+ */
+export function describeStoreConflict(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const violation = foreignKeyViolation(error as DriverError);
+  if (violation) return CONFLICT_MESSAGES[violation];
+  if (isUniqueViolation(error) || isTransientConflict(error)) return CONFLICT_MESSAGES.either;
+  return undefined;
+}

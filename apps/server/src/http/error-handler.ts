@@ -1,6 +1,7 @@
 import { ErrorCode } from '@gantry/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { describeStoreConflict } from '../db/errors.ts';
 import { AppError } from '../errors.ts';
 
 interface ValidationIssue {
@@ -55,6 +56,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (status >= 400 && status < 500) {
       const message = CLIENT_ERROR_MESSAGES[error.code] ?? error.message;
       return reply.code(status).send({ error: message, code: ErrorCode.badRequest });
+    }
+    const conflict = describeStoreConflict(error);
+    if (conflict !== undefined) {
+      request.log.warn({ err: error }, 'request lost a race in the store');
+      return reply.code(409).send({ error: conflict, code: ErrorCode.conflict });
     }
     request.log.error({ err: error }, 'unexpected error');
     return reply.code(500).send({ error: 'Internal server error', code: ErrorCode.internal });
