@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../src/clock.ts';
-import { revalidateSockets } from '../src/http/websocket.ts';
+import { handleSocketError, revalidateSockets } from '../src/http/websocket.ts';
 import { useProjectFixture } from './task-fixture.ts';
 import { connectLive, type LiveClient } from './live-client.ts';
 import { createTestApp, listen, useTestApp } from './test-app.ts';
@@ -44,6 +44,16 @@ describe.each(dialects)('websocket sessions on %s', (dialect) => {
     expect(await stateAfter(signedOut, 3000)).toBe(4001);
     expect(await stateAfter(other, 300)).toBe('still open');
     other.socket.close();
+  });
+
+  it('closes a socket that sends a message over the limit with 1009, and stays up for everyone else', async () => {
+    const user = await createUser('ws-oversized');
+    const greedy = await connect({ cookie: user.cookie });
+    const bystander = await connect({ cookie: user.cookie });
+    greedy.socket.send('x'.repeat(5000));
+    expect(await greedy.closed).toBe(1009);
+    expect(await stateAfter(bystander, 300)).toBe('still open');
+    bystander.socket.close();
   });
 
   it('closes the sockets of a deleted user', async () => {
@@ -159,5 +169,33 @@ describe.each(dialects)('websocket sessions on %s', (dialect) => {
     await expect(
       connect({ cookie: t.adminCookie, host: 'gantry.example:443', origin: 'https://evil.example' }),
     ).rejects.toThrow('handshake answered 403');
+  });
+});
+
+describe('errors on an open socket', () => {
+  const logged = () => {
+    const lines: string[] = [];
+    return {
+      lines,
+      log: {
+        info: (_: unknown, message: string) => lines.push(`info ${message}`),
+        error: (_: unknown, message: string) => lines.push(`error ${message}`),
+      },
+    };
+  };
+
+  it("notes the client's protocol errors at info level and the server's own as errors, closing the socket either way", () => {
+    let terminated = 0;
+    const socket = { terminate: () => (terminated += 1) };
+    const client = logged();
+    const tooLong = Object.assign(new RangeError('Max payload size exceeded'), {
+      code: 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH',
+    });
+    handleSocketError(tooLong, socket, client.log);
+    expect(client.lines).toEqual(['info websocket closed: the client broke the protocol']);
+    const server = logged();
+    handleSocketError(new TypeError('hub failed'), socket, server.log);
+    expect(server.lines).toEqual(['error websocket error']);
+    expect(terminated).toBe(2);
   });
 });

@@ -21,6 +21,24 @@ export function revalidateSockets(
 }
 
 /**
+ * An error on an open socket. One the client caused by breaking the protocol (ws names them WS_ERR_*:
+ * a message over maxPayload, a bad frame, text that is not UTF-8) is noted at info level, so that a
+ * client cannot fill the error log; anything else is the server's and logged as an error. Either way
+ * the socket is gone (ws has already sent the close code where there is one).
+ */
+export function handleSocketError(
+  error: unknown,
+  socket: { terminate(): void },
+  log: { info(details: object, message: string): void; error(details: object, message: string): void },
+): void {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  if (typeof code === 'string' && code.startsWith('WS_ERR_'))
+    log.info({ code }, 'websocket closed: the client broke the protocol');
+  else log.error({ err: error }, 'websocket error');
+  socket.terminate();
+}
+
+/**
  * GET /api/ws: live task updates and log lines for the signed-in user. `?batch=1` asks for log
  * lines in batches (one `logs` message per batch) instead of one `log` message per line.
  *
@@ -48,7 +66,10 @@ export async function registerWebsocket(
   timer.unref();
   app.addHook('onClose', async () => clearInterval(timer));
 
-  await app.register(fastifyWebsocket, { options: { maxPayload: 4096 } });
+  await app.register(fastifyWebsocket, {
+    options: { maxPayload: 4096 },
+    errorHandler: (error, socket, request) => handleSocketError(error, socket, request.log),
+  });
   app.get(
     '/api/ws',
     {
