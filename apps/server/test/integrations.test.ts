@@ -712,6 +712,36 @@ describe.each(dialects)('integrations on %s', (dialect) => {
     expect(startedTaskId(await hook(alias, { body: JSON.stringify({ note: 'plain release notes' }) }))).toBeDefined();
   });
 
+  it("starts no task with a caller's value holding a NUL character or half of a surrogate pair, and logs why", async () => {
+    const integration = await createIntegration({ name: 'Raw hook', template_id: templateId });
+    await addValue(integration.id, {
+      name: 'whole body',
+      value_source: 'body',
+      body_data_type: 'string',
+      variable: 'BODY',
+    });
+    const alias = await addAlias(integration.id);
+    expect(startedTaskId(await hook(alias, { body: 'a\u0000b' }))).toBeUndefined();
+    const jsonIntegration = await createIntegration({ name: 'Json hook', template_id: templateId });
+    await addValue(jsonIntegration.id, {
+      name: 'x',
+      value_source: 'body',
+      body_data_type: 'json',
+      key: 'x',
+      variable: 'X',
+    });
+    const jsonAlias = await addAlias(jsonIntegration.id);
+    expect(startedTaskId(await hook(jsonAlias, { body: '{"x":"half \\udc00"}' }))).toBeUndefined();
+    const events = await lastEvents();
+    expect(
+      events.some((e) => e.startsWith('Webhook call for integration Raw hook started nothing') && e.includes('NUL')),
+    ).toBe(true);
+    expect(events.some((e) => e.startsWith('Webhook call for integration Json hook') && e.includes('surrogate'))).toBe(
+      true,
+    );
+    expect(startedTaskId(await hook(alias, { body: 'plain text' }))).toBeDefined();
+  });
+
   it('serves every matching searchable integration of the project through a project-wide alias', async () => {
     const api2 = await createProjectFixture(t, { 'hook.sh': 'echo "project hook $*"\n' });
     const template = await api2.createTemplate({ playbook: 'hook.sh', allow_parallel_tasks: true });

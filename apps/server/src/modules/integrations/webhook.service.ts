@@ -1,7 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { ScheduleTaskParams, Task } from '@gantry/contract';
+import type { IntegrationExtractValue, ScheduleTaskParams, Task } from '@gantry/contract';
 import type { FastifyBaseLogger } from 'fastify';
-import { AppError, notFound } from '../../errors.ts';
+import { describeUnstorableText } from '../../db/storable-text.ts';
+import { AppError, notFound, validationFailed } from '../../errors.ts';
 import type { Clock } from '../../clock.ts';
 import type { EventsService } from '../events/events.service.ts';
 import type { KeysService } from '../keys/keys.service.ts';
@@ -59,6 +60,22 @@ export function createWebhookService({ integrations, keys, tasks, workflowRuns, 
     return material?.type === 'login_password' ? { login: material.login, password: material.password } : undefined;
   }
 
+  /**
+   * The value an extractor takes from the call, refused when the task could not carry it: a NUL
+   * character or half of a surrogate pair fits neither the store nor a process's environment.
+   */
+  function extract(payload: WebhookPayload, value: IntegrationExtractValue): string | undefined {
+    const extracted = readValue(payload, {
+      source: value.value_source,
+      bodyDataType: value.body_data_type,
+      key: value.key,
+    });
+    const problem =
+      extracted === undefined ? undefined : describeUnstorableText(extracted, `The value of ${value.variable}`);
+    if (problem !== undefined) throw validationFailed(problem);
+    return extracted;
+  }
+
   /** Undefined when every matcher matches; a project-wide alias also needs at least one matcher. */
   async function explainMismatch(
     integration: IntegrationRow,
@@ -86,12 +103,8 @@ export function createWebhookService({ integrations, keys, tasks, workflowRuns, 
   async function startRun(integration: IntegrationRow, workflowId: number, payload: WebhookPayload): Promise<Started> {
     const variables = workflowVariablesOf(JSON.parse(integration.task_params) as Record<string, unknown>);
     for (const value of (await integrations.values.list(integration.project_id, integration.id)).map(toExtractValue)) {
-      const extracted = readValue(payload, {
-        source: value.value_source,
-        bodyDataType: value.body_data_type,
-        key: value.key,
-      });
-      if (extracted !== undefined) variables[value.variable] = String(extracted);
+      const extracted = extract(payload, value);
+      if (extracted !== undefined) variables[value.variable] = extracted;
     }
     const deliveryId = readDeliveryId(payload.headers);
     const starter = { integrationId: integration.id, ...(deliveryId === undefined ? {} : { requestKey: deliveryId }) };
@@ -111,11 +124,7 @@ export function createWebhookService({ integrations, keys, tasks, workflowRuns, 
     const environment = parseObject(taskParams.environment);
     const params: Record<string, unknown> = { ...(taskParams.params ?? {}) };
     for (const value of (await integrations.values.list(integration.project_id, integration.id)).map(toExtractValue)) {
-      const extracted = readValue(payload, {
-        source: value.value_source,
-        bodyDataType: value.body_data_type,
-        key: value.key,
-      });
+      const extracted = extract(payload, value);
       if (extracted === undefined) continue;
       // What the caller sent is the point of the integration, so it overrides the stored defaults.
       if (value.variable_type === 'task') params[value.variable] = extracted;
