@@ -1,5 +1,6 @@
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { useTestApp } from './test-app.ts';
+import { listen, useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
 const dialects = await listTestDialects();
@@ -170,6 +171,28 @@ describe.each(dialects)('bad input on %s', (dialect) => {
         })
       ).status,
     ).toBe(201);
+  });
+
+  it('answers a request the HTTP parser cannot read with the same JSON error body as every refusal', async () => {
+    const url = new URL(await listen(t.app));
+    const send = (raw: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(url.port), url.hostname, () => socket.end(raw));
+        let answer = '';
+        socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+        socket.on('close', () => resolve(answer));
+        socket.on('error', reject);
+      });
+    for (const [raw, status] of [
+      ['POST /api/projects HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n', 400],
+      ['POST /api/projects HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n', 400],
+      [`GET /api/${'x'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, 431],
+    ] as const) {
+      const answer = await send(raw);
+      expect(answer.startsWith(`HTTP/1.1 ${status} `), answer).toBe(true);
+      const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as Record<string, unknown>;
+      expect(Object.keys(body).sort()).toEqual(['code', 'error']);
+    }
   });
 
   it('a body that is not JSON, whatever its content type, gets a 400 and a malformed content type a 415', async () => {

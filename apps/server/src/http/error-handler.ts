@@ -1,4 +1,6 @@
 import { ErrorCode } from '@gantry/contract';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { describeStoreConflict } from '../db/errors.ts';
@@ -65,4 +67,28 @@ export function registerErrorHandler(app: FastifyInstance): void {
     request.log.error({ err: error }, 'unexpected error');
     return reply.code(500).send({ error: 'Internal server error', code: ErrorCode.internal });
   });
+}
+
+/** Requests Node's HTTP parser refuses before Fastify sees them, by the parser's error code. */
+const MALFORMED_REQUESTS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request headers are too large'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request timed out'],
+};
+
+/**
+ * Fastify's clientErrorHandler: a request the HTTP parser could not read (broken framing, a negative
+ * Content-Length, headers or an address too long) gets the same {"error", "code"} body as every other
+ * refusal, then the connection closes.
+ */
+export function answerMalformedRequest(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, message] = MALFORMED_REQUESTS[error.code ?? ''] ?? [400, 'Malformed HTTP request'];
+  const body = JSON.stringify({ error: message, code: ErrorCode.badRequest });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nConnection: close\r\n` +
+      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
 }
