@@ -713,24 +713,15 @@ describe.each(dialects)('integrations on %s', (dialect) => {
   });
 
   it("starts no task with a caller's value holding a NUL character or half of a surrogate pair, and logs why", async () => {
-    const integration = await createIntegration({ name: 'Raw hook', template_id: templateId });
-    await addValue(integration.id, {
-      name: 'whole body',
-      value_source: 'body',
-      body_data_type: 'string',
-      variable: 'BODY',
-    });
-    const alias = await addAlias(integration.id);
-    expect(startedTaskId(await hook(alias, { body: 'a\u0000b' }))).toBeUndefined();
-    const jsonIntegration = await createIntegration({ name: 'Json hook', template_id: templateId });
-    await addValue(jsonIntegration.id, {
-      name: 'x',
-      value_source: 'body',
-      body_data_type: 'json',
-      key: 'x',
-      variable: 'X',
-    });
-    const jsonAlias = await addAlias(jsonIntegration.id);
+    /** An integration of the template with one value read from the body, and its alias. */
+    const aliasReading = async (name: string, value: Record<string, unknown>) => {
+      const integration = await createIntegration({ name, template_id: templateId });
+      await addValue(integration.id, { name: 'body value', value_source: 'body', ...value });
+      return addAlias(integration.id);
+    };
+    const rawAlias = await aliasReading('Raw hook', { body_data_type: 'string', variable: 'BODY' });
+    const jsonAlias = await aliasReading('Json hook', { body_data_type: 'json', key: 'x', variable: 'X' });
+    expect(startedTaskId(await hook(rawAlias, { body: 'a\u0000b' }))).toBeUndefined();
     expect(startedTaskId(await hook(jsonAlias, { body: '{"x":"half \\udc00"}' }))).toBeUndefined();
     const events = await lastEvents();
     expect(
@@ -739,7 +730,7 @@ describe.each(dialects)('integrations on %s', (dialect) => {
     expect(events.some((e) => e.startsWith('Webhook call for integration Json hook') && e.includes('surrogate'))).toBe(
       true,
     );
-    expect(startedTaskId(await hook(alias, { body: 'plain text' }))).toBeDefined();
+    expect(startedTaskId(await hook(rawAlias, { body: 'plain text' }))).toBeDefined();
   });
 
   it('serves every matching searchable integration of the project through a project-wide alias', async () => {
