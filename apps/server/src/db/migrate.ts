@@ -27,6 +27,7 @@ import { taskPlan } from './migrations/0024-task-plan.ts';
 import { approvalAlerts } from './migrations/0025-approval-alerts.ts';
 import { workflowStatsAndUses } from './migrations/0026-workflow-stats-and-uses.ts';
 import { requestKeys } from './migrations/0027-request-keys.ts';
+import { externalIdentities } from './migrations/0028-external-identities.ts';
 import { createSchemaHelpers, type GantryMigration } from './schema.ts';
 
 /** The one ordered migration set, shared by every dialect. */
@@ -58,6 +59,7 @@ const MIGRATIONS: GantryMigration[] = [
   approvalAlerts,
   workflowStatsAndUses,
   requestKeys,
+  externalIdentities,
 ];
 
 function createMigrator(db: Db, dialect: Dialect): Migrator {

@@ -11,9 +11,16 @@ export function createUserAccounts(users: UsersRepository) {
     findByLogin(login: string): Promise<UserRow | undefined> {
       return users.findByLogin(login);
     },
+    findByExternalIdentity(source: string, subject: string): Promise<UserRow | undefined> {
+      return users.findByExternalIdentity(source, subject);
+    },
+    /** Ties an external user made before identities were recorded to the identity that signs in as it first. */
+    async linkExternalIdentity(id: number, source: string, subject: string): Promise<void> {
+      await users.update(id, { external_source: source, external_subject: subject });
+    },
     /** A user an identity provider vouches for: no password, never an admin until a group mapping says so. */
     async createExternal(
-      identity: { username: string; name: string; email: string },
+      identity: { username: string; name: string; email: string; source: string; subject: string },
       created: string,
     ): Promise<UserRow> {
       const id = await users.insert({
@@ -24,6 +31,8 @@ export function createUserAccounts(users: UsersRepository) {
         password_hash: null,
         admin: 0,
         external: 1,
+        external_source: identity.source,
+        external_subject: identity.subject,
         alert: 0,
         pro: 0,
       });

@@ -21,6 +21,15 @@ export function createUsersRepository(db: Db, dialect: Dialect) {
         .orderBy('id')
         .executeTakeFirst();
     },
+    /** The external user an identity provider's subject belongs to. */
+    findByExternalIdentity(source: string, subject: string): Promise<UserRow | undefined> {
+      return db
+        .selectFrom('users')
+        .selectAll()
+        .where('external_source', '=', source)
+        .where('external_subject', '=', subject)
+        .executeTakeFirst();
+    },
     async count(): Promise<number> {
       const row = await db
         .selectFrom('users')

@@ -103,6 +103,9 @@ export function createUsersService({
         password_hash: external ? null : await hashPassword(body.password ?? ''),
         admin: body.admin ? 1 : 0,
         external: external ? 1 : 0,
+        // An external user made here belongs to the first identity that signs in as it.
+        external_source: null,
+        external_subject: null,
         alert: body.alert ? 1 : 0,
         pro: 0,
       };

@@ -9,6 +9,10 @@ export interface UserTable {
   password_hash: string | null;
   admin: number;
   external: number;
+  /** Which provider vouches for an external user ('ldap', 'oidc:<provider id>'); null for a local user. */
+  external_source: string | null;
+  /** The provider's own stable id of the identity: an LDAP entry's DN, an OpenID subject. */
+  external_subject: string | null;
   alert: number;
   pro: number;
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { SsoErrorCode } from '@gantry/contract';
 import type { Clock } from '../../../clock.ts';
 import { toTimestamp } from '../../../clock.ts';
@@ -8,6 +9,10 @@ import { isGroupMappingConfigured } from './group-mapping.ts';
 
 /** Who an identity provider (OpenID Connect or LDAP) says signed in. */
 export interface ExternalIdentity {
+  /** The provider: 'ldap', or 'oidc:' and the provider's id. */
+  source: string;
+  /** The provider's own stable id of the identity: the LDAP entry's DN, the OpenID subject (`sub`). */
+  subject: string;
   username: string;
   name: string;
   email: string;
@@ -27,6 +32,11 @@ export class SsoRefusal extends Error {
 
 const MAX_FIELD = 255;
 
+/** A subject as stored: as it is when it fits the column, else its SHA-256 (a long DN must not be cut into another's). */
+function fitSubject(subject: string): string {
+  return subject.length <= MAX_FIELD ? subject : `sha256:${createHash('sha256').update(subject).digest('hex')}`;
+}
+
 export function createExternalUsers({
   users,
   groupMapper,
@@ -44,39 +54,61 @@ export function createExternalUsers({
     );
   }
 
+  /**
+   * The user of an identity seen before: found by its provider and subject, never by a username or an
+   * address, which another provider (or another identity of the same one) could also claim.
+   */
+  async function findOrCreate(identity: ExternalIdentity, matchBy: 'email' | 'login'): Promise<UserRow> {
+    const known = await users.findByExternalIdentity(identity.source, identity.subject);
+    if (known) return known;
+    const existing = await findExisting(identity, matchBy);
+    if (existing && existing.external !== 1) {
+      throw new SsoRefusal('sso_local_user_conflict', `A local account already uses ${identity.email || identity.username}`);
+    }
+    if (existing && existing.external_source !== null) {
+      throw new SsoRefusal('sso_username_taken', `The account ${existing.username} belongs to another identity`);
+    }
+    if (existing) {
+      // An external user from before identities were recorded: the first identity to sign in as it keeps it.
+      await users.linkExternalIdentity(existing.id, identity.source, identity.subject);
+      return { ...existing, external_source: identity.source, external_subject: identity.subject };
+    }
+    if (!identity.email) throw new SsoRefusal('sso_no_email', 'The identity provider did not tell the e-mail address');
+    if (!identity.username || (await users.findByLogin(identity.username))) {
+      throw new SsoRefusal('sso_username_taken', `The username ${identity.username} is already taken`);
+    }
+    return users.createExternal(
+      {
+        username: identity.username,
+        name: identity.name || identity.username,
+        email: identity.email,
+        source: identity.source,
+        subject: identity.subject,
+      },
+      toTimestamp(clock.now()),
+    );
+  }
+
   return {
     /**
      * Finds the Gantry user behind an external identity, creating an external user on first sign-in,
-     * then applies the provider's group mapping. A local (password) account is never taken over.
+     * then applies the provider's group mapping. A local (password) account is never taken over, nor
+     * an external one that belongs to another identity.
      */
     async signIn(
       identity: ExternalIdentity,
       options: { matchBy: 'email' | 'login'; mapping: GroupMapping },
     ): Promise<UserRow> {
+      if (!identity.subject) throw new Error(`The identity provider ${identity.source} named no subject`);
       const normalized: ExternalIdentity = {
+        source: identity.source,
+        subject: fitSubject(identity.subject),
         username: identity.username.trim().toLowerCase().slice(0, MAX_FIELD),
         name: identity.name.trim().slice(0, MAX_FIELD),
         email: identity.email.trim().toLowerCase().slice(0, MAX_FIELD),
         groups: identity.groups,
       };
-      let user = await findExisting(normalized, options.matchBy);
-      if (user && user.external !== 1) {
-        throw new SsoRefusal(
-          'sso_local_user_conflict',
-          `A local account already uses ${normalized.email || normalized.username}`,
-        );
-      }
-      if (!user) {
-        if (!normalized.email)
-          throw new SsoRefusal('sso_no_email', 'The identity provider did not tell the e-mail address');
-        if (!normalized.username || (await users.findByLogin(normalized.username))) {
-          throw new SsoRefusal('sso_username_taken', `The username ${normalized.username} is already taken`);
-        }
-        user = await users.createExternal(
-          { username: normalized.username, name: normalized.name || normalized.username, email: normalized.email },
-          toTimestamp(clock.now()),
-        );
-      }
+      let user = await findOrCreate(normalized, options.matchBy);
       if (isGroupMappingConfigured(options.mapping))
         user = await groupMapper.apply(user, normalized.groups, options.mapping);
       return user;

@@ -104,6 +104,9 @@ export function createLdapDirectory(config: Config) {
         throw error;
       }
       return {
+        source: 'ldap',
+        // DNs compare without regard to case; one entry is one subject however the server spells its DN.
+        subject: entry.dn.toLowerCase(),
         username: first(entry, mappings.uid) || login,
         name: first(entry, mappings.cn),
         email: first(entry, mappings.mail),

@@ -148,6 +148,8 @@ export function createOidcService({ config, clock, secrets, clients, externalUse
           readClaim(claims, provider.username_claim || 'preferred_username') || oidc.randomState().slice(0, 16);
         const user = await externalUsers.signIn(
           {
+            source: `oidc:${providerId}`,
+            subject: readClaim(claims, 'sub'),
             username,
             name: readClaim(claims, provider.name_claim || 'name|preferred_username') || 'Anonymous',
             email: readClaim(claims, provider.email_claim || 'email'),

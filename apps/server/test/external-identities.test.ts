@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { createExternalUsers, type ExternalIdentity } from '../src/modules/auth/external/external-users.ts';
+import type { GroupMapper } from '../src/modules/auth/external/group-mapping.ts';
+import { createUsersRepository } from '../src/modules/users/users.repository.ts';
+import { createUserAccounts } from '../src/modules/users/user-accounts.ts';
+import { useTestApp } from './test-app.ts';
+import { listTestDialects } from './test-databases.ts';
+
+const dialects = await listTestDialects();
+
+const NO_MAPPING = {};
+const unusedMapper = {} as GroupMapper;
+
+describe.each(dialects)('external identities on %s', (dialect) => {
+  const t = useTestApp(dialect);
+  const externalUsers = () =>
+    createExternalUsers({
+      users: createUserAccounts(createUsersRepository(t.runtime.connection.db, dialect)),
+      groupMapper: unusedMapper,
+      clock: { now: () => new Date() },
+    });
+  const identity = (fields: Partial<ExternalIdentity>): ExternalIdentity => ({
+    source: 'ldap',
+    subject: 'uid=nobody,dc=example,dc=org',
+    username: 'nobody',
+    name: 'Nobody',
+    email: 'nobody@example.org',
+    groups: [],
+    ...fields,
+  });
+  const signIn = (who: ExternalIdentity, matchBy: 'email' | 'login') =>
+    externalUsers().signIn(who, { matchBy, mapping: NO_MAPPING });
+  const refusal = async (who: ExternalIdentity, matchBy: 'email' | 'login') =>
+    signIn(who, matchBy).then(
+      () => 'signed in',
+      (error: unknown) => (error as { code?: string }).code,
+    );
+
+  it('finds a user again by provider and subject, whatever the username or address became', async () => {
+    const frank = identity({
+      subject: 'uid=frank,ou=people,dc=example,dc=org',
+      username: 'frank',
+      email: 'frank@example.org',
+    });
+    const first = await signIn(frank, 'login');
+    const renamed = await signIn({ ...frank, username: 'frank.b', email: 'fb@example.org' }, 'login');
+    expect(renamed.id).toBe(first.id);
+  });
+
+  it('lets no other identity, of another provider or the same one, into an external user by its address or name', async () => {
+    const ldapUser = await signIn(
+      identity({ subject: 'uid=grace,dc=example,dc=org', username: 'grace', email: 'grace@example.org' }),
+      'login',
+    );
+    // An OpenID identity whose (verified) address is the LDAP user's.
+    const mallory = identity({
+      source: 'oidc:test',
+      subject: 'sub-mallory',
+      username: 'mallory',
+      email: 'grace@example.org',
+    });
+    expect(await refusal(mallory, 'email')).toBe('sso_username_taken');
+    // An LDAP entry of another DN whose uid is the name of an OpenID user.
+    const eve = await signIn(
+      identity({ source: 'oidc:test', subject: 'sub-eve', username: 'eve', email: 'eve@example.org' }),
+      'email',
+    );
+    expect(
+      await refusal(
+        identity({ subject: 'uid=eve,ou=other,dc=example,dc=org', username: 'eve', email: 'x@example.org' }),
+        'login',
+      ),
+    ).toBe('sso_username_taken');
+    expect(
+      (await signIn(identity({ source: 'oidc:test', subject: 'sub-eve', email: 'eve@example.org' }), 'email')).id,
+    ).toBe(eve.id);
+    expect(ldapUser.external_source).toBe('ldap');
+  });
+
+  it('gives an external user made before identities were recorded to the first identity that signs in as it', async () => {
+    const made = await t.request('POST', '/api/users', {
+      as: t.adminCookie,
+      body: { username: 'heidi', name: 'Heidi', email: 'heidi@example.org', external: true },
+    });
+    expect(made.status, made.text).toBe(201);
+    const heidi = identity({ subject: 'uid=heidi,dc=example,dc=org', username: 'heidi', email: 'heidi@example.org' });
+    expect((await signIn(heidi, 'login')).id).toBe((made.body as { id: number }).id);
+    expect(await refusal({ ...heidi, subject: 'uid=heidi,ou=impostors,dc=example,dc=org' }, 'login')).toBe(
+      'sso_username_taken',
+    );
+  });
+
+  it('still never takes over a local account', async () => {
+    await t.createUser('ivan');
+    expect(
+      await refusal(
+        identity({ subject: 'uid=ivan,dc=example,dc=org', username: 'ivan', email: 'ivan@x.org' }),
+        'login',
+      ),
+    ).toBe('sso_local_user_conflict');
+  });
+});
