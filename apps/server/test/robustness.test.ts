@@ -195,6 +195,28 @@ describe.each(dialects)('bad input on %s', (dialect) => {
     }
   });
 
+  it("takes an app's colours only as colours, since the web app draws them into a style", async () => {
+    for (const color of [
+      'red;}body{background:url(https://evil.example/leak)}',
+      'url(x)',
+      'red; color: blue',
+      'expression(1)',
+    ]) {
+      const response = await t.request('PUT', '/api/apps/bash', { as: t.adminCookie, body: { id: 'bash', color } });
+      expect(response.status, color).toBe(400);
+      expect(response.body).toMatchObject({ error: 'color must be a colour: #rrggbb, a colour name, rgb() or hsl()' });
+      const dark = await t.request('PUT', '/api/apps/bash', {
+        as: t.adminCookie,
+        body: { id: 'bash', dark_color: color },
+      });
+      expect(dark.status, color).toBe(400);
+    }
+    for (const color of ['#4eaa25', '#abc', 'rebeccapurple', 'rgb(10, 20, 30)', 'hsl(120deg 50% 40% / 0.5)', '']) {
+      const response = await t.request('PUT', '/api/apps/bash', { as: t.adminCookie, body: { id: 'bash', color } });
+      expect(response.status, `${color}: ${response.text}`).toBeLessThan(300);
+    }
+  });
+
   it('a body that is not JSON, whatever its content type, gets a 400 and a malformed content type a 415', async () => {
     const sameOrigin = { origin: 'http://localhost' };
     for (const [rawBody, contentType, status, error] of [

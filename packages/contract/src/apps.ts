@@ -24,6 +24,22 @@ export const AppId = z
   .max(64)
   .regex(/^[a-z0-9][a-z0-9_-]*$/, 'ID may hold only lower-case letters, digits, - and _');
 
+/**
+ * A colour as CSS reads one and nothing more: `#rgb` to `#rrggbbaa`, a colour name, or `rgb()`/`hsl()`
+ * of numbers. The web app draws it into a style, where `;`, `{` or `url(` would be a rule of their own.
+ */
+export function isCssColour(text: string): boolean {
+  return /^(#[0-9a-f]{3,8}|[a-z]{1,32}|(rgba?|hsla?)\([0-9.,%\s/deg]{1,48}\))$/i.test(text);
+}
+
+const colourText = () =>
+  z
+    .string()
+    .trim()
+    .max(64)
+    .refine((v) => v === '' || isCssColour(v), 'must be a colour: #rrggbb, a colour name, rgb() or hsl()')
+    .optional();
+
 export const AppBody = z.object({
   id: AppId.optional(),
   active: z.boolean().optional(),
@@ -38,8 +54,8 @@ export const AppBody = z.object({
   }).optional(),
   title: z.string().trim().max(255).optional(),
   icon: z.string().trim().max(255).optional(),
-  color: z.string().trim().max(64).optional(),
-  dark_color: z.string().trim().max(64).optional(),
+  color: colourText(),
+  dark_color: colourText(),
   path: z.string().trim().max(1024).optional(),
   args: z.array(z.string().max(1024)).max(100).nullable().optional(),
 });

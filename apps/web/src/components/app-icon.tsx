@@ -1,4 +1,5 @@
 import type { ElementType } from 'react';
+import { isCssColour } from '@gantry/contract';
 import CloudOutlinedIcon from '@mui/icons-material/CloudOutlined';
 import CodeIcon from '@mui/icons-material/Code';
 import ParkOutlinedIcon from '@mui/icons-material/ParkOutlined';
@@ -30,7 +31,9 @@ const ICONS: Record<string, ElementType> = {
 export function AppIcon({ app, size = 20 }: { app: AppLook; size?: number }) {
   const theme = useTheme();
   const dark = theme.palette.mode === 'dark';
-  const color = (dark ? app.dark_color || app.color : app.color) || theme.palette.text.secondary;
+  const stored = dark ? app.dark_color || app.color : app.color;
+  // Drawn into a style: only a colour gets there, whatever an older store holds.
+  const color = stored && isCssColour(stored) ? stored : theme.palette.text.secondary;
   // "black" and "white" are the defaults of monochrome logos: follow the text colour instead.
   const resolved = ['black', '#000', '#000000', 'white', '#fff', '#ffffff'].includes(color.toLowerCase())
     ? theme.palette.text.primary
