@@ -239,12 +239,16 @@ describe.each(dialects)('task alerts on %s', (dialect) => {
 
   it('a failed task reaches every channel with project, template, number, status, author, duration and link', async () => {
     const templateId = await p.createTemplate({ name: 'Deploy <site>', playbook: 'fail.sh' });
-    const taskId = await p.runTask(templateId, { message: 'nightly' });
+    // A member's message holding a markdown link: in markdown channels it stays text.
+    const message = 'nightly [sign in](https://evil.example/x)';
+    const taskId = await p.runTask(templateId, { message });
     const task = await p.waitForStatus(taskId, ['success', 'error']);
     expect(task.status).toBe('error');
     const link = taskLink(p.projectId, templateId, taskId);
     const title = `Task #${taskId} of "Deploy <site>" failed`;
     const escapedTitle = `Task #${taskId} of "Deploy &lt;site&gt;" failed`;
+    const markdownTitle = `Task #${taskId} of "Deploy \\<site\\>" failed`;
+    const markdownMessage = 'nightly \\[sign in\\]\\(https://evil.example/x\\)';
 
     const [slack] = await http.waitFor('/slack', taskId);
     expect(slack?.body).toMatchObject({
@@ -260,7 +264,7 @@ describe.each(dialects)('task alerts on %s', (dialect) => {
         expect.objectContaining({ title: 'Status', value: 'Failed' }),
         expect.objectContaining({ title: 'Author', value: 'Administrator' }),
         expect.objectContaining({ title: 'Duration', value: expect.stringMatching(/^\d+s$/) }),
-        expect.objectContaining({ title: 'Message', value: 'nightly' }),
+        expect.objectContaining({ title: 'Message', value: message }),
       ]),
     );
 
@@ -273,11 +277,12 @@ describe.each(dialects)('task alerts on %s', (dialect) => {
     )[0];
     expect(card?.contentType).toBe('application/vnd.microsoft.card.adaptive');
     expect(card?.content.type).toBe('AdaptiveCard');
-    expect(card?.content.body[0]?.text).toBe(title);
+    expect(card?.content.body[0]?.text).toBe(markdownTitle);
     expect(card?.content.body[1]?.facts).toEqual(
       expect.arrayContaining([
         { title: 'Status', value: 'Failed' },
         { title: 'Author', value: 'Administrator' },
+        { title: 'Message', value: markdownMessage },
       ]),
     );
     expect(card?.content.actions[0]?.url).toBe(link);
@@ -290,9 +295,12 @@ describe.each(dialects)('task alerts on %s', (dialect) => {
     expect(telegram?.body.text).toContain(`<a href="${link}">Open task</a>`);
 
     const [rocket] = await http.waitFor('/rocketchat', taskId);
-    expect(rocket?.body).toMatchObject({ text: title, attachments: [{ title_link: link, color: '#d40e0d' }] });
+    expect(rocket?.body).toMatchObject({ text: markdownTitle, attachments: [{ title_link: link, color: '#d40e0d' }] });
     expect((rocket?.body.attachments as { fields: Fields }[])[0]?.fields).toEqual(
-      expect.arrayContaining([expect.objectContaining({ title: 'Project', value: projectName })]),
+      expect.arrayContaining([
+        expect.objectContaining({ title: 'Project', value: projectName }),
+        expect.objectContaining({ title: 'Message', value: markdownMessage }),
+      ]),
     );
 
     const [dingtalk] = await http.waitFor('/dingtalk', taskId);
@@ -301,6 +309,8 @@ describe.each(dialects)('task alerts on %s', (dialect) => {
     expect(markdown).toContain('- **Status:** Failed');
     expect(markdown).toContain(`- **Project:** ${projectName}`);
     expect(markdown).toContain(`[Open task](${link})`);
+    expect(markdown).toContain(`- **Message:** ${markdownMessage}`);
+    expect(markdown).not.toContain('[sign in](');
 
     const [gotify] = await http.waitFor('/gotify', taskId);
     expect(gotify?.path).toBe('/gotify/message');
@@ -322,7 +332,7 @@ describe.each(dialects)('task alerts on %s', (dialect) => {
         id: taskId,
         status: 'error',
         status_text: 'Failed',
-        message: 'nightly',
+        message,
         author: 'Administrator',
         start: task.start,
         end: task.end,

@@ -36,6 +36,14 @@ function describeFetchError(error: unknown): string {
   return cause instanceof Error ? cause.message : String(cause);
 }
 
+/**
+ * Text as itself in a markdown message (DingTalk, Teams cards, Rocket.Chat): on one line, with no link,
+ * image, emphasis, code or HTML it could start. A task's message or a project's name is anyone's text.
+ */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/\s*[\r\n]+\s*/g, ' ').replace(/[\\`*_[\]()!<>~]/g, '\\$&');
+}
+
 /** Escapes the characters HTML (Telegram) and Slack's mrkdwn treat as markup. */
 export function escapeMarkup(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');

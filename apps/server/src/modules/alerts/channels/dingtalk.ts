@@ -1,15 +1,15 @@
 import { describeFacts, describeLinkText, describeTitle, type Alert, type AlertChannel } from '../alert.ts';
-import { postJson } from '../http-post.ts';
+import { escapeMarkdown, postJson } from '../http-post.ts';
 
 /** DingTalk robot markdown message. */
 function buildDingTalkPayload(alert: Alert) {
   const title = describeTitle(alert);
   const text = [
-    `### ${title}`,
+    `### ${escapeMarkdown(title)}`,
     '',
-    ...describeFacts(alert).map((f) => `- **${f.label}:** ${f.value}`),
+    ...describeFacts(alert).map((f) => `- **${escapeMarkdown(f.label)}:** ${escapeMarkdown(f.value)}`),
     '',
-    `[${describeLinkText(alert)}](${alert.task.url})`,
+    `[${escapeMarkdown(describeLinkText(alert))}](${encodeURI(alert.task.url)})`,
   ].join('\n');
   return { msgtype: 'markdown', markdown: { title, text } };
 }

@@ -1,5 +1,5 @@
 import { describeFacts, describeLinkText, describeTitle, type Alert, type AlertChannel } from '../alert.ts';
-import { postJson } from '../http-post.ts';
+import { escapeMarkdown, postJson } from '../http-post.ts';
 
 const CARD_STYLES = { success: 'good', error: 'attention', waiting_confirmation: 'warning' } as const;
 
@@ -18,13 +18,19 @@ function buildTeamsPayload(alert: Alert) {
           body: [
             {
               type: 'TextBlock',
-              text: describeTitle(alert),
+              text: escapeMarkdown(describeTitle(alert)),
               weight: 'Bolder',
               size: 'Medium',
               color: CARD_STYLES[alert.status],
               wrap: true,
             },
-            { type: 'FactSet', facts: describeFacts(alert).map((f) => ({ title: f.label, value: f.value })) },
+            {
+              type: 'FactSet',
+              facts: describeFacts(alert).map((f) => ({
+                title: escapeMarkdown(f.label),
+                value: escapeMarkdown(f.value),
+              })),
+            },
           ],
           actions: [{ type: 'Action.OpenUrl', title: describeLinkText(alert), url: alert.task.url }],
         },

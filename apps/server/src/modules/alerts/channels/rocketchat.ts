@@ -1,9 +1,9 @@
 import { STATUS_COLORS, describeFacts, describeTitle, type Alert, type AlertChannel } from '../alert.ts';
-import { postJson } from '../http-post.ts';
+import { escapeMarkdown, postJson } from '../http-post.ts';
 
 /** Rocket.Chat incoming-webhook body: message text plus an attachment linking to the task. */
 function buildRocketChatPayload(alert: Alert) {
-  const title = describeTitle(alert);
+  const title = escapeMarkdown(describeTitle(alert));
   return {
     alias: 'Gantry',
     text: title,
@@ -12,7 +12,11 @@ function buildRocketChatPayload(alert: Alert) {
         title,
         title_link: alert.task.url,
         color: STATUS_COLORS[alert.status],
-        fields: describeFacts(alert).map((f) => ({ title: f.label, value: f.value, short: f.label !== 'Message' })),
+        fields: describeFacts(alert).map((f) => ({
+          title: escapeMarkdown(f.label),
+          value: escapeMarkdown(f.value),
+          short: f.label !== 'Message',
+        })),
       },
     ],
   };
