@@ -82,6 +82,19 @@ describe.each(dialects)('sign-in throttle on %s', (dialect) => {
     expect((await signIn(t, 'carol', 'carol-Secret-1', address)).status).toBe(429);
   });
 
+  it("counts an account's username, its e-mail address and look-alike spellings against one limit", async () => {
+    const address = '203.0.113.40';
+    const spellings = ['carol', 'carol@example.com', ' CAROL ', 'ｃａｒｏｌ', '𝐜𝐚𝐫𝐨𝐥'];
+    for (let i = 0; i < 10; i++)
+      expect((await signIn(t, spellings[i % spellings.length] ?? 'carol', 'nope', address)).status).toBe(401);
+    expect((await signIn(t, 'carol@example.com', 'carol-Secret-1', address)).status).toBe(429);
+    // A login of no account is counted as the directory would compare it.
+    const nobody = '203.0.113.41';
+    for (let i = 0; i < 10; i++)
+      expect((await signIn(t, i % 2 ? 'ｄａｖｅ' : 'dave', 'nope', nobody)).status).toBe(401);
+    expect((await signIn(t, '𝐝𝐚𝐯𝐞', 'nope', nobody)).status).toBe(429);
+  });
+
   it('limits one address across many accounts with a higher, global limit', async () => {
     const address = '203.0.113.23';
     // Five times the per-account limit: five accounts with nine failures each, then five more.

@@ -59,6 +59,18 @@ export function createAuthService({
     };
   }
 
+  /**
+   * What the sign-in throttle counts failures against: the account a login names, so that its username,
+   * its e-mail address and other spellings share one limit. A login of no local account (a directory
+   * user not seen yet, a mistyped name) is counted as the directory compares it: case, surrounding
+   * space and look-alike forms (full-width, mathematical letters) folded away.
+   */
+  async function throttledAccountOf(login: string): Promise<string> {
+    const folded = login.normalize('NFKC').trim().toLowerCase();
+    const user = await users.findByLogin(folded);
+    return user ? `user:${user.id}` : `login:${folded}`;
+  }
+
   return {
     loginOptions(): LoginOptions {
       const providers = Object.entries(config.oidc_providers)
@@ -74,7 +86,7 @@ export function createAuthService({
     /** Checks a username-or-email and password; returns a new session token. */
     async login(body: LoginBody, client: ClientInfo): Promise<string> {
       if (config.password_login_disabled && !ldap.enabled) throw forbidden('Signing in with a password is disabled');
-      const attempt = await throttle.reserve({ account: body.auth.toLowerCase(), address: client.ip });
+      const attempt = await throttle.reserve({ account: await throttledAccountOf(body.auth), address: client.ip });
       // The directory is asked first, as Semaphore does; a miss falls back to local passwords unless they are switched off.
       const directoryUser = await ldap.signIn(body.auth, body.password);
       if (directoryUser) {
