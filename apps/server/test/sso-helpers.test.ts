@@ -59,6 +59,9 @@ describe('group mapping', () => {
 describe('return paths', () => {
   it('keeps paths on this site and sends everything else home', () => {
     expect(toSafeReturnPath('/project/3/templates?x=1')).toBe('/project/3/templates?x=1');
+    // A Location header holds ASCII only: the rest is percent-encoded, and stays a path of this site.
+    expect(toSafeReturnPath('/。/evil.example')).toBe('/%E3%80%82/evil.example');
+    expect(toSafeReturnPath('/project/3/history?q=a b')).toBe('/project/3/history?q=a%20b');
     for (const bad of [
       undefined,
       '',
@@ -69,6 +72,8 @@ describe('return paths', () => {
       '/api/user',
       '/auth/login?error=x',
       '/a\nb',
+      '/a\u007fb',
+      '/half\ud800',
     ]) {
       expect(toSafeReturnPath(bad), String(bad)).toBe('/');
     }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { SecretBox } from '../../../secrets/secret-box.ts';
+import { describeUnstorableText } from '../../../db/storable-text.ts';
 
 export const OIDC_FLOW_COOKIE = 'gantry_oidc';
 export const OIDC_FLOW_COOKIE_PATH = '/api/auth/oidc';
@@ -52,12 +53,13 @@ export function createSpentStates(now: () => number) {
 
 /**
  * Only a path on this site may be the landing place after sign-in; anything else (another host,
- * a protocol-relative `//host`, a backslash trick) lands on the home page.
+ * a protocol-relative `//host`, a backslash trick) lands on the home page. It ends up in a Location
+ * header, which holds ASCII only: other characters (and spaces) are percent-encoded.
  */
 export function toSafeReturnPath(candidate: string | undefined): string {
   if (!candidate) return '/';
   if (!candidate.startsWith('/') || candidate.startsWith('//') || candidate.includes('\\')) return '/';
-  if (/[\u0000-\u001f]/.test(candidate)) return '/';
+  if (/[\u0000-\u001f\u007f]/.test(candidate) || describeUnstorableText(candidate, 'path')) return '/';
   if (candidate.startsWith('/api/') || candidate === '/auth/login' || candidate.startsWith('/auth/login?')) return '/';
-  return candidate;
+  return candidate.replace(/[^\u0021-\u007e]/gu, (character) => encodeURIComponent(character));
 }
