@@ -145,7 +145,13 @@ export function createServices({
   const nodeId = randomUUID();
   const nodes = createNodesRepository(db);
   const clusterBus = config.redis_url
-    ? createClusterBus({ url: config.redis_url, nodeId, readClusterId: () => nodes.getClusterId(), logger })
+    ? createClusterBus({
+        url: config.redis_url,
+        nodeId,
+        readClusterId: () => nodes.getClusterId(),
+        signingKey: secrets.deriveKey('cluster bus'),
+        logger,
+      })
     : undefined;
   const hub = clusterBus ? createClusteredHub(localHub, clusterBus) : localHub;
   const projectsRepository = announceMemberChanges(storedProjects, (projectId, removedUserId) =>

@@ -1,7 +1,9 @@
+import { createHmac } from 'node:crypto';
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createNodesRepository } from '../src/cluster/nodes.repository.ts';
 import { useTwoNodes } from './cluster-fixture.ts';
 import { connectLive } from './live-client.ts';
 import { expectLongPollHearsForceStop } from './runner-fixture.ts';
@@ -108,6 +110,29 @@ describe.each(dialects)('two Gantry nodes sharing one %s store and Redis', (dial
     expect((await b.request('POST', `${p.base}/tasks/${taskId}/confirm`, { as: a.adminCookie })).status).toBe(204);
     expect((await p.waitForStatus(taskId, ['success', 'error'], 20_000)).status).toBe('success');
     expect(await p.output(taskId)).toContain('terraform apply');
+  });
+
+  it("ignores a control written on the channel by anyone without the nodes' key: unsigned, wrongly signed or tampered", async () => {
+    const taskId = await startPlanWaitingForConfirmation();
+    const channel = `gantry:${await createNodesRepository(a.runtime.connection.db).getClusterId()}`;
+    const { Redis } = await import('ioredis');
+    const intruder = new Redis(a.runtime.config.redis_url ?? '');
+    try {
+      const payload = { kind: 'control', task_id: taskId, action: 'confirm' };
+      const body = JSON.stringify({ node: 'intruder', sent: Date.now(), payload });
+      const forged = [
+        JSON.stringify({ node: 'intruder', payload }),
+        JSON.stringify({ body, mac: createHmac('sha256', 'guessed key').update(body).digest('base64') }),
+        JSON.stringify({ body, mac: '' }),
+      ];
+      for (const message of forged) expect(await intruder.publish(channel, message)).toBeGreaterThan(0);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect((await p.waitForStatus(taskId, ['waiting_confirmation'])).status).toBe('waiting_confirmation');
+    } finally {
+      intruder.disconnect();
+    }
+    expect((await b.request('POST', `${p.base}/tasks/${taskId}/reject`, { as: a.adminCookie })).status).toBe(204);
+    expect((await p.waitForStatus(taskId, ['rejected'], 20_000)).status).toBe('rejected');
   });
 
   it('a plan waiting on one node is rejected through the other: the task ends as rejected after its last log lines', async () => {

@@ -1,3 +1,4 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { loadOnDemand } from '../load-on-demand.ts';
 import { z } from 'zod';
@@ -45,7 +46,12 @@ const ClusterMessage = z.discriminatedUnion('kind', [
 ]);
 type ClusterMessage = z.infer<typeof ClusterMessage>;
 
-const Envelope = z.object({ node: z.string(), payload: ClusterMessage });
+const Envelope = z.object({ node: z.string(), sent: z.number(), payload: ClusterMessage });
+/** What travels on the channel: the envelope's text and its HMAC under the nodes' shared key. */
+const SignedEnvelope = z.object({ body: z.string(), mac: z.string() });
+
+/** How old a message may be when it arrives: one replayed later (or from a node whose clock is far off) is dropped. */
+const MAX_MESSAGE_AGE_MS = 5 * 60_000;
 
 export interface ClusterBus {
   readonly nodeId: string;
@@ -67,12 +73,24 @@ export interface ClusterBusOptions {
   nodeId: string;
   /** The store's cluster identity: the nodes of one store share a channel named after it. */
   readClusterId(): Promise<string>;
+  /**
+   * The key every node derives from the shared secret key: messages are signed with it, and one that
+   * is not (published by anyone else who reaches Redis) is dropped, so nobody can stop or confirm a
+   * task, or show users log lines, by writing to the channel.
+   */
+  signingKey: Buffer;
   logger: FastifyBaseLogger;
 }
 
 const loadRedis = loadOnDemand<typeof import('ioredis')>('ioredis');
 
-export function createClusterBus({ url, nodeId, readClusterId, logger }: ClusterBusOptions): ClusterBus {
+export function createClusterBus({ url, nodeId, readClusterId, signingKey, logger }: ClusterBusOptions): ClusterBus {
+  const sign = (body: string) => createHmac('sha256', signingKey).update(body).digest();
+  const isSigned = (body: string, mac: string) => {
+    const given = Buffer.from(mac, 'base64');
+    const expected = sign(body);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
   const { Redis } = loadRedis();
   // While Redis is away, events are dropped at once rather than queued: listeners recover lines
   // from the store, and task requests are also read from it (the node sweep), so nothing depends on them.
@@ -110,12 +128,24 @@ export function createClusterBus({ url, nodeId, readClusterId, logger }: Cluster
   subscriber.on('message', (_channel: string, raw: string) => {
     let envelope: z.infer<typeof Envelope>;
     try {
-      envelope = Envelope.parse(JSON.parse(raw));
+      const signed = SignedEnvelope.parse(JSON.parse(raw));
+      if (!isSigned(signed.body, signed.mac)) {
+        logger.warn('Ignoring a cluster message not signed with the shared key');
+        return;
+      }
+      envelope = Envelope.parse(JSON.parse(signed.body));
     } catch (error) {
       logger.warn({ err: error }, 'Ignoring a malformed cluster message');
       return;
     }
     if (envelope.node === nodeId) return;
+    if (Math.abs(Date.now() - envelope.sent) > MAX_MESSAGE_AGE_MS) {
+      logger.warn(
+        { node: envelope.node },
+        'Ignoring a cluster message sent more than 5 minutes ago (or a clock far off)',
+      );
+      return;
+    }
     for (const handler of handlers) handler(envelope.payload);
   });
 
@@ -126,7 +156,10 @@ export function createClusterBus({ url, nodeId, readClusterId, logger }: Cluster
       if (publisher.status !== 'ready') return;
       // Chained on one promise, messages leave in the order they were published.
       void channel
-        .then((name) => publisher.publish(name, JSON.stringify({ node: nodeId, payload: message })))
+        .then((name) => {
+          const body = JSON.stringify({ node: nodeId, sent: Date.now(), payload: message });
+          return publisher.publish(name, JSON.stringify({ body, mac: sign(body).toString('base64') }));
+        })
         .catch((error: unknown) => logger.warn({ err: error }, 'Could not publish to the other nodes'));
     },
     onMessage(handler) {

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 
 const ALGORITHM = 'aes-256-gcm';
 const NONCE_BYTES = 12;
@@ -27,6 +27,10 @@ export function createSecretBox(key: Buffer) {
         decipher.update(raw.subarray(NONCE_BYTES, raw.length - TAG_BYTES)),
         decipher.final(),
       ]).toString('utf8');
+    },
+    /** A key of its own for one purpose (signing the nodes' messages to each other), derived from this one. */
+    deriveKey(purpose: string): Buffer {
+      return createHmac('sha256', key).update(`gantry:${purpose}`).digest();
     },
   };
 }
