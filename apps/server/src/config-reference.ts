@@ -40,6 +40,7 @@ const DESCRIPTIONS: Record<ConfigKey, string> = {
   access_key_encryption:
     'Base64 of the 32-byte key that encrypts stored secrets. Default: the key file `<data_dir>/gantry.key`, created at first start.',
   session_idle_minutes: 'A session unused this long ends.',
+  session_max_age_minutes: 'A session this old ends, however busy; the user signs in again.',
   login_max_failures:
     'Failed sign-ins allowed per account and address within the window before 429 (with `Retry-After`). One address may fail five times as often in all, across accounts. The counts live in the store, so every node shares them.',
   login_failure_window_seconds: 'Window of the failed sign-in count.',

@@ -93,6 +93,7 @@ const ConfigSchema = z.object({
   premium_features: z.array(z.enum(PREMIUM_FEATURES)).default([...PREMIUM_FEATURES]),
   access_key_encryption: z.string().optional(),
   session_idle_minutes: int.default(7 * 24 * 60),
+  session_max_age_minutes: int.default(30 * 24 * 60),
   login_max_failures: int.default(10),
   login_failure_window_seconds: int.default(15 * 60),
   trust_proxy: bool.default(false),

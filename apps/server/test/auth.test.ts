@@ -125,6 +125,23 @@ describe.each(dialects)('sign-in and sessions on %s', (dialect) => {
     }
   });
 
+  it('ends a session once it reaches the largest age, however busy it was', async () => {
+    let now = Date.now();
+    const clock = { now: () => new Date(now) };
+    const busy = await createTestApp(dialect, { session_idle_minutes: 60, session_max_age_minutes: 180 }, { clock });
+    try {
+      // Used every 50 minutes: never idle, and still over after three hours.
+      for (let minutes = 50; minutes <= 150; minutes += 50) {
+        now += 50 * 60_000;
+        expect((await busy.request('GET', '/api/user', { as: busy.adminCookie })).status, `${minutes} min`).toBe(200);
+      }
+      now += 50 * 60_000;
+      expect((await busy.request('GET', '/api/user', { as: busy.adminCookie })).status).toBe(401);
+    } finally {
+      await busy.close();
+    }
+  });
+
   it('changing a password ends every other session of the user, keeping the one that changed it', async () => {
     const user = await t.createUser('pwchange');
     const otherDevice = await t.login('pwchange', 'pwchange-Secret-1');

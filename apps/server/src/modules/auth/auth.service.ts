@@ -11,6 +11,7 @@ import type { ApiTokenRow } from './auth.table.ts';
 import type { LdapLogin } from './ldap/ldap-login.ts';
 import type { Credential } from '../../http/session-cookie.ts';
 import type { Caller, ClientInfo, CredentialKey, EndedCredentials, SessionLookup } from './session.ts';
+import { isSessionOutOfTime } from './session.ts';
 import type { LoginThrottle } from './login-throttle.ts';
 import { assertSessionCredential } from './session-only.ts';
 import { verifyPassword } from './passwords.ts';
@@ -45,8 +46,6 @@ export function createAuthService({
   pendingFactorFor,
   onCredentialsEnded,
 }: AuthDeps) {
-  const idleMs = config.session_idle_minutes * 60_000;
-
   function toApiToken(row: ApiTokenRow, secret?: string): ApiToken {
     const now = toTimestamp(clock.now());
     return {
@@ -237,7 +236,7 @@ export function createAuthService({
       if (
         !found ||
         (config.totp_enabled && found.session.pending_factor !== '') ||
-        clock.now().getTime() - Date.parse(found.session.last_active) > idleMs
+        isSessionOutOfTime(found.session, clock.now().getTime(), config)
       )
         return undefined;
       return found.user;

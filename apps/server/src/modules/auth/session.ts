@@ -43,16 +43,30 @@ const TOUCH_INTERVAL_MS = 60_000;
 /** A session that still awaits its second factor lapses after this long. */
 const PENDING_SESSION_MS = 10 * 60_000;
 
+/**
+ * Whether a session has run out of time: unused for longer than session_idle_minutes, or older than
+ * session_max_age_minutes however busy (a stolen cookie does not last for ever).
+ */
+export function isSessionOutOfTime(
+  session: { created: string; last_active: string },
+  now: number,
+  config: Pick<Config, 'session_idle_minutes' | 'session_max_age_minutes'>,
+): boolean {
+  return (
+    now - Date.parse(session.last_active) > config.session_idle_minutes * 60_000 ||
+    now - Date.parse(session.created) > config.session_max_age_minutes * 60_000
+  );
+}
+
 export function createSessionLookup({
   config,
   clock,
   auth,
 }: {
-  config: Pick<Config, 'session_idle_minutes' | 'totp_enabled'>;
+  config: Pick<Config, 'session_idle_minutes' | 'session_max_age_minutes' | 'totp_enabled'>;
   clock: Clock;
   auth: Pick<AuthRepository, 'findActiveSessionWithUser' | 'expireSession' | 'touchSession'>;
 }) {
-  const idleMs = config.session_idle_minutes * 60_000;
   return {
     /** The session behind a cookie in any state, or undefined when it is unknown, expired or idle too long. */
     async findSession(sessionToken: string): Promise<SessionInfo | undefined> {
@@ -63,7 +77,7 @@ export function createSessionLookup({
       const idleFor = now.getTime() - Date.parse(session.last_active);
       const pendingTooLong =
         session.pending_factor !== '' && now.getTime() - Date.parse(session.created) > PENDING_SESSION_MS;
-      if (idleFor > idleMs || pendingTooLong) {
+      if (isSessionOutOfTime(session, now.getTime(), config) || pendingTooLong) {
         await auth.expireSession(session.token_hash);
         return undefined;
       }
