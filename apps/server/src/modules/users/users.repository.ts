@@ -23,11 +23,11 @@ export function createUsersRepository(db: Db, dialect: Dialect) {
     },
     /** The external user an identity provider's subject belongs to. */
     findByExternalIdentity(source: string, subject: string): Promise<UserRow | undefined> {
+      const identity = { external_source: source, external_subject: subject };
       return db
         .selectFrom('users')
         .selectAll()
-        .where('external_source', '=', source)
-        .where('external_subject', '=', subject)
+        .where((eb) => eb.and(identity))
         .executeTakeFirst();
     },
     async count(): Promise<number> {

@@ -63,7 +63,10 @@ export function createExternalUsers({
     if (known) return known;
     const existing = await findExisting(identity, matchBy);
     if (existing && existing.external !== 1) {
-      throw new SsoRefusal('sso_local_user_conflict', `A local account already uses ${identity.email || identity.username}`);
+      throw new SsoRefusal(
+        'sso_local_user_conflict',
+        `A local account already uses ${identity.email || identity.username}`,
+      );
     }
     if (existing && existing.external_source !== null) {
       throw new SsoRefusal('sso_username_taken', `The account ${existing.username} belongs to another identity`);
