@@ -9,7 +9,7 @@ function buildDingTalkPayload(alert: Alert) {
     '',
     ...describeFacts(alert).map((f) => `- **${escapeMarkdown(f.label)}:** ${escapeMarkdown(f.value)}`),
     '',
-    `[${escapeMarkdown(describeLinkText(alert))}](${encodeURI(alert.task.url)})`,
+    `[${escapeMarkdown(describeLinkText(alert))}](${alert.task.url})`,
   ].join('\n');
   return { msgtype: 'markdown', markdown: { title, text } };
 }
