@@ -67,7 +67,7 @@ export async function buildApp({ config, services, verifyResponses = false }: Ap
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(createResponseSerializer({ verify: verifyResponses }));
   registerErrorHandler(app);
-  registerTextGuard(app);
+  registerTextGuard(app, { relayed: [runnerProtocolApi.progress] });
   await registerResponsePolicy(app);
   await app.register(fastifyCookie);
   registerCrossSiteGuard(app, { webHost: config.web_host, machineRoutes: (url) => MACHINE_ROUTES.includes(url) });

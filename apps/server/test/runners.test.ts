@@ -386,6 +386,35 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
     await t.request('DELETE', `${p.base}/runners/${runner.id}`, { as: t.adminCookie });
   });
 
+  it('stores what a task printed, relayed by its runner, even a NUL or half of a surrogate pair, as a line run here would be', async () => {
+    const runner = await createRunner(t, `${p.base}/runners`);
+    const r = protocol(t, runner.token);
+    const taskId = await p.runTask(await p.createTemplate({ playbook: 'hello.sh' }));
+    expect((await r.nextJob()).id).toBe(taskId);
+    const time = new Date().toISOString();
+    const report = await r.report([
+      {
+        ID: taskId,
+        Status: 'success',
+        LogOffset: 0,
+        LogRecords: ['nul \u0000 here', 'cut emoji \ud83d', '\ude80 rest', 'whole 🚀'].map((message) => ({
+          time,
+          message,
+        })),
+        Commit: { hash: 'abc123', message: 'commit \u0000 message' },
+      },
+    ]);
+    expect(report.status, report.text).toBe(200);
+    expect((await p.waitForStatus(taskId, ['success'])).commit_message).toBe('commit \ufffd message');
+    expect((await p.output(taskId)).slice(1, 5)).toEqual([
+      'nul \ufffd here',
+      'cut emoji \ufffd',
+      '\ufffd rest',
+      'whole 🚀',
+    ]);
+    await t.request('DELETE', `${p.base}/runners/${runner.id}`, { as: t.adminCookie });
+  });
+
   it("runs tasks of projects without runners in the server, and never gives a runner another project's task", async () => {
     const other = await createProjectFixture(t, { 'hello.sh': 'echo local run\n' });
     const runner = await createRunner(t, `${p.base}/runners`);

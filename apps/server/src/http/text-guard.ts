@@ -1,6 +1,6 @@
 import { ErrorCode, MAX_JSON_DEPTH } from '@gantry/contract';
-import type { FastifyInstance } from 'fastify';
-import { describeUnstorableText } from '../db/storable-text.ts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { describeUnstorableText, toStorableText } from '../db/storable-text.ts';
 import { isKnownPlainText } from './request-body.ts';
 
 /** Why a parsed body cannot be taken: the first string (or key) that is no storable text, or nesting too deep. */
@@ -16,15 +16,37 @@ function findProblem(value: unknown, path: string[] = []): string | undefined {
   return undefined;
 }
 
+/** Every string of a parsed body (its keys too) as the store can keep it; the parser has bounded its depth. */
+function toStorableValue(value: unknown): unknown {
+  if (typeof value === 'string') return toStorableText(value);
+  if (Array.isArray(value)) return value.map(toStorableValue);
+  if (typeof value !== 'object' || value === null || Buffer.isBuffer(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [toStorableText(key), toStorableValue(item)]));
+}
+
 /**
  * A body, query or path holding text the store cannot keep as it is (describeUnstorableText: a NUL
  * character, half of a surrogate pair) is refused at the edge, the same way on every database. So is
- * a body nested so deeply that storing it (JSON.stringify) would overflow the stack.
+ * a body nested so deeply that storing it (JSON.stringify) would overflow the stack. The routes in
+ * `relayed` carry what task processes printed, relayed by a remote runner: their text is stored as a
+ * line run here is (U+FFFD in place of each such character), since refusing it would stop the runner.
  */
-export function registerTextGuard(app: FastifyInstance): void {
+export function registerTextGuard(app: FastifyInstance, { relayed }: { relayed: readonly Route[] }): void {
+  const isRelayed = (request: FastifyRequest) =>
+    relayed.some((route) => route.method === request.method && route.path === request.routeOptions.url);
   app.addHook('preValidation', async (request, reply) => {
+    if (isRelayed(request)) {
+      request.body = toStorableValue(request.body);
+      return;
+    }
     const body = isKnownPlainText(request.body) ? undefined : request.body;
     const problem = findProblem(body) ?? findProblem(request.query) ?? findProblem(request.params);
     if (problem !== undefined) return reply.code(400).send({ error: problem, code: ErrorCode.validationFailed });
   });
+}
+
+/** A route as the contract names it. */
+interface Route {
+  method: string;
+  path: string;
 }
