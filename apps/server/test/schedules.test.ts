@@ -194,7 +194,11 @@ describe('schedule time zones', () => {
   const clock = createFakeClock('2026-03-28T12:00:00Z');
 
   // The fake clock jumps months ahead; the test session must outlive that.
-  const t = useTestApp('sqlite', { schedule_timezone: 'Europe/Berlin', session_idle_minutes: 10_000_000 }, { clock });
+  const t = useTestApp(
+    'sqlite',
+    { schedule_timezone: 'Europe/Berlin', session_idle_minutes: 10_000_000, session_max_age_minutes: 10_000_000 },
+    { clock },
+  );
   const p = useProjectFixture(t, { 'run.sh': 'true\n' });
 
   it('counts cron times in the configured zone and fires once across both DST changes', async () => {
