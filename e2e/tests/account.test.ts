@@ -24,10 +24,18 @@ function nextCode(totp: OTPAuth.TOTP): string {
   return totp.generate({ timestamp: Date.now() + 30_000 });
 }
 
+/** A code the app shows at none of the steps the server could accept in the next minute. */
+function wrongCode(totp: OTPAuth.TOTP): string {
+  const valid = new Set(
+    [-30_000, 0, 30_000, 60_000].map((offset) => totp.generate({ timestamp: Date.now() + offset })),
+  );
+  return ['111111', '222222', '333333'].find((code) => !valid.has(code)) ?? '444444';
+}
+
 describe('account security in the browser', () => {
   const gantry = useGantry({ GANTRY_TOTP_ENABLED: 'true' });
 
-  it('sets up TOTP with the QR dialog, then signs in with a code and once with the recovery code', async () => {
+  it('sets up TOTP with the QR dialog, signs in with a code and once with the recovery code, and turns it off with a code', async () => {
     const page = await gantry.signedInPage({ waitForUrl: /\/project\/new/ });
     await openAccountPage(page);
 
@@ -53,11 +61,7 @@ describe('account security in the browser', () => {
     // Password first, then the second step asks for the code.
     await gantry.signIn(page);
     await page.getByText('Enter the 6-digit code from your authenticator app.').waitFor();
-    const valid = new Set(
-      [-30_000, 0, 30_000, 60_000].map((offset) => totp.generate({ timestamp: Date.now() + offset })),
-    );
-    const wrong = ['111111', '222222', '333333'].find((code) => !valid.has(code)) ?? '444444';
-    await page.getByLabel('6-digit code').fill(wrong);
+    await page.getByLabel('6-digit code').fill(wrongCode(totp));
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.getByRole('alert').filter({ hasText: 'Invalid passcode' }).waitFor();
     await page.getByLabel('6-digit code').fill(nextCode(totp));
@@ -72,6 +76,20 @@ describe('account security in the browser', () => {
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.waitForURL(/\/project\/new/);
     await openAccountPage(page);
+
+    // Set up again, then turn it off: that takes a code from the app, not just the open session.
+    const again = await openDialog(page, 'Set up two-factor authentication');
+    const secondApp = authenticatorFor((await again.getByLabel('Setup key', { exact: true }).textContent()) ?? '');
+    await again.getByLabel('6-digit code').fill(secondApp.generate());
+    await again.getByRole('button', { name: 'Turn on' }).click();
+    await again.getByRole('button', { name: 'Done' }).click();
+    const turnOff = await openDialog(page, 'Turn off');
+    await turnOff.getByLabel('6-digit code').fill(wrongCode(secondApp));
+    await turnOff.getByRole('button', { name: 'Turn off' }).click();
+    await turnOff.getByText('Invalid passcode').waitFor();
+    await turnOff.getByLabel('6-digit code').fill(nextCode(secondApp));
+    await turnOff.getByRole('button', { name: 'Turn off' }).click();
+    await page.getByText('Two-factor authentication is off.').waitFor();
     await page.getByRole('button', { name: 'Set up two-factor authentication' }).waitFor();
     await page.context().close();
   });

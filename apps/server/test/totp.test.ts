@@ -304,8 +304,51 @@ describe.each(dialects)('TOTP second factor on %s', (dialect) => {
     expect((await t.request('GET', '/api/user', { as: cookie })).status).toBe(200);
 
     const own = await enrolAndConfirm(t, dave.id, cookie, clock);
-    expect((await t.request('DELETE', `/api/users/${dave.id}/2fas/totp/${own.id}`, { as: cookie })).status).toBe(204);
+    const ownUrl = `/api/users/${dave.id}/2fas/totp/${own.id}`;
+    clock.advance(30);
+    // A session alone does not turn one's own factor off: it takes a code from the authenticator.
+    for (const body of [undefined, null, {}, { passcode: '' }]) {
+      const refused = await t.request('DELETE', ownUrl, { as: cookie, body });
+      expect(refused.status).toBe(400);
+    }
+    const noCode = await t.request('DELETE', ownUrl, { as: cookie });
+    expect(noCode.body).toMatchObject({ error: expect.stringMatching(/^Enter a code from your authenticator app/) });
+    const malformed = await t.request('DELETE', ownUrl, { as: cookie, body: { passcode: '12ab56' } });
+    expect(malformed.body).toMatchObject({ error: 'Passcode must be 6 digits' });
+    const wrong = await t.request('DELETE', ownUrl, { as: cookie, body: { passcode: wrongCodeAt(own, clock) } });
+    expect(wrong.body).toMatchObject({ error: 'Invalid passcode' });
+    expect((await t.request('GET', '/api/user', { as: cookie })).body).toHaveProperty('totp');
+    const removed = await t.request('DELETE', ownUrl, { as: cookie, body: { passcode: codeAt(own, clock) } });
+    expect(removed.status).toBe(204);
     expect((await t.request('GET', '/api/user', { as: cookie })).body).not.toHaveProperty('totp');
+  });
+
+  it('asks an admin for a code to turn off their own factor too, and counts wrong codes', async () => {
+    clock.advance(60);
+    const adminId = ((await t.request('GET', '/api/user', { as: t.adminCookie })).body as { id: number }).id;
+    const factor = await enrolAndConfirm(t, adminId, t.adminCookie, clock);
+    clock.advance(30);
+    const url = `/api/users/${adminId}/2fas/totp/${factor.id}`;
+    expect((await t.request('DELETE', url, { as: t.adminCookie })).status).toBe(400);
+    const guesses = [];
+    for (let i = 0; i < 6; i++)
+      guesses.push(
+        await t.request('DELETE', url, { as: t.adminCookie, body: { passcode: wrongCodeAt(factor, clock) } }),
+      );
+    expect(guesses.map((guess) => guess.status)).toEqual([400, 400, 400, 400, 400, 400]);
+    const throttled = await t.request('DELETE', url, { as: t.adminCookie, body: { passcode: codeAt(factor, clock) } });
+    expect(throttled.status).toBe(429);
+    clock.advance(601);
+    const removed = await t.request('DELETE', url, { as: t.adminCookie, body: { passcode: codeAt(factor, clock) } });
+    expect(removed.status).toBe(204);
+  });
+
+  it('removes an unconfirmed enrolment of your own without a code', async () => {
+    clock.advance(60);
+    const grace = await t.createUser('grace');
+    const pending = await enrol(t, grace.id, grace.cookie);
+    const removed = await t.request('DELETE', `/api/users/${grace.id}/2fas/totp/${pending.id}`, { as: grace.cookie });
+    expect(removed.status).toBe(204);
   });
 
   it('lets the operator remove a lost factor from the command line', async () => {

@@ -29,6 +29,13 @@ export const PasscodeBody = z.object({
 });
 export type PasscodeBody = z.input<typeof PasscodeBody>;
 
+/**
+ * Turning off one's own factor takes a current passcode, so a stolen session alone cannot remove
+ * it. An administrator removing someone else's (a lost phone) sends none; Semaphore sends no body.
+ */
+export const RemoveTotpBody = z.object({ passcode: PasscodeBody.shape.passcode.optional() }).nullable().optional();
+export type RemoveTotpBody = z.input<typeof RemoveTotpBody>;
+
 export const RecoveryBody = z.object({
   recovery_code: z
     .string({ error: 'Recovery code is required' })
@@ -73,6 +80,7 @@ export const totpApi = {
     method: 'DELETE',
     path: '/api/users/:userId/2fas/totp/:totpId',
     params: TotpParams,
+    body: RemoveTotpBody,
     response: NoContent,
     status: 204,
   }),

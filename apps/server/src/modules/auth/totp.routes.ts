@@ -21,8 +21,8 @@ export function registerTotpRoutes(route: Routes, { totp }: { totp: TotpService 
   route(totpApi.confirm, SIGNED_IN, ({ actor, params, body, request }) =>
     totp.confirm(actor, params.userId, params.totpId, body.passcode, credentialOf(request)),
   );
-  route(totpApi.remove, SIGNED_IN, ({ actor, params, request }) =>
-    totp.remove(actor, params.userId, params.totpId, credentialOf(request)),
+  route(totpApi.remove, SIGNED_IN, ({ actor, params, body, request }) =>
+    totp.remove(actor, params.userId, params.totpId, body?.passcode, credentialOf(request)),
   );
 
   route(totpApi.verify, PUBLIC, ({ request, body }) => totp.verify(readSessionCookie(request), body.passcode));

@@ -45,6 +45,7 @@ export function secondFactorRequired(pending: string): AppError {
 
 const totpDisabled = () => new AppError(403, ErrorCode.totpDisabled, TOTP_DISABLED);
 const TOTP_NOT_ENABLED = 'TOTP not enabled';
+const PASSCODE_TO_TURN_OFF = 'Enter a code from your authenticator app to turn off two-factor authentication';
 
 /** 20 characters from a 32-letter alphabet without look-alikes (0/O, 1/I), grouped by four: easy to copy and type back. */
 function generateRecoveryCode(): string {
@@ -215,12 +216,25 @@ export function createTotpService({ config, clock, secrets, totp, events, thrott
       return confirmEnrolment(actor, totpId, passcode);
     },
 
-    /** Removes a user's factor: their own, or anyone's for an admin (a lost phone). */
-    async remove(actor: UserRow, userId: number, totpId: number, credential: Credential): Promise<void> {
+    /**
+     * Removes a user's factor: anyone's for an admin (a lost phone), one's own with a current passcode,
+     * so that a session taken over cannot switch the second factor off.
+     */
+    async remove(
+      actor: UserRow,
+      userId: number,
+      totpId: number,
+      passcode: string | undefined,
+      credential: Credential,
+    ): Promise<void> {
       assertSessionCredential(credential, 'two-factor authentication');
       if (actor.admin !== 1 && actor.id !== userId) throw forbidden('Only administrators can manage other users');
       const row = await totp.findByUser(userId);
       if (!row || row.id !== totpId) throw badRequest(TOTP_NOT_ENABLED);
+      if (actor.id === userId && row.confirmed === 1) {
+        if (!passcode) throw badRequest(PASSCODE_TO_TURN_OFF);
+        await spendPasscode(row, actor, passcode, { confirming: false });
+      }
       await totp.deleteByUser(userId);
       if (row.confirmed === 1) {
         await events.record({

@@ -40,7 +40,9 @@ export function useConfirmTotp() {
 }
 
 export function useRemoveTotp() {
-  return useRefreshingMutation([currentUserQuery.queryKey], ({ userId, totpId }: { userId: number; totpId: number }) =>
-    api(totpApi.remove, { params: { userId, totpId } }),
+  return useRefreshingMutation(
+    [currentUserQuery.queryKey],
+    ({ userId, totpId, passcode }: { userId: number; totpId: number; passcode: string }) =>
+      api(totpApi.remove, { params: { userId, totpId }, body: { passcode } }),
   );
 }

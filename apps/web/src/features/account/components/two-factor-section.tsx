@@ -1,4 +1,5 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
+import type { FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import Button from '@mui/material/Button';
@@ -12,10 +13,12 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import Alert from '@mui/material/Alert';
 import type { CurrentUser } from '@gantry/contract';
-import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { FormDialog } from '../../../components/form-dialog.tsx';
+import { PasscodeField } from '../../../components/passcode-field.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { TotpEnrolment } from '../../../components/totp-enrolment.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
+import type { UserTotpStatus } from '@gantry/contract';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { formatDate } from '../../../lib/format-date.ts';
 import { systemInfoQuery } from '../../../lib/shared-queries.ts';
@@ -65,25 +68,58 @@ function EnrolDialog({ open, userId, onClose }: { open: boolean; userId: number;
   );
 }
 
-export function TwoFactorSection({ user }: { user: CurrentUser }) {
-  const { t, i18n } = useTranslation();
+/** Turning the factor off takes a code from the app: a session left open is not enough. */
+function TurnOffDialog({ open, totp, onClose }: { open: boolean; totp: UserTotpStatus; onClose: () => void }) {
+  const { t } = useTranslation();
   const snackbar = useSnackbar();
-  const info = useQuery(systemInfoQuery);
   const remove = useRemoveTotp();
-  const enrolDialog = useDialogState();
-  const removeDialog = useDialogState();
-  const offered = info.data?.auth_methods.totp !== undefined;
+  const [passcode, setPasscode] = useState('');
 
-  const removeConfirmed = () => {
-    if (!user.totp) return;
+  useEffect(() => {
+    if (!open) return;
+    setPasscode('');
+    remove.reset();
+  }, [open]);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (passcode.length !== 6) return;
     remove.mutate(
-      { userId: user.id, totpId: user.totp.id },
+      { userId: totp.user_id, totpId: totp.id, passcode },
       {
-        onSuccess: () => snackbar.showSuccess(t('account.totp.removed')),
-        onError: snackbar.showFailure,
+        onSuccess: () => {
+          snackbar.showSuccess(t('account.totp.removed'));
+          onClose();
+        },
+        onError: () => setPasscode(''),
       },
     );
   };
+
+  return (
+    <FormDialog
+      open={open}
+      title={t('account.totp.turnOffTitle')}
+      submitLabel={t('account.totp.turnOff')}
+      onSubmit={submit}
+      onClose={onClose}
+      submitting={remove.isPending}
+      error={remove.error ? getErrorMessage(remove.error) : null}
+    >
+      <Typography variant="body2" color="text.secondary">
+        {t('account.totp.turnOffMessage')}
+      </Typography>
+      <PasscodeField value={passcode} onChange={setPasscode} label={t('account.totp.code')} autoFocus />
+    </FormDialog>
+  );
+}
+
+export function TwoFactorSection({ user }: { user: CurrentUser }) {
+  const { t, i18n } = useTranslation();
+  const info = useQuery(systemInfoQuery);
+  const enrolDialog = useDialogState();
+  const removeDialog = useDialogState();
+  const offered = info.data?.auth_methods.totp !== undefined;
 
   return (
     <Paper variant="outlined" component="section" aria-labelledby="two-factor-title" sx={{ p: 3 }}>
@@ -105,7 +141,7 @@ export function TwoFactorSection({ user }: { user: CurrentUser }) {
           <Typography variant="body2" sx={{ flexGrow: 1 }}>
             {t('account.totp.onSince', { date: formatDate(user.totp.created, { locale: i18n.language }) })}
           </Typography>
-          <Button color="error" variant="outlined" onClick={() => removeDialog.show()} disabled={remove.isPending}>
+          <Button color="error" variant="outlined" onClick={() => removeDialog.show()}>
             {t('account.totp.turnOff')}
           </Button>
         </Stack>
@@ -117,14 +153,7 @@ export function TwoFactorSection({ user }: { user: CurrentUser }) {
         <Alert severity="info">{t('account.totp.notOffered')}</Alert>
       ) : null}
       <EnrolDialog open={enrolDialog.open} userId={user.id} onClose={enrolDialog.close} />
-      <ConfirmDialog
-        open={removeDialog.open}
-        title={t('account.totp.turnOffTitle')}
-        message={t('account.totp.turnOffMessage')}
-        confirmLabel={t('account.totp.turnOff')}
-        onConfirm={removeConfirmed}
-        onClose={removeDialog.close}
-      />
+      {user.totp ? <TurnOffDialog open={removeDialog.open} totp={user.totp} onClose={removeDialog.close} /> : null}
     </Paper>
   );
 }
