@@ -26,6 +26,8 @@ const READ: Record<Role, number> = {
   non_member: 404,
   anonymous: 401,
 };
+/** An alias starts tasks, so reading one takes the right to run tasks. */
+const RUN: Record<Role, number> = { ...READ, guest: 403 };
 const manage = (ok: number): Record<Role, number> => ({
   admin: ok,
   owner: ok,
@@ -416,7 +418,7 @@ describe.each(dialects)('integrations on %s', (dialect) => {
     expect((await api('DELETE', `/keys/${key.id}`)).status).toBe(204);
   });
 
-  it('lets every member read integrations and only resource managers change them', async () => {
+  it('lets every member read integrations, who may run tasks read aliases, and only resource managers change them', async () => {
     const shared = await createIntegration({ name: 'Shared' });
     await addMatcher(shared.id, { match_type: 'header', key: 'X-A', value: 'a' });
     await addValue(shared.id, { value_source: 'header', key: 'X-A', variable: 'A' });
@@ -433,8 +435,8 @@ describe.each(dialects)('integrations on %s', (dialect) => {
         ['GET', '/integrations', undefined, READ, 'lists integrations'],
         ['GET', sharedPath, undefined, READ, 'reads an integration'],
         ['GET', `${sharedPath}/refs`, undefined, READ, 'reads refs'],
-        ['GET', `${sharedPath}/aliases`, undefined, READ, 'lists aliases'],
-        ['GET', '/integrations/aliases', undefined, READ, 'lists project aliases'],
+        ['GET', `${sharedPath}/aliases`, undefined, RUN, 'lists aliases'],
+        ['GET', '/integrations/aliases', undefined, RUN, 'lists project aliases'],
         ['GET', `${sharedPath}/values`, undefined, READ, 'lists values'],
         ['GET', `${sharedPath}/matchers`, undefined, READ, 'lists matchers'],
         ['GET', `${sharedPath}/matchers/${matcherId}`, undefined, READ, 'reads a matcher'],
@@ -462,6 +464,31 @@ describe.each(dialects)('integrations on %s', (dialect) => {
         expect(response.status, `${role} ${what}`).toBe(expected[role]);
       }
     }
+  });
+
+  it('leaves the webhook aliases out of a backup taken by a member who may not run tasks', async () => {
+    const hooked = await createIntegration({ name: 'Hooked' });
+    const own = (await api('POST', `/integrations/${hooked.id}/aliases`)).body as { url: string };
+    const projectWide = (await api('POST', '/integrations/aliases')).body as { url: string };
+    const aliasOf = (url: string) => url.slice(url.lastIndexOf('/') + 1);
+    type Backup = { integrations: { name: string; aliases: string[] }[]; integration_aliases: string[] };
+    const backupAs = async (role: Role) => {
+      const response = await t.request('GET', `${p.base}/backup`, { as: cookies[role] ?? '' });
+      expect(response.status).toBe(200);
+      const backup = response.body as Backup;
+      return {
+        aliases: backup.integrations.find((i) => i.name === 'Hooked')?.aliases,
+        project: backup.integration_aliases,
+      };
+    };
+    const runner = await backupAs('task_runner');
+    expect(runner.aliases).toContain(aliasOf(own.url));
+    expect(runner.project).toContain(aliasOf(projectWide.url));
+    const guest = await backupAs('guest');
+    expect(guest).toEqual({ aliases: [], project: [] });
+    const text = JSON.stringify((await t.request('GET', `${p.base}/backup`, { as: cookies.guest ?? '' })).body);
+    expect(text).not.toContain(aliasOf(own.url));
+    expect(text).not.toContain(aliasOf(projectWide.url));
   });
 
   it('checks each authentication method: good credentials start a task, bad ones start nothing and are logged', async () => {

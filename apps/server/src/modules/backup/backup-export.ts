@@ -52,9 +52,18 @@ function sortSections(backup: ProjectBackup): ProjectBackup {
   return backup;
 }
 
-/** The project as a backup document: every resource except secrets and task history, linked by name. */
-export async function buildBackup(stores: BackupStores, project: ProjectRow): Promise<ProjectBackup> {
+/**
+ * The project as a backup document: every resource except secrets and task history, linked by name.
+ * Webhook aliases start tasks, so they are in it only for a caller who may run tasks (`withAliases`).
+ */
+export async function buildBackup(
+  stores: BackupStores,
+  project: ProjectRow,
+  { withAliases }: { withAliases: boolean },
+): Promise<ProjectBackup> {
   const projectId = project.id;
+  const listAliases = async (integrationId: number | null) =>
+    withAliases ? (await stores.integrations.listAliases(projectId, integrationId)).map((a) => a.alias) : [];
   const keys = byId(await stores.keys.list(projectId, 'name', 'asc'));
   const repositories = byId(await stores.repositories.list(projectId, 'name', 'asc'));
   const inventories = byId(await stores.inventories.list(projectId, 'asc'));
@@ -96,7 +105,7 @@ export async function buildBackup(stores: BackupStores, project: ProjectRow): Pr
 
   const exportedIntegrations = [];
   for (const integration of integrations) {
-    const aliases = await stores.integrations.listAliases(projectId, integration.id);
+    const aliases = await listAliases(integration.id);
     const matchers = await stores.integrations.matchers.list(projectId, integration.id);
     const values = await stores.integrations.values.list(projectId, integration.id);
     exportedIntegrations.push({
@@ -107,7 +116,7 @@ export async function buildBackup(stores: BackupStores, project: ProjectRow): Pr
       task_params: toBackupParams(integration.task_params),
       ...targetOf(integration),
       auth_secret: nameOf(keyNames, integration.auth_secret_id),
-      aliases: aliases.map((a) => a.alias),
+      aliases,
       matchers: matchers.map((m) => ({
         name: m.name,
         match_type: m.match_type as 'body' | 'header',
@@ -126,7 +135,7 @@ export async function buildBackup(stores: BackupStores, project: ProjectRow): Pr
       })),
     });
   }
-  const projectAliases = await stores.integrations.listAliases(projectId, null);
+  const projectAliases = await listAliases(null);
 
   return sortSections({
     meta: {
@@ -190,7 +199,7 @@ export async function buildBackup(stores: BackupStores, project: ProjectRow): Pr
     })),
     environments: environments.map((e) => ({ name: environmentNames.get(e.id) ?? e.name, json: e.json, env: e.env })),
     integrations: exportedIntegrations,
-    integration_aliases: projectAliases.map((a) => a.alias),
+    integration_aliases: projectAliases,
     schedules: schedules.map((s) => ({
       name: s.name,
       cron_format: s.cron_format,

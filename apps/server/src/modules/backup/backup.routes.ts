@@ -4,6 +4,6 @@ import { SIGNED_IN, projectMember } from '../../http/route.ts';
 import type { BackupService } from './backup.service.ts';
 
 export function registerBackupRoutes(route: Routes, { backup }: { backup: BackupService }) {
-  route(backupApi.backup, projectMember(), ({ access }) => backup.backup(access.project));
+  route(backupApi.backup, projectMember(), ({ access }) => backup.backup(access));
   route(backupApi.restore, SIGNED_IN, ({ actor, body }) => backup.restore(actor, body));
 }

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { CreateProjectBody, Project } from '@gantry/contract';
-import { ProjectBackup, isTerraformApp } from '@gantry/contract';
+import { Permission, ProjectBackup, hasPermissions, isTerraformApp } from '@gantry/contract';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
@@ -10,7 +10,7 @@ import type { SecretBox } from '../../secrets/secret-box.ts';
 import type { AppsService } from '../apps/apps.service.ts';
 import type { EventsService } from '../events/events.service.ts';
 import { assertCanCreateProject, toProject } from '../projects/projects.service.ts';
-import type { ProjectRow } from '../projects/projects.table.ts';
+import type { ProjectAccess } from '../projects/projects.service.ts';
 import { createWorkspacesService } from '../terraform/workspaces.service.ts';
 import type { UserRow } from '../users/users.table.ts';
 import { buildBackup } from './backup-export.ts';
@@ -44,8 +44,9 @@ export function createBackupService({
   const stores = createBackupStores(db, dialect);
 
   return {
-    backup(project: ProjectRow): Promise<ProjectBackup> {
-      return buildBackup(stores, project);
+    /** The project's backup as `access` may read it: without webhook aliases for who may not run tasks. */
+    backup({ project, permissions }: ProjectAccess): Promise<ProjectBackup> {
+      return buildBackup(stores, project, { withAliases: hasPermissions(permissions, Permission.runProjectTasks) });
     },
 
     /** Creates a new project from a backup, all of it or nothing; the caller becomes its owner. */

@@ -16,15 +16,16 @@ const inIntegration = (access: ProjectAccess, params: { integrationId: number })
 ];
 
 export function registerIntegrationsRoutes(route: Routes, { integrations }: { integrations: IntegrationsService }) {
-  const read = projectMember();
   const manage = projectMember(Permission.manageProjectResources);
+  // An alias starts the integration's template with values from the request: only who may run tasks reads one.
+  const seeAliases = projectMember(Permission.runProjectTasks);
   const api = integrationsApi;
 
   routeProjectResource(route, api, 'integrationId', integrations, ({ access, query }) =>
     integrations.list(access.project.id, query.order),
   );
 
-  route(api.listAliases, read, ({ access, params, request }) =>
+  route(api.listAliases, seeAliases, ({ access, params, request }) =>
     integrations.listAliases(access.project.id, params.integrationId, originOf(request)),
   );
   route(api.createAlias, manage, ({ actor, access, params, request }) =>
@@ -33,7 +34,7 @@ export function registerIntegrationsRoutes(route: Routes, { integrations }: { in
   route(api.removeAlias, manage, ({ actor, access, params }) =>
     integrations.removeAlias(actor, access.project.id, params.integrationId, params.aliasId),
   );
-  route(api.listProjectAliases, read, ({ access, request }) =>
+  route(api.listProjectAliases, seeAliases, ({ access, request }) =>
     integrations.listAliases(access.project.id, null, originOf(request)),
   );
   route(api.createProjectAlias, manage, ({ actor, access, request }) =>

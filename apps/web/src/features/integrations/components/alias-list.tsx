@@ -13,7 +13,9 @@ import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { TooltipIconButton } from '../../../components/tooltip-icon-button.tsx';
 import { getErrorMessage } from '../../../lib/api-client.ts';
 import { copyText } from '../../../lib/clipboard.ts';
+import { useProjectAccess } from '../../../lib/shared-queries.ts';
 import { aliasesQuery, useAddAlias, useDeleteAlias } from '../api/integrations-queries.ts';
+import { ALIAS_READERS } from './integration-access.ts';
 import { SectionHeading } from './section-heading.tsx';
 
 interface AliasListProps {
@@ -26,7 +28,12 @@ interface AliasListProps {
 }
 
 /** The public URLs that start an integration, each with copy and delete, and an Add alias button. */
-export function AliasList({ projectId, integrationId, canManage, title, description }: AliasListProps) {
+export function AliasList(props: AliasListProps) {
+  const access = useProjectAccess(props.projectId);
+  return access.can(ALIAS_READERS) ? <Aliases {...props} /> : null;
+}
+
+function Aliases({ projectId, integrationId, canManage, title, description }: AliasListProps) {
   const { t } = useTranslation();
   const snackbar = useSnackbar();
   const aliases = useQuery(aliasesQuery(projectId, integrationId));

@@ -6,3 +6,6 @@ import { Permission } from '@gantry/contract';
  * that the server would refuse.
  */
 export const INTEGRATION_ACTIONS = Permission.updateProject | Permission.manageProjectResources;
+
+/** An alias URL starts the integration's template, so only who may run tasks is shown one (the server agrees). */
+export const ALIAS_READERS = Permission.runProjectTasks;
