@@ -1,5 +1,7 @@
 import { randomInt } from 'node:crypto';
+import { MIN_PASSWORD_LENGTH } from '@gantry/contract';
 import type { Config } from './config.ts';
+import { ConfigError } from './config.ts';
 import type { UsersService } from './modules/users/users.service.ts';
 
 const PASSWORD_ALPHABET = 'abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
@@ -28,12 +30,16 @@ export async function ensureFirstAdmin(config: Config, users: UsersService): Pro
     return undefined;
   }
   const login = configuredLogin || 'admin';
-  const generatedPassword = config.admin_password ? undefined : generatePassword();
+  // An empty setting is no setting. Checked only when the admin is made: one configured long ago still starts.
+  const configuredPassword = config.admin_password || undefined;
+  if (configuredPassword !== undefined && configuredPassword.length < MIN_PASSWORD_LENGTH)
+    throw new ConfigError(`admin_password must be at least ${MIN_PASSWORD_LENGTH} characters`);
+  const generatedPassword = configuredPassword ? undefined : generatePassword();
   await users.create(undefined, {
     username: login,
     name: config.admin_name ?? 'Administrator',
     email: (config.admin_email ?? `${login}@localhost`).toLowerCase(),
-    password: config.admin_password ?? generatedPassword,
+    password: configuredPassword ?? generatedPassword,
     admin: true,
   });
   return { login, ...(generatedPassword ? { generatedPassword } : {}) };

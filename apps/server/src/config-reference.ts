@@ -10,7 +10,8 @@ const DESCRIPTIONS: Record<ConfigKey, string> = {
   db_max_connections:
     "Connections to PostgreSQL/MySQL this node opens at most, shared by the API and the log writers of running tasks. Raise it for many tasks at once (with the server's own connection limit in mind across nodes).",
   admin_login: 'Login of the first administrator, created at start when it does not exist. Default: `admin`.',
-  admin_password: 'Password of the first administrator; a random one is printed once when unset.',
+  admin_password:
+    'Password of the first administrator (at least 8 characters); a random one is printed once when unset.',
   admin_email: 'E-mail of the first administrator. Default: `<login>@localhost`.',
   admin_name: 'Name of the first administrator. Default: `Administrator`.',
   web_host:

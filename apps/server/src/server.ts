@@ -14,10 +14,18 @@ export async function startServer(config: Config, print?: (line: string) => void
   prepareWorkRoot(config.data_dir);
   const runtime = await openRuntime(config);
   // Hashing the first admin's password (argon2, on a worker thread) overlaps building the routes.
-  const [admin, app] = await Promise.all([
+  const [adminMade, appBuilt] = await Promise.allSettled([
     ensureFirstAdmin(config, runtime.services.users),
     buildApp({ config, services: runtime.services }),
   ]);
+  if (adminMade.status === 'rejected' || appBuilt.status === 'rejected') {
+    // Nothing is left open behind a start that failed (a first admin's password too short, say).
+    if (appBuilt.status === 'fulfilled') await appBuilt.value.close();
+    await runtime.close();
+    throw adminMade.status === 'rejected' ? adminMade.reason : (appBuilt as PromiseRejectedResult).reason;
+  }
+  const admin = adminMade.value;
+  const app = appBuilt.value;
   app.addHook('onClose', () => runtime.close());
   const address = await app.listen({ port: config.port, host: config.host });
   // Alone, this process closes every in-process task a previous one left; in a cluster, only those of silent nodes.

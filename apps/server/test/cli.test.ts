@@ -100,6 +100,21 @@ describe('gantry command line', () => {
     );
   });
 
+  it('user add and change refuse a password shorter than 8 characters', async () => {
+    const add = ['user', 'add', '--login', 'kim', '--name', 'Kim', '--email', 'kim@example.com', '--password'];
+    expect(await run(...add, 'short')).toBe(1);
+    expect(err.at(-1)).toBe('Password must be at least 8 characters');
+    expect(await run(...add, 'long-enough')).toBe(0);
+    expect(await run('user', 'change-by-login', '--login', 'kim', '--password', 'tiny')).toBe(1);
+    expect(err.at(-1)).toBe('Password must be at least 8 characters');
+  });
+
+  it('starts with a first admin whose configured password is long enough, and refuses a shorter one', async () => {
+    const env = { GANTRY_DATA_DIR: dir, GANTRY_PORT: '0', GANTRY_HOST: '127.0.0.1', GANTRY_ADMIN_PASSWORD: 'short' };
+    expect(await runWith(env, 'server')).toBe(1);
+    expect(err.join('\n')).toContain('admin_password must be at least 8 characters');
+  });
+
   it('a changed password is the one that signs in', async () => {
     await run(
       'user',

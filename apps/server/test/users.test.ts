@@ -57,6 +57,38 @@ describe.each(dialects)('users on %s', (dialect) => {
     }
   });
 
+  it('sets no password shorter than 8 characters, by any route, while an empty one on update changes nothing', async () => {
+    const created = await t.request('POST', '/api/users', {
+      as: t.adminCookie,
+      body: { username: 'shorty', name: 'Shorty', email: 'shorty@example.com', password: 'seven-7' },
+    });
+    expect(created.status).toBe(400);
+    expect(created.body).toMatchObject({ error: 'Password must be at least 8 characters' });
+    const shorty = await t.createUser('shorty');
+    const user = { username: 'shorty', name: 'Shorty', email: 'shorty@example.com' };
+    const tooShort = [
+      ['PUT', `/api/users/${shorty.id}`, { ...user, password: 'x' }],
+      ['POST', `/api/users/${shorty.id}/password`, { password: '1234567' }],
+      ['POST', `/api/users/${shorty.id}/password`, { password: '       ' }],
+    ] as const;
+    for (const [method, url, body] of tooShort) {
+      const response = await t.request(method, url, { as: t.adminCookie, body });
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ error: 'Password must be at least 8 characters' });
+    }
+    expect(
+      (await t.request('PUT', `/api/users/${shorty.id}`, { as: t.adminCookie, body: { ...user, password: '' } }))
+        .status,
+    ).toBe(204);
+    await t.login('shorty', 'shorty-Secret-1');
+    const eight = await t.request('POST', `/api/users/${shorty.id}/password`, {
+      as: t.adminCookie,
+      body: { password: '12345678' },
+    });
+    expect(eight.status).toBe(204);
+    await t.login('shorty', '12345678');
+  });
+
   it('refuses a second user with the same username or email', async () => {
     await t.createUser('carol');
     const sameName = await t.request('POST', '/api/users', {

@@ -12,6 +12,16 @@ describe('ChangePasswordDialog', () => {
     expect(await screen.findByText('Password is required')).toBeTruthy();
   });
 
+  it('asks for a new password of at least 8 characters before sending anything', async () => {
+    const { calls } = stubFetch({});
+    renderWithProviders(<ChangePasswordDialog open userId={7} onClose={() => {}} />);
+    fireEvent.change(screen.getByLabelText(/Current password/), { target: { value: 'old-Secret-1' } });
+    fireEvent.change(screen.getByLabelText(/New password/), { target: { value: 'seven-7' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Password must be at least 8 characters')).toBeTruthy();
+    expect(calls).toHaveLength(0);
+  });
+
   it('sends the current password with the new one', async () => {
     const { calls } = stubFetch({ 'POST /api/users/7/password': () => new Response(null, { status: 204 }) });
     const onClose = vi.fn();
