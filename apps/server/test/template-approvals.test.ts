@@ -124,6 +124,28 @@ describe.each(dialects)('templates that need approval on %s', (dialect) => {
     );
   });
 
+  it('takes decisions sent at once one after the other: the one that settles the gate is the last taken', async () => {
+    const templateId = await gatedTemplate({ approvers: { roles: ['task_runner'] }, required: 1 });
+    for (let round = 0; round < 4; round++) {
+      const taskId = await p.runTask(templateId, {}, members.starter.cookie);
+      // The rejection first, by a hair: before, the approval could still start the task it had rejected.
+      const answers = await Promise.all([
+        decide(taskId, 'reject', members.r1, { reason: 'No' }),
+        decide(taskId, 'approve', members.r2, { reason: 'Yes' }),
+      ]);
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+      const rejected = answers[0]?.status === 200;
+      const task = await p.waitForStatus(taskId, rejected ? ['rejected'] : ['success']);
+      expect(task.status).toBe(rejected ? 'rejected' : 'success');
+      const approval = await approvalOf(taskId);
+      expect(approval.state).toBe(rejected ? 'rejected' : 'approved');
+      expect(approval.decisions).toHaveLength(1);
+      const output = await p.output(taskId);
+      expect(output.includes('Task rejected.')).toBe(rejected);
+      expect(output.includes('gate-passed')).toBe(!rejected);
+    }
+  });
+
   it('never retries a task rejected at its gate or timed out, even when its template retries failures', async () => {
     const templateId = await p.createTemplate({
       playbook: 'fail.sh',

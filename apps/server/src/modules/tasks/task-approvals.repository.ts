@@ -3,13 +3,22 @@ import { tryUpdate } from '../../db/conditional-write.ts';
 import { retryOnConflict } from '../../db/errors.ts';
 import { insertRow } from '../../db/insert.ts';
 import { lockForUpdate } from '../../db/row-lock.ts';
+import type { LogLine } from '../../live/live-hub.ts';
+import { appendToLockedTask, type OutputRecord } from './task-output.repository.ts';
 import type { TaskApprovalRow, TaskRow } from './tasks.table.ts';
 
 type NewDecision = Omit<TaskApprovalRow, 'id' | 'user_id'> & { user_id: number };
 
-/** Whether a decision was recorded (with the approvals now counted), or why not. */
+/** What a step of a gate does to its task: lines for its log and, when the gate settles, the task's new status. */
+export interface GateStep {
+  lines: readonly OutputRecord[];
+  settle?: Partial<Omit<TaskRow, 'id'>> & { status: 'waiting' | 'rejected' };
+}
+
+/** Whether a decision was recorded (with the lines stored and the status set), or why not. */
 export type TaskDecisionResult =
-  { recorded: true; approvals: number } | { recorded: false; why: 'not_waiting' | 'duplicate' };
+  | { recorded: true; stored: LogLine[]; settled: GateStep['settle'] }
+  | { recorded: false; why: 'not_waiting' | 'duplicate' };
 
 /** Decisions on tasks that wait for approval, and the tasks whose approval timed out. */
 export function createTaskApprovalsRepository(db: Db, dialect: Dialect) {
@@ -24,23 +33,31 @@ export function createTaskApprovalsRepository(db: Db, dialect: Dialect) {
       .limit(limit)
       .execute();
 
+  /** The task's row, locked for the rest of `trx`, if it still waits for approval. */
+  async function lockWaiting(trx: Db, taskId: number): Promise<{ id: number; outputLines: number } | undefined> {
+    const task = await lockForUpdate(
+      trx.selectFrom('task').select(['status', 'output_lines']).where('id', '=', taskId),
+      dialect,
+    ).executeTakeFirst();
+    return task?.status === 'waiting_approval' ? { id: taskId, outputLines: Number(task.output_lines) } : undefined;
+  }
+
   return {
     listDecisions(taskId: number): Promise<TaskApprovalRow[]> {
       return db.selectFrom('task_approval').selectAll().where('task_id', '=', taskId).orderBy('id').execute();
     },
     /**
-     * Records a decision under a lock of the task's row: two decisions at once are taken one after the
-     * other (the second counts the first), a user decides once, and none lands on a task that has
-     * moved on (approved, rejected, timed out, stopped).
+     * Records a decision under a lock of the task's row, with what it does (`stepOf` the approvals now
+     * counted): its log lines and, when it settles the gate, the task's new status, all in one
+     * transaction. Two decisions at once are taken one after the other (the second counts the first),
+     * a user decides once, and none lands on a task that has moved on (approved, rejected, timed out,
+     * stopped): the first decision to settle the gate is the last one taken.
      */
-    recordDecision(decision: NewDecision): Promise<TaskDecisionResult> {
+    recordDecision(decision: NewDecision, stepOf: (approvals: number) => GateStep): Promise<TaskDecisionResult> {
       return retryOnConflict(() =>
         db.transaction().execute(async (trx): Promise<TaskDecisionResult> => {
-          const task = await lockForUpdate(
-            trx.selectFrom('task').select('status').where('id', '=', decision.task_id),
-            dialect,
-          ).executeTakeFirst();
-          if (task?.status !== 'waiting_approval') return { recorded: false, why: 'not_waiting' };
+          const task = await lockWaiting(trx, decision.task_id);
+          if (!task) return { recorded: false, why: 'not_waiting' };
           const earlier = await trx
             .selectFrom('task_approval')
             .select('id')
@@ -55,7 +72,21 @@ export function createTaskApprovalsRepository(db: Db, dialect: Dialect) {
             .where('task_id', '=', decision.task_id)
             .where('decision', '=', 'approve')
             .execute();
-          return { recorded: true, approvals: approvals.length };
+          const step = stepOf(approvals.length);
+          const stored = await appendToLockedTask(trx, dialect, task, step.lines, step.settle);
+          return { recorded: true, stored, settled: step.settle };
+        }),
+      );
+    },
+    /**
+     * Settles the gate of a task still waiting for approval (its time ran out), with the lines saying
+     * why, in one transaction; undefined when it no longer waits (a decision or a stop came first).
+     */
+    settleWaiting(taskId: number, step: GateStep): Promise<LogLine[] | undefined> {
+      return retryOnConflict(() =>
+        db.transaction().execute(async (trx) => {
+          const task = await lockWaiting(trx, taskId);
+          return task ? appendToLockedTask(trx, dialect, task, step.lines, step.settle) : undefined;
         }),
       );
     },

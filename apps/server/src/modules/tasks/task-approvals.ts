@@ -9,8 +9,10 @@ import type { ApprovalGates, GateSubject } from '../approvals/approval-gate.ts';
 import { createOwedAlert, type OwedAlertStore } from '../approvals/owed-alert.ts';
 import type { EventsService } from '../events/events.service.ts';
 import type { UserRow } from '../users/users.table.ts';
-import type { TaskApprovalsRepository } from './task-approvals.repository.ts';
+import type { LogLine } from '../../live/live-hub.ts';
+import type { GateStep, TaskApprovalsRepository } from './task-approvals.repository.ts';
 import type { TaskEngine } from './task-engine.ts';
+import { finalLine } from './task-statuses.ts';
 import type { TaskOutput } from './task-output.ts';
 import type { TasksRepository } from './tasks.repository.ts';
 import type { TaskApprovalRow, TaskRow } from './tasks.table.ts';
@@ -27,7 +29,7 @@ interface TaskApprovalsDeps {
   announcer: Pick<TaskApprovalAnnouncer, 'alert'>;
   approvals: TaskApprovalsRepository;
   gates: ApprovalGates;
-  engine: Pick<TaskEngine, 'transition' | 'settle' | 'wake'>;
+  engine: Pick<TaskEngine, 'announce'>;
   output: TaskOutput;
   events: EventsService;
   clock: Clock;
@@ -114,18 +116,25 @@ export function createTaskApprovals(deps: TaskApprovalsDeps) {
     };
   }
 
-  /** Ends a task that waits for approval as rejected, its log saying why. */
-  async function rejectTask(task: TaskRow, lines: string[]): Promise<boolean> {
-    await deps.output.write(task, [...lines, 'Task rejected.']);
-    return deps.engine.settle(task, 'rejected', ['waiting_approval']);
-  }
+  const records = (lines: string[]) => {
+    const time = now();
+    return lines.map((output) => ({ time, output }));
+  };
+  /** The gate ends the task as rejected, its log saying why. */
+  const rejecting = (line: string): GateStep => ({
+    lines: records([line, finalLine('rejected')]),
+    settle: { status: 'rejected', end: now(), pid: null },
+  });
+  /** The gate lets the task join the queue. */
+  const releasing = (line: string): GateStep => ({
+    lines: records([line]),
+    settle: { status: 'waiting', approval_due: null },
+  });
 
-  /** Lets an approved task join the queue. */
-  async function release(task: TaskRow, line: string): Promise<boolean> {
-    if (!(await deps.engine.transition(task, ['waiting_approval'], 'waiting', { approval_due: null }))) return false;
-    await deps.output.write(task, [line]);
-    deps.engine.wake();
-    return true;
+  /** Follows a gate step stored with its task: its lines and new status go to the clients, the queue moves. */
+  async function announce(task: TaskRow, stored: LogLine[], settled: GateStep['settle']): Promise<void> {
+    await deps.output.publish(task, stored);
+    if (settled) await deps.engine.announce(task, settled.status, settled);
   }
 
   async function settleTimedOut(task: TaskRow): Promise<void> {
@@ -135,8 +144,14 @@ export function createTaskApprovals(deps: TaskApprovalsDeps) {
     const retryAt = toTimestamp(new Date(deps.clock.now().getTime() + CLAIM_MS));
     if (!(await deps.approvals.claimTimedOut(task.id, due, retryAt))) return;
     const what = `Nobody approved the task in ${gate.timeout_seconds} seconds`;
-    if (gate.on_timeout === 'approve') await release(task, `${what}; the template approves it on timeout.`);
-    else await rejectTask(task, [`${what}; the template rejects it on timeout.`]);
+    const step =
+      gate.on_timeout === 'approve'
+        ? releasing(`${what}; the template approves it on timeout.`)
+        : rejecting(`${what}; the template rejects it on timeout.`);
+    const stored = await deps.approvals.settleWaiting(task.id, step);
+    // A decision or a stop came first.
+    if (!stored) return;
+    await announce(task, stored, step.settle);
     await deps.events.record({
       userId: null,
       projectId: task.project_id,
@@ -186,7 +201,14 @@ export function createTaskApprovals(deps: TaskApprovalsDeps) {
       const decisions = await deps.approvals.listDecisions(task.id);
       if (decisions.some((d) => d.user_id === actor.id)) throw conflict('You have already decided on this task');
       await deps.gates.assertMayDecide(subjectOf(task, gate, decisions), actor.id, { started: 'task', gated: 'task' });
-      const result = await deps.approvals.recordDecision({
+      const line = `${decision === 'approve' ? 'Approved' : 'Rejected'} by ${actor.username}: ${reason}`;
+      const stepOf = (approvals: number): GateStep => {
+        const outcome = deps.gates.settle(gate, decision, approvals, actor.username);
+        if (outcome.settled === 'rejected') return rejecting(line);
+        if (outcome.settled === 'approved') return releasing(`${line} (${outcome.message}); the task is queued.`);
+        return { lines: records([`${line} (${outcome.message}).`]) };
+      };
+      const decisionRow = {
         task_id: task.id,
         project_id: projectId,
         user_id: actor.id,
@@ -194,7 +216,8 @@ export function createTaskApprovals(deps: TaskApprovalsDeps) {
         decision,
         reason,
         created: now(),
-      });
+      };
+      const result = await deps.approvals.recordDecision(decisionRow, stepOf);
       if (!result.recorded)
         throw conflict(
           result.why === 'duplicate' ? 'You have already decided on this task' : 'The task is not waiting for approval',
@@ -207,11 +230,7 @@ export function createTaskApprovals(deps: TaskApprovalsDeps) {
         objectId: task.id,
         description: `Task ${task.id} ${verb} by ${actor.username}: ${reason}`,
       });
-      const outcome = deps.gates.settle(gate, decision, result.approvals, actor.username);
-      const line = `${decision === 'approve' ? 'Approved' : 'Rejected'} by ${actor.username}: ${reason}`;
-      if (outcome.settled === 'rejected') await rejectTask(task, [line]);
-      else if (outcome.settled === 'approved') await release(task, `${line} (${outcome.message}); the task is queued.`);
-      else await deps.output.write(task, [`${line} (${outcome.message}).`]);
+      await announce(task, result.stored, result.settled);
       return describe((await deps.tasks.findById(task.id)) ?? task, gate, actor.id);
     },
 

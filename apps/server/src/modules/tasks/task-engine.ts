@@ -15,7 +15,7 @@ import { createTaskStatuses, type TaskStatusesDeps } from './task-statuses.ts';
 import type { TasksRepository } from './tasks.repository.ts';
 import type { TaskRow } from './tasks.table.ts';
 import type { TaskOutcome } from '@gantry/runner';
-import type { TaskStatus } from '@gantry/contract';
+import { isTaskFinished, type TaskStatus } from '@gantry/contract';
 
 export interface TaskEngineDeps {
   /** This server process; recorded on the tasks it runs in-process. */
@@ -83,6 +83,15 @@ export function createTaskEngine(deps: TaskEngineDeps) {
       const settled = await statuses.settle(task, outcome, undefined, from);
       dispatcher.wake();
       return settled;
+    },
+    /**
+     * Follows a status change another module stored in its own transaction: tells the clients, runs
+     * the after-task work of a final status, and lets the queue move (a task joined it, or freed room).
+     */
+    announce: async (task: TaskRow, status: TaskStatus, extra: Partial<TaskRow>) => {
+      await statuses.announce(task, status, extra);
+      if (isTaskFinished(status)) await statuses.finish(task, status);
+      dispatcher.wake();
     },
     stop: control.stop,
     stopQueued: control.stopQueued,

@@ -3,7 +3,7 @@ import type { Db, Dialect } from '../../db/database.ts';
 import { tryUpdate } from '../../db/conditional-write.ts';
 import { fitsOneStatement, insertTaskOutputRows, storeCountedLines } from '../../db/task-output-insert.ts';
 import type { LogLine } from '../../live/live-hub.ts';
-import type { TaskOutputRow } from './tasks.table.ts';
+import type { TaskOutputRow, TaskRow } from './tasks.table.ts';
 
 /** A line to store, numbered by the repository. */
 export interface OutputRecord {
@@ -33,6 +33,32 @@ export function listLineText(
     .where('seq', '<', to)
     .orderBy('seq')
     .execute();
+}
+
+/**
+ * Appends lines to a task whose row the caller's transaction `trx` holds locked, so that nobody else
+ * numbers lines meanwhile (`outputLines` is the count it read under that lock), and sets `changes` on
+ * the row with the new count: a status change and the lines saying why land together or not at all.
+ */
+export async function appendToLockedTask(
+  trx: Db,
+  dialect: Dialect,
+  task: { id: number; outputLines: number },
+  records: readonly OutputRecord[],
+  changes: Partial<Omit<TaskRow, 'id'>> = {},
+): Promise<LogLine[]> {
+  const stored = records.map((r, i) => ({ seq: task.outputLines + i, time: r.time, output: r.output }));
+  await trx
+    .updateTable('task')
+    .set({ ...changes, output_lines: task.outputLines + stored.length })
+    .where('id', '=', task.id)
+    .execute();
+  await insertTaskOutputRows(
+    trx,
+    dialect,
+    stored.map((line) => ({ task_id: task.id, ...line })),
+  );
+  return stored;
 }
 
 export function createTaskOutputRepository(db: Db, dialect: Dialect) {

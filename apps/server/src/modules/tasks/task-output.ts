@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
-import type { Audience, LiveHub } from '../../live/live-hub.ts';
+import type { Audience, LiveHub, LogLine } from '../../live/live-hub.ts';
 import type { OutputRecord, TaskOutputRepository } from './task-output.repository.ts';
 import type { TaskRow } from './tasks.table.ts';
 
@@ -18,6 +18,10 @@ type TaskRef = Pick<TaskRow, 'id' | 'project_id'>;
  * it does not run): numbered by the store, stored, then sent to the project's members.
  */
 export function createTaskOutput(deps: TaskOutputDeps) {
+  async function publish(task: TaskRef, lines: readonly LogLine[], audience?: Audience): Promise<void> {
+    if (lines.length > 0) deps.hub.publishLines(audience ?? (await deps.audienceOf(task.project_id)), task, [...lines]);
+  }
+
   async function append(
     task: TaskRef,
     records: readonly OutputRecord[],
@@ -25,12 +29,14 @@ export function createTaskOutput(deps: TaskOutputDeps) {
     audience?: Audience,
   ): Promise<{ runnerLogOffset: number } | undefined> {
     const appended = await deps.output.append(task.id, records, runnerIndex);
-    if (appended && appended.stored.length > 0)
-      deps.hub.publishLines(audience ?? (await deps.audienceOf(task.project_id)), task, appended.stored);
+    if (appended) await publish(task, appended.stored, audience);
     return appended;
   }
 
   return {
+    /** Sends lines stored in another module's transaction (appendToLockedTask) to the project's members. */
+    publish,
+
     /** Appends a runner's report; undefined when the task no longer exists. */
     appendReport: append,
 

@@ -51,6 +51,17 @@ export function createTaskStatuses(deps: TaskStatusesDeps) {
   ): Promise<boolean> {
     const changed = await deps.tasks.transition(task.id, from, { status, ...extra });
     if (!changed) return false;
+    await announce(task, status, extra, audience);
+    return true;
+  }
+
+  /** Tells the clients of a status change already stored (by `transition`, or in another module's transaction). */
+  async function announce(
+    task: TaskRef,
+    status: TaskStatus,
+    extra: Partial<TaskRow> = {},
+    audience?: Audience,
+  ): Promise<void> {
     Object.assign(task, extra);
     const message: TaskUpdateMessage = {
       type: 'update',
@@ -64,7 +75,20 @@ export function createTaskStatuses(deps: TaskStatusesDeps) {
     };
     deps.hub.publishUpdate(audience ?? (await deps.audienceOf(task.project_id)), message, isTaskFinished(status));
     if (status === 'waiting_confirmation') deps.onWaitingConfirmation?.(task.id);
-    return true;
+  }
+
+  /** The after-task work of a task whose final status is stored: its event and the after-task hook. */
+  async function finish(task: TaskRow, status: TaskStatus): Promise<void> {
+    await deps.events.record({
+      userId: task.user_id,
+      projectId: task.project_id,
+      objectType: 'task',
+      objectId: task.id,
+      description: `Task ${task.id} finished: ${status}`,
+    });
+    await deps
+      .onFinished({ ...task, status })
+      .catch((error: unknown) => deps.logger.error({ err: error, taskId: task.id }, 'after-task hook failed'));
   }
 
   /** Records a started task's final status (wherever it ran) and runs the after-task work once. */
@@ -77,20 +101,11 @@ export function createTaskStatuses(deps: TaskStatusesDeps) {
     const status: TaskStatus = outcome;
     const ended = { end: toTimestamp(deps.clock.now()), pid: null };
     if (!(await transition(task, from, status, ended, audience))) return false;
-    await deps.events.record({
-      userId: task.user_id,
-      projectId: task.project_id,
-      objectType: 'task',
-      objectId: task.id,
-      description: `Task ${task.id} finished: ${status}`,
-    });
-    await deps
-      .onFinished({ ...task, status })
-      .catch((error: unknown) => deps.logger.error({ err: error, taskId: task.id }, 'after-task hook failed'));
+    await finish(task, status);
     return true;
   }
 
-  return { transition, settle };
+  return { transition, settle, announce, finish };
 }
 
 export type TaskStatuses = ReturnType<typeof createTaskStatuses>;
