@@ -827,6 +827,26 @@ describe.each(dialects)('project backup and restore on %s', (dialect) => {
         /integrations\[0\] "i": inventory "Ghost" does not exist in inventories/,
       ],
       [
+        'a playbook outside the repository',
+        { body: withTemplate(2, { playbook: '../../../../etc/passwd' }) },
+        /Playbook must be a path inside the repository/,
+      ],
+      [
+        'a vault name that is a path',
+        { body: withTemplate(2, { vaults: [{ name: 'x@/tmp/a/../b c', type: 'password', vault_key: 'None' }] }) },
+        /Vault name may only hold/,
+      ],
+      [
+        'a vault name that grows when lower-cased',
+        { body: withTemplate(2, { vaults: [{ name: '\u0130'.repeat(80), type: 'password', vault_key: 'None' }] }) },
+        /Vault name/,
+      ],
+      [
+        'a vault script outside the repository',
+        { body: withTemplate(2, { vaults: [{ name: 'ops', type: 'script', script: '../../tmp/evil-client' }] }) },
+        /Vault script must be a path inside the repository/,
+      ],
+      [
         'deeply nested task parameters',
         {
           raw: JSON.stringify(withTemplate(2, { task_params: { deep: 0 } })).replace(
@@ -846,6 +866,48 @@ describe.each(dialects)('project backup and restore on %s', (dialect) => {
       expect((response.body as { error: string }).error, label).toMatch(message);
     }
     expect(await projectCount()).toBe(before);
+  });
+
+  it('backs up names as long as they get twice, and task parameters no backup could name, into a file that restores', async () => {
+    const project = await post('/api/projects', { name: 'Edges' });
+    const base = `/api/project/${String(project.id)}`;
+    const longName = `${'k'.repeat(253)}\u{1F511}`;
+    await post(`${base}/keys`, { name: longName, type: 'none' });
+    await post(`${base}/keys`, { name: longName, type: 'none' });
+    const repository = await post(`${base}/repositories`, {
+      name: 'r',
+      git_url: '/srv/repo',
+      ssh_key_id: (await list(`${base}/keys`))[0]?.id,
+    });
+    const template = await post(`${base}/templates`, {
+      name: 'T',
+      environment_id: (await post(`${base}/environment`, { name: 'e', json: '{}' })).id,
+      app: 'bash',
+      playbook: 'a.sh',
+      repository_id: repository.id,
+    });
+    const schedule = { name: 's', cron_format: '0 1 * * *', template_id: template.id };
+    const mistyped = await t.request('POST', `${base}/schedules`, {
+      as: as(),
+      body: { ...schedule, task_params: { version: 5 } },
+    });
+    expect(mistyped.status).toBe(400);
+    await post(`${base}/schedules`, { ...schedule, task_params: { version: '1.2.3' } });
+    await post(`${base}/integrations`, {
+      name: 'i',
+      template_id: template.id,
+      task_params: { inventory_name: 'Ghost' },
+    });
+
+    const backup = await get(`${base}/backup`);
+    const keyNames = (backup.keys as Json[]).map((key) => String(key.name)).filter((name) => name.startsWith('kkk'));
+    expect(keyNames).toHaveLength(2);
+    expect(keyNames.every((name) => name.length <= 255)).toBe(true);
+    expect(new Set(keyNames).size).toBe(2);
+    expect((backup.schedules as Json[])[0]?.task_params).toMatchObject({ version: '1.2.3' });
+    expect((backup.integrations as Json[])[0]?.task_params).not.toHaveProperty('inventory_name');
+    const restored = await restore({ ...backup, meta: { ...(backup.meta as Json), name: 'Edges copy' } });
+    expect(restored.status, restored.text).toBe(200);
   });
 
   it('lets members download a backup, and only users who may create projects restore one', async () => {

@@ -246,6 +246,8 @@ describe.each(dialects)('search across task logs on %s', (dialect) => {
       'q=disk&status=nope',
       'q=disk&from=2024-13-01',
       'q=disk&from=2024-02-30x',
+      'q=disk&from=2026-02-31',
+      'q=disk&to=2025-02-29',
       'q=disk&from=2024-03-02&to=2024-03-01',
       'q=disk&limit=0',
       'q=disk&limit=51',

@@ -16,7 +16,15 @@ import { InventoryType, isSafeRepositoryPath } from './inventories.ts';
 import { Project } from './projects.ts';
 import { getGitUrlType, INCORRECT_URL_MESSAGE } from './repositories.ts';
 import { TaskParams } from './task-spec.ts';
-import { CLI_ARGS_INVALID, isJsonStringArray, SurveyVar, TEMPLATE_RETRY_LIMITS, TemplateType } from './templates.ts';
+import {
+  CLI_ARGS_INVALID,
+  isJsonStringArray,
+  repositoryPath,
+  SurveyVar,
+  TEMPLATE_RETRY_LIMITS,
+  TemplateType,
+  TemplateVault,
+} from './templates.ts';
 import { WorkflowFile } from './workflows.ts';
 
 /**
@@ -28,7 +36,9 @@ import { WorkflowFile } from './workflows.ts';
 /** Items per section; far above real projects, low enough that a file cannot ask for millions of rows. */
 export const BACKUP_MAX_ITEMS = 5000;
 
-const NAME_MAX = 255;
+/** The longest name a backup holds, in UTF-16 units as zod counts. */
+export const BACKUP_NAME_MAX = 255;
+const NAME_MAX = BACKUP_NAME_MAX;
 const BIG_TEXT_MAX = 1024 * 1024;
 
 const text = (max: number) => z.string({ error: 'must be a string' }).max(max, `must be at most ${max} characters`);
@@ -146,14 +156,15 @@ export const BackupView = z.preprocess(
   }),
 );
 
+/** A vault as the template API takes it: its name becomes an Ansible vault id, its script a file of the repository. */
 export const BackupVault = z.object({
-  name: text(NAME_MAX).nullish(),
+  name: TemplateVault.shape.name,
   type: z
     .enum(['password', 'script'], { error: 'must be password or script' })
     .nullish()
     .transform((v) => v ?? 'password'),
   vault_key: reference(),
-  script: text(1024).nullish(),
+  script: repositoryPath('Vault script').nullish(),
 });
 
 /** A template's approval gate in a backup: approvers by username, as a workflow file names them. */
@@ -174,7 +185,7 @@ export const BackupTemplate = z.object({
     .nullish()
     .transform((v) => v || 'ansible'),
   type: TemplateType.nullish().transform((v) => v ?? ''),
-  playbook: text(1024)
+  playbook: repositoryPath('Playbook')
     .nullish()
     .transform((v) => v ?? ''),
   description: text(4096).nullish(),

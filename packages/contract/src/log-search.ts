@@ -22,7 +22,14 @@ const day = (name: string) =>
   z
     .string()
     .regex(DAY, `${name} must be a date as YYYY-MM-DD`)
-    .refine((text) => !Number.isNaN(Date.parse(`${text}T00:00:00Z`)), `${name} must be a date as YYYY-MM-DD`);
+    // A day that exists: Date rolls 2026-02-31 over into March, so the day must read back the same.
+    .refine((text) => isCalendarDay(text), `${name} must be a date as YYYY-MM-DD`);
+
+/** Whether YYYY-MM-DD text names a day of the calendar (not 2026-02-31, which Date would roll into March). */
+export function isCalendarDay(text: string): boolean {
+  const time = Date.parse(`${text}T00:00:00Z`);
+  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === text;
+}
 
 const FinishedStatus = z.enum(FINISHED_TASK_STATUSES as [TaskStatus, ...TaskStatus[]], {
   error: `status must be one of ${FINISHED_TASK_STATUSES.join(', ')}`,

@@ -32,6 +32,7 @@ export const ScheduleTaskParams = z
       .optional(),
     git_branch: z.string().max(255).refine(isGitBranchName, GIT_BRANCH_INVALID).nullable().optional(),
     message: z.string().max(1024).nullable().optional(),
+    version: z.string().max(255).nullable().optional(),
     inventory_id: Id.nullable().optional(),
     params: TaskParams.nullable().optional(),
   })

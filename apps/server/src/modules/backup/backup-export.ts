@@ -1,8 +1,16 @@
 import type { ApprovalGate, BackupApproval, ProjectBackup, SurveyVar } from '@gantry/contract';
-import { WorkflowDefinition } from '@gantry/contract';
+import { BACKUP_NAME_MAX, WorkflowDefinition } from '@gantry/contract';
 import { toWorkflowFile } from '../workflows/workflow-file.ts';
 import type { ProjectRow } from '../projects/projects.table.ts';
 import type { BackupStores } from './backup.repository.ts';
+
+/** `name (n)`, the name cut short where needed so that it stays within a backup's longest name, never inside a surrogate pair. */
+function numbered(name: string, n: number): string {
+  const suffix = ` (${n})`;
+  let end = Math.min(name.length, BACKUP_NAME_MAX - suffix.length);
+  if (end < name.length && /[\uDC00-\uDFFF]/.test(name.charAt(end))) end--;
+  return `${name.slice(0, end)}${suffix}`;
+}
 
 /**
  * Names are the references of a backup, so each must be unique within its section. Duplicates
@@ -16,8 +24,8 @@ function assignUniqueNames<T extends { id: number }>(rows: T[], nameOf: (row: T)
     let name = nameOf(row);
     if (seen.has(name)) {
       let n = 2;
-      while (taken.has(`${name} (${n})`)) n++;
-      name = `${name} (${n})`;
+      while (taken.has(numbered(name, n))) n++;
+      name = numbered(name, n);
       taken.add(name);
     }
     seen.add(name);
@@ -96,11 +104,17 @@ export async function buildBackup(
       ? { template: nameOf(templateNames, row.template_id) ?? templateName }
       : { workflow: workflowNames.get(row.workflow_id) ?? '' };
 
-  /** Task parameters point at an inventory by id; a backup names it instead. */
+  /**
+   * Task parameters point at an inventory by id; a backup names it instead (a stored `inventory_name`
+   * is no reference and stays out). A `version` the backup format cannot hold (stored before the API
+   * checked it) stays out too, so that one schedule cannot break the whole backup.
+   */
   const toBackupParams = (json: string) => {
-    const { inventory_id: inventoryId, ...params } = JSON.parse(json) as Record<string, unknown>;
+    const stored = JSON.parse(json) as Record<string, unknown>;
+    const { inventory_id: inventoryId, inventory_name: _notAReference, version, ...params } = stored;
     const inventoryName = typeof inventoryId === 'number' ? inventoryNames.get(inventoryId) : undefined;
-    return { ...params, ...(inventoryName ? { inventory_name: inventoryName } : {}) };
+    const keptVersion = typeof version === 'string' && version.length <= BACKUP_NAME_MAX ? { version } : {};
+    return { ...params, ...keptVersion, ...(inventoryName ? { inventory_name: inventoryName } : {}) };
   };
 
   const exportedIntegrations = [];

@@ -1,4 +1,5 @@
 import type { StatsEntry, TaskStatOutcome } from '@gantry/contract';
+import { isCalendarDay } from '@gantry/contract';
 import { toTimestamp } from '../../clock.ts';
 import { validationFailed } from '../../errors.ts';
 
@@ -17,9 +18,8 @@ const MAX_STATS_DAYS = 3660;
 
 /** The day a YYYY-MM-DD names, or the 400 of a date that is no day of the calendar (2026-13-45, 2026-02-30). */
 function parseDay(day: string, error: string): number {
-  const time = Date.parse(`${day}T00:00:00Z`);
-  if (Number.isNaN(time) || toTimestamp(new Date(time)).slice(0, 10) !== day) throw validationFailed(error);
-  return time;
+  if (!isCalendarDay(day)) throw validationFailed(error);
+  return Date.parse(`${day}T00:00:00Z`);
 }
 
 /**
