@@ -540,7 +540,7 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
     const h = protocol(t, healthy.token);
     expect((await h.nextJob()).id).toBe(unstarted);
     expect(await p.output(unstarted)).toEqual([
-      expect.stringMatching(/the task never started there and was returned to the queue\.$/),
+      expect.stringMatching(/the task was never sent there and was returned to the queue\.$/),
     ]);
     // The lost runner coming back cannot report on a task that is no longer its own.
     expect((await s.report([{ ID: unstarted, Status: 'running', LogOffset: 0, LogRecords: [] }])).body).toMatchObject({
@@ -550,6 +550,48 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
     await p.waitForStatus(unstarted, ['success']);
     for (const id of [silent.id, healthy.id])
       await t.request('DELETE', `${p.base}/runners/${id}`, { as: t.adminCookie });
+  });
+
+  it('fails, never hands around, a task a runner was sent before it fell silent: it may have run there', async () => {
+    const silent = await createRunner(t, `${p.base}/runners`);
+    const s = protocol(t, silent.token);
+    await s.poll();
+    const taskId = await p.runTask(await p.createTemplate({ playbook: 'hello.sh' }));
+    // The runner got the job (and would start it at once), then lost the server before its first report.
+    expect((await s.nextJob()).id).toBe(taskId);
+    clock.advance(31_000);
+    const healthy = await createRunner(t, `${p.base}/runners`);
+    await t.runtime.services.runnerJobs.sweep();
+    const failed = await p.waitForStatus(taskId, ['error']);
+    expect(failed.end).not.toBeNull();
+    expect((await p.output(taskId)).slice(-2)).toEqual([
+      expect.stringMatching(/had been sent the task and may have started it, so it is marked failed\.$/),
+      'Task failed.',
+    ]);
+    expect(((await protocol(t, healthy.token).poll()).body as { new_jobs: unknown[] }).new_jobs).toEqual([]);
+    for (const id of [silent.id, healthy.id])
+      await t.request('DELETE', `${p.base}/runners/${id}`, { as: t.adminCookie });
+  });
+
+  it('sends a deactivated runner none of the tasks placed on it before, and queues them again', async () => {
+    const first = await createRunner(t, `${p.base}/runners`);
+    const f = protocol(t, first.token);
+    await f.poll();
+    const taskId = await p.runTask(await p.createTemplate({ playbook: 'hello.sh' }));
+    expect(await p.waitForStatus(taskId, ['starting'])).toMatchObject({ runner_id: first.id });
+    const second = await createRunner(t, `${p.base}/runners`);
+    const n = protocol(t, second.token);
+    await n.poll();
+    const deactivate = { as: t.adminCookie, body: { active: false } };
+    expect((await t.request('POST', `${p.base}/runners/${first.id}/active`, deactivate)).status).toBe(204);
+    expect(((await f.poll()).body as { new_jobs: unknown[] }).new_jobs).toEqual([]);
+    expect((await p.output(taskId))[0]).toMatch(
+      /^Runner #\d+ \(.+\) was deactivated; the task was never sent there and was returned to the queue\.$/,
+    );
+    expect((await n.nextJob()).id).toBe(taskId);
+    await n.report([{ ID: taskId, Status: 'success', LogOffset: 0, LogRecords: [] }]);
+    await p.waitForStatus(taskId, ['success']);
+    for (const id of [first.id, second.id]) await t.request('DELETE', `${p.base}/runners/${id}`, { as: t.adminCookie });
   });
 
   it('keeps the task of a runner whose process start header is longer than the server stores', async () => {

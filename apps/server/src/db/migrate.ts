@@ -28,6 +28,7 @@ import { approvalAlerts } from './migrations/0025-approval-alerts.ts';
 import { workflowStatsAndUses } from './migrations/0026-workflow-stats-and-uses.ts';
 import { requestKeys } from './migrations/0027-request-keys.ts';
 import { externalIdentities } from './migrations/0028-external-identities.ts';
+import { runnerJobSent } from './migrations/0029-runner-job-sent.ts';
 import { createSchemaHelpers, type GantryMigration } from './schema.ts';
 
 /** The one ordered migration set, shared by every dialect. */
@@ -60,6 +61,7 @@ const MIGRATIONS: GantryMigration[] = [
   workflowStatsAndUses,
   requestKeys,
   externalIdentities,
+  runnerJobSent,
 ];
 
 function createMigrator(db: Db, dialect: Dialect): Migrator {

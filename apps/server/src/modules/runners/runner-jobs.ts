@@ -74,21 +74,29 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
     return next;
   }
 
-  /** A runner lost a task: one it never started goes back to the queue, a started one is closed. */
+  /** Gives a task its runner was never sent back to the queue; false when the runner may have it. */
+  async function requeueUnsent(task: TaskRow, reason: string): Promise<boolean> {
+    if (!(await deps.runners.requeueUnsent(task.id, task.runner_id ?? 0))) return false;
+    await deps.output.write(task, [`${reason}; the task was never sent there and was returned to the queue.`]);
+    await engine.announce(task, 'waiting', { runner_id: null });
+    return true;
+  }
+
+  /**
+   * A runner lost a task: one it was never sent goes back to the queue; one it was sent may have run
+   * there (a runner starts a job as it gets it), so like a started one it is closed, never run twice.
+   */
   async function releaseTask(row: RunnerTaskRow, reason: string): Promise<void> {
     await withTaskLock(row.id, async () => {
       const task = await engine.findTask(row.id);
       if (!task || task.runner_id !== row.runner_id || isTaskFinished(task.status)) return;
-      if (task.status === 'starting') {
-        if (await engine.transition(task, ['starting'], 'waiting', { runner_id: null })) {
-          await deps.output.write(task, [`${reason}; the task never started there and was returned to the queue.`]);
-          engine.wake();
-        }
-        return;
-      }
+      if (task.status === 'starting' && (await requeueUnsent(task, reason))) return;
       const outcome: Outcome = task.status === 'stopping' ? 'stopped' : 'error';
+      const marked = outcome === 'stopped' ? 'stopped' : 'failed';
       await deps.output.write(task, [
-        `${reason}; the task was running there and is marked ${outcome === 'stopped' ? 'stopped' : 'failed'}.`,
+        task.status === 'starting'
+          ? `${reason}; the runner had been sent the task and may have started it, so it is marked ${marked}.`
+          : `${reason}; the task was running there and is marked ${marked}.`,
         finalLine(outcome),
       ]);
       await engine.settle(task, outcome);
@@ -138,8 +146,10 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
   }
 
   async function buildJob(row: RunnerTaskRow): Promise<RunnerJob | undefined> {
+    // Marked before it is read: a task this runner is sent is never handed to another (releaseTask).
+    await deps.runners.markSent(row.id, row.runner_id, now());
     const task = await engine.findTask(row.id);
-    if (!task) return undefined;
+    if (task?.runner_id !== row.runner_id || task.status !== 'starting') return undefined;
     try {
       const about = await deps.describeStart(task);
       return {
@@ -168,6 +178,15 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
           status: row.status,
           force: placement.isForceStopped(row.id),
         });
+        continue;
+      }
+      // A runner deactivated after its tasks were placed is sent none of them: those it was never sent go back to the queue.
+      if (runner.active !== 1) {
+        const task = await engine.findTask(row.id);
+        if (task)
+          await withTaskLock(task.id, () =>
+            requeueUnsent(task, `Runner #${runner.id} (${runner.name}) was deactivated`),
+          );
         continue;
       }
       const job = await buildJob(row);

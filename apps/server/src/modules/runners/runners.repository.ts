@@ -1,5 +1,6 @@
 import { ACTIVE_TASK_STATUSES, type TaskStatus } from '@gantry/contract';
 import type { Db, Dialect } from '../../db/database.ts';
+import { tryUpdate } from '../../db/conditional-write.ts';
 import { insertRow } from '../../db/insert.ts';
 import type { RunnerRow } from './runners.table.ts';
 
@@ -48,6 +49,33 @@ export function createRunnersRepository(db: Db, dialect: Dialect) {
     },
     async delete(id: number): Promise<void> {
       await db.deleteFrom('runner').where('id', '=', id).execute();
+    },
+
+    /**
+     * Notes that the runner is being sent the spec of its task, the first time only, while the task is
+     * still this runner's and not started: from then on it may run there, so it never goes back to the queue.
+     */
+    async markSent(taskId: number, runnerId: number, time: string): Promise<void> {
+      await db
+        .updateTable('task')
+        .set({ sent_to_runner: time })
+        .where('id', '=', taskId)
+        .where('runner_id', '=', runnerId)
+        .where('status', '=', 'starting')
+        .where('sent_to_runner', 'is', null)
+        .execute();
+    },
+    /** Gives a task its runner was never sent back to the queue; false when it was sent meanwhile (or moved on). */
+    requeueUnsent(taskId: number, runnerId: number): Promise<boolean> {
+      return tryUpdate(
+        db
+          .updateTable('task')
+          .set({ status: 'waiting', runner_id: null })
+          .where('id', '=', taskId)
+          .where('runner_id', '=', runnerId)
+          .where('status', '=', 'starting')
+          .where('sent_to_runner', 'is', null),
+      );
     },
 
     /** Unfinished tasks handed to runners (or to one runner), oldest first. */

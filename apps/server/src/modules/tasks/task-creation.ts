@@ -176,6 +176,7 @@ export function createTaskCreation({
       approval: gate ? JSON.stringify(gate) : null,
       approval_due: gate ? toTimestamp(new Date(created.getTime() + gate.timeout_seconds * 1000)) : null,
       approval_alert: gate ? toTimestamp(created) : null,
+      sent_to_runner: null,
       retry_of_task_id: origin.retryOf?.firstTaskId ?? null,
       retry_attempt: origin.retryOf?.attempt ?? 0,
       retry_limit: origin.retryOf?.limit ?? template.retries,

@@ -48,6 +48,8 @@ export interface TaskTable {
   approval_due: ColumnType<string | null, string | null | undefined, string | null>;
   /** While the alert that the task waits for approval is not sent: from when it is owed (docs/workflows.md). */
   approval_alert: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When a remote runner was first sent the task's spec; null until then (runner-jobs.ts). */
+  sent_to_runner: ColumnType<string | null, string | null | undefined, string | null>;
   /** The first task of the chain this one retries, and which retry of it this is (0 for no retry). */
   retry_of_task_id: ColumnType<number | null, number | null | undefined, number | null>;
   retry_attempt: ColumnType<number, number | undefined, number>;
