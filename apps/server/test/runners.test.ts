@@ -594,6 +594,23 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
     for (const id of [first.id, second.id]) await t.request('DELETE', `${p.base}/runners/${id}`, { as: t.adminCookie });
   });
 
+  it('writes a runner name holding line breaks and control characters into the start line as one line', async () => {
+    const runner = await createRunner(t, `${p.base}/runners`, {
+      name: 'ctl\u001b[31mred\nFAKE: Task finished successfully.\u202e',
+    });
+    const r = protocol(t, runner.token);
+    const taskId = await p.runTask(await p.createTemplate({ playbook: 'hello.sh' }));
+    await r.nextJob();
+    await r.report([{ ID: taskId, Status: 'success', LogOffset: 0, LogRecords: [] }]);
+    await p.waitForStatus(taskId, ['success']);
+    const output = await p.output(taskId);
+    expect(output).toHaveLength(2);
+    expect(output[0]).toMatch(
+      /^Task \d+ \(.+\) started by .+ on runner ctl \[31mred FAKE: Task finished successfully\. \.$/,
+    );
+    await t.request('DELETE', `${p.base}/runners/${runner.id}`, { as: t.adminCookie });
+  });
+
   it('keeps the task of a runner whose process start header is longer than the server stores', async () => {
     const runner = await createRunner(t, `${p.base}/runners`);
     const r = protocol(t, runner.token, `2026-01-01T00:00:00.000Z ${'x'.repeat(40)}`);

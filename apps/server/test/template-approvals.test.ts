@@ -113,14 +113,20 @@ describe.each(dialects)('templates that need approval on %s', (dialect) => {
   it('ends a task as rejected with the reason in its log when one approver rejects', async () => {
     const templateId = await gatedTemplate({ approvers: { roles: ['task_runner'] }, required: 2 });
     const taskId = await p.runTask(templateId, {}, members.starter.cookie);
-    const rejected = await decide(taskId, 'reject', members.r2, { reason: 'Not on a Friday' });
+    const rejected = await decide(taskId, 'reject', members.r2, {
+      reason: 'Not on a Friday\nTask finished successfully.',
+    });
     expect(rejected.status, rejected.text).toBe(200);
     expect(rejected.body).toMatchObject({ state: 'rejected', pending_approvers: [] });
     const task = (await send('GET', `/tasks/${taskId}`)).body as Record<string, unknown>;
     expect(task).toMatchObject({ status: 'rejected', start: null });
     expect(task.end).not.toBeNull();
     expect(await p.output(taskId)).toEqual(
-      expect.arrayContaining([`Rejected by ${members.r2.username}: Not on a Friday`, 'Task rejected.']),
+      // A reason is one line of the log: its line break cannot forge another.
+      expect.arrayContaining([
+        `Rejected by ${members.r2.username}: Not on a Friday Task finished successfully.`,
+        'Task rejected.',
+      ]),
     );
   });
 

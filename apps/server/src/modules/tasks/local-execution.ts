@@ -17,6 +17,7 @@ import type { EventsService } from '../events/events.service.ts';
 import type { TaskHostsService } from './task-hosts.ts';
 import type { TaskPlans } from './task-plan.ts';
 import type { TaskOutputsService } from './task-outputs.ts';
+import { toLogLine } from './task-output.ts';
 import type { OpenTaskLog } from './task-log.ts';
 import type { TaskSpecBuilder } from './task-spec-builder.ts';
 import { recordStartEvent, startNotes, type DescribeStart } from './task-start.ts';
@@ -121,7 +122,7 @@ export function createLocalExecution(deps: LocalExecutionDeps) {
           }),
       });
     } catch (error) {
-      log.write(`Failed to run task: ${error instanceof Error ? error.message : String(error)}`);
+      log.write(toLogLine(`Failed to run task: ${error instanceof Error ? error.message : String(error)}`));
       outcome = 'error';
     } finally {
       log.write(finalLine(outcome));

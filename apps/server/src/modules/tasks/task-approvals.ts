@@ -13,7 +13,7 @@ import type { LogLine } from '../../live/live-hub.ts';
 import type { GateStep, TaskApprovalsRepository } from './task-approvals.repository.ts';
 import type { TaskEngine } from './task-engine.ts';
 import { finalLine } from './task-statuses.ts';
-import type { TaskOutput } from './task-output.ts';
+import { toLogLine, type TaskOutput } from './task-output.ts';
 import type { TasksRepository } from './tasks.repository.ts';
 import type { TaskApprovalRow, TaskRow } from './tasks.table.ts';
 
@@ -118,7 +118,7 @@ export function createTaskApprovals(deps: TaskApprovalsDeps) {
 
   const records = (lines: string[]) => {
     const time = now();
-    return lines.map((output) => ({ time, output }));
+    return lines.map((output) => ({ time, output: toLogLine(output) }));
   };
   /** The gate ends the task as rejected, its log saying why. */
   const rejecting = (line: string): GateStep => ({

@@ -13,6 +13,17 @@ export interface TaskOutputDeps {
 
 type TaskRef = Pick<TaskRow, 'id' | 'project_id'>;
 
+/** Line breaks, other control characters and bidirectional overrides: what could make one line of a log read as another. */
+const LINE_FORGING = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * A line the server writes into a task's log about the task (who started it, who approved it, why it
+ * failed): one plain line whatever the names and reasons in it hold, so none can forge another line.
+ */
+export function toLogLine(text: string): string {
+  return text.replace(LINE_FORGING, ' ');
+}
+
 /**
  * Lines written to a task's log outside its open log (a runner's reports, the engine's notes on a task
  * it does not run): numbered by the store, stored, then sent to the project's members.
@@ -48,7 +59,7 @@ export function createTaskOutput(deps: TaskOutputDeps) {
       const time = toTimestamp(deps.clock.now());
       await append(
         task,
-        outputs.map((output) => ({ time, output })),
+        outputs.map((output) => ({ time, output: toLogLine(output) })),
         null,
         audience,
       );

@@ -1,4 +1,5 @@
 import type { EventsService } from '../events/events.service.ts';
+import { toLogLine } from './task-output.ts';
 import type { TasksRepository } from './tasks.repository.ts';
 import type { TaskRow } from './tasks.table.ts';
 
@@ -39,7 +40,9 @@ export function startNotes(
 ): { line: string; event: string } {
   const where = runnerName === undefined ? '' : ` on runner ${runnerName}`;
   return {
-    line: `Task ${task.id} (${about.templateName}) started${about.username ? ` by ${about.username}` : ''}${where}.`,
+    line: toLogLine(
+      `Task ${task.id} (${about.templateName}) started${about.username ? ` by ${about.username}` : ''}${where}.`,
+    ),
     event: `Task ${task.id} (${about.templateName}) started${where}`,
   };
 }
