@@ -12,7 +12,7 @@ import { registerResponsePolicy } from './http/response-policy.ts';
 import { createResponseSerializer } from './http/response-serializer.ts';
 import { registerTextGuard } from './http/text-guard.ts';
 import { registerSilentConnectionsClose } from './http/silent-connections.ts';
-import { createKnownCallerCheck, registerBodyLimits, registerJsonBodyParser } from './http/request-body.ts';
+import { createCallerChecks, registerBodyLimits, registerJsonBodyParser } from './http/request-body.ts';
 import { createRouter } from './http/route.ts';
 import { registerWebApp } from './http/static-web.ts';
 import { registerWebsocket } from './http/websocket.ts';
@@ -72,11 +72,15 @@ export async function buildApp({ config, services, verifyResponses = false }: Ap
   await app.register(fastifyCookie);
   registerCrossSiteGuard(app, { webHost: config.web_host, machineRoutes: (url) => MACHINE_ROUTES.includes(url) });
   registerJsonBodyParser(app);
+  const callers = createCallerChecks(services);
   registerBodyLimits(app, {
     maxBodyBytes: config.max_body_bytes,
-    largeBodyRoutes: [backupApi.restore.path, runnerProtocolApi.progress.path],
+    largeBodyRoutes: new Map([
+      [backupApi.restore.path, callers.isUser],
+      [runnerProtocolApi.progress.path, callers.isRunner],
+    ]),
     ownLimitRoutes: (url) => OWN_BODY_ROUTES.includes(url),
-    isKnownCaller: createKnownCallerCheck(services),
+    isKnownCaller: callers.isKnownCaller,
   });
   await app.register(fastifySwagger, {
     openapi: { info: { title: 'Gantry API', version: GANTRY_VERSION } },

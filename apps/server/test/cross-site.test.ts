@@ -274,6 +274,33 @@ describe.each(dialects)('cross-site requests and request bodies on %s', (dialect
     ).toBe(413);
   });
 
+  it("gives the largest bodies only to the caller a route is for: a user's token gets no runner-sized report", async () => {
+    const report = JSON.stringify([
+      { ID: 1, LogOffset: 0, LogRecords: [{ time: '', message: 'x'.repeat(SIGNED_IN_BODY_LIMIT) }] },
+    ]);
+    const asUser = await send(
+      'PUT',
+      '/api/internal/runners',
+      { authorization: bearer, 'content-type': 'application/json' },
+      report,
+    );
+    expect(asUser.status).toBe(413);
+  });
+
+  it('checks the terraform state backend credentials before it reads a body', async () => {
+    // A body announced as 5 MiB that never comes: the answer must not wait for it.
+    const endless = new Readable({ read() {} });
+    endless.push('{"version": 4');
+    const answer = await send(
+      'POST',
+      '/api/terraform/no-such-alias',
+      { 'content-type': 'application/json', 'content-length': String(5 * 1024 * 1024) },
+      endless,
+    );
+    expect(answer.status).toBe(404);
+    endless.destroy();
+  });
+
   it(`refuses bodies nested deeper than ${MAX_JSON_DEPTH} levels with a 400 before parsing them`, async () => {
     const deep = nested(100_000);
     const signedIn = await send(

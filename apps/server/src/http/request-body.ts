@@ -58,54 +58,67 @@ export function isKnownPlainText(body: unknown): boolean {
   return typeof body === 'object' && body !== null && plainTextBodies.has(body);
 }
 
+type CallerCheck = (request: FastifyRequest) => Promise<boolean>;
+
 export interface BodyLimitDeps {
   /** The configured largest body (max_body_bytes), for the routes that carry whole backups or task output. */
   maxBodyBytes: number;
-  /** Route URLs (as registered) that take bodies up to maxBodyBytes from a known caller. */
-  largeBodyRoutes: readonly string[];
+  /** Route URLs (as registered) that take bodies up to maxBodyBytes, each from the callers its check knows. */
+  largeBodyRoutes: ReadonlyMap<string, CallerCheck>;
   /** Route URLs with limits of their own (public machine endpoints), left alone. */
   ownLimitRoutes: (url: string) => boolean;
   /** Whether the request carries a valid credential: a session, an API token, a runner token. */
-  isKnownCaller: (request: FastifyRequest) => Promise<boolean>;
+  isKnownCaller: CallerCheck;
 }
 
 /**
  * Caps bodies by who sends them, decided before a byte of the body is read: an anonymous caller gets
- * ANONYMOUS_BODY_LIMIT, a known one SIGNED_IN_BODY_LIMIT, or maxBodyBytes on the routes that need it.
- * Credentials are only looked up for bodies larger than the anonymous limit, so ordinary requests
- * pay nothing.
+ * ANONYMOUS_BODY_LIMIT, a known one SIGNED_IN_BODY_LIMIT, and maxBodyBytes only the caller a large-body
+ * route is for (a runner on the runner's route, a user on the restore). Credentials are only looked up
+ * for bodies larger than the anonymous limit, so ordinary requests pay nothing.
  */
 export function registerBodyLimits(app: FastifyInstance, deps: BodyLimitDeps): void {
-  const large = new Set(deps.largeBodyRoutes);
+  const limitFor = async (request: FastifyRequest, url: string): Promise<number> => {
+    const largeCaller = deps.largeBodyRoutes.get(url);
+    if (largeCaller && (await largeCaller(request))) return deps.maxBodyBytes;
+    if (await deps.isKnownCaller(request)) return Math.min(SIGNED_IN_BODY_LIMIT, deps.maxBodyBytes);
+    return Math.min(ANONYMOUS_BODY_LIMIT, deps.maxBodyBytes);
+  };
   app.addHook('preParsing', async (request, _reply, payload) => {
     if (request.method === 'GET' || request.method === 'HEAD') return payload;
     const url = request.routeOptions.url;
     if (url === undefined || deps.ownLimitRoutes(url)) return payload;
-    const routeLimit = Math.min(large.has(url) ? deps.maxBodyBytes : SIGNED_IN_BODY_LIMIT, deps.maxBodyBytes);
-    const anonymousLimit = Math.min(ANONYMOUS_BODY_LIMIT, routeLimit);
+    const anonymousLimit = Math.min(ANONYMOUS_BODY_LIMIT, deps.maxBodyBytes);
     const declared = Number(request.headers['content-length'] ?? Number.NaN);
     const hasLength = Number.isFinite(declared);
     if (hasLength && declared <= anonymousLimit) return payload;
     // Over HTTP/1.1 a request with neither length nor chunked encoding has no body; counting it costs nothing.
     if (!hasLength && request.headers['transfer-encoding'] === undefined) return capStream(payload, anonymousLimit);
-    const limit = (await deps.isKnownCaller(request)) ? routeLimit : anonymousLimit;
+    const limit = await limitFor(request, url);
     if (!hasLength) return capStream(payload, limit);
     if (declared > limit) throw tooLarge();
     return payload;
   });
 }
 
-/** A request carries a valid credential: an API token, a fully signed-in session or a runner token. */
-export function createKnownCallerCheck(deps: {
+/**
+ * Who a request comes from, for its body limit: a user (an API token or a fully signed-in session), a
+ * runner (its token), or either.
+ */
+export function createCallerChecks(deps: {
   auth: Pick<AuthService, 'findCaller'>;
   runnerRegistration: Pick<RunnerRegistration, 'isKnownToken'>;
 }) {
-  return async function isKnownCaller(request: FastifyRequest): Promise<boolean> {
-    const bearer = readBearerToken(request);
-    if (await deps.auth.findCaller(bearer, readSessionCookie(request))) return true;
-    if (bearer) return false;
+  const isUser: CallerCheck = async (request) =>
+    (await deps.auth.findCaller(readBearerToken(request), readSessionCookie(request))) !== undefined;
+  const isRunner: CallerCheck = async (request) => {
     const runnerToken = request.headers[RUNNER_TOKEN_HEADER];
     return typeof runnerToken === 'string' && runnerToken !== '' && deps.runnerRegistration.isKnownToken(runnerToken);
+  };
+  return {
+    isUser,
+    isRunner,
+    isKnownCaller: async (request: FastifyRequest) => (await isUser(request)) || isRunner(request),
   };
 }
 

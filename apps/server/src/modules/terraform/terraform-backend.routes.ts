@@ -37,6 +37,17 @@ export async function registerTerraformBackend(
     // States are stored byte for byte, and terraform's force-unlock sends an empty body as JSON.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+    // The alias and its credentials are checked before a byte of the body is read: a state may be
+    // as large as max_body_bytes, which only a caller with the credentials may send.
+    const targets = new WeakMap<FastifyRequest, Awaited<ReturnType<TerraformBackendService['authenticate']>>>();
+    scope.addHook('preParsing', async (request, _reply, payload) => {
+      const alias = (request.params as { alias?: unknown }).alias;
+      targets.set(
+        request,
+        await terraformBackend.authenticate(typeof alias === 'string' ? alias : '', request.headers.authorization),
+      );
+      return payload;
+    });
     scope.addHook('onSend', async (_request, reply, payload) => {
       if (reply.statusCode === 401) reply.header('WWW-Authenticate', 'Basic realm="terraform-state"');
       return payload;
@@ -50,7 +61,8 @@ export async function registerTerraformBackend(
         handler: async (request: FastifyRequest, reply: FastifyReply) => {
           const { alias } = request.params as z.output<typeof Params>;
           const { ID } = request.query as z.output<typeof Query>;
-          const target = await terraformBackend.authenticate(alias, request.headers.authorization);
+          const target =
+            targets.get(request) ?? (await terraformBackend.authenticate(alias, request.headers.authorization));
           const body = typeof request.body === 'string' ? request.body : '';
           const result = await operation(terraformBackend, target, body, ID);
           reply.code(result.status).header('cache-control', 'no-store');
