@@ -147,12 +147,19 @@ describe('workflow graph rules', () => {
 
 describe('workflow checks against the project', () => {
   const catalog: ProjectCatalog = {
-    templates: [{ id: 1, name: 'Build', survey_vars: [{ name: 'ref' } as never] }],
+    templates: [
+      {
+        id: 1,
+        name: 'Build',
+        survey_vars: [{ name: 'ref', type: '' } as never, { name: 'password', type: 'secret' } as never],
+      },
+    ],
     inventories: [{ id: 5, name: 'Hosts' }],
     environments: [{ id: 6, name: 'Vars' }],
     members: [
       { user_id: 10, username: 'ann', role: 'manager' },
       { user_id: 11, username: 'bob', role: 'task_runner' },
+      { user_id: 12, username: 'gus', role: 'guest' },
     ],
   };
   const RUN = 1;
@@ -186,7 +193,29 @@ describe('workflow checks against the project', () => {
       'Step "ok" requires 2 approvals but only 1 members can approve',
     ]);
     expect(checkWorkflow(approval({ user_ids: [10, 99] }, 1), catalog, RUN)).toEqual([
-      'Step "ok": approvers 99 are not members of this project',
+      'Step "ok": approvers 99 are not members of this project who may approve',
+    ]);
+  });
+
+  it('counts no guest as an approver, by id or by role: a gate only guests could decide would never open', () => {
+    const approval = (approvers: object, required: number) =>
+      parse({ name: 'w', steps: [{ key: 'ok', kind: 'approval', approvers, required }] });
+    expect(checkWorkflow(approval({ user_ids: [12] }, 1), catalog, RUN)).toEqual([
+      'Step "ok": approvers 12 are not members of this project who may approve',
+    ]);
+    expect(checkWorkflow(approval({ roles: ['guest'] }, 1), catalog, RUN)).toEqual([
+      'Step "ok" requires 1 approvals but only 0 members can approve',
+    ]);
+  });
+
+  it('refuses to pass a secret survey variable, which would be stored in the clear with the workflow', () => {
+    const definition = parse({
+      name: 'w',
+      variables: [{ name: 'p' }],
+      steps: [run('a', { inputs: [{ variable: 'password', source: 'variable', name: 'p' }] })],
+    });
+    expect(checkWorkflow(definition, catalog, RUN)).toEqual([
+      'Step "a": survey variable "password" of template "Build" is a secret, which a workflow cannot pass',
     ]);
   });
 });

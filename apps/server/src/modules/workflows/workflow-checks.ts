@@ -17,7 +17,9 @@ export interface ProjectCatalog {
 export function checkWorkflow(definition: WorkflowDefinition, catalog: ProjectCatalog, permissions: number): string[] {
   const errors = validateWorkflowGraph(definition);
   const templates = new Map(catalog.templates.map((t) => [t.id, t]));
-  const memberIds = new Set(catalog.members.map((m) => m.user_id));
+  // Who may approve: members who are no guests, as for template gates.
+  const approverMembers = catalog.members.filter((m) => m.role !== 'guest');
+  const memberIds = new Set(approverMembers.map((m) => m.user_id));
   const inventoryIds = new Set(catalog.inventories.map((i) => i.id));
   const environmentIds = new Set(catalog.environments.map((e) => e.id));
   const mayRun = hasPermissions(permissions, Permission.runProjectTasks);
@@ -34,19 +36,25 @@ export function checkWorkflow(definition: WorkflowDefinition, catalog: ProjectCa
         errors.push(`${where}: inventory ${step.inventory_id} not found in this project`);
       if (step.environment_id !== null && !environmentIds.has(step.environment_id))
         errors.push(`${where}: variable group ${step.environment_id} not found in this project`);
-      const surveyNames = new Set(template.survey_vars.map((v) => v.name));
-      for (const name of [...Object.keys(step.survey_values), ...step.inputs.map((i) => i.variable)])
-        if (!surveyNames.has(name))
+      const surveyTypes = new Map(template.survey_vars.map((v) => [v.name, v.type]));
+      for (const name of [...Object.keys(step.survey_values), ...step.inputs.map((i) => i.variable)]) {
+        if (!surveyTypes.has(name))
           errors.push(`${where}: template "${template.name}" has no survey variable "${name}"`);
+        // A workflow's values are stored with its definition and its runs, readable by every member.
+        else if (surveyTypes.get(name) === 'secret')
+          errors.push(
+            `${where}: survey variable "${name}" of template "${template.name}" is a secret, which a workflow cannot pass`,
+          );
+      }
     }
     if (step.kind === 'approval') {
       const strangers = step.approvers.user_ids.filter((id) => !memberIds.has(id));
       if (strangers.length > 0)
-        errors.push(`${where}: approvers ${strangers.join(', ')} are not members of this project`);
+        errors.push(`${where}: approvers ${strangers.join(', ')} are not members of this project who may approve`);
       const roles = new Set<string>(step.approvers.roles);
       const eligible = new Set([
         ...step.approvers.user_ids.filter((id) => memberIds.has(id)),
-        ...catalog.members.filter((m) => roles.has(m.role)).map((m) => m.user_id),
+        ...approverMembers.filter((m) => roles.has(m.role)).map((m) => m.user_id),
       ]);
       if (roles.size > 0 && step.required > eligible.size)
         errors.push(`${where} requires ${step.required} approvals but only ${eligible.size} members can approve`);
