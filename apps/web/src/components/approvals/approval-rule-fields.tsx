@@ -15,25 +15,26 @@ const chosenOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : 
 interface ApprovalRuleFieldsProps {
   value: ApprovalRule;
   onChange: (changes: Partial<ApprovalRule>) => void;
-  /** The members offered as approvers. */
+  /** The project's members: all but guests are offered as approvers. */
   members: readonly TeamMember[];
-  /** The roles offered as approvers, in the contract's order. */
-  roles: readonly ProjectRoleSlug[];
   /** What "the starter may approve" allows, in the words of what is started (a task, a run). */
   starterMayApproveLabel: string;
   requiredHint?: string;
 }
+
+/** Guests never decide on a gate, so none is offered as an approver, by name or by role. */
+const APPROVER_ROLES = ProjectRoleSlug.options.filter((role) => role !== 'guest');
 
 /** The fields of an approval gate (a template's or a workflow step's): approvers, N of them, the timeout and what it decides. */
 export function ApprovalRuleFields({
   value,
   onChange,
   members,
-  roles,
   starterMayApproveLabel,
   requiredHint,
 }: ApprovalRuleFieldsProps) {
   const { t } = useTranslation();
+  const approvers = members.filter((member) => member.role !== 'guest');
   return (
     <>
       <TextField
@@ -43,7 +44,7 @@ export function ApprovalRuleFields({
         onChange={(event) => onChange({ user_ids: chosenOf(event.target.value).map(Number) })}
         slotProps={{ select: { multiple: true } }}
       >
-        {members.map((member) => (
+        {approvers.map((member) => (
           <MenuItem key={member.user_id} value={member.user_id}>
             {member.name || member.username}
           </MenuItem>
@@ -59,7 +60,7 @@ export function ApprovalRuleFields({
         }}
         slotProps={{ select: { multiple: true } }}
       >
-        {roles.map((role) => (
+        {APPROVER_ROLES.map((role) => (
           <MenuItem key={role} value={role}>
             {t(`team.roles.${role}.title`)}
           </MenuItem>

@@ -4,7 +4,6 @@ import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { ProjectRoleSlug } from '@gantry/contract';
 import { ApprovalRuleFields } from '../../../components/approvals/approval-rule-fields.tsx';
 import { projectMembersQuery } from '../api/templates-queries.ts';
 import type { ApprovalFields } from './template-form.ts';
@@ -32,8 +31,7 @@ export function ApprovalEditor({ projectId, value, onChange, error }: ApprovalEd
         <ApprovalRuleFields
           value={value}
           onChange={set}
-          members={(members.data ?? []).filter((member) => member.role !== 'guest')}
-          roles={ProjectRoleSlug.options.filter((role) => role !== 'guest')}
+          members={members.data ?? []}
           starterMayApproveLabel={t('templates.form.starterMayApprove')}
         />
       ) : null}

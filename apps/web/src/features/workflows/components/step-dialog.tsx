@@ -7,7 +7,6 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { ProjectRoleSlug } from '@gantry/contract';
 import type { WorkflowStep, WorkflowVariable } from '@gantry/contract';
 import { ApprovalRuleFields } from '../../../components/approvals/approval-rule-fields.tsx';
 import { ChoiceSelect } from '../../../components/choice-select.tsx';
@@ -163,7 +162,6 @@ export function StepDialog({ projectId, initial, step, variables, onSave, onRemo
           value={form.approval}
           onChange={(changes) => set({ approval: { ...form.approval, ...changes } })}
           members={members.data ?? []}
-          roles={ProjectRoleSlug.options}
           starterMayApproveLabel={t('workflows.starterMayApprove')}
           requiredHint={t('workflows.requiredHint')}
         />
