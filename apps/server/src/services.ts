@@ -502,6 +502,10 @@ export function createServices({
   });
   const runnerRegistration = createRunnerRegistration({
     config,
+    throttle: createLoginThrottle({
+      ...throttleLimits,
+      describeRefusal: (seconds) => `Too many wrong registration tokens. Try again in ${seconds} seconds.`,
+    }),
     runners: runnersRepository,
     runnersService: runners,
     projectExists: async (projectId) => (await projectsRepository.findById(projectId)) !== undefined,

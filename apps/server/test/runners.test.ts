@@ -648,6 +648,29 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
   });
 });
 
+describe.each(dialects)('runner registration guessing on %s', (dialect) => {
+  const t = useTestApp(dialect, {
+    runner_registration_token: 'register-Me-123',
+    login_max_failures: 3,
+    login_failure_window_seconds: 600,
+  });
+
+  it('counts wrong registration tokens per address like failed sign-ins, then refuses even the right one', async () => {
+    t.secrets.add('register-Me-123');
+    const register = (token: string) =>
+      t.request('POST', '/api/internal/runners', { body: { registration_token: token, name: 'guess' } });
+    const right = await register('register-Me-123');
+    expect(right.status).toBe(200);
+    t.secrets.add((right.body as { token: string }).token);
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await register(`wrong-${i}`)).status);
+    expect(statuses).toEqual([400, 400, 400, 429]);
+    const throttled = await register('register-Me-123');
+    expect(throttled.status).toBe(429);
+    expect(throttled.body).toMatchObject({ error: expect.stringMatching(/^Too many wrong registration tokens/) });
+  });
+});
+
 describe('gantry runner processes against a listening server (sqlite)', () => {
   const hasAnsible = spawnSync('ansible-playbook', ['--version']).status === 0;
   let p: ProjectFixture;

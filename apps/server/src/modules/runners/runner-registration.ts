@@ -3,12 +3,15 @@ import type { z } from 'zod';
 import type { Config } from '../../config.ts';
 import { badRequest } from '../../errors.ts';
 import { hashSecret, isSameSecret } from '../../secrets/secret-hash.ts';
+import type { LoginThrottle } from '../auth/login-throttle.ts';
 import { authenticateRunner } from './runner-token.ts';
 import type { RunnersRepository } from './runners.repository.ts';
 import type { RunnersService } from './runners.service.ts';
 
 export interface RunnerRegistrationDeps {
   config: Config;
+  /** Wrong registration tokens, counted per address like failed sign-ins: the token cannot be guessed online. */
+  throttle: LoginThrottle;
   runners: RunnersRepository;
   runnersService: RunnersService;
   projectExists(projectId: number): Promise<boolean>;
@@ -17,7 +20,8 @@ export interface RunnerRegistrationDeps {
 /** Runners registering themselves with the installation's registration token, and leaving. */
 export function createRunnerRegistration(deps: RunnerRegistrationDeps) {
   return {
-    async register(body: z.output<typeof RunnerRegisterBody>): Promise<{ token: string }> {
+    async register(body: z.output<typeof RunnerRegisterBody>, address: string): Promise<{ token: string }> {
+      const attempt = await deps.throttle.reserve({ account: 'runner registration', address });
       // The registration token opens every task's secrets to the runner it creates: no timing hints about it.
       if (
         !deps.config.runner_registration_token ||
@@ -25,6 +29,7 @@ export function createRunnerRegistration(deps: RunnerRegistrationDeps) {
       ) {
         throw badRequest('Invalid registration token');
       }
+      await attempt.release();
       const projectId = body.project_id ?? null;
       if (projectId !== null && !(await deps.projectExists(projectId))) throw badRequest('Project not found');
       const created = await deps.runnersService.create(undefined, projectId, {

@@ -51,7 +51,7 @@ export function registerRunnersRoutes(
   );
 
   // The runner protocol: no user session, the runner's own token in X-Runner-Token.
-  route(runnerProtocolApi.register, PUBLIC, ({ body }) => runnerRegistration.register(body));
+  route(runnerProtocolApi.register, PUBLIC, ({ body, request }) => runnerRegistration.register(body, request.ip));
   route(runnerProtocolApi.poll, PUBLIC, ({ request, query }) =>
     runnerJobs.poll(header(request, RUNNER_TOKEN_HEADER), header(request, RUNNER_STARTED_AT_HEADER), query.wait),
   );
