@@ -68,8 +68,11 @@ function EnrolDialog({ open, userId, onClose }: { open: boolean; userId: number;
   );
 }
 
-/** Turning the factor off takes a code from the app: a session left open is not enough. */
-function TurnOffDialog({ open, totp, onClose }: { open: boolean; totp: UserTotpStatus; onClose: () => void }) {
+/**
+ * Turning the factor off takes a code from the app: a session left open is not enough. The dialog
+ * stays mounted when the factor is gone, so that its success is still told once /api/user has no factor.
+ */
+function TurnOffDialog({ open, totp, onClose }: { open: boolean; totp?: UserTotpStatus; onClose: () => void }) {
   const { t } = useTranslation();
   const snackbar = useSnackbar();
   const remove = useRemoveTotp();
@@ -83,7 +86,7 @@ function TurnOffDialog({ open, totp, onClose }: { open: boolean; totp: UserTotpS
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (passcode.length !== 6) return;
+    if (!totp || passcode.length !== 6) return;
     remove.mutate(
       { userId: totp.user_id, totpId: totp.id, passcode },
       {
@@ -153,7 +156,7 @@ export function TwoFactorSection({ user }: { user: CurrentUser }) {
         <Alert severity="info">{t('account.totp.notOffered')}</Alert>
       ) : null}
       <EnrolDialog open={enrolDialog.open} userId={user.id} onClose={enrolDialog.close} />
-      {user.totp ? <TurnOffDialog open={removeDialog.open} totp={user.totp} onClose={removeDialog.close} /> : null}
+      <TurnOffDialog open={removeDialog.open} totp={user.totp} onClose={removeDialog.close} />
     </Paper>
   );
 }
