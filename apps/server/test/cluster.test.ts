@@ -189,6 +189,62 @@ describe.each(dialects)('two Gantry nodes sharing one %s store and Redis', (dial
     expect(closing).toHaveLength(1);
   });
 
+  /** A runner of the project that both nodes accept, and its protocol as spoken to one node or the other. */
+  async function createClusterRunner(name: string) {
+    const created = await a.request('POST', `${p.base}/runners`, { as: a.adminCookie, body: { name } });
+    const runner = created.body as { id: number; token: string };
+    a.secrets.add(runner.token);
+    b.secrets.add(runner.token);
+    const headers = { 'x-runner-token': runner.token, 'x-runner-started-at': '2026-01-01T00:00:00.000Z' };
+    return {
+      id: runner.id,
+      poll: (node: typeof a) => node.request('GET', '/api/internal/runners', { headers }),
+      report: (node: typeof a, jobs: unknown[]) =>
+        node.request('PUT', '/api/internal/runners', { headers, body: { Jobs: jobs } }),
+    };
+  }
+
+  it("a runner's final report delivered to both nodes at once closes its task once, with one closing line", async () => {
+    const runner = await createClusterRunner('twice-reporting runner');
+    await runner.poll(a);
+    const templateId = await p.createTemplate({ playbook: 'count.sh', allow_parallel_tasks: true });
+    const taskIds = [await p.runTask(templateId), await p.runTask(templateId), await p.runTask(templateId)];
+    for (const taskId of taskIds) await p.waitForStatus(taskId, ['starting']);
+    await runner.poll(b);
+    const started = { Status: 'running', LogOffset: 0, LogRecords: [{ time: new Date().toISOString(), message: 'x' }] };
+    await runner.report(a, taskIds.map((ID) => ({ ID, ...started })));
+    const finished = taskIds.map((ID) => ({ ID, Status: 'success', LogOffset: 1, LogRecords: [] }));
+    await Promise.all([runner.report(a, finished), runner.report(b, finished)]);
+    for (const taskId of taskIds) {
+      expect((await p.waitForStatus(taskId, ['success'])).status).toBe('success');
+      expect((await p.output(taskId)).filter((line) => line === 'Task finished successfully.')).toHaveLength(1);
+    }
+    await a.request('DELETE', `${p.base}/runners/${runner.id}`, { as: a.adminCookie });
+  });
+
+  it('two nodes sweeping the tasks of a deleted runner at once requeue or close each once, with one line', async () => {
+    const runner = await createClusterRunner('vanishing runner');
+    await runner.poll(a);
+    const templateId = await p.createTemplate({ playbook: 'count.sh', allow_parallel_tasks: true });
+    const sent = await p.runTask(templateId);
+    await p.waitForStatus(sent, ['starting']);
+    expect(((await runner.poll(a)).body as { new_jobs: { id: number }[] }).new_jobs.map((job) => job.id)).toEqual([
+      sent,
+    ]);
+    const unsent = await p.runTask(templateId);
+    expect(await p.waitForStatus(unsent, ['starting'])).toMatchObject({ runner_id: runner.id });
+    // Gone from the store without its node's own release: both sweeps find its tasks at once.
+    await a.runtime.connection.db.deleteFrom('runner').where('id', '=', runner.id).execute();
+    await Promise.all([a.runtime.services.runnerJobs.sweep(), b.runtime.services.runnerJobs.sweep()]);
+    expect((await p.waitForStatus(sent, ['error'])).status).toBe('error');
+    const sentLines = await p.output(sent);
+    expect(sentLines.filter((line) => line.includes('may have started it'))).toHaveLength(1);
+    expect(sentLines.filter((line) => line === 'Task failed.')).toHaveLength(1);
+    const unsentLines = await p.output(unsent);
+    expect(unsentLines.filter((line) => line.includes('returned to the queue'))).toHaveLength(1);
+    await p.waitForStatus(unsent, ['success']);
+  });
+
   it('a runner whose long poll waits on one node hears at once of the stop given on the other', async () => {
     const created = await a.request('POST', `${p.base}/runners`, {
       as: a.adminCookie,

@@ -1,5 +1,6 @@
 import type { RunnerJob, RunnerJobProgress, RunnerProgressResult, RunnerState } from '@gantry/contract';
 import { isTaskFinished } from '@gantry/contract';
+import type { TaskOutcome } from '@gantry/runner';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.ts';
@@ -74,12 +75,36 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
     return next;
   }
 
-  /** Gives a task its runner was never sent back to the queue; false when the runner may have it. */
-  async function requeueUnsent(task: TaskRow, reason: string): Promise<boolean> {
-    if (!(await deps.runners.requeueUnsent(task.id, task.runner_id ?? 0))) return false;
-    await deps.output.write(task, [`${reason}; the task was never sent there and was returned to the queue.`]);
-    await engine.announce(task, 'waiting', { runner_id: null });
-    return true;
+  /**
+   * Gives a task `runnerId` was never sent back to the queue, with the line saying why, once however
+   * many nodes decide so at once; false when the runner may have it (it was sent, or moved on).
+   */
+  async function requeueUnsent(task: TaskRow, runnerId: number, reason: string): Promise<boolean> {
+    const changes = { status: 'waiting' as const, runner_id: null };
+    const requeued = await deps.output.writeIf(
+      task,
+      [`${reason}; the task was never sent there and was returned to the queue.`],
+      (row) => row.status === 'starting' && row.runner_id === runnerId && row.sent_to_runner === null,
+      changes,
+    );
+    if (requeued) await engine.announce(task, changes.status, changes);
+    return requeued;
+  }
+
+  /**
+   * Closes a task of `runnerId` with the lines saying why and the final line, once however many nodes
+   * decide so at once, and only while the task is still that runner's and unfinished.
+   */
+  async function close(task: TaskRow, runnerId: number, lines: string[], outcome: TaskOutcome): Promise<boolean> {
+    const changes = { status: outcome, end: now(), pid: null };
+    const closed = await deps.output.writeIf(
+      task,
+      [...lines, finalLine(outcome)],
+      (row) => row.runner_id === runnerId && !isTaskFinished(row.status),
+      changes,
+    );
+    if (closed) await engine.announce(task, outcome, changes);
+    return closed;
   }
 
   /**
@@ -90,16 +115,14 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
     await withTaskLock(row.id, async () => {
       const task = await engine.findTask(row.id);
       if (!task || task.runner_id !== row.runner_id || isTaskFinished(task.status)) return;
-      if (task.status === 'starting' && (await requeueUnsent(task, reason))) return;
+      if (task.status === 'starting' && (await requeueUnsent(task, row.runner_id, reason))) return;
       const outcome: Outcome = task.status === 'stopping' ? 'stopped' : 'error';
       const marked = outcome === 'stopped' ? 'stopped' : 'failed';
-      await deps.output.write(task, [
+      const line =
         task.status === 'starting'
           ? `${reason}; the runner had been sent the task and may have started it, so it is marked ${marked}.`
-          : `${reason}; the task was running there and is marked ${marked}.`,
-        finalLine(outcome),
-      ]);
-      await engine.settle(task, outcome);
+          : `${reason}; the task was running there and is marked ${marked}.`;
+      await close(task, row.runner_id, [line], outcome);
     });
   }
 
@@ -147,7 +170,7 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
 
   async function buildJob(row: RunnerTaskRow): Promise<RunnerJob | undefined> {
     // Marked before it is read: a task this runner is sent is never handed to another (releaseTask).
-    await deps.runners.markSent(row.id, row.runner_id, now());
+    if (row.sent_to_runner === null) await deps.runners.markSent(row.id, row.runner_id, now());
     const task = await engine.findTask(row.id);
     if (task?.runner_id !== row.runner_id || task.status !== 'starting') return undefined;
     try {
@@ -158,13 +181,8 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
       };
     } catch (error) {
       // The same task would fail the same way on any runner: close it instead of handing it around.
-      await withTaskLock(task.id, async () => {
-        await deps.output.write(task, [
-          `Failed to run task: ${error instanceof Error ? error.message : String(error)}`,
-          finalLine('error'),
-        ]);
-        await engine.settle(task, 'error');
-      });
+      const why = `Failed to run task: ${error instanceof Error ? error.message : String(error)}`;
+      await withTaskLock(task.id, () => close(task, row.runner_id, [why], 'error'));
       return undefined;
     }
   }
@@ -185,7 +203,7 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
         const task = await engine.findTask(row.id);
         if (task)
           await withTaskLock(task.id, () =>
-            requeueUnsent(task, `Runner #${runner.id} (${runner.name}) was deactivated`),
+            requeueUnsent(task, runner.id, `Runner #${runner.id} (${runner.name}) was deactivated`),
           );
         continue;
       }
@@ -226,8 +244,7 @@ export function createRunnerJobs(deps: RunnerJobsDeps) {
     else {
       if (job.Hosts) await deps.saveHosts(task.id, job.Hosts);
       if (job.Outputs) await deps.saveOutputs(task.id, job.Outputs);
-      await deps.output.write(task, [finalLine(job.Status)]);
-      if (await engine.settle(task, job.Status)) placement.callWebhook(runner.id, task, 'finish');
+      if (await close(task, runner.id, [], job.Status)) placement.callWebhook(runner.id, task, 'finish');
       placement.forgetForceStop(task.id);
     }
     return appended.runnerLogOffset;

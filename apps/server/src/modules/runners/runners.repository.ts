@@ -1,6 +1,5 @@
 import { ACTIVE_TASK_STATUSES, type TaskStatus } from '@gantry/contract';
 import type { Db, Dialect } from '../../db/database.ts';
-import { tryUpdate } from '../../db/conditional-write.ts';
 import { insertRow } from '../../db/insert.ts';
 import type { RunnerRow } from './runners.table.ts';
 
@@ -14,6 +13,8 @@ export interface RunnerTaskRow {
   /** Null when the runner no longer exists. */
   runner_name: string | null;
   runner_touched: string | null;
+  /** When the runner was first sent the task's job; null while it never was. */
+  sent_to_runner: string | null;
 }
 
 /** Null project id means the global runners. */
@@ -65,19 +66,6 @@ export function createRunnersRepository(db: Db, dialect: Dialect) {
         .where('sent_to_runner', 'is', null)
         .execute();
     },
-    /** Gives a task its runner was never sent back to the queue; false when it was sent meanwhile (or moved on). */
-    requeueUnsent(taskId: number, runnerId: number): Promise<boolean> {
-      return tryUpdate(
-        db
-          .updateTable('task')
-          .set({ status: 'waiting', runner_id: null })
-          .where('id', '=', taskId)
-          .where('runner_id', '=', runnerId)
-          .where('status', '=', 'starting')
-          .where('sent_to_runner', 'is', null),
-      );
-    },
-
     /** Unfinished tasks handed to runners (or to one runner), oldest first. */
     listRunnerTasks(runnerId?: number): Promise<RunnerTaskRow[]> {
       let query = db
@@ -88,6 +76,7 @@ export function createRunnersRepository(db: Db, dialect: Dialect) {
           'task.project_id',
           'task.template_id',
           'task.status',
+          'task.sent_to_runner',
           'runner.name as runner_name',
           'runner.touched as runner_touched',
         ])

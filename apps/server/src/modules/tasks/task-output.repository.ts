@@ -1,9 +1,14 @@
 import { sql } from 'kysely';
 import type { Db, Dialect } from '../../db/database.ts';
 import { tryUpdate } from '../../db/conditional-write.ts';
+import { retryOnConflict } from '../../db/errors.ts';
+import { lockForUpdate } from '../../db/row-lock.ts';
 import { fitsOneStatement, insertTaskOutputRows, storeCountedLines } from '../../db/task-output-insert.ts';
 import type { LogLine } from '../../live/live-hub.ts';
 import type { TaskOutputRow, TaskRow } from './tasks.table.ts';
+
+/** What a conditional append (`appendIf`) reads of the task's row, under its lock, to decide. */
+export type LockedTaskState = Pick<TaskRow, 'status' | 'runner_id' | 'sent_to_runner'>;
 
 /** A line to store, numbered by the repository. */
 export interface OutputRecord {
@@ -108,6 +113,32 @@ export function createTaskOutputRepository(db: Db, dialect: Dialect) {
         if (result !== 'retry') return result;
       }
       throw new Error(`Could not append to the log of task ${taskId}: too many concurrent writers`);
+    },
+
+    /**
+     * Stores lines and `changes` to the task's row together, under a lock of the row, if `admits` the
+     * row as it is then; undefined when it does not (a report, another node or the task's deletion came
+     * first). What several nodes may each decide about one task is so done once, with its lines once.
+     */
+    appendIf(
+      taskId: number,
+      admits: (task: LockedTaskState) => boolean,
+      records: readonly OutputRecord[],
+      changes: Partial<Omit<TaskRow, 'id'>>,
+    ): Promise<LogLine[] | undefined> {
+      return retryOnConflict(() =>
+        db.transaction().execute(async (trx) => {
+          const task = await lockForUpdate(
+            trx
+              .selectFrom('task')
+              .select(['status', 'runner_id', 'sent_to_runner', 'output_lines'])
+              .where('id', '=', taskId),
+            dialect,
+          ).executeTakeFirst();
+          if (!task || !admits(task)) return undefined;
+          return appendToLockedTask(trx, dialect, { id: taskId, outputLines: Number(task.output_lines) }, records, changes);
+        }),
+      );
     },
 
     /** Stores lines numbered by the task's open log; `nextSeq` follows the last of them. */

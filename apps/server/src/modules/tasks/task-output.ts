@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
 import type { Audience, LiveHub, LogLine } from '../../live/live-hub.ts';
-import type { OutputRecord, TaskOutputRepository } from './task-output.repository.ts';
+import type { LockedTaskState, OutputRecord, TaskOutputRepository } from './task-output.repository.ts';
 import type { TaskRow } from './tasks.table.ts';
 
 export interface TaskOutputDeps {
@@ -29,6 +29,11 @@ export function toLogLine(text: string): string {
  * it does not run): numbered by the store, stored, then sent to the project's members.
  */
 export function createTaskOutput(deps: TaskOutputDeps) {
+  function recordsOf(outputs: readonly string[]): OutputRecord[] {
+    const time = toTimestamp(deps.clock.now());
+    return outputs.map((output) => ({ time, output: toLogLine(output) }));
+  }
+
   async function publish(task: TaskRef, lines: readonly LogLine[], audience?: Audience): Promise<void> {
     if (lines.length > 0) deps.hub.publishLines(audience ?? (await deps.audienceOf(task.project_id)), task, [...lines]);
   }
@@ -56,13 +61,22 @@ export function createTaskOutput(deps: TaskOutputDeps) {
 
     /** Appends lines written now. */
     async write(task: TaskRef, outputs: readonly string[], audience?: Audience): Promise<void> {
-      const time = toTimestamp(deps.clock.now());
-      await append(
-        task,
-        outputs.map((output) => ({ time, output: toLogLine(output) })),
-        null,
-        audience,
-      );
+      await append(task, recordsOf(outputs), null, audience);
+    },
+
+    /**
+     * Appends lines written now together with `changes` to the task's row, if `admits` the row as it is
+     * under the row's lock; false when it did not (the task moved on first).
+     */
+    async writeIf(
+      task: TaskRef,
+      outputs: readonly string[],
+      admits: (task: LockedTaskState) => boolean,
+      changes: Partial<Omit<TaskRow, 'id'>>,
+    ): Promise<boolean> {
+      const stored = await deps.output.appendIf(task.id, admits, recordsOf(outputs), changes);
+      if (stored) await publish(task, stored);
+      return stored !== undefined;
     },
   };
 }
