@@ -94,6 +94,31 @@ describe('CLI arguments a task may pass', () => {
     );
   });
 
+  it('checks --extra-vars as Ansible decodes it: escapes in JSON or key=value hide no name or expression', () => {
+    for (const untrusted of [TASK_RUNNER, MANAGER]) {
+      for (const args of [
+        ['-e', '{"\\u0061nsible_python_interpreter": "/bin/sh -c id"}'],
+        ['--extra-vars={"ansible_\\u0063onnection": "local"}'],
+        ['-e', '[{"x": {"\\u004c\\u0044_PRELOAD": "/tmp/x.so"}}]'],
+      ])
+        expect(refusal('ansible', args, untrusted), args.join(' ')).toMatch(/cannot be set from a task/);
+      for (const args of [
+        ['-e', '\\x61nsible_connection=local'],
+        ['-e', 'x="\\x7b\\x7b lookup(\'pipe\', \'id\') }}"'],
+        ['-e', 'x=\\u007b\\u007b'],
+      ])
+        expect(refusal('ansible', args, untrusted), args.join(' ')).toMatch(/escape sequences/);
+      for (const args of [['-e', "{x: !!binary e3s=}"], ['-e', '{"x": 1'], ['--extra-vars=[x, y]']])
+        expect(refusal('ansible', args, untrusted), args.join(' ')).toMatch(/must be valid JSON/);
+    }
+    for (const args of [
+      ['-e', '{"x": "\\u007b\\u007b lookup(\'pipe\', \'id\') }}"}'],
+      ['-e', '{"\\u007b% raw %\\u007d": 1}'],
+    ])
+      expect(refusal('ansible', args, TASK_RUNNER), args.join(' ')).toMatch(/template expression/);
+    expect(refusal('ansible', ['-e', '{"note": "caf\\u00e9", "n": [1, 2]}'], TASK_RUNNER)).toBeUndefined();
+  });
+
   it('lets a task runner pass terraform and tofu only options that choose what to plan', () => {
     for (const app of ['terraform', 'tofu']) {
       for (const args of [

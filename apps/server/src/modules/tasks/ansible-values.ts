@@ -50,14 +50,44 @@ export const TEMPLATE_EXPRESSION = /\{\{|\{%|\{#/;
  */
 const SURROUNDING_SPACE = /^[\s\x1c-\x1f\x85]+|[\s\x1c-\x1f\x85]+$/gu;
 
+/** The keys and strings of a parsed JSON value, at any depth. */
+function textsOf(value: unknown, depth = 0): string[] {
+  if (typeof value === 'string') return [value];
+  if (depth > 64 || typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([key, item]) => [key, ...textsOf(item, depth + 1)]);
+}
+
 /**
- * Names in an --extra-vars value (key=value pairs, JSON or YAML): every word that could be a key is
- * checked. Its values are extra variables like the environment's, so the same expression rule holds.
+ * What an --extra-vars value says once ansible-playbook has decoded it. Ansible reads a value that
+ * starts with `{` or `[` as JSON or YAML and anything else as key=value pairs, and decodes escapes in
+ * all of them (`\u0061nsible_connection`, `\x7b\x7b`), YAML tags and anchors besides. So a structured
+ * value must be JSON, checked as parsed, and key=value pairs may hold no backslash: what is checked
+ * is then what Ansible reads.
+ */
+function decodedExtraVars(text: string): string[] {
+  if (text.startsWith('{') || text.startsWith('[')) {
+    try {
+      return textsOf(JSON.parse(text));
+    } catch {
+      throw validationFailed('CLI argument --extra-vars must be valid JSON when it starts with { or [');
+    }
+  }
+  if (text.includes('\\'))
+    throw validationFailed('CLI argument --extra-vars cannot hold escape sequences (\\) unless it is JSON');
+  return [text];
+}
+
+/**
+ * Names in an --extra-vars value (key=value pairs or JSON), as Ansible will read them: every
+ * word that could be a key is checked. Its values are extra variables like the environment's, so the
+ * same expression rule holds.
  */
 export function checkExtraVarsText(text: string, untrusted: boolean): void {
-  for (const word of text.match(/[\p{L}\p{N}_]+/gu) ?? []) if (isDeniedVariable(word)) throw deniedVariable(word);
+  const texts = decodedExtraVars(text);
+  for (const word of texts.flatMap((t) => t.match(/[\p{L}\p{N}_]+/gu) ?? []))
+    if (isDeniedVariable(word)) throw deniedVariable(word);
   if (!untrusted) return;
-  if (TEMPLATE_EXPRESSION.test(text))
+  if (texts.some((t) => TEMPLATE_EXPRESSION.test(t)))
     throw validationFailed('CLI argument --extra-vars cannot hold a template expression ({{ }}, {% %} or {# #})');
   // `@file` loads variables from a file of the server's, which a task runner has no business reading.
   if (text.replace(SURROUNDING_SPACE, '').startsWith('@'))
