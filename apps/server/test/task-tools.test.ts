@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hasBinary } from './machine.ts';
-import { createProjectFixture, useProjectFixture, type ProjectFixture } from './task-fixture.ts';
+import { addMember, createProjectFixture, useProjectFixture, type ProjectFixture } from './task-fixture.ts';
 import { useTestApp } from './test-app.ts';
 
 const hasAnsible = hasBinary('ansible-playbook');
@@ -44,7 +44,85 @@ describe.skipIf(!hasAnsible)('ansible tasks against localhost', () => {
         '',
       ].join('\n'),
       'vault.yml': encryptWithVault('opened the vault'),
+      'details.yml': [
+        '- hosts: all',
+        '  gather_facts: false',
+        '  tasks:',
+        '    - debug: var=semaphore_vars',
+        '    - debug: msg="said {{ semaphore_vars.task_details.message }} by {{ semaphore_vars.task_details.username }}"',
+        '',
+      ].join('\n'),
+      'extra.yml': ['- hosts: all', '  gather_facts: false', '  tasks:', '    - debug: msg="extra playbook ran"', ''].join(
+        '\n',
+      ),
     });
+  });
+
+  /** A playbook that creates `marker` when it runs, at `file` (made with its folders). */
+  function writeMarkingPlaybook(file: string, marker: string): void {
+    mkdirSync(path.dirname(file), { recursive: true });
+    const play = ['- hosts: all', '  gather_facts: false', '  tasks:', `    - file: path=${marker} state=touch`, ''];
+    writeFileSync(file, play.join('\n'));
+  }
+
+  it("renders neither a task's message nor its user's name as a template: task details are data", async () => {
+    // Lower case throughout: usernames are stored lower-cased.
+    const dir = path.join(os.tmpdir(), `gantry-details-${process.pid}-${Date.now()}`);
+    mkdirSync(dir);
+    const runner = await t.createUser('details-runner');
+    await addMember(t, p.base, runner.id, 'task_runner');
+    const username = `{{ lookup('pipe', 'touch ${dir}/by-name') }}`;
+    const renamed = await t.request('PUT', `/api/users/${runner.id}`, {
+      as: runner.cookie,
+      body: { username, name: 'Details runner', email: 'details-runner@example.com' },
+    });
+    expect(renamed.status, renamed.text).toBe(204);
+    const templateId = await p.createTemplate({
+      app: 'ansible',
+      playbook: 'details.yml',
+      inventory_id: await p.createLocalInventory('details'),
+    });
+    const message = `{{ lookup('pipe', 'touch ${dir}/by-message') }} {% if true %}x{% endif %} café`;
+    const taskId = await p.runTask(templateId, { message }, runner.cookie);
+    const task = await p.waitForStatus(taskId, ['success', 'error'], 120_000);
+    const text = (await p.output(taskId)).join('\n');
+    expect(task.status, text).toBe('success');
+    expect(text).toContain(`said ${message} by ${username}`);
+    expect(existsSync(path.join(dir, 'by-message'))).toBe(false);
+    expect(existsSync(path.join(dir, 'by-name'))).toBe(false);
+  });
+
+  it("runs a task's more playbooks only from inside the repository: no link out of it, no installed collection", async () => {
+    const outside = mkdtempSync(path.join(os.tmpdir(), 'gantry-outside-'));
+    writeMarkingPlaybook(path.join(outside, 'outside.yml'), path.join(outside, 'by-link'));
+    const collections = path.join(t.runtime.config.data_dir, 'home', '.ansible', 'collections', 'ansible_collections');
+    writeMarkingPlaybook(path.join(collections, 'evil', 'coll', 'playbooks', 'run.yml'), path.join(outside, 'by-name'));
+    symlinkSync('/', path.join(p.repoDir, 'rootlink'));
+    execFileSync('git', ['add', 'rootlink'], { cwd: p.repoDir });
+    execFileSync('git', ['commit', '-q', '-m', 'a link out'], { cwd: p.repoDir });
+    const runner = await t.createUser('playbooks-runner');
+    await addMember(t, p.base, runner.id, 'task_runner');
+    const templateId = await p.createTemplate({
+      app: 'ansible',
+      playbook: 'details.yml',
+      inventory_id: await p.createLocalInventory('more playbooks'),
+      allow_override_args_in_task: true,
+    });
+    const run = async (args: string[]) => {
+      const taskId = await p.runTask(templateId, { arguments: JSON.stringify(args) }, runner.cookie);
+      const task = await p.waitForStatus(taskId, ['success', 'error'], 120_000);
+      return { status: task.status, text: (await p.output(taskId)).join('\n') };
+    };
+    const viaLink = await run([`rootlink${outside}/outside.yml`]);
+    expect(viaLink.status).toBe('error');
+    expect(viaLink.text).toContain('leads outside its directory through a symbolic link');
+    const viaCollection = await run(['evil.coll.run']);
+    expect(viaCollection.status).toBe('error');
+    expect(existsSync(path.join(outside, 'by-link'))).toBe(false);
+    expect(existsSync(path.join(outside, 'by-name'))).toBe(false);
+    const inside = await run(['-v', '--', 'extra.yml']);
+    expect(inside.status, inside.text).toBe('success');
+    expect(inside.text).toContain('extra playbook ran');
   });
 
   // Semaphore projects keep a vault password in a single-value `string` key; it opens the vault as a login_password key does.

@@ -66,6 +66,8 @@ export const TaskSpec = z.object({
   ),
   template_args: z.array(z.string()),
   task_args: z.array(z.string()),
+  /** More playbooks a task passed (ansible): resolved inside the checkout by the runner before they run. */
+  extra_playbooks: z.array(z.string()).default([]),
   params: TaskParams,
   workspace: z.string(),
   // Milliseconds held in memory only, never in an integer column: a long timeout may pass 2^31.

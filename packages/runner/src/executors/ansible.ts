@@ -1,6 +1,16 @@
 import { resolveInside } from '../contained-path.ts';
 import { createSshEnvironment } from '../credentials.ts';
 import type { ExecutionPlan, ExecutorContext } from './types.ts';
+import { toUnsafeYaml } from './unsafe-yaml.ts';
+
+/**
+ * A playbook path as ansible-playbook must read it, as a file: a word without a slash could be taken
+ * for a collection's playbook (`namespace.collection.name`, looked up first among installed
+ * collections) and one starting with - for an option.
+ */
+function asPlaybookPath(relative: string): string {
+  return relative.includes('/') ? relative : `./${relative}`;
+}
 
 /**
  * ansible-playbook with every secret in a 0600 file: key, passwords and variables never reach argv.
@@ -17,8 +27,9 @@ export function planAnsible(ctx: ExecutorContext): ExecutionPlan {
   };
   if (ctx.hostEvents) Object.assign(env, ctx.hostEvents.environment({ ...ctx.baseEnv, ...env }, ctx.checkoutDir));
   resolveInside(ctx.checkoutDir, spec.playbook, 'The playbook');
-  // A name starting with - would be read as an option of ansible-playbook.
-  const playbook = spec.playbook.startsWith('-') ? `./${spec.playbook}` : spec.playbook;
+  const playbook = asPlaybookPath(spec.playbook);
+  // A task's more playbooks are its own input: each must be a file inside the checkout, links followed.
+  const extraPlaybooks = spec.extra_playbooks.map((word) => resolveInside(ctx.checkoutDir, word, 'The playbook'));
   const args: string[] = [];
   const secretVars: Record<string, string> = { ...spec.secret_vars };
 
@@ -47,14 +58,20 @@ export function planAnsible(ctx: ExecutorContext): ExecutionPlan {
         : resolveInside(ctx.checkoutDir, vault.script, 'The vault script');
     args.push('--vault-id', `${id}@${source}`);
   }
-  args.push('--extra-vars', `@${workspace.writePrivateFile('extra-vars.json', JSON.stringify(spec.extra_vars))}`);
+  // The server's task details (semaphore_vars) hold what users wrote: never rendered as templates.
+  const { semaphore_vars: taskDetails, ...variables } = spec.extra_vars;
+  args.push('--extra-vars', `@${workspace.writePrivateFile('extra-vars.json', JSON.stringify(variables))}`);
+  if (taskDetails !== undefined) {
+    const details = toUnsafeYaml({ semaphore_vars: taskDetails });
+    args.push('--extra-vars', `@${workspace.writePrivateFile('task-details.yml', details)}`);
+  }
   if (Object.keys(secretVars).length > 0)
     args.push('--extra-vars', `@${workspace.writePrivateFile('secret-vars.json', JSON.stringify(secretVars))}`);
   args.push(...spec.template_args);
   if (spec.params.limit?.length) args.push(`--limit=${spec.params.limit.join(',')}`);
   if (spec.params.tags?.length) args.push(`--tags=${spec.params.tags.join(',')}`);
   if (spec.params.skip_tags?.length) args.push(`--skip-tags=${spec.params.skip_tags.join(',')}`);
-  args.push(...spec.task_args, playbook);
+  args.push(...spec.task_args, ...extraPlaybooks, playbook);
 
   const galaxy = (kind: 'role' | 'collection', file: string) => ({
     command: 'ansible-galaxy',

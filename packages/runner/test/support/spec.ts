@@ -32,6 +32,7 @@ export function buildSpec(overrides: Partial<TaskSpec>): TaskSpec {
     vaults: [],
     template_args: [],
     task_args: [],
+    extra_playbooks: [],
     params: {},
     workspace: 'default',
     timeout_ms: 0,

@@ -157,8 +157,12 @@ function leavesCheckout(word: string): boolean {
   return path.isAbsolute(word) || word.startsWith('~') || word.split(/[\\/]/).includes('..');
 }
 
-/** Reads untrusted arguments as the grammar's program will, refusing any option it does not list and checking each value. */
-function checkAllowedArguments(grammar: ArgumentGrammar, args: readonly string[]): void {
+/**
+ * Reads untrusted arguments as the grammar's program will, refusing any option it does not list and
+ * checking each value; returns the indexes of the words that are not options (more playbooks) and
+ * of the `--` that ends the options, if one does.
+ */
+function checkAllowedArguments(grammar: ArgumentGrammar, args: readonly string[]): { words: number[]; end?: number } {
   const refuse = (option: string) =>
     validationFailed(`CLI argument ${option} is not one a task may pass to ${grammar.program}; ${onlyManagers}`);
   let i = 0;
@@ -185,16 +189,20 @@ function checkAllowedArguments(grammar: ArgumentGrammar, args: readonly string[]
     if (leavesCheckout(word)) throw validationFailed(`CLI argument ${word} names a file outside the repository`);
   };
 
+  const words: number[] = [];
+  let end: number | undefined;
   let optionsEnded = false;
   while (i < args.length) {
     const arg = args[i++] ?? '';
     if (optionsEnded || !arg.startsWith('-') || arg === '-') {
       checkWord(arg);
+      words.push(i - 1);
       if (grammar.style === 'go-flag') optionsEnded = true;
       continue;
     }
     if (arg === '--') {
       optionsEnded = true;
+      end = i - 1;
       continue;
     }
     if (grammar.style === 'go-flag' || arg.startsWith('--')) {
@@ -225,6 +233,7 @@ function checkAllowedArguments(grammar: ArgumentGrammar, args: readonly string[]
       break;
     }
   }
+  return { words, end };
 }
 
 /**
@@ -240,4 +249,25 @@ export function checkTaskArguments(app: string, args: readonly string[], untrust
   if (!untrusted || grammar === undefined) return;
   if (args.some((arg) => /\p{Cc}/u.test(arg))) throw validationFailed('CLI arguments cannot hold control characters');
   checkAllowedArguments(grammar, args);
+}
+
+/**
+ * A task's ansible-playbook arguments apart from the more playbooks among them, which the runner
+ * resolves inside the checkout when it runs the task: only there can it see a symbolic link in the
+ * repository that leads elsewhere, and a bare `namespace.collection.playbook` word would run a
+ * playbook installed outside it. Arguments a task runner could not pass (a manager's own) are the
+ * manager's to choose and stay as they are.
+ */
+export function separateAnsiblePlaybooks(args: readonly string[]): { options: string[]; playbooks: string[] } {
+  let read: ReturnType<typeof checkAllowedArguments>;
+  try {
+    read = checkAllowedArguments(ANSIBLE_GRAMMAR, args);
+  } catch {
+    return { options: [...args], playbooks: [] };
+  }
+  const words = new Set(read.words);
+  return {
+    options: args.filter((_, index) => !words.has(index) && index !== read.end),
+    playbooks: args.filter((_, index) => words.has(index)),
+  };
 }

@@ -8,6 +8,7 @@ import { type KeysService, passwordOf } from '../keys/keys.service.ts';
 import type { RepositoriesService } from '../repositories/repositories.service.ts';
 import type { TemplatesService } from '../templates/templates.service.ts';
 import type { TaskRow } from './tasks.table.ts';
+import { separateAnsiblePlaybooks } from './task-cli-arguments.ts';
 
 class TaskPreparationError extends Error {}
 
@@ -41,6 +42,13 @@ function parseObject(text: string | null | undefined, what: string): Record<stri
     // reported below
   }
   throw new TaskPreparationError(`${what} is not a JSON object`);
+}
+
+/** A task's own arguments, with the playbooks among an ansible task's apart (see separateAnsiblePlaybooks). */
+function taskArguments(app: string, args: string[]): { task_args: string[]; extra_playbooks: string[] } {
+  if (app !== 'ansible') return { task_args: args, extra_playbooks: [] };
+  const { options, playbooks } = separateAnsiblePlaybooks(args);
+  return { task_args: options, extra_playbooks: playbooks };
 }
 
 function parseArgs(text: string | null): string[] {
@@ -184,7 +192,7 @@ export function createTaskSpecBuilder(deps: SpecDeps) {
         env,
         vaults,
         template_args: parseArgs(template.arguments),
-        task_args: template.allow_override_args_in_task ? parseArgs(task.arguments) : [],
+        ...taskArguments(template.app, template.allow_override_args_in_task ? parseArgs(task.arguments) : []),
         params,
         workspace: inventoryRow && inventoryRow.type.endsWith('-workspace') ? inventoryRow.inventory : 'default',
         timeout_ms: deps.config.task_timeout_minutes * 60_000,
