@@ -84,15 +84,26 @@ describe.each(dialects)('workflows on %s', (dialect) => {
     expect(updated.body).toMatchObject({ revision: 2, description: 'second' });
     // Saving the same definition again is no change: no new revision.
     expect((await send('PUT', `/workflows/${workflow.id}`, changed)).body).toMatchObject({ revision: 2 });
+    // An edit started from revision 1 would undo revision 2: refused, and nothing is saved.
+    const stale = await send('PUT', `/workflows/${workflow.id}?revision=1`, { ...definition(), description: 'stale' });
+    expect(stale.status).toBe(409);
+    expect(stale.body).toMatchObject({ error: expect.stringContaining('saved meanwhile as revision 2') });
+    for (const revision of ['0', 'x', '1.5', '99999999999'])
+      expect((await send('PUT', `/workflows/${workflow.id}?revision=${revision}`, changed)).status).toBe(400);
+    const based = await send('PUT', `/workflows/${workflow.id}?revision=2`, { ...definition(), description: 'third' });
+    expect(based.body).toMatchObject({ revision: 3, description: 'third' });
+    expect((await send('PUT', `/workflows/${workflow.id}?revision=3`, changed)).body).toMatchObject({ revision: 4 });
 
     const versions = (await send('GET', `/workflows/${workflow.id}/versions`, undefined, users.guest.cookie)).body;
     expect(versions).toEqual([
+      expect.objectContaining({ number: 4, username: 'admin' }),
+      expect.objectContaining({ number: 3, username: 'admin' }),
       expect.objectContaining({ number: 2, username: 'admin' }),
       expect.objectContaining({ number: 1, user_id: users.manager.id, username: 'wf-manager' }),
     ]);
     const first = await send('GET', `/workflows/${workflow.id}/versions/1`);
     expect(first.body).toMatchObject({ number: 1, definition: { description: 'build, approve, deploy' } });
-    expect((await send('GET', `/workflows/${workflow.id}/versions/3`)).status).toBe(404);
+    expect((await send('GET', `/workflows/${workflow.id}/versions/5`)).status).toBe(404);
     expect((await send('GET', `/workflows/${workflow.id}/versions/99999999999`)).status).toBe(400);
 
     expect((await send('DELETE', `/workflows/${workflow.id}`)).status).toBe(204);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { APPROVAL_LIMITS, ApprovalBody, ApprovalGate, ApprovalState, validateApprovalGate } from './approvals.ts';
 import { endpoint, projectEndpoint, scopeEndpoints } from './endpoint.ts';
-import { DateTime, Id, NoContent, PathId, projectRefId, requiredString, wireInteger } from './common.ts';
+import { DateTime, Id, NoContent, PathId, projectRefId, QueryId, requiredString, wireInteger } from './common.ts';
 import { ProjectRoleSlug } from './permissions.ts';
 import { NAME_PATTERN, TaskOutputs } from './task-outputs.ts';
 import { TaskParams } from './task-spec.ts';
@@ -212,6 +212,12 @@ export const WorkflowParams = z.object({ projectId: PathId, workflowId: PathId }
 export const WorkflowVersionParams = WorkflowParams.extend({ version: PathId });
 
 /** An endpoint of one workflow: `subpath` below `/api/project/:projectId/workflows/:workflowId`. */
+/**
+ * `revision`: the revision the edit started from. A save based on an older one is refused (409)
+ * instead of silently undoing what was saved meanwhile; without it, the save is taken as it comes.
+ */
+export const WorkflowSaveQuery = z.object({ revision: QueryId.optional() });
+
 const workflowEndpoint = scopeEndpoints('/api/project/:projectId/workflows/:workflowId', WorkflowParams);
 
 export const workflowsApi = {
@@ -223,7 +229,7 @@ export const workflowsApi = {
     response: WorkflowValidation,
   }),
   get: workflowEndpoint('', { method: 'GET', response: Workflow }),
-  update: workflowEndpoint('', { method: 'PUT', body: WorkflowDefinition, response: Workflow }),
+  update: workflowEndpoint('', { method: 'PUT', query: WorkflowSaveQuery, body: WorkflowDefinition, response: Workflow }),
   remove: workflowEndpoint('', { method: 'DELETE', response: NoContent, status: 204 }),
   versions: workflowEndpoint('/versions', { method: 'GET', response: z.array(WorkflowRevisionSummary) }),
   version: endpoint({

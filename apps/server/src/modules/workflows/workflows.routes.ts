@@ -15,8 +15,8 @@ export function registerWorkflowsRoutes(
   route(workflowsApi.create, manage, ({ actor, access, body }) => workflows.create(actor, access, body));
   route(workflowsApi.validate, manage, ({ access, body }) => workflows.validate(access, body));
   route(workflowsApi.get, projectMember(), ({ access, params }) => workflows.get(access.project.id, params.workflowId));
-  route(workflowsApi.update, manage, ({ actor, access, params, body }) =>
-    workflows.update(actor, access, params.workflowId, body),
+  route(workflowsApi.update, manage, ({ actor, access, params, query, body }) =>
+    workflows.update(actor, access, params.workflowId, body, query.revision),
   );
   route(workflowsApi.remove, manage, ({ actor, access, params }) =>
     workflows.remove(actor, access.project.id, params.workflowId),

@@ -47,6 +47,9 @@ const toWorkflow = (row: WorkflowRow, definition: WorkflowDefinition): Workflow 
   updated: row.updated,
 });
 
+const changedMeanwhile = (revision: number) =>
+  conflict(`The workflow was saved meanwhile as revision ${revision}; load it again and redo your changes there`);
+
 export function createWorkflowsService(deps: WorkflowsDeps) {
   const { workflows, events, clock } = deps;
 
@@ -151,10 +154,20 @@ export function createWorkflowsService(deps: WorkflowsDeps) {
       await record(actor, projectId, row.id, row.name, `Workflow ${row.name} created`);
       return toWorkflow(row, definition);
     },
-    /** Saves a new revision; a definition equal to the current one is no change and adds none. */
-    async update(actor: UserRow, access: ProjectAccess, id: number, definition: WorkflowDefinition): Promise<Workflow> {
+    /**
+     * Saves a new revision; a definition equal to the current one is no change and adds none. With
+     * `basedOn` (the revision the edit started from), a save made over a newer revision is refused.
+     */
+    async update(
+      actor: UserRow,
+      access: ProjectAccess,
+      id: number,
+      definition: WorkflowDefinition,
+      basedOn?: number,
+    ): Promise<Workflow> {
       const projectId = access.project.id;
       const current = await getRow(projectId, id);
+      if (basedOn !== undefined && basedOn !== current.revision) throw changedMeanwhile(current.revision);
       const currentDefinition = readDefinition(await getRevision(projectId, id, current.revision));
       if (JSON.stringify(currentDefinition) === JSON.stringify(definition)) return toWorkflow(current, definition);
       await assertValid(access, definition);
@@ -167,7 +180,7 @@ export function createWorkflowsService(deps: WorkflowsDeps) {
           revisionOf(actor, definition, now),
         ),
       );
-      if (!row) throw conflict('The workflow was changed meanwhile; load it again and retry');
+      if (!row) throw changedMeanwhile(current.revision + 1);
       await record(actor, projectId, id, row.name, `Workflow ${row.name} saved as revision ${row.revision}`);
       return toWorkflow(row, definition);
     },

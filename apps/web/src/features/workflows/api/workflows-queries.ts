@@ -61,12 +61,17 @@ export const workflowRunQuery = (projectId: number, workflowId: number, runId: n
 export const validateWorkflow = (projectId: number, body: WorkflowBody, signal?: AbortSignal) =>
   api(workflowsApi.validate, { params: { projectId }, body, signal });
 
-/** Creates the workflow (no id) or saves a new revision of it; resolves to the saved workflow. */
+/**
+ * Creates the workflow (no id) or saves a new revision of it over `revision`, the one the edit started
+ * from (refused if another was saved meanwhile); resolves to the saved workflow.
+ */
 export function useSaveWorkflow(projectId: number) {
-  return useRefreshingMutation([workflowKeys.all(projectId)], ({ id, body }: { id?: number; body: WorkflowBody }) =>
-    id
-      ? api(workflowsApi.update, { params: { projectId, workflowId: id }, body })
-      : api(workflowsApi.create, { params: { projectId }, body }),
+  return useRefreshingMutation(
+    [workflowKeys.all(projectId)],
+    ({ id, revision, body }: { id?: number; revision?: number; body: WorkflowBody }) =>
+      id
+        ? api(workflowsApi.update, { params: { projectId, workflowId: id }, query: { revision }, body })
+        : api(workflowsApi.create, { params: { projectId }, body }),
   );
 }
 

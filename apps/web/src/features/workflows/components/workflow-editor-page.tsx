@@ -147,7 +147,7 @@ function WorkflowEditor({ projectId, saved }: { projectId: number; saved?: Workf
 
   const submitSave = () => {
     save.mutate(
-      { id: saved?.id, body: draft },
+      { id: saved?.id, revision: saved?.revision, body: draft },
       {
         onSuccess: async (result) => {
           snackbar.showSuccess(t('workflows.savedRevision', { name: result.name, revision: result.revision }));
