@@ -30,6 +30,46 @@ export function getGitUrlType(url: string): GitUrlType | undefined {
   return (['git', 'file', 'ssh', 'http', 'https'] as const).find((s) => s === scheme);
 }
 
+/** Credentials written into a repository URL: an http(s) user and password, or another scheme's password. */
+export interface UrlCredentials {
+  /** The URL without them. */
+  url: string;
+  username: string;
+  password: string;
+}
+
+/**
+ * The credentials written into a repository URL (`https://user:token@host/repo.git`), undefined when it
+ * holds none. Over http(s) the user part is a credential too (`https://<token>@host/…`); over ssh it
+ * is the login name, and only a password is taken out.
+ */
+export function findUrlCredentials(url: string): UrlCredentials | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  const web = parsed.protocol === 'http:' || parsed.protocol === 'https:';
+  if (parsed.password === '' && (!web || parsed.username === '')) return undefined;
+  const decode = (part: string) => {
+    try {
+      return decodeURIComponent(part);
+    } catch {
+      return part;
+    }
+  };
+  const credentials = { username: web ? decode(parsed.username) : '', password: decode(parsed.password) };
+  parsed.password = '';
+  if (web) parsed.username = '';
+  return { url: parsed.href, ...credentials };
+}
+
+/** A repository URL as shown to who may not hold the credentials written into it. */
+export function withoutUrlCredentials(url: string): string {
+  return findUrlCredentials(url)?.url ?? url;
+}
+
 export const Repository = z.object({
   id: Id,
   project_id: Id,

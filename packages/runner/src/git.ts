@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import type { TaskSpec } from '@gantry/contract';
+import { findUrlCredentials, type KeyMaterial, type TaskSpec } from '@gantry/contract';
 import { resolveInside } from './contained-path.ts';
 import { createGitAskpassEnvironment, createSshEnvironment } from './credentials.ts';
 import { createStepRunner, type StepRunner } from './step-runner.ts';
@@ -17,13 +17,23 @@ function quote(value: string): string {
   return `'${value.replaceAll("'", "'\\''")}'`;
 }
 
+/**
+ * The remote as git is given it: credentials written into an http(s) URL are taken out of it and
+ * answered through askpass like a login key's, so they reach no command line (`ps`), log line or
+ * checkout's .git/config.
+ */
+function remoteOf(repository: TaskSpec['repository']): { url: string; key: KeyMaterial } {
+  const credentials = /^https?:/i.test(repository.url) ? findUrlCredentials(repository.url) : undefined;
+  if (!credentials) return { url: repository.url, key: repository.key };
+  return {
+    url: credentials.url,
+    key: { type: 'login_password', login: credentials.username, password: credentials.password },
+  };
+}
+
 /** Environment for git: its credentials come from 0600 files, unknown hosts are learned once per installation. */
-function createGitEnvironment(
-  spec: Pick<TaskSpec, 'repository'>,
-  workspace: TaskWorkspace,
-  workRoot: string,
-): Record<string, string> {
-  const ssh = createSshEnvironment(workspace, spec.repository.key);
+function createGitEnvironment(key: KeyMaterial, workspace: TaskWorkspace, workRoot: string): Record<string, string> {
+  const ssh = createSshEnvironment(workspace, key);
   const knownHosts = path.join(workRoot, 'known_hosts');
   const sshCommand = ['ssh', '-o', 'StrictHostKeyChecking=accept-new', '-o', `UserKnownHostsFile=${quote(knownHosts)}`];
   if (ssh.keyFile) sshCommand.push('-o', 'IdentitiesOnly=yes', '-i', quote(ssh.keyFile));
@@ -31,7 +41,7 @@ function createGitEnvironment(
     GIT_TERMINAL_PROMPT: '0',
     GIT_SSH_COMMAND: sshCommand.join(' '),
     ...ssh.env,
-    ...createGitAskpassEnvironment(workspace, spec.repository.key),
+    ...createGitAskpassEnvironment(workspace, key),
   };
 }
 
@@ -45,12 +55,12 @@ export async function prepareRepository(
   workRoot: string,
   steps: StepRunner,
 ): Promise<Checkout> {
-  const url = spec.repository.url;
+  const { url, key } = remoteOf(spec.repository);
   if (url.startsWith('/')) {
     if (!existsSync(url)) throw new TaskFailure(`Repository path ${url} does not exist`);
     return { dir: url, ...(await readCommit(url, steps, {})) };
   }
-  const env = createGitEnvironment(spec, workspace, workRoot);
+  const env = createGitEnvironment(key, workspace, workRoot);
   const base = projectCheckoutsDirectory(workRoot, spec.project_id);
   mkdirSync(base, { recursive: true });
   // The working copy is removed and cloned again below: a link planted in its place must not redirect that.
@@ -108,7 +118,8 @@ export async function readRemoteHead(
 ): Promise<string | null> {
   const workspace = createTaskWorkspace(options.workRoot, options.checkId, 'checks');
   const output: string[] = [];
-  const local = repository.url.startsWith('/');
+  const remote = remoteOf(repository);
+  const local = remote.url.startsWith('/');
   const steps = createStepRunner({
     baseEnv: options.baseEnv,
     signal: new AbortController().signal,
@@ -118,10 +129,10 @@ export async function readRemoteHead(
     emit: () => undefined,
   });
   try {
-    const env = local ? {} : createGitEnvironment({ repository }, workspace, options.workRoot);
+    const env = local ? {} : createGitEnvironment(remote.key, workspace, options.workRoot);
     const args = local
-      ? ['-C', repository.url, 'rev-parse', 'HEAD']
-      : ['ls-remote', '--', repository.url, `refs/heads/${repository.branch}`];
+      ? ['-C', remote.url, 'rev-parse', 'HEAD']
+      : ['ls-remote', '--', remote.url, `refs/heads/${repository.branch}`];
     const ok = await steps.run({ command: 'git', args, cwd: options.workRoot, env, quiet: true, capture: output });
     const hash = output[0]?.split(/\s+/)[0];
     return ok && hash ? hash : null;

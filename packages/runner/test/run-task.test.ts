@@ -1,9 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runTask } from '../src/run-task.ts';
+import { checkoutDirectory } from '../src/workspace.ts';
 import { createGitRepository } from './support/git-fixture.ts';
+import { startGitHttpServer } from './support/git-http-server.ts';
 import { buildSpec, keylessRepository } from './support/spec.ts';
 import { createTaskHooks } from './support/task-hooks.ts';
 
@@ -53,6 +55,31 @@ describe('runTask with script apps', () => {
       await runTask({ ...spec, task_id: spec.task_id + 500, repository: { ...spec.repository, branch } }, hooks),
     ).toBe('error');
     expect(existsSync(marker)).toBe(false);
+  });
+
+  it('clones over http with credentials written into the URL, which reach no log line, command line or checkout', async () => {
+    const repo = createGitRepository({ 'run.sh': 'echo cloned over http\n' });
+    const server = await startGitHttpServer(path.dirname(repo.dir), 'deploy-user', 'hunter2-Git-Pass');
+    try {
+      const { hooks, lines } = createTaskHooks();
+      const withCredentials = (password: string) =>
+        `${server.url.replace('//', `//deploy-user:${password}@`)}/${path.basename(repo.dir)}`;
+      const spec = buildSpec({ repository: keylessRepository(41, withCredentials('hunter2-Git-Pass')) });
+      expect(await runTask(spec, hooks), lines.join('\n')).toBe('success');
+      expect(lines).toContain('cloned over http');
+      expect(lines.some((line) => line.startsWith(`Cloning repository ${server.url}/`))).toBe(true);
+      for (const text of [
+        lines.join('\n'),
+        readFileSync(path.join(checkoutDirectory(hooks.workRoot, spec), '.git', 'config'), 'utf8'),
+      ]) {
+        expect(text).not.toContain('hunter2-Git-Pass');
+        expect(text).not.toContain('deploy-user');
+      }
+      const wrong = buildSpec({ repository: keylessRepository(42, withCredentials('wrong')) });
+      expect(await runTask(wrong, hooks)).toBe('error');
+    } finally {
+      await server.close();
+    }
   });
 
   it('a pinned commit runs exactly that commit', async () => {

@@ -28,7 +28,8 @@ type Answer<E extends Endpoint> = Promise<z.input<E['response']>>;
  */
 type ResourceService<A extends ResourceApi, S extends unknown[]> = {
   create(actor: UserRow, ...args: [...S, Body<A['create']>]): Answer<A['create']>;
-  get(...args: [...S, number]): Answer<A['get']>;
+  /** `access` is the reader's, for a resource that shows some of an item only to some roles. */
+  get(...args: [...S, number, ProjectAccess?]): Answer<A['get']>;
   update(actor: UserRow, ...args: [...S, number, Body<A['update']>]): Answer<A['update']>;
   remove(actor: UserRow, ...args: [...S, number]): Answer<A['remove']>;
 } & (A['refs'] extends Endpoint ? { refs(...args: [...S, number]): Answer<A['refs']> } : object);
@@ -65,7 +66,7 @@ export function routeResource<A extends ResourceApi, K extends ItemId<A>, S exte
   route<A['create'], typeof manage>(api.create, manage, ({ actor, access, params, body }) =>
     service.create(actor, ...scope(access, params as ScopeParams), body),
   );
-  route(api.get, read, ({ access, params }) => service.get(...item(access, params)));
+  route(api.get, read, ({ access, params }) => service.get(...item(access, params), access));
   if (api.refs && 'refs' in service)
     route(api.refs, read, ({ access, params }) => service.refs(...item(access, params)));
   route<A['update'], typeof manage>(api.update, manage, ({ actor, access, params, body }) =>

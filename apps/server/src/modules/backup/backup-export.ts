@@ -1,5 +1,5 @@
 import type { ApprovalGate, BackupApproval, ProjectBackup, SurveyVar } from '@gantry/contract';
-import { BACKUP_NAME_MAX, WorkflowDefinition } from '@gantry/contract';
+import { BACKUP_NAME_MAX, WorkflowDefinition, withoutUrlCredentials } from '@gantry/contract';
 import { toWorkflowFile } from '../workflows/workflow-file.ts';
 import type { ProjectRow } from '../projects/projects.table.ts';
 import type { BackupStores } from './backup.repository.ts';
@@ -62,12 +62,14 @@ function sortSections(backup: ProjectBackup): ProjectBackup {
 
 /**
  * The project as a backup document: every resource except secrets and task history, linked by name.
- * Webhook aliases start tasks, so they are in it only for a caller who may run tasks (`withAliases`).
+ * Webhook aliases start tasks, so they are in it only for a caller who may run tasks (`withAliases`);
+ * credentials written into repository URLs only for one who manages the project's resources
+ * (`withUrlCredentials`), as the repositories' API shows them.
  */
 export async function buildBackup(
   stores: BackupStores,
   project: ProjectRow,
-  { withAliases }: { withAliases: boolean },
+  { withAliases, withUrlCredentials }: { withAliases: boolean; withUrlCredentials: boolean },
 ): Promise<ProjectBackup> {
   const projectId = project.id;
   const listAliases = async (integrationId: number | null) =>
@@ -174,7 +176,7 @@ export async function buildBackup(
       start_version: t.start_version ?? undefined,
       git_branch: t.git_branch ?? undefined,
       survey_vars: JSON.parse(t.survey_vars) as SurveyVar[],
-      task_params: JSON.parse(t.task_params) as Record<string, unknown>,
+      task_params: toBackupParams(t.task_params),
       ...(t.approval ? { approval: toBackupApproval(JSON.parse(t.approval) as ApprovalGate, memberNames) } : {}),
       ...(t.retries > 0 ? { retries: t.retries, retry_delay_seconds: t.retry_delay_seconds } : {}),
       repository: nameOf(repositoryNames, t.repository_id) ?? '',
@@ -193,7 +195,7 @@ export async function buildBackup(
     })),
     repositories: repositories.map((r) => ({
       name: repositoryNames.get(r.id) ?? r.name,
-      git_url: r.git_url,
+      git_url: withUrlCredentials ? r.git_url : withoutUrlCredentials(r.git_url),
       git_branch: r.git_branch,
       ssh_key: keyNames.get(r.ssh_key_id) ?? '',
     })),

@@ -44,9 +44,15 @@ export function createBackupService({
   const stores = createBackupStores(db, dialect);
 
   return {
-    /** The project's backup as `access` may read it: without webhook aliases for who may not run tasks. */
+    /**
+     * The project's backup as `access` may read it: without webhook aliases for who may not run
+     * tasks, without credentials in repository URLs for who does not manage the project's resources.
+     */
     backup({ project, permissions }: ProjectAccess): Promise<ProjectBackup> {
-      return buildBackup(stores, project, { withAliases: hasPermissions(permissions, Permission.runProjectTasks) });
+      return buildBackup(stores, project, {
+        withAliases: hasPermissions(permissions, Permission.runProjectTasks),
+        withUrlCredentials: hasPermissions(permissions, Permission.manageProjectResources),
+      });
     },
 
     /** Creates a new project from a backup, all of it or nothing; the caller becomes its owner. */

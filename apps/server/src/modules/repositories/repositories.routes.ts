@@ -5,6 +5,6 @@ import type { RepositoriesService } from './repositories.service.ts';
 
 export function registerRepositoriesRoutes(route: Routes, { repositories }: { repositories: RepositoriesService }) {
   routeProjectResource(route, repositoriesApi, 'repositoryId', repositories, ({ access, query }) =>
-    repositories.list(access.project.id, query.sort ?? 'name', query.order ?? 'asc'),
+    repositories.list(access, query.sort ?? 'name', query.order ?? 'asc'),
   );
 }

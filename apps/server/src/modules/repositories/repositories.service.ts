@@ -1,5 +1,5 @@
 import type { Repository, RepositoryBody } from '@gantry/contract';
-import { getGitUrlType } from '@gantry/contract';
+import { getGitUrlType, hasPermissions, Permission, withoutUrlCredentials } from '@gantry/contract';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.ts';
 import type { EventsService } from '../events/events.service.ts';
@@ -13,11 +13,21 @@ import {
 import type { RepositoriesRepository, RepositorySort } from './repositories.repository.ts';
 import type { RepositoryRow } from './repositories.table.ts';
 import { columnsOf } from '../../db/row-fields.ts';
+import type { ProjectAccess } from '../projects/projects.service.ts';
 
 type RepositoryInput = z.output<typeof RepositoryBody>;
 
 function toRepository(row: RepositoryRow): Repository {
   return columnsOf(row, ['id', 'project_id', 'name', 'git_url', 'git_branch', 'ssh_key_id']);
+}
+
+/**
+ * A repository as `access` may see it: credentials written into its URL are for who manages the
+ * project's resources (and may change them), like the keys they could have been kept in.
+ */
+function shownTo(access: ProjectAccess | undefined, repository: Repository): Repository {
+  if (!access || hasPermissions(access.permissions, Permission.manageProjectResources)) return repository;
+  return { ...repository, git_url: withoutUrlCredentials(repository.git_url) };
 }
 
 interface RepositoriesDeps {
@@ -49,11 +59,16 @@ export function createRepositoriesService({ repositories, keys, refs, events, cl
     };
   }
 
+  const operations = makeBodyOperations(resource, { fieldsOf, toWire: toRepository, clock });
+
   return {
-    async list(projectId: number, sort: RepositorySort, order: 'asc' | 'desc'): Promise<Repository[]> {
-      return (await repositories.list(projectId, sort, order)).map(toRepository);
+    async list(access: ProjectAccess, sort: RepositorySort, order: 'asc' | 'desc'): Promise<Repository[]> {
+      return (await repositories.list(access.project.id, sort, order)).map((row) => shownTo(access, toRepository(row)));
     },
-    ...makeBodyOperations(resource, { fieldsOf, toWire: toRepository, clock }),
+    ...operations,
+    async get(projectId: number, repositoryId: number, access?: ProjectAccess): Promise<Repository> {
+      return shownTo(access, await operations.get(projectId, repositoryId));
+    },
     assertExists: resource.assertExists,
     refs: resource.refs,
     remove: resource.remove,
