@@ -13,6 +13,8 @@ export interface FormDialogProps<TInput extends FieldValues, TValues> {
   open: boolean;
   title: string;
   submitLabel: string;
+  /** The submit button is red: the form removes or turns something off. */
+  destructive?: boolean;
   onSubmit: FormEventHandler<HTMLFormElement>;
   onClose: () => void;
   submitting?: boolean;
@@ -31,6 +33,7 @@ export function FormDialog<TInput extends FieldValues, TValues>({
   open,
   title,
   submitLabel,
+  destructive = false,
   onSubmit,
   onClose,
   submitting = false,
@@ -58,7 +61,9 @@ export function FormDialog<TInput extends FieldValues, TValues>({
           </Stack>
         </DialogContent>
         <CancelActions onCancel={onClose} disabled={submitting}>
-          <SubmitButton pending={submitting}>{submitLabel}</SubmitButton>
+          <SubmitButton pending={submitting} destructive={destructive}>
+            {submitLabel}
+          </SubmitButton>
         </CancelActions>
       </form>
     </Dialog>

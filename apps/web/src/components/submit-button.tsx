@@ -8,15 +8,18 @@ interface SubmitButtonProps {
   /** Off for another reason too (an incomplete code, say). */
   disabled?: boolean;
   size?: 'medium' | 'large';
+  /** A form that removes or turns something off: its button is red, as confirmations of such steps are. */
+  destructive?: boolean;
   children: ReactNode;
 }
 
 /** A form's main button: submits it, and shows a spinner while the request runs. */
-export function SubmitButton({ pending, disabled = false, size, children }: SubmitButtonProps) {
+export function SubmitButton({ pending, disabled = false, size, destructive = false, children }: SubmitButtonProps) {
   return (
     <Button
       type="submit"
       variant="contained"
+      color={destructive ? 'error' : 'primary'}
       size={size}
       disableElevation
       disabled={pending || disabled}

@@ -36,6 +36,8 @@ describe('turning off two-factor authentication', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Turn off' }));
     const dialog = await screen.findByRole('dialog', { name: 'Turn off two-factor authentication?' });
     const submit = within(dialog).getByRole('button', { name: 'Turn off' });
+    // Turning the second factor off weakens the account: the button is red, like a confirmation's.
+    expect(submit.className).toMatch(/MuiButton-containedError/);
     fireEvent.click(submit);
     expect(calls.filter((call) => call.method === 'DELETE')).toHaveLength(0);
 

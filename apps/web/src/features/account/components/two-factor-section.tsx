@@ -104,6 +104,7 @@ function TurnOffDialog({ open, totp, onClose }: { open: boolean; totp?: UserTotp
       open={open}
       title={t('account.totp.turnOffTitle')}
       submitLabel={t('account.totp.turnOff')}
+      destructive
       onSubmit={submit}
       onClose={onClose}
       submitting={remove.isPending}
