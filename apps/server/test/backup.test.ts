@@ -222,7 +222,7 @@ describe.each(dialects)('project backup and restore on %s', (dialect) => {
         { name: '', type: 'password', vault_key_id: vault.id },
         { name: 'ops', type: 'script', script: 'bin/vault-client.sh' },
       ],
-      task_params: { allow_debug: true },
+      task_params: { allow_debug: true, inventory_id: inventory.id },
     });
     await template({
       name: 'Deploy',
@@ -378,6 +378,10 @@ describe.each(dialects)('project backup and restore on %s', (dialect) => {
     expect(await get(`/api/project/${String(copy.id)}/role`)).toMatchObject({ role: 'owner' });
     const schedules = await list(`/api/project/${String(copy.id)}/schedules`);
     expect(schedules.find((s) => s.name === 'Hourly')?.task_params).toMatchObject({ inventory_id: expect.any(Number) });
+    // A template's task parameters name their inventory too, and point at the copy's own.
+    const copyHosts = (await list(`/api/project/${String(copy.id)}/inventory`)).find((i) => i.name === 'hosts');
+    const copyBuild = (await list(`/api/project/${String(copy.id)}/templates`)).find((x) => x.name === 'Build');
+    expect(copyBuild?.task_params).toEqual({ allow_debug: true, inventory_id: copyHosts?.id });
   });
 
   it('carries schedules and integrations of workflows, naming the workflow, and restores them after it', async () => {
@@ -845,6 +849,16 @@ describe.each(dialects)('project backup and restore on %s', (dialect) => {
         'a vault script outside the repository',
         { body: withTemplate(2, { vaults: [{ name: 'ops', type: 'script', script: '../../tmp/evil-client' }] }) },
         /Vault script must be a path inside the repository/,
+      ],
+      [
+        'an environment variable name a shell would read as another variable',
+        { body: { ...valid, environments: [{ name: 'Hijack', json: '{}', env: '{"PATH=/tmp/evil:": "x"}' }] } },
+        /Environment variable names may hold only letters, digits and _/,
+      ],
+      [
+        'an environment variable that is no plain value',
+        { body: { ...valid, environments: [{ name: 'Nested', json: '{}', env: '{"A": {"b": 1}}' }] } },
+        /Environment variables must be valid JSON/,
       ],
       [
         'deeply nested task parameters',

@@ -12,6 +12,7 @@ import {
   MatchType,
   ValueSource,
 } from './integrations.ts';
+import { findEnvironmentVariablesProblem } from './environments.ts';
 import { InventoryType, isSafeRepositoryPath } from './inventories.ts';
 import { Project } from './projects.ts';
 import { getGitUrlType, INCORRECT_URL_MESSAGE } from './repositories.ts';
@@ -139,7 +140,11 @@ export const BackupEnvironment = z.object({
   /** Semaphore's legacy vault password of the group: restored (encrypted), never exported. */
   password: text(64 * 1024).nullish(),
   json: jsonObjectText(),
-  env: jsonObjectText(),
+  // The variable group API's rules: names a shell accepts, plain values.
+  env: jsonObjectText().superRefine((env, ctx) => {
+    const problem = findEnvironmentVariablesProblem(env);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }),
 });
 
 /** Semaphore before 2.11 wrote a view's title as `name`. */

@@ -32,6 +32,19 @@ export type Environment = z.infer<typeof Environment>;
 
 /** Environment variable names as a shell accepts them. */
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const ENV_NAME_INVALID = 'Environment variable names may hold only letters, digits and _';
+
+/**
+ * What is wrong with a variable group's environment variables, if anything: the JSON text of an
+ * object of plain values whose names a shell accepts (another name, `PATH=/x:` say, would set another
+ * variable than the one it reads as).
+ */
+export function findEnvironmentVariablesProblem(text: string): string | undefined {
+  const env = isJsonNestedTooDeep(text) ? undefined : parseJsonObject(text);
+  if (!env || Object.values(env).some((v) => typeof v === 'object' && v !== null)) return ENVIRONMENT_VARIABLES_INVALID;
+  if (Object.keys(env).some((k) => !ENV_NAME.test(k))) return ENV_NAME_INVALID;
+  return undefined;
+}
 
 export const EnvironmentSecretChange = z.discriminatedUnion('operation', [
   z.object({
@@ -77,16 +90,8 @@ export const EnvironmentBody = z
       ctx.addIssue({ code: 'custom', path: ['json'], message: nestedTooDeep('Extra variables') });
     else if (!parseJsonObject(body.json))
       ctx.addIssue({ code: 'custom', path: ['json'], message: EXTRA_VARIABLES_INVALID });
-    const env = isJsonNestedTooDeep(body.env) ? undefined : parseJsonObject(body.env);
-    if (!env || Object.values(env).some((v) => typeof v === 'object' && v !== null)) {
-      ctx.addIssue({ code: 'custom', path: ['env'], message: ENVIRONMENT_VARIABLES_INVALID });
-    } else if (Object.keys(env).some((k) => !ENV_NAME.test(k))) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['env'],
-        message: 'Environment variable names may hold only letters, digits and _',
-      });
-    }
+    const envProblem = findEnvironmentVariablesProblem(body.env);
+    if (envProblem) ctx.addIssue({ code: 'custom', path: ['env'], message: envProblem });
     for (const secret of body.secrets ?? []) {
       if (
         'operation' in secret &&
@@ -95,11 +100,7 @@ export const EnvironmentBody = z
         secret.type === 'env' &&
         !ENV_NAME.test(secret.name)
       ) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['secrets'],
-          message: 'Environment variable names may hold only letters, digits and _',
-        });
+        ctx.addIssue({ code: 'custom', path: ['secrets'], message: ENV_NAME_INVALID });
       }
     }
   });
