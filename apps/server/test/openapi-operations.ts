@@ -5,7 +5,12 @@ import type { TestApp, TestResponse } from './test-app.ts';
 
 /** Who may call an operation, as the router publishes it in the OpenAPI document (x-gantry-access). */
 type OperationAccess =
-  { kind: 'public' } | { kind: 'user' } | { kind: 'admin' } | { kind: 'project'; permissions: number };
+  | { kind: 'public' }
+  | { kind: 'user' }
+  | { kind: 'admin' }
+  | { kind: 'self' }
+  | { kind: 'creator' }
+  | { kind: 'project'; permissions: number };
 
 export interface Operation {
   method: string;

@@ -36,6 +36,8 @@ function expectationFor(operation: Operation, caller: Caller): Expectation | und
   if (access.kind === 'public') return undefined;
   if (caller === 'anonymous') return 'unauthorized';
   if (access.kind === 'user') return 'signed_in';
+  // Whether a caller is the user the path names, or may create projects, is checked before the input.
+  if (access.kind === 'self' || access.kind === 'creator') return caller === 'admin' ? 'admin_allowed' : 'signed_in';
   // Ids of admin routes (apps, global runners, any task) are not seeded: "not found" still passed the check.
   if (access.kind === 'admin') return caller === 'admin' ? 'admin_allowed' : 'forbidden';
   if (caller === 'admin') return 'allowed';

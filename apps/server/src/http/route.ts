@@ -9,13 +9,24 @@ import type { ProjectAccess, ProjectsService } from '../modules/projects/project
 import type { UserRow } from '../modules/users/users.table.ts';
 import { readBearerToken, readSessionCookie } from './session-cookie.ts';
 
-/** Who may call an endpoint. `project` routes need membership (or admin) plus the listed permission bits. */
+/**
+ * Who may call an endpoint. `project` routes need membership (or admin) plus the listed permission
+ * bits; `self` routes the user the path's `userId` names, or an administrator; `creator` routes whoever
+ * may create projects.
+ */
 export type Access =
-  { kind: 'public' } | { kind: 'user' } | { kind: 'admin' } | { kind: 'project'; permissions: number };
+  | { kind: 'public' }
+  | { kind: 'user' }
+  | { kind: 'admin' }
+  | { kind: 'self' }
+  | { kind: 'creator' }
+  | { kind: 'project'; permissions: number };
 
 export const PUBLIC = { kind: 'public' } as const satisfies Access;
 export const SIGNED_IN = { kind: 'user' } as const satisfies Access;
 export const ADMIN = { kind: 'admin' } as const satisfies Access;
+export const SELF_OR_ADMIN = { kind: 'self' } as const satisfies Access;
+export const PROJECT_CREATOR = { kind: 'creator' } as const satisfies Access;
 /** Any member of the project (and admins) holding all of the given permission bits. */
 export const projectMember = (permissions = 0) => ({ kind: 'project', permissions }) as const satisfies Access;
 
@@ -74,6 +85,12 @@ export function createRouter(app: FastifyInstance, deps: RouteDeps) {
     if (access.kind === 'public') return { actor };
     if (!actor) throw unauthorized();
     if (access.kind === 'admin' && actor.admin !== 1) throw forbidden('Only administrators can do this');
+    if (access.kind === 'self' && actor.admin !== 1) {
+      const userId = PathId.safeParse((request.params as { userId?: string }).userId ?? '');
+      if (!userId.success || userId.data !== actor.id) throw forbidden('Only administrators can manage other users');
+    }
+    if (access.kind === 'creator' && !deps.projects.canCreate(actor))
+      throw forbidden('You are not allowed to create projects');
     if (access.kind !== 'project') return { actor };
     const rawProjectId = (request.params as { projectId?: string }).projectId ?? '';
     // The contract's range check: PostgreSQL refuses a larger number in the query instead of finding no row.
