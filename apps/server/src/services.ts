@@ -205,7 +205,6 @@ export function createServices({
   });
   const users = createUsersService({
     users: usersRepository,
-    members,
     events,
     clock,
     onPasswordChanged: (userId, keepSessionToken) => auth.endCredentialsAfterPasswordChange(userId, keepSessionToken),

@@ -90,6 +90,21 @@ describe.each(dialects)('external identities on %s', (dialect) => {
     );
   });
 
+  it("makes no user whose username is another user's email, nor whose email is another user's username", async () => {
+    await t.createUser('judy');
+    const crossed = [
+      identity({ subject: 'uid=judy-mail,dc=example,dc=org', username: 'Judy@Example.com', email: 'jm@example.org' }),
+      identity({ subject: 'uid=judy-name,dc=example,dc=org', username: 'jn', email: 'JUDY' }),
+    ];
+    for (const who of crossed)
+      for (const matchBy of ['login', 'email'] as const) expect(await refusal(who, matchBy)).not.toBe('signed in');
+    const names = ((await t.request('GET', '/api/users', { as: t.adminCookie })).body as { username: string }[]).map(
+      (user) => user.username,
+    );
+    expect(names).not.toContain('judy@example.com');
+    expect(names).not.toContain('jn');
+  });
+
   it('still never takes over a local account', async () => {
     await t.createUser('ivan');
     expect(

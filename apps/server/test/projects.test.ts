@@ -207,6 +207,99 @@ describe.each(dialects)('projects and team on %s', (dialect) => {
     });
   });
 
+  type Owner = { id: number; cookie: string };
+  type Call = [method: 'PUT' | 'DELETE', url: string, as: string];
+  interface StepDown {
+    way: string;
+    /** The loser is told the rule (400), unless the winner took its access first (a guest: 403; no member: 404). */
+    loserMayGet: number[];
+    calls: (projectId: number, a: Owner, b: Owner) => Call[];
+  }
+
+  /** Two owners of a project step down at once, a few rounds of each way: one wins, one owner stays. */
+  async function raceTwoOwners(ways: StepDown[]): Promise<void> {
+    const me = (await t.request('GET', '/api/user', { as: t.adminCookie })).body as { id: number };
+    for (const { way, loserMayGet, calls } of ways) {
+      for (let round = 0; round < 4; round++) {
+        const id = await createProject(`Two owners who ${way} ${round}`);
+        const slug = `${way.replaceAll(' ', '-')}-${round}`;
+        const a = await t.createUser(`a-${slug}`);
+        const b = await t.createUser(`b-${slug}`);
+        await addMember(t, `/api/project/${id}`, a.id, 'owner');
+        await addMember(t, `/api/project/${id}`, b.id, 'owner');
+        const adminLeft = await t.request('DELETE', `/api/project/${id}/users/${me.id}`, { as: t.adminCookie });
+        expect(adminLeft.status).toBe(204);
+        const answers = await Promise.all(
+          calls(id, a, b).map(([method, url, as]) =>
+            t.request(method, url, { as, ...(method === 'PUT' ? { body: { role: 'guest' } } : {}) }),
+          ),
+        );
+        const context = `${way}, round ${round}: ${answers.map((answer) => answer.text).join(' | ')}`;
+        expect(
+          answers.filter((answer) => answer.status === 204),
+          context,
+        ).toHaveLength(1);
+        const loser = answers.find((answer) => answer.status !== 204);
+        expect(loserMayGet, context).toContain(loser?.status);
+        if (loser?.status === 400)
+          expect(loser.body).toMatchObject({ error: expect.stringMatching(/at least one owner|only owner of/) });
+        const team = (await t.request('GET', `/api/project/${id}/users?sort=name&order=asc`, { as: t.adminCookie }))
+          .body as { role: string }[];
+        expect(team.filter((member) => member.role === 'owner').length, context).toBe(1);
+      }
+    }
+  }
+
+  it('keeps an owner when both owners step down at the same time, by demotion, removal or leaving', async () => {
+    await raceTwoOwners([
+      {
+        way: 'demote each other',
+        loserMayGet: [400, 403],
+        calls: (p, a, b) => [
+          ['PUT', `/api/project/${p}/users/${b.id}`, a.cookie],
+          ['PUT', `/api/project/${p}/users/${a.id}`, b.cookie],
+        ],
+      },
+      {
+        way: 'remove each other',
+        loserMayGet: [400, 404],
+        calls: (p, a, b) => [
+          ['DELETE', `/api/project/${p}/users/${b.id}`, a.cookie],
+          ['DELETE', `/api/project/${p}/users/${a.id}`, b.cookie],
+        ],
+      },
+      {
+        way: 'both leave',
+        loserMayGet: [400],
+        calls: (p, a, b) => [
+          ['DELETE', `/api/project/${p}/me`, a.cookie],
+          ['DELETE', `/api/project/${p}/me`, b.cookie],
+        ],
+      },
+    ]);
+  });
+
+  it('keeps an owner when an owner is deleted while the other leaves or is deleted too', async () => {
+    await raceTwoOwners([
+      {
+        way: 'leave while the other is deleted',
+        loserMayGet: [400],
+        calls: (p, a, b) => [
+          ['DELETE', `/api/project/${p}/me`, a.cookie],
+          ['DELETE', `/api/users/${b.id}`, t.adminCookie],
+        ],
+      },
+      {
+        way: 'are both deleted',
+        loserMayGet: [400],
+        calls: (_p, a, b) => [
+          ['DELETE', `/api/users/${a.id}`, t.adminCookie],
+          ['DELETE', `/api/users/${b.id}`, t.adminCookie],
+        ],
+      },
+    ]);
+  });
+
   it('records project and team changes as project events, newest first', async () => {
     const id = await createProject('Audited');
     const lee = await t.createUser('lee');

@@ -1,3 +1,4 @@
+import { USERNAME_INVISIBLE_CHARACTERS, USERNAME_SURROUNDING_SPACE } from '@gantry/contract';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
@@ -102,6 +103,96 @@ describe.each(dialects)('users on %s', (dialect) => {
       body: { username: 'carol2', name: 'C', email: 'carol@example.com', password: 'x-pass-1' },
     });
     expect(sameEmail.status).toBe(409);
+  });
+
+  it("never lets a username be another user's email, nor an email another user's username, on create or update by anyone", async () => {
+    // Sign-in takes the oldest user whose username or email matches: Alice, made first, could take Carol's.
+    const alice = await t.createUser('alice-x');
+    await t.createUser('carol-x');
+    const alicePassword = 'alice-x-Secret-1';
+    const usernameTaken = { error: "This username is another user's email" };
+    const emailTaken = { error: "This email is another user's username" };
+    const aliceAs = (username: string, email = 'alice-x@example.com') => ({
+      username,
+      name: 'Alice',
+      email,
+      current_password: alicePassword,
+    });
+    // Sign-in compares lower-cased, so does the rule.
+    for (const [as, who] of [
+      [alice.cookie, 'herself'],
+      [t.adminCookie, 'an admin'],
+    ] as const) {
+      const username = await t.request('PUT', `/api/users/${alice.id}`, {
+        as,
+        body: aliceAs('Carol-X@Example.COM'),
+      });
+      expect(username.status, who).toBe(409);
+      expect(username.body).toMatchObject(usernameTaken);
+      const email = await t.request('PUT', `/api/users/${alice.id}`, { as, body: aliceAs('alice-x', 'CAROL-X') });
+      expect(email.status, who).toBe(409);
+      expect(email.body).toMatchObject(emailTaken);
+    }
+    const created = [
+      [{ username: 'carol-x@example.com', email: 'new-1@example.com' }, usernameTaken],
+      [{ username: 'new-2', email: 'carol-x' }, emailTaken],
+    ] as const;
+    for (const [names, refusal] of created) {
+      const response = await t.request('POST', '/api/users', {
+        as: t.adminCookie,
+        body: { ...names, name: 'New', password: 'new-Pass-123' },
+      });
+      expect(response.status).toBe(409);
+      expect(response.body).toMatchObject(refusal);
+    }
+    // Carol still signs in with her email; a user's username may be their own email.
+    const carolByEmail = await t.login('carol-x@example.com', 'carol-x-Secret-1');
+    expect((await t.request('GET', '/api/user', { as: carolByEmail })).body).toMatchObject({ username: 'carol-x' });
+    const own = await t.request('PUT', `/api/users/${alice.id}`, {
+      as: alice.cookie,
+      body: aliceAs('alice-x@example.com'),
+    });
+    expect(own.status, own.text).toBe(204);
+    await t.login('alice-x@example.com', alicePassword);
+  });
+
+  it('refuses usernames with white space around them or control or invisible characters in them', async () => {
+    const quinn = await t.createUser('quinn-x');
+    const refusals: [string, string][] = [
+      [' quinn', USERNAME_SURROUNDING_SPACE],
+      ['quinn\t', USERNAME_SURROUNDING_SPACE],
+      ['quinn\u00a0', USERNAME_SURROUNDING_SPACE],
+      ['fr\u200bank', USERNAME_INVISIBLE_CHARACTERS],
+      ['\u202enniuq', USERNAME_INVISIBLE_CHARACTERS],
+      ['fr\u0007ank', USERNAME_INVISIBLE_CHARACTERS],
+      ['quinn\u2060', USERNAME_INVISIBLE_CHARACTERS],
+      ['fr\ufeffank', USERNAME_INVISIBLE_CHARACTERS],
+    ];
+    for (const [username, error] of refusals) {
+      const body = { username, name: 'Quinn', email: 'quinn-y@example.com', password: 'quinn-Pass-1' };
+      const created = await t.request('POST', '/api/users', { as: t.adminCookie, body });
+      expect(created.status, JSON.stringify(username)).toBe(400);
+      expect(created.body).toMatchObject({ error });
+      const updated = await t.request('PUT', `/api/users/${quinn.id}`, {
+        as: quinn.cookie,
+        body: { username, name: 'Quinn', email: 'quinn-x@example.com' },
+      });
+      expect(updated.status, JSON.stringify(username)).toBe(400);
+      expect(updated.body).toMatchObject({ error });
+    }
+    const blank = await t.request('PUT', `/api/users/${quinn.id}`, {
+      as: quinn.cookie,
+      body: { username: '   ', name: 'Quinn', email: 'quinn-x@example.com' },
+    });
+    expect(blank.body).toMatchObject({ error: 'Username is required' });
+    const inner = await t.request('PUT', `/api/users/${quinn.id}`, {
+      as: quinn.cookie,
+      body: { username: 'Quinn X', name: 'Quinn', email: 'quinn-x@example.com' },
+    });
+    expect(inner.status, inner.text).toBe(204);
+    expect((await t.request('GET', `/api/users/${quinn.id}`, { as: quinn.cookie })).body).toMatchObject({
+      username: 'quinn x',
+    });
   });
 
   it('a user edits their own account but cannot make themselves admin', async () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from './endpoint.ts';
-import { DateTime, Id, NoContent, PathId, requiredString } from './common.ts';
+import { DateTime, Id, NoContent, PathId, requiredString, requiredText } from './common.ts';
 import { UserTotpStatus } from './totp.ts';
 
 export const User = z.object({
@@ -26,9 +26,24 @@ export type CurrentUser = z.infer<typeof CurrentUser>;
 export const UserSummary = z.object({ id: Id, username: z.string(), name: z.string() });
 export type UserSummary = z.infer<typeof UserSummary>;
 
+export const USERNAME_SURROUNDING_SPACE = 'Username cannot start or end with white space';
+export const USERNAME_INVISIBLE_CHARACTERS = 'Username cannot contain control or invisible characters';
+
+/**
+ * A sign-in name as people type and read it: white space around it or a control or invisible format
+ * character in it (a zero-width space, a bidirectional override) would make a name that looks like
+ * another's, or that nobody can type.
+ */
+const username = z
+  .string({ error: requiredText('Username') })
+  .refine((s) => s.trim() === '' || s === s.trim(), USERNAME_SURROUNDING_SPACE)
+  .refine((s) => !/\p{C}/u.test(s), USERNAME_INVISIBLE_CHARACTERS)
+  .pipe(requiredString('Username'))
+  .transform((s) => s.toLowerCase());
+
 const userFields = {
   name: requiredString('Name'),
-  username: requiredString('Username').transform((s) => s.toLowerCase()),
+  username,
   email: requiredString('Email').transform((s) => s.toLowerCase()),
   admin: z.boolean().optional(),
   alert: z.boolean().optional(),

@@ -18,5 +18,10 @@ export function announceMemberChanges(
       await repository.deleteMember(projectId, userId);
       onChanged(projectId, userId);
     },
+    async changeMemberKeepingOwner(projectId, userId, role) {
+      const outcome = await repository.changeMemberKeepingOwner(projectId, userId, role);
+      if (outcome === 'changed' && !role) onChanged(projectId, userId);
+      return outcome;
+    },
   };
 }

@@ -2,9 +2,8 @@ import type { ProjectRoleSlug } from '@gantry/contract';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
 import type { ProjectsRepository } from './projects.repository.ts';
-import type { ProjectRow } from './projects.table.ts';
 
-/** Project memberships as other modules change them: identity providers' group mappings, user removal. */
+/** Project memberships as other modules change them: identity providers' group mappings. */
 export function createProjectMembers({ projects, clock }: { projects: ProjectsRepository; clock: Clock }) {
   return {
     /**
@@ -26,10 +25,6 @@ export function createProjectMembers({ projects, clock }: { projects: ProjectsRe
       } else if (membership.role !== role) {
         await projects.updateMemberRole(projectId, userId, role);
       }
-    },
-    /** Projects in which the user is the only owner: removing the user would orphan them. */
-    listProjectsSolelyOwnedBy(userId: number): Promise<ProjectRow[]> {
-      return projects.listProjectsSolelyOwnedBy(userId);
     },
   };
 }

@@ -2,8 +2,13 @@ import type { ProjectRoleSlug } from '@gantry/contract';
 import type { Db, Dialect } from '../../db/database.ts';
 import { retryOnConflict } from '../../db/errors.ts';
 import { insertRow } from '../../db/insert.ts';
+import { lockForUpdate } from '../../db/row-lock.ts';
+import { hasColumnsToSet } from '../../db/row-changes.ts';
 import type { ProjectRow, ProjectTable, ProjectUserRow } from './projects.table.ts';
 import type { Insertable, Updateable } from 'kysely';
+
+/** What came of a change of one member under the last-owner rule. */
+type MemberChangeOutcome = 'changed' | 'unchanged' | 'not_member' | 'last_owner';
 
 export type TeamSortColumn = 'name' | 'username' | 'email' | 'role';
 
@@ -38,6 +43,7 @@ export function createProjectsRepository(db: Db, dialect: Dialect) {
       return insertRow(db, dialect, 'project', row);
     },
     async update(id: number, changes: Updateable<ProjectTable>): Promise<void> {
+      if (!hasColumnsToSet(changes)) return;
       await db.updateTable('project').set(changes).where('id', '=', id).execute();
     },
     /**
@@ -149,29 +155,53 @@ export function createProjectsRepository(db: Db, dialect: Dialect) {
       const rows = await db.selectFrom('project_user').select('user_id').where('project_id', '=', projectId).execute();
       return rows.map((r) => r.user_id);
     },
-    async countOwners(projectId: number): Promise<number> {
-      const row = await db
-        .selectFrom('project_user')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('project_id', '=', projectId)
-        .where('role', '=', 'owner')
-        .executeTakeFirstOrThrow();
-      return Number(row.n);
-    },
-    /** Projects in which the user is the only owner: removing the user would orphan them. */
-    async listProjectsSolelyOwnedBy(userId: number): Promise<ProjectRow[]> {
-      const owned = await db
-        .selectFrom('project')
-        .innerJoin('project_user', 'project_user.project_id', 'project.id')
-        .selectAll('project')
-        .where('project_user.user_id', '=', userId)
-        .where('project_user.role', '=', 'owner')
-        .execute();
-      const sole: ProjectRow[] = [];
-      for (const project of owned) {
-        if ((await this.countOwners(project.id)) === 1) sole.push(project);
-      }
-      return sole;
+    /**
+     * Gives a member another role, or takes the membership away (role undefined), unless that leaves the
+     * project without an owner. The project's row is locked first, so that changes of one team at the same
+     * time (two owners demoting each other, both leaving) are taken one after the other, each counting the
+     * owners the one before left.
+     */
+    changeMemberKeepingOwner(
+      projectId: number,
+      userId: number,
+      role: ProjectRoleSlug | undefined,
+    ): Promise<MemberChangeOutcome> {
+      return retryOnConflict(() =>
+        db.transaction().execute(async (trx): Promise<MemberChangeOutcome> => {
+          await lockForUpdate(trx.selectFrom('project').select('id').where('id', '=', projectId), dialect).execute();
+          // Locking reads read what the change before committed, even where a transaction otherwise reads
+          // from an older snapshot (MySQL's repeatable read).
+          const owners = await lockForUpdate(
+            trx
+              .selectFrom('project_user')
+              .select(['user_id', 'role'])
+              .where('project_id', '=', projectId)
+              .where((eb) => eb.or([eb('user_id', '=', userId), eb('role', '=', 'owner')])),
+            dialect,
+          ).execute();
+          const membership = owners.find((row) => row.user_id === userId);
+          if (!membership) return 'not_member';
+          if (membership.role === role) return 'unchanged';
+          if (membership.role === 'owner' && owners.filter((row) => row.role === 'owner').length <= 1) {
+            return 'last_owner';
+          }
+          if (role) {
+            await trx
+              .updateTable('project_user')
+              .set({ role })
+              .where('project_id', '=', projectId)
+              .where('user_id', '=', userId)
+              .execute();
+          } else {
+            await trx
+              .deleteFrom('project_user')
+              .where('project_id', '=', projectId)
+              .where('user_id', '=', userId)
+              .execute();
+          }
+          return 'changed';
+        }),
+      );
     },
   };
 }

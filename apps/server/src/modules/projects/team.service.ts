@@ -26,11 +26,21 @@ export function createTeamService({ projects, users, events, clock }: TeamDeps) 
   }
 
   /**
-   * The one rule for every way out of ownership (leaving, being removed, being demoted, by oneself
-   * or by another): the last owner stays, so that someone can still manage the project.
+   * Changes a member's role or membership under the one rule for every way out of ownership (leaving,
+   * being removed, being demoted, by oneself or by another): the last owner stays, so that someone can
+   * still manage the project. The check and the change are one step of the store, so two owners stepping
+   * down at the same time cannot both pass it. False when the member already had the role.
    */
-  async function assertOwnerRemains(projectId: number, currentRole: string): Promise<void> {
-    if (currentRole === 'owner' && (await projects.countOwners(projectId)) <= 1) throw badRequest(LAST_OWNER);
+  async function changeKeepingOwner(
+    projectId: number,
+    userId: number,
+    role: ProjectRoleSlug | undefined,
+    notMember: () => Error,
+  ): Promise<boolean> {
+    const outcome = await projects.changeMemberKeepingOwner(projectId, userId, role);
+    if (outcome === 'not_member') throw notMember();
+    if (outcome === 'last_owner') throw badRequest(LAST_OWNER);
+    return outcome === 'changed';
   }
 
   async function describeUser(userId: number): Promise<string> {
@@ -75,10 +85,7 @@ export function createTeamService({ projects, users, events, clock }: TeamDeps) 
     },
 
     async updateRole(actor: UserRow, project: ProjectRow, userId: number, role: ProjectRoleSlug): Promise<void> {
-      const membership = await getMembership(project.id, userId);
-      if (membership.role === role) return;
-      await assertOwnerRemains(project.id, membership.role);
-      await projects.updateMemberRole(project.id, userId, role);
+      if (!(await changeKeepingOwner(project.id, userId, role, () => notFound('Team member')))) return;
       await events.record({
         userId: actor.id,
         projectId: project.id,
@@ -89,10 +96,9 @@ export function createTeamService({ projects, users, events, clock }: TeamDeps) 
     },
 
     async leave(actor: UserRow, project: ProjectRow): Promise<void> {
-      const membership = await projects.findMembership(project.id, actor.id);
-      if (!membership) throw badRequest('You are not a member of this project');
-      await assertOwnerRemains(project.id, membership.role);
-      await projects.deleteMember(project.id, actor.id);
+      await changeKeepingOwner(project.id, actor.id, undefined, () =>
+        badRequest('You are not a member of this project'),
+      );
       await events.record({
         userId: actor.id,
         projectId: project.id,
@@ -103,9 +109,7 @@ export function createTeamService({ projects, users, events, clock }: TeamDeps) 
     },
 
     async remove(actor: UserRow, project: ProjectRow, userId: number): Promise<void> {
-      const membership = await getMembership(project.id, userId);
-      await assertOwnerRemains(project.id, membership.role);
-      await projects.deleteMember(project.id, userId);
+      await changeKeepingOwner(project.id, userId, undefined, () => notFound('Team member'));
       await events.record({
         userId: actor.id,
         projectId: project.id,

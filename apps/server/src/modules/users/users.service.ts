@@ -6,7 +6,6 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import type { EventsService } from '../events/events.service.ts';
-import type { ProjectMembers } from '../projects/project-members.ts';
 import type { UsersRepository } from './users.repository.ts';
 import type { UserRow } from './users.table.ts';
 import type { CreateUserBody as CreateUserSchema, UpdateUserBody as UpdateUserSchema } from '@gantry/contract';
@@ -23,10 +22,11 @@ export function toUser(row: UserRow): User {
 }
 
 const DUPLICATE_USER = 'A user with this username or email already exists';
+const USERNAME_IS_ANOTHER_EMAIL = "This username is another user's email";
+const EMAIL_IS_ANOTHER_USERNAME = "This email is another user's username";
 
 interface UsersDeps {
   users: UsersRepository;
-  members: ProjectMembers;
   events: EventsService;
   clock: Clock;
   /** Ends the user's API tokens and other sessions; `keepSessionToken` is the session that made the change. */
@@ -39,7 +39,6 @@ interface UsersDeps {
 
 export function createUsersService({
   users,
-  members,
   events,
   clock,
   onPasswordChanged,
@@ -70,6 +69,21 @@ export function createUsersService({
     if (!(await verifyCurrentPassword(target, currentPassword))) throw forbidden('Current password is incorrect');
   }
 
+  /**
+   * Sign-in takes a username or an email for either (the oldest user first), so a username may not be
+   * another user's email, nor an email another user's username: it would take over their sign-in. Only
+   * what changes is checked, so a pair made before this rule still lets its users save their accounts.
+   */
+  async function assertLoginsOwnedBy(
+    id: number | undefined,
+    changed: { username?: string | undefined; email?: string | undefined },
+  ): Promise<void> {
+    if (changed.username !== undefined && (await users.isLoginOfAnother('email', changed.username, id)))
+      throw conflict(USERNAME_IS_ANOTHER_EMAIL);
+    if (changed.email !== undefined && (await users.isLoginOfAnother('username', changed.email, id)))
+      throw conflict(EMAIL_IS_ANOTHER_USERNAME);
+  }
+
   async function writeUnique<T>(write: () => Promise<T>): Promise<T> {
     try {
       return await write();
@@ -94,6 +108,7 @@ export function createUsersService({
     /** Creates a user; `actor` undefined means the operator's command line, which may do anything. */
     async create(actor: UserRow | undefined, body: CreateUserInput): Promise<User> {
       if (actor && actor.admin !== 1) throw forbidden('Only administrators can create users');
+      await assertLoginsOwnedBy(undefined, { username: body.username, email: body.email });
       const external = body.external === true;
       const row = {
         created: toTimestamp(clock.now()),
@@ -137,6 +152,10 @@ export function createUsersService({
       const changingPassword = Boolean(body.password) && current.external === 0;
       if (changingPassword || body.email !== current.email)
         await assertCurrentPassword(actor, current, body.current_password);
+      await assertLoginsOwnedBy(id, {
+        ...(body.username !== current.username ? { username: body.username } : {}),
+        ...(body.email !== current.email ? { email: body.email } : {}),
+      });
       const changes = {
         name: body.name,
         username: body.username,
@@ -179,12 +198,12 @@ export function createUsersService({
       if (actor && actor.admin !== 1) throw forbidden('Only administrators can delete users');
       if (actor?.id === id) throw badRequest('You cannot delete your own account');
       const current = await getRow(id);
-      const orphaned = await members.listProjectsSolelyOwnedBy(id);
-      if (orphaned.length > 0) {
-        const names = orphaned.map((p) => p.name).join(', ');
+      const { deleted, soleOwnerOf } = await users.deleteUnlessSoleOwner(id);
+      if (soleOwnerOf.length > 0) {
+        const names = soleOwnerOf.join(', ');
         throw badRequest(`User ${current.username} is the only owner of: ${names}. Make someone else owner first.`);
       }
-      await users.delete(id);
+      if (!deleted) throw notFound('User');
       onRemoved(id);
       await events.record({
         userId: actor?.id ?? null,
