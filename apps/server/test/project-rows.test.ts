@@ -98,4 +98,32 @@ describe.each(dialects)('project-scoped rows on %s', (dialect) => {
     await secrets.delete(projectA, mine, a);
     expect(await secrets.find(projectA, mine, a)).toBeUndefined();
   });
+
+  it('takes an update with nothing to set as done, for project rows and the rows of a parent', async () => {
+    const db = t.runtime.connection.db;
+    const id = await views().insert({ project_id: projectA, title: 'unchanged', position: 3 });
+    await views().update(projectA, id, {});
+    await views().update(projectA, id, { title: undefined });
+    expect(await views().find(projectA, id)).toEqual({ id, project_id: projectA, title: 'unchanged', position: 3 });
+
+    const created = new Date().toISOString();
+    const group = await projectRows(db, dialect, 'environment').insert({
+      project_id: projectA,
+      name: 'parent',
+      json: '{}',
+      env: '{}',
+      password: null,
+      created,
+    });
+    const secrets = parentRows(db, dialect, 'environment_secret', 'environment_id', ['type', 'name']);
+    const secret = await secrets.insert({
+      project_id: projectA,
+      environment_id: group,
+      type: 'var',
+      name: 'S',
+      secret: 'sealed',
+    });
+    await secrets.update(projectA, group, secret, {});
+    expect((await secrets.find(projectA, group, secret))?.secret).toBe('sealed');
+  });
 });

@@ -1,6 +1,11 @@
 import { emptyRefs } from '@gantry/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { enumSurveyVar } from './survey-fixture.ts';
+import { addMember } from './task-fixture.ts';
+import { createAppsRepository } from '../src/modules/apps/apps.repository.ts';
+import { createProjectsRepository } from '../src/modules/projects/projects.repository.ts';
+import { createRunnersRepository } from '../src/modules/runners/runners.repository.ts';
+import { createUsersRepository } from '../src/modules/users/users.repository.ts';
 import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
@@ -145,6 +150,61 @@ describe.each(dialects)('project resources on %s', (dialect) => {
     });
     expect(local).toMatchObject({ git_url: '/srv/repo', git_branch: '' });
     ids.repository = local.id;
+  });
+
+  it('repositories: credentials written into a URL are shown only to who manages the resources, in lists, items and backups', async () => {
+    const urls = {
+      'https://deploy:Url-Pass-77@git.example.com/r.git': 'https://git.example.com/r.git',
+      'http://ghp_UrlToken77@git.example.com:8080/org/r.git': 'http://git.example.com:8080/org/r.git',
+      'ssh://git:Ssh-Pass-77@git.example.com/r.git': 'ssh://git@git.example.com/r.git',
+      'git@github.com:org/plain.git': 'git@github.com:org/plain.git',
+    };
+    const created: { id: number; git_url: string }[] = [];
+    for (const [index, url] of Object.keys(urls).entries())
+      created.push(
+        (await post('/repositories', {
+          name: `creds ${index}`,
+          git_url: url,
+          git_branch: 'main',
+          ssh_key_id: ids.key,
+        })) as { id: number; git_url: string },
+      );
+    const manager = await t.createUser(`repo-manager-${dialect}`);
+    await addMember(t, base, manager.id, 'manager');
+    for (const role of ['guest', 'task_runner']) {
+      const reader = await t.createUser(`repo-${role}-${dialect}`);
+      await addMember(t, base, reader.id, role);
+      const listed = (await t.request('GET', `${base}/repositories`, { as: reader.cookie })).body as {
+        git_url: string;
+      }[];
+      const backup = (await t.request('GET', `${base}/backup`, { as: reader.cookie })).body as {
+        repositories: { git_url: string }[];
+      };
+      for (const [url, shown] of Object.entries(urls)) {
+        const id = created.find((repository) => repository.git_url === url)?.id;
+        const item = (await t.request('GET', `${base}/repositories/${id}`, { as: reader.cookie })).body;
+        expect(item, role).toMatchObject({ git_url: shown });
+        expect(
+          listed.map((repository) => repository.git_url),
+          role,
+        ).toContain(shown);
+        expect(
+          backup.repositories.map((repository) => repository.git_url),
+          role,
+        ).toContain(shown);
+      }
+      for (const text of [JSON.stringify(listed), JSON.stringify(backup)])
+        expect(text).not.toMatch(/Url-Pass|UrlToken|Ssh-Pass/);
+    }
+    for (const as of [manager.cookie, t.adminCookie]) {
+      const listed = (await t.request('GET', `${base}/repositories`, { as })).body as { git_url: string }[];
+      expect(listed.map((repository) => repository.git_url)).toEqual(expect.arrayContaining(Object.keys(urls)));
+      const backup = (await t.request('GET', `${base}/backup`, { as })).body as { repositories: { git_url: string }[] };
+      expect(backup.repositories.map((repository) => repository.git_url)).toEqual(
+        expect.arrayContaining(Object.keys(urls)),
+      );
+    }
+    for (const { id } of created) await t.request('DELETE', `${base}/repositories/${id}`, { as: t.adminCookie });
   });
 
   it('inventories: static, static-yaml and file, with credentials required and paths kept inside the repository', async () => {
@@ -331,6 +391,10 @@ describe.each(dialects)('project resources on %s', (dialect) => {
       [{ app: 'cobol' }, 'Invalid app id: cobol'],
       [{ survey_vars: [{ name: ' ', title: 'T' }] }, 'Name is required'],
       [{ survey_vars: [{ name: 'n', title: '' }] }, 'Title is required'],
+      ...['PATH=/tmp/evil:', 'a b', 'tab\there', 'bell\u0007'].map((name): [Record<string, unknown>, string] => [
+        { survey_vars: [{ name, title: 'T' }] },
+        'Name cannot hold =, spaces or control characters',
+      ]),
       [{ survey_vars: [{ name: 'n', title: 'T', type: 'enum', values: [] }] }, 'Enumeration must have values.'],
       [
         {
@@ -464,6 +528,57 @@ describe.each(dialects)('project resources on %s', (dialect) => {
     });
     expect(borrowed.body).toMatchObject({ error: 'Access key not found in this project' });
   });
+
+  it("refuses another project's inventory inside task_params of templates, schedules and integrations", async () => {
+    const other = await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: 'Params elsewhere' } });
+    const otherBase = `/api/project/${(other.body as { id: number }).id}`;
+    const [noneKey] = (await t.request('GET', `${otherBase}/keys`, { as: t.adminCookie })).body as { id: number }[];
+    const foreign = await t.request('POST', `${otherBase}/inventory`, {
+      as: t.adminCookie,
+      body: { name: 'theirs', type: 'static', inventory: 'localhost', ssh_key_id: noneKey?.id },
+    });
+    expect(foreign.status, foreign.text).toBe(201);
+    const foreignId = (foreign.body as { id: number }).id;
+    const template = await post('/templates', { ...templateBody(), name: 'Params template' });
+    const schedule = await post('/schedules', {
+      name: 'Params schedule',
+      template_id: template.id,
+      cron_format: '0 0 * * *',
+    });
+    const integration = await post('/integrations', { name: 'Params hook', template_id: template.id });
+    const bodies = {
+      templates: { ...templateBody(), name: 'Params template' },
+      schedules: { name: 'Params schedule', template_id: template.id, cron_format: '0 0 * * *' },
+      integrations: { name: 'Params hook', template_id: template.id },
+    };
+    const existing = { templates: template.id, schedules: schedule.id, integrations: integration.id };
+    for (const [path, body] of Object.entries(bodies) as [keyof typeof bodies, Record<string, unknown>][]) {
+      for (const inventoryId of [foreignId, 999999]) {
+        const withParams = { ...body, task_params: { inventory_id: inventoryId } };
+        for (const [method, url] of [
+          ['POST', `${base}/${path}`],
+          ['PUT', `${base}/${path}/${existing[path]}`],
+        ] as const) {
+          const response = await t.request(method, url, { as: t.adminCookie, body: withParams });
+          expect(response.status, `${method} ${path} ${inventoryId}`).toBe(400);
+          expect(response.body).toMatchObject({ error: 'Inventory not found in this project' });
+        }
+      }
+      const own = await t.request('PUT', `${base}/${path}/${existing[path]}`, {
+        as: t.adminCookie,
+        body: { ...body, task_params: { inventory_id: ids.inventory } },
+      });
+      expect(own.status, `${path}: ${own.text}`).toBe(204);
+      const saved = (await t.request('GET', `${base}/${path}/${existing[path]}`, { as: t.adminCookie })).body;
+      expect(saved).toMatchObject({ task_params: { inventory_id: ids.inventory } });
+    }
+    const templateParams = { ...bodies.templates, task_params: { inventory_id: 'theirs' } };
+    expect(await post('/templates', templateParams, 400)).toMatchObject({
+      error: 'Inventory not found in this project',
+    });
+    for (const [path, id] of Object.entries(existing))
+      await t.request('DELETE', `${base}/${path}/${id}`, { as: t.adminCookie });
+  });
 });
 
 describe.each(dialects)('apps on %s', (dialect) => {
@@ -495,6 +610,35 @@ describe.each(dialects)('apps on %s', (dialect) => {
     expect((await t.request('DELETE', '/api/apps/bash', { as: t.adminCookie })).status).toBe(400);
     expect((await t.request('DELETE', '/api/apps/node', { as: t.adminCookie })).status).toBe(204);
     expect((await t.request('GET', '/api/apps/node', { as: t.adminCookie })).status).toBe(404);
+  });
+
+  it('takes a PUT of an app that changes nothing as done, as every other PUT that changes nothing', async () => {
+    const before = (await t.request('GET', '/api/apps/ansible', { as: t.adminCookie })).body;
+    for (const body of [{}, { name: null }, { id: 'ansible' }, { unknown: 'ignored' }]) {
+      const put = await t.request('PUT', '/api/apps/ansible', { as: t.adminCookie, body });
+      expect(put.status, `${JSON.stringify(body)}: ${put.text}`).toBe(204);
+    }
+    expect((await t.request('GET', '/api/apps/ansible', { as: t.adminCookie })).body).toEqual(before);
+    expect((await t.request('PUT', '/api/apps/nothing-here', { as: t.adminCookie, body: {} })).status).toBe(404);
+  });
+
+  it('every store update with nothing to set (users, projects, runners, apps) changes nothing and succeeds', async () => {
+    const db = t.runtime.connection.db;
+    const user = await t.createUser('unchanged');
+    await createUsersRepository(db, dialect).update(user.id, {});
+    const project = await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: 'Unchanged' } });
+    const projectId = (project.body as { id: number }).id;
+    await createProjectsRepository(db, dialect).update(projectId, {});
+    const runner = await t.request('POST', '/api/runners', { as: t.adminCookie, body: { name: 'unchanged' } });
+    expect(runner.status, runner.text).toBe(201);
+    await createRunnersRepository(db, dialect).update((runner.body as { id: number }).id, {});
+    await createAppsRepository(db).update('bash', {});
+    expect((await t.request('GET', `/api/users/${user.id}`, { as: t.adminCookie })).body).toMatchObject({
+      username: 'unchanged',
+    });
+    expect((await t.request('GET', `/api/project/${projectId}`, { as: t.adminCookie })).body).toMatchObject({
+      name: 'Unchanged',
+    });
   });
 
   it('only admins change apps', async () => {

@@ -31,7 +31,13 @@ export const SurveyVarValue = z.object({ name: z.string().max(255), value: z.str
 
 export const SurveyVar = z
   .object({
-    name: z.string({ error: 'Name is required' }).trim().min(1, 'Name is required').max(255),
+    name: z
+      .string({ error: 'Name is required' })
+      .trim()
+      .min(1, 'Name is required')
+      .max(255)
+      // A secret answer of a shell task becomes an environment variable of this name, others `name=value` words.
+      .refine((name) => !/[=\s\p{C}]/u.test(name), 'Name cannot hold =, spaces or control characters'),
     title: z.string({ error: 'Title is required' }).trim().min(1, 'Title is required').max(255),
     description: z.string().max(4096).optional().default(''),
     type: SurveyVarType.optional().default(''),

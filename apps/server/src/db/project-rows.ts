@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, Db, Dialect } from './database.ts';
 import { insertRow } from './insert.ts';
+import { hasColumnsToSet } from './row-changes.ts';
 
 /** Tables whose rows belong to one project: an id of their own and the project's id. */
 export type ProjectTable = {
@@ -72,6 +73,7 @@ export function projectRows<T extends ProjectTable>(db: Db, dialect: Dialect, ta
       return insertRow(db, dialect, table, row);
     },
     async update(projectId: number, id: number, changes: RowChanges<T>): Promise<void> {
+      if (!hasColumnsToSet(changes)) return;
       await scoped.updateTable(name).set(changes).where('project_id', '=', projectId).where('id', '=', id).execute();
     },
     async delete(projectId: number, id: number): Promise<void> {
@@ -117,6 +119,7 @@ export function parentRows<T extends ProjectTable, P extends keyof Selectable<Da
       id: number,
       changes: Partial<Omit<Row, 'id' | 'project_id' | P>>,
     ): Promise<void> {
+      if (!hasColumnsToSet(changes)) return;
       await scoped
         .updateTable(name)
         .set(changes)

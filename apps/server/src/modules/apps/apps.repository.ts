@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import type { AppRow } from './apps.table.ts';
+import { hasColumnsToSet } from '../../db/row-changes.ts';
 
 export function createAppsRepository(db: Db) {
   return {
@@ -13,6 +14,7 @@ export function createAppsRepository(db: Db) {
       await db.insertInto('app').values(row).execute();
     },
     async update(id: string, changes: Partial<Omit<AppRow, 'id'>>): Promise<void> {
+      if (!hasColumnsToSet(changes)) return;
       await db.updateTable('app').set(changes).where('id', '=', id).execute();
     },
     async delete(id: string): Promise<void> {

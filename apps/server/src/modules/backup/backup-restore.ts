@@ -101,6 +101,13 @@ export async function writeBackup(
     }),
   );
 
+  /** Task parameters (of templates, schedules and integrations) name their inventory; ids written by another installation mean nothing here. */
+  const toTaskParams = (params: Record<string, unknown>) => {
+    const { inventory_name: inventoryName, inventory_id: _foreignId, ...rest } = params;
+    const inventoryId = idOf(inventoryIds, typeof inventoryName === 'string' ? inventoryName : undefined);
+    return { ...rest, ...(inventoryId ? { inventory_id: inventoryId } : {}) };
+  };
+
   // Deploy templates point at their build template, so every other template is written first.
   const ordered = [
     ...backup.templates.filter((t) => t.type !== 'deploy'),
@@ -128,7 +135,7 @@ export async function writeBackup(
       autorun: t.type === 'deploy' && t.autorun ? 1 : 0,
       git_branch: t.git_branch?.trim() || null,
       survey_vars: JSON.stringify(t.survey_vars),
-      task_params: JSON.stringify(t.task_params),
+      task_params: JSON.stringify(toTaskParams(t.task_params)),
       approval: t.approval ? JSON.stringify(toRestoredGate(t.approval, ownerId, ownerUsername)) : null,
       retries: t.retries ?? 0,
       retry_delay_seconds: t.retry_delay_seconds ?? 0,
@@ -173,13 +180,6 @@ export async function writeBackup(
     target.workflow
       ? { template_id: null, workflow_id: idOf(workflowIds, target.workflow) }
       : { template_id: idOf(templateIds, target.template) ?? 0, workflow_id: null };
-
-  /** Task parameters (of schedules and integrations) name their inventory; ids written by another installation mean nothing here. */
-  const toTaskParams = (params: ProjectBackup['schedules'][number]['task_params'] & object) => {
-    const { inventory_name: inventoryName, inventory_id: _foreignId, ...rest } = params;
-    const inventoryId = idOf(inventoryIds, inventoryName);
-    return { ...rest, ...(inventoryId ? { inventory_id: inventoryId } : {}) };
-  };
 
   // An alias still in use on this server (the project was restored beside its original) gets a fresh one.
   const insertAlias = async (integrationId: number | null, alias: string) => {

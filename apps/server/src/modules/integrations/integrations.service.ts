@@ -115,6 +115,7 @@ export function createIntegrationsService({
   async function fieldsOf(projectId: number, body: IntegrationInput) {
     assertBodyInProject(projectId, body);
     const target = await checkStartTarget({ templates, workflowRuns }, projectId, body, false);
+    await templates.assertTaskParamsInProject(projectId, body.task_params);
     if (body.auth_secret_id !== null) {
       const key = await keys.assertExists(projectId, body.auth_secret_id, 'Auth secret');
       if (!isPasswordKeyType(key.type)) throw validationFailed('Auth secret must be a login with password key');

@@ -1,6 +1,7 @@
 import { ACTIVE_TASK_STATUSES, type TaskStatus } from '@gantry/contract';
 import type { Db, Dialect } from '../../db/database.ts';
 import { insertRow } from '../../db/insert.ts';
+import { hasColumnsToSet } from '../../db/row-changes.ts';
 import type { RunnerRow } from './runners.table.ts';
 
 /** A started or assigned task of some runner, with what the lost-runner sweep needs to judge it. */
@@ -46,6 +47,7 @@ export function createRunnersRepository(db: Db, dialect: Dialect) {
       return insertRow(db, dialect, 'runner', row);
     },
     async update(id: number, changes: Partial<Omit<RunnerRow, 'id'>>): Promise<void> {
+      if (!hasColumnsToSet(changes)) return;
       await db.updateTable('runner').set(changes).where('id', '=', id).execute();
     },
     async delete(id: number): Promise<void> {

@@ -77,6 +77,7 @@ export function createSchedulesService({
     checkCron(body.cron_format);
     const target = await checkStartTarget({ templates, workflowRuns }, projectId, body, true);
     if (body.repository_id) await repositories.assertExists(projectId, body.repository_id);
+    await templates.assertTaskParamsInProject(projectId, body.task_params);
     return {
       name: body.name,
       ...target,

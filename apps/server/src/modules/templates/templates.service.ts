@@ -107,6 +107,19 @@ export function createTemplatesService(deps: TemplatesDeps) {
     );
   }
 
+  /**
+   * The ids in the task parameters a template, schedule or integration stores, checked as the ones beside
+   * them: a task started with them must not reach a row of another project.
+   */
+  async function assertTaskParamsInProject(projectId: number, taskParams: Record<string, unknown>): Promise<void> {
+    const inventoryId = taskParams.inventory_id;
+    // Absent, null or 0 is no inventory, as for the body's own inventory_id.
+    if (inventoryId === undefined || inventoryId === null || inventoryId === 0) return;
+    if (typeof inventoryId !== 'number' || !Number.isSafeInteger(inventoryId) || inventoryId < 0)
+      throw badRequest('Inventory not found in this project');
+    await deps.inventories.assertExists(projectId, inventoryId);
+  }
+
   /** Checks that everything the template points at exists in the same project, then shapes the row. */
   async function toRow(projectId: number, body: TemplateInput, selfId?: number) {
     assertBodyInProject(projectId, body);
@@ -116,6 +129,7 @@ export function createTemplatesService(deps: TemplatesDeps) {
     if (environmentId) await deps.environments.assertExists(projectId, environmentId);
     if (body.inventory_id) await deps.inventories.assertExists(projectId, body.inventory_id);
     if (body.view_id) await deps.views.assertExists(projectId, body.view_id);
+    await assertTaskParamsInProject(projectId, body.task_params);
     if (body.type === 'deploy' && body.build_template_id) {
       if (body.build_template_id === selfId) throw badRequest('A deploy template cannot build itself');
       const build = await templates.find(projectId, body.build_template_id);
@@ -207,6 +221,7 @@ export function createTemplatesService(deps: TemplatesDeps) {
       await templates.replaceVaults(projectId, id, toVaultRows(body));
       await record(actor, projectId, id, `Template ${body.name} updated`);
     },
+    assertTaskParamsInProject,
     refs: resource.refs,
     remove: resource.remove,
   };
