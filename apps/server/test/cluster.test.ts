@@ -212,7 +212,10 @@ describe.each(dialects)('two Gantry nodes sharing one %s store and Redis', (dial
     for (const taskId of taskIds) await p.waitForStatus(taskId, ['starting']);
     await runner.poll(b);
     const started = { Status: 'running', LogOffset: 0, LogRecords: [{ time: new Date().toISOString(), message: 'x' }] };
-    await runner.report(a, taskIds.map((ID) => ({ ID, ...started })));
+    await runner.report(
+      a,
+      taskIds.map((ID) => ({ ID, ...started })),
+    );
     const finished = taskIds.map((ID) => ({ ID, Status: 'success', LogOffset: 1, LogRecords: [] }));
     await Promise.all([runner.report(a, finished), runner.report(b, finished)]);
     for (const taskId of taskIds) {

@@ -104,11 +104,11 @@ describe('CLI arguments a task may pass', () => {
         expect(refusal('ansible', args, untrusted), args.join(' ')).toMatch(/cannot be set from a task/);
       for (const args of [
         ['-e', '\\x61nsible_connection=local'],
-        ['-e', 'x="\\x7b\\x7b lookup(\'pipe\', \'id\') }}"'],
+        ['-e', "x=\"\\x7b\\x7b lookup('pipe', 'id') }}\""],
         ['-e', 'x=\\u007b\\u007b'],
       ])
         expect(refusal('ansible', args, untrusted), args.join(' ')).toMatch(/escape sequences/);
-      for (const args of [['-e', "{x: !!binary e3s=}"], ['-e', '{"x": 1'], ['--extra-vars=[x, y]']])
+      for (const args of [['-e', '{x: !!binary e3s=}'], ['-e', '{"x": 1'], ['--extra-vars=[x, y]']])
         expect(refusal('ansible', args, untrusted), args.join(' ')).toMatch(/must be valid JSON/);
     }
     for (const args of [

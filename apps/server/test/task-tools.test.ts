@@ -52,9 +52,13 @@ describe.skipIf(!hasAnsible)('ansible tasks against localhost', () => {
         '    - debug: msg="said {{ semaphore_vars.task_details.message }} by {{ semaphore_vars.task_details.username }}"',
         '',
       ].join('\n'),
-      'extra.yml': ['- hosts: all', '  gather_facts: false', '  tasks:', '    - debug: msg="extra playbook ran"', ''].join(
-        '\n',
-      ),
+      'extra.yml': [
+        '- hosts: all',
+        '  gather_facts: false',
+        '  tasks:',
+        '    - debug: msg="extra playbook ran"',
+        '',
+      ].join('\n'),
     });
   });
 

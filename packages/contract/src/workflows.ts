@@ -229,7 +229,12 @@ export const workflowsApi = {
     response: WorkflowValidation,
   }),
   get: workflowEndpoint('', { method: 'GET', response: Workflow }),
-  update: workflowEndpoint('', { method: 'PUT', query: WorkflowSaveQuery, body: WorkflowDefinition, response: Workflow }),
+  update: workflowEndpoint('', {
+    method: 'PUT',
+    query: WorkflowSaveQuery,
+    body: WorkflowDefinition,
+    response: Workflow,
+  }),
   remove: workflowEndpoint('', { method: 'DELETE', response: NoContent, status: 204 }),
   versions: workflowEndpoint('/versions', { method: 'GET', response: z.array(WorkflowRevisionSummary) }),
   version: endpoint({

@@ -136,7 +136,13 @@ export function createTaskOutputRepository(db: Db, dialect: Dialect) {
             dialect,
           ).executeTakeFirst();
           if (!task || !admits(task)) return undefined;
-          return appendToLockedTask(trx, dialect, { id: taskId, outputLines: Number(task.output_lines) }, records, changes);
+          return appendToLockedTask(
+            trx,
+            dialect,
+            { id: taskId, outputLines: Number(task.output_lines) },
+            records,
+            changes,
+          );
         }),
       );
     },
