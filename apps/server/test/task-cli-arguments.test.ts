@@ -25,6 +25,11 @@ describe('CLI arguments a task may pass', () => {
       ['-vl=@/srv/gantry/gantry.key'],
       ['-vCl', ' !@/srv/gantry/gantry.key'],
       ['--limit', '\u00a0@/srv/gantry/gantry.key'],
+      // Without a comma Ansible also splits on white space and brackets.
+      ['--limit', 'localhost @/srv/gantry/gantry.key'],
+      ['-l', 'localhost\u3000@/srv/gantry/gantry.key'],
+      ['--limit=web]@/srv/gantry/gantry.key'],
+      ['--limit', 'a[1]@/srv/gantry/gantry.key'],
     ])
       expect(refusal('ansible', args, TASK_RUNNER), args.join(' ')).toMatch(/cannot read hosts from a file/);
     for (const args of [
@@ -116,6 +121,10 @@ describe('CLI arguments a task may pass', () => {
       ['-e', '{"\\u007b% raw %\\u007d": 1}'],
     ])
       expect(refusal('ansible', args, TASK_RUNNER), args.join(' ')).toMatch(/template expression/);
+    // Deeper than the check goes is refused: Ansible would read, and render, every level.
+    const deep = `{"ansible_system_tmpdirs": ${'['.repeat(66)}"{{ lookup('pipe', 'id') }}"${']'.repeat(66)}}`;
+    for (const untrusted of [TASK_RUNNER, MANAGER])
+      expect(refusal('ansible', ['-e', deep], untrusted)).toMatch(/nested more than 64 levels deep/);
     expect(refusal('ansible', ['-e', '{"note": "caf\\u00e9", "n": [1, 2]}'], TASK_RUNNER)).toBeUndefined();
   });
 

@@ -128,6 +128,9 @@ describe.each(dialects)('task request rights on %s', (dialect) => {
       { limit: '@/etc/passwd' },
       { limit: 'web1, @/etc/passwd' },
       { limit: 'web:&@hosts.txt' },
+      // Without a comma Ansible splits on white space too, of any kind.
+      { limit: 'localhost @/etc/passwd' },
+      { limit: 'localhost\u3000@/etc/passwd' },
       { params: { limit: ['web1', '!@/etc/passwd'] } },
       { arguments: JSON.stringify(['--limit', '@/etc/passwd']) },
       { arguments: JSON.stringify(['-l@/etc/passwd']) },

@@ -1,4 +1,4 @@
-import { HOST_LIMITS } from '@gantry/contract';
+import { HOST_LIMITS, MAX_JSON_DEPTH, nestedTooDeep } from '@gantry/contract';
 import { validationFailed } from '../../errors.ts';
 
 /**
@@ -50,11 +50,15 @@ export const TEMPLATE_EXPRESSION = /\{\{|\{%|\{#/;
  */
 const SURROUNDING_SPACE = /^[\s\x1c-\x1f\x85]+|[\s\x1c-\x1f\x85]+$/gu;
 
-/** The keys and strings of a parsed JSON value, at any depth. */
-function textsOf(value: unknown, depth = 0): string[] {
+/**
+ * The keys and strings of a parsed JSON value, at every depth, for checking what Ansible will read:
+ * a value nested deeper than the checks go is refused, since Ansible would read (and render) it all.
+ */
+export function textsOf(value: unknown, what: string, depth = 0): string[] {
   if (typeof value === 'string') return [value];
-  if (depth > 64 || typeof value !== 'object' || value === null) return [];
-  return Object.entries(value).flatMap(([key, item]) => [key, ...textsOf(item, depth + 1)]);
+  if (typeof value !== 'object' || value === null) return [];
+  if (depth >= MAX_JSON_DEPTH) throw validationFailed(nestedTooDeep(what));
+  return Object.entries(value).flatMap(([key, item]) => [key, ...textsOf(item, what, depth + 1)]);
 }
 
 /**
@@ -66,11 +70,13 @@ function textsOf(value: unknown, depth = 0): string[] {
  */
 function decodedExtraVars(text: string): string[] {
   if (text.startsWith('{') || text.startsWith('[')) {
+    let parsed: unknown;
     try {
-      return textsOf(JSON.parse(text));
+      parsed = JSON.parse(text);
     } catch {
       throw validationFailed('CLI argument --extra-vars must be valid JSON when it starts with { or [');
     }
+    return textsOf(parsed, 'CLI argument --extra-vars');
   }
   if (text.includes('\\'))
     throw validationFailed('CLI argument --extra-vars cannot hold escape sequences (\\) unless it is JSON');
@@ -97,20 +103,13 @@ export function checkExtraVarsText(text: string, untrusted: boolean): void {
 /**
  * A host pattern (--limit) element that starts with `@` makes ansible read that file as a list of
  * hosts and print every line it cannot match: any file of the server's would land in the task's log.
- * Elements are separated by commas or colons; `!` and `&` may lead one. Control characters have no
- * place in a host pattern, and some of them are white space to Ansible only, so they are refused.
+ * Ansible splits a pattern on commas, or else on colons, white space of any kind and brackets, and
+ * `!` and `&` may lead an element: so an `@` after anything but a letter, digit, `.`, `_` or `-` could
+ * start one, and is refused (`user@host` is not). Control characters have no place in a host pattern.
  */
 export function checkHostPatterns(text: string, source: string): void {
   if (/\p{Cc}/u.test(text)) throw validationFailed(`${source} cannot hold control characters`);
-  for (const element of text.split(/[,:]/)) {
-    if (
-      element
-        .replace(SURROUNDING_SPACE, '')
-        .replace(/^[!&]+/, '')
-        .startsWith('@')
-    )
-      throw validationFailed(`${source} cannot read hosts from a file (@…)`);
-  }
+  if (/(^|[^\p{L}\p{N}._-])@/u.test(text)) throw validationFailed(`${source} cannot read hosts from a file (@…)`);
 }
 
 /**

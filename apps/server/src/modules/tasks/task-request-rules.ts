@@ -2,7 +2,7 @@ import type { CreateTaskBody, Template } from '@gantry/contract';
 import { CLI_ARGS_INVALID, findSurveyAnswerProblem, isJsonStringArray } from '@gantry/contract';
 import type { z } from 'zod';
 import { validationFailed } from '../../errors.ts';
-import { TEMPLATE_EXPRESSION, checkHostPatterns, deniedVariable, isDeniedVariable } from './ansible-values.ts';
+import { TEMPLATE_EXPRESSION, checkHostPatterns, deniedVariable, isDeniedVariable, textsOf } from './ansible-values.ts';
 import { checkTaskArguments } from './task-cli-arguments.ts';
 
 type CreateTaskInput = z.output<typeof CreateTaskBody>;
@@ -27,15 +27,6 @@ export interface TaskRequester {
 /** Expressions are the template's to write: a task runner, or a webhook caller's payload, may not send them. */
 function refusesExpressions(requester: TaskRequester): boolean {
   return !requester.canManage || requester.fromOutside === true;
-}
-
-/** Whether a value, or any string nested in it, holds a template expression. */
-function holdsTemplateExpression(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') return TEMPLATE_EXPRESSION.test(value);
-  if (depth > 64 || typeof value !== 'object' || value === null) return false;
-  return Object.entries(value).some(
-    ([key, item]) => TEMPLATE_EXPRESSION.test(key) || holdsTemplateExpression(item, depth + 1),
-  );
 }
 
 export interface TaskRequestRulesDeps {
@@ -68,7 +59,7 @@ export function createTaskRequestRules(deps: TaskRequestRulesDeps) {
     if (problem) throw validationFailed(problem.message);
     if (template.app === 'ansible' && refusesExpressions(requester)) {
       for (const [name, value] of [...Object.entries(environment), ...Object.entries(secret)]) {
-        if (holdsTemplateExpression(value))
+        if (textsOf(value, `Variable "${name}"`).some((text) => TEMPLATE_EXPRESSION.test(text)))
           throw validationFailed(`Variable "${name}" cannot hold a template expression ({{ }}, {% %} or {# #})`);
       }
     }
