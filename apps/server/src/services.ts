@@ -172,7 +172,7 @@ export function createServices({
     ...throttleLimits,
     describeRefusal: (seconds) => `Too many failed sign-in attempts. Try again in ${seconds} seconds.`,
   });
-  const userAccounts = createUserAccounts(usersRepository);
+  const userAccounts = createUserAccounts(usersRepository, (userId, admin) => hub.adminChanged(userId, admin));
   const members = createProjectMembers({ projects: projectsRepository, clock });
   const externalUsers = createExternalUsers({
     users: userAccounts,
@@ -209,6 +209,7 @@ export function createServices({
     clock,
     onPasswordChanged: (userId, keepSessionToken) => auth.endCredentialsAfterPasswordChange(userId, keepSessionToken),
     onRemoved: (userId) => hub.endCredentials({ userId }),
+    onAdminChanged: (userId, admin) => hub.adminChanged(userId, admin),
     verifyCurrentPassword: (user, password) => auth.verifyCurrentPassword(user, password),
   });
   const keys = createKeysService({ keys: createKeysRepository(db, dialect), refs, events, secrets, clock });

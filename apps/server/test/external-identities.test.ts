@@ -15,7 +15,7 @@ describe.each(dialects)('external identities on %s', (dialect) => {
   const t = useTestApp(dialect);
   const externalUsers = () =>
     createExternalUsers({
-      users: createUserAccounts(createUsersRepository(t.runtime.connection.db, dialect)),
+      users: createUserAccounts(createUsersRepository(t.runtime.connection.db, dialect), () => undefined),
       groupMapper: unusedMapper,
       clock: { now: () => new Date() },
     });

@@ -140,7 +140,7 @@ describe.each(dialects)('secrets in the task log on %s', (dialect) => {
     );
   });
 
-  it('a password in the repository URL is masked where the URL is printed', async () => {
+  it('credentials in the repository URL never reach the log: the URL is printed without them', async () => {
     t.secrets.add("Quagga's-Pass");
     // Nothing listens on port 9: the clone fails at once, after the URL is logged.
     const repository = await t.request('POST', `${p.base}/repositories`, {
@@ -159,7 +159,8 @@ describe.each(dialects)('secrets in the task log on %s', (dialect) => {
     const taskId = await p.runTask(templateId);
     expect((await p.waitForStatus(taskId, ['success', 'error'])).status).toBe('error');
     const text = (await p.output(taskId)).join('\n');
-    expect(text).toContain(`http://deploy:${MASK}@127.0.0.1:9/repo.git`);
+    expect(text).toContain('Cloning repository http://127.0.0.1:9/repo.git');
+    expect(text).not.toContain('deploy');
     expect(text).not.toContain('Quagga');
   });
 

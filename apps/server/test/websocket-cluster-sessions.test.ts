@@ -55,4 +55,30 @@ describe.each(dialects)('websocket sessions across two nodes on %s', (dialect) =
     memberClient.socket.close();
     adminClient.socket.close();
   });
+
+  it('an administrator demoted on one node stops receiving the events of projects they are not in on the other', async () => {
+    const demoted = await a.createUser('cluster-demoted', { admin: true });
+    const demotedClient = await connectToB(demoted.cookie);
+    const adminClient = await connectToB(a.adminCookie);
+    const taskId = await p.runTask(await p.createTemplate({ playbook: 'slow.sh' }));
+    const ofTask = (messages: Record<string, unknown>[]) => messages.filter((m) => m.task_id === taskId);
+    await expect
+      .poll(() => ofTask(demotedClient.messages).some((m) => m.output === 'n3'), { timeout: 15_000 })
+      .toBe(true);
+
+    const demotion = await a.request('PUT', `/api/users/${demoted.id}`, {
+      as: a.adminCookie,
+      body: { username: 'cluster-demoted', name: 'Demoted', email: 'cluster-demoted@example.com', admin: false },
+    });
+    expect(demotion.status, demotion.text).toBe(204);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const seenAtDemotion = ofTask(demotedClient.messages).length;
+    await p.waitForStatus(taskId, ['success']);
+    await expect
+      .poll(() => ofTask(adminClient.messages).some((m) => m.type === 'update' && m.status === 'success'))
+      .toBe(true);
+    expect(ofTask(demotedClient.messages).length).toBe(seenAtDemotion);
+    demotedClient.socket.close();
+    adminClient.socket.close();
+  });
 });

@@ -29,9 +29,9 @@ describe.each(dialects)('websocket sessions on %s', (dialect) => {
 
   const connect = (headers: Record<string, string>) => connectLive(url, headers);
 
-  async function createUser(name: string): Promise<{ id: number; cookie: string; password: string }> {
+  async function createUser(name: string, admin = false): Promise<{ id: number; cookie: string; password: string }> {
     const password = `${name}-Secret-1`;
-    const user = await t.createUser(name, { password });
+    const user = await t.createUser(name, { password, admin });
     return { ...user, password };
   }
 
@@ -122,6 +122,29 @@ describe.each(dialects)('websocket sessions on %s', (dialect) => {
     expect(ofTask(memberClient).length).toBe(seenAtRemoval);
     expect(ofTask(memberClient).some((m) => m.output === 'n40' || m.status === 'success')).toBe(false);
     memberClient.socket.close();
+    adminClient.socket.close();
+  });
+
+  it('an administrator demoted mid-task stops receiving the events of projects they are not in at once', async () => {
+    const demoted = await createUser('ws-demoted', true);
+    const demotedClient = await connect({ cookie: demoted.cookie });
+    const adminClient = await connect({ cookie: t.adminCookie });
+    const taskId = await p.runTask(await p.createTemplate({ playbook: 'slow.sh' }));
+    const ofTask = (client: LiveClient) => client.messages.filter((m) => m.task_id === taskId);
+    await expect.poll(() => ofTask(demotedClient).some((m) => m.output === 'n3'), { timeout: 15_000 }).toBe(true);
+
+    const demotion = await t.request('PUT', `/api/users/${demoted.id}`, {
+      as: t.adminCookie,
+      body: { username: 'ws-demoted', name: 'Demoted', email: 'ws-demoted@example.com', admin: false },
+    });
+    expect(demotion.status, demotion.text).toBe(204);
+    await sleep(150);
+    const seenAtDemotion = ofTask(demotedClient).length;
+    await p.waitForStatus(taskId, ['success']);
+    await expect.poll(() => ofTask(adminClient).some((m) => m.type === 'update' && m.status === 'success')).toBe(true);
+    expect(ofTask(demotedClient).length).toBe(seenAtDemotion);
+    expect(await stateAfter(demotedClient, 50)).toBe('still open');
+    demotedClient.socket.close();
     adminClient.socket.close();
   });
 

@@ -31,6 +31,12 @@ const ClusterMessage = z.discriminatedUnion('kind', [
     user_id: z.number().int().optional(),
     except: z.string().optional(),
   }),
+  // A user's administrator flag changed: their websockets see every project, or only their own, at once.
+  z.object({
+    kind: z.literal('admin'),
+    user_id: z.number().int(),
+    admin: z.boolean(),
+  }),
   // A project's team changed: every node updates who receives its live events.
   z.object({
     kind: z.literal('members'),

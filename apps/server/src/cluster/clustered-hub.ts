@@ -22,6 +22,10 @@ export function createClusteredHub(hub: LiveHub, bus: ClusterBus): LiveHub {
       }
       return;
     }
+    if (message.kind === 'admin') {
+      hub.adminChanged(message.user_id, message.admin);
+      return;
+    }
     if (message.kind === 'members') {
       hub.membershipChanged(message.project_id, message.removed_user_id);
       return;
@@ -40,6 +44,10 @@ export function createClusteredHub(hub: LiveHub, bus: ClusterBus): LiveHub {
           ? { kind: 'credentials', key: ended.key }
           : { kind: 'credentials', user_id: ended.userId, ...(ended.except ? { except: ended.except } : {}) },
       );
+    },
+    adminChanged(userId, admin) {
+      hub.adminChanged(userId, admin);
+      bus.publish({ kind: 'admin', user_id: userId, admin });
     },
     membershipChanged(projectId, removedUserId) {
       hub.membershipChanged(projectId, removedUserId);

@@ -241,6 +241,11 @@ export function createLiveHub(options: LiveHubOptions) {
       }
     },
 
+    /** A user became an administrator or stopped being one: their sockets see every project, or only their own, at once. */
+    adminChanged(userId: number, admin: boolean): void {
+      for (const connection of connections) if (connection.userId === userId) connection.admin = admin;
+    },
+
     /** A project's team changed; a removed member stops receiving its events at once. */
     membershipChanged(projectId: number, removedUserId?: number): void {
       options.membership.changed(projectId, removedUserId);

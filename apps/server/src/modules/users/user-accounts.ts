@@ -1,8 +1,11 @@
 import type { UsersRepository } from './users.repository.ts';
 import type { UserRow } from './users.table.ts';
 
-/** What other modules may read and change of user accounts: sign-in, external identities, team changes. */
-export function createUserAccounts(users: UsersRepository) {
+/**
+ * What other modules may read and change of user accounts: sign-in, external identities, team
+ * changes. `onAdminChanged` is told when a group mapping changes someone's administrator flag.
+ */
+export function createUserAccounts(users: UsersRepository, onAdminChanged: (userId: number, admin: boolean) => void) {
   return {
     findById(id: number): Promise<UserRow | undefined> {
       return users.findById(id);
@@ -42,6 +45,7 @@ export function createUserAccounts(users: UsersRepository) {
     },
     async setAdmin(id: number, admin: 0 | 1): Promise<void> {
       await users.update(id, { admin });
+      onAdminChanged(id, admin === 1);
     },
   };
 }

@@ -33,6 +33,8 @@ interface UsersDeps {
   onPasswordChanged(userId: number, keepSessionToken?: string): Promise<void>;
   /** The user is gone: whatever still runs on their behalf (open websockets) stops. */
   onRemoved(userId: number): void;
+  /** The user's administrator flag changed (live sockets follow at once). */
+  onAdminChanged(userId: number, admin: boolean): void;
   /** Checks a user's own password, counting wrong ones like failed sign-ins. */
   verifyCurrentPassword(user: UserRow, password: string): Promise<boolean>;
 }
@@ -43,6 +45,7 @@ export function createUsersService({
   clock,
   onPasswordChanged,
   onRemoved,
+  onAdminChanged,
   verifyCurrentPassword,
 }: UsersDeps) {
   async function getRow(id: number): Promise<UserRow> {
@@ -165,6 +168,7 @@ export function createUsersService({
         ...(changingPassword && body.password ? { password_hash: await hashPassword(body.password) } : {}),
       };
       await writeUnique(() => users.update(id, changes));
+      if (changes.admin !== current.admin) onAdminChanged(id, changes.admin === 1);
       if (changes.password_hash) await onPasswordChanged(id, actor?.id === id ? sessionToken : undefined);
       await events.record({
         userId: actor?.id ?? null,
