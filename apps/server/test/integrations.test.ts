@@ -739,6 +739,42 @@ describe.each(dialects)('integrations on %s', (dialect) => {
     expect(startedTaskId(await hook(alias, { body: JSON.stringify({ note: 'plain release notes' }) }))).toBeDefined();
   });
 
+  it("maps a caller's values onto task parameters as the task API takes them, and starts nothing it would refuse", async () => {
+    const inventory = await t.request('POST', `${p.base}/inventory`, {
+      as: t.adminCookie,
+      body: { name: 'param hosts', type: 'static', inventory: 'localhost', ssh_key_id: p.noneKeyId },
+    });
+    const ansibleTemplate = await p.createTemplate({
+      app: 'ansible',
+      playbook: 'site.yml',
+      inventory_id: (inventory.body as { id: number }).id,
+    });
+    const integration = await createIntegration({ name: 'Param hook', template_id: ansibleTemplate });
+    for (const name of ['limit', 'debug'])
+      await addValue(integration.id, {
+        name,
+        value_source: 'body',
+        body_data_type: 'json',
+        key: name,
+        variable: name,
+        variable_type: 'task',
+      });
+    const alias = await addAlias(integration.id);
+    const taskId = startedTaskId(await hook(alias, { body: JSON.stringify({ limit: 'localhost', debug: 'true' }) }));
+    const task = (await t.request('GET', `${p.base}/tasks/${taskId}`, { as: t.adminCookie })).body;
+    expect(task).toMatchObject({ params: { limit: ['localhost'], debug: true } });
+    for (const [body, why] of [
+      [{ limit: 'localhost @/etc/passwd' }, 'cannot read hosts from a file'],
+      [{ debug: 'maybe' }, 'takes true or false'],
+    ] as const) {
+      expect(startedTaskId(await hook(alias, { body: JSON.stringify(body) })), JSON.stringify(body)).toBeUndefined();
+      expect(
+        (await lastEvents()).some((e) => e.startsWith('Webhook call for integration Param hook') && e.includes(why)),
+        why,
+      ).toBe(true);
+    }
+  });
+
   it("starts no task with a caller's value holding a NUL character or half of a surrogate pair, and logs why", async () => {
     /** An integration of the template with one value read from the body, and its alias. */
     const aliasReading = async (name: string, value: Record<string, unknown>) => {
@@ -758,6 +794,17 @@ describe.each(dialects)('integrations on %s', (dialect) => {
       true,
     );
     expect(startedTaskId(await hook(rawAlias, { body: 'plain text' }))).toBeDefined();
+    // A megabyte of control characters would take six megabytes once encoded: beyond the task API's bound.
+    expect(
+      startedTaskId(
+        await hook(rawAlias, { body: '\u0001'.repeat(1024 * 1024 - 16), headers: { 'content-type': 'text/plain' } }),
+      ),
+    ).toBeUndefined();
+    expect(
+      (await lastEvents()).some(
+        (e) => e.startsWith('Webhook call for integration Raw hook') && e.includes('longer than'),
+      ),
+    ).toBe(true);
   });
 
   it('serves every matching searchable integration of the project through a project-wide alias', async () => {

@@ -124,10 +124,13 @@ export const TaskOutput = z.object({
 });
 export type TaskOutput = z.infer<typeof TaskOutput>;
 
+/** How long a task's environment or secret JSON may be, in characters. */
+export const TASK_VARIABLES_MAX_LENGTH = 1024 * 1024;
+
 export const JSON_OBJECT_TEXT = (label: string) =>
   z
     .string()
-    .max(1024 * 1024)
+    .max(TASK_VARIABLES_MAX_LENGTH)
     .nullable()
     .optional()
     .transform((v) => (v?.trim() ? v : '{}'))

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { IntegrationExtractValue, ScheduleTaskParams, Task } from '@gantry/contract';
+import { TASK_VARIABLES_MAX_LENGTH } from '@gantry/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { describeUnstorableText } from '../../db/storable-text.ts';
 import { AppError, notFound, validationFailed } from '../../errors.ts';
@@ -15,6 +16,7 @@ import { toExtractValue, toMatcher } from './integrations.service.ts';
 import type { IntegrationRow } from './integrations.table.ts';
 import { createFailureLogLimiter } from './failure-log-limiter.ts';
 import { explainAuthFailure, type WebhookSecret } from './webhook-auth.ts';
+import { withExtractedParams } from './webhook-task-params.ts';
 import { compareValue, readPayload, readValue, type WebhookPayload } from './webhook-payload.ts';
 
 interface WebhookDeps {
@@ -122,20 +124,25 @@ export function createWebhookService({ integrations, keys, tasks, workflowRuns, 
     const deliveryId = readDeliveryId(payload.headers);
     const taskParams = JSON.parse(integration.task_params) as ScheduleTaskParams;
     const environment = parseObject(taskParams.environment);
-    const params: Record<string, unknown> = { ...(taskParams.params ?? {}) };
+    const extractedParams = new Map<string, string>();
     for (const value of (await integrations.values.list(integration.project_id, integration.id)).map(toExtractValue)) {
       const extracted = extract(payload, value);
       if (extracted === undefined) continue;
       // What the caller sent is the point of the integration, so it overrides the stored defaults.
-      if (value.variable_type === 'task') params[value.variable] = extracted;
+      if (value.variable_type === 'task') extractedParams.set(value.variable, extracted);
       else environment[value.variable] = extracted;
     }
+    const params = withExtractedParams(taskParams.params ?? {}, extractedParams);
+    // Encoded, a caller's value may grow (a control character takes six): the task API's bound holds.
+    const environmentText = JSON.stringify(environment);
+    if (environmentText.length > TASK_VARIABLES_MAX_LENGTH)
+      throw validationFailed(`The task's variables would be longer than ${TASK_VARIABLES_MAX_LENGTH} characters`);
     return tasks.create(
       integration.project_id,
       {
         template_id: templateId,
         message: taskParams.message ?? '',
-        environment: JSON.stringify(environment),
+        environment: environmentText,
         secret: '{}',
         arguments: taskParams.arguments?.trim() ? taskParams.arguments : null,
         git_branch: taskParams.git_branch ?? null,
