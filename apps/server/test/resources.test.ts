@@ -123,10 +123,15 @@ describe.each(dialects)('project resources on %s', (dialect) => {
     for (const gitUrl of ['tmp/path', 'host:repo.git'])
       await post('/repositories', { ...withUrl(gitUrl), name: gitUrl });
     await expectRefusals('/repositories', [
-      ...['ftp://example.com/x.git', '-uhelp', 'ext::sh -c id', 'ext::x'].map((gitUrl): Refusal => [
-        withUrl(gitUrl),
-        'Incorrect URL',
-      ]),
+      ...[
+        'ftp://example.com/x.git',
+        '-uhelp',
+        'ext::sh -c id',
+        'ext::x',
+        // Credentials in a URL no parser reads could be neither used nor kept from view.
+        'https://alice:tok/en@host/r.git',
+        'https://alice:tok@host:99999/r.git',
+      ].map((gitUrl): Refusal => [withUrl(gitUrl), 'Incorrect URL']),
       [{ ...withUrl('https://example.com/x.git'), git_branch: '' }, 'Branch is required'],
       [{ name: 'r', git_url: '/srv/repo' }, 'Access key is required'],
       [{ name: 'r', git_url: '/srv/repo', ssh_key_id: 999999 }, 'Access key not found in this project'],

@@ -27,6 +27,8 @@ export function getGitUrlType(url: string): GitUrlType | undefined {
   if (url.startsWith('-') || /^[a-z0-9+.-]*::/i.test(url) || /\s/.test(url)) return undefined;
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase();
   if (scheme === undefined) return 'ssh';
+  // Credentials in an http(s) URL no parser reads could be neither used nor kept from view.
+  if ((scheme === 'http' || scheme === 'https') && url.includes('@') && !parseUrl(url)) return undefined;
   return (['git', 'file', 'ssh', 'http', 'https'] as const).find((s) => s === scheme);
 }
 
@@ -44,25 +46,50 @@ export interface UrlCredentials {
  * is the login name, and only a password is taken out.
  */
 export function findUrlCredentials(url: string): UrlCredentials | undefined {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return undefined;
-  }
+  const parsed = parseUrl(url);
+  if (!parsed) return findCredentialsInText(url);
   const web = parsed.protocol === 'http:' || parsed.protocol === 'https:';
   if (parsed.password === '' && (!web || parsed.username === '')) return undefined;
-  const decode = (part: string) => {
-    try {
-      return decodeURIComponent(part);
-    } catch {
-      return part;
-    }
-  };
   const credentials = { username: web ? decode(parsed.username) : '', password: decode(parsed.password) };
   parsed.password = '';
   if (web) parsed.username = '';
   return { url: parsed.href, ...credentials };
+}
+
+function parseUrl(url: string): URL | undefined {
+  try {
+    return new URL(url);
+  } catch {
+    return undefined;
+  }
+}
+
+function decode(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
+/**
+ * Credentials in a URL no URL parser reads (`https://user:to/ken@host/r.git`, a port out of range):
+ * all between `://` and the last `@`. git refuses such URLs, but what was typed into one is still secret.
+ */
+function findCredentialsInText(url: string): UrlCredentials | undefined {
+  const match = /^([a-z][a-z0-9+.-]*:\/\/)(.*)@([^@]*)$/is.exec(url);
+  if (!match) return undefined;
+  const [, scheme = '', userinfo = '', rest = ''] = match;
+  const web = /^https?:/i.test(scheme);
+  const colon = userinfo.indexOf(':');
+  const username = colon < 0 ? userinfo : userinfo.slice(0, colon);
+  const password = colon < 0 ? '' : userinfo.slice(colon + 1);
+  if (!web && password === '') return undefined;
+  return {
+    url: `${scheme}${web ? '' : `${username}@`}${rest}`,
+    username: web ? decode(username) : '',
+    password: decode(password),
+  };
 }
 
 /** A repository URL as shown to who may not hold the credentials written into it. */

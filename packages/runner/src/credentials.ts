@@ -21,18 +21,32 @@ export function createSshEnvironment(
   return { env, keyFile };
 }
 
-/** Answers git's username and password questions over https from 0600 files, never from the URL. */
+/**
+ * Answers git's username and password questions over https from 0600 files, never from the URL, and
+ * only for `host` (the repository's `host[:port]`): a submodule or a redirect elsewhere gets nothing.
+ */
 export function createGitAskpassEnvironment(
   workspace: Pick<TaskWorkspace, 'writePrivateFile'>,
   key: KeyMaterial,
+  host: string,
 ): Record<string, string> {
   if (key.type !== 'login_password') return {};
   const loginFile = workspace.writePrivateFile('git-login', key.login);
   const passwordFile = workspace.writePrivateFile('git-password', key.password);
-  const script = workspace.writePrivateFile(
-    'git-askpass.sh',
-    `#!/bin/sh\ncase "$1" in\n  Username*) cat '${loginFile}' ;;\n  *) cat '${passwordFile}' ;;\nesac\n`,
-    0o700,
-  );
-  return { GIT_ASKPASS: script, GIT_TERMINAL_PROMPT: '0' };
+  const hostFile = workspace.writePrivateFile('git-host', host);
+  // git asks "Username for 'https://host': " and "Password for 'https://user@host': ".
+  const script = [
+    '#!/bin/sh',
+    `host=$(cat '${hostFile}')`,
+    'case "$1" in',
+    `  *"//$host'"*|*"@$host'"*) ;;`,
+    '  *) exit 1 ;;',
+    'esac',
+    'case "$1" in',
+    `  Username*) cat '${loginFile}' ;;`,
+    `  *) cat '${passwordFile}' ;;`,
+    'esac',
+    '',
+  ].join('\n');
+  return { GIT_ASKPASS: workspace.writePrivateFile('git-askpass.sh', script, 0o700), GIT_TERMINAL_PROMPT: '0' };
 }

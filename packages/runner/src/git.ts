@@ -23,16 +23,32 @@ function quote(value: string): string {
  * checkout's .git/config.
  */
 function remoteOf(repository: TaskSpec['repository']): { url: string; key: KeyMaterial } {
-  const credentials = /^https?:/i.test(repository.url) ? findUrlCredentials(repository.url) : undefined;
+  const credentials = findUrlCredentials(repository.url);
   if (!credentials) return { url: repository.url, key: repository.key };
+  // Over ssh or git:// a password in the URL is never used: it is only dropped.
+  if (!/^https?:/i.test(repository.url)) return { url: credentials.url, key: repository.key };
   return {
     url: credentials.url,
     key: { type: 'login_password', login: credentials.username, password: credentials.password },
   };
 }
 
+/** The `host[:port]` git names when it asks for the credentials of `url` (empty when it is no URL). */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
+  }
+}
+
 /** Environment for git: its credentials come from 0600 files, unknown hosts are learned once per installation. */
-function createGitEnvironment(key: KeyMaterial, workspace: TaskWorkspace, workRoot: string): Record<string, string> {
+function createGitEnvironment(
+  remote: { url: string; key: KeyMaterial },
+  workspace: TaskWorkspace,
+  workRoot: string,
+): Record<string, string> {
+  const { key } = remote;
   const ssh = createSshEnvironment(workspace, key);
   const knownHosts = path.join(workRoot, 'known_hosts');
   const sshCommand = ['ssh', '-o', 'StrictHostKeyChecking=accept-new', '-o', `UserKnownHostsFile=${quote(knownHosts)}`];
@@ -41,7 +57,7 @@ function createGitEnvironment(key: KeyMaterial, workspace: TaskWorkspace, workRo
     GIT_TERMINAL_PROMPT: '0',
     GIT_SSH_COMMAND: sshCommand.join(' '),
     ...ssh.env,
-    ...createGitAskpassEnvironment(workspace, key),
+    ...createGitAskpassEnvironment(workspace, key, hostOf(remote.url)),
   };
 }
 
@@ -55,12 +71,13 @@ export async function prepareRepository(
   workRoot: string,
   steps: StepRunner,
 ): Promise<Checkout> {
-  const { url, key } = remoteOf(spec.repository);
+  const remote = remoteOf(spec.repository);
+  const { url } = remote;
   if (url.startsWith('/')) {
     if (!existsSync(url)) throw new TaskFailure(`Repository path ${url} does not exist`);
     return { dir: url, ...(await readCommit(url, steps, {})) };
   }
-  const env = createGitEnvironment(key, workspace, workRoot);
+  const env = createGitEnvironment(remote, workspace, workRoot);
   const base = projectCheckoutsDirectory(workRoot, spec.project_id);
   mkdirSync(base, { recursive: true });
   // The working copy is removed and cloned again below: a link planted in its place must not redirect that.
@@ -129,7 +146,7 @@ export async function readRemoteHead(
     emit: () => undefined,
   });
   try {
-    const env = local ? {} : createGitEnvironment(remote.key, workspace, options.workRoot);
+    const env = local ? {} : createGitEnvironment(remote, workspace, options.workRoot);
     const args = local
       ? ['-C', remote.url, 'rev-parse', 'HEAD']
       : ['ls-remote', '--', remote.url, `refs/heads/${repository.branch}`];

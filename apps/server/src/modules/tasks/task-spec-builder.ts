@@ -1,4 +1,5 @@
 import type { KeyMaterial, TaskParams, TaskSpec } from '@gantry/contract';
+import { findUrlCredentials } from '@gantry/contract';
 import type { Config } from '../../config.ts';
 import type { SecretBox } from '../../secrets/secret-box.ts';
 import type { AppsService } from '../apps/apps.service.ts';
@@ -63,13 +64,13 @@ function secretValuesOf(key: KeyMaterial): string[] {
   return [];
 }
 
-/** A password written into a repository URL (https://user:token@host/...) is printed wherever the URL is. */
+/**
+ * A password written into a repository URL (https://user:token@host/...): the runner keeps it out of
+ * what it prints, and masking holds wherever git or a script prints the URL anyway.
+ */
 function urlPasswordOf(url: string): string[] {
-  try {
-    return [decodeURIComponent(new URL(url).password)];
-  } catch {
-    return [];
-  }
+  const password = findUrlCredentials(url)?.password;
+  return password ? [password] : [];
 }
 
 /** Gathers everything one task needs (decrypting its secrets) into the runner's TaskSpec. */
