@@ -28,6 +28,7 @@ beforeAll(async () => {
       unverified: { email: 'unverified@example.org', email_verified: false, preferred_username: 'unverified' },
       namesake: { email: 'namesake@example.org', name: 'Namesake', preferred_username: 'admin' },
       tess: { email: 'tess@example.org', name: 'Tess', preferred_username: 'tess' },
+      carol: { email: 'carol@example.org', name: 'Carol', preferred_username: 'carol', groups: ['founders'] },
     },
   });
 });
@@ -62,6 +63,7 @@ describe.each(dialects)('OpenID Connect sign-in on %s', (dialect) => {
               { project_id: 1, role: 'manager' },
               { project_id: 999, role: 'owner' },
             ],
+            founders: { project_id: 2, role: 'owner' },
           },
           order: 2,
         },
@@ -71,6 +73,8 @@ describe.each(dialects)('OpenID Connect sign-in on %s', (dialect) => {
     t.secrets.add(CLIENT_SECRET);
     const project = await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: 'Mapped' } });
     expect(project.body).toMatchObject({ id: 1 });
+    const founded = await t.request('POST', '/api/projects', { as: t.adminCookie, body: { name: 'Founded' } });
+    expect(founded.body).toMatchObject({ id: 2 });
   });
   afterAll(() => t.close());
 
@@ -161,6 +165,26 @@ describe.each(dialects)('OpenID Connect sign-in on %s', (dialect) => {
     const demoted = await signInAs('bob');
     expect((await t.request('GET', '/api/user', { as: demoted.session })).body).toMatchObject({ admin: false });
     expect((await t.request('GET', '/api/project/1/role', { as: demoted.session })).status).toBe(404);
+  });
+
+  it('never lets a group mapping leave a project without an owner: its last owner stays one', async () => {
+    idp.accounts.carol = { ...idp.accounts.carol, groups: ['founders'] };
+    const carol = await signInAs('carol');
+    expect((await t.request('GET', '/api/project/2/role', { as: carol.session })).body).toMatchObject({
+      role: 'owner',
+    });
+    const team = (await t.request('GET', '/api/project/2/users', { as: t.adminCookie })).body as {
+      id: number;
+      username: string;
+    }[];
+    for (const member of team.filter((m) => m.username !== 'carol'))
+      expect((await t.request('DELETE', `/api/project/2/users/${member.id}`, { as: t.adminCookie })).status).toBe(204);
+
+    idp.accounts.carol = { ...idp.accounts.carol, groups: [] };
+    const after = await signInAs('carol');
+    expect((await t.request('GET', '/api/project/2/role', { as: after.session })).body).toMatchObject({
+      role: 'owner',
+    });
   });
 
   it('refuses a callback whose state does not match the flow cookie', async () => {

@@ -8,23 +8,20 @@ export function createProjectMembers({ projects, clock }: { projects: ProjectsRe
   return {
     /**
      * Gives the user exactly this role in the project, or takes the membership away (undefined); a
-     * project that does not exist (any more) is left alone.
+     * project that does not exist (any more) is left alone, and so is its last owner: a mapping
+     * cannot leave a project without one, any more than the team API can.
      */
     async setMappedRole(projectId: number, userId: number, role: ProjectRoleSlug | undefined): Promise<void> {
       if (!(await projects.findById(projectId))) return;
       const membership = await projects.findMembership(projectId, userId);
-      if (!role) {
-        if (membership) await projects.deleteMember(projectId, userId);
-      } else if (!membership) {
+      if (membership) await projects.changeMemberKeepingOwner(projectId, userId, role);
+      else if (role)
         await projects.insertMember({
           project_id: projectId,
           user_id: userId,
           role,
           created: toTimestamp(clock.now()),
         });
-      } else if (membership.role !== role) {
-        await projects.updateMemberRole(projectId, userId, role);
-      }
     },
   };
 }
