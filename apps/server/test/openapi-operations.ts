@@ -1,16 +1,11 @@
 import { expect } from 'vitest';
 import { insertRow } from '../src/db/insert.ts';
+import type { Access } from '../src/http/route.ts';
 import { addMember, insertTaskRow } from './task-fixture.ts';
 import type { TestApp, TestResponse } from './test-app.ts';
 
 /** Who may call an operation, as the router publishes it in the OpenAPI document (x-gantry-access). */
-type OperationAccess =
-  | { kind: 'public' }
-  | { kind: 'user' }
-  | { kind: 'admin' }
-  | { kind: 'self' }
-  | { kind: 'creator' }
-  | { kind: 'project'; permissions: number };
+type OperationAccess = Access;
 
 export interface Operation {
   method: string;
