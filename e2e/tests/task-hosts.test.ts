@@ -88,7 +88,7 @@ describe('the hosts of an ansible task', () => {
       `/api/project/${projectId}/tasks/${rerunTaskId}/output`,
     );
     const recap = log.map((line) => line.output.replace(/\u001b\[[0-9;]*m/g, '')).join('\n');
-    expect(recap).toContain(' --limit=down1 site.yml');
+    expect(recap).toContain(' --limit=down1 ./site.yml');
     expect(recap).toMatch(/down1\s+: ok=0\s+changed=0\s+unreachable=1/);
     expect(recap).not.toMatch(/web1\s+:/);
     await dialog.getByLabel('Hosts by outcome').getByText('1 unreachable').waitFor();
