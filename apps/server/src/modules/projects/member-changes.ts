@@ -14,10 +14,6 @@ export function announceMemberChanges(
       await repository.insertMember(row);
       onChanged(row.project_id);
     },
-    async deleteMember(projectId, userId) {
-      await repository.deleteMember(projectId, userId);
-      onChanged(projectId, userId);
-    },
     async changeMemberKeepingOwner(projectId, userId, role) {
       const outcome = await repository.changeMemberKeepingOwner(projectId, userId, role);
       if (outcome === 'changed' && !role) onChanged(projectId, userId);

@@ -140,17 +140,6 @@ export function createProjectsRepository(db: Db, dialect: Dialect) {
     async insertMember(row: Omit<ProjectUserRow, 'id'>): Promise<void> {
       await db.insertInto('project_user').values(row).execute();
     },
-    async updateMemberRole(projectId: number, userId: number, role: ProjectRoleSlug): Promise<void> {
-      await db
-        .updateTable('project_user')
-        .set({ role })
-        .where('project_id', '=', projectId)
-        .where('user_id', '=', userId)
-        .execute();
-    },
-    async deleteMember(projectId: number, userId: number): Promise<void> {
-      await db.deleteFrom('project_user').where('project_id', '=', projectId).where('user_id', '=', userId).execute();
-    },
     async listMemberIds(projectId: number): Promise<number[]> {
       const rows = await db.selectFrom('project_user').select('user_id').where('project_id', '=', projectId).execute();
       return rows.map((r) => r.user_id);
