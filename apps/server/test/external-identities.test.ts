@@ -105,6 +105,18 @@ describe.each(dialects)('external identities on %s', (dialect) => {
     expect(names).not.toContain('jn');
   });
 
+  it('makes no user whose username holds a control or invisible character, as a local username may not', async () => {
+    for (const username of ['ad\u200bmin', 'eve\u202egnp', 'tab\tbed', 'bell\u0007']) {
+      const who = identity({ subject: `uid=${username},dc=example,dc=org`, username, email: 'odd@example.org' });
+      for (const matchBy of ['login', 'email'] as const)
+        expect(await refusal(who, matchBy)).toBe('sso_invalid_username');
+    }
+    const names = ((await t.request('GET', '/api/users', { as: t.adminCookie })).body as { username: string }[]).map(
+      (user) => user.username,
+    );
+    expect(names.filter((name) => /\p{C}/u.test(name))).toEqual([]);
+  });
+
   it('still never takes over a local account', async () => {
     await t.createUser('ivan');
     expect(

@@ -16,6 +16,7 @@ export const SsoErrorCode = z.enum([
   'sso_email_unverified',
   'sso_local_user_conflict',
   'sso_username_taken',
+  'sso_invalid_username',
 ]);
 export type SsoErrorCode = z.infer<typeof SsoErrorCode>;
 

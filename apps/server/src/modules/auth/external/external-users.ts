@@ -77,6 +77,10 @@ export function createExternalUsers({
       return { ...existing, external_source: identity.source, external_subject: identity.subject };
     }
     if (!identity.email) throw new SsoRefusal('sso_no_email', 'The identity provider did not tell the e-mail address');
+    // The rules of a local username: no control or invisible character (a zero-width space, a bidirectional override).
+    if (/\p{C}/u.test(identity.username)) {
+      throw new SsoRefusal('sso_invalid_username', 'The username holds control or invisible characters');
+    }
     if (!identity.username || (await users.findByLogin(identity.username))) {
       throw new SsoRefusal('sso_username_taken', `The username ${identity.username} is already taken`);
     }
