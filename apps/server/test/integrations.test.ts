@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { registerErrorHandler } from '../src/http/error-handler.ts';
 import { registerWebhookRoutes } from '../src/modules/integrations/webhook.routes.ts';
 import { createProjectFixture, type ProjectFixture } from './task-fixture.ts';
@@ -555,6 +555,29 @@ describe.each(dialects)('integrations on %s', (dialect) => {
         expect(await lastEvents()).toContainEqual(
           expect.stringContaining(`integration ${c.name} auth started nothing: authentication failed`),
         );
+    }
+  });
+
+  it('parses the body of a call only once the caller is let in', async () => {
+    const integration = await createIntegration({
+      name: 'Parsed after authentication',
+      auth_method: 'token',
+      auth_header: 'X-Gitlab-Token',
+      auth_secret_id: secretKeyId,
+    });
+    await addMatcher(integration.id, { name: 'branch', ...jsonBodyMatcher('ref', 'refs/heads/main') });
+    const alias = await addAlias(integration.id);
+    const body = JSON.stringify({ ref: 'refs/heads/main', filler: 'x'.repeat(1000) });
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      const parsesOfBody = () => parse.mock.calls.filter(([text]) => text === body).length;
+      for (const headers of [{}, { 'X-Gitlab-Token': `${HOOK_SECRET}x` }])
+        expect(startedTaskId(await hook(alias, { body, headers }))).toBeUndefined();
+      expect(parsesOfBody()).toBe(0);
+      expect(startedTaskId(await hook(alias, { body, headers: { 'X-Gitlab-Token': HOOK_SECRET } }))).toBeDefined();
+      expect(parsesOfBody()).toBe(1);
+    } finally {
+      parse.mockRestore();
     }
   });
 

@@ -1,24 +1,44 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { BodyDataType, MatchMethod } from '@gantry/contract';
 
-/** One incoming webhook call, read once and shared by every candidate integration. */
+/**
+ * One incoming webhook call, read once and shared by every candidate integration. Authentication
+ * reads only the headers and the raw bytes; the body is decoded and parsed on first use, by the
+ * matchers and extractors of an integration that let the caller in, so a caller that fails
+ * authentication never has its body parsed.
+ */
 export interface WebhookPayload {
-  headers: IncomingHttpHeaders;
-  raw: Buffer;
-  text: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly raw: Buffer;
+  readonly text: string;
   /** The body parsed as JSON; undefined when it is not JSON. */
-  json: unknown;
+  readonly json: unknown;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return text.trim() ? JSON.parse(text) : undefined;
+  } catch {
+    // Not JSON: json matchers and extractors simply find nothing.
+    return undefined;
+  }
 }
 
 export function readPayload(headers: IncomingHttpHeaders, raw: Buffer): WebhookPayload {
-  const text = raw.toString('utf8');
-  let json: unknown = undefined;
-  try {
-    json = text.trim() ? JSON.parse(text) : undefined;
-  } catch {
-    // Not JSON: json matchers and extractors simply find nothing.
-  }
-  return { headers, raw, text, json };
+  let text: string | undefined;
+  let json: { value: unknown } | undefined;
+  return {
+    headers,
+    raw,
+    get text() {
+      text ??= raw.toString('utf8');
+      return text;
+    },
+    get json() {
+      json ??= { value: parseJson(this.text) };
+      return json.value;
+    },
+  };
 }
 
 /** A header value; repeated headers count as their first occurrence. */
