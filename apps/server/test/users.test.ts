@@ -156,6 +156,39 @@ describe.each(dialects)('users on %s', (dialect) => {
     await t.login('alice-x@example.com', alicePassword);
   });
 
+  it("keeps the rule when a username and another user's email change to the same name at the same moment", async () => {
+    const rounds = 6;
+    const pairs: [{ id: number }, { id: number }][] = [];
+    for (let i = 0; i < rounds; i++) pairs.push([await t.createUser(`race-a${i}`), await t.createUser(`race-b${i}`)]);
+    const put = (id: number, body: Record<string, unknown>) =>
+      t.request('PUT', `/api/users/${id}`, { as: t.adminCookie, body: { name: 'Racer', ...body } });
+    const outcomes = await Promise.all(
+      pairs.map(async ([a, b], i) => {
+        const shared = `shared-${i}@example.com`;
+        const responses = await Promise.all([
+          put(a.id, { username: shared, email: `race-a${i}@example.com` }),
+          put(b.id, { username: `race-b${i}`, email: shared }),
+          // A new user taking the same name as their email, at the same time again.
+          t.request('POST', '/api/users', {
+            as: t.adminCookie,
+            body: { username: `new-${i}`, name: 'New', email: shared, password: 'new-Pass-123' },
+          }),
+        ]);
+        return responses.map((response) => response.status);
+      }),
+    );
+    expect(outcomes.flat().every((status) => status === 204 || status === 409 || status === 201)).toBe(true);
+    const users = (await t.request('GET', '/api/users', { as: t.adminCookie })).body as {
+      id: number;
+      username: string;
+      email: string;
+    }[];
+    const clashes = users.filter((user) =>
+      users.some((other) => other.id !== user.id && other.email === user.username),
+    );
+    expect(clashes).toEqual([]);
+  });
+
   it('refuses usernames with white space around them or control or invisible characters in them', async () => {
     const quinn = await t.createUser('quinn-x');
     const refusals: [string, string][] = [

@@ -21,24 +21,33 @@ export function createUserAccounts(users: UsersRepository, onAdminChanged: (user
     async linkExternalIdentity(id: number, source: string, subject: string): Promise<void> {
       await users.update(id, { external_source: source, external_subject: subject });
     },
-    /** A user an identity provider vouches for: no password, never an admin until a group mapping says so. */
+    /**
+     * A user an identity provider vouches for: no password, never an admin until a group mapping says so.
+     * Undefined when its username or email is already someone's username or email (checked under the
+     * lock every write of sign-in names takes).
+     */
     async createExternal(
       identity: { username: string; name: string; email: string; source: string; subject: string },
       created: string,
-    ): Promise<UserRow> {
-      const id = await users.insert({
-        created,
-        username: identity.username,
-        name: identity.name,
-        email: identity.email,
-        password_hash: null,
-        admin: 0,
-        external: 1,
-        external_source: identity.source,
-        external_subject: identity.subject,
-        alert: 0,
-        pro: 0,
+    ): Promise<UserRow | undefined> {
+      const id = await users.withLoginsLocked(async (logins) => {
+        if ((await logins.findByLogin(identity.username)) ?? (await logins.findByLogin(identity.email)))
+          return undefined;
+        return logins.insert({
+          created,
+          username: identity.username,
+          name: identity.name,
+          email: identity.email,
+          password_hash: null,
+          admin: 0,
+          external: 1,
+          external_source: identity.source,
+          external_subject: identity.subject,
+          alert: 0,
+          pro: 0,
+        });
       });
+      if (id === undefined) return undefined;
       const user = await users.findById(id);
       if (!user) throw new Error(`External user ${id} vanished after insert`);
       return user;

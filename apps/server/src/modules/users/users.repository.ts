@@ -4,16 +4,12 @@ import type { NewUserRow, UserRow, UserRowUpdate } from './users.table.ts';
 import { retryOnConflict } from '../../db/errors.ts';
 import { insertRow } from '../../db/insert.ts';
 import { lockForUpdate } from '../../db/row-lock.ts';
+import { withNamedLock } from '../../db/named-lock.ts';
 import { hasColumnsToSet } from '../../db/row-changes.ts';
 
-export function createUsersRepository(db: Db, dialect: Dialect) {
+/** What reads and writes sign-in names: on the database, or inside a transaction holding the logins lock. */
+function createLoginStore(db: Db, dialect: Dialect) {
   return {
-    list(): Promise<UserRow[]> {
-      return db.selectFrom('users').selectAll().orderBy('name').orderBy('id').execute();
-    },
-    findById(id: number): Promise<UserRow | undefined> {
-      return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-    },
     /** Looks a user up by username or email, both stored lower-cased. */
     findByLogin(login: string): Promise<UserRow | undefined> {
       const key = login.toLowerCase();
@@ -33,6 +29,34 @@ export function createUsersRepository(db: Db, dialect: Dialect) {
       if (exceptId !== undefined) query = query.where('id', '<>', exceptId);
       return (await query.executeTakeFirst()) !== undefined;
     },
+    insert(row: NewUserRow): Promise<number> {
+      return insertRow(db, dialect, 'users', row);
+    },
+    async update(id: number, changes: UserRowUpdate): Promise<void> {
+      if (!hasColumnsToSet(changes)) return;
+      await db.updateTable('users').set(changes).where('id', '=', id).execute();
+    },
+  };
+}
+
+export type LoginStore = ReturnType<typeof createLoginStore>;
+
+/** Taken by every write of a username or an email, so what a check read of other users holds until the write. */
+const LOGINS_LOCK = 'gantry:user-logins';
+
+export function createUsersRepository(db: Db, dialect: Dialect) {
+  return {
+    ...createLoginStore(db, dialect),
+    /** Runs `work` in a transaction that no other write of sign-in names runs beside. */
+    withLoginsLocked<T>(work: (logins: LoginStore) => Promise<T>): Promise<T> {
+      return withNamedLock(db, dialect, LOGINS_LOCK, (trx) => work(createLoginStore(trx, dialect)));
+    },
+    list(): Promise<UserRow[]> {
+      return db.selectFrom('users').selectAll().orderBy('name').orderBy('id').execute();
+    },
+    findById(id: number): Promise<UserRow | undefined> {
+      return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    },
     /** The external user an identity provider's subject belongs to. */
     findByExternalIdentity(source: string, subject: string): Promise<UserRow | undefined> {
       const identity = { external_source: source, external_subject: subject };
@@ -48,13 +72,6 @@ export function createUsersRepository(db: Db, dialect: Dialect) {
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .executeTakeFirstOrThrow();
       return Number(row.n);
-    },
-    insert(row: NewUserRow): Promise<number> {
-      return insertRow(db, dialect, 'users', row);
-    },
-    async update(id: number, changes: UserRowUpdate): Promise<void> {
-      if (!hasColumnsToSet(changes)) return;
-      await db.updateTable('users').set(changes).where('id', '=', id).execute();
     },
     /**
      * Deletes the user unless they are the only owner of a project, which would be left without one: then

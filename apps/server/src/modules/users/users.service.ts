@@ -6,7 +6,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import type { EventsService } from '../events/events.service.ts';
-import type { UsersRepository } from './users.repository.ts';
+import type { LoginStore, UsersRepository } from './users.repository.ts';
 import type { UserRow } from './users.table.ts';
 import type { CreateUserBody as CreateUserSchema, UpdateUserBody as UpdateUserSchema } from '@gantry/contract';
 import { columnsOf, flagsOf } from '../../db/row-fields.ts';
@@ -78,12 +78,13 @@ export function createUsersService({
    * what changes is checked, so a pair made before this rule still lets its users save their accounts.
    */
   async function assertLoginsOwnedBy(
+    logins: LoginStore,
     id: number | undefined,
     changed: { username?: string | undefined; email?: string | undefined },
   ): Promise<void> {
-    if (changed.username !== undefined && (await users.isLoginOfAnother('email', changed.username, id)))
+    if (changed.username !== undefined && (await logins.isLoginOfAnother('email', changed.username, id)))
       throw conflict(USERNAME_IS_ANOTHER_EMAIL);
-    if (changed.email !== undefined && (await users.isLoginOfAnother('username', changed.email, id)))
+    if (changed.email !== undefined && (await logins.isLoginOfAnother('username', changed.email, id)))
       throw conflict(EMAIL_IS_ANOTHER_USERNAME);
   }
 
@@ -111,7 +112,6 @@ export function createUsersService({
     /** Creates a user; `actor` undefined means the operator's command line, which may do anything. */
     async create(actor: UserRow | undefined, body: CreateUserInput): Promise<User> {
       if (actor && actor.admin !== 1) throw forbidden('Only administrators can create users');
-      await assertLoginsOwnedBy(undefined, { username: body.username, email: body.email });
       const external = body.external === true;
       const row = {
         created: toTimestamp(clock.now()),
@@ -127,7 +127,11 @@ export function createUsersService({
         alert: body.alert ? 1 : 0,
         pro: 0,
       };
-      const id = await writeUnique(() => users.insert(row));
+      // The check and the write under one lock: a name another write takes meanwhile is seen.
+      const id = await users.withLoginsLocked(async (logins) => {
+        await assertLoginsOwnedBy(logins, undefined, { username: row.username, email: row.email });
+        return writeUnique(() => logins.insert(row));
+      });
       await events.record({
         userId: actor?.id ?? null,
         objectType: 'user',
@@ -155,10 +159,6 @@ export function createUsersService({
       const changingPassword = Boolean(body.password) && current.external === 0;
       if (changingPassword || body.email !== current.email)
         await assertCurrentPassword(actor, current, body.current_password);
-      await assertLoginsOwnedBy(id, {
-        ...(body.username !== current.username ? { username: body.username } : {}),
-        ...(body.email !== current.email ? { email: body.email } : {}),
-      });
       const changes = {
         name: body.name,
         username: body.username,
@@ -167,7 +167,13 @@ export function createUsersService({
         admin: admin ? 1 : 0,
         ...(changingPassword && body.password ? { password_hash: await hashPassword(body.password) } : {}),
       };
-      await writeUnique(() => users.update(id, changes));
+      await users.withLoginsLocked(async (logins) => {
+        await assertLoginsOwnedBy(logins, id, {
+          ...(body.username !== current.username ? { username: body.username } : {}),
+          ...(body.email !== current.email ? { email: body.email } : {}),
+        });
+        await writeUnique(() => logins.update(id, changes));
+      });
       if (changes.admin !== current.admin) onAdminChanged(id, changes.admin === 1);
       if (changes.password_hash) await onPasswordChanged(id, actor?.id === id ? sessionToken : undefined);
       await events.record({

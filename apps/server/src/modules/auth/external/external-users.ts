@@ -84,7 +84,7 @@ export function createExternalUsers({
     if (!identity.username || (await users.findByLogin(identity.username))) {
       throw new SsoRefusal('sso_username_taken', `The username ${identity.username} is already taken`);
     }
-    return users.createExternal(
+    const created = await users.createExternal(
       {
         username: identity.username,
         name: identity.name || identity.username,
@@ -94,6 +94,9 @@ export function createExternalUsers({
       },
       toTimestamp(clock.now()),
     );
+    // Another sign-in or an administrator took the name or the address since the look-up above.
+    if (!created) throw new SsoRefusal('sso_username_taken', `The username ${identity.username} is already taken`);
+    return created;
   }
 
   return {
