@@ -571,7 +571,7 @@ describe.each(dialects)('integrations on %s', (dialect) => {
     const parse = vi.spyOn(JSON, 'parse');
     try {
       const parsesOfBody = () => parse.mock.calls.filter(([text]) => text === body).length;
-      for (const headers of [{}, { 'X-Gitlab-Token': `${HOOK_SECRET}x` }])
+      for (const headers of [{}, { 'X-Gitlab-Token': `${HOOK_SECRET}x` }] as Record<string, string>[])
         expect(startedTaskId(await hook(alias, { body, headers }))).toBeUndefined();
       expect(parsesOfBody()).toBe(0);
       expect(startedTaskId(await hook(alias, { body, headers: { 'X-Gitlab-Token': HOOK_SECRET } }))).toBeDefined();
