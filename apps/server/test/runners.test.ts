@@ -236,6 +236,19 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
     p = await createProjectFixture(t, { 'hello.sh': 'echo hello\n' });
   });
 
+  /** A new runner of the project and the protocol it speaks, polled once so the server counts it alive. */
+  async function connectRunner(body: Record<string, unknown> = {}) {
+    const runner = await createRunner(t, `${p.base}/runners`, body);
+    const client = protocol(t, runner.token);
+    await client.poll();
+    return { runner, client };
+  }
+
+  /** Deletes the runners a test made, so that no later task goes to them. */
+  async function deleteRunners(...runners: CreatedRunner[]) {
+    for (const runner of runners) await t.request('DELETE', `${p.base}/runners/${runner.id}`, { as: t.adminCookie });
+  }
+
   it('answers a runner without a valid token as the reference does', async () => {
     expect(await t.request('GET', '/api/internal/runners')).toMatchObject({
       status: 401,
@@ -294,7 +307,7 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
     // Nothing of the refused reports reached the task.
     expect(await p.waitForStatus(taskId, ['starting'])).toMatchObject({ runner_id: runner.id });
     expect(await p.output(taskId)).toEqual([]);
-    await t.request('DELETE', `${p.base}/runners/${runner.id}`, { as: t.adminCookie });
+    await deleteRunners(runner);
   });
 
   it('registers runners only with the configured registration token, and unregisters them', async () => {
@@ -383,7 +396,7 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
     expect((await r.report([{ ID: taskId, LogOffset: 6, LogRecords: records(6, 1) }])).body).toMatchObject({
       terminated_jobs: [taskId],
     });
-    await t.request('DELETE', `${p.base}/runners/${runner.id}`, { as: t.adminCookie });
+    await deleteRunners(runner);
   });
 
   it('stores what a task printed, relayed by its runner, even a NUL or half of a surrogate pair, as a line run here would be', async () => {
@@ -412,26 +425,23 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
       '\ufffd rest',
       'whole 🚀',
     ]);
-    await t.request('DELETE', `${p.base}/runners/${runner.id}`, { as: t.adminCookie });
+    await deleteRunners(runner);
   });
 
   it("runs tasks of projects without runners in the server, and never gives a runner another project's task", async () => {
     const other = await createProjectFixture(t, { 'hello.sh': 'echo local run\n' });
-    const runner = await createRunner(t, `${p.base}/runners`);
-    await protocol(t, runner.token).poll();
+    const { runner, client } = await connectRunner();
     const taskId = await other.runTask(await other.createTemplate({ playbook: 'hello.sh' }));
     expect(await other.waitForStatus(taskId, ['success'])).toMatchObject({ runner_id: null });
     expect(await other.output(taskId)).toContain('local run');
-    expect(((await protocol(t, runner.token).poll()).body as { new_jobs: unknown[] }).new_jobs).toEqual([]);
-    await t.request('DELETE', `${p.base}/runners/${runner.id}`, { as: t.adminCookie });
+    expect(((await client.poll()).body as { new_jobs: unknown[] }).new_jobs).toEqual([]);
+    await deleteRunners(runner);
   });
 
   it('gives no task to an inactive or silent runner, and stops a running remote task through the runner', async () => {
     // The project has an active runner that never connected: its tasks wait for a runner instead of running here.
     const absent = await createRunner(t, `${p.base}/runners`);
-    const runner = await createRunner(t, `${p.base}/runners`, { active: false });
-    const r = protocol(t, runner.token);
-    await r.poll();
+    const { runner, client: r } = await connectRunner({ active: false });
     const templateId = await p.createTemplate({ playbook: 'hello.sh' });
     const taskId = await p.runTask(templateId);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -455,8 +465,7 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
     expect((await p.waitForStatus(taskId, ['stopping'])).status).toBe('stopping');
     await r.report([{ ID: taskId, Status: 'stopped', LogOffset: 1, LogRecords: [] }]);
     expect((await p.waitForStatus(taskId, ['stopped'])).end).not.toBeNull();
-    await t.request('DELETE', `${p.base}/runners/${runner.id}`, { as: t.adminCookie });
-    await t.request('DELETE', `${p.base}/runners/${absent.id}`, { as: t.adminCookie });
+    await deleteRunners(runner, absent);
   });
 
   /** A task on a new runner that reported its plan and now waits for confirmation. */
@@ -485,7 +494,7 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
     expect((await t.request('GET', `${p.base}/tasks/${taskId}`, { as: t.adminCookie })).body).toMatchObject({
       plan_recap: RUNNER_PLAN.recap,
     });
-    await t.request('DELETE', `${p.base}/runners/${runner.id}`, { as: t.adminCookie });
+    await deleteRunners(runner);
   });
 
   it('passes a plan confirmation to the runner through the task status', async () => {
@@ -498,7 +507,7 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
     await p.waitForStatus(taskId, ['running']);
     await r.report([{ ID: taskId, Status: 'success', LogOffset: 1, LogRecords: records(1, 1) }]);
     await p.waitForStatus(taskId, ['success']);
-    await t.request('DELETE', `${p.base}/runners/${runner.id}`, { as: t.adminCookie });
+    await deleteRunners(runner);
   });
 
   it("closes a runner task whose plan is rejected as rejected, and drops it from the runner's jobs", async () => {
@@ -512,13 +521,11 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
       terminated_jobs: [taskId],
     });
     expect((await p.waitForStatus(taskId, ['rejected'])).status).toBe('rejected');
-    await t.request('DELETE', `${p.base}/runners/${runner.id}`, { as: t.adminCookie });
+    await deleteRunners(runner);
   });
 
   it('fails the started task of a silent runner and hands its unstarted task to another runner', async () => {
-    const silent = await createRunner(t, `${p.base}/runners`, { max_parallel_tasks: 2 });
-    const s = protocol(t, silent.token);
-    await s.poll();
+    const { runner: silent, client: s } = await connectRunner({ max_parallel_tasks: 2 });
     const templateId = await p.createTemplate({ playbook: 'hello.sh', allow_parallel_tasks: true });
     const started = await p.runTask(templateId);
     const unstarted = await p.runTask(templateId);
@@ -548,14 +555,11 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
     });
     await h.report([{ ID: unstarted, Status: 'success', LogOffset: 0, LogRecords: [] }]);
     await p.waitForStatus(unstarted, ['success']);
-    for (const id of [silent.id, healthy.id])
-      await t.request('DELETE', `${p.base}/runners/${id}`, { as: t.adminCookie });
+    await deleteRunners(silent, healthy);
   });
 
   it('fails, never hands around, a task a runner was sent before it fell silent: it may have run there', async () => {
-    const silent = await createRunner(t, `${p.base}/runners`);
-    const s = protocol(t, silent.token);
-    await s.poll();
+    const { runner: silent, client: s } = await connectRunner();
     const taskId = await p.runTask(await p.createTemplate({ playbook: 'hello.sh' }));
     // The runner got the job (and would start it at once), then lost the server before its first report.
     expect((await s.nextJob()).id).toBe(taskId);
@@ -569,19 +573,14 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
       'Task failed.',
     ]);
     expect(((await protocol(t, healthy.token).poll()).body as { new_jobs: unknown[] }).new_jobs).toEqual([]);
-    for (const id of [silent.id, healthy.id])
-      await t.request('DELETE', `${p.base}/runners/${id}`, { as: t.adminCookie });
+    await deleteRunners(silent, healthy);
   });
 
   it('sends a deactivated runner none of the tasks placed on it before, and queues them again', async () => {
-    const first = await createRunner(t, `${p.base}/runners`);
-    const f = protocol(t, first.token);
-    await f.poll();
+    const { runner: first, client: f } = await connectRunner();
     const taskId = await p.runTask(await p.createTemplate({ playbook: 'hello.sh' }));
     expect(await p.waitForStatus(taskId, ['starting'])).toMatchObject({ runner_id: first.id });
-    const second = await createRunner(t, `${p.base}/runners`);
-    const n = protocol(t, second.token);
-    await n.poll();
+    const { runner: second, client: n } = await connectRunner();
     const deactivate = { as: t.adminCookie, body: { active: false } };
     expect((await t.request('POST', `${p.base}/runners/${first.id}/active`, deactivate)).status).toBe(204);
     expect(((await f.poll()).body as { new_jobs: unknown[] }).new_jobs).toEqual([]);
@@ -591,7 +590,7 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
     expect((await n.nextJob()).id).toBe(taskId);
     await n.report([{ ID: taskId, Status: 'success', LogOffset: 0, LogRecords: [] }]);
     await p.waitForStatus(taskId, ['success']);
-    for (const id of [first.id, second.id]) await t.request('DELETE', `${p.base}/runners/${id}`, { as: t.adminCookie });
+    await deleteRunners(first, second);
   });
 
   it('writes a runner name holding line breaks and control characters into the start line as one line', async () => {
@@ -608,7 +607,7 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
     expect(output[0]).toMatch(
       /^Task \d+ \(.+\) started by .+ on runner ctl \[31mred FAKE: Task finished successfully\. \.$/,
     );
-    await t.request('DELETE', `${p.base}/runners/${runner.id}`, { as: t.adminCookie });
+    await deleteRunners(runner);
   });
 
   it('keeps the task of a runner whose process start header is longer than the server stores', async () => {
@@ -623,7 +622,7 @@ describe.each(dialects)('runner protocol on %s', (dialect) => {
     ]);
     await r.report([{ ID: taskId, Status: 'success', LogOffset: 0, LogRecords: [] }]);
     expect((await p.waitForStatus(taskId, ['success', 'error'])).status).toBe('success');
-    await t.request('DELETE', `${p.base}/runners/${runner.id}`, { as: t.adminCookie });
+    await deleteRunners(runner);
   });
 
   it('fails the started tasks of a runner that restarted, and of a runner that was deleted', async () => {

@@ -207,16 +207,7 @@ describe.each(dialects)('Semaphore clients against Gantry (%s)', (dialect) => {
   it("sends the fields Semaphore's clients read: keys' override_secret, variable groups' password and secrets in the list, events' integration_id", async () => {
     const key = (await t.request('GET', `/api/project/${p.projectId}/keys/${p.noneKeyId}`, { as: t.adminCookie })).body;
     expect(key).toMatchObject({ override_secret: false });
-    const group = await t.request('POST', `/api/project/${p.projectId}/environment`, {
-      as: t.adminCookie,
-      body: {
-        name: 'With secret',
-        json: '{}',
-        env: '{}',
-        secrets: [{ operation: 'create', type: 'var', name: 'token', secret: 'compat-Secret-42' }],
-      },
-    });
-    expect(group.status).toBe(201);
+    await p.createVariableGroup('With secret', [{ type: 'var', name: 'token', secret: 'compat-Secret-42' }]);
     t.secrets.add('compat-Secret-42');
     const listed = (await t.request('GET', `/api/project/${p.projectId}/environment`, { as: t.adminCookie }))
       .body as Record<string, unknown>[];

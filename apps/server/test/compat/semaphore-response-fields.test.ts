@@ -49,12 +49,7 @@ describe.each(dialects)("responses carry every field of Semaphore's API document
       inventory: 'localhost',
       ssh_key_id: p.noneKeyId,
     });
-    const group = await post(`${base}/environment`, {
-      name: 'Vars',
-      json: '{}',
-      env: '{}',
-      secrets: [{ operation: 'create', type: 'var', name: 'token', secret: 'fields-Secret-2' }],
-    });
+    const groupId = await p.createVariableGroup('Vars', [{ type: 'var', name: 'token', secret: 'fields-Secret-2' }]);
     t.secrets.add('fields-Secret-2');
     const templateId = await p.createTemplate({
       name: 'Deploy',
@@ -92,7 +87,7 @@ describe.each(dialects)("responses carry every field of Semaphore's API document
     await post(`${base}/users`, { user_id: user.id, role: 'task_runner' });
 
     const template = (await get(`${base}/templates/${templateId}`)) as Json;
-    const environment = (await get(`${base}/environment/${String(group.id)}`)) as Json;
+    const environment = (await get(`${base}/environment/${groupId}`)) as Json;
     collect('User', await get(`/api/users/${user.id}`), ...((await get('/api/users')) as unknown[]));
     collect('CurrentUser', await get('/api/user'));
     collect('Project', await get(base), ...((await get('/api/projects')) as unknown[]));
