@@ -230,27 +230,44 @@ function aliasEndpoints<TParams extends z.ZodType, TAliasParams extends z.ZodTyp
 const aliases = aliasEndpoints(`${one}/aliases`, IntegrationParams, AliasParams);
 const projectAliases = aliasEndpoints(`${base}/aliases`, ProjectParams, ProjectAliasParams);
 
+/**
+ * One kind of an integration's rules (`kind`: its extracted values or its matchers): each kind's endpoints below
+ * the integration, sorted by name, with the integration an item belongs to as its refs.
+ */
+function ruleEndpoints<K extends string, TBody extends z.ZodType, TItem extends z.ZodType>({
+  kind,
+  ...spec
+}: {
+  kind: 'values' | 'matchers';
+  id: K;
+  body: TBody;
+  item: TItem;
+  createStatus?: number;
+}) {
+  return resourceEndpoints({
+    path: `${one}/${kind}`,
+    params: IntegrationParams,
+    query: SortQuery,
+    refs: IntegrationChildRefs,
+    ...spec,
+  });
+}
+
 /** An integration's extracted values; integrationsApi also names each of them (listValues, ...). */
-export const integrationValuesApi = resourceEndpoints({
-  path: `${one}/values`,
-  params: IntegrationParams,
+export const integrationValuesApi = ruleEndpoints({
+  kind: 'values',
   id: 'valueId',
-  query: SortQuery,
   body: IntegrationExtractValueBody,
   item: IntegrationExtractValue,
-  refs: IntegrationChildRefs,
 });
 /** An integration's matchers; integrationsApi also names each of them (listMatchers, ...). */
-export const integrationMatchersApi = resourceEndpoints({
-  path: `${one}/matchers`,
-  params: IntegrationParams,
+export const integrationMatchersApi = ruleEndpoints({
+  kind: 'matchers',
   id: 'matcherId',
-  query: SortQuery,
   body: IntegrationMatcherBody,
   item: IntegrationMatcher,
   // Semaphore answers 200 (not 201) when a matcher is created; kept for wire compatibility.
   createStatus: 200,
-  refs: IntegrationChildRefs,
 });
 
 export const integrationsApi = {

@@ -1,4 +1,11 @@
-import type { ApprovalGate, BackupApproval, ProjectBackup, ProjectRoleSlug, WorkflowFile } from '@gantry/contract';
+import type {
+  ApprovalGate,
+  BackupApproval,
+  BodyDataType,
+  ProjectBackup,
+  ProjectRoleSlug,
+  WorkflowFile,
+} from '@gantry/contract';
 import { WorkflowDefinition, validateWorkflowGraph } from '@gantry/contract';
 import { generateAlias } from '../../http/public-credentials.ts';
 import type { ProjectRow } from '../projects/projects.table.ts';
@@ -191,6 +198,18 @@ export async function writeBackup(
       created,
     });
   };
+  /** What both kinds of an integration's rule store alike: a header has no body data type. */
+  const ruleOf = (
+    integrationId: number,
+    source: 'body' | 'header',
+    rule: { name: string; body_data_type: BodyDataType | ''; key: string },
+  ) => ({
+    project_id: projectId,
+    integration_id: integrationId,
+    name: rule.name,
+    body_data_type: source === 'header' ? ('' as const) : rule.body_data_type,
+    key: rule.key,
+  });
   for (const integration of backup.integrations) {
     const id = await stores.integrations.insert({
       project_id: projectId,
@@ -207,30 +226,15 @@ export async function writeBackup(
       created,
     });
     for (const alias of integration.aliases) await insertAlias(id, alias);
-    for (const m of integration.matchers) {
-      await stores.integrations.matchers.insert({
-        project_id: projectId,
-        integration_id: id,
-        name: m.name,
-        match_type: m.match_type,
-        method: m.method,
-        body_data_type: m.match_type === 'header' ? '' : m.body_data_type,
-        key: m.key,
-        value: m.value,
-      });
-    }
-    for (const v of integration.extract_values) {
+    for (const { match_type, method, value, ...rule } of integration.matchers)
+      await stores.integrations.matchers.insert({ ...ruleOf(id, match_type, rule), match_type, method, value });
+    for (const { value_source, variable, variable_type, ...rule } of integration.extract_values)
       await stores.integrations.values.insert({
-        project_id: projectId,
-        integration_id: id,
-        name: v.name,
-        value_source: v.value_source,
-        body_data_type: v.value_source === 'header' ? '' : v.body_data_type,
-        key: v.key,
-        variable: v.variable,
-        variable_type: v.variable_type,
+        ...ruleOf(id, value_source, rule),
+        value_source,
+        variable,
+        variable_type,
       });
-    }
   }
   for (const alias of backup.integration_aliases) await insertAlias(null, alias);
 

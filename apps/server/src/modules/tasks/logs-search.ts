@@ -178,7 +178,7 @@ export function createLogsSearch({ index, bounds }: LogsSearchDeps) {
         tasks.push({
           task_id: Number(task.id),
           template_id: task.template_id,
-          template_name: task.template_name,
+          template_name: task.tpl_alias,
           status: task.status,
           user_id: task.user_id,
           user_name: task.user_name,

@@ -10,6 +10,7 @@ import {
   type IndexedLine,
 } from '../../db/log-search-index.ts';
 import { listLineText } from './task-output.repository.ts';
+import { selectTasksWithTemplates, type TaskListRow } from './tasks.repository.ts';
 
 /** A task whose log is not all in the search index yet. */
 export interface UnindexedTask {
@@ -175,25 +176,10 @@ export function createTaskLogIndexRepository(db: Db, dialect: Dialect) {
       return rows.map((row) => Number(row.seq));
     },
 
-    listTasks(projectId: number, ids: number[]) {
+    /** The project's tasks of these ids, with their templates' and users' names. */
+    listTasks(projectId: number, ids: number[]): Promise<TaskListRow[]> {
       if (ids.length === 0) return Promise.resolve([]);
-      return db
-        .selectFrom('task')
-        .innerJoin('template', 'template.id', 'task.template_id')
-        .leftJoin('users', 'users.id', 'task.user_id')
-        .select([
-          'task.id',
-          'task.template_id',
-          'template.name as template_name',
-          'task.status',
-          'task.user_id',
-          'users.name as user_name',
-          'task.created',
-          'task.end',
-        ])
-        .where('task.project_id', '=', projectId)
-        .where('task.id', 'in', ids)
-        .execute();
+      return selectTasksWithTemplates(db, projectId, ids).execute();
     },
 
     /** The task's lines with the given seqs (a project's task: the caller found it in the project). */

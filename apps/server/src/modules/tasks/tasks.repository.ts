@@ -67,23 +67,29 @@ export async function deleteCountedTasks(
   );
 }
 
+/** Tasks with their template's name, playbook, type and app and their user's name: the rows of a TaskListRow. */
+function selectWithTemplate(db: Db) {
+  return db
+    .selectFrom('task')
+    .innerJoin('template', 'template.id', 'task.template_id')
+    .leftJoin('users', 'users.id', 'task.user_id')
+    .selectAll('task')
+    .select([
+      'template.name as tpl_alias',
+      'template.playbook as tpl_playbook',
+      'template.type as tpl_type',
+      'template.app as tpl_app',
+      'users.name as user_name',
+    ]);
+}
+
+/** The project's tasks of these ids, with their templates (no order). */
+export function selectTasksWithTemplates(db: Db, projectId: number, ids: readonly number[]) {
+  return selectWithTemplate(db).where('task.project_id', '=', projectId).where('task.id', 'in', ids);
+}
+
 export function createTasksRepository(db: Db, dialect: Dialect) {
   const taskRows = projectRows(db, dialect, 'task');
-
-  function selectWithTemplate() {
-    return db
-      .selectFrom('task')
-      .innerJoin('template', 'template.id', 'task.template_id')
-      .leftJoin('users', 'users.id', 'task.user_id')
-      .selectAll('task')
-      .select([
-        'template.name as tpl_alias',
-        'template.playbook as tpl_playbook',
-        'template.type as tpl_type',
-        'template.app as tpl_app',
-        'users.name as user_name',
-      ]);
-  }
 
   /**
    * A page of tasks with their templates: the ids first, by the index alone, then their rows. Asked
@@ -95,11 +101,7 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
   ): Promise<TaskListRow[]> {
     const ids = (await page.execute()).map((row) => Number(row.id));
     if (ids.length === 0) return [];
-    return selectWithTemplate()
-      .where('task.project_id', '=', projectId)
-      .where('task.id', 'in', ids)
-      .orderBy('task.id', 'desc')
-      .execute();
+    return selectTasksWithTemplates(db, projectId, ids).orderBy('task.id', 'desc').execute();
   }
 
   return {
@@ -107,7 +109,10 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
       return insertRow(db, dialect, 'task', row);
     },
     find(projectId: number, id: number): Promise<TaskListRow | undefined> {
-      return selectWithTemplate().where('task.project_id', '=', projectId).where('task.id', '=', id).executeTakeFirst();
+      return selectWithTemplate(db)
+        .where('task.project_id', '=', projectId)
+        .where('task.id', '=', id)
+        .executeTakeFirst();
     },
     /** The task a request with this key made in the project, if one did (see task-request-key.ts). */
     async findByRequestKey(projectId: number, requestKey: string): Promise<TaskRow | undefined> {
@@ -159,7 +164,7 @@ export function createTasksRepository(db: Db, dialect: Dialect) {
         .where('template.id', 'in', templateIds);
       const ids = (await newest.execute()).flatMap((row) => (row.id === null ? [] : [Number(row.id)]));
       if (ids.length === 0) return [];
-      return selectWithTemplate().where('task.project_id', '=', projectId).where('task.id', 'in', ids).execute();
+      return selectTasksWithTemplates(db, projectId, ids).execute();
     },
     findLastOfTemplate(templateId: number): Promise<TaskRow | undefined> {
       return db
