@@ -250,6 +250,11 @@ export function createServices({
     terraform: terraformRepository,
     keys,
     clock,
+    throttle: createLoginThrottle({
+      ...throttleLimits,
+      describeRefusal: (seconds) => `Too many wrong backend credentials. Try again in ${seconds} seconds.`,
+    }),
+    taskPasswordKey: secrets.deriveKey('terraform task backend'),
     internalUrl: config.web_host || localServerUrl(config.host, config.port),
   });
   const workspaces = createWorkspacesService({

@@ -274,6 +274,45 @@ describe.each(dialects)('terraform workspaces and the HTTP state backend on %s',
     expect((await backend('GET', alias)).status).toBe(404);
   });
 
+  it('answers names no alias can have with 404 and lock IDs the store cannot keep with 400, never a 500', async () => {
+    const workspace = await createWorkspace(`odd-${dialect}`);
+    const alias = await createAlias(workspace);
+    for (const name of ['%00', 'abc%00def', `${alias}%20`, `${alias}.`, 'a'.repeat(65)])
+      for (const method of ['GET', 'POST', 'LOCK', 'UNLOCK', 'DELETE']) {
+        const response = await t.request(method, `/api/terraform/${name}`, {
+          headers: { authorization: basic(BACKEND_LOGIN, BACKEND_PASSWORD) },
+        });
+        expect(response.status, `${method} ${name}`).toBe(404);
+        expect(response.body, `${method} ${name}`).toMatchObject({ error: 'Alias not found' });
+      }
+    // JSON escapes: the body itself holds no NUL, only the ID it decodes to.
+    for (const id of [String.raw`\u0000x`, String.raw`\ud800`, String.raw`a\udc00b`]) {
+      const body = `{"ID":"${id}","Who":"x"}`;
+      for (const method of ['LOCK', 'UNLOCK']) {
+        const response = await backend(method, alias, { body });
+        expect(response.status, `${method} ${id}`).toBe(400);
+        expect((response.body as { error: string }).error, `${method} ${id}`).toMatch(/^The lock ID must/);
+      }
+    }
+    expect((await backend('LOCK', alias, { body: lockInfo('ok') })).status).toBe(200);
+    expect((await backend('UNLOCK', alias, { body: lockInfo('ok') })).status).toBe(200);
+  });
+
+  it("refuses an address that keeps guessing an alias's password, as it refuses failed sign-ins", async () => {
+    const workspace = await createWorkspace(`guessed-${dialect}`);
+    const alias = await createAlias(workspace);
+    const guess = (password: string) => backend('GET', alias, { auth: basic(BACKEND_LOGIN, password) });
+    // Right credentials do not count: the store's own calls never lock their address out.
+    for (let i = 0; i < 12; i++) expect((await guess(BACKEND_PASSWORD)).status).toBe(404);
+    for (let i = 0; i < 10; i++) expect((await guess(`guess-${i}`)).status).toBe(401);
+    const refused = await guess('guess-10');
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await guess(BACKEND_PASSWORD)).status).toBe(429);
+    // Another alias of the workspace is counted on its own.
+    expect((await backend('GET', await createAlias(workspace))).status).toBe(404);
+  });
+
   it("opens nothing through an alias whose key has no secret yet (a restored project's keys come back empty)", async () => {
     const restored = await t.request('POST', '/api/projects/restore', {
       as: t.adminCookie,
@@ -526,11 +565,23 @@ describe.skipIf(!terraformBinary)(`${terraformBinary ?? 'terraform'} against the
     expect((await latestState(workspaceId)).outputs.name?.value).toBe('first');
     expect((await probeLock(aliasName)).status).toBe(200);
 
-    // Backend credentials of a task work only while the task runs.
+    // Backend credentials of a task work only while the task runs. Asked again (a runner is handed its
+    // job until it starts it), the task gets the same alias and password, not one more.
     const late = await t.runtime.services.terraformBackend.issueTaskBackend(
       { id: taskId, project_id: p.projectId },
       workspaceId,
     );
+    const again = await t.runtime.services.terraformBackend.issueTaskBackend(
+      { id: taskId, project_id: p.projectId },
+      workspaceId,
+    );
+    expect(again).toEqual(late);
+    const taskAliases = await t.runtime.connection.db
+      .selectFrom('terraform_alias')
+      .select('alias')
+      .where('task_id', '=', taskId)
+      .execute();
+    expect(taskAliases).toHaveLength(1);
     t.secrets.add(late.password);
     const lateAlias = late.env.TF_HTTP_ADDRESS?.split('/').pop() ?? '';
     const lateAuth = { authorization: basic(late.env.TF_HTTP_USERNAME ?? '', late.password) };

@@ -44,7 +44,11 @@ export async function registerTerraformBackend(
       const alias = (request.params as { alias?: unknown }).alias;
       targets.set(
         request,
-        await terraformBackend.authenticate(typeof alias === 'string' ? alias : '', request.headers.authorization),
+        await terraformBackend.authenticate(
+          typeof alias === 'string' ? alias : '',
+          request.headers.authorization,
+          request.ip,
+        ),
       );
       return payload;
     });
@@ -62,7 +66,8 @@ export async function registerTerraformBackend(
           const { alias } = request.params as z.output<typeof Params>;
           const { ID } = request.query as z.output<typeof Query>;
           const target =
-            targets.get(request) ?? (await terraformBackend.authenticate(alias, request.headers.authorization));
+            targets.get(request) ??
+            (await terraformBackend.authenticate(alias, request.headers.authorization, request.ip));
           const body = typeof request.body === 'string' ? request.body : '';
           const result = await operation(terraformBackend, target, body, ID);
           reply.code(result.status).header('cache-control', 'no-store');

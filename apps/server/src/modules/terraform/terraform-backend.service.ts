@@ -1,9 +1,12 @@
+import { createHmac } from 'node:crypto';
 import { ErrorCode, isTaskActive, parseJsonObject } from '@gantry/contract';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
+import { describeUnstorableText } from '../../db/storable-text.ts';
 import { AppError, badRequest, notFound, unauthorized } from '../../errors.ts';
 import { generateAlias, readBasicCredentials } from '../../http/public-credentials.ts';
 import { hashSecret, isSameSecret } from '../../secrets/secret-hash.ts';
+import type { LoginThrottle } from '../auth/login-throttle.ts';
 import type { KeysService } from '../keys/keys.service.ts';
 import type { TerraformRepository } from './terraform.repository.ts';
 import type { TerraformAliasRow } from './terraform.table.ts';
@@ -29,22 +32,39 @@ export function localServerUrl(host: string, port: number): string {
   return `http://${name}:${port}`;
 }
 
-/** Terraform's lock info carries the lock's ID; nothing else of it matters to the server. */
-function readLockId(text: string): string | undefined {
+const LOCK_INFO_REQUIRED = 'The lock info must be a JSON object with an ID';
+
+/**
+ * Terraform's lock info carries the lock's ID; nothing else of it matters to the server. An ID the
+ * store cannot keep as it is (a NUL, half of a surrogate pair, both possible behind a JSON escape)
+ * is refused: its holder could never name it again.
+ */
+function readLockId(text: string): string {
+  let value: unknown;
   try {
-    const value = JSON.parse(text) as { ID?: unknown };
-    return typeof value.ID === 'string' && value.ID !== '' ? value.ID : undefined;
+    value = (JSON.parse(text) as { ID?: unknown }).ID;
   } catch {
-    return undefined;
+    throw badRequest(LOCK_INFO_REQUIRED);
   }
+  if (typeof value !== 'string' || value === '' || value.length > 255) throw badRequest(LOCK_INFO_REQUIRED);
+  const problem = describeUnstorableText(value, 'The lock ID');
+  if (problem) throw badRequest(problem);
+  return value;
 }
 
 const INVALID_CREDENTIALS = 'Invalid backend credentials';
+
+/** Aliases are made by generateAlias (base64url); anything else is no alias, and is not looked up. */
+const ALIAS_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 interface BackendDeps {
   terraform: TerraformRepository;
   keys: KeysService;
   clock: Clock;
+  /** Wrong credentials, counted per alias and address like failed sign-ins: a key's password cannot be guessed online. */
+  throttle: LoginThrottle;
+  /** The secret a task's backend password is derived from, so that handing its job out again gives the same one. */
+  taskPasswordKey: Buffer;
   /** Where processes this server starts reach it. */
   internalUrl: string;
 }
@@ -77,6 +97,10 @@ export function createTerraformBackendService(deps: BackendDeps) {
     return loginOk && passwordOk;
   }
 
+  /** A task alias's password: a keyed hash of the alias, so only this server can tell it, as often as asked. */
+  const taskPasswordOf = (alias: string) =>
+    createHmac('sha256', deps.taskPasswordKey).update(alias).digest('base64url');
+
   async function locked(target: Target, lockId: string | undefined, status: number): Promise<BackendReply | undefined> {
     const lock = await terraform.findLock(target.projectId, target.inventoryId);
     if (!lock || lock.lock_id === lockId) return undefined;
@@ -84,14 +108,19 @@ export function createTerraformBackendService(deps: BackendDeps) {
   }
 
   return {
-    /** Finds the alias and checks HTTP Basic credentials: unknown alias 404, anything wrong 401. */
-    async authenticate(alias: string, authorization: string | undefined): Promise<Target> {
-      const row = alias.length <= 64 ? await terraform.findByAlias(alias) : undefined;
+    /**
+     * Finds the alias and checks HTTP Basic credentials: unknown alias 404, anything wrong 401, and 429
+     * once an address has failed too often on the alias.
+     */
+    async authenticate(alias: string, authorization: string | undefined, address: string): Promise<Target> {
+      const row = ALIAS_PATTERN.test(alias) ? await terraform.findByAlias(alias) : undefined;
       if (!row) throw notFound('Alias');
       const credentials = readBasicCredentials(authorization);
       if (!credentials) throw unauthorized('Backend credentials are required');
+      const attempt = await deps.throttle.reserve({ account: `terraform backend ${alias}`, address });
       if (!(await checkCredentials(row, credentials.login, credentials.password)))
         throw unauthorized(INVALID_CREDENTIALS);
+      await attempt.release();
       return { projectId: row.project_id, inventoryId: row.inventory_id, taskId: row.task_id };
     },
 
@@ -117,7 +146,6 @@ export function createTerraformBackendService(deps: BackendDeps) {
 
     async lock(target: Target, body: string): Promise<BackendReply> {
       const lockId = readLockId(body);
-      if (!lockId || lockId.length > 255) throw badRequest('The lock info must be a JSON object with an ID');
       const row = {
         inventory_id: target.inventoryId,
         project_id: target.projectId,
@@ -139,7 +167,6 @@ export function createTerraformBackendService(deps: BackendDeps) {
         return { status: 200 };
       }
       const lockId = readLockId(body);
-      if (!lockId) throw badRequest('The lock info must be a JSON object with an ID');
       const conflict = await locked(target, lockId, 409);
       if (conflict) return conflict;
       await terraform.unlock(target.projectId, target.inventoryId, lockId);
@@ -156,23 +183,27 @@ export function createTerraformBackendService(deps: BackendDeps) {
 
     /**
      * Gives a starting task its own alias of the workspace, valid while the task runs, and the
-     * TF_HTTP_* variables that point a `backend "http" {}` block at it.
+     * TF_HTTP_* variables that point a `backend "http" {}` block at it. A runner is handed a job again
+     * until it starts it: each time the task gets the same alias and password, not one more.
      */
     async issueTaskBackend(
       task: { id: number; project_id: number },
       inventoryId: number,
     ): Promise<{ env: Record<string, string>; password: string }> {
-      const password = generateAlias();
-      const alias = generateAlias();
-      await terraform.insertAlias({
-        project_id: task.project_id,
-        inventory_id: inventoryId,
-        alias,
-        auth_key_id: null,
-        task_id: task.id,
-        task_secret_hash: hashSecret(password),
-        created: toTimestamp(clock.now()),
-      });
+      const issued = await terraform.findTaskAlias(task.project_id, inventoryId, task.id);
+      const alias = issued?.alias ?? generateAlias();
+      const password = taskPasswordOf(alias);
+      if (!issued) {
+        await terraform.insertAlias({
+          project_id: task.project_id,
+          inventory_id: inventoryId,
+          alias,
+          auth_key_id: null,
+          task_id: task.id,
+          task_secret_hash: hashSecret(password),
+          created: toTimestamp(clock.now()),
+        });
+      }
       const address = backendAddress(deps.internalUrl, alias);
       return {
         password,

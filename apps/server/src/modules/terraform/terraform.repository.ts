@@ -42,6 +42,17 @@ export function createTerraformRepository(db: Db, dialect: Dialect) {
     findByAlias(alias: string): Promise<TerraformAliasRow | undefined> {
       return db.selectFrom('terraform_alias').selectAll().where('alias', '=', alias).executeTakeFirst();
     },
+    /** The alias a task was given for a workspace, if it was given one. */
+    findTaskAlias(projectId: number, inventoryId: number, taskId: number): Promise<TerraformAliasRow | undefined> {
+      return db
+        .selectFrom('terraform_alias')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .where('inventory_id', '=', inventoryId)
+        .where('task_id', '=', taskId)
+        .orderBy('id')
+        .executeTakeFirst();
+    },
     insertAlias(row: Omit<TerraformAliasRow, 'id'>): Promise<number> {
       return insertRow(db, dialect, 'terraform_alias', row);
     },
