@@ -1,9 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import Button from '@mui/material/Button';
 import { emptyRefs } from '@gantry/contract';
 import type { ResourceRefs } from '@gantry/contract';
-import { renderWithProviders } from '../testing/render.tsx';
+import { StartButton, renderWithProviders } from '../testing/render.tsx';
 import { useResourceDelete } from './resource-delete.tsx';
 
 afterEach(() => vi.restoreAllMocks());
@@ -11,22 +10,19 @@ afterEach(() => vi.restoreAllMocks());
 function Harness({ refs, remove }: { refs: () => Promise<ResourceRefs>; remove: () => Promise<unknown> }) {
   const deletion = useResourceDelete(7);
   return (
-    <>
-      <Button
-        onClick={() =>
-          void deletion.request({
-            name: 'deploy',
-            title: 'Delete key?',
-            message: 'Key deploy will be deleted.',
-            loadRefs: refs,
-            remove,
-          })
-        }
-      >
-        start
-      </Button>
+    <StartButton
+      onClick={() =>
+        void deletion.request({
+          name: 'deploy',
+          title: 'Delete key?',
+          message: 'Key deploy will be deleted.',
+          loadRefs: refs,
+          remove,
+        })
+      }
+    >
       {deletion.element}
-    </>
+    </StartButton>
   );
 }
 

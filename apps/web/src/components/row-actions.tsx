@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import Stack from '@mui/material/Stack';
 import { TooltipIconButton } from './tooltip-icon-button.tsx';
+import { DeleteIconButton } from './delete-icon-button.tsx';
 
 interface RowActionsProps {
   /** The row's name, for the buttons' accessible names ("Edit deploy key"). */
@@ -32,15 +32,7 @@ export function RowActions({ name, onEdit, onDelete, deleting = false, children 
         </TooltipIconButton>
       ) : null}
       {onDelete ? (
-        <TooltipIconButton
-          title={t('common.delete')}
-          label={t('lists.deleteNamed', { name })}
-          size="small"
-          onClick={onDelete}
-          disabled={deleting}
-        >
-          <DeleteOutlineIcon fontSize="small" />
-        </TooltipIconButton>
+        <DeleteIconButton label={t('lists.deleteNamed', { name })} onClick={onDelete} disabled={deleting} />
       ) : null}
     </Stack>
   );

@@ -1,4 +1,5 @@
 import { useRef } from 'react';
+import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import AddIcon from '@mui/icons-material/Add';
 import CloseIcon from '@mui/icons-material/Close';
@@ -30,7 +31,7 @@ interface StringListEditorProps {
 }
 
 /** An ordered list of strings (command-line arguments, for instance): one field per entry. */
-export function StringListEditor({
+function StringListEditor({
   label,
   values,
   onChange,
@@ -96,5 +97,20 @@ export function StringListEditor({
       </Stack>
       {error || helperText ? <FormHelperText error={Boolean(error)}>{error ?? helperText}</FormHelperText> : null}
     </Box>
+  );
+}
+
+/** A list editor bound to the surrounding form's field `name` (an array of strings). */
+export function FormStringListField({
+  name,
+  ...props
+}: Omit<StringListEditorProps, 'values' | 'onChange'> & { name: string }) {
+  return (
+    <Controller
+      name={name}
+      render={({ field }) => (
+        <StringListEditor {...props} values={Array.isArray(field.value) ? field.value : []} onChange={field.onChange} />
+      )}
+    />
   );
 }

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import IconButton, { type IconButtonProps } from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 
-type TooltipIconButtonProps = Omit<IconButtonProps, 'title' | 'aria-label'> & {
+export type TooltipIconButtonProps = Omit<IconButtonProps, 'title' | 'aria-label'> & {
   /** What the tooltip says. */
   title: ReactNode;
   /** The button's accessible name: the title where that is a string, unless said otherwise. */

@@ -1,8 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { useMutation } from '@tanstack/react-query';
-import Button from '@mui/material/Button';
-import { renderWithProviders } from '../testing/render.tsx';
+import { StartButton, renderWithProviders } from '../testing/render.tsx';
 import { deleteTextsOf, useItemDelete } from './use-item-delete.ts';
 
 interface Key {
@@ -19,12 +18,9 @@ function Harness({ remove, onDeleted }: { remove: (id: number) => Promise<unknow
     remove: useMutation({ mutationFn: remove }),
   });
   return (
-    <>
-      <Button onClick={() => deletion.request(deploy, onDeleted)} disabled={deletion.isDeleting(deploy)}>
-        start
-      </Button>
+    <StartButton onClick={() => deletion.request(deploy, onDeleted)} disabled={deletion.isDeleting(deploy)}>
       {deletion.element}
-    </>
+    </StartButton>
   );
 }
 

@@ -1,8 +1,9 @@
-import type { ReactElement } from 'react';
+import type { ReactElement, ReactNode } from 'react';
 import { vi } from 'vitest';
 import { render } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import Button from '@mui/material/Button';
 import { ColorModeProvider } from '../app/color-mode.tsx';
 import { SnackbarProvider } from '../components/snackbar-provider.tsx';
 
@@ -19,6 +20,25 @@ export function renderWithProviders(ui: ReactElement, { url = '/' }: { url?: str
     </QueryClientProvider>,
   );
   return { ...result, queryClient };
+}
+
+interface StartButtonProps {
+  onClick: () => void;
+  disabled?: boolean;
+  /** What the flow shows once started (its dialogs). */
+  children: ReactNode;
+}
+
+/** A button named "start" that begins the flow a test drives, followed by what the flow shows. */
+export function StartButton({ onClick, disabled, children }: StartButtonProps) {
+  return (
+    <>
+      <Button onClick={onClick} disabled={disabled}>
+        start
+      </Button>
+      {children}
+    </>
+  );
 }
 
 /** A fetch stand-in answering by method and path; unknown calls get a 404 like the server's. */

@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
@@ -12,10 +11,10 @@ import type { Column } from '../../../components/data-table.tsx';
 import { NewButton } from '../../../components/new-button.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
-import { TooltipIconButton } from '../../../components/tooltip-icon-button.tsx';
 import { DASH, formatDate } from '../../../lib/format-date.ts';
 import { apiTokensQuery, useRevokeApiToken } from '../api/account-queries.ts';
 import { NewTokenDialog } from './new-token-dialog.tsx';
+import { deleteColumn } from '../../../components/delete-icon-button.tsx';
 
 const mono = {
   fontFamily: 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace',
@@ -71,22 +70,12 @@ export function ApiTokensSection() {
         />
       ),
     },
-    {
-      id: 'actions',
-      header: '',
-      align: 'right',
+    deleteColumn({
       width: 64,
-      render: (token) => (
-        <TooltipIconButton
-          title={t('account.tokens.revoke')}
-          label={t('account.tokens.revokeNamed', { name: token.name || token.id })}
-          onClick={() => revokeDialog.show(token)}
-          size="small"
-        >
-          <DeleteOutlineIcon fontSize="small" />
-        </TooltipIconButton>
-      ),
-    },
+      title: t('account.tokens.revoke'),
+      labelOf: (token) => t('account.tokens.revokeNamed', { name: token.name || token.id }),
+      onDelete: (token) => revokeDialog.show(token),
+    }),
   ];
 
   return (

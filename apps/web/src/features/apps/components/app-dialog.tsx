@@ -1,4 +1,3 @@
-import { Controller } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import Stack from '@mui/material/Stack';
@@ -8,7 +7,7 @@ import { FormDialog } from '../../../components/form-dialog.tsx';
 import { FormTextField } from '../../../components/form-fields.tsx';
 import { useItemFormDialog } from '../../../components/use-item-form-dialog.ts';
 import { itemTextsOf } from '../../../lib/item-texts.ts';
-import { StringListEditor } from '../../../components/string-list-editor.tsx';
+import { FormStringListField } from '../../../components/string-list-editor.tsx';
 import { useSaveApp } from '../api/apps-queries.ts';
 import { buildAppFormSchema, getAppFormDefaults } from './app-form.ts';
 import type { AppFormValues } from './app-form.ts';
@@ -90,18 +89,12 @@ export function AppDialog({ open, app, onClose }: AppDialogProps) {
           sx={{ maxWidth: 160 }}
         />
       </Stack>
-      <Controller
+      <FormStringListField
         name="args"
-        render={({ field }) => (
-          <StringListEditor
-            label={t('apps.args')}
-            values={Array.isArray(field.value) ? field.value : []}
-            onChange={field.onChange}
-            addLabel={t('apps.addArg')}
-            itemLabel={(index) => t('apps.argN', { n: index + 1 })}
-            helperText={t('apps.argsHint')}
-          />
-        )}
+        label={t('apps.args')}
+        addLabel={t('apps.addArg')}
+        itemLabel={(index) => t('apps.argN', { n: index + 1 })}
+        helperText={t('apps.argsHint')}
       />
     </FormDialog>
   );

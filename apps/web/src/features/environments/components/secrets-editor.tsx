@@ -1,5 +1,4 @@
 import { useTranslation } from 'react-i18next';
-import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import Alert from '@mui/material/Alert';
 import Chip from '@mui/material/Chip';
 import MenuItem from '@mui/material/MenuItem';
@@ -8,8 +7,8 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { SecretRow } from './environment-form.ts';
 import { AddRowButton } from '../../../components/list-row-buttons.tsx';
-import { TooltipIconButton } from '../../../components/tooltip-icon-button.tsx';
 import { VERBATIM_INPUT } from '../../../lib/verbatim-input.ts';
+import { DeleteIconButton } from '../../../components/delete-icon-button.tsx';
 
 interface SecretsEditorProps {
   rows: readonly SecretRow[];
@@ -107,14 +106,10 @@ export function SecretsEditor({ rows, onChange, error }: SecretsEditorProps) {
                 }}
                 sx={{ flex: 1 }}
               />
-              <TooltipIconButton
-                title={t('common.delete')}
+              <DeleteIconButton
                 label={t('lists.deleteNamed', { name: row.name || t('environments.newSecret') })}
                 onClick={() => remove(row)}
-                size="small"
-              >
-                <DeleteOutlineIcon fontSize="small" />
-              </TooltipIconButton>
+              />
             </Stack>
           </Stack>
         );

@@ -2,7 +2,6 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import AddIcon from '@mui/icons-material/Add';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
-import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
@@ -17,6 +16,7 @@ import { useProjectAccess } from '../../../lib/shared-queries.ts';
 import { aliasesQuery, useAddAlias, useDeleteAlias } from '../api/integrations-queries.ts';
 import { ALIAS_READERS } from './integration-access.ts';
 import { SectionHeading } from './section-heading.tsx';
+import { DeleteIconButton } from '../../../components/delete-icon-button.tsx';
 
 interface AliasListProps {
   projectId: number;
@@ -116,15 +116,12 @@ function Aliases({ projectId, integrationId, canManage, title, description }: Al
                 <ContentCopyIcon fontSize="small" />
               </TooltipIconButton>
               {canManage ? (
-                <TooltipIconButton
+                <DeleteIconButton
                   title={t('integrations.deleteAlias')}
                   label={t('integrations.deleteAliasNamed', { url: alias.url })}
                   onClick={() => removeAlias(alias.id)}
                   disabled={remove.isPending && remove.variables === alias.id}
-                  size="small"
-                >
-                  <DeleteOutlineIcon fontSize="small" />
-                </TooltipIconButton>
+                />
               ) : null}
             </Stack>
           ))}

@@ -1,7 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import DownloadIcon from '@mui/icons-material/Download';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import { SettingRow } from '../../../components/setting-row.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
@@ -18,22 +17,16 @@ export function BackupProjectRow({ projectId }: { projectId: number }) {
       <SettingRow
         title={t('backup.title')}
         hint={t('backup.hint')}
-        action={
-          <Button
-            variant="outlined"
-            startIcon={<DownloadIcon />}
-            disabled={download.isPending}
-            onClick={() =>
-              download.mutate(undefined, {
-                onSuccess: () => snackbar.showSuccess(t('backup.exported')),
-                onError: snackbar.showFailure,
-              })
-            }
-            sx={{ flexShrink: 0 }}
-          >
-            {t('backup.button')}
-          </Button>
-        }
+        button={{
+          label: t('backup.button'),
+          icon: <DownloadIcon />,
+          disabled: download.isPending,
+          onClick: () =>
+            download.mutate(undefined, {
+              onSuccess: () => snackbar.showSuccess(t('backup.exported')),
+              onError: snackbar.showFailure,
+            }),
+        }}
       />
       {download.isPending ? <LinearProgress sx={{ mt: 2 }} aria-label={t('backup.inProgress')} /> : null}
     </Box>

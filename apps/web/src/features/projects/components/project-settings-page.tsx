@@ -5,7 +5,6 @@ import { useTranslation } from 'react-i18next';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
@@ -82,18 +81,13 @@ export function ProjectSettingsPage() {
         <SettingRow
           title={t('projects.settings.deleteTitle')}
           hint={t('projects.settings.deleteHint')}
-          action={
-            <Button
-              color="error"
-              variant="outlined"
-              startIcon={<DeleteOutlineIcon />}
-              onClick={() => confirm.show()}
-              disabled={remove.isPending}
-              sx={{ flexShrink: 0 }}
-            >
-              {t('projects.settings.delete')}
-            </Button>
-          }
+          button={{
+            label: t('projects.settings.delete'),
+            icon: <DeleteOutlineIcon />,
+            color: 'error',
+            disabled: remove.isPending,
+            onClick: () => confirm.show(),
+          }}
         />
       </Section>
       <ConfirmDialog

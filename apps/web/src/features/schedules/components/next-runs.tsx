@@ -38,6 +38,15 @@ function formatRunTime(value: string, locale: string, timeZone: string | undefin
   }
 }
 
+/** A line in place of the runs: why there are none to show (yet). */
+function Note({ children }: { children: string }) {
+  return (
+    <Typography variant="body2" color="text.secondary">
+      {children}
+    </Typography>
+  );
+}
+
 interface NextRunsProps {
   projectId: number;
   cron: string;
@@ -70,9 +79,7 @@ export function NextRuns({ projectId, cron, timeZone, checksOnly = false }: Next
         </Typography>
       </Stack>
       {expression === '' ? (
-        <Typography variant="body2" color="text.secondary">
-          {t('schedules.noCronYet')}
-        </Typography>
+        <Note>{t('schedules.noCronYet')}</Note>
       ) : preview.error ? (
         <Typography variant="body2" color="error" role="alert">
           {getErrorMessage(preview.error)}
@@ -91,14 +98,10 @@ export function NextRuns({ projectId, cron, timeZone, checksOnly = false }: Next
             ))}
           </Box>
         ) : (
-          <Typography variant="body2" color="text.secondary">
-            {t('schedules.neverRuns')}
-          </Typography>
+          <Note>{t('schedules.neverRuns')}</Note>
         )
       ) : (
-        <Typography variant="body2" color="text.secondary">
-          {t('schedules.checking')}
-        </Typography>
+        <Note>{t('schedules.checking')}</Note>
       )}
     </Box>
   );

@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import LogoutIcon from '@mui/icons-material/Logout';
 import PersonAddAlt1Icon from '@mui/icons-material/PersonAddAlt1';
 import Button from '@mui/material/Button';
@@ -14,13 +13,13 @@ import { NewButton } from '../../../components/new-button.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
 import { TablePage } from '../../../components/table-page.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
-import { TooltipIconButton } from '../../../components/tooltip-icon-button.tsx';
 import { projectsQuery, useProjectAccess } from '../../../lib/shared-queries.ts';
 import { storage } from '../../../lib/storage.ts';
 import { useProjectId } from '../../../lib/use-project-id.ts';
 import { teamQuery, useLeaveProject, useRemoveTeamMember, useUpdateTeamMemberRole } from '../api/team-queries.ts';
 import { PROJECT_ROLES, getRoleLabel } from './role-labels.ts';
 import { TeamMemberDialog } from './team-member-dialog.tsx';
+import { deleteColumn } from '../../../components/delete-icon-button.tsx';
 
 export function TeamPage() {
   const { t } = useTranslation();
@@ -82,22 +81,14 @@ export function TeamPage() {
     },
   ];
   if (canManage) {
-    columns.push({
-      id: 'actions',
-      header: '',
-      align: 'right',
-      width: 72,
-      render: (member) => (
-        <TooltipIconButton
-          title={t('team.remove')}
-          label={t('team.removeMember', { name: member.name })}
-          onClick={() => removeDialog.show(member)}
-          size="small"
-        >
-          <DeleteOutlineIcon fontSize="small" />
-        </TooltipIconButton>
-      ),
-    });
+    columns.push(
+      deleteColumn({
+        width: 72,
+        title: t('team.remove'),
+        labelOf: (member) => t('team.removeMember', { name: member.name }),
+        onDelete: (member) => removeDialog.show(member),
+      }),
+    );
   }
 
   return (

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import Stack from '@mui/material/Stack';
 import type { AccessKey } from '@gantry/contract';
 import { FormCheckbox, FormTextField } from '../../../components/form-fields.tsx';
-import { StringListEditor } from '../../../components/string-list-editor.tsx';
+import { FormStringListField } from '../../../components/string-list-editor.tsx';
 import { getFirstErrorMessage } from '../../../lib/form-errors.ts';
 import { translateValidationMessage } from '../../../lib/i18n.ts';
 import { ApprovalEditor } from './approval-editor.tsx';
@@ -31,19 +31,13 @@ export function TemplateRunSettings({ projectId, app, keys }: TemplateRunSetting
         render={({ field }) => <SurveyVarsEditor value={field.value} onChange={field.onChange} />}
       />
       {appUsesVaults(app) ? <VaultsEditor errors={errors.vaults} keys={keys} /> : null}
-      <Controller
+      <FormStringListField
         name="arguments"
-        render={({ field }) => (
-          <StringListEditor
-            label={t('templates.form.cliArgs')}
-            values={field.value}
-            onChange={field.onChange}
-            addLabel={t('templates.form.addArg')}
-            itemLabel={(index) => t('templates.form.argN', { n: index + 1 })}
-            placeholder="--verbose"
-            helperText={t('templates.form.cliArgsHint')}
-          />
-        )}
+        label={t('templates.form.cliArgs')}
+        addLabel={t('templates.form.addArg')}
+        itemLabel={(index) => t('templates.form.argN', { n: index + 1 })}
+        placeholder="--verbose"
+        helperText={t('templates.form.cliArgsHint')}
       />
       <Controller
         name="approval"

@@ -56,6 +56,17 @@ function GuardedButton({
   );
 }
 
+/**
+ * What the selected workspace offers besides delete, none of it for the default workspace: each action's
+ * button, why the button is off, and what is said once it is done.
+ */
+const SELECTED_ACTIONS = {
+  setDefault: { label: 'terraform.makeDefault', reason: 'terraform.alreadyDefault', done: 'terraform.madeDefault' },
+  detach: { label: 'terraform.detach', reason: 'terraform.defaultCannotDetach', done: 'terraform.detached' },
+} as const satisfies Partial<Record<WorkspaceAction, { label: string; reason: string; done: string }>>;
+type SelectedAction = keyof typeof SELECTED_ACTIONS;
+const SELECTED_ACTION_KINDS = Object.keys(SELECTED_ACTIONS) as SelectedAction[];
+
 function WorkspacesPanel({ template }: { template: Template }) {
   const { t } = useTranslation();
   const snackbar = useSnackbar();
@@ -75,13 +86,13 @@ function WorkspacesPanel({ template }: { template: Template }) {
   const selected = list.find((w) => w.id === chosen) ?? list.find((w) => w.id === template.inventory_id) ?? list[0];
   const isDefault = selected !== undefined && selected.id === template.inventory_id;
 
-  const run = (kind: WorkspaceAction, workspace: Inventory, done: string) =>
+  const run = (kind: SelectedAction, workspace: Inventory) =>
     action.mutate(
       { action: kind, inventoryId: workspace.id },
       {
         onSuccess: () => {
           if (kind === 'detach') setChosen(null);
-          snackbar.showSuccess(t(done, { name: workspace.name }));
+          snackbar.showSuccess(t(SELECTED_ACTIONS[kind].done, { name: workspace.name }));
         },
         onError: snackbar.showFailure,
       },
@@ -160,20 +171,16 @@ function WorkspacesPanel({ template }: { template: Template }) {
             <Box sx={{ flexGrow: 1 }} />
             {canManage ? (
               <>
-                <GuardedButton
-                  reason={t('terraform.alreadyDefault')}
-                  disabled={isDefault || action.isPending}
-                  onClick={() => run('setDefault', selected, 'terraform.madeDefault')}
-                >
-                  {t('terraform.makeDefault')}
-                </GuardedButton>
-                <GuardedButton
-                  reason={t('terraform.defaultCannotDetach')}
-                  disabled={isDefault || action.isPending}
-                  onClick={() => run('detach', selected, 'terraform.detached')}
-                >
-                  {t('terraform.detach')}
-                </GuardedButton>
+                {SELECTED_ACTION_KINDS.map((kind) => (
+                  <GuardedButton
+                    key={kind}
+                    reason={t(SELECTED_ACTIONS[kind].reason)}
+                    disabled={isDefault || action.isPending}
+                    onClick={() => run(kind, selected)}
+                  >
+                    {t(SELECTED_ACTIONS[kind].label)}
+                  </GuardedButton>
+                ))}
                 <GuardedButton
                   reason={t('terraform.defaultCannotDelete')}
                   disabled={isDefault || remove.isPending}
@@ -210,12 +217,12 @@ function WorkspacesPanel({ template }: { template: Template }) {
         </>
       ) : null}
 
-      <NewWorkspaceDialog open={newDialog.open} onClose={newDialog.close} template={template} onCreated={setChosen} />
+      <NewWorkspaceDialog open={newDialog.open} onClose={newDialog.close} template={template} onAdded={setChosen} />
       <AttachWorkspaceDialog
         open={attachDialog.open}
         onClose={attachDialog.close}
         template={template}
-        onAttached={setChosen}
+        onAdded={setChosen}
       />
       <ConfirmDialog
         {...confirmItem(confirmDelete, (workspace) =>

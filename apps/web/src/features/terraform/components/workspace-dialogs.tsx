@@ -39,13 +39,14 @@ interface DialogProps {
   onClose: () => void;
 }
 
+interface WorkspaceDialogProps extends DialogProps {
+  template: Template;
+  /** The dialog added a workspace to the template (a new one, or one it attached): its id. */
+  onAdded: (id: number) => void;
+}
+
 /** A new workspace of the template: its name is also the terraform workspace it selects. */
-export function NewWorkspaceDialog({
-  open,
-  onClose,
-  template,
-  onCreated,
-}: DialogProps & { template: Template; onCreated: (id: number) => void }) {
+export function NewWorkspaceDialog({ open, onClose, template, onAdded }: WorkspaceDialogProps) {
   const { t } = useTranslation();
   const keys = useQuery({ ...keysQuery(template.project_id), enabled: open });
   const none = keys.data?.find((key) => key.type === 'none');
@@ -65,7 +66,7 @@ export function NewWorkspaceDialog({
       ssh_key_id: values.ssh_key_id,
       template_id: template.id,
     }),
-    onSaved: ({ result: workspace }) => onCreated(workspace.id),
+    onSaved: ({ result: workspace }) => onAdded(workspace.id),
     otherErrors: [keys.error],
   });
 
@@ -87,12 +88,7 @@ const AttachForm = z.object({ inventory_id: requiredId('Inventory is required') 
 type AttachValues = z.output<typeof AttachForm>;
 
 /** Attaches a workspace of the template's app that no template holds. */
-export function AttachWorkspaceDialog({
-  open,
-  onClose,
-  template,
-  onAttached,
-}: DialogProps & { template: Template; onAttached: (id: number) => void }) {
+export function AttachWorkspaceDialog({ open, onClose, template, onAdded }: WorkspaceDialogProps) {
   const { t } = useTranslation();
   const inventories = useQuery({ ...inventoriesQuery(template.project_id, template.app), enabled: open });
   const { dialogProps } = useFormDialog({
@@ -102,7 +98,7 @@ export function AttachWorkspaceDialog({
     defaults: { inventory_id: null },
     mutation: useWorkspaceAction(template.project_id, template.id),
     toVariables: (values: AttachValues) => ({ action: 'attach' as const, inventoryId: values.inventory_id }),
-    onSaved: ({ values }) => onAttached(values.inventory_id),
+    onSaved: ({ values }) => onAdded(values.inventory_id),
     otherErrors: [inventories.error],
   });
   const free = (inventories.data ?? []).filter(

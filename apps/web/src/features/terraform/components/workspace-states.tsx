@@ -2,7 +2,6 @@ import { Fragment, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import KeyboardArrowDownIcon from '@mui/icons-material/KeyboardArrowDown';
 import KeyboardArrowRightIcon from '@mui/icons-material/KeyboardArrowRight';
 import Alert from '@mui/material/Alert';
@@ -23,12 +22,12 @@ import { TERRAFORM_STATES_PER_PAGE } from '@gantry/contract';
 import type { TerraformState } from '@gantry/contract';
 import { ConfirmDialog, confirmItem } from '../../../components/confirm-dialog.tsx';
 import { useSnackbar } from '../../../components/snackbar-provider.tsx';
-import { TooltipIconButton } from '../../../components/tooltip-icon-button.tsx';
 import { useDialogState } from '../../../components/use-dialog-state.ts';
 import { getErrorMessage, isApiError } from '../../../lib/api-client.ts';
 import { DASH, formatDate } from '../../../lib/format-date.ts';
 import { stateQuery, statesPageQuery, useDeleteState } from '../api/terraform-queries.ts';
 import { paths } from '../../../lib/paths.ts';
+import { DeleteIconButton } from '../../../components/delete-icon-button.tsx';
 
 /** The raw state of one version, loaded when its row opens; tall states scroll inside 400 px. */
 function RawState({ projectId, inventoryId, stateId }: { projectId: number; inventoryId: number; stateId: number }) {
@@ -121,14 +120,10 @@ export function WorkspaceStates({ projectId, inventoryId, canManage }: Workspace
                 <TableCell>{formatDate(state.created, { locale: i18n.language })}</TableCell>
                 {canManage ? (
                   <TableCell align="right">
-                    <TooltipIconButton
-                      title={t('common.delete')}
+                    <DeleteIconButton
                       label={t('terraform.deleteState', { id: state.id })}
-                      size="small"
                       onClick={() => confirm.show(state)}
-                    >
-                      <DeleteOutlineIcon fontSize="small" />
-                    </TooltipIconButton>
+                    />
                   </TableCell>
                 ) : null}
               </TableRow>
