@@ -147,13 +147,24 @@ describe.each(dialects)('project resources on %s', (dialect) => {
     ]) {
       await post('/repositories', { name: url, git_url: url, git_branch: 'main', ssh_key_id: ids.key });
     }
+    // A local path keeps the branch it is sent with, as in Semaphore (its tasks use the path in place).
     const local = await post('/repositories', {
       name: 'local',
       git_url: '/srv/repo',
-      git_branch: 'ignored',
+      git_branch: 'master',
       ssh_key_id: ids.key,
     });
-    expect(local).toMatchObject({ git_url: '/srv/repo', git_branch: '' });
+    expect(local).toMatchObject({ git_url: '/srv/repo', git_branch: 'master' });
+    expect((await t.request('GET', `${base}/repositories/${local.id}`, { as: t.adminCookie })).body).toMatchObject({
+      git_branch: 'master',
+    });
+    const withoutBranch = { name: 'local', git_url: '/srv/repo', ssh_key_id: ids.key };
+    expect(
+      (await t.request('PUT', `${base}/repositories/${local.id}`, { as: t.adminCookie, body: withoutBranch })).status,
+    ).toBe(204);
+    expect((await t.request('GET', `${base}/repositories/${local.id}`, { as: t.adminCookie })).body).toMatchObject({
+      git_branch: '',
+    });
     ids.repository = local.id;
   });
 
@@ -306,14 +317,114 @@ describe.each(dialects)('project resources on %s', (dialect) => {
     });
   });
 
-  it('views: created in order, reordered by positions, removed without harming templates', async () => {
+  it('variable groups: an update renames a secret as Semaphore 2.16 does, checked like a new one, keeping its type and, sent empty, its value', async () => {
+    const group = await post('/environment', {
+      name: 'renames',
+      secrets: [
+        { operation: 'create', type: 'env', name: 'FIRST', secret: 'first-Value-1' },
+        { operation: 'create', type: 'env', name: 'SECOND', secret: 'second-Value-2' },
+        { operation: 'create', type: 'var', name: 'token', secret: 'token-Value-3' },
+      ],
+    });
+    for (const secret of ['first-Value-1', 'second-Value-2', 'token-Value-3', 'second-Value-4']) t.secrets.add(secret);
+    const read = async () =>
+      (
+        (await t.request('GET', `${base}/environment/${group.id}`, { as: t.adminCookie })).body as {
+          secrets: { id: number; type: string; name: string }[];
+        }
+      ).secrets;
+    const values = () => t.runtime.services.environments.listSecretValues(projectId, group.id);
+    const [first, second, token] = await read();
+    const put = (secrets: unknown[]) =>
+      t.request('PUT', `${base}/environment/${group.id}`, {
+        as: t.adminCookie,
+        body: { id: group.id, name: 'renames', json: '{"changed": true}', env: '{}', secrets },
+      });
+    const update = (id: number | undefined, name: string, extra: Record<string, unknown> = {}) => ({
+      id,
+      name,
+      operation: 'update',
+      secret: '',
+      type: 'env',
+      ...extra,
+    });
+
+    // A new name is refused as the same name of a new secret is, with the same message.
+    for (const name of ['NOT VALID', '1ST', '  ', 'x'.repeat(256)]) {
+      const created = await post(
+        '/environment',
+        {
+          name: 'refused',
+          secrets: [{ operation: 'create', type: 'env', name, secret: 'x' }],
+        },
+        400,
+      );
+      const response = await put([update(first?.id, name)]);
+      expect(response.status, name).toBe(400);
+      expect(response.body, name).toEqual(created);
+    }
+    const refusals: [unknown[], string][] = [
+      // Names stay unique per type, whatever order the changes come in.
+      [[update(first?.id, 'SECOND')], 'Secret SECOND already exists'],
+      [
+        [update(first?.id, 'NEW'), { operation: 'create', type: 'env', name: 'NEW', secret: 'x' }],
+        'Secret NEW already exists',
+      ],
+      [
+        [{ id: second?.id, operation: 'delete' }, update(second?.id, 'GONE')],
+        `Secret ${second?.id} not found in this variable group`,
+      ],
+    ];
+    for (const [secrets, error] of refusals) {
+      const response = await put(secrets);
+      expect(response.status, JSON.stringify(secrets)).toBe(400);
+      expect(response.body, JSON.stringify(secrets)).toMatchObject({ error });
+    }
+    // A refused request changes nothing, neither the secrets nor the group.
+    expect(await read()).toEqual([first, second, token]);
+    expect((await t.request('GET', `${base}/environment/${group.id}`, { as: t.adminCookie })).body).toMatchObject({
+      json: '{}',
+    });
+
+    // An empty secret keeps the value; the type stays env although the client sends var; a var name needs no shell rule.
+    expect((await put([update(first?.id, 'RENAMED', { type: 'var' }), update(token?.id, 'api-token')])).status).toBe(
+      204,
+    );
+    expect(await values()).toEqual([
+      { type: 'env', name: 'RENAMED', value: 'first-Value-1' },
+      { type: 'env', name: 'SECOND', value: 'second-Value-2' },
+      { type: 'var', name: 'api-token', value: 'token-Value-3' },
+    ]);
+
+    // The Terraform provider removes the first of two secrets by renaming it to the second and deleting the second.
+    const response = await put([
+      update(first?.id, 'SECOND', { secret: 'second-Value-4' }),
+      { id: second?.id, name: 'SECOND', operation: 'delete', secret: '', type: 'env' },
+    ]);
+    expect(response.status, JSON.stringify(response.body)).toBe(204);
+    expect(await read()).toEqual([
+      expect.objectContaining({ id: first?.id, type: 'env', name: 'SECOND' }),
+      expect.objectContaining({ id: token?.id, name: 'api-token' }),
+    ]);
+    expect(await values()).toEqual([
+      { type: 'env', name: 'SECOND', value: 'second-Value-4' },
+      { type: 'var', name: 'api-token', value: 'token-Value-3' },
+    ]);
+  });
+
+  it('views: created at the position sent (0 without one, as in Semaphore), reordered by positions, removed without harming templates', async () => {
     expect((await t.request('POST', `${base}/views`, { as: t.adminCookie, body: { title: '' } })).body).toMatchObject({
       error: 'Title is required',
     });
     const first = await post('/views', { title: 'Build' });
-    const second = await post('/views', { title: 'Deploy' });
-    expect(first.position).toBe(0);
-    expect(second.position).toBe(1);
+    const second = await post('/views', { title: 'Deploy', position: 1 });
+    // Go clients leave a position of 0 out and keep what the response says: a later view is not appended.
+    const third = await post('/views', { title: 'Test' });
+    expect([first.position, second.position, third.position]).toEqual([0, 1, 0]);
+    expect((await t.request('GET', `${base}/views/${third.id}`, { as: t.adminCookie })).body).toMatchObject({
+      position: 0,
+    });
+    await t.request('DELETE', `${base}/views/${third.id}`, { as: t.adminCookie });
     expect(
       (
         await t.request('POST', `${base}/views/positions`, {

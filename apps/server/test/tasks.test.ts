@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { isRunning } from '../../../packages/runner/test/support/process-state.ts';
 import { describe, expect, it } from 'vitest';
 import { VERSION_AND_COUNT_SURVEY } from './survey-fixture.ts';
-import { useProjectFixture } from './task-fixture.ts';
+import { createGitRepository, useProjectFixture } from './task-fixture.ts';
 import { useTestApp } from './test-app.ts';
 import { listTestDialects } from './test-databases.ts';
 
@@ -49,6 +49,29 @@ describe.each(dialects)('task engine on %s', (dialect) => {
     const page = (await t.request('GET', `${p.base}/tasks/${taskId}/output?offset=10&limit=5`, { as: t.adminCookie }))
       .body as { seq: number }[];
     expect(page.map((r) => r.seq)).toEqual([10, 11, 12, 13, 14]);
+  });
+
+  it('runs a local path repository in place: the branch it was saved with is never checked out', async () => {
+    const repo = createGitRepository({ 'which.sh': 'echo "on main"\n' });
+    const git = (...args: string[]) => execFileSync('git', ['-C', repo.dir, ...args], { encoding: 'utf8' }).trim();
+    git('checkout', '-q', '-b', 'release');
+    repo.commit({ 'which.sh': 'echo "on release"\n' }, 'release');
+    git('checkout', '-q', 'main');
+    const repository = await t.request('POST', `${p.base}/repositories`, {
+      as: t.adminCookie,
+      body: { name: 'local', git_url: repo.dir, git_branch: 'release', ssh_key_id: p.noneKeyId },
+    });
+    expect(repository.body).toMatchObject({ git_url: repo.dir, git_branch: 'release' });
+    const templateId = await p.createTemplate({
+      playbook: 'which.sh',
+      repository_id: (repository.body as { id: number }).id,
+    });
+    const taskId = await p.runTask(templateId);
+    expect((await p.waitForStatus(taskId, ['success', 'error'])).status).toBe('success');
+    const lines = await p.output(taskId);
+    expect(lines).toContain('on main');
+    expect(lines.some((line) => /^(Cloning|Updating) repository/.test(line))).toBe(false);
+    expect(git('rev-parse', '--abbrev-ref', 'HEAD')).toBe('main');
   });
 
   it('a failing script ends in error and says why', async () => {

@@ -32,7 +32,10 @@ export type Environment = z.infer<typeof Environment>;
 
 /** Environment variable names as a shell accepts them. */
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const ENV_NAME_INVALID = 'Environment variable names may hold only letters, digits and _';
+export const ENV_NAME_INVALID = 'Environment variable names may hold only letters, digits and _';
+
+/** Whether a shell accepts the name as an environment variable's (the rule of an `env` secret's name too). */
+export const isEnvironmentVariableName = (name: string): boolean => ENV_NAME.test(name);
 
 /**
  * What is wrong with a variable group's environment variables, if anything: the JSON text of an
@@ -42,22 +45,29 @@ const ENV_NAME_INVALID = 'Environment variable names may hold only letters, digi
 export function findEnvironmentVariablesProblem(text: string): string | undefined {
   const env = isJsonNestedTooDeep(text) ? undefined : parseJsonObject(text);
   if (!env || Object.values(env).some((v) => typeof v === 'object' && v !== null)) return ENVIRONMENT_VARIABLES_INVALID;
-  if (Object.keys(env).some((k) => !ENV_NAME.test(k))) return ENV_NAME_INVALID;
+  if (Object.keys(env).some((k) => !isEnvironmentVariableName(k))) return ENV_NAME_INVALID;
   return undefined;
 }
+
+/** A secret's name, as created and as renamed by an update; an `env` secret's must also be an environment variable's. */
+const SecretName = z.string().trim().min(1, 'Secret name is required').max(255);
 
 export const EnvironmentSecretChange = z.discriminatedUnion('operation', [
   z.object({
     operation: z.literal('create'),
     type: EnvironmentSecretType,
-    name: z.string().trim().min(1, 'Secret name is required').max(255),
+    name: SecretName,
     secret: z.string().max(64 * 1024),
   }),
+  /**
+   * As in Semaphore 2.16+: the name is written (left out, it stays), an empty secret keeps the stored value,
+   * and the type stays what the secret was created with (the server checks the name against that type).
+   */
   z.object({
     operation: z.literal('update'),
     id: Id,
     secret: z.string().max(64 * 1024),
-    name: z.string().optional(),
+    name: SecretName.optional(),
     type: EnvironmentSecretType.optional(),
   }),
   z.object({ operation: z.literal('delete'), id: Id }),
@@ -98,7 +108,7 @@ export const EnvironmentBody = z
         secret.operation === 'create' &&
         'type' in secret &&
         secret.type === 'env' &&
-        !ENV_NAME.test(secret.name)
+        !isEnvironmentVariableName(secret.name)
       ) {
         ctx.addIssue({ code: 'custom', path: ['secrets'], message: ENV_NAME_INVALID });
       }

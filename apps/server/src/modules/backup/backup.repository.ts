@@ -38,7 +38,7 @@ export function createBackupStores(db: Db, dialect: Dialect) {
         .execute();
       return new Set(rows.map((r) => r.git_url));
     },
-    /** Adds vaults to a new template; the templates repository's replaceVaults opens a transaction of its own. */
+    /** Adds vaults to a new template; the templates repository's saveVaults opens a transaction of its own. */
     async insertVaults(rows: Omit<TemplateVaultRow, 'id'>[]): Promise<void> {
       if (rows.length > 0) await db.insertInto('template_vault').values(rows).execute();
     },

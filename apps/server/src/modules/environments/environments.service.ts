@@ -1,8 +1,9 @@
 import type { Environment, EnvironmentBody, EnvironmentSecretChange } from '@gantry/contract';
+import { ENV_NAME_INVALID, isEnvironmentVariableName } from '@gantry/contract';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.ts';
 import { toTimestamp } from '../../clock.ts';
-import { badRequest } from '../../errors.ts';
+import { badRequest, validationFailed } from '../../errors.ts';
 import type { SecretBox } from '../../secrets/secret-box.ts';
 import type { EventsService } from '../events/events.service.ts';
 import { assertBodyInProject, type ResourceRefsLookup, usedResource } from '../refs/project-resource.ts';
@@ -62,19 +63,45 @@ export function createEnvironmentsService({ environments, refs, events, secrets,
   });
   const { get: getRow, record } = resource;
 
+  /**
+   * Checks every change against the group's secrets before writing any: ids must be the group's own,
+   * names unique per type once all changes are made (an update may take the name of a secret deleted in
+   * the same request, as the Terraform provider does when the first of two secrets goes), and a renamed
+   * `env` secret's name must be an environment variable's (its type stays, as in Semaphore).
+   */
   async function applySecretChanges(
     projectId: number,
     environmentId: number,
     changes: EnvironmentSecretChange[],
   ): Promise<void> {
     const existing = await environments.secrets.list(projectId, environmentId);
-    const known = new Set(existing.map((s) => s.id));
-    const names = new Set(existing.map((s) => `${s.type}:${s.name}`));
+    const byId = new Map(existing.map((s) => [s.id, { type: s.type, name: s.name }]));
+    const created: { type: string; name: string }[] = [];
+    const renamed = new Set<number>();
     for (const change of changes) {
       if (change.operation === 'create') {
-        const key = `${change.type}:${change.name}`;
-        if (names.has(key)) throw badRequest(`Secret ${change.name} already exists`);
-        names.add(key);
+        created.push(change);
+        continue;
+      }
+      const current = byId.get(change.id);
+      if (!current) throw badRequest(`Secret ${change.id} not found in this variable group`);
+      if (change.operation === 'delete') byId.delete(change.id);
+      else if (change.name !== undefined && change.name !== current.name) {
+        if (current.type === 'env' && !isEnvironmentVariableName(change.name)) throw validationFailed(ENV_NAME_INVALID);
+        byId.set(change.id, { ...current, name: change.name });
+        renamed.add(change.id);
+      }
+    }
+    const keyOf = (s: { type: string; name: string }) => `${s.type}:${s.name}`;
+    const count = new Map<string, number>();
+    for (const secret of [...byId.values(), ...created]) count.set(keyOf(secret), (count.get(keyOf(secret)) ?? 0) + 1);
+    // Only names this request sets can clash: stored duplicates (from an old restore, say) are left as they are.
+    const named = [...[...renamed].flatMap((id) => byId.get(id) ?? []), ...created];
+    const clash = named.find((secret) => (count.get(keyOf(secret)) ?? 0) > 1);
+    if (clash) throw badRequest(`Secret ${clash.name} already exists`);
+
+    for (const change of changes) {
+      if (change.operation === 'create') {
         await environments.secrets.insert({
           project_id: projectId,
           environment_id: environmentId,
@@ -82,13 +109,12 @@ export function createEnvironmentsService({ environments, refs, events, secrets,
           name: change.name,
           secret: secrets.seal(change.secret),
         });
-      } else if (!known.has(change.id)) {
-        throw badRequest(`Secret ${change.id} not found in this variable group`);
       } else if (change.operation === 'update') {
-        if (change.secret !== '')
-          await environments.secrets.update(projectId, environmentId, change.id, {
-            secret: secrets.seal(change.secret),
-          });
+        // An empty secret keeps the stored value, as in Semaphore (clients send the name without the value).
+        await environments.secrets.update(projectId, environmentId, change.id, {
+          ...(change.name === undefined ? {} : { name: change.name }),
+          ...(change.secret === '' ? {} : { secret: secrets.seal(change.secret) }),
+        });
       } else {
         await environments.secrets.delete(projectId, environmentId, change.id);
       }
@@ -129,8 +155,9 @@ export function createEnvironmentsService({ environments, refs, events, secrets,
     },
     async update(actor: UserRow, projectId: number, id: number, body: EnvironmentInput): Promise<void> {
       await resource.getForUpdate(projectId, id, body);
-      await environments.update(projectId, id, { name: body.name, json: body.json, env: body.env });
+      // Secrets first: a refused change leaves the group as it was.
       await applySecretChanges(projectId, id, listChanges(body));
+      await environments.update(projectId, id, { name: body.name, json: body.json, env: body.env });
       await record(actor, projectId, id, `Variable group ${body.name} updated`);
     },
     refs: resource.refs,

@@ -1,5 +1,5 @@
 import type { Repository, RepositoryBody } from '@gantry/contract';
-import { getGitUrlType, hasPermissions, Permission, withoutUrlCredentials } from '@gantry/contract';
+import { hasPermissions, Permission, withoutUrlCredentials } from '@gantry/contract';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.ts';
 import type { EventsService } from '../events/events.service.ts';
@@ -50,11 +50,11 @@ export function createRepositoriesService({ repositories, keys, refs, events, cl
   async function fieldsOf(projectId: number, body: RepositoryInput) {
     assertBodyInProject(projectId, body);
     await keys.assertLoginKey(projectId, body.ssh_key_id);
-    const local = getGitUrlType(body.git_url) === 'local';
     return {
       name: body.name,
       git_url: body.git_url,
-      git_branch: local ? '' : (body.git_branch ?? ''),
+      // Stored as sent, as in Semaphore, also for a local path (whose tasks use it in place and ignore it).
+      git_branch: body.git_branch ?? '',
       ssh_key_id: body.ssh_key_id,
     };
   }

@@ -48,24 +48,45 @@ export function createTemplatesRepository(db: Db, dialect: Dialect) {
         .orderBy('id')
         .execute();
     },
-    /** Replaces a template's vaults in one transaction. */
-    async replaceVaults(
+    /**
+     * Sets a template's vaults to `vaults` in one transaction. A vault sent with the id of one of this
+     * template's vaults is updated in place and keeps its id (clients such as the Terraform provider hold
+     * vault ids, as Semaphore keeps them); one without an id, with an id of another template's or project's
+     * vault, or with an id already used in the list is added; the template's vaults not in the list go.
+     */
+    async saveVaults(
       projectId: number,
       templateId: number,
-      vaults: Omit<TemplateVaultRow, 'id' | 'project_id' | 'template_id'>[],
+      vaults: (Omit<TemplateVaultRow, 'id' | 'project_id' | 'template_id'> & { id?: number })[],
     ): Promise<void> {
       await db.transaction().execute(async (trx) => {
-        await trx
-          .deleteFrom('template_vault')
+        const current = await trx
+          .selectFrom('template_vault')
+          .select('id')
           .where('project_id', '=', projectId)
           .where('template_id', '=', templateId)
           .execute();
-        if (vaults.length > 0) {
-          await trx
-            .insertInto('template_vault')
-            .values(vaults.map((v) => ({ ...v, project_id: projectId, template_id: templateId })))
-            .execute();
+        const unclaimed = new Set(current.map((v) => v.id));
+        const added: Omit<TemplateVaultRow, 'id'>[] = [];
+        for (const { id, ...fields } of vaults) {
+          if (id !== undefined && unclaimed.delete(id))
+            await trx
+              .updateTable('template_vault')
+              .set(fields)
+              .where('project_id', '=', projectId)
+              .where('template_id', '=', templateId)
+              .where('id', '=', id)
+              .execute();
+          else added.push({ ...fields, project_id: projectId, template_id: templateId });
         }
+        if (unclaimed.size > 0)
+          await trx
+            .deleteFrom('template_vault')
+            .where('project_id', '=', projectId)
+            .where('template_id', '=', templateId)
+            .where('id', 'in', [...unclaimed])
+            .execute();
+        if (added.length > 0) await trx.insertInto('template_vault').values(added).execute();
       });
     },
   };

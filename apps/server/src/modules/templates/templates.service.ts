@@ -14,7 +14,7 @@ import type { UserRow } from '../users/users.table.ts';
 import type { ViewsService } from '../views/views.service.ts';
 import type { TemplateFilter, TemplateSort, TemplatesRepository } from './templates.repository.ts';
 import type { TemplateRow, TemplateVaultRow } from './templates.table.ts';
-import { columnsOf, flagsOf } from '../../db/row-fields.ts';
+import { columnsOf, flagsOf, taskParamsOf } from '../../db/row-fields.ts';
 
 function toTemplate(row: TemplateRow, vaults: TemplateVaultRow[], lastTask: Template['last_task'] = null): Template {
   return {
@@ -51,7 +51,7 @@ function toTemplate(row: TemplateRow, vaults: TemplateVaultRow[], lastTask: Temp
       vault_key_id: v.vault_key_id,
       script: v.script,
     })),
-    task_params: JSON.parse(row.task_params) as Record<string, unknown>,
+    task_params: taskParamsOf(row.task_params),
     approval: row.approval === null ? null : (JSON.parse(row.approval) as ApprovalGate),
     retries: row.retries,
     retry_delay_seconds: row.retry_delay_seconds,
@@ -176,6 +176,7 @@ export function createTemplatesService(deps: TemplatesDeps) {
 
   const toVaultRows = (body: TemplateInput) =>
     body.vaults.map((v) => ({
+      id: v.id,
       name: v.name,
       type: v.type,
       vault_key_id: v.type === 'password' ? (v.vault_key_id ?? null) : null,
@@ -209,7 +210,7 @@ export function createTemplatesService(deps: TemplatesDeps) {
     async create(actor: UserRow | undefined, projectId: number, body: TemplateInput): Promise<Template> {
       const row = { ...(await toRow(projectId, body)), project_id: projectId, created: toTimestamp(clock.now()) };
       const id = await templates.insert(row);
-      await templates.replaceVaults(projectId, id, toVaultRows(body));
+      await templates.saveVaults(projectId, id, toVaultRows(body));
       await deps.onCreated?.(projectId, id);
       if (actor) await record(actor, projectId, id, `Template ${row.name} created`);
       return this.get(projectId, id);
@@ -218,7 +219,7 @@ export function createTemplatesService(deps: TemplatesDeps) {
       if (body.id !== undefined && body.id !== id) throw badRequest('Template ID in URL and in body must be the same');
       await getRow(projectId, id);
       await templates.update(projectId, id, await toRow(projectId, body, id));
-      await templates.replaceVaults(projectId, id, toVaultRows(body));
+      await templates.saveVaults(projectId, id, toVaultRows(body));
       await record(actor, projectId, id, `Template ${body.name} updated`);
     },
     assertTaskParamsInProject,

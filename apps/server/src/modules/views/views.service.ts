@@ -30,8 +30,8 @@ export function createViewsService({ views, events }: { views: ViewsRepository; 
     assertExists: resource.assertExists,
     async create(actor: UserRow | undefined, projectId: number, body: ViewInput): Promise<View> {
       assertBodyInProject(projectId, body);
-      const position = body.position ?? (await views.list(projectId, 'position')).length;
-      const row = { project_id: projectId, title: body.title, position };
+      // As in Semaphore, a view created without a position is at 0 (Go clients leave 0 out and expect it back).
+      const row = { project_id: projectId, title: body.title, position: body.position ?? 0 };
       return toView(await resource.create(actor, row, row.title));
     },
     async update(actor: UserRow, projectId: number, id: number, body: ViewInput): Promise<void> {
