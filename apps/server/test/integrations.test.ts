@@ -520,6 +520,12 @@ describe.each(dialects)('integrations on %s', (dialect) => {
         bad: [{}, { 'X-Gitlab-Token': `${HOOK_SECRET}x` }, { 'X-Other-Token': HOOK_SECRET }],
       },
       {
+        name: 'GitLab',
+        fields: { auth_method: 'gitlab', ...keyed },
+        good: { 'X-Gitlab-Token': HOOK_SECRET },
+        bad: [{}, { 'X-Gitlab-Token': `${HOOK_SECRET}x` }, { 'X-Token': HOOK_SECRET }],
+      },
+      {
         name: 'HMAC',
         fields: { auth_method: 'hmac', auth_header: 'X-Signature', ...keyed },
         good: { 'X-Signature': sign(body).toUpperCase() },
@@ -556,6 +562,33 @@ describe.each(dialects)('integrations on %s', (dialect) => {
           expect.stringContaining(`integration ${c.name} auth started nothing: authentication failed`),
         );
     }
+  });
+
+  it('takes integrations as Semaphore\'s Terraform provider writes them: "none" kept as sent, null lists, null task_params when unset', async () => {
+    const open = await createIntegration({ name: 'Written as none', auth_method: 'none' });
+    expect(open.auth_method).toBe('none');
+    expect(open.task_params).toBeNull();
+    expect((await api('GET', `/integrations/${open.id}`)).body).toMatchObject({ auth_method: 'none' });
+    // "none" checks nothing, as the empty method does.
+    expect(startedTaskId(await hook(await addAlias(open.id), { body: '{}' }))).toBeDefined();
+
+    // Go writes the lists it was not given as null.
+    const params = { environment: '{}', params: { limit: null, skip_tags: ['slow'], tags: null, debug: null } };
+    const listed = await createIntegration({ name: 'Null lists', task_params: params });
+    expect(listed.task_params).toEqual({ environment: '{}', params: { skip_tags: ['slow'] } });
+    const updated = await api('PUT', `/integrations/${listed.id}`, {
+      name: 'Null lists',
+      template_id: templateId,
+      auth_method: 'none',
+      task_params: { params: { limit: null } },
+    });
+    expect(updated.status, JSON.stringify(updated.body)).toBe(204);
+    expect((await api('GET', `/integrations/${listed.id}`)).body).toMatchObject({ task_params: { params: {} } });
+    expect(
+      (await api('POST', '/integrations', { name: 'x', template_id: templateId, auth_method: 'nonee' })).body,
+    ).toMatchObject({
+      error: 'Unknown authentication method',
+    });
   });
 
   it('parses the body of a call only once the caller is let in', async () => {

@@ -13,16 +13,22 @@ import {
 import { ScheduleTaskParams, requireOneTarget, targetFields } from './schedules.ts';
 
 /**
- * How an incoming webhook proves where it comes from. The empty string means "no check" (Semaphore's
- * wire value); "none" is accepted on input as a readable synonym.
+ * How an incoming webhook proves where it comes from, as the form offers them. The empty string means
+ * "no check" (Semaphore's wire value). `gitlab` is GitLab's secret token, in its X-Gitlab-Token header.
  */
-export const INTEGRATION_AUTH_METHODS = ['', 'github', 'bitbucket', 'token', 'hmac', 'basic'] as const;
-export const IntegrationAuthMethod = z.enum(INTEGRATION_AUTH_METHODS, { error: 'Unknown authentication method' });
+export const INTEGRATION_AUTH_METHODS = ['', 'github', 'bitbucket', 'gitlab', 'token', 'hmac', 'basic'] as const;
+/**
+ * What the API takes and gives back: "none" too, which Semaphore's clients (its Terraform provider)
+ * write for "no check" and read back as they wrote it.
+ */
+export const IntegrationAuthMethod = z.enum([...INTEGRATION_AUTH_METHODS, 'none'], {
+  error: 'Unknown authentication method',
+});
 export type IntegrationAuthMethod = z.infer<typeof IntegrationAuthMethod>;
 /** Methods that read the signature or token from a header the user names. */
 export const authMethodNeedsHeader = (method: IntegrationAuthMethod) => method === 'token' || method === 'hmac';
-/** Methods that need a login_password key holding the shared secret. */
-export const authMethodNeedsSecret = (method: IntegrationAuthMethod) => method !== '';
+/** Methods that check calls at all: each against a login_password key holding the shared secret. */
+export const authMethodNeedsSecret = (method: IntegrationAuthMethod) => method !== '' && method !== 'none';
 
 export const Integration = z.object({
   id: Id,
@@ -36,7 +42,8 @@ export const Integration = z.object({
   auth_header: z.string(),
   auth_secret_id: Id.nullable(),
   searchable: z.boolean(),
-  task_params: z.record(z.string(), z.unknown()),
+  /** Null when empty, as Semaphore sends an unset one: its clients read an empty object as parameters someone set. */
+  task_params: z.record(z.string(), z.unknown()).nullable(),
 });
 export type Integration = z.infer<typeof Integration>;
 
@@ -48,7 +55,7 @@ export const IntegrationBody = z
     ...resourceBodyFields,
     ...targetFields,
     auth_method: z
-      .preprocess((v) => (v === 'none' || v === null || v === undefined ? '' : v), IntegrationAuthMethod)
+      .preprocess((v) => (v === null || v === undefined ? '' : v), IntegrationAuthMethod)
       .optional()
       .transform((v) => v ?? ''),
     auth_header: z

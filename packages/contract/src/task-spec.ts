@@ -9,19 +9,28 @@ export const KeyMaterial = z.discriminatedUnion('type', [
 ]);
 export type KeyMaterial = z.infer<typeof KeyMaterial>;
 
+/** A parameter that may be left out, or sent as null (Go clients write an unset list as null): both mean unset. */
+const unsetOrNull = <T extends z.ZodType>(type: T) =>
+  type
+    .nullish()
+    .transform((v) => v ?? undefined)
+    .optional();
+const switchParam = unsetOrNull(z.boolean());
+const listParam = unsetOrNull(z.array(z.string().max(1024)).max(1000));
+
 export const TaskParams = z
   .object({
-    debug: z.boolean().optional(),
-    dry_run: z.boolean().optional(),
-    diff: z.boolean().optional(),
-    limit: z.array(z.string().max(1024)).max(1000).optional(),
-    tags: z.array(z.string().max(1024)).max(1000).optional(),
-    skip_tags: z.array(z.string().max(1024)).max(1000).optional(),
-    plan: z.boolean().optional(),
-    destroy: z.boolean().optional(),
-    auto_approve: z.boolean().optional(),
-    upgrade: z.boolean().optional(),
-    reconfigure: z.boolean().optional(),
+    debug: switchParam,
+    dry_run: switchParam,
+    diff: switchParam,
+    limit: listParam,
+    tags: listParam,
+    skip_tags: listParam,
+    plan: switchParam,
+    destroy: switchParam,
+    auto_approve: switchParam,
+    upgrade: switchParam,
+    reconfigure: switchParam,
   })
   .catchall(z.unknown());
 export type TaskParams = z.infer<typeof TaskParams>;

@@ -275,7 +275,8 @@ export const Template = z.object({
     }),
   ),
   vaults: z.array(VaultOut),
-  task_params: z.record(z.string(), z.unknown()),
+  /** Null when empty, as Semaphore sends an unset one: its clients read an empty object as parameters someone set. */
+  task_params: z.record(z.string(), z.unknown()).nullable(),
   /** Gantry's own: who must approve a task of the template before it runs; null when nobody. */
   approval: ApprovalGate.nullable(),
   /** Gantry's own: retries of a failed task (0 is off) and the seconds before each. */

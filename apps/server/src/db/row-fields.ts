@@ -33,3 +33,12 @@ export function readJsonColumn<T>(
     return null;
   }
 }
+
+/**
+ * A stored task_params object as it goes on the wire: null when it is empty, as Semaphore sends an
+ * unset one, since its clients (the Terraform provider) read an empty object as parameters someone set.
+ */
+export function taskParamsOf(text: string): Record<string, unknown> | null {
+  const params = JSON.parse(text) as Record<string, unknown>;
+  return Object.keys(params).length === 0 ? null : params;
+}

@@ -111,7 +111,8 @@ describe.each(dialects)('Semaphore backups restore whole (%s)', (dialect) => {
           view: nameOf(views, tpl.view_id, 'title'),
           build_template: nameOf(templates, tpl.build_template_id),
           survey_vars: tpl.survey_vars,
-          task_params: tpl.task_params,
+          // Null on the wire when none were set, as Semaphore sends it.
+          task_params: tpl.task_params ?? {},
           vaults: (tpl.vaults as Json[]).map((v) => ({
             name: v.name,
             type: v.type,
@@ -138,7 +139,7 @@ describe.each(dialects)('Semaphore backups restore whole (%s)', (dialect) => {
           searchable: i.searchable,
           template: nameOf(templates, i.template_id),
           secret: nameOf(keys, i.auth_secret_id),
-          task_params: i.task_params,
+          task_params: i.task_params ?? {},
           matchers: (await get(`${base}/integrations/${String(i.id)}/matchers`)).map(
             ({ id: _id, integration_id: _i, project_id: _p, ...m }) => m,
           ),

@@ -317,6 +317,24 @@ describe.each(dialects)('the Terraform provider against Gantry (%s)', (dialect) 
       { name: 'Provider repo 2', git_branch: 'release', ssh_key_id: keyId },
     );
 
+    // A repository on a local path keeps its branch, in the answer the provider reads into its state too.
+    const localRepository = { project_id: p.projectId, git_url: '/opt/local/repo', ssh_key_id: keyId };
+    const local = (await call('PostProjectProjectIDRepositories', params, {
+      ...localRepository,
+      name: 'Provider local repo',
+      git_branch: 'master',
+    })) as Json;
+    expect(local).toMatchObject({ git_url: '/opt/local/repo', git_branch: 'master' });
+    await call(
+      'PutProjectProjectIDRepositoriesRepositoryID',
+      { ...params, repository_id: idOf(local) },
+      { ...localRepository, id: idOf(local), name: 'Provider local repo', git_branch: 'develop' },
+    );
+    expect(
+      await call('GetProjectProjectIDRepositoriesRepositoryID', { ...params, repository_id: idOf(local) }),
+    ).toMatchObject({ git_branch: 'develop' });
+    await call('DeleteProjectProjectIDRepositoriesRepositoryID', { ...params, repository_id: idOf(local) });
+
     const inventory = { name: 'Provider hosts', project_id: p.projectId, ssh_key_id: p.noneKeyId, type: 'static' };
     const inventoryId = await createUpdateRead(
       PROJECT_RESOURCES.inventory,
@@ -357,12 +375,59 @@ describe.each(dialects)('the Terraform provider against Gantry (%s)', (dialect) 
       await call('GetProjectProjectIDEnvironmentEnvironmentID', { ...params, environment_id: groupId }),
     ).toMatchObject({ json: '{"a":"2"}', secrets: [{ id: secretId, name: 'token', type: 'var' }] });
 
+    // Renaming a secret writes its name; removing the first of two renames it to the second and deletes that one.
+    const groupBody = { name: 'Provider vars', project_id: p.projectId, json: '{"a":"2"}', env: '{}' };
+    const putSecrets = (secrets: Json[]) =>
+      call(
+        'PutProjectProjectIDEnvironmentEnvironmentID',
+        { ...params, environment_id: groupId },
+        {
+          id: groupId,
+          ...groupBody,
+          secrets,
+        },
+      );
+    const readSecrets = async () =>
+      (
+        (await call('GetProjectProjectIDEnvironmentEnvironmentID', { ...params, environment_id: groupId })) as {
+          secrets: Json[];
+        }
+      ).secrets;
+    await putSecrets([
+      { id: secretId, name: 'token', type: 'var', secret: 'provider-Secret-2', operation: 'update' },
+      { name: 'token2', type: 'var', secret: 'provider-Secret-3', operation: 'create' },
+    ]);
+    t.secrets.add('provider-Secret-3');
+    const otherId = idOf((await readSecrets()).find((secret) => secret.name === 'token2'));
+    await putSecrets([{ id: secretId, name: 'token1', type: 'var', secret: 'provider-Secret-4', operation: 'update' }]);
+    t.secrets.add('provider-Secret-4');
+    expect(await readSecrets()).toMatchObject([
+      { id: secretId, name: 'token1', type: 'var' },
+      { id: otherId, name: 'token2', type: 'var' },
+    ]);
+    await putSecrets([
+      { id: secretId, name: 'token2', type: 'var', secret: 'provider-Secret-3', operation: 'update' },
+      { id: otherId, name: 'token2', type: 'var', operation: 'delete' },
+    ]);
+    expect(await readSecrets()).toMatchObject([{ id: secretId, name: 'token2' }]);
+    expect(await t.runtime.services.environments.listSecretValues(p.projectId, groupId)).toEqual([
+      { type: 'var', name: 'token2', value: 'provider-Secret-3' },
+    ]);
+
     const viewId = await createUpdateRead(
       PROJECT_RESOURCES.view,
       { title: 'Provider view', project_id: p.projectId, position: 1 },
       { title: 'Provider view 2', project_id: p.projectId },
       { title: 'Provider view 2', position: 0 },
     );
+
+    // A view created without a position (Go leaves 0 out) is at 0 in the answer the provider keeps, not after the others.
+    const unplaced = (await call('PostProjectProjectIDViews', params, {
+      title: 'Provider view at 0',
+      project_id: p.projectId,
+    })) as Json;
+    expect(unplaced).toMatchObject({ position: 0 });
+    await call('DeleteProjectProjectIDViewsViewID', { ...params, view_id: idOf(unplaced) });
 
     await call('DeleteProjectProjectIDViewsViewID', { ...params, view_id: viewId });
     await call('DeleteProjectProjectIDEnvironmentEnvironmentID', { ...params, environment_id: groupId });
@@ -431,13 +496,46 @@ describe.each(dialects)('the Terraform provider against Gantry (%s)', (dialect) 
         id: templateId,
         name: 'Provider template 2',
         allow_override_args_in_task: undefined,
-        vaults: [{ id: vaultId, type: 'password', vault_key_id: vaultKey }],
+        vaults: [
+          { id: vaultId, type: 'password', vault_key_id: vaultKey },
+          { name: 'extra', type: 'password', vault_key_id: vaultKey },
+        ],
       },
     );
-    expect(await call('GetProjectProjectIDTemplatesTemplateID', { ...params, template_id: templateId })).toMatchObject({
+    // The provider keeps vault ids in its state: an update keeps the id of each vault sent with one.
+    const updated = (await call('GetProjectProjectIDTemplatesTemplateID', {
+      ...params,
+      template_id: templateId,
+    })) as Json;
+    expect(updated).toMatchObject({
       name: 'Provider template 2',
       allow_override_args_in_task: false,
+      vaults: [
+        { id: vaultId, name: '', vault_key_id: vaultKey },
+        { id: expect.any(Number), name: 'extra', vault_key_id: vaultKey },
+      ],
     });
+    const extraId = idOf((updated.vaults as Json[])[1]);
+    await call(
+      'PutProjectProjectIDTemplatesTemplateID',
+      { ...params, template_id: templateId },
+      {
+        ...templateBody,
+        id: templateId,
+        name: 'Provider template 2',
+        vaults: [
+          { id: vaultId, type: 'password', vault_key_id: vaultKey },
+          { id: extraId, name: 'extra', type: 'password', vault_key_id: vaultKey },
+        ],
+      },
+    );
+    expect(
+      (
+        (await call('GetProjectProjectIDTemplatesTemplateID', { ...params, template_id: templateId })) as {
+          vaults: Json[];
+        }
+      ).vaults.map(idOf),
+    ).toEqual([vaultId, extraId]);
     expect(((await call('GetProjectProjectIDTemplates', params)) as Json[]).map(idOf)).toContain(templateId);
 
     // A disabled schedule is sent without `active` (false is left out): it must not run.
@@ -484,6 +582,45 @@ describe.each(dialects)('the Terraform provider against Gantry (%s)', (dialect) 
       { project_id: p.projectId, template_id: templateId, name: 'Provider hook 2', task_params: { params: {} } },
       { name: 'Provider hook 2', auth_method: '', searchable: false, auth_secret_id: null },
     );
+
+    // Left at the provider's defaults, an integration is written with auth_method "none", task_params with
+    // the lists it was not given as null, or without task_params: it reads back what it wrote, and null
+    // task_params when none were set (an empty object would read as parameters someone set).
+    const defaults = { project_id: p.projectId, template_id: templateId, name: 'Provider defaults' };
+    const plain = (await call('PostProjectProjectIDIntegrations', params, {
+      ...defaults,
+      auth_method: 'none',
+    })) as Json;
+    expect(plain).toMatchObject({ auth_method: 'none', task_params: null });
+    await call(
+      'PutProjectProjectIDIntegrationsIntegrationID',
+      { ...params, integration_id: idOf(plain) },
+      {
+        ...defaults,
+        id: idOf(plain),
+        auth_method: 'none',
+        task_params: { environment: '{}', params: { limit: null, skip_tags: ['slow'], tags: ['deploy'] } },
+      },
+    );
+    expect(
+      await call('GetProjectProjectIDIntegrationsIntegrationID', { ...params, integration_id: idOf(plain) }),
+    ).toMatchObject({
+      auth_method: 'none',
+      task_params: { environment: '{}', params: { skip_tags: ['slow'], tags: ['deploy'] } },
+    });
+    await call('DeleteProjectProjectIDIntegrationsIntegrationID', { ...params, integration_id: idOf(plain) });
+    const { task_params: _unset, ...withoutParams } = templateBody;
+    const bare = (await call('PostProjectProjectIDTemplates', params, {
+      ...withoutParams,
+      name: 'Provider bare',
+    })) as Json;
+    expect(bare.task_params).toBeNull();
+    expect(
+      (await call('GetProjectProjectIDTemplatesTemplateID', { ...params, template_id: idOf(bare) })) as Json,
+    ).toMatchObject({
+      task_params: null,
+    });
+    await call('DeleteProjectProjectIDTemplatesTemplateID', { ...params, template_id: idOf(bare) });
 
     const alias = (await call('PostProjectProjectIDIntegrationsIntegrationIDAliases', {
       ...params,

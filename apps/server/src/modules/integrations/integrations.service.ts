@@ -28,7 +28,7 @@ import type {
   IntegrationMatcherRow,
   IntegrationRow,
 } from './integrations.table.ts';
-import { columnsOf, flagsOf } from '../../db/row-fields.ts';
+import { columnsOf, flagsOf, taskParamsOf } from '../../db/row-fields.ts';
 import { assertBodyInProject, makeBodyOperations, projectResource } from '../refs/project-resource.ts';
 
 type IntegrationInput = z.output<typeof IntegrationBody>;
@@ -59,7 +59,7 @@ function toIntegration(row: IntegrationRow): Integration {
     ...(row.workflow_id === null ? {} : { workflow_id: row.workflow_id }),
     ...columnsOf(row, ['id', 'project_id', 'name', 'template_id', 'auth_method', 'auth_header', 'auth_secret_id']),
     ...flagsOf(row, ['searchable']),
-    task_params: JSON.parse(row.task_params) as Record<string, unknown>,
+    task_params: taskParamsOf(row.task_params),
   };
 }
 

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { IntegrationAuthMethod } from '@gantry/contract';
+import { authMethodNeedsSecret, type IntegrationAuthMethod } from '@gantry/contract';
 import { readBasicCredentials } from '../../http/public-credentials.ts';
 import { isSameSecret } from '../../secrets/secret-hash.ts';
 import { readHeader, type WebhookPayload } from './webhook-payload.ts';
@@ -21,7 +21,8 @@ export function explainAuthFailure(
   secret: WebhookSecret | undefined,
   payload: WebhookPayload,
 ): string | undefined {
-  if (method === '') return undefined;
+  // No method ("" or "none"): anyone who knows the alias may call.
+  if (!authMethodNeedsSecret(method)) return undefined;
   if (!secret?.password) return 'its auth secret key holds no password';
   switch (method) {
     case 'github':
@@ -40,10 +41,12 @@ export function explainAuthFailure(
         ? undefined
         : `the ${authHeader} signature does not match`;
     }
-    case 'token': {
-      const token = readHeader(payload.headers, authHeader);
-      if (token === undefined) return `the ${authHeader} header is missing`;
-      return isSameSecret(token, secret.password) ? undefined : `the ${authHeader} token is wrong`;
+    case 'token':
+    case 'gitlab': {
+      const header = method === 'gitlab' ? 'X-Gitlab-Token' : authHeader;
+      const token = readHeader(payload.headers, header);
+      if (token === undefined) return `the ${header} header is missing`;
+      return isSameSecret(token, secret.password) ? undefined : `the ${header} token is wrong`;
     }
     case 'basic': {
       const credentials = readBasicCredentials(readHeader(payload.headers, 'authorization'));

@@ -89,7 +89,7 @@ export function createTaskRequestRules(deps: TaskRequestRulesDeps) {
     if (branch && !template.allow_override_branch_in_task && branch !== template.git_branch) {
       throw validationFailed('git_branch: this template does not allow choosing the branch');
     }
-    const allowsInventory = template.task_params.allow_override_inventory === true;
+    const allowsInventory = template.task_params?.allow_override_inventory === true;
     if (body.inventory_id && !allowsInventory && body.inventory_id !== template.inventory_id) {
       throw validationFailed('inventory_id: this template does not allow choosing the inventory');
     }

@@ -86,7 +86,7 @@ export function createTaskSpecBuilder(deps: SpecDeps) {
       const app = await deps.apps.get(template.app);
       const params = JSON.parse(task.params) as TaskParams;
 
-      const overrideInventory = template.task_params.allow_override_inventory === true;
+      const overrideInventory = template.task_params?.allow_override_inventory === true;
       const inventoryId = (overrideInventory && task.inventory_id) || template.inventory_id;
       const inventoryRow = inventoryId ? await deps.inventories.get(task.project_id, inventoryId) : undefined;
       const userKey = inventoryRow?.ssh_key_id

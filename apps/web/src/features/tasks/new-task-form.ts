@@ -153,7 +153,7 @@ export function toCreateTaskBody(
     // otherwise the template's travel with every task, as they always have.
     for (const name of ANSIBLE_HOST_PARAMS) {
       const previous = source?.params[name];
-      const value = Array.isArray(previous) ? previous : template.task_params[name];
+      const value = Array.isArray(previous) ? previous : template.task_params?.[name];
       if (Array.isArray(value)) params[name] = value;
     }
   }
@@ -169,7 +169,7 @@ export function toCreateTaskBody(
   if (template.allow_override_args_in_task) body.arguments = JSON.stringify(values.args.map((arg) => arg.trim()));
   if (template.allow_override_branch_in_task && values.git_branch.trim()) body.git_branch = values.git_branch.trim();
   if (values.commit_hash) body.commit_hash = values.commit_hash;
-  if (source?.inventory_id && template.task_params.allow_override_inventory === true)
+  if (source?.inventory_id && template.task_params?.allow_override_inventory === true)
     body.inventory_id = source.inventory_id;
   return body;
 }

@@ -95,7 +95,8 @@ export const getIntegrationDefaults = (integration?: Integration): IntegrationFi
   target: integration?.workflow_id ? 'workflow' : 'template',
   template_id: integration?.template_id ?? null,
   workflow_id: integration?.workflow_id ?? null,
-  auth_method: integration?.auth_method ?? '',
+  // "none" (how Semaphore's clients write it) is the form's "None".
+  auth_method: integration?.auth_method === 'none' ? '' : (integration?.auth_method ?? ''),
   auth_header: integration?.auth_header ?? '',
   auth_secret_id: integration?.auth_secret_id ?? null,
 });
