@@ -594,8 +594,7 @@ describe.each(dialects)('integrations on %s', (dialect) => {
   it('parses the body of a call only once the caller is let in', async () => {
     const integration = await createIntegration({
       name: 'Parsed after authentication',
-      auth_method: 'token',
-      auth_header: 'X-Gitlab-Token',
+      auth_method: 'gitlab',
       auth_secret_id: secretKeyId,
     });
     await addMatcher(integration.id, { name: 'branch', ...jsonBodyMatcher('ref', 'refs/heads/main') });

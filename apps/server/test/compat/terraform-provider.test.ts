@@ -488,20 +488,19 @@ describe.each(dialects)('the Terraform provider against Gantry (%s)', (dialect) 
       vaults: [{ type: 'password', vault_key_id: vaultKey }],
     });
     const vaultId = idOf((read.vaults as Json[])[0]);
-    await call(
-      'PutProjectProjectIDTemplatesTemplateID',
-      { ...params, template_id: templateId },
-      {
-        ...templateBody,
-        id: templateId,
-        name: 'Provider template 2',
-        allow_override_args_in_task: undefined,
-        vaults: [
-          { id: vaultId, type: 'password', vault_key_id: vaultKey },
-          { name: 'extra', type: 'password', vault_key_id: vaultKey },
-        ],
-      },
-    );
+    const updateTemplate = (fields: Json) =>
+      call(
+        'PutProjectProjectIDTemplatesTemplateID',
+        { ...params, template_id: templateId },
+        { ...templateBody, id: templateId, name: 'Provider template 2', ...fields },
+      );
+    await updateTemplate({
+      allow_override_args_in_task: undefined,
+      vaults: [
+        { id: vaultId, type: 'password', vault_key_id: vaultKey },
+        { name: 'extra', type: 'password', vault_key_id: vaultKey },
+      ],
+    });
     // The provider keeps vault ids in its state: an update keeps the id of each vault sent with one.
     const updated = (await call('GetProjectProjectIDTemplatesTemplateID', {
       ...params,
@@ -516,19 +515,12 @@ describe.each(dialects)('the Terraform provider against Gantry (%s)', (dialect) 
       ],
     });
     const extraId = idOf((updated.vaults as Json[])[1]);
-    await call(
-      'PutProjectProjectIDTemplatesTemplateID',
-      { ...params, template_id: templateId },
-      {
-        ...templateBody,
-        id: templateId,
-        name: 'Provider template 2',
-        vaults: [
-          { id: vaultId, type: 'password', vault_key_id: vaultKey },
-          { id: extraId, name: 'extra', type: 'password', vault_key_id: vaultKey },
-        ],
-      },
-    );
+    await updateTemplate({
+      vaults: [
+        { id: vaultId, type: 'password', vault_key_id: vaultKey },
+        { id: extraId, name: 'extra', type: 'password', vault_key_id: vaultKey },
+      ],
+    });
     expect(
       (
         (await call('GetProjectProjectIDTemplatesTemplateID', { ...params, template_id: templateId })) as {
