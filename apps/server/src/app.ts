@@ -6,7 +6,7 @@ import { TERRAFORM_BACKEND_PATH, backupApi, runnerProtocolApi, webhookApi } from
 import type { Config } from './config.ts';
 import { stripApiTrailingSlash } from './http/api-trailing-slash.ts';
 import { registerCrossSiteGuard } from './http/cross-site-guard.ts';
-import { answerMalformedRequest, registerErrorHandler } from './http/error-handler.ts';
+import { answerFrameworkError, answerMalformedRequest, registerErrorHandler } from './http/error-handler.ts';
 import { registerMetrics } from './metrics/metrics.routes.ts';
 import { registerResponsePolicy } from './http/response-policy.ts';
 import { createResponseSerializer } from './http/response-serializer.ts';
@@ -63,6 +63,7 @@ export async function buildApp({ config, services, verifyResponses = false }: Ap
     trustProxy: config.trust_proxy,
     rewriteUrl: (request) => stripApiTrailingSlash(request.url ?? '/'),
     clientErrorHandler: answerMalformedRequest,
+    frameworkErrors: answerFrameworkError,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(createResponseSerializer({ verify: verifyResponses }));

@@ -195,6 +195,20 @@ describe.each(dialects)('bad input on %s', (dialect) => {
     }
   });
 
+  it('answers a URL the router cannot read with the same JSON error body as every refusal', async () => {
+    for (const url of [
+      '/api/project/%ff',
+      '/api/terraform/%FF',
+      '/assets/%E0%A4%A',
+      `/api/terraform/${'a'.repeat(200)}`,
+    ]) {
+      const response = await t.request('GET', url, { as: t.adminCookie });
+      expect(response.status, url).toBeGreaterThanOrEqual(400);
+      expect(response.status, url).toBeLessThan(500);
+      expect(Object.keys(response.body as object).sort(), `${url}: ${response.text}`).toEqual(['code', 'error']);
+    }
+  });
+
   it("takes an app's colours only as colours, since the web app draws them into a style", async () => {
     for (const color of [
       'red;}body{background:url(https://evil.example/leak)}',

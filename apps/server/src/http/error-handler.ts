@@ -1,7 +1,7 @@
 import { ErrorCode } from '@gantry/contract';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { describeStoreConflict } from '../db/errors.ts';
 import { AppError } from '../errors.ts';
@@ -67,6 +67,24 @@ export function registerErrorHandler(app: FastifyInstance): void {
     request.log.error({ err: error }, 'unexpected error');
     return reply.code(500).send({ error: 'Internal server error', code: ErrorCode.internal });
   });
+}
+
+/** Errors Fastify's router answers itself, before any hook or route, by their code. */
+const FRAMEWORK_ERROR_MESSAGES: Record<string, string> = {
+  FST_ERR_BAD_URL: 'The URL is not valid (bad percent-encoding)',
+  FST_ERR_MAX_PARAM_LENGTH: 'A part of the URL is too long',
+};
+
+/**
+ * Fastify's frameworkErrors: a URL its router cannot read (bad percent-encoding, a path part too long)
+ * gets the same {"error", "code"} body as every other refusal, never Fastify's own error object.
+ */
+export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const status =
+    error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+  void reply
+    .code(status)
+    .send({ error: FRAMEWORK_ERROR_MESSAGES[error.code] ?? 'Bad request', code: ErrorCode.badRequest });
 }
 
 /** Requests Node's HTTP parser refuses before Fastify sees them, by the parser's error code. */
